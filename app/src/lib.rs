@@ -1,0 +1,1 @@
+//! keyplan's browser app. Placeholder until the foundation lands.

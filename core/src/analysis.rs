@@ -1,0 +1,133 @@
+//! The answers keyplan gives about a design: a verdict for every access pattern and a list of
+//! findings. [`analyze`] is the one entry point the app, the CLI and the exporters call.
+//!
+//! These are plain data, computed fresh from a [`Design`]; nothing here is stored in a design
+//! file. Coverage (how each pattern is served) lives in [`crate::coverage`], the findings in
+//! [`crate::findings`].
+
+use serde::Serialize;
+
+use crate::model::Design;
+
+/// The DynamoDB operation a pattern resolves to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum Operation {
+    GetItem,
+    Query,
+    /// No index serves the read: the design is incomplete for this pattern.
+    Scan,
+    PutItem,
+    UpdateItem,
+    DeleteItem,
+    TransactWriteItems,
+}
+
+impl Operation {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Operation::GetItem => "GetItem",
+            Operation::Query => "Query",
+            Operation::Scan => "Scan",
+            Operation::PutItem => "PutItem",
+            Operation::UpdateItem => "UpdateItem",
+            Operation::DeleteItem => "DeleteItem",
+            Operation::TransactWriteItems => "TransactWriteItems",
+        }
+    }
+}
+
+/// A key condition expression with its placeholder values, as a Query or GetItem sends it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct KeyCondition {
+    /// `PK = :pk AND begins_with(SK, :sk)`; for GetItem, the key's equalities joined by AND.
+    pub expression: String,
+    /// Each placeholder and the template of its value: (`:pk`, `CUSTOMER#{customerId}`). A
+    /// value of a range condition on an unbound variable is written as that variable
+    /// (`{createdAt}`); `between` has two placeholders.
+    pub values: Vec<(String, String)>,
+}
+
+/// How one access pattern is served.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Verdict {
+    /// The pattern's name.
+    pub pattern: String,
+    pub operation: Operation,
+    /// The table the operation runs on.
+    pub table: Option<String>,
+    /// The index queried; `None` for the table itself (and for Scan and writes).
+    pub index: Option<String>,
+    pub key_condition: Option<KeyCondition>,
+    /// DynamoDB's ScanIndexForward: false for a descending read.
+    pub scan_forward: bool,
+    /// For a write-sharded partition key: the number of Queries to scatter over and merge.
+    pub shards: Option<u32>,
+    /// For a read: true unless the operation is Scan. Writes are always covered.
+    pub covered: bool,
+    /// For Scan: why each index cannot serve the pattern. For a covered read with several
+    /// candidate indexes: why this one was chosen.
+    pub reasons: Vec<String>,
+    /// For Scan: a concrete index that would serve the pattern.
+    pub suggestion: Option<String>,
+}
+
+/// How bad a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+/// Something worth knowing about a design, with a stable code and where it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// Stable across versions, for CI allow-lists: `KP0xx`.
+    pub code: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    /// Where in the design: `entities/Order/keys/PK`, `tables/orders/gsis/GSI1`,
+    /// `patterns/Get order by id`.
+    pub path: String,
+}
+
+/// Everything keyplan says about a design.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Analysis {
+    /// One verdict per pattern, in design order.
+    pub verdicts: Vec<Verdict>,
+    /// Findings, most severe first, then in design order.
+    pub findings: Vec<Finding>,
+}
+
+impl Analysis {
+    /// How many read patterns are served without a Scan, out of how many reads.
+    pub fn coverage(&self) -> (usize, usize) {
+        let reads: Vec<&Verdict> = self
+            .verdicts
+            .iter()
+            .filter(|v| {
+                matches!(
+                    v.operation,
+                    Operation::GetItem | Operation::Query | Operation::Scan
+                )
+            })
+            .collect();
+        (reads.iter().filter(|v| v.covered).count(), reads.len())
+    }
+
+    /// True when every read is covered and no finding is an error: `keyplan check` exits 0.
+    pub fn passes(&self) -> bool {
+        let (covered, reads) = self.coverage();
+        covered == reads && self.findings.iter().all(|f| f.severity != Severity::Error)
+    }
+}
+
+/// Analyses a design: a verdict per pattern, then the findings.
+pub fn analyze(design: &Design) -> Analysis {
+    let verdicts = crate::coverage::verdicts(design);
+    let mut findings = crate::findings::findings(design, &verdicts);
+    findings.sort_by(|a, b| b.severity.cmp(&a.severity));
+    Analysis { verdicts, findings }
+}

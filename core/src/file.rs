@@ -1,0 +1,111 @@
+//! The design file, `*.keyplan.json`: reading with clear errors, writing with stable order.
+//!
+//! Reading checks the `version` first, so a file from a newer keyplan is refused by name rather
+//! than misread, and an older one is migrated. Every error carries the line and column it is
+//! about. Writing is pretty JSON whose field order follows the model, so diffs stay small.
+
+use crate::model::{CURRENT_VERSION, Design};
+
+/// Why a design file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FileError {
+    #[error("line {line}, column {column}: {message}")]
+    Syntax {
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("the design file has no `version`: is this a keyplan design file?")]
+    MissingVersion,
+    #[error(
+        "the design file has version {found}, newer than this keyplan understands ({CURRENT_VERSION}): upgrade keyplan"
+    )]
+    TooNew { found: u64 },
+    #[error("`version` must be a whole number from 1 to {CURRENT_VERSION}, not {found}")]
+    BadVersion { found: String },
+}
+
+impl From<serde_json::Error> for FileError {
+    fn from(e: serde_json::Error) -> Self {
+        // serde_json's message ends with " at line L column C"; keep the message alone.
+        let full = e.to_string();
+        let message = match full.rfind(" at line ") {
+            Some(at) => full[..at].to_string(),
+            None => full,
+        };
+        FileError::Syntax {
+            line: e.line(),
+            column: e.column(),
+            message,
+        }
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct VersionProbe {
+    version: Option<serde_json::Value>,
+}
+
+/// Reads a design file.
+pub fn parse(text: &str) -> Result<Design, FileError> {
+    let probe: VersionProbe = serde_json::from_str(text)?;
+    let version = probe.version.ok_or(FileError::MissingVersion)?;
+    match version.as_u64() {
+        Some(v) if v == u64::from(CURRENT_VERSION) => Ok(serde_json::from_str(text)?),
+        Some(v) if v > u64::from(CURRENT_VERSION) => Err(FileError::TooNew { found: v }),
+        // Version 1 is the first; a future version 2 migrates from here through
+        // `serde_json::Value`.
+        _ => Err(FileError::BadVersion {
+            found: version.to_string(),
+        }),
+    }
+}
+
+/// Writes a design file: pretty JSON with a trailing newline.
+pub fn to_string(design: &Design) -> String {
+    let mut text = serde_json::to_string_pretty(design)
+        .unwrap_or_else(|e| unreachable!("a design always serialises: {e}"));
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_a_design() {
+        let mut d = Design::new("shop");
+        d.description = "a test".into();
+        let text = to_string(&d);
+        assert_eq!(parse(&text).unwrap(), d);
+    }
+
+    #[test]
+    fn syntax_errors_carry_line_and_column() {
+        let err =
+            parse("{\n  \"version\": 1,\n  \"name\": \"x\",\n  \"tabels\": []\n}").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 4, column 10: unknown field `tabels`, expected one of `version`, `name`, `description`, `tables`, `entities`, `patterns`, `layout`, `samples`"
+        );
+        let err = parse("{\"version\": 1,").unwrap_err();
+        assert!(matches!(err, FileError::Syntax { line: 1, .. }), "{err}");
+    }
+
+    #[test]
+    fn versions_are_checked_first() {
+        assert_eq!(
+            parse(r#"{"name":"x"}"#).unwrap_err(),
+            FileError::MissingVersion
+        );
+        assert_eq!(
+            parse(r#"{"version":9,"name":"x"}"#).unwrap_err(),
+            FileError::TooNew { found: 9 }
+        );
+        assert!(matches!(
+            parse(r#"{"version":"1"}"#).unwrap_err(),
+            FileError::BadVersion { .. }
+        ));
+    }
+}

@@ -1,0 +1,20 @@
+//! keyplan's domain: DynamoDB single-table designs, their key templates, how each access
+//! pattern is served, and what is wrong with a design.
+//!
+//! Core does no IO and knows nothing of Leptos, tokio or AWS: every function takes a design and
+//! returns data, so the browser app and the server compute the same answers. It builds for
+//! native targets and for wasm32.
+
+pub mod analysis;
+pub mod coverage;
+pub mod file;
+pub mod findings;
+pub mod item;
+pub mod limits;
+pub mod model;
+pub mod template;
+
+pub use analysis::{Analysis, Finding, Operation, Severity, Verdict, analyze};
+pub use item::{AttributeValue, Item};
+pub use model::*;
+pub use template::KeyTemplate;

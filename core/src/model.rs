@@ -1,0 +1,544 @@
+//! The design document: tables, entities and access patterns, as the user states them.
+//!
+//! This is the document a user edits, saves as `*.keyplan.json` and shares. It holds the user's
+//! words and nothing derived: coverage, findings, sample items and costs are computed from it
+//! elsewhere and never stored here. Key templates are parsed once, on the way in
+//! ([`KeyTemplate`]), and keep their source text so a bad one round-trips untouched.
+//!
+//! Names are identities: an entity, a table, an index and a pattern are referred to by name,
+//! which keeps the file readable and its diffs small. Uniqueness is checked by the findings,
+//! not enforced here, so a half-edited design is still a design.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::item::Item;
+use crate::template::KeyTemplate;
+
+/// The design-file format this build writes. Older versions are migrated by [`crate::file`].
+pub const CURRENT_VERSION: u32 = 1;
+
+/// A whole design: one or more tables, the entities stored in them and the access patterns the
+/// application needs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Design {
+    /// Format version of the design file; see [`CURRENT_VERSION`].
+    pub version: u32,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    #[serde(default)]
+    pub tables: Vec<Table>,
+    #[serde(default)]
+    pub entities: Vec<Entity>,
+    #[serde(default)]
+    pub patterns: Vec<AccessPattern>,
+    /// Canvas positions of the entity cards, by entity name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub layout: BTreeMap<String, Point>,
+    /// Items that came with an import (NoSQL Workbench TableData), by table name. The sample
+    /// generator keeps and uses them.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub samples: BTreeMap<String, Vec<Item>>,
+}
+
+impl Design {
+    /// An empty design with the current version.
+    pub fn new(name: impl Into<String>) -> Design {
+        Design {
+            version: CURRENT_VERSION,
+            name: name.into(),
+            description: String::new(),
+            tables: Vec::new(),
+            entities: Vec::new(),
+            patterns: Vec::new(),
+            layout: BTreeMap::new(),
+            samples: BTreeMap::new(),
+        }
+    }
+
+    pub fn table(&self, name: &str) -> Option<&Table> {
+        self.tables.iter().find(|t| t.name == name)
+    }
+
+    pub fn entity(&self, name: &str) -> Option<&Entity> {
+        self.entities.iter().find(|e| e.name == name)
+    }
+
+    pub fn pattern(&self, name: &str) -> Option<&AccessPattern> {
+        self.patterns.iter().find(|p| p.name == name)
+    }
+
+    /// The entities stored in `table`, in design order.
+    pub fn entities_in<'a>(&'a self, table: &'a str) -> impl Iterator<Item = &'a Entity> + 'a {
+        self.entities.iter().filter(move |e| e.table == table)
+    }
+}
+
+/// A position on the canvas, in canvas units.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+}
+
+/// The scalar types a key attribute can have.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum KeyType {
+    #[default]
+    S,
+    N,
+    B,
+}
+
+/// Every DynamoDB attribute type.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum AttrType {
+    #[default]
+    S,
+    N,
+    B,
+    #[serde(rename = "BOOL")]
+    Bool,
+    #[serde(rename = "NULL")]
+    Null,
+    M,
+    L,
+    SS,
+    NS,
+    BS,
+}
+
+impl AttrType {
+    /// The key type this attribute type can serve as, if any.
+    pub fn as_key_type(self) -> Option<KeyType> {
+        match self {
+            AttrType::S => Some(KeyType::S),
+            AttrType::N => Some(KeyType::N),
+            AttrType::B => Some(KeyType::B),
+            _ => None,
+        }
+    }
+}
+
+/// A key attribute of a table or index: its name and scalar type.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct KeyAttribute {
+    pub name: String,
+    #[serde(rename = "type", default)]
+    pub ty: KeyType,
+}
+
+impl KeyAttribute {
+    pub fn new(name: impl Into<String>, ty: KeyType) -> KeyAttribute {
+        KeyAttribute {
+            name: name.into(),
+            ty,
+        }
+    }
+}
+
+/// A DynamoDB table: its primary key, secondary indexes, billing and TTL.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Table {
+    pub name: String,
+    pub partition_key: KeyAttribute,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort_key: Option<KeyAttribute>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gsis: Vec<Gsi>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lsis: Vec<Lsi>,
+    #[serde(default)]
+    pub billing: Billing,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ttl_attribute: Option<String>,
+}
+
+impl Table {
+    pub fn gsi(&self, name: &str) -> Option<&Gsi> {
+        self.gsis.iter().find(|g| g.name == name)
+    }
+
+    pub fn lsi(&self, name: &str) -> Option<&Lsi> {
+        self.lsis.iter().find(|l| l.name == name)
+    }
+
+    /// The table itself, then every GSI, then every LSI, each as the keys a Query can use.
+    pub fn indexes(&self) -> Vec<IndexKeys<'_>> {
+        let mut out = Vec::with_capacity(1 + self.gsis.len() + self.lsis.len());
+        out.push(IndexKeys {
+            name: None,
+            kind: IndexKind::Table,
+            partition_key: std::slice::from_ref(&self.partition_key),
+            sort_key: self.sort_key.as_slice(),
+            projection: &Projection::All,
+        });
+        for gsi in &self.gsis {
+            out.push(IndexKeys {
+                name: Some(&gsi.name),
+                kind: IndexKind::Gsi,
+                partition_key: &gsi.partition_key,
+                sort_key: &gsi.sort_key,
+                projection: &gsi.projection,
+            });
+        }
+        for lsi in &self.lsis {
+            out.push(IndexKeys {
+                name: Some(&lsi.name),
+                kind: IndexKind::Lsi,
+                partition_key: std::slice::from_ref(&self.partition_key),
+                sort_key: std::slice::from_ref(&lsi.sort_key),
+                projection: &lsi.projection,
+            });
+        }
+        out
+    }
+
+    /// Every key attribute of the table and its indexes, each once, in a stable order (table
+    /// keys first). These and only these belong in CloudFormation's AttributeDefinitions.
+    pub fn key_attributes(&self) -> Vec<&KeyAttribute> {
+        let mut out: Vec<&KeyAttribute> = Vec::new();
+        for index in self.indexes() {
+            for key in index.partition_key.iter().chain(index.sort_key) {
+                if !out.iter().any(|k| k.name == key.name) {
+                    out.push(key);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Which kind of index an [`IndexKeys`] describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum IndexKind {
+    Table,
+    Gsi,
+    Lsi,
+}
+
+/// A uniform view of the table's primary key or one of its indexes.
+#[derive(Debug, Clone, Copy)]
+pub struct IndexKeys<'a> {
+    /// `None` for the table itself.
+    pub name: Option<&'a str>,
+    pub kind: IndexKind,
+    /// One attribute, or up to four for a multi-attribute GSI key.
+    pub partition_key: &'a [KeyAttribute],
+    /// None, one, or up to four for a multi-attribute GSI key.
+    pub sort_key: &'a [KeyAttribute],
+    pub projection: &'a Projection,
+}
+
+/// A global secondary index. Its keys may have up to four attributes each (DynamoDB's
+/// multi-attribute GSI keys).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Gsi {
+    pub name: String,
+    pub partition_key: Vec<KeyAttribute>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sort_key: Vec<KeyAttribute>,
+    #[serde(default)]
+    pub projection: Projection,
+}
+
+/// A local secondary index: the table's partition key with another sort key.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Lsi {
+    pub name: String,
+    pub sort_key: KeyAttribute,
+    #[serde(default)]
+    pub projection: Projection,
+}
+
+/// Which attributes an index copies from the table.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(tag = "type", rename_all = "SCREAMING_SNAKE_CASE", deny_unknown_fields)]
+pub enum Projection {
+    #[default]
+    All,
+    KeysOnly,
+    Include {
+        attributes: Vec<String>,
+    },
+}
+
+/// How the table is billed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(tag = "mode", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Billing {
+    #[default]
+    OnDemand,
+    Provisioned {
+        read: u64,
+        write: u64,
+    },
+}
+
+/// One kind of item stored in a table: a customer, an order, an order line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Entity {
+    pub name: String,
+    /// The table the entity lives in.
+    pub table: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    #[serde(default)]
+    pub attributes: Vec<Attribute>,
+    /// The template for each key attribute (of the table or any index) the entity fills, by key
+    /// attribute name: `"PK": "CUSTOMER#{customerId}"`. A key attribute with no template here
+    /// is filled by the entity's own attribute of that name, if it has one; otherwise the entity
+    /// is absent from that index (sparse).
+    #[serde(default)]
+    pub keys: BTreeMap<String, KeyTemplate>,
+}
+
+impl Entity {
+    pub fn attribute(&self, name: &str) -> Option<&Attribute> {
+        self.attributes.iter().find(|a| a.name == name)
+    }
+
+    /// The template that fills `key_attribute` for this entity: its own template, or the
+    /// implicit `{name}` when the entity has an attribute of that name. `None`: the entity does
+    /// not appear in an index keyed on that attribute.
+    pub fn key_template(&self, key_attribute: &str) -> Option<std::borrow::Cow<'_, KeyTemplate>> {
+        if let Some(t) = self.keys.get(key_attribute) {
+            return Some(std::borrow::Cow::Borrowed(t));
+        }
+        self.attribute(key_attribute)
+            .map(|a| std::borrow::Cow::Owned(KeyTemplate::variable(&a.name)))
+    }
+}
+
+/// An attribute of an entity.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Attribute {
+    pub name: String,
+    #[serde(rename = "type", default)]
+    pub ty: AttrType,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub required: bool,
+    /// The known values of an enum-like attribute (`PENDING`, `SHIPPED`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
+    /// A hint of how many distinct values the attribute takes in production.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distinct: Option<u64>,
+}
+
+impl Attribute {
+    pub fn new(name: impl Into<String>, ty: AttrType) -> Attribute {
+        Attribute {
+            name: name.into(),
+            ty,
+            required: false,
+            values: Vec::new(),
+            distinct: None,
+        }
+    }
+}
+
+/// What an access pattern does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// Read items; coverage decides between GetItem, Query and Scan.
+    #[default]
+    Read,
+    Put,
+    Update,
+    Delete,
+    /// Several writes in one TransactWriteItems; see [`AccessPattern::writes`].
+    Transact,
+}
+
+impl Action {
+    pub fn is_read(self) -> bool {
+        self == Action::Read
+    }
+}
+
+/// A key-condition operator on the sort key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum SortOp {
+    #[serde(rename = "=")]
+    Eq,
+    #[serde(rename = "<")]
+    Lt,
+    #[serde(rename = "<=")]
+    Le,
+    #[serde(rename = ">")]
+    Gt,
+    #[serde(rename = ">=")]
+    Ge,
+    #[serde(rename = "between")]
+    Between,
+    #[serde(rename = "begins_with")]
+    BeginsWith,
+}
+
+impl SortOp {
+    /// The operator as written in a DynamoDB key condition expression.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SortOp::Eq => "=",
+            SortOp::Lt => "<",
+            SortOp::Le => "<=",
+            SortOp::Gt => ">",
+            SortOp::Ge => ">=",
+            SortOp::Between => "between",
+            SortOp::BeginsWith => "begins_with",
+        }
+    }
+}
+
+/// A condition on one attribute that the pattern narrows by, which coverage maps onto an
+/// index's sort key: "orders since a date" is `{ "attribute": "createdAt", "op": ">=" }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct SortCondition {
+    pub attribute: String,
+    pub op: SortOp,
+}
+
+/// The order results come back in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Order {
+    #[default]
+    Asc,
+    Desc,
+}
+
+/// One write inside a transaction.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct WriteStep {
+    /// `put`, `update` or `delete`.
+    pub action: Action,
+    pub entity: String,
+    /// How many items of the entity this step writes (an order's lines).
+    #[serde(default = "one_u32", skip_serializing_if = "is_one_u32")]
+    pub count: u32,
+    /// A condition expression, as DynamoDB takes it (`attribute_not_exists(PK)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+    /// For an update: the attributes it changes (an index key among them costs a delete and a
+    /// put in that index).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<String>,
+}
+
+/// Something the application does with the table: a read to be served by GetItem or Query, or a
+/// write whose cost and run matter.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct AccessPattern {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub action: Action,
+    /// For a read, the entities it returns; for a put, update or delete, the entity written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entities: Vec<String>,
+    /// The attributes the caller knows.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inputs: Vec<String>,
+    /// A condition the read narrows by, mapped onto an index's sort key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort: Option<SortCondition>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub order: Order,
+    /// The read must see every write before it (strong consistency): no GSI can serve it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub consistent: bool,
+    /// Expected requests per second at peak.
+    #[serde(default = "one_f64")]
+    pub rate: f64,
+    /// The Limit of one page of results.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<u32>,
+    /// For an update: the attributes it changes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<String>,
+    /// For a transaction: its writes, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub writes: Vec<WriteStep>,
+    /// For a put: a condition expression.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+}
+
+impl AccessPattern {
+    /// A read of `entities` by `inputs`, with defaults for the rest.
+    pub fn read(name: impl Into<String>, entities: &[&str], inputs: &[&str]) -> AccessPattern {
+        AccessPattern {
+            name: name.into(),
+            description: String::new(),
+            action: Action::Read,
+            entities: entities.iter().map(|s| s.to_string()).collect(),
+            inputs: inputs.iter().map(|s| s.to_string()).collect(),
+            sort: None,
+            order: Order::Asc,
+            consistent: false,
+            rate: 1.0,
+            page_size: None,
+            changes: Vec::new(),
+            writes: Vec::new(),
+            condition: None,
+        }
+    }
+
+    pub fn is_read(&self) -> bool {
+        self.action.is_read()
+    }
+}
+
+fn one_u32() -> u32 {
+    1
+}
+
+fn is_one_u32(n: &u32) -> bool {
+    *n == 1
+}
+
+fn one_f64() -> f64 {
+    1.0
+}
+
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
+}

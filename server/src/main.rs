@@ -1,0 +1,2 @@
+//! The `keyplan` command line. Placeholder until the foundation lands.
+fn main() {}
