@@ -7,7 +7,8 @@
 
 use serde::Serialize;
 
-use crate::model::Design;
+use crate::model::{Design, SortOp};
+use crate::template::KeyTemplate;
 
 /// The DynamoDB operation a pattern resolves to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -47,6 +48,38 @@ pub struct KeyCondition {
     pub values: Vec<(String, String)>,
 }
 
+/// A key attribute and the template its value is rendered from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct KeyPart {
+    /// The key attribute's name (`PK`, `GSI1SK`, or a natural attribute of a multi-attribute
+    /// GSI key).
+    pub attribute: String,
+    pub template: KeyTemplate,
+}
+
+/// The condition on the (last) sort-key attribute of a Query.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SortKeyCondition {
+    pub attribute: String,
+    pub op: SortOp,
+    /// One template, or two for `between`. Rendered with the pattern's inputs and, for a range,
+    /// the condition's own value (`{createdAt}`); for begins_with, the prefix template.
+    pub values: Vec<KeyTemplate>,
+}
+
+/// The structured form of a GetItem or Query: what [`KeyCondition`] says as text, for the
+/// evaluator, the exporters and the runner to execute without re-parsing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct QuerySpec {
+    /// Equalities on the partition key (one attribute, or up to four for a multi-attribute
+    /// GSI key). A write-sharded template keeps its shard variable; see [`Verdict::shards`].
+    pub partition: Vec<KeyPart>,
+    /// Equalities on leading sort-key attributes (a GetItem's sort key; the leading parts of
+    /// a multi-attribute GSI sort key).
+    pub sort_equal: Vec<KeyPart>,
+    pub sort_condition: Option<SortKeyCondition>,
+}
+
 /// How one access pattern is served.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Verdict {
@@ -58,6 +91,8 @@ pub struct Verdict {
     /// The index queried; `None` for the table itself (and for Scan and writes).
     pub index: Option<String>,
     pub key_condition: Option<KeyCondition>,
+    /// The same key condition, structured.
+    pub query: Option<QuerySpec>,
     /// DynamoDB's ScanIndexForward: false for a descending read.
     pub scan_forward: bool,
     /// For a write-sharded partition key: the number of Queries to scatter over and merge.

@@ -23,6 +23,7 @@ pub fn verdicts(design: &Design) -> Vec<Verdict> {
             table: None,
             index: None,
             key_condition: None,
+            query: None,
             scan_forward: true,
             shards: None,
             covered: !p.is_read(),

@@ -188,6 +188,7 @@ impl From<&str> for KeyTemplate {
 }
 
 impl Serialize for KeyTemplate {
+    /// A template serialises as its source text.
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(&self.source)
     }
