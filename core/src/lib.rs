@@ -7,8 +7,10 @@
 
 pub mod analysis;
 pub mod coverage;
+pub mod edit;
 pub mod file;
 pub mod findings;
+pub mod history;
 pub mod item;
 pub mod limits;
 pub mod model;

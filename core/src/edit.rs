@@ -1,0 +1,644 @@
+//! Edits: every change a user can make to a [`Design`], as a value.
+//!
+//! The canvas, the inspector, keyboard shortcuts, imports and undo all change the document the
+//! same way: they build an [`Edit`] and hand it to [`apply`], which changes the design and
+//! returns the edit that undoes it. Nothing else mutates a design in the app, so undo and redo
+//! are exact by construction and the app's views hold no editing rules of their own.
+//!
+//! An edit either applies whole or not at all: on error the design is left as it was. Edits
+//! address things by name (names are the design's identities); an edit never creates a second
+//! entity, table, index or pattern with a name already taken, and renaming an entity or a table
+//! carries every reference along (patterns' entities and write steps, the canvas layout,
+//! entities' table, imported samples). Nothing here knows about pointers, signals or storage.
+
+use crate::model::{AccessPattern, Attribute, Design, Entity, Gsi, Lsi, Point, Table};
+use crate::template::{KeyTemplate, Part};
+
+/// One change to a design. [`apply`] performs it and returns its inverse.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Edit {
+    /// Renames the design.
+    SetName(String),
+    SetDescription(String),
+
+    /// Inserts a table at position `at` (0..=number of tables).
+    AddTable {
+        at: usize,
+        table: Table,
+    },
+    /// Removes a table. Entities that live in it keep naming it (the findings flag them).
+    RemoveTable {
+        name: String,
+    },
+    /// Replaces a table: its keys, indexes, billing and TTL. When `table.name` differs from
+    /// `name`, the table is renamed and entities and imported samples follow it.
+    SetTable {
+        name: String,
+        table: Table,
+    },
+
+    /// Inserts a global secondary index into `table` at position `at`.
+    AddGsi {
+        table: String,
+        at: usize,
+        gsi: Gsi,
+    },
+    RemoveGsi {
+        table: String,
+        name: String,
+    },
+    /// Replaces a GSI (its name, keys and projection).
+    SetGsi {
+        table: String,
+        name: String,
+        gsi: Gsi,
+    },
+    /// Inserts a local secondary index into `table` at position `at`.
+    AddLsi {
+        table: String,
+        at: usize,
+        lsi: Lsi,
+    },
+    RemoveLsi {
+        table: String,
+        name: String,
+    },
+    /// Replaces an LSI (its name, sort key and projection).
+    SetLsi {
+        table: String,
+        name: String,
+        lsi: Lsi,
+    },
+
+    /// Inserts an entity at position `at`, with its card at `position` if given.
+    AddEntity {
+        at: usize,
+        entity: Entity,
+        position: Option<Point>,
+    },
+    /// Removes an entity and its card. Patterns that return it keep naming it.
+    RemoveEntity {
+        name: String,
+    },
+    /// Renames an entity and every reference to it.
+    RenameEntity {
+        from: String,
+        to: String,
+    },
+    /// Replaces everything about an entity but its name (which [`Edit::RenameEntity`] changes).
+    SetEntity {
+        name: String,
+        entity: Entity,
+    },
+    /// Moves an entity to another table.
+    SetEntityTable {
+        entity: String,
+        table: String,
+    },
+    SetEntityDescription {
+        entity: String,
+        description: String,
+    },
+    /// Replaces an entity's whole attribute list.
+    SetAttributes {
+        entity: String,
+        attributes: Vec<Attribute>,
+    },
+    /// Replaces the attribute at position `at`. A new name carries along the entity's key
+    /// templates that use the old one (`{custId}` becomes `{customerId}`).
+    SetAttribute {
+        entity: String,
+        at: usize,
+        attribute: Attribute,
+    },
+    /// Sets (or, with `None`, removes) the template that fills key attribute `key`.
+    SetKeyTemplate {
+        entity: String,
+        key: String,
+        template: Option<KeyTemplate>,
+    },
+
+    /// Inserts an access pattern at position `at`.
+    AddPattern {
+        at: usize,
+        pattern: AccessPattern,
+    },
+    RemovePattern {
+        name: String,
+    },
+    /// Replaces a pattern: any of its fields, its name included.
+    SetPattern {
+        name: String,
+        pattern: AccessPattern,
+    },
+
+    /// Places cards on the canvas, several at once (a multi-select drag). `None` removes a
+    /// card's position, leaving the app to place it automatically.
+    MoveCards {
+        positions: Vec<(String, Option<Point>)>,
+    },
+
+    /// Replaces the whole design (open, import, load an example).
+    ReplaceDesign(Box<Design>),
+    /// Several edits as one: applied in order, all or none.
+    Batch(Vec<Edit>),
+}
+
+impl Edit {
+    /// True when the edit only places cards: no verdict or finding can change, so the app
+    /// need not analyse the design again.
+    pub fn only_moves_cards(&self) -> bool {
+        match self {
+            Edit::MoveCards { .. } => true,
+            Edit::Batch(edits) => edits.iter().all(Edit::only_moves_cards),
+            _ => false,
+        }
+    }
+}
+
+/// What kind of thing a name belongs to, for error messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Table,
+    Index,
+    Entity,
+    Attribute,
+    Pattern,
+}
+
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Kind::Table => "table",
+            Kind::Index => "index",
+            Kind::Entity => "entity",
+            Kind::Attribute => "attribute",
+            Kind::Pattern => "access pattern",
+        })
+    }
+}
+
+/// Why an edit could not be applied. The design is unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EditError {
+    #[error("there is no {kind} named `{name}`")]
+    NotFound { kind: Kind, name: String },
+    #[error("another {kind} is already named `{name}`: names must be unique")]
+    NameTaken { kind: Kind, name: String },
+    #[error("every {kind} needs a name")]
+    EmptyName { kind: Kind },
+    #[error("position {at} is past the end of the {kind} list ({len} long)")]
+    OutOfRange { kind: Kind, at: usize, len: usize },
+    #[error("SetEntity cannot rename `{name}` to `{to}`: use RenameEntity")]
+    RenameThroughSet { name: String, to: String },
+}
+
+/// Applies `edit` to `design` and returns the edit that undoes it. On error, `design` is
+/// unchanged.
+pub fn apply(design: &mut Design, edit: Edit) -> Result<Edit, EditError> {
+    match edit {
+        Edit::SetName(name) => Ok(Edit::SetName(std::mem::replace(&mut design.name, name))),
+        Edit::SetDescription(text) => Ok(Edit::SetDescription(std::mem::replace(
+            &mut design.description,
+            text,
+        ))),
+
+        Edit::AddTable { at, table } => {
+            check_name(Kind::Table, &table.name)?;
+            if design.table(&table.name).is_some() {
+                return Err(taken(Kind::Table, &table.name));
+            }
+            check_at(Kind::Table, at, design.tables.len())?;
+            let name = table.name.clone();
+            design.tables.insert(at, table);
+            Ok(Edit::RemoveTable { name })
+        }
+        Edit::RemoveTable { name } => {
+            let at = table_at(design, &name)?;
+            let table = design.tables.remove(at);
+            Ok(Edit::AddTable { at, table })
+        }
+        Edit::SetTable { name, table } => set_table(design, name, table),
+
+        Edit::AddGsi { table, at, gsi } => {
+            check_name(Kind::Index, &gsi.name)?;
+            let t = table_mut(design, &table)?;
+            if has_index(t, &gsi.name) {
+                return Err(taken(Kind::Index, &gsi.name));
+            }
+            check_at(Kind::Index, at, t.gsis.len())?;
+            let name = gsi.name.clone();
+            t.gsis.insert(at, gsi);
+            Ok(Edit::RemoveGsi { table, name })
+        }
+        Edit::RemoveGsi { table, name } => {
+            let t = table_mut(design, &table)?;
+            let at = position(&t.gsis, |g| g.name == name).ok_or_else(|| missing_index(&name))?;
+            let gsi = t.gsis.remove(at);
+            Ok(Edit::AddGsi { table, at, gsi })
+        }
+        Edit::SetGsi { table, name, gsi } => {
+            check_name(Kind::Index, &gsi.name)?;
+            let t = table_mut(design, &table)?;
+            let at = position(&t.gsis, |g| g.name == name).ok_or_else(|| missing_index(&name))?;
+            if gsi.name != name && has_index(t, &gsi.name) {
+                return Err(taken(Kind::Index, &gsi.name));
+            }
+            let new_name = gsi.name.clone();
+            let old = std::mem::replace(&mut t.gsis[at], gsi);
+            Ok(Edit::SetGsi {
+                table,
+                name: new_name,
+                gsi: old,
+            })
+        }
+        Edit::AddLsi { table, at, lsi } => {
+            check_name(Kind::Index, &lsi.name)?;
+            let t = table_mut(design, &table)?;
+            if has_index(t, &lsi.name) {
+                return Err(taken(Kind::Index, &lsi.name));
+            }
+            check_at(Kind::Index, at, t.lsis.len())?;
+            let name = lsi.name.clone();
+            t.lsis.insert(at, lsi);
+            Ok(Edit::RemoveLsi { table, name })
+        }
+        Edit::RemoveLsi { table, name } => {
+            let t = table_mut(design, &table)?;
+            let at = position(&t.lsis, |l| l.name == name).ok_or_else(|| missing_index(&name))?;
+            let lsi = t.lsis.remove(at);
+            Ok(Edit::AddLsi { table, at, lsi })
+        }
+        Edit::SetLsi { table, name, lsi } => {
+            check_name(Kind::Index, &lsi.name)?;
+            let t = table_mut(design, &table)?;
+            let at = position(&t.lsis, |l| l.name == name).ok_or_else(|| missing_index(&name))?;
+            if lsi.name != name && has_index(t, &lsi.name) {
+                return Err(taken(Kind::Index, &lsi.name));
+            }
+            let new_name = lsi.name.clone();
+            let old = std::mem::replace(&mut t.lsis[at], lsi);
+            Ok(Edit::SetLsi {
+                table,
+                name: new_name,
+                lsi: old,
+            })
+        }
+
+        Edit::AddEntity {
+            at,
+            entity,
+            position,
+        } => {
+            check_name(Kind::Entity, &entity.name)?;
+            if design.entity(&entity.name).is_some() {
+                return Err(taken(Kind::Entity, &entity.name));
+            }
+            check_at(Kind::Entity, at, design.entities.len())?;
+            let name = entity.name.clone();
+            // A position already stored under the new name (a dangling reference) would be
+            // dropped by the inverse's RemoveEntity: the inverse puts it back.
+            let stale = design.layout.get(&name).copied();
+            if let Some(p) = position {
+                design.layout.insert(name.clone(), p);
+            }
+            design.entities.insert(at, entity);
+            let remove = Edit::RemoveEntity { name: name.clone() };
+            Ok(match stale {
+                None => remove,
+                Some(p) => Edit::Batch(vec![
+                    remove,
+                    Edit::MoveCards {
+                        positions: vec![(name, Some(p))],
+                    },
+                ]),
+            })
+        }
+        Edit::RemoveEntity { name } => {
+            let at = entity_at(design, &name)?;
+            let entity = design.entities.remove(at);
+            let position = design.layout.remove(&name);
+            Ok(Edit::AddEntity {
+                at,
+                entity,
+                position,
+            })
+        }
+        Edit::RenameEntity { from, to } => rename_entity(design, from, to),
+        Edit::SetEntity { name, entity } => {
+            if entity.name != name {
+                return Err(EditError::RenameThroughSet {
+                    name,
+                    to: entity.name,
+                });
+            }
+            let at = entity_at(design, &name)?;
+            let old = std::mem::replace(&mut design.entities[at], entity);
+            Ok(Edit::SetEntity { name, entity: old })
+        }
+        Edit::SetEntityTable { entity, table } => {
+            let e = entity_mut(design, &entity)?;
+            let old = std::mem::replace(&mut e.table, table);
+            Ok(Edit::SetEntityTable { entity, table: old })
+        }
+        Edit::SetEntityDescription {
+            entity,
+            description,
+        } => {
+            let e = entity_mut(design, &entity)?;
+            let old = std::mem::replace(&mut e.description, description);
+            Ok(Edit::SetEntityDescription {
+                entity,
+                description: old,
+            })
+        }
+        Edit::SetAttributes { entity, attributes } => {
+            let e = entity_mut(design, &entity)?;
+            let old = std::mem::replace(&mut e.attributes, attributes);
+            Ok(Edit::SetAttributes {
+                entity,
+                attributes: old,
+            })
+        }
+        Edit::SetAttribute {
+            entity,
+            at,
+            attribute,
+        } => {
+            let e = entity_mut(design, &entity)?;
+            let len = e.attributes.len();
+            let slot = e.attributes.get_mut(at).ok_or(EditError::OutOfRange {
+                kind: Kind::Attribute,
+                at,
+                len,
+            })?;
+            let old_name = slot.name.clone();
+            let new_name = attribute.name.clone();
+            let old = std::mem::replace(slot, attribute);
+            if old_name == new_name || old_name.is_empty() || new_name.is_empty() {
+                return Ok(Edit::SetAttribute {
+                    entity,
+                    at,
+                    attribute: old,
+                });
+            }
+            // A rename carries the entity's key templates along; the inverse restores the
+            // whole entity so a template that already used the new name comes back exactly.
+            let before = {
+                let mut snapshot = e.clone();
+                snapshot.attributes[at] = old;
+                snapshot
+            };
+            for template in e.keys.values_mut() {
+                if let Some(renamed) = rename_var(template, &old_name, &new_name) {
+                    *template = renamed;
+                }
+            }
+            Ok(Edit::SetEntity {
+                name: entity,
+                entity: before,
+            })
+        }
+        Edit::SetKeyTemplate {
+            entity,
+            key,
+            template,
+        } => {
+            let e = entity_mut(design, &entity)?;
+            let old = match template {
+                Some(t) => e.keys.insert(key.clone(), t),
+                None => e.keys.remove(&key),
+            };
+            Ok(Edit::SetKeyTemplate {
+                entity,
+                key,
+                template: old,
+            })
+        }
+
+        Edit::AddPattern { at, pattern } => {
+            check_name(Kind::Pattern, &pattern.name)?;
+            if design.pattern(&pattern.name).is_some() {
+                return Err(taken(Kind::Pattern, &pattern.name));
+            }
+            check_at(Kind::Pattern, at, design.patterns.len())?;
+            let name = pattern.name.clone();
+            design.patterns.insert(at, pattern);
+            Ok(Edit::RemovePattern { name })
+        }
+        Edit::RemovePattern { name } => {
+            let at = pattern_at(design, &name)?;
+            let pattern = design.patterns.remove(at);
+            Ok(Edit::AddPattern { at, pattern })
+        }
+        Edit::SetPattern { name, pattern } => {
+            check_name(Kind::Pattern, &pattern.name)?;
+            let at = pattern_at(design, &name)?;
+            if pattern.name != name && design.pattern(&pattern.name).is_some() {
+                return Err(taken(Kind::Pattern, &pattern.name));
+            }
+            let new_name = pattern.name.clone();
+            let old = std::mem::replace(&mut design.patterns[at], pattern);
+            Ok(Edit::SetPattern {
+                name: new_name,
+                pattern: old,
+            })
+        }
+
+        Edit::MoveCards { positions } => {
+            let mut old = Vec::with_capacity(positions.len());
+            for (name, point) in positions {
+                let previous = match point {
+                    Some(p) => design.layout.insert(name.clone(), p),
+                    None => design.layout.remove(&name),
+                };
+                old.push((name, previous));
+            }
+            // Undo in reverse, so a card listed twice ends where it started.
+            old.reverse();
+            Ok(Edit::MoveCards { positions: old })
+        }
+
+        Edit::ReplaceDesign(new) => Ok(Edit::ReplaceDesign(Box::new(std::mem::replace(
+            design, *new,
+        )))),
+        Edit::Batch(edits) => {
+            let mut inverses = Vec::with_capacity(edits.len());
+            for edit in edits {
+                match apply(design, edit) {
+                    Ok(inverse) => inverses.push(inverse),
+                    Err(e) => {
+                        // All or nothing: roll back what this batch already did.
+                        for inverse in inverses.into_iter().rev() {
+                            let _ = apply(design, inverse);
+                        }
+                        return Err(e);
+                    }
+                }
+            }
+            inverses.reverse();
+            Ok(Edit::Batch(inverses))
+        }
+    }
+}
+
+fn set_table(design: &mut Design, name: String, table: Table) -> Result<Edit, EditError> {
+    check_name(Kind::Table, &table.name)?;
+    let at = table_at(design, &name)?;
+    let to = table.name.clone();
+    if to == name {
+        let old = std::mem::replace(&mut design.tables[at], table);
+        return Ok(Edit::SetTable { name, table: old });
+    }
+    if design.table(&to).is_some() {
+        return Err(taken(Kind::Table, &to));
+    }
+    // Renaming carries entities and samples along. If something already referred to the new
+    // name (a dangling reference), the exact inverse is the previous design.
+    let dangling =
+        design.entities.iter().any(|e| e.table == to) || design.samples.contains_key(&to);
+    let before = dangling.then(|| design.clone());
+    let old = std::mem::replace(&mut design.tables[at], table);
+    for entity in design.entities.iter_mut().filter(|e| e.table == name) {
+        entity.table = to.clone();
+    }
+    if let Some(items) = design.samples.remove(&name) {
+        design.samples.insert(to.clone(), items);
+    }
+    Ok(match before {
+        Some(before) => Edit::ReplaceDesign(Box::new(before)),
+        None => Edit::SetTable {
+            name: to,
+            table: old,
+        },
+    })
+}
+
+fn rename_entity(design: &mut Design, from: String, to: String) -> Result<Edit, EditError> {
+    check_name(Kind::Entity, &to)?;
+    let at = entity_at(design, &from)?;
+    if from == to {
+        return Ok(Edit::RenameEntity { from, to });
+    }
+    if design.entity(&to).is_some() {
+        return Err(taken(Kind::Entity, &to));
+    }
+    let dangling = design.layout.contains_key(&to)
+        || design
+            .patterns
+            .iter()
+            .any(|p| p.entities.contains(&to) || p.writes.iter().any(|w| w.entity == to));
+    let before = dangling.then(|| design.clone());
+    design.entities[at].name = to.clone();
+    for pattern in &mut design.patterns {
+        for name in pattern.entities.iter_mut().filter(|n| **n == from) {
+            *name = to.clone();
+        }
+        for step in pattern.writes.iter_mut().filter(|w| w.entity == from) {
+            step.entity = to.clone();
+        }
+    }
+    if let Some(p) = design.layout.remove(&from) {
+        design.layout.insert(to.clone(), p);
+    }
+    Ok(match before {
+        Some(before) => Edit::ReplaceDesign(Box::new(before)),
+        None => Edit::RenameEntity { from: to, to: from },
+    })
+}
+
+/// `template` with every variable named `from` renamed to `to`; `None` when it has no such
+/// variable or has diagnostics (a broken template is left exactly as the user typed it).
+fn rename_var(template: &KeyTemplate, from: &str, to: &str) -> Option<KeyTemplate> {
+    if !template.is_valid() || !template.attribute_vars().any(|v| v.name == from) {
+        return None;
+    }
+    let mut source = String::new();
+    for part in template.parts() {
+        match part {
+            Part::Literal(text) => source.push_str(&text.replace('{', "{{").replace('}', "}}")),
+            Part::Var(var) => {
+                let name = if var.shards.is_none() && var.name == from {
+                    to
+                } else {
+                    &var.name
+                };
+                source.push('{');
+                source.push_str(&name.replace('{', "{{").replace('}', "}}"));
+                if let Some(n) = var.shards {
+                    source.push(':');
+                    source.push_str(&n.to_string());
+                }
+                source.push('}');
+            }
+        }
+    }
+    Some(KeyTemplate::parse(&source))
+}
+
+fn check_name(kind: Kind, name: &str) -> Result<(), EditError> {
+    if name.trim().is_empty() {
+        Err(EditError::EmptyName { kind })
+    } else {
+        Ok(())
+    }
+}
+
+fn check_at(kind: Kind, at: usize, len: usize) -> Result<(), EditError> {
+    if at > len {
+        Err(EditError::OutOfRange { kind, at, len })
+    } else {
+        Ok(())
+    }
+}
+
+fn taken(kind: Kind, name: &str) -> EditError {
+    EditError::NameTaken {
+        kind,
+        name: name.to_string(),
+    }
+}
+
+fn not_found(kind: Kind, name: &str) -> EditError {
+    EditError::NotFound {
+        kind,
+        name: name.to_string(),
+    }
+}
+
+fn missing_index(name: &str) -> EditError {
+    not_found(Kind::Index, name)
+}
+
+fn position<T>(items: &[T], pred: impl Fn(&T) -> bool) -> Option<usize> {
+    items.iter().position(pred)
+}
+
+fn has_index(table: &Table, name: &str) -> bool {
+    table.gsis.iter().any(|g| g.name == name) || table.lsis.iter().any(|l| l.name == name)
+}
+
+fn table_at(design: &Design, name: &str) -> Result<usize, EditError> {
+    position(&design.tables, |t| t.name == name).ok_or_else(|| not_found(Kind::Table, name))
+}
+
+fn table_mut<'a>(design: &'a mut Design, name: &str) -> Result<&'a mut Table, EditError> {
+    let at = table_at(design, name)?;
+    Ok(&mut design.tables[at])
+}
+
+fn entity_at(design: &Design, name: &str) -> Result<usize, EditError> {
+    position(&design.entities, |e| e.name == name).ok_or_else(|| not_found(Kind::Entity, name))
+}
+
+fn entity_mut<'a>(design: &'a mut Design, name: &str) -> Result<&'a mut Entity, EditError> {
+    let at = entity_at(design, name)?;
+    Ok(&mut design.entities[at])
+}
+
+fn pattern_at(design: &Design, name: &str) -> Result<usize, EditError> {
+    position(&design.patterns, |p| p.name == name).ok_or_else(|| not_found(Kind::Pattern, name))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,385 @@
+use expect_test::{Expect, expect};
+
+use super::*;
+use crate::model::{AttrType, KeyAttribute, KeyType, Projection};
+
+fn order_design() -> Design {
+    crate::file::parse(include_str!(
+        "../../../examples/order-management.keyplan.json"
+    ))
+    .expect("the shared fixture parses")
+}
+
+fn gsi(name: &str, pk: &str, sk: &str) -> Gsi {
+    Gsi {
+        name: name.into(),
+        partition_key: vec![KeyAttribute::new(pk, KeyType::S)],
+        sort_key: vec![KeyAttribute::new(sk, KeyType::S)],
+        projection: Projection::All,
+    }
+}
+
+fn entity(name: &str, table: &str, attributes: &[&str]) -> Entity {
+    Entity {
+        name: name.into(),
+        table: table.into(),
+        description: String::new(),
+        attributes: attributes
+            .iter()
+            .map(|a| Attribute::new(*a, AttrType::S))
+            .collect(),
+        keys: Default::default(),
+    }
+}
+
+/// Applies `edit`, checks that its inverse restores the design exactly and that undoing the
+/// undo gives the edited design again; returns the edited design.
+fn round_trip(edit: Edit) -> Design {
+    let original = order_design();
+    let mut design = original.clone();
+    let inverse = apply(&mut design, edit.clone()).unwrap_or_else(|e| panic!("{edit:?}: {e}"));
+    let edited = design.clone();
+    let redo = apply(&mut design, inverse).expect("an inverse applies");
+    assert_eq!(
+        design, original,
+        "the inverse of {edit:?} restores the design"
+    );
+    apply(&mut design, redo).expect("the inverse of an inverse applies");
+    assert_eq!(design, edited, "undoing the undo of {edit:?} redoes it");
+    edited
+}
+
+#[test]
+fn every_edit_is_undone_exactly_by_its_inverse() {
+    let mut order = order_design().entity("Order").cloned().expect("Order");
+    order.description = "an order".into();
+    let mut pattern = order_design().patterns[0].clone();
+    pattern.name = "Fetch order".into();
+    pattern.consistent = true;
+    pattern.rate = 7.0;
+    let mut table = order_design().tables[1].clone();
+    table.ttl_attribute = None;
+    let edits = vec![
+        Edit::SetName("Shop".into()),
+        Edit::SetDescription(String::new()),
+        Edit::AddTable {
+            at: 2,
+            table: Table {
+                name: "audit".into(),
+                ..order_design().tables[1].clone()
+            },
+        },
+        Edit::RemoveTable {
+            name: "orders".into(),
+        },
+        Edit::SetTable {
+            name: "order-events".into(),
+            table,
+        },
+        Edit::AddGsi {
+            table: "orders".into(),
+            at: 0,
+            gsi: gsi("GSI4", "GSI4PK", "GSI4SK"),
+        },
+        Edit::RemoveGsi {
+            table: "orders".into(),
+            name: "GSI2".into(),
+        },
+        Edit::SetGsi {
+            table: "orders".into(),
+            name: "GSI3".into(),
+            gsi: Gsi {
+                projection: Projection::KeysOnly,
+                ..gsi("ByDate", "GSI3PK", "GSI3SK")
+            },
+        },
+        Edit::AddLsi {
+            table: "orders".into(),
+            at: 0,
+            lsi: Lsi {
+                name: "LSI1".into(),
+                sort_key: KeyAttribute::new("LSI1SK", KeyType::S),
+                projection: Projection::Include {
+                    attributes: vec!["total".into()],
+                },
+            },
+        },
+        Edit::AddEntity {
+            at: 1,
+            entity: entity("Product", "orders", &["productId"]),
+            position: Some(Point { x: 1.0, y: 2.0 }),
+        },
+        Edit::RemoveEntity {
+            name: "Order".into(),
+        },
+        Edit::RenameEntity {
+            from: "Order".into(),
+            to: "Purchase".into(),
+        },
+        Edit::SetEntity {
+            name: "Order".into(),
+            entity: order,
+        },
+        Edit::SetEntityTable {
+            entity: "Order".into(),
+            table: "order-events".into(),
+        },
+        Edit::SetEntityDescription {
+            entity: "Customer".into(),
+            description: "who buys".into(),
+        },
+        Edit::SetAttributes {
+            entity: "Customer".into(),
+            attributes: vec![],
+        },
+        Edit::SetAttribute {
+            entity: "Customer".into(),
+            at: 0,
+            attribute: Attribute::new("customerId", AttrType::N),
+        },
+        Edit::SetAttribute {
+            entity: "Customer".into(),
+            at: 0,
+            attribute: Attribute::new("custId", AttrType::S),
+        },
+        Edit::SetKeyTemplate {
+            entity: "Customer".into(),
+            key: "GSI1PK".into(),
+            template: Some(KeyTemplate::parse("EMAIL#{email}")),
+        },
+        Edit::SetKeyTemplate {
+            entity: "Customer".into(),
+            key: "SK".into(),
+            template: None,
+        },
+        Edit::AddPattern {
+            at: 0,
+            pattern: AccessPattern::read("Get customer by email", &["Customer"], &["email"]),
+        },
+        Edit::RemovePattern {
+            name: "Create order".into(),
+        },
+        Edit::SetPattern {
+            name: "Get order by ID".into(),
+            pattern,
+        },
+        Edit::MoveCards {
+            positions: vec![
+                ("Order".into(), Some(Point { x: 5.0, y: 5.0 })),
+                ("Customer".into(), None),
+                ("Order".into(), Some(Point { x: 9.0, y: 9.0 })),
+            ],
+        },
+        Edit::ReplaceDesign(Box::new(Design::new("blank"))),
+        Edit::Batch(vec![
+            Edit::SetName("Shop".into()),
+            Edit::RenameEntity {
+                from: "Order".into(),
+                to: "Purchase".into(),
+            },
+            Edit::RemoveEntity {
+                name: "Purchase".into(),
+            },
+        ]),
+    ];
+    for edit in edits {
+        round_trip(edit);
+    }
+}
+
+#[test]
+fn renaming_an_entity_carries_patterns_write_steps_and_its_card_along() {
+    let design = round_trip(Edit::RenameEntity {
+        from: "Order".into(),
+        to: "Purchase".into(),
+    });
+    assert!(design.entity("Order").is_none());
+    assert_eq!(
+        design.pattern("Get order by ID").expect("p").entities,
+        ["Purchase"]
+    );
+    let create = design.pattern("Create order").expect("p");
+    assert_eq!(create.writes[0].entity, "Purchase");
+    assert_eq!(design.layout["Purchase"], Point { x: 360.0, y: 60.0 });
+    assert!(!design.layout.contains_key("Order"));
+}
+
+#[test]
+fn renaming_onto_a_name_patterns_already_use_undoes_exactly() {
+    let mut original = order_design();
+    original.patterns[0].entities.push("Purchase".into());
+    original
+        .layout
+        .insert("Purchase".into(), Point { x: 0.0, y: 0.0 });
+    let mut design = original.clone();
+    let inverse = apply(
+        &mut design,
+        Edit::RenameEntity {
+            from: "Order".into(),
+            to: "Purchase".into(),
+        },
+    )
+    .expect("rename");
+    apply(&mut design, inverse).expect("undo");
+    assert_eq!(design, original);
+}
+
+#[test]
+fn renaming_a_table_moves_its_entities_and_samples() {
+    let mut table = order_design().tables[0].clone();
+    table.name = "shop".into();
+    let design = round_trip(Edit::SetTable {
+        name: "orders".into(),
+        table,
+    });
+    assert_eq!(design.entities_in("shop").count(), 4);
+    assert_eq!(design.entities_in("orders").count(), 0);
+}
+
+#[test]
+fn renaming_an_attribute_rewrites_the_entitys_key_templates() {
+    let design = round_trip(Edit::SetAttribute {
+        entity: "Order".into(),
+        at: 0,
+        attribute: Attribute::new("id", AttrType::S),
+    });
+    let keys: Vec<String> = design
+        .entity("Order")
+        .expect("Order")
+        .keys
+        .values()
+        .map(|t| t.to_string())
+        .collect();
+    expect![[r#"
+        [
+            "STATUS#{status}#SHARD{shard:10}",
+            "{createdAt}#{id}",
+            "FC#{fulfillmentCenter}",
+            "{priority}#{id}",
+            "CUSTOMER#{customerId}",
+            "ORDER#{id}",
+        ]
+    "#]]
+    .assert_debug_eq(&keys);
+}
+
+#[test]
+fn a_batch_that_fails_halfway_leaves_the_design_unchanged() {
+    let original = order_design();
+    let mut design = original.clone();
+    let err = apply(
+        &mut design,
+        Edit::Batch(vec![
+            Edit::SetName("Shop".into()),
+            Edit::RemoveEntity {
+                name: "Order".into(),
+            },
+            Edit::RemoveEntity {
+                name: "Order".into(),
+            },
+        ]),
+    )
+    .expect_err("the second removal fails");
+    assert_eq!(err.to_string(), "there is no entity named `Order`");
+    assert_eq!(design, original);
+}
+
+/// Applies an edit that must be refused; prints the message and checks nothing changed.
+fn check_refused(edit: Edit, expect: Expect) {
+    let original = order_design();
+    let mut design = original.clone();
+    let err = apply(&mut design, edit).expect_err("refused");
+    assert_eq!(design, original, "a refused edit changes nothing");
+    expect.assert_eq(&err.to_string());
+}
+
+#[test]
+fn refused_edits_say_why_and_change_nothing() {
+    check_refused(
+        Edit::RenameEntity {
+            from: "Order".into(),
+            to: "Customer".into(),
+        },
+        expect!["another entity is already named `Customer`: names must be unique"],
+    );
+    check_refused(
+        Edit::AddEntity {
+            at: 0,
+            entity: entity("  ", "orders", &[]),
+            position: None,
+        },
+        expect!["every entity needs a name"],
+    );
+    check_refused(
+        Edit::AddGsi {
+            table: "orders".into(),
+            at: 0,
+            gsi: gsi("GSI1", "X", "Y"),
+        },
+        expect!["another index is already named `GSI1`: names must be unique"],
+    );
+    check_refused(
+        Edit::AddGsi {
+            table: "nope".into(),
+            at: 0,
+            gsi: gsi("GSI9", "X", "Y"),
+        },
+        expect!["there is no table named `nope`"],
+    );
+    check_refused(
+        Edit::AddPattern {
+            at: 99,
+            pattern: AccessPattern::read("x", &[], &[]),
+        },
+        expect!["position 99 is past the end of the access pattern list (11 long)"],
+    );
+    check_refused(
+        Edit::SetAttribute {
+            entity: "Order".into(),
+            at: 40,
+            attribute: Attribute::new("x", AttrType::S),
+        },
+        expect!["position 40 is past the end of the attribute list (7 long)"],
+    );
+    check_refused(
+        Edit::SetEntity {
+            name: "Order".into(),
+            entity: entity("Purchase", "orders", &[]),
+        },
+        expect!["SetEntity cannot rename `Order` to `Purchase`: use RenameEntity"],
+    );
+    check_refused(
+        Edit::SetPattern {
+            name: "Get order by ID".into(),
+            pattern: AccessPattern::read("Get order items", &[], &[]),
+        },
+        expect!["another access pattern is already named `Get order items`: names must be unique"],
+    );
+}
+
+#[test]
+fn a_broken_template_is_kept_as_typed_when_its_attribute_is_renamed() {
+    let mut design = order_design();
+    apply(
+        &mut design,
+        Edit::SetKeyTemplate {
+            entity: "Order".into(),
+            key: "SK".into(),
+            template: Some(KeyTemplate::parse("ORDER#{orderId")),
+        },
+    )
+    .expect("set");
+    apply(
+        &mut design,
+        Edit::SetAttribute {
+            entity: "Order".into(),
+            at: 0,
+            attribute: Attribute::new("id", AttrType::S),
+        },
+    )
+    .expect("rename");
+    assert_eq!(
+        design.entity("Order").expect("Order").keys["SK"].source(),
+        "ORDER#{orderId"
+    );
+}
