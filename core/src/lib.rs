@@ -8,6 +8,7 @@
 pub mod analysis;
 pub mod coverage;
 pub mod edit;
+pub mod examples;
 pub mod file;
 pub mod findings;
 pub mod history;

@@ -1,2 +1,31 @@
-//! The `keyplan` command line. Placeholder until the foundation lands.
-fn main() {}
+//! The `keyplan` command line: parses the arguments and runs one subcommand.
+//!
+//! This file only parses and reports; every subcommand lives in its own module under
+//! `server/src/cli/`. To add a subcommand `keyplan frob`:
+//! 1. create `server/src/cli/frob.rs` with a `#[derive(Debug, clap::Args)] pub struct Args`
+//!    (each field `#[arg(long, env = "KEYPLAN_...")]` with a `///` doc comment, which becomes
+//!    its `--help`) and `pub async fn run(args: Args) -> anyhow::Result<ExitCode>`;
+//! 2. in `server/src/cli/mod.rs` add `pub mod frob;`, a variant `Frob(frob::Args)` with a `///`
+//!    line to `Command`, and the arm `Command::Frob(args) => frob::run(args).await` in `run`.
+//!
+//! A subcommand returns `Ok(ExitCode::FAILURE)` for a negative answer it has already printed
+//! (a design that fails `check`), and `Err` for anything that stopped it: the error is printed
+//! here once, with its causes, and the exit code is 1. No subcommand panics on bad input.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use keyplan_server::cli::{self, Cli};
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let cli = Cli::parse();
+    cli::init_tracing();
+    match cli::run(cli).await {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,55 @@
+//! The built-in example designs, compiled into the binary from `examples/*.keyplan.json`.
+//!
+//! The files in `examples/` are the single source: nothing here restates a design. Each is
+//! parsed on demand; `core/tests/examples.rs` proves every file parses, so a broken example is
+//! a failing test, never a user-facing error.
+
+use crate::file;
+use crate::model::Design;
+
+/// Slug (the file name without `.keyplan.json`) and text of each built-in example, the
+/// first being the one a new visitor sees.
+pub const SOURCES: &[(&str, &str)] = &[(
+    "order-management",
+    include_str!("../../examples/order-management.keyplan.json"),
+)];
+
+/// Every built-in example that parses, by slug, in [`SOURCES`] order.
+pub fn all() -> Vec<(&'static str, Design)> {
+    SOURCES
+        .iter()
+        .filter_map(|(slug, text)| file::parse(text).ok().map(|design| (*slug, design)))
+        .collect()
+}
+
+/// The example with this slug.
+pub fn get(slug: &str) -> Option<Design> {
+    SOURCES
+        .iter()
+        .find(|(s, _)| *s == slug)
+        .and_then(|(_, text)| file::parse(text).ok())
+}
+
+/// The design shown on a first visit: the seed article's order management.
+pub fn first() -> Design {
+    all()
+        .into_iter()
+        .next()
+        .map(|(_, design)| design)
+        .unwrap_or_else(|| Design::new("untitled"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_built_in_example_parses_and_the_first_is_order_management() {
+        let examples = all();
+        assert_eq!(examples.len(), SOURCES.len(), "an example failed to parse");
+        assert_eq!(examples[0].0, "order-management");
+        assert!(!first().entities.is_empty());
+        assert_eq!(get("order-management"), Some(first()));
+        assert_eq!(get("no-such-example"), None);
+    }
+}

@@ -1,0 +1,43 @@
+//! The subcommands of `keyplan`, one module each; `main.rs` says how to add one.
+//!
+//! Nothing here parses design files or talks to DynamoDB by itself: each subcommand turns its
+//! arguments into calls to `keyplan_core` or to the server's library, and prints the result.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+pub mod serve;
+
+/// keyplan: design, check and run DynamoDB single-table schemas.
+#[derive(Debug, Parser)]
+#[command(name = "keyplan", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// One variant per subcommand, in the order `--help` lists them.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve the built browser app and the HTTP API.
+    Serve(serve::Args),
+}
+
+/// Runs the chosen subcommand.
+pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Serve(args) => serve::run(args).await,
+    }
+}
+
+/// Logs to stderr; `RUST_LOG` overrides the default of keyplan's own info messages.
+pub fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("keyplan_server=info,warn"));
+    // A second initialisation (tests calling in twice) is harmless, so its error is ignored.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}

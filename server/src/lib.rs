@@ -1,0 +1,94 @@
+//! keyplan's server: the HTTP app (the built browser app plus the JSON API) and the command
+//! line behind the `keyplan` binary.
+//!
+//! The server does no design reasoning of its own: it parses requests, calls `keyplan_core`,
+//! and answers. [`app`] builds the whole router without a socket, so tests drive it with
+//! `tower::ServiceExt::oneshot` and `keyplan serve` only binds it to an address.
+//!
+//! To add API routes: write `api/<feature>.rs` exposing `pub fn router() -> Router<AppState>`
+//! (paths relative to `/api`, handlers returning `Result<_, ApiError>`), declare it in
+//! `api/mod.rs` and `.merge()` it there. Shared state the handlers need (engine handles, run
+//! records) goes in [`AppState`] as a cheap-to-clone field, initialised in [`AppState::new`].
+
+use std::path::{Path, PathBuf};
+
+use axum::Router;
+use tower_http::compression::CompressionLayer;
+use tower_http::services::{ServeDir, ServeFile};
+
+pub mod api;
+pub mod cli;
+pub mod engine;
+pub mod error;
+pub mod runner;
+
+pub use error::ApiError;
+
+/// What every handler can reach.
+#[derive(Debug, Clone)]
+pub struct AppState {
+    pub dist: Dist,
+}
+
+impl AppState {
+    pub fn new(dist: Dist) -> Self {
+        AppState { dist }
+    }
+}
+
+/// A folder holding a built app: it exists and has an `index.html`.
+#[derive(Debug, Clone)]
+pub struct Dist(PathBuf);
+
+/// Why the built app cannot be served.
+#[derive(Debug, thiserror::Error)]
+pub enum DistError {
+    #[error(
+        "the built app is missing: no index.html in {}\n  build it with `make run` (or `trunk build --release` in the repository root), or point --dist at a built app",
+        .0.display()
+    )]
+    Missing(PathBuf),
+}
+
+impl Dist {
+    /// The workspace's `dist/` as seen when this binary was compiled.
+    pub fn workspace_default() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../dist")
+    }
+
+    /// Checks a given folder; without one, tries `./dist`, then the workspace's `dist/`.
+    pub fn locate(given: Option<PathBuf>) -> Result<Dist, DistError> {
+        let candidates = match given {
+            Some(path) => vec![path],
+            None => vec![PathBuf::from("dist"), Self::workspace_default()],
+        };
+        for candidate in &candidates {
+            if candidate.join("index.html").is_file() {
+                let path = std::fs::canonicalize(candidate).unwrap_or_else(|_| candidate.clone());
+                return Ok(Dist(path));
+            }
+        }
+        let shown = candidates.last().cloned().unwrap_or_default();
+        Err(DistError::Missing(shown))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+/// The whole HTTP app: `/api/...` plus the built app, with any other path answered by
+/// `index.html` (the app routes in the browser) and responses compressed when the client
+/// accepts it.
+pub fn app(state: AppState) -> Router {
+    let dist = state.dist.path();
+    let static_files = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
+    Router::new()
+        .nest("/api", api::router())
+        .fallback_service(static_files)
+        .layer(CompressionLayer::new())
+        .with_state(state)
+}
+
+#[cfg(test)]
+mod tests;

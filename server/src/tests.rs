@@ -1,0 +1,100 @@
+//! The HTTP app without a socket: each test sends one request through `oneshot`.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use http_body_util::BodyExt;
+use tower::ServiceExt;
+
+use crate::{AppState, Dist, DistError, app};
+
+const INDEX: &str = "<!doctype html><title>keyplan test</title>";
+
+fn built_app() -> (tempfile::TempDir, AppState) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("index.html"), INDEX).expect("write index");
+    std::fs::write(dir.path().join("app.js"), "x".repeat(4096)).expect("write js");
+    let dist = Dist::locate(Some(dir.path().to_path_buf())).expect("dist has index.html");
+    (dir, AppState::new(dist))
+}
+
+async fn get(
+    state: AppState,
+    uri: &str,
+    headers: &[(&str, &str)],
+) -> (StatusCode, header::HeaderMap, String) {
+    let mut request = Request::get(uri);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = app(state)
+        .oneshot(request.body(Body::empty()).expect("request"))
+        .await
+        .expect("the app always answers");
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .expect("body")
+        .to_bytes();
+    (
+        status,
+        headers,
+        String::from_utf8_lossy(&bytes).into_owned(),
+    )
+}
+
+#[tokio::test]
+async fn health_answers_json_with_the_version() {
+    let (_dir, state) = built_app();
+    let (status, headers, body) = get(state, "/api/health", &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers[header::CONTENT_TYPE], "application/json");
+    let json: serde_json::Value = serde_json::from_str(&body).expect("json");
+    assert_eq!(json["status"], "ok");
+    assert_eq!(json["version"], env!("CARGO_PKG_VERSION"));
+}
+
+#[tokio::test]
+async fn the_root_serves_the_built_index() {
+    let (_dir, state) = built_app();
+    let (status, _, body) = get(state, "/", &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body, INDEX);
+}
+
+#[tokio::test]
+async fn an_unknown_app_path_falls_back_to_the_index() {
+    let (_dir, state) = built_app();
+    let (status, _, body) = get(state, "/designs/orders/entities", &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body, INDEX);
+}
+
+#[tokio::test]
+async fn an_unknown_api_path_is_a_json_404_not_the_index() {
+    let (_dir, state) = built_app();
+    let (status, _, body) = get(state, "/api/nope", &[]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let json: serde_json::Value = serde_json::from_str(&body).expect("json");
+    assert_eq!(json["error"], "no such API endpoint");
+}
+
+#[tokio::test]
+async fn static_files_are_gzipped_when_the_client_accepts_it() {
+    let (_dir, state) = built_app();
+    let (status, headers, _) = get(state, "/app.js", &[("accept-encoding", "gzip")]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers[header::CONTENT_ENCODING], "gzip");
+}
+
+#[test]
+fn a_missing_dist_names_the_command_that_builds_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let error = Dist::locate(Some(dir.path().join("dist"))).expect_err("no index.html");
+    assert!(matches!(error, DistError::Missing(_)));
+    let message = error.to_string();
+    assert!(message.contains("make run"), "{message}");
+    assert!(message.contains("trunk build --release"), "{message}");
+}
