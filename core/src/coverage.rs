@@ -1,34 +1,904 @@
 //! Coverage: for every access pattern, the operation and index that serve it, or why none can.
 //!
-//! IN PROGRESS: the verdict engine is being written; until it lands every read is reported as
-//! a Scan with that reason.
+//! A read is decided per index of the table holding its entities: every returned entity must
+//! be in the index (a template for each of its key attributes), the inputs must bind the
+//! partition key (a shard variable means scatter-gather), and the sort key must narrow to the
+//! returned entities and map the pattern's sort condition. Among the indexes that serve, the
+//! cheapest wins (GetItem, then a Query on the table or an LSI, then a GSI; fewer shards; fewer
+//! other entity types to skip). A read no index serves is a Scan, with a reason per index and a
+//! suggested index.
+//!
+//! Coverage never sees values: it works on the parsed templates only, and every template is
+//! looked up once per analysis ([`Prepared`]), because this runs on every keystroke.
 
-use crate::analysis::{Operation, Verdict};
-use crate::model::{Action, Design};
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use crate::analysis::{KeyCondition, KeyPart, Operation, QuerySpec, SortKeyCondition, Verdict};
+use crate::model::{
+    AccessPattern, Action, Design, Entity, IndexKeys, IndexKind, Order, Projection, SortOp, Table,
+};
+use crate::template::{KeyTemplate, Part};
+
+pub(crate) mod shape;
+mod suggest;
+
+use shape::{BoundPrefix, bound_prefix, push_literal};
 
 /// One verdict per pattern, in design order.
 pub fn verdicts(design: &Design) -> Vec<Verdict> {
+    let prepared = Prepared::new(design);
     design
         .patterns
         .iter()
-        .map(|p| Verdict {
-            pattern: p.name.clone(),
-            operation: match p.action {
-                Action::Read => Operation::Scan,
-                Action::Put => Operation::PutItem,
-                Action::Update => Operation::UpdateItem,
-                Action::Delete => Operation::DeleteItem,
-                Action::Transact => Operation::TransactWriteItems,
-            },
-            table: None,
-            index: None,
-            key_condition: None,
-            query: None,
-            scan_forward: true,
-            shards: None,
-            covered: !p.is_read(),
-            reasons: vec!["coverage is not implemented yet".to_string()],
-            suggestion: None,
+        .map(|p| verdict(&prepared, p))
+        .collect()
+}
+
+/// The design with every table's indexes and every entity's key templates looked up once.
+#[derive(Debug)]
+pub(crate) struct Prepared<'a> {
+    pub design: &'a Design,
+    pub tables: Vec<PreparedTable<'a>>,
+    /// By entity index: its table's index in `tables` and its position among that table's
+    /// entities; `None` when its table does not exist.
+    pub homes: Vec<Option<(usize, usize)>>,
+    /// The first entity of each name.
+    pub entity_by_name: HashMap<&'a str, usize>,
+}
+
+#[derive(Debug)]
+pub(crate) struct PreparedTable<'a> {
+    pub table: &'a Table,
+    /// Entity indexes, in design order.
+    pub entities: Vec<usize>,
+    /// [`Table::indexes`] order: the table, its GSIs, its LSIs.
+    pub indexes: Vec<PreparedIndex<'a>>,
+}
+
+#[derive(Debug)]
+pub(crate) struct PreparedIndex<'a> {
+    pub keys: IndexKeys<'a>,
+    /// The entities present in the index, in design order.
+    pub members: Vec<Member<'a>>,
+    /// By an entity's position in its table: its position in `members`.
+    pub member_of: Vec<Option<usize>>,
+}
+
+/// An entity present in an index, with its template for each key attribute.
+#[derive(Debug)]
+pub(crate) struct Member<'a> {
+    pub entity: usize,
+    pub partition: Vec<Cow<'a, KeyTemplate>>,
+    pub sort: Vec<Cow<'a, KeyTemplate>>,
+}
+
+impl<'a> Prepared<'a> {
+    pub fn new(design: &'a Design) -> Prepared<'a> {
+        let mut table_by_name: HashMap<&str, usize> = HashMap::new();
+        for (i, t) in design.tables.iter().enumerate() {
+            table_by_name.entry(t.name.as_str()).or_insert(i);
+        }
+        let mut entity_by_name = HashMap::new();
+        let mut homes = Vec::with_capacity(design.entities.len());
+        let mut per_table: Vec<Vec<usize>> = vec![Vec::new(); design.tables.len()];
+        for (i, e) in design.entities.iter().enumerate() {
+            entity_by_name.entry(e.name.as_str()).or_insert(i);
+            match table_by_name.get(e.table.as_str()) {
+                Some(&t) => {
+                    homes.push(Some((t, per_table[t].len())));
+                    per_table[t].push(i);
+                }
+                None => homes.push(None),
+            }
+        }
+        let tables = design
+            .tables
+            .iter()
+            .zip(per_table)
+            .map(|(table, entities)| {
+                let indexes = table
+                    .indexes()
+                    .into_iter()
+                    .map(|keys| prepare_index(design, keys, &entities))
+                    .collect();
+                PreparedTable {
+                    table,
+                    entities,
+                    indexes,
+                }
+            })
+            .collect();
+        Prepared {
+            design,
+            tables,
+            homes,
+            entity_by_name,
+        }
+    }
+
+    pub fn entity(&self, idx: usize) -> &'a Entity {
+        &self.design.entities[idx]
+    }
+
+    /// The member record of entity `idx` in index `index` of its table.
+    pub fn member(&self, index: &'a PreparedIndex<'a>, idx: usize) -> Option<&'a Member<'a>> {
+        let (_, pos) = self.homes[idx]?;
+        index.member_of[pos].map(|m| &index.members[m])
+    }
+}
+
+fn prepare_index<'a>(
+    design: &'a Design,
+    keys: IndexKeys<'a>,
+    entities: &[usize],
+) -> PreparedIndex<'a> {
+    let mut members = Vec::new();
+    let mut member_of = Vec::with_capacity(entities.len());
+    for &idx in entities {
+        let entity = &design.entities[idx];
+        let templates =
+            |attrs: &'a [crate::model::KeyAttribute]| -> Option<Vec<Cow<'a, KeyTemplate>>> {
+                attrs.iter().map(|k| entity.key_template(&k.name)).collect()
+            };
+        let present = if keys.partition_key.is_empty() {
+            None
+        } else {
+            templates(keys.partition_key).zip(templates(keys.sort_key))
+        };
+        match present {
+            Some((partition, sort)) => {
+                member_of.push(Some(members.len()));
+                members.push(Member {
+                    entity: idx,
+                    partition,
+                    sort,
+                });
+            }
+            None => member_of.push(None),
+        }
+    }
+    PreparedIndex {
+        keys,
+        members,
+        member_of,
+    }
+}
+
+/// How an index is named in messages: `the table`, `GSI1`.
+pub(crate) fn index_label(keys: &IndexKeys<'_>) -> String {
+    match keys.name {
+        None => "the table".to_string(),
+        Some(name) => name.to_string(),
+    }
+}
+
+fn verdict(prepared: &Prepared<'_>, pattern: &AccessPattern) -> Verdict {
+    match pattern.action {
+        Action::Read => read_verdict(prepared, pattern),
+        _ => write_verdict(prepared, pattern),
+    }
+}
+
+fn empty_verdict(pattern: &AccessPattern, operation: Operation) -> Verdict {
+    Verdict {
+        pattern: pattern.name.clone(),
+        operation,
+        table: None,
+        index: None,
+        key_condition: None,
+        query: None,
+        scan_forward: pattern.order == Order::Asc,
+        shards: None,
+        covered: operation != Operation::Scan,
+        reasons: Vec::new(),
+        suggestion: None,
+    }
+}
+
+fn write_verdict(prepared: &Prepared<'_>, pattern: &AccessPattern) -> Verdict {
+    let operation = match pattern.action {
+        Action::Put => Operation::PutItem,
+        Action::Update => Operation::UpdateItem,
+        Action::Delete => Operation::DeleteItem,
+        Action::Read | Action::Transact => Operation::TransactWriteItems,
+    };
+    let mut verdict = empty_verdict(pattern, operation);
+    let entity_name = match pattern.action {
+        Action::Transact => pattern.writes.first().map(|w| w.entity.as_str()),
+        _ => pattern.entities.first().map(String::as_str),
+    };
+    let Some(entity_name) = entity_name else {
+        verdict
+            .reasons
+            .push("the write names no entity".to_string());
+        return verdict;
+    };
+    let Some(&idx) = prepared.entity_by_name.get(entity_name) else {
+        verdict
+            .reasons
+            .push(format!("unknown entity `{entity_name}`"));
+        return verdict;
+    };
+    let Some((table_idx, _)) = prepared.homes[idx] else {
+        verdict.reasons.push(format!(
+            "entity `{entity_name}` lives in unknown table `{}`",
+            prepared.entity(idx).table
+        ));
+        return verdict;
+    };
+    let table = &prepared.tables[table_idx];
+    verdict.table = Some(table.table.name.clone());
+    if pattern.action == Action::Transact {
+        return verdict;
+    }
+    let Some(member) = prepared.member(&table.indexes[0], idx) else {
+        verdict.reasons.push(format!(
+            "{entity_name} has no template for every primary key attribute of `{}`",
+            table.table.name
+        ));
+        return verdict;
+    };
+    let keys = &table.indexes[0].keys;
+    let query = QuerySpec {
+        partition: key_parts(keys.partition_key, &member.partition),
+        sort_equal: key_parts(keys.sort_key, &member.sort),
+        sort_condition: None,
+    };
+    verdict.key_condition = Some(key_condition_text(&query));
+    verdict.shards = shard_count(&member.partition);
+    verdict.query = Some(query);
+    verdict
+}
+
+fn key_parts(
+    attrs: &[crate::model::KeyAttribute],
+    templates: &[Cow<'_, KeyTemplate>],
+) -> Vec<KeyPart> {
+    attrs
+        .iter()
+        .zip(templates)
+        .map(|(k, t)| KeyPart {
+            attribute: k.name.clone(),
+            template: t.as_ref().clone(),
         })
         .collect()
 }
+
+/// The product of the shard counts of these templates, if any is sharded.
+fn shard_count(templates: &[Cow<'_, KeyTemplate>]) -> Option<u32> {
+    templates
+        .iter()
+        .filter_map(|t| t.shard().and_then(|v| v.shards))
+        .fold(None, |acc, n| Some(acc.unwrap_or(1).saturating_mul(n)))
+}
+
+/// A placeholder name: `:pk` when it is the only one of its kind, else `:pk1`, `:pk2`...
+fn placeholder(stem: &str, i: usize, n: usize) -> String {
+    if n == 1 {
+        format!(":{stem}")
+    } else {
+        format!(":{stem}{}", i + 1)
+    }
+}
+
+/// The key condition expression and its placeholder values, from the structured query.
+fn key_condition_text(query: &QuerySpec) -> KeyCondition {
+    let mut clauses = Vec::new();
+    let mut values = Vec::new();
+    let n_pk = query.partition.len();
+    for (i, part) in query.partition.iter().enumerate() {
+        let name = placeholder("pk", i, n_pk);
+        clauses.push(format!("{} = {name}", part.attribute));
+        values.push((name, part.template.source().to_string()));
+    }
+    let n_sk = query.sort_equal.len() + query.sort_condition.as_ref().map_or(0, |c| c.values.len());
+    let mut sk = (0..n_sk).map(|i| placeholder("sk", i, n_sk));
+    for part in &query.sort_equal {
+        let name = sk.next().unwrap_or_default();
+        clauses.push(format!("{} = {name}", part.attribute));
+        values.push((name, part.template.source().to_string()));
+    }
+    if let Some(cond) = &query.sort_condition {
+        let names: Vec<String> = cond
+            .values
+            .iter()
+            .map(|_| sk.next().unwrap_or_default())
+            .collect();
+        let attr = &cond.attribute;
+        clauses.push(match (cond.op, names.as_slice()) {
+            (SortOp::BeginsWith, [a]) => format!("begins_with({attr}, {a})"),
+            (SortOp::Between, [a, b]) => format!("{attr} BETWEEN {a} AND {b}"),
+            (op, [a]) => format!("{attr} {} {a}", op.as_str()),
+            (op, _) => format!("{attr} {} {}", op.as_str(), names.join(", ")),
+        });
+        for (name, t) in names.into_iter().zip(&cond.values) {
+            values.push((name, t.source().to_string()));
+        }
+    }
+    KeyCondition {
+        expression: clauses.join(" AND "),
+        values,
+    }
+}
+
+/// A way one index serves a read.
+#[derive(Debug)]
+struct Candidate<'a> {
+    position: usize,
+    keys: IndexKeys<'a>,
+    operation: Operation,
+    query: QuerySpec,
+    shards: Option<u32>,
+    /// Other entity types the Query also reads and the caller must skip.
+    skipped: Vec<usize>,
+    /// Inputs the key does not use: a filter after the read.
+    unused_inputs: Vec<String>,
+    notes: Vec<String>,
+}
+
+impl Candidate<'_> {
+    fn rank(&self) -> (u8, u32, usize, usize, usize) {
+        let kind = match (self.operation, self.keys.kind) {
+            (Operation::GetItem, _) => 0,
+            (_, IndexKind::Table | IndexKind::Lsi) => 1,
+            (_, IndexKind::Gsi) => 2,
+        };
+        (
+            kind,
+            self.shards.unwrap_or(1),
+            self.skipped.len(),
+            self.unused_inputs.len(),
+            self.position,
+        )
+    }
+}
+
+fn read_verdict(prepared: &Prepared<'_>, pattern: &AccessPattern) -> Verdict {
+    let mut verdict = empty_verdict(pattern, Operation::Scan);
+    let mut returned = Vec::with_capacity(pattern.entities.len());
+    for name in &pattern.entities {
+        match prepared.entity_by_name.get(name.as_str()) {
+            Some(&idx) => returned.push(idx),
+            None => verdict.reasons.push(format!("unknown entity `{name}`")),
+        }
+    }
+    if pattern.entities.is_empty() {
+        verdict
+            .reasons
+            .push("the pattern returns no entity: name the entities it reads".to_string());
+    }
+    if !verdict.reasons.is_empty() {
+        return verdict;
+    }
+    let mut table_idx = None;
+    for &idx in &returned {
+        let entity = prepared.entity(idx);
+        match prepared.homes[idx] {
+            None => {
+                verdict.reasons.push(format!(
+                    "{} lives in unknown table `{}`",
+                    entity.name, entity.table
+                ));
+                return verdict;
+            }
+            Some((t, _)) => match table_idx {
+                None => table_idx = Some(t),
+                Some(first) if first != t => {
+                    verdict.reasons.push(format!(
+                        "{} and {} live in different tables (`{}` and `{}`): one request cannot read both",
+                        prepared.entity(returned[0]).name,
+                        entity.name,
+                        prepared.tables[first].table.name,
+                        entity.table
+                    ));
+                    return verdict;
+                }
+                Some(_) => {}
+            },
+        }
+    }
+    let Some(table_idx) = table_idx else {
+        return verdict;
+    };
+    let table = &prepared.tables[table_idx];
+    verdict.table = Some(table.table.name.clone());
+    let ctx = ReadContext {
+        prepared,
+        pattern,
+        returned: &returned,
+    };
+    let mut candidates = Vec::new();
+    let mut rejections = Vec::new();
+    for (position, index) in table.indexes.iter().enumerate() {
+        match ctx.candidate(position, index) {
+            Ok(c) => candidates.push(c),
+            Err(reason) => rejections.push(format!("{}: {reason}", index_label(&index.keys))),
+        }
+    }
+    candidates.sort_by_key(Candidate::rank);
+    let mut candidates = candidates.into_iter();
+    let Some(best) = candidates.next() else {
+        verdict.reasons = rejections;
+        verdict.suggestion = Some(suggest::suggestion(&ctx, table));
+        return verdict;
+    };
+    let mut reasons = best.notes.clone();
+    for other in candidates {
+        reasons.push(why_better(&best, &other));
+    }
+    verdict.operation = best.operation;
+    verdict.covered = true;
+    verdict.index = best.keys.name.map(str::to_string);
+    verdict.key_condition = Some(key_condition_text(&best.query));
+    verdict.query = Some(best.query);
+    verdict.shards = best.shards;
+    verdict.reasons = reasons;
+    verdict
+}
+
+/// One sentence saying why `best` beat `other`, by the first criterion that differs.
+fn why_better(best: &Candidate<'_>, other: &Candidate<'_>) -> String {
+    let (b, o) = (best.rank(), other.rank());
+    let name = index_label(&best.keys);
+    let other_name = index_label(&other.keys);
+    let why = if b.0 != o.0 {
+        match (best.operation, best.keys.kind) {
+            (Operation::GetItem, _) => {
+                "a GetItem reads exactly one item by its full key".to_string()
+            }
+            (_, IndexKind::Table) => {
+                "a Query on the table needs no index (no extra writes or storage) and can read consistently".to_string()
+            }
+            (_, IndexKind::Lsi) => {
+                "an LSI shares the table's partitions and can read consistently".to_string()
+            }
+            (_, IndexKind::Gsi) => "it ranks lower".to_string(),
+        }
+    } else if b.1 != o.1 {
+        match b.1 {
+            1 => format!("one Query instead of {} (one per shard)", o.1),
+            n => format!(
+                "{n} Queries instead of {} (fewer shards to scatter over)",
+                o.1
+            ),
+        }
+    } else if b.2 != o.2 {
+        format!("it reads {} other entity type(s) instead of {}", b.2, o.2)
+    } else if b.3 != o.3 {
+        format!(
+            "its key uses more of the inputs ({} left to filter instead of {})",
+            b.3, o.3
+        )
+    } else {
+        "it comes first in the table's index order".to_string()
+    };
+    format!("chose {name} over {other_name}, which also serves it: {why}")
+}
+
+pub(crate) struct ReadContext<'p, 'a> {
+    pub prepared: &'p Prepared<'a>,
+    pub pattern: &'p AccessPattern,
+    pub returned: &'p [usize],
+}
+
+impl<'p, 'a> ReadContext<'p, 'a> {
+    fn is_input(&self, name: &str) -> bool {
+        self.pattern.inputs.iter().any(|i| i == name)
+    }
+
+    fn name(&self, idx: usize) -> &'a str {
+        &self.prepared.entity(idx).name
+    }
+
+    fn candidate(
+        &self,
+        position: usize,
+        index: &'a PreparedIndex<'a>,
+    ) -> Result<Candidate<'a>, String> {
+        let keys = index.keys;
+        let label = index_label(&keys);
+        if self.pattern.consistent && keys.kind == IndexKind::Gsi {
+            return Err(
+                "a GSI is eventually consistent, and the pattern needs strongly consistent reads"
+                    .to_string(),
+            );
+        }
+        if keys.partition_key.is_empty() {
+            return Err("it has no partition key".to_string());
+        }
+        // Every returned entity must be in the index.
+        let mut members = Vec::with_capacity(self.returned.len());
+        for &idx in self.returned {
+            match self.prepared.member(index, idx) {
+                Some(m) => members.push(m),
+                None => {
+                    let entity = self.prepared.entity(idx);
+                    let missing = keys
+                        .partition_key
+                        .iter()
+                        .chain(keys.sort_key)
+                        .find(|k| entity.key_template(&k.name).is_none())
+                        .map_or("its key", |k| k.name.as_str());
+                    return Err(format!(
+                        "{} is absent from {label}: it has no template for {missing}",
+                        entity.name
+                    ));
+                }
+            }
+        }
+        let first = members[0];
+        // One partition for all, bound by the inputs.
+        for (j, attr) in keys.partition_key.iter().enumerate() {
+            let template = &first.partition[j];
+            for m in &members[1..] {
+                if m.partition[j].source() != template.source() {
+                    return Err(format!(
+                        "{} and {} keep different {} values (`{}` and `{}`), so no one partition holds both",
+                        self.name(first.entity),
+                        self.name(m.entity),
+                        attr.name,
+                        template,
+                        m.partition[j]
+                    ));
+                }
+            }
+            if let Some(var) = template.attribute_vars().find(|v| !self.is_input(&v.name)) {
+                return Err(format!(
+                    "{} = `{template}` needs `{}`, which is not an input",
+                    attr.name, var.name
+                ));
+            }
+        }
+        let shards = shard_count(&first.partition);
+        let mut query = QuerySpec {
+            partition: key_parts(keys.partition_key, &first.partition),
+            sort_equal: Vec::new(),
+            sort_condition: None,
+        };
+        let mut notes = Vec::new();
+        // Other entities that can share the partition.
+        let mut others: Vec<&Member<'_>> = index
+            .members
+            .iter()
+            .filter(|m| !self.returned.contains(&m.entity))
+            .filter(|m| {
+                m.partition
+                    .iter()
+                    .zip(&first.partition)
+                    .all(|(a, b)| shape::can_equal(a.parts(), b.parts()))
+            })
+            .collect();
+        let mut skipped: Vec<usize> = Vec::new();
+        let mut operation = Operation::Query;
+        let n_sort = keys.sort_key.len();
+        let mut j = 0;
+        // Leading sort attributes every returned entity fills with the same bound template.
+        while j < n_sort {
+            let template = &first.sort[j];
+            let same = members[1..]
+                .iter()
+                .all(|m| m.sort[j].source() == template.source());
+            let bound = template
+                .vars()
+                .all(|v| v.shards.is_none() && self.is_input(&v.name));
+            if !(same && bound) {
+                break;
+            }
+            others.retain(|m| shape::can_equal(m.sort[j].parts(), template.parts()));
+            if j + 1 < n_sort {
+                query.sort_equal.push(KeyPart {
+                    attribute: keys.sort_key[j].name.clone(),
+                    template: template.as_ref().clone(),
+                });
+            } else if let Some(cond) = &self.pattern.sort {
+                return Err(format!(
+                    "the condition on `{}` has no sort key left to map onto: the inputs bind all of {}",
+                    cond.attribute, keys.sort_key[j].name
+                ));
+            } else if keys.kind == IndexKind::Table && members.len() == 1 && shards.is_none() {
+                operation = Operation::GetItem;
+                query.sort_equal.push(KeyPart {
+                    attribute: keys.sort_key[j].name.clone(),
+                    template: template.as_ref().clone(),
+                });
+            } else {
+                query.sort_condition = Some(SortKeyCondition {
+                    attribute: keys.sort_key[j].name.clone(),
+                    op: SortOp::Eq,
+                    values: vec![template.as_ref().clone()],
+                });
+            }
+            j += 1;
+        }
+        if n_sort == 0 {
+            if let Some(cond) = &self.pattern.sort {
+                return Err(format!(
+                    "it has no sort key for the condition on `{}`",
+                    cond.attribute
+                ));
+            }
+            if keys.kind == IndexKind::Table && members.len() == 1 && shards.is_none() {
+                operation = Operation::GetItem;
+            }
+            skipped.extend(others.iter().map(|m| m.entity));
+        } else if j == n_sort {
+            // Fully bound: only entities with an equal key remain.
+            skipped.extend(others.iter().map(|m| m.entity));
+        } else {
+            let attr = &keys.sort_key[j].name;
+            let prefixes: Vec<BoundPrefix<'_>> = members
+                .iter()
+                .map(|m| bound_prefix(&m.sort[j], |name| self.is_input(name)))
+                .collect();
+            let mut common = prefixes[0].parts.clone();
+            for p in &prefixes[1..] {
+                common = shape::common_prefix(&common, &p.parts);
+            }
+            let has_bound_var = common.iter().any(|p| matches!(p, Part::Var(_)));
+            let inside: Vec<&Member<'_>> = others
+                .iter()
+                .copied()
+                .filter(|m| common.is_empty() || shape::can_begin_with(m.sort[j].parts(), &common))
+                .collect();
+            let (mut below, mut above) = (false, false);
+            if !common.is_empty() {
+                for m in others
+                    .iter()
+                    .filter(|m| !inside.iter().any(|i| i.entity == m.entity))
+                {
+                    let (b, a) = shape::sides(m.sort[j].parts(), &common);
+                    below |= b;
+                    above |= a;
+                }
+            }
+            skipped.extend(inside.iter().map(|m| m.entity));
+            match &self.pattern.sort {
+                None => {
+                    if !common.is_empty() && (has_bound_var || below || above) {
+                        query.sort_condition = Some(SortKeyCondition {
+                            attribute: attr.clone(),
+                            op: SortOp::BeginsWith,
+                            values: vec![KeyTemplate::from_parts(&common)],
+                        });
+                    }
+                }
+                Some(cond) => {
+                    for (m, p) in members.iter().zip(&prefixes) {
+                        let maps = shape::same_parts(&p.parts, &common)
+                            && p.next
+                                .is_some_and(|v| v.shards.is_none() && v.name == cond.attribute);
+                        if !maps {
+                            let after = if common.is_empty() {
+                                String::new()
+                            } else {
+                                format!(" after `{}`", KeyTemplate::from_parts(&common))
+                            };
+                            let next = match p.next {
+                                Some(v) if shape::same_parts(&p.parts, &common) => {
+                                    format!("the next variable is `{}`", v.name)
+                                }
+                                Some(_) | None => {
+                                    "it does not continue with a variable".to_string()
+                                }
+                            };
+                            return Err(format!(
+                                "the condition on `{}` does not map onto {attr}: in {}'s `{}`{after}, {next}, not `{}`",
+                                cond.attribute,
+                                self.name(m.entity),
+                                m.sort[j],
+                                cond.attribute
+                            ));
+                        }
+                    }
+                    let rest = prefixes[0].rest;
+                    let (op, values, note) =
+                        range_condition(cond.op, &cond.attribute, &common, rest, below, above);
+                    notes.extend(note);
+                    query.sort_condition = Some(SortKeyCondition {
+                        attribute: attr.clone(),
+                        op,
+                        values,
+                    });
+                }
+            }
+        }
+        skipped.sort_unstable();
+        skipped.dedup();
+        if !skipped.is_empty() {
+            let names: Vec<String> = skipped
+                .iter()
+                .map(|&e| format!("{}", self.name(e)))
+                .collect();
+            notes.push(format!(
+                "the Query on {label} can also return {} items: skip them by type",
+                names.join(", ")
+            ));
+        }
+        let used = |name: &str| {
+            query
+                .partition
+                .iter()
+                .chain(&query.sort_equal)
+                .map(|k| &k.template)
+                .chain(query.sort_condition.iter().flat_map(|c| &c.values))
+                .any(|t| t.attribute_vars().any(|v| v.name == name))
+        };
+        let unused_inputs: Vec<String> = self
+            .pattern
+            .inputs
+            .iter()
+            .filter(|i| !used(i))
+            .cloned()
+            .collect();
+        if !unused_inputs.is_empty() {
+            notes.push(format!(
+                "{} not in {label}'s key: filter after the read",
+                unused_inputs
+                    .iter()
+                    .map(|i| format!("`{i}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        if let Some(n) = shards {
+            notes.push(format!(
+                "the partition key is write-sharded: scatter {n} Queries, one per shard, and merge"
+            ));
+        }
+        if keys.kind != IndexKind::Table {
+            match keys.projection {
+                Projection::All => {}
+                Projection::KeysOnly => notes.push(format!(
+                    "{label} projects KEYS_ONLY: fetch the items from the table by key"
+                )),
+                Projection::Include { .. } => notes.push(format!(
+                    "{label} projects only some attributes: fetch the rest from the table"
+                )),
+            }
+        }
+        Ok(Candidate {
+            position,
+            keys,
+            operation,
+            query,
+            shards,
+            skipped,
+            unused_inputs,
+            notes,
+        })
+    }
+}
+
+/// The sort-key condition for a pattern's condition `op` on the variable right after the bound
+/// `prefix`, with `rest` the template after the variable.
+///
+/// Keys sort as text, so a condition on a variable inside a composite key needs care:
+/// - after the variable comes more text (`{createdAt}#{orderId}`): `> X` must skip every
+///   `X#...`, so its value is `X` followed by the character after `#` (`X$`); `<= X` likewise
+///   becomes `< X$`; `= X` becomes `begins_with(X#)`.
+/// - before the variable is a literal prefix (`ORDER#{createdAt}`) and other entity types in
+///   the partition sort outside it (`PROFILE` above `ORDER#`): a one-sided range would return
+///   them too, so the range is closed with `BETWEEN`, bounded by the prefix (`ORDER#`) or its
+///   successor (`ORDER$`).
+///
+/// Returns the key operator, its value templates and, when DynamoDB's inclusive BETWEEN cannot
+/// say a strict bound exactly, a note.
+fn range_condition(
+    op: SortOp,
+    attribute: &str,
+    prefix: &[Part],
+    rest: &[Part],
+    below: bool,
+    above: bool,
+) -> (SortOp, Vec<KeyTemplate>, Option<String>) {
+    let var = Part::Var(crate::template::Var {
+        name: attribute.to_string(),
+        shards: None,
+        span: crate::template::Span::new(0, 0),
+    });
+    let mut value = prefix.to_vec();
+    value.push(var);
+    let separator = match rest.first() {
+        Some(Part::Literal(text)) => Some(text.as_str()),
+        _ => None,
+    };
+    // `value` followed by the least text above every continuation after the variable.
+    let past_value = |value: &[Part]| -> Vec<Part> {
+        let mut v = value.to_vec();
+        match separator
+            .and_then(|s| s.chars().next())
+            .and_then(shape::next_char)
+        {
+            Some(c) => push_literal(&mut v, &c.to_string()),
+            None => push_literal(&mut v, &char::MAX.to_string()),
+        }
+        v
+    };
+    let t = |parts: &[Part]| KeyTemplate::from_parts(parts);
+    let var_is_last = rest.is_empty();
+    let inclusive_note = |bound: &str| {
+        Some(format!(
+            "BETWEEN is inclusive: items whose `{attribute}` equals the {bound} bound are returned too; skip them"
+        ))
+    };
+    match op {
+        SortOp::Eq if var_is_last => (SortOp::Eq, vec![t(&value)], None),
+        SortOp::Eq => {
+            let mut v = value.clone();
+            if let Some(s) = separator {
+                push_literal(&mut v, s);
+            }
+            (SortOp::BeginsWith, vec![t(&v)], None)
+        }
+        SortOp::BeginsWith => (SortOp::BeginsWith, vec![t(&value)], None),
+        SortOp::Ge if above => (
+            SortOp::Between,
+            vec![t(&value), t(&shape::successor(prefix))],
+            None,
+        ),
+        SortOp::Ge => (SortOp::Ge, vec![t(&value)], None),
+        SortOp::Gt => {
+            let low = if var_is_last {
+                value.clone()
+            } else {
+                past_value(&value)
+            };
+            if above {
+                let note = if var_is_last {
+                    inclusive_note("lower")
+                } else {
+                    None
+                };
+                (
+                    SortOp::Between,
+                    vec![t(&low), t(&shape::successor(prefix))],
+                    note,
+                )
+            } else if var_is_last {
+                (SortOp::Gt, vec![t(&low)], None)
+            } else {
+                (SortOp::Ge, vec![t(&low)], None)
+            }
+        }
+        SortOp::Lt => {
+            if below {
+                let note = if var_is_last {
+                    inclusive_note("upper")
+                } else {
+                    None
+                };
+                (SortOp::Between, vec![t(prefix), t(&value)], note)
+            } else {
+                (SortOp::Lt, vec![t(&value)], None)
+            }
+        }
+        SortOp::Le => {
+            let high = if var_is_last {
+                value.clone()
+            } else {
+                past_value(&value)
+            };
+            if below {
+                (SortOp::Between, vec![t(prefix), t(&high)], None)
+            } else if var_is_last {
+                (SortOp::Le, vec![t(&high)], None)
+            } else {
+                (SortOp::Lt, vec![t(&high)], None)
+            }
+        }
+        SortOp::Between => {
+            let high = if var_is_last {
+                value.clone()
+            } else {
+                past_value(&value)
+            };
+            (SortOp::Between, vec![t(&value), t(&high)], None)
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod testing;
+#[cfg(test)]
+mod tests;

@@ -72,6 +72,50 @@ impl KeyTemplate {
         }
     }
 
+    /// Builds a template from parts (literal text and variables) without parsing: the source
+    /// is written with braces escaped and the spans are recomputed. Adjacent literals merge.
+    /// Used to state derived templates (a key condition's value) from parsed ones.
+    pub fn from_parts<'p>(parts: impl IntoIterator<Item = &'p Part>) -> KeyTemplate {
+        let mut source = String::new();
+        let mut out: Vec<Part> = Vec::new();
+        for part in parts {
+            match part {
+                Part::Literal(text) => {
+                    if text.is_empty() {
+                        continue;
+                    }
+                    source.push_str(&escape(text));
+                    match out.last_mut() {
+                        Some(Part::Literal(last)) => last.push_str(text),
+                        _ => out.push(Part::Literal(text.clone())),
+                    }
+                }
+                Part::Var(var) => {
+                    let start = source.len();
+                    source.push('{');
+                    source.push_str(&var.name);
+                    if let Some(n) = var.shards {
+                        source.push_str(&format!(":{n}"));
+                    }
+                    source.push('}');
+                    out.push(Part::Var(Var {
+                        name: var.name.clone(),
+                        shards: var.shards,
+                        span: Span::new(start, source.len()),
+                    }));
+                }
+            }
+        }
+        if source.is_empty() {
+            return KeyTemplate::parse("");
+        }
+        KeyTemplate {
+            source,
+            parts: out,
+            diagnostics: Vec::new(),
+        }
+    }
+
     /// The template `{name}`: the attribute's own value.
     pub fn variable(name: &str) -> KeyTemplate {
         KeyTemplate::parse(&format!("{{{}}}", escape(name)))

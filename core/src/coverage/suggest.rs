@@ -1,0 +1,131 @@
+//! The index that would serve a read no index serves, stated as key templates.
+//!
+//! The partition key is made of the pattern's inputs, each behind a type prefix
+//! (`STATUS#{status}`, `ORDER#{orderId}` for an entity's own id); the sort key is the sort
+//! condition's attribute then the entity's id (`{createdAt}#{orderId}`), or the id alone, so
+//! the keys stay unique and ordered. A read that needs strong consistency cannot use a GSI, so
+//! it gets an LSI or a table key instead.
+
+use super::{PreparedTable, ReadContext};
+use crate::model::Entity;
+
+pub(super) fn suggestion(ctx: &ReadContext<'_, '_>, table: &PreparedTable<'_>) -> String {
+    let pattern = ctx.pattern;
+    let entities: Vec<&Entity> = ctx
+        .returned
+        .iter()
+        .map(|&i| ctx.prepared.entity(i))
+        .collect();
+    let single = entities.len() == 1;
+    let partition = if pattern.inputs.is_empty() {
+        screaming(&entities[0].name)
+    } else {
+        pattern
+            .inputs
+            .iter()
+            .map(|input| format!("{}#{{{input}}}", label(input, &entities)))
+            .collect::<Vec<_>>()
+            .join("#")
+    };
+    let id =
+        id_attribute(entities[0]).filter(|id| single && !pattern.inputs.iter().any(|i| i == id));
+    let sort = match (&pattern.sort, id) {
+        (Some(cond), Some(id)) if cond.attribute != id => {
+            Some(format!("{{{}}}#{{{id}}}", cond.attribute))
+        }
+        (Some(cond), _) => Some(format!("{{{}}}", cond.attribute)),
+        (None, Some(id)) => Some(format!("{{{id}}}")),
+        (None, None) => None,
+    };
+    let many = if single {
+        String::new()
+    } else {
+        format!(
+            " (each of {} filling both keys)",
+            entities
+                .iter()
+                .map(|e| e.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    if pattern.consistent {
+        // An LSI keeps the table's partition key: it helps when the inputs bind it.
+        let table_partition_bound = table.indexes.first().is_some_and(|index| {
+            ctx.returned.iter().all(|&e| {
+                ctx.prepared.member(index, e).is_some_and(|m| {
+                    m.partition
+                        .iter()
+                        .all(|t| t.attribute_vars().all(|v| pattern.inputs.contains(&v.name)))
+                })
+            })
+        });
+        return match (table_partition_bound, &sort) {
+            (true, Some(sort)) => format!(
+                "an LSI with sort key `{sort}` would serve it{many} (an LSI reads consistently; it can only be added when the table is created)"
+            ),
+            _ => format!(
+                "a strongly consistent read needs the table's own key (a GSI is eventually consistent): key the table by partition key `{partition}`{}{many}, or drop the consistency need and add a GSI with those keys",
+                sort.as_ref()
+                    .map(|s| format!(" and sort key `{s}`"))
+                    .unwrap_or_default()
+            ),
+        };
+    }
+    match sort {
+        Some(sort) => format!(
+            "a GSI with partition key `{partition}` and sort key `{sort}` would serve it{many}"
+        ),
+        None => format!("a GSI with partition key `{partition}` would serve it{many}"),
+    }
+}
+
+/// The type prefix for an input: the entity's name for its own id (`orderId` of Order ->
+/// `ORDER`), the stem of another id (`customerId` -> `CUSTOMER`), else the input's name
+/// (`fulfillmentCenter` -> `FULFILLMENT_CENTER`).
+fn label(input: &str, entities: &[&Entity]) -> String {
+    if let Some(e) = entities.iter().find(|e| id_attribute(e) == Some(input)) {
+        return screaming(&e.name);
+    }
+    let stem = input
+        .strip_suffix("Id")
+        .or_else(|| input.strip_suffix("ID"))
+        .or_else(|| input.strip_suffix("_id"))
+        .filter(|s| !s.is_empty())
+        .unwrap_or(input);
+    screaming(stem)
+}
+
+/// The attribute that identifies an item of `entity`: `orderId` for Order, or `id`, else the
+/// first attribute named like an id.
+pub(crate) fn id_attribute(entity: &Entity) -> Option<&str> {
+    let mut own = String::new();
+    let mut chars = entity.name.chars();
+    if let Some(c) = chars.next() {
+        own.extend(c.to_lowercase());
+        own.push_str(chars.as_str());
+    }
+    own.push_str("Id");
+    let names = || entity.attributes.iter().map(|a| a.name.as_str());
+    names()
+        .find(|n| n.eq_ignore_ascii_case(&own) || n.eq_ignore_ascii_case("id"))
+        .or_else(|| names().find(|n| n.ends_with("Id") || n.ends_with("ID") || n.ends_with("_id")))
+}
+
+/// `fulfillmentCenter` -> `FULFILLMENT_CENTER`, `OrderItem` -> `ORDER_ITEM`.
+pub(crate) fn screaming(name: &str) -> String {
+    let mut out = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if c.is_uppercase() && prev_lower {
+            out.push('_');
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        if c == '-' || c == ' ' {
+            out.push('_');
+        } else {
+            out.extend(c.to_uppercase());
+        }
+    }
+    out
+}

@@ -1,0 +1,202 @@
+//! A compact text form of designs for the coverage and findings tests, and a plain-text form of
+//! verdicts, so a hundred cases read like a table.
+//!
+//! ```text
+//! table orders PK SK                      # a table: name, partition key, optional sort key
+//! gsi GSI1 GSI1PK GSI1SK                  # on the last table; `a,b` for multi-attribute keys
+//! lsi LSI1 LSI1SK
+//! entity Order orderId customerId total:N status=NEW|DONE fc~12 | PK=CUSTOMER#{customerId} SK=ORDER#{orderId}
+//! read by_status Order by status where createdAt > desc consistent rate 2000 page 100
+//! put add_order Order rate 5
+//! ```
+//! A key attribute's type is `name:N`; `keys_only` ends a gsi line for that projection.
+
+use crate::analysis::Verdict;
+use crate::model::*;
+use crate::template::KeyTemplate;
+
+pub(crate) fn design(text: &str) -> Design {
+    let mut d = Design::new("test");
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let (head, keys) = line.split_once(" | ").unwrap_or((line, ""));
+        let words: Vec<&str> = head.split_whitespace().collect();
+        match words[0] {
+            "table" => d.tables.push(Table {
+                name: words[1].to_string(),
+                partition_key: key_attr(words[2]),
+                sort_key: words.get(3).map(|w| key_attr(w)),
+                gsis: Vec::new(),
+                lsis: Vec::new(),
+                billing: Billing::OnDemand,
+                ttl_attribute: None,
+            }),
+            "gsi" => {
+                let projection = if words.last() == Some(&"keys_only") {
+                    Projection::KeysOnly
+                } else {
+                    Projection::All
+                };
+                let keys: Vec<&str> = words[2..]
+                    .iter()
+                    .copied()
+                    .filter(|w| *w != "keys_only")
+                    .collect();
+                let attrs = |w: Option<&&str>| -> Vec<KeyAttribute> {
+                    w.map(|w| w.split(',').map(key_attr).collect())
+                        .unwrap_or_default()
+                };
+                let table = d.tables.last_mut().expect("a table first");
+                table.gsis.push(Gsi {
+                    name: words[1].to_string(),
+                    partition_key: attrs(keys.first()),
+                    sort_key: attrs(keys.get(1)),
+                    projection,
+                });
+            }
+            "lsi" => {
+                let table = d.tables.last_mut().expect("a table first");
+                table.lsis.push(Lsi {
+                    name: words[1].to_string(),
+                    sort_key: key_attr(words[2]),
+                    projection: Projection::All,
+                });
+            }
+            "entity" => {
+                let table = d.tables.last().map(|t| t.name.clone()).unwrap_or_default();
+                let attributes = words[2..].iter().map(|w| attribute(w)).collect();
+                let keys = keys
+                    .split_whitespace()
+                    .filter_map(|kv| kv.split_once('='))
+                    .map(|(k, v)| (k.to_string(), KeyTemplate::parse(v)))
+                    .collect();
+                d.entities.push(Entity {
+                    name: words[1].to_string(),
+                    table,
+                    description: String::new(),
+                    attributes,
+                    keys,
+                });
+            }
+            "read" | "put" | "update" | "delete" => d.patterns.push(pattern(&words)),
+            other => panic!("unknown line kind `{other}`"),
+        }
+    }
+    d
+}
+
+fn key_attr(word: &str) -> KeyAttribute {
+    match word.split_once(':') {
+        Some((name, "N")) => KeyAttribute::new(name, KeyType::N),
+        Some((name, "B")) => KeyAttribute::new(name, KeyType::B),
+        _ => KeyAttribute::new(name_of(word), KeyType::S),
+    }
+}
+
+fn name_of(word: &str) -> &str {
+    word.split([':', '=', '~']).next().unwrap_or(word)
+}
+
+fn attribute(word: &str) -> Attribute {
+    let (rest, values) = match word.split_once('=') {
+        Some((rest, values)) => (rest, values.split('|').map(str::to_string).collect()),
+        None => (word, Vec::new()),
+    };
+    let (rest, distinct) = match rest.split_once('~') {
+        Some((rest, n)) => (rest, n.parse().ok()),
+        None => (rest, None),
+    };
+    let (name, ty) = match rest.split_once(':') {
+        Some((name, "N")) => (name, AttrType::N),
+        Some((name, "B")) => (name, AttrType::B),
+        Some((name, "M")) => (name, AttrType::M),
+        _ => (name_of(rest), AttrType::S),
+    };
+    let mut a = Attribute::new(name, ty);
+    a.values = values;
+    a.distinct = distinct;
+    a.required = true;
+    a
+}
+
+fn pattern(words: &[&str]) -> AccessPattern {
+    let mut p = AccessPattern::read(words[1], &[], &[]);
+    p.action = match words[0] {
+        "put" => Action::Put,
+        "update" => Action::Update,
+        "delete" => Action::Delete,
+        _ => Action::Read,
+    };
+    p.entities = words[2].split(',').map(str::to_string).collect();
+    let mut i = 3;
+    while i < words.len() {
+        match words[i] {
+            "by" => {
+                p.inputs = words[i + 1].split(',').map(str::to_string).collect();
+                i += 2;
+            }
+            "where" => {
+                let op = match words[i + 2] {
+                    "=" => SortOp::Eq,
+                    "<" => SortOp::Lt,
+                    "<=" => SortOp::Le,
+                    ">" => SortOp::Gt,
+                    ">=" => SortOp::Ge,
+                    "between" => SortOp::Between,
+                    _ => SortOp::BeginsWith,
+                };
+                p.sort = Some(SortCondition {
+                    attribute: words[i + 1].to_string(),
+                    op,
+                });
+                i += 3;
+            }
+            "desc" => {
+                p.order = Order::Desc;
+                i += 1;
+            }
+            "consistent" => {
+                p.consistent = true;
+                i += 1;
+            }
+            "rate" => {
+                p.rate = words[i + 1].parse().unwrap_or(1.0);
+                i += 2;
+            }
+            "page" => {
+                p.page_size = words[i + 1].parse().ok();
+                i += 2;
+            }
+            other => panic!("unknown pattern word `{other}`"),
+        }
+    }
+    p
+}
+
+/// A verdict as text: the operation and index, the key condition with its values, the order,
+/// the shards, then the reasons and the suggestion.
+pub(crate) fn show(v: &Verdict) -> String {
+    let mut out = format!("{}: {}", v.pattern, v.operation.as_str());
+    if let Some(index) = &v.index {
+        out.push_str(&format!(" on {index}"));
+    }
+    if let Some(n) = v.shards {
+        out.push_str(&format!(" x{n} shards"));
+    }
+    if !v.scan_forward {
+        out.push_str(" (descending)");
+    }
+    out.push('\n');
+    if let Some(kc) = &v.key_condition {
+        out.push_str(&format!("  {}\n", kc.expression));
+        for (name, value) in &kc.values {
+            out.push_str(&format!("    {name} = {value}\n"));
+        }
+    }
+    for r in &v.reasons {
+        out.push_str(&format!("  - {r}\n"));
+    }
+    if let Some(s) = &v.suggestion {
+        out.push_str(&format!("  suggestion: {s}\n"));
+    }
+    out
+}

@@ -1,0 +1,413 @@
+use expect_test::{Expect, expect};
+
+use super::testing::{design, show};
+
+/// Prints the verdict of every pattern of the design.
+fn check(text: &str, expect: Expect) {
+    let d = design(text);
+    let out: String = super::verdicts(&d).iter().map(show).collect();
+    expect.assert_eq(&out);
+}
+
+const ORDERS: &str = "
+    table orders PK SK
+    gsi GSI1 GSI1PK GSI1SK
+    entity Customer customerId name email | PK=CUSTOMER#{customerId} SK=PROFILE
+    entity Order orderId customerId status=NEW|DONE createdAt total:N | PK=CUSTOMER#{customerId} SK=ORDER#{orderId} GSI1PK=STATUS#{status}#SHARD{shard:10} GSI1SK={createdAt}#{orderId}
+";
+
+#[test]
+fn full_primary_key_of_one_entity_is_a_get_item() {
+    check(
+        &format!("{ORDERS}\nread get_order Order by customerId,orderId"),
+        expect![[r#"
+            get_order: GetItem
+              PK = :pk AND SK = :sk
+                :pk = CUSTOMER#{customerId}
+                :sk = ORDER#{orderId}
+        "#]],
+    );
+}
+
+#[test]
+fn one_entity_among_others_in_a_partition_is_a_query_with_begins_with() {
+    check(
+        &format!("{ORDERS}\nread customer_orders Order by customerId desc"),
+        expect![[r#"
+            customer_orders: Query (descending)
+              PK = :pk AND begins_with(SK, :sk)
+                :pk = CUSTOMER#{customerId}
+                :sk = ORDER#
+        "#]],
+    );
+}
+
+#[test]
+fn entities_sharing_a_partition_are_one_query() {
+    check(
+        &format!("{ORDERS}\nread customer_with_orders Customer,Order by customerId"),
+        expect![[r#"
+            customer_with_orders: Query
+              PK = :pk
+                :pk = CUSTOMER#{customerId}
+        "#]],
+    );
+}
+
+#[test]
+fn a_sharded_gsi_is_a_scatter_gather_and_a_strict_range_skips_the_equal_keys() {
+    check(
+        &format!("{ORDERS}\nread orders_by_status Order by status where createdAt > rate 2000"),
+        expect![[r#"
+            orders_by_status: Query on GSI1 x10 shards
+              GSI1PK = :pk AND GSI1SK >= :sk
+                :pk = STATUS#{status}#SHARD{shard:10}
+                :sk = {createdAt}$
+              - the partition key is write-sharded: scatter 10 Queries, one per shard, and merge
+        "#]],
+    );
+}
+
+#[test]
+fn a_range_after_a_literal_prefix_is_closed_when_other_types_sort_outside_it() {
+    check(
+        "
+        table t PK SK
+        entity Account accountId | PK=USER#{userId} SK=ACCOUNT
+        entity User userId | PK=USER#{userId} SK=PROFILE
+        entity Login userId at | PK=USER#{userId} SK=LOGIN#{at}
+        read after Login by userId where at >
+        read since Login by userId where at >=
+        read before Login by userId where at <
+        read until Login by userId where at <=
+        read within Login by userId where at between
+        read month Login by userId where at begins_with
+        read exactly Login by userId where at =
+        ",
+        expect![[r#"
+            after: Query
+              PK = :pk AND SK BETWEEN :sk1 AND :sk2
+                :pk = USER#{userId}
+                :sk1 = LOGIN#{at}
+                :sk2 = LOGIN$
+              - BETWEEN is inclusive: items whose `at` equals the lower bound are returned too; skip them
+            since: Query
+              PK = :pk AND SK BETWEEN :sk1 AND :sk2
+                :pk = USER#{userId}
+                :sk1 = LOGIN#{at}
+                :sk2 = LOGIN$
+            before: Query
+              PK = :pk AND SK BETWEEN :sk1 AND :sk2
+                :pk = USER#{userId}
+                :sk1 = LOGIN#
+                :sk2 = LOGIN#{at}
+              - BETWEEN is inclusive: items whose `at` equals the upper bound are returned too; skip them
+            until: Query
+              PK = :pk AND SK BETWEEN :sk1 AND :sk2
+                :pk = USER#{userId}
+                :sk1 = LOGIN#
+                :sk2 = LOGIN#{at}
+            within: Query
+              PK = :pk AND SK BETWEEN :sk1 AND :sk2
+                :pk = USER#{userId}
+                :sk1 = LOGIN#{at}
+                :sk2 = LOGIN#{at}
+            month: Query
+              PK = :pk AND begins_with(SK, :sk)
+                :pk = USER#{userId}
+                :sk = LOGIN#{at}
+            exactly: Query
+              PK = :pk AND SK = :sk
+                :pk = USER#{userId}
+                :sk = LOGIN#{at}
+        "#]],
+    );
+}
+
+#[test]
+fn a_range_with_nothing_else_in_the_partition_stays_one_sided() {
+    check(
+        "
+        table t PK SK
+        gsi G GPK GSK
+        entity Order orderId status createdAt | PK=ORDER#{orderId} SK=ORDER GPK=STATUS#{status} GSK={createdAt}#{orderId}
+        read after Order by status where createdAt >
+        read before Order by status where createdAt <
+        read until Order by status where createdAt <=
+        read within Order by status where createdAt between
+        read on Order by status where createdAt =
+        ",
+        expect![[r#"
+            after: Query on G
+              GPK = :pk AND GSK >= :sk
+                :pk = STATUS#{status}
+                :sk = {createdAt}$
+            before: Query on G
+              GPK = :pk AND GSK < :sk
+                :pk = STATUS#{status}
+                :sk = {createdAt}
+            until: Query on G
+              GPK = :pk AND GSK < :sk
+                :pk = STATUS#{status}
+                :sk = {createdAt}$
+            within: Query on G
+              GPK = :pk AND GSK BETWEEN :sk1 AND :sk2
+                :pk = STATUS#{status}
+                :sk1 = {createdAt}
+                :sk2 = {createdAt}$
+            on: Query on G
+              GPK = :pk AND begins_with(GSK, :sk)
+                :pk = STATUS#{status}
+                :sk = {createdAt}#
+        "#]],
+    );
+}
+
+#[test]
+fn a_condition_on_an_attribute_that_is_not_the_next_variable_cannot_use_that_index() {
+    check(
+        &format!("{ORDERS}\nread customer_orders_by_date Order by customerId where createdAt >="),
+        expect![[r#"
+            customer_orders_by_date: Scan
+              - the table: the condition on `createdAt` does not map onto SK: in Order's `ORDER#{orderId}` after `ORDER#`, the next variable is `orderId`, not `createdAt`
+              - GSI1: GSI1PK = `STATUS#{status}#SHARD{shard:10}` needs `status`, which is not an input
+              suggestion: a GSI with partition key `CUSTOMER#{customerId}` and sort key `{createdAt}#{orderId}` would serve it
+        "#]],
+    );
+}
+
+#[test]
+fn a_strongly_consistent_read_rejects_a_gsi() {
+    check(
+        &format!("{ORDERS}\nread orders_by_status Order by status consistent"),
+        expect![[r#"
+            orders_by_status: Scan
+              - the table: PK = `CUSTOMER#{customerId}` needs `customerId`, which is not an input
+              - GSI1: a GSI is eventually consistent, and the pattern needs strongly consistent reads
+              suggestion: a strongly consistent read needs the table's own key (a GSI is eventually consistent): key the table by partition key `STATUS#{status}` and sort key `{orderId}`, or drop the consistency need and add a GSI with those keys
+        "#]],
+    );
+}
+
+#[test]
+fn an_lsi_serves_a_consistent_range_read_on_the_tables_partition() {
+    check(
+        "
+        table orders PK SK
+        lsi ByDate LSI1SK
+        entity Customer customerId | PK=CUSTOMER#{customerId} SK=PROFILE
+        entity Order orderId customerId createdAt | PK=CUSTOMER#{customerId} SK=ORDER#{orderId} LSI1SK=ORDER#{createdAt}
+        read recent_orders Order by customerId where createdAt >= consistent desc
+        ",
+        expect![[r#"
+            recent_orders: Query on ByDate (descending)
+              PK = :pk AND LSI1SK >= :sk
+                :pk = CUSTOMER#{customerId}
+                :sk = ORDER#{createdAt}
+        "#]],
+    );
+}
+
+#[test]
+fn a_multi_attribute_gsi_key_binds_leading_sort_attributes_by_equality() {
+    check(
+        "
+        table t PK SK
+        gsi ByRegion tenantId,region status,createdAt
+        entity Ticket ticketId tenantId region status=OPEN|DONE createdAt | PK=TICKET#{ticketId} SK=TICKET
+        read open_tickets Ticket by tenantId,region,status where createdAt >=
+        read region_tickets Ticket by tenantId,region
+        read tenant_tickets Ticket by tenantId
+        ",
+        expect![[r#"
+            open_tickets: Query on ByRegion
+              tenantId = :pk1 AND region = :pk2 AND status = :sk1 AND createdAt >= :sk2
+                :pk1 = {tenantId}
+                :pk2 = {region}
+                :sk1 = {status}
+                :sk2 = {createdAt}
+            region_tickets: Query on ByRegion
+              tenantId = :pk1 AND region = :pk2
+                :pk1 = {tenantId}
+                :pk2 = {region}
+            tenant_tickets: Scan
+              - the table: PK = `TICKET#{ticketId}` needs `ticketId`, which is not an input
+              - ByRegion: region = `{region}` needs `region`, which is not an input
+              suggestion: a GSI with partition key `TENANT#{tenantId}` and sort key `{ticketId}` would serve it
+        "#]],
+    );
+}
+
+#[test]
+fn an_entity_without_the_index_keys_is_absent_from_a_sparse_index() {
+    check(
+        "
+        table t PK SK
+        gsi Flagged GSI1PK GSI1SK
+        entity Post postId flagged | PK=POST#{postId} SK=POST GSI1PK=FLAGGED GSI1SK={postId}
+        entity Comment commentId postId | PK=POST#{postId} SK=COMMENT#{commentId}
+        read flagged_posts Post
+        read flagged_comments Comment
+        ",
+        expect![[r#"
+            flagged_posts: Query on Flagged
+              GSI1PK = :pk
+                :pk = FLAGGED
+            flagged_comments: Scan
+              - the table: PK = `POST#{postId}` needs `postId`, which is not an input
+              - Flagged: Comment is absent from Flagged: it has no template for GSI1PK
+              suggestion: a GSI with partition key `COMMENT` and sort key `{commentId}` would serve it
+        "#]],
+    );
+}
+
+#[test]
+fn a_read_no_index_serves_is_a_scan_with_reasons_and_a_suggestion() {
+    check(
+        &format!(
+            "{ORDERS}\nread get_order Order by orderId\nread recent_by_total Order by status where total >"
+        ),
+        expect![[r#"
+            get_order: Scan
+              - the table: PK = `CUSTOMER#{customerId}` needs `customerId`, which is not an input
+              - GSI1: GSI1PK = `STATUS#{status}#SHARD{shard:10}` needs `status`, which is not an input
+              suggestion: a GSI with partition key `ORDER#{orderId}` would serve it
+            recent_by_total: Scan
+              - the table: PK = `CUSTOMER#{customerId}` needs `customerId`, which is not an input
+              - GSI1: the condition on `total` does not map onto GSI1SK: in Order's `{createdAt}#{orderId}`, the next variable is `createdAt`, not `total`
+              suggestion: a GSI with partition key `STATUS#{status}` and sort key `{total}#{orderId}` would serve it
+        "#]],
+    );
+}
+
+#[test]
+fn the_cheapest_index_wins_and_says_why() {
+    check(
+        "
+        table t PK SK
+        gsi Sharded APK ASK
+        gsi Plain BPK BSK
+        gsi Copy CPK CSK
+        entity Day date status count:N | PK=DAY#{date}#{status} SK=DAY APK=D#{date}#{shard:4} ASK={status} BPK=D#{date} BSK={status} CPK=DAY#{date} CSK=STATUS#{status}
+        read day Day by date
+        read day_status Day by date,status
+        ",
+        expect![[r#"
+            day: Query on Plain
+              BPK = :pk
+                :pk = D#{date}
+              - chose Plain over Copy, which also serves it: it comes first in the table's index order
+              - chose Plain over Sharded, which also serves it: one Query instead of 4 (one per shard)
+            day_status: GetItem
+              PK = :pk AND SK = :sk
+                :pk = DAY#{date}#{status}
+                :sk = DAY
+              - chose the table over Plain, which also serves it: a GetItem reads exactly one item by its full key
+              - chose the table over Copy, which also serves it: a GetItem reads exactly one item by its full key
+              - chose the table over Sharded, which also serves it: a GetItem reads exactly one item by its full key
+        "#]],
+    );
+}
+
+#[test]
+fn other_entity_types_matching_the_prefix_are_skipped_and_ranked_lower() {
+    check(
+        "
+        table t PK SK
+        gsi ByCustomer GPK GSK
+        entity Order orderId customerId | PK=CUSTOMER#{customerId} SK=ORDER#{orderId} GPK=C#{customerId} GSK={orderId}
+        entity OrderItem orderId itemId customerId | PK=CUSTOMER#{customerId} SK=ORDER#{orderId}#ITEM#{itemId}
+        read orders Order by customerId
+        ",
+        expect![[r#"
+            orders: Query
+              PK = :pk
+                :pk = CUSTOMER#{customerId}
+              - the Query on the table can also return OrderItem items: skip them by type
+              - chose the table over ByCustomer, which also serves it: a Query on the table needs no index (no extra writes or storage) and can read consistently
+        "#]],
+    );
+}
+
+#[test]
+fn entities_in_different_partitions_or_tables_cannot_be_read_together() {
+    check(
+        "
+        table a PK SK
+        entity User userId | PK=USER#{userId} SK=PROFILE
+        entity Team teamId | PK=TEAM#{teamId} SK=PROFILE
+        table b PK SK
+        entity Event eventId userId | PK=USER#{userId} SK=EVENT#{eventId}
+        read user_and_team User,Team by userId,teamId
+        read user_and_events User,Event by userId
+        read ghost Ghost by userId
+        ",
+        expect![[r#"
+            user_and_team: Scan
+              - the table: User and Team keep different PK values (`USER#{userId}` and `TEAM#{teamId}`), so no one partition holds both
+              suggestion: a GSI with partition key `USER#{userId}#TEAM#{teamId}` would serve it (each of User, Team filling both keys)
+            user_and_events: Scan
+              - User and Event live in different tables (`a` and `b`): one request cannot read both
+            ghost: Scan
+              - unknown entity `Ghost`
+        "#]],
+    );
+}
+
+#[test]
+fn an_input_the_key_does_not_use_is_a_filter() {
+    check(
+        &format!("{ORDERS}\nread customer_orders_of_status Order by customerId,status"),
+        expect![[r#"
+            customer_orders_of_status: Query
+              PK = :pk AND begins_with(SK, :sk)
+                :pk = CUSTOMER#{customerId}
+                :sk = ORDER#
+              - `status` not in the table's key: filter after the read
+              - chose the table over GSI1, which also serves it: a Query on the table needs no index (no extra writes or storage) and can read consistently
+        "#]],
+    );
+}
+
+#[test]
+fn writes_address_the_primary_key() {
+    check(
+        &format!(
+            "{ORDERS}\nput add_order Order\nupdate set_status Order\ndelete drop_customer Customer"
+        ),
+        expect![[r#"
+            add_order: PutItem
+              PK = :pk AND SK = :sk
+                :pk = CUSTOMER#{customerId}
+                :sk = ORDER#{orderId}
+            set_status: UpdateItem
+              PK = :pk AND SK = :sk
+                :pk = CUSTOMER#{customerId}
+                :sk = ORDER#{orderId}
+            drop_customer: DeleteItem
+              PK = :pk AND SK = :sk
+                :pk = CUSTOMER#{customerId}
+                :sk = PROFILE
+        "#]],
+    );
+}
+
+#[test]
+fn a_table_without_sort_key_serves_get_item_by_partition_alone() {
+    check(
+        "
+        table sessions id
+        entity Session id userId
+        read session Session by id
+        read session_consistent Session by id consistent
+        ",
+        expect![[r#"
+            session: GetItem
+              id = :pk
+                :pk = {id}
+            session_consistent: GetItem
+              id = :pk
+                :pk = {id}
+        "#]],
+    );
+}
