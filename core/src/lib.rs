@@ -15,6 +15,7 @@ pub mod history;
 pub mod item;
 pub mod limits;
 pub mod model;
+pub mod share;
 pub mod template;
 
 pub use analysis::{Analysis, Finding, Operation, Severity, Verdict, analyze};

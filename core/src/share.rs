@@ -1,0 +1,287 @@
+//! Share links: a whole design in a URL fragment, `<base>/#d=1.<payload>`, so a link works
+//! from a static host, needs no account, and the design never reaches a server.
+//!
+//! The payload is `<version>.` then base64url (no padding) of raw DEFLATE, primed with a
+//! dictionary of common DynamoDB words, of the design in an explicit, positional byte layout
+//! that only this module knows (see `share/v1.rs`). Encoding is canonical: the same design always makes the same link.
+//!
+//! Decoding trusts nothing and never panics. It refuses, in this order and before allocating
+//! for them: a payload longer than [`MAX_LINK_CHARS`]; a missing or unknown version; bad
+//! base64; DEFLATE data that is damaged, cut short, or unpacks to more than
+//! [`MAX_DESIGN_BYTES`] (decompression stops at the limit, so a bomb costs milliseconds);
+//! wire data that is damaged, followed by garbage, or not a design the model can hold (a
+//! non-finite number, invalid sample items). Each refusal is a [`LinkError`] that says
+//! what is wrong.
+//!
+//! Versions: every version ever written keeps its reader, which reads into the current model
+//! (filling what its version lacked with defaults); a newer version is refused by name. Only
+//! version 1 exists so far.
+
+mod v1;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use miniz_oxide::deflate::core::{CompressorOxide, TDEFLFlush, TDEFLStatus, compress_to_output};
+use miniz_oxide::inflate::TINFLStatus;
+use miniz_oxide::inflate::core::{DecompressorOxide, decompress, inflate_flags};
+
+use crate::model::Design;
+
+/// The link format this build writes.
+pub const LINK_VERSION: u32 = 1;
+/// The longest payload (after `#d=`) a link may carry, in characters: 64 KiB of text. Browsers
+/// and chat tools start truncating URLs somewhere past this.
+pub const MAX_LINK_CHARS: usize = 64 * 1024;
+/// The most bytes a payload may unpack to: 4 MiB, far above any real design's wire form and
+/// low enough that a crafted link cannot exhaust a browser tab's memory.
+pub const MAX_DESIGN_BYTES: usize = 4 * 1024 * 1024;
+/// Where `keyplan serve` listens by default; the base of links made on the command line.
+pub const DEFAULT_BASE: &str = "http://127.0.0.1:8080";
+
+/// Why a design could not be shared, or a link could not be opened.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LinkError {
+    #[error("the link is empty: expected `<address>/#d=1.…`")]
+    Empty,
+    #[error("the link has no design: expected `#d=1.…` after the address")]
+    NoDesign,
+    #[error("the link's design is {chars} characters long; keyplan opens at most {MAX_LINK_CHARS}")]
+    TooLong { chars: usize },
+    #[error(
+        "the design takes {chars} characters as a link, more than the {MAX_LINK_CHARS} a link may carry: share the design file instead"
+    )]
+    DesignTooLarge { chars: usize },
+    #[error("the link has no version: it should start `{LINK_VERSION}.`, not `{start}`")]
+    NoVersion { start: String },
+    #[error(
+        "the link was made by a newer keyplan (link version {found}, this one reads up to {LINK_VERSION}): upgrade keyplan"
+    )]
+    TooNew { found: u32 },
+    #[error("`{found}` is not a link version: this keyplan reads versions 1 to {LINK_VERSION}")]
+    UnknownVersion { found: String },
+    #[error("the link is damaged: {problem}")]
+    BadBase64 { problem: String },
+    #[error("the link was cut short: its compressed design ends early")]
+    Truncated,
+    #[error("the link is damaged: its compressed design is not valid DEFLATE data")]
+    Corrupt,
+    #[error("the link's design unpacks to more than {MAX_DESIGN_BYTES} bytes: refused")]
+    TooBig,
+    #[error("the link is damaged: {extra} unexpected bytes follow its design")]
+    TrailingBytes { extra: usize },
+    #[error("the link's design is damaged: {problem}")]
+    Malformed { problem: String },
+}
+
+/// The payload for `design`: `1.` then base64url. Fails only when the design is too large
+/// for a link ([`LinkError::DesignTooLarge`]).
+pub fn encode(design: &Design) -> Result<String, LinkError> {
+    let packed = deflate(v1::DICTIONARY.as_bytes(), &wire_bytes(design));
+    let payload = format!("{LINK_VERSION}.{}", URL_SAFE_NO_PAD.encode(packed));
+    if payload.len() > MAX_LINK_CHARS {
+        return Err(LinkError::DesignTooLarge {
+            chars: payload.len(),
+        });
+    }
+    Ok(payload)
+}
+
+/// The whole link: `base` (the app's address, e.g. [`DEFAULT_BASE`]) then `/#d=` and the
+/// payload. A base that ends in `/` or `.html` gets the fragment directly.
+pub fn link(base: &str, design: &Design) -> Result<String, LinkError> {
+    let payload = encode(design)?;
+    let base = base.trim();
+    let separator = if base.ends_with('/') || base.ends_with(".html") {
+        ""
+    } else {
+        "/"
+    };
+    Ok(format!("{base}{separator}#d={payload}"))
+}
+
+/// The design in a link. Takes a whole link (`http://…/#d=1.…`), a fragment (`#d=1.…`, what
+/// `location.hash` gives) or the payload alone (`1.…`); surrounding whitespace is ignored.
+pub fn decode(link: &str) -> Result<Design, LinkError> {
+    let payload = payload_of(link)?;
+    if payload.len() > MAX_LINK_CHARS {
+        return Err(LinkError::TooLong {
+            chars: payload.len(),
+        });
+    }
+    let Some((version, body)) = payload.split_once('.') else {
+        return Err(LinkError::NoVersion {
+            start: payload.chars().take(12).collect(),
+        });
+    };
+    decode_version(version, body)
+}
+
+/// The uncompressed wire form of `design` in the current version: what [`encode`] compresses.
+/// Public for figures (`scripts/link-lengths`), not for storage.
+pub fn wire_bytes(design: &Design) -> Vec<u8> {
+    v1::write(design)
+}
+
+/// Whether `text` looks like it carries a share link (a `d=` fragment parameter), so an app can
+/// tell "no link" from "a broken link".
+pub fn has_payload(text: &str) -> bool {
+    matches!(payload_of(text), Ok(_))
+}
+
+/// Finds the payload in a link, a fragment or a bare payload.
+fn payload_of(text: &str) -> Result<&str, LinkError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(LinkError::Empty);
+    }
+    let fragment = match text.find('#') {
+        Some(hash) => &text[hash + 1..],
+        None if text.contains("://") => return Err(LinkError::NoDesign),
+        None => text,
+    };
+    for param in fragment.split('&') {
+        if let Some(payload) = param.strip_prefix("d=") {
+            return if payload.is_empty() {
+                Err(LinkError::Empty)
+            } else {
+                Ok(payload)
+            };
+        }
+    }
+    if text.contains('#') {
+        return Err(LinkError::NoDesign);
+    }
+    Ok(fragment)
+}
+
+/// Reads `body` as the payload of `version` (the text before the first `.`) into the current
+/// model. Every version this build has ever written keeps its reader here; a reader of an older
+/// version fills the fields its version lacked with their defaults, so migration is the
+/// reader's job and a link never goes stale.
+fn decode_version(version: &str, body: &str) -> Result<Design, LinkError> {
+    // Canonical decimal only: no sign, no leading zero, at most nine digits.
+    let number = if !version.is_empty()
+        && !version.starts_with('0')
+        && version.len() <= 9
+        && version.bytes().all(|b| b.is_ascii_digit())
+    {
+        version.parse::<u32>().ok()
+    } else {
+        None
+    };
+    match number {
+        Some(1) => {
+            let bytes = inflate(v1::DICTIONARY.as_bytes(), &unbase64(body)?)?;
+            v1::read(&bytes).map_err(|e| LinkError::Malformed {
+                problem: format!("at byte {}: {}", e.at, e.problem),
+            })
+        }
+        Some(n) if n > LINK_VERSION => Err(LinkError::TooNew { found: n }),
+        _ => Err(LinkError::UnknownVersion {
+            found: version.chars().take(12).collect(),
+        }),
+    }
+}
+
+fn unbase64(body: &str) -> Result<Vec<u8>, LinkError> {
+    use base64::DecodeError;
+    URL_SAFE_NO_PAD.decode(body).map_err(|e| LinkError::BadBase64 {
+        problem: match e {
+            DecodeError::InvalidByte(at, byte) | DecodeError::InvalidLastSymbol(at, byte) => {
+                format!(
+                    "{} at character {} after the version is not base64url",
+                    describe_byte(byte),
+                    at + 1
+                )
+            }
+            DecodeError::InvalidLength(len) => {
+                format!("{len} base64url characters do not make whole bytes: was the link cut short?")
+            }
+            DecodeError::InvalidPadding => "padding `=` does not belong in a link".to_string(),
+        },
+    })
+}
+
+fn describe_byte(byte: u8) -> String {
+    if byte.is_ascii_graphic() {
+        format!("`{}`", byte as char)
+    } else {
+        format!("byte 0x{byte:02x}")
+    }
+}
+
+/// Raw DEFLATE of `data` with `dictionary` as the window's history. The dictionary is
+/// compressed first and flushed to a byte boundary; its output is dropped, so what remains is
+/// a stream whose back-references may reach into the dictionary.
+fn deflate(dictionary: &[u8], data: &[u8]) -> Vec<u8> {
+    let mut compressor = CompressorOxide::with_format_and_level(
+        miniz_oxide::DataFormat::Raw,
+        miniz_oxide::deflate::CompressionLevel::UberCompression,
+    );
+    let mut out = Vec::new();
+    let (status, _) = compress_to_output(&mut compressor, dictionary, TDEFLFlush::Sync, |c| {
+        out.extend_from_slice(c);
+        true
+    });
+    debug_assert_eq!(status, TDEFLStatus::Okay);
+    let primed = out.len();
+    let (status, _) = compress_to_output(&mut compressor, data, TDEFLFlush::Finish, |c| {
+        out.extend_from_slice(c);
+        true
+    });
+    debug_assert_eq!(status, TDEFLStatus::Done);
+    out.split_off(primed)
+}
+
+/// Inflates `data` with `dictionary` as history, growing the output as needed and stopping
+/// with [`LinkError::TooBig`] as soon as it passes [`MAX_DESIGN_BYTES`].
+fn inflate(dictionary: &[u8], data: &[u8]) -> Result<Vec<u8>, LinkError> {
+    inflate_with_limit(dictionary, data, MAX_DESIGN_BYTES)
+}
+
+fn inflate_with_limit(dictionary: &[u8], data: &[u8], limit: usize) -> Result<Vec<u8>, LinkError> {
+    let start = dictionary.len();
+    // One byte past the limit tells "exactly the limit" from "more".
+    let max_len = start + limit + 1;
+    let mut out = dictionary.to_vec();
+    let first_guess = start + data.len().saturating_mul(4).max(1024);
+    out.resize(first_guess.min(max_len), 0);
+    let mut decompressor = Box::<DecompressorOxide>::default();
+    let mut input = data;
+    let mut pos = start;
+    loop {
+        let (status, consumed, produced) = decompress(
+            &mut decompressor,
+            input,
+            &mut out,
+            pos,
+            inflate_flags::TINFL_FLAG_USING_NON_WRAPPING_OUTPUT_BUF,
+        );
+        pos += produced;
+        input = input.get(consumed..).unwrap_or_default();
+        if pos - start > limit {
+            return Err(LinkError::TooBig);
+        }
+        match status {
+            TINFLStatus::Done if input.is_empty() => {
+                out.truncate(pos);
+                return Ok(out.split_off(start));
+            }
+            TINFLStatus::Done => return Err(LinkError::TrailingBytes { extra: input.len() }),
+            TINFLStatus::HasMoreOutput => {
+                let grown = out.len().saturating_mul(2).min(max_len);
+                if grown <= out.len() {
+                    return Err(LinkError::TooBig);
+                }
+                out.resize(grown, 0);
+            }
+            TINFLStatus::FailedCannotMakeProgress | TINFLStatus::NeedsMoreInput => {
+                return Err(LinkError::Truncated);
+            }
+            _ => return Err(LinkError::Corrupt),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

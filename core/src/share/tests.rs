@@ -1,0 +1,358 @@
+use std::collections::BTreeMap;
+
+use expect_test::{Expect, expect};
+
+use super::*;
+use crate::file;
+use crate::item::AttributeValue;
+use crate::model::Point;
+
+fn order_management() -> Design {
+    file::parse(include_str!(
+        "../../../examples/order-management.keyplan.json"
+    ))
+    .expect("the shared fixture parses")
+}
+
+/// A payload whose compressed bytes are `data` (already the version-1 wire form or not).
+fn payload_of_bytes(data: &[u8]) -> String {
+    format!(
+        "1.{}",
+        URL_SAFE_NO_PAD.encode(deflate(v1::DICTIONARY.as_bytes(), data))
+    )
+}
+
+fn check(input: &str, expect: Expect) {
+    let actual = match decode(input) {
+        Ok(design) => format!("ok: {}", design.name),
+        Err(e) => e.to_string(),
+    };
+    expect.assert_eq(&actual);
+}
+
+#[test]
+fn the_order_management_example_round_trips_with_its_canvas_positions() {
+    let design = order_management();
+    assert!(!design.layout.is_empty());
+    let payload = encode(&design).expect("fits in a link");
+    assert!(payload.starts_with("1."), "{payload}");
+    assert_eq!(decode(&payload), Ok(design));
+}
+
+#[test]
+fn the_order_management_link_fits_the_1200_character_budget() {
+    // Issue 7: the seed's order-management design in at most 1,200 characters, base included.
+    let link = link(DEFAULT_BASE, &order_management()).expect("fits in a link");
+    assert!(link.len() <= 1200, "{} characters", link.len());
+}
+
+#[test]
+fn encoding_is_canonical() {
+    let design = order_management();
+    assert_eq!(encode(&design), encode(&design.clone()));
+    let again = decode(&encode(&design).expect("fits")).expect("decodes");
+    assert_eq!(encode(&again), encode(&design));
+}
+
+#[test]
+fn a_link_is_the_base_then_the_fragment() {
+    let design = Design::new("tiny");
+    let payload = encode(&design).expect("fits");
+    for (base, want) in [
+        (
+            "http://127.0.0.1:8080",
+            format!("http://127.0.0.1:8080/#d={payload}"),
+        ),
+        (
+            "https://x.dev/keyplan/",
+            format!("https://x.dev/keyplan/#d={payload}"),
+        ),
+        (
+            "https://x.dev/app.html",
+            format!("https://x.dev/app.html#d={payload}"),
+        ),
+    ] {
+        assert_eq!(link(base, &design), Ok(want));
+    }
+}
+
+#[test]
+fn decode_takes_a_link_a_fragment_or_the_payload_alone() {
+    let design = Design::new("tiny");
+    let payload = encode(&design).expect("fits");
+    for text in [
+        format!("http://127.0.0.1:8080/#d={payload}"),
+        format!("#d={payload}"),
+        format!("d={payload}"),
+        format!("#view=1&d={payload}&x=2"),
+        format!("  {payload}\n"),
+        payload.clone(),
+    ] {
+        assert_eq!(decode(&text), Ok(design.clone()), "{text}");
+    }
+    assert!(has_payload(&format!("#d={payload}")));
+    assert!(!has_payload(""));
+    assert!(!has_payload("#other=1"));
+}
+
+#[test]
+fn a_design_file_version_does_not_travel() {
+    // A link always opens as a current design, whatever the version field said.
+    let mut design = Design::new("old");
+    design.version = 0;
+    let decoded = decode(&encode(&design).expect("fits")).expect("decodes");
+    assert_eq!(decoded.version, crate::model::CURRENT_VERSION);
+}
+
+#[test]
+fn the_version_prefix_dispatches_to_its_reader() {
+    let body = encode(&Design::new("v")).expect("fits")[2..].to_string();
+    assert_eq!(decode_version("1", &body).map(|d| d.name), Ok("v".into()));
+    assert_eq!(
+        decode_version("2", &body),
+        Err(LinkError::TooNew { found: 2 })
+    );
+    for bad in ["0", "01", "", "v1", "1a", "99999999999"] {
+        assert!(
+            matches!(
+                decode_version(bad, &body),
+                Err(LinkError::UnknownVersion { .. })
+            ),
+            "{bad:?}"
+        );
+    }
+}
+
+#[test]
+fn bad_links_say_what_is_wrong() {
+    check(
+        "",
+        expect!["the link is empty: expected `<address>/#d=1.…`"],
+    );
+    check(
+        "  \n",
+        expect!["the link is empty: expected `<address>/#d=1.…`"],
+    );
+    check(
+        "#d=",
+        expect!["the link is empty: expected `<address>/#d=1.…`"],
+    );
+    check(
+        "http://127.0.0.1:8080/",
+        expect!["the link has no design: expected `#d=1.…` after the address"],
+    );
+    check(
+        "http://127.0.0.1:8080/#view=grid",
+        expect!["the link has no design: expected `#d=1.…` after the address"],
+    );
+    check(
+        "hello",
+        expect!["the link has no version: it should start `1.`, not `hello`"],
+    );
+    check(
+        "7.AAAA",
+        expect![
+            "the link was made by a newer keyplan (link version 7, this one reads up to 1): upgrade keyplan"
+        ],
+    );
+    check(
+        "x1.AAAA",
+        expect!["`x1` is not a link version: this keyplan reads versions 1 to 1"],
+    );
+    check(
+        "1.AB+C",
+        expect!["the link is damaged: `+` at character 3 after the version is not base64url"],
+    );
+    check(
+        "1.ABCDE",
+        expect![
+            "the link is damaged: 5 base64url characters do not make whole bytes: was the link cut short?"
+        ],
+    );
+    check(
+        "1.AB==",
+        expect!["the link is damaged: padding `=` does not belong in a link"],
+    );
+    check(
+        "1.____",
+        expect!["the link is damaged: its compressed design is not valid DEFLATE data"],
+    );
+}
+
+#[test]
+fn a_link_longer_than_the_limit_is_refused_before_decoding() {
+    let long = format!("1.{}", "A".repeat(MAX_LINK_CHARS));
+    check(
+        &long,
+        expect!["the link's design is 65538 characters long; keyplan opens at most 65536"],
+    );
+}
+
+#[test]
+fn a_decompression_bomb_is_refused_at_the_limit() {
+    // Twice the limit in zeros packs into a valid link far below the length limit.
+    let zeros = vec![0u8; 2 * MAX_DESIGN_BYTES];
+    let bomb = payload_of_bytes(&zeros);
+    assert!(bomb.len() < MAX_LINK_CHARS, "{}", bomb.len());
+    check(
+        &bomb,
+        expect!["the link's design unpacks to more than 4194304 bytes: refused"],
+    );
+}
+
+#[test]
+fn inflating_stops_exactly_at_the_limit() {
+    let dict = v1::DICTIONARY.as_bytes();
+    let data = vec![7u8; 1000];
+    let packed = deflate(dict, &data);
+    assert_eq!(inflate_with_limit(dict, &packed, 1000), Ok(data));
+    assert_eq!(
+        inflate_with_limit(dict, &packed, 999),
+        Err(LinkError::TooBig)
+    );
+}
+
+#[test]
+fn a_truncated_link_says_it_was_cut_short() {
+    let payload = encode(&order_management()).expect("fits");
+    // Cut on a 4-character boundary, so the base64 itself is still whole.
+    let cut = 2 + (payload.len() - 2) / 2 / 4 * 4;
+    check(
+        &payload[..cut],
+        expect!["the link was cut short: its compressed design ends early"],
+    );
+}
+
+#[test]
+fn garbage_in_or_after_the_design_is_refused() {
+    let mut bytes = v1::write(&Design::new("g"));
+    bytes.extend_from_slice(b"xyz");
+    check(
+        &payload_of_bytes(&bytes),
+        expect!["the link's design is damaged: at byte 8: 3 unexpected bytes follow the design"],
+    );
+    check(
+        &payload_of_bytes(b"\x05ab"),
+        expect![
+            "the link's design is damaged: at byte 0: 5 the design's name cannot fit in the 2 bytes left: the design is damaged"
+        ],
+    );
+    check(
+        &payload_of_bytes(&[0xff; 12]),
+        expect!["the link's design is damaged: at byte 0: the design's name is not a valid number"],
+    );
+    check(
+        &payload_of_bytes(b"\x02\xff\xfe"),
+        expect!["the link's design is damaged: at byte 1: the design's name is not UTF-8 text"],
+    );
+    // Valid compressed data followed by more characters.
+    let payload = encode(&Design::new("t")).expect("fits");
+    let packed = URL_SAFE_NO_PAD.decode(&payload[2..]).expect("base64");
+    let mut longer = packed.clone();
+    longer.extend_from_slice(&[1, 2, 3]);
+    check(
+        &format!("1.{}", URL_SAFE_NO_PAD.encode(longer)),
+        expect!["the link is damaged: 3 unexpected bytes follow its design"],
+    );
+}
+
+#[test]
+fn unknown_codes_and_flags_are_refused() {
+    // name "", description "", one table: name "t", key "PK" of type 9.
+    check(
+        &payload_of_bytes(b"\x00\x00\x01\x01t\x02PK\x09"),
+        expect!["the link's design is damaged: at byte 8: 9 is not a key type"],
+    );
+    check(
+        &payload_of_bytes(b"\x00\x00\x01\x01t\x02PK\x00\x80"),
+        expect!["the link's design is damaged: at byte 9: unknown flags 0x80 on a table"],
+    );
+}
+
+#[test]
+fn a_non_finite_number_is_refused() {
+    let mut design = Design::new("nan");
+    design.layout.insert(
+        "A".into(),
+        Point {
+            x: f64::NAN,
+            y: 0.0,
+        },
+    );
+    check(
+        &encode(&design).expect("fits"),
+        expect![
+            "the link's design is damaged: at byte 11: the x position of `A` is not a finite number"
+        ],
+    );
+    let mut design = Design::new("inf");
+    let mut pattern = crate::model::AccessPattern::read("P", &[], &[]);
+    pattern.rate = f64::INFINITY;
+    design.patterns.push(pattern);
+    check(
+        &encode(&design).expect("fits"),
+        expect![
+            "the link's design is damaged: at byte 14: the rate of pattern `P` is not a finite number"
+        ],
+    );
+}
+
+#[test]
+fn odd_numbers_round_trip_exactly() {
+    let mut design = Design::new("numbers");
+    for (i, x) in [
+        0.0,
+        -0.0,
+        0.5,
+        -1.0,
+        1e300,
+        -123456789.25,
+        9007199254740992.0,
+        9007199254740994.0,
+        f64::MIN_POSITIVE,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        design.layout.insert(format!("E{i}"), Point { x, y: -x });
+    }
+    let decoded = decode(&encode(&design).expect("fits")).expect("decodes");
+    for (name, point) in &design.layout {
+        let got = decoded.layout[name];
+        assert_eq!(got.x.to_bits(), point.x.to_bits(), "{name}");
+        assert_eq!(got.y.to_bits(), point.y.to_bits(), "{name}");
+    }
+}
+
+#[test]
+fn deeply_nested_sample_items_are_refused_not_a_crash() {
+    let mut value = AttributeValue::S("leaf".into());
+    for _ in 0..300 {
+        value = AttributeValue::L(vec![value]);
+    }
+    let mut design = Design::new("deep");
+    let item = BTreeMap::from([("PK".to_string(), value)]);
+    design.samples.insert("t".into(), vec![item]);
+    let err = decode(&encode(&design).expect("fits")).expect_err("too deep");
+    assert!(err.to_string().contains("recursion limit"), "{err}");
+}
+
+#[test]
+fn a_design_too_large_for_a_link_is_refused_when_encoding() {
+    let mut design = Design::new("big");
+    // Incompressible text: each name differs in a way DEFLATE cannot predict.
+    let mut seed: u64 = 1;
+    let mut noise = String::new();
+    for _ in 0..120_000 {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        noise.push(char::from(b'a' + (seed >> 59) as u8));
+    }
+    design.description = noise;
+    let result = encode(&design).map(|payload| payload.len());
+    assert!(
+        matches!(result, Err(LinkError::DesignTooLarge { .. })),
+        "{result:?}"
+    );
+}

@@ -1,0 +1,834 @@
+//! Link format version 1: the byte layout of a design, written and read by hand.
+//!
+//! Only this module knows the layout; the model knows nothing of it, so renaming or reordering
+//! anything in [`crate::model`] cannot change what an old link means. Once released, version 1
+//! never changes: not a field, not a flag bit, not a byte of [`DICTIONARY`]. When the model
+//! gains a field, this reader fills its default and the writer moves to a version 2 module;
+//! [`super::decode`] keeps reading every version into the current model.
+//!
+//! Reading trusts nothing: every length and count is checked against the bytes that remain
+//! before anything is allocated for it, unknown flag bits and enum values are refused, and
+//! every error says what was expected at which byte. Writing destructures every model struct
+//! without `..`, so a field added to the model fails to compile here until the link decides how
+//! to carry it.
+//!
+//! ```text
+//! varint     LEB128, at most 10 bytes; u32 fields must fit u32
+//! str        varint byte length, UTF-8
+//! seq<T>     varint count, then the items
+//! num        varint v: even, a whole number zigzag(v >> 1); odd, 8 bytes of f64 bits (LE)
+//! design     str name, str description, seq<table>, seq<entity>, seq<pattern>,
+//!            seq<str entity, num x, num y> layout, str samples (DynamoDB JSON, "" for none)
+//! key        str name, u8 type (0 S, 1 N, 2 B)
+//! table      str name, key pk, u8 flags (1 sort key, 2 provisioned, 4 ttl), [key sk],
+//!            seq<gsi>, seq<lsi>, [varint read, varint write], [str ttl attribute]
+//! gsi        str name, seq<key> pk, seq<key> sk, projection
+//! lsi        str name, key sk, projection
+//! projection u8 (0 ALL, 1 KEYS_ONLY, 2 INCLUDE then seq<str>)
+//! entity     str name, str table, str description, seq<attribute>, seq<str key, str template>
+//! attribute  str name, u8 flags (bits 0-3 type S N B BOOL NULL M L SS NS BS, 16 required,
+//!            32 values, 64 distinct), [seq<str> values], [varint distinct]
+//! pattern    str name, str description, u8 flags (bits 0-2 action read put update delete
+//!            transact, 8 desc, 16 consistent, 32 sort, 64 page size, 128 condition),
+//!            seq<str> entities, seq<str> inputs, [str attribute, u8 op (= < <= > >= between
+//!            begins_with)], num rate, [varint page size], seq<str> changes, seq<write>,
+//!            [str condition]
+//! write      u8 flags (bits 0-2 action, 8 count, 16 condition), str entity, [varint count],
+//!            [str condition], seq<str> changes
+//! ```
+
+use std::collections::BTreeMap;
+
+use crate::item::Item;
+use crate::model::{
+    AccessPattern, Action, AttrType, Attribute, Billing, CURRENT_VERSION, Design, Entity, Gsi,
+    KeyAttribute, KeyType, Lsi, Order, Point, Projection, SortCondition, SortOp, Table, WriteStep,
+};
+use crate::template::KeyTemplate;
+
+/// Words the DEFLATE window starts with, so the first `CUSTOMER#`, `GSI1PK` or "newest first"
+/// in a design is already a back-reference. Most frequent last: nearer words cost fewer bits.
+/// Part of the version-1 format: never edit it.
+pub(super) const DICTIONARY: &str = concat!(
+    "ttlexpiresAtupdatedAtdeletedAtversiontimestamptypeEntityTypeDetailAddressAmountphone",
+    "descriptiontitlecountscoreratingcategorytagsregiontenantIdsessionIdtokenmessageId",
+    "commentIdpostIdproductIdaccountIdpaymentIdinvoiceIdshipmentIdwarehouseIdsku",
+    "ACCOUNT#TENANT#PRODUCT#PAYMENT#INVOICE#SESSION#POST#COMMENT#MESSAGE#EVENT#",
+    "METADATA#PROFILE#DATE#TYPE#STATUS#SHARD#ITEM#USER#ORDER#CUSTOMER#",
+    "attribute_exists(PK)attribute_not_exists(SK)attribute_not_exists(PK)",
+    "PENDINGACTIVEPROCESSINGSHIPPEDDELIVEREDCANCELLEDCREATEDCOMPLETED",
+    "about after all also an any as at be because been but can could day do each even every ",
+    "first for from get give go have her his how if into it its just know like look make many ",
+    "more most new no not now only other our out over people say see she so some take than ",
+    "that their them then there these they think this time two up us use want way we well what ",
+    "when which who will work would year you your ",
+    "DynamoDB single-table design with GSIs: a write-sharded queue, a counter, an event stream, ",
+    "sparse indexes, hot partitions, write contention, the high-throughput ",
+    "Newest first, oldest first, a page, since a timestamp, across all shards, in one transaction. ",
+    "Sorted by date, by priority, by status. The per-day count, kept in its own table to avoid ",
+    "Get all items for a user by ID. List the orders of a customer. Create Update Delete Record ",
+    "the  of  and  in  to  a  is  per  with  from  on one table",
+    "quantitypricetotalamountnameemailuserIditemIdorderIdcustomerIdcreatedAtstatusdate",
+    "GSI3PKGSI3SKGSI2PKGSI2SKGSI1PKGSI1SKGSI1GSI2GSI3LSI1PKSK",
+);
+
+/// Why version-1 bytes do not make a design: what was expected, at which byte.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct WireError {
+    pub at: usize,
+    pub problem: String,
+}
+
+/// The version-1 bytes of `design`. Its `version` (the design-file format) does not travel:
+/// a decoded link is always a current design.
+pub(super) fn write(design: &Design) -> Vec<u8> {
+    let Design {
+        version: _,
+        name,
+        description,
+        tables,
+        entities,
+        patterns,
+        layout,
+        samples,
+    } = design;
+    let mut w = Writer::default();
+    w.str(name);
+    w.str(description);
+    w.seq(tables, write_table);
+    w.seq(entities, write_entity);
+    w.seq(patterns, write_pattern);
+    w.count(layout.len());
+    for (entity, Point { x, y }) in layout {
+        w.str(entity);
+        w.num(*x);
+        w.num(*y);
+    }
+    if samples.is_empty() {
+        w.str("");
+    } else {
+        w.str(
+            &serde_json::to_string(samples)
+                .unwrap_or_else(|e| unreachable!("sample items always serialise: {e}")),
+        );
+    }
+    w.bytes
+}
+
+/// The design in version-1 `bytes`, which must be consumed exactly.
+pub(super) fn read(bytes: &[u8]) -> Result<Design, WireError> {
+    let mut r = Reader { bytes, at: 0 };
+    let name = r.str("the design's name")?;
+    let description = r.str("the design's description")?;
+    let tables = r.seq("tables", read_table)?;
+    let entities = r.seq("entities", read_entity)?;
+    let patterns = r.seq("patterns", read_pattern)?;
+    let mut layout = BTreeMap::new();
+    let n_positions = r.count("canvas positions")?;
+    for _ in 0..n_positions {
+        let entity = r.str("a canvas position's entity")?;
+        let x = r.finite(&format!("the x position of `{entity}`"))?;
+        let y = r.finite(&format!("the y position of `{entity}`"))?;
+        layout.insert(entity, Point { x, y });
+    }
+    let samples_at = r.at;
+    let samples_json = r.str("the sample items")?;
+    let samples: BTreeMap<String, Vec<Item>> = if samples_json.is_empty() {
+        BTreeMap::new()
+    } else {
+        // serde_json bounds nesting depth, so a deeply nested item is an error, not a crash.
+        serde_json::from_str(&samples_json).map_err(|e| WireError {
+            at: samples_at,
+            problem: format!("the sample items are not DynamoDB JSON: {e}"),
+        })?
+    };
+    if r.at != bytes.len() {
+        return Err(WireError {
+            at: r.at,
+            problem: format!("{} unexpected bytes follow the design", bytes.len() - r.at),
+        });
+    }
+    Ok(Design {
+        version: CURRENT_VERSION,
+        name,
+        description,
+        tables,
+        entities,
+        patterns,
+        layout,
+        samples,
+    })
+}
+
+const KEY_TYPES: [KeyType; 3] = [KeyType::S, KeyType::N, KeyType::B];
+const ATTR_TYPES: [AttrType; 10] = [
+    AttrType::S,
+    AttrType::N,
+    AttrType::B,
+    AttrType::Bool,
+    AttrType::Null,
+    AttrType::M,
+    AttrType::L,
+    AttrType::SS,
+    AttrType::NS,
+    AttrType::BS,
+];
+const ACTIONS: [Action; 5] = [
+    Action::Read,
+    Action::Put,
+    Action::Update,
+    Action::Delete,
+    Action::Transact,
+];
+const SORT_OPS: [SortOp; 7] = [
+    SortOp::Eq,
+    SortOp::Lt,
+    SortOp::Le,
+    SortOp::Gt,
+    SortOp::Ge,
+    SortOp::Between,
+    SortOp::BeginsWith,
+];
+
+/// The wire code of `value` in `table`. Each table lists every variant, so this never misses.
+fn code<T: PartialEq + Copy>(table: &[T], value: T) -> u8 {
+    table.iter().position(|v| *v == value).unwrap_or(0) as u8
+}
+
+fn write_key(w: &mut Writer, key: &KeyAttribute) {
+    let KeyAttribute { name, ty } = key;
+    w.str(name);
+    w.u8(code(&KEY_TYPES, *ty));
+}
+
+fn read_key(r: &mut Reader) -> Result<KeyAttribute, WireError> {
+    let name = r.str("a key attribute's name")?;
+    let ty = r.pick(&KEY_TYPES, "key type")?;
+    Ok(KeyAttribute { name, ty })
+}
+
+fn write_projection(w: &mut Writer, projection: &Projection) {
+    match projection {
+        Projection::All => w.u8(0),
+        Projection::KeysOnly => w.u8(1),
+        Projection::Include { attributes } => {
+            w.u8(2);
+            w.seq(attributes, |w, a| w.str(a));
+        }
+    }
+}
+
+fn read_projection(r: &mut Reader) -> Result<Projection, WireError> {
+    let at = r.at;
+    match r.u8("a projection")? {
+        0 => Ok(Projection::All),
+        1 => Ok(Projection::KeysOnly),
+        2 => Ok(Projection::Include {
+            attributes: r.seq("projected attributes", |r| r.str("a projected attribute"))?,
+        }),
+        n => Err(WireError {
+            at,
+            problem: format!("{n} is not a projection"),
+        }),
+    }
+}
+
+const TABLE_SORT_KEY: u8 = 1;
+const TABLE_PROVISIONED: u8 = 2;
+const TABLE_TTL: u8 = 4;
+
+fn write_table(w: &mut Writer, table: &Table) {
+    let Table {
+        name,
+        partition_key,
+        sort_key,
+        gsis,
+        lsis,
+        billing,
+        ttl_attribute,
+    } = table;
+    w.str(name);
+    write_key(w, partition_key);
+    let mut flags = 0;
+    if sort_key.is_some() {
+        flags |= TABLE_SORT_KEY;
+    }
+    if matches!(billing, Billing::Provisioned { .. }) {
+        flags |= TABLE_PROVISIONED;
+    }
+    if ttl_attribute.is_some() {
+        flags |= TABLE_TTL;
+    }
+    w.u8(flags);
+    if let Some(sort_key) = sort_key {
+        write_key(w, sort_key);
+    }
+    w.seq(gsis, |w, gsi| {
+        let Gsi {
+            name,
+            partition_key,
+            sort_key,
+            projection,
+        } = gsi;
+        w.str(name);
+        w.seq(partition_key, write_key);
+        w.seq(sort_key, write_key);
+        write_projection(w, projection);
+    });
+    w.seq(lsis, |w, lsi| {
+        let Lsi {
+            name,
+            sort_key,
+            projection,
+        } = lsi;
+        w.str(name);
+        write_key(w, sort_key);
+        write_projection(w, projection);
+    });
+    if let Billing::Provisioned { read, write } = billing {
+        w.varint(*read);
+        w.varint(*write);
+    }
+    if let Some(ttl) = ttl_attribute {
+        w.str(ttl);
+    }
+}
+
+fn read_table(r: &mut Reader) -> Result<Table, WireError> {
+    let name = r.str("a table's name")?;
+    let partition_key = read_key(r)?;
+    let flags = r.flags(TABLE_SORT_KEY | TABLE_PROVISIONED | TABLE_TTL, "table")?;
+    let sort_key = if flags & TABLE_SORT_KEY != 0 {
+        Some(read_key(r)?)
+    } else {
+        None
+    };
+    let gsis = r.seq("GSIs", |r| {
+        Ok(Gsi {
+            name: r.str("a GSI's name")?,
+            partition_key: r.seq("partition key attributes", read_key)?,
+            sort_key: r.seq("sort key attributes", read_key)?,
+            projection: read_projection(r)?,
+        })
+    })?;
+    let lsis = r.seq("LSIs", |r| {
+        Ok(Lsi {
+            name: r.str("an LSI's name")?,
+            sort_key: read_key(r)?,
+            projection: read_projection(r)?,
+        })
+    })?;
+    let billing = if flags & TABLE_PROVISIONED != 0 {
+        Billing::Provisioned {
+            read: r.varint("provisioned reads")?,
+            write: r.varint("provisioned writes")?,
+        }
+    } else {
+        Billing::OnDemand
+    };
+    let ttl_attribute = if flags & TABLE_TTL != 0 {
+        Some(r.str("the TTL attribute")?)
+    } else {
+        None
+    };
+    Ok(Table {
+        name,
+        partition_key,
+        sort_key,
+        gsis,
+        lsis,
+        billing,
+        ttl_attribute,
+    })
+}
+
+const ATTR_TYPE_MASK: u8 = 0x0f;
+const ATTR_REQUIRED: u8 = 16;
+const ATTR_VALUES: u8 = 32;
+const ATTR_DISTINCT: u8 = 64;
+
+fn write_entity(w: &mut Writer, entity: &Entity) {
+    let Entity {
+        name,
+        table,
+        description,
+        attributes,
+        keys,
+    } = entity;
+    w.str(name);
+    w.str(table);
+    w.str(description);
+    w.seq(attributes, |w, attribute| {
+        let Attribute {
+            name,
+            ty,
+            required,
+            values,
+            distinct,
+        } = attribute;
+        w.str(name);
+        let mut flags = code(&ATTR_TYPES, *ty);
+        if *required {
+            flags |= ATTR_REQUIRED;
+        }
+        if !values.is_empty() {
+            flags |= ATTR_VALUES;
+        }
+        if distinct.is_some() {
+            flags |= ATTR_DISTINCT;
+        }
+        w.u8(flags);
+        if !values.is_empty() {
+            w.seq(values, |w, v| w.str(v));
+        }
+        if let Some(distinct) = distinct {
+            w.varint(*distinct);
+        }
+    });
+    w.count(keys.len());
+    for (key, template) in keys {
+        w.str(key);
+        w.str(template.source());
+    }
+}
+
+fn read_entity(r: &mut Reader) -> Result<Entity, WireError> {
+    let name = r.str("an entity's name")?;
+    let table = r.str("an entity's table")?;
+    let description = r.str("an entity's description")?;
+    let attributes = r.seq("attributes", |r| {
+        let name = r.str("an attribute's name")?;
+        let at = r.at;
+        let flags = r.u8("an attribute's flags")?;
+        if flags & !(ATTR_TYPE_MASK | ATTR_REQUIRED | ATTR_VALUES | ATTR_DISTINCT) != 0 {
+            return Err(WireError {
+                at,
+                problem: format!("unknown flags 0x{flags:02x} on attribute `{name}`"),
+            });
+        }
+        let ty = *ATTR_TYPES
+            .get(usize::from(flags & ATTR_TYPE_MASK))
+            .ok_or_else(|| WireError {
+                at,
+                problem: format!(
+                    "{} is not an attribute type (attribute `{name}`)",
+                    flags & ATTR_TYPE_MASK
+                ),
+            })?;
+        let values = if flags & ATTR_VALUES != 0 {
+            r.seq("values", |r| r.str("a value"))?
+        } else {
+            Vec::new()
+        };
+        let distinct = if flags & ATTR_DISTINCT != 0 {
+            Some(r.varint("a distinct count")?)
+        } else {
+            None
+        };
+        Ok(Attribute {
+            name,
+            ty,
+            required: flags & ATTR_REQUIRED != 0,
+            values,
+            distinct,
+        })
+    })?;
+    let n_keys = r.count("key templates")?;
+    let mut keys = BTreeMap::new();
+    for _ in 0..n_keys {
+        let key = r.str("a key attribute's name")?;
+        // Parsed here, once; a bad template keeps its source and diagnostics.
+        let template = KeyTemplate::parse(&r.str("a key template")?);
+        keys.insert(key, template);
+    }
+    Ok(Entity {
+        name,
+        table,
+        description,
+        attributes,
+        keys,
+    })
+}
+
+const ACTION_MASK: u8 = 0x07;
+const PATTERN_DESC: u8 = 8;
+const PATTERN_CONSISTENT: u8 = 16;
+const PATTERN_SORT: u8 = 32;
+const PATTERN_PAGE_SIZE: u8 = 64;
+const PATTERN_CONDITION: u8 = 128;
+const WRITE_COUNT: u8 = 8;
+const WRITE_CONDITION: u8 = 16;
+
+fn write_pattern(w: &mut Writer, pattern: &AccessPattern) {
+    let AccessPattern {
+        name,
+        description,
+        action,
+        entities,
+        inputs,
+        sort,
+        order,
+        consistent,
+        rate,
+        page_size,
+        changes,
+        writes,
+        condition,
+    } = pattern;
+    w.str(name);
+    w.str(description);
+    let mut flags = code(&ACTIONS, *action);
+    if *order == Order::Desc {
+        flags |= PATTERN_DESC;
+    }
+    if *consistent {
+        flags |= PATTERN_CONSISTENT;
+    }
+    if sort.is_some() {
+        flags |= PATTERN_SORT;
+    }
+    if page_size.is_some() {
+        flags |= PATTERN_PAGE_SIZE;
+    }
+    if condition.is_some() {
+        flags |= PATTERN_CONDITION;
+    }
+    w.u8(flags);
+    w.seq(entities, |w, e| w.str(e));
+    w.seq(inputs, |w, i| w.str(i));
+    if let Some(SortCondition { attribute, op }) = sort {
+        w.str(attribute);
+        w.u8(code(&SORT_OPS, *op));
+    }
+    w.num(*rate);
+    if let Some(page_size) = page_size {
+        w.varint(u64::from(*page_size));
+    }
+    w.seq(changes, |w, c| w.str(c));
+    w.seq(writes, |w, step| {
+        let WriteStep {
+            action,
+            entity,
+            count,
+            condition,
+            changes,
+        } = step;
+        let mut flags = code(&ACTIONS, *action);
+        if *count != 1 {
+            flags |= WRITE_COUNT;
+        }
+        if condition.is_some() {
+            flags |= WRITE_CONDITION;
+        }
+        w.u8(flags);
+        w.str(entity);
+        if *count != 1 {
+            w.varint(u64::from(*count));
+        }
+        if let Some(condition) = condition {
+            w.str(condition);
+        }
+        w.seq(changes, |w, c| w.str(c));
+    });
+    if let Some(condition) = condition {
+        w.str(condition);
+    }
+}
+
+fn read_pattern(r: &mut Reader) -> Result<AccessPattern, WireError> {
+    let name = r.str("a pattern's name")?;
+    let description = r.str("a pattern's description")?;
+    let at = r.at;
+    let flags = r.u8("a pattern's flags")?;
+    let action = *ACTIONS
+        .get(usize::from(flags & ACTION_MASK))
+        .ok_or_else(|| WireError {
+            at,
+            problem: format!(
+                "{} is not an action (pattern `{name}`)",
+                flags & ACTION_MASK
+            ),
+        })?;
+    let entities = r.seq("a pattern's entities", |r| r.str("an entity name"))?;
+    let inputs = r.seq("a pattern's inputs", |r| r.str("an input"))?;
+    let sort = if flags & PATTERN_SORT != 0 {
+        Some(SortCondition {
+            attribute: r.str("a sort condition's attribute")?,
+            op: r.pick(&SORT_OPS, "sort operator")?,
+        })
+    } else {
+        None
+    };
+    let rate = r.finite(&format!("the rate of pattern `{name}`"))?;
+    let page_size = if flags & PATTERN_PAGE_SIZE != 0 {
+        Some(r.u32("a page size")?)
+    } else {
+        None
+    };
+    let changes = r.seq("a pattern's changes", |r| r.str("a changed attribute"))?;
+    let writes = r.seq("transaction writes", |r| {
+        let at = r.at;
+        let flags = r.u8("a write's flags")?;
+        if flags & !(ACTION_MASK | WRITE_COUNT | WRITE_CONDITION) != 0 {
+            return Err(WireError {
+                at,
+                problem: format!("unknown flags 0x{flags:02x} on a transaction write"),
+            });
+        }
+        let action = *ACTIONS
+            .get(usize::from(flags & ACTION_MASK))
+            .ok_or_else(|| WireError {
+                at,
+                problem: format!("{} is not an action", flags & ACTION_MASK),
+            })?;
+        let entity = r.str("a write's entity")?;
+        let count = if flags & WRITE_COUNT != 0 {
+            r.u32("a write's count")?
+        } else {
+            1
+        };
+        let condition = if flags & WRITE_CONDITION != 0 {
+            Some(r.str("a write's condition")?)
+        } else {
+            None
+        };
+        let changes = r.seq("a write's changes", |r| r.str("a changed attribute"))?;
+        Ok(WriteStep {
+            action,
+            entity,
+            count,
+            condition,
+            changes,
+        })
+    })?;
+    let condition = if flags & PATTERN_CONDITION != 0 {
+        Some(r.str("a pattern's condition")?)
+    } else {
+        None
+    };
+    Ok(AccessPattern {
+        name,
+        description,
+        action,
+        entities,
+        inputs,
+        sort,
+        order: if flags & PATTERN_DESC != 0 {
+            Order::Desc
+        } else {
+            Order::Asc
+        },
+        consistent: flags & PATTERN_CONSISTENT != 0,
+        rate,
+        page_size,
+        changes,
+        writes,
+        condition,
+    })
+}
+
+/// Whole numbers up to this magnitude travel as varints; f64 holds them exactly.
+const MAX_WHOLE: i64 = 1 << 53;
+
+#[derive(Default)]
+struct Writer {
+    bytes: Vec<u8>,
+}
+
+impl Writer {
+    fn u8(&mut self, byte: u8) {
+        self.bytes.push(byte);
+    }
+
+    fn varint(&mut self, mut n: u64) {
+        loop {
+            let low = (n & 0x7f) as u8;
+            n >>= 7;
+            if n == 0 {
+                self.bytes.push(low);
+                return;
+            }
+            self.bytes.push(low | 0x80);
+        }
+    }
+
+    fn count(&mut self, n: usize) {
+        self.varint(n as u64);
+    }
+
+    fn str(&mut self, s: &str) {
+        self.count(s.len());
+        self.bytes.extend_from_slice(s.as_bytes());
+    }
+
+    fn seq<T>(&mut self, items: &[T], mut write: impl FnMut(&mut Writer, &T)) {
+        self.count(items.len());
+        for item in items {
+            write(self, item);
+        }
+    }
+
+    fn num(&mut self, x: f64) {
+        // `as` saturates; the bit comparison keeps -0.0 and fractions as floats.
+        let whole = x as i64;
+        if (-MAX_WHOLE..=MAX_WHOLE).contains(&whole) && (whole as f64).to_bits() == x.to_bits() {
+            let zigzag = ((whole << 1) ^ (whole >> 63)) as u64;
+            self.varint(zigzag << 1);
+        } else {
+            self.u8(1);
+            self.bytes.extend_from_slice(&x.to_bits().to_le_bytes());
+        }
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn left(&self) -> usize {
+        self.bytes.len() - self.at
+    }
+
+    fn ends_early(&self, what: &str) -> WireError {
+        WireError {
+            at: self.at,
+            problem: format!("the design ends early, in {what}"),
+        }
+    }
+
+    fn u8(&mut self, what: &str) -> Result<u8, WireError> {
+        let byte = *self
+            .bytes
+            .get(self.at)
+            .ok_or_else(|| self.ends_early(what))?;
+        self.at += 1;
+        Ok(byte)
+    }
+
+    fn varint(&mut self, what: &str) -> Result<u64, WireError> {
+        let start = self.at;
+        let mut n: u64 = 0;
+        for shift in (0..70).step_by(7) {
+            let byte = self.u8(what)?;
+            let low = u64::from(byte & 0x7f);
+            if shift == 63 && low > 1 {
+                break;
+            }
+            n |= low << shift;
+            if byte & 0x80 == 0 {
+                return Ok(n);
+            }
+        }
+        Err(WireError {
+            at: start,
+            problem: format!("{what} is not a valid number"),
+        })
+    }
+
+    fn u32(&mut self, what: &str) -> Result<u32, WireError> {
+        let at = self.at;
+        let n = self.varint(what)?;
+        u32::try_from(n).map_err(|_| WireError {
+            at,
+            problem: format!("{what} of {n} is too large"),
+        })
+    }
+
+    /// A count of items that each take at least one byte: never more than the bytes left, so
+    /// a forged count cannot make the reader allocate.
+    fn count(&mut self, what: &str) -> Result<usize, WireError> {
+        let at = self.at;
+        let n = self.varint(what)?;
+        match usize::try_from(n) {
+            Ok(n) if n <= self.left() => Ok(n),
+            _ => Err(WireError {
+                at,
+                problem: format!(
+                    "{n} {what} cannot fit in the {} bytes left: the design is damaged",
+                    self.left()
+                ),
+            }),
+        }
+    }
+
+    fn str(&mut self, what: &str) -> Result<String, WireError> {
+        let len = self.count(what)?;
+        let start = self.at;
+        let bytes = &self.bytes[start..start + len];
+        self.at += len;
+        String::from_utf8(bytes.to_vec()).map_err(|_| WireError {
+            at: start,
+            problem: format!("{what} is not UTF-8 text"),
+        })
+    }
+
+    fn seq<T>(
+        &mut self,
+        what: &str,
+        mut read: impl FnMut(&mut Self) -> Result<T, WireError>,
+    ) -> Result<Vec<T>, WireError> {
+        let n = self.count(what)?;
+        let mut items = Vec::with_capacity(n);
+        for _ in 0..n {
+            items.push(read(self)?);
+        }
+        Ok(items)
+    }
+
+    fn pick<T: Copy>(&mut self, table: &[T], what: &str) -> Result<T, WireError> {
+        let at = self.at;
+        let n = self.u8(what)?;
+        table.get(usize::from(n)).copied().ok_or_else(|| WireError {
+            at,
+            problem: format!("{n} is not a {what}"),
+        })
+    }
+
+    fn flags(&mut self, known: u8, what: &str) -> Result<u8, WireError> {
+        let at = self.at;
+        let flags = self.u8(what)?;
+        if flags & !known != 0 {
+            return Err(WireError {
+                at,
+                problem: format!("unknown flags 0x{flags:02x} on a {what}"),
+            });
+        }
+        Ok(flags)
+    }
+
+    /// A [`Writer::num`] that must be finite: a design file cannot hold NaN or infinity.
+    fn finite(&mut self, what: &str) -> Result<f64, WireError> {
+        let at = self.at;
+        let v = self.varint(what)?;
+        let x = if v & 1 == 0 {
+            let zigzag = v >> 1;
+            let whole = ((zigzag >> 1) as i64) ^ -((zigzag & 1) as i64);
+            whole as f64
+        } else if v == 1 {
+            let end = self.at + 8;
+            let raw = self
+                .bytes
+                .get(self.at..end)
+                .ok_or_else(|| self.ends_early(what))?;
+            self.at = end;
+            let mut le = [0u8; 8];
+            le.copy_from_slice(raw);
+            f64::from_bits(u64::from_le_bytes(le))
+        } else {
+            return Err(WireError {
+                at,
+                problem: format!("{what} is not a valid number"),
+            });
+        };
+        if x.is_finite() {
+            Ok(x)
+        } else {
+            Err(WireError {
+                at,
+                problem: format!("{what} is not a finite number"),
+            })
+        }
+    }
+}
