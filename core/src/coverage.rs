@@ -50,8 +50,6 @@ pub(crate) struct Prepared<'a> {
 #[derive(Debug)]
 pub(crate) struct PreparedTable<'a> {
     pub table: &'a Table,
-    /// Entity indexes, in design order.
-    pub entities: Vec<usize>,
     /// [`Table::indexes`] order: the table, its GSIs, its LSIs.
     pub indexes: Vec<PreparedIndex<'a>>,
 }
@@ -102,11 +100,7 @@ impl<'a> Prepared<'a> {
                     .into_iter()
                     .map(|keys| prepare_index(design, keys, &entities))
                     .collect();
-                PreparedTable {
-                    table,
-                    entities,
-                    indexes,
-                }
+                PreparedTable { table, indexes }
             })
             .collect();
         Prepared {

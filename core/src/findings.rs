@@ -1,11 +1,808 @@
 //! Findings: what is wrong or risky in a design, each with a stable code, a severity and a path.
 //!
-//! IN PROGRESS: the checks are being written.
+//! Codes never change meaning once released (CI allow-lists name them): a new check gets a new
+//! code. Every finding names the place in the design it is about (`entities/Order/keys/PK`), so
+//! the app can point at it. Checks read the design and the verdicts; they never fail and never
+//! panic on a half-edited design.
+//!
+//! | code  | severity | what |
+//! |-------|----------|------|
+//! | KP001 | error    | a key template does not parse (its diagnostics) |
+//! | KP002 | error    | a template variable that is no attribute of the entity |
+//! | KP003 | error    | a key template for a key attribute no index of the table has |
+//! | KP004 | error    | two entities whose primary keys can render equal |
+//! | KP005 | warning  | a pattern's Query also returns another entity type (sort prefix too short) |
+//! | KP006 | warning  | more than 3 GSIs on a table (write cost of each) |
+//! | KP007 | warning  | more than 20 GSIs on a table (the default quota) |
+//! | KP008 | error    | more than 5 LSIs on a table |
+//! | KP009 | error    | an LSI on a table without a sort key |
+//! | KP010 | error    | more than 100 INCLUDE attributes over a table's indexes |
+//! | KP011 | error    | a multi-attribute GSI key with more than 4 attributes |
+//! | KP012 | warning  | an index no read pattern uses |
+//! | KP013 | info     | an entity no read pattern reads |
+//! | KP014 | warning  | a low-cardinality partition key under more traffic than a partition serves |
+//! | KP015 | warning  | a key that can exceed 2048 (partition) or 1024 (sort) bytes |
+//! | KP016 | error    | a name that breaks DynamoDB's naming rules |
+//! | KP017 | error    | two things of one kind with the same name |
+//! | KP018 | error    | a reference to an unknown table or entity |
+//! | KP019 | error    | a pattern input or sort attribute that no returned entity has |
+//! | KP020 | error    | a key template whose value cannot have the key attribute's type |
+//! | KP021 | warning  | a number inside a string sort key sorts as text (`10` before `2`) |
+//! | KP022 | error    | a transaction over DynamoDB's 100 items |
 
-use crate::analysis::{Finding, Verdict};
-use crate::model::Design;
+use std::collections::{HashMap, HashSet};
+
+use crate::analysis::{Finding, Operation, Severity, Verdict};
+use crate::coverage::shape;
+use crate::coverage::{Member, Prepared};
+use crate::limits;
+use crate::model::{Action, AttrType, Design, Entity, IndexKind, KeyType, Projection, Table};
+use crate::template::KeyTemplate;
+
+mod capacity;
 
 /// Every finding for `design`, in design order.
-pub fn findings(_design: &Design, _verdicts: &[Verdict]) -> Vec<Finding> {
-    Vec::new()
+pub fn findings(design: &Design, verdicts: &[Verdict]) -> Vec<Finding> {
+    let prepared = Prepared::new(design);
+    let mut out = Findings(Vec::new());
+    names(design, &mut out);
+    for (t, table) in prepared.tables.iter().enumerate() {
+        tables(table.table, &mut out);
+        collisions(&prepared, t, &mut out);
+    }
+    for entity in &design.entities {
+        entity_keys(design, entity, &mut out);
+    }
+    patterns(&prepared, verdicts, &mut out);
+    capacity::hot_partitions(&prepared, verdicts, &mut out);
+    out.0
 }
+
+struct Findings(Vec<Finding>);
+
+impl Findings {
+    fn push(&mut self, code: &'static str, severity: Severity, path: String, message: String) {
+        self.0.push(Finding {
+            code,
+            severity,
+            message,
+            path,
+        });
+    }
+}
+
+fn table_path(table: &Table) -> String {
+    format!("tables/{}", table.name)
+}
+
+fn index_path(table: &Table, kind: IndexKind, name: Option<&str>) -> String {
+    match (kind, name) {
+        (IndexKind::Gsi, Some(n)) => format!("tables/{}/gsis/{n}", table.name),
+        (IndexKind::Lsi, Some(n)) => format!("tables/{}/lsis/{n}", table.name),
+        _ => table_path(table),
+    }
+}
+
+/// KP016 and KP017: naming rules and duplicates.
+fn names(design: &Design, out: &mut Findings) {
+    let mut seen = HashSet::new();
+    for table in &design.tables {
+        if !seen.insert(table.name.as_str()) {
+            out.push(
+                "KP017",
+                Severity::Error,
+                table_path(table),
+                format!("two tables are named `{}`", table.name),
+            );
+        }
+        if !limits::is_valid_table_name(&table.name) {
+            out.push(
+                "KP016",
+                Severity::Error,
+                table_path(table),
+                format!(
+                    "table name `{}` breaks DynamoDB's rule: 3 to 255 characters of a-z A-Z 0-9 _ - .",
+                    table.name
+                ),
+            );
+        }
+        let mut index_names = HashSet::new();
+        for index in table.indexes().iter().skip(1) {
+            let name = index.name.unwrap_or_default();
+            let path = index_path(table, index.kind, index.name);
+            if !index_names.insert(name) {
+                out.push(
+                    "KP017",
+                    Severity::Error,
+                    path.clone(),
+                    format!("two indexes of `{}` are named `{name}`", table.name),
+                );
+            }
+            if !limits::is_valid_table_name(name) {
+                out.push(
+                    "KP016",
+                    Severity::Error,
+                    path,
+                    format!(
+                        "index name `{name}` breaks DynamoDB's rule: 3 to 255 characters of a-z A-Z 0-9 _ - ."
+                    ),
+                );
+            }
+        }
+        for key in table.key_attributes() {
+            if !limits::KEY_ATTRIBUTE_NAME_BYTES.contains(&key.name.len()) {
+                out.push(
+                    "KP016",
+                    Severity::Error,
+                    table_path(table),
+                    format!(
+                        "key attribute name `{}` must be 1 to 255 bytes, not {}",
+                        key.name,
+                        key.name.len()
+                    ),
+                );
+            }
+        }
+    }
+    let mut seen = HashSet::new();
+    for entity in &design.entities {
+        let path = format!("entities/{}", entity.name);
+        if entity.name.trim().is_empty() {
+            out.push(
+                "KP016",
+                Severity::Error,
+                path.clone(),
+                "an entity has no name".into(),
+            );
+        }
+        if !seen.insert(entity.name.as_str()) {
+            out.push(
+                "KP017",
+                Severity::Error,
+                path.clone(),
+                format!("two entities are named `{}`", entity.name),
+            );
+        }
+        let mut attrs = HashSet::new();
+        for a in &entity.attributes {
+            if !attrs.insert(a.name.as_str()) {
+                out.push(
+                    "KP017",
+                    Severity::Error,
+                    format!("{path}/attributes/{}", a.name),
+                    format!("{} has two attributes named `{}`", entity.name, a.name),
+                );
+            }
+        }
+        if design.table(&entity.table).is_none() {
+            out.push(
+                "KP018",
+                Severity::Error,
+                format!("{path}/table"),
+                format!("{} lives in unknown table `{}`", entity.name, entity.table),
+            );
+        }
+    }
+    let mut seen = HashSet::new();
+    for pattern in &design.patterns {
+        let path = format!("patterns/{}", pattern.name);
+        if pattern.name.trim().is_empty() {
+            out.push(
+                "KP016",
+                Severity::Error,
+                path.clone(),
+                "a pattern has no name".into(),
+            );
+        }
+        if !seen.insert(pattern.name.as_str()) {
+            out.push(
+                "KP017",
+                Severity::Error,
+                path,
+                format!("two patterns are named `{}`", pattern.name),
+            );
+        }
+    }
+}
+
+/// KP006 to KP011: index counts and shapes.
+fn tables(table: &Table, out: &mut Findings) {
+    let path = table_path(table);
+    let n_gsis = table.gsis.len();
+    if n_gsis > limits::MAX_GSIS {
+        out.push(
+            "KP007",
+            Severity::Warning,
+            path.clone(),
+            format!(
+                "`{}` has {n_gsis} GSIs, over the default quota of {}: request a quota increase before deploying",
+                table.name,
+                limits::MAX_GSIS
+            ),
+        );
+    } else if n_gsis > limits::RECOMMENDED_MAX_GSIS {
+        out.push(
+            "KP006",
+            Severity::Warning,
+            path.clone(),
+            format!(
+                "`{}` has {n_gsis} GSIs: each one adds a write, storage and replication lag to every item it holds; consider overloading one GSI for several patterns",
+                table.name
+            ),
+        );
+    }
+    if table.lsis.len() > limits::MAX_LSIS {
+        out.push(
+            "KP008",
+            Severity::Error,
+            path.clone(),
+            format!(
+                "`{}` has {} LSIs; DynamoDB allows {}",
+                table.name,
+                table.lsis.len(),
+                limits::MAX_LSIS
+            ),
+        );
+    }
+    if table.sort_key.is_none() {
+        for lsi in &table.lsis {
+            out.push(
+                "KP009",
+                Severity::Error,
+                format!("{path}/lsis/{}", lsi.name),
+                format!(
+                    "LSI `{}` needs a table with a sort key, and `{}` has none",
+                    lsi.name, table.name
+                ),
+            );
+        }
+    }
+    let projected: usize = table
+        .gsis
+        .iter()
+        .map(|g| &g.projection)
+        .chain(table.lsis.iter().map(|l| &l.projection))
+        .map(|p| match p {
+            Projection::Include { attributes } => attributes.len(),
+            _ => 0,
+        })
+        .sum();
+    if projected > limits::MAX_PROJECTED_ATTRIBUTES {
+        out.push(
+            "KP010",
+            Severity::Error,
+            path.clone(),
+            format!(
+                "the indexes of `{}` project {projected} INCLUDE attributes in all; DynamoDB allows {}",
+                table.name,
+                limits::MAX_PROJECTED_ATTRIBUTES
+            ),
+        );
+    }
+    for gsi in &table.gsis {
+        for (which, keys) in [("partition", &gsi.partition_key), ("sort", &gsi.sort_key)] {
+            if keys.len() > limits::MAX_GSI_KEY_ATTRIBUTES {
+                out.push(
+                    "KP011",
+                    Severity::Error,
+                    format!("{path}/gsis/{}", gsi.name),
+                    format!(
+                        "GSI `{}` has {} {which} key attributes; a multi-attribute key takes at most {}",
+                        gsi.name,
+                        keys.len(),
+                        limits::MAX_GSI_KEY_ATTRIBUTES
+                    ),
+                );
+            }
+        }
+        if gsi.partition_key.is_empty() {
+            out.push(
+                "KP011",
+                Severity::Error,
+                format!("{path}/gsis/{}", gsi.name),
+                format!("GSI `{}` has no partition key", gsi.name),
+            );
+        }
+    }
+}
+
+/// KP004: two entities of one table whose primary keys can render equal, so one can overwrite
+/// the other.
+fn collisions(prepared: &Prepared<'_>, t: usize, out: &mut Findings) {
+    let table = &prepared.tables[t];
+    let Some(primary) = table.indexes.first() else {
+        return;
+    };
+    let members = &primary.members;
+    for (i, a) in members.iter().enumerate() {
+        for b in &members[i + 1..] {
+            if keys_can_equal(a, b) {
+                let (ea, eb) = (prepared.entity(a.entity), prepared.entity(b.entity));
+                out.push(
+                    "KP004",
+                    Severity::Error,
+                    format!("entities/{}/keys", eb.name),
+                    format!(
+                        "{} ({}) and {} ({}) can have the same primary key in `{}`: one would overwrite the other; give each a distinct prefix",
+                        ea.name,
+                        describe_key(a),
+                        eb.name,
+                        describe_key(b),
+                        table.table.name
+                    ),
+                );
+            }
+        }
+    }
+}
+
+fn keys_can_equal(a: &Member<'_>, b: &Member<'_>) -> bool {
+    a.partition
+        .iter()
+        .zip(&b.partition)
+        .chain(a.sort.iter().zip(&b.sort))
+        .all(|(x, y)| shape::can_equal(x.parts(), y.parts()))
+}
+
+fn describe_key(m: &Member<'_>) -> String {
+    m.partition
+        .iter()
+        .chain(&m.sort)
+        .map(|t| format!("`{t}`"))
+        .collect::<Vec<_>>()
+        .join(" / ")
+}
+
+/// KP001, KP002, KP003, KP015, KP020, KP021: each key template of an entity.
+fn entity_keys(design: &Design, entity: &Entity, out: &mut Findings) {
+    let table = design.table(&entity.table);
+    for (key, template) in &entity.keys {
+        let path = format!("entities/{}/keys/{key}", entity.name);
+        for d in template.diagnostics() {
+            out.push(
+                "KP001",
+                Severity::Error,
+                path.clone(),
+                format!(
+                    "{}.{key} `{template}` at {}..{}: {}",
+                    entity.name, d.span.start, d.span.end, d.message
+                ),
+            );
+        }
+        for var in template.attribute_vars() {
+            if entity.attribute(&var.name).is_none() {
+                out.push(
+                    "KP002",
+                    Severity::Error,
+                    path.clone(),
+                    format!(
+                        "`{{{}}}` in {}.{key} is no attribute of {}",
+                        var.name, entity.name, entity.name
+                    ),
+                );
+            }
+        }
+        let Some(table) = table else { continue };
+        let Some((ty, is_sort, is_partition)) = key_role(table, key) else {
+            out.push(
+                "KP003",
+                Severity::Error,
+                path.clone(),
+                format!(
+                    "`{key}` is no key attribute of `{}` or its indexes: the template is never used",
+                    table.name
+                ),
+            );
+            continue;
+        };
+        key_type(entity, key, template, ty, &path, out);
+        if ty == KeyType::S {
+            if is_sort {
+                numbers_in_string_sort_key(entity, key, template, &path, out);
+            }
+            key_length(entity, key, template, is_partition, &path, out);
+        }
+    }
+}
+
+/// The key attribute's type, and whether it is a sort key and a partition key anywhere.
+fn key_role(table: &Table, key: &str) -> Option<(KeyType, bool, bool)> {
+    let mut found = None;
+    for index in table.indexes() {
+        for (k, sort) in index
+            .partition_key
+            .iter()
+            .map(|k| (k, false))
+            .chain(index.sort_key.iter().map(|k| (k, true)))
+        {
+            if k.name == key {
+                let (_, s, p) = found.unwrap_or((k.ty, false, false));
+                found = Some((k.ty, s || sort, p || !sort));
+            }
+        }
+    }
+    found
+}
+
+/// KP020: an N or B key must be filled by exactly one attribute of that type.
+fn key_type(
+    entity: &Entity,
+    key: &str,
+    template: &KeyTemplate,
+    ty: KeyType,
+    path: &str,
+    out: &mut Findings,
+) {
+    if ty == KeyType::S {
+        return;
+    }
+    let single = match template.parts() {
+        [crate::template::Part::Var(v)] if v.shards.is_none() => Some(v),
+        _ => None,
+    };
+    let problem = match single {
+        None => Some(format!(
+            "`{template}` renders text, but `{key}` is of type {ty:?}: an {ty:?} key takes one {ty:?} attribute, as in `{{amount}}`"
+        )),
+        Some(v) => match entity.attribute(&v.name).map(|a| a.ty.as_key_type()) {
+            Some(Some(t)) if t != ty => Some(format!(
+                "`{}` is of type {t:?}, but `{key}` is of type {ty:?}",
+                v.name
+            )),
+            Some(None) => Some(format!(
+                "`{}` cannot be a key: only S, N and B attributes can",
+                v.name
+            )),
+            _ => None,
+        },
+    };
+    if let Some(message) = problem {
+        out.push(
+            "KP020",
+            Severity::Error,
+            path.to_string(),
+            format!("{}.{key}: {message}", entity.name),
+        );
+    }
+}
+
+/// KP021: a number in a string sort key sorts as text.
+fn numbers_in_string_sort_key(
+    entity: &Entity,
+    key: &str,
+    template: &KeyTemplate,
+    path: &str,
+    out: &mut Findings,
+) {
+    for var in template.attribute_vars() {
+        if entity
+            .attribute(&var.name)
+            .is_some_and(|a| a.ty == AttrType::N)
+        {
+            out.push(
+                "KP021",
+                Severity::Warning,
+                path.to_string(),
+                format!(
+                    "{}.{key} `{template}` puts the number `{}` in a string sort key, where it sorts as text (`10` before `2`): zero-pad it to a fixed width when writing (`{}` as `0002`)",
+                    entity.name, var.name, var.name
+                ),
+            );
+        }
+    }
+}
+
+/// KP015: a key longer than DynamoDB allows, with a generous bound per attribute kind.
+fn key_length(
+    entity: &Entity,
+    key: &str,
+    template: &KeyTemplate,
+    is_partition: bool,
+    path: &str,
+    out: &mut Findings,
+) {
+    let limit = if is_partition {
+        limits::MAX_PARTITION_KEY_BYTES
+    } else {
+        limits::MAX_SORT_KEY_BYTES
+    };
+    let mut free_text = Vec::new();
+    let mut bytes = 0;
+    for part in template.parts() {
+        match part {
+            crate::template::Part::Literal(s) => bytes += s.len(),
+            crate::template::Part::Var(v) => {
+                let (n, free) = max_value_bytes(entity, &v.name, v.shards);
+                bytes += n;
+                if free {
+                    free_text.push(format!("`{}`", v.name));
+                }
+            }
+        }
+    }
+    if bytes > limit {
+        out.push(
+            "KP015",
+            Severity::Warning,
+            path.to_string(),
+            format!(
+                "{}.{key} `{template}` can reach about {bytes} bytes, over DynamoDB's {limit}-byte {} key limit{}: bound or hash the long values",
+                entity.name,
+                if is_partition { "partition" } else { "sort" },
+                if free_text.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({} free text)", free_text.join(", "))
+                }
+            ),
+        );
+    }
+}
+
+/// The most bytes a variable's value plausibly takes, and whether it is unbounded free text.
+/// Ids, dates and enums are short; a number has at most 38 digits; other text is counted at
+/// the sort-key limit, since nothing bounds it.
+fn max_value_bytes(entity: &Entity, name: &str, shards: Option<u32>) -> (usize, bool) {
+    if let Some(n) = shards {
+        return (n.to_string().len(), false);
+    }
+    let Some(a) = entity.attribute(name) else {
+        return (0, false);
+    };
+    if !a.values.is_empty() {
+        return (a.values.iter().map(String::len).max().unwrap_or(0), false);
+    }
+    let lower = name.to_ascii_lowercase();
+    match a.ty {
+        AttrType::N => (40, false),
+        AttrType::S
+            if lower.ends_with("id")
+                || lower.ends_with("at")
+                || lower.contains("date")
+                || lower.contains("time")
+                || lower.contains("day")
+                || lower.ends_with("code")
+                || lower.ends_with("key") =>
+        {
+            (64, false)
+        }
+        AttrType::S if lower.contains("email") => (254, false),
+        _ => (limits::MAX_SORT_KEY_BYTES, true),
+    }
+}
+
+/// KP005, KP012, KP013, KP018, KP019, KP022: the patterns and what they use.
+fn patterns(prepared: &Prepared<'_>, verdicts: &[Verdict], out: &mut Findings) {
+    let design = prepared.design;
+    let mut used_indexes: HashSet<(&str, Option<&str>)> = HashSet::new();
+    let mut read_entities: HashSet<&str> = HashSet::new();
+    for (pattern, verdict) in design.patterns.iter().zip(verdicts) {
+        let path = format!("patterns/{}", pattern.name);
+        let named: Vec<&str> = match pattern.action {
+            Action::Transact => pattern.writes.iter().map(|w| w.entity.as_str()).collect(),
+            _ => pattern.entities.iter().map(String::as_str).collect(),
+        };
+        let mut known = Vec::new();
+        for name in named {
+            match prepared.entity_by_name.get(name) {
+                Some(&e) => known.push(prepared.entity(e)),
+                None => out.push(
+                    "KP018",
+                    Severity::Error,
+                    path.clone(),
+                    format!("`{}` names unknown entity `{name}`", pattern.name),
+                ),
+            }
+        }
+        if pattern.is_read() {
+            read_entities.extend(pattern.entities.iter().map(String::as_str));
+            if let (Some(table), true) = (&verdict.table, verdict.covered) {
+                used_indexes.insert((table.as_str(), verdict.index.as_deref()));
+            }
+            let mut attrs = pattern
+                .inputs
+                .iter()
+                .map(|i| ("input", i))
+                .collect::<Vec<_>>();
+            if let Some(cond) = &pattern.sort {
+                attrs.push(("sort attribute", &cond.attribute));
+            }
+            for (what, attr) in attrs {
+                if !known.is_empty() && !known.iter().any(|e| e.attribute(attr).is_some()) {
+                    out.push(
+                        "KP019",
+                        Severity::Error,
+                        path.clone(),
+                        format!(
+                            "{what} `{attr}` of `{}` is no attribute of {}",
+                            pattern.name,
+                            known
+                                .iter()
+                                .map(|e| e.name.as_str())
+                                .collect::<Vec<_>>()
+                                .join(" or ")
+                        ),
+                    );
+                }
+            }
+            skipped_types(prepared, pattern, verdict, &path, out);
+        }
+        if pattern.action == Action::Transact {
+            let items: u64 = pattern.writes.iter().map(|w| u64::from(w.count)).sum();
+            if items > limits::MAX_TRANSACT_ITEMS as u64 {
+                out.push(
+                    "KP022",
+                    Severity::Error,
+                    path.clone(),
+                    format!(
+                        "`{}` writes {items} items in one transaction; DynamoDB allows {}",
+                        pattern.name,
+                        limits::MAX_TRANSACT_ITEMS
+                    ),
+                );
+            }
+        }
+    }
+    for table in &prepared.tables {
+        for index in table.indexes.iter().skip(1) {
+            let name = index.keys.name;
+            if !used_indexes.contains(&(table.table.name.as_str(), name)) {
+                out.push(
+                    "KP012",
+                    Severity::Warning,
+                    index_path(table.table, index.keys.kind, name),
+                    format!(
+                        "no read pattern uses {} of `{}`: it costs writes and storage for nothing; drop it or add the pattern it is for",
+                        name.unwrap_or_default(),
+                        table.table.name
+                    ),
+                );
+            }
+        }
+    }
+    for entity in &design.entities {
+        if !read_entities.contains(entity.name.as_str()) {
+            out.push(
+                "KP013",
+                Severity::Info,
+                format!("entities/{}", entity.name),
+                format!(
+                    "no read pattern reads {}: add the patterns that read it, so coverage can check them",
+                    entity.name
+                ),
+            );
+        }
+    }
+}
+
+/// KP005: the chosen Query's sort condition also matches another entity type in the partition.
+fn skipped_types(
+    prepared: &Prepared<'_>,
+    pattern: &crate::model::AccessPattern,
+    verdict: &Verdict,
+    path: &str,
+    out: &mut Findings,
+) {
+    if verdict.operation != Operation::Query {
+        return;
+    }
+    let (Some(table), Some(query)) = (&verdict.table, &verdict.query) else {
+        return;
+    };
+    let Some(table) = prepared.tables.iter().find(|t| &t.table.name == table) else {
+        return;
+    };
+    let Some(index) = table
+        .indexes
+        .iter()
+        .find(|i| i.keys.name.map(str::to_string) == verdict.index)
+    else {
+        return;
+    };
+    let returned: HashSet<&str> = pattern.entities.iter().map(String::as_str).collect();
+    let sort_attr = query.sort_condition.as_ref().map(|c| c.attribute.as_str());
+    let prefix = query.sort_condition.as_ref().and_then(|c| c.values.first());
+    let mut seen = HashMap::new();
+    for m in &index.members {
+        let other = prepared.entity(m.entity);
+        if returned.contains(other.name.as_str()) {
+            continue;
+        }
+        let same_partition = m
+            .partition
+            .iter()
+            .zip(&query.partition)
+            .all(|(a, b)| shape::can_equal(a.parts(), b.template.parts()));
+        let same_equal = query.sort_equal.iter().all(|k| {
+            index
+                .keys
+                .sort_key
+                .iter()
+                .position(|s| s.name == k.attribute)
+                .is_some_and(|j| shape::can_equal(m.sort[j].parts(), k.template.parts()))
+        });
+        if !same_partition || !same_equal {
+            continue;
+        }
+        let their_sort = sort_attr.and_then(|a| {
+            index
+                .keys
+                .sort_key
+                .iter()
+                .position(|s| s.name == a)
+                .map(|j| &m.sort[j])
+        });
+        let matches = match (prefix, their_sort) {
+            (Some(p), Some(t)) => {
+                let literal_prefix: Vec<_> = p
+                    .parts()
+                    .iter()
+                    .take_while(|part| match part {
+                        crate::template::Part::Var(v) => pattern.inputs.contains(&v.name),
+                        crate::template::Part::Literal(_) => true,
+                    })
+                    .cloned()
+                    .collect();
+                shape::can_begin_with(t.parts(), &literal_prefix)
+            }
+            _ => true,
+        };
+        if matches && seen.insert(other.name.as_str(), ()).is_none() {
+            let condition = match (prefix, their_sort) {
+                (Some(p), Some(t)) => format!("`{p}` also matches {}'s `{t}`", other.name),
+                _ => shared_prefix(prepared, pattern, index, m).unwrap_or_else(|| {
+                    format!(
+                        "nothing in the key condition tells {} items apart",
+                        other.name
+                    )
+                }),
+            };
+            out.push(
+                "KP005",
+                Severity::Warning,
+                path.to_string(),
+                format!(
+                    "`{}` reads {} but its Query also returns {} items: {condition}; give each type its own sort-key prefix, or skip {} by type",
+                    pattern.name,
+                    pattern.entities.join(", "),
+                    other.name,
+                    other.name
+                ),
+            );
+        }
+    }
+}
+
+/// For a Query with no sort condition: the returned entity's sort template and the other's,
+/// and the prefix they share (`ORDER#{orderId}` and `ORDER#{orderId}#ITEM#{itemId}`).
+fn shared_prefix(
+    prepared: &Prepared<'_>,
+    pattern: &crate::model::AccessPattern,
+    index: &crate::coverage::PreparedIndex<'_>,
+    other: &Member<'_>,
+) -> Option<String> {
+    let name = pattern.entities.first()?;
+    let &e = prepared.entity_by_name.get(name.as_str())?;
+    let mine = prepared.member(index, e)?;
+    let (a, b) = (mine.sort.last()?, other.sort.last()?);
+    let bound =
+        |t: &KeyTemplate| shape::bound_prefix(t, |v| pattern.inputs.iter().any(|i| i == v)).parts;
+    let common = shape::common_prefix(&bound(a), &bound(b));
+    let shared = if common.is_empty() {
+        String::new()
+    } else {
+        format!(" share the prefix `{}`", KeyTemplate::from_parts(&common))
+    };
+    let verb = if shared.is_empty() {
+        " both fit the key condition"
+    } else {
+        ""
+    };
+    Some(format!(
+        "{name}'s `{a}` and {}'s `{b}`{shared}{verb}",
+        prepared.entity(other.entity).name
+    ))
+}
+
+#[cfg(test)]
+mod tests;

@@ -52,11 +52,30 @@ fn walk(mut a: impl Iterator<Item = Token>, mut b: impl Iterator<Item = Token>) 
     }
 }
 
-/// Whether some rendering of `a` can equal some rendering of `b`: their literal beginnings and
-/// endings agree as far as the first variable from each side.
+/// The separators of a template: the punctuation in its literal text, in order (`#`, `#`).
+/// Values are assumed not to contain the punctuation their templates separate them with (an
+/// id holds no `#`), which is what makes type prefixes work: so two renderings can only be
+/// equal when their separators are.
+fn separators(parts: &[Part]) -> impl Iterator<Item = char> + '_ {
+    parts.iter().flat_map(|p| {
+        match p {
+            Part::Literal(s) => s.as_str(),
+            Part::Var(_) => "",
+        }
+        .chars()
+        .filter(|c| !c.is_alphanumeric() && *c != '_' && *c != '-')
+    })
+}
+
+/// Whether some rendering of `a` can equal some rendering of `b`: their separators are the
+/// same and their literal beginnings and endings agree as far as the first variable.
 pub(crate) fn can_equal(a: &[Part], b: &[Part]) -> bool {
     if a == b {
         return true;
+    }
+    let uses_separators = |t: &[Part]| separators(t).next().is_some();
+    if uses_separators(a) && uses_separators(b) && !separators(a).eq(separators(b)) {
+        return false;
     }
     match walk(forward(a), forward(b)) {
         Some(equal) => equal,
@@ -64,8 +83,14 @@ pub(crate) fn can_equal(a: &[Part], b: &[Part]) -> bool {
     }
 }
 
-/// Whether some rendering of `t` can begin with some rendering of `prefix`.
+/// Whether some rendering of `t` can begin with some rendering of `prefix`: the prefix's
+/// separators begin `t`'s, and their literal beginnings agree up to a variable.
 pub(crate) fn can_begin_with(t: &[Part], prefix: &[Part]) -> bool {
+    let mut seps = separators(t);
+    let t_uses_separators = separators(t).next().is_some();
+    if t_uses_separators && !separators(prefix).all(|c| seps.next() == Some(c)) {
+        return false;
+    }
     let mut t = forward(t);
     for p in forward(prefix) {
         match (t.next(), p) {
@@ -134,8 +159,6 @@ pub(crate) fn same_parts(a: &[Part], b: &[Part]) -> bool {
 #[derive(Debug, Clone)]
 pub(crate) struct BoundPrefix<'t> {
     pub parts: Vec<Part>,
-    /// The whole template is bound.
-    pub complete: bool,
     /// The first variable that is not bound (a shard variable is never bound).
     pub next: Option<&'t Var>,
     /// What follows `next`.
@@ -153,7 +176,6 @@ pub(crate) fn bound_prefix<'t>(
         {
             return BoundPrefix {
                 parts: parts[..i].to_vec(),
-                complete: false,
                 next: Some(var),
                 rest: &parts[i + 1..],
             };
@@ -161,7 +183,6 @@ pub(crate) fn bound_prefix<'t>(
     }
     BoundPrefix {
         parts: parts.to_vec(),
-        complete: true,
         next: None,
         rest: &[],
     }
@@ -203,14 +224,6 @@ pub(crate) fn push_literal(parts: &mut Vec<Part>, text: &str) {
     }
 }
 
-/// The literal text at the start of `parts` (empty when they start with a variable).
-pub(crate) fn leading_literal(parts: &[Part]) -> &str {
-    match parts.first() {
-        Some(Part::Literal(s)) => s,
-        _ => "",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,7 +237,11 @@ mod tests {
         assert!(!can_equal(&parts("CUSTOMER#{id}"), &parts("ORDER#{id}")));
         assert!(can_equal(&parts("USER#{id}"), &parts("USER#{userId}")));
         assert!(!can_equal(&parts("PROFILE"), &parts("ORDER#{orderId}")));
-        assert!(can_equal(&parts("{a}#X"), &parts("ORDER#{b}#X")));
+        assert!(can_equal(&parts("{a}#X"), &parts("ORDER{b}#X")));
+        assert!(!can_equal(
+            &parts("ORDER#{o}"),
+            &parts("ORDER#{o}#ITEM#{i}")
+        ));
         assert!(!can_equal(&parts("{a}#X"), &parts("{b}#Y")));
         assert!(!can_equal(&parts("USER#"), &parts("USER#{id}")));
     }
@@ -237,6 +254,10 @@ mod tests {
         ));
         assert!(!can_begin_with(&parts("PROFILE"), &parts("ORDER#")));
         assert!(!can_begin_with(&parts("ORD"), &parts("ORDER#")));
+        assert!(!can_begin_with(
+            &parts("ORDER#{o}"),
+            &parts("ORDER#{o}#ITEM#")
+        ));
         assert!(can_begin_with(&parts("{x}"), &parts("ORDER#")));
     }
 

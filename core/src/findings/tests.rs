@@ -1,0 +1,290 @@
+use expect_test::{Expect, expect};
+
+use crate::coverage::testing::design;
+
+/// Prints every finding of the design: code, severity, path and message.
+fn check(text: &str, expect: Expect) {
+    let d = design(text);
+    let analysis = crate::analysis::analyze(&d);
+    let out: String = analysis
+        .findings
+        .iter()
+        .map(|f| format!("{} {:?} {}\n  {}\n", f.code, f.severity, f.path, f.message))
+        .collect();
+    expect.assert_eq(&out);
+}
+
+#[test]
+fn a_clean_design_has_no_findings() {
+    check(
+        "
+        table shop PK SK
+        entity Customer customerId | PK=CUSTOMER#{customerId} SK=PROFILE
+        entity Order orderId customerId | PK=CUSTOMER#{customerId} SK=ORDER#{orderId}
+        read customer Customer,Order by customerId
+        ",
+        expect![""],
+    );
+}
+
+#[test]
+fn a_broken_template_and_an_unknown_variable_are_errors() {
+    check(
+        "
+        table app PK SK
+        entity User userId | PK=USER#{userId SK=PROFILE#{nickname}
+        read user User by userId
+        ",
+        expect![[r#"
+            KP001 Error entities/User/keys/PK
+              User.PK `USER#{userId` at 5..12: unclosed `{`: a variable ends with `}`
+            KP002 Error entities/User/keys/SK
+              `{nickname}` in User.SK is no attribute of User
+        "#]],
+    );
+}
+
+#[test]
+fn two_entities_whose_primary_keys_can_render_equal_collide() {
+    check(
+        "
+        table app PK SK
+        entity User id | PK=USER#{id} SK=PROFILE
+        entity Admin id | PK=USER#{id} SK=PROFILE
+        entity Order id | PK=USER#{id} SK=ORDER#{id}
+        read user User by id
+        read admin Admin by id
+        read order Order by id
+        ",
+        expect![[r#"
+            KP004 Error entities/Admin/keys
+              User (`USER#{id}` / `PROFILE`) and Admin (`USER#{id}` / `PROFILE`) can have the same primary key in `app`: one would overwrite the other; give each a distinct prefix
+        "#]],
+    );
+}
+
+#[test]
+fn a_sort_prefix_that_also_matches_another_type_names_both() {
+    check(
+        "
+        table app PK SK
+        entity Order orderId customerId | PK=CUSTOMER#{customerId} SK=ORDER#{orderId}
+        entity OrderItem orderId itemId customerId | PK=CUSTOMER#{customerId} SK=ORDER#{orderId}#ITEM#{itemId}
+        read orders Order by customerId
+        read items OrderItem by customerId,orderId
+        ",
+        expect![[r#"
+            KP005 Warning patterns/orders
+              `orders` reads Order but its Query also returns OrderItem items: Order's `ORDER#{orderId}` and OrderItem's `ORDER#{orderId}#ITEM#{itemId}` share the prefix `ORDER#`; give each type its own sort-key prefix, or skip OrderItem by type
+        "#]],
+    );
+}
+
+#[test]
+fn index_counts_and_shapes_past_dynamodb_limits() {
+    check(
+        "
+        table nosort id
+        lsi ByDate createdAt
+        gsi GSI1 a
+        gsi GSI2 b
+        gsi GSI3 c
+        gsi GSI4 a1,a2,a3,a4,a5
+        entity Thing id createdAt a b c
+        read thing Thing by id
+        ",
+        expect![[r#"
+            KP009 Error tables/nosort/lsis/ByDate
+              LSI `ByDate` needs a table with a sort key, and `nosort` has none
+            KP011 Error tables/nosort/gsis/GSI4
+              GSI `GSI4` has 5 partition key attributes; a multi-attribute key takes at most 4
+            KP006 Warning tables/nosort
+              `nosort` has 4 GSIs: each one adds a write, storage and replication lag to every item it holds; consider overloading one GSI for several patterns
+            KP012 Warning tables/nosort/gsis/GSI1
+              no read pattern uses GSI1 of `nosort`: it costs writes and storage for nothing; drop it or add the pattern it is for
+            KP012 Warning tables/nosort/gsis/GSI2
+              no read pattern uses GSI2 of `nosort`: it costs writes and storage for nothing; drop it or add the pattern it is for
+            KP012 Warning tables/nosort/gsis/GSI3
+              no read pattern uses GSI3 of `nosort`: it costs writes and storage for nothing; drop it or add the pattern it is for
+            KP012 Warning tables/nosort/gsis/GSI4
+              no read pattern uses GSI4 of `nosort`: it costs writes and storage for nothing; drop it or add the pattern it is for
+            KP012 Warning tables/nosort/lsis/ByDate
+              no read pattern uses ByDate of `nosort`: it costs writes and storage for nothing; drop it or add the pattern it is for
+        "#]],
+    );
+}
+
+#[test]
+fn more_than_twenty_gsis_pass_the_default_quota() {
+    let mut text = String::from("table big PK\n");
+    for i in 0..21 {
+        text.push_str(&format!("gsi GSI{i} K{i}\n"));
+    }
+    text.push_str("entity Thing id | PK={id}\nread thing Thing by id\n");
+    let d = design(&text);
+    let codes: Vec<&str> = crate::analysis::analyze(&d)
+        .findings
+        .iter()
+        .map(|f| f.code)
+        .filter(|c| *c != "KP012")
+        .collect();
+    expect![[r#"["KP007"]"#]].assert_eq(&format!("{codes:?}"));
+}
+
+#[test]
+fn unused_indexes_and_unread_entities_are_reported() {
+    check(
+        "
+        table app PK SK
+        gsi Lonely GPK GSK
+        entity User userId | PK=USER#{userId} SK=PROFILE GPK=ALL GSK={userId}
+        entity Audit auditId | PK=AUDIT#{auditId} SK=AUDIT
+        read user User by userId
+        put audit Audit
+        ",
+        expect![[r#"
+            KP012 Warning tables/app/gsis/Lonely
+              no read pattern uses Lonely of `app`: it costs writes and storage for nothing; drop it or add the pattern it is for
+            KP013 Info entities/Audit
+              no read pattern reads Audit: add the patterns that read it, so coverage can check them
+        "#]],
+    );
+}
+
+#[test]
+fn a_low_cardinality_partition_under_heavy_traffic_asks_for_shards() {
+    check(
+        "
+        table app PK SK
+        gsi ByStatus GPK GSK
+        gsi ByShardedStatus SPK SSK
+        entity Order orderId status=NEW|PAID|SENT createdAt | PK=ORDER#{orderId} SK=ORDER GPK=STATUS#{status} GSK={createdAt}
+        entity Job jobId status=NEW|DONE createdAt | PK=JOB#{jobId} SK=JOB SPK=S#{status}#{shard:2} SSK={createdAt}
+        entity Counter day count:N | PK=COUNTERS SK=DAY#{day}
+        read by_status Order by status page 100 rate 3000
+        read jobs_by_status Job by status page 100 rate 8000
+        read order Order by orderId
+        read job Job by jobId
+        read counters Counter
+        update bump Counter rate 1500
+        ",
+        expect![[r#"
+            KP014 Warning entities/Order/keys/GPK
+              GPK `STATUS#{status}` takes few values (`status` has 3 known values), and `by_status` can send about 7500 read units a second to one of them, over one partition's 3000: write-shard it into 3 (`STATUS#{status}#SHARD{shard:3}`) and read the shards in parallel
+            KP014 Warning entities/Job/keys/SPK
+              SPK `S#{status}#{shard:2}` takes few values (`status` has 2 known values), and `jobs_by_status` can send about 10000 read units a second to one of them per shard over 2, over one partition's 3000: raise its shards from 2 to 7
+            KP014 Warning entities/Counter/keys/PK
+              PK `COUNTERS` takes few values (it is a constant), and `bump` can send about 1500 write units a second to one of them, over one partition's 1000: write-shard it into 2 (`COUNTERS#SHARD{shard:2}`) and read the shards in parallel
+        "#]],
+    );
+}
+
+#[test]
+fn keys_that_can_outgrow_dynamodbs_limits() {
+    check(
+        "
+        table app PK SK
+        entity Doc docId title body | PK=DOC#{docId} SK=TITLE#{title}
+        entity Pair docId title body | PK={title}#{body}#{title} SK=PAIR
+        read doc Doc by docId
+        read pair Pair by title,body
+        ",
+        expect![[r#"
+            KP015 Warning entities/Doc/keys/SK
+              Doc.SK `TITLE#{title}` can reach about 1030 bytes, over DynamoDB's 1024-byte sort key limit (`title` free text): bound or hash the long values
+            KP015 Warning entities/Pair/keys/PK
+              Pair.PK `{title}#{body}#{title}` can reach about 3074 bytes, over DynamoDB's 2048-byte partition key limit (`title`, `body`, `title` free text): bound or hash the long values
+        "#]],
+    );
+}
+
+#[test]
+fn bad_names_duplicates_and_unknown_references() {
+    check(
+        "
+        table t!x PK SK
+        table t!x PK SK
+        gsi X GPK
+        entity User userId userId | PK=USER#{userId} SK=PROFILE GPK={userId}
+        entity User userId | PK=USER#{userId} SK=ME
+        entity Lost x | PK={x}
+        read user User by userId,email where age >
+        read ghost Ghost by id
+        ",
+        expect![[r#"
+            KP016 Error tables/t!x
+              table name `t!x` breaks DynamoDB's rule: 3 to 255 characters of a-z A-Z 0-9 _ - .
+            KP017 Error tables/t!x
+              two tables are named `t!x`
+            KP016 Error tables/t!x
+              table name `t!x` breaks DynamoDB's rule: 3 to 255 characters of a-z A-Z 0-9 _ - .
+            KP016 Error tables/t!x/gsis/X
+              index name `X` breaks DynamoDB's rule: 3 to 255 characters of a-z A-Z 0-9 _ - .
+            KP017 Error entities/User/attributes/userId
+              User has two attributes named `userId`
+            KP017 Error entities/User
+              two entities are named `User`
+            KP003 Error entities/User/keys/GPK
+              `GPK` is no key attribute of `t!x` or its indexes: the template is never used
+            KP019 Error patterns/user
+              input `email` of `user` is no attribute of User
+            KP019 Error patterns/user
+              sort attribute `age` of `user` is no attribute of User
+            KP018 Error patterns/ghost
+              `ghost` names unknown entity `Ghost`
+            KP012 Warning tables/t!x/gsis/X
+              no read pattern uses X of `t!x`: it costs writes and storage for nothing; drop it or add the pattern it is for
+            KP013 Info entities/Lost
+              no read pattern reads Lost: add the patterns that read it, so coverage can check them
+        "#]],
+    );
+}
+
+#[test]
+fn key_types_must_fit_the_key_attribute() {
+    check(
+        "
+        table app PK SK:N
+        entity Score playerId points:N name | PK=PLAYER#{playerId} SK=SCORE#{points}
+        entity Named playerId name | PK=NAME#{playerId} SK={name}
+        read score Score by playerId
+        read named Named by playerId
+        ",
+        expect![[r#"
+            KP020 Error entities/Score/keys/SK
+              Score.SK: `SCORE#{points}` renders text, but `SK` is of type N: an N key takes one N attribute, as in `{amount}`
+            KP020 Error entities/Named/keys/SK
+              Named.SK: `name` is of type S, but `SK` is of type N
+        "#]],
+    );
+}
+
+#[test]
+fn a_number_in_a_string_sort_key_sorts_as_text() {
+    check(
+        "
+        table app PK SK
+        entity Task listId priority:N taskId | PK=LIST#{listId} SK={priority}#{taskId}
+        read tasks Task by listId
+        ",
+        expect![[r#"
+            KP021 Warning entities/Task/keys/SK
+              Task.SK `{priority}#{taskId}` puts the number `priority` in a string sort key, where it sorts as text (`10` before `2`): zero-pad it to a fixed width when writing (`priority` as `0002`)
+        "#]],
+    );
+}
+
+#[test]
+fn a_template_for_a_key_no_index_has_is_never_used() {
+    check(
+        "
+        table app PK SK
+        entity User userId | PK=USER#{userId} SK=PROFILE GSI9PK=X
+        read user User by userId
+        ",
+        expect![[r#"
+            KP003 Error entities/User/keys/GSI9PK
+              `GSI9PK` is no key attribute of `app` or its indexes: the template is never used
+        "#]],
+    );
+}
