@@ -332,17 +332,20 @@ struct Candidate<'a> {
 }
 
 impl Candidate<'_> {
-    fn rank(&self) -> (u8, u32, usize, usize, usize) {
-        let kind = match (self.operation, self.keys.kind) {
-            (Operation::GetItem, _) => 0,
-            (_, IndexKind::Table | IndexKind::Lsi) => 1,
-            (_, IndexKind::Gsi) => 2,
+    /// Lower is cheaper: GetItem; then a key that uses every input (a filter reads items only
+    /// to drop them); then the table or an LSI before a GSI; fewer shards; fewer other entity
+    /// types to skip; the table's index order.
+    fn rank(&self) -> (bool, usize, u8, u32, usize, usize) {
+        let kind = match self.keys.kind {
+            IndexKind::Table | IndexKind::Lsi => 1,
+            IndexKind::Gsi => 2,
         };
         (
+            self.operation != Operation::GetItem,
+            self.unused_inputs.len(),
             kind,
             self.shards.unwrap_or(1),
             self.skipped.len(),
-            self.unused_inputs.len(),
             self.position,
         )
     }
@@ -437,33 +440,29 @@ fn why_better(best: &Candidate<'_>, other: &Candidate<'_>) -> String {
     let name = index_label(&best.keys);
     let other_name = index_label(&other.keys);
     let why = if b.0 != o.0 {
-        match (best.operation, best.keys.kind) {
-            (Operation::GetItem, _) => {
-                "a GetItem reads exactly one item by its full key".to_string()
-            }
-            (_, IndexKind::Table) => {
-                "a Query on the table needs no index (no extra writes or storage) and can read consistently".to_string()
-            }
-            (_, IndexKind::Lsi) => {
-                "an LSI shares the table's partitions and can read consistently".to_string()
-            }
-            (_, IndexKind::Gsi) => "it ranks lower".to_string(),
-        }
+        "a GetItem reads exactly one item by its full key".to_string()
     } else if b.1 != o.1 {
-        match b.1 {
-            1 => format!("one Query instead of {} (one per shard)", o.1),
-            n => format!(
-                "{n} Queries instead of {} (fewer shards to scatter over)",
-                o.1
-            ),
-        }
-    } else if b.2 != o.2 {
-        format!("it reads {} other entity type(s) instead of {}", b.2, o.2)
-    } else if b.3 != o.3 {
         format!(
             "its key uses more of the inputs ({} left to filter instead of {})",
-            b.3, o.3
+            b.1, o.1
         )
+    } else if b.2 != o.2 {
+        match best.keys.kind {
+            IndexKind::Lsi => {
+                "an LSI shares the table's partitions and can read consistently".to_string()
+            }
+            _ => "a Query on the table needs no index (no extra writes or storage) and can read consistently".to_string(),
+        }
+    } else if b.3 != o.3 {
+        match b.3 {
+            1 => format!("one Query instead of {} (one per shard)", o.3),
+            n => format!(
+                "{n} Queries instead of {} (fewer shards to scatter over)",
+                o.3
+            ),
+        }
+    } else if b.4 != o.4 {
+        format!("it reads {} other entity type(s) instead of {}", b.4, o.4)
     } else {
         "it comes first in the table's index order".to_string()
     };

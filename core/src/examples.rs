@@ -9,10 +9,20 @@ use crate::model::Design;
 
 /// Slug (the file name without `.keyplan.json`) and text of each built-in example, the
 /// first being the one a new visitor sees.
-pub const SOURCES: &[(&str, &str)] = &[(
-    "order-management",
-    include_str!("../../examples/order-management.keyplan.json"),
-)];
+pub const SOURCES: &[(&str, &str)] = &[
+    (
+        "order-management",
+        include_str!("../../examples/order-management.keyplan.json"),
+    ),
+    (
+        "saas-multi-tenant",
+        include_str!("../../examples/saas-multi-tenant.keyplan.json"),
+    ),
+    (
+        "ecommerce-orders",
+        include_str!("../../examples/ecommerce-orders.keyplan.json"),
+    ),
+];
 
 /// Every built-in example that parses, by slug, in [`SOURCES`] order.
 pub fn all() -> Vec<(&'static str, Design)> {

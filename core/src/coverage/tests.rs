@@ -411,3 +411,161 @@ fn a_table_without_sort_key_serves_get_item_by_partition_alone() {
         "#]],
     );
 }
+
+/// Prints every built-in example's verdicts and findings.
+fn check_example(slug: &str, expect: Expect) {
+    let design = crate::examples::get(slug).expect("a built-in example");
+    let analysis = crate::analysis::analyze(&design);
+    let (covered, reads) = analysis.coverage();
+    let mut out = format!("{covered}/{reads} reads covered\n");
+    out.extend(analysis.verdicts.iter().map(show));
+    for f in &analysis.findings {
+        out.push_str(&format!(
+            "{} {:?} {}: {}\n",
+            f.code, f.severity, f.path, f.message
+        ));
+    }
+    expect.assert_eq(&out);
+}
+
+#[test]
+fn order_management_example_leaves_get_order_by_id_to_a_scan_as_the_seed_states_it() {
+    check_example(
+        "order-management",
+        expect![[r#"
+        7/8 reads covered
+        Get order by ID: Scan
+          - the table: PK = `CUSTOMER#{customerId}` needs `customerId`, which is not an input
+          - GSI1: GSI1PK = `STATUS#{status}#SHARD{shard:10}` needs `status`, which is not an input
+          - GSI2: GSI2PK = `FC#{fulfillmentCenter}` needs `fulfillmentCenter`, which is not an input
+          - GSI3: Order is absent from GSI3: it has no template for GSI3PK
+          suggestion: a GSI with partition key `ORDER#{orderId}` would serve it
+        Get customer orders: Query (descending)
+          PK = :pk AND begins_with(SK, :sk)
+            :pk = CUSTOMER#{customerId}
+            :sk = ORDER#
+        Get orders by status: Query on GSI1 x10 shards
+          GSI1PK = :pk AND GSI1SK >= :sk
+            :pk = STATUS#{status}#SHARD{shard:10}
+            :sk = {createdAt}$
+          - the partition key is write-sharded: scatter 10 Queries, one per shard, and merge
+        Get order items: Query
+          PK = :pk
+            :pk = ORDER#{orderId}
+        Get customer profile: GetItem
+          PK = :pk AND SK = :sk
+            :pk = CUSTOMER#{customerId}
+            :sk = PROFILE
+        Get orders by fulfillment center: Query on GSI2
+          GSI2PK = :pk
+            :pk = FC#{fulfillmentCenter}
+        Get daily order count by status: Query
+          PK = :pk AND begins_with(SK, :sk)
+            :pk = ANALYTICS
+            :sk = DATE#{date}#STATUS#
+          - chose the table over GSI3, which also serves it: a Query on the table needs no index (no extra writes or storage) and can read consistently
+        Get order events: Query
+          PK = :pk
+            :pk = ORDER#{orderId}
+        Create order: TransactWriteItems
+        Update order status: UpdateItem
+          PK = :pk AND SK = :sk
+            :pk = CUSTOMER#{customerId}
+            :sk = ORDER#{orderId}
+        Record order event: PutItem
+          PK = :pk AND SK = :sk
+            :pk = ORDER#{orderId}
+            :sk = EVENT#{occurredAt}#{eventId}
+        KP021 Warning entities/Order/keys/GSI2SK: Order.GSI2SK `{priority}#{orderId}` puts the number `priority` in a string sort key, where it sorts as text (`10` before `2`): zero-pad it to a fixed width when writing (`priority` as `0002`)
+        KP012 Warning tables/orders/gsis/GSI3: no read pattern uses GSI3 of `orders`: it costs writes and storage for nothing; drop it or add the pattern it is for
+    "#]],
+    );
+}
+
+#[test]
+fn saas_multi_tenant_example_covers_every_read() {
+    check_example(
+        "saas-multi-tenant",
+        expect![[r#"
+        9/9 reads covered
+        Get tenant: GetItem
+          pk = :pk AND sk = :sk
+            :pk = TENANT#{tenantId}
+            :sk = #METADATA
+        Get tenant subscription: GetItem
+          pk = :pk AND sk = :sk
+            :pk = TENANT#{tenantId}
+            :sk = #SUBSCRIPTION
+        Get whole tenant: Query
+          pk = :pk
+            :pk = TENANT#{tenantId}
+        List tenant users: Query
+          pk = :pk AND begins_with(sk, :sk)
+            :pk = TENANT#{tenantId}
+            :sk = USER#
+        Get user: GetItem
+          pk = :pk AND sk = :sk
+            :pk = TENANT#{tenantId}
+            :sk = USER#{userId}
+        Log in by email: Query on gsi1
+          gsi1pk = :pk AND gsi1sk = :sk
+            :pk = EMAIL#{email}
+            :sk = USER
+        List tenant projects, newest first: Query (descending)
+          pk = :pk AND begins_with(sk, :sk)
+            :pk = TENANT#{tenantId}
+            :sk = PROJECT#
+        List tenant projects by status, recently updated: Query on gsi1 (descending)
+          gsi1pk = :pk
+            :pk = TENANT#{tenantId}#PROJECTS#{status}
+          - chose gsi1 over the table, which also serves it: its key uses more of the inputs (0 left to filter instead of 1)
+        List tenants on a plan since a date: Query on gsi1
+          gsi1pk = :pk AND gsi1sk >= :sk
+            :pk = PLAN#{plan}
+            :sk = {createdAt}
+        Create project: PutItem
+          pk = :pk AND sk = :sk
+            :pk = TENANT#{tenantId}
+            :sk = PROJECT#{projectId}
+    "#]],
+    );
+}
+
+#[test]
+fn ecommerce_orders_example_covers_every_read() {
+    check_example(
+        "ecommerce-orders",
+        expect![[r#"
+        7/7 reads covered
+        Get customer: GetItem
+          PK = :pk AND SK = :sk
+            :pk = CUSTOMER#{customerId}
+            :sk = PROFILE
+        List customer orders, newest first: Query (descending)
+          PK = :pk AND begins_with(SK, :sk)
+            :pk = CUSTOMER#{customerId}
+            :sk = ORDER#
+        List customer orders since a date: Query
+          PK = :pk AND SK BETWEEN :sk1 AND :sk2
+            :pk = CUSTOMER#{customerId}
+            :sk1 = ORDER#{createdAt}
+            :sk2 = ORDER$
+        Get order by ID: Query on GSI1
+          GSI1PK = :pk AND GSI1SK = :sk
+            :pk = ORDER#{orderId}
+            :sk = #ORDER
+        Get order with items: Query on GSI1
+          GSI1PK = :pk
+            :pk = ORDER#{orderId}
+        List order items: Query
+          PK = :pk
+            :pk = ORDER#{orderId}
+          - chose the table over GSI1, which also serves it: a Query on the table needs no index (no extra writes or storage) and can read consistently
+        List orders by status, oldest first: Query on GSI2
+          GSI2PK = :pk AND GSI2SK >= :sk
+            :pk = STATUS#{status}
+            :sk = {createdAt}$
+        Place order: TransactWriteItems
+    "#]],
+    );
+}
