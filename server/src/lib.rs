@@ -28,11 +28,24 @@ pub use error::ApiError;
 #[derive(Debug, Clone)]
 pub struct AppState {
     pub dist: Dist,
+    /// The DynamoDB engines runs may use, by name (none until [`AppState::with_engines`]).
+    pub engines: engine::Engines,
+    /// The runs started over the API.
+    pub runs: api::runs::Runs,
 }
 
 impl AppState {
     pub fn new(dist: Dist) -> Self {
-        AppState { dist }
+        AppState {
+            dist,
+            engines: engine::Engines::default(),
+            runs: api::runs::Runs::default(),
+        }
+    }
+
+    /// The same state with these engines for runs.
+    pub fn with_engines(self, engines: engine::Engines) -> Self {
+        AppState { engines, ..self }
     }
 }
 

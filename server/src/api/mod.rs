@@ -9,11 +9,13 @@ use crate::AppState;
 use crate::error::ApiError;
 
 pub mod health;
+pub mod runs;
 
 /// Every API route. To add a feature, write `api/<feature>.rs` with
 /// `pub fn router() -> Router<AppState>` and merge it below.
 pub fn router() -> Router<AppState> {
     Router::new()
         .merge(health::router())
+        .merge(runs::router())
         .fallback(|| async { ApiError::NotFound("no such API endpoint".to_string()) })
 }

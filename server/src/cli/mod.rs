@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub mod run;
 pub mod serve;
 
 /// keyplan: design, check and run DynamoDB single-table schemas.
@@ -22,19 +23,23 @@ pub struct Cli {
 pub enum Command {
     /// Serve the built browser app and the HTTP API.
     Serve(serve::Args),
+    /// Run a design on a DynamoDB engine and compare every pattern with core's evaluation.
+    Run(run::Args),
 }
 
 /// Runs the chosen subcommand.
 pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Serve(args) => serve::run(args).await,
+        Command::Run(args) => run::run(args).await,
     }
 }
 
 /// Logs to stderr; `RUST_LOG` overrides the default of keyplan's own info messages.
 pub fn init_tracing() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("keyplan_server=info,warn"));
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
+        tracing_subscriber::EnvFilter::new("keyplan_server=info,dynoxide=error,warn")
+    });
     // A second initialisation (tests calling in twice) is harmless, so its error is ignored.
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)

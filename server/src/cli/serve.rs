@@ -23,10 +23,24 @@ pub struct Args {
     /// `dist/` of the workspace this binary was built from.
     #[arg(long, env = "KEYPLAN_DIST")]
     pub dist: Option<PathBuf>,
+    /// A DynamoDB engine runs may use besides the embedded one, `NAME=URL` (DynamoDB Local,
+    /// LocalStack, moto), or `aws` (needs `--allow-aws`); repeatable. The browser picks among
+    /// these by name.
+    #[arg(long = "endpoint", value_name = "NAME=URL")]
+    pub endpoints: Vec<String>,
+    /// Allow `--endpoint aws`: runs on Amazon DynamoDB with the standard credential chain.
+    #[arg(long, env = "KEYPLAN_ALLOW_AWS")]
+    pub allow_aws: bool,
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let dist = Dist::locate(args.dist)?;
+    let engines = crate::engine::Engines::start(&crate::engine::EnginesConfig {
+        embedded: true,
+        endpoints: args.endpoints,
+        allow_aws: args.allow_aws,
+    })
+    .await?;
     let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))
         .await
         .with_context(|| format!("cannot listen on {}:{}", args.host, args.port))?;
@@ -36,11 +50,20 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         "keyplan serving {} on http://{address}",
         dist.path().display()
     );
-    let app = crate::app(AppState::new(dist));
+    let state = AppState::new(dist).with_engines(engines);
+    let runs = state.runs.clone();
+    let app = crate::app(state);
+    // On Ctrl-C, runs are cancelled first: each deletes its tables and ends its event stream,
+    // which lets the graceful shutdown finish.
+    let cancel_runs = runs.clone();
     axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown_signal())
+        .with_graceful_shutdown(async move {
+            shutdown_signal().await;
+            cancel_runs.cancel_all();
+        })
         .await
         .context("the server stopped")?;
+    runs.wait_all().await;
     Ok(ExitCode::SUCCESS)
 }
 

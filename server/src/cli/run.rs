@@ -1,0 +1,267 @@
+//! `keyplan run FILE`: runs a design against a DynamoDB engine and says, pattern by pattern,
+//! whether the engine answered what core predicted.
+//!
+//! With no engine named, the run uses dynoxide-rs embedded in this process. A progress bar
+//! shows on a terminal; `--json` prints every event as one JSON line instead. The exit code is
+//! 1 on any mismatch, error or failure, and the run's tables are deleted in every case, Ctrl-C
+//! included.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Mutex;
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
+use tokio_util::sync::CancellationToken;
+
+use crate::engine::{EMBEDDED, Engines, EnginesConfig};
+use crate::runner::{self, RunEvent, RunId, Status};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The design file (`*.keyplan.json`).
+    pub file: PathBuf,
+    /// The engine: `embedded` (the default, in this process) or `aws` (with `--allow-aws`).
+    #[arg(long, env = "KEYPLAN_ENGINE", conflicts_with = "endpoint")]
+    pub engine: Option<String>,
+    /// A DynamoDB-compatible endpoint to run on instead: DynamoDB Local, LocalStack or moto
+    /// (`http://127.0.0.1:8000`), or `aws` for Amazon DynamoDB with `--allow-aws`.
+    #[arg(long, env = "KEYPLAN_ENDPOINT")]
+    pub endpoint: Option<String>,
+    /// Allow runs on Amazon DynamoDB itself (standard credential chain; costs money).
+    #[arg(long, env = "KEYPLAN_ALLOW_AWS")]
+    pub allow_aws: bool,
+    /// Items to generate for an entity, `ENTITY=N`; repeatable.
+    #[arg(long = "count", value_name = "ENTITY=N", value_parser = runner::build::parse_count)]
+    pub counts: Vec<(String, u32)>,
+    /// Print every event as a JSON line on stdout instead of a progress bar.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let text = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let design = keyplan_core::file::parse(&text)
+        .with_context(|| format!("{} is not a valid design file", args.file.display()))?;
+    let counts = args.counts.iter().cloned().collect();
+    let plan = runner::build::plan(&design, &counts)
+        .with_context(|| format!("cannot run {}", args.file.display()))?;
+
+    let (config, name) = engine_config(&args);
+    let engines = Engines::start(&config).await?;
+    let engine = engines.get(Some(&name))?.clone();
+
+    let cancel = CancellationToken::new();
+    let on_interrupt = cancel.clone();
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            eprintln!("interrupted: deleting the run's tables...");
+            on_interrupt.cancel();
+        }
+    });
+    let id = RunId::random();
+    let summary = if args.json {
+        let emit = |event: RunEvent| {
+            if let Ok(line) = serde_json::to_string(&event) {
+                println!("{line}");
+            }
+        };
+        runner::run(&engine, &plan, &id, &cancel, &emit).await
+    } else {
+        let show = Display::new(std::io::stderr().is_terminal());
+        let emit = |event: RunEvent| show.event(&event);
+        runner::run(&engine, &plan, &id, &cancel, &emit).await
+    };
+    Ok(if summary.ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// Which engines to start, and the one to use.
+fn engine_config(args: &Args) -> (EnginesConfig, String) {
+    match (&args.endpoint, &args.engine) {
+        (Some(endpoint), _) if endpoint == "aws" => (
+            EnginesConfig {
+                embedded: false,
+                endpoints: vec!["aws".to_string()],
+                allow_aws: args.allow_aws,
+            },
+            "aws".to_string(),
+        ),
+        (Some(endpoint), _) => {
+            // `NAME=URL` keeps its name; a bare URL is called `endpoint`.
+            let arg = if endpoint.contains('=') {
+                endpoint.clone()
+            } else {
+                format!("endpoint={endpoint}")
+            };
+            let name = arg
+                .split('=')
+                .next()
+                .unwrap_or("endpoint")
+                .trim()
+                .to_string();
+            (
+                EnginesConfig {
+                    embedded: false,
+                    endpoints: vec![arg],
+                    allow_aws: false,
+                },
+                name,
+            )
+        }
+        (None, Some(engine)) if engine == "aws" => (
+            EnginesConfig {
+                embedded: false,
+                endpoints: vec!["aws".to_string()],
+                allow_aws: args.allow_aws,
+            },
+            "aws".to_string(),
+        ),
+        (None, engine) => (
+            EnginesConfig {
+                embedded: true,
+                endpoints: Vec::new(),
+                allow_aws: false,
+            },
+            engine.clone().unwrap_or_else(|| EMBEDDED.to_string()),
+        ),
+    }
+}
+
+/// The human display: a progress bar for the load (on a terminal), a line per pattern, a
+/// diff under each mismatch, and a last line with the figures.
+struct Display {
+    bar: Mutex<Option<ProgressBar>>,
+    terminal: bool,
+}
+
+impl Display {
+    fn new(terminal: bool) -> Display {
+        Display {
+            bar: Mutex::new(None),
+            terminal,
+        }
+    }
+
+    fn line(&self, text: &str) {
+        match self.bar.lock().ok().and_then(|b| b.clone()) {
+            Some(bar) => bar.suspend(|| println!("{text}")),
+            None => println!("{text}"),
+        }
+    }
+
+    fn event(&self, event: &RunEvent) {
+        match event {
+            RunEvent::Started {
+                id,
+                engine,
+                tables,
+                items,
+                patterns,
+            } => self.line(&format!(
+                "run {id} on {engine}: {} table(s), {items} items, {patterns} patterns",
+                tables.len()
+            )),
+            RunEvent::TableCreated { table, name } => {
+                self.line(&format!("  created {table} as {name}"))
+            }
+            RunEvent::ItemsWritten { written, total } => {
+                if let Ok(mut bar) = self.bar.lock() {
+                    if bar.is_none() && self.terminal {
+                        let b = ProgressBar::new(*total as u64);
+                        b.set_style(
+                            ProgressStyle::with_template(
+                                "  loading [{bar:30}] {pos}/{len} items ({per_sec})",
+                            )
+                            .unwrap_or_else(|_| ProgressStyle::default_bar())
+                            .progress_chars("=> "),
+                        );
+                        *bar = Some(b);
+                    }
+                    if let Some(b) = bar.as_ref() {
+                        b.set_position(*written as u64);
+                        if written == total {
+                            b.finish_and_clear();
+                        }
+                    }
+                    if written == total {
+                        *bar = None;
+                    }
+                }
+                if written == total {
+                    self.line(&format!("  loaded {total} items"));
+                }
+            }
+            RunEvent::Pattern(result) => {
+                let mark = match result.status {
+                    Status::Pass => "ok      ",
+                    Status::Mismatch => "MISMATCH",
+                    Status::Error => "ERROR   ",
+                    Status::Skipped => "skipped ",
+                };
+                let on = result
+                    .index_name
+                    .as_deref()
+                    .map(|i| format!(" on {i}"))
+                    .unwrap_or_default();
+                let detail = if result.status == Status::Skipped {
+                    result.message.clone().unwrap_or_default()
+                } else {
+                    format!(
+                        "{}{on}: {} item(s), {} request(s), {:.1} ms, {:.1} capacity units",
+                        result.operation,
+                        result.actual_items,
+                        result.requests,
+                        result.latency_ms,
+                        result.consumed_capacity
+                    )
+                };
+                self.line(&format!("  {mark} {}  {detail}", result.pattern));
+                if let Some(diff) = &result.diff {
+                    for l in diff.lines() {
+                        self.line(&format!("           {l}"));
+                    }
+                }
+                if result.status == Status::Error
+                    && let Some(message) = &result.message
+                {
+                    self.line(&format!("           {message}"));
+                }
+            }
+            RunEvent::Cleanup(cleanup) => {
+                if cleanup.failed.is_empty() {
+                    self.line(&format!("  deleted {} table(s)", cleanup.deleted.len()));
+                } else {
+                    self.line(&format!(
+                        "  COULD NOT DELETE (delete by hand): {}",
+                        cleanup.failed.join(", ")
+                    ));
+                }
+            }
+            RunEvent::Done(s) => self.line(&format!(
+                "{}: {} passed, {} mismatched, {} errors, {} skipped; loaded {} items in {:.0} ms, whole run {:.0} ms",
+                if s.ok { "passed" } else { "FAILED" },
+                s.passed,
+                s.mismatched,
+                s.errors,
+                s.skipped,
+                s.items_written,
+                s.load_ms,
+                s.total_ms
+            )),
+            RunEvent::Failed { message, .. } => {
+                if let Ok(mut bar) = self.bar.lock()
+                    && let Some(b) = bar.take()
+                {
+                    b.finish_and_clear();
+                }
+                eprintln!("error: {message}");
+            }
+        }
+    }
+}

@@ -1,0 +1,416 @@
+//! The DynamoDB engines a run can use, by name: the emulator embedded in this process, and the
+//! endpoints the server was started with (`--endpoint NAME=URL`, `--endpoint aws`).
+//!
+//! Every engine is reached the same way, through `aws-sdk-dynamodb` over HTTP: the embedded
+//! dynoxide-rs engine listens on 127.0.0.1 on a random port inside this process, so the runner
+//! has one code path. A browser picks an engine by name; nothing here takes a URL from a
+//! request. AWS itself is only registered when the operator passed `--allow-aws`, and only
+//! AWS uses the standard credential chain: local engines get dummy static credentials and
+//! region us-east-1, so a run can never sign a request to a local engine with real keys.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::config::retry::RetryConfig;
+use aws_sdk_dynamodb::config::timeout::TimeoutConfig;
+use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
+use serde::Serialize;
+use tokio_util::sync::CancellationToken;
+
+/// The name of the engine embedded in the server process.
+pub const EMBEDDED: &str = "embedded";
+/// The name `--endpoint aws` registers.
+pub const AWS: &str = "aws";
+
+/// How long connecting to an engine may take before the run fails with "unreachable".
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
+/// The whole budget for the first request of a run (retries included): an engine that does not
+/// answer within it is reported as unreachable.
+pub const PREFLIGHT_TIMEOUT: Duration = Duration::from_secs(5);
+/// One request's budget once the engine has answered; moto scans a table per Query.
+const OPERATION_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Where an engine lives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EngineKind {
+    /// dynoxide-rs inside this process, on the loopback port it listens on.
+    Embedded { url: String },
+    /// Any DynamoDB-compatible endpoint: DynamoDB Local, LocalStack, moto.
+    Endpoint { url: String },
+    /// Amazon DynamoDB, with the standard credential chain.
+    Aws,
+}
+
+impl EngineKind {
+    /// What the engine is, for listings and messages. The embedded engine's port is an
+    /// internal detail and is not shown.
+    pub fn describe(&self) -> String {
+        match self {
+            EngineKind::Embedded { .. } => "dynoxide-rs (embedded)".to_string(),
+            EngineKind::Endpoint { url } => url.clone(),
+            EngineKind::Aws => "Amazon DynamoDB (standard credential chain)".to_string(),
+        }
+    }
+}
+
+/// A named engine with a client configured for it.
+#[derive(Clone)]
+pub struct Engine {
+    pub name: String,
+    pub kind: EngineKind,
+    pub client: Client,
+}
+
+impl fmt::Debug for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Engine")
+            .field("name", &self.name)
+            .field("kind", &self.kind)
+            .finish_non_exhaustive()
+    }
+}
+
+/// An engine as `GET /api/engines` lists it.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct EngineInfo {
+    pub name: String,
+    /// `embedded`, `endpoint` or `aws`.
+    pub kind: &'static str,
+    pub description: String,
+    /// The engine runs when no engine is named.
+    pub default: bool,
+}
+
+/// What `--endpoint` says: `NAME=URL` or `aws`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EndpointArg {
+    Named { name: String, url: String },
+    Aws,
+}
+
+/// Why an `--endpoint` argument or the engine set is not usable.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    #[error("`--endpoint {0}`: expected NAME=URL (e.g. `local=http://127.0.0.1:8000`) or `aws`")]
+    BadEndpointArg(String),
+    #[error("`--endpoint {arg}`: {reason}")]
+    BadUrl { arg: String, reason: String },
+    #[error("`--endpoint aws` talks to Amazon DynamoDB and is refused without `--allow-aws`")]
+    AwsNotAllowed,
+    #[error("engine name `{0}` is used twice")]
+    Duplicate(String),
+    #[error("the engine name `{0}` is reserved")]
+    Reserved(String),
+    #[error("no engine named `{name}`; the engines are: {known}")]
+    Unknown { name: String, known: String },
+    #[error("the embedded engine could not start: {0}")]
+    EmbeddedStart(String),
+}
+
+impl EndpointArg {
+    /// Parses one `--endpoint` value.
+    pub fn parse(arg: &str) -> Result<EndpointArg, EngineError> {
+        let arg = arg.trim();
+        if arg == AWS {
+            return Ok(EndpointArg::Aws);
+        }
+        let Some((name, url)) = arg.split_once('=') else {
+            return Err(EngineError::BadEndpointArg(arg.to_string()));
+        };
+        let (name, url) = (name.trim(), url.trim());
+        let name_ok = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+        if !name_ok {
+            return Err(EngineError::BadEndpointArg(arg.to_string()));
+        }
+        check_url(url).map_err(|reason| EngineError::BadUrl {
+            arg: arg.to_string(),
+            reason,
+        })?;
+        Ok(EndpointArg::Named {
+            name: name.to_string(),
+            url: url.trim_end_matches('/').to_string(),
+        })
+    }
+}
+
+/// An endpoint URL must be `http://` or `https://` with a host.
+pub fn check_url(url: &str) -> Result<(), String> {
+    let rest = url
+        .strip_prefix("http://")
+        .or_else(|| url.strip_prefix("https://"))
+        .ok_or_else(|| format!("`{url}` is not an http:// or https:// URL"))?;
+    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    if host.is_empty() {
+        return Err(format!("`{url}` has no host"));
+    }
+    if let Some((_, port)) = host.rsplit_once(':')
+        && !host.ends_with(']')
+        && port.parse::<u16>().is_err()
+    {
+        return Err(format!("`{url}` has a bad port `{port}`"));
+    }
+    Ok(())
+}
+
+/// A client for a local engine: dummy static credentials, us-east-1, and the connect timeout
+/// that makes an unreachable engine fail fast.
+pub fn local_client(url: &str) -> Client {
+    let config = aws_sdk_dynamodb::Config::builder()
+        .behavior_version(BehaviorVersion::latest())
+        .endpoint_url(url)
+        .region(Region::new("us-east-1"))
+        .credentials_provider(Credentials::new(
+            "keyplan", "keyplan", None, None, "keyplan",
+        ))
+        .timeout_config(timeouts())
+        .retry_config(RetryConfig::standard().with_max_attempts(3))
+        .build();
+    Client::from_conf(config)
+}
+
+/// A client for Amazon DynamoDB, from the standard chain (environment, profile, SSO, IMDS).
+pub async fn aws_client() -> Client {
+    let shared = aws_config::defaults(BehaviorVersion::latest())
+        .timeout_config(timeouts())
+        .load()
+        .await;
+    Client::new(&shared)
+}
+
+fn timeouts() -> TimeoutConfig {
+    TimeoutConfig::builder()
+        .connect_timeout(CONNECT_TIMEOUT)
+        .operation_timeout(OPERATION_TIMEOUT)
+        .build()
+}
+
+/// The dynoxide-rs engine serving on a loopback port of this process. Dropping it stops the
+/// server.
+#[derive(Debug)]
+pub struct EmbeddedEngine {
+    pub url: String,
+    stop: CancellationToken,
+}
+
+impl EmbeddedEngine {
+    /// Starts an in-memory engine on 127.0.0.1 on a random port. Needs a Tokio runtime.
+    pub async fn start() -> Result<EmbeddedEngine, EngineError> {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .map_err(|e| EngineError::EmbeddedStart(e.to_string()))?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| EngineError::EmbeddedStart(e.to_string()))?;
+        let db =
+            dynoxide::Database::memory().map_err(|e| EngineError::EmbeddedStart(e.to_string()))?;
+        let stop = CancellationToken::new();
+        let shutdown = stop.clone().cancelled_owned();
+        tokio::spawn(async move {
+            if let Err(e) = dynoxide::server::serve_with_shutdown(listener, db, shutdown).await {
+                tracing::error!("embedded engine stopped: {e}");
+            }
+        });
+        Ok(EmbeddedEngine {
+            url: format!("http://{addr}"),
+            stop,
+        })
+    }
+}
+
+impl Drop for EmbeddedEngine {
+    fn drop(&mut self) {
+        self.stop.cancel();
+    }
+}
+
+/// The engines a server or a CLI run may use, by name. Cheap to clone.
+#[derive(Debug, Clone, Default)]
+pub struct Engines {
+    engines: Arc<BTreeMap<String, Engine>>,
+    default: Option<String>,
+    /// Keeps the embedded engine alive as long as any clone of the registry.
+    _embedded: Option<Arc<EmbeddedEngine>>,
+}
+
+/// How to build the registry.
+#[derive(Debug, Clone, Default)]
+pub struct EnginesConfig {
+    /// Start the embedded engine (the default engine).
+    pub embedded: bool,
+    /// The `--endpoint` values.
+    pub endpoints: Vec<String>,
+    /// `--allow-aws`: let `--endpoint aws` through.
+    pub allow_aws: bool,
+}
+
+impl Engines {
+    /// Starts the embedded engine when asked and registers every endpoint. The default engine
+    /// is the embedded one, else the first endpoint.
+    pub async fn start(config: &EnginesConfig) -> Result<Engines, EngineError> {
+        let mut parsed = Vec::new();
+        for arg in &config.endpoints {
+            let endpoint = EndpointArg::parse(arg)?;
+            if endpoint == EndpointArg::Aws && !config.allow_aws {
+                return Err(EngineError::AwsNotAllowed);
+            }
+            parsed.push(endpoint);
+        }
+        let mut engines = BTreeMap::new();
+        let mut order = Vec::new();
+        let embedded = if config.embedded {
+            let engine = EmbeddedEngine::start().await?;
+            let kind = EngineKind::Embedded {
+                url: engine.url.clone(),
+            };
+            engines.insert(
+                EMBEDDED.to_string(),
+                Engine {
+                    name: EMBEDDED.to_string(),
+                    client: local_client(&engine.url),
+                    kind,
+                },
+            );
+            order.push(EMBEDDED.to_string());
+            Some(Arc::new(engine))
+        } else {
+            None
+        };
+        for endpoint in parsed {
+            let engine = match endpoint {
+                EndpointArg::Aws => Engine {
+                    name: AWS.to_string(),
+                    kind: EngineKind::Aws,
+                    client: aws_client().await,
+                },
+                EndpointArg::Named { name, url } => {
+                    if name == EMBEDDED || name == AWS {
+                        return Err(EngineError::Reserved(name));
+                    }
+                    Engine {
+                        client: local_client(&url),
+                        kind: EngineKind::Endpoint { url },
+                        name,
+                    }
+                }
+            };
+            if engines.contains_key(&engine.name) {
+                return Err(EngineError::Duplicate(engine.name));
+            }
+            order.push(engine.name.clone());
+            engines.insert(engine.name.clone(), engine);
+        }
+        Ok(Engines {
+            engines: Arc::new(engines),
+            default: order.into_iter().next(),
+            _embedded: embedded,
+        })
+    }
+
+    /// The engine called `name`, or the default one for `None`.
+    pub fn get(&self, name: Option<&str>) -> Result<&Engine, EngineError> {
+        let name = name.or(self.default.as_deref()).unwrap_or(EMBEDDED);
+        self.engines.get(name).ok_or_else(|| EngineError::Unknown {
+            name: name.to_string(),
+            known: self.names().join(", "),
+        })
+    }
+
+    pub fn names(&self) -> Vec<String> {
+        self.engines.keys().cloned().collect()
+    }
+
+    /// The listing `GET /api/engines` returns: the default first, then by name.
+    pub fn list(&self) -> Vec<EngineInfo> {
+        let mut out: Vec<EngineInfo> = self
+            .engines
+            .values()
+            .map(|e| EngineInfo {
+                name: e.name.clone(),
+                kind: match e.kind {
+                    EngineKind::Embedded { .. } => "embedded",
+                    EngineKind::Endpoint { .. } => "endpoint",
+                    EngineKind::Aws => "aws",
+                },
+                description: e.kind.describe(),
+                default: self.default.as_deref() == Some(e.name.as_str()),
+            })
+            .collect();
+        out.sort_by_key(|e| !e.default);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(arg: &str) -> String {
+        match EndpointArg::parse(arg) {
+            Ok(EndpointArg::Aws) => "aws".to_string(),
+            Ok(EndpointArg::Named { name, url }) => format!("{name} -> {url}"),
+            Err(e) => format!("error: {e}"),
+        }
+    }
+
+    #[test]
+    fn endpoint_arguments_are_name_equals_url_or_aws() {
+        let cases = [
+            "local=http://127.0.0.1:8000/",
+            "aws",
+            "moto = http://localhost:5000",
+            "http://127.0.0.1:8000",
+            "=http://x",
+            "x=ftp://host",
+            "x=http://",
+            "x=http://host:99999",
+            "bad name=http://host",
+        ];
+        let out: Vec<String> = cases.iter().map(|c| format!("{c}: {}", parse(c))).collect();
+        expect_test::expect![[r#"
+            local=http://127.0.0.1:8000/: local -> http://127.0.0.1:8000
+            aws: aws
+            moto = http://localhost:5000: moto -> http://localhost:5000
+            http://127.0.0.1:8000: error: `--endpoint http://127.0.0.1:8000`: `http://127.0.0.1:8000` is not an http:// or https:// URL
+            =http://x: error: `--endpoint =http://x`: expected NAME=URL (e.g. `local=http://127.0.0.1:8000`) or `aws`
+            x=ftp://host: error: `--endpoint x=ftp://host`: `ftp://host` is not an http:// or https:// URL
+            x=http://: error: `--endpoint x=http://`: `http://` has no host
+            x=http://host:99999: error: `--endpoint x=http://host:99999`: `http://host:99999` has a bad port `99999`
+            bad name=http://host: error: `--endpoint bad name=http://host`: expected NAME=URL (e.g. `local=http://127.0.0.1:8000`) or `aws`"#]]
+        .assert_eq(&out.join("\n"));
+    }
+
+    #[tokio::test]
+    async fn aws_is_refused_without_allow_aws() {
+        let config = EnginesConfig {
+            embedded: false,
+            endpoints: vec!["aws".into()],
+            allow_aws: false,
+        };
+        let err = Engines::start(&config).await.unwrap_err();
+        assert_eq!(err, EngineError::AwsNotAllowed);
+    }
+
+    #[tokio::test]
+    async fn the_embedded_engine_is_the_default_and_listed_first() {
+        let config = EnginesConfig {
+            embedded: true,
+            endpoints: vec!["moto=http://127.0.0.1:1".into()],
+            allow_aws: false,
+        };
+        let engines = Engines::start(&config).await.unwrap();
+        let names: Vec<String> = engines.list().into_iter().map(|e| e.name).collect();
+        assert_eq!(names, ["embedded", "moto"]);
+        assert_eq!(engines.get(None).unwrap().name, "embedded");
+        let err = engines.get(Some("nope")).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "no engine named `nope`; the engines are: embedded, moto"
+        );
+    }
+}

@@ -1,0 +1,186 @@
+//! Why a run stopped, in words a user can act on, and how an SDK error maps onto them.
+//!
+//! An engine's answer is classified once, here: unreachable, bad credentials, a limit the
+//! engine enforces, throttling, or anything else with the engine's own code and message. No
+//! stack trace and no SDK debug dump ever reaches the user.
+
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
+
+use super::convert::BadBinary;
+
+/// Why a run stopped.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RunError {
+    #[error("the design does not validate: {0}")]
+    Design(String),
+    #[error(
+        "cannot reach engine `{engine}` ({target}) within 5 s: {detail}; is it running, and is the URL right?"
+    )]
+    Unreachable {
+        engine: String,
+        target: String,
+        detail: String,
+    },
+    #[error("engine `{engine}` refused the credentials: {detail}")]
+    Credentials { engine: String, detail: String },
+    #[error("engine `{engine}` refused to {what}: {detail}")]
+    Refused {
+        engine: String,
+        what: String,
+        detail: String,
+    },
+    #[error("engine `{engine}` failed to {what}: {detail}")]
+    Engine {
+        engine: String,
+        what: String,
+        detail: String,
+    },
+    #[error("the run was cancelled")]
+    Cancelled,
+    #[error("{0}")]
+    Data(String),
+}
+
+impl From<BadBinary> for RunError {
+    fn from(e: BadBinary) -> Self {
+        RunError::Data(e.to_string())
+    }
+}
+
+impl From<aws_smithy_types::error::operation::BuildError> for RunError {
+    fn from(e: aws_smithy_types::error::operation::BuildError) -> Self {
+        RunError::Data(format!("could not build a request: {e}"))
+    }
+}
+
+/// What kind of failure an SDK error is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {
+    Unreachable,
+    Credentials,
+    /// The engine says no: a validation error or a limit.
+    Refused,
+    /// Slow down and retry.
+    Throttled,
+    Other,
+}
+
+/// The error code the engine sent, if any.
+pub fn code<E, R>(err: &SdkError<E, R>) -> Option<&str>
+where
+    E: ProvideErrorMetadata,
+{
+    match err {
+        SdkError::ServiceError(service) => service.err().code(),
+        _ => None,
+    }
+}
+
+/// Classifies an SDK error and says it in one line: `Code: message`, or what went wrong on the
+/// way to the engine.
+pub fn classify<E, R>(err: &SdkError<E, R>) -> (Failure, String)
+where
+    E: ProvideErrorMetadata + std::error::Error + 'static,
+    R: std::fmt::Debug,
+{
+    match err {
+        SdkError::ServiceError(service) => {
+            let e = service.err();
+            let code = e.code().unwrap_or("UnknownError");
+            let message = e.message().unwrap_or("").trim();
+            let failure = match code {
+                "UnrecognizedClientException"
+                | "InvalidSignatureException"
+                | "MissingAuthenticationToken"
+                | "MissingAuthenticationTokenException"
+                | "IncompleteSignatureException"
+                | "ExpiredTokenException"
+                | "AccessDeniedException" => Failure::Credentials,
+                "ProvisionedThroughputExceededException"
+                | "ThrottlingException"
+                | "RequestLimitExceeded" => Failure::Throttled,
+                "ValidationException" | "LimitExceededException" | "ResourceInUseException" => {
+                    Failure::Refused
+                }
+                _ => Failure::Other,
+            };
+            let text = if message.is_empty() {
+                code.to_string()
+            } else {
+                format!("{code}: {message}")
+            };
+            (failure, text)
+        }
+        SdkError::DispatchFailure(dispatch) => {
+            let detail = chain(err);
+            if dispatch.is_io() || dispatch.is_timeout() {
+                (Failure::Unreachable, detail)
+            } else {
+                (Failure::Other, detail)
+            }
+        }
+        SdkError::TimeoutError(_) => (Failure::Unreachable, "no answer in time".to_string()),
+        SdkError::ConstructionFailure(_) => {
+            let detail = chain(err);
+            let failure = if detail.contains("credential") {
+                Failure::Credentials
+            } else {
+                Failure::Other
+            };
+            (failure, detail)
+        }
+        SdkError::ResponseError(_) => (
+            Failure::Other,
+            format!("the answer is not DynamoDB's: {}", chain(err)),
+        ),
+        _ => (Failure::Other, chain(err)),
+    }
+}
+
+/// The error and its sources on one line, without repeating the SDK's generic outer words.
+fn chain(err: &dyn std::error::Error) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut source = err.source();
+    while let Some(e) = source {
+        let text = e.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        source = e.source();
+    }
+    if parts.is_empty() {
+        err.to_string()
+    } else {
+        parts.join(": ")
+    }
+}
+
+/// Turns an SDK error while doing `what` into a run error.
+pub fn run_error<E, R>(engine: &str, target: &str, what: &str, err: &SdkError<E, R>) -> RunError
+where
+    E: ProvideErrorMetadata + std::error::Error + 'static,
+    R: std::fmt::Debug,
+{
+    let (failure, detail) = classify(err);
+    match failure {
+        Failure::Unreachable => RunError::Unreachable {
+            engine: engine.to_string(),
+            target: target.to_string(),
+            detail,
+        },
+        Failure::Credentials => RunError::Credentials {
+            engine: engine.to_string(),
+            detail,
+        },
+        Failure::Refused => RunError::Refused {
+            engine: engine.to_string(),
+            what: what.to_string(),
+            detail,
+        },
+        Failure::Throttled | Failure::Other => RunError::Engine {
+            engine: engine.to_string(),
+            what: what.to_string(),
+            detail,
+        },
+    }
+}

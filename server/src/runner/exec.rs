@@ -1,0 +1,535 @@
+//! Executing a plan's checks on the engine: every read with its key condition (paging to the
+//! end, a Query per shard merged in sort-key order) and every write as the pattern states it
+//! (a transaction with its conditions), then comparing with the plan's prediction.
+//!
+//! Requests go only to the run's own table names, mapped from design table names by the
+//! caller's `names` function.
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::time::Instant;
+
+use aws_sdk_dynamodb::types::{
+    AttributeValue as Sdk, Delete, Put, ReturnConsumedCapacity, TransactWriteItem, Update,
+};
+use keyplan_core::{AttributeValue, Item, Operation};
+
+use super::convert::{item_from_sdk, item_to_sdk, to_sdk};
+use super::diff::diff;
+use super::error::{RunError, code, run_error};
+use super::plan::{KeyQuery, PatternResult, ReadCheck, Status, WriteCheck, WriteRequest};
+use crate::engine::Engine;
+
+/// Maps a design table name to the run's engine-side name.
+pub type Names<'a> = &'a (dyn Fn(&str) -> String + Send + Sync);
+
+/// What the requests of one pattern cost.
+#[derive(Debug, Default)]
+struct Tally {
+    requests: usize,
+    capacity: f64,
+}
+
+/// Runs a read and compares it with the prediction: each query's pages item for item, and for
+/// a scatter-gather the merged first page too.
+pub async fn read(
+    engine: &Engine,
+    names: Names<'_>,
+    index: usize,
+    check: &ReadCheck,
+) -> PatternResult {
+    let started = Instant::now();
+    let mut tally = Tally::default();
+    let outcome = read_and_compare(engine, names, check, &mut tally).await;
+    let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let mut result = PatternResult {
+        index,
+        pattern: check.pattern.clone(),
+        operation: check.operation.as_str().to_string(),
+        index_name: check.index.clone(),
+        status: Status::Pass,
+        expected_items: check.n_expected(),
+        actual_items: 0,
+        requests: tally.requests,
+        latency_ms,
+        consumed_capacity: tally.capacity,
+        inputs: check.inputs.clone(),
+        diff: None,
+        message: None,
+    };
+    match outcome {
+        Ok((actual, diffs)) => {
+            result.actual_items = actual;
+            if !diffs.is_empty() {
+                result.status = Status::Mismatch;
+                result.diff = Some(diffs.join("\n"));
+            }
+        }
+        Err(e) => {
+            result.status = Status::Error;
+            result.message = Some(e.to_string());
+        }
+    }
+    result
+}
+
+async fn read_and_compare(
+    engine: &Engine,
+    names: Names<'_>,
+    check: &ReadCheck,
+    tally: &mut Tally,
+) -> Result<(usize, Vec<String>), RunError> {
+    let table = names(&check.table);
+    let fetches = check.queries.iter().map(|(query, _)| async {
+        if check.operation == Operation::GetItem {
+            get_item(engine, &table, check, query).await
+        } else {
+            query_pages(engine, &table, check, query).await
+        }
+    });
+    let answers = futures_util::future::join_all(fetches).await;
+    let sharded = check.queries.len() > 1;
+    let mut diffs = Vec::new();
+    let mut actual = 0;
+    let mut first_pages = Vec::new();
+    for (shard, ((_, expected), answer)) in check.queries.iter().zip(answers).enumerate() {
+        let (pages, requests, capacity) = answer?;
+        tally.requests += requests;
+        tally.capacity += capacity;
+        let label = if sharded {
+            format!("shard {shard}: ")
+        } else {
+            String::new()
+        };
+        let want: Vec<Item> = expected.iter().flat_map(|p| p.items.clone()).collect();
+        let got: Vec<Item> = pages.iter().flatten().cloned().collect();
+        actual += got.len();
+        if let Some(d) = diff(&want, &got, &check.show_first) {
+            diffs.push(format!("{label}{d}"));
+        } else {
+            let sizes = |pages: Vec<usize>| {
+                let mut pages = pages;
+                while pages.len() > 1 && pages.last() == Some(&0) {
+                    pages.pop();
+                }
+                pages
+            };
+            let want_sizes = sizes(expected.iter().map(|p| p.items.len()).collect());
+            let got_sizes = sizes(pages.iter().map(Vec::len).collect());
+            if want_sizes != got_sizes {
+                diffs.push(format!(
+                    "{label}the same items, paged differently: core predicts pages of {want_sizes:?}, the engine returned {got_sizes:?}"
+                ));
+            }
+        }
+        first_pages.push(pages.into_iter().next().unwrap_or_default());
+    }
+    if let Some(merged) = &check.merged {
+        let mut rows: Vec<Item> = first_pages.into_iter().flatten().collect();
+        rows.sort_by(|a, b| {
+            let order = compare_keys(a, b, &check.merge_order);
+            if check.scan_forward {
+                order
+            } else {
+                order.reverse()
+            }
+        });
+        if let Some(limit) = check.page_size {
+            rows.truncate(limit as usize);
+        }
+        if let Some(d) = diff(merged, &rows, &check.show_first) {
+            diffs.push(format!("merged first page of all shards: {d}"));
+        }
+    }
+    Ok((actual, diffs))
+}
+
+type Pages = (Vec<Vec<Item>>, usize, f64);
+
+async fn get_item(
+    engine: &Engine,
+    table: &str,
+    check: &ReadCheck,
+    query: &KeyQuery,
+) -> Result<Pages, RunError> {
+    let out = engine
+        .client
+        .get_item()
+        .table_name(table)
+        .set_key(Some(item_to_sdk(&query.key())?))
+        .consistent_read(check.consistent)
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .send()
+        .await
+        .map_err(|e| run_error(&engine.name, &engine.kind.describe(), "GetItem", &e))?;
+    let capacity = out
+        .consumed_capacity()
+        .and_then(|c| c.capacity_units())
+        .unwrap_or(0.0);
+    Ok((
+        vec![out.item().map(item_from_sdk).into_iter().collect()],
+        1,
+        capacity,
+    ))
+}
+
+/// One Query, paged to the end.
+async fn query_pages(
+    engine: &Engine,
+    table: &str,
+    check: &ReadCheck,
+    query: &KeyQuery,
+) -> Result<Pages, RunError> {
+    let (expression, names, values) = query.expression();
+    let names: HashMap<String, String> = names.into_iter().collect();
+    let values = values
+        .iter()
+        .map(|(k, v)| Ok((k.clone(), to_sdk(v)?)))
+        .collect::<Result<HashMap<String, Sdk>, RunError>>()?;
+    let mut pages = Vec::new();
+    let mut start: Option<HashMap<String, Sdk>> = None;
+    let mut capacity = 0.0;
+    loop {
+        let out = engine
+            .client
+            .query()
+            .table_name(table)
+            .set_index_name(check.index.clone())
+            .key_condition_expression(&expression)
+            .set_expression_attribute_names(Some(names.clone()))
+            .set_expression_attribute_values(Some(values.clone()))
+            .scan_index_forward(check.scan_forward)
+            .consistent_read(check.consistent)
+            .set_limit(check.page_size.map(|n| n.min(i32::MAX as u32) as i32))
+            .set_exclusive_start_key(start.take())
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .send()
+            .await
+            .map_err(|e| {
+                let what = format!("run the Query `{expression}`");
+                run_error(&engine.name, &engine.kind.describe(), &what, &e)
+            })?;
+        capacity += out
+            .consumed_capacity()
+            .and_then(|c| c.capacity_units())
+            .unwrap_or(0.0);
+        pages.push(out.items().iter().map(item_from_sdk).collect());
+        match out.last_evaluated_key() {
+            Some(key) if !key.is_empty() => start = Some(key.clone()),
+            _ => break,
+        }
+        if pages.len() > 100_000 {
+            return Err(RunError::Data(format!(
+                "the Query `{expression}` did not stop paging"
+            )));
+        }
+    }
+    let requests = pages.len();
+    Ok((pages, requests, capacity))
+}
+
+/// DynamoDB's order of key values: strings and binaries by bytes, numbers by value.
+pub fn compare_keys(a: &Item, b: &Item, attributes: &[String]) -> Ordering {
+    for attr in attributes {
+        let order = match (a.get(attr), b.get(attr)) {
+            (Some(x), Some(y)) => compare_values(x, y),
+            (None, Some(_)) => Ordering::Less,
+            (Some(_), None) => Ordering::Greater,
+            (None, None) => Ordering::Equal,
+        };
+        if order != Ordering::Equal {
+            return order;
+        }
+    }
+    Ordering::Equal
+}
+
+fn compare_values(a: &AttributeValue, b: &AttributeValue) -> Ordering {
+    match (a, b) {
+        (AttributeValue::N(x), AttributeValue::N(y)) => {
+            match (x.parse::<f64>(), y.parse::<f64>()) {
+                (Ok(x), Ok(y)) => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
+                _ => x.cmp(y),
+            }
+        }
+        (AttributeValue::B(x), AttributeValue::B(y)) => {
+            let decode = |t: &str| aws_smithy_types::base64::decode(t).unwrap_or_default();
+            decode(x).cmp(&decode(y))
+        }
+        _ => a.as_key_text().cmp(&b.as_key_text()),
+    }
+}
+
+/// Runs a write pattern, reads back what it wrote, and (for a conditional put of new items)
+/// sends it again to prove the condition refuses a duplicate.
+pub async fn write(
+    engine: &Engine,
+    names: Names<'_>,
+    index: usize,
+    check: &WriteCheck,
+) -> PatternResult {
+    let started = Instant::now();
+    let mut tally = Tally::default();
+    let outcome = write_and_verify(engine, names, check, &mut tally).await;
+    let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let mut result = PatternResult {
+        index,
+        pattern: check.pattern.clone(),
+        operation: check.operation.as_str().to_string(),
+        index_name: None,
+        status: Status::Pass,
+        expected_items: check.after.len(),
+        actual_items: 0,
+        requests: tally.requests,
+        latency_ms,
+        consumed_capacity: tally.capacity,
+        inputs: Default::default(),
+        diff: None,
+        message: None,
+    };
+    match outcome {
+        Ok((actual, mismatch)) => {
+            result.actual_items = actual;
+            if let Some(d) = mismatch {
+                result.status = Status::Mismatch;
+                result.diff = Some(d);
+            }
+        }
+        Err(e) => {
+            result.status = Status::Error;
+            result.message = Some(e.to_string());
+        }
+    }
+    result
+}
+
+async fn write_and_verify(
+    engine: &Engine,
+    names: Names<'_>,
+    check: &WriteCheck,
+    tally: &mut Tally,
+) -> Result<(usize, Option<String>), RunError> {
+    send_writes(engine, names, check, tally).await?;
+    let mut found = 0;
+    let mut diffs = Vec::new();
+    for (table, key, want) in &check.after {
+        tally.requests += 1;
+        let out = engine
+            .client
+            .get_item()
+            .table_name(names(table))
+            .set_key(Some(item_to_sdk(key)?))
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(|e| {
+                run_error(
+                    &engine.name,
+                    &engine.kind.describe(),
+                    "read back a write",
+                    &e,
+                )
+            })?;
+        let got: Vec<Item> = out.item().map(item_from_sdk).into_iter().collect();
+        found += got.len();
+        let want: Vec<Item> = want.iter().cloned().collect();
+        let show: Vec<String> = key.keys().cloned().collect();
+        if let Some(d) = diff(&want, &got, &show) {
+            diffs.push(d);
+        }
+    }
+    if check.repeat_fails {
+        match send_writes(engine, names, check, tally).await {
+            Ok(()) => diffs.push(
+                "sent again, the write succeeded: its condition did not refuse the duplicate"
+                    .to_string(),
+            ),
+            Err(RunError::Refused { detail, .. } | RunError::Engine { detail, .. })
+                if detail.contains("ConditionalCheckFailed") => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok((found, (!diffs.is_empty()).then(|| diffs.join("\n"))))
+}
+
+async fn send_writes(
+    engine: &Engine,
+    names: Names<'_>,
+    check: &WriteCheck,
+    tally: &mut Tally,
+) -> Result<(), RunError> {
+    let target = engine.kind.describe();
+    tally.requests += 1;
+    let client = &engine.client;
+    if check.operation == Operation::TransactWriteItems {
+        let items = check
+            .requests
+            .iter()
+            .map(|r| transact_item(names, r))
+            .collect::<Result<Vec<_>, RunError>>()?;
+        let out = client
+            .transact_write_items()
+            .set_transact_items(Some(items))
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .send()
+            .await
+            .map_err(|e| {
+                let mut err = run_error(&engine.name, &target, "run the transaction", &e);
+                if let Some(
+                    aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError::TransactionCanceledException(t),
+                ) = e.as_service_error()
+                {
+                    let reasons = t.cancellation_reasons();
+                    let codes: Vec<&str> = reasons.iter().map(|r| r.code().unwrap_or("?")).collect();
+                    if let RunError::Engine { detail, .. } | RunError::Refused { detail, .. } =
+                        &mut err
+                    {
+                        detail.push_str(&format!(" (reasons: {})", codes.join(", ")));
+                    }
+                }
+                err
+            })?;
+        tally.capacity += out
+            .consumed_capacity()
+            .iter()
+            .filter_map(|c| c.capacity_units())
+            .sum::<f64>();
+        return Ok(());
+    }
+    for request in &check.requests {
+        let capacity = match request {
+            WriteRequest::Put {
+                table,
+                item,
+                condition,
+            } => client
+                .put_item()
+                .table_name(names(table))
+                .set_item(Some(item_to_sdk(item)?))
+                .set_condition_expression(condition.clone())
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .send()
+                .await
+                .map(|o| o.consumed_capacity().and_then(|c| c.capacity_units()))
+                .map_err(|e| {
+                    conditional(run_error(&engine.name, &target, "PutItem", &e), code(&e))
+                }),
+            WriteRequest::Update {
+                table,
+                key,
+                set,
+                condition,
+            } => {
+                let (expression, names_map, values) = update_expression(set)?;
+                client
+                    .update_item()
+                    .table_name(names(table))
+                    .set_key(Some(item_to_sdk(key)?))
+                    .update_expression(expression)
+                    .set_expression_attribute_names(Some(names_map))
+                    .set_expression_attribute_values(Some(values))
+                    .set_condition_expression(condition.clone())
+                    .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                    .send()
+                    .await
+                    .map(|o| o.consumed_capacity().and_then(|c| c.capacity_units()))
+                    .map_err(|e| {
+                        conditional(run_error(&engine.name, &target, "UpdateItem", &e), code(&e))
+                    })
+            }
+            WriteRequest::Delete {
+                table,
+                key,
+                condition,
+            } => client
+                .delete_item()
+                .table_name(names(table))
+                .set_key(Some(item_to_sdk(key)?))
+                .set_condition_expression(condition.clone())
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .send()
+                .await
+                .map(|o| o.consumed_capacity().and_then(|c| c.capacity_units()))
+                .map_err(|e| {
+                    conditional(run_error(&engine.name, &target, "DeleteItem", &e), code(&e))
+                }),
+        }?;
+        tally.capacity += capacity.unwrap_or(0.0);
+    }
+    Ok(())
+}
+
+/// A single write's failed condition reads like a transaction's: `ConditionalCheckFailed`.
+fn conditional(mut err: RunError, code: Option<&str>) -> RunError {
+    if code == Some("ConditionalCheckFailedException")
+        && let RunError::Engine { detail, .. } | RunError::Refused { detail, .. } = &mut err
+    {
+        detail.push_str(" (reasons: ConditionalCheckFailed)");
+    }
+    err
+}
+
+type Expression = (String, HashMap<String, String>, HashMap<String, Sdk>);
+
+fn update_expression(set: &[(String, AttributeValue)]) -> Result<Expression, RunError> {
+    let mut names = HashMap::new();
+    let mut values = HashMap::new();
+    let mut terms = Vec::new();
+    for (i, (attr, value)) in set.iter().enumerate() {
+        names.insert(format!("#u{i}"), attr.clone());
+        values.insert(format!(":u{i}"), to_sdk(value)?);
+        terms.push(format!("#u{i} = :u{i}"));
+    }
+    Ok((format!("SET {}", terms.join(", ")), names, values))
+}
+
+fn transact_item(names: Names<'_>, request: &WriteRequest) -> Result<TransactWriteItem, RunError> {
+    Ok(match request {
+        WriteRequest::Put {
+            table,
+            item,
+            condition,
+        } => TransactWriteItem::builder()
+            .put(
+                Put::builder()
+                    .table_name(names(table))
+                    .set_item(Some(item_to_sdk(item)?))
+                    .set_condition_expression(condition.clone())
+                    .build()?,
+            )
+            .build(),
+        WriteRequest::Update {
+            table,
+            key,
+            set,
+            condition,
+        } => {
+            let (expression, names_map, values) = update_expression(set)?;
+            TransactWriteItem::builder()
+                .update(
+                    Update::builder()
+                        .table_name(names(table))
+                        .set_key(Some(item_to_sdk(key)?))
+                        .update_expression(expression)
+                        .set_expression_attribute_names(Some(names_map))
+                        .set_expression_attribute_values(Some(values))
+                        .set_condition_expression(condition.clone())
+                        .build()?,
+                )
+                .build()
+        }
+        WriteRequest::Delete {
+            table,
+            key,
+            condition,
+        } => TransactWriteItem::builder()
+            .delete(
+                Delete::builder()
+                    .table_name(names(table))
+                    .set_key(Some(item_to_sdk(key)?))
+                    .set_condition_expression(condition.clone())
+                    .build()?,
+            )
+            .build(),
+    })
+}

@@ -1,0 +1,172 @@
+//! Loading the sample items: BatchWriteItem, 25 items a request, several requests in flight,
+//! unprocessed items and throttling retried with exponential backoff and full jitter.
+//!
+//! Every item is written exactly once to the run's own table name for its design table; the
+//! loader never reads or deletes. Progress is reported as items are acknowledged.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use aws_sdk_dynamodb::types::{PutRequest, ReturnConsumedCapacity, WriteRequest};
+use futures_util::StreamExt;
+use keyplan_core::Item;
+use keyplan_core::limits::MAX_BATCH_WRITE_ITEMS;
+
+use super::convert::item_to_sdk;
+use super::error::{Failure, RunError, classify, run_error};
+use crate::engine::Engine;
+
+/// Requests in flight while loading.
+pub const CONCURRENCY: usize = 8;
+/// Retries of one batch's leftovers before the run fails.
+const MAX_RETRIES: u32 = 10;
+
+/// What loading did.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Loaded {
+    pub items: usize,
+    pub requests: usize,
+    pub consumed_capacity: f64,
+}
+
+/// Writes `items` (engine table name, item) and calls `progress(written, total)` after each
+/// acknowledged batch.
+pub async fn load(
+    engine: &Engine,
+    items: Vec<(String, Item)>,
+    progress: &(dyn Fn(usize, usize) + Send + Sync),
+) -> Result<Loaded, RunError> {
+    let total = items.len();
+    let mut batches: Vec<HashMap<String, Vec<WriteRequest>>> = Vec::new();
+    for chunk in items.chunks(MAX_BATCH_WRITE_ITEMS) {
+        let mut batch: HashMap<String, Vec<WriteRequest>> = HashMap::new();
+        for (table, item) in chunk {
+            let put = PutRequest::builder()
+                .set_item(Some(item_to_sdk(item)?))
+                .build()?;
+            batch
+                .entry(table.clone())
+                .or_default()
+                .push(WriteRequest::builder().put_request(put).build());
+        }
+        batches.push(batch);
+    }
+    let written = AtomicUsize::new(0);
+    let requests = AtomicUsize::new(0);
+    let mut consumed = 0.0;
+    let mut stream = futures_util::stream::iter(batches)
+        .map(|batch| write_batch(engine, batch, &written, &requests, total, progress))
+        .buffer_unordered(CONCURRENCY);
+    while let Some(result) = stream.next().await {
+        consumed += result?;
+    }
+    Ok(Loaded {
+        items: written.load(Ordering::Relaxed),
+        requests: requests.load(Ordering::Relaxed),
+        consumed_capacity: consumed,
+    })
+}
+
+async fn write_batch(
+    engine: &Engine,
+    mut batch: HashMap<String, Vec<WriteRequest>>,
+    written: &AtomicUsize,
+    requests: &AtomicUsize,
+    total: usize,
+    progress: &(dyn Fn(usize, usize) + Send + Sync),
+) -> Result<f64, RunError> {
+    let mut attempt = 0;
+    let mut consumed = 0.0;
+    loop {
+        let sent: usize = batch.values().map(Vec::len).sum();
+        requests.fetch_add(1, Ordering::Relaxed);
+        let answer = engine
+            .client
+            .batch_write_item()
+            .set_request_items(Some(batch.clone()))
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .send()
+            .await;
+        let leftover = match answer {
+            Ok(out) => {
+                consumed += out
+                    .consumed_capacity()
+                    .iter()
+                    .filter_map(|c| c.capacity_units())
+                    .sum::<f64>();
+                let leftover: HashMap<String, Vec<WriteRequest>> = out
+                    .unprocessed_items()
+                    .cloned()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|(_, v)| !v.is_empty())
+                    .collect();
+                let left: usize = leftover.values().map(Vec::len).sum();
+                let now = written.fetch_add(sent - left, Ordering::Relaxed) + sent - left;
+                progress(now, total);
+                leftover
+            }
+            Err(err) => {
+                let (failure, _) = classify(&err);
+                if failure != Failure::Throttled || attempt >= MAX_RETRIES {
+                    let what = format!("write {sent} sample items");
+                    return Err(run_error(
+                        &engine.name,
+                        &engine.kind.describe(),
+                        &what,
+                        &err,
+                    ));
+                }
+                batch
+            }
+        };
+        if leftover.is_empty() {
+            return Ok(consumed);
+        }
+        if attempt >= MAX_RETRIES {
+            return Err(RunError::Engine {
+                engine: engine.name.clone(),
+                what: "write the sample items".to_string(),
+                detail: format!(
+                    "{} items still unprocessed after {MAX_RETRIES} retries",
+                    leftover.values().map(Vec::len).sum::<usize>()
+                ),
+            });
+        }
+        tokio::time::sleep(backoff(attempt)).await;
+        attempt += 1;
+        batch = leftover;
+    }
+}
+
+/// Exponential backoff with full jitter: a random wait in [0, min(5 s, 25 ms * 2^attempt)].
+pub fn backoff(attempt: u32) -> Duration {
+    let cap = Duration::from_millis(25)
+        .saturating_mul(1 << attempt.min(16))
+        .min(Duration::from_secs(5));
+    cap.mul_f64(jitter())
+}
+
+/// A number in [0, 1) from the standard library's random hasher seed.
+fn jitter() -> f64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u8(0);
+    (hasher.finish() >> 11) as f64 / (1u64 << 53) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_grows_and_is_capped() {
+        for attempt in 0..30 {
+            let cap = Duration::from_millis(25)
+                .saturating_mul(1 << attempt.min(16))
+                .min(Duration::from_secs(5));
+            assert!(backoff(attempt) <= cap);
+        }
+    }
+}

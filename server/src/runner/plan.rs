@@ -1,0 +1,223 @@
+//! What a run does, decided before it touches an engine: the tables to create, the items to
+//! load, and for every pattern the concrete requests with the answer core predicts.
+//!
+//! A plan holds values, not templates: every key condition is already rendered with the inputs
+//! core's evaluation chose, so the runner executes exactly the queries the evaluation answered
+//! and compares the two. Building a plan does no IO; see [`super::build`].
+
+use std::collections::BTreeMap;
+
+use keyplan_core::{AttributeValue, Item, Operation, SortOp, Table};
+use serde::Serialize;
+
+/// Everything one run does.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// The design's tables, created under run-scoped names.
+    pub tables: Vec<Table>,
+    /// The items to load, by design table name.
+    pub items: BTreeMap<String, Vec<Item>>,
+    /// One check per pattern, in design order.
+    pub checks: Vec<Check>,
+}
+
+impl Plan {
+    pub fn n_items(&self) -> usize {
+        self.items.values().map(Vec::len).sum()
+    }
+
+    pub fn reads(&self) -> impl Iterator<Item = &ReadCheck> {
+        self.checks.iter().filter_map(|c| match &c.kind {
+            CheckKind::Read(r) => Some(r),
+            _ => None,
+        })
+    }
+
+    pub fn writes(&self) -> impl Iterator<Item = &WriteCheck> {
+        self.checks.iter().filter_map(|c| match &c.kind {
+            CheckKind::Write(w) => Some(w),
+            _ => None,
+        })
+    }
+}
+
+/// One pattern's part of the run.
+#[derive(Debug, Clone)]
+pub struct Check {
+    /// The pattern's position in the design.
+    pub index: usize,
+    pub pattern: String,
+    pub kind: CheckKind,
+}
+
+#[derive(Debug, Clone)]
+pub enum CheckKind {
+    Read(ReadCheck),
+    Write(WriteCheck),
+    /// Not run, and why (a Scan: the design does not serve it; no sample item to read).
+    Skip(String),
+}
+
+/// A read: one GetItem, one Query, or a Query per shard merged in sort-key order.
+#[derive(Debug, Clone)]
+pub struct ReadCheck {
+    pub pattern: String,
+    pub operation: Operation,
+    /// Design table name.
+    pub table: String,
+    pub index: Option<String>,
+    /// One per shard (a single one when the key is not write-sharded), each with every page
+    /// core's evaluation returns for it, following LastEvaluatedKey to the end.
+    pub queries: Vec<(KeyQuery, Vec<ExpectedPage>)>,
+    /// For a scatter-gather: the evaluator's merged answer (each shard's first page, merged in
+    /// index order, cut to the Limit), which is what the application reads.
+    pub merged: Option<Vec<Item>>,
+    pub scan_forward: bool,
+    pub consistent: bool,
+    /// The Limit of one page; the runner pages through every page.
+    pub page_size: Option<u32>,
+    /// The index's sort key, then the table's key: the order shards are merged in.
+    pub merge_order: Vec<String>,
+    /// Key attributes shown first in a diff.
+    pub show_first: Vec<String>,
+    /// The inputs the evaluation chose, shown with the result.
+    pub inputs: BTreeMap<String, String>,
+}
+
+impl ReadCheck {
+    /// Every item core predicts over all queries and pages.
+    pub fn n_expected(&self) -> usize {
+        self.queries
+            .iter()
+            .flat_map(|(_, pages)| pages)
+            .map(|p| p.items.len())
+            .sum()
+    }
+}
+
+/// One page of a query's predicted answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExpectedPage {
+    pub items: Vec<Item>,
+}
+
+/// A key condition with its values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeyQuery {
+    pub partition: Vec<(String, AttributeValue)>,
+    pub sort_equal: Vec<(String, AttributeValue)>,
+    pub sort_condition: Option<(String, SortOp, Vec<AttributeValue>)>,
+}
+
+impl KeyQuery {
+    /// The text of the key condition with `#n`/`:v` placeholders, the names and the values.
+    pub fn expression(&self) -> (String, Vec<(String, String)>, Vec<(String, AttributeValue)>) {
+        let mut terms = Vec::new();
+        let mut names = Vec::new();
+        let mut values = Vec::new();
+        for (i, (attr, value)) in self.partition.iter().chain(&self.sort_equal).enumerate() {
+            names.push((format!("#k{i}"), attr.clone()));
+            values.push((format!(":k{i}"), value.clone()));
+            terms.push(format!("#k{i} = :k{i}"));
+        }
+        if let Some((attr, op, operands)) = &self.sort_condition {
+            names.push(("#s".to_string(), attr.clone()));
+            for (i, v) in operands.iter().enumerate() {
+                values.push((format!(":s{i}"), v.clone()));
+            }
+            terms.push(match op {
+                SortOp::Between => "#s BETWEEN :s0 AND :s1".to_string(),
+                SortOp::BeginsWith => "begins_with(#s, :s0)".to_string(),
+                op => format!("#s {} :s0", op.as_str()),
+            });
+        }
+        (terms.join(" AND "), names, values)
+    }
+
+    /// The full primary key, for a GetItem.
+    pub fn key(&self) -> Item {
+        self.partition
+            .iter()
+            .chain(&self.sort_equal)
+            .cloned()
+            .collect()
+    }
+}
+
+/// A write pattern: its requests and what the table holds after them.
+#[derive(Debug, Clone)]
+pub struct WriteCheck {
+    pub pattern: String,
+    pub operation: Operation,
+    /// Several for TransactWriteItems, one otherwise.
+    pub requests: Vec<WriteRequest>,
+    /// Read back after the write (consistent GetItem) and compared: `None` where the key must
+    /// be gone (a delete).
+    pub after: Vec<(String, Item, Option<Item>)>,
+    /// Sending the same requests again must fail on a condition (a conditional put of a new
+    /// item): the run proves the condition holds.
+    pub repeat_fails: bool,
+}
+
+/// One write, by design table name.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WriteRequest {
+    Put {
+        table: String,
+        item: Item,
+        condition: Option<String>,
+    },
+    /// `SET` each attribute to its value.
+    Update {
+        table: String,
+        key: Item,
+        set: Vec<(String, AttributeValue)>,
+        condition: Option<String>,
+    },
+    Delete {
+        table: String,
+        key: Item,
+        condition: Option<String>,
+    },
+}
+
+/// How one pattern went.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct PatternResult {
+    /// The pattern's position in the design.
+    pub index: usize,
+    pub pattern: String,
+    /// `GetItem`, `Query`, `TransactWriteItems`... or `Scan` for a skipped read.
+    pub operation: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index_name: Option<String>,
+    pub status: Status,
+    /// Items core predicted, and items the engine returned (reads).
+    pub expected_items: usize,
+    pub actual_items: usize,
+    /// Requests sent (Queries across shards and pages, or writes).
+    pub requests: usize,
+    /// Wall time of the pattern's requests, in milliseconds.
+    pub latency_ms: f64,
+    /// Capacity units the engine reported (0 when it reports none).
+    pub consumed_capacity: f64,
+    /// The inputs the read was instantiated with.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub inputs: BTreeMap<String, String>,
+    /// On a mismatch: a readable diff (`- expected`, `+ returned`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
+    /// On an error or a skip: why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+/// The outcome of one pattern.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Pass,
+    Mismatch,
+    Error,
+    Skipped,
+}

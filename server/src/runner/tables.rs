@@ -1,0 +1,354 @@
+//! The run's tables: their names, their creation from the model, and their deletion.
+//!
+//! The runner only ever writes to or deletes a name it generated itself
+//! (`keyplan-run-<id>-<table>`) and whose CreateTable did not report that the name was taken.
+//! [`TableGuard`] holds those names from the moment CreateTable is sent and deletes them at the
+//! end of the run; if the run is dropped before that (a cancelled task, a closed server), its
+//! `Drop` still sends the deletes on the current runtime.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, BillingMode, GlobalSecondaryIndex, IndexStatus, KeySchemaElement,
+    KeyType as SdkKeyType, LocalSecondaryIndex, Projection as SdkProjection, ProjectionType,
+    ScalarAttributeType, TableStatus,
+};
+use keyplan_core::{KeyAttribute, KeyType, Projection, Table};
+
+use super::error::{RunError, code, run_error};
+use crate::engine::Engine;
+
+/// Every run table's name starts with this; nothing else is ever deleted.
+pub const PREFIX: &str = "keyplan-run-";
+
+/// A run's id: 8 lowercase hex digits, random.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub struct RunId(String);
+
+impl RunId {
+    pub fn random() -> RunId {
+        use std::hash::{BuildHasher, Hasher};
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or_default();
+        hasher.write_u128(nanos);
+        RunId(format!("{:08x}", hasher.finish() as u32))
+    }
+
+    /// A run id from text: 1 to 32 of `a-z 0-9`.
+    pub fn parse(text: &str) -> Option<RunId> {
+        let ok = (1..=32).contains(&text.len())
+            && text
+                .chars()
+                .all(|c| c.is_ascii_digit() || c.is_ascii_lowercase());
+        ok.then(|| RunId(text.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The engine-side name of design table `table` in this run. Characters DynamoDB refuses
+    /// become `-`; the result is cut to DynamoDB's 255.
+    pub fn table_name(&self, table: &str) -> String {
+        let safe: String = table
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
+                    c
+                } else {
+                    '-'
+                }
+            })
+            .collect();
+        let mut name = format!("{PREFIX}{}-{safe}", self.0);
+        name.truncate(*keyplan_core::limits::TABLE_NAME_LEN.end());
+        name
+    }
+}
+
+impl std::fmt::Display for RunId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The names a run created (or may have: CreateTable sent, answer not seen), to delete at the
+/// end.
+#[derive(Debug)]
+pub struct TableGuard {
+    client: Client,
+    names: Arc<Mutex<Vec<String>>>,
+    done: bool,
+}
+
+/// What cleanup did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Cleanup {
+    pub deleted: Vec<String>,
+    /// Names that could not be deleted, with why: the user must delete them.
+    pub failed: Vec<String>,
+}
+
+impl TableGuard {
+    pub fn new(client: Client) -> TableGuard {
+        TableGuard {
+            client,
+            names: Arc::new(Mutex::new(Vec::new())),
+            done: false,
+        }
+    }
+
+    fn hold(&self, name: &str) {
+        debug_assert!(name.starts_with(PREFIX));
+        if let Ok(mut names) = self.names.lock() {
+            names.push(name.to_string());
+        }
+    }
+
+    fn release(&self, name: &str) {
+        if let Ok(mut names) = self.names.lock() {
+            names.retain(|n| n != name);
+        }
+    }
+
+    /// Deletes every held table. A table still being created is retried for up to a minute
+    /// (AWS refuses to delete a CREATING table); one that is already gone counts as deleted.
+    pub async fn cleanup(mut self) -> Cleanup {
+        self.done = true;
+        let names = std::mem::take(&mut *self.names.lock().unwrap_or_else(|p| p.into_inner()));
+        delete_all(&self.client, names).await
+    }
+}
+
+impl Drop for TableGuard {
+    fn drop(&mut self) {
+        if self.done {
+            return;
+        }
+        let names = std::mem::take(&mut *self.names.lock().unwrap_or_else(|p| p.into_inner()));
+        if names.is_empty() {
+            return;
+        }
+        match tokio::runtime::Handle::try_current() {
+            Ok(handle) => {
+                let client = self.client.clone();
+                handle.spawn(async move {
+                    let cleanup = delete_all(&client, names).await;
+                    if !cleanup.failed.is_empty() {
+                        tracing::error!("run tables left behind: {:?}", cleanup.failed);
+                    }
+                });
+            }
+            Err(_) => tracing::error!("run tables left behind (no runtime): {names:?}"),
+        }
+    }
+}
+
+async fn delete_all(client: &Client, names: Vec<String>) -> Cleanup {
+    let deletes = names.into_iter().map(|name| async move {
+        let result = delete_one(client, &name).await;
+        (name, result)
+    });
+    let mut cleanup = Cleanup::default();
+    for (name, result) in futures_util::future::join_all(deletes).await {
+        match result {
+            Ok(()) => cleanup.deleted.push(name),
+            Err(why) => cleanup.failed.push(format!("{name}: {why}")),
+        }
+    }
+    cleanup
+}
+
+async fn delete_one(client: &Client, name: &str) -> Result<(), String> {
+    if !name.starts_with(PREFIX) {
+        return Err("not a run table; refused".to_string());
+    }
+    let mut wait = Duration::from_millis(100);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        match client.delete_table().table_name(name).send().await {
+            Ok(_) => return Ok(()),
+            Err(err) => match code(&err) {
+                Some("ResourceNotFoundException") => return Ok(()),
+                Some("ResourceInUseException" | "LimitExceededException")
+                    if tokio::time::Instant::now() < deadline =>
+                {
+                    tokio::time::sleep(wait).await;
+                    wait = (wait * 2).min(Duration::from_secs(5));
+                }
+                _ => return Err(super::error::classify(&err).1),
+            },
+        }
+    }
+}
+
+fn scalar(ty: KeyType) -> ScalarAttributeType {
+    match ty {
+        KeyType::S => ScalarAttributeType::S,
+        KeyType::N => ScalarAttributeType::N,
+        KeyType::B => ScalarAttributeType::B,
+    }
+}
+
+fn key_schema(
+    partition: &[KeyAttribute],
+    sort: &[KeyAttribute],
+) -> Result<Vec<KeySchemaElement>, RunError> {
+    let hash = partition.iter().map(|k| (k, SdkKeyType::Hash));
+    let range = sort.iter().map(|k| (k, SdkKeyType::Range));
+    hash.chain(range)
+        .map(|(k, ty)| {
+            Ok(KeySchemaElement::builder()
+                .attribute_name(&k.name)
+                .key_type(ty)
+                .build()?)
+        })
+        .collect()
+}
+
+fn projection(p: &Projection) -> SdkProjection {
+    match p {
+        Projection::All => SdkProjection::builder()
+            .projection_type(ProjectionType::All)
+            .build(),
+        Projection::KeysOnly => SdkProjection::builder()
+            .projection_type(ProjectionType::KeysOnly)
+            .build(),
+        Projection::Include { attributes } => SdkProjection::builder()
+            .projection_type(ProjectionType::Include)
+            .set_non_key_attributes(Some(attributes.clone()))
+            .build(),
+    }
+}
+
+/// Creates design table `table` as `name` and waits until it and its indexes are ACTIVE.
+/// Run tables are always on-demand, whatever the design's billing: a run must not be throttled
+/// by the design's provisioned capacity, and on-demand costs nothing while idle.
+pub async fn create(
+    engine: &Engine,
+    guard: &TableGuard,
+    table: &Table,
+    name: &str,
+) -> Result<(), RunError> {
+    let client = &engine.client;
+    let definitions = table
+        .key_attributes()
+        .into_iter()
+        .map(|k| {
+            Ok(AttributeDefinition::builder()
+                .attribute_name(&k.name)
+                .attribute_type(scalar(k.ty))
+                .build()?)
+        })
+        .collect::<Result<Vec<_>, RunError>>()?;
+    let gsis = table
+        .gsis
+        .iter()
+        .map(|g| {
+            Ok(GlobalSecondaryIndex::builder()
+                .index_name(&g.name)
+                .set_key_schema(Some(key_schema(&g.partition_key, &g.sort_key)?))
+                .projection(projection(&g.projection))
+                .build()?)
+        })
+        .collect::<Result<Vec<_>, RunError>>()?;
+    let lsis = table
+        .lsis
+        .iter()
+        .map(|l| {
+            Ok(LocalSecondaryIndex::builder()
+                .index_name(&l.name)
+                .set_key_schema(Some(key_schema(
+                    std::slice::from_ref(&table.partition_key),
+                    std::slice::from_ref(&l.sort_key),
+                )?))
+                .projection(projection(&l.projection))
+                .build()?)
+        })
+        .collect::<Result<Vec<_>, RunError>>()?;
+    let request = client
+        .create_table()
+        .table_name(name)
+        .set_attribute_definitions(Some(definitions))
+        .set_key_schema(Some(key_schema(
+            std::slice::from_ref(&table.partition_key),
+            table.sort_key.as_slice(),
+        )?))
+        .billing_mode(BillingMode::PayPerRequest)
+        .set_global_secondary_indexes((!gsis.is_empty()).then_some(gsis))
+        .set_local_secondary_indexes((!lsis.is_empty()).then_some(lsis));
+    let what = format!("create table `{}` (as {name})", table.name);
+    let target = engine.kind.describe();
+    guard.hold(name);
+    if let Err(err) = request.send().await {
+        if code(&err) == Some("ResourceInUseException") {
+            // Someone else's table has this name: never touch it.
+            guard.release(name);
+            return Err(RunError::Refused {
+                engine: engine.name.clone(),
+                what,
+                detail: format!("a table named {name} already exists and is not this run's"),
+            });
+        }
+        return Err(run_error(&engine.name, &target, &what, &err));
+    }
+    wait_active(engine, name, &what).await
+}
+
+async fn wait_active(engine: &Engine, name: &str, what: &str) -> Result<(), RunError> {
+    let mut wait = Duration::from_millis(20);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(600);
+    loop {
+        let answer = engine
+            .client
+            .describe_table()
+            .table_name(name)
+            .send()
+            .await
+            .map_err(|err| run_error(&engine.name, &engine.kind.describe(), what, &err))?;
+        let active = answer.table().is_some_and(|t| {
+            t.table_status() == Some(&TableStatus::Active)
+                && t.global_secondary_indexes()
+                    .iter()
+                    .all(|g| g.index_status().is_none_or(|s| *s == IndexStatus::Active))
+        });
+        if active {
+            return Ok(());
+        }
+        if tokio::time::Instant::now() > deadline {
+            return Err(RunError::Engine {
+                engine: engine.name.clone(),
+                what: what.to_string(),
+                detail: "the table did not become ACTIVE within 10 minutes".to_string(),
+            });
+        }
+        tokio::time::sleep(wait).await;
+        wait = (wait * 2).min(Duration::from_secs(2));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_table_names_are_prefixed_scoped_and_valid() {
+        let id = RunId::parse("ab12cd34").unwrap();
+        assert_eq!(id.table_name("orders"), "keyplan-run-ab12cd34-orders");
+        assert_eq!(
+            id.table_name("my orders/v2"),
+            "keyplan-run-ab12cd34-my-orders-v2"
+        );
+        let long = id.table_name(&"x".repeat(400));
+        assert_eq!(long.len(), 255);
+        assert!(keyplan_core::limits::is_valid_table_name(&long));
+        assert!(RunId::parse("../etc").is_none());
+        assert!(RunId::parse("").is_none());
+        assert_eq!(RunId::random().as_str().len(), 8);
+    }
+}

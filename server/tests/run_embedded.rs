@@ -1,0 +1,118 @@
+//! Runs on the embedded dynoxide-rs engine (issue 8): every example passes, a wrong
+//! expectation is a mismatch, concurrent runs are isolated, nothing is left behind, and the
+//! errors a user can act on say what to do.
+#![allow(clippy::unwrap_used)]
+
+mod run_support;
+
+use keyplan_server::engine::{Engine, EngineKind, local_client};
+use keyplan_server::runner::build::plan;
+use keyplan_server::runner::{self, RunEvent, RunId};
+use run_support::*;
+use tokio_util::sync::CancellationToken;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_embedded_engine_runs_every_example_isolated_and_leaves_nothing_behind() {
+    let (_engines, engine) = embedded().await;
+    check_engine(&engine, None).await;
+}
+
+#[tokio::test]
+async fn an_unreachable_endpoint_fails_fast_with_a_clear_message_and_creates_nothing() {
+    // Port 1 on loopback: nothing listens, the connection is refused.
+    let engine = Engine {
+        name: "local".to_string(),
+        kind: EngineKind::Endpoint {
+            url: "http://127.0.0.1:1".to_string(),
+        },
+        client: local_client("http://127.0.0.1:1"),
+    };
+    let (_, design, counts) = examples(Some(2)).remove(0);
+    let (summary, events) = collect(&engine, &plan(&design, &counts).unwrap()).await;
+    assert!(!summary.ok);
+    let message = events
+        .iter()
+        .find_map(|e| match e {
+            RunEvent::Failed { message, .. } => Some(message.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert!(
+        message.starts_with("cannot reach engine `local` (http://127.0.0.1:1) within 5 s"),
+        "{message}"
+    );
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, RunEvent::TableCreated { .. }))
+    );
+}
+
+#[tokio::test]
+async fn a_cancelled_run_deletes_its_tables() {
+    let (_engines, engine) = embedded().await;
+    let (_, design, counts) = examples(None).remove(0);
+    let plan = plan(&design, &counts).unwrap();
+    let cancel = CancellationToken::new();
+    let events = std::sync::Mutex::new(Vec::new());
+    let emit = |e: RunEvent| {
+        // Cancel as soon as the first table exists.
+        if matches!(e, RunEvent::TableCreated { .. }) {
+            cancel.cancel();
+        }
+        events.lock().unwrap().push(e);
+    };
+    let summary = runner::run(&engine, &plan, &RunId::random(), &cancel, &emit).await;
+    assert!(!summary.ok);
+    let events = events.into_inner().unwrap();
+    assert!(matches!(
+        events.last(),
+        Some(RunEvent::Failed { message, .. }) if message == "the run was cancelled"
+    ));
+    assert!(matches!(&events[events.len() - 2], RunEvent::Cleanup(c) if c.failed.is_empty()));
+    assert_eq!(run_tables(&engine).await, Vec::<String>::new());
+}
+
+#[tokio::test]
+async fn a_dropped_run_still_deletes_its_tables() {
+    let (_engines, engine) = embedded().await;
+    let (_, design, counts) = examples(None).remove(0);
+    let plan = plan(&design, &counts).unwrap();
+    let run = async {
+        let emit = |_: RunEvent| {};
+        runner::run(
+            &engine,
+            &plan,
+            &RunId::random(),
+            &CancellationToken::new(),
+            &emit,
+        )
+        .await
+    };
+    // Dropped mid-run, as a runtime shutting down or an aborted task would.
+    let _ = tokio::time::timeout(std::time::Duration::from_millis(30), run).await;
+    for _ in 0..100 {
+        if run_tables(&engine).await.is_empty() {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("tables left behind: {:?}", run_tables(&engine).await);
+}
+
+#[test]
+fn a_design_that_does_not_validate_is_refused_before_any_engine_is_touched() {
+    let design = keyplan_core::Design::new("empty");
+    let err = plan(&design, &Default::default()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the design does not validate: it has no table"
+    );
+    let (_, design, _) = examples(None).remove(0);
+    let counts = [("Nope".to_string(), 3)].into_iter().collect();
+    let err = plan(&design, &counts).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the design does not validate: `--count Nope=...` names no entity of the design"
+    );
+}

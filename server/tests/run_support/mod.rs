@@ -1,0 +1,321 @@
+//! Shared by the run tests: engines (the embedded one, a moto server the test starts itself),
+//! collecting a run's events, and the checks every engine must pass.
+#![allow(dead_code, clippy::unwrap_used)]
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, AttributeValue, BillingMode, KeySchemaElement, KeyType,
+    ScalarAttributeType,
+};
+use keyplan_core::Design;
+use keyplan_server::engine::{Engine, EngineKind, Engines, EnginesConfig, local_client};
+use keyplan_server::runner::build::{Counts, plan};
+use keyplan_server::runner::{self, CheckKind, Plan, RunEvent, RunId, Status};
+use tokio_util::sync::CancellationToken;
+
+/// An engine with the embedded dynoxide-rs, kept alive by the returned registry.
+pub async fn embedded() -> (Engines, Engine) {
+    let engines = Engines::start(&EnginesConfig {
+        embedded: true,
+        endpoints: Vec::new(),
+        allow_aws: false,
+    })
+    .await
+    .unwrap();
+    let engine = engines.get(None).unwrap().clone();
+    (engines, engine)
+}
+
+/// A moto server on a free loopback port, killed on drop.
+#[derive(Debug)]
+pub struct Moto {
+    child: Child,
+    pub url: String,
+}
+
+impl Drop for Moto {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The workspace's moto_server (installed by scripts/setup.sh), or `None` with the skip
+/// message; with `KEYPLAN_REQUIRE_TOOLS=1` a missing moto fails the test.
+pub fn moto_binary() -> Option<PathBuf> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.tools/venv/bin/moto_server");
+    if path.is_file() {
+        return Some(path);
+    }
+    if std::env::var("KEYPLAN_REQUIRE_TOOLS").as_deref() == Ok("1") {
+        panic!(
+            "moto_server missing at {}: run scripts/setup.sh",
+            path.display()
+        );
+    }
+    eprintln!("skipped: moto missing, run `make test`");
+    None
+}
+
+/// Starts moto and waits until a signed ListTables answers (polled every 50 ms).
+pub async fn start_moto() -> Option<(Moto, Engine)> {
+    let binary = moto_binary()?;
+    let port = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let child = Command::new(binary)
+        .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let url = format!("http://127.0.0.1:{port}");
+    let moto = Moto { child, url };
+    let engine = Engine {
+        name: "moto".to_string(),
+        kind: EngineKind::Endpoint {
+            url: moto.url.clone(),
+        },
+        client: local_client(&moto.url),
+    };
+    for _ in 0..600 {
+        if engine.client.list_tables().send().await.is_ok() {
+            return Some((moto, engine));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("moto did not answer within 30 s at {}", moto.url);
+}
+
+/// Runs `plan` and returns the summary and every event.
+pub async fn collect(engine: &Engine, plan: &Plan) -> (runner::Summary, Vec<RunEvent>) {
+    let events = Mutex::new(Vec::new());
+    let emit = |e: RunEvent| events.lock().unwrap().push(e);
+    let summary = runner::run(
+        engine,
+        plan,
+        &RunId::random(),
+        &CancellationToken::new(),
+        &emit,
+    )
+    .await;
+    (summary, events.into_inner().unwrap())
+}
+
+/// The pattern results of a run, one line each, with the diff of any mismatch.
+pub fn report(events: &[RunEvent]) -> String {
+    let mut out = Vec::new();
+    for event in events {
+        match event {
+            RunEvent::Pattern(p) => {
+                out.push(format!(
+                    "{:?} {} ({} {:?}): {}/{} items{}",
+                    p.status,
+                    p.pattern,
+                    p.operation,
+                    p.index_name,
+                    p.actual_items,
+                    p.expected_items,
+                    p.message
+                        .as_deref()
+                        .map(|m| format!(" -- {m}"))
+                        .unwrap_or_default()
+                ));
+                if let Some(d) = &p.diff {
+                    out.push(d.clone());
+                }
+            }
+            RunEvent::Failed { message, .. } => out.push(format!("FAILED: {message}")),
+            _ => {}
+        }
+    }
+    out.join("\n")
+}
+
+/// Every table whose name starts with the run prefix.
+pub async fn run_tables(engine: &Engine) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut start = None;
+    loop {
+        let out = engine
+            .client
+            .list_tables()
+            .set_exclusive_start_table_name(start.take())
+            .send()
+            .await
+            .unwrap();
+        names.extend(
+            out.table_names()
+                .iter()
+                .filter(|n| n.starts_with(runner::PREFIX))
+                .cloned(),
+        );
+        match out.last_evaluated_table_name() {
+            Some(n) => start = Some(n.to_string()),
+            None => return names,
+        }
+    }
+}
+
+/// Every built-in example, with each entity's count set when `per_entity` is given.
+pub fn examples(per_entity: Option<u32>) -> Vec<(String, Design, Counts)> {
+    keyplan_core::examples::all()
+        .into_iter()
+        .map(|(slug, design)| {
+            let counts: Counts = match per_entity {
+                Some(n) => design
+                    .entities
+                    .iter()
+                    .map(|e| (e.name.clone(), n))
+                    .collect(),
+                None => BTreeMap::new(),
+            };
+            (slug.to_string(), design, counts)
+        })
+        .collect()
+}
+
+/// A table the runs did not create, with three items, to prove they leave it alone.
+pub async fn create_bystander(engine: &Engine, name: &str) -> Vec<BTreeMap<String, String>> {
+    engine
+        .client
+        .create_table()
+        .table_name(name)
+        .attribute_definitions(
+            AttributeDefinition::builder()
+                .attribute_name("PK")
+                .attribute_type(ScalarAttributeType::S)
+                .build()
+                .unwrap(),
+        )
+        .key_schema(
+            KeySchemaElement::builder()
+                .attribute_name("PK")
+                .key_type(KeyType::Hash)
+                .build()
+                .unwrap(),
+        )
+        .billing_mode(BillingMode::PayPerRequest)
+        .send()
+        .await
+        .unwrap();
+    for i in 0..3 {
+        engine
+            .client
+            .put_item()
+            .table_name(name)
+            .item("PK", AttributeValue::S(format!("keep#{i}")))
+            .item("v", AttributeValue::N(i.to_string()))
+            .send()
+            .await
+            .unwrap();
+    }
+    scan_all(engine, name).await
+}
+
+/// Every item of a table, as sorted text maps.
+pub async fn scan_all(engine: &Engine, name: &str) -> Vec<BTreeMap<String, String>> {
+    let out = engine.client.scan().table_name(name).send().await.unwrap();
+    let mut items: Vec<BTreeMap<String, String>> = out
+        .items()
+        .iter()
+        .map(|i| {
+            i.iter()
+                .map(|(k, v)| (k.clone(), format!("{v:?}")))
+                .collect()
+        })
+        .collect();
+    items.sort();
+    items
+}
+
+/// A plan whose first read expects one item with an attribute the engine will not return.
+pub fn with_wrong_expectation(mut plan: Plan) -> (Plan, String) {
+    for check in &mut plan.checks {
+        if let CheckKind::Read(read) = &mut check.kind
+            && let Some((_, pages)) = read.queries.first_mut()
+            && let Some(item) = pages.first_mut().and_then(|p| p.items.first_mut())
+        {
+            item.insert(
+                "deliberatelyWrong".to_string(),
+                keyplan_core::AttributeValue::S("yes".to_string()),
+            );
+            if let Some(merged) = read.merged.as_mut().and_then(|m| m.first_mut()) {
+                merged.insert(
+                    "deliberatelyWrong".to_string(),
+                    keyplan_core::AttributeValue::S("yes".to_string()),
+                );
+            }
+            let pattern = check.pattern.clone();
+            return (plan, pattern);
+        }
+    }
+    panic!("the plan has no read with a result to falsify");
+}
+
+/// The checks every engine must pass: every example with zero mismatches, a wrong expectation
+/// reported as a mismatch, 8 concurrent runs isolated, no run table left, a bystander table
+/// untouched.
+pub async fn check_engine(engine: &Engine, per_entity: Option<u32>) {
+    let bystander = "bystander-orders";
+    let before = create_bystander(engine, bystander).await;
+
+    for (slug, design, counts) in examples(per_entity) {
+        let plan = plan(&design, &counts).unwrap();
+        let n_reads = plan.reads().count();
+        let (summary, events) = collect(engine, &plan).await;
+        let report = report(&events);
+        assert!(summary.ok, "{slug} on {}:\n{report}", engine.name);
+        assert_eq!(summary.mismatched, 0, "{report}");
+        assert!(n_reads > 0, "{slug}: no read ran:\n{report}");
+        assert_eq!(
+            summary.passed + summary.skipped,
+            plan.checks.len(),
+            "{report}"
+        );
+        assert!(
+            events.iter().any(|e| matches!(e, RunEvent::ItemsWritten { written, total } if written == total && *total > 0)),
+            "{slug}: no load finished"
+        );
+    }
+
+    let (_, design, counts) = examples(per_entity).remove(0);
+    let (wrong, pattern) = with_wrong_expectation(plan(&design, &counts).unwrap());
+    let (summary, events) = collect(engine, &wrong).await;
+    assert!(!summary.ok);
+    assert_eq!(summary.mismatched, 1, "{}", report(&events));
+    let mismatch = events
+        .iter()
+        .find_map(|e| match e {
+            RunEvent::Pattern(p) if p.status == Status::Mismatch => Some(p.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(mismatch.pattern, pattern);
+    let diff = mismatch.diff.unwrap();
+    assert!(diff.contains("deliberatelyWrong: \"yes\""), "{diff}");
+    assert!(diff.lines().any(|l| l.starts_with("- {")), "{diff}");
+    assert!(diff.lines().any(|l| l.starts_with("+ {")), "{diff}");
+
+    let plan = plan(&design, &counts).unwrap();
+    let runs = (0..8).map(|_| collect(engine, &plan));
+    for (summary, events) in futures_util::future::join_all(runs).await {
+        assert!(summary.ok, "a concurrent run failed:\n{}", report(&events));
+    }
+
+    assert_eq!(run_tables(engine).await, Vec::<String>::new());
+    assert_eq!(scan_all(engine, bystander).await, before);
+    engine
+        .client
+        .delete_table()
+        .table_name(bystander)
+        .send()
+        .await
+        .unwrap();
+}
