@@ -9,6 +9,7 @@ pub mod analysis;
 pub mod coverage;
 pub mod edit;
 pub mod examples;
+pub mod export;
 pub mod file;
 pub mod findings;
 pub mod history;

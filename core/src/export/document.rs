@@ -1,0 +1,243 @@
+//! The design document in Markdown: tables and indexes, the entity chart (each entity's
+//! template for every key of the table and its indexes, as in the seeds' tables), the access
+//! patterns (index, operation, key condition, as in the aws-dynamodb-examples READMEs), the
+//! findings and the cost estimate.
+//!
+//! Every user text goes through [`md_cell`] in tables, so a `|` in a name cannot break a row.
+
+use std::fmt::Write;
+
+use crate::analysis::{KeyCondition, Severity, analyze};
+use crate::cost::{self, CostConfig};
+use crate::eval::Store;
+use crate::export::names::{md_cell, one_line};
+use crate::model::{Billing, Design, Projection, Table};
+use crate::sample::{self, SampleConfig};
+
+fn projection(p: &Projection) -> String {
+    match p {
+        Projection::All => "ALL".to_string(),
+        Projection::KeysOnly => "KEYS_ONLY".to_string(),
+        Projection::Include { attributes } => format!("INCLUDE {}", attributes.join(", ")),
+    }
+}
+
+fn keys(keys: &[crate::model::KeyAttribute]) -> String {
+    if keys.is_empty() {
+        return "-".to_string();
+    }
+    keys.iter()
+        .map(|k| format!("{} ({:?})", k.name, k.ty))
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+/// `PK = CUSTOMER#{customerId} AND begins_with(SK, ORDER#)`: the expression with each
+/// placeholder replaced by its template.
+pub fn key_condition_text(kc: &KeyCondition) -> String {
+    let mut text = kc.expression.clone();
+    let mut values: Vec<&(String, String)> = kc.values.iter().collect();
+    // Longest placeholder first, so `:sk` does not eat into `:sk2`.
+    values.sort_by_key(|(p, _)| std::cmp::Reverse(p.len()));
+    for (placeholder, template) in values {
+        text = text.replace(placeholder.as_str(), &format!("\"{template}\""));
+    }
+    text
+}
+
+fn table_section(out: &mut String, design: &Design, table: &Table) {
+    let _ = writeln!(out, "\n### {}\n", one_line(&table.name));
+    let billing = match table.billing {
+        Billing::OnDemand => "on-demand".to_string(),
+        Billing::Provisioned { read, write } => format!("provisioned, {read} RCU / {write} WCU"),
+    };
+    let _ = writeln!(out, "Billing: {billing}.");
+    if let Some(ttl) = &table.ttl_attribute {
+        let _ = writeln!(out, "Time to live: `{}`.", ttl.replace('`', "'"));
+    }
+    out.push_str(
+        "\n| Index | Kind | Partition key | Sort key | Projection |\n|---|---|---|---|---|\n",
+    );
+    for index in table.indexes() {
+        let _ = writeln!(
+            out,
+            "| {} | {:?} | {} | {} | {} |",
+            md_cell(index.name.unwrap_or("(table)")),
+            index.kind,
+            md_cell(&keys(index.partition_key)),
+            md_cell(&keys(index.sort_key)),
+            md_cell(&projection(index.projection))
+        );
+    }
+    // The entity chart: an entity per row, a column per key attribute.
+    let columns: Vec<String> = table
+        .key_attributes()
+        .iter()
+        .map(|k| k.name.clone())
+        .collect();
+    let _ = writeln!(
+        out,
+        "\n| Entity | {} |",
+        columns
+            .iter()
+            .map(|c| md_cell(c))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
+    let _ = writeln!(out, "|---|{}", "---|".repeat(columns.len()));
+    for entity in design.entities_in(&table.name) {
+        let cells: Vec<String> = columns
+            .iter()
+            .map(|c| match entity.key_template(c) {
+                Some(t) => format!("`{}`", t.source().replace('`', "'")).replace('|', "\\|"),
+                None => "-".to_string(),
+            })
+            .collect();
+        let _ = writeln!(out, "| {} | {} |", md_cell(&entity.name), cells.join(" | "));
+    }
+}
+
+pub fn markdown(design: &Design) -> String {
+    let analysis = analyze(design);
+    let mut out = String::new();
+    let _ = writeln!(out, "# {}\n", one_line(&design.name));
+    if !design.description.is_empty() {
+        let _ = writeln!(out, "{}\n", design.description.trim());
+    }
+    let (covered, reads) = analysis.coverage();
+    let _ = writeln!(
+        out,
+        "{} table(s), {} entities, {} access patterns; {covered} of {reads} reads served without a Scan.",
+        design.tables.len(),
+        design.entities.len(),
+        design.patterns.len()
+    );
+
+    out.push_str("\n## Tables and entities\n");
+    for table in &design.tables {
+        table_section(&mut out, design, table);
+    }
+
+    out.push_str("\n## Access patterns\n\n");
+    out.push_str("| # | Access pattern | Table / index | Operation | Key condition | Notes |\n|---|---|---|---|---|---|\n");
+    for (i, (pattern, verdict)) in design.patterns.iter().zip(&analysis.verdicts).enumerate() {
+        let on = match (&verdict.table, &verdict.index) {
+            (Some(t), Some(idx)) => format!("{t} / {idx}"),
+            (Some(t), None) => format!("{t} / table"),
+            (None, _) => "-".to_string(),
+        };
+        let condition = verdict
+            .key_condition
+            .as_ref()
+            .map(|kc| format!("`{}`", key_condition_text(kc).replace('`', "'")))
+            .unwrap_or_else(|| "-".to_string());
+        let mut notes = Vec::new();
+        if !verdict.scan_forward {
+            notes.push("ScanIndexForward = false".to_string());
+        }
+        if let Some(n) = pattern.page_size {
+            notes.push(format!("Limit {n}"));
+        }
+        if let Some(n) = verdict.shards {
+            notes.push(format!("scatter-gather over {n} shards"));
+        }
+        if pattern.consistent {
+            notes.push("strongly consistent".to_string());
+        }
+        if !verdict.covered {
+            notes.extend(verdict.reasons.iter().cloned());
+            if let Some(s) = &verdict.suggestion {
+                notes.push(format!("suggestion: {s}"));
+            }
+        }
+        if let Some(c) = &pattern.condition {
+            notes.push(format!("if {c}"));
+        }
+        for w in &pattern.writes {
+            let count = if w.count > 1 {
+                format!("{} x ", w.count)
+            } else {
+                String::new()
+            };
+            notes.push(format!("{:?} {count}{}", w.action, w.entity).to_lowercase());
+        }
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} |",
+            i + 1,
+            md_cell(&pattern.name),
+            md_cell(&on),
+            verdict.operation.as_str(),
+            md_cell(&condition),
+            md_cell(&notes.join("; "))
+        );
+    }
+
+    out.push_str("\n## Findings\n\n");
+    if analysis.findings.is_empty() {
+        out.push_str("None.\n");
+    } else {
+        out.push_str("| Severity | Code | Where | Finding |\n|---|---|---|---|\n");
+        for f in &analysis.findings {
+            let severity = match f.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+                Severity::Info => "info",
+            };
+            let _ = writeln!(
+                out,
+                "| {severity} | {} | {} | {} |",
+                f.code,
+                md_cell(&f.path),
+                md_cell(&f.message)
+            );
+        }
+    }
+
+    if !design.tables.is_empty() {
+        let sample = sample::generate(design, &SampleConfig::default());
+        let store = Store::build(design, sample.load_items());
+        let report = cost::estimate(design, &analysis.verdicts, &store, &CostConfig::default());
+        out.push_str("\n## Cost estimate\n\n");
+        out.push_str("On-demand prices, us-east-1, standard table class, a 30-day month at each pattern's peak rate; item sizes from the sample data.\n\n");
+        out.push_str("| Access pattern | Operation | Rate/s | RCU/request | WCU/request | $/month |\n|---|---|---:|---:|---:|---:|\n");
+        for p in &report.patterns {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {:.2} |",
+                md_cell(&p.pattern),
+                p.operation,
+                p.rate,
+                p.read_units,
+                p.write_units,
+                p.monthly_cost
+            );
+        }
+        let _ = writeln!(
+            out,
+            "\nRequests ${:.2} + storage ${:.2} = **${:.2} a month**.",
+            report.monthly_request_cost, report.monthly_storage_cost, report.monthly_total
+        );
+        let hot: Vec<_> = report.partitions.iter().filter(|p| p.hot).collect();
+        if !hot.is_empty() {
+            out.push_str(
+                "\nHot partitions (over 3,000 RCU or 1,000 WCU a second on one partition):\n\n",
+            );
+            for p in hot {
+                let _ = writeln!(
+                    out,
+                    "- `{}` ({}): {:.0} RCU/s, {:.0} WCU/s; {} shards would spread it",
+                    p.partition.replace('`', "'"),
+                    one_line(&p.template),
+                    p.read_units_per_second,
+                    p.write_units_per_second,
+                    p.shards_needed
+                );
+            }
+        }
+    }
+
+    out.push_str("\n## Deploying\n\n");
+    out.push_str("The CloudFormation, Terraform and CDK exports switch on point-in-time recovery, encryption, deletion protection and TTL. The `create-table` input cannot: after `aws dynamodb create-table --cli-input-json file://...`, run `aws dynamodb update-continuous-backups` and, for a table with TTL, `aws dynamodb update-time-to-live`.\n");
+    out
+}

@@ -1,0 +1,450 @@
+//! Names and literals for generated text: identifiers derived from the user's names (pattern
+//! "Get order by ID" becomes `getOrderById`, `get_order_by_id`, `GetOrderById`) and string
+//! literals escaped for each target language.
+//!
+//! Every identifier returned here is valid in its language: ASCII letters, digits and `_`,
+//! never starting with a digit, never empty, never a reserved word.
+
+use std::collections::HashSet;
+
+/// Splits a name into words: at anything that is not an ASCII letter or digit, and where a
+/// lowercase letter or digit is followed by an uppercase one (`customerId` is two words).
+pub fn words(name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if !c.is_ascii_alphanumeric() {
+            if !current.is_empty() {
+                out.push(std::mem::take(&mut current));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_ascii_uppercase() && prev_lower && !current.is_empty() {
+            out.push(std::mem::take(&mut current));
+        }
+        current.push(c);
+        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
+fn capitalised(word: &str) -> String {
+    let lower = word.to_ascii_lowercase();
+    let mut chars = lower.chars();
+    match chars.next() {
+        Some(first) => first.to_ascii_uppercase().to_string() + chars.as_str(),
+        None => String::new(),
+    }
+}
+
+/// `GetOrderById`. May be empty or start with a digit; see [`Ident`].
+pub fn pascal(name: &str) -> String {
+    words(name).iter().map(|w| capitalised(w)).collect()
+}
+
+/// `getOrderById`.
+pub fn camel(name: &str) -> String {
+    let mut out = String::new();
+    for (i, w) in words(name).iter().enumerate() {
+        if i == 0 {
+            out.push_str(&w.to_ascii_lowercase());
+        } else {
+            out.push_str(&capitalised(w));
+        }
+    }
+    out
+}
+
+/// `get_order_by_id`.
+pub fn snake(name: &str) -> String {
+    words(name)
+        .iter()
+        .map(|w| w.to_ascii_lowercase())
+        .collect::<Vec<_>>()
+        .join("_")
+}
+
+/// `get-order-by-id`.
+pub fn kebab(name: &str) -> String {
+    words(name)
+        .iter()
+        .map(|w| w.to_ascii_lowercase())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// `GET_ORDER_BY_ID`.
+pub fn screaming(name: &str) -> String {
+    snake(name).to_ascii_uppercase()
+}
+
+/// A target language's identifier rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    TypeScript,
+    Python,
+    Rust,
+    /// CloudFormation logical ids: letters and digits only.
+    CloudFormation,
+    /// Terraform block labels.
+    Hcl,
+}
+
+const TS_RESERVED: &[&str] = &[
+    "break",
+    "case",
+    "catch",
+    "class",
+    "const",
+    "continue",
+    "debugger",
+    "default",
+    "delete",
+    "do",
+    "else",
+    "enum",
+    "export",
+    "extends",
+    "false",
+    "finally",
+    "for",
+    "function",
+    "if",
+    "import",
+    "in",
+    "instanceof",
+    "new",
+    "null",
+    "return",
+    "super",
+    "switch",
+    "this",
+    "throw",
+    "true",
+    "try",
+    "typeof",
+    "var",
+    "void",
+    "while",
+    "with",
+    "let",
+    "static",
+    "yield",
+    "await",
+    "implements",
+    "interface",
+    "package",
+    "private",
+    "protected",
+    "public",
+    "arguments",
+    "eval",
+    "client",
+    "input",
+    "options",
+    "undefined",
+];
+
+const PY_RESERVED: &[&str] = &[
+    "False",
+    "None",
+    "True",
+    "and",
+    "as",
+    "assert",
+    "async",
+    "await",
+    "break",
+    "class",
+    "continue",
+    "def",
+    "del",
+    "elif",
+    "else",
+    "except",
+    "finally",
+    "for",
+    "from",
+    "global",
+    "if",
+    "import",
+    "in",
+    "is",
+    "lambda",
+    "nonlocal",
+    "not",
+    "or",
+    "pass",
+    "raise",
+    "return",
+    "try",
+    "while",
+    "with",
+    "yield",
+    "match",
+    "case",
+    "type",
+    "client",
+    "item",
+    "items",
+    "key",
+    "limit",
+    "start_key",
+    "self",
+    "str",
+    "int",
+    "dict",
+    "list",
+    "id",
+    "input",
+    "object",
+];
+
+const RS_RESERVED: &[&str] = &[
+    "as",
+    "async",
+    "await",
+    "break",
+    "const",
+    "continue",
+    "crate",
+    "dyn",
+    "else",
+    "enum",
+    "extern",
+    "false",
+    "fn",
+    "for",
+    "if",
+    "impl",
+    "in",
+    "let",
+    "loop",
+    "match",
+    "mod",
+    "move",
+    "mut",
+    "pub",
+    "ref",
+    "return",
+    "self",
+    "Self",
+    "static",
+    "struct",
+    "super",
+    "trait",
+    "true",
+    "type",
+    "unsafe",
+    "use",
+    "where",
+    "while",
+    "abstract",
+    "become",
+    "box",
+    "do",
+    "final",
+    "macro",
+    "override",
+    "priv",
+    "typeof",
+    "unsized",
+    "virtual",
+    "yield",
+    "try",
+    "gen",
+    "client",
+    "item",
+    "items",
+    "key",
+    "limit",
+    "start_key",
+    "output",
+    "Error",
+    "Item",
+];
+
+/// Makes `candidate` a valid identifier in `lang`: a fallback for an empty one, a prefix for
+/// one that starts with a digit, a trailing `_` for a reserved word.
+pub fn valid(candidate: &str, lang: Lang, fallback: &str) -> String {
+    let mut id: String = candidate
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || (*c == '_' && lang != Lang::CloudFormation))
+        .collect();
+    if id.is_empty() {
+        id = fallback.to_string();
+    }
+    if id.starts_with(|c: char| c.is_ascii_digit()) {
+        id = match lang {
+            Lang::CloudFormation => format!("T{id}"),
+            _ => format!("_{id}"),
+        };
+    }
+    let reserved = match lang {
+        Lang::TypeScript => TS_RESERVED,
+        Lang::Python => PY_RESERVED,
+        Lang::Rust => RS_RESERVED,
+        Lang::CloudFormation | Lang::Hcl => &[],
+    };
+    if reserved.contains(&id.as_str()) {
+        id.push('_');
+    }
+    id
+}
+
+/// Hands out identifiers that are unique within one scope, by adding `2`, `3`... to repeats.
+#[derive(Debug, Default)]
+pub struct Scope {
+    taken: HashSet<String>,
+}
+
+impl Scope {
+    pub fn new() -> Scope {
+        Scope::default()
+    }
+
+    /// Reserves names the scope must not hand out (imports, helpers).
+    pub fn with_taken(names: &[&str]) -> Scope {
+        Scope {
+            taken: names.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    pub fn unique(&mut self, id: String) -> String {
+        if self.taken.insert(id.clone()) {
+            return id;
+        }
+        let mut n = 2;
+        loop {
+            let next = format!("{id}{n}");
+            if self.taken.insert(next.clone()) {
+                return next;
+            }
+            n += 1;
+        }
+    }
+}
+
+/// A single-quoted TypeScript string literal.
+pub fn ts_str(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('\'');
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\'' => out.push_str("\\'"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
+}
+
+/// Literal text inside a TypeScript template literal (between backticks).
+pub fn ts_template_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '`' => out.push_str("\\`"),
+            '$' if chars.peek() == Some(&'{') => out.push_str("\\$"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A double-quoted string literal, valid in Python, Rust, HCL and JSON (`\u{..}` aside).
+fn double_quoted(s: &str, control: impl Fn(u32) -> String) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => out.push_str(&control(c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A double-quoted Python string literal.
+pub fn py_str(s: &str) -> String {
+    double_quoted(s, |n| format!("\\u{n:04x}"))
+}
+
+/// A double-quoted Rust string literal.
+pub fn rs_str(s: &str) -> String {
+    double_quoted(s, |n| format!("\\u{{{n:x}}}"))
+}
+
+/// A double-quoted HCL string: also escapes Terraform's `${` and `%{` interpolation.
+pub fn hcl_str(s: &str) -> String {
+    double_quoted(&s.replace("${", "$${").replace("%{", "%%{"), |n| {
+        format!("\\u{n:04x}")
+    })
+}
+
+/// Text for a Markdown table cell: no pipes, no line breaks.
+pub fn md_cell(s: &str) -> String {
+    s.replace('\\', "\\\\")
+        .replace('|', "\\|")
+        .replace(['\n', '\r'], " ")
+}
+
+/// Text for XML character data and attribute values.
+pub fn xml(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c if c.is_control() && c != '\n' && c != '\t' => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A `//` or `#` comment body on one line.
+pub fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// An object key in TypeScript: bare when it is an identifier, else a string literal.
+pub fn ts_key(name: &str) -> String {
+    let is_ident = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+    if is_ident {
+        name.to_string()
+    } else {
+        ts_str(name)
+    }
+}

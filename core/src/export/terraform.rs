@@ -1,0 +1,138 @@
+//! Terraform: an `aws_dynamodb_table` resource per table, a variable for the environment
+//! suffix of every table name, and outputs with each table's name and ARN.
+//!
+//! As in CloudFormation, the `attribute` blocks are exactly the key attributes of the table
+//! and its indexes (the provider loops forever on any other). Every string goes through
+//! [`names::hcl_str`], so no user text can start a Terraform interpolation.
+
+use std::fmt::Write;
+
+use crate::export::cloudformation::key_type;
+use crate::export::names::{self, Lang, Scope, hcl_str};
+use crate::model::{Billing, Design, Projection};
+
+fn projection(out: &mut String, p: &Projection) {
+    match p {
+        Projection::All => out.push_str("    projection_type = \"ALL\"\n"),
+        Projection::KeysOnly => out.push_str("    projection_type = \"KEYS_ONLY\"\n"),
+        Projection::Include { attributes } => {
+            out.push_str("    projection_type    = \"INCLUDE\"\n");
+            let list: Vec<String> = attributes.iter().map(|a| hcl_str(a)).collect();
+            let _ = writeln!(out, "    non_key_attributes = [{}]", list.join(", "));
+        }
+    }
+}
+
+pub fn terraform(design: &Design) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# DynamoDB tables of {} (exported by keyplan).\n",
+        names::one_line(&design.name)
+    );
+    out.push_str(
+        "terraform {\n  required_providers {\n    aws = {\n      source  = \"hashicorp/aws\"\n      version = \">= 6.0\"\n    }\n  }\n}\n\n",
+    );
+    out.push_str(
+        "variable \"environment\" {\n  description = \"Suffix of every table name, so one configuration serves each stage\"\n  type        = string\n  default     = \"dev\"\n}\n",
+    );
+    let mut labels = Scope::with_taken(&["environment"]);
+    let mut outputs = String::new();
+    for table in &design.tables {
+        let label = labels.unique(names::valid(&names::snake(&table.name), Lang::Hcl, "table"));
+        let _ = writeln!(out, "\nresource \"aws_dynamodb_table\" \"{label}\" {{");
+        // The quoted prefix without its closing quote, then the interpolation.
+        let prefix = hcl_str(&format!("{}-", table.name));
+        let _ = writeln!(
+            out,
+            "  name         = {}${{var.environment}}\"",
+            &prefix[..prefix.len() - 1]
+        );
+        match table.billing {
+            Billing::OnDemand => out.push_str("  billing_mode = \"PAY_PER_REQUEST\"\n"),
+            Billing::Provisioned { read, write } => {
+                out.push_str("  billing_mode   = \"PROVISIONED\"\n");
+                let _ = writeln!(out, "  read_capacity  = {}", read.max(1));
+                let _ = writeln!(out, "  write_capacity = {}", write.max(1));
+            }
+        }
+        let _ = writeln!(
+            out,
+            "  hash_key     = {}",
+            hcl_str(&table.partition_key.name)
+        );
+        if let Some(sk) = &table.sort_key {
+            let _ = writeln!(out, "  range_key    = {}", hcl_str(&sk.name));
+        }
+        out.push_str("\n  deletion_protection_enabled = true\n");
+        for attr in table.key_attributes() {
+            let _ = writeln!(
+                out,
+                "\n  attribute {{\n    name = {}\n    type = \"{}\"\n  }}",
+                hcl_str(&attr.name),
+                key_type(attr.ty)
+            );
+        }
+        for gsi in &table.gsis {
+            let _ = writeln!(
+                out,
+                "\n  global_secondary_index {{\n    name = {}",
+                hcl_str(&gsi.name)
+            );
+            let multi = gsi.partition_key.len() > 1 || gsi.sort_key.len() > 1;
+            if multi {
+                out.push_str(
+                    "    # A multi-attribute key: needs an AWS provider with key_schema blocks.\n",
+                );
+                for (keys, kind) in [(&gsi.partition_key, "HASH"), (&gsi.sort_key, "RANGE")] {
+                    for k in keys.iter() {
+                        let _ = writeln!(
+                            out,
+                            "    key_schema {{\n      attribute_name = {}\n      key_type       = \"{kind}\"\n    }}",
+                            hcl_str(&k.name)
+                        );
+                    }
+                }
+            } else {
+                if let Some(pk) = gsi.partition_key.first() {
+                    let _ = writeln!(out, "    hash_key  = {}", hcl_str(&pk.name));
+                }
+                if let Some(sk) = gsi.sort_key.first() {
+                    let _ = writeln!(out, "    range_key = {}", hcl_str(&sk.name));
+                }
+            }
+            projection(&mut out, &gsi.projection);
+            if let Billing::Provisioned { read, write } = table.billing {
+                let _ = writeln!(out, "    read_capacity   = {}", read.max(1));
+                let _ = writeln!(out, "    write_capacity  = {}", write.max(1));
+            }
+            out.push_str("  }\n");
+        }
+        for lsi in &table.lsis {
+            let _ = writeln!(
+                out,
+                "\n  local_secondary_index {{\n    name      = {}\n    range_key = {}",
+                hcl_str(&lsi.name),
+                hcl_str(&lsi.sort_key.name)
+            );
+            projection(&mut out, &lsi.projection);
+            out.push_str("  }\n");
+        }
+        if let Some(ttl) = &table.ttl_attribute {
+            let _ = writeln!(
+                out,
+                "\n  ttl {{\n    attribute_name = {}\n    enabled        = true\n  }}",
+                hcl_str(ttl)
+            );
+        }
+        out.push_str("\n  point_in_time_recovery {\n    enabled = true\n  }\n");
+        out.push_str("\n  server_side_encryption {\n    enabled = true\n  }\n");
+        out.push_str("\n  lifecycle {\n    prevent_destroy = true\n  }\n}\n");
+        let _ = writeln!(
+            outputs,
+            "\noutput \"{label}_table_name\" {{\n  value = aws_dynamodb_table.{label}.name\n}}\n\noutput \"{label}_table_arn\" {{\n  value = aws_dynamodb_table.{label}.arn\n}}"
+        );
+    }
+    out.push_str(&outputs);
+    out
+}

@@ -1,0 +1,164 @@
+use expect_test::{Expect, expect};
+
+use super::*;
+use crate::model::{Billing, Gsi, KeyAttribute, KeyType, Projection, Table};
+
+/// Every format of every built-in example, pinned. Review a change with
+/// `INSTA_UPDATE=always cargo test -p keyplan-core export` and `git diff`.
+#[test]
+fn every_format_of_every_example_is_pinned() {
+    for (slug, design) in crate::examples::all() {
+        for format in Format::ALL {
+            let text =
+                export(&design, format).unwrap_or_else(|e| panic!("{slug} as {format}: {e}"));
+            insta::assert_snapshot!(format!("{slug}.{}", format.name()), text);
+        }
+    }
+}
+
+#[test]
+fn format_names_round_trip_and_unknown_names_list_the_choices() {
+    for format in Format::ALL {
+        assert_eq!(format.name().parse::<Format>(), Ok(format));
+    }
+    expect![[r#"unknown export format `yaml`: use one of cloudformation-json, cloudformation-yaml, terraform, create-table, cdk, nosql-workbench, electrodb, onetable, typescript, python, rust, markdown, svg"#]]
+        .assert_eq(&"yaml".parse::<Format>().unwrap_err().to_string());
+}
+
+#[test]
+fn download_names_suit_each_language() {
+    let design = Design::new("Order management");
+    let names: Vec<String> = Format::ALL.iter().map(|f| f.file_name(&design)).collect();
+    expect![[r#"
+        order-management.template.json
+        order-management.template.yaml
+        order-management.tf
+        order-management.create-table.json
+        order-management.stack.ts
+        order-management.workbench.json
+        order-management.electrodb.ts
+        order-management.onetable.ts
+        order-management.access.ts
+        order_management_access.py
+        order_management_access.rs
+        order-management.md
+        order-management.svg"#]]
+    .assert_eq(&names.join("\n"));
+}
+
+#[test]
+fn a_design_without_tables_exports_only_its_document() {
+    let design = Design::new("empty");
+    assert_eq!(
+        export(&design, Format::Terraform),
+        Err(ExportError::NoTables(Format::Terraform))
+    );
+    assert!(export(&design, Format::Markdown).is_ok());
+    assert!(export(&design, Format::Svg).is_ok());
+}
+
+fn check_idents(input: &str, expect: Expect) {
+    let out = format!(
+        "{} {} {} {}",
+        names::valid(&names::camel(input), names::Lang::TypeScript, "f"),
+        names::valid(&names::snake(input), names::Lang::Python, "f"),
+        names::valid(&names::snake(input), names::Lang::Rust, "f"),
+        names::valid(&names::pascal(input), names::Lang::CloudFormation, "F"),
+    );
+    expect.assert_eq(&out);
+}
+
+#[test]
+fn identifiers_from_pattern_names_are_valid_in_every_language() {
+    check_idents(
+        "Get order by ID",
+        expect!["getOrderById get_order_by_id get_order_by_id GetOrderById"],
+    );
+    check_idents(
+        "customerId",
+        expect!["customerId customer_id customer_id CustomerId"],
+    );
+    check_idents(
+        "3 latest orders",
+        expect!["_3LatestOrders _3_latest_orders _3_latest_orders T3LatestOrders"],
+    );
+    check_idents("delete", expect!["delete_ delete delete Delete"]);
+    check_idents("type", expect!["type type_ type_ Type"]);
+    check_idents("über → ✓", expect!["ber ber ber Ber"]);
+    check_idents("", expect!["f f f F"]);
+    check_idents(
+        "order-events",
+        expect!["orderEvents order_events order_events OrderEvents"],
+    );
+}
+
+fn multi_attribute_design() -> Design {
+    let mut design = Design::new("tournament");
+    design.tables.push(Table {
+        name: "matches".into(),
+        partition_key: KeyAttribute::new("matchId", KeyType::S),
+        sort_key: None,
+        gsis: vec![Gsi {
+            name: "ByTournamentRegion".into(),
+            partition_key: vec![
+                KeyAttribute::new("tournamentId", KeyType::S),
+                KeyAttribute::new("region", KeyType::S),
+            ],
+            sort_key: vec![
+                KeyAttribute::new("round", KeyType::S),
+                KeyAttribute::new("score", KeyType::N),
+            ],
+            projection: Projection::Include {
+                attributes: vec!["winner".into()],
+            },
+        }],
+        lsis: Vec::new(),
+        billing: Billing::Provisioned { read: 5, write: 2 },
+        ttl_attribute: None,
+    });
+    design
+}
+
+#[test]
+fn multi_attribute_gsi_keys_list_every_attribute_in_order() {
+    let text = export(&multi_attribute_design(), Format::CloudFormationJson).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let props = &json["Resources"]["MatchesTable"]["Properties"];
+    expect![[r#"[{"AttributeName":"tournamentId","KeyType":"HASH"},{"AttributeName":"region","KeyType":"HASH"},{"AttributeName":"round","KeyType":"RANGE"},{"AttributeName":"score","KeyType":"RANGE"}]"#]]
+        .assert_eq(&props["GlobalSecondaryIndexes"][0]["KeySchema"].to_string());
+    expect![[r#"["matchId","tournamentId","region","round","score"]"#]].assert_eq(
+        &serde_json::to_string(
+            &props["AttributeDefinitions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| a["AttributeName"].clone())
+                .collect::<Vec<_>>(),
+        )
+        .unwrap(),
+    );
+    expect![[r#"{"ReadCapacityUnits":5,"WriteCapacityUnits":2}"#]]
+        .assert_eq(&props["ProvisionedThroughput"].to_string());
+    let cdk = export(&multi_attribute_design(), Format::Cdk).unwrap();
+    assert!(
+        cdk.contains("partitionKeys: [{ name: 'tournamentId'"),
+        "{cdk}"
+    );
+}
+
+#[test]
+fn user_text_cannot_break_out_of_generated_strings() {
+    let mut design = multi_attribute_design();
+    design.name = "a\"b'c`${x}</svg>".into();
+    design.tables[0].name = "t${x}%{y}".into();
+    let tf = export(&design, Format::Terraform).unwrap();
+    assert!(
+        tf.contains(r#"name         = "t$${x}%%{y}-${var.environment}""#),
+        "{tf}"
+    );
+    let svg = export(&design, Format::Svg).unwrap();
+    assert!(
+        !svg.contains("</svg>\"") && svg.contains("&lt;/svg&gt;"),
+        "{svg}"
+    );
+}

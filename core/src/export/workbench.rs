@@ -1,0 +1,300 @@
+//! NoSQL Workbench data model JSON, format 3.0: a DataModel entry per table with its GSIs, a
+//! facet per entity (key aliases from the entity's key templates, its attributes) and the
+//! sample items ([`crate::sample`]: imported ones kept, the rest generated) as each facet's
+//! TableData, so a design travels to the AWS tool and back
+//! through keyplan's importer.
+//!
+//! Workbench has no LSIs, no multi-attribute GSI keys and no access patterns: LSIs and the
+//! extra attributes of a multi-attribute key are left out (the CloudFormation export keeps
+//! them), and the first attribute of each key stands for it.
+
+use serde::Serialize;
+
+use crate::export::cloudformation::key_type;
+use crate::item::Item;
+use crate::model::{AttrType, Billing, Design, Entity, KeyAttribute, Projection, Table};
+use crate::sample::{self, SampleConfig, SampleData};
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Model {
+    model_name: String,
+    model_metadata: Metadata,
+    data_model: Vec<TableModel>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Metadata {
+    author: &'static str,
+    date_created: &'static str,
+    date_last_modified: &'static str,
+    description: String,
+    #[serde(rename = "AWSService")]
+    aws_service: &'static str,
+    version: &'static str,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Attr {
+    attribute_name: String,
+    attribute_type: &'static str,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct KeyAttributes {
+    partition_key: Attr,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sort_key: Option<Attr>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct ProjectionModel {
+    projection_type: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    non_key_attributes: Option<Vec<String>>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct GsiModel {
+    index_name: String,
+    key_attributes: KeyAttributes,
+    projection: ProjectionModel,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Alias {
+    partition_key_alias: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sort_key_alias: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct Empty {}
+
+#[derive(Debug, Serialize)]
+struct DataAccess {
+    #[serde(rename = "MySql")]
+    my_sql: Empty,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Facet {
+    facet_name: String,
+    key_attribute_alias: Alias,
+    table_data: Vec<Item>,
+    non_key_attributes: Vec<String>,
+    data_access: DataAccess,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Throughput {
+    read_capacity_units: u64,
+    write_capacity_units: u64,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Capacity {
+    provisioned_throughput: Throughput,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct TableModel {
+    table_name: String,
+    key_attributes: KeyAttributes,
+    non_key_attributes: Vec<Attr>,
+    table_facets: Vec<Facet>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    global_secondary_indexes: Vec<GsiModel>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    table_data: Vec<Item>,
+    data_access: DataAccess,
+    billing_mode: &'static str,
+    provisioned_capacity_settings: Capacity,
+}
+
+fn attr_type(ty: AttrType) -> &'static str {
+    match ty {
+        AttrType::S => "S",
+        AttrType::N => "N",
+        AttrType::B => "B",
+        AttrType::Bool => "BOOL",
+        AttrType::Null => "NULL",
+        AttrType::M => "M",
+        AttrType::L => "L",
+        AttrType::SS => "SS",
+        AttrType::NS => "NS",
+        AttrType::BS => "BS",
+    }
+}
+
+fn key_attr(k: &KeyAttribute) -> Attr {
+    Attr {
+        attribute_name: k.name.clone(),
+        attribute_type: key_type(k.ty),
+    }
+}
+
+fn table_model(design: &Design, sample: &SampleData, table: &Table) -> TableModel {
+    let table_keys: Vec<&str> = std::iter::once(table.partition_key.name.as_str())
+        .chain(table.sort_key.as_ref().map(|k| k.name.as_str()))
+        .collect();
+    // Table NonKeyAttributes: the index keys, then every entity attribute, each once.
+    let mut non_key: Vec<Attr> = Vec::new();
+    let push = |name: &str, ty: &'static str, list: &mut Vec<Attr>| {
+        if !table_keys.contains(&name) && !list.iter().any(|a| a.attribute_name == name) {
+            list.push(Attr {
+                attribute_name: name.to_string(),
+                attribute_type: ty,
+            });
+        }
+    };
+    for k in table.key_attributes() {
+        push(&k.name, key_type(k.ty), &mut non_key);
+    }
+    let entities: Vec<&Entity> = design.entities_in(&table.name).collect();
+    for e in &entities {
+        for a in &e.attributes {
+            push(&a.name, attr_type(a.ty), &mut non_key);
+        }
+    }
+
+    let mut by_entity: Vec<Vec<Item>> = vec![Vec::new(); entities.len()];
+    let mut unmatched = Vec::new();
+    for sample in sample.items.iter().filter(|i| i.table == table.name) {
+        match sample
+            .entity
+            .as_deref()
+            .and_then(|e| entities.iter().position(|x| x.name == e))
+        {
+            Some(i) => by_entity[i].push(sample.item.clone()),
+            None => unmatched.push(sample.item.clone()),
+        }
+    }
+
+    let facets = entities
+        .iter()
+        .zip(by_entity)
+        .map(|(e, table_data)| {
+            let alias = |k: &KeyAttribute| {
+                e.key_template(&k.name)
+                    .map(|t| t.source().to_string())
+                    .unwrap_or_else(|| k.name.clone())
+            };
+            let mut non_key_attributes: Vec<String> = Vec::new();
+            for index in table.indexes().iter().skip(1) {
+                for k in index.partition_key.iter().chain(index.sort_key) {
+                    if e.key_template(&k.name).is_some()
+                        && !non_key_attributes.contains(&k.name)
+                        && !table_keys.contains(&k.name.as_str())
+                    {
+                        non_key_attributes.push(k.name.clone());
+                    }
+                }
+            }
+            for a in &e.attributes {
+                if !non_key_attributes.contains(&a.name) && !table_keys.contains(&a.name.as_str()) {
+                    non_key_attributes.push(a.name.clone());
+                }
+            }
+            Facet {
+                facet_name: e.name.clone(),
+                key_attribute_alias: Alias {
+                    partition_key_alias: alias(&table.partition_key),
+                    sort_key_alias: table.sort_key.as_ref().map(alias),
+                },
+                table_data,
+                non_key_attributes,
+                data_access: DataAccess { my_sql: Empty {} },
+            }
+        })
+        .collect();
+
+    let (read, write) = match table.billing {
+        Billing::OnDemand => (0, 0),
+        Billing::Provisioned { read, write } => (read, write),
+    };
+    TableModel {
+        table_name: table.name.clone(),
+        key_attributes: KeyAttributes {
+            partition_key: key_attr(&table.partition_key),
+            sort_key: table.sort_key.as_ref().map(key_attr),
+        },
+        non_key_attributes: non_key,
+        table_facets: facets,
+        global_secondary_indexes: table
+            .gsis
+            .iter()
+            .filter_map(|g| {
+                Some(GsiModel {
+                    index_name: g.name.clone(),
+                    key_attributes: KeyAttributes {
+                        partition_key: key_attr(g.partition_key.first()?),
+                        sort_key: g.sort_key.first().map(key_attr),
+                    },
+                    projection: match &g.projection {
+                        Projection::All => ProjectionModel {
+                            projection_type: "ALL",
+                            non_key_attributes: None,
+                        },
+                        Projection::KeysOnly => ProjectionModel {
+                            projection_type: "KEYS_ONLY",
+                            non_key_attributes: None,
+                        },
+                        Projection::Include { attributes } => ProjectionModel {
+                            projection_type: "INCLUDE",
+                            non_key_attributes: Some(attributes.clone()),
+                        },
+                    },
+                })
+            })
+            .collect(),
+        table_data: unmatched,
+        data_access: DataAccess { my_sql: Empty {} },
+        billing_mode: match table.billing {
+            Billing::OnDemand => "PAY_PER_REQUEST",
+            Billing::Provisioned { .. } => "PROVISIONED",
+        },
+        provisioned_capacity_settings: Capacity {
+            provisioned_throughput: Throughput {
+                read_capacity_units: read,
+                write_capacity_units: write,
+            },
+        },
+    }
+}
+
+pub fn workbench(design: &Design) -> String {
+    // The sample generator keeps imported items and fills in the rest, each with its entity.
+    let sample = sample::generate(design, &SampleConfig::default());
+    let model = Model {
+        model_name: design.name.clone(),
+        model_metadata: Metadata {
+            author: "keyplan",
+            // Fixed, so an export is reproducible; Workbench fills these on save.
+            date_created: "",
+            date_last_modified: "",
+            description: design.description.clone(),
+            aws_service: "Amazon DynamoDB",
+            version: "3.0",
+        },
+        data_model: design
+            .tables
+            .iter()
+            .map(|t| table_model(design, &sample, t))
+            .collect(),
+    };
+    let mut text = serde_json::to_string_pretty(&model)
+        .unwrap_or_else(|e| unreachable!("a Workbench model always serialises: {e}"));
+    text.push('\n');
+    text
+}
