@@ -5,9 +5,12 @@
 //! returns data, so the browser app and the server compute the same answers. It builds for
 //! native targets and for wasm32.
 
+pub mod aggregate;
 pub mod analysis;
+pub mod cost;
 pub mod coverage;
 pub mod edit;
+pub mod eval;
 pub mod examples;
 pub mod export;
 pub mod file;
@@ -16,6 +19,7 @@ pub mod history;
 pub mod item;
 pub mod limits;
 pub mod model;
+pub mod sample;
 pub mod share;
 pub mod template;
 

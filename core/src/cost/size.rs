@@ -1,0 +1,90 @@
+//! Item sizes and capacity units by DynamoDB's published rules.
+//!
+//! An item's size is the UTF-8 bytes of every attribute name plus its value's size: strings
+//! their UTF-8 bytes, binary its raw (decoded) bytes, numbers 1 byte per two significant digits
+//! plus 1, booleans and nulls 1 byte, lists and maps 3 bytes plus 1 per element plus their
+//! elements (names included for a map), sets the sum of their elements. Nothing here rounds
+//! except the unit functions, which round up to DynamoDB's 4 KB read and 1 KB write units.
+
+use crate::eval::{Decimal, decode_binary};
+use crate::item::{AttributeValue, Item};
+use crate::limits::{READ_UNIT_BYTES, WRITE_UNIT_BYTES};
+
+/// How a read is made, which sets its price per 4 KB.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Consistency {
+    /// Half a unit per 4 KB (DynamoDB's default).
+    Eventual,
+    /// One unit per 4 KB.
+    Strong,
+    /// Two units per 4 KB (TransactGetItems).
+    Transactional,
+}
+
+impl Consistency {
+    /// Read units per 4 KB.
+    pub fn units_per_block(self) -> f64 {
+        match self {
+            Consistency::Eventual => 0.5,
+            Consistency::Strong => 1.0,
+            Consistency::Transactional => 2.0,
+        }
+    }
+}
+
+/// The size of an item in bytes.
+pub fn item_size(item: &Item) -> usize {
+    item.iter()
+        .map(|(name, value)| attribute_size(name, value))
+        .sum()
+}
+
+/// The size of one attribute: its name's bytes plus its value's size.
+pub fn attribute_size(name: &str, value: &AttributeValue) -> usize {
+    name.len() + value_size(value)
+}
+
+/// The size of a value alone.
+pub fn value_size(value: &AttributeValue) -> usize {
+    match value {
+        AttributeValue::S(s) => s.len(),
+        AttributeValue::N(n) => number_size(n),
+        AttributeValue::B(b) => binary_size(b),
+        AttributeValue::Bool(_) | AttributeValue::Null(_) => 1,
+        AttributeValue::M(map) => {
+            3 + map
+                .iter()
+                .map(|(name, v)| name.len() + value_size(v) + 1)
+                .sum::<usize>()
+        }
+        AttributeValue::L(list) => 3 + list.iter().map(|v| value_size(v) + 1).sum::<usize>(),
+        AttributeValue::SS(set) => set.iter().map(String::len).sum(),
+        AttributeValue::NS(set) => set.iter().map(|n| number_size(n)).sum(),
+        AttributeValue::BS(set) => set.iter().map(|b| binary_size(b)).sum(),
+    }
+}
+
+/// 1 byte per two significant digits, plus 1. Text that is not a number counts as its bytes.
+pub fn number_size(text: &str) -> usize {
+    match Decimal::parse(text) {
+        Ok(d) => d.significant_digits().div_ceil(2) + 1,
+        Err(_) => text.len(),
+    }
+}
+
+fn binary_size(base64: &str) -> usize {
+    decode_binary(base64).map_or(base64.len() * 3 / 4, |bytes| bytes.len())
+}
+
+/// Read units for reading `bytes` in one request: rounded up to 4 KB blocks (at least one,
+/// since a read that finds nothing still costs one block), times the consistency's rate.
+pub fn read_units(bytes: usize, consistency: Consistency) -> f64 {
+    let blocks = bytes.div_ceil(READ_UNIT_BYTES).max(1);
+    blocks as f64 * consistency.units_per_block()
+}
+
+/// Write units for writing an item of `bytes`: rounded up to 1 KB (at least one).
+pub fn write_units(bytes: usize) -> u64 {
+    bytes.div_ceil(WRITE_UNIT_BYTES).max(1) as u64
+}

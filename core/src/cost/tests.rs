@@ -1,0 +1,172 @@
+use expect_test::expect;
+
+use super::*;
+use crate::eval::Store;
+use crate::item::{AttributeValue, Item};
+use crate::sample::{SampleConfig, generate};
+
+fn s(v: &str) -> AttributeValue {
+    AttributeValue::S(v.to_string())
+}
+
+fn n(v: &str) -> AttributeValue {
+    AttributeValue::N(v.to_string())
+}
+
+const KB: usize = 1024;
+
+// The worked examples of the developer guide's "read and write operations" page.
+#[test]
+fn reads_round_up_to_4_kb_and_halve_when_eventually_consistent() {
+    // "reading a 3,500-byte item consumes the same throughput as reading a 4 KB item"
+    assert_eq!(read_units(3_500, Consistency::Strong), 1.0);
+    assert_eq!(read_units(3_500, Consistency::Eventual), 0.5);
+    // "if your item size is 8 KB, you require 2 read units to sustain one strongly consistent
+    // read, 1 if eventually consistent, or 4 for a transactional read"
+    assert_eq!(read_units(8 * KB, Consistency::Strong), 2.0);
+    assert_eq!(read_units(8 * KB, Consistency::Eventual), 1.0);
+    assert_eq!(read_units(8 * KB, Consistency::Transactional), 4.0);
+    // "if you read a 10 KB item, DynamoDB rounds the item size to 12 KB"
+    assert_eq!(read_units(10 * KB, Consistency::Strong), 3.0);
+    // A Query "returns 10 items whose combined size is 40.8 KB: DynamoDB rounds the item size
+    // for the operation to 44 KB" (rounded once per request, not per item).
+    assert_eq!(read_units(40 * KB + 820, Consistency::Strong), 11.0);
+    // BatchGetItem rounds each item: 1.5 KB + 6.5 KB is 4 KB + 8 KB = 12 KB, not 8 KB.
+    let batch = read_units(1_536, Consistency::Strong) + read_units(6_656, Consistency::Strong);
+    assert_eq!(batch, 3.0);
+    // A read that finds nothing still costs the minimum.
+    assert_eq!(read_units(0, Consistency::Eventual), 0.5);
+}
+
+#[test]
+fn writes_round_up_to_1_kb() {
+    // "if you write a 1.5 KB item, DynamoDB rounds the item size to 2 KB"
+    assert_eq!(write_units(1_536), 2);
+    assert_eq!(write_units(500), 1);
+    assert_eq!(write_units(1_024), 1);
+    assert_eq!(write_units(0), 1);
+}
+
+#[test]
+fn attribute_sizes_follow_the_item_size_rules() {
+    let cases: Vec<(&str, AttributeValue)> = vec![
+        // (name bytes) + (UTF-8 bytes)
+        ("name", s("Ada")),
+        ("città", s("Genève")),
+        // (name) + 1 byte per two significant digits + 1; zeros trimmed
+        ("n", n("7")),
+        ("n", n("12345")),
+        ("n", n("-0.00120")),
+        ("n", n("1000000")),
+        ("n", n("0")),
+        // binary: raw bytes, not base64 text
+        ("b", AttributeValue::B("AAEC".into())),
+        ("ok", AttributeValue::Bool(true)),
+        ("gone", AttributeValue::Null(true)),
+        // list and map: 3 bytes + 1 per element + elements (map keys included)
+        ("l", AttributeValue::L(vec![])),
+        ("l", AttributeValue::L(vec![s("ab"), n("1")])),
+        ("m", AttributeValue::M([("k".to_string(), s("vv"))].into())),
+        ("ss", AttributeValue::SS(vec!["a".into(), "bc".into()])),
+        ("ns", AttributeValue::NS(vec!["1".into(), "123".into()])),
+    ];
+    let table: Vec<String> = cases
+        .iter()
+        .map(|(name, value)| format!("{name} {value:?} = {}", attribute_size(name, value)))
+        .collect();
+    expect![[r#"
+        [
+            "name S(\"Ada\") = 7",
+            "città S(\"Genève\") = 13",
+            "n N(\"7\") = 3",
+            "n N(\"12345\") = 5",
+            "n N(\"-0.00120\") = 3",
+            "n N(\"1000000\") = 3",
+            "n N(\"0\") = 2",
+            "b B(\"AAEC\") = 4",
+            "ok Bool(true) = 3",
+            "gone Null(true) = 5",
+            "l L([]) = 4",
+            "l L([S(\"ab\"), N(\"1\")]) = 10",
+            "m M({\"k\": S(\"vv\")}) = 8",
+            "ss SS([\"a\", \"bc\"]) = 5",
+            "ns NS([\"1\", \"123\"]) = 7",
+        ]
+    "#]]
+    .assert_debug_eq(&table);
+    let item: Item = [
+        ("PK".to_string(), s("CUSTOMER#1")),
+        ("n".to_string(), n("42")),
+    ]
+    .into();
+    assert_eq!(item_size(&item), 2 + 10 + 1 + 2);
+}
+
+fn order_report() -> CostReport {
+    let text = include_str!("../../../examples/order-management.keyplan.json");
+    let design = crate::file::parse(text).expect("the example parses");
+    let data = generate(&design, &SampleConfig::default());
+    let store = Store::build(&design, data.load_items());
+    let analysis = crate::analyze(&design);
+    let config = CostConfig {
+        counts: [
+            ("Customer".to_string(), 1_000_000),
+            ("Order".to_string(), 20_000_000),
+            ("OrderItem".to_string(), 60_000_000),
+            ("DailyOrderCount".to_string(), 4_000),
+            ("OrderEvent".to_string(), 100_000_000),
+        ]
+        .into(),
+        ..CostConfig::default()
+    };
+    estimate(&design, &analysis.verdicts, &store, &config)
+}
+
+#[test]
+fn the_order_design_costs_per_pattern_and_in_total() {
+    expect![[r#"
+        pattern                              operation            rate/s  RCU/req  WCU/req      $/month
+        Get order by ID                      Scan                    200        3        0       194.40
+            Scan of the whole table: 22608 B of samples in 1 page(s); grows with the table
+        Get customer orders                  Query                   300        1        0        97.20
+            25.0 items of ~288 B (a full page)
+        Get orders by status                 Query                  2000       40        0     25920.00
+            10 queries x 4 (100.0 items of ~288 B each, a full page)
+        Get order items                      Query                   400      0.5        0        64.80
+            3.0 items of ~126 B (as many as the sample returns)
+        Get customer profile                 GetItem                 500        1        0       162.00
+            1 item of ~140 B
+        Get orders by fulfillment center     Query                   100        2        0        64.80
+            50.0 items of ~288 B (a full page)
+        Get daily order count by status      Query                     5      0.5        0         0.81
+            1.0 items of ~128 B (as many as the sample returns)
+        Get order events                     Query                    50      0.5        0         8.10
+            3.0 items of ~159 B (as many as the sample returns)
+        Create order                         TransactWriteItems      100        0       16      2592.00
+            put Order in orders: 2
+            GSI1: 2
+            GSI2: 2
+            put 3 x OrderItem in orders: 6
+            update DailyOrderCount in orders: 2
+            GSI3: 2
+        Update order status                  UpdateItem              300        0        4      1944.00
+            update Order in orders: 1
+            GSI1: 2 (delete+put: status changes its key)
+            GSI2: 1
+        Record order event                   PutItem                 800        0        1      1296.00
+            put OrderEvent in order-events: 1
+        storage:
+            orders                           81004000 items    21560912000 B       5.0200
+            order-events                    100000000 items    25900000000 B       6.0303
+            orders/GSI1                      20000000 items     7760000000 B       1.8068
+            orders/GSI2                      20000000 items     7760000000 B       1.8068
+            orders/GSI3                          4000 items         912000 B       0.0002
+        monthly: requests $32344.11 + storage $14.6641 = $32358.77 (30-day month)
+        partitions (per partition, per second):
+            orders/GSI1 STATUS#PENDING#SHARD0 (STATUS#{status}#SHARD{shard:10}): 8000.0 RCU/s, 80.0 WCU/s: HOT: every scatter-gather request reads each shard: fewer shards or a smaller page per shard, or cache the reads (DAX) [Get orders by status, Create order, Update order status]
+            orders ANALYTICS (ANALYTICS): 2.5 RCU/s, 200.0 WCU/s: ok [Get daily order count by status, Create order]
+            orders/GSI2 FC#<fulfillmentCenter> (FC#{fulfillmentCenter}): 200.0 RCU/s, 500.0 WCU/s: ok [Get orders by fulfillment center, Create order, Update order status]
+            orders/GSI3 DATE#<date> (DATE#{date}): 0.0 RCU/s, 200.0 WCU/s: ok [Create order]
+    "#]]
+    .assert_eq(&order_report().to_table());
+}

@@ -1,0 +1,1261 @@
+//! In-memory evaluation of GetItem and Query with DynamoDB's semantics, over sample items.
+//!
+//! A [`Store`] holds each table's items and, for the table and every index, the entries sorted
+//! the way DynamoDB keeps them: by partition key, then sort key (strings by their UTF-8 bytes,
+//! binary by its decoded bytes, numbers numerically as exact decimals, never as floats). An item
+//! lacking an index's key attributes is absent from that index (sparse). Index entries with an
+//! equal index key are ordered by the table's primary key, which is also what makes a
+//! LastEvaluatedKey (index keys plus table keys) a total position.
+//!
+//! [`Store::query`] executes one [`KeyQuery`]: key condition, ScanIndexForward, Limit,
+//! ExclusiveStartKey, the 1 MB page, the index's projection and the read units consumed.
+//! [`Store::scatter_gather`] runs one query per write shard and merges them. [`plan`] turns a
+//! coverage [`Verdict`] and input values into the queries to run, and [`pick_inputs`] finds
+//! input values in the sample data whose partition has results.
+//!
+//! Nothing here does IO; bad queries are [`QueryError`] values, never panics.
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+
+use base64::Engine as _;
+use serde::Serialize;
+
+use crate::analysis::{Operation, QuerySpec, Verdict};
+use crate::cost::{Consistency, attribute_size, item_size, read_units};
+use crate::item::{AttributeValue, Item};
+use crate::model::{
+    AccessPattern, Design, IndexKind, KeyAttribute, KeyType, Projection, SortOp, Table,
+};
+use crate::template::KeyTemplate;
+
+pub mod number;
+
+pub use number::{Decimal, NumberError};
+
+/// A key attribute's value, typed so that the derived order is DynamoDB's order.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum KeyValue {
+    /// Compared by UTF-8 bytes, which is `String`'s own order.
+    S(String),
+    N(Decimal),
+    /// Compared by the decoded bytes.
+    B(Vec<u8>),
+}
+
+impl KeyValue {
+    /// The typed key value of `value` for a key of type `ty`.
+    pub fn from_attribute(value: &AttributeValue, ty: KeyType) -> Result<KeyValue, String> {
+        match (ty, value) {
+            (KeyType::S, AttributeValue::S(s)) if !s.is_empty() => Ok(KeyValue::S(s.clone())),
+            (KeyType::N, AttributeValue::N(n)) => Decimal::parse(n)
+                .map(KeyValue::N)
+                .map_err(|e| e.to_string()),
+            (KeyType::B, AttributeValue::B(b)) => match decode_binary(b) {
+                Some(bytes) if !bytes.is_empty() => Ok(KeyValue::B(bytes)),
+                Some(_) => Err("an empty binary value cannot be a key".to_string()),
+                None => Err(format!("`{b}` is not base64")),
+            },
+            (_, AttributeValue::S(s)) if s.is_empty() => {
+                Err("an empty string cannot be a key".to_string())
+            }
+            (ty, other) => Err(format!("a {ty:?} key cannot hold {}", type_name(other))),
+        }
+    }
+}
+
+/// Decodes a binary attribute's base64 text (standard alphabet, padding optional).
+pub fn decode_binary(text: &str) -> Option<Vec<u8>> {
+    base64::engine::general_purpose::STANDARD
+        .decode(text)
+        .or_else(|_| base64::engine::general_purpose::STANDARD_NO_PAD.decode(text))
+        .ok()
+}
+
+/// Encodes bytes as a binary attribute's base64 text.
+pub fn encode_binary(bytes: &[u8]) -> String {
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+fn type_name(value: &AttributeValue) -> &'static str {
+    match value {
+        AttributeValue::S(_) => "a string",
+        AttributeValue::N(_) => "a number",
+        AttributeValue::B(_) => "binary",
+        AttributeValue::Bool(_) => "a boolean",
+        AttributeValue::Null(_) => "null",
+        AttributeValue::M(_) => "a map",
+        AttributeValue::L(_) => "a list",
+        AttributeValue::SS(_) => "a string set",
+        AttributeValue::NS(_) => "a number set",
+        AttributeValue::BS(_) => "a binary set",
+    }
+}
+
+/// Why a query cannot run, as DynamoDB would refuse it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum QueryError {
+    #[error("there is no table `{0}`")]
+    NoTable(String),
+    #[error("table `{table}` has no index `{index}`")]
+    NoIndex { table: String, index: String },
+    #[error("the key condition gives no value for `{0}`, a partition key attribute")]
+    MissingPartitionKey(String),
+    #[error("`{0}` is not a key attribute of the index queried, or is given twice")]
+    NotAKey(String),
+    #[error("`{attribute}`: {message}")]
+    BadKeyValue { attribute: String, message: String },
+    #[error("begins_with needs a string or binary sort key; `{0}` is a number")]
+    BeginsWithOnNumber(String),
+    #[error("`{attribute}`: {op} takes {expected} value(s), not {found}")]
+    Arity {
+        attribute: String,
+        op: &'static str,
+        expected: usize,
+        found: usize,
+    },
+    #[error("between's lower bound is greater than its upper bound")]
+    BetweenReversed,
+    #[error("Limit must be at least 1")]
+    ZeroLimit,
+    #[error("the exclusive start key is invalid: {0}")]
+    BadStartKey(String),
+    #[error("GetItem needs the whole primary key: {0}")]
+    IncompleteKey(String),
+}
+
+/// A sort-key condition with concrete values (one, or two for `between`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SortTest {
+    pub attribute: String,
+    pub op: SortOp,
+    pub values: Vec<AttributeValue>,
+}
+
+/// One Query (or, with the whole key and no condition, GetItem) with concrete values.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KeyQuery {
+    pub table: String,
+    /// `None` for the table itself.
+    pub index: Option<String>,
+    /// Each partition key attribute and its value.
+    pub partition: Vec<(String, AttributeValue)>,
+    /// Equalities on leading sort-key attributes (all of a GetItem's sort key).
+    pub sort_equal: Vec<(String, AttributeValue)>,
+    pub sort_condition: Option<SortTest>,
+    /// ScanIndexForward.
+    pub forward: bool,
+    pub limit: Option<u32>,
+    pub exclusive_start_key: Option<Item>,
+    /// ConsistentRead: strong reads cost twice an eventual one.
+    pub consistent: bool,
+}
+
+impl KeyQuery {
+    /// A query of one partition of the table or `index`, forward, unlimited, eventual.
+    pub fn new(
+        table: impl Into<String>,
+        index: Option<&str>,
+        partition: Vec<(String, AttributeValue)>,
+    ) -> KeyQuery {
+        KeyQuery {
+            table: table.into(),
+            index: index.map(str::to_string),
+            partition,
+            sort_equal: Vec::new(),
+            sort_condition: None,
+            forward: true,
+            limit: None,
+            exclusive_start_key: None,
+            consistent: false,
+        }
+    }
+
+    /// The key condition expression with values written inline, for people to read:
+    /// `PK = "CUSTOMER#c1" AND begins_with(SK, "ORDER#")`.
+    pub fn describe(&self) -> String {
+        let mut parts: Vec<String> = self
+            .partition
+            .iter()
+            .chain(&self.sort_equal)
+            .map(|(name, value)| format!("{name} = {}", show_value(value)))
+            .collect();
+        if let Some(test) = &self.sort_condition {
+            let values: Vec<String> = test.values.iter().map(show_value).collect();
+            parts.push(match test.op {
+                SortOp::Between => format!(
+                    "{} BETWEEN {} AND {}",
+                    test.attribute,
+                    values.first().map_or("?", String::as_str),
+                    values.get(1).map_or("?", String::as_str)
+                ),
+                SortOp::BeginsWith => format!(
+                    "begins_with({}, {})",
+                    test.attribute,
+                    values.first().map_or("?", String::as_str)
+                ),
+                op => format!(
+                    "{} {} {}",
+                    test.attribute,
+                    op.as_str(),
+                    values.first().map_or("?", String::as_str)
+                ),
+            });
+        }
+        parts.join(" AND ")
+    }
+}
+
+fn show_value(value: &AttributeValue) -> String {
+    match value {
+        AttributeValue::S(s) => format!("{s:?}"),
+        AttributeValue::N(n) => n.clone(),
+        AttributeValue::B(b) => format!("b64:{b}"),
+        other => format!("{other:?}"),
+    }
+}
+
+/// One page of results.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Page {
+    /// The items, projected as the index projects them, in the order DynamoDB returns them.
+    pub items: Vec<Item>,
+    /// The entity of each item, where known (parallel to `items`).
+    pub entities: Vec<Option<String>>,
+    /// Set when the read stopped at the Limit or the 1 MB page: the key to continue from
+    /// (for an index: its keys plus the table's primary key).
+    pub last_evaluated_key: Option<Item>,
+    /// The summed size of the items read (projected items, for an index).
+    pub bytes_read: usize,
+    /// The read units consumed.
+    pub read_units: f64,
+}
+
+/// An item the store refused, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Rejected {
+    pub table: String,
+    /// `None` for the table itself (the item was not stored at all).
+    pub index: Option<String>,
+    pub reason: String,
+}
+
+/// One stored item.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredItem {
+    pub entity: Option<String>,
+    pub item: Item,
+    /// DynamoDB's size of the item, in bytes.
+    pub size: usize,
+}
+
+/// One entry of an index: its key values, the item it points at and its projected size.
+#[derive(Debug, Clone)]
+struct Entry {
+    partition: Vec<KeyValue>,
+    sort: Vec<KeyValue>,
+    /// The table's primary key values; empty in the table's own index (already unique).
+    table_key: Vec<KeyValue>,
+    item: usize,
+    size: usize,
+}
+
+impl Entry {
+    fn position(&self) -> (&[KeyValue], &[KeyValue]) {
+        (&self.sort, &self.table_key)
+    }
+}
+
+/// The table itself or one of its secondary indexes, sorted.
+#[derive(Debug, Clone)]
+pub struct IndexStore {
+    /// `None` for the table itself.
+    pub name: Option<String>,
+    pub kind: IndexKind,
+    pub partition_key: Vec<KeyAttribute>,
+    pub sort_key: Vec<KeyAttribute>,
+    pub projection: Projection,
+    entries: Vec<Entry>,
+}
+
+impl IndexStore {
+    /// How many items the index holds.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    fn key_names(&self) -> impl Iterator<Item = &str> {
+        self.partition_key
+            .iter()
+            .chain(&self.sort_key)
+            .map(|k| k.name.as_str())
+    }
+}
+
+/// A table's items and its indexes.
+#[derive(Debug, Clone)]
+pub struct TableStore {
+    pub name: String,
+    table: Table,
+    items: Vec<StoredItem>,
+    /// The table itself first, then its GSIs, then its LSIs.
+    indexes: Vec<IndexStore>,
+}
+
+impl TableStore {
+    pub fn items(&self) -> &[StoredItem] {
+        &self.items
+    }
+
+    pub fn indexes(&self) -> &[IndexStore] {
+        &self.indexes
+    }
+
+    pub fn index(&self, name: Option<&str>) -> Option<&IndexStore> {
+        self.indexes.iter().find(|i| i.name.as_deref() == name)
+    }
+
+    /// The stored items of `index` grouped by partition: each partition's key values and its
+    /// items in sort order, partitions in key order.
+    pub fn partitions<'a>(
+        &'a self,
+        index: &'a IndexStore,
+    ) -> Vec<(&'a [KeyValue], Vec<&'a StoredItem>)> {
+        let mut out: Vec<(&[KeyValue], Vec<&StoredItem>)> = Vec::new();
+        for entry in &index.entries {
+            match out.last_mut() {
+                Some((key, items)) if *key == entry.partition.as_slice() => {
+                    items.push(&self.items[entry.item]);
+                }
+                _ => out.push((&entry.partition, vec![&self.items[entry.item]])),
+            }
+        }
+        out
+    }
+
+    /// `item` as `index` projects it: everything (ALL), or the table's and the index's keys
+    /// (KEYS_ONLY) plus the listed attributes (INCLUDE).
+    pub fn project(&self, index: &IndexStore, item: &Item) -> Item {
+        match &index.projection {
+            Projection::All => item.clone(),
+            projection => item
+                .iter()
+                .filter(|(name, _)| self.is_projected(index, projection, name))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        }
+    }
+
+    fn is_projected(&self, index: &IndexStore, projection: &Projection, name: &str) -> bool {
+        let table_key = name == self.table.partition_key.name
+            || self.table.sort_key.as_ref().is_some_and(|k| k.name == name);
+        table_key
+            || index.key_names().any(|k| k == name)
+            || matches!(projection, Projection::Include { attributes } if attributes.iter().any(|a| a == name))
+            || matches!(projection, Projection::All)
+    }
+
+    fn projected_size(&self, index: &IndexStore, item: &Item, full: usize) -> usize {
+        match &index.projection {
+            Projection::All => full,
+            projection => item
+                .iter()
+                .filter(|(name, _)| self.is_projected(index, projection, name))
+                .map(|(name, value)| attribute_size(name, value))
+                .sum(),
+        }
+    }
+
+    fn table_key_names(&self) -> Vec<&KeyAttribute> {
+        std::iter::once(&self.table.partition_key)
+            .chain(self.table.sort_key.as_ref())
+            .collect()
+    }
+}
+
+/// Every table of a design with its items, ready to be queried.
+#[derive(Debug, Clone)]
+pub struct Store {
+    tables: Vec<TableStore>,
+    /// Items (or index entries) left out because their keys are missing or of the wrong type.
+    pub rejected: Vec<Rejected>,
+}
+
+/// An item to load: its table, its entity (if known) and the item.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LoadItem {
+    pub table: String,
+    pub entity: Option<String>,
+    pub item: Item,
+}
+
+fn key_values(
+    item: &Item,
+    keys: &[KeyAttribute],
+) -> Result<Vec<KeyValue>, (String, Option<String>)> {
+    keys.iter()
+        .map(|k| match item.get(&k.name) {
+            None => Err((k.name.clone(), None)),
+            Some(v) => KeyValue::from_attribute(v, k.ty).map_err(|e| (k.name.clone(), Some(e))),
+        })
+        .collect()
+}
+
+impl Store {
+    /// Loads `items` into the tables of `design`. A later item with the same primary key
+    /// replaces an earlier one, as a PutItem would.
+    pub fn build(design: &Design, items: impl IntoIterator<Item = LoadItem>) -> Store {
+        let mut rejected = Vec::new();
+        let mut tables: Vec<TableStore> = design
+            .tables
+            .iter()
+            .map(|t| TableStore {
+                name: t.name.clone(),
+                table: t.clone(),
+                items: Vec::new(),
+                indexes: Vec::new(),
+            })
+            .collect();
+        let mut primary: Vec<BTreeMap<Vec<KeyValue>, usize>> = vec![BTreeMap::new(); tables.len()];
+        for load in items {
+            let Some(t) = tables.iter().position(|t| t.name == load.table) else {
+                rejected.push(Rejected {
+                    table: load.table.clone(),
+                    index: None,
+                    reason: format!("there is no table `{}`", load.table),
+                });
+                continue;
+            };
+            let table = &mut tables[t];
+            let keys: Vec<KeyAttribute> = table.table_key_names().into_iter().cloned().collect();
+            match key_values(&load.item, &keys) {
+                Ok(key) => {
+                    let size = item_size(&load.item);
+                    let stored = StoredItem {
+                        entity: load.entity,
+                        item: load.item,
+                        size,
+                    };
+                    match primary[t].get(&key) {
+                        Some(&at) => table.items[at] = stored,
+                        None => {
+                            primary[t].insert(key, table.items.len());
+                            table.items.push(stored);
+                        }
+                    }
+                }
+                Err((attribute, why)) => rejected.push(Rejected {
+                    table: table.name.clone(),
+                    index: None,
+                    reason: match why {
+                        None => format!("an item has no `{attribute}`, a primary key attribute"),
+                        Some(e) => format!("`{attribute}`: {e}"),
+                    },
+                }),
+            }
+        }
+        for table in &mut tables {
+            let indexes: Vec<IndexStore> = table
+                .table
+                .indexes()
+                .into_iter()
+                .map(|keys| IndexStore {
+                    name: keys.name.map(str::to_string),
+                    kind: keys.kind,
+                    partition_key: keys.partition_key.to_vec(),
+                    sort_key: keys.sort_key.to_vec(),
+                    projection: keys.projection.clone(),
+                    entries: Vec::new(),
+                })
+                .collect();
+            let table_keys: Vec<KeyAttribute> =
+                table.table_key_names().into_iter().cloned().collect();
+            let mut built = Vec::with_capacity(indexes.len());
+            for mut index in indexes {
+                let is_table = index.kind == IndexKind::Table;
+                let mut entries = Vec::with_capacity(table.items.len());
+                for (i, stored) in table.items.iter().enumerate() {
+                    let partition = key_values(&stored.item, &index.partition_key);
+                    let sort = key_values(&stored.item, &index.sort_key);
+                    match (partition, sort) {
+                        (Ok(partition), Ok(sort)) => {
+                            let table_key = if is_table {
+                                Vec::new()
+                            } else {
+                                key_values(&stored.item, &table_keys).unwrap_or_default()
+                            };
+                            let size = table.projected_size(&index, &stored.item, stored.size);
+                            entries.push(Entry {
+                                partition,
+                                sort,
+                                table_key,
+                                item: i,
+                                size,
+                            });
+                        }
+                        // A missing key attribute: the item is simply not in this index.
+                        (Err((_, None)), _) | (_, Err((_, None))) => {}
+                        (Err((attribute, Some(e))), _) | (_, Err((attribute, Some(e)))) => rejected
+                            .push(Rejected {
+                                table: table.name.clone(),
+                                index: index.name.clone(),
+                                reason: format!("`{attribute}`: {e}"),
+                            }),
+                    }
+                }
+                entries.sort_by(|a, b| {
+                    a.partition
+                        .cmp(&b.partition)
+                        .then_with(|| a.position().cmp(&b.position()))
+                });
+                index.entries = entries;
+                built.push(index);
+            }
+            table.indexes = built;
+        }
+        Store { tables, rejected }
+    }
+
+    pub fn tables(&self) -> &[TableStore] {
+        &self.tables
+    }
+
+    pub fn table(&self, name: &str) -> Option<&TableStore> {
+        self.tables.iter().find(|t| t.name == name)
+    }
+
+    fn resolve(
+        &self,
+        table: &str,
+        index: Option<&str>,
+    ) -> Result<(&TableStore, &IndexStore), QueryError> {
+        let t = self
+            .table(table)
+            .ok_or_else(|| QueryError::NoTable(table.to_string()))?;
+        let i = t.index(index).ok_or_else(|| QueryError::NoIndex {
+            table: table.to_string(),
+            index: index.unwrap_or_default().to_string(),
+        })?;
+        Ok((t, i))
+    }
+
+    /// Executes one Query exactly as DynamoDB does, returning one page.
+    pub fn query(&self, query: &KeyQuery) -> Result<Page, QueryError> {
+        let (table, index) = self.resolve(&query.table, query.index.as_deref())?;
+        if query.limit == Some(0) {
+            return Err(QueryError::ZeroLimit);
+        }
+        let partition = typed_values(&index.partition_key, &query.partition, true)?;
+        let bounds = SortBounds::new(index, &query.sort_equal, query.sort_condition.as_ref())?;
+        let entries = &index.entries;
+        let lo = entries.partition_point(|e| e.partition < partition);
+        let hi = lo + entries[lo..].partition_point(|e| e.partition <= partition);
+        let part = &entries[lo..hi];
+        let a = part.partition_point(|e| bounds.place(&e.sort) == Ordering::Less);
+        let b = a + part[a..].partition_point(|e| bounds.place(&e.sort) != Ordering::Greater);
+        let mut matching = &part[a..b];
+        if let Some(start) = &query.exclusive_start_key {
+            let (sort, table_key) = start_position(table, index, start, &partition, &bounds)?;
+            let position = (sort.as_slice(), table_key.as_slice());
+            matching = if query.forward {
+                let from = matching.partition_point(|e| e.position() <= position);
+                &matching[from..]
+            } else {
+                let to = matching.partition_point(|e| e.position() < position);
+                &matching[..to]
+            };
+        }
+        let consistency = if query.consistent {
+            Consistency::Strong
+        } else {
+            Consistency::Eventual
+        };
+        Ok(self.read_page(
+            table,
+            index,
+            matching,
+            query.forward,
+            query.limit,
+            consistency,
+        ))
+    }
+
+    fn read_page(
+        &self,
+        table: &TableStore,
+        index: &IndexStore,
+        matching: &[Entry],
+        forward: bool,
+        limit: Option<u32>,
+        consistency: Consistency,
+    ) -> Page {
+        let limit = limit.map_or(usize::MAX, |l| l as usize);
+        let mut page = Page {
+            items: Vec::new(),
+            entities: Vec::new(),
+            last_evaluated_key: None,
+            bytes_read: 0,
+            read_units: 0.0,
+        };
+        let mut last: Option<&Entry> = None;
+        let mut stopped = false;
+        let ordered: Box<dyn Iterator<Item = &Entry>> = if forward {
+            Box::new(matching.iter())
+        } else {
+            Box::new(matching.iter().rev())
+        };
+        for entry in ordered {
+            if page.items.len() >= limit || page.bytes_read >= crate::limits::MAX_PAGE_BYTES {
+                stopped = true;
+                break;
+            }
+            let stored = &table.items[entry.item];
+            page.items.push(table.project(index, &stored.item));
+            page.entities.push(stored.entity.clone());
+            page.bytes_read += entry.size;
+            last = Some(entry);
+        }
+        // DynamoDB stops reading at the Limit (or the 1 MB page) without looking further, so a
+        // page that reached the Limit carries a LastEvaluatedKey even when nothing follows.
+        if page.items.len() >= limit || page.bytes_read >= crate::limits::MAX_PAGE_BYTES {
+            stopped = true;
+        }
+        if stopped && let Some(entry) = last {
+            page.last_evaluated_key = Some(last_key(table, index, &table.items[entry.item].item));
+        }
+        page.read_units = read_units(page.bytes_read, consistency);
+        page
+    }
+
+    /// GetItem: the item with exactly this primary key, if any. A missing item still costs
+    /// one read (half a unit eventually consistent).
+    pub fn get_item(&self, query: &KeyQuery) -> Result<Page, QueryError> {
+        let (table, index) = self.resolve(&query.table, None)?;
+        let partition = typed_values(&index.partition_key, &query.partition, true)?;
+        let sort = typed_values(&index.sort_key, &query.sort_equal, true)
+            .map_err(|e| QueryError::IncompleteKey(e.to_string()))?;
+        let entries = &index.entries;
+        let at = entries.partition_point(|e| (&e.partition, &e.sort) < (&partition, &sort));
+        let found = entries
+            .get(at)
+            .filter(|e| e.partition == partition && e.sort == sort);
+        let consistency = if query.consistent {
+            Consistency::Strong
+        } else {
+            Consistency::Eventual
+        };
+        let mut page = Page {
+            items: Vec::new(),
+            entities: Vec::new(),
+            last_evaluated_key: None,
+            bytes_read: 0,
+            read_units: read_units(0, consistency),
+        };
+        if let Some(entry) = found {
+            let stored = &table.items[entry.item];
+            page.items.push(stored.item.clone());
+            page.entities.push(stored.entity.clone());
+            page.bytes_read = stored.size;
+            page.read_units = read_units(stored.size, consistency);
+        }
+        Ok(page)
+    }
+
+    /// Scatter-gather: runs each query (one per write shard, each with the same Limit), merges
+    /// the items by the index's sort key in the queries' direction (ties by table key) and keeps
+    /// the first Limit. The read units are the sum over all the queries.
+    pub fn scatter_gather(&self, queries: &[KeyQuery]) -> Result<Merged, QueryError> {
+        let mut pages = Vec::with_capacity(queries.len());
+        let mut rows: Vec<(Vec<KeyValue>, Vec<KeyValue>, Item, Option<String>)> = Vec::new();
+        let mut forward = true;
+        let mut limit = None;
+        for query in queries {
+            let (table, index) = self.resolve(&query.table, query.index.as_deref())?;
+            forward = query.forward;
+            limit = query.limit;
+            let page = self.query(query)?;
+            let table_keys: Vec<KeyAttribute> =
+                table.table_key_names().into_iter().cloned().collect();
+            for (item, entity) in page.items.iter().zip(&page.entities) {
+                let sort = key_values(item, &index.sort_key).unwrap_or_default();
+                let table_key = key_values(item, &table_keys).unwrap_or_default();
+                rows.push((sort, table_key, item.clone(), entity.clone()));
+            }
+            pages.push(page);
+        }
+        rows.sort_by(|a, b| {
+            let order = (&a.0, &a.1).cmp(&(&b.0, &b.1));
+            if forward { order } else { order.reverse() }
+        });
+        if let Some(limit) = limit {
+            rows.truncate(limit as usize);
+        }
+        let read_units = pages.iter().map(|p| p.read_units).sum();
+        let bytes_read = pages.iter().map(|p| p.bytes_read).sum();
+        let (items, entities) = rows.into_iter().map(|(_, _, i, e)| (i, e)).unzip();
+        Ok(Merged {
+            items,
+            entities,
+            pages,
+            bytes_read,
+            read_units,
+        })
+    }
+}
+
+/// The merged result of a scatter-gather (or of a single query).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Merged {
+    pub items: Vec<Item>,
+    pub entities: Vec<Option<String>>,
+    /// Each query's own page, in query order (their LastEvaluatedKeys continue each shard).
+    pub pages: Vec<Page>,
+    pub bytes_read: usize,
+    pub read_units: f64,
+}
+
+/// The LastEvaluatedKey of `item`: the index's key attributes and the table's primary key.
+fn last_key(table: &TableStore, index: &IndexStore, item: &Item) -> Item {
+    let names = table
+        .table_key_names()
+        .into_iter()
+        .map(|k| k.name.as_str())
+        .chain(index.key_names())
+        .collect::<Vec<_>>();
+    item.iter()
+        .filter(|(name, _)| names.contains(&name.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+/// The typed values for `keys`, in key order, from the (name, value) pairs given. With
+/// `complete`, every key must be given; otherwise a leading run of them.
+fn typed_values(
+    keys: &[KeyAttribute],
+    given: &[(String, AttributeValue)],
+    complete: bool,
+) -> Result<Vec<KeyValue>, QueryError> {
+    for (name, _) in given {
+        if given.iter().filter(|(n, _)| n == name).count() > 1
+            || !keys.iter().any(|k| &k.name == name)
+        {
+            return Err(QueryError::NotAKey(name.clone()));
+        }
+    }
+    let mut out = Vec::with_capacity(keys.len());
+    for key in keys {
+        match given.iter().find(|(n, _)| *n == key.name) {
+            Some((_, value)) => {
+                out.push(KeyValue::from_attribute(value, key.ty).map_err(|message| {
+                    QueryError::BadKeyValue {
+                        attribute: key.name.clone(),
+                        message,
+                    }
+                })?)
+            }
+            None if complete => return Err(QueryError::MissingPartitionKey(key.name.clone())),
+            None => break,
+        }
+    }
+    if out.len() != given.len() {
+        // A value for a later key attribute without the ones before it.
+        let skipped = keys
+            .get(out.len())
+            .map_or(String::new(), |k| k.name.clone());
+        return Err(QueryError::NotAKey(skipped));
+    }
+    Ok(out)
+}
+
+/// The typed sort-key condition: equalities on the leading sort attributes, then at most one
+/// comparison on the next.
+#[derive(Debug)]
+struct SortBounds {
+    equal: Vec<KeyValue>,
+    test: Option<(SortOp, Vec<KeyValue>)>,
+}
+
+impl SortBounds {
+    fn new(
+        index: &IndexStore,
+        equal: &[(String, AttributeValue)],
+        test: Option<&SortTest>,
+    ) -> Result<SortBounds, QueryError> {
+        let equal_values = typed_values(&index.sort_key, equal, false)?;
+        let test = match test {
+            None => None,
+            Some(test) => {
+                let Some(key) = index.sort_key.get(equal_values.len()) else {
+                    return Err(QueryError::NotAKey(test.attribute.clone()));
+                };
+                if key.name != test.attribute {
+                    return Err(QueryError::NotAKey(test.attribute.clone()));
+                }
+                let expected = if test.op == SortOp::Between { 2 } else { 1 };
+                if test.values.len() != expected {
+                    return Err(QueryError::Arity {
+                        attribute: test.attribute.clone(),
+                        op: test.op.as_str(),
+                        expected,
+                        found: test.values.len(),
+                    });
+                }
+                if test.op == SortOp::BeginsWith && key.ty == KeyType::N {
+                    return Err(QueryError::BeginsWithOnNumber(key.name.clone()));
+                }
+                let values = test
+                    .values
+                    .iter()
+                    .map(|v| {
+                        KeyValue::from_attribute(v, key.ty).map_err(|message| {
+                            QueryError::BadKeyValue {
+                                attribute: key.name.clone(),
+                                message,
+                            }
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                if test.op == SortOp::Between && values[0] > values[1] {
+                    return Err(QueryError::BetweenReversed);
+                }
+                Some((test.op, values))
+            }
+        };
+        Ok(SortBounds {
+            equal: equal_values,
+            test,
+        })
+    }
+
+    /// Where a sort key lies relative to the matching range: before it (Less), in it (Equal)
+    /// or after it (Greater). Monotone in the sort key, so the matches are contiguous.
+    fn place(&self, sort: &[KeyValue]) -> Ordering {
+        for (have, want) in sort.iter().zip(&self.equal) {
+            match have.cmp(want) {
+                Ordering::Equal => {}
+                other => return other,
+            }
+        }
+        let Some((op, values)) = &self.test else {
+            return Ordering::Equal;
+        };
+        let Some(v) = sort.get(self.equal.len()) else {
+            return Ordering::Equal;
+        };
+        let x = &values[0];
+        match op {
+            SortOp::Eq => v.cmp(x),
+            SortOp::Lt => {
+                if v < x {
+                    Ordering::Equal
+                } else {
+                    Ordering::Greater
+                }
+            }
+            SortOp::Le => {
+                if v <= x {
+                    Ordering::Equal
+                } else {
+                    Ordering::Greater
+                }
+            }
+            SortOp::Gt => {
+                if v > x {
+                    Ordering::Equal
+                } else {
+                    Ordering::Less
+                }
+            }
+            SortOp::Ge => {
+                if v >= x {
+                    Ordering::Equal
+                } else {
+                    Ordering::Less
+                }
+            }
+            SortOp::Between => {
+                if v < x {
+                    Ordering::Less
+                } else if v > &values[1] {
+                    Ordering::Greater
+                } else {
+                    Ordering::Equal
+                }
+            }
+            SortOp::BeginsWith => {
+                let starts = match (v, x) {
+                    (KeyValue::S(v), KeyValue::S(p)) => v.as_bytes().starts_with(p.as_bytes()),
+                    (KeyValue::B(v), KeyValue::B(p)) => v.starts_with(p),
+                    _ => false,
+                };
+                if starts { Ordering::Equal } else { v.cmp(x) }
+            }
+        }
+    }
+}
+
+/// The position an ExclusiveStartKey names, after checking it has the keys it needs, names the
+/// queried partition and satisfies the key condition.
+fn start_position(
+    table: &TableStore,
+    index: &IndexStore,
+    start: &Item,
+    partition: &[KeyValue],
+    bounds: &SortBounds,
+) -> Result<(Vec<KeyValue>, Vec<KeyValue>), QueryError> {
+    let bad = |message: String| QueryError::BadStartKey(message);
+    let start_partition = key_values(start, &index.partition_key)
+        .map_err(|(a, _)| bad(format!("it has no valid `{a}`")))?;
+    if start_partition != partition {
+        return Err(bad(
+            "it is in another partition than the query's".to_string()
+        ));
+    }
+    let sort = key_values(start, &index.sort_key)
+        .map_err(|(a, _)| bad(format!("it has no valid `{a}`")))?;
+    if bounds.place(&sort) != Ordering::Equal {
+        return Err(bad("it does not match the sort key condition".to_string()));
+    }
+    let table_key = if index.kind == IndexKind::Table {
+        Vec::new()
+    } else {
+        let keys: Vec<KeyAttribute> = table.table_key_names().into_iter().cloned().collect();
+        key_values(start, &keys).map_err(|(a, _)| bad(format!("it has no valid `{a}`")))?
+    };
+    Ok((sort, table_key))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Verdicts to queries
+
+/// Why a verdict cannot be turned into queries.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    #[error("`{0}` is not served by GetItem or Query ({1}), so there is nothing to evaluate")]
+    NotAKeyRead(String, &'static str),
+    #[error("the verdict for `{0}` names no table or key condition")]
+    Incomplete(String),
+    #[error("no value for `{0}`: give it with --input {0}=VALUE")]
+    MissingInput(String),
+    #[error("no sample item of {0} to take input values from")]
+    NoSample(String),
+    #[error(transparent)]
+    Query(#[from] QueryError),
+}
+
+/// What a read pattern runs: its queries (one per shard for a scatter-gather) and operation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Plan {
+    pub pattern: String,
+    pub operation: Operation,
+    pub queries: Vec<KeyQuery>,
+}
+
+/// A key attribute's value rendered from `template`, typed for `ty`: a number's text for N
+/// (`None` if the text is not a number), base64 of the text for B (a template that is just one
+/// binary attribute keeps its value). `None` when a variable has no value or the text is empty.
+pub fn render_key(
+    template: &KeyTemplate,
+    ty: KeyType,
+    mut value: impl FnMut(&crate::template::Var) -> Option<AttributeValue>,
+) -> Option<AttributeValue> {
+    let vars: Vec<_> = template.vars().collect();
+    if ty == KeyType::B
+        && vars.len() == 1
+        && template.parts().len() == 1
+        && let Some(AttributeValue::B(b)) = value(vars[0])
+    {
+        return Some(AttributeValue::B(b));
+    }
+    let text = template.render(|v| value(v).and_then(|a| a.as_key_text().map(str::to_string)))?;
+    if text.is_empty() {
+        return None;
+    }
+    match ty {
+        KeyType::S => Some(AttributeValue::S(text)),
+        KeyType::N => Decimal::parse(&text)
+            .ok()
+            .map(|d| AttributeValue::N(d.to_string())),
+        KeyType::B => Some(AttributeValue::B(encode_binary(text.as_bytes()))),
+    }
+}
+
+/// The key attribute `name` of the verdict's table or index.
+fn key_type(table: &Table, name: &str) -> KeyType {
+    table
+        .key_attributes()
+        .into_iter()
+        .find(|k| k.name == name)
+        .map_or(KeyType::S, |k| k.ty)
+}
+
+/// Turns a verdict and input values (attribute name to text) into the queries it runs. A
+/// write-sharded partition key becomes one query per shard. The pattern's `page_size` is the
+/// Limit; its `consistent` flag the ConsistentRead.
+pub fn plan(
+    design: &Design,
+    verdict: &Verdict,
+    pattern: &AccessPattern,
+    inputs: &BTreeMap<String, String>,
+) -> Result<Plan, PlanError> {
+    if !matches!(verdict.operation, Operation::GetItem | Operation::Query) {
+        return Err(PlanError::NotAKeyRead(
+            verdict.pattern.clone(),
+            verdict.operation.as_str(),
+        ));
+    }
+    let incomplete = || PlanError::Incomplete(verdict.pattern.clone());
+    let (Some(table_name), Some(spec)) = (&verdict.table, &verdict.query) else {
+        return Err(incomplete());
+    };
+    let table = design.table(table_name).ok_or_else(incomplete)?;
+    let shards = verdict.shards.unwrap_or(1).max(1);
+    let mut queries = Vec::with_capacity(shards as usize);
+    for shard in 0..shards {
+        queries.push(plan_one(table, verdict, pattern, spec, inputs, shard)?);
+    }
+    Ok(Plan {
+        pattern: verdict.pattern.clone(),
+        operation: verdict.operation,
+        queries,
+    })
+}
+
+fn plan_one(
+    table: &Table,
+    verdict: &Verdict,
+    pattern: &AccessPattern,
+    spec: &QuerySpec,
+    inputs: &BTreeMap<String, String>,
+    shard: u32,
+) -> Result<KeyQuery, PlanError> {
+    let value_of = |v: &crate::template::Var| -> Result<AttributeValue, PlanError> {
+        if v.shards.is_some() {
+            return Ok(AttributeValue::S(shard.to_string()));
+        }
+        inputs
+            .get(&v.name)
+            .map(|text| AttributeValue::S(text.clone()))
+            .ok_or_else(|| PlanError::MissingInput(v.name.clone()))
+    };
+    let render = |attribute: &str, template: &KeyTemplate| -> Result<AttributeValue, PlanError> {
+        for var in template.vars() {
+            value_of(var)?;
+        }
+        let ty = key_type(table, attribute);
+        render_key(template, ty, |v| value_of(v).ok()).ok_or_else(|| {
+            PlanError::Query(QueryError::BadKeyValue {
+                attribute: attribute.to_string(),
+                message: format!("`{template}` does not render to a valid {ty:?} value"),
+            })
+        })
+    };
+    let mut query = KeyQuery::new(&table.name, verdict.index.as_deref(), Vec::new());
+    for part in &spec.partition {
+        query.partition.push((
+            part.attribute.clone(),
+            render(&part.attribute, &part.template)?,
+        ));
+    }
+    for part in &spec.sort_equal {
+        query.sort_equal.push((
+            part.attribute.clone(),
+            render(&part.attribute, &part.template)?,
+        ));
+    }
+    if let Some(condition) = &spec.sort_condition {
+        let values = condition
+            .values
+            .iter()
+            .map(|t| render(&condition.attribute, t))
+            .collect::<Result<Vec<_>, _>>()?;
+        query.sort_condition = Some(SortTest {
+            attribute: condition.attribute.clone(),
+            op: condition.op,
+            values,
+        });
+    }
+    query.forward = verdict.scan_forward;
+    query.limit = pattern.page_size;
+    query.consistent = pattern.consistent;
+    Ok(query)
+}
+
+/// Input values for a pattern taken from the stored items: the inputs of the item of the
+/// pattern's first entity whose partition (in the verdict's index) holds the most items of that
+/// entity. A range condition's own value is taken from that partition so that it matches some
+/// of its items: the first quarter for `>` and `>=`, the last for `<` and `<=`, the middle half
+/// for `between`; `=` and `begins_with` take the anchor item's value.
+pub fn pick_inputs(
+    design: &Design,
+    store: &Store,
+    verdict: &Verdict,
+    pattern: &AccessPattern,
+) -> Result<BTreeMap<String, String>, PlanError> {
+    let entity = pattern.entities.first().cloned().unwrap_or_default();
+    let no_sample = || PlanError::NoSample(entity.clone());
+    let table_name = verdict.table.as_deref().ok_or_else(no_sample)?;
+    let table = store.table(table_name).ok_or_else(no_sample)?;
+    let index = table
+        .index(verdict.index.as_deref())
+        .ok_or_else(no_sample)?;
+    let mut names: Vec<String> = pattern.inputs.clone();
+    if let Some(spec) = &verdict.query {
+        for part in spec.partition.iter().chain(&spec.sort_equal) {
+            for var in part.template.attribute_vars() {
+                if !names.contains(&var.name) {
+                    names.push(var.name.clone());
+                }
+            }
+        }
+    }
+    let range_attribute = verdict
+        .query
+        .as_ref()
+        .and_then(|s| s.sort_condition.as_ref())
+        .and(pattern.sort.as_ref())
+        .map(|s| s.attribute.clone());
+    names.retain(|n| Some(n) != range_attribute.as_ref());
+    // Group this entity's items in the index by their input values.
+    let mut groups: BTreeMap<Vec<String>, Vec<&StoredItem>> = BTreeMap::new();
+    for entry in &index.entries {
+        let stored = &table.items[entry.item];
+        if stored.entity.as_deref() != Some(entity.as_str()) {
+            continue;
+        }
+        let Some(key) = names
+            .iter()
+            .map(|n| {
+                stored
+                    .item
+                    .get(n)
+                    .and_then(|v| v.as_key_text())
+                    .map(str::to_string)
+            })
+            .collect::<Option<Vec<String>>>()
+        else {
+            continue;
+        };
+        groups.entry(key).or_default().push(stored);
+    }
+    let (key, items) = groups
+        .into_iter()
+        .max_by(|a, b| a.1.len().cmp(&b.1.len()).then_with(|| b.0.cmp(&a.0)))
+        .ok_or_else(no_sample)?;
+    let mut inputs: BTreeMap<String, String> = names.into_iter().zip(key).collect();
+    if let (Some(attribute), Some(sort)) = (range_attribute, &pattern.sort) {
+        let ty = design
+            .entity(&entity)
+            .and_then(|e| e.attribute(&attribute))
+            .and_then(|a| a.ty.as_key_type())
+            .unwrap_or(KeyType::S);
+        let mut values: Vec<(KeyValue, String)> = items
+            .iter()
+            .filter_map(|s| s.item.get(&attribute))
+            .filter_map(|v| {
+                let text = v.as_key_text()?.to_string();
+                let typed = KeyValue::from_attribute(v, ty).ok()?;
+                Some((typed, text))
+            })
+            .collect();
+        values.sort();
+        if !values.is_empty() {
+            let n = values.len();
+            let (value, upper) = match sort.op {
+                SortOp::Gt | SortOp::Ge => (n / 4, None),
+                SortOp::Lt | SortOp::Le => (n - 1 - n / 4, None),
+                SortOp::Between => (n / 4, Some(n - 1 - n / 4)),
+                SortOp::Eq | SortOp::BeginsWith => (0, None),
+            };
+            inputs.insert(attribute.clone(), values[value].1.clone());
+            if let Some(upper) = upper {
+                // `between` has two bounds: `{name}` is the lower, `{name_to}` the upper.
+                inputs.insert(format!("{attribute}_to"), values[upper].1.clone());
+            }
+        }
+    }
+    Ok(inputs)
+}
+
+/// The outcome of running one read pattern over the sample.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PatternRun {
+    pub pattern: String,
+    pub operation: Operation,
+    pub inputs: BTreeMap<String, String>,
+    /// Each query's key condition, written out.
+    pub conditions: Vec<String>,
+    pub result: Merged,
+}
+
+/// Plans and runs one read pattern with `inputs` (or, when `None`, inputs picked from the
+/// stored items).
+pub fn run_pattern(
+    design: &Design,
+    store: &Store,
+    verdict: &Verdict,
+    inputs: Option<BTreeMap<String, String>>,
+) -> Result<PatternRun, PlanError> {
+    let pattern = design
+        .pattern(&verdict.pattern)
+        .ok_or_else(|| PlanError::Incomplete(verdict.pattern.clone()))?;
+    if !matches!(verdict.operation, Operation::GetItem | Operation::Query) {
+        return Err(PlanError::NotAKeyRead(
+            verdict.pattern.clone(),
+            verdict.operation.as_str(),
+        ));
+    }
+    let inputs = match inputs {
+        Some(inputs) => inputs,
+        None => pick_inputs(design, store, verdict, pattern)?,
+    };
+    let plan = plan(design, verdict, pattern, &inputs)?;
+    let result = if plan.operation == Operation::GetItem {
+        let mut merged = Merged {
+            items: Vec::new(),
+            entities: Vec::new(),
+            pages: Vec::new(),
+            bytes_read: 0,
+            read_units: 0.0,
+        };
+        for query in &plan.queries {
+            let page = store.get_item(query)?;
+            merged.items.extend(page.items.iter().cloned());
+            merged.entities.extend(page.entities.iter().cloned());
+            merged.bytes_read += page.bytes_read;
+            merged.read_units += page.read_units;
+            merged.pages.push(page);
+        }
+        merged
+    } else {
+        store.scatter_gather(&plan.queries)?
+    };
+    Ok(PatternRun {
+        pattern: plan.pattern.clone(),
+        operation: plan.operation,
+        inputs,
+        conditions: plan.queries.iter().map(KeyQuery::describe).collect(),
+        result,
+    })
+}
+
+/// Runs every covered read pattern (GetItem or Query) with inputs from the stored items, in
+/// design order; other verdicts are skipped.
+pub fn run_all(
+    design: &Design,
+    store: &Store,
+    verdicts: &[Verdict],
+) -> Vec<(String, Result<PatternRun, PlanError>)> {
+    verdicts
+        .iter()
+        .filter(|v| matches!(v.operation, Operation::GetItem | Operation::Query))
+        .map(|v| (v.pattern.clone(), run_pattern(design, store, v, None)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,497 @@
+use expect_test::{Expect, expect};
+
+use super::*;
+use crate::model::{Gsi, Lsi};
+
+fn s(v: &str) -> AttributeValue {
+    AttributeValue::S(v.to_string())
+}
+
+fn n(v: &str) -> AttributeValue {
+    AttributeValue::N(v.to_string())
+}
+
+/// A table `t` (PK S, SK S) with a GSI `byScore` (G S, score N, KEYS_ONLY), a GSI `byBlob`
+/// (G S, blob B, INCLUDE note) and an LSI `byName` on `name`.
+fn design() -> Design {
+    let mut design = Design::new("eval");
+    design.tables.push(Table {
+        name: "t".into(),
+        partition_key: KeyAttribute::new("PK", KeyType::S),
+        sort_key: Some(KeyAttribute::new("SK", KeyType::S)),
+        gsis: vec![
+            Gsi {
+                name: "byScore".into(),
+                partition_key: vec![KeyAttribute::new("G", KeyType::S)],
+                sort_key: vec![KeyAttribute::new("score", KeyType::N)],
+                projection: Projection::KeysOnly,
+            },
+            Gsi {
+                name: "byBlob".into(),
+                partition_key: vec![KeyAttribute::new("G", KeyType::S)],
+                sort_key: vec![KeyAttribute::new("blob", KeyType::B)],
+                projection: Projection::Include {
+                    attributes: vec!["note".into()],
+                },
+            },
+        ],
+        lsis: vec![Lsi {
+            name: "byName".into(),
+            sort_key: KeyAttribute::new("name", KeyType::S),
+            projection: Projection::All,
+        }],
+        billing: Default::default(),
+        ttl_attribute: None,
+    });
+    design
+}
+
+fn item(pairs: &[(&str, AttributeValue)]) -> LoadItem {
+    LoadItem {
+        table: "t".into(),
+        entity: Some("E".into()),
+        item: pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect(),
+    }
+}
+
+fn store() -> Store {
+    let blob = |bytes: &[u8]| AttributeValue::B(encode_binary(bytes));
+    Store::build(
+        &design(),
+        vec![
+            item(&[
+                ("PK", s("A")),
+                ("SK", s("ORDER#2")),
+                ("G", s("g")),
+                ("score", n("10")),
+                ("blob", blob(&[0x80])),
+                ("note", s("x")),
+                ("name", s("b")),
+            ]),
+            item(&[
+                ("PK", s("A")),
+                ("SK", s("ORDER#10")),
+                ("G", s("g")),
+                ("score", n("9.5")),
+                ("blob", blob(&[0x7f, 0xff])),
+                ("name", s("a")),
+            ]),
+            item(&[
+                ("PK", s("A")),
+                ("SK", s("ORDER#1")),
+                ("G", s("g")),
+                ("score", n("-3")),
+                ("name", s("é")),
+            ]),
+            item(&[("PK", s("A")), ("SK", s("PROFILE")), ("score", n("100"))]),
+            item(&[
+                ("PK", s("A")),
+                ("SK", s("Order#3")),
+                ("G", s("g")),
+                ("score", n("10")),
+                ("name", s("Z")),
+            ]),
+            item(&[
+                ("PK", s("B")),
+                ("SK", s("ORDER#1")),
+                ("G", s("h")),
+                ("score", n("1e2")),
+            ]),
+            // Replaces the first item: same primary key.
+            item(&[
+                ("PK", s("A")),
+                ("SK", s("ORDER#2")),
+                ("G", s("g")),
+                ("score", n("10.0")),
+                ("blob", blob(&[0x80])),
+                ("note", s("y")),
+                ("name", s("b")),
+            ]),
+            // Refused: no sort key.
+            item(&[("PK", s("C"))]),
+            // Not in byScore: its score is not a number.
+            item(&[
+                ("PK", s("D")),
+                ("SK", s("x")),
+                ("G", s("g")),
+                ("score", s("high")),
+            ]),
+        ],
+    )
+}
+
+fn show_page(page: &Page, keys: &[&str]) -> String {
+    let mut out = String::new();
+    for item in &page.items {
+        let fields: Vec<String> = keys
+            .iter()
+            .filter_map(|k| item.get(*k).map(|v| format!("{k}={}", show_value(v))))
+            .collect();
+        out.push_str(&fields.join(" "));
+        out.push('\n');
+    }
+    match &page.last_evaluated_key {
+        Some(key) => {
+            let fields: Vec<String> = key
+                .iter()
+                .map(|(k, v)| format!("{k}={}", show_value(v)))
+                .collect();
+            out.push_str(&format!("LEK {}\n", fields.join(" ")));
+        }
+        None => out.push_str("no LEK\n"),
+    }
+    out.push_str(&format!("{} B, {} RCU\n", page.bytes_read, page.read_units));
+    out
+}
+
+fn check(query: KeyQuery, expect: Expect) {
+    let actual = match store().query(&query) {
+        Ok(page) => show_page(&page, &["PK", "SK", "score", "name", "note"]),
+        Err(e) => format!("error: {e}\n"),
+    };
+    expect.assert_eq(&actual);
+}
+
+fn query(index: Option<&str>, pk: (&str, &str)) -> KeyQuery {
+    KeyQuery::new("t", index, vec![(pk.0.to_string(), s(pk.1))])
+}
+
+fn with_sort(
+    mut q: KeyQuery,
+    attribute: &str,
+    op: SortOp,
+    values: Vec<AttributeValue>,
+) -> KeyQuery {
+    q.sort_condition = Some(SortTest {
+        attribute: attribute.into(),
+        op,
+        values,
+    });
+    q
+}
+
+#[test]
+fn a_partition_comes_back_sorted_by_the_utf8_bytes_of_its_sort_key() {
+    check(
+        query(None, ("PK", "A")),
+        expect![[r#"
+            PK="A" SK="ORDER#1" score=-3 name="é"
+            PK="A" SK="ORDER#10" score=9.5 name="a"
+            PK="A" SK="ORDER#2" score=10.0 name="b" note="y"
+            PK="A" SK="Order#3" score=10 name="Z"
+            PK="A" SK="PROFILE" score=100
+            no LEK
+            141 B, 0.5 RCU
+        "#]],
+    );
+}
+
+#[test]
+fn begins_with_is_case_sensitive_and_scan_index_forward_false_reverses() {
+    let mut q = with_sort(
+        query(None, ("PK", "A")),
+        "SK",
+        SortOp::BeginsWith,
+        vec![s("ORDER#")],
+    );
+    q.forward = false;
+    check(
+        q,
+        expect![[r#"
+            PK="A" SK="ORDER#2" score=10.0 name="b" note="y"
+            PK="A" SK="ORDER#10" score=9.5 name="a"
+            PK="A" SK="ORDER#1" score=-3 name="é"
+            no LEK
+            96 B, 0.5 RCU
+        "#]],
+    );
+}
+
+#[test]
+fn between_is_inclusive_at_both_ends() {
+    check(
+        with_sort(
+            query(None, ("PK", "A")),
+            "SK",
+            SortOp::Between,
+            vec![s("ORDER#10"), s("Order#3")],
+        ),
+        expect![[r#"
+            PK="A" SK="ORDER#10" score=9.5 name="a"
+            PK="A" SK="ORDER#2" score=10.0 name="b" note="y"
+            PK="A" SK="Order#3" score=10 name="Z"
+            no LEK
+            95 B, 0.5 RCU
+        "#]],
+    );
+}
+
+#[test]
+fn numbers_sort_numerically_and_keys_only_projects_table_and_index_keys() {
+    check(
+        query(Some("byScore"), ("G", "g")),
+        expect![[r#"
+            PK="A" SK="ORDER#1" score=-3
+            PK="A" SK="ORDER#10" score=9.5
+            PK="A" SK="ORDER#2" score=10.0
+            PK="A" SK="Order#3" score=10
+            no LEK
+            85 B, 0.5 RCU
+        "#]],
+    );
+}
+
+#[test]
+fn a_number_condition_compares_decimals_exactly() {
+    check(
+        with_sort(
+            query(Some("byScore"), ("G", "g")),
+            "score",
+            SortOp::Ge,
+            vec![n("10.00")],
+        ),
+        expect![[r#"
+            PK="A" SK="ORDER#2" score=10.0
+            PK="A" SK="Order#3" score=10
+            no LEK
+            42 B, 0.5 RCU
+        "#]],
+    );
+    check(
+        with_sort(
+            query(Some("byScore"), ("G", "h")),
+            "score",
+            SortOp::Eq,
+            vec![n("100")],
+        ),
+        expect![[r#"
+            PK="B" SK="ORDER#1" score=1e2
+            no LEK
+            21 B, 0.5 RCU
+        "#]],
+    );
+}
+
+#[test]
+fn binary_sort_keys_compare_by_unsigned_bytes_and_include_projects_the_listed_attributes() {
+    check(
+        query(Some("byBlob"), ("G", "g")),
+        expect![[r#"
+            PK="A" SK="ORDER#10"
+            PK="A" SK="ORDER#2" note="y"
+            no LEK
+            45 B, 0.5 RCU
+        "#]],
+    );
+}
+
+#[test]
+fn a_limit_stops_the_page_and_returns_the_index_and_table_keys_to_continue() {
+    let mut q = query(Some("byScore"), ("G", "g"));
+    q.limit = Some(3);
+    check(
+        q.clone(),
+        expect![[r#"
+            PK="A" SK="ORDER#1" score=-3
+            PK="A" SK="ORDER#10" score=9.5
+            PK="A" SK="ORDER#2" score=10.0
+            LEK G="g" PK="A" SK="ORDER#2" score=10.0
+            64 B, 0.5 RCU
+        "#]],
+    );
+    let first = store().query(&q).expect("query runs");
+    q.exclusive_start_key = first.last_evaluated_key;
+    check(
+        q,
+        expect![[r#"
+            PK="A" SK="Order#3" score=10
+            no LEK
+            21 B, 0.5 RCU
+        "#]],
+    );
+}
+
+#[test]
+fn a_page_that_reaches_the_limit_exactly_still_has_a_last_evaluated_key() {
+    let mut q = query(None, ("PK", "B"));
+    q.limit = Some(1);
+    check(
+        q,
+        expect![[r#"
+            PK="B" SK="ORDER#1" score=1e2
+            LEK PK="B" SK="ORDER#1"
+            21 B, 0.5 RCU
+        "#]],
+    );
+}
+
+#[test]
+fn paging_backwards_continues_below_the_start_key() {
+    let mut q = query(Some("byName"), ("PK", "A"));
+    q.forward = false;
+    q.limit = Some(2);
+    let first = store().query(&q).expect("query runs");
+    expect![[r#"
+        PK="A" SK="ORDER#1" score=-3 name="é"
+        PK="A" SK="ORDER#2" score=10.0 name="b" note="y"
+        LEK PK="A" SK="ORDER#2" name="b"
+        63 B, 0.5 RCU
+    "#]]
+    .assert_eq(&show_page(&first, &["PK", "SK", "score", "name", "note"]));
+    q.exclusive_start_key = first.last_evaluated_key;
+    check(
+        q,
+        expect![[r#"
+            PK="A" SK="ORDER#10" score=9.5 name="a"
+            PK="A" SK="Order#3" score=10 name="Z"
+            LEK PK="A" SK="Order#3" name="Z"
+            59 B, 0.5 RCU
+        "#]],
+    );
+}
+
+#[test]
+fn consistent_reads_cost_a_unit_per_4_kb() {
+    let mut q = query(None, ("PK", "A"));
+    q.consistent = true;
+    let page = store().query(&q).expect("query runs");
+    assert_eq!(page.read_units, 1.0);
+}
+
+#[test]
+fn bad_queries_are_refused_with_dynamodb_reasons() {
+    check(
+        with_sort(
+            query(Some("byScore"), ("G", "g")),
+            "score",
+            SortOp::BeginsWith,
+            vec![n("1")],
+        ),
+        expect![[r#"
+            error: begins_with needs a string or binary sort key; `score` is a number
+        "#]],
+    );
+    check(
+        with_sort(
+            query(None, ("PK", "A")),
+            "SK",
+            SortOp::Between,
+            vec![s("b"), s("a")],
+        ),
+        expect![[r#"
+            error: between's lower bound is greater than its upper bound
+        "#]],
+    );
+    check(
+        query(Some("nope"), ("G", "g")),
+        expect![[r#"
+            error: table `t` has no index `nope`
+        "#]],
+    );
+    check(
+        query(None, ("G", "g")),
+        expect![[r#"
+            error: `G` is not a key attribute of the index queried, or is given twice
+        "#]],
+    );
+    let mut q = query(None, ("PK", "A"));
+    q.exclusive_start_key = Some([("PK".to_string(), s("B")), ("SK".to_string(), s("x"))].into());
+    check(
+        q,
+        expect![[r#"
+            error: the exclusive start key is invalid: it is in another partition than the query's
+        "#]],
+    );
+    let mut q = query(None, ("PK", "A"));
+    q.limit = Some(0);
+    check(
+        q,
+        expect![[r#"
+            error: Limit must be at least 1
+        "#]],
+    );
+}
+
+#[test]
+fn items_without_valid_keys_are_rejected_or_left_out_of_the_index() {
+    let store = store();
+    expect![[r#"
+        [
+            Rejected {
+                table: "t",
+                index: None,
+                reason: "an item has no `SK`, a primary key attribute",
+            },
+            Rejected {
+                table: "t",
+                index: Some(
+                    "byScore",
+                ),
+                reason: "`score`: a N key cannot hold a string",
+            },
+        ]
+    "#]]
+    .assert_debug_eq(&store.rejected);
+}
+
+#[test]
+fn get_item_finds_the_exact_key_and_a_miss_still_costs_a_read() {
+    let store = store();
+    let mut q = query(None, ("PK", "A"));
+    q.sort_equal = vec![("SK".into(), s("PROFILE"))];
+    let hit = store.get_item(&q).expect("get runs");
+    q.sort_equal = vec![("SK".into(), s("PROFILE2"))];
+    let miss = store.get_item(&q).expect("get runs");
+    assert_eq!((hit.items.len(), hit.read_units), (1, 0.5));
+    assert_eq!((miss.items.len(), miss.read_units), (0, 0.5));
+}
+
+#[test]
+fn scatter_gather_merges_shards_in_sort_order_then_keeps_the_page() {
+    let mut queries = Vec::new();
+    for g in ["g", "h"] {
+        let mut q = query(Some("byScore"), ("G", g));
+        q.limit = Some(3);
+        q.forward = false;
+        queries.push(q);
+    }
+    let merged = store().scatter_gather(&queries).expect("queries run");
+    let scores: Vec<String> = merged
+        .items
+        .iter()
+        .map(|i| show_value(&i["score"]))
+        .collect();
+    expect![[r#"
+        [
+            "1e2",
+            "10",
+            "10.0",
+        ]
+    "#]]
+    .assert_debug_eq(&scores);
+    assert_eq!(merged.read_units, 1.0);
+}
+
+#[test]
+fn decimals_parse_compare_and_print_exactly() {
+    let d = |t: &str| Decimal::parse(t).expect("a number");
+    assert_eq!(
+        d("0.10000000000000000001").cmp(&d("0.1")),
+        Ordering::Greater
+    );
+    assert_eq!(d("-1").cmp(&d("-0.5")), Ordering::Less);
+    assert_eq!(d("1e2"), d("100.000"));
+    assert_eq!(d("-0"), Decimal::zero());
+    let shown: Vec<String> = ["0.050", "-12.5e1", "1200", "+.5", "3E-3"]
+        .iter()
+        .map(|t| d(t).to_string())
+        .collect();
+    assert_eq!(shown, ["0.05", "-125", "1200", "0.5", "0.003"]);
+    assert!(Decimal::parse("1.2.3").is_err());
+    assert!(Decimal::parse("").is_err());
+    assert!(Decimal::parse("1e999").is_err());
+    assert!(Decimal::parse("123456789012345678901234567890123456789").is_err());
+}

@@ -1,0 +1,445 @@
+//! Sample data: believable items for every entity of a design, the same for the same seed.
+//!
+//! Values are chosen by attribute type, name and hints (ids, emails, names, ISO-8601
+//! timestamps in a plausible order, enum values, numbers in ranges by name, nested maps and
+//! lists). Relationships follow shared key variables: a variable is owned by the entity whose
+//! primary key ends with it (`customerId` by Customer, `orderId` by Order), and every other
+//! entity carrying that variable takes it from an existing owner item, so every Order's
+//! `customerId` is a real Customer's. Every key attribute of the table and its indexes is
+//! rendered from the entity's template, write shards included; an entity with no template for
+//! an index's key is absent from it (sparse). Items imported with the design are kept, used as
+//! parents, and stand in for generated items of their table unless a count asks for more.
+//!
+//! Generation is a pure function of the design and the [`SampleConfig`]: no clock, no OS
+//! randomness (the PRNG is seeded from the config), so it runs the same in the browser.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+use serde::Serialize;
+
+use crate::eval::{LoadItem, render_key};
+use crate::item::{AttributeValue, Item};
+use crate::model::{AttrType, Attribute, Design, Entity, KeyType};
+use crate::template::{KeyTemplate, Part};
+
+mod values;
+
+/// How many items an entity with no parent gets by default.
+pub const DEFAULT_ROOT_COUNT: u32 = 10;
+/// How many items per parent item a child entity gets by default.
+pub const DEFAULT_CHILDREN_PER_PARENT: u32 = 3;
+
+/// What to generate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SampleConfig {
+    pub seed: u64,
+    /// Items per entity, by entity name; entities not named get the defaults.
+    pub counts: BTreeMap<String, u32>,
+}
+
+impl Default for SampleConfig {
+    fn default() -> Self {
+        SampleConfig {
+            seed: 1,
+            counts: BTreeMap::new(),
+        }
+    }
+}
+
+/// One sample item and where it belongs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SampleItem {
+    pub table: String,
+    /// The entity the item is of; `None` for an imported item no entity's keys match.
+    pub entity: Option<String>,
+    pub item: Item,
+}
+
+/// The sample: imported items first, then the generated ones entity by entity (parents
+/// before children).
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct SampleData {
+    pub items: Vec<SampleItem>,
+}
+
+impl SampleData {
+    /// How many items of `entity` there are.
+    pub fn count(&self, entity: &str) -> usize {
+        self.items
+            .iter()
+            .filter(|i| i.entity.as_deref() == Some(entity))
+            .count()
+    }
+
+    /// The items as the evaluator loads them.
+    pub fn load_items(&self) -> impl Iterator<Item = LoadItem> + '_ {
+        self.items.iter().map(|i| LoadItem {
+            table: i.table.clone(),
+            entity: i.entity.clone(),
+            item: i.item.clone(),
+        })
+    }
+}
+
+/// The table key attributes of `entity` in order (partition, then sort) with its templates.
+fn primary_templates<'a>(
+    design: &'a Design,
+    entity: &'a Entity,
+) -> Vec<(String, KeyType, KeyTemplate)> {
+    let Some(table) = design.table(&entity.table) else {
+        return Vec::new();
+    };
+    std::iter::once(&table.partition_key)
+        .chain(table.sort_key.as_ref())
+        .filter_map(|k| {
+            entity
+                .key_template(&k.name)
+                .map(|t| (k.name.clone(), k.ty, t.into_owned()))
+        })
+        .collect()
+}
+
+/// The attribute variables of `entity`'s primary key, in order.
+fn primary_vars(design: &Design, entity: &Entity) -> Vec<String> {
+    let mut out = Vec::new();
+    for (_, _, template) in primary_templates(design, entity) {
+        for var in template.attribute_vars() {
+            if !out.contains(&var.name) {
+                out.push(var.name.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Every variable `entity` needs a value for: its attributes, then any variable its key
+/// templates use that is not an attribute.
+fn all_vars(design: &Design, entity: &Entity) -> Vec<Attribute> {
+    let mut out: Vec<Attribute> = entity.attributes.clone();
+    if let Some(table) = design.table(&entity.table) {
+        for key in table.key_attributes() {
+            if let Some(template) = entity.keys.get(&key.name) {
+                for var in template.attribute_vars() {
+                    if !out.iter().any(|a| a.name == var.name) {
+                        let mut attribute = Attribute::new(&var.name, AttrType::S);
+                        attribute.required = true;
+                        out.push(attribute);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The relationships of a design: for each entity, its parents and the variables it takes
+/// from each.
+#[derive(Debug, Clone)]
+struct Relations {
+    /// Per entity index: (parent entity index, the variables shared with it).
+    parents: Vec<Vec<(usize, Vec<String>)>>,
+    /// Entity indexes, parents before children (cycles broken in design order).
+    order: Vec<usize>,
+}
+
+fn relations(design: &Design) -> Relations {
+    let n = design.entities.len();
+    let keys: Vec<Vec<String>> = design
+        .entities
+        .iter()
+        .map(|e| primary_vars(design, e))
+        .collect();
+    // A variable's owner: the first entity whose primary key ends with it.
+    let owner = |var: &str| keys.iter().position(|k| k.last().is_some_and(|l| l == var));
+    let mut parents: Vec<Vec<(usize, Vec<String>)>> = vec![Vec::new(); n];
+    for (i, entity) in design.entities.iter().enumerate() {
+        for attribute in all_vars(design, entity) {
+            if !attribute.values.is_empty() {
+                continue;
+            }
+            let Some(p) = owner(&attribute.name) else {
+                continue;
+            };
+            if p == i || parents[i].iter().any(|(q, _)| *q == p) {
+                continue;
+            }
+            let names: BTreeSet<String> = all_vars(design, entity)
+                .into_iter()
+                .map(|a| a.name)
+                .collect();
+            let shared: Vec<String> = keys[p]
+                .iter()
+                .filter(|v| names.contains(*v))
+                .cloned()
+                .collect();
+            parents[i].push((p, shared));
+        }
+    }
+    let mut order = Vec::with_capacity(n);
+    let mut placed = vec![false; n];
+    while order.len() < n {
+        let ready =
+            (0..n).find(|&i| !placed[i] && parents[i].iter().all(|(p, _)| placed[*p] || *p == i));
+        // A cycle: take the first unplaced entity; its parents' values are then made up.
+        let next = ready.unwrap_or_else(|| (0..n).find(|&i| !placed[i]).unwrap_or(0));
+        placed[next] = true;
+        order.push(next);
+    }
+    Relations { parents, order }
+}
+
+/// A generated or imported item of an entity, as a parent for others.
+#[derive(Debug, Clone)]
+struct ParentRecord {
+    vars: BTreeMap<String, AttributeValue>,
+    /// Seconds since the Unix epoch around which the item's timestamps fall.
+    anchor: i64,
+}
+
+/// Generates the sample for `design`.
+pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
+    let relations = relations(design);
+    let mut rng = oorandom::Rand64::new(u128::from(config.seed) ^ 0x6b65_7970_6c61_6e00);
+    let mut data = SampleData::default();
+    let mut records: Vec<Vec<ParentRecord>> = vec![Vec::new(); design.entities.len()];
+    let mut seen_keys: HashSet<(String, Vec<String>)> = HashSet::new();
+
+    for (table, items) in &design.samples {
+        for item in items {
+            let entity = identify(design, table, item);
+            if let Some(e) = entity
+                .as_deref()
+                .and_then(|name| design.entities.iter().position(|x| x.name == name))
+            {
+                let vars = extract_vars(design, &design.entities[e], item);
+                records[e].push(ParentRecord {
+                    vars,
+                    anchor: values::EPOCH_START,
+                });
+            }
+            data.items.push(SampleItem {
+                table: table.clone(),
+                entity,
+                item: item.clone(),
+            });
+        }
+    }
+
+    for &e in &relations.order {
+        let entity = &design.entities[e];
+        let Some(table) = design.table(&entity.table) else {
+            continue;
+        };
+        let imported = design
+            .samples
+            .get(&table.name)
+            .is_some_and(|s| !s.is_empty());
+        let count = match config.counts.get(&entity.name) {
+            Some(&n) => n,
+            None if imported => 0,
+            None => match relations.parents[e].first() {
+                Some((p, _)) => {
+                    let parents = u32::try_from(records[*p].len()).unwrap_or(u32::MAX);
+                    parents.saturating_mul(DEFAULT_CHILDREN_PER_PARENT)
+                }
+                None => DEFAULT_ROOT_COUNT,
+            },
+        };
+        let vars = all_vars(design, entity);
+        let primary: BTreeSet<String> = primary_vars(design, entity).into_iter().collect();
+        let key_attributes = table.key_attributes();
+        for i in 0..count {
+            let mut draw = values::Generator::new(&mut rng, config.seed, &entity.name, i);
+            let mut values_by_var: BTreeMap<String, AttributeValue> = BTreeMap::new();
+            // Parents first: the first parent round-robin, so every parent gets children.
+            let mut anchor = None;
+            for (k, (p, shared)) in relations.parents[e].iter().enumerate() {
+                let pool = &records[*p];
+                if pool.is_empty() {
+                    continue;
+                }
+                let pick = if k == 0 {
+                    i as usize % pool.len()
+                } else {
+                    draw.below(pool.len() as u64) as usize
+                };
+                let parent = &pool[pick];
+                for var in shared {
+                    if let Some(v) = parent.vars.get(var) {
+                        values_by_var
+                            .entry(var.clone())
+                            .or_insert_with(|| v.clone());
+                    }
+                }
+                anchor.get_or_insert(parent.anchor);
+            }
+            draw.set_anchor(anchor);
+            for attribute in &vars {
+                if values_by_var.contains_key(&attribute.name) {
+                    continue;
+                }
+                let needed = attribute.required || primary.contains(&attribute.name);
+                if !needed && !draw.chance(0.8) {
+                    continue;
+                }
+                values_by_var.insert(attribute.name.clone(), draw.value(attribute));
+            }
+            let mut item: Item = values_by_var.clone();
+            let mut primary_text = Vec::new();
+            let mut complete = true;
+            for key in &key_attributes {
+                let Some(template) = entity.key_template(&key.name) else {
+                    continue;
+                };
+                let rendered = render_key(&template, key.ty, |v| match v.shards {
+                    Some(n) => Some(AttributeValue::S(draw.below(u64::from(n)).to_string())),
+                    None => values_by_var.get(&v.name).cloned(),
+                });
+                let is_primary = key.name == table.partition_key.name
+                    || table.sort_key.as_ref().is_some_and(|k| k.name == key.name);
+                match rendered {
+                    Some(value) => {
+                        if is_primary {
+                            primary_text.push(value.as_key_text().unwrap_or_default().to_string());
+                        }
+                        item.insert(key.name.clone(), value);
+                    }
+                    None if is_primary => complete = false,
+                    // No value for a variable: the item is not in that index.
+                    None => {
+                        item.remove(&key.name);
+                    }
+                }
+            }
+            let record_anchor = draw.anchor();
+            if !complete || !seen_keys.insert((table.name.clone(), primary_text)) {
+                continue;
+            }
+            records[e].push(ParentRecord {
+                vars: values_by_var,
+                anchor: record_anchor,
+            });
+            data.items.push(SampleItem {
+                table: table.name.clone(),
+                entity: Some(entity.name.clone()),
+                item,
+            });
+        }
+    }
+    data
+}
+
+/// The entity of `table` whose primary-key templates match `item`'s key values (with the
+/// item's own attributes agreeing), or `None`. An item carrying an `entityType`-like
+/// attribute naming an entity wins outright.
+pub fn identify(design: &Design, table: &str, item: &Item) -> Option<String> {
+    for marker in ["entityType", "entity_type", "type", "_type", "__typename"] {
+        if let Some(AttributeValue::S(name)) = item.get(marker)
+            && design
+                .entities
+                .iter()
+                .any(|e| e.table == table && e.name == *name)
+        {
+            return Some(name.clone());
+        }
+    }
+    let mut best: Option<(usize, &Entity)> = None;
+    for entity in design.entities_in(table) {
+        let templates = primary_templates(design, entity);
+        if templates.is_empty() {
+            continue;
+        }
+        let mut literal_bytes = 0;
+        let mut ok = true;
+        for (name, _, template) in &templates {
+            let text = item.get(name).and_then(|v| v.as_key_text());
+            match text.and_then(|t| match_template(template, t)) {
+                Some(vars) => {
+                    literal_bytes += literal_len(template);
+                    for (var, value) in vars {
+                        if let Some(own) = item.get(&var).and_then(|v| v.as_key_text())
+                            && own != value
+                        {
+                            ok = false;
+                        }
+                    }
+                }
+                None => ok = false,
+            }
+        }
+        // The most literal text matched is the most specific entity.
+        if ok && best.is_none_or(|(b, _)| literal_bytes > b) {
+            best = Some((literal_bytes, entity));
+        }
+    }
+    best.map(|(_, e)| e.name.clone())
+}
+
+fn literal_len(template: &KeyTemplate) -> usize {
+    template
+        .parts()
+        .iter()
+        .map(|p| match p {
+            Part::Literal(s) => s.len(),
+            Part::Var(_) => 0,
+        })
+        .sum()
+}
+
+/// Matches `text` against `template`, returning each variable's text. Variables are matched
+/// lazily up to the next literal (the last one takes the rest); a shard variable must be
+/// digits. `None` if the text does not fit.
+pub fn match_template(template: &KeyTemplate, text: &str) -> Option<Vec<(String, String)>> {
+    let parts = template.parts();
+    let mut out = Vec::new();
+    let mut rest = text;
+    let mut i = 0;
+    while i < parts.len() {
+        match &parts[i] {
+            Part::Literal(lit) => rest = rest.strip_prefix(lit.as_str())?,
+            Part::Var(var) => {
+                let value = match parts.get(i + 1) {
+                    Some(Part::Literal(next)) => {
+                        let at = rest.find(next.as_str())?;
+                        &rest[..at]
+                    }
+                    // Two variables in a row: the first takes one character (ambiguous).
+                    Some(Part::Var(_)) => rest.get(..1)?,
+                    None => rest,
+                };
+                if value.is_empty() {
+                    return None;
+                }
+                if var.shards.is_some() {
+                    if !value.bytes().all(|b| b.is_ascii_digit()) {
+                        return None;
+                    }
+                } else {
+                    out.push((var.name.clone(), value.to_string()));
+                }
+                rest = &rest[value.len()..];
+            }
+        }
+        i += 1;
+    }
+    rest.is_empty().then_some(out)
+}
+
+/// The variable values of an imported item of `entity`: its own attributes, and whatever its
+/// primary-key templates reveal.
+fn extract_vars(design: &Design, entity: &Entity, item: &Item) -> BTreeMap<String, AttributeValue> {
+    let mut vars: BTreeMap<String, AttributeValue> = item.clone();
+    for (name, _, template) in primary_templates(design, entity) {
+        if let Some(text) = item.get(&name).and_then(|v| v.as_key_text())
+            && let Some(found) = match_template(&template, text)
+        {
+            for (var, value) in found {
+                vars.entry(var).or_insert(AttributeValue::S(value));
+            }
+        }
+    }
+    vars
+}
+
+#[cfg(test)]
+mod tests;

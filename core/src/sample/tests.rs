@@ -1,0 +1,332 @@
+use std::collections::BTreeSet;
+
+use expect_test::expect;
+
+use super::*;
+
+fn order_design() -> Design {
+    let text = include_str!("../../../examples/order-management.keyplan.json");
+    crate::file::parse(text).expect("the example design parses")
+}
+
+fn values_of(data: &SampleData, entity: &str, attribute: &str) -> Vec<String> {
+    data.items
+        .iter()
+        .filter(|i| i.entity.as_deref() == Some(entity))
+        .filter_map(|i| i.item.get(attribute).and_then(|v| v.as_key_text()))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_same_seed_gives_the_same_items_and_another_seed_other_items() {
+    let design = order_design();
+    let a = generate(&design, &SampleConfig::default());
+    let b = generate(&design, &SampleConfig::default());
+    let c = generate(
+        &design,
+        &SampleConfig {
+            seed: 2,
+            ..SampleConfig::default()
+        },
+    );
+    assert_eq!(a, b);
+    assert_ne!(a, c);
+}
+
+#[test]
+fn default_counts_give_roots_ten_items_and_children_three_per_parent() {
+    let design = order_design();
+    let data = generate(&design, &SampleConfig::default());
+    let counts: Vec<(String, usize)> = design
+        .entities
+        .iter()
+        .map(|e| (e.name.clone(), data.count(&e.name)))
+        .collect();
+    expect![[r#"
+        [
+            (
+                "Customer",
+                10,
+            ),
+            (
+                "Order",
+                30,
+            ),
+            (
+                "OrderItem",
+                90,
+            ),
+            (
+                "DailyOrderCount",
+                10,
+            ),
+            (
+                "OrderEvent",
+                90,
+            ),
+        ]
+    "#]]
+    .assert_debug_eq(&counts);
+}
+
+#[test]
+fn children_reference_existing_parents_through_shared_key_variables() {
+    let design = order_design();
+    let config = SampleConfig {
+        seed: 7,
+        counts: [("Order".to_string(), 50)].into(),
+    };
+    let data = generate(&design, &config);
+    let customers: BTreeSet<String> = values_of(&data, "Customer", "customerId")
+        .into_iter()
+        .collect();
+    let orders: BTreeSet<String> = values_of(&data, "Order", "orderId").into_iter().collect();
+    assert_eq!(orders.len(), 50);
+    assert!(
+        values_of(&data, "Order", "customerId")
+            .iter()
+            .all(|c| customers.contains(c))
+    );
+    assert!(
+        values_of(&data, "OrderItem", "orderId")
+            .iter()
+            .all(|o| orders.contains(o))
+    );
+    assert!(
+        values_of(&data, "OrderEvent", "orderId")
+            .iter()
+            .all(|o| orders.contains(o))
+    );
+    // Every customer has orders: parents are used round-robin.
+    let with_orders: BTreeSet<String> = values_of(&data, "Order", "customerId")
+        .into_iter()
+        .collect();
+    assert_eq!(with_orders, customers);
+}
+
+#[test]
+fn every_key_attribute_is_rendered_from_its_template_with_shards_and_sparse_indexes() {
+    let design = order_design();
+    let data = generate(&design, &SampleConfig::default());
+    let first = |entity: &str| {
+        data.items
+            .iter()
+            .find(|i| i.entity.as_deref() == Some(entity))
+            .map(|i| serde_json::to_string_pretty(&i.item).expect("items serialise"))
+            .unwrap_or_default()
+    };
+    expect![[r#"
+        {
+          "GSI1PK": {
+            "S": "STATUS#DELIVERED#SHARD4"
+          },
+          "GSI1SK": {
+            "S": "2025-05-25T09:16:48Z#order_FK6QNW2H"
+          },
+          "GSI2PK": {
+            "S": "FC#FC-08"
+          },
+          "GSI2SK": {
+            "S": "4#order_FK6QNW2H"
+          },
+          "PK": {
+            "S": "CUSTOMER#customer_1T1NM5NS"
+          },
+          "SK": {
+            "S": "ORDER#order_FK6QNW2H"
+          },
+          "createdAt": {
+            "S": "2025-05-25T09:16:48Z"
+          },
+          "customerId": {
+            "S": "customer_1T1NM5NS"
+          },
+          "fulfillmentCenter": {
+            "S": "FC-08"
+          },
+          "orderId": {
+            "S": "order_FK6QNW2H"
+          },
+          "priority": {
+            "N": "4"
+          },
+          "status": {
+            "S": "DELIVERED"
+          },
+          "total": {
+            "N": "819.87"
+          }
+        }"#]]
+    .assert_eq(&first("Order"));
+    expect![[r#"
+        {
+          "PK": {
+            "S": "CUSTOMER#customer_1T1NM5NS"
+          },
+          "SK": {
+            "S": "PROFILE"
+          },
+          "createdAt": {
+            "S": "2025-05-24T11:00:34Z"
+          },
+          "customerId": {
+            "S": "customer_1T1NM5NS"
+          },
+          "email": {
+            "S": "anita.dijkstra0@example.com"
+          },
+          "name": {
+            "S": "Anita Dijkstra"
+          }
+        }"#]]
+    .assert_eq(&first("Customer"));
+    expect![[r#"
+        {
+          "GSI3PK": {
+            "S": "DATE#2025-03-04"
+          },
+          "GSI3SK": {
+            "S": "STATUS#PENDING"
+          },
+          "PK": {
+            "S": "ANALYTICS"
+          },
+          "SK": {
+            "S": "DATE#2025-03-04#STATUS#PENDING"
+          },
+          "date": {
+            "S": "2025-03-04"
+          },
+          "orderCount": {
+            "N": "88"
+          },
+          "status": {
+            "S": "PENDING"
+          }
+        }"#]]
+    .assert_eq(&first("DailyOrderCount"));
+}
+
+#[test]
+fn imported_items_are_kept_identified_and_used_as_parents() {
+    let mut design = order_design();
+    let item: Item = [
+        ("PK".to_string(), AttributeValue::S("CUSTOMER#c-42".into())),
+        ("SK".to_string(), AttributeValue::S("PROFILE".into())),
+        (
+            "name".to_string(),
+            AttributeValue::S("Imported Person".into()),
+        ),
+    ]
+    .into();
+    design.samples.insert("orders".into(), vec![item.clone()]);
+    let config = SampleConfig {
+        seed: 1,
+        counts: [("Order".to_string(), 4)].into(),
+    };
+    let data = generate(&design, &config);
+    assert_eq!(data.items[0].item, item);
+    assert_eq!(data.items[0].entity.as_deref(), Some("Customer"));
+    // Only the imported customer and the orders asked for: no other item of that table.
+    assert_eq!(data.count("Customer"), 1);
+    assert_eq!(data.count("OrderItem"), 0);
+    assert_eq!(values_of(&data, "Order", "customerId"), ["c-42"; 4]);
+    // The other table is still generated, three events per order.
+    assert_eq!(data.count("OrderEvent"), 12);
+}
+
+#[test]
+fn templates_match_key_text_back_into_variables() {
+    let t = |s: &str| KeyTemplate::parse(s);
+    expect![[r#"
+        [
+            Some(
+                [
+                    (
+                        "customerId",
+                        "c1",
+                    ),
+                ],
+            ),
+            Some(
+                [
+                    (
+                        "date",
+                        "2025-01-02",
+                    ),
+                    (
+                        "status",
+                        "NEW",
+                    ),
+                ],
+            ),
+            None,
+            Some(
+                [
+                    (
+                        "status",
+                        "PENDING",
+                    ),
+                ],
+            ),
+            None,
+        ]
+    "#]]
+    .assert_debug_eq(&[
+        match_template(&t("CUSTOMER#{customerId}"), "CUSTOMER#c1"),
+        match_template(
+            &t("DATE#{date}#STATUS#{status}"),
+            "DATE#2025-01-02#STATUS#NEW",
+        ),
+        match_template(&t("PROFILE"), "ORDER#1"),
+        match_template(
+            &t("STATUS#{status}#SHARD{shard:10}"),
+            "STATUS#PENDING#SHARD7",
+        ),
+        match_template(
+            &t("STATUS#{status}#SHARD{shard:10}"),
+            "STATUS#PENDING#SHARDx",
+        ),
+    ]);
+}
+
+#[test]
+fn identify_prefers_the_entity_whose_templates_match_most_literally() {
+    let design = order_design();
+    let item = |pk: &str, sk: &str| -> Item {
+        [
+            ("PK".to_string(), AttributeValue::S(pk.into())),
+            ("SK".to_string(), AttributeValue::S(sk.into())),
+        ]
+        .into()
+    };
+    let found: Vec<Option<String>> = [
+        item("CUSTOMER#1", "PROFILE"),
+        item("CUSTOMER#1", "ORDER#9"),
+        item("ORDER#9", "ITEM#3"),
+        item("ANALYTICS", "DATE#2025-01-01#STATUS#NEW"),
+        item("SOMETHING", "ELSE"),
+    ]
+    .iter()
+    .map(|i| identify(&design, "orders", i))
+    .collect();
+    expect![[r#"
+        [
+            Some(
+                "Customer",
+            ),
+            Some(
+                "Order",
+            ),
+            Some(
+                "OrderItem",
+            ),
+            Some(
+                "DailyOrderCount",
+            ),
+            None,
+        ]
+    "#]]
+    .assert_debug_eq(&found);
+}

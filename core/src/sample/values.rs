@@ -1,0 +1,571 @@
+//! Believable attribute values, chosen by type, name and hints.
+//!
+//! Every choice draws from the one seeded PRNG in a fixed order, so a design and a seed always
+//! give the same values. Ids are unique per entity and attribute by construction (an
+//! invertible scramble of the item's index), not by luck.
+
+use std::collections::BTreeMap;
+
+use crate::eval::encode_binary;
+use crate::item::AttributeValue;
+use crate::model::{AttrType, Attribute};
+
+/// 2025-01-01T00:00:00Z: the earliest root timestamp.
+pub(super) const EPOCH_START: i64 = 1_735_689_600;
+const DAY: i64 = 86_400;
+/// Root items are spread over this many days after [`EPOCH_START`].
+const ROOT_SPREAD_DAYS: i64 = 180;
+
+const FIRST_NAMES: &[&str] = &[
+    "Ada",
+    "Grace",
+    "Alan",
+    "Edsger",
+    "Barbara",
+    "Donald",
+    "Frances",
+    "Ken",
+    "Margaret",
+    "Dennis",
+    "Radia",
+    "John",
+    "Hedy",
+    "Tim",
+    "Katherine",
+    "Linus",
+    "Sophie",
+    "Niklaus",
+    "Anita",
+    "Leslie",
+];
+const LAST_NAMES: &[&str] = &[
+    "Lovelace",
+    "Hopper",
+    "Turing",
+    "Dijkstra",
+    "Liskov",
+    "Knuth",
+    "Allen",
+    "Thompson",
+    "Hamilton",
+    "Ritchie",
+    "Perlman",
+    "Backus",
+    "Lamarr",
+    "Berners-Lee",
+    "Johnson",
+    "Torvalds",
+    "Wilson",
+    "Wirth",
+    "Borg",
+    "Lamport",
+];
+const CITIES: &[&str] = &[
+    "Lisbon",
+    "Austin",
+    "Osaka",
+    "Nairobi",
+    "Toronto",
+    "Lyon",
+    "Melbourne",
+    "Bergen",
+    "Seville",
+    "Denver",
+];
+const STREETS: &[&str] = &[
+    "Elm Street",
+    "Harbour Road",
+    "Maple Avenue",
+    "King's Way",
+    "Station Lane",
+    "Mill Close",
+];
+const WORDS: &[&str] = &[
+    "amber", "river", "quiet", "falcon", "copper", "meadow", "swift", "granite", "lantern",
+    "orchid", "harbor", "velvet", "summit", "cedar", "prism", "tundra",
+];
+const CROCKFORD: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/// Draws values for one item.
+pub(super) struct Generator<'a> {
+    rng: &'a mut oorandom::Rand64,
+    seed: u64,
+    entity: &'a str,
+    index: u32,
+    anchor: i64,
+    /// Seconds after the anchor of the next timestamp attribute.
+    clock: i64,
+    person: Option<(usize, usize)>,
+}
+
+impl<'a> Generator<'a> {
+    pub(super) fn new(
+        rng: &'a mut oorandom::Rand64,
+        seed: u64,
+        entity: &'a str,
+        index: u32,
+    ) -> Generator<'a> {
+        Generator {
+            rng,
+            seed,
+            entity,
+            index,
+            anchor: EPOCH_START,
+            clock: 0,
+            person: None,
+        }
+    }
+
+    /// A number in `0..n` (0 when `n` is 0).
+    pub(super) fn below(&mut self, n: u64) -> u64 {
+        if n == 0 { 0 } else { self.rng.rand_range(0..n) }
+    }
+
+    fn between(&mut self, low: i64, high: i64) -> i64 {
+        low + self.below((high - low + 1).max(1) as u64) as i64
+    }
+
+    pub(super) fn chance(&mut self, p: f64) -> bool {
+        self.rng.rand_float() < p
+    }
+
+    fn pick<'s>(&mut self, list: &[&'s str]) -> &'s str {
+        list[self.below(list.len() as u64) as usize]
+    }
+
+    /// Sets the item's time anchor: a little after its parent's, or somewhere in the root
+    /// spread for an item without a parent.
+    pub(super) fn set_anchor(&mut self, parent: Option<i64>) {
+        self.anchor = match parent {
+            Some(t) => t + self.between(60, 7 * DAY),
+            None => EPOCH_START + self.between(0, ROOT_SPREAD_DAYS * DAY),
+        };
+        self.clock = 0;
+    }
+
+    pub(super) fn anchor(&self) -> i64 {
+        self.anchor
+    }
+
+    /// The next timestamp of this item: the anchor, then later ones for later attributes.
+    fn next_time(&mut self) -> i64 {
+        let t = self.anchor + self.clock;
+        self.clock += self.between(3_600, 2 * DAY);
+        t
+    }
+
+    fn person(&mut self) -> (&'static str, &'static str) {
+        let (f, l) = match self.person {
+            Some(p) => p,
+            None => {
+                let p = (
+                    self.below(FIRST_NAMES.len() as u64) as usize,
+                    self.below(LAST_NAMES.len() as u64) as usize,
+                );
+                self.person = Some(p);
+                p
+            }
+        };
+        (FIRST_NAMES[f], LAST_NAMES[l])
+    }
+
+    /// A value for `attribute`.
+    pub(super) fn value(&mut self, attribute: &Attribute) -> AttributeValue {
+        let name = attribute.name.as_str();
+        let lower = name.to_ascii_lowercase();
+        if !attribute.values.is_empty() {
+            let v = attribute.values[self.below(attribute.values.len() as u64) as usize].clone();
+            return match attribute.ty {
+                AttrType::N => AttributeValue::N(v),
+                _ => AttributeValue::S(v),
+            };
+        }
+        if let Some(distinct) = attribute.distinct.filter(|d| *d > 0 && *d <= 10_000)
+            && matches!(attribute.ty, AttrType::S | AttrType::N)
+            && !is_id(name)
+        {
+            let k = self.below(distinct) + 1;
+            return match attribute.ty {
+                AttrType::N => AttributeValue::N(k.to_string()),
+                _ => AttributeValue::S(format!("{}-{k:02}", initials(name))),
+            };
+        }
+        match attribute.ty {
+            AttrType::S => AttributeValue::S(self.string(name, &lower)),
+            AttrType::N => AttributeValue::N(self.number(name, &lower)),
+            AttrType::B => {
+                let len = self.between(8, 16) as usize;
+                AttributeValue::B(encode_binary(&self.bytes(len)))
+            }
+            AttrType::Bool => AttributeValue::Bool(self.chance(0.5)),
+            AttrType::Null => AttributeValue::Null(true),
+            AttrType::M => AttributeValue::M(self.map(&lower)),
+            AttrType::L => {
+                let n = self.between(1, 3);
+                AttributeValue::L(
+                    (0..n)
+                        .map(|_| AttributeValue::S(self.pick(WORDS).to_string()))
+                        .collect(),
+                )
+            }
+            AttrType::SS => {
+                let n = self.between(1, 3) as usize;
+                let mut set: Vec<String> = Vec::new();
+                while set.len() < n {
+                    let w = self.pick(WORDS).to_string();
+                    if !set.contains(&w) {
+                        set.push(w);
+                    }
+                }
+                set.sort();
+                AttributeValue::SS(set)
+            }
+            AttrType::NS => {
+                let n = self.between(1, 3) as usize;
+                let mut set: Vec<i64> = Vec::new();
+                while set.len() < n {
+                    let v = self.between(1, 100);
+                    if !set.contains(&v) {
+                        set.push(v);
+                    }
+                }
+                set.sort_unstable();
+                AttributeValue::NS(set.iter().map(i64::to_string).collect())
+            }
+            AttrType::BS => {
+                let a = self.bytes(8);
+                let mut b = self.bytes(8);
+                if a == b {
+                    b.push(0);
+                }
+                AttributeValue::BS(vec![encode_binary(&a), encode_binary(&b)])
+            }
+        }
+    }
+
+    fn bytes(&mut self, len: usize) -> Vec<u8> {
+        (0..len).map(|_| self.below(256) as u8).collect()
+    }
+
+    fn map(&mut self, lower: &str) -> BTreeMap<String, AttributeValue> {
+        let mut map = BTreeMap::new();
+        if lower.contains("address") || lower.contains("location") {
+            let street = format!("{} {}", self.between(1, 240), self.pick(STREETS));
+            map.insert("street".to_string(), AttributeValue::S(street));
+            map.insert(
+                "city".to_string(),
+                AttributeValue::S(self.pick(CITIES).to_string()),
+            );
+            map.insert(
+                "postcode".to_string(),
+                AttributeValue::S(format!("{:05}", self.below(100_000))),
+            );
+        } else {
+            map.insert(
+                "label".to_string(),
+                AttributeValue::S(self.pick(WORDS).to_string()),
+            );
+            map.insert(
+                "count".to_string(),
+                AttributeValue::N(self.between(0, 50).to_string()),
+            );
+            map.insert(
+                "tags".to_string(),
+                AttributeValue::L(vec![AttributeValue::S(self.pick(WORDS).to_string())]),
+            );
+        }
+        map
+    }
+
+    fn string(&mut self, name: &str, lower: &str) -> String {
+        if is_id(name) {
+            return self.id(name);
+        }
+        if lower.contains("email") {
+            let (first, last) = self.person();
+            return format!(
+                "{}.{}{}@example.com",
+                first.to_ascii_lowercase(),
+                last.to_ascii_lowercase().replace('-', ""),
+                self.index
+            );
+        }
+        if lower == "username" || lower == "login" || lower == "handle" {
+            let (first, last) = self.person();
+            return format!(
+                "{}{}",
+                first.to_ascii_lowercase(),
+                &last[..1].to_ascii_lowercase()
+            );
+        }
+        if lower.contains("firstname") || lower == "givenname" {
+            return self.person().0.to_string();
+        }
+        if lower.contains("lastname") || lower.contains("surname") || lower == "familyname" {
+            return self.person().1.to_string();
+        }
+        if lower.ends_with("name") && !lower.contains("file") {
+            if lower == "name"
+                || lower.contains("customer")
+                || lower.contains("user")
+                || lower.contains("full")
+                || lower.contains("person")
+                || lower.contains("contact")
+            {
+                let (first, last) = self.person();
+                return format!("{first} {last}");
+            }
+            return format!(
+                "{} {}",
+                capitalise(self.pick(WORDS)),
+                capitalise(self.pick(WORDS))
+            );
+        }
+        if is_time(name) {
+            return iso_datetime(self.next_time());
+        }
+        if is_date(lower) {
+            return iso_date(self.next_time());
+        }
+        if lower.contains("phone") || lower.contains("mobile") {
+            return format!("+1-555-01{:02}", self.below(100));
+        }
+        if lower.contains("address") {
+            return format!(
+                "{} {}, {}",
+                self.between(1, 240),
+                self.pick(STREETS),
+                self.pick(CITIES)
+            );
+        }
+        if lower.contains("city") {
+            return self.pick(CITIES).to_string();
+        }
+        if lower.contains("country") {
+            return self
+                .pick(&["PT", "US", "JP", "KE", "CA", "FR", "AU", "NO"])
+                .to_string();
+        }
+        if lower.contains("currency") {
+            return self.pick(&["USD", "EUR", "GBP", "JPY"]).to_string();
+        }
+        if lower.contains("url") || lower.contains("website") || lower.contains("link") {
+            return format!(
+                "https://example.com/{}/{}",
+                self.pick(WORDS),
+                self.below(1000)
+            );
+        }
+        if lower.contains("sku") {
+            return format!("SKU-{:05}", self.below(100_000));
+        }
+        if lower.contains("description")
+            || lower.contains("note")
+            || lower.contains("comment")
+            || lower.contains("title")
+            || lower.contains("text")
+            || lower.contains("body")
+        {
+            let n = self.between(3, 7);
+            let words: Vec<&str> = (0..n).map(|_| self.pick(WORDS)).collect();
+            return capitalise(&words.join(" "));
+        }
+        format!("{}-{}", self.pick(WORDS), self.pick(WORDS))
+    }
+
+    fn number(&mut self, name: &str, lower: &str) -> String {
+        let cents = |g: &mut Generator<'_>, low: i64, high: i64| {
+            let c = g.between(low * 100, high * 100);
+            format!("{}.{:02}", c / 100, c % 100)
+        };
+        if lower.contains("expire") || lower == "ttl" {
+            return (self.anchor + 90 * DAY).to_string();
+        }
+        if is_time(name) || lower.contains("epoch") || lower.contains("timestamp") {
+            return self.next_time().to_string();
+        }
+        if lower.contains("price") || lower.contains("cost") || lower.contains("fee") {
+            return trim_cents(cents(self, 1, 500));
+        }
+        if lower.contains("total")
+            || lower.contains("amount")
+            || lower.contains("balance")
+            || lower.contains("revenue")
+        {
+            return trim_cents(cents(self, 10, 2000));
+        }
+        let (low, high) = if lower.contains("quantity") || lower == "qty" {
+            (1, 10)
+        } else if lower.contains("priority")
+            || lower.contains("rating")
+            || lower.contains("score")
+            || lower.contains("stars")
+        {
+            (1, 5)
+        } else if lower.contains("count") || lower.contains("views") {
+            (0, 500)
+        } else if lower.contains("age") {
+            (18, 90)
+        } else if lower.contains("percent") {
+            (0, 100)
+        } else if lower.contains("year") {
+            (2015, 2025)
+        } else if lower.contains("version") {
+            (1, 20)
+        } else {
+            (0, 1000)
+        };
+        self.between(low, high).to_string()
+    }
+
+    /// A prefixed short id, unique for this entity and attribute: `customer_01HV3K7Q`.
+    fn id(&mut self, name: &str) -> String {
+        let stem = id_stem(name);
+        let stem = if stem.is_empty() {
+            self.entity.to_ascii_lowercase()
+        } else {
+            stem
+        };
+        let salt = fnv(self.seed, &format!("{}.{name}", self.entity));
+        // Multiplying by an odd number modulo 2^40 is a bijection, and so is the XOR: distinct
+        // indexes give distinct ids.
+        const MASK: u64 = (1 << 40) - 1;
+        let scrambled =
+            ((u64::from(self.index) ^ salt) & MASK).wrapping_mul(0x9E37_79B9_7F4B) & MASK;
+        let mut text = String::with_capacity(stem.len() + 9);
+        text.push_str(&stem);
+        text.push('_');
+        for k in (0..8).rev() {
+            text.push(char::from(
+                CROCKFORD[((scrambled >> (k * 5)) & 31) as usize],
+            ));
+        }
+        text
+    }
+}
+
+fn fnv(seed: u64, text: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ seed;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// `customerId` -> `customer`; `order_id` -> `order`; `id` -> ``.
+fn id_stem(name: &str) -> String {
+    let stem = name
+        .strip_suffix("Id")
+        .or_else(|| name.strip_suffix("ID"))
+        .or_else(|| name.strip_suffix("_id"))
+        .or_else(|| name.strip_suffix("id"))
+        .unwrap_or(name);
+    stem.trim_end_matches('_').to_ascii_lowercase()
+}
+
+/// `id`, `customerId`, `orderID`, `order_id` (but not `paid`).
+pub(super) fn is_id(name: &str) -> bool {
+    name.eq_ignore_ascii_case("id")
+        || name.ends_with("Id")
+        || name.ends_with("ID")
+        || name.to_ascii_lowercase().ends_with("_id")
+}
+
+/// `createdAt`, `created_at`, `timestamp`, `startTime`.
+fn is_time(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    name.ends_with("At")
+        || lower.ends_with("_at")
+        || lower.contains("timestamp")
+        || lower.ends_with("time")
+}
+
+fn is_date(lower: &str) -> bool {
+    lower.contains("date") || lower == "day" || lower.ends_with("day") || lower.contains("birthday")
+}
+
+/// `fulfillmentCenter` -> `FC`.
+fn initials(name: &str) -> String {
+    let mut out = String::new();
+    let mut previous_lower = false;
+    for (i, c) in name.chars().enumerate() {
+        if i == 0 || (c.is_ascii_uppercase() && previous_lower) {
+            out.push(c.to_ascii_uppercase());
+        }
+        previous_lower = c.is_ascii_lowercase();
+    }
+    out
+}
+
+fn capitalise(word: &str) -> String {
+    let mut chars = word.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// `12.50` -> `12.5`, `12.00` -> `12`: numbers as DynamoDB stores them.
+fn trim_cents(text: String) -> String {
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}
+
+/// Days since 1970-01-01 to (year, month, day), proleptic Gregorian (Howard Hinnant's
+/// `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+/// `2025-03-14T09:26:53Z`.
+pub(super) fn iso_datetime(seconds: i64) -> String {
+    let (y, m, d) = civil_from_days(seconds.div_euclid(DAY));
+    let s = seconds.rem_euclid(DAY);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        s / 3600,
+        s % 3600 / 60,
+        s % 60
+    )
+}
+
+/// `2025-03-14`.
+pub(super) fn iso_date(seconds: i64) -> String {
+    let (y, m, d) = civil_from_days(seconds.div_euclid(DAY));
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_format_as_iso_8601_utc() {
+        assert_eq!(iso_datetime(EPOCH_START), "2025-01-01T00:00:00Z");
+        assert_eq!(iso_datetime(951_782_400 + 3_661), "2000-02-29T01:01:01Z");
+        assert_eq!(iso_date(0), "1970-01-01");
+    }
+
+    #[test]
+    fn names_read_as_ids_times_and_initials() {
+        assert!(is_id("customerId") && is_id("order_id") && is_id("id") && !is_id("paid"));
+        assert!(is_time("createdAt") && is_time("occurred_at") && !is_time("format"));
+        assert_eq!(initials("fulfillmentCenter"), "FC");
+        assert_eq!(id_stem("customerId"), "customer");
+        assert_eq!(trim_cents("12.50".into()), "12.5");
+        assert_eq!(trim_cents("12.00".into()), "12");
+    }
+}
