@@ -16,6 +16,7 @@ pub mod export;
 pub mod file;
 pub mod findings;
 pub mod history;
+pub mod import;
 pub mod item;
 pub mod limits;
 pub mod model;

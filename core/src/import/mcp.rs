@@ -1,0 +1,715 @@
+//! The `schema.json` of the DynamoDB data-modeling tool in awslabs/mcp, read into a keyplan
+//! design.
+//!
+//! The format: `tables`, each a `table_config` (`table_name`, `partition_key`, `sort_key`), an
+//! optional `gsi_list` (`name`, `partition_key`, `sort_key`, `projection`,
+//! `included_attributes`) and `entities` by name, each with `entity_type`, `fields` (`name`,
+//! `type`, `required`), `pk_template` and `sk_template` (`USER#{user_id}`), `gsi_mappings`
+//! (`name`, `pk_template`, `sk_template`) and `access_patterns` (`name`, `operation`,
+//! `parameters`, `index_name`, `range_condition`, `return_type`); and an optional
+//! `cross_table_access_patterns` list of transactions. Its templates are keyplan's templates.
+//!
+//! An access pattern's parameters that are attributes become the pattern's inputs; with a
+//! `range_condition`, the last one (two for `between`) are the range's values, and the
+//! condition applies to the first variable of the sort-key template the inputs leave unbound
+//! (`ORDER#{order_date}#{order_id}` with `>=` -> `order_date >=`). The declared `operation`
+//! and `index_name` are not part of the design (keyplan decides those) and are returned beside
+//! it in [`Imported::declared`] for comparison.
+
+use crate::model::{
+    AccessPattern, Action, AttrType, Attribute, Design, Entity, Gsi, KeyAttribute, KeyType,
+    Projection, SortCondition, SortOp, Table, WriteStep,
+};
+use crate::template::KeyTemplate;
+
+use super::{At, Declared, ImportError, Imported, unique_name};
+
+/// Reads an awslabs/mcp `schema.json`.
+pub fn import(text: &str) -> Result<Imported, ImportError> {
+    let value: serde_json::Value = serde_json::from_str(text)?;
+    import_value(&value)
+}
+
+/// One entity as the schema states it, before it becomes a keyplan entity.
+struct McpEntity<'a> {
+    name: String,
+    table: String,
+    at: At<'a>,
+    fields: Vec<(String, &'static str)>,
+    pk_template: String,
+    sk_template: Option<String>,
+    /// GSI name -> (partition templates, sort templates).
+    gsi_mappings: Vec<(String, Vec<String>, Vec<String>)>,
+}
+
+impl McpEntity<'_> {
+    fn has_field(&self, name: &str) -> bool {
+        self.fields.iter().any(|(f, _)| f == name)
+    }
+
+    fn field_type(&self, name: &str) -> Option<&'static str> {
+        self.fields.iter().find(|(f, _)| f == name).map(|(_, t)| *t)
+    }
+
+    /// The partition and sort templates of the table (`index` = `None`) or of a GSI.
+    fn templates(&self, index: Option<&str>) -> Option<(Vec<String>, Vec<String>)> {
+        match index {
+            None => Some((
+                vec![self.pk_template.clone()],
+                self.sk_template.iter().cloned().collect(),
+            )),
+            Some(name) => self
+                .gsi_mappings
+                .iter()
+                .find(|(g, _, _)| g == name)
+                .map(|(_, pk, sk)| (pk.clone(), sk.clone())),
+        }
+    }
+}
+
+pub(crate) fn import_value(value: &serde_json::Value) -> Result<Imported, ImportError> {
+    let root = At::root(value);
+    let tables_at = root.require("tables")?.array()?;
+    let mut tables: Vec<Table> = Vec::new();
+    let mut entities: Vec<McpEntity<'_>> = Vec::new();
+    let mut notes: Vec<String> = Vec::new();
+    for table_at in &tables_at {
+        let config = table_at.require("table_config")?;
+        let name = config.require("table_name")?.str()?.to_string();
+        let partition = config.require("partition_key")?.str()?.to_string();
+        let sort = config
+            .get("sort_key")
+            .map(|s| s.str().map(str::to_string))
+            .transpose()?;
+        let mut gsis = Vec::new();
+        if let Some(list) = table_at.get("gsi_list").or_else(|| config.get("gsi_list")) {
+            for gsi in list.array()? {
+                gsis.push(read_gsi(&gsi)?);
+            }
+        }
+        let table_entities = table_at.require("entities")?;
+        for (entity_name, entity_at) in table_entities.members()? {
+            entities.push(read_entity(entity_name, &name, entity_at, &gsis)?);
+        }
+        tables.push(Table {
+            name,
+            partition_key: KeyAttribute::new(partition, KeyType::S),
+            sort_key: sort.map(|s| KeyAttribute::new(s, KeyType::S)),
+            gsis,
+            lsis: Vec::new(),
+            billing: Default::default(),
+            ttl_attribute: None,
+        });
+    }
+    // A key attribute is a number when every entity fills it with one numeric field.
+    for table in &mut tables {
+        let mine: Vec<&McpEntity<'_>> = entities.iter().filter(|e| e.table == table.name).collect();
+        let number = |templates: Vec<Option<(&McpEntity<'_>, String)>>| {
+            !templates.is_empty()
+                && templates.iter().all(|t| {
+                    t.as_ref().is_some_and(|(entity, source)| {
+                        let template = KeyTemplate::parse(source);
+                        let vars: Vec<_> = template.vars().collect();
+                        template.parts().len() == 1
+                            && vars.len() == 1
+                            && matches!(
+                                entity.field_type(&vars[0].name),
+                                Some("integer" | "decimal")
+                            )
+                    })
+                })
+        };
+        if number(
+            mine.iter()
+                .map(|e| Some((*e, e.pk_template.clone())))
+                .collect(),
+        ) {
+            table.partition_key.ty = KeyType::N;
+        }
+        if let Some(sk) = &mut table.sort_key
+            && number(
+                mine.iter()
+                    .map(|e| e.sk_template.clone().map(|s| (*e, s)))
+                    .collect(),
+            )
+        {
+            sk.ty = KeyType::N;
+        }
+        for gsi in &mut table.gsis {
+            for (position, key) in gsi.partition_key.iter_mut().enumerate() {
+                let templates: Vec<_> = mine
+                    .iter()
+                    .filter_map(|e| {
+                        e.templates(Some(&gsi.name))
+                            .map(|(pk, _)| pk.get(position).map(|t| (*e, t.clone())))
+                    })
+                    .collect();
+                if number(templates) {
+                    key.ty = KeyType::N;
+                }
+            }
+            for (position, key) in gsi.sort_key.iter_mut().enumerate() {
+                let templates: Vec<_> = mine
+                    .iter()
+                    .filter_map(|e| {
+                        e.templates(Some(&gsi.name))
+                            .map(|(_, sk)| sk.get(position).map(|t| (*e, t.clone())))
+                    })
+                    .collect();
+                if number(templates) {
+                    key.ty = KeyType::N;
+                }
+            }
+        }
+    }
+
+    let design_name = tables
+        .iter()
+        .map(|t| t.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut design = Design::new(design_name);
+    design.description = "Imported from an awslabs/mcp DynamoDB data-modeling schema.json.".into();
+    for entity in &entities {
+        design.entities.push(to_entity(entity, &tables, &mut notes));
+    }
+    design.tables = tables;
+    let mut imported = Imported {
+        design,
+        notes,
+        declared: Default::default(),
+    };
+    let mut pattern_names: Vec<String> = Vec::new();
+    for entity in &entities {
+        if let Some(list) = entity.at.get("access_patterns") {
+            for pattern_at in list.array()? {
+                read_pattern(
+                    &pattern_at,
+                    entity,
+                    &entities,
+                    &mut imported,
+                    &mut pattern_names,
+                )?;
+            }
+        }
+    }
+    if let Some(list) = root.get("cross_table_access_patterns") {
+        for pattern_at in list.array()? {
+            read_cross_table(&pattern_at, &entities, &mut imported, &mut pattern_names)?;
+        }
+    }
+    if entities.iter().any(|e| e.at.get("entity_type").is_some()) {
+        imported.notes.push(
+            "entity_type values (USER, ORDER...) are not kept: keyplan tells entities apart by their key templates"
+                .to_string(),
+        );
+    }
+    Ok(imported)
+}
+
+fn read_gsi(at: &At<'_>) -> Result<Gsi, ImportError> {
+    let name = at.require("name")?.str()?.to_string();
+    let partition_key = at
+        .require("partition_key")?
+        .str_or_strs()?
+        .into_iter()
+        .map(|n| KeyAttribute::new(n, KeyType::S))
+        .collect();
+    let sort_key = match at.get("sort_key") {
+        Some(s) => s
+            .str_or_strs()?
+            .into_iter()
+            .map(|n| KeyAttribute::new(n, KeyType::S))
+            .collect(),
+        None => Vec::new(),
+    };
+    let projection = match at.get("projection") {
+        None => Projection::All,
+        Some(p) => match p.str()? {
+            "ALL" => Projection::All,
+            "KEYS_ONLY" => Projection::KeysOnly,
+            "INCLUDE" => {
+                let mut attributes = Vec::new();
+                if let Some(list) = at.get("included_attributes") {
+                    for a in list.array()? {
+                        attributes.push(a.str()?.to_string());
+                    }
+                }
+                Projection::Include { attributes }
+            }
+            other => {
+                return Err(p.invalid(format!(
+                    "projection `{other}`: expected ALL, KEYS_ONLY or INCLUDE"
+                )));
+            }
+        },
+    };
+    Ok(Gsi {
+        name,
+        partition_key,
+        sort_key,
+        projection,
+    })
+}
+
+fn read_entity<'a>(
+    name: &str,
+    table: &str,
+    at: At<'a>,
+    gsis: &[Gsi],
+) -> Result<McpEntity<'a>, ImportError> {
+    let mut fields = Vec::new();
+    for field in at.require("fields")?.array()? {
+        let field_name = field.require("name")?.str()?.to_string();
+        let type_at = field.require("type")?;
+        let ty = match type_at.str()? {
+            "string" => "string",
+            "uuid" => "uuid",
+            "integer" => "integer",
+            "decimal" => "decimal",
+            "boolean" => "boolean",
+            "array" => "array",
+            "object" => "object",
+            other => {
+                return Err(type_at.invalid(format!(
+                    "field type `{other}`: expected string, integer, decimal, boolean, array, object or uuid"
+                )));
+            }
+        };
+        fields.push((field_name, ty));
+    }
+    let pk_template = at.require("pk_template")?.str()?.to_string();
+    let sk_template = at
+        .get("sk_template")
+        .map(|s| s.str().map(str::to_string))
+        .transpose()?;
+    let mut gsi_mappings = Vec::new();
+    if let Some(list) = at.get("gsi_mappings") {
+        for mapping in list.array()? {
+            let name_at = mapping.require("name")?;
+            let gsi_name = name_at.str()?.to_string();
+            let Some(gsi) = gsis.iter().find(|g| g.name == gsi_name) else {
+                return Err(name_at.invalid(format!("no GSI `{gsi_name}` in the table's gsi_list")));
+            };
+            let pk_at = mapping.require("pk_template")?;
+            let pk: Vec<String> = pk_at
+                .str_or_strs()?
+                .into_iter()
+                .map(str::to_string)
+                .collect();
+            if pk.len() != gsi.partition_key.len() {
+                return Err(pk_at.invalid(format!(
+                    "{} template(s) for the {} attribute(s) of GSI `{gsi_name}`'s partition key",
+                    pk.len(),
+                    gsi.partition_key.len()
+                )));
+            }
+            let sk: Vec<String> = match mapping.get("sk_template") {
+                Some(sk_at) => {
+                    let sk: Vec<String> = sk_at
+                        .str_or_strs()?
+                        .into_iter()
+                        .map(str::to_string)
+                        .collect();
+                    if sk.len() != gsi.sort_key.len() {
+                        return Err(sk_at.invalid(format!(
+                            "{} template(s) for the {} attribute(s) of GSI `{gsi_name}`'s sort key",
+                            sk.len(),
+                            gsi.sort_key.len()
+                        )));
+                    }
+                    sk
+                }
+                None => Vec::new(),
+            };
+            gsi_mappings.push((gsi_name, pk, sk));
+        }
+    }
+    Ok(McpEntity {
+        name: name.to_string(),
+        table: table.to_string(),
+        at,
+        fields,
+        pk_template,
+        sk_template,
+        gsi_mappings,
+    })
+}
+
+fn attr_type(ty: &str) -> AttrType {
+    match ty {
+        "integer" | "decimal" => AttrType::N,
+        "boolean" => AttrType::Bool,
+        "array" => AttrType::L,
+        "object" => AttrType::M,
+        _ => AttrType::S,
+    }
+}
+
+fn to_entity(entity: &McpEntity<'_>, tables: &[Table], notes: &mut Vec<String>) -> Entity {
+    let mut attributes = Vec::new();
+    for field in entity
+        .at
+        .get("fields")
+        .map(|f| f.array())
+        .transpose()
+        .ok()
+        .flatten()
+        .unwrap_or_default()
+    {
+        let (Some(name), Some(ty)) = (
+            field.get("name").and_then(|n| n.str().ok()),
+            field.get("type").and_then(|t| t.str().ok()),
+        ) else {
+            continue;
+        };
+        let mut attribute = Attribute::new(name, attr_type(ty));
+        attribute.required = field
+            .get("required")
+            .and_then(|r| r.bool().ok())
+            .unwrap_or(false);
+        attributes.push(attribute);
+    }
+    let mut keys = std::collections::BTreeMap::new();
+    if let Some(table) = tables.iter().find(|t| t.name == entity.table) {
+        keys.insert(
+            table.partition_key.name.clone(),
+            KeyTemplate::parse(&entity.pk_template),
+        );
+        match (&table.sort_key, &entity.sk_template) {
+            (Some(sk), Some(template)) => {
+                keys.insert(sk.name.clone(), KeyTemplate::parse(template));
+            }
+            (None, Some(template)) => notes.push(format!(
+                "entity {}: sk_template `{template}` dropped, table {} has no sort key",
+                entity.name, table.name
+            )),
+            _ => {}
+        }
+        for (gsi_name, pk, sk) in &entity.gsi_mappings {
+            if let Some(gsi) = table.gsi(gsi_name) {
+                for (key, template) in gsi.partition_key.iter().zip(pk) {
+                    keys.insert(key.name.clone(), KeyTemplate::parse(template));
+                }
+                for (key, template) in gsi.sort_key.iter().zip(sk) {
+                    keys.insert(key.name.clone(), KeyTemplate::parse(template));
+                }
+            }
+        }
+    }
+    Entity {
+        name: entity.name.clone(),
+        table: entity.table.clone(),
+        description: String::new(),
+        attributes,
+        keys,
+    }
+}
+
+/// A parameter of an access pattern.
+struct Parameter {
+    name: String,
+    /// `Some(entity)` for a parameter of type `entity`.
+    entity: Option<String>,
+}
+
+fn read_parameters(at: &At<'_>) -> Result<Vec<Parameter>, ImportError> {
+    let mut out = Vec::new();
+    if let Some(list) = at.get("parameters") {
+        for p in list.array()? {
+            let name = p.require("name")?.str()?.to_string();
+            let ty = p.require("type")?.str()?;
+            let entity = if ty == "entity" {
+                Some(p.require("entity_type")?.str()?.to_string())
+            } else {
+                None
+            };
+            out.push(Parameter { name, entity });
+        }
+    }
+    Ok(out)
+}
+
+fn sort_op(at: &At<'_>) -> Result<SortOp, ImportError> {
+    Ok(match at.str()? {
+        "begins_with" => SortOp::BeginsWith,
+        "between" => SortOp::Between,
+        ">" => SortOp::Gt,
+        "<" => SortOp::Lt,
+        ">=" => SortOp::Ge,
+        "<=" => SortOp::Le,
+        "=" => SortOp::Eq,
+        other => {
+            return Err(at.invalid(format!(
+                "range_condition `{other}`: expected begins_with, between, >, <, >= or <="
+            )));
+        }
+    })
+}
+
+fn read_pattern(
+    at: &At<'_>,
+    entity: &McpEntity<'_>,
+    entities: &[McpEntity<'_>],
+    imported: &mut Imported,
+    pattern_names: &mut Vec<String>,
+) -> Result<(), ImportError> {
+    let source_name = at.require("name")?.str()?.to_string();
+    let name = unique_name(&source_name, pattern_names);
+    let operation_at = at.require("operation")?;
+    let operation = operation_at.str()?.to_string();
+    let index = at
+        .get("index_name")
+        .map(|i| i.str().map(str::to_string))
+        .transpose()?;
+    let description = match at.get("description") {
+        Some(d) => d.str()?.to_string(),
+        None => String::new(),
+    };
+    let parameters = read_parameters(at)?;
+    let action = match operation.as_str() {
+        "GetItem" | "Query" | "Scan" | "BatchGetItem" | "TransactGetItems" | "TransactGet" => {
+            Action::Read
+        }
+        "PutItem" => Action::Put,
+        "UpdateItem" => Action::Update,
+        "DeleteItem" => Action::Delete,
+        "BatchWriteItem" => {
+            imported.notes.push(format!(
+                "pattern {name}: BatchWriteItem is imported as a put of {}",
+                entity.name
+            ));
+            Action::Put
+        }
+        "TransactWriteItems" | "TransactWrite" => Action::Transact,
+        other => {
+            return Err(operation_at.invalid(format!(
+                "operation `{other}`: expected GetItem, Query, Scan, PutItem, UpdateItem, DeleteItem, BatchGetItem or BatchWriteItem"
+            )));
+        }
+    };
+    let mut pattern = AccessPattern::read(&name, &[entity.name.as_str()], &[]);
+    pattern.description = description;
+    pattern.action = action;
+
+    let values: Vec<&Parameter> = parameters.iter().filter(|p| p.entity.is_none()).collect();
+    let mut dropped: Vec<&str> = Vec::new();
+    match action {
+        Action::Read => {
+            let (key_params, range_params) = match at.get("range_condition") {
+                Some(range_at) => {
+                    let op = sort_op(&range_at)?;
+                    let n_range = if op == SortOp::Between { 2 } else { 1 };
+                    if values.len() < n_range {
+                        return Err(range_at.invalid(format!(
+                            "`{}` needs {n_range} range parameter(s), the pattern has {}",
+                            op.as_str(),
+                            values.len()
+                        )));
+                    }
+                    let split = values.len() - n_range;
+                    (&values[..split], Some((op, &values[split..])))
+                }
+                None => (&values[..], None),
+            };
+            for p in key_params {
+                if entity.has_field(&p.name) {
+                    pattern.inputs.push(p.name.clone());
+                } else {
+                    dropped.push(&p.name);
+                }
+            }
+            if let Some((op, _)) = range_params {
+                let sort_templates = entity
+                    .templates(index.as_deref())
+                    .map(|(_, sk)| sk)
+                    .unwrap_or_default();
+                let unbound = sort_templates.iter().find_map(|source| {
+                    KeyTemplate::parse(source)
+                        .attribute_vars()
+                        .map(|v| v.name.clone())
+                        .find(|v| !pattern.inputs.contains(v))
+                });
+                match unbound {
+                    Some(attribute) => pattern.sort = Some(SortCondition { attribute, op }),
+                    None => imported.notes.push(format!(
+                        "pattern {name}: range_condition `{}` has no sort-key variable left to apply to; dropped",
+                        op.as_str()
+                    )),
+                }
+            }
+            let returns_mixed = at
+                .get("return_type")
+                .and_then(|r| r.str().ok())
+                .is_some_and(|r| r == "mixed_data");
+            if returns_mixed && let Some((pk, _)) = entity.templates(index.as_deref()) {
+                pattern.entities = entities
+                    .iter()
+                    .filter(|other| {
+                        other.table == entity.table
+                            && other
+                                .templates(index.as_deref())
+                                .is_some_and(|(p, _)| p == pk)
+                    })
+                    .map(|other| other.name.clone())
+                    .collect();
+            }
+        }
+        Action::Update => {
+            let key_vars = key_variables(entity);
+            for p in &values {
+                if key_vars.contains(&p.name) {
+                    pattern.inputs.push(p.name.clone());
+                } else if entity.has_field(&p.name) {
+                    pattern.changes.push(p.name.clone());
+                } else {
+                    dropped.push(&p.name);
+                }
+            }
+        }
+        Action::Delete => {
+            for p in &values {
+                if entity.has_field(&p.name) {
+                    pattern.inputs.push(p.name.clone());
+                } else {
+                    dropped.push(&p.name);
+                }
+            }
+        }
+        Action::Put | Action::Transact => {
+            if action == Action::Transact {
+                pattern.writes.push(WriteStep {
+                    action: Action::Put,
+                    entity: entity.name.clone(),
+                    count: 1,
+                    condition: None,
+                    changes: Vec::new(),
+                });
+            }
+        }
+    }
+    let others: Vec<&str> = parameters
+        .iter()
+        .filter_map(|p| p.entity.as_deref())
+        .filter(|e| *e != entity.name)
+        .collect();
+    if !others.is_empty() {
+        imported.notes.push(format!(
+            "pattern {name}: also takes {} as parameters; keyplan records only the entity written",
+            others.join(", ")
+        ));
+    }
+    if !dropped.is_empty() {
+        imported.notes.push(format!(
+            "pattern {name}: parameter(s) {} are not attributes of {}; dropped",
+            dropped.join(", "),
+            entity.name
+        ));
+    }
+    imported
+        .declared
+        .insert(name, Declared { operation, index });
+    imported.design.patterns.push(pattern);
+    Ok(())
+}
+
+/// The attributes named in the entity's table key templates.
+fn key_variables(entity: &McpEntity<'_>) -> Vec<String> {
+    let mut out = Vec::new();
+    for source in std::iter::once(&entity.pk_template).chain(&entity.sk_template) {
+        for var in KeyTemplate::parse(source).attribute_vars() {
+            if !out.contains(&var.name) {
+                out.push(var.name.clone());
+            }
+        }
+    }
+    out
+}
+
+fn read_cross_table(
+    at: &At<'_>,
+    entities: &[McpEntity<'_>],
+    imported: &mut Imported,
+    pattern_names: &mut Vec<String>,
+) -> Result<(), ImportError> {
+    let source_name = at.require("name")?.str()?.to_string();
+    let name = unique_name(&source_name, pattern_names);
+    let operation_at = at.require("operation")?;
+    let operation = operation_at.str()?.to_string();
+    let parameters = read_parameters(at)?;
+    let mut involved: Vec<(String, String, Option<String>)> = Vec::new();
+    for step in at.require("entities_involved")?.array()? {
+        let entity_at = step.require("entity")?;
+        let entity = entity_at.str()?.to_string();
+        if !entities.iter().any(|e| e.name == entity) {
+            return Err(entity_at.invalid(format!("no entity `{entity}` in the schema")));
+        }
+        let action = step.require("action")?.str()?.to_string();
+        let condition = step
+            .get("condition")
+            .map(|c| c.str().map(str::to_string))
+            .transpose()?;
+        involved.push((entity, action, condition));
+    }
+    let mut pattern = AccessPattern::read(&name, &[], &[]);
+    if let Some(d) = at.get("description") {
+        pattern.description = d.str()?.to_string();
+    }
+    match operation.as_str() {
+        "TransactWrite" | "TransactWriteItems" => {
+            pattern.action = Action::Transact;
+            for (entity, action, condition) in &involved {
+                let step_action = match action.as_str() {
+                    "Put" => Action::Put,
+                    "Update" => Action::Update,
+                    "Delete" => Action::Delete,
+                    other => {
+                        imported.notes.push(format!(
+                            "pattern {name}: the `{other}` step on {entity} is not kept (keyplan transactions hold puts, updates and deletes)"
+                        ));
+                        continue;
+                    }
+                };
+                pattern.writes.push(WriteStep {
+                    action: step_action,
+                    entity: entity.clone(),
+                    count: 1,
+                    condition: condition.clone(),
+                    changes: Vec::new(),
+                });
+            }
+        }
+        "TransactGet" | "TransactGetItems" | "BatchGetItem" => {
+            pattern.action = Action::Read;
+            pattern.entities = involved.iter().map(|(e, _, _)| e.clone()).collect();
+            imported.notes.push(format!(
+                "pattern {name}: {operation} of {} is imported as one read of them; keyplan has no multi-item get",
+                pattern.entities.join(" and ")
+            ));
+        }
+        other => {
+            return Err(operation_at.invalid(format!(
+                "operation `{other}`: expected TransactWrite or TransactGet"
+            )));
+        }
+    }
+    for p in parameters.iter().filter(|p| p.entity.is_none()) {
+        let known = involved.iter().any(|(e, _, _)| {
+            entities
+                .iter()
+                .any(|entity| entity.name == *e && entity.has_field(&p.name))
+        });
+        if known && !pattern.inputs.contains(&p.name) {
+            pattern.inputs.push(p.name.clone());
+        }
+    }
+    imported.declared.insert(
+        name,
+        Declared {
+            operation,
+            index: None,
+        },
+    );
+    imported.design.patterns.push(pattern);
+    Ok(())
+}

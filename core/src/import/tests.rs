@@ -1,0 +1,389 @@
+//! Table tests of the importers: small inputs, and the designs, notes or errors they give.
+
+use expect_test::{Expect, expect};
+
+use super::{Format, detect, detect_and_import, import};
+use crate::model::Design;
+
+/// A compact, reviewable rendering of a design: tables with keys and indexes, entities with
+/// key templates and attributes, patterns with inputs and sort conditions.
+fn summary(design: &Design) -> String {
+    let mut out = format!("design {:?}\n", design.name);
+    for t in &design.tables {
+        let sk = t
+            .sort_key
+            .as_ref()
+            .map(|k| format!(" SK {}:{:?}", k.name, k.ty));
+        out += &format!(
+            "table {} PK {}:{:?}{} {:?}\n",
+            t.name,
+            t.partition_key.name,
+            t.partition_key.ty,
+            sk.unwrap_or_default(),
+            t.billing
+        );
+        for g in &t.gsis {
+            let names = |keys: &[crate::model::KeyAttribute]| {
+                keys.iter()
+                    .map(|k| format!("{}:{:?}", k.name, k.ty))
+                    .collect::<Vec<_>>()
+                    .join("+")
+            };
+            out += &format!(
+                "  gsi {} {} / {} {:?}\n",
+                g.name,
+                names(&g.partition_key),
+                names(&g.sort_key),
+                g.projection
+            );
+        }
+    }
+    for e in &design.entities {
+        let keys: Vec<String> = e.keys.iter().map(|(k, t)| format!("{k}={t}")).collect();
+        let attrs: Vec<String> = e
+            .attributes
+            .iter()
+            .map(|a| format!("{}:{:?}{}", a.name, a.ty, if a.required { "!" } else { "" }))
+            .collect();
+        out += &format!(
+            "entity {} ({}) {} [{}]\n",
+            e.name,
+            e.table,
+            keys.join(" "),
+            attrs.join(" ")
+        );
+    }
+    for p in &design.patterns {
+        let sort = p
+            .sort
+            .as_ref()
+            .map(|s| format!(" sort {} {}", s.attribute, s.op.as_str()))
+            .unwrap_or_default();
+        let writes: Vec<String> = p
+            .writes
+            .iter()
+            .map(|w| format!("{:?} {}", w.action, w.entity))
+            .collect();
+        out += &format!(
+            "pattern {} {:?} {:?} inputs {:?}{sort}{}{}\n",
+            p.name,
+            p.action,
+            p.entities,
+            p.inputs,
+            if p.changes.is_empty() {
+                String::new()
+            } else {
+                format!(" changes {:?}", p.changes)
+            },
+            if writes.is_empty() {
+                String::new()
+            } else {
+                format!(" writes {writes:?}")
+            },
+        );
+    }
+    for (table, items) in &design.samples {
+        out += &format!("samples {table}: {}\n", items.len());
+    }
+    out
+}
+
+fn check(format: Format, input: &str, expect: Expect) {
+    let actual = match import(format, input) {
+        Ok(imported) => {
+            let mut out = summary(&imported.design);
+            for note in &imported.notes {
+                out += &format!("note: {note}\n");
+            }
+            for (pattern, declared) in &imported.declared {
+                out += &format!(
+                    "declared {pattern}: {} {:?}\n",
+                    declared.operation, declared.index
+                );
+            }
+            out
+        }
+        Err(e) => format!("error: {e}\n"),
+    };
+    expect.assert_eq(&actual);
+}
+
+fn workbench(tables: &str) -> String {
+    format!(
+        r#"{{"ModelName":"M","ModelMetadata":{{"Version":"3.0","Description":"d"}},"DataModel":[{tables}]}}"#
+    )
+}
+
+const PK_SK: &str = r#""KeyAttributes":{"PartitionKey":{"AttributeName":"PK","AttributeType":"S"},"SortKey":{"AttributeName":"SK","AttributeType":"S"}}"#;
+
+#[test]
+fn detect_tells_the_formats_apart_by_shape() {
+    let cases = [
+        r#"{"version":1,"name":"x","entities":[]}"#,
+        r#"{"ModelName":"x","DataModel":[]}"#,
+        r#"{"tables":[{"table_config":{"table_name":"t","partition_key":"pk"},"entities":{}}]}"#,
+        r#"{"entities":{"User":{"sample_data":{}}}}"#,
+        r#"{"hello":"world"}"#,
+        r#"[1, 2]"#,
+        "{\n  \"ModelName\": \"x\",\n  oops\n}",
+    ];
+    let actual: Vec<String> = cases
+        .iter()
+        .map(|c| match detect(c) {
+            Ok(f) => f.to_string(),
+            Err(e) => format!("error: {e}"),
+        })
+        .collect();
+    expect![[r#"
+        keyplan
+        nosql-workbench
+        mcp
+        error: this is the usage data of an awslabs/mcp schema (sample values per entity), not a design: import the schema.json it belongs to
+        error: not a format keyplan reads: expected a keyplan design (`version` and `entities`), a NoSQL Workbench model (`ModelName` and `DataModel`) or an awslabs/mcp schema.json (`tables` with `table_config` and `entities`)
+        error: not a format keyplan reads: expected a keyplan design (`version` and `entities`), a NoSQL Workbench model (`ModelName` and `DataModel`) or an awslabs/mcp schema.json (`tables` with `table_config` and `entities`)
+        error: line 3, column 3: key must be a string"#]]
+    .assert_eq(&actual.join("\n"));
+}
+
+#[test]
+fn a_keyplan_design_file_imports_as_itself() {
+    let text = crate::file::to_string(&Design::new("mine"));
+    let imported = detect_and_import(&text).expect("imports");
+    assert_eq!(imported.design, Design::new("mine"));
+}
+
+#[test]
+fn workbench_structure_errors_name_the_path() {
+    check(
+        Format::NosqlWorkbench,
+        &workbench(r#"{"TableName":"t","KeyAttributes":{"SortKey":{"AttributeName":"SK"}}}"#),
+        expect![[r#"
+            error: DataModel[0].KeyAttributes.PartitionKey missing
+        "#]],
+    );
+    check(
+        Format::NosqlWorkbench,
+        &workbench(
+            r#"{"TableName":"t","KeyAttributes":{"PartitionKey":{"AttributeName":"PK","AttributeType":"BOOL"}}}"#,
+        ),
+        expect![[r#"
+            error: DataModel[0].KeyAttributes.PartitionKey.AttributeType: key type `BOOL`: a key attribute is S, N or B
+        "#]],
+    );
+    check(
+        Format::NosqlWorkbench,
+        r#"{"ModelName":"M","ModelMetadata":{"Version":"4.0"},"DataModel":[]}"#,
+        expect![[r#"
+            error: ModelMetadata.Version: format version 4.0: keyplan reads NoSQL Workbench models of format 1.0, 2.0 and 3.0
+        "#]],
+    );
+    check(
+        Format::NosqlWorkbench,
+        &workbench(&format!(
+            r#"{{"TableName":"t",{PK_SK},"TableData":[{{"PK":{{"X":"a"}}}}]}}"#
+        )),
+        expect![[r#"
+            error: DataModel[0].TableData[0].PK: expected a value in DynamoDB JSON, such as {"S": "text"}
+        "#]],
+    );
+}
+
+#[test]
+fn workbench_facets_become_entities_with_templates_from_items_and_aliases() {
+    // RecurringPayments-like: aliases name the variables the item values leave unnamed.
+    let table = format!(
+        r#"{{"TableName":"Payments",{PK_SK},
+        "NonKeyAttributes":[{{"AttributeName":"SKU","AttributeType":"S"}},{{"AttributeName":"TTL","AttributeType":"N"}},{{"AttributeName":"NextDate","AttributeType":"S"}}],
+        "TableFacets":[
+          {{"FacetName":"Subscription","KeyAttributeAlias":{{"PartitionKeyAlias":"AccountId","SortKeyAlias":"SubId#SKU"}},
+            "TableData":[{{"PK":{{"S":"ACC#123"}},"SK":{{"S":"SUB#7#SKU#999"}},"SKU":{{"S":"999"}},"NextDate":{{"S":"2023-06-28"}}}}],
+            "NonKeyAttributes":["SKU","NextDate"]}},
+          {{"FacetName":"Song","KeyAttributeAlias":{{"PartitionKeyAlias":"SONG#<songId>","SortKeyAlias":"Metadata"}},"NonKeyAttributes":["TTL"]}}
+        ],
+        "GlobalSecondaryIndexes":[{{"IndexName":"ByNext","KeyAttributes":{{"PartitionKey":{{"AttributeName":"NextDate","AttributeType":"S"}}}},
+          "Projection":{{"ProjectionType":"INCLUDE","NonKeyAttributes":["SKU"]}}}}],
+        "BillingMode":"PROVISIONED","ProvisionedCapacitySettings":{{"ProvisionedThroughput":{{"ReadCapacityUnits":5,"WriteCapacityUnits":3}}}}}}"#
+    );
+    check(
+        Format::NosqlWorkbench,
+        &workbench(&table),
+        expect![[r#"
+            design "M"
+            table Payments PK PK:S SK SK:S Provisioned { read: 5, write: 3 }
+              gsi ByNext NextDate:S /  Include { attributes: ["SKU"] }
+            entity Subscription (Payments) PK=ACC#{AccountId} SK=SUB#{SubId}#SKU#{SKU} [AccountId:S! SubId:S! SKU:S! NextDate:S!]
+            entity Song (Payments) PK=SONG#{songId} SK={Metadata} [songId:S! Metadata:S! TTL:N]
+            samples Payments: 1
+        "#]],
+    );
+}
+
+#[test]
+fn workbench_items_without_facets_are_grouped_by_key_shape() {
+    // ChatSystem-like: `User:UserA` and `Room:Art`; a sort key equal to an attribute is it.
+    let items = r#"[
+      {"PK":{"S":"User:UserA"},"SK":{"S":"2023-04-01T12:00:00Z"},"RoomID":{"S":"Music"},"CreatedAt":{"S":"2023-04-01T12:00:00Z"}},
+      {"PK":{"S":"User:UserB"},"SK":{"S":"2023-04-01T12:05:00Z"},"RoomID":{"S":"Art"},"CreatedAt":{"S":"2023-04-01T12:05:00Z"}},
+      {"PK":{"S":"Room:Music"},"SK":{"S":"meta"},"CreatedBy":{"S":"UserA"}},
+      {"PK":{"S":"Room:Art"},"SK":{"S":"meta"},"CreatedBy":{"S":"UserB"}},
+      {"PK":{"S":"USER#123#follower"},"SK":{"S":"USER#456"}},
+      {"PK":{"S":"USER#123#follower"},"SK":{"S":"USER#789"}}
+    ]"#;
+    let table = format!(
+        r#"{{"TableName":"Chat",{PK_SK},"TableData":{items},
+        "GlobalSecondaryIndexes":[{{"IndexName":"ByRoom","KeyAttributes":{{"PartitionKey":{{"AttributeName":"RoomID","AttributeType":"S"}},"SortKey":{{"AttributeName":"CreatedAt","AttributeType":"S"}}}},"Projection":{{"ProjectionType":"ALL"}}}}]}}"#
+    );
+    check(
+        Format::NosqlWorkbench,
+        &workbench(&table),
+        expect![[r#"
+            design "M"
+            table Chat PK PK:S SK SK:S OnDemand
+              gsi ByRoom RoomID:S / CreatedAt:S All
+            entity User (Chat) PK=User:{userId} SK={CreatedAt} [userId:S! CreatedAt:S! RoomID:S!]
+            entity Room (Chat) PK=Room:{roomId} SK=meta [roomId:S! CreatedBy:S!]
+            entity Follower (Chat) PK=USER#{userId}#follower SK=USER#{userId2} [userId:S! userId2:S!]
+            samples Chat: 6
+            note: table Chat: no facets, so entities were inferred from the shapes of the items' keys
+        "#]],
+    );
+}
+
+#[test]
+fn workbench_entity_type_attribute_names_the_entities_and_version_1_reads() {
+    let items = r#"[
+      {"PK":{"S":"c#1"},"SK":{"S":"c#1"},"EntityType":{"S":"customer"},"Detail":{"M":{"plain":true,"n":2}}},
+      {"PK":{"S":"o#9"},"SK":{"S":"p#1"},"EntityType":{"S":"orderItem"},"GSI1-PK":{"S":"p#1"},"GSI1-SK":{"S":"2020-06-21T19:18:00"}}
+    ]"#;
+    let text = format!(
+        r#"{{"ModelName":"Shop","ModelMetadata":{{"Version":"1.0"}},"DataModel":[{{"TableName":"Shop",{PK_SK},"TableData":{items},
+        "GlobalSecondaryIndexes":[{{"IndexName":"GSI1","KeySchema":[{{"AttributeName":"GSI1-PK","KeyType":"HASH"}},{{"AttributeName":"GSI1-SK","KeyType":"RANGE"}}],"Projection":{{"ProjectionType":"KEYS_ONLY"}}}}]}}]}}"#
+    );
+    check(
+        Format::NosqlWorkbench,
+        &text,
+        expect![[r#"
+            design "Shop"
+            table Shop PK PK:S SK SK:S OnDemand
+              gsi GSI1 GSI1-PK:S / GSI1-SK:S KeysOnly
+            entity customer (Shop) PK=c#{cId} SK=c#{cId} [cId:S! Detail:M! EntityType:S!]
+            entity orderItem (Shop) GSI1-PK=p#{pId} GSI1-SK={date} PK=o#{oId} SK=p#{pId} [oId:S! pId:S! date:S! EntityType:S!]
+            samples Shop: 2
+            note: table Shop: entities are the values of the `EntityType` attribute
+        "#]],
+    );
+}
+
+#[test]
+fn workbench_table_with_no_items_keeps_its_attributes_on_one_entity() {
+    let table = r#"{"TableName":"device-log","KeyAttributes":{"PartitionKey":{"AttributeName":"DeviceID","AttributeType":"S"},"SortKey":{"AttributeName":"Ts","AttributeType":"N"}},"NonKeyAttributes":[{"AttributeName":"State","AttributeType":"S"}]}"#;
+    check(
+        Format::NosqlWorkbench,
+        &workbench(table),
+        expect![[r#"
+            design "M"
+            table device-log PK DeviceID:S SK Ts:N OnDemand
+            entity DeviceLog (device-log)  [DeviceID:S! Ts:N! State:S]
+        "#]],
+    );
+}
+
+const MCP: &str = r#"{
+  "tables": [{
+    "table_config": {"table_name": "App", "partition_key": "pk", "sort_key": "sk"},
+    "gsi_list": [{"name": "ByStatus", "partition_key": "status_pk", "sort_key": "created_sk", "projection": "INCLUDE", "included_attributes": ["user_id"]}],
+    "entities": {
+      "User": {
+        "entity_type": "USER", "pk_template": "USER#{user_id}", "sk_template": "PROFILE",
+        "fields": [{"name": "user_id", "type": "string", "required": true}, {"name": "email", "type": "string", "required": false}],
+        "access_patterns": [
+          {"pattern_id": 1, "name": "get_user", "description": "by id", "operation": "GetItem", "parameters": [{"name": "user_id", "type": "string"}], "return_type": "single_entity"},
+          {"pattern_id": 2, "name": "update_email", "description": "", "operation": "UpdateItem", "parameters": [{"name": "user_id", "type": "string"}, {"name": "email", "type": "string"}], "return_type": "single_entity"},
+          {"pattern_id": 3, "name": "user_and_orders", "description": "", "operation": "Query", "parameters": [{"name": "user_id", "type": "string"}], "return_type": "mixed_data"}
+        ]
+      },
+      "Order": {
+        "entity_type": "ORDER", "pk_template": "USER#{user_id}", "sk_template": "ORDER#{order_date}#{order_id}",
+        "gsi_mappings": [{"name": "ByStatus", "pk_template": "STATUS#{status}", "sk_template": "{created_at}"}],
+        "fields": [{"name": "user_id", "type": "string", "required": true}, {"name": "order_id", "type": "string", "required": true},
+                   {"name": "order_date", "type": "string", "required": true}, {"name": "status", "type": "string", "required": true},
+                   {"name": "created_at", "type": "integer", "required": true}, {"name": "lines", "type": "array", "item_type": "object", "required": false}],
+        "access_patterns": [
+          {"pattern_id": 4, "name": "orders_between", "description": "", "operation": "Query", "range_condition": "between",
+           "parameters": [{"name": "user_id", "type": "string"}, {"name": "start", "type": "string"}, {"name": "end", "type": "string"}], "return_type": "entity_list"},
+          {"pattern_id": 5, "name": "recent_by_status", "description": "", "operation": "Query", "index_name": "ByStatus", "range_condition": ">=",
+           "parameters": [{"name": "status", "type": "string"}, {"name": "since", "type": "integer"}], "return_type": "entity_list"},
+          {"pattern_id": 6, "name": "place_order", "description": "", "operation": "PutItem",
+           "parameters": [{"name": "order", "type": "entity", "entity_type": "Order"}, {"name": "user", "type": "entity", "entity_type": "User"}], "return_type": "single_entity"},
+          {"pattern_id": 7, "name": "followers", "description": "", "operation": "Scan", "parameters": [{"name": "target_user_id", "type": "string"}], "return_type": "entity_list"}
+        ]
+      }
+    }
+  }],
+  "cross_table_access_patterns": [
+    {"pattern_id": 100, "name": "register", "description": "atomically", "operation": "TransactWrite",
+     "entities_involved": [{"action": "Put", "condition": "attribute_not_exists(pk)", "entity": "User", "table": "App"},
+                           {"action": "ConditionCheck", "entity": "Order", "table": "App"}],
+     "parameters": [{"name": "user", "type": "entity", "entity_type": "User"}], "return_type": "boolean"}
+  ]
+}"#;
+
+#[test]
+fn mcp_schema_maps_tables_templates_gsis_and_patterns() {
+    check(
+        Format::Mcp,
+        MCP,
+        expect![[r#"
+            design "App"
+            table App PK pk:S SK sk:S OnDemand
+              gsi ByStatus status_pk:S / created_sk:N Include { attributes: ["user_id"] }
+            entity Order (App) created_sk={created_at} pk=USER#{user_id} sk=ORDER#{order_date}#{order_id} status_pk=STATUS#{status} [user_id:S! order_id:S! order_date:S! status:S! created_at:N! lines:L]
+            entity User (App) pk=USER#{user_id} sk=PROFILE [user_id:S! email:S]
+            pattern orders_between Read ["Order"] inputs ["user_id"] sort order_date between
+            pattern recent_by_status Read ["Order"] inputs ["status"] sort created_at >=
+            pattern place_order Put ["Order"] inputs []
+            pattern followers Read ["Order"] inputs []
+            pattern get_user Read ["User"] inputs ["user_id"]
+            pattern update_email Update ["User"] inputs ["user_id"] changes ["email"]
+            pattern user_and_orders Read ["Order", "User"] inputs ["user_id"]
+            pattern register Transact [] inputs [] writes ["Put User"]
+            note: pattern place_order: also takes User as parameters; keyplan records only the entity written
+            note: pattern followers: parameter(s) target_user_id are not attributes of Order; dropped
+            note: pattern register: the `ConditionCheck` step on Order is not kept (keyplan transactions hold puts, updates and deletes)
+            note: entity_type values (USER, ORDER...) are not kept: keyplan tells entities apart by their key templates
+            declared followers: Scan None
+            declared get_user: GetItem None
+            declared orders_between: Query None
+            declared place_order: PutItem None
+            declared recent_by_status: Query Some("ByStatus")
+            declared register: TransactWrite None
+            declared update_email: UpdateItem None
+            declared user_and_orders: Query None
+        "#]],
+    );
+}
+
+#[test]
+fn mcp_structure_errors_name_the_path() {
+    check(
+        Format::Mcp,
+        r#"{"tables":[{"table_config":{"table_name":"t"},"entities":{}}]}"#,
+        expect![[r#"
+            error: tables[0].table_config.partition_key missing
+        "#]],
+    );
+    check(
+        Format::Mcp,
+        r#"{"tables":[{"table_config":{"table_name":"t","partition_key":"pk"},"entities":{"U":{"entity_type":"U","pk_template":"U#{id}","fields":[{"name":"id","type":"text","required":true}]}}}]}"#,
+        expect![[r#"
+            error: tables[0].entities.U.fields[0].type: field type `text`: expected string, integer, decimal, boolean, array, object or uuid
+        "#]],
+    );
+    check(
+        Format::Mcp,
+        r#"{"tables":[{"table_config":{"table_name":"t","partition_key":"pk"},"entities":{"U":{"entity_type":"U","pk_template":"U#{id}","fields":[],"gsi_mappings":[{"name":"Nope","pk_template":"{id}"}]}}}]}"#,
+        expect![[r#"
+            error: tables[0].entities.U.gsi_mappings[0].name: no GSI `Nope` in the table's gsi_list
+        "#]],
+    );
+}

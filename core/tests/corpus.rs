@@ -1,0 +1,330 @@
+//! Every model in the shared corpus of real designs (NoSQL Workbench exports and awslabs/mcp
+//! schemas, `../shared/corpus` beside the repository) imports, and for every read pattern of
+//! every mcp fixture keyplan's verdict is compared with the operation and index the fixture
+//! declares. The disagreements are a reviewed table (an expect-test snapshot): keyplan may be
+//! right where it disagrees, and each case says why.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use expect_test::expect;
+use keyplan_core::import::{self, Format, ImportError};
+use keyplan_core::{Operation, analyze};
+
+fn corpus_dir() -> PathBuf {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus")).to_path_buf()
+}
+
+/// Every `.json` file under the corpus, sorted, as (path relative to the corpus, text).
+fn corpus_files() -> Vec<(String, String)> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let entries = std::fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("the corpus folder {} is readable: {e}", dir.display()));
+        for entry in entries {
+            let path = entry.expect("readable entry").path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "json") {
+                out.push(path);
+            }
+        }
+    }
+    let root = corpus_dir();
+    let mut paths = Vec::new();
+    walk(&root, &mut paths);
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).expect("readable corpus file");
+            let relative = path
+                .strip_prefix(&root)
+                .expect("under the corpus")
+                .to_string_lossy()
+                .replace('\\', "/");
+            (relative, text)
+        })
+        .collect()
+}
+
+#[test]
+fn every_corpus_model_imports_and_round_trips() {
+    let mut counts = std::collections::BTreeMap::<&str, usize>::new();
+    let mut report = String::new();
+    for (path, text) in corpus_files() {
+        match import::detect_and_import(&text) {
+            Ok(imported) => {
+                let format = import::detect(&text).expect("detected once, detected again");
+                *counts.entry(format.as_str()).or_default() += 1;
+                let design = imported.design;
+                // The written design file reads back to the same design.
+                let written = keyplan_core::file::to_string(&design);
+                let again = keyplan_core::file::parse(&written)
+                    .unwrap_or_else(|e| panic!("{path}: the written design reads back: {e}"));
+                assert_eq!(again, design, "{path}");
+                for entity in &design.entities {
+                    for (key, template) in &entity.keys {
+                        assert!(
+                            template.is_valid(),
+                            "{path}: {}.{key} = {template} has diagnostics {:?}",
+                            entity.name,
+                            template.diagnostics()
+                        );
+                    }
+                }
+                let n_samples: usize = design.samples.values().map(Vec::len).sum();
+                writeln!(
+                    report,
+                    "{path}: {} tables, {} entities, {} patterns, {n_samples} sample items",
+                    design.tables.len(),
+                    design.entities.len(),
+                    design.patterns.len()
+                )
+                .expect("writing to a String cannot fail");
+                // Inferred templates are the reviewed part of a Workbench import.
+                if format == Format::NosqlWorkbench {
+                    for entity in &design.entities {
+                        let keys: Vec<String> = entity
+                            .keys
+                            .iter()
+                            .map(|(k, t)| format!("{k}={t}"))
+                            .collect();
+                        let attributes: Vec<&str> =
+                            entity.attributes.iter().map(|a| a.name.as_str()).collect();
+                        writeln!(
+                            report,
+                            "    {}: {} [{}]",
+                            entity.name,
+                            keys.join(" "),
+                            attributes.join(", ")
+                        )
+                        .expect("writing to a String cannot fail");
+                    }
+                }
+            }
+            // Usage data is the sample values of a schema beside it, not a design.
+            Err(ImportError::McpUsageData) => {
+                *counts.entry("mcp usage data (not a design)").or_default() += 1;
+            }
+            Err(e) => panic!("{path}: {e}"),
+        }
+    }
+    writeln!(report, "{counts:?}").expect("writing to a String cannot fail");
+    expect![[r#"
+        mcp-data-model/valid_schemas__ecommerce_app__ecommerce_schema.json: 3 tables, 8 entities, 24 patterns, 0 sample items
+        mcp-data-model/valid_schemas__elearning_platform__elearning_schema.json: 1 tables, 7 entities, 20 patterns, 0 sample items
+        mcp-data-model/valid_schemas__saas_app__project_management_schema.json: 3 tables, 10 entities, 26 patterns, 0 sample items
+        mcp-data-model/valid_schemas__social_media_app__social_media_app_schema.json: 1 tables, 5 entities, 17 patterns, 0 sample items
+        mcp-data-model/valid_schemas__user_registration__user_registration_schema.json: 2 tables, 2 entities, 3 patterns, 0 sample items
+        nosql-workbench/amazon-dynamodb-design-patterns/an-online-shop__json__AnOnlineShop_1.json: 1 tables, 1 entities, 0 patterns, 0 sample items
+            OnlineShop:  [PK, SK]
+        nosql-workbench/amazon-dynamodb-design-patterns/an-online-shop__json__AnOnlineShop_10.json: 1 tables, 8 entities, 0 patterns, 16 sample items
+            customer: PK=c#{cId} SK=c#{cId} [cId, EntityType, Email, Name]
+            product: PK=p#{pId} SK=p#{pId} [pId, EntityType, Detail, Price]
+            warehouse: PK=w#{wId} SK=w#{wId} [wId, EntityType, Address]
+            warehouseItem: PK=p#{pId} SK=w#{wId} [pId, wId, EntityType, Quantity]
+            orderItem: GSI1-PK=p#{pId} GSI1-SK={Date} PK=o#{oId} SK=p#{pId} [oId, pId, Date, EntityType, Price, Quantity]
+            order: PK=o#{oId} SK=c#{cId} [oId, cId, EntityType, Date]
+            invoice: PK=o#{oId} SK=i#{iId} [oId, iId, EntityType, Amount, Date]
+            shipment: PK=o#{oId} SK=sh#{shId} [oId, shId, EntityType, Address, Type, Date, WarehouseId]
+        nosql-workbench/amazon-dynamodb-design-patterns/an-online-shop__json__AnOnlineShop_11.json: 1 tables, 8 entities, 0 patterns, 16 sample items
+            customer: PK=c#{cId} SK=c#{cId} [cId, EntityType, Email, Name]
+            product: PK=p#{pId} SK=p#{pId} [pId, EntityType, Detail, Price]
+            warehouse: PK=w#{wId} SK=w#{wId} [wId, EntityType, Address]
+            warehouseItem: PK=p#{pId} SK=w#{wId} [pId, wId, EntityType, Quantity]
+            orderItem: GSI1-PK=p#{pId} GSI1-SK={Date} PK=o#{oId} SK=p#{pId} [oId, pId, Date, EntityType, Price, Quantity]
+            order: PK=o#{oId} SK=c#{cId} [oId, cId, EntityType, Date]
+            invoice: GSI1-PK=i#{iId} GSI1-SK=i#{iId} PK=o#{oId} SK=i#{iId} [oId, iId, EntityType, Detail, Amount, Date]
+            shipment: PK=o#{oId} SK=sh#{shId} [oId, shId, EntityType, Address, Type, Date, WarehouseId]
+        nosql-workbench/amazon-dynamodb-design-patterns/an-online-shop__json__AnOnlineShop_12.json: 1 tables, 9 entities, 0 patterns, 19 sample items
+            customer: PK=c#{cId} SK=c#{cId} [cId, EntityType, Email, Name]
+            product: PK=p#{pId} SK=p#{pId} [pId, EntityType, Detail, Price]
+            warehouse: PK=w#{wId} SK=w#{wId} [wId, EntityType, Address]
+            warehouseItem: PK=p#{pId} SK=w#{wId} [pId, wId, EntityType, Quantity]
+            orderItem: GSI1-PK=p#{pId} GSI1-SK={Date} PK=o#{oId} SK=p#{pId} [oId, pId, Date, EntityType, Price, Quantity]
+            order: PK=o#{oId} SK=c#{cId} [oId, cId, EntityType, Date]
+            invoice: GSI1-PK=i#{iId} GSI1-SK=i#{iId} PK=o#{oId} SK=i#{iId} [oId, iId, EntityType, Detail, Amount, Date]
+            shipment: GSI1-PK=sh#{shId} GSI1-SK=sh#{shId} GSI2-PK=w#{wId} GSI2-SK=sh#{shId} PK=o#{oId} SK=sh#{shId} [oId, shId, wId, EntityType, Address, Type, Date]
+            shipmentItem: GSI1-PK=sh#{shId} GSI1-SK=p#{pId} PK=o#{oId} SK=shp#{shpId} [oId, shpId, shId, pId, EntityType, Quantity]
+        nosql-workbench/amazon-dynamodb-design-patterns/an-online-shop__json__AnOnlineShop_13.json: 1 tables, 9 entities, 0 patterns, 19 sample items
+            customer: PK=c#{cId} SK=c#{cId} [cId, EntityType, Email, Name]
+            product: PK=p#{pId} SK=p#{pId} [pId, EntityType, Detail, Price]
+            warehouse: PK=w#{wId} SK=w#{wId} [wId, EntityType, Address]
+            warehouseItem: GSI2-PK=w#{wId} GSI2-SK=p#{pId} PK=p#{pId} SK=w#{wId} [pId, wId, EntityType, Quantity]
+            orderItem: GSI1-PK=p#{pId} GSI1-SK={Date} GSI2-PK=c#{cId} GSI2-SK=p#{Date} PK=o#{oId} SK=p#{pId} [oId, pId, Date, cId, EntityType, Price, Quantity]
+            order: PK=o#{oId} SK=c#{cId} [oId, cId, EntityType, Date]
+            invoice: GSI1-PK=i#{iId} GSI1-SK=i#{iId} GSI2-PK=c#{cId} GSI2-SK=i#{Date} PK=o#{oId} SK=i#{iId} [oId, iId, cId, Date, EntityType, Detail, Amount]
+            shipment: GSI1-PK=sh#{shId} GSI1-SK=sh#{shId} GSI2-PK=w#{wId} GSI2-SK=sh#{shId} PK=o#{oId} SK=sh#{shId} [oId, shId, wId, EntityType, Address, Type, Date]
+            shipmentItem: GSI1-PK=sh#{shId} GSI1-SK=p#{pId} PK=o#{oId} SK=shp#{shpId} [oId, shpId, shId, pId, EntityType, Quantity]
+        nosql-workbench/amazon-dynamodb-design-patterns/an-online-shop__json__AnOnlineShop_14.json: 1 tables, 9 entities, 0 patterns, 19 sample items
+            customer: PK=c#{cId} SK=c#{cId} [cId, EntityType, Email, Name]
+            product: PK=p#{pId} SK=p#{pId} [pId, EntityType, Detail, Price]
+            warehouse: PK=w#{wId} SK=w#{wId} [wId, EntityType, Address]
+            warehouseItem: GSI2-PK=w#{wId} GSI2-SK=p#{pId} PK=p#{pId} SK=w#{wId} [pId, wId, EntityType, Quantity]
+            orderItem: GSI1-PK=p#{pId} GSI1-SK={Date} GSI2-PK=c#{cId} GSI2-SK={Date} PK=o#{oId} SK=p#{pId} [oId, pId, Date, cId, EntityType, Price, Quantity]
+            order: PK=o#{oId} SK=c#{cId} [oId, cId, EntityType, Date]
+            invoice: GSI1-PK=i#{iId} GSI1-SK=i#{iId} GSI2-PK=c#{cId} GSI2-SK={Date} PK=o#{oId} SK=i#{iId} [oId, iId, cId, Date, EntityType, Detail, Amount]
+            shipment: GSI1-PK=sh#{shId} GSI1-SK=sh#{shId} GSI2-PK=w#{wId} GSI2-SK=sh#{shId} PK=o#{oId} SK=sh#{shId} [oId, shId, wId, EntityType, Address, Type, Date]
+            shipmentItem: GSI1-PK=sh#{shId} GSI1-SK=p#{pId} PK=o#{oId} SK=shp#{shpId} [oId, shpId, shId, pId, EntityType, Quantity]
+        nosql-workbench/amazon-dynamodb-design-patterns/an-online-shop__json__AnOnlineShop_2.json: 1 tables, 1 entities, 0 patterns, 1 sample items
+            customer: PK=c#{cId} SK=c#{cId} [cId, EntityType, Email, Name]
+        nosql-workbench/amazon-dynamodb-design-patterns/an-online-shop__json__AnOnlineShop_3.json: 1 tables, 2 entities, 0 patterns, 2 sample items
+            customer: PK=c#{cId} SK=c#{cId} [cId, EntityType, Email, Name]
+            product: PK=p#{pId} SK=p#{pId} [pId, EntityType, Detail, Price]
+        nosql-workbench/amazon-dynamodb-design-patterns/an-online-shop__json__AnOnlineShop_4.json: 1 tables, 3 entities, 0 patterns, 3 sample items
+            customer: PK=c#{cId} SK=c#{cId} [cId, EntityType, Email, Name]
+            product: PK=p#{pId} SK=p#{pId} [pId, EntityType, Detail, Price]
+            warehouse: PK=w#{wId} SK=w#{wId} [wId, EntityType, Address]
+        nosql-workbench/amazon-dynamodb-design-patterns/an-online-shop__json__AnOnlineShop_5.json: 1 tables, 4 entities, 0 patterns, 4 sample items
+            customer: PK=c#{cId} SK=c#{cId} [cId, EntityType, Email, Name]
+            product: PK=p#{pId} SK=p#{pId} [pId, EntityType, Detail, Price]
+            warehouse: PK=w#{wId} SK=w#{wId} [wId, EntityType, Address]
+            warehouseItem: PK=p#{pId} SK=w#{wId} [pId, wId, EntityType, Quantity]
+        nosql-workbench/amazon-dynamodb-design-patterns/an-online-shop__json__AnOnlineShop_6.json: 1 tables, 4 entities, 0 patterns, 10 sample items
+            customer: PK=c#{cId} SK=c#{cId} [cId, EntityType, Email, Name]
+            product: PK=p#{pId} SK=p#{pId} [pId, EntityType, Detail, Price]
+            warehouse: PK=w#{wId} SK=w#{wId} [wId, EntityType, Address]
+            warehouseItem: PK=p#{pId} SK=w#{wId} [pId, wId, EntityType, Quantity]
+        nosql-workbench/amazon-dynamodb-design-patterns/an-online-shop__json__AnOnlineShop_7.json: 1 tables, 6 entities, 0 patterns, 13 sample items
+            customer: PK=c#{cId} SK=c#{cId} [cId, EntityType, Email, Name]
+            product: PK=p#{pId} SK=p#{pId} [pId, EntityType, Detail, Price]
+            warehouse: PK=w#{wId} SK=w#{wId} [wId, EntityType, Address]
+            warehouseItem: PK=p#{pId} SK=w#{wId} [pId, wId, EntityType, Quantity]
+            orderItem: PK=o#{oId} SK=p#{pId} [oId, pId, EntityType, Price, Quantity]
+            order: PK=o#{oId} SK=c#{cId} [oId, cId, EntityType, Date]
+        nosql-workbench/amazon-dynamodb-design-patterns/an-online-shop__json__AnOnlineShop_8.json: 1 tables, 7 entities, 0 patterns, 14 sample items
+            customer: PK=c#{cId} SK=c#{cId} [cId, EntityType, Email, Name]
+            product: PK=p#{pId} SK=p#{pId} [pId, EntityType, Detail, Price]
+            warehouse: PK=w#{wId} SK=w#{wId} [wId, EntityType, Address]
+            warehouseItem: PK=p#{pId} SK=w#{wId} [pId, wId, EntityType, Quantity]
+            orderItem: PK=o#{oId} SK=p#{pId} [oId, pId, EntityType, Price, Quantity]
+            order: PK=o#{oId} SK=c#{cId} [oId, cId, EntityType, Date]
+            invoice: PK=o#{oId} SK=i#{iId} [oId, iId, EntityType, Amount, Date]
+        nosql-workbench/amazon-dynamodb-design-patterns/an-online-shop__json__AnOnlineShop_9.json: 1 tables, 8 entities, 0 patterns, 16 sample items
+            customer: PK=c#{cId} SK=c#{cId} [cId, EntityType, Email, Name]
+            product: PK=p#{pId} SK=p#{pId} [pId, EntityType, Detail, Price]
+            warehouse: PK=w#{wId} SK=w#{wId} [wId, EntityType, Address]
+            warehouseItem: PK=p#{pId} SK=w#{wId} [pId, wId, EntityType, Quantity]
+            orderItem: PK=o#{oId} SK=p#{pId} [oId, pId, EntityType, Price, Quantity]
+            order: PK=o#{oId} SK=c#{cId} [oId, cId, EntityType, Date]
+            invoice: PK=o#{oId} SK=i#{iId} [oId, iId, EntityType, Amount, Date]
+            shipment: PK=o#{oId} SK=sh#{shId} [oId, shId, EntityType, Address, Type, Date, WarehouseId]
+        nosql-workbench/amazon-dynamodb-design-patterns/an-online-shop__json__AnOnlineShop_facets.json: 1 tables, 9 entities, 0 patterns, 20 sample items
+            customer: PK=c#{cId} SK=c#{cId} [cId, Email, Name, EntityType]
+            product: PK=p#{pId} SK=p#{pId} [pId, Detail, Price, EntityType]
+            warehouse: PK=w#{wId} SK=w#{wId} [wId, EntityType, Address]
+            warehouseItem: GSI2-PK=w#{wId} GSI2-SK=p#{pId} PK=p#{pId} SK=w#{wId} [pId, wId, Quantity, EntityType]
+            orderItem: GSI1-PK=p#{pId} GSI1-SK={date} GSI2-PK=c#{cId} GSI2-SK=p#{date} PK=o#{oId} SK=p#{pId} [oId, pId, date, cId, Quantity, Price, EntityType]
+            shipment: GSI1-PK=sh#{shId} GSI1-SK=sh#{shId} GSI2-PK=w#{wId} GSI2-SK=sh#{shId} PK=o#{oId} SK=sh#{shId} [oId, shId, wId, EntityType, Address, Type, Date]
+            shipmentItem: GSI1-PK=sh#{shId} GSI1-SK=p#{pId} PK=o#{oId} SK=shp#{shpId} [oId, shpId, shId, pId, Quantity, EntityType]
+            invoice: GSI1-PK=i#{iId} GSI1-SK=i#{iId} GSI2-PK=c#{cId} GSI2-SK=i#{date} PK=o#{oId} SK=i#{iId} [oId, iId, cId, date, Amount, EntityType]
+            payment: GSI1-PK=i#{iId} GSI1-SK=pmn#{pmnId} PK=o#{oId} SK=pmn#{pmnId} [oId, pmnId, iId, EntityType, Type, Amount, Date]
+        nosql-workbench/amazon-dynamodb-design-patterns/device-state-log__json__DeviceStateLog_1.json: 1 tables, 1 entities, 0 patterns, 11 sample items
+            DeviceStateLog: Date={date} DeviceID=d#{dId} [dId, date, State]
+        nosql-workbench/amazon-dynamodb-design-patterns/device-state-log__json__DeviceStateLog_2.json: 1 tables, 1 entities, 0 patterns, 11 sample items
+            DeviceStateLog: Date={date} DeviceID=d#{dId} [dId, date, State, Detail]
+        nosql-workbench/amazon-dynamodb-design-patterns/device-state-log__json__DeviceStateLog_3.json: 1 tables, 1 entities, 0 patterns, 11 sample items
+            DeviceStateLog: DeviceID=d#{dId} State#Date={State}#{Date} [dId, State, Date, Detail]
+        nosql-workbench/amazon-dynamodb-design-patterns/device-state-log__json__DeviceStateLog_4.json: 1 tables, 1 entities, 0 patterns, 11 sample items
+            DeviceStateLog: DeviceID=d#{dId} State#Date={State}#{Date} [dId, State, Date, Operator]
+        nosql-workbench/amazon-dynamodb-design-patterns/device-state-log__json__DeviceStateLog_5.json: 1 tables, 1 entities, 0 patterns, 11 sample items
+            DeviceStateLog: DeviceID=d#{dId} State#Date={State}#{Date} [dId, State, Date, Operator]
+        nosql-workbench/amazon-dynamodb-design-patterns/device-state-log__json__DeviceStateLog_6.json: 1 tables, 1 entities, 0 patterns, 11 sample items
+            DeviceStateLog: DeviceID=d#{dId} State#Date={State}#{Date} [dId, State, Date, Operator, EscalatedTo]
+        nosql-workbench/amazon-dynamodb-design-patterns/device-state-log__json__DeviceStateLog_7.json: 1 tables, 1 entities, 0 patterns, 11 sample items
+            DeviceStateLog: DeviceID=d#{dId} State#Date={State}#{Date} [dId, State, Date, Operator, EscalatedTo]
+        nosql-workbench/aws-dynamodb-examples/ChatSystem__ChatSystemSchema.json: 1 tables, 2 entities, 0 patterns, 8 sample items
+            User: PK=User:{userId} SK={CreatedAt} [userId, CreatedAt, RoomID, Comment]
+            Room: PK=Room:{roomId} SK=meta [roomId, CreatedBy]
+        nosql-workbench/aws-dynamodb-examples/ComplainManagement__ComplaintManagementSchema.json: 1 tables, 2 entities, 0 patterns, 9 sample items
+            Comm: PK={complaint_id} SK=comm#{comm_date}#{comm_id} [complaint_id, comm_date, comm_id, complaint_state, comm_text, attachments, agentID]
+            Complaint: PK={complaint_id} SK=metadata [complaint_id, customer_id, current_state, creation_time, severity, complaint_description, escalated_to, escalation_time]
+        nosql-workbench/aws-dynamodb-examples/ConnectedVehicles__ConnectedVehiclesSchema.json: 1 tables, 2 entities, 0 patterns, 12 sample items
+            Vehicle: PK=VIN#{vehicle_id} [vehicle_id, SK, user_id, torque, airbags, drivetrain, engine, horsepower, mirrors, seats, cameras, autonomous_driving, expiration_date]
+            User: PK=ID#{user_name} [user_name, SK, user_phone, mirrors, seats, cameras, autonomous_driving, expiration_date, expiration_ttl]
+        nosql-workbench/aws-dynamodb-examples/GamingPlayerProfiles__GamePlayerProfilesSchema.json: 1 tables, 6 entities, 0 patterns, 14 sample items
+            Metadata: PK={playerID} SK=#METADATA#{playerID} [playerID, Type, CreatedAt, UpdatedAt, Nickname, Email, Gender, Avatar, Currency, PlayerLevel, PlayerHealth, PlayerExperience]
+            Friends: PK={playerID} SK=FRIENDS#{playerID} [playerID, Type, FriendList]
+            Items: PK={playerID} SK=ITEMS#{ItemID} [playerID, ItemID, Type, ItemName, ItemType, ItemCount, ItemAttributes]
+            Equipments: PK={playerID} [playerID, SK, Type, EquipmentName, EquipmentType, EquipmentAttributes]
+            Tasks: PK={playerID} SK=TASK#{TaskID} [playerID, TaskID, Type, TaskName, TaskDescription, TaskStatus, TaskReward]
+            Activities: PK={playerID} SK=ACTIVITY#{ActivityID} [playerID, ActivityID, Type, ActivityEndTime, ActivityName, ActivityReward, ActivityStartTime, ActivityType]
+        nosql-workbench/aws-dynamodb-examples/RecurringPayments__RecurringPaymentsSchema.json: 1 tables, 2 entities, 0 patterns, 2 sample items
+            Subscription: PK=ACC#{AccountId} SK=SUB#{SubId}#SKU#{SKU} [AccountId, SubId, SKU, Email, PaymentDay, PaymentAmount, LastPaymentDate, NextPaymentDate, LastReminderDate, NextReminderDate, PaymentDetails, CreatedDate]
+            Receipts: PK=ACC#{AccountId} SK=REC#{ProcessedDate}#SKU#{SKU} [AccountId, ProcessedDate, SKU, Email, ProcessedAmount, TTL]
+        nosql-workbench/aws-dynamodb-examples/SessionManagement__SessionManagementSchema.json: 1 tables, 2 entities, 0 patterns, 6 sample items
+            Child: PK=suuid#{suuid} SK=child#suuid#{suuid2} [suuid, suuid2, access_token, session_state]
+            C: PK=suuid#{suuid} SK=c#{cId} [suuid, cId, last_login_time, access_token, session_state]
+        nosql-workbench/aws-dynamodb-examples/SocialNetwork__SocialNetworkSchema.json: 1 tables, 8 entities, 0 patterns, 17 sample items
+            UInfo: PK=u#{uId} SK="info" [uId, name, content, imageUrl, etc]
+            UCount: PK=u#{uId} SK="count" [uId, follower#, following#, post#]
+            Follower: PK=u#{uId}#follower SK=u#{uId2} [uId, uId2]
+            Following: PK=u#{uId}#following SK=u#{uId2} [uId, uId2]
+            Post: PK=u#{uId}#post SK=p#{pId} [uId, pId, content, imageUrl, timestamp]
+            Likelist: PK=p#{pId}#likelist SK=u#{uId} [pId, uId]
+            Likecount: PK=p#{pId}#likecount SK="count" [pId, etc]
+            Timeline: PK=u#{uId}#timeline SK=p#{pId}#u#{uId2} [uId, pId, uId2, ttl]
+        {"mcp": 5, "mcp usage data (not a design)": 5, "nosql-workbench": 29}
+    "#]].assert_eq(&report);
+}
+
+#[test]
+fn every_mcp_read_pattern_gets_the_declared_operation_or_a_reviewed_disagreement() {
+    let mut table = String::new();
+    let (mut n_reads, mut n_agree) = (0, 0);
+    for (path, text) in corpus_files() {
+        if import::detect(&text) != Ok(Format::Mcp) {
+            continue;
+        }
+        let imported = import::import(Format::Mcp, &text).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let analysis = analyze(&imported.design);
+        let file = path.rsplit('/').next().unwrap_or(&path);
+        for (pattern, verdict) in imported.design.patterns.iter().zip(&analysis.verdicts) {
+            if !pattern.is_read() {
+                continue;
+            }
+            n_reads += 1;
+            let declared = &imported.declared[&pattern.name];
+            let keyplan_index = verdict.index.as_deref();
+            if verdict.operation.as_str() == declared.operation
+                && keyplan_index == declared.index.as_deref()
+            {
+                n_agree += 1;
+                continue;
+            }
+            let on =
+                |index: Option<&str>| index.map_or("table".to_string(), |i| format!("index {i}"));
+            writeln!(
+                table,
+                "{file} {}: declared {} on {}, keyplan {} on {}",
+                pattern.name,
+                declared.operation,
+                on(declared.index.as_deref()),
+                verdict.operation.as_str(),
+                on(keyplan_index),
+            )
+            .expect("writing to a String cannot fail");
+            if verdict.operation == Operation::Scan || !verdict.reasons.is_empty() {
+                for reason in &verdict.reasons {
+                    writeln!(table, "    because {reason}")
+                        .expect("writing to a String cannot fail");
+                }
+            }
+            if let Some(condition) = &verdict.key_condition {
+                writeln!(
+                    table,
+                    "    keyplan's key condition: {}",
+                    condition.expression
+                )
+                .expect("writing to a String cannot fail");
+            }
+        }
+    }
+    writeln!(table, "{n_agree} of {n_reads} read patterns agree")
+        .expect("writing to a String cannot fail");
+    expect![[r#"
+        valid_schemas__user_registration__user_registration_schema.json get_user_and_email: declared TransactGet on table, keyplan Scan on table
+            because User and EmailLookup live in different tables (`Users` and `EmailLookup`): one request cannot read both
+        44 of 45 read patterns agree
+    "#]].assert_eq(&table);
+}
