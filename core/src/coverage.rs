@@ -400,23 +400,32 @@ fn read_verdict(prepared: &Prepared<'_>, pattern: &AccessPattern) -> Verdict {
     };
     let table = &prepared.tables[table_idx];
     verdict.table = Some(table.table.name.clone());
-    let ctx = ReadContext {
+    let mut ctx = ReadContext {
         prepared,
         pattern,
         returned: &returned,
+        explain: false,
     };
-    let mut candidates = Vec::new();
-    let mut rejections = Vec::new();
-    for (position, index) in table.indexes.iter().enumerate() {
-        match ctx.candidate(position, index) {
-            Ok(c) => candidates.push(c),
-            Err(reason) => rejections.push(format!("{}: {reason}", index_label(&index.keys))),
-        }
-    }
+    let mut candidates: Vec<Candidate<'_>> = table
+        .indexes
+        .iter()
+        .enumerate()
+        .filter_map(|(position, index)| ctx.candidate(position, index).ok())
+        .collect();
     candidates.sort_by_key(Candidate::rank);
     let mut candidates = candidates.into_iter();
     let Some(best) = candidates.next() else {
-        verdict.reasons = rejections;
+        // No index serves it: ask each again, this time for its reason.
+        ctx.explain = true;
+        verdict.reasons = table
+            .indexes
+            .iter()
+            .enumerate()
+            .filter_map(|(position, index)| {
+                let reason = ctx.candidate(position, index).err()?;
+                Some(format!("{}: {reason}", index_label(&index.keys)))
+            })
+            .collect();
         verdict.suggestion = Some(suggest::suggestion(&ctx, table));
         return verdict;
     };
@@ -473,6 +482,8 @@ pub(crate) struct ReadContext<'p, 'a> {
     pub prepared: &'p Prepared<'a>,
     pub pattern: &'p AccessPattern,
     pub returned: &'p [usize],
+    /// Write the reasons of rejected indexes (only needed for a Scan).
+    pub explain: bool,
 }
 
 impl<'p, 'a> ReadContext<'p, 'a> {
@@ -484,21 +495,29 @@ impl<'p, 'a> ReadContext<'p, 'a> {
         &self.prepared.entity(idx).name
     }
 
+    /// A rejection's reason, written only when the verdict will show it (a Scan).
+    fn why(&self, reason: impl FnOnce() -> String) -> String {
+        if self.explain {
+            reason()
+        } else {
+            String::new()
+        }
+    }
+
     fn candidate(
         &self,
         position: usize,
         index: &'a PreparedIndex<'a>,
     ) -> Result<Candidate<'a>, String> {
         let keys = index.keys;
-        let label = index_label(&keys);
         if self.pattern.consistent && keys.kind == IndexKind::Gsi {
-            return Err(
+            return Err(self.why(|| {
                 "a GSI is eventually consistent, and the pattern needs strongly consistent reads"
-                    .to_string(),
-            );
+                    .to_string()
+            }));
         }
         if keys.partition_key.is_empty() {
-            return Err("it has no partition key".to_string());
+            return Err(self.why(|| "it has no partition key".to_string()));
         }
         // Every returned entity must be in the index.
         let mut members = Vec::with_capacity(self.returned.len());
@@ -513,10 +532,13 @@ impl<'p, 'a> ReadContext<'p, 'a> {
                         .chain(keys.sort_key)
                         .find(|k| entity.key_template(&k.name).is_none())
                         .map_or("its key", |k| k.name.as_str());
-                    return Err(format!(
-                        "{} is absent from {label}: it has no template for {missing}",
-                        entity.name
-                    ));
+                    return Err(self.why(|| {
+                        format!(
+                            "{} is absent from {}: it has no template for {missing}",
+                            entity.name,
+                            index_label(&keys)
+                        )
+                    }));
                 }
             }
         }
@@ -526,21 +548,23 @@ impl<'p, 'a> ReadContext<'p, 'a> {
             let template = &first.partition[j];
             for m in &members[1..] {
                 if m.partition[j].source() != template.source() {
-                    return Err(format!(
+                    return Err(self.why(|| format!(
                         "{} and {} keep different {} values (`{}` and `{}`), so no one partition holds both",
                         self.name(first.entity),
                         self.name(m.entity),
                         attr.name,
                         template,
                         m.partition[j]
-                    ));
+                    )));
                 }
             }
             if let Some(var) = template.attribute_vars().find(|v| !self.is_input(&v.name)) {
-                return Err(format!(
-                    "{} = `{template}` needs `{}`, which is not an input",
-                    attr.name, var.name
-                ));
+                return Err(self.why(|| {
+                    format!(
+                        "{} = `{template}` needs `{}`, which is not an input",
+                        attr.name, var.name
+                    )
+                }));
             }
         }
         let shards = shard_count(&first.partition);
@@ -585,10 +609,10 @@ impl<'p, 'a> ReadContext<'p, 'a> {
                     template: template.as_ref().clone(),
                 });
             } else if let Some(cond) = &self.pattern.sort {
-                return Err(format!(
+                return Err(self.why(|| format!(
                     "the condition on `{}` has no sort key left to map onto: the inputs bind all of {}",
                     cond.attribute, keys.sort_key[j].name
-                ));
+                )));
             } else if keys.kind == IndexKind::Table && members.len() == 1 && shards.is_none() {
                 operation = Operation::GetItem;
                 query.sort_equal.push(KeyPart {
@@ -606,10 +630,12 @@ impl<'p, 'a> ReadContext<'p, 'a> {
         }
         if n_sort == 0 {
             if let Some(cond) = &self.pattern.sort {
-                return Err(format!(
-                    "it has no sort key for the condition on `{}`",
-                    cond.attribute
-                ));
+                return Err(self.why(|| {
+                    format!(
+                        "it has no sort key for the condition on `{}`",
+                        cond.attribute
+                    )
+                }));
             }
             if keys.kind == IndexKind::Table && members.len() == 1 && shards.is_none() {
                 operation = Operation::GetItem;
@@ -675,13 +701,13 @@ impl<'p, 'a> ReadContext<'p, 'a> {
                                     "it does not continue with a variable".to_string()
                                 }
                             };
-                            return Err(format!(
+                            return Err(self.why(|| format!(
                                 "the condition on `{}` does not map onto {attr}: in {}'s `{}`{after}, {next}, not `{}`",
                                 cond.attribute,
                                 self.name(m.entity),
                                 m.sort[j],
                                 cond.attribute
-                            ));
+                            )));
                         }
                     }
                     let rest = prefixes[0].rest;
@@ -696,6 +722,7 @@ impl<'p, 'a> ReadContext<'p, 'a> {
                 }
             }
         }
+        let label = index_label(&keys);
         skipped.sort_unstable();
         skipped.dedup();
         if !skipped.is_empty() {

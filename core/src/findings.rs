@@ -695,19 +695,23 @@ fn skipped_types(
     let Some(index) = table
         .indexes
         .iter()
-        .find(|i| i.keys.name.map(str::to_string) == verdict.index)
+        .find(|i| i.keys.name == verdict.index.as_deref())
     else {
         return;
     };
-    let returned: HashSet<&str> = pattern.entities.iter().map(String::as_str).collect();
+    let returned: Vec<usize> = pattern
+        .entities
+        .iter()
+        .filter_map(|n| prepared.entity_by_name.get(n.as_str()).copied())
+        .collect();
     let sort_attr = query.sort_condition.as_ref().map(|c| c.attribute.as_str());
     let prefix = query.sort_condition.as_ref().and_then(|c| c.values.first());
     let mut seen = HashMap::new();
     for m in &index.members {
-        let other = prepared.entity(m.entity);
-        if returned.contains(other.name.as_str()) {
+        if returned.contains(&m.entity) {
             continue;
         }
+        let other = prepared.entity(m.entity);
         let same_partition = m
             .partition
             .iter()

@@ -14,27 +14,68 @@ enum Token {
     Var,
 }
 
-fn forward(parts: &[Part]) -> impl Iterator<Item = Token> + '_ {
-    parts
-        .iter()
-        .flat_map(|p| -> Box<dyn Iterator<Item = Token> + '_> {
-            match p {
-                Part::Literal(s) => Box::new(s.chars().map(Token::Char)),
-                Part::Var(_) => Box::new(std::iter::once(Token::Var)),
-            }
-        })
+/// The tokens of `parts` from the front, without allocating.
+fn forward(parts: &[Part]) -> Tokens<'_> {
+    Tokens {
+        parts: parts.iter(),
+        chars: None,
+    }
 }
 
+/// The tokens of `parts` from the back, without allocating.
 fn backward(parts: &[Part]) -> impl Iterator<Item = Token> + '_ {
-    parts
-        .iter()
-        .rev()
-        .flat_map(|p| -> Box<dyn Iterator<Item = Token> + '_> {
-            match p {
-                Part::Literal(s) => Box::new(s.chars().rev().map(Token::Char)),
-                Part::Var(_) => Box::new(std::iter::once(Token::Var)),
+    BackTokens {
+        parts: parts.iter().rev(),
+        chars: None,
+    }
+}
+
+struct Tokens<'p> {
+    parts: std::slice::Iter<'p, Part>,
+    chars: Option<std::str::Chars<'p>>,
+}
+
+impl Iterator for Tokens<'_> {
+    type Item = Token;
+
+    fn next(&mut self) -> Option<Token> {
+        loop {
+            if let Some(c) = self.chars.as_mut().and_then(Iterator::next) {
+                return Some(Token::Char(c));
             }
-        })
+            match self.parts.next()? {
+                Part::Literal(s) => self.chars = Some(s.chars()),
+                Part::Var(_) => {
+                    self.chars = None;
+                    return Some(Token::Var);
+                }
+            }
+        }
+    }
+}
+
+struct BackTokens<'p> {
+    parts: std::iter::Rev<std::slice::Iter<'p, Part>>,
+    chars: Option<std::iter::Rev<std::str::Chars<'p>>>,
+}
+
+impl Iterator for BackTokens<'_> {
+    type Item = Token;
+
+    fn next(&mut self) -> Option<Token> {
+        loop {
+            if let Some(c) = self.chars.as_mut().and_then(Iterator::next) {
+                return Some(Token::Char(c));
+            }
+            match self.parts.next()? {
+                Part::Literal(s) => self.chars = Some(s.chars().rev()),
+                Part::Var(_) => {
+                    self.chars = None;
+                    return Some(Token::Var);
+                }
+            }
+        }
+    }
 }
 
 /// Walks two token streams while they agree on literal characters. `Some(true)`: both ended
@@ -70,7 +111,12 @@ fn separators(parts: &[Part]) -> impl Iterator<Item = char> + '_ {
 /// Whether some rendering of `a` can equal some rendering of `b`: their separators are the
 /// same and their literal beginnings and endings agree as far as the first variable.
 pub(crate) fn can_equal(a: &[Part], b: &[Part]) -> bool {
-    if a == b {
+    // Fast path: the leading literals must agree up to the shorter one.
+    let (la, lb) = (leading(a), leading(b));
+    if !(la.starts_with(lb) || lb.starts_with(la)) {
+        return false;
+    }
+    if same_parts(a, b) {
         return true;
     }
     let uses_separators = |t: &[Part]| separators(t).next().is_some();
@@ -83,9 +129,21 @@ pub(crate) fn can_equal(a: &[Part], b: &[Part]) -> bool {
     }
 }
 
+/// The literal text before the first variable.
+fn leading(parts: &[Part]) -> &str {
+    match parts.first() {
+        Some(Part::Literal(s)) => s,
+        _ => "",
+    }
+}
+
 /// Whether some rendering of `t` can begin with some rendering of `prefix`: the prefix's
 /// separators begin `t`'s, and their literal beginnings agree up to a variable.
 pub(crate) fn can_begin_with(t: &[Part], prefix: &[Part]) -> bool {
+    let (lt, lp) = (leading(t), leading(prefix));
+    if !(lt.starts_with(lp) || lp.starts_with(lt)) {
+        return false;
+    }
     let mut seps = separators(t);
     let t_uses_separators = separators(t).next().is_some();
     if t_uses_separators && !separators(prefix).all(|c| seps.next() == Some(c)) {

@@ -96,7 +96,7 @@ pub(super) fn hot_partitions(prepared: &Prepared<'_>, verdicts: &[Verdict], out:
                     .indexes
                     .iter()
                     .enumerate()
-                    .find(|(_, i)| i.keys.name.map(str::to_string) == verdict.index)
+                    .find(|(_, i)| i.keys.name == verdict.index.as_deref())
                 else {
                     continue;
                 };
