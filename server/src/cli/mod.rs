@@ -7,7 +7,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub mod check;
+pub mod import;
 pub mod run;
+pub mod schema;
 pub mod serve;
 
 /// keyplan: design, check and run DynamoDB single-table schemas.
@@ -21,6 +24,12 @@ pub struct Cli {
 /// One variant per subcommand, in the order `--help` lists them.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Check designs: how every access pattern is served, and every finding.
+    Check(check::Args),
+    /// Import a NoSQL Workbench model or an awslabs/mcp schema.json as a keyplan design file.
+    Import(import::Args),
+    /// Print the JSON Schema of the design file.
+    Schema(schema::Args),
     /// Serve the built browser app and the HTTP API.
     Serve(serve::Args),
     /// Run a design on a DynamoDB engine and compare every pattern with core's evaluation.
@@ -30,6 +39,9 @@ pub enum Command {
 /// Runs the chosen subcommand.
 pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
+        Command::Check(args) => check::run(args).await,
+        Command::Import(args) => import::run(args).await,
+        Command::Schema(args) => schema::run(args).await,
         Command::Serve(args) => serve::run(args).await,
         Command::Run(args) => run::run(args).await,
     }

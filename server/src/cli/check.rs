@@ -1,0 +1,350 @@
+//! `keyplan check FILE...`: how DynamoDB serves every access pattern, and every finding.
+//!
+//! Each file is a keyplan design, a NoSQL Workbench model or an awslabs/mcp schema.json
+//! (`--format auto` tells them apart). The command prints, per design, an aligned table of the
+//! patterns with their operation, index and key condition (and why a Scan, with a suggestion),
+//! then the findings. Colour only when stdout is a terminal (and `NO_COLOR` is unset).
+//!
+//! Exit codes: 0 when every read of every design is covered and no finding is an error; 1
+//! otherwise; 2 when a file cannot be read or parsed (the message names the file, and the line
+//! and column for JSON). `--json` prints exactly
+//! `{"designs":[{"file","name","patterns":[{"name","operation","index","key_condition",
+//! "covered","reasons"}],"findings":[{"code","severity","message","path"}]}]}`.
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anstyle::{AnsiColor, Style};
+use keyplan_core::import::{self, Format, Imported};
+use keyplan_core::{Analysis, Operation, Severity, analyze};
+use serde::Serialize;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Design files: keyplan designs, NoSQL Workbench models or awslabs/mcp schema.json files.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// The files' format; `auto` tells them apart by their shape.
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto, env = "KEYPLAN_FORMAT")]
+    pub format: FormatArg,
+    /// Print one JSON document instead of tables.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The `--format` of a design file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatArg {
+    /// Tell the format from the file's shape.
+    Auto,
+    /// A keyplan design file (`*.keyplan.json`).
+    Keyplan,
+    /// A NoSQL Workbench model export.
+    NosqlWorkbench,
+    /// An awslabs/mcp DynamoDB data-modeling schema.json.
+    Mcp,
+}
+
+impl FormatArg {
+    fn format(self) -> Option<Format> {
+        match self {
+            FormatArg::Auto => None,
+            FormatArg::Keyplan => Some(Format::Keyplan),
+            FormatArg::NosqlWorkbench => Some(Format::NosqlWorkbench),
+            FormatArg::Mcp => Some(Format::Mcp),
+        }
+    }
+}
+
+/// Why a file could not be checked: the message names the file.
+#[derive(Debug, thiserror::Error)]
+#[error("{file}: {message}")]
+pub struct LoadError {
+    pub file: String,
+    pub message: String,
+}
+
+/// Reads and imports one design file in `format` (`None`: detect it).
+pub fn load(path: &Path, format: Option<Format>) -> Result<Imported, LoadError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| LoadError {
+        file: file.clone(),
+        message: format!("cannot read: {e}"),
+    })?;
+    let result = match format {
+        None => import::detect_and_import(&text),
+        Some(format) => import::import(format, &text),
+    };
+    result.map_err(|e| LoadError {
+        file,
+        message: e.to_string(),
+    })
+}
+
+/// The `--json` document.
+#[derive(Debug, Serialize)]
+pub struct Report {
+    pub designs: Vec<DesignReport>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct DesignReport {
+    pub file: String,
+    pub name: String,
+    pub patterns: Vec<PatternReport>,
+    pub findings: Vec<FindingReport>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct PatternReport {
+    pub name: String,
+    pub operation: &'static str,
+    /// `None` for the table itself (and for Scan and writes).
+    pub index: Option<String>,
+    pub key_condition: Option<String>,
+    pub covered: bool,
+    pub reasons: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct FindingReport {
+    pub code: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    pub path: String,
+}
+
+/// The JSON report of one analysed design.
+pub fn design_report(file: &str, name: &str, analysis: &Analysis) -> DesignReport {
+    DesignReport {
+        file: file.to_string(),
+        name: name.to_string(),
+        patterns: analysis
+            .verdicts
+            .iter()
+            .map(|v| PatternReport {
+                name: v.pattern.clone(),
+                operation: v.operation.as_str(),
+                index: v.index.clone(),
+                key_condition: v.key_condition.as_ref().map(|k| k.expression.clone()),
+                covered: v.covered,
+                reasons: v.reasons.clone(),
+            })
+            .collect(),
+        findings: analysis
+            .findings
+            .iter()
+            .map(|f| FindingReport {
+                code: f.code,
+                severity: f.severity,
+                message: f.message.clone(),
+                path: f.path.clone(),
+            })
+            .collect(),
+    }
+}
+
+pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut unreadable = false;
+    let mut all_pass = true;
+    let mut report = Report {
+        designs: Vec::new(),
+    };
+    let mut text = String::new();
+    for path in &args.files {
+        let imported = match load(path, args.format.format()) {
+            Ok(imported) => imported,
+            Err(e) => {
+                eprintln!("error: {e}");
+                unreadable = true;
+                continue;
+            }
+        };
+        let analysis = analyze(&imported.design);
+        all_pass &= analysis.passes();
+        let file = path.display().to_string();
+        if args.json {
+            report
+                .designs
+                .push(design_report(&file, &imported.design.name, &analysis));
+        } else {
+            text.push_str(&render_text(&file, &imported, &analysis));
+        }
+    }
+    let mut out = anstream::stdout();
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+    } else {
+        write!(out, "{text}")?;
+    }
+    out.flush()?;
+    Ok(if unreadable {
+        ExitCode::from(2)
+    } else if all_pass {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+const BOLD: Style = Style::new().bold();
+const DIM: Style = Style::new().dimmed();
+const RED: Style = AnsiColor::Red.on_default().bold();
+const GREEN: Style = AnsiColor::Green.on_default();
+const YELLOW: Style = AnsiColor::Yellow.on_default();
+const BLUE: Style = AnsiColor::Blue.on_default();
+const CYAN: Style = AnsiColor::Cyan.on_default();
+
+fn paint(style: Style, text: &str) -> String {
+    format!("{style}{text}{style:#}")
+}
+
+/// Pads `text` to `width` characters, then paints it (so escapes do not break alignment).
+fn cell(style: Style, text: &str, width: usize) -> String {
+    let pad = width.saturating_sub(text.chars().count());
+    format!("{}{}", paint(style, text), " ".repeat(pad))
+}
+
+/// The terminal rendering of one design: the pattern table, the findings and a summary line.
+/// Colour escapes are always written; `anstream` strips them when stdout is not a terminal.
+pub fn render_text(file: &str, imported: &Imported, analysis: &Analysis) -> String {
+    let design = &imported.design;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} {}",
+        paint(BOLD, file),
+        paint(DIM, &format!("({})", design.name))
+    );
+    for note in &imported.notes {
+        let _ = writeln!(out, "  {}", paint(DIM, &format!("note: {note}")));
+    }
+    let rows: Vec<[String; 4]> = analysis
+        .verdicts
+        .iter()
+        .map(|v| {
+            let index = match (&v.index, v.operation) {
+                (Some(i), _) => i.clone(),
+                (None, Operation::GetItem | Operation::Query) => "table".to_string(),
+                (None, _) => "-".to_string(),
+            };
+            let mut condition = v
+                .key_condition
+                .as_ref()
+                .map(|k| {
+                    let values: Vec<String> =
+                        k.values.iter().map(|(p, t)| format!("{p}={t}")).collect();
+                    if values.is_empty() {
+                        k.expression.clone()
+                    } else {
+                        format!("{}  [{}]", k.expression, values.join(", "))
+                    }
+                })
+                .unwrap_or_default();
+            if let Some(shards) = v.shards {
+                condition.push_str(&format!("  x{shards} shards, merged"));
+            }
+            if v.operation == Operation::Query && !v.scan_forward {
+                condition.push_str("  descending");
+            }
+            [
+                v.pattern.clone(),
+                v.operation.as_str().to_string(),
+                index,
+                condition,
+            ]
+        })
+        .collect();
+    let header = ["PATTERN", "OPERATION", "INDEX", "KEY CONDITION"];
+    let width = |i: usize| {
+        rows.iter()
+            .map(|r| r[i].chars().count())
+            .chain([header[i].len()])
+            .max()
+            .unwrap_or(0)
+    };
+    let widths = [width(0), width(1), width(2)];
+    if !rows.is_empty() {
+        let _ = writeln!(
+            out,
+            "  {} {} {} {}",
+            cell(BOLD, header[0], widths[0]),
+            cell(BOLD, header[1], widths[1]),
+            cell(BOLD, header[2], widths[2]),
+            paint(BOLD, header[3])
+        );
+    }
+    for (row, verdict) in rows.iter().zip(&analysis.verdicts) {
+        let style = match verdict.operation {
+            Operation::Scan => RED,
+            Operation::GetItem | Operation::Query => GREEN,
+            _ => CYAN,
+        };
+        let line = format!(
+            "  {} {} {} {}",
+            cell(Style::new(), &row[0], widths[0]),
+            cell(style, &row[1], widths[1]),
+            cell(Style::new(), &row[2], widths[2]),
+            row[3]
+        );
+        let _ = writeln!(out, "{}", line.trim_end());
+        let indent = " ".repeat(widths[0] + 4);
+        if verdict.operation == Operation::Scan {
+            for reason in &verdict.reasons {
+                let _ = writeln!(out, "{indent}{}", paint(RED, &format!("because {reason}")));
+            }
+            if let Some(suggestion) = &verdict.suggestion {
+                let _ = writeln!(
+                    out,
+                    "{indent}{}",
+                    paint(YELLOW, &format!("suggestion: {suggestion}"))
+                );
+            }
+        } else if verdict.covered && verdict.reasons.len() > 1 {
+            for reason in &verdict.reasons {
+                let _ = writeln!(out, "{indent}{}", paint(DIM, reason));
+            }
+        }
+    }
+    if !analysis.findings.is_empty() {
+        let code_width = analysis
+            .findings
+            .iter()
+            .map(|f| f.code.len())
+            .max()
+            .unwrap_or(0);
+        let _ = writeln!(out, "  {}", paint(BOLD, "FINDINGS"));
+        for f in &analysis.findings {
+            let (label, style) = match f.severity {
+                Severity::Error => ("error", RED),
+                Severity::Warning => ("warning", YELLOW),
+                Severity::Info => ("info", BLUE),
+            };
+            let _ = writeln!(
+                out,
+                "  {} {} {} {}",
+                cell(style, label, 7),
+                cell(Style::new(), f.code, code_width),
+                f.message,
+                paint(DIM, &format!("({})", f.path))
+            );
+        }
+    }
+    let (covered, reads) = analysis.coverage();
+    let count = |s: Severity| analysis.findings.iter().filter(|f| f.severity == s).count();
+    let verdict = if analysis.passes() {
+        paint(GREEN, "pass")
+    } else {
+        paint(RED, "FAIL")
+    };
+    let _ = writeln!(
+        out,
+        "  {covered} of {reads} reads covered, {} errors, {} warnings, {} notes: {verdict}\n",
+        count(Severity::Error),
+        count(Severity::Warning),
+        count(Severity::Info),
+    );
+    out
+}

@@ -1,0 +1,276 @@
+//! `keyplan check`, `keyplan import` and `keyplan schema`, run as the built binary: exit codes
+//! 0, 1 and 2, the exact `--json` shape, imports that write readable design files, and the
+//! committed JSON Schema kept in step with the types.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use keyplan_core::model::{
+    AccessPattern, AttrType, Attribute, Design, Entity, KeyAttribute, KeyType, Table,
+};
+
+fn keyplan(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_keyplan"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the keyplan binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn corpus(relative: &str) -> PathBuf {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus")).join(relative)
+}
+
+/// A one-table design: a user read by id, and (when `with_scan`) a read by email no index serves.
+fn design(with_scan: bool) -> Design {
+    let mut design = Design::new("users");
+    design.tables.push(Table {
+        name: "app".into(),
+        partition_key: KeyAttribute::new("PK", KeyType::S),
+        sort_key: Some(KeyAttribute::new("SK", KeyType::S)),
+        gsis: Vec::new(),
+        lsis: Vec::new(),
+        billing: Default::default(),
+        ttl_attribute: None,
+    });
+    let mut user_id = Attribute::new("userId", AttrType::S);
+    user_id.required = true;
+    let mut email = Attribute::new("email", AttrType::S);
+    email.required = true;
+    design.entities.push(Entity {
+        name: "User".into(),
+        table: "app".into(),
+        description: String::new(),
+        attributes: vec![user_id, email],
+        keys: [
+            ("PK".to_string(), "USER#{userId}".into()),
+            ("SK".to_string(), "PROFILE".into()),
+        ]
+        .into_iter()
+        .collect(),
+    });
+    design
+        .patterns
+        .push(AccessPattern::read("Get user", &["User"], &["userId"]));
+    if with_scan {
+        design.patterns.push(AccessPattern::read(
+            "Find user by email",
+            &["User"],
+            &["email"],
+        ));
+    }
+    design
+}
+
+fn write_design(dir: &Path, name: &str, design: &Design) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, keyplan_core::file::to_string(design)).expect("writable temp file");
+    path
+}
+
+#[test]
+fn check_exits_0_when_every_read_is_covered() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = write_design(dir.path(), "ok.keyplan.json", &design(false));
+    let out = keyplan(&["check", file.to_str().expect("utf-8 path")]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let text = stdout(&out);
+    assert!(text.contains("Get user"), "{text}");
+    assert!(text.contains("GetItem"), "{text}");
+    assert!(text.contains("PK = :pk AND SK = :sk"), "{text}");
+    assert!(
+        !text.contains('\u{1b}'),
+        "no colour when stdout is not a terminal: {text:?}"
+    );
+}
+
+#[test]
+fn check_exits_1_and_explains_when_a_read_needs_a_scan() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let ok = write_design(dir.path(), "ok.keyplan.json", &design(false));
+    let bad = write_design(dir.path(), "scan.keyplan.json", &design(true));
+    let out = keyplan(&[
+        "check",
+        ok.to_str().expect("utf-8"),
+        bad.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let text = stdout(&out);
+    assert!(text.contains("Find user by email"), "{text}");
+    assert!(text.contains("Scan"), "{text}");
+    assert!(text.contains("because"), "{text}");
+    assert!(text.contains("suggestion:"), "{text}");
+}
+
+#[test]
+fn check_exits_2_naming_the_file_line_and_column_of_a_broken_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let ok = write_design(dir.path(), "ok.keyplan.json", &design(false));
+    let broken = dir.path().join("broken.json");
+    std::fs::write(&broken, "{\n  \"version\": 1,\n  \"name\": \"x\",\n}\n").expect("writable");
+    let missing = dir.path().join("missing.json");
+    let out = keyplan(&[
+        "check",
+        ok.to_str().expect("utf-8"),
+        broken.to_str().expect("utf-8"),
+        missing.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!("{}: line 4, column 1:", broken.display())),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("{}: cannot read", missing.display())),
+        "{err}"
+    );
+    // The readable file is still checked.
+    assert!(stdout(&out).contains("Get user"));
+}
+
+#[test]
+fn check_json_has_exactly_the_documented_shape() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bad = write_design(dir.path(), "scan.keyplan.json", &design(true));
+    let out = keyplan(&["check", "--json", bad.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("stdout is JSON");
+    let keys = |v: &serde_json::Value| -> Vec<String> {
+        let mut k: Vec<String> = v.as_object().expect("an object").keys().cloned().collect();
+        k.sort();
+        k
+    };
+    assert_eq!(keys(&json), ["designs"]);
+    let design = &json["designs"][0];
+    assert_eq!(keys(design), ["file", "findings", "name", "patterns"]);
+    assert_eq!(design["file"], bad.display().to_string());
+    assert_eq!(design["name"], "users");
+    let get = &design["patterns"][0];
+    assert_eq!(
+        keys(get),
+        [
+            "covered",
+            "index",
+            "key_condition",
+            "name",
+            "operation",
+            "reasons"
+        ]
+    );
+    assert_eq!(get["name"], "Get user");
+    assert_eq!(get["operation"], "GetItem");
+    assert_eq!(get["index"], serde_json::Value::Null);
+    assert_eq!(get["key_condition"], "PK = :pk AND SK = :sk");
+    assert_eq!(get["covered"], true);
+    let scan = &design["patterns"][1];
+    assert_eq!(scan["operation"], "Scan");
+    assert_eq!(scan["covered"], false);
+    assert_eq!(scan["key_condition"], serde_json::Value::Null);
+    assert!(!scan["reasons"].as_array().expect("a list").is_empty());
+    for finding in design["findings"].as_array().expect("a list") {
+        assert_eq!(keys(finding), ["code", "message", "path", "severity"]);
+    }
+}
+
+#[test]
+fn check_reads_the_other_formats_by_detection_or_by_flag() {
+    let workbench =
+        corpus("nosql-workbench/aws-dynamodb-examples/ChatSystem__ChatSystemSchema.json");
+    let mcp = corpus("mcp-data-model/valid_schemas__ecommerce_app__ecommerce_schema.json");
+    let out = keyplan(&[
+        "check",
+        "--json",
+        workbench.to_str().expect("utf-8"),
+        mcp.to_str().expect("utf-8"),
+    ]);
+    assert_ne!(out.status.code(), Some(2), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("stdout is JSON");
+    assert_eq!(json["designs"].as_array().map(Vec::len), Some(2));
+    // A wrong --format is a parse error, exit 2.
+    let out = keyplan(&[
+        "check",
+        "--format",
+        "mcp",
+        workbench.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("tables missing"), "{}", stderr(&out));
+}
+
+#[test]
+fn import_writes_a_design_file_that_reads_back() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (from, source) in [
+        (
+            "mcp",
+            corpus("mcp-data-model/valid_schemas__saas_app__project_management_schema.json"),
+        ),
+        (
+            "nosql-workbench",
+            corpus(
+                "nosql-workbench/aws-dynamodb-examples/RecurringPayments__RecurringPaymentsSchema.json",
+            ),
+        ),
+    ] {
+        let target = dir.path().join(format!("{from}.keyplan.json"));
+        let out = keyplan(&[
+            "import",
+            source.to_str().expect("utf-8"),
+            "--from",
+            from,
+            "-o",
+            target.to_str().expect("utf-8"),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let text = std::fs::read_to_string(&target).expect("the design was written");
+        let design = keyplan_core::file::parse(&text).expect("the written design parses");
+        assert!(!design.entities.is_empty());
+        // And it checks.
+        let out = keyplan(&["check", target.to_str().expect("utf-8")]);
+        assert_ne!(out.status.code(), Some(2), "{}", stderr(&out));
+    }
+    let out = keyplan(&[
+        "import",
+        "/nonexistent/model.json",
+        "--from",
+        "mcp",
+        "-o",
+        "-",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("/nonexistent/model.json: cannot read"));
+}
+
+#[test]
+fn schema_prints_the_json_schema_of_the_design_file() {
+    let out = keyplan(&["schema"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), keyplan_server::cli::schema::design_schema());
+}
