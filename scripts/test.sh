@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# `make test`: the whole suite. Every step runs even after a failure, so one log shows every
+# problem; the summary at the end lists each step, and the exit code is non-zero when any
+# step failed. Tests that need a tool fail (not skip) when it is missing:
+# KEYPLAN_REQUIRE_TOOLS=1.
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+export KEYPLAN_REQUIRE_TOOLS=1
+
+results=()
+failed=0
+run_step() {
+  local name=$1
+  shift
+  step "$name"
+  local started=$SECONDS
+  if "$@"; then
+    results+=("ok      $name ($((SECONDS - started)) s)")
+  else
+    results+=("FAILED  $name ($((SECONDS - started)) s)")
+    failed=1
+  fi
+}
+
+run_step "setup" scripts/setup.sh
+run_step "trunk build --release (the app the end-to-end test opens)" scripts/build.sh
+run_step "cargo test --workspace (every crate, with the browser end-to-end test)" \
+  cargo test --workspace
+run_step "cargo build -p keyplan-core --target wasm32-unknown-unknown" \
+  cargo build -p keyplan-core --target wasm32-unknown-unknown
+run_step "wasm-bindgen-test: keyplan-app in headless Chromium" \
+  env CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  CHROMEDRIVER=/usr/bin/chromedriver \
+  cargo test -p keyplan-app --target wasm32-unknown-unknown
+
+step "summary"
+printf '  %s\n' "${results[@]}"
+if [ "$failed" -ne 0 ]; then
+  echo "keyplan test: FAILED"
+  exit 1
+fi
+echo "keyplan test: all steps passed"
