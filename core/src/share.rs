@@ -122,10 +122,12 @@ pub fn wire_bytes(design: &Design) -> Vec<u8> {
     v1::write(design)
 }
 
-/// Whether `text` looks like it carries a share link (a `d=` fragment parameter), so an app can
-/// tell "no link" from "a broken link".
-pub fn has_payload(text: &str) -> bool {
-    matches!(payload_of(text), Ok(_))
+/// Whether `link` (a whole link or `location.hash`) carries a `d=` fragment parameter, so an app
+/// can tell "no link here" from "a link that does not decode".
+pub fn has_payload(link: &str) -> bool {
+    let link = link.trim();
+    let fragment = link.split_once('#').map_or(link, |(_, fragment)| fragment);
+    fragment.split('&').any(|param| param.starts_with("d="))
 }
 
 /// Finds the payload in a link, a fragment or a bare payload.

@@ -93,6 +93,8 @@ fn decode_takes_a_link_a_fragment_or_the_payload_alone() {
     assert!(has_payload(&format!("#d={payload}")));
     assert!(!has_payload(""));
     assert!(!has_payload("#other=1"));
+    assert!(!has_payload("http://127.0.0.1:8080/"));
+    assert!(has_payload("http://127.0.0.1:8080/#x=1&d=2.broken"));
 }
 
 #[test]

@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 pub mod check;
 pub mod import;
+pub mod link;
 pub mod run;
 pub mod schema;
 pub mod serve;
@@ -30,6 +31,8 @@ pub enum Command {
     Import(import::Args),
     /// Print the JSON Schema of the design file.
     Schema(schema::Args),
+    /// Print a share link that carries a design file, or (`--decode`) the design a link carries.
+    Link(link::Args),
     /// Serve the built browser app and the HTTP API.
     Serve(serve::Args),
     /// Run a design on a DynamoDB engine and compare every pattern with core's evaluation.
@@ -42,6 +45,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Check(args) => check::run(args).await,
         Command::Import(args) => import::run(args).await,
         Command::Schema(args) => schema::run(args).await,
+        Command::Link(args) => link::run(args).await,
         Command::Serve(args) => serve::run(args).await,
         Command::Run(args) => run::run(args).await,
     }

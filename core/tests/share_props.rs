@@ -1,0 +1,321 @@
+//! Share links round-trip any design: `decode(encode(d)) == d` over random designs that cover
+//! tables with GSIs (multi-attribute keys) and LSIs, entities with every attribute type and
+//! key templates (valid, invalid and write-sharded), patterns of every action with transaction
+//! writes, canvas positions and sample items.
+
+use std::collections::BTreeMap;
+
+use keyplan_core::model::{
+    AccessPattern, Action, AttrType, Attribute, Billing, CURRENT_VERSION, Design, Entity, Gsi,
+    KeyAttribute, KeyType, Lsi, Order, Point, Projection, SortCondition, SortOp, Table, WriteStep,
+};
+use keyplan_core::share::{decode, encode, link};
+use keyplan_core::{AttributeValue, Item, KeyTemplate};
+use proptest::prelude::*;
+
+fn name() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => "[A-Za-z][A-Za-z0-9_#-]{0,10}",
+        1 => "\\PC{0,8}",
+        1 => Just(String::new()),
+    ]
+}
+
+fn text() -> impl Strategy<Value = String> {
+    prop_oneof![Just(String::new()), "\\PC{0,40}"]
+}
+
+fn finite() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        any::<i32>().prop_map(f64::from),
+        -1.0e6..1.0e6f64,
+        prop::num::f64::NORMAL | prop::num::f64::SUBNORMAL | prop::num::f64::ZERO,
+    ]
+}
+
+fn key_type() -> impl Strategy<Value = KeyType> {
+    prop_oneof![Just(KeyType::S), Just(KeyType::N), Just(KeyType::B)]
+}
+
+fn key() -> impl Strategy<Value = KeyAttribute> {
+    (name(), key_type()).prop_map(|(name, ty)| KeyAttribute { name, ty })
+}
+
+fn projection() -> impl Strategy<Value = Projection> {
+    prop_oneof![
+        Just(Projection::All),
+        Just(Projection::KeysOnly),
+        prop::collection::vec(name(), 0..4)
+            .prop_map(|attributes| Projection::Include { attributes }),
+    ]
+}
+
+fn table() -> impl Strategy<Value = Table> {
+    let gsi = (
+        name(),
+        prop::collection::vec(key(), 1..=4),
+        prop::collection::vec(key(), 0..=4),
+        projection(),
+    )
+        .prop_map(|(name, partition_key, sort_key, projection)| Gsi {
+            name,
+            partition_key,
+            sort_key,
+            projection,
+        });
+    let lsi = (name(), key(), projection()).prop_map(|(name, sort_key, projection)| Lsi {
+        name,
+        sort_key,
+        projection,
+    });
+    let billing = prop_oneof![
+        Just(Billing::OnDemand),
+        (any::<u64>(), any::<u64>()).prop_map(|(read, write)| Billing::Provisioned { read, write }),
+    ];
+    (
+        name(),
+        key(),
+        prop::option::of(key()),
+        prop::collection::vec(gsi, 0..4),
+        prop::collection::vec(lsi, 0..3),
+        billing,
+        prop::option::of(name()),
+    )
+        .prop_map(
+            |(name, partition_key, sort_key, gsis, lsis, billing, ttl_attribute)| Table {
+                name,
+                partition_key,
+                sort_key,
+                gsis,
+                lsis,
+                billing,
+                ttl_attribute,
+            },
+        )
+}
+
+fn attr_type() -> impl Strategy<Value = AttrType> {
+    prop::sample::select(vec![
+        AttrType::S,
+        AttrType::N,
+        AttrType::B,
+        AttrType::Bool,
+        AttrType::Null,
+        AttrType::M,
+        AttrType::L,
+        AttrType::SS,
+        AttrType::NS,
+        AttrType::BS,
+    ])
+}
+
+/// Valid templates, write-sharded ones, invalid ones and noise.
+fn template() -> impl Strategy<Value = KeyTemplate> {
+    prop_oneof![
+        prop::sample::select(vec![
+            "CUSTOMER#{customerId}",
+            "PROFILE",
+            "{createdAt}#{orderId}",
+            "STATUS#{status}#SHARD{shard:10}",
+            "{{literal}}#{x}",
+            "",
+            "{",
+            "}",
+            "{unclosed",
+            "{x:0}",
+            "{x:abc}",
+            "{a}{shard:3}{shard:4}",
+        ])
+        .prop_map(KeyTemplate::parse),
+        "[A-Z#{}a-z:0-9]{0,16}".prop_map(|s| KeyTemplate::parse(&s)),
+    ]
+}
+
+fn entity() -> impl Strategy<Value = Entity> {
+    let attribute = (
+        name(),
+        attr_type(),
+        any::<bool>(),
+        prop::collection::vec(name(), 0..3),
+        prop::option::of(any::<u64>()),
+    )
+        .prop_map(|(name, ty, required, values, distinct)| Attribute {
+            name,
+            ty,
+            required,
+            values,
+            distinct,
+        });
+    (
+        name(),
+        name(),
+        text(),
+        prop::collection::vec(attribute, 0..5),
+        prop::collection::btree_map(name(), template(), 0..5),
+    )
+        .prop_map(|(name, table, description, attributes, keys)| Entity {
+            name,
+            table,
+            description,
+            attributes,
+            keys,
+        })
+}
+
+fn action() -> impl Strategy<Value = Action> {
+    prop::sample::select(vec![
+        Action::Read,
+        Action::Put,
+        Action::Update,
+        Action::Delete,
+        Action::Transact,
+    ])
+}
+
+fn pattern() -> impl Strategy<Value = AccessPattern> {
+    let sort = (
+        name(),
+        prop::sample::select(vec![
+            SortOp::Eq,
+            SortOp::Lt,
+            SortOp::Le,
+            SortOp::Gt,
+            SortOp::Ge,
+            SortOp::Between,
+            SortOp::BeginsWith,
+        ]),
+    )
+        .prop_map(|(attribute, op)| SortCondition { attribute, op });
+    let write = (
+        action(),
+        name(),
+        any::<u32>(),
+        prop::option::of(text()),
+        prop::collection::vec(name(), 0..3),
+    )
+        .prop_map(|(action, entity, count, condition, changes)| WriteStep {
+            action,
+            entity,
+            count,
+            condition,
+            changes,
+        });
+    (
+        (name(), text(), action()),
+        prop::collection::vec(name(), 0..3),
+        prop::collection::vec(name(), 0..3),
+        prop::option::of(sort),
+        (any::<bool>(), any::<bool>(), finite()),
+        prop::option::of(any::<u32>()),
+        prop::collection::vec(name(), 0..3),
+        prop::collection::vec(write, 0..4),
+        prop::option::of(text()),
+    )
+        .prop_map(
+            |(
+                (name, description, action),
+                entities,
+                inputs,
+                sort,
+                (desc, consistent, rate),
+                page_size,
+                changes,
+                writes,
+                condition,
+            )| AccessPattern {
+                name,
+                description,
+                action,
+                entities,
+                inputs,
+                sort,
+                order: if desc { Order::Desc } else { Order::Asc },
+                consistent,
+                rate,
+                page_size,
+                changes,
+                writes,
+                condition,
+            },
+        )
+}
+
+fn value() -> impl Strategy<Value = AttributeValue> {
+    let leaf = prop_oneof![
+        text().prop_map(AttributeValue::S),
+        "-?[0-9]{1,6}(\\.[0-9]{1,3})?".prop_map(AttributeValue::N),
+        "[A-Za-z0-9+/]{0,8}".prop_map(AttributeValue::B),
+        any::<bool>().prop_map(AttributeValue::Bool),
+        Just(AttributeValue::Null(true)),
+        prop::collection::vec(name(), 0..3).prop_map(AttributeValue::SS),
+    ];
+    leaf.prop_recursive(3, 12, 3, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..3).prop_map(AttributeValue::L),
+            prop::collection::btree_map(name(), inner, 0..3).prop_map(AttributeValue::M),
+        ]
+    })
+}
+
+fn item() -> impl Strategy<Value = Item> {
+    prop::collection::btree_map(name(), value(), 1..4)
+}
+
+fn design() -> impl Strategy<Value = Design> {
+    (
+        (name(), text()),
+        prop::collection::vec(table(), 0..3),
+        prop::collection::vec(entity(), 0..4),
+        prop::collection::vec(pattern(), 0..5),
+        prop::collection::btree_map(
+            name(),
+            (finite(), finite()).prop_map(|(x, y)| Point { x, y }),
+            0..5,
+        ),
+        prop::collection::btree_map(name(), prop::collection::vec(item(), 0..3), 0..2),
+    )
+        .prop_map(
+            |((name, description), tables, entities, patterns, layout, samples)| Design {
+                version: CURRENT_VERSION,
+                name,
+                description,
+                tables,
+                entities,
+                patterns,
+                layout,
+                samples,
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn decoding_an_encoded_design_gives_the_same_design(design in design()) {
+        let payload = encode(&design).expect("a random design fits in a link");
+        prop_assert_eq!(decode(&payload), Ok(design.clone()));
+        // The canonical form: encoding the decoded design gives the same payload.
+        prop_assert_eq!(encode(&decode(&payload).expect("decodes")), Ok(payload));
+    }
+
+    #[test]
+    fn a_whole_link_decodes_like_its_payload(design in design().prop_filter("small", |d| d.tables.len() < 2)) {
+        let link = link("https://keyplan.example/app/", &design).expect("fits");
+        prop_assert_eq!(decode(&link), Ok(design));
+    }
+}
+
+#[test]
+fn sample_items_survive_even_when_empty_lists_and_maps_nest() {
+    let mut design = Design::new("samples");
+    let item: Item = BTreeMap::from([
+        ("PK".to_string(), AttributeValue::S("A#1".into())),
+        (
+            "L".to_string(),
+            AttributeValue::L(vec![AttributeValue::M(BTreeMap::new())]),
+        ),
+    ]);
+    design.samples.insert("t".into(), vec![item]);
+    assert_eq!(decode(&encode(&design).expect("fits")), Ok(design));
+}

@@ -1,0 +1,64 @@
+//! `keyplan link`: a design file as a share link, or a share link back to a design file.
+//!
+//! The link carries the whole design in its fragment (`<base>/#d=1.…`), so opening it needs no
+//! server state; core's `share` module owns the format. A link that cannot be decoded exits
+//! with status 2 and says what is wrong with it, nothing on stdout.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use keyplan_core::share;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The design file (`*.keyplan.json`) to share.
+    #[arg(required_unless_present = "decode", conflicts_with = "decode")]
+    pub file: Option<PathBuf>,
+    /// The address of the keyplan app the link opens.
+    #[arg(long, env = "KEYPLAN_LINK_BASE", default_value = share::DEFAULT_BASE)]
+    pub base: String,
+    /// Print the design file a link carries instead: a whole link, its `#d=…` fragment or the
+    /// payload alone; `-` reads it from stdin.
+    #[arg(long, value_name = "LINK")]
+    pub decode: Option<String>,
+}
+
+/// Exit status for a link that cannot be decoded.
+const BAD_LINK: u8 = 2;
+
+pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(link) = args.decode {
+        let link = if link == "-" {
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .context("cannot read the link from stdin")?;
+            text
+        } else {
+            link
+        };
+        return Ok(match share::decode(&link) {
+            Ok(design) => {
+                print!("{}", keyplan_core::file::to_string(&design));
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(BAD_LINK)
+            }
+        });
+    }
+    let path = args
+        .file
+        .context("give a design file to share, or --decode LINK")?;
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let design = keyplan_core::file::parse(&text)
+        .with_context(|| format!("{} is not a valid design file", path.display()))?;
+    let link = share::link(&args.base, &design)
+        .with_context(|| format!("cannot share {} as a link", path.display()))?;
+    println!("{link}");
+    Ok(ExitCode::SUCCESS)
+}
