@@ -193,12 +193,13 @@ fn table_key(table: &Table, entity: &Entity) -> Vec<KeyValue> {
         .collect()
 }
 
-/// Every key attribute an entity fills with its own template (the implicit ones are the
-/// item's attributes already).
+/// Every key attribute an entity fills with its own template. A key attribute that is also an
+/// attribute of the entity is the item's own value, never computed over it.
 fn computed_keys(table: &Table, entity: &Entity) -> Vec<KeyValue> {
     table
         .key_attributes()
         .into_iter()
+        .filter(|k| entity.attribute(&k.name).is_none())
         .filter_map(|k| {
             Some(KeyValue {
                 attr: k.name.clone(),
@@ -652,10 +653,11 @@ impl TsNames {
 
     fn items_type(&self, entities: &[String]) -> String {
         let types: Vec<String> = entities.iter().map(|e| self.interface(e)).collect();
-        if types.is_empty() {
-            "Record<string, unknown>".to_string()
-        } else {
-            types.join(" | ")
+        match types.as_slice() {
+            [] => "Record<string, unknown>".to_string(),
+            [one] => one.clone(),
+            // Parenthesised, so `T[]` and `T | undefined` read as meant.
+            many => format!("({})", many.join(" | ")),
         }
     }
 }
@@ -1463,13 +1465,19 @@ pub fn python(design: &Design) -> String {
     {
         out.push_str("\n\ndef _sort_key(value: Any) -> tuple[int, Any]:\n    \"\"\"DynamoDB's order of key values: numbers numerically, strings by code point.\"\"\"\n    return (0, value) if isinstance(value, (int, Decimal)) else (1, str(value))\n");
     }
-    let mut scope = Scope::with_taken(&["Item", "Decimal", "Any", "Optional", "os", "random"]);
+    let mut scope = Scope::with_taken(&[
+        "Item", "Decimal", "Any", "Optional", "os", "random", "PATTERNS",
+    ]);
+    let mut registry = Vec::new();
     for call in &calls {
         let fname = scope.unique(names::valid(
             &names::snake(&call.pattern),
             Lang::Python,
             "pattern",
         ));
+        if !matches!(call.kind, Kind::Skip(_)) {
+            registry.push((call.pattern.clone(), fname.clone()));
+        }
         let doc = doc_line(call).replace('\\', "\\\\").replace('"', "\\\"");
         let params = py_params(&call.inputs);
         let input_var = |v: &str| py_ident(v);
@@ -1816,6 +1824,13 @@ pub fn python(design: &Design) -> String {
             }
         }
     }
+    out.push_str(
+        "\n\n# Every pattern's function, by the pattern's name in the design.\nPATTERNS = {\n",
+    );
+    for (pattern, fname) in &registry {
+        let _ = writeln!(out, "    {}: {fname},", py_str(pattern));
+    }
+    out.push_str("}\n");
     out
 }
 
@@ -1977,11 +1992,29 @@ pub fn rust(design: &Design) -> String {
         .iter()
         .any(|t| t.key_attributes().iter().any(|k| k.ty == KeyType::B));
     let mut types = vec!["AttributeValue"];
+    let transact_steps: Vec<&Step> = calls
+        .iter()
+        .flat_map(|c| match &c.kind {
+            Kind::Transact(steps) => steps.iter().map(|(s, _)| s).collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    if transact_steps.iter().any(|s| matches!(s, Step::Delete(_))) {
+        types.push("Delete");
+    }
+    if transact_steps.iter().any(|s| matches!(s, Step::Put(_))) {
+        types.push("Put");
+    }
     if uses_transact {
-        types.extend(["Delete", "Put", "TransactWriteItem", "Update"]);
+        types.push("TransactWriteItem");
+    }
+    if transact_steps.iter().any(|s| matches!(s, Step::Update(_))) {
+        types.push("Update");
     }
     out.push_str("use std::collections::HashMap;\n\n");
-    out.push_str("use aws_sdk_dynamodb::Client;\n");
+    if calls.iter().any(|c| !matches!(c.kind, Kind::Skip(_))) {
+        out.push_str("use aws_sdk_dynamodb::Client;\n");
+    }
     if uses_blob {
         out.push_str("use aws_sdk_dynamodb::primitives::Blob;\n");
     }

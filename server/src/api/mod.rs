@@ -8,6 +8,7 @@ use axum::Router;
 use crate::AppState;
 use crate::error::ApiError;
 
+pub mod export;
 pub mod health;
 pub mod runs;
 
@@ -16,6 +17,7 @@ pub mod runs;
 pub fn router() -> Router<AppState> {
     Router::new()
         .merge(health::router())
+        .merge(export::router())
         .merge(runs::router())
         .fallback(|| async { ApiError::NotFound("no such API endpoint".to_string()) })
 }

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub mod check;
+pub mod export;
 pub mod import;
 pub mod link;
 pub mod run;
@@ -37,6 +38,8 @@ pub enum Command {
     Serve(serve::Args),
     /// Run a design on a DynamoDB engine and compare every pattern with core's evaluation.
     Run(run::Args),
+    /// Export a design: CloudFormation, Terraform, CDK, library schemas, access code, docs.
+    Export(export::Args),
 }
 
 /// Runs the chosen subcommand.
@@ -48,6 +51,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Link(args) => link::run(args).await,
         Command::Serve(args) => serve::run(args).await,
         Command::Run(args) => run::run(args).await,
+        Command::Export(args) => export::run(args).await,
     }
 }
 

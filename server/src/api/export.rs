@@ -1,0 +1,39 @@
+//! `POST /api/export/{format}`: the body is a design file (JSON); the answer is the export as
+//! text, with its Content-Type and a Content-Disposition download file name.
+//!
+//! A body that is not a valid design gets a 400 saying what is wrong and where (core's file
+//! parser gives the line and column); an unknown format gets a 404 listing the formats.
+
+use axum::Router;
+use axum::extract::Path;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use keyplan_core::export::{Format, export};
+
+use crate::AppState;
+use crate::error::ApiError;
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/export/{format}", post(export_design))
+}
+
+async fn export_design(Path(format): Path<String>, body: String) -> Result<Response, ApiError> {
+    let format: Format = format
+        .parse()
+        .map_err(|e: keyplan_core::export::UnknownFormat| ApiError::NotFound(e.to_string()))?;
+    let design = keyplan_core::file::parse(&body)
+        .map_err(|e| ApiError::BadRequest(format!("the design is not valid: {e}")))?;
+    let text = export(&design, format).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    // The file name comes from the design's name through core's identifier rules: letters,
+    // digits, `-`, `_` and `.` only, so it needs no quoting beyond the quotes.
+    let disposition = format!("attachment; filename=\"{}\"", format.file_name(&design));
+    Ok((
+        [
+            (header::CONTENT_TYPE, format.content_type().to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        text,
+    )
+        .into_response())
+}

@@ -1,0 +1,46 @@
+//! `keyplan export FILE --to FORMAT [-o OUT]`: writes one export of a design (CloudFormation,
+//! Terraform, CDK, library schemas, access code, the design document...) to a file or stdout.
+//!
+//! The export itself is core's pure function; this module only reads the file, picks the
+//! format and writes the text.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use keyplan_core::export::{Format, export};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The design file (`*.keyplan.json`).
+    pub file: PathBuf,
+    /// The format: cloudformation-json, cloudformation-yaml, terraform, create-table, cdk,
+    /// nosql-workbench, electrodb, onetable, typescript, python, rust, markdown or svg.
+    #[arg(long = "to", value_name = "FORMAT", value_parser = parse_format)]
+    pub format: Format,
+    /// Write here instead of stdout.
+    #[arg(short = 'o', long = "out", value_name = "OUT")]
+    pub out: Option<PathBuf>,
+}
+
+fn parse_format(name: &str) -> Result<Format, String> {
+    name.parse::<Format>().map_err(|e| e.to_string())
+}
+
+pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let text = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let design = keyplan_core::file::parse(&text)
+        .with_context(|| format!("{} is not a valid design file", args.file.display()))?;
+    let text = export(&design, args.format)
+        .with_context(|| format!("cannot export {}", args.file.display()))?;
+    match &args.out {
+        Some(path) => std::fs::write(path, &text)
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => std::io::stdout()
+            .write_all(text.as_bytes())
+            .context("cannot write to stdout")?,
+    }
+    Ok(ExitCode::SUCCESS)
+}

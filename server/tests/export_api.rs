@@ -1,0 +1,86 @@
+//! `POST /api/export/{format}` through the router, without a socket (issue 5).
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use http_body_util::BodyExt;
+use keyplan_server::{AppState, Dist, app};
+use tower::ServiceExt;
+
+async fn post(uri: &str, body: String) -> (StatusCode, header::HeaderMap, String) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("index.html"), "<!doctype html>").expect("index");
+    let dist = Dist::locate(Some(dir.path().to_path_buf())).expect("dist");
+    let response = app(AppState::new(dist))
+        .oneshot(
+            Request::post(uri)
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from(body))
+                .expect("request"),
+        )
+        .await
+        .expect("the app answers");
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .expect("body")
+        .to_bytes();
+    (
+        status,
+        headers,
+        String::from_utf8_lossy(&bytes).into_owned(),
+    )
+}
+
+fn seed() -> String {
+    keyplan_core::examples::SOURCES[0].1.to_string()
+}
+
+#[tokio::test]
+async fn an_export_comes_with_its_content_type_and_a_download_name() {
+    let (status, headers, body) = post("/api/export/cloudformation-yaml", seed()).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(
+        headers[header::CONTENT_TYPE],
+        "application/yaml; charset=utf-8"
+    );
+    assert_eq!(
+        headers[header::CONTENT_DISPOSITION],
+        "attachment; filename=\"order-management.template.yaml\""
+    );
+    assert!(body.contains("AWS::DynamoDB::Table"), "{body}");
+}
+
+#[tokio::test]
+async fn every_format_exports_the_seed() {
+    for format in keyplan_core::export::Format::ALL {
+        let (status, headers, body) = post(&format!("/api/export/{format}"), seed()).await;
+        assert_eq!(status, StatusCode::OK, "{format}: {body}");
+        assert_eq!(
+            headers[header::CONTENT_TYPE],
+            format.content_type(),
+            "{format}"
+        );
+        assert!(!body.is_empty(), "{format}");
+    }
+}
+
+#[tokio::test]
+async fn a_bad_design_is_a_400_saying_where() {
+    let (status, _, body) = post(
+        "/api/export/terraform",
+        "{\n  \"version\": 1,\n  \"name\": \"x\",\n  \"tabels\": []\n}".to_string(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(body.contains("line 4, column 10"), "{body}");
+}
+
+#[tokio::test]
+async fn an_unknown_format_is_a_404_listing_the_formats() {
+    let (status, _, body) = post("/api/export/excel", seed()).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(body.contains("cloudformation-json"), "{body}");
+}

@@ -1,0 +1,408 @@
+//! Every export checked by the real tool (issue 5): cfn-lint on the CloudFormation JSON and
+//! YAML, `tsc --strict` on all TypeScript against the real npm packages, python-hcl2 on the
+//! Terraform (with its attributes checked against the keys), and the generated Python run
+//! against a moto server, returning for each read pattern the items core's evaluation returns.
+//! (The generated Rust is compiled by the `keyplan-export-check` crate in tests/export-rust.)
+//!
+//! Designs: every built-in example, plus every design imported from ../shared/corpus when it is
+//! there. Each tool runs once over all files. A missing tool fails the test under
+//! `KEYPLAN_REQUIRE_TOOLS=1` (the README's test command) and skips it otherwise.
+
+use std::collections::BTreeMap;
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use keyplan_core::Design;
+use keyplan_core::export::{Format, export};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .canonicalize()
+        .expect("the repository exists")
+}
+
+/// The tool at `relative` under the repository, or `None` after saying it is skipped; under
+/// `KEYPLAN_REQUIRE_TOOLS=1` a missing tool is a failure.
+fn tool(relative: &str) -> Option<PathBuf> {
+    let path = repo().join(relative);
+    if path.exists() {
+        return Some(path);
+    }
+    if std::env::var("KEYPLAN_REQUIRE_TOOLS").as_deref() == Ok("1") {
+        panic!("{relative} is missing: run scripts/setup.sh");
+    }
+    eprintln!("skipped: {relative} missing, run `make test`");
+    None
+}
+
+/// (name, design) for every example and every corpus design that imports.
+fn designs() -> Vec<(String, Design)> {
+    let mut out: Vec<(String, Design)> = keyplan_core::examples::all()
+        .into_iter()
+        .map(|(slug, d)| (slug.to_string(), d))
+        .collect();
+    let corpus = repo().join("../shared/corpus");
+    let mut files = Vec::new();
+    let mut dirs = vec![corpus];
+    while let Some(dir) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "json") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    for path in files {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        // Usage-data files and the like are not designs: the importer says so.
+        if let Ok(imported) = keyplan_core::import::detect_and_import(&text) {
+            if imported.design.tables.is_empty() {
+                continue;
+            }
+            let stem = path
+                .file_stem()
+                .map(|s| {
+                    s.to_string_lossy()
+                        .replace(|c: char| !c.is_ascii_alphanumeric(), "_")
+                })
+                .unwrap_or_default();
+            out.push((format!("corpus_{stem}"), imported.design));
+        }
+    }
+    out
+}
+
+fn write_all(dir: &Path, format: Format, suffix: &str) -> Vec<(String, Design, PathBuf)> {
+    designs()
+        .into_iter()
+        .map(|(name, design)| {
+            let text = export(&design, format).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let path = dir.join(format!("{name}{suffix}"));
+            std::fs::write(&path, text).expect("write export");
+            (name, design, path)
+        })
+        .collect()
+}
+
+fn run(command: &mut Command) -> (bool, String) {
+    let output = command.output().expect("the tool starts");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (output.status.success(), text)
+}
+
+#[test]
+fn cfn_lint_finds_no_error_or_warning_in_any_cloudformation_export() {
+    let Some(cfn_lint) = tool(".tools/venv/bin/cfn-lint") else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut files = write_all(dir.path(), Format::CloudFormationJson, ".template.json");
+    files.extend(write_all(
+        dir.path(),
+        Format::CloudFormationYaml,
+        ".template.yaml",
+    ));
+    let (ok, output) = run(Command::new(cfn_lint)
+        .args(["--format", "parseable"])
+        .args(files.iter().map(|(_, _, p)| p)));
+    assert!(ok && output.trim().is_empty(), "cfn-lint:\n{output}");
+}
+
+#[test]
+fn every_typescript_export_passes_tsc_strict_against_the_real_packages() {
+    let Some(tsc) = tool(".tools/node_modules/.bin/tsc") else {
+        return;
+    };
+    // Inside .tools, so module resolution finds .tools/node_modules.
+    let dir = tempfile::Builder::new()
+        .prefix("tscheck-")
+        .tempdir_in(repo().join(".tools"))
+        .expect("temp dir in .tools");
+    let mut n_files = 0;
+    for (format, suffix) in [
+        (Format::TypeScript, ".access.ts"),
+        (Format::ElectroDb, ".electrodb.ts"),
+        (Format::OneTable, ".onetable.ts"),
+        (Format::Cdk, ".stack.ts"),
+    ] {
+        n_files += write_all(dir.path(), format, suffix).len();
+    }
+    std::fs::write(
+        dir.path().join("tsconfig.json"),
+        r#"{
+  "compilerOptions": {
+    "strict": true,
+    "noEmit": true,
+    "target": "es2022",
+    "module": "nodenext",
+    "moduleResolution": "nodenext",
+    "types": ["node"],
+    "skipLibCheck": true
+  },
+  "include": ["*.ts"]
+}
+"#,
+    )
+    .expect("write tsconfig");
+    let (ok, output) = run(Command::new(tsc)
+        .arg("-p")
+        .arg(dir.path().join("tsconfig.json")));
+    assert!(ok, "tsc --strict over {n_files} files:\n{output}");
+}
+
+#[test]
+fn terraform_parses_with_python_hcl2_and_declares_exactly_the_key_attributes() {
+    let Some(python) = tool(".tools/venv/bin/python") else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let files = write_all(dir.path(), Format::Terraform, ".tf");
+    let (ok, output) = run(Command::new(python)
+        .arg("-c")
+        .arg(
+            "import hcl2, json, sys\nprint(json.dumps([hcl2.load(open(f)) for f in sys.argv[1:]]))",
+        )
+        .args(files.iter().map(|(_, _, p)| p)));
+    assert!(ok, "python-hcl2:\n{output}");
+    let parsed: Vec<serde_json::Value> = serde_json::from_str(output.trim()).expect("hcl2 JSON");
+    for ((name, design, _), doc) in files.iter().zip(&parsed) {
+        // python-hcl2 keeps string literals and block labels with their quotes.
+        let resources: Vec<&serde_json::Value> = doc["resource"]
+            .as_array()
+            .expect("resources")
+            .iter()
+            .filter_map(|r| r.get("\"aws_dynamodb_table\""))
+            .flat_map(|r| r.as_object().expect("labelled").values())
+            .collect();
+        assert_eq!(resources.len(), design.tables.len(), "{name}");
+        for (table, resource) in design.tables.iter().zip(resources) {
+            let declared: Vec<(String, String)> = resource["attribute"]
+                .as_array()
+                .expect("attribute blocks")
+                .iter()
+                .map(|a| (unquote(&a["name"]), unquote(&a["type"])))
+                .collect();
+            let expected: Vec<(String, String)> = table
+                .key_attributes()
+                .iter()
+                .map(|k| (k.name.clone(), format!("{:?}", k.ty)))
+                .collect();
+            assert_eq!(declared, expected, "{name}: {}", table.name);
+            assert_eq!(
+                unquote(&resource["hash_key"]),
+                table.partition_key.name,
+                "{name}"
+            );
+            assert_eq!(
+                unquote(&resource["range_key"]),
+                table
+                    .sort_key
+                    .as_ref()
+                    .map(|k| k.name.clone())
+                    .unwrap_or_default(),
+                "{name}"
+            );
+        }
+    }
+}
+
+/// A string as python-hcl2 gives it (`"\"PK\""`), unquoted; `""` for anything else.
+fn unquote(value: &serde_json::Value) -> String {
+    let text = value.as_str().unwrap_or_default();
+    serde_json::from_str::<String>(text).unwrap_or_else(|_| text.to_string())
+}
+
+/// A moto server on a free loopback port, killed when dropped.
+struct Moto {
+    child: Child,
+    port: u16,
+}
+
+impl Moto {
+    fn start(moto_server: &Path) -> Moto {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let child = Command::new(moto_server)
+            .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("moto_server starts");
+        let moto = Moto { child, port };
+        let started = Instant::now();
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "moto_server did not listen on {port} within 30 s"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        moto
+    }
+}
+
+impl Drop for Moto {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Numbers compared by value, so `5` and `5.0` agree.
+fn normalise(value: &serde_json::Value) -> serde_json::Value {
+    match value {
+        serde_json::Value::Object(map) => {
+            if let (1, Some(serde_json::Value::String(n))) = (map.len(), map.get("N")) {
+                let number: f64 = n.parse().unwrap_or(f64::NAN);
+                return serde_json::json!({ "N": format!("{number}") });
+            }
+            map.iter()
+                .map(|(k, v)| (k.clone(), normalise(v)))
+                .collect::<serde_json::Map<_, _>>()
+                .into()
+        }
+        serde_json::Value::Array(items) => items.iter().map(normalise).collect(),
+        other => other.clone(),
+    }
+}
+
+const DRIVER: &str = r#"
+import importlib.util, inspect, json, sys
+from decimal import Decimal
+import boto3
+from boto3.dynamodb.types import TypeSerializer
+
+module_path, tables_path, items_path, runs_path, endpoint = sys.argv[1:6]
+spec = importlib.util.spec_from_file_location("access", module_path)
+access = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(access)
+client = boto3.client("dynamodb", endpoint_url=endpoint, region_name="us-east-1",
+                      aws_access_key_id="test", aws_secret_access_key="test")
+tables = json.load(open(tables_path))
+for table in (tables if isinstance(tables, list) else [tables]):
+    client.create_table(**table)
+for entry in json.load(open(items_path)):
+    client.put_item(TableName=entry["table"], Item=entry["item"])
+serializer = TypeSerializer()
+results = {}
+for run in json.load(open(runs_path)):
+    fn = access.PATTERNS[run["pattern"]]
+    by_norm = {name.replace("_", "").lower(): (value, kind) for name, (value, kind) in run["inputs"].items()}
+    args = []
+    for param in list(inspect.signature(fn).parameters)[1:]:
+        key = param.rstrip("_").replace("_", "").lower()
+        if key not in by_norm:
+            continue
+        value, kind = by_norm[key]
+        args.append(Decimal(value) if kind == "N" else value)
+    result = fn(client, *args)
+    items = result[0] if isinstance(result, tuple) else result
+    if isinstance(items, dict):
+        items = [items]
+    if items is None:
+        items = []
+    results[run["pattern"]] = [{k: serializer.serialize(v) for k, v in item.items()} for item in items]
+print(json.dumps(results))
+"#;
+
+#[test]
+fn generated_python_returns_on_moto_what_core_evaluation_returns_for_the_seed() {
+    let (Some(python), Some(moto_server)) = (
+        tool(".tools/venv/bin/python"),
+        tool(".tools/venv/bin/moto_server"),
+    ) else {
+        return;
+    };
+    let design = keyplan_core::examples::get("order-management").expect("the seed example");
+    let analysis = keyplan_core::analyze(&design);
+    let sample =
+        keyplan_core::sample::generate(&design, &keyplan_core::sample::SampleConfig::default());
+    let store = keyplan_core::eval::Store::build(&design, sample.load_items());
+    let runs = keyplan_core::eval::run_all(&design, &store, &analysis.verdicts);
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).expect("write");
+        path
+    };
+    let module = write(
+        "order_management_access.py",
+        &export(&design, Format::Python).unwrap(),
+    );
+    let tables = write(
+        "tables.json",
+        &export(&design, Format::CreateTable).unwrap(),
+    );
+    let items: Vec<serde_json::Value> = sample
+        .items
+        .iter()
+        .map(|i| serde_json::json!({ "table": i.table, "item": i.item }))
+        .collect();
+    let items = write("items.json", &serde_json::to_string(&items).unwrap());
+    let mut expected = BTreeMap::new();
+    let mut requests = Vec::new();
+    for (pattern, run) in &runs {
+        let Ok(run) = run else { continue };
+        let entities = &design.pattern(pattern).expect("pattern").entities;
+        let inputs: BTreeMap<&String, (String, &str)> = run
+            .inputs
+            .iter()
+            .map(|(name, value)| {
+                let numeric = entities.iter().filter_map(|e| design.entity(e)).any(|e| {
+                    e.attribute(name)
+                        .is_some_and(|a| a.ty == keyplan_core::AttrType::N)
+                });
+                (name, (value.clone(), if numeric { "N" } else { "S" }))
+            })
+            .collect();
+        requests.push(serde_json::json!({ "pattern": pattern, "inputs": inputs }));
+        expected.insert(
+            pattern.clone(),
+            normalise(&serde_json::to_value(&run.result.items).unwrap()),
+        );
+    }
+    assert!(
+        expected.len() >= 5,
+        "the seed has at least five key reads: {expected:?}"
+    );
+    let runs_file = write("runs.json", &serde_json::to_string(&requests).unwrap());
+    let driver = write("driver.py", DRIVER);
+
+    let moto = Moto::start(&moto_server);
+    let (ok, output) = run(Command::new(python)
+        .arg(driver)
+        .arg(module)
+        .arg(tables)
+        .arg(items)
+        .arg(runs_file)
+        .arg(format!("http://127.0.0.1:{}", moto.port)));
+    drop(moto);
+    assert!(ok, "the generated Python failed:\n{output}");
+    let actual: BTreeMap<String, serde_json::Value> =
+        serde_json::from_str(output.lines().last().unwrap_or_default()).expect("driver JSON");
+    for (pattern, want) in &expected {
+        let got = normalise(actual.get(pattern).unwrap_or(&serde_json::Value::Null));
+        assert_eq!(
+            &got, want,
+            "pattern `{pattern}`: Python on moto vs core's evaluation"
+        );
+    }
+}
