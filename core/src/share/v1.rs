@@ -298,11 +298,7 @@ fn read_table(r: &mut Reader) -> Result<Table, WireError> {
     let name = r.str("a table's name")?;
     let partition_key = read_key(r)?;
     let flags = r.flags(TABLE_SORT_KEY | TABLE_PROVISIONED | TABLE_TTL, "table")?;
-    let sort_key = if flags & TABLE_SORT_KEY != 0 {
-        Some(read_key(r)?)
-    } else {
-        None
-    };
+    let sort_key = r.when(flags & TABLE_SORT_KEY != 0, read_key)?;
     let gsis = r.seq("GSIs", |r| {
         Ok(Gsi {
             name: r.str("a GSI's name")?,
@@ -326,11 +322,7 @@ fn read_table(r: &mut Reader) -> Result<Table, WireError> {
     } else {
         Billing::OnDemand
     };
-    let ttl_attribute = if flags & TABLE_TTL != 0 {
-        Some(r.str("the TTL attribute")?)
-    } else {
-        None
-    };
+    let ttl_attribute = r.when(flags & TABLE_TTL != 0, |r| r.str("the TTL attribute"))?;
     Ok(Table {
         name,
         partition_key,
@@ -420,11 +412,7 @@ fn read_entity(r: &mut Reader) -> Result<Entity, WireError> {
         } else {
             Vec::new()
         };
-        let distinct = if flags & ATTR_DISTINCT != 0 {
-            Some(r.varint("a distinct count")?)
-        } else {
-            None
-        };
+        let distinct = r.when(flags & ATTR_DISTINCT != 0, |r| r.varint("a distinct count"))?;
         Ok(Attribute {
             name,
             ty,
@@ -458,6 +446,18 @@ const PATTERN_PAGE_SIZE: u8 = 64;
 const PATTERN_CONDITION: u8 = 128;
 const WRITE_COUNT: u8 = 8;
 const WRITE_CONDITION: u8 = 16;
+
+/// The action in the low bits of a pattern's or a write's flags, read at byte `at`.
+fn action_of(flags: u8, at: usize) -> Result<Action, WireError> {
+    let code = flags & ACTION_MASK;
+    ACTIONS
+        .get(usize::from(code))
+        .copied()
+        .ok_or_else(|| WireError {
+            at,
+            problem: format!("{code} is not an action"),
+        })
+}
 
 fn write_pattern(w: &mut Writer, pattern: &AccessPattern) {
     let AccessPattern {
@@ -540,31 +540,17 @@ fn read_pattern(r: &mut Reader) -> Result<AccessPattern, WireError> {
     let description = r.str("a pattern's description")?;
     let at = r.at;
     let flags = r.u8("a pattern's flags")?;
-    let action = *ACTIONS
-        .get(usize::from(flags & ACTION_MASK))
-        .ok_or_else(|| WireError {
-            at,
-            problem: format!(
-                "{} is not an action (pattern `{name}`)",
-                flags & ACTION_MASK
-            ),
-        })?;
+    let action = action_of(flags, at)?;
     let entities = r.seq("a pattern's entities", |r| r.str("an entity name"))?;
     let inputs = r.seq("a pattern's inputs", |r| r.str("an input"))?;
-    let sort = if flags & PATTERN_SORT != 0 {
-        Some(SortCondition {
+    let sort = r.when(flags & PATTERN_SORT != 0, |r| {
+        Ok(SortCondition {
             attribute: r.str("a sort condition's attribute")?,
             op: r.pick(&SORT_OPS, "sort operator")?,
         })
-    } else {
-        None
-    };
+    })?;
     let rate = r.finite(&format!("the rate of pattern `{name}`"))?;
-    let page_size = if flags & PATTERN_PAGE_SIZE != 0 {
-        Some(r.u32("a page size")?)
-    } else {
-        None
-    };
+    let page_size = r.when(flags & PATTERN_PAGE_SIZE != 0, |r| r.u32("a page size"))?;
     let changes = r.seq("a pattern's changes", |r| r.str("a changed attribute"))?;
     let writes = r.seq("transaction writes", |r| {
         let at = r.at;
@@ -575,23 +561,16 @@ fn read_pattern(r: &mut Reader) -> Result<AccessPattern, WireError> {
                 problem: format!("unknown flags 0x{flags:02x} on a transaction write"),
             });
         }
-        let action = *ACTIONS
-            .get(usize::from(flags & ACTION_MASK))
-            .ok_or_else(|| WireError {
-                at,
-                problem: format!("{} is not an action", flags & ACTION_MASK),
-            })?;
+        let action = action_of(flags, at)?;
         let entity = r.str("a write's entity")?;
         let count = if flags & WRITE_COUNT != 0 {
             r.u32("a write's count")?
         } else {
             1
         };
-        let condition = if flags & WRITE_CONDITION != 0 {
-            Some(r.str("a write's condition")?)
-        } else {
-            None
-        };
+        let condition = r.when(flags & WRITE_CONDITION != 0, |r| {
+            r.str("a write's condition")
+        })?;
         let changes = r.seq("a write's changes", |r| r.str("a changed attribute"))?;
         Ok(WriteStep {
             action,
@@ -601,11 +580,9 @@ fn read_pattern(r: &mut Reader) -> Result<AccessPattern, WireError> {
             changes,
         })
     })?;
-    let condition = if flags & PATTERN_CONDITION != 0 {
-        Some(r.str("a pattern's condition")?)
-    } else {
-        None
-    };
+    let condition = r.when(flags & PATTERN_CONDITION != 0, |r| {
+        r.str("a pattern's condition")
+    })?;
     Ok(AccessPattern {
         name,
         description,
@@ -796,6 +773,19 @@ impl Reader<'_> {
             });
         }
         Ok(flags)
+    }
+
+    /// The value `read` reads when `present` (a flag bit), else `None`.
+    fn when<T>(
+        &mut self,
+        present: bool,
+        read: impl FnOnce(&mut Self) -> Result<T, WireError>,
+    ) -> Result<Option<T>, WireError> {
+        if present {
+            read(self).map(Some)
+        } else {
+            Ok(None)
+        }
     }
 
     /// A [`Writer::num`] that must be finite: a design file cannot hold NaN or infinity.
