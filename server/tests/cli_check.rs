@@ -256,6 +256,22 @@ fn import_writes_a_design_file_that_reads_back() {
         let out = keyplan(&["check", target.to_str().expect("utf-8")]);
         assert_ne!(out.status.code(), Some(2), "{}", stderr(&out));
     }
+    // An mcp schema with its usage data: the items become the design's samples.
+    let schema = corpus("mcp-data-model/valid_schemas__ecommerce_app__ecommerce_schema.json");
+    let usage = corpus("mcp-data-model/valid_usage_data__ecommerce_app__ecommerce_usage_data.json");
+    let out = keyplan(&[
+        "import",
+        schema.to_str().expect("utf-8"),
+        "--from",
+        "mcp",
+        "--usage",
+        usage.to_str().expect("utf-8"),
+        "-o",
+        "-",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let design = keyplan_core::file::parse(&stdout(&out)).expect("the design on stdout parses");
+    assert!(design.samples.values().map(Vec::len).sum::<usize>() > 0);
     let out = keyplan(&[
         "import",
         "/nonexistent/model.json",

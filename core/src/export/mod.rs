@@ -19,7 +19,7 @@ mod cloudformation;
 mod create_table;
 mod document;
 mod electrodb;
-mod names;
+pub(crate) mod names;
 mod onetable;
 mod svg;
 mod terraform;

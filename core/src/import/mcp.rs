@@ -16,13 +16,14 @@
 //! and `index_name` are not part of the design (keyplan decides those) and are returned beside
 //! it in [`Imported::declared`] for comparison.
 
+use crate::item::AttributeValue;
 use crate::model::{
     AccessPattern, Action, AttrType, Attribute, Design, Entity, Gsi, KeyAttribute, KeyType,
     Projection, SortCondition, SortOp, Table, WriteStep,
 };
 use crate::template::KeyTemplate;
 
-use super::{At, Declared, ImportError, Imported, unique_name};
+use super::{At, Declared, ImportError, Imported, plain_value, unique_name};
 
 /// Reads an awslabs/mcp `schema.json`.
 pub fn import(text: &str) -> Result<Imported, ImportError> {
@@ -136,28 +137,22 @@ pub(crate) fn import_value(value: &serde_json::Value) -> Result<Imported, Import
             sk.ty = KeyType::N;
         }
         for gsi in &mut table.gsis {
-            for (position, key) in gsi.partition_key.iter_mut().enumerate() {
-                let templates: Vec<_> = mine
-                    .iter()
-                    .filter_map(|e| {
-                        e.templates(Some(&gsi.name))
-                            .map(|(pk, _)| pk.get(position).map(|t| (*e, t.clone())))
-                    })
-                    .collect();
-                if number(templates) {
-                    key.ty = KeyType::N;
-                }
-            }
-            for (position, key) in gsi.sort_key.iter_mut().enumerate() {
-                let templates: Vec<_> = mine
-                    .iter()
-                    .filter_map(|e| {
-                        e.templates(Some(&gsi.name))
-                            .map(|(_, sk)| sk.get(position).map(|t| (*e, t.clone())))
-                    })
-                    .collect();
-                if number(templates) {
-                    key.ty = KeyType::N;
+            let name = gsi.name.clone();
+            let sides = [(false, &mut gsi.partition_key), (true, &mut gsi.sort_key)];
+            for (is_sort, keys) in sides {
+                for (position, key) in keys.iter_mut().enumerate() {
+                    let templates: Vec<_> = mine
+                        .iter()
+                        .filter_map(|e| {
+                            e.templates(Some(&name)).map(|(pk, sk)| {
+                                let side = if is_sort { sk } else { pk };
+                                side.get(position).map(|t| (*e, t.clone()))
+                            })
+                        })
+                        .collect();
+                    if number(templates) {
+                        key.ty = KeyType::N;
+                    }
                 }
             }
         }
@@ -198,13 +193,77 @@ pub(crate) fn import_value(value: &serde_json::Value) -> Result<Imported, Import
             read_cross_table(&pattern_at, &entities, &mut imported, &mut pattern_names)?;
         }
     }
-    if entities.iter().any(|e| e.at.get("entity_type").is_some()) {
-        imported.notes.push(
-            "entity_type values (USER, ORDER...) are not kept: keyplan tells entities apart by their key templates"
-                .to_string(),
-        );
+    let entity_types: Vec<&str> = entities
+        .iter()
+        .filter_map(|e| e.at.get("entity_type").and_then(|t| t.str().ok()))
+        .collect();
+    if !entity_types.is_empty() {
+        imported.notes.push(format!(
+            "entity_type values ({}) are not kept: keyplan tells entities apart by their key templates",
+            entity_types.join(", ")
+        ));
     }
+    imported.notes.push(
+        "pattern_id and return_type are not kept; each pattern's operation and index_name are keyplan's to decide (compare with `keyplan check`)"
+            .to_string(),
+    );
     Ok(imported)
+}
+
+/// Adds the items of an mcp usage-data file (`entities.<Entity>.sample_data` and
+/// `access_pattern_data`, plain JSON) to the design's samples, each with its key attributes
+/// rendered from the entity's templates. A key whose template needs a value the item lacks is
+/// left out of that item.
+pub fn add_usage_data(imported: &mut Imported, text: &str) -> Result<(), ImportError> {
+    let value: serde_json::Value = serde_json::from_str(text)?;
+    let root = At::root(&value);
+    let mut added = 0;
+    for (entity_name, entity_at) in root.require("entities")?.members()? {
+        let Some(entity) = imported.design.entity(entity_name).cloned() else {
+            return Err(entity_at.invalid(format!("no entity `{entity_name}` in the schema")));
+        };
+        for data in ["sample_data", "access_pattern_data"] {
+            let Some(data_at) = entity_at.get(data) else {
+                continue;
+            };
+            let mut item = crate::item::Item::new();
+            for (name, value_at) in data_at.members()? {
+                item.insert(name.to_string(), plain_value(value_at.value()));
+            }
+            for (key, template) in &entity.keys {
+                let rendered = template.render(|var| {
+                    item.get(&var.name).and_then(|v| match v {
+                        AttributeValue::S(s) | AttributeValue::N(s) => Some(s.clone()),
+                        _ => None,
+                    })
+                });
+                let numeric = imported.design.table(&entity.table).is_some_and(|t| {
+                    t.key_attributes()
+                        .iter()
+                        .any(|k| k.name == *key && k.ty == KeyType::N)
+                });
+                if let Some(rendered) = rendered {
+                    let value = if numeric {
+                        AttributeValue::N(rendered)
+                    } else {
+                        AttributeValue::S(rendered)
+                    };
+                    item.insert(key.clone(), value);
+                }
+            }
+            imported
+                .design
+                .samples
+                .entry(entity.table.clone())
+                .or_default()
+                .push(item);
+            added += 1;
+        }
+    }
+    imported
+        .notes
+        .push(format!("{added} sample items from the usage data"));
+    Ok(())
 }
 
 fn read_gsi(at: &At<'_>) -> Result<Gsi, ImportError> {

@@ -359,3 +359,22 @@ pub(crate) fn unique_name(name: &str, taken: &mut Vec<String>) -> String {
     taken.push(candidate.clone());
     candidate
 }
+
+/// Plain JSON as a DynamoDB value: text S, number N, true/false BOOL, null NULL, object M,
+/// list L.
+pub(crate) fn plain_value(value: &Value) -> crate::item::AttributeValue {
+    use crate::item::AttributeValue;
+    match value {
+        Value::Null => AttributeValue::Null(true),
+        Value::Bool(b) => AttributeValue::Bool(*b),
+        Value::Number(n) => AttributeValue::N(n.to_string()),
+        Value::String(s) => AttributeValue::S(s.clone()),
+        Value::Array(list) => AttributeValue::L(list.iter().map(plain_value).collect()),
+        Value::Object(members) => AttributeValue::M(
+            members
+                .iter()
+                .map(|(k, v)| (k.clone(), plain_value(v)))
+                .collect(),
+        ),
+    }
+}

@@ -30,7 +30,7 @@ use crate::model::{
 };
 use crate::template::KeyTemplate;
 
-use super::{At, ImportError, Imported, template_literal, unique_name, variable_name};
+use super::{At, ImportError, Imported, plain_value, template_literal, unique_name, variable_name};
 
 /// Reads a NoSQL Workbench model export.
 pub fn import(text: &str) -> Result<Imported, ImportError> {
@@ -360,24 +360,6 @@ fn typed_value(value: &serde_json::Value) -> Option<AttributeValue> {
         ("BS", v) => AttributeValue::BS(strings(v)?),
         _ => return None,
     })
-}
-
-/// Plain JSON as a DynamoDB value: text S, number N, object M, list L.
-fn plain_value(value: &serde_json::Value) -> AttributeValue {
-    use serde_json::Value;
-    match value {
-        Value::Null => AttributeValue::Null(true),
-        Value::Bool(b) => AttributeValue::Bool(*b),
-        Value::Number(n) => AttributeValue::N(n.to_string()),
-        Value::String(s) => AttributeValue::S(s.clone()),
-        Value::Array(list) => AttributeValue::L(list.iter().map(plain_value).collect()),
-        Value::Object(members) => AttributeValue::M(
-            members
-                .iter()
-                .map(|(k, v)| (k.clone(), plain_value(v)))
-                .collect(),
-        ),
-    }
 }
 
 fn read_facet(at: &At<'_>) -> Result<Facet, ImportError> {
@@ -1409,43 +1391,9 @@ fn is_key_like(name: &str) -> bool {
         )
 }
 
-/// Splits a name into words at `_`, `-`, spaces and lower-to-upper changes.
-fn words(name: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut current = String::new();
-    let mut previous_lower = false;
-    for c in name.chars() {
-        if !c.is_alphanumeric() {
-            if !current.is_empty() {
-                out.push(std::mem::take(&mut current));
-            }
-            previous_lower = false;
-            continue;
-        }
-        if c.is_uppercase() && previous_lower && !current.is_empty() {
-            out.push(std::mem::take(&mut current));
-        }
-        previous_lower = c.is_lowercase() || c.is_ascii_digit();
-        current.push(c);
-    }
-    if !current.is_empty() {
-        out.push(current);
-    }
-    out
-}
-
-fn capitalise(word: &str) -> String {
-    let lower = word.to_lowercase();
-    let mut chars = lower.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
-}
-
-/// `ORDER_ITEM` -> `OrderItem`, `orderItem` -> `OrderItem`, `c` -> `C`.
+/// `ORDER_ITEM` -> `OrderItem`, `orderItem` -> `OrderItem`, `c` -> `C`; never empty.
 fn pascal(name: &str) -> String {
-    let out: String = words(name).iter().map(|w| capitalise(w)).collect();
+    let out = crate::export::names::pascal(name);
     if out.is_empty() {
         "Item".to_string()
     } else {
@@ -1455,12 +1403,7 @@ fn pascal(name: &str) -> String {
 
 /// `ORDER_ITEM` -> `orderItem`, `User` -> `user`.
 fn camel(name: &str) -> String {
-    let p = pascal(name);
-    let mut chars = p.chars();
-    match chars.next() {
-        Some(first) => first.to_lowercase().chain(chars).collect(),
-        None => String::new(),
-    }
+    crate::export::names::camel(name)
 }
 
 /// The variable name for the value after a tag: `USER` -> `userId`, `suuid` -> `suuid`.

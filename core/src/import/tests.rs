@@ -350,7 +350,8 @@ fn mcp_schema_maps_tables_templates_gsis_and_patterns() {
             note: pattern place_order: also takes User as parameters; keyplan records only the entity written
             note: pattern followers: parameter(s) target_user_id are not attributes of Order; dropped
             note: pattern register: the `ConditionCheck` step on Order is not kept (keyplan transactions hold puts, updates and deletes)
-            note: entity_type values (USER, ORDER...) are not kept: keyplan tells entities apart by their key templates
+            note: entity_type values (ORDER, USER) are not kept: keyplan tells entities apart by their key templates
+            note: pattern_id and return_type are not kept; each pattern's operation and index_name are keyplan's to decide (compare with `keyplan check`)
             declared followers: Scan None
             declared get_user: GetItem None
             declared orders_between: Query None
@@ -385,5 +386,21 @@ fn mcp_structure_errors_name_the_path() {
         expect![[r#"
             error: tables[0].entities.U.gsi_mappings[0].name: no GSI `Nope` in the table's gsi_list
         "#]],
+    );
+}
+
+#[test]
+fn mcp_usage_data_becomes_sample_items_with_rendered_keys() {
+    let mut imported = import(Format::Mcp, MCP).expect("imports");
+    let usage = r#"{"entities": {"Order": {"sample_data": {"user_id": "u1", "order_id": "o7",
+        "order_date": "2024-01-02", "status": "open", "created_at": 1700000000, "lines": [{"sku": "a"}]}}}}"#;
+    super::mcp::add_usage_data(&mut imported, usage).expect("usage data reads");
+    let items = &imported.design.samples["App"];
+    expect![[r#"[{"created_at":{"N":"1700000000"},"created_sk":{"N":"1700000000"},"lines":{"L":[{"M":{"sku":{"S":"a"}}}]},"order_date":{"S":"2024-01-02"},"order_id":{"S":"o7"},"pk":{"S":"USER#u1"},"sk":{"S":"ORDER#2024-01-02#o7"},"status":{"S":"open"},"status_pk":{"S":"STATUS#open"},"user_id":{"S":"u1"}}]"#]].assert_eq(&serde_json::to_string(items).expect("items serialise"));
+    let unknown = r#"{"entities": {"Nope": {"sample_data": {}}}}"#;
+    expect!["entities.Nope: no entity `Nope` in the schema"].assert_eq(
+        &super::mcp::add_usage_data(&mut imported, unknown)
+            .expect_err("an unknown entity")
+            .to_string(),
     );
 }

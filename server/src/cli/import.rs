@@ -1,5 +1,5 @@
-//! `keyplan import FILE --from nosql-workbench|mcp -o OUT.keyplan.json`: reads another tool's
-//! model and writes it as a keyplan design file.
+//! `keyplan import FILE --from nosql-workbench|mcp [--usage USAGE.json] -o OUT.keyplan.json`:
+//! reads another tool's model and writes it as a keyplan design file.
 //!
 //! What the source says that a keyplan design cannot hold (or that was guessed, such as key
 //! templates inferred from NoSQL Workbench items) is printed to stderr as notes. The file is
@@ -21,6 +21,9 @@ pub struct Args {
     /// The model's format.
     #[arg(long, value_enum)]
     pub from: From,
+    /// With `--from mcp`: the schema's usage-data file, whose items become the design's samples.
+    #[arg(long, value_name = "USAGE.json")]
+    pub usage: Option<PathBuf>,
     /// Where to write the design file (`*.keyplan.json`); `-` for stdout.
     #[arg(short = 'o', long = "output", value_name = "OUT.keyplan.json")]
     pub output: PathBuf,
@@ -40,13 +43,28 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         From::NosqlWorkbench => Format::NosqlWorkbench,
         From::Mcp => Format::Mcp,
     };
-    let imported = match load(&args.file, Some(format)) {
+    let mut imported = match load(&args.file, Some(format)) {
         Ok(imported) => imported,
         Err(e) => {
             eprintln!("error: {e}");
             return Ok(ExitCode::from(2));
         }
     };
+    if let Some(usage) = &args.usage {
+        if format != Format::Mcp {
+            anyhow::bail!("--usage goes with --from mcp: it is an awslabs/mcp usage-data file");
+        }
+        let text = std::fs::read_to_string(usage)
+            .map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", usage.display()));
+        let added = text.and_then(|text| {
+            keyplan_core::import::mcp::add_usage_data(&mut imported, &text)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", usage.display()))
+        });
+        if let Err(e) = added {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    }
     for note in &imported.notes {
         eprintln!("note: {note}");
     }
