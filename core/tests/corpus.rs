@@ -345,3 +345,147 @@ fn every_mcp_read_pattern_gets_the_declared_operation_or_a_reviewed_disagreement
         44 of 45 read patterns agree
     "#]].assert_eq(&table);
 }
+
+/// The access-pattern tables of two aws-dynamodb-examples READMEs, translated by hand into
+/// keyplan patterns over the imported (inferred) entities: (entity, inputs, the README's
+/// operation, the README's index or `None` for the base table).
+type ReadmePattern = (
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+    &'static str,
+    Option<&'static str>,
+);
+
+const README_PATTERNS: &[(&str, &[ReadmePattern])] = &[
+    (
+        "nosql-workbench/aws-dynamodb-examples/ComplainManagement__ComplaintManagementSchema.json",
+        &[
+            (
+                "Get complaint metadata",
+                "Complaint",
+                &["complaint_id"],
+                "GetItem",
+                None,
+            ),
+            (
+                "Get all communications for a complaint",
+                "Comm",
+                &["complaint_id"],
+                "Query",
+                None,
+            ),
+            (
+                "Get all complaints for a customer",
+                "Complaint",
+                &["customer_id"],
+                "Query",
+                Some("Customer_Complaint_GSI"),
+            ),
+            (
+                "Find complaints escalated to an agent",
+                "Complaint",
+                &["escalated_to"],
+                "Query",
+                Some("Escalations_GSI"),
+            ),
+            (
+                "View agent's communication history",
+                "Comm",
+                &["agentID"],
+                "Query",
+                Some("Agents_Comments_GSI"),
+            ),
+            (
+                "Find complaints by severity and state",
+                "Complaint",
+                &["severity", "current_state"],
+                "Scan",
+                None,
+            ),
+        ],
+    ),
+    (
+        "nosql-workbench/aws-dynamodb-examples/RecurringPayments__RecurringPaymentsSchema.json",
+        &[
+            (
+                "Get all subscriptions for an account",
+                "Subscription",
+                &["AccountId"],
+                "Query",
+                None,
+            ),
+            (
+                "Get all receipts for an account",
+                "Receipts",
+                &["AccountId"],
+                "Query",
+                None,
+            ),
+            (
+                "Get specific subscription details",
+                "Subscription",
+                &["AccountId", "SubId", "SKU"],
+                "GetItem",
+                None,
+            ),
+            (
+                "Find accounts needing reminders for a specific date",
+                "Subscription",
+                &["NextReminderDate"],
+                "Query",
+                Some("GSI-1"),
+            ),
+            (
+                "Find accounts with payments due on a specific date",
+                "Subscription",
+                &["NextPaymentDate"],
+                "Query",
+                Some("GSI-2"),
+            ),
+        ],
+    ),
+];
+
+#[test]
+fn workbench_readme_access_patterns_get_the_authors_operations_on_the_inferred_keys() {
+    let mut table = String::new();
+    for (path, patterns) in README_PATTERNS {
+        let text = std::fs::read_to_string(corpus_dir().join(path)).expect("readable corpus file");
+        let mut design = import::import(Format::NosqlWorkbench, &text)
+            .unwrap_or_else(|e| panic!("{path}: {e}"))
+            .design;
+        for (name, entity, inputs, _, _) in *patterns {
+            design
+                .patterns
+                .push(keyplan_core::AccessPattern::read(*name, &[entity], inputs));
+        }
+        let analysis = analyze(&design);
+        for ((name, _, _, operation, index), verdict) in patterns.iter().zip(&analysis.verdicts) {
+            let agrees =
+                verdict.operation.as_str() == *operation && verdict.index.as_deref() == *index;
+            writeln!(
+                table,
+                "{} {name}: README {operation} {}, keyplan {} {}",
+                if agrees { "agree" } else { "DIFFER" },
+                index.unwrap_or("table"),
+                verdict.operation.as_str(),
+                verdict.index.as_deref().unwrap_or("table"),
+            )
+            .expect("writing to a String cannot fail");
+        }
+    }
+    expect![[r#"
+        agree Get complaint metadata: README GetItem table, keyplan GetItem table
+        agree Get all communications for a complaint: README Query table, keyplan Query table
+        agree Get all complaints for a customer: README Query Customer_Complaint_GSI, keyplan Query Customer_Complaint_GSI
+        agree Find complaints escalated to an agent: README Query Escalations_GSI, keyplan Query Escalations_GSI
+        agree View agent's communication history: README Query Agents_Comments_GSI, keyplan Query Agents_Comments_GSI
+        agree Find complaints by severity and state: README Scan table, keyplan Scan table
+        agree Get all subscriptions for an account: README Query table, keyplan Query table
+        agree Get all receipts for an account: README Query table, keyplan Query table
+        agree Get specific subscription details: README GetItem table, keyplan GetItem table
+        agree Find accounts needing reminders for a specific date: README Query GSI-1, keyplan Query GSI-1
+        agree Find accounts with payments due on a specific date: README Query GSI-2, keyplan Query GSI-2
+    "#]].assert_eq(&table);
+}
