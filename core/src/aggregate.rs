@@ -201,7 +201,7 @@ mod tests {
             .collect();
         expect_test::expect![[r#"
             [
-                "None [S(\"A\")]=[F:GPK+PK+SK+name] [S(\"B\")]=[E:PK+SK+name E:PK+SK+name]",
+                "None [S(\"A\")]=[F:GPK+PK+SK+name] [S(\"B\")]=[E:GPK+PK+SK+name E:PK+SK+name]",
                 "Some(\"G\") [S(\"G1\")]=[F:GPK+PK+SK E:GPK+PK+SK]",
             ]
         "#]]

@@ -405,16 +405,27 @@ fn concentrated(entity: Option<&Entity>, template: &KeyTemplate) -> Option<Strin
     })
 }
 
+/// Where a load falls: a partition of the table or of one index.
+struct Place<'a> {
+    table: &'a str,
+    index: Option<&'a str>,
+    partition: String,
+    template: &'a KeyTemplate,
+}
+
 fn add_load(
     loads: &mut Vec<PartitionLoad>,
-    table: &str,
-    index: Option<&str>,
-    partition: String,
-    template: &KeyTemplate,
+    place: Place<'_>,
     pattern: &str,
     reads: f64,
     writes: f64,
 ) {
+    let Place {
+        table,
+        index,
+        partition,
+        template,
+    } = place;
     let shards = template.shard().and_then(|v| v.shards).unwrap_or(1);
     let at = loads
         .iter()
@@ -464,10 +475,12 @@ fn read_loads(
         let queries = f64::from(verdict.shards.unwrap_or(1).max(1));
         add_load(
             loads,
-            table,
-            verdict.index.as_deref(),
-            name,
-            &part.template,
+            Place {
+                table,
+                index: verdict.index.as_deref(),
+                partition: name,
+                template: &part.template,
+            },
             &pattern.name,
             pattern.rate * cost.read_units / queries,
             0.0,
@@ -540,10 +553,12 @@ fn write_cost(
             let shards = f64::from(template.shard().and_then(|v| v.shards).unwrap_or(1));
             add_load(
                 loads,
-                &table.name,
-                None,
-                name,
-                &template,
+                Place {
+                    table: &table.name,
+                    index: None,
+                    partition: name,
+                    template: &template,
+                },
                 &pattern.name,
                 0.0,
                 pattern.rate * table_units / shards,
@@ -591,10 +606,12 @@ fn write_cost(
                 let shards = f64::from(template.shard().and_then(|v| v.shards).unwrap_or(1));
                 add_load(
                     loads,
-                    &table.name,
-                    Some(index),
-                    name,
-                    &template,
+                    Place {
+                        table: &table.name,
+                        index: Some(index),
+                        partition: name,
+                        template: &template,
+                    },
                     &pattern.name,
                     0.0,
                     pattern.rate * units / shards,

@@ -15,6 +15,7 @@
 //!
 //! Nothing here does IO; bad queries are [`QueryError`] values, never panics.
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
@@ -27,7 +28,7 @@ use crate::item::{AttributeValue, Item};
 use crate::model::{
     AccessPattern, Design, IndexKind, KeyAttribute, KeyType, Projection, SortOp, Table,
 };
-use crate::template::KeyTemplate;
+use crate::template::{KeyTemplate, Part};
 
 pub mod number;
 
@@ -670,7 +671,8 @@ impl Store {
     /// the first Limit. The read units are the sum over all the queries.
     pub fn scatter_gather(&self, queries: &[KeyQuery]) -> Result<Merged, QueryError> {
         let mut pages = Vec::with_capacity(queries.len());
-        let mut rows: Vec<(Vec<KeyValue>, Vec<KeyValue>, Item, Option<String>)> = Vec::new();
+        // (sort key, table key, page, item in page): merged by position, copied once at the end.
+        let mut rows: Vec<(Vec<KeyValue>, Vec<KeyValue>, usize, usize)> = Vec::new();
         let mut forward = true;
         let mut limit = None;
         for query in queries {
@@ -680,10 +682,10 @@ impl Store {
             let page = self.query(query)?;
             let table_keys: Vec<KeyAttribute> =
                 table.table_key_names().into_iter().cloned().collect();
-            for (item, entity) in page.items.iter().zip(&page.entities) {
+            for (at, item) in page.items.iter().enumerate() {
                 let sort = key_values(item, &index.sort_key).unwrap_or_default();
                 let table_key = key_values(item, &table_keys).unwrap_or_default();
-                rows.push((sort, table_key, item.clone(), entity.clone()));
+                rows.push((sort, table_key, pages.len(), at));
             }
             pages.push(page);
         }
@@ -696,7 +698,15 @@ impl Store {
         }
         let read_units = pages.iter().map(|p| p.read_units).sum();
         let bytes_read = pages.iter().map(|p| p.bytes_read).sum();
-        let (items, entities) = rows.into_iter().map(|(_, _, i, e)| (i, e)).unzip();
+        let (items, entities) = rows
+            .iter()
+            .map(|(_, _, page, at)| {
+                (
+                    pages[*page].items[*at].clone(),
+                    pages[*page].entities[*at].clone(),
+                )
+            })
+            .unzip();
         Ok(Merged {
             items,
             entities,
@@ -963,15 +973,30 @@ pub fn render_key(
     ty: KeyType,
     mut value: impl FnMut(&crate::template::Var) -> Option<AttributeValue>,
 ) -> Option<AttributeValue> {
-    let vars: Vec<_> = template.vars().collect();
+    render_key_cow(template, ty, |v| value(v).map(Cow::Owned))
+}
+
+/// [`render_key`] with values that may be borrowed, which saves a copy per variable.
+pub fn render_key_cow<'a>(
+    template: &KeyTemplate,
+    ty: KeyType,
+    mut value: impl FnMut(&crate::template::Var) -> Option<Cow<'a, AttributeValue>>,
+) -> Option<AttributeValue> {
+    let parts = template.parts();
     if ty == KeyType::B
-        && vars.len() == 1
-        && template.parts().len() == 1
-        && let Some(AttributeValue::B(b)) = value(vars[0])
+        && let [Part::Var(var)] = parts
+        && let Some(found) = value(var)
+        && let AttributeValue::B(b) = found.as_ref()
     {
-        return Some(AttributeValue::B(b));
+        return Some(AttributeValue::B(b.clone()));
     }
-    let text = template.render(|v| value(v).and_then(|a| a.as_key_text().map(str::to_string)))?;
+    let mut text = String::new();
+    for part in parts {
+        match part {
+            Part::Literal(s) => text.push_str(s),
+            Part::Var(var) => text.push_str(value(var)?.as_key_text()?),
+        }
+    }
     if text.is_empty() {
         return None;
     }
@@ -1121,7 +1146,7 @@ pub fn pick_inputs(
         .map(|s| s.attribute.clone());
     names.retain(|n| Some(n) != range_attribute.as_ref());
     // Group this entity's items in the index by their input values.
-    let mut groups: BTreeMap<Vec<String>, Vec<&StoredItem>> = BTreeMap::new();
+    let mut groups: BTreeMap<Vec<&str>, Vec<&StoredItem>> = BTreeMap::new();
     for entry in &index.entries {
         let stored = &table.items[entry.item];
         if stored.entity.as_deref() != Some(entity.as_str()) {
@@ -1129,14 +1154,8 @@ pub fn pick_inputs(
         }
         let Some(key) = names
             .iter()
-            .map(|n| {
-                stored
-                    .item
-                    .get(n)
-                    .and_then(|v| v.as_key_text())
-                    .map(str::to_string)
-            })
-            .collect::<Option<Vec<String>>>()
+            .map(|n| stored.item.get(n).and_then(|v| v.as_key_text()))
+            .collect::<Option<Vec<&str>>>()
         else {
             continue;
         };
@@ -1146,7 +1165,10 @@ pub fn pick_inputs(
         .into_iter()
         .max_by(|a, b| a.1.len().cmp(&b.1.len()).then_with(|| b.0.cmp(&a.0)))
         .ok_or_else(no_sample)?;
-    let mut inputs: BTreeMap<String, String> = names.into_iter().zip(key).collect();
+    let mut inputs: BTreeMap<String, String> = names
+        .into_iter()
+        .zip(key.into_iter().map(str::to_string))
+        .collect();
     if let (Some(attribute), Some(sort)) = (range_attribute, &pattern.sort) {
         let ty = design
             .entity(&entity)

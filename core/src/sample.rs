@@ -13,11 +13,12 @@
 //! Generation is a pure function of the design and the [`SampleConfig`]: no clock, no OS
 //! randomness (the PRNG is seeded from the config), so it runs the same in the browser.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use serde::Serialize;
 
-use crate::eval::{LoadItem, render_key};
+use crate::eval::{LoadItem, render_key_cow};
 use crate::item::{AttributeValue, Item};
 use crate::model::{AttrType, Attribute, Design, Entity, KeyType};
 use crate::template::{KeyTemplate, Part};
@@ -202,7 +203,7 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
     let mut rng = oorandom::Rand64::new(u128::from(config.seed) ^ 0x6b65_7970_6c61_6e00);
     let mut data = SampleData::default();
     let mut records: Vec<Vec<ParentRecord>> = vec![Vec::new(); design.entities.len()];
-    let mut seen_keys: HashSet<(String, Vec<String>)> = HashSet::new();
+    let mut seen_keys: HashSet<String> = HashSet::new();
 
     for (table, items) in &design.samples {
         for item in items {
@@ -225,6 +226,13 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
         }
     }
 
+    // Which entities are parents, and of which of their variables.
+    let mut parent_vars: Vec<BTreeSet<String>> = vec![BTreeSet::new(); design.entities.len()];
+    for parents in &relations.parents {
+        for (p, shared) in parents {
+            parent_vars[*p].extend(shared.iter().cloned());
+        }
+    }
     for &e in &relations.order {
         let entity = &design.entities[e];
         let Some(table) = design.table(&entity.table) else {
@@ -245,12 +253,31 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
                 None => DEFAULT_ROOT_COUNT,
             },
         };
-        let vars = all_vars(design, entity);
         let primary: BTreeSet<String> = primary_vars(design, entity).into_iter().collect();
-        let key_attributes = table.key_attributes();
+        // Decided once per entity: how each attribute gets its values, and each key's template.
+        let attributes: Vec<(Attribute, values::Kind, bool)> = all_vars(design, entity)
+            .into_iter()
+            .map(|a| {
+                let kind = values::classify(&a, &entity.name, config.seed);
+                let needed = a.required || primary.contains(&a.name);
+                (a, kind, needed)
+            })
+            .collect();
+        let keys: Vec<(String, KeyType, KeyTemplate, bool)> = table
+            .key_attributes()
+            .into_iter()
+            .filter_map(|key| {
+                let template = entity.key_template(&key.name)?.into_owned();
+                let is_primary = key.name == table.partition_key.name
+                    || table.sort_key.as_ref().is_some_and(|k| k.name == key.name);
+                Some((key.name.clone(), key.ty, template, is_primary))
+            })
+            .collect();
+        let keep = &parent_vars[e];
+        data.items.reserve(count as usize);
         for i in 0..count {
-            let mut draw = values::Generator::new(&mut rng, config.seed, &entity.name, i);
-            let mut values_by_var: BTreeMap<String, AttributeValue> = BTreeMap::new();
+            let mut draw = values::Generator::new(&mut rng, i);
+            let mut item: Item = BTreeMap::new();
             // Parents first: the first parent round-robin, so every parent gets children.
             let mut anchor = None;
             for (k, (p, shared)) in relations.parents[e].iter().enumerate() {
@@ -266,59 +293,59 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
                 let parent = &pool[pick];
                 for var in shared {
                     if let Some(v) = parent.vars.get(var) {
-                        values_by_var
-                            .entry(var.clone())
-                            .or_insert_with(|| v.clone());
+                        item.entry(var.clone()).or_insert_with(|| v.clone());
                     }
                 }
                 anchor.get_or_insert(parent.anchor);
             }
             draw.set_anchor(anchor);
-            for attribute in &vars {
-                if values_by_var.contains_key(&attribute.name) {
+            for (attribute, kind, needed) in &attributes {
+                if item.contains_key(&attribute.name) {
                     continue;
                 }
-                let needed = attribute.required || primary.contains(&attribute.name);
                 if !needed && !draw.chance(0.8) {
                     continue;
                 }
-                values_by_var.insert(attribute.name.clone(), draw.value(attribute));
+                item.insert(attribute.name.clone(), draw.value(kind));
             }
-            let mut item: Item = values_by_var.clone();
-            let mut primary_text = Vec::new();
+            let mut identity = table.name.clone();
             let mut complete = true;
-            for key in &key_attributes {
-                let Some(template) = entity.key_template(&key.name) else {
-                    continue;
-                };
-                let rendered = render_key(&template, key.ty, |v| match v.shards {
-                    Some(n) => Some(AttributeValue::S(draw.below(u64::from(n)).to_string())),
-                    None => values_by_var.get(&v.name).cloned(),
+            let mut rendered_keys = Vec::with_capacity(keys.len());
+            for (name, ty, template, is_primary) in &keys {
+                let rendered = render_key_cow(template, *ty, |v| match v.shards {
+                    Some(n) => Some(Cow::Owned(AttributeValue::S(
+                        draw.below(u64::from(n)).to_string(),
+                    ))),
+                    None => item.get(&v.name).map(Cow::Borrowed),
                 });
-                let is_primary = key.name == table.partition_key.name
-                    || table.sort_key.as_ref().is_some_and(|k| k.name == key.name);
                 match rendered {
                     Some(value) => {
-                        if is_primary {
-                            primary_text.push(value.as_key_text().unwrap_or_default().to_string());
+                        if *is_primary {
+                            identity.push('\u{0}');
+                            identity.push_str(value.as_key_text().unwrap_or_default());
                         }
-                        item.insert(key.name.clone(), value);
+                        rendered_keys.push((name.clone(), value));
                     }
-                    None if is_primary => complete = false,
+                    None if *is_primary => complete = false,
                     // No value for a variable: the item is not in that index.
-                    None => {
-                        item.remove(&key.name);
-                    }
+                    None => {}
                 }
             }
-            let record_anchor = draw.anchor();
-            if !complete || !seen_keys.insert((table.name.clone(), primary_text)) {
+            if !complete || !seen_keys.insert(identity) {
                 continue;
             }
-            records[e].push(ParentRecord {
-                vars: values_by_var,
-                anchor: record_anchor,
-            });
+            if !keep.is_empty() {
+                records[e].push(ParentRecord {
+                    vars: keep
+                        .iter()
+                        .filter_map(|v| item.get(v).map(|x| (v.clone(), x.clone())))
+                        .collect(),
+                    anchor: draw.anchor(),
+                });
+            }
+            for (name, value) in rendered_keys {
+                item.insert(name, value);
+            }
             data.items.push(SampleItem {
                 table: table.name.clone(),
                 entity: Some(entity.name.clone()),

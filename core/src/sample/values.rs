@@ -89,8 +89,6 @@ const CROCKFORD: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 /// Draws values for one item.
 pub(super) struct Generator<'a> {
     rng: &'a mut oorandom::Rand64,
-    seed: u64,
-    entity: &'a str,
     index: u32,
     anchor: i64,
     /// Seconds after the anchor of the next timestamp attribute.
@@ -99,16 +97,9 @@ pub(super) struct Generator<'a> {
 }
 
 impl<'a> Generator<'a> {
-    pub(super) fn new(
-        rng: &'a mut oorandom::Rand64,
-        seed: u64,
-        entity: &'a str,
-        index: u32,
-    ) -> Generator<'a> {
+    pub(super) fn new(rng: &'a mut oorandom::Rand64, index: u32) -> Generator<'a> {
         Generator {
             rng,
-            seed,
-            entity,
             index,
             anchor: EPOCH_START,
             clock: 0,
@@ -169,38 +160,125 @@ impl<'a> Generator<'a> {
         (FIRST_NAMES[f], LAST_NAMES[l])
     }
 
-    /// A value for `attribute`.
-    pub(super) fn value(&mut self, attribute: &Attribute) -> AttributeValue {
-        let name = attribute.name.as_str();
-        let lower = name.to_ascii_lowercase();
-        if !attribute.values.is_empty() {
-            let v = attribute.values[self.below(attribute.values.len() as u64) as usize].clone();
-            return match attribute.ty {
-                AttrType::N => AttributeValue::N(v),
-                _ => AttributeValue::S(v),
-            };
-        }
-        if let Some(distinct) = attribute.distinct.filter(|d| *d > 0 && *d <= 10_000)
-            && matches!(attribute.ty, AttrType::S | AttrType::N)
-            && !is_id(name)
-        {
-            let k = self.below(distinct) + 1;
-            return match attribute.ty {
-                AttrType::N => AttributeValue::N(k.to_string()),
-                _ => AttributeValue::S(format!("{}-{k:02}", initials(name))),
-            };
-        }
-        match attribute.ty {
-            AttrType::S => AttributeValue::S(self.string(name, &lower)),
-            AttrType::N => AttributeValue::N(self.number(name, &lower)),
-            AttrType::B => {
+    /// A value of the kind `kind` for the attribute `name`.
+    pub(super) fn value(&mut self, kind: &Kind) -> AttributeValue {
+        match kind {
+            Kind::Enum { values, number } => {
+                let v = values[self.below(values.len() as u64) as usize].clone();
+                if *number {
+                    AttributeValue::N(v)
+                } else {
+                    AttributeValue::S(v)
+                }
+            }
+            Kind::DistinctN(d) => AttributeValue::N((self.below(*d) + 1).to_string()),
+            Kind::DistinctS(d, initials) => {
+                AttributeValue::S(format!("{initials}-{:02}", self.below(*d) + 1))
+            }
+            Kind::Id { stem, salt } => AttributeValue::S(self.id(stem, *salt)),
+            Kind::Email => {
+                let (first, last) = self.person();
+                AttributeValue::S(format!(
+                    "{}.{}{}@example.com",
+                    first.to_ascii_lowercase(),
+                    last.to_ascii_lowercase().replace('-', ""),
+                    self.index
+                ))
+            }
+            Kind::Username => {
+                let (first, last) = self.person();
+                AttributeValue::S(format!(
+                    "{}{}",
+                    first.to_ascii_lowercase(),
+                    last[..1].to_ascii_lowercase()
+                ))
+            }
+            Kind::FirstName => AttributeValue::S(self.person().0.to_string()),
+            Kind::LastName => AttributeValue::S(self.person().1.to_string()),
+            Kind::FullName => {
+                let (first, last) = self.person();
+                AttributeValue::S(format!("{first} {last}"))
+            }
+            Kind::TitleName => AttributeValue::S(format!(
+                "{} {}",
+                capitalise(self.pick(WORDS)),
+                capitalise(self.pick(WORDS))
+            )),
+            Kind::Time => {
+                let t = self.next_time();
+                AttributeValue::S(iso_datetime(t))
+            }
+            Kind::Date => {
+                let t = self.next_time();
+                AttributeValue::S(iso_date(t))
+            }
+            Kind::Phone => AttributeValue::S(format!("+1-555-01{:02}", self.below(100))),
+            Kind::Address => AttributeValue::S(format!(
+                "{} {}, {}",
+                self.between(1, 240),
+                self.pick(STREETS),
+                self.pick(CITIES)
+            )),
+            Kind::Pick(list) => AttributeValue::S(self.pick(list).to_string()),
+            Kind::Url => AttributeValue::S(format!(
+                "https://example.com/{}/{}",
+                self.pick(WORDS),
+                self.below(1000)
+            )),
+            Kind::Sku => AttributeValue::S(format!("SKU-{:05}", self.below(100_000))),
+            Kind::Text => {
+                let n = self.between(3, 7);
+                let words: Vec<&str> = (0..n).map(|_| self.pick(WORDS)).collect();
+                AttributeValue::S(capitalise(&words.join(" ")))
+            }
+            Kind::Words => AttributeValue::S(format!("{}-{}", self.pick(WORDS), self.pick(WORDS))),
+            Kind::Expiry => AttributeValue::N((self.anchor + 90 * DAY).to_string()),
+            Kind::EpochTime => {
+                let t = self.next_time();
+                AttributeValue::N(t.to_string())
+            }
+            Kind::Money(low, high) => {
+                let c = self.between(low * 100, high * 100);
+                AttributeValue::N(trim_cents(format!("{}.{:02}", c / 100, c % 100)))
+            }
+            Kind::Integer(low, high) => AttributeValue::N(self.between(*low, *high).to_string()),
+            Kind::Binary => {
                 let len = self.between(8, 16) as usize;
                 AttributeValue::B(encode_binary(&self.bytes(len)))
             }
-            AttrType::Bool => AttributeValue::Bool(self.chance(0.5)),
-            AttrType::Null => AttributeValue::Null(true),
-            AttrType::M => AttributeValue::M(self.map(&lower)),
-            AttrType::L => {
+            Kind::Bool => AttributeValue::Bool(self.chance(0.5)),
+            Kind::Null => AttributeValue::Null(true),
+            Kind::AddressMap => {
+                let mut map = BTreeMap::new();
+                let street = format!("{} {}", self.between(1, 240), self.pick(STREETS));
+                map.insert("street".to_string(), AttributeValue::S(street));
+                map.insert(
+                    "city".to_string(),
+                    AttributeValue::S(self.pick(CITIES).to_string()),
+                );
+                map.insert(
+                    "postcode".to_string(),
+                    AttributeValue::S(format!("{:05}", self.below(100_000))),
+                );
+                AttributeValue::M(map)
+            }
+            Kind::Map => {
+                let mut map = BTreeMap::new();
+                map.insert(
+                    "label".to_string(),
+                    AttributeValue::S(self.pick(WORDS).to_string()),
+                );
+                map.insert(
+                    "count".to_string(),
+                    AttributeValue::N(self.between(0, 50).to_string()),
+                );
+                map.insert(
+                    "tags".to_string(),
+                    AttributeValue::L(vec![AttributeValue::S(self.pick(WORDS).to_string())]),
+                );
+                AttributeValue::M(map)
+            }
+            Kind::List => {
                 let n = self.between(1, 3);
                 AttributeValue::L(
                     (0..n)
@@ -208,7 +286,7 @@ impl<'a> Generator<'a> {
                         .collect(),
                 )
             }
-            AttrType::SS => {
+            Kind::StringSet => {
                 let n = self.between(1, 3) as usize;
                 let mut set: Vec<String> = Vec::new();
                 while set.len() < n {
@@ -220,7 +298,7 @@ impl<'a> Generator<'a> {
                 set.sort();
                 AttributeValue::SS(set)
             }
-            AttrType::NS => {
+            Kind::NumberSet => {
                 let n = self.between(1, 3) as usize;
                 let mut set: Vec<i64> = Vec::new();
                 while set.len() < n {
@@ -232,7 +310,7 @@ impl<'a> Generator<'a> {
                 set.sort_unstable();
                 AttributeValue::NS(set.iter().map(i64::to_string).collect())
             }
-            AttrType::BS => {
+            Kind::BinarySet => {
                 let a = self.bytes(8);
                 let mut b = self.bytes(8);
                 if a == b {
@@ -247,193 +325,15 @@ impl<'a> Generator<'a> {
         (0..len).map(|_| self.below(256) as u8).collect()
     }
 
-    fn map(&mut self, lower: &str) -> BTreeMap<String, AttributeValue> {
-        let mut map = BTreeMap::new();
-        if lower.contains("address") || lower.contains("location") {
-            let street = format!("{} {}", self.between(1, 240), self.pick(STREETS));
-            map.insert("street".to_string(), AttributeValue::S(street));
-            map.insert(
-                "city".to_string(),
-                AttributeValue::S(self.pick(CITIES).to_string()),
-            );
-            map.insert(
-                "postcode".to_string(),
-                AttributeValue::S(format!("{:05}", self.below(100_000))),
-            );
-        } else {
-            map.insert(
-                "label".to_string(),
-                AttributeValue::S(self.pick(WORDS).to_string()),
-            );
-            map.insert(
-                "count".to_string(),
-                AttributeValue::N(self.between(0, 50).to_string()),
-            );
-            map.insert(
-                "tags".to_string(),
-                AttributeValue::L(vec![AttributeValue::S(self.pick(WORDS).to_string())]),
-            );
-        }
-        map
-    }
-
-    fn string(&mut self, name: &str, lower: &str) -> String {
-        if is_id(name) {
-            return self.id(name);
-        }
-        if lower.contains("email") {
-            let (first, last) = self.person();
-            return format!(
-                "{}.{}{}@example.com",
-                first.to_ascii_lowercase(),
-                last.to_ascii_lowercase().replace('-', ""),
-                self.index
-            );
-        }
-        if lower == "username" || lower == "login" || lower == "handle" {
-            let (first, last) = self.person();
-            return format!(
-                "{}{}",
-                first.to_ascii_lowercase(),
-                &last[..1].to_ascii_lowercase()
-            );
-        }
-        if lower.contains("firstname") || lower == "givenname" {
-            return self.person().0.to_string();
-        }
-        if lower.contains("lastname") || lower.contains("surname") || lower == "familyname" {
-            return self.person().1.to_string();
-        }
-        if lower.ends_with("name") && !lower.contains("file") {
-            if lower == "name"
-                || lower.contains("customer")
-                || lower.contains("user")
-                || lower.contains("full")
-                || lower.contains("person")
-                || lower.contains("contact")
-            {
-                let (first, last) = self.person();
-                return format!("{first} {last}");
-            }
-            return format!(
-                "{} {}",
-                capitalise(self.pick(WORDS)),
-                capitalise(self.pick(WORDS))
-            );
-        }
-        if is_time(name) {
-            return iso_datetime(self.next_time());
-        }
-        if is_date(lower) {
-            return iso_date(self.next_time());
-        }
-        if lower.contains("phone") || lower.contains("mobile") {
-            return format!("+1-555-01{:02}", self.below(100));
-        }
-        if lower.contains("address") {
-            return format!(
-                "{} {}, {}",
-                self.between(1, 240),
-                self.pick(STREETS),
-                self.pick(CITIES)
-            );
-        }
-        if lower.contains("city") {
-            return self.pick(CITIES).to_string();
-        }
-        if lower.contains("country") {
-            return self
-                .pick(&["PT", "US", "JP", "KE", "CA", "FR", "AU", "NO"])
-                .to_string();
-        }
-        if lower.contains("currency") {
-            return self.pick(&["USD", "EUR", "GBP", "JPY"]).to_string();
-        }
-        if lower.contains("url") || lower.contains("website") || lower.contains("link") {
-            return format!(
-                "https://example.com/{}/{}",
-                self.pick(WORDS),
-                self.below(1000)
-            );
-        }
-        if lower.contains("sku") {
-            return format!("SKU-{:05}", self.below(100_000));
-        }
-        if lower.contains("description")
-            || lower.contains("note")
-            || lower.contains("comment")
-            || lower.contains("title")
-            || lower.contains("text")
-            || lower.contains("body")
-        {
-            let n = self.between(3, 7);
-            let words: Vec<&str> = (0..n).map(|_| self.pick(WORDS)).collect();
-            return capitalise(&words.join(" "));
-        }
-        format!("{}-{}", self.pick(WORDS), self.pick(WORDS))
-    }
-
-    fn number(&mut self, name: &str, lower: &str) -> String {
-        let cents = |g: &mut Generator<'_>, low: i64, high: i64| {
-            let c = g.between(low * 100, high * 100);
-            format!("{}.{:02}", c / 100, c % 100)
-        };
-        if lower.contains("expire") || lower == "ttl" {
-            return (self.anchor + 90 * DAY).to_string();
-        }
-        if is_time(name) || lower.contains("epoch") || lower.contains("timestamp") {
-            return self.next_time().to_string();
-        }
-        if lower.contains("price") || lower.contains("cost") || lower.contains("fee") {
-            return trim_cents(cents(self, 1, 500));
-        }
-        if lower.contains("total")
-            || lower.contains("amount")
-            || lower.contains("balance")
-            || lower.contains("revenue")
-        {
-            return trim_cents(cents(self, 10, 2000));
-        }
-        let (low, high) = if lower.contains("quantity") || lower == "qty" {
-            (1, 10)
-        } else if lower.contains("priority")
-            || lower.contains("rating")
-            || lower.contains("score")
-            || lower.contains("stars")
-        {
-            (1, 5)
-        } else if lower.contains("count") || lower.contains("views") {
-            (0, 500)
-        } else if lower.contains("age") {
-            (18, 90)
-        } else if lower.contains("percent") {
-            (0, 100)
-        } else if lower.contains("year") {
-            (2015, 2025)
-        } else if lower.contains("version") {
-            (1, 20)
-        } else {
-            (0, 1000)
-        };
-        self.between(low, high).to_string()
-    }
-
     /// A prefixed short id, unique for this entity and attribute: `customer_01HV3K7Q`.
-    fn id(&mut self, name: &str) -> String {
-        let stem = id_stem(name);
-        let stem = if stem.is_empty() {
-            self.entity.to_ascii_lowercase()
-        } else {
-            stem
-        };
-        let salt = fnv(self.seed, &format!("{}.{name}", self.entity));
+    fn id(&mut self, stem: &str, salt: u64) -> String {
         // Multiplying by an odd number modulo 2^40 is a bijection, and so is the XOR: distinct
         // indexes give distinct ids.
         const MASK: u64 = (1 << 40) - 1;
         let scrambled =
             ((u64::from(self.index) ^ salt) & MASK).wrapping_mul(0x9E37_79B9_7F4B) & MASK;
         let mut text = String::with_capacity(stem.len() + 9);
-        text.push_str(&stem);
+        text.push_str(stem);
         text.push('_');
         for k in (0..8).rev() {
             text.push(char::from(
@@ -442,6 +342,175 @@ impl<'a> Generator<'a> {
         }
         text
     }
+}
+
+/// How an attribute's values are made, decided once per attribute from its type, name and
+/// hints.
+#[derive(Debug, Clone)]
+pub(super) enum Kind {
+    Enum { values: Vec<String>, number: bool },
+    DistinctN(u64),
+    DistinctS(u64, String),
+    Id { stem: String, salt: u64 },
+    Email,
+    Username,
+    FirstName,
+    LastName,
+    FullName,
+    TitleName,
+    Time,
+    Date,
+    Phone,
+    Address,
+    Pick(&'static [&'static str]),
+    Url,
+    Sku,
+    Text,
+    Words,
+    Expiry,
+    EpochTime,
+    Money(i64, i64),
+    Integer(i64, i64),
+    Binary,
+    Bool,
+    Null,
+    AddressMap,
+    Map,
+    List,
+    StringSet,
+    NumberSet,
+    BinarySet,
+}
+
+/// Decides how `attribute` of `entity` gets its values.
+pub(super) fn classify(attribute: &Attribute, entity: &str, seed: u64) -> Kind {
+    let name = attribute.name.as_str();
+    let lower = name.to_ascii_lowercase();
+    if !attribute.values.is_empty() {
+        return Kind::Enum {
+            values: attribute.values.clone(),
+            number: attribute.ty == AttrType::N,
+        };
+    }
+    if let Some(distinct) = attribute.distinct.filter(|d| *d > 0 && *d <= 10_000)
+        && matches!(attribute.ty, AttrType::S | AttrType::N)
+        && !is_id(name)
+    {
+        return match attribute.ty {
+            AttrType::N => Kind::DistinctN(distinct),
+            _ => Kind::DistinctS(distinct, initials(name)),
+        };
+    }
+    match attribute.ty {
+        AttrType::S => classify_string(name, &lower, entity, seed),
+        AttrType::N => classify_number(name, &lower),
+        AttrType::B => Kind::Binary,
+        AttrType::Bool => Kind::Bool,
+        AttrType::Null => Kind::Null,
+        AttrType::M if lower.contains("address") || lower.contains("location") => Kind::AddressMap,
+        AttrType::M => Kind::Map,
+        AttrType::L => Kind::List,
+        AttrType::SS => Kind::StringSet,
+        AttrType::NS => Kind::NumberSet,
+        AttrType::BS => Kind::BinarySet,
+    }
+}
+
+fn classify_string(name: &str, lower: &str, entity: &str, seed: u64) -> Kind {
+    let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
+    if is_id(name) {
+        let stem = id_stem(name);
+        let stem = if stem.is_empty() {
+            entity.to_ascii_lowercase()
+        } else {
+            stem
+        };
+        let salt = fnv(seed, &format!("{entity}.{name}"));
+        return Kind::Id { stem, salt };
+    }
+    if has(&["email"]) {
+        return Kind::Email;
+    }
+    if matches!(lower, "username" | "login" | "handle") {
+        return Kind::Username;
+    }
+    if has(&["firstname"]) || lower == "givenname" {
+        return Kind::FirstName;
+    }
+    if has(&["lastname", "surname"]) || lower == "familyname" {
+        return Kind::LastName;
+    }
+    if lower.ends_with("name") && !lower.contains("file") {
+        if lower == "name" || has(&["customer", "user", "full", "person", "contact"]) {
+            return Kind::FullName;
+        }
+        return Kind::TitleName;
+    }
+    if is_time(name) {
+        return Kind::Time;
+    }
+    if is_date(lower) {
+        return Kind::Date;
+    }
+    if has(&["phone", "mobile"]) {
+        return Kind::Phone;
+    }
+    if has(&["address"]) {
+        return Kind::Address;
+    }
+    if has(&["city"]) {
+        return Kind::Pick(CITIES);
+    }
+    if has(&["country"]) {
+        return Kind::Pick(&["PT", "US", "JP", "KE", "CA", "FR", "AU", "NO"]);
+    }
+    if has(&["currency"]) {
+        return Kind::Pick(&["USD", "EUR", "GBP", "JPY"]);
+    }
+    if has(&["url", "website", "link"]) {
+        return Kind::Url;
+    }
+    if has(&["sku"]) {
+        return Kind::Sku;
+    }
+    if has(&["description", "note", "comment", "title", "text", "body"]) {
+        return Kind::Text;
+    }
+    Kind::Words
+}
+
+fn classify_number(name: &str, lower: &str) -> Kind {
+    let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
+    if has(&["expire"]) || lower == "ttl" {
+        return Kind::Expiry;
+    }
+    if is_time(name) || has(&["epoch", "timestamp"]) {
+        return Kind::EpochTime;
+    }
+    if has(&["price", "cost", "fee"]) {
+        return Kind::Money(1, 500);
+    }
+    if has(&["total", "amount", "balance", "revenue"]) {
+        return Kind::Money(10, 2000);
+    }
+    let (low, high) = if has(&["quantity"]) || lower == "qty" {
+        (1, 10)
+    } else if has(&["priority", "rating", "score", "stars"]) {
+        (1, 5)
+    } else if has(&["count", "views"]) {
+        (0, 500)
+    } else if has(&["age"]) {
+        (18, 90)
+    } else if has(&["percent"]) {
+        (0, 100)
+    } else if has(&["year"]) {
+        (2015, 2025)
+    } else if has(&["version"]) {
+        (1, 20)
+    } else {
+        (0, 1000)
+    };
+    Kind::Integer(low, high)
 }
 
 fn fnv(seed: u64, text: &str) -> u64 {
