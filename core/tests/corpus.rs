@@ -263,7 +263,7 @@ fn every_corpus_model_imports_and_round_trips() {
             Metadata: PK={playerID} SK=#METADATA#{playerID} [playerID, Type, CreatedAt, UpdatedAt, Nickname, Email, Gender, Avatar, Currency, PlayerLevel, PlayerHealth, PlayerExperience]
             Friends: PK={playerID} SK=FRIENDS#{playerID} [playerID, Type, FriendList]
             Items: PK={playerID} SK=ITEMS#{ItemID} [playerID, ItemID, Type, ItemName, ItemType, ItemCount, ItemAttributes]
-            Equipments: PK={playerID} [playerID, SK, Type, EquipmentName, EquipmentType, EquipmentAttributes]
+            Equipments: PK={playerID} SK=EQUIPMENTS#{EquipID} [playerID, EquipID, Type, EquipmentName, EquipmentType, EquipmentAttributes]
             Tasks: PK={playerID} SK=TASK#{TaskID} [playerID, TaskID, Type, TaskName, TaskDescription, TaskStatus, TaskReward]
             Activities: PK={playerID} SK=ACTIVITY#{ActivityID} [playerID, ActivityID, Type, ActivityEndTime, ActivityName, ActivityReward, ActivityStartTime, ActivityType]
         nosql-workbench/aws-dynamodb-examples/RecurringPayments__RecurringPaymentsSchema.json: 1 tables, 2 entities, 0 patterns, 2 sample items

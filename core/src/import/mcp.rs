@@ -456,6 +456,8 @@ fn to_entity(entity: &McpEntity<'_>, tables: &[Table], notes: &mut Vec<String>) 
             }
         }
     }
+    // `{region}` for the key attribute `region` is what the model means without a template.
+    keys.retain(|key, template| template.source() != format!("{{{key}}}"));
     Entity {
         name: entity.name.clone(),
         table: entity.table.clone(),

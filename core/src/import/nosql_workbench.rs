@@ -770,6 +770,22 @@ fn build_entity(
         } else {
             Inferred::Absent
         };
+        // Items of several shapes under one facet: the facet's alias, when it has a shape of
+        // its own (`EQUIPMENTS#EquipID`), says which one the entity means.
+        let inferred = match inferred {
+            Inferred::Mixed => match alias_template(key, alias) {
+                template @ Inferred::Template(_) => {
+                    notes.push(format!(
+                        "entity {name}: the items' `{}` values have different shapes; the template follows the facet's alias `{}`",
+                        key.name,
+                        alias.unwrap_or_default()
+                    ));
+                    template
+                }
+                _ => Inferred::Mixed,
+            },
+            other => other,
+        };
         match inferred {
             Inferred::Absent => {}
             Inferred::Natural => {

@@ -404,3 +404,38 @@ fn mcp_usage_data_becomes_sample_items_with_rendered_keys() {
             .to_string(),
     );
 }
+
+#[test]
+fn multi_attribute_gsi_keys_read_as_lists_in_both_formats() {
+    check(
+        Format::Mcp,
+        r#"{"tables":[{"table_config":{"table_name":"t","partition_key":"pk"},
+          "gsi_list":[{"name":"ByRegion","partition_key":["region","tier"],"sort_key":["score"]}],
+          "entities":{"P":{"entity_type":"P","pk_template":"P#{id}","fields":[
+            {"name":"id","type":"string","required":true},{"name":"region","type":"string","required":true},
+            {"name":"tier","type":"string","required":true},{"name":"score","type":"integer","required":true}],
+            "gsi_mappings":[{"name":"ByRegion","pk_template":["{region}","{tier}"],"sk_template":["{score}"]}]}}}]}"#,
+        expect![[r#"
+            design "t"
+            table t PK pk:S OnDemand
+              gsi ByRegion region:S+tier:S / score:N All
+            entity P (t) pk=P#{id} [id:S! region:S! tier:S! score:N!]
+            note: entity_type values (P) are not kept: keyplan tells entities apart by their key templates
+            note: pattern_id and return_type are not kept; each pattern's operation and index_name are keyplan's to decide (compare with `keyplan check`)
+        "#]],
+    );
+    let table = r#"{"TableName":"t","KeyAttributes":{"PartitionKey":{"AttributeName":"id","AttributeType":"S"}},
+      "GlobalSecondaryIndexes":[{"IndexName":"ByRegion","KeyAttributes":{
+        "PartitionKey":[{"AttributeName":"region","AttributeType":"S"},{"AttributeName":"tier","AttributeType":"S"}],
+        "SortKey":{"AttributeName":"score","AttributeType":"N"}}}]}"#;
+    check(
+        Format::NosqlWorkbench,
+        &workbench(table),
+        expect![[r#"
+        design "M"
+        table t PK id:S OnDemand
+          gsi ByRegion region:S+tier:S / score:N All
+        entity T (t)  [id:S!]
+    "#]],
+    );
+}
