@@ -1126,7 +1126,8 @@ fn classify(ctx: &Context<'_>, value: &str, item: &Item, key: &str) -> Classifie
 
 /// The item attribute (other than keys) whose value is exactly `segment`, in declared order.
 fn matching_attribute(ctx: &Context<'_>, item: &Item, segment: &str, key: &str) -> Option<String> {
-    if segment.chars().count() < 2 {
+    // A one-letter word is a tag (`c#...`), never a value; a one-digit number may be one.
+    if segment.chars().count() < 2 && is_word(segment) {
         return None;
     }
     let declared = ctx.table.declared.iter().map(|(n, _)| n);
