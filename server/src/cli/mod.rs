@@ -8,10 +8,14 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub mod check;
+pub mod cost;
+pub mod design_io;
 pub mod export;
 pub mod import;
 pub mod link;
+pub mod query;
 pub mod run;
+pub mod sample;
 pub mod schema;
 pub mod serve;
 
@@ -40,6 +44,12 @@ pub enum Command {
     Run(run::Args),
     /// Export a design: CloudFormation, Terraform, CDK, library schemas, access code, docs.
     Export(export::Args),
+    /// Print the design's sample items as DynamoDB JSON, one `{"table","entity","item"}` per line.
+    Sample(sample::Args),
+    /// Run one read pattern over the sample items and print what DynamoDB would return.
+    Query(query::Args),
+    /// Print the capacity units and monthly on-demand cost of every pattern, and hot partitions.
+    Cost(cost::Args),
 }
 
 /// Runs the chosen subcommand.
@@ -52,6 +62,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Serve(args) => serve::run(args).await,
         Command::Run(args) => run::run(args).await,
         Command::Export(args) => export::run(args).await,
+        Command::Sample(args) => sample::run(args).await,
+        Command::Query(args) => query::run(args).await,
+        Command::Cost(args) => cost::run(args).await,
     }
 }
 
