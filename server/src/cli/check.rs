@@ -290,7 +290,7 @@ pub fn render_text(file: &str, imported: &Imported, analysis: &Analysis) -> Stri
             row[3]
         );
         let _ = writeln!(out, "{}", line.trim_end());
-        let indent = " ".repeat(widths[0] + 4);
+        let indent = " ".repeat(widths[0] + 3);
         if verdict.operation == Operation::Scan {
             for reason in &verdict.reasons {
                 let _ = writeln!(out, "{indent}{}", paint(RED, &format!("because {reason}")));
@@ -341,10 +341,53 @@ pub fn render_text(file: &str, imported: &Imported, analysis: &Analysis) -> Stri
     };
     let _ = writeln!(
         out,
-        "  {covered} of {reads} reads covered, {} errors, {} warnings, {} notes: {verdict}\n",
+        "  {covered} of {reads} reads covered, {} errors, {} warnings, {} info: {verdict}\n",
         count(Severity::Error),
         count(Severity::Warning),
         count(Severity::Info),
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text_of(slug: &str) -> String {
+        let design = keyplan_core::examples::get(slug).expect("a built-in example");
+        let imported = import::detect_and_import(&keyplan_core::file::to_string(&design))
+            .expect("an example reads back");
+        let analysis = analyze(&imported.design);
+        anstream::adapter::strip_str(&render_text("x.keyplan.json", &imported, &analysis))
+            .to_string()
+    }
+
+    #[test]
+    fn the_text_report_aligns_patterns_and_explains_each_scan() {
+        expect_test::expect![[r#"
+            x.keyplan.json (Order management)
+              PATTERN                          OPERATION          INDEX KEY CONDITION
+              Get order by ID                  Scan               -
+                                               because the table: PK = `CUSTOMER#{customerId}` needs `customerId`, which is not an input
+                                               because GSI1: GSI1PK = `STATUS#{status}#SHARD{shard:10}` needs `status`, which is not an input
+                                               because GSI2: GSI2PK = `FC#{fulfillmentCenter}` needs `fulfillmentCenter`, which is not an input
+                                               because GSI3: Order is absent from GSI3: it has no template for GSI3PK
+                                               suggestion: a GSI with partition key `ORDER#{orderId}` would serve it
+              Get customer orders              Query              table PK = :pk AND begins_with(SK, :sk)  [:pk=CUSTOMER#{customerId}, :sk=ORDER#]  descending
+              Get orders by status             Query              GSI1  GSI1PK = :pk AND GSI1SK >= :sk  [:pk=STATUS#{status}#SHARD{shard:10}, :sk={createdAt}$]  x10 shards, merged
+              Get order items                  Query              table PK = :pk  [:pk=ORDER#{orderId}]
+              Get customer profile             GetItem            table PK = :pk AND SK = :sk  [:pk=CUSTOMER#{customerId}, :sk=PROFILE]
+              Get orders by fulfillment center Query              GSI2  GSI2PK = :pk  [:pk=FC#{fulfillmentCenter}]
+              Get daily order count by status  Query              table PK = :pk AND begins_with(SK, :sk)  [:pk=ANALYTICS, :sk=DATE#{date}#STATUS#]
+              Get order events                 Query              table PK = :pk  [:pk=ORDER#{orderId}]
+              Create order                     TransactWriteItems -
+              Update order status              UpdateItem         -     PK = :pk AND SK = :sk  [:pk=CUSTOMER#{customerId}, :sk=ORDER#{orderId}]
+              Record order event               PutItem            -     PK = :pk AND SK = :sk  [:pk=ORDER#{orderId}, :sk=EVENT#{occurredAt}#{eventId}]
+              FINDINGS
+              warning KP021 Order.GSI2SK `{priority}#{orderId}` puts the number `priority` in a string sort key, where it sorts as text (`10` before `2`): zero-pad it to a fixed width when writing (`priority` as `0002`) (entities/Order/keys/GSI2SK)
+              warning KP012 no read pattern uses GSI3 of `orders`: it costs writes and storage for nothing; drop it or add the pattern it is for (tables/orders/gsis/GSI3)
+              7 of 8 reads covered, 0 errors, 2 warnings, 0 info: FAIL
+
+        "#]].assert_eq(&text_of("order-management"));
+    }
 }
