@@ -350,35 +350,9 @@ fn read_entity<'a>(
             let Some(gsi) = gsis.iter().find(|g| g.name == gsi_name) else {
                 return Err(name_at.invalid(format!("no GSI `{gsi_name}` in the table's gsi_list")));
             };
-            let pk_at = mapping.require("pk_template")?;
-            let pk: Vec<String> = pk_at
-                .str_or_strs()?
-                .into_iter()
-                .map(str::to_string)
-                .collect();
-            if pk.len() != gsi.partition_key.len() {
-                return Err(pk_at.invalid(format!(
-                    "{} template(s) for the {} attribute(s) of GSI `{gsi_name}`'s partition key",
-                    pk.len(),
-                    gsi.partition_key.len()
-                )));
-            }
-            let sk: Vec<String> = match mapping.get("sk_template") {
-                Some(sk_at) => {
-                    let sk: Vec<String> = sk_at
-                        .str_or_strs()?
-                        .into_iter()
-                        .map(str::to_string)
-                        .collect();
-                    if sk.len() != gsi.sort_key.len() {
-                        return Err(sk_at.invalid(format!(
-                            "{} template(s) for the {} attribute(s) of GSI `{gsi_name}`'s sort key",
-                            sk.len(),
-                            gsi.sort_key.len()
-                        )));
-                    }
-                    sk
-                }
+            let pk = key_templates(&mapping.require("pk_template")?, gsi, false)?;
+            let sk = match mapping.get("sk_template") {
+                Some(sk_at) => key_templates(&sk_at, gsi, true)?,
                 None => Vec::new(),
             };
             gsi_mappings.push((gsi_name, pk, sk));
@@ -393,6 +367,25 @@ fn read_entity<'a>(
         sk_template,
         gsi_mappings,
     })
+}
+
+/// A mapping's template, or list of templates, for each attribute of a GSI key.
+fn key_templates(at: &At<'_>, gsi: &Gsi, sort: bool) -> Result<Vec<String>, ImportError> {
+    let templates: Vec<String> = at.str_or_strs()?.into_iter().map(str::to_string).collect();
+    let (keys, side) = if sort {
+        (&gsi.sort_key, "sort")
+    } else {
+        (&gsi.partition_key, "partition")
+    };
+    if templates.len() != keys.len() {
+        return Err(at.invalid(format!(
+            "{} template(s) for the {} attribute(s) of GSI `{}`'s {side} key",
+            templates.len(),
+            keys.len(),
+            gsi.name
+        )));
+    }
+    Ok(templates)
 }
 
 fn attr_type(ty: &str) -> AttrType {

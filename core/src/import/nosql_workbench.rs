@@ -396,32 +396,23 @@ fn read_facet(at: &At<'_>) -> Result<Facet, ImportError> {
     })
 }
 
+/// A type by its DynamoDB name (`S`, `BOOL`, `SS`...), as the model serialises it.
+fn parse_named<T: serde::de::DeserializeOwned>(name: &str) -> Option<T> {
+    serde_json::from_value(serde_json::Value::String(name.to_string())).ok()
+}
+
 fn parse_key_type(at: &At<'_>) -> Result<KeyType, ImportError> {
-    match at.str()? {
-        "S" => Ok(KeyType::S),
-        "N" => Ok(KeyType::N),
-        "B" => Ok(KeyType::B),
-        other => Err(at.invalid(format!("key type `{other}`: a key attribute is S, N or B"))),
-    }
+    let name = at.str()?;
+    parse_named(name)
+        .ok_or_else(|| at.invalid(format!("key type `{name}`: a key attribute is S, N or B")))
 }
 
 fn parse_attr_type(at: &At<'_>) -> Result<AttrType, ImportError> {
-    Ok(match at.str()? {
-        "S" => AttrType::S,
-        "N" => AttrType::N,
-        "B" => AttrType::B,
-        "BOOL" => AttrType::Bool,
-        "NULL" => AttrType::Null,
-        "M" => AttrType::M,
-        "L" => AttrType::L,
-        "SS" => AttrType::SS,
-        "NS" => AttrType::NS,
-        "BS" => AttrType::BS,
-        other => {
-            return Err(at.invalid(format!(
-                "attribute type `{other}`: expected S, N, B, BOOL, NULL, M, L, SS, NS or BS"
-            )));
-        }
+    let name = at.str()?;
+    parse_named(name).ok_or_else(|| {
+        at.invalid(format!(
+            "attribute type `{name}`: expected S, N, B, BOOL, NULL, M, L, SS, NS or BS"
+        ))
     })
 }
 
