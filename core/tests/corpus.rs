@@ -127,7 +127,7 @@ fn every_corpus_model_imports_and_round_trips() {
         mcp-data-model/valid_schemas__elearning_platform__elearning_schema.json: 1 tables, 7 entities, 20 patterns, 0 sample items
         mcp-data-model/valid_schemas__saas_app__project_management_schema.json: 3 tables, 10 entities, 26 patterns, 0 sample items
         mcp-data-model/valid_schemas__social_media_app__social_media_app_schema.json: 1 tables, 5 entities, 17 patterns, 0 sample items
-        mcp-data-model/valid_schemas__user_registration__user_registration_schema.json: 2 tables, 2 entities, 3 patterns, 0 sample items
+        mcp-data-model/valid_schemas__user_registration__user_registration_schema.json: 2 tables, 2 entities, 4 patterns, 0 sample items
         mcp-data-model/valid_usage_data__ecommerce_app__ecommerce_usage_data.json: 16 sample items for mcp-data-model/valid_schemas__ecommerce_app__ecommerce_schema.json
         mcp-data-model/valid_usage_data__elearning_platform__elearning_usage_data.json: 14 sample items for mcp-data-model/valid_schemas__elearning_platform__elearning_schema.json
         mcp-data-model/valid_usage_data__saas_app__project_management_usage_data.json: 20 sample items for mcp-data-model/valid_schemas__saas_app__project_management_schema.json
@@ -340,9 +340,11 @@ fn every_mcp_read_pattern_gets_the_declared_operation_or_a_reviewed_disagreement
     writeln!(table, "{n_agree} of {n_reads} read patterns agree")
         .expect("writing to a String cannot fail");
     expect![[r#"
-        valid_schemas__user_registration__user_registration_schema.json get_user_and_email: declared TransactGet on table, keyplan Scan on table
-            because User and EmailLookup live in different tables (`Users` and `EmailLookup`): one request cannot read both
-        44 of 45 read patterns agree
+        valid_schemas__user_registration__user_registration_schema.json get_user_and_email (User): declared TransactGet on table, keyplan GetItem on table
+            keyplan's key condition: pk = :pk
+        valid_schemas__user_registration__user_registration_schema.json get_user_and_email (EmailLookup): declared TransactGet on table, keyplan GetItem on table
+            keyplan's key condition: pk = :pk
+        44 of 46 read patterns agree
     "#]].assert_eq(&table);
 }
 

@@ -734,12 +734,37 @@ fn read_cross_table(
             }
         }
         "TransactGet" | "TransactGetItems" | "BatchGetItem" => {
-            pattern.action = Action::Read;
-            pattern.entities = involved.iter().map(|(e, _, _)| e.clone()).collect();
+            // keyplan has no multi-item get: one read per entity, each judged on its own.
+            pattern_names.retain(|n| *n != name);
+            let names: Vec<&str> = involved.iter().map(|(e, _, _)| e.as_str()).collect();
             imported.notes.push(format!(
-                "pattern {name}: {operation} of {} is imported as one read of them; keyplan has no multi-item get",
-                pattern.entities.join(" and ")
+                "pattern {name}: {operation} of {} is imported as one read per entity; keyplan has no multi-item get",
+                names.join(" and ")
             ));
+            for entity_name in names {
+                let Some(entity) = entities.iter().find(|e| e.name == entity_name) else {
+                    continue;
+                };
+                let part = unique_name(&format!("{name} ({entity_name})"), pattern_names);
+                let mut read = AccessPattern::read(&part, &[entity_name], &[]);
+                read.description = pattern.description.clone();
+                // A get names each item by its key: the parameters that fill this one's.
+                let key_vars = key_variables(entity);
+                read.inputs = parameters
+                    .iter()
+                    .filter(|p| p.entity.is_none() && key_vars.contains(&p.name))
+                    .map(|p| p.name.clone())
+                    .collect();
+                imported.declared.insert(
+                    part,
+                    Declared {
+                        operation: operation.clone(),
+                        index: None,
+                    },
+                );
+                imported.design.patterns.push(read);
+            }
+            return Ok(());
         }
         other => {
             return Err(operation_at.invalid(format!(
