@@ -1,0 +1,1024 @@
+//! Entities and key templates inferred from a Workbench table: its facets (named views with
+//! key aliases) or, without facets, its items grouped by an entity-type attribute or by the
+//! shape of their keys.
+//!
+//! A key value is split at `#`, `|` and a `:` after a letter; a leading word is a literal tag
+//! (`USER`, `c`), the segment after a tag is a variable, a segment equal to one of the item's
+//! own attributes is that attribute. Variables are named from, in order: a `<name>`
+//! placeholder, the facet's alias, the item attribute holding the same value, the tag before it
+//! (`USER#...` -> `userId`), and any attribute of the table holding that value. Nothing here is
+//! random or order-dependent beyond the document's own order, so an import is reproducible.
+
+use std::collections::BTreeMap;
+
+use crate::item::{AttributeValue, Item};
+use crate::model::{AttrType, Attribute, Entity, KeyAttribute, KeyType};
+use crate::template::KeyTemplate;
+
+use super::super::{template_literal, unique_name, variable_name};
+use super::{Facet, WorkbenchTable, key_attr_type, value_type};
+
+/// Names an entity-type attribute may have, compared without case, `_` and `-`.
+const ENTITY_TYPE_ATTRIBUTES: &[&str] = &[
+    "entitytype",
+    "entity",
+    "itemtype",
+    "recordtype",
+    "type",
+    "typename",
+];
+
+/// What entity inference knows about a table.
+struct Context<'a> {
+    table: &'a WorkbenchTable,
+    /// The attribute that names each item's entity, when every item has one.
+    entity_type_attribute: Option<String>,
+    /// Every key attribute of the table and its indexes.
+    key_attributes: Vec<String>,
+}
+
+impl Context<'_> {
+    fn declared_type(&self, name: &str) -> Option<AttrType> {
+        self.table
+            .declared
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, t)| *t)
+    }
+
+    /// Whether an item attribute may name a template variable: not the key being inferred, not
+    /// an overloaded key attribute, not the entity-type attribute.
+    fn can_name(&self, attribute: &str, key: &str) -> bool {
+        attribute != key
+            && !is_key_like(attribute)
+            && self.entity_type_attribute.as_deref() != Some(attribute)
+            && !(self.key_attributes.iter().any(|k| k == attribute) && is_key_like(attribute))
+    }
+
+    /// Every item of the table, facets included, for the table-wide value lookup.
+    fn all_items(&self) -> impl Iterator<Item = &Item> {
+        self.table
+            .items
+            .iter()
+            .chain(self.table.facets.iter().flat_map(|f| f.items.iter()))
+    }
+}
+
+pub(super) fn infer_entities(
+    table: &WorkbenchTable,
+    entity_names: &mut Vec<String>,
+    notes: &mut Vec<String>,
+) -> Vec<Entity> {
+    let mut key_attributes: Vec<String> = Vec::new();
+    for key in table.table.key_attributes() {
+        key_attributes.push(key.name.clone());
+    }
+    let mut ctx = Context {
+        table,
+        entity_type_attribute: None,
+        key_attributes,
+    };
+    if !table.facets.is_empty() {
+        return table
+            .facets
+            .iter()
+            .map(|facet| facet_entity(&ctx, facet, entity_names, notes))
+            .collect();
+    }
+    if table.items.is_empty() {
+        return vec![bare_entity(table, entity_names)];
+    }
+    ctx.entity_type_attribute = entity_type_attribute(&table.items);
+    let groups: Vec<(String, Vec<&Item>)> = match &ctx.entity_type_attribute {
+        Some(attr) => {
+            let mut groups: Vec<(String, Vec<&Item>)> = Vec::new();
+            for item in &table.items {
+                let value = item
+                    .get(attr)
+                    .and_then(AttributeValue::as_key_text)
+                    .unwrap_or_default()
+                    .to_string();
+                match groups.iter_mut().find(|(v, _)| *v == value) {
+                    Some((_, members)) => members.push(item),
+                    None => groups.push((value, vec![item])),
+                }
+            }
+            groups
+        }
+        None => group_by_shape(&ctx),
+    };
+    let single = groups.len() == 1;
+    let mut entities = Vec::new();
+    for (label, items) in groups {
+        let name = if ctx.entity_type_attribute.is_some() {
+            label
+        } else if single {
+            pascal(&table.table.name)
+        } else {
+            label
+        };
+        let name = unique_name(&name, entity_names);
+        entities.push(build_entity(&ctx, name, &items, None, None, &[], notes));
+    }
+    if let Some(attr) = &ctx.entity_type_attribute {
+        notes.push(format!(
+            "table {}: entities are the values of the `{attr}` attribute",
+            table.table.name
+        ));
+    } else if !single {
+        notes.push(format!(
+            "table {}: no facets, so entities were inferred from the shapes of the items' keys",
+            table.table.name
+        ));
+    }
+    entities
+}
+
+/// A table with neither facets nor items: one entity holding every declared attribute.
+fn bare_entity(table: &WorkbenchTable, entity_names: &mut Vec<String>) -> Entity {
+    let name = unique_name(&pascal(&table.table.name), entity_names);
+    let attributes = table
+        .declared
+        .iter()
+        .map(|(n, t)| {
+            let mut a = Attribute::new(n.clone(), *t);
+            a.required = *n == table.table.partition_key.name
+                || table.table.sort_key.as_ref().is_some_and(|s| s.name == *n);
+            a
+        })
+        .collect();
+    Entity {
+        name,
+        table: table.table.name.clone(),
+        description: String::new(),
+        attributes,
+        keys: BTreeMap::new(),
+    }
+}
+
+fn facet_entity(
+    ctx: &Context<'_>,
+    facet: &Facet,
+    entity_names: &mut Vec<String>,
+    notes: &mut Vec<String>,
+) -> Entity {
+    let name = unique_name(&facet.name, entity_names);
+    let items: Vec<&Item> = facet.items.iter().collect();
+    build_entity(
+        ctx,
+        name,
+        &items,
+        facet.partition_alias.as_deref(),
+        facet.sort_alias.as_deref(),
+        &facet.attributes,
+        notes,
+    )
+}
+
+/// The attribute every item has, with text values, whose name says it is the entity type.
+fn entity_type_attribute(items: &[Item]) -> Option<String> {
+    let first = items.first()?;
+    let mut candidates: Vec<(usize, &String)> = first
+        .keys()
+        .filter_map(|name| {
+            let norm = normalise(name);
+            ENTITY_TYPE_ATTRIBUTES
+                .iter()
+                .position(|c| *c == norm)
+                .map(|rank| (rank, name))
+        })
+        .collect();
+    candidates.sort();
+    candidates
+        .into_iter()
+        .map(|(_, name)| name)
+        .find(|name| {
+            items
+                .iter()
+                .all(|item| matches!(item.get(*name), Some(AttributeValue::S(_))))
+        })
+        .cloned()
+}
+
+/// Groups the items by the shape of their table keys, in order of first appearance, each with
+/// an entity name guessed from the keys' tags.
+fn group_by_shape<'a>(ctx: &Context<'a>) -> Vec<(String, Vec<&'a Item>)> {
+    let table = &ctx.table.table;
+    let pk = table.partition_key.name.as_str();
+    let sk = table.sort_key.as_ref().map(|k| k.name.as_str());
+    // Each group: its key shapes, the first item's shapes with attributes (for naming), items.
+    let mut groups: Vec<(Vec<Shape>, Vec<Shape>, Vec<&'a Item>)> = Vec::new();
+    for item in &ctx.table.items {
+        let mut shapes = Vec::new();
+        let mut named = Vec::new();
+        for key in std::iter::once(pk).chain(sk) {
+            if let Some(text) = item.get(key).and_then(AttributeValue::as_key_text) {
+                let classified = classify(ctx, text, item, key);
+                shapes.push(classified.shape());
+                named.push(classified.named_shape());
+            } else {
+                shapes.push(Shape::default());
+                named.push(Shape::default());
+            }
+        }
+        match groups.iter_mut().find(|(s, _, _)| *s == shapes) {
+            Some((_, _, members)) => members.push(item),
+            None => groups.push((shapes, named, vec![item])),
+        }
+    }
+    let mut names: Vec<String> = groups.iter().map(|(_, n, _)| shape_name(n)).collect();
+    // Two groups with one name: add the sort key's constant or tag, then a number.
+    let first_names = names.clone();
+    for i in 0..names.len() {
+        if first_names.iter().filter(|n| **n == first_names[i]).count() > 1 {
+            let suffix = groups[i]
+                .0
+                .get(1)
+                .and_then(|s| s.first_literal_word())
+                .map(|w| pascal(&w))
+                .unwrap_or_default();
+            if !suffix.is_empty() && !names[i].ends_with(&suffix) {
+                names[i] = format!("{}{suffix}", names[i]);
+            }
+        }
+    }
+    groups
+        .into_iter()
+        .zip(names)
+        .map(|((_, _, items), name)| (name, items))
+        .collect()
+}
+
+/// An entity name from the shapes of its partition and sort keys: a tag after the partition
+/// key's variable (`u#{...}#follower`), a tag leading the sort key (`comm#{...}`) that differs
+/// from the partition key's, the partition key's tag, or the partition variable's attribute.
+fn shape_name(shapes: &[Shape]) -> String {
+    let pk = shapes.first();
+    let sk = shapes.get(1);
+    if let Some(pk) = pk
+        && let Some(tag) = pk.trailing_tag()
+    {
+        return pascal(&tag);
+    }
+    let pk_tag = pk.and_then(Shape::leading_tag);
+    if let Some(sk) = sk
+        && let Some(tag) = sk.leading_tag()
+        && sk.slots.len() > 1
+        && Some(&tag) != pk_tag.as_ref()
+    {
+        return pascal(&tag);
+    }
+    if let Some(tag) = pk_tag {
+        return pascal(&tag);
+    }
+    if let Some(attr) = pk.and_then(|p| {
+        p.slots.iter().find_map(|s| match s {
+            ShapeSlot::Var(Some(a)) => Some(a.clone()),
+            _ => None,
+        })
+    }) {
+        return pascal(strip_id(&attr));
+    }
+    "Item".to_string()
+}
+
+/// Builds one entity from its items (and a facet's aliases and attribute list).
+fn build_entity(
+    ctx: &Context<'_>,
+    name: String,
+    items: &[&Item],
+    partition_alias: Option<&str>,
+    sort_alias: Option<&str>,
+    facet_attributes: &[String],
+    notes: &mut Vec<String>,
+) -> Entity {
+    let table = &ctx.table.table;
+    let mut keys: BTreeMap<String, KeyTemplate> = BTreeMap::new();
+    let mut attributes: Vec<Attribute> = Vec::new();
+    let mut templated: Vec<String> = Vec::new();
+
+    // The table's keys, then every overloaded index key the items (or the facet) carry.
+    let mut key_list: Vec<(&KeyAttribute, Option<&str>)> =
+        vec![(&table.partition_key, partition_alias)];
+    if let Some(sk) = &table.sort_key {
+        key_list.push((sk, sort_alias));
+    }
+    for gsi in &table.gsis {
+        for key in gsi.partition_key.iter().chain(&gsi.sort_key) {
+            if is_key_like(&key.name) && !key_list.iter().any(|(k, _)| k.name == key.name) {
+                key_list.push((key, None));
+            }
+        }
+    }
+    for lsi in &table.lsis {
+        if is_key_like(&lsi.sort_key.name)
+            && !key_list.iter().any(|(k, _)| k.name == lsi.sort_key.name)
+        {
+            key_list.push((&lsi.sort_key, None));
+        }
+    }
+
+    // Each variable's values by item, to tell one attribute used twice (`c#{cId}` in PK and
+    // SK) from two that only share a name (`u#{uId}#follower` and `u#{uId}`).
+    let mut variables: Vec<(String, Vec<(usize, String)>)> = Vec::new();
+    for (key, alias) in key_list {
+        let is_table_key = key.name == table.partition_key.name
+            || table.sort_key.as_ref().is_some_and(|s| s.name == key.name);
+        let carried: Vec<(usize, &Item)> = items
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|(_, i)| i.contains_key(&key.name))
+            .collect();
+        let inferred = if !carried.is_empty() {
+            infer_template(ctx, key, &carried, alias)
+        } else if items.is_empty() && (is_table_key || facet_attributes.contains(&key.name)) {
+            alias_template(key, alias)
+        } else {
+            Inferred::Absent
+        };
+        // Items of several shapes under one facet: the facet's alias, when it has a shape of
+        // its own (`EQUIPMENTS#EquipID`), says which one the entity means.
+        let inferred = match inferred {
+            Inferred::Mixed => match alias_template(key, alias) {
+                template @ Inferred::Template(_) => {
+                    notes.push(format!(
+                        "entity {name}: the items' `{}` values have different shapes; the template follows the facet's alias `{}`",
+                        key.name,
+                        alias.unwrap_or_default()
+                    ));
+                    template
+                }
+                _ => Inferred::Mixed,
+            },
+            other => other,
+        };
+        match inferred {
+            Inferred::Absent => {}
+            Inferred::Natural => {
+                push_attribute(
+                    &mut attributes,
+                    &key.name,
+                    key_attr_type(key.ty),
+                    is_table_key || carried.len() == items.len(),
+                );
+            }
+            Inferred::Template(mut pieces) => {
+                for piece in &mut pieces {
+                    let Piece::Var { name, ty, values } = piece else {
+                        continue;
+                    };
+                    let clash = |n: &str| {
+                        variables.iter().any(|(other, other_values)| {
+                            other == n
+                                && values.iter().any(|(i, v)| {
+                                    other_values.iter().any(|(j, w)| i == j && v != w)
+                                })
+                        }) || ctx.key_attributes.iter().any(|k| k == n && is_key_like(k))
+                            || n == table.partition_key.name
+                            || table.sort_key.as_ref().is_some_and(|s| s.name == n)
+                    };
+                    if clash(name) {
+                        let base = name.clone();
+                        let mut n = 2;
+                        while clash(&format!("{base}{n}"))
+                            || variables.iter().any(|(o, _)| *o == format!("{base}{n}"))
+                        {
+                            n += 1;
+                        }
+                        *name = format!("{base}{n}");
+                    }
+                    match variables.iter_mut().find(|(o, _)| o == name) {
+                        Some((_, known)) => known.extend(values.iter().cloned()),
+                        None => variables.push((name.clone(), values.clone())),
+                    }
+                    let ty = ctx.declared_type(name).unwrap_or(*ty);
+                    push_attribute(&mut attributes, name, ty, true);
+                }
+                keys.insert(key.name.clone(), KeyTemplate::parse(&render(&pieces)));
+                templated.push(key.name.clone());
+            }
+            Inferred::Mixed => {
+                push_attribute(&mut attributes, &key.name, key_attr_type(key.ty), true);
+                notes.push(format!(
+                    "entity {name}: the items' `{}` values have different shapes, so the key is kept as the attribute `{}`",
+                    key.name, key.name
+                ));
+            }
+        }
+    }
+
+    // The other attributes: the facet's list, or what the items hold, in declared order.
+    let mut names: Vec<String> = facet_attributes.to_vec();
+    for (declared, _) in &ctx.table.declared {
+        if items.iter().any(|i| i.contains_key(declared)) && !names.contains(declared) {
+            names.push(declared.clone());
+        }
+    }
+    let mut extra: Vec<&String> = items
+        .iter()
+        .flat_map(|i| i.keys())
+        .filter(|k| !names.contains(k))
+        .collect();
+    extra.sort();
+    extra.dedup();
+    names.extend(extra.into_iter().cloned());
+    for attr in names {
+        if templated.contains(&attr)
+            || attr == table.partition_key.name
+            || table.sort_key.as_ref().is_some_and(|s| s.name == attr)
+        {
+            continue;
+        }
+        let ty = ctx.declared_type(&attr).unwrap_or_else(|| {
+            items
+                .iter()
+                .find_map(|i| i.get(&attr).map(value_type))
+                .unwrap_or_default()
+        });
+        let required = !items.is_empty() && items.iter().all(|i| i.contains_key(&attr));
+        push_attribute(&mut attributes, &attr, ty, required);
+    }
+
+    Entity {
+        name,
+        table: table.name.clone(),
+        description: String::new(),
+        attributes,
+        keys,
+    }
+}
+
+fn push_attribute(attributes: &mut Vec<Attribute>, name: &str, ty: AttrType, required: bool) {
+    if attributes.iter().any(|a| a.name == name) {
+        return;
+    }
+    let mut attribute = Attribute::new(name, ty);
+    attribute.required = required;
+    attributes.push(attribute);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Templates from key values
+
+/// The template inferred for one key attribute of one entity.
+enum Inferred {
+    /// No item of the entity has the attribute: the entity is absent from that index.
+    Absent,
+    /// The attribute is a plain attribute of the entity (its own name).
+    Natural,
+    /// A template.
+    Template(Vec<Piece>),
+    /// The items disagree on the key's shape.
+    Mixed,
+}
+
+/// A piece of an inferred template.
+#[derive(Debug, Clone)]
+enum Piece {
+    /// Literal text, separators included (not yet escaped).
+    Literal(String),
+    Var {
+        name: String,
+        ty: AttrType,
+        /// The value of the variable in each item, by the item's index in the entity.
+        values: Vec<(usize, String)>,
+    },
+}
+
+fn render(pieces: &[Piece]) -> String {
+    let mut source = String::new();
+    for piece in pieces {
+        match piece {
+            Piece::Literal(l) => source.push_str(&template_literal(l)),
+            Piece::Var { name, .. } => {
+                source.push('{');
+                source.push_str(name);
+                source.push('}');
+            }
+        }
+    }
+    source
+}
+
+fn push_literal(pieces: &mut Vec<Piece>, text: &str) {
+    if let Some(Piece::Literal(l)) = pieces.last_mut() {
+        l.push_str(text);
+    } else if !text.is_empty() {
+        pieces.push(Piece::Literal(text.to_string()));
+    }
+}
+
+/// A piece of a classified key value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Slot {
+    Literal(String),
+    Var {
+        text: String,
+        /// A `<name>` placeholder's name.
+        hint: Option<String>,
+        /// The item attribute holding the same value.
+        attribute: Option<String>,
+    },
+}
+
+/// A key value split into slots and the separators between them.
+#[derive(Debug, Clone)]
+struct Classified {
+    slots: Vec<Slot>,
+    separators: Vec<char>,
+}
+
+/// The shape of a classified value: its separators, literals and where its variables are.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Shape {
+    slots: Vec<ShapeSlot>,
+    separators: Vec<char>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum ShapeSlot {
+    Literal(String),
+    /// A variable, with the attribute that names it when there is one (this keeps
+    /// `{State}#{Date}` apart from a tag-led key of the same length).
+    Var(Option<String>),
+}
+
+impl Classified {
+    /// The shape, without the variables' attributes: what items of one entity share.
+    fn shape(&self) -> Shape {
+        let mut shape = self.named_shape();
+        for slot in &mut shape.slots {
+            if let ShapeSlot::Var(attribute) = slot {
+                *attribute = None;
+            }
+        }
+        shape
+    }
+
+    /// The shape with the attribute each variable matched, for naming.
+    fn named_shape(&self) -> Shape {
+        Shape {
+            slots: self
+                .slots
+                .iter()
+                .map(|s| match s {
+                    Slot::Literal(l) => ShapeSlot::Literal(l.clone()),
+                    Slot::Var { attribute, .. } => ShapeSlot::Var(attribute.clone()),
+                })
+                .collect(),
+            separators: self.separators.clone(),
+        }
+    }
+}
+
+impl Shape {
+    /// The first slot, when it is a literal word followed by more.
+    fn leading_tag(&self) -> Option<String> {
+        let first = self.slots.iter().find(|s| !is_empty_literal(s))?;
+        match first {
+            ShapeSlot::Literal(l) if is_word(l) => Some(l.clone()),
+            _ => None,
+        }
+    }
+
+    /// A literal word after the last variable (`u#{...}#follower`).
+    fn trailing_tag(&self) -> Option<String> {
+        let last_var = self
+            .slots
+            .iter()
+            .rposition(|s| matches!(s, ShapeSlot::Var(_)))?;
+        self.slots[last_var + 1..].iter().find_map(|s| match s {
+            ShapeSlot::Literal(l) if is_word(l) => Some(l.clone()),
+            _ => None,
+        })
+    }
+
+    /// The first literal word anywhere (`"info"` for a constant sort key).
+    fn first_literal_word(&self) -> Option<String> {
+        self.slots.iter().find_map(|s| match s {
+            ShapeSlot::Literal(l) => {
+                let word: String = l.chars().filter(|c| c.is_alphanumeric()).collect();
+                (!word.is_empty()).then_some(word)
+            }
+            ShapeSlot::Var(_) => None,
+        })
+    }
+}
+
+fn is_empty_literal(slot: &ShapeSlot) -> bool {
+    matches!(slot, ShapeSlot::Literal(l) if l.is_empty())
+}
+
+/// Splits a key value at `#`, `|`, and `:` after a letter (`User:UserA`, not `12:00`).
+fn split(value: &str) -> (Vec<&str>, Vec<char>) {
+    let mut segments = Vec::new();
+    let mut separators = Vec::new();
+    let mut start = 0;
+    let mut previous: Option<char> = None;
+    for (i, c) in value.char_indices() {
+        let is_separator = match c {
+            '#' | '|' => true,
+            ':' => previous.is_some_and(|p| p.is_ascii_alphabetic()),
+            _ => false,
+        };
+        if is_separator {
+            segments.push(&value[start..i]);
+            separators.push(c);
+            start = i + c.len_utf8();
+        }
+        previous = Some(c);
+    }
+    segments.push(&value[start..]);
+    (segments, separators)
+}
+
+/// A word: letters and underscores, no digits.
+fn is_word(text: &str) -> bool {
+    !text.is_empty() && text.chars().all(|c| c.is_alphabetic() || c == '_')
+}
+
+fn placeholder(segment: &str) -> Option<&str> {
+    let inner = segment
+        .strip_prefix('<')
+        .and_then(|s| s.strip_suffix('>'))
+        .or_else(|| segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')))?;
+    (!inner.is_empty()).then_some(inner)
+}
+
+/// Classifies one key value of one item.
+fn classify(ctx: &Context<'_>, value: &str, item: &Item, key: &str) -> Classified {
+    let (segments, separators) = split(value);
+    let n = segments.len();
+    let mut slots: Vec<Slot> = Vec::with_capacity(n);
+    for segment in &segments {
+        let var = |hint: Option<String>, attribute: Option<String>| Slot::Var {
+            text: segment.to_string(),
+            hint,
+            attribute,
+        };
+        if let Some(name) = placeholder(segment) {
+            slots.push(var(Some(name.to_string()), None));
+            continue;
+        }
+        if segment.is_empty() || (segment.starts_with('"') && segment.ends_with('"')) {
+            slots.push(Slot::Literal(segment.to_string()));
+            continue;
+        }
+        if let Some(attribute) = matching_attribute(ctx, item, segment, key) {
+            slots.push(var(None, Some(attribute)));
+            continue;
+        }
+        if !is_word(segment) {
+            slots.push(var(None, None));
+            continue;
+        }
+        let previous = slots
+            .iter()
+            .rev()
+            .find(|s| !matches!(s, Slot::Literal(l) if l.is_empty()));
+        let slot = match previous {
+            // A whole value or a leading word is a constant or a tag.
+            _ if n == 1 => Slot::Literal(segment.to_string()),
+            None => Slot::Literal(segment.to_string()),
+            // The word after a tag is the tag's value.
+            Some(Slot::Literal(_)) => var(None, None),
+            // A word after a value starts the next part.
+            Some(Slot::Var { .. }) => Slot::Literal(segment.to_string()),
+        };
+        slots.push(slot);
+    }
+    Classified { slots, separators }
+}
+
+/// The item attribute (other than keys) whose value is exactly `segment`, in declared order.
+fn matching_attribute(ctx: &Context<'_>, item: &Item, segment: &str, key: &str) -> Option<String> {
+    // A one-letter word is a tag (`c#...`), never a value; a one-digit number may be one.
+    if segment.chars().count() < 2 && is_word(segment) {
+        return None;
+    }
+    let declared = ctx.table.declared.iter().map(|(n, _)| n);
+    let mut undeclared: Vec<&String> = item
+        .keys()
+        .filter(|k| !ctx.table.declared.iter().any(|(n, _)| n == *k))
+        .collect();
+    undeclared.sort();
+    declared
+        .chain(undeclared)
+        .filter(|name| ctx.can_name(name, key))
+        .find(|name| {
+            item.get(*name)
+                .and_then(AttributeValue::as_key_text)
+                .is_some_and(|v| v == segment)
+        })
+        .cloned()
+}
+
+/// Infers the template of `key` from the values the items hold. `items` are the entity's
+/// items with their index in the entity.
+fn infer_template(
+    ctx: &Context<'_>,
+    key: &KeyAttribute,
+    items: &[(usize, &Item)],
+    alias: Option<&str>,
+) -> Inferred {
+    let classified: Vec<(usize, Classified)> = items
+        .iter()
+        .filter_map(|(index, item)| {
+            item.get(&key.name)
+                .and_then(AttributeValue::as_key_text)
+                .map(|text| (*index, classify(ctx, text, item, &key.name)))
+        })
+        .collect();
+    let Some((_, first)) = classified.first() else {
+        return Inferred::Absent;
+    };
+    let shape = first.shape();
+    if classified.iter().any(|(_, c)| c.shape() != shape) {
+        return Inferred::Mixed;
+    }
+    let n_slots = first.slots.len();
+
+    // A variable every item fills with the same word, in a group of several, is a literal.
+    let mut literal_at: Vec<Option<String>> = vec![None; n_slots];
+    if classified.len() >= 2 {
+        for (i, slot) in first.slots.iter().enumerate() {
+            if let Slot::Var {
+                text,
+                hint: None,
+                attribute: None,
+            } = slot
+                && is_word(text)
+                && classified.iter().all(|(_, c)| {
+                    matches!(&c.slots[i], Slot::Var { text: t, attribute: None, .. } if t == text)
+                })
+            {
+                literal_at[i] = Some(text.clone());
+            }
+        }
+    }
+    let var_positions: Vec<usize> = (0..n_slots)
+        .filter(|&i| literal_at[i].is_none() && matches!(first.slots[i], Slot::Var { .. }))
+        .collect();
+    let alias_names = alias
+        .filter(|a| *a != key.name && !a.is_empty())
+        .map(|a| alias_names(a, n_slots, &var_positions))
+        .unwrap_or_default();
+    let only: Vec<Classified> = classified.iter().map(|(_, c)| c.clone()).collect();
+
+    let mut pieces: Vec<Piece> = Vec::new();
+    let mut taken: Vec<String> = Vec::new();
+    let mut nth_var = 0;
+    for (i, slot) in first.slots.iter().enumerate() {
+        if i > 0 {
+            push_literal(&mut pieces, &first.separators[i - 1].to_string());
+        }
+        match (slot, &literal_at[i]) {
+            (_, Some(l)) | (Slot::Literal(l), None) => push_literal(&mut pieces, l),
+            (Slot::Var { .. }, None) => {
+                let alias = alias_names.get(nth_var).cloned().flatten();
+                nth_var += 1;
+                let name = name_variable(ctx, key, &only, i, alias, &literal_at);
+                let name = unique_name(&variable_name(&name), &mut taken);
+                let ty = if n_slots == 1 && key.ty == KeyType::N {
+                    AttrType::N
+                } else {
+                    AttrType::S
+                };
+                let values = classified
+                    .iter()
+                    .filter_map(|(index, c)| match &c.slots[i] {
+                        Slot::Var { text, .. } => Some((*index, text.clone())),
+                        Slot::Literal(_) => None,
+                    })
+                    .collect();
+                pieces.push(Piece::Var { name, ty, values });
+            }
+        }
+    }
+    if render(&pieces) == format!("{{{}}}", variable_name(&key.name)) {
+        return Inferred::Natural;
+    }
+    Inferred::Template(pieces)
+}
+
+/// Names for the variables at `var_positions` from a facet's key alias: position by position
+/// when the alias has as many parts as the value (`ITEMS#ItemID`), else in order when it has
+/// as many parts as there are variables (`SubId#SKU` for `SUB#123#SKU#999`).
+fn alias_names(alias: &str, n_slots: usize, var_positions: &[usize]) -> Vec<Option<String>> {
+    let (parts, _) = split(alias);
+    let clean = |p: &str| -> Option<String> {
+        let p = placeholder(p).unwrap_or(p);
+        (!p.is_empty()).then(|| p.to_string())
+    };
+    if parts.len() == n_slots {
+        return var_positions.iter().map(|&i| clean(parts[i])).collect();
+    }
+    let placeholders: Vec<&str> = parts.iter().filter_map(|p| placeholder(p)).collect();
+    if placeholders.len() == var_positions.len() {
+        return placeholders.iter().map(|p| Some(p.to_string())).collect();
+    }
+    let non_empty: Vec<&str> = parts.iter().copied().filter(|p| !p.is_empty()).collect();
+    if non_empty.len() == var_positions.len() {
+        return non_empty.iter().map(|p| clean(p)).collect();
+    }
+    Vec::new()
+}
+
+/// The name of the variable at slot `i`: a placeholder, the alias, the item attribute with
+/// that value (most items' choice), the tag before it, a table attribute with that value, or
+/// a name from the key.
+fn name_variable(
+    ctx: &Context<'_>,
+    key: &KeyAttribute,
+    classified: &[Classified],
+    i: usize,
+    alias: Option<String>,
+    literal_at: &[Option<String>],
+) -> String {
+    if let Some(hint) = classified.iter().find_map(|c| match &c.slots[i] {
+        Slot::Var { hint: Some(h), .. } => Some(h.clone()),
+        _ => None,
+    }) {
+        return hint;
+    }
+    if let Some(alias) = alias {
+        return alias;
+    }
+    if let Some(attribute) = vote(classified.iter().filter_map(|c| match &c.slots[i] {
+        Slot::Var {
+            attribute: Some(a), ..
+        } => Some(a.clone()),
+        _ => None,
+    })) {
+        return attribute;
+    }
+    let texts = classified.iter().filter_map(|c| match &c.slots[i] {
+        Slot::Var { text, .. } => Some(text.as_str()),
+        Slot::Literal(_) => None,
+    });
+    let table_wide = || {
+        vote(texts.clone().filter_map(|text| {
+            ctx.all_items().find_map(|item| {
+                item.iter().find_map(|(name, value)| {
+                    (ctx.can_name(name, &key.name)
+                        && value.as_key_text() == Some(text)
+                        && text.chars().count() >= 2)
+                        .then(|| name.clone())
+                })
+            })
+        }))
+    };
+    // A date after a tag (`p#2020-06-21T19:18:00`) is a date, not the tag's id.
+    if texts.clone().all(looks_like_date) {
+        return table_wide().unwrap_or_else(|| "date".to_string());
+    }
+    let first = &classified[0];
+    let tag = (0..i).rev().find_map(|j| {
+        let text = literal_at[j].as_ref().or(match &first.slots[j] {
+            Slot::Literal(l) => Some(l),
+            Slot::Var { .. } => None,
+        });
+        match text {
+            Some(t) if t.is_empty() => None,
+            Some(t) => Some(Some(t.clone())),
+            None => Some(None),
+        }
+    });
+    if let Some(Some(tag)) = tag
+        && is_word(&tag)
+    {
+        return id_name(&tag);
+    }
+    if let Some(name) = table_wide() {
+        return name;
+    }
+    if first.slots.len() == 1 && !is_key_like(&key.name) {
+        return key.name.clone();
+    }
+    format!("{}Value", camel(&key.name))
+}
+
+/// The most frequent value, the first seen winning a tie.
+fn vote(values: impl Iterator<Item = String>) -> Option<String> {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for v in values {
+        match counts.iter_mut().find(|(c, _)| *c == v) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((v, 1)),
+        }
+    }
+    let best = counts.iter().map(|(_, n)| *n).max()?;
+    counts.into_iter().find(|(_, n)| *n == best).map(|(v, _)| v)
+}
+
+/// A template from a facet's alias alone (a facet without items): `USER#<id>` gives
+/// `USER#{id}`; a single name is the variable; otherwise upper-case words are literals.
+fn alias_template(key: &KeyAttribute, alias: Option<&str>) -> Inferred {
+    let Some(alias) = alias.filter(|a| !a.is_empty() && *a != key.name) else {
+        return Inferred::Natural;
+    };
+    let (parts, separators) = split(alias);
+    let explicit = parts.iter().any(|p| placeholder(p).is_some());
+    let mut pieces = Vec::new();
+    let mut taken = Vec::new();
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            push_literal(&mut pieces, &separators[i - 1].to_string());
+        }
+        let var = match placeholder(part) {
+            Some(name) => Some(name.to_string()),
+            None if explicit => None,
+            None if parts.len() == 1 => Some(part.to_string()),
+            None if part.is_empty() || part.chars().all(|c| !c.is_lowercase()) => None,
+            None => Some(part.to_string()),
+        };
+        match var {
+            Some(name) => pieces.push(Piece::Var {
+                name: unique_name(&variable_name(&name), &mut taken),
+                ty: key_attr_type(key.ty),
+                values: Vec::new(),
+            }),
+            None => push_literal(&mut pieces, part),
+        }
+    }
+    if render(&pieces) == format!("{{{}}}", key.name) {
+        return Inferred::Natural;
+    }
+    Inferred::Template(pieces)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names
+
+/// Lower case with `_`, `-` and other punctuation removed.
+fn normalise(name: &str) -> String {
+    name.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Whether an attribute name is an overloaded key (`PK`, `GSI1-SK`, `gsi2pk`) rather than a
+/// natural attribute (`customer_id`).
+fn is_key_like(name: &str) -> bool {
+    let n = normalise(name);
+    n == "pk"
+        || n == "sk"
+        || n.ends_with("pk")
+        || n.ends_with("sk")
+        || n.starts_with("gsi")
+        || n.starts_with("lsi")
+        || matches!(
+            n.as_str(),
+            "partitionkey" | "sortkey" | "hashkey" | "rangekey" | "id"
+        )
+}
+
+/// `ORDER_ITEM` -> `OrderItem`, `orderItem` -> `OrderItem`, `c` -> `C`; never empty.
+fn pascal(name: &str) -> String {
+    let out = crate::export::names::pascal(name);
+    if out.is_empty() {
+        "Item".to_string()
+    } else {
+        out
+    }
+}
+
+/// `ORDER_ITEM` -> `orderItem`, `User` -> `user`.
+fn camel(name: &str) -> String {
+    crate::export::names::camel(name)
+}
+
+/// The variable name for the value after a tag: `USER` -> `userId`, `suuid` -> `suuid`.
+fn id_name(tag: &str) -> String {
+    let c = camel(tag);
+    if c.to_lowercase().ends_with("id") {
+        c
+    } else {
+        format!("{c}Id")
+    }
+}
+
+/// `complaint_id` -> `complaint`, `userId` -> `user`.
+fn strip_id(name: &str) -> &str {
+    for suffix in ["_id", "-id", "Id", "ID", "_ID"] {
+        if let Some(stem) = name.strip_suffix(suffix)
+            && !stem.is_empty()
+        {
+            return stem;
+        }
+    }
+    name
+}
+
+/// `2020-04-24T14:40:00`, `2023-05-18`.
+fn looks_like_date(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() >= 10
+        && b[..4].iter().all(u8::is_ascii_digit)
+        && b[4] == b'-'
+        && b[5..7].iter().all(u8::is_ascii_digit)
+        && b[7] == b'-'
+        && b[8..10].iter().all(u8::is_ascii_digit)
+}
