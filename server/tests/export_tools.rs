@@ -1,5 +1,6 @@
 //! Every export checked by the real tool (issue 5): cfn-lint on the CloudFormation JSON and
-//! YAML, `tsc --strict` on all TypeScript against the real npm packages, python-hcl2 on the
+//! YAML, `tsc --strict` on all TypeScript against the real npm packages (then node loads the
+//! compiled ElectroDB and OneTable models, which validate themselves), python-hcl2 on the
 //! Terraform (with its attributes checked against the keys), and the generated Python run
 //! against a moto server, returning for each read pattern the items core's evaluation returns.
 //! (The generated Rust is compiled by the `keyplan-export-check` crate in tests/export-rust.)
@@ -147,7 +148,7 @@ fn every_typescript_export_passes_tsc_strict_against_the_real_packages() {
         r#"{
   "compilerOptions": {
     "strict": true,
-    "noEmit": true,
+    "outDir": "out",
     "target": "es2022",
     "module": "nodenext",
     "moduleResolution": "nodenext",
@@ -163,6 +164,30 @@ fn every_typescript_export_passes_tsc_strict_against_the_real_packages() {
         .arg("-p")
         .arg(dir.path().join("tsconfig.json")));
     assert!(ok, "tsc --strict over {n_files} files:\n{output}");
+
+    // ElectroDB and OneTable check a model when it is constructed: load every compiled
+    // schema and access module in node (the CDK app is left out: loading it synthesises).
+    let compiled: Vec<PathBuf> = std::fs::read_dir(dir.path().join("out"))
+        .expect("tsc wrote out/")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            let name = p.to_string_lossy();
+            name.ends_with(".electrodb.js")
+                || name.ends_with(".onetable.js")
+                || name.ends_with(".access.js")
+        })
+        .collect();
+    let (ok, output) = run(Command::new("node")
+        .env("AWS_REGION", "us-east-1")
+        .arg("--no-warnings")
+        .arg("-e")
+        .arg("for (const f of process.argv.slice(1)) require(f); console.log('loaded')")
+        .args(&compiled));
+    assert!(
+        ok && output.contains("loaded"),
+        "node could not load the generated modules:\n{output}"
+    );
 }
 
 #[test]
@@ -345,18 +370,18 @@ fn generated_python_returns_on_moto_what_core_evaluation_returns_for_the_seed() 
     };
     let module = write(
         "order_management_access.py",
-        &export(&design, Format::Python).unwrap(),
+        &export(&design, Format::Python).expect("exports"),
     );
     let tables = write(
         "tables.json",
-        &export(&design, Format::CreateTable).unwrap(),
+        &export(&design, Format::CreateTable).expect("exports"),
     );
     let items: Vec<serde_json::Value> = sample
         .items
         .iter()
         .map(|i| serde_json::json!({ "table": i.table, "item": i.item }))
         .collect();
-    let items = write("items.json", &serde_json::to_string(&items).unwrap());
+    let items = write("items.json", &serde_json::to_string(&items).expect("JSON"));
     let mut expected = BTreeMap::new();
     let mut requests = Vec::new();
     for (pattern, run) in &runs {
@@ -376,14 +401,17 @@ fn generated_python_returns_on_moto_what_core_evaluation_returns_for_the_seed() 
         requests.push(serde_json::json!({ "pattern": pattern, "inputs": inputs }));
         expected.insert(
             pattern.clone(),
-            normalise(&serde_json::to_value(&run.result.items).unwrap()),
+            normalise(&serde_json::to_value(&run.result.items).expect("JSON")),
         );
     }
     assert!(
         expected.len() >= 5,
         "the seed has at least five key reads: {expected:?}"
     );
-    let runs_file = write("runs.json", &serde_json::to_string(&requests).unwrap());
+    let runs_file = write(
+        "runs.json",
+        &serde_json::to_string(&requests).expect("JSON"),
+    );
     let driver = write("driver.py", DRIVER);
 
     let moto = Moto::start(&moto_server);
@@ -405,4 +433,48 @@ fn generated_python_returns_on_moto_what_core_evaluation_returns_for_the_seed() 
             "pattern `{pattern}`: Python on moto vs core's evaluation"
         );
     }
+}
+
+/// The tables, keys, indexes and entities of a design, as a comparable summary.
+fn shape(design: &Design) -> String {
+    let mut out = String::new();
+    for t in &design.tables {
+        out.push_str(&format!(
+            "table {} pk {:?} sk {:?} billing {:?}\n",
+            t.name, t.partition_key, t.sort_key, t.billing
+        ));
+        for g in &t.gsis {
+            out.push_str(&format!(
+                "  gsi {} {:?} {:?} {:?}\n",
+                g.name, g.partition_key, g.sort_key, g.projection
+            ));
+        }
+        for e in design.entities_in(&t.name) {
+            out.push_str(&format!("  entity {}\n", e.name));
+        }
+    }
+    out
+}
+
+#[test]
+fn nosql_workbench_export_then_import_keeps_every_corpus_design() {
+    // Workbench has no LSIs and no multi-attribute keys: designs with them cannot round-trip.
+    let mut n_designs = 0;
+    for (name, design) in designs() {
+        let lossy = design.tables.iter().any(|t| {
+            !t.lsis.is_empty()
+                || t.gsis
+                    .iter()
+                    .any(|g| g.partition_key.len() > 1 || g.sort_key.len() > 1)
+        });
+        if lossy {
+            continue;
+        }
+        let text = export(&design, Format::NosqlWorkbench).expect("exports");
+        let imported = keyplan_core::import::detect_and_import(&text)
+            .unwrap_or_else(|e| panic!("{name}: the Workbench export does not import: {e}"));
+        assert_eq!(shape(&imported.design), shape(&design), "{name}");
+        n_designs += 1;
+    }
+    assert!(n_designs >= 3, "only {n_designs} designs round-tripped");
 }

@@ -558,6 +558,84 @@ trait Spell {
     fn string(&self, t: &KeyTemplate, var: &dyn Fn(&str) -> String) -> String;
 }
 
+/// Splits `text` at the commas outside brackets.
+fn split_top_level(text: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut depth = 0i32;
+    let mut current = String::new();
+    for c in text.chars() {
+        match c {
+            '(' | '[' | '<' | '{' => depth += 1,
+            ')' | ']' | '>' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(current.trim().to_string());
+                current.clear();
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    if !current.trim().is_empty() {
+        parts.push(current.trim().to_string());
+    }
+    parts
+}
+
+/// The byte positions of a signature's parameter parentheses: the first `(` and its match.
+fn parameter_parens(line: &str) -> Option<(usize, usize)> {
+    let open = line.find('(')?;
+    let mut depth = 0i32;
+    for (i, c) in line[open..].char_indices() {
+        match c {
+            '(' | '[' | '<' => depth += 1,
+            ')' | ']' | '>' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some((open, open + i));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Lays out function signatures the way rustfmt and black would: one that fits on a line of
+/// `width` stays, a longer one gets a parameter per line; a parameter line holding several
+/// parameters is split.
+fn tidy_signatures(text: &str, starts: &[&str], first_param: &str, width: usize) -> String {
+    let mut out = String::with_capacity(text.len() + 256);
+    for line in text.lines() {
+        if starts.iter().any(|s| line.starts_with(s))
+            && line.len() > width
+            && let Some((open, close)) = parameter_parens(line)
+        {
+            out.push_str(&line[..=open]);
+            out.push('\n');
+            for param in split_top_level(&line[open + 1..close]) {
+                out.push_str("    ");
+                out.push_str(&param);
+                out.push_str(",\n");
+            }
+            out.push_str(&line[close..]);
+            out.push('\n');
+            continue;
+        }
+        if line.starts_with(first_param) && line.trim_end().ends_with(',') {
+            for param in split_top_level(line.trim().trim_end_matches(',')) {
+                out.push_str("    ");
+                out.push_str(&param);
+                out.push_str(",\n");
+            }
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
 // ---------------------------------------------------------------- TypeScript
 
 struct Ts;
@@ -702,8 +780,11 @@ fn ts_key_object(key: &[KeyValue], obj: &str, ind: &str) -> String {
     out
 }
 
-/// The UpdateExpression parts of an update: names, values, SET clause.
-fn update_expression(u: &UpdateStep) -> (String, Vec<(String, String)>, Vec<(String, String)>) {
+/// Placeholder and attribute name pairs (`#status`, `status`).
+type Pairs = Vec<(String, String)>;
+
+/// The UpdateExpression parts of an update: the SET clause, names, values.
+fn update_expression(u: &UpdateStep) -> (String, Pairs, Pairs) {
     let mut scope = Scope::new();
     let mut sets = Vec::new();
     let mut names = Vec::new();
@@ -1415,6 +1496,10 @@ fn py_request(pairs: &[(String, String)], ind: &str) -> String {
 }
 
 pub fn python(design: &Design) -> String {
+    tidy_signatures(&python_lines(design), &["def "], "    client, ", 99)
+}
+
+fn python_lines(design: &Design) -> String {
     let calls = calls(design);
     let mut out = String::new();
     let _ = writeln!(
@@ -1979,6 +2064,15 @@ fn rs_update_calls(u: &UpdateStep, table: &str, ind: &str) -> String {
 }
 
 pub fn rust(design: &Design) -> String {
+    tidy_signatures(
+        &rust_lines(design),
+        &["pub async fn "],
+        "    client: &Client, ",
+        100,
+    )
+}
+
+fn rust_lines(design: &Design) -> String {
     let calls = calls(design);
     let mut out = String::new();
     let _ = writeln!(

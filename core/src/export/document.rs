@@ -12,7 +12,6 @@ use crate::cost::{self, CostConfig};
 use crate::eval::Store;
 use crate::export::names::{md_cell, one_line};
 use crate::model::{Billing, Design, Projection, Table};
-use crate::sample::{self, SampleConfig};
 
 fn projection(p: &Projection) -> String {
     match p {
@@ -159,7 +158,11 @@ pub fn markdown(design: &Design) -> String {
             } else {
                 String::new()
             };
-            notes.push(format!("{:?} {count}{}", w.action, w.entity).to_lowercase());
+            notes.push(format!(
+                "{} {count}{}",
+                format!("{:?}", w.action).to_lowercase(),
+                w.entity
+            ));
         }
         let _ = writeln!(
             out,
@@ -195,11 +198,15 @@ pub fn markdown(design: &Design) -> String {
     }
 
     if !design.tables.is_empty() {
-        let sample = sample::generate(design, &SampleConfig::default());
+        let sample = super::export_sample(design);
         let store = Store::build(design, sample.load_items());
         let report = cost::estimate(design, &analysis.verdicts, &store, &CostConfig::default());
         out.push_str("\n## Cost estimate\n\n");
-        out.push_str("On-demand prices, us-east-1, standard table class, a 30-day month at each pattern's peak rate; item sizes from the sample data.\n\n");
+        let _ = writeln!(
+            out,
+            "On-demand prices, us-east-1, standard table class, a 30-day month at each pattern's peak rate; item sizes and items per query from a sample of {} items per entity (`keyplan cost` uses the full sample).\n",
+            super::SAMPLE_ITEMS_PER_ENTITY
+        );
         out.push_str("| Access pattern | Operation | Rate/s | RCU/request | WCU/request | $/month |\n|---|---|---:|---:|---:|---:|\n");
         for p in &report.patterns {
             let _ = writeln!(

@@ -159,6 +159,25 @@ impl FromStr for Format {
     }
 }
 
+/// Items per entity in the sample an export carries (Workbench TableData) or sizes its cost
+/// table from: enough to show every key shape, small enough that a deep parent-child design
+/// does not multiply into thousands of items (what NoSQL Workbench models ship: a handful).
+pub const SAMPLE_ITEMS_PER_ENTITY: u32 = 5;
+
+/// The sample data of an export: [`SAMPLE_ITEMS_PER_ENTITY`] items of each entity, the same
+/// for the same design (imported items are kept by the generator).
+fn export_sample(design: &Design) -> crate::sample::SampleData {
+    let config = crate::sample::SampleConfig {
+        seed: 1,
+        counts: design
+            .entities
+            .iter()
+            .map(|e| (e.name.clone(), SAMPLE_ITEMS_PER_ENTITY))
+            .collect(),
+    };
+    crate::sample::generate(design, &config)
+}
+
 /// Why a design could not be exported.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ExportError {

@@ -1,3 +1,6 @@
+// Tests may unwrap: a panic is the failure report.
+#![allow(clippy::unwrap_used)]
+
 use expect_test::{Expect, expect};
 
 use super::*;
@@ -163,33 +166,5 @@ fn user_text_cannot_break_out_of_generated_strings() {
     );
 }
 
-/// The tables, keys, indexes and entities of a design, as a comparable summary.
-fn shape(design: &Design) -> String {
-    let mut out = String::new();
-    for t in &design.tables {
-        out.push_str(&format!(
-            "table {} pk {:?} sk {:?} billing {:?}\n",
-            t.name, t.partition_key, t.sort_key, t.billing
-        ));
-        for g in &t.gsis {
-            out.push_str(&format!(
-                "  gsi {} {:?} {:?} {:?}\n",
-                g.name, g.partition_key, g.sort_key, g.projection
-            ));
-        }
-        for e in design.entities_in(&t.name) {
-            out.push_str(&format!("  entity {}\n", e.name));
-        }
-    }
-    out
-}
-
-#[test]
-fn nosql_workbench_export_then_import_gives_back_the_tables_keys_indexes_and_entities() {
-    for (slug, design) in crate::examples::all() {
-        let text = export(&design, Format::NosqlWorkbench).unwrap();
-        let imported = crate::import::detect_and_import(&text)
-            .unwrap_or_else(|e| panic!("{slug}: the Workbench export does not import: {e}"));
-        assert_eq!(shape(&imported.design), shape(&design), "{slug}");
-    }
-}
+// The NoSQL Workbench round trip (export, then import) of every example and corpus design is
+// in server/tests/export_tools.rs, which reads the corpus.

@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::export::cloudformation::key_type;
 use crate::item::Item;
 use crate::model::{AttrType, Billing, Design, Entity, KeyAttribute, Projection, Table};
-use crate::sample::{self, SampleConfig, SampleData};
+use crate::sample::SampleData;
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "PascalCase")]
@@ -275,7 +275,7 @@ fn table_model(design: &Design, sample: &SampleData, table: &Table) -> TableMode
 
 pub fn workbench(design: &Design) -> String {
     // The sample generator keeps imported items and fills in the rest, each with its entity.
-    let sample = sample::generate(design, &SampleConfig::default());
+    let sample = super::export_sample(design);
     let model = Model {
         model_name: design.name.clone(),
         model_metadata: Metadata {
