@@ -1,0 +1,350 @@
+//! The canvas: every entity as a card on a pannable, zoomable surface, with relationship lines
+//! and a frame per table. Pointer gestures become viewport changes (session state) or card
+//! moves (one undo step per drag); the geometry is in [`crate::geometry`].
+
+mod entity_card;
+mod relation_lines;
+mod table_frame;
+mod zoom_controls;
+
+use keyplan_core::edit::Edit;
+use keyplan_core::{AttrType, Attribute, Entity, KeyAttribute, KeyType, Point, Table};
+use leptos::prelude::*;
+
+use crate::geometry::{self, Rect, Viewport};
+use crate::session::{Selection, Session, use_session};
+use crate::store::{Store, use_store};
+
+use entity_card::EntityCard;
+use relation_lines::RelationLines;
+use table_frame::TableFrame;
+use zoom_controls::ZoomControls;
+
+/// What a selected access pattern lights up on the canvas.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Highlight {
+    pub entities: Vec<String>,
+    pub table: Option<String>,
+    /// The index that serves the pattern (`None`: the table's own key).
+    pub index: Option<String>,
+    /// False when the pattern needs a Scan.
+    pub covered: bool,
+    pub active: bool,
+}
+
+/// Adds a new entity in the middle of the visible canvas, in the first table (creating a
+/// table with generic keys when the design has none), and selects it. One undo step.
+pub fn add_entity(store: &Store, session: &Session) {
+    let (edit, name) = store.with_untracked(|design| {
+        let name = (1..)
+            .map(|n| {
+                if n == 1 {
+                    "NewEntity".to_string()
+                } else {
+                    format!("NewEntity{n}")
+                }
+            })
+            .find(|n| design.entity(n).is_none())
+            .unwrap_or_else(|| "NewEntity".into());
+        let (w, h) = session.canvas_size.get_untracked();
+        let v = session.viewport.get_untracked();
+        let centre = v.to_canvas(w / 2.0, h / 2.0);
+        let position = Point {
+            x: (centre.x - geometry::CARD_WIDTH / 2.0).round(),
+            y: (centre.y - 80.0).round(),
+        };
+        let mut edits = Vec::new();
+        let table = match design.tables.first() {
+            Some(t) => t.name.clone(),
+            None => {
+                edits.push(Edit::AddTable {
+                    at: 0,
+                    table: Table {
+                        name: "app".into(),
+                        partition_key: KeyAttribute::new("PK", KeyType::S),
+                        sort_key: Some(KeyAttribute::new("SK", KeyType::S)),
+                        gsis: Vec::new(),
+                        lsis: Vec::new(),
+                        billing: Default::default(),
+                        ttl_attribute: None,
+                    },
+                });
+                "app".to_string()
+            }
+        };
+        let id = format!("{}Id", lower_first(&name));
+        edits.push(Edit::AddEntity {
+            at: design.entities.len(),
+            entity: Entity {
+                name: name.clone(),
+                table,
+                description: String::new(),
+                attributes: vec![Attribute {
+                    required: true,
+                    ..Attribute::new(id, AttrType::S)
+                }],
+                keys: Default::default(),
+            },
+            position: Some(position),
+        });
+        (Edit::Batch(edits), name)
+    });
+    if store.dispatch(edit) {
+        session.select(Selection::Entities(vec![name]));
+    }
+}
+
+fn lower_first(name: &str) -> String {
+    let mut chars = name.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// A pan or a rectangle selection in progress.
+#[derive(Debug, Clone, Copy)]
+enum Gesture {
+    Pan {
+        pointer: (f64, f64),
+        start: Viewport,
+        moved: bool,
+    },
+    Marquee {
+        from: Point,
+    },
+}
+
+#[component]
+pub fn Canvas() -> impl IntoView {
+    let store = use_store();
+    let session = use_session();
+    let container: NodeRef<leptos::html::Div> = NodeRef::new();
+
+    let rects = Memo::new(move |_| store.with(geometry::card_rects));
+    let names = Memo::new(move |_| {
+        store.with(|d| {
+            d.entities
+                .iter()
+                .map(|e| e.name.clone())
+                .collect::<Vec<_>>()
+        })
+    });
+    let tables = Memo::new(move |_| {
+        store.with(|d| d.tables.iter().map(|t| t.name.clone()).collect::<Vec<_>>())
+    });
+    let highlight = Memo::new(move |_| match session.selection.get() {
+        Selection::Pattern(name) => store.analysis.with(|a| {
+            let verdict = a.verdicts.iter().find(|v| v.pattern == name);
+            store.with(|d| Highlight {
+                entities: d
+                    .pattern(&name)
+                    .map(|p| {
+                        let mut e = p.entities.clone();
+                        e.extend(p.writes.iter().map(|w| w.entity.clone()));
+                        e
+                    })
+                    .unwrap_or_default(),
+                table: verdict.and_then(|v| v.table.clone()),
+                index: verdict.and_then(|v| v.index.clone()),
+                covered: verdict.is_some_and(|v| v.covered),
+                active: true,
+            })
+        }),
+        Selection::Index { table, index } => Highlight {
+            entities: Vec::new(),
+            table: Some(table),
+            index: Some(index),
+            covered: true,
+            active: true,
+        },
+        _ => Highlight::default(),
+    });
+
+    let measure = move || {
+        container.get_untracked().map(|el| {
+            let r = el.get_bounding_client_rect();
+            (r.left(), r.top(), r.width(), r.height())
+        })
+    };
+    let fit = move || {
+        if let Some((_, _, w, h)) = measure() {
+            session.canvas_size.set((w, h));
+            let content = rects.with_untracked(|r| geometry::bounds(r));
+            let v = match content {
+                Some(content) => Viewport::fit(content, w, h),
+                None => Viewport::default(),
+            };
+            session.viewport.set(v);
+        }
+    };
+    // Fit on mount and whenever asked (the F key, the button, opening a design).
+    Effect::new(move |_| {
+        session.fit_request.track();
+        if container.get().is_some() {
+            fit();
+        }
+    });
+    let resize = window_event_listener(leptos::ev::resize, move |_| {
+        if let Some((_, _, w, h)) = measure() {
+            session.canvas_size.set((w, h));
+        }
+    });
+    on_cleanup(move || resize.remove());
+
+    let gesture: StoredValue<Option<Gesture>> = StoredValue::new(None);
+    let marquee: RwSignal<Option<Rect>> = RwSignal::new(None);
+
+    let local = move |ev: &web_sys::PointerEvent| -> (f64, f64) {
+        let (left, top, _, _) = measure().unwrap_or_default();
+        (
+            f64::from(ev.client_x()) - left,
+            f64::from(ev.client_y()) - top,
+        )
+    };
+    let on_pointerdown = move |ev: web_sys::PointerEvent| {
+        if ev.button() != 0 {
+            return;
+        }
+        let (sx, sy) = local(&ev);
+        if let Some(el) = container.get_untracked() {
+            let _ = el.set_pointer_capture(ev.pointer_id());
+        }
+        if ev.shift_key() {
+            let from = session.viewport.get_untracked().to_canvas(sx, sy);
+            gesture.set_value(Some(Gesture::Marquee { from }));
+        } else {
+            gesture.set_value(Some(Gesture::Pan {
+                pointer: (f64::from(ev.client_x()), f64::from(ev.client_y())),
+                start: session.viewport.get_untracked(),
+                moved: false,
+            }));
+        }
+    };
+    let on_pointermove = move |ev: web_sys::PointerEvent| {
+        let Some(g) = gesture.get_value() else { return };
+        match g {
+            Gesture::Pan {
+                pointer,
+                start,
+                moved,
+            } => {
+                let dx = f64::from(ev.client_x()) - pointer.0;
+                let dy = f64::from(ev.client_y()) - pointer.1;
+                if !moved && dx.abs() + dy.abs() < 3.0 {
+                    return;
+                }
+                gesture.set_value(Some(Gesture::Pan {
+                    pointer,
+                    start,
+                    moved: true,
+                }));
+                session.viewport.set(start.pan(dx, dy));
+            }
+            Gesture::Marquee { from } => {
+                let (sx, sy) = local(&ev);
+                let to = session.viewport.get_untracked().to_canvas(sx, sy);
+                marquee.set(Some(Rect::from_corners(from, to)));
+            }
+        }
+    };
+    let on_pointerup = move |_ev: web_sys::PointerEvent| {
+        match gesture.get_value() {
+            Some(Gesture::Pan { moved: false, .. }) => session.select(Selection::None),
+            Some(Gesture::Marquee { .. }) => {
+                if let Some(area) = marquee.get_untracked() {
+                    let picked: Vec<String> = rects.with_untracked(|r| {
+                        r.iter()
+                            .filter(|(_, rect)| rect.intersects(&area))
+                            .map(|(n, _)| n.clone())
+                            .collect()
+                    });
+                    session.select(if picked.is_empty() {
+                        Selection::None
+                    } else {
+                        Selection::Entities(picked)
+                    });
+                }
+                marquee.set(None);
+            }
+            _ => {}
+        }
+        gesture.set_value(None);
+    };
+    let on_wheel = move |ev: web_sys::WheelEvent| {
+        ev.prevent_default();
+        let (left, top, _, _) = measure().unwrap_or_default();
+        let sx = f64::from(ev.client_x()) - left;
+        let sy = f64::from(ev.client_y()) - top;
+        let factor = geometry::wheel_factor(ev.delta_y(), ev.ctrl_key());
+        session.viewport.update(|v| *v = v.zoom_at(sx, sy, factor));
+    };
+
+    let transform = move || session.viewport.get().css_transform();
+    let grid = move || {
+        let v = session.viewport.get();
+        let size = 24.0 * v.zoom;
+        format!(
+            "background-size: {size:.2}px {size:.2}px; background-position: {:.2}px {:.2}px",
+            v.x, v.y
+        )
+    };
+    let empty = move || names.with(Vec::is_empty);
+
+    view! {
+        <div
+            class="canvas"
+            node_ref=container
+            style=grid
+            role="application"
+            aria-label="Design canvas: drag the background to pan, the wheel to zoom, shift+drag to select"
+            data-testid="canvas"
+            on:pointerdown=on_pointerdown
+            on:pointermove=on_pointermove
+            on:pointerup=on_pointerup
+            on:pointercancel=on_pointerup
+            on:wheel=on_wheel
+        >
+            <div class="canvas-layer" style:transform=transform>
+                <For
+                    each=move || tables.get()
+                    key=|name| name.clone()
+                    children=move |name| view! { <TableFrame name=name rects=rects highlight=highlight/> }
+                />
+                <RelationLines rects=rects/>
+                <For
+                    each=move || names.get()
+                    key=|name| name.clone()
+                    children=move |name| view! { <EntityCard name=name rects=rects highlight=highlight/> }
+                />
+                {move || marquee.get().map(|r| view! {
+                    <div
+                        class="marquee"
+                        style:transform=format!("translate({}px, {}px)", r.x, r.y)
+                        style:width=format!("{}px", r.width)
+                        style:height=format!("{}px", r.height)
+                    ></div>
+                })}
+            </div>
+            <Show when=empty>
+                <div class="canvas-empty">
+                    <p>"This design has no entities yet."</p>
+                    <button class="button primary" on:click=move |_| add_entity(&store, &session)>
+                        "Add an entity"
+                    </button>
+                </div>
+            </Show>
+            <div class="canvas-tools" on:pointerdown=|ev| ev.stop_propagation()>
+                <button
+                    class="button"
+                    data-testid="add-entity"
+                    title="Add an entity (N)"
+                    on:click=move |_| add_entity(&store, &session)
+                >
+                    "+ Entity"
+                </button>
+            </div>
+            <ZoomControls fit=fit/>
+        </div>
+    }
+}

@@ -1,0 +1,266 @@
+//! One entity's card: its name and table, attributes with types, and the template filling
+//! each key it has, coloured by index. Dragging a card (or every selected card) moves it; the
+//! whole drag is one undo step (begin on pointer-down, commit on pointer-up).
+
+use keyplan_core::Point;
+use keyplan_core::edit::Edit;
+use leptos::prelude::*;
+
+use super::Highlight;
+use crate::cards;
+use crate::geometry::Rect;
+use crate::session::{Selection, use_session};
+use crate::store::use_store;
+
+/// A drag in progress: where the pointer started and where each dragged card started.
+#[derive(Debug, Clone)]
+struct Drag {
+    pointer: (f64, f64),
+    starts: Vec<(String, Point)>,
+    moved: bool,
+}
+
+#[component]
+pub fn EntityCard(
+    /// The entity's name (the card's identity).
+    name: String,
+    /// Every card's rectangle, from [`crate::geometry::card_rects`].
+    rects: Memo<Vec<(String, Rect)>>,
+    /// What the selected pattern or index lights up.
+    highlight: Memo<Highlight>,
+) -> impl IntoView {
+    let store = use_store();
+    let session = use_session();
+    let data = {
+        let name = name.clone();
+        Memo::new(move |_| {
+            store.track_semantic();
+            store.with_untracked(|d| cards::card(d, &name))
+        })
+    };
+    let rect = {
+        let name = name.clone();
+        Memo::new(move |_| rects.with(|r| r.iter().find(|(n, _)| *n == name).map(|(_, r)| *r)))
+    };
+    let selected = {
+        let name = name.clone();
+        Memo::new(move |_| session.selection.with(|s| s.has_entity(&name)))
+    };
+    let lit = {
+        let name = name.clone();
+        Memo::new(move |_| highlight.with(|h| h.active && h.entities.contains(&name)))
+    };
+    let dim = {
+        let name = name.clone();
+        Memo::new(move |_| {
+            highlight.with(|h| h.active && !h.entities.is_empty() && !h.entities.contains(&name))
+        })
+    };
+    let transform = move || {
+        rect.get()
+            .map(|r| format!("translate({}px, {}px)", r.x, r.y))
+            .unwrap_or_default()
+    };
+
+    let drag: StoredValue<Option<Drag>> = StoredValue::new(None);
+    let card_ref: NodeRef<leptos::html::Div> = NodeRef::new();
+    let on_pointerdown = {
+        let name = name.clone();
+        move |ev: web_sys::PointerEvent| {
+            if ev.button() != 0 {
+                return;
+            }
+            ev.stop_propagation();
+            let additive = ev.shift_key() || ev.meta_key() || ev.ctrl_key();
+            let mut selection = session.selection.get_untracked();
+            match &mut selection {
+                Selection::Entities(names) if additive => {
+                    if let Some(at) = names.iter().position(|n| *n == name) {
+                        names.remove(at);
+                        session.select(if names.is_empty() {
+                            Selection::None
+                        } else {
+                            selection.clone()
+                        });
+                        return;
+                    }
+                    names.push(name.clone());
+                }
+                Selection::Entities(names) if names.contains(&name) => {}
+                _ => selection = Selection::Entities(vec![name.clone()]),
+            }
+            session.select(selection.clone());
+            let Selection::Entities(dragged) = selection else {
+                return;
+            };
+            let starts = rects.with_untracked(|r| {
+                r.iter()
+                    .filter(|(n, _)| dragged.contains(n))
+                    .map(|(n, rect)| {
+                        (
+                            n.clone(),
+                            Point {
+                                x: rect.x,
+                                y: rect.y,
+                            },
+                        )
+                    })
+                    .collect()
+            });
+            drag.set_value(Some(Drag {
+                pointer: (f64::from(ev.client_x()), f64::from(ev.client_y())),
+                starts,
+                moved: false,
+            }));
+            if let Some(el) = card_ref.get_untracked() {
+                let _ = el.set_pointer_capture(ev.pointer_id());
+            }
+            store.begin();
+        }
+    };
+    let on_pointermove = move |ev: web_sys::PointerEvent| {
+        let Some(mut d) = drag.get_value() else {
+            return;
+        };
+        let zoom = session.viewport.get_untracked().zoom;
+        let dx = (f64::from(ev.client_x()) - d.pointer.0) / zoom;
+        let dy = (f64::from(ev.client_y()) - d.pointer.1) / zoom;
+        if !d.moved && dx.abs() + dy.abs() < 3.0 / zoom {
+            return;
+        }
+        d.moved = true;
+        let positions = d
+            .starts
+            .iter()
+            .map(|(n, p)| {
+                (
+                    n.clone(),
+                    Some(Point {
+                        x: (p.x + dx).round(),
+                        y: (p.y + dy).round(),
+                    }),
+                )
+            })
+            .collect();
+        drag.set_value(Some(d));
+        store.dispatch(Edit::MoveCards { positions });
+    };
+    let on_pointerup = move |_ev: web_sys::PointerEvent| {
+        if drag.get_value().is_some() {
+            drag.set_value(None);
+            store.commit();
+        }
+    };
+    let on_keydown = {
+        let name = name.clone();
+        move |ev: web_sys::KeyboardEvent| {
+            // Arrow keys nudge the card: keyboard users can lay out too.
+            let step = if ev.shift_key() { 40.0 } else { 8.0 };
+            let (dx, dy) = match ev.key().as_str() {
+                "ArrowLeft" => (-step, 0.0),
+                "ArrowRight" => (step, 0.0),
+                "ArrowUp" => (0.0, -step),
+                "ArrowDown" => (0.0, step),
+                "Enter" | " " => {
+                    ev.prevent_default();
+                    session.select(Selection::Entities(vec![name.clone()]));
+                    return;
+                }
+                _ => return,
+            };
+            ev.prevent_default();
+            if let Some(r) = rect.get_untracked() {
+                store.dispatch(Edit::MoveCards {
+                    positions: vec![(
+                        name.clone(),
+                        Some(Point {
+                            x: r.x + dx,
+                            y: r.y + dy,
+                        }),
+                    )],
+                });
+            }
+        }
+    };
+
+    let label = format!("Entity {name}");
+    view! {
+        <div
+            class="card"
+            class:selected=selected
+            class:lit=lit
+            class:dim=dim
+            node_ref=card_ref
+            style:transform=transform
+            data-entity=name.clone()
+            tabindex="0"
+            role="button"
+            aria-label=label
+            aria-pressed=move || selected.get().to_string()
+            on:pointerdown=on_pointerdown
+            on:pointermove=on_pointermove
+            on:pointerup=on_pointerup
+            on:pointercancel=on_pointerup
+            on:keydown=on_keydown
+        >
+            {move || data.get().map(|card| card_body(card, highlight))}
+        </div>
+    }
+}
+
+fn card_body(card: cards::CardData, highlight: Memo<Highlight>) -> impl IntoView {
+    let table = card.table.clone();
+    let n_attributes = card.attributes.len();
+    let attributes = card
+        .attributes
+        .into_iter()
+        .map(|a| {
+            let title = if a.values.is_empty() {
+                String::new()
+            } else {
+                format!("values: {}", a.values)
+            };
+            view! {
+                <li class="card-attr" title=title>
+                    <span class="attr-name" class:required=a.required>{a.name}</span>
+                    <span class="attr-type">{a.ty}</span>
+                </li>
+            }
+        })
+        .collect_view();
+    let has_keys = !card.keys.is_empty();
+    let keys = card
+        .keys
+        .into_iter()
+        .map(|k| {
+            let index = k.index.clone();
+            let table = table.clone();
+            let active = move || {
+                highlight.with(|h| h.active && h.table.as_deref() == Some(table.as_str()) && h.index == index)
+            };
+            let title = format!(
+                "{} on {}{}",
+                k.key,
+                k.index.as_deref().unwrap_or("the table"),
+                if k.implicit { " (the attribute's own value)" } else { "" }
+            );
+            view! {
+                <li class=format!("card-key slot-{}", k.slot) class:active=active class:invalid=!k.valid title=title>
+                    <span class="key-name">{k.key}</span>
+                    <code class="key-template" class:implicit=k.implicit>{k.template}</code>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <header class="card-head">
+            <span class="card-name" data-testid="entity-name">{card.name}</span>
+            <span class="card-table">{card.table}</span>
+        </header>
+        <ul class="card-attrs" aria-label=format!("{n_attributes} attributes")>{attributes}</ul>
+        {has_keys.then(|| view! {
+            <div class="card-keys-caption">"Keys"</div>
+            <ul class="card-keys">{keys}</ul>
+        })}
+    }
+}

@@ -1,0 +1,66 @@
+//! Relationship lines between cards, from [`crate::relations`]: a curve from the referring card
+//! to the referred one, labelled with the shared key variable.
+
+use leptos::prelude::*;
+
+use crate::geometry::{Rect, border_point};
+use crate::relations::{Relation, relations};
+use crate::store::use_store;
+
+#[component]
+pub fn RelationLines(
+    /// Every card's rectangle.
+    rects: Memo<Vec<(String, Rect)>>,
+) -> impl IntoView {
+    let store = use_store();
+    let lines = Memo::new(move |_| {
+        store.track_semantic();
+        store.with_untracked(relations)
+    });
+    view! {
+        <svg class="relations" width="1" height="1" aria-hidden="true">
+            <defs>
+                <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                    <path d="M 0 0 L 10 5 L 0 10 z" class="arrow-head"></path>
+                </marker>
+            </defs>
+            <For
+                each=move || lines.get()
+                key=|r| (r.from.clone(), r.to.clone(), r.via.clone())
+                children=move |r: Relation| {
+                    let geometry = Memo::new(move |_| {
+                        rects.with(|all| {
+                            let find = |n: &str| all.iter().find(|(name, _)| name == n).map(|(_, r)| *r);
+                            let (a, b) = (find(&r.from)?, find(&r.to)?);
+                            let p = border_point(&a, &b);
+                            let q = border_point(&b, &a);
+                            let (mx, my) = ((p.x + q.x) / 2.0, (p.y + q.y) / 2.0);
+                            // A gentle curve: control points pulled along the dominant axis.
+                            let horizontal = (q.x - p.x).abs() > (q.y - p.y).abs();
+                            let d = if horizontal {
+                                format!("M {:.1} {:.1} C {:.1} {:.1}, {:.1} {:.1}, {:.1} {:.1}", p.x, p.y, mx, p.y, mx, q.y, q.x, q.y)
+                            } else {
+                                format!("M {:.1} {:.1} C {:.1} {:.1}, {:.1} {:.1}, {:.1} {:.1}", p.x, p.y, p.x, my, q.x, my, q.x, q.y)
+                            };
+                            Some((d, mx, my))
+                        })
+                    });
+                    let via = r.via.clone();
+                    view! {
+                        <g class="relation">
+                            <path class="relation-line" d=move || geometry.get().map(|g| g.0).unwrap_or_default() marker-end="url(#arrow)"></path>
+                            <text
+                                class="relation-label"
+                                x=move || geometry.get().map(|g| g.1).unwrap_or_default()
+                                y=move || geometry.get().map(|g| g.2 - 6.0).unwrap_or_default()
+                                text-anchor="middle"
+                            >
+                                {via}
+                            </text>
+                        </g>
+                    }
+                }
+            />
+        </svg>
+    }
+}

@@ -1,0 +1,177 @@
+//! A table's frame on the canvas: a box around its entities' cards with a header showing the
+//! table's name, its keys and a chip per index in that index's colour. Clicking the header
+//! selects the table, clicking a chip selects the index.
+
+use leptos::prelude::*;
+
+use super::Highlight;
+use crate::geometry::{self, Rect};
+use crate::session::{Selection, use_session};
+use crate::store::use_store;
+
+/// The header's content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Header {
+    keys: String,
+    /// Each index's name, colour slot and keys.
+    indexes: Vec<(String, usize, String)>,
+    position: usize,
+}
+
+const HEADER_HEIGHT: f64 = 64.0;
+const PADDING: f64 = 24.0;
+
+#[component]
+pub fn TableFrame(
+    /// The table's name.
+    name: String,
+    /// Every card's rectangle.
+    rects: Memo<Vec<(String, Rect)>>,
+    /// What the selected pattern or index lights up.
+    highlight: Memo<Highlight>,
+) -> impl IntoView {
+    let store = use_store();
+    let session = use_session();
+    let header = {
+        let name = name.clone();
+        Memo::new(move |_| {
+            store.track_semantic();
+            store.with_untracked(|d| {
+                let position = d.tables.iter().position(|t| t.name == name)?;
+                let t = &d.tables[position];
+                let names = |keys: &[keyplan_core::KeyAttribute]| {
+                    keys.iter()
+                        .map(|k| k.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" + ")
+                };
+                let keys = match &t.sort_key {
+                    Some(sk) => format!("{} · {}", t.partition_key.name, sk.name),
+                    None => t.partition_key.name.clone(),
+                };
+                let indexes = t
+                    .indexes()
+                    .iter()
+                    .enumerate()
+                    .skip(1)
+                    .filter_map(|(slot, i)| {
+                        let keys = if i.sort_key.is_empty() {
+                            names(i.partition_key)
+                        } else {
+                            format!("{} · {}", names(i.partition_key), names(i.sort_key))
+                        };
+                        i.name
+                            .map(|n| (n.to_string(), slot % crate::cards::N_COLOURS, keys))
+                    })
+                    .collect();
+                Some(Header {
+                    keys,
+                    indexes,
+                    position,
+                })
+            })
+        })
+    };
+    let frame = {
+        let name = name.clone();
+        Memo::new(move |_| {
+            let members: Vec<String> =
+                store.with(|d| d.entities_in(&name).map(|e| e.name.clone()).collect());
+            let position = header.with(|h| h.as_ref().map_or(0, |h| h.position));
+            rects.with(|all| -> (Rect, bool) {
+                let mine: Vec<(String, Rect)> = all
+                    .iter()
+                    .filter(|(n, _)| members.contains(n))
+                    .cloned()
+                    .collect();
+                let rect = match geometry::bounds(&mine) {
+                    Some(b) => {
+                        let b = b.inflate(PADDING);
+                        Rect {
+                            x: b.x,
+                            y: b.y - HEADER_HEIGHT,
+                            width: b.width.max(360.0),
+                            height: b.height + HEADER_HEIGHT,
+                        }
+                    }
+                    None => {
+                        let top = geometry::bounds(all).map_or(0.0, |b| b.y) - 200.0;
+                        Rect {
+                            x: 40.0 + 420.0 * position as f64,
+                            y: top,
+                            width: 360.0,
+                            height: HEADER_HEIGHT + 40.0,
+                        }
+                    }
+                };
+                // A box around cards of another table would mislead: show the header alone.
+                let clear = !all
+                    .iter()
+                    .any(|(n, r)| !members.contains(n) && r.intersects(&rect));
+                (rect, clear)
+            })
+        })
+    };
+    let selected = {
+        let name = name.clone();
+        move || {
+            session
+                .selection
+                .with(|s| matches!(s, Selection::Table(t) if *t == name))
+        }
+    };
+    let style = move || {
+        let (r, clear) = frame.get();
+        let height = if clear { r.height } else { HEADER_HEIGHT };
+        let r = Rect { height, ..r };
+        format!(
+            "transform: translate({}px, {}px); width: {}px; height: {}px",
+            r.x, r.y, r.width, r.height
+        )
+    };
+    let select_table = {
+        let name = name.clone();
+        move |ev: web_sys::PointerEvent| {
+            ev.stop_propagation();
+            session.select(Selection::Table(name.clone()));
+        }
+    };
+    let table_name = name.clone();
+    view! {
+        <div class="table-frame" class:selected=selected class:loose=move || !frame.get().1 style=style>
+            <div class="table-head" on:pointerdown=select_table title="Select the table">
+                <div class="table-title">
+                    <span class="table-icon" aria-hidden="true"></span>
+                    <span class="table-name">{name.clone()}</span>
+                    <span class="table-keys slot-0">{move || header.get().map(|h| h.keys)}</span>
+                </div>
+                <div class="index-chips">
+                    <For
+                        each=move || header.get().map(|h| h.indexes).unwrap_or_default()
+                        key=|(n, slot, keys)| (n.clone(), *slot, keys.clone())
+                        children=move |(index, slot, keys)| {
+                            let table = table_name.clone();
+                            let lit = {
+                                let index = index.clone();
+                                let table = table.clone();
+                                move || highlight.with(|h| h.active && h.table.as_deref() == Some(table.as_str()) && h.index.as_deref() == Some(index.as_str()))
+                            };
+                            let pick = {
+                                let index = index.clone();
+                                move |ev: web_sys::PointerEvent| {
+                                    ev.stop_propagation();
+                                    session.select(Selection::Index { table: table.clone(), index: index.clone() });
+                                }
+                            };
+                            view! {
+                                <span class=format!("index-chip slot-{slot}") class:lit=lit title=keys on:pointerdown=pick>
+                                    {index}
+                                </span>
+                            }
+                        }
+                    />
+                </div>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,379 @@
+//! Canvas geometry: where cards are and how big, the viewport's pan and zoom, fitting the
+//! design to the screen. Pure arithmetic on plain numbers, tested natively; no DOM here.
+//!
+//! Card sizes are computed from their content with the same constants the stylesheet uses
+//! (`--card-*` in style/app.css), so lines and fit-to-screen never need to measure the DOM.
+
+use keyplan_core::{Design, Entity, Point};
+
+/// Card width in canvas units.
+pub const CARD_WIDTH: f64 = 280.0;
+/// Header (name and table) height.
+pub const CARD_HEADER: f64 = 40.0;
+/// One attribute or key row.
+pub const CARD_ROW: f64 = 20.0;
+/// The caption above the key rows.
+pub const CARD_KEYS_CAPTION: f64 = 24.0;
+/// Bottom padding.
+pub const CARD_PADDING: f64 = 10.0;
+/// Gap between automatically placed cards.
+const GAP: f64 = 48.0;
+
+/// The zoom range.
+pub const MIN_ZOOM: f64 = 0.2;
+pub const MAX_ZOOM: f64 = 3.0;
+
+/// A rectangle in canvas units.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rect {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+}
+
+impl Rect {
+    pub fn right(&self) -> f64 {
+        self.x + self.width
+    }
+
+    pub fn bottom(&self) -> f64 {
+        self.y + self.height
+    }
+
+    pub fn center(&self) -> Point {
+        Point {
+            x: self.x + self.width / 2.0,
+            y: self.y + self.height / 2.0,
+        }
+    }
+
+    /// The smallest rectangle holding both.
+    pub fn union(&self, other: &Rect) -> Rect {
+        let x = self.x.min(other.x);
+        let y = self.y.min(other.y);
+        Rect {
+            x,
+            y,
+            width: self.right().max(other.right()) - x,
+            height: self.bottom().max(other.bottom()) - y,
+        }
+    }
+
+    pub fn intersects(&self, other: &Rect) -> bool {
+        self.x < other.right()
+            && other.x < self.right()
+            && self.y < other.bottom()
+            && other.y < self.bottom()
+    }
+
+    /// The rectangle spanned by two corners in any order.
+    pub fn from_corners(a: Point, b: Point) -> Rect {
+        Rect {
+            x: a.x.min(b.x),
+            y: a.y.min(b.y),
+            width: (a.x - b.x).abs(),
+            height: (a.y - b.y).abs(),
+        }
+    }
+
+    /// Grown by `by` on every side.
+    pub fn inflate(&self, by: f64) -> Rect {
+        Rect {
+            x: self.x - by,
+            y: self.y - by,
+            width: self.width + 2.0 * by,
+            height: self.height + 2.0 * by,
+        }
+    }
+}
+
+/// How many key rows an entity's card shows: one per key attribute it fills.
+pub fn key_rows(design: &Design, entity: &Entity) -> usize {
+    design
+        .table(&entity.table)
+        .map_or(entity.keys.len(), |table| {
+            table
+                .key_attributes()
+                .iter()
+                .filter(|k| entity.key_template(&k.name).is_some())
+                .count()
+        })
+}
+
+/// A card's height from its content.
+pub fn card_height(n_attributes: usize, n_keys: usize) -> f64 {
+    let keys = if n_keys == 0 {
+        0.0
+    } else {
+        CARD_KEYS_CAPTION + CARD_ROW * n_keys as f64
+    };
+    CARD_HEADER + 6.0 + CARD_ROW * n_attributes as f64 + keys + CARD_PADDING
+}
+
+/// Where every entity's card is: its saved position, or an automatic place in a grid below
+/// the placed ones for an entity the layout does not know yet.
+pub fn card_rects(design: &Design) -> Vec<(String, Rect)> {
+    let placed_bottom = design
+        .entities
+        .iter()
+        .filter_map(|e| design.layout.get(&e.name))
+        .map(|p| p.y + 400.0)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let auto_top = if placed_bottom.is_finite() {
+        placed_bottom
+    } else {
+        40.0
+    };
+    let mut n_auto = 0usize;
+    design
+        .entities
+        .iter()
+        .map(|e| {
+            let height = card_height(e.attributes.len(), key_rows(design, e));
+            let origin = design.layout.get(&e.name).copied().unwrap_or_else(|| {
+                let p = auto_position(auto_top, n_auto);
+                n_auto += 1;
+                p
+            });
+            (
+                e.name.clone(),
+                Rect {
+                    x: origin.x,
+                    y: origin.y,
+                    width: CARD_WIDTH,
+                    height,
+                },
+            )
+        })
+        .collect()
+}
+
+/// The `n`th automatic place: four cards to a row.
+pub fn auto_position(top: f64, n: usize) -> Point {
+    Point {
+        x: 40.0 + (n % 4) as f64 * (CARD_WIDTH + GAP),
+        y: top + (n / 4) as f64 * 360.0,
+    }
+}
+
+/// A free spot for a new card: right of everything placed, at the top.
+pub fn free_spot(design: &Design) -> Point {
+    let right = card_rects(design)
+        .iter()
+        .map(|(_, r)| r.right())
+        .fold(f64::NEG_INFINITY, f64::max);
+    if right.is_finite() {
+        Point {
+            x: right + GAP,
+            y: 60.0,
+        }
+    } else {
+        Point { x: 40.0, y: 60.0 }
+    }
+}
+
+/// The bounds of every card, or `None` for an empty design.
+pub fn bounds(rects: &[(String, Rect)]) -> Option<Rect> {
+    rects.iter().map(|(_, r)| *r).reduce(|a, b| a.union(&b))
+}
+
+/// Pan and zoom: a canvas point `p` is drawn at screen point `p * zoom + (x, y)`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Viewport {
+    pub x: f64,
+    pub y: f64,
+    pub zoom: f64,
+}
+
+impl Default for Viewport {
+    fn default() -> Self {
+        Viewport {
+            x: 0.0,
+            y: 0.0,
+            zoom: 1.0,
+        }
+    }
+}
+
+impl Viewport {
+    /// The canvas point under screen point (`sx`, `sy`) (relative to the canvas element).
+    pub fn to_canvas(&self, sx: f64, sy: f64) -> Point {
+        Point {
+            x: (sx - self.x) / self.zoom,
+            y: (sy - self.y) / self.zoom,
+        }
+    }
+
+    /// Zooms by `factor` keeping the canvas point under (`sx`, `sy`) where it is.
+    pub fn zoom_at(&self, sx: f64, sy: f64, factor: f64) -> Viewport {
+        let zoom = (self.zoom * factor).clamp(MIN_ZOOM, MAX_ZOOM);
+        let anchor = self.to_canvas(sx, sy);
+        Viewport {
+            x: sx - anchor.x * zoom,
+            y: sy - anchor.y * zoom,
+            zoom,
+        }
+    }
+
+    /// Pans by a screen distance.
+    pub fn pan(&self, dx: f64, dy: f64) -> Viewport {
+        Viewport {
+            x: self.x + dx,
+            y: self.y + dy,
+            zoom: self.zoom,
+        }
+    }
+
+    /// The viewport showing `content` centred in a screen of `width` x `height`, with a
+    /// margin, never zoomed in past 100 %.
+    pub fn fit(content: Rect, width: f64, height: f64) -> Viewport {
+        let margin = 40.0;
+        let zx = (width - 2.0 * margin).max(1.0) / content.width.max(1.0);
+        let zy = (height - 2.0 * margin).max(1.0) / content.height.max(1.0);
+        let zoom = zx.min(zy).clamp(MIN_ZOOM, 1.0);
+        Viewport {
+            x: (width - content.width * zoom) / 2.0 - content.x * zoom,
+            y: (height - content.height * zoom) / 2.0 - content.y * zoom,
+            zoom,
+        }
+    }
+
+    /// The CSS transform of the canvas layer.
+    pub fn css_transform(&self) -> String {
+        format!(
+            "translate({:.2}px, {:.2}px) scale({:.4})",
+            self.x, self.y, self.zoom
+        )
+    }
+}
+
+/// The zoom factor for a wheel movement: smooth and symmetric (in then out returns).
+pub fn wheel_factor(delta_y: f64, pinch: bool) -> f64 {
+    let speed = if pinch { 0.01 } else { 0.0015 };
+    (-delta_y * speed).exp()
+}
+
+/// Where a line from the centre of `from` towards the centre of `to` leaves `from`'s border.
+pub fn border_point(from: &Rect, to: &Rect) -> Point {
+    let c = from.center();
+    let t = to.center();
+    let (dx, dy) = (t.x - c.x, t.y - c.y);
+    if dx == 0.0 && dy == 0.0 {
+        return c;
+    }
+    let sx = if dx == 0.0 {
+        f64::INFINITY
+    } else {
+        (from.width / 2.0) / dx.abs()
+    };
+    let sy = if dy == 0.0 {
+        f64::INFINITY
+    } else {
+        (from.height / 2.0) / dy.abs()
+    };
+    let s = sx.min(sy);
+    Point {
+        x: c.x + dx * s,
+        y: c.y + dy * s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-9
+    }
+
+    #[test]
+    fn zooming_keeps_the_point_under_the_pointer_still() {
+        let v = Viewport {
+            x: 30.0,
+            y: -12.0,
+            zoom: 0.8,
+        };
+        let before = v.to_canvas(400.0, 300.0);
+        let z = v.zoom_at(400.0, 300.0, 1.7);
+        let after = z.to_canvas(400.0, 300.0);
+        assert!(close(before.x, after.x) && close(before.y, after.y));
+        assert!(close(z.zoom, 0.8 * 1.7));
+    }
+
+    #[test]
+    fn zoom_stays_within_its_range() {
+        let v = Viewport::default();
+        assert_eq!(v.zoom_at(0.0, 0.0, 100.0).zoom, MAX_ZOOM);
+        assert_eq!(v.zoom_at(0.0, 0.0, 0.0001).zoom, MIN_ZOOM);
+    }
+
+    #[test]
+    fn wheel_in_then_out_returns_to_the_same_zoom() {
+        assert!(close(
+            wheel_factor(120.0, false) * wheel_factor(-120.0, false),
+            1.0
+        ));
+        assert!(wheel_factor(-10.0, true) > 1.0, "pinching out zooms in");
+    }
+
+    #[test]
+    fn fit_to_screen_shows_every_card_inside_the_screen() {
+        let content = Rect {
+            x: 40.0,
+            y: 60.0,
+            width: 2000.0,
+            height: 700.0,
+        };
+        let v = Viewport::fit(content, 800.0, 600.0);
+        let top_left = (content.x * v.zoom + v.x, content.y * v.zoom + v.y);
+        let bottom_right = (
+            content.right() * v.zoom + v.x,
+            content.bottom() * v.zoom + v.y,
+        );
+        assert!(top_left.0 >= 39.0 && top_left.1 >= 0.0);
+        assert!(bottom_right.0 <= 761.0 && bottom_right.1 <= 600.0);
+    }
+
+    #[test]
+    fn a_small_design_is_fitted_at_full_size_not_blown_up() {
+        let content = Rect {
+            x: 0.0,
+            y: 0.0,
+            width: 100.0,
+            height: 100.0,
+        };
+        assert_eq!(Viewport::fit(content, 1000.0, 800.0).zoom, 1.0);
+    }
+
+    #[test]
+    fn entities_without_a_position_are_placed_below_the_placed_ones() {
+        let mut design = keyplan_core::examples::first();
+        design.layout.remove("OrderEvent");
+        let rects = card_rects(&design);
+        let (_, event) = rects
+            .iter()
+            .find(|(n, _)| n == "OrderEvent")
+            .expect("a card");
+        let placed_bottom = design.layout.values().map(|p| p.y).fold(0.0, f64::max);
+        assert!(event.y > placed_bottom);
+    }
+
+    #[test]
+    fn a_line_leaves_a_card_on_its_border() {
+        let a = Rect {
+            x: 0.0,
+            y: 0.0,
+            width: 100.0,
+            height: 50.0,
+        };
+        let b = Rect {
+            x: 300.0,
+            y: 0.0,
+            width: 100.0,
+            height: 50.0,
+        };
+        let p = border_point(&a, &b);
+        assert!(close(p.x, 100.0) && close(p.y, 25.0));
+    }
+}

@@ -1,0 +1,279 @@
+//! The entity editor: name, table, description, attributes (name, type, required, known
+//! values) and the key templates per index of its table.
+
+use keyplan_core::edit::Edit;
+use keyplan_core::{AttrType, Attribute};
+use leptos::prelude::*;
+
+use super::field::{TextField, options};
+use super::modify_entity;
+use super::template_input::TemplateInput;
+use crate::session::{Selection, use_session};
+use crate::store::use_store;
+use crate::text::split_list;
+
+const TYPES: &[(&str, &str)] = &[
+    ("S", "S string"),
+    ("N", "N number"),
+    ("B", "B binary"),
+    ("BOOL", "BOOL"),
+    ("NULL", "NULL"),
+    ("M", "M map"),
+    ("L", "L list"),
+    ("SS", "SS string set"),
+    ("NS", "NS number set"),
+    ("BS", "BS binary set"),
+];
+
+fn parse_type(text: &str) -> AttrType {
+    match text {
+        "N" => AttrType::N,
+        "B" => AttrType::B,
+        "BOOL" => AttrType::Bool,
+        "NULL" => AttrType::Null,
+        "M" => AttrType::M,
+        "L" => AttrType::L,
+        "SS" => AttrType::SS,
+        "NS" => AttrType::NS,
+        "BS" => AttrType::BS,
+        _ => AttrType::S,
+    }
+}
+
+/// Each index of the entity's table with its colour slot and key attributes.
+type IndexKeys = Vec<(Option<String>, usize, Vec<String>)>;
+
+#[component]
+pub fn EntityEditor(
+    /// The entity edited.
+    name: String,
+) -> impl IntoView {
+    let store = use_store();
+    let session = use_session();
+    let entity = {
+        let name = name.clone();
+        Memo::new(move |_| store.with(|d| d.entity(&name).cloned()))
+    };
+    let tables = Memo::new(move |_| {
+        store.with(|d| d.tables.iter().map(|t| t.name.clone()).collect::<Vec<_>>())
+    });
+    let index_keys = {
+        let name = name.clone();
+        Memo::new(move |_| -> IndexKeys {
+            store.with(|d| {
+                let Some(e) = d.entity(&name) else {
+                    return Vec::new();
+                };
+                let Some(t) = d.table(&e.table) else {
+                    return Vec::new();
+                };
+                let mut seen: Vec<String> = Vec::new();
+                t.indexes()
+                    .iter()
+                    .enumerate()
+                    .map(|(slot, i)| {
+                        let keys = i
+                            .partition_key
+                            .iter()
+                            .chain(i.sort_key)
+                            .filter(|k| !seen.contains(&k.name))
+                            .map(|k| k.name.clone())
+                            .collect::<Vec<_>>();
+                        seen.extend(keys.iter().cloned());
+                        (
+                            i.name.map(str::to_string),
+                            slot % crate::cards::N_COLOURS,
+                            keys,
+                        )
+                    })
+                    .filter(|(_, _, keys)| !keys.is_empty())
+                    .collect()
+            })
+        })
+    };
+
+    let rename = {
+        let name = name.clone();
+        Callback::new(move |to: String| {
+            let to = to.trim().to_string();
+            if store.dispatch(Edit::RenameEntity {
+                from: name.clone(),
+                to: to.clone(),
+            }) {
+                session.select(Selection::Entities(vec![to]));
+            }
+        })
+    };
+    let n1 = name.clone();
+    let n2 = name.clone();
+    let n3 = name.clone();
+    let n4 = name.clone();
+    let n5 = name.clone();
+    let n6 = name.clone();
+
+    view! {
+        <>
+            <section class="inspector-section">
+                <p class="inspector-kind">"Entity"</p>
+                <TextField label="Name" value=Signal::derive({ let n = n1.clone(); move || n.clone() }) on_change=rename testid="entity-name-input"/>
+                <label class="field">
+                    <span class="field-label">"Table"</span>
+                    <select
+                        class="input"
+                        aria-label="Table"
+                        on:change={
+                            let name = n2.clone();
+                            move |ev| {
+                                store.dispatch(Edit::SetEntityTable { entity: name.clone(), table: event_target_value(&ev) });
+                            }
+                        }
+                    >
+                        {move || {
+                            let current = entity.with(|e| e.as_ref().map(|e| e.table.clone()).unwrap_or_default());
+                            tables.get().into_iter().map(|t| {
+                                let selected = t == current;
+                                view! { <option value=t.clone() selected=selected>{t.clone()}</option> }
+                            }).collect_view()
+                        }}
+                    </select>
+                </label>
+                <TextField
+                    label="Description"
+                    value=Signal::derive(move || entity.with(|e| e.as_ref().map(|e| e.description.clone()).unwrap_or_default()))
+                    on_input=Callback::new({
+                        let name = n3.clone();
+                        move |text: String| {
+                            store.dispatch(Edit::SetEntityDescription { entity: name.clone(), description: text });
+                        }
+                    })
+                />
+            </section>
+            <section class="inspector-section">
+                <div class="section-head">
+                    <h3>"Key templates"</h3>
+                    <span class="hint">"per index, validated as you type"</span>
+                </div>
+                <For
+                    each=move || index_keys.get()
+                    key=|k| k.clone()
+                    children={
+                        let name = n4.clone();
+                        move |(index, slot, keys)| {
+                            let title = index.clone().unwrap_or_else(|| "Table key".to_string());
+                            let entity = name.clone();
+                            view! {
+                                <div class=format!("index-group slot-{slot}")>
+                                    <div class="index-group-title"><span class="swatch"></span>{title}</div>
+                                    {keys.into_iter().map(|k| view! {
+                                        <TemplateInput entity=entity.clone() key_name=k colour=slot index=index.clone()/>
+                                    }).collect_view()}
+                                </div>
+                            }
+                        }
+                    }
+                />
+            </section>
+            <section class="inspector-section">
+                <div class="section-head">
+                    <h3>"Attributes"</h3>
+                    <button
+                        class="button small"
+                        data-testid="add-attribute"
+                        on:click={
+                            let name = n5.clone();
+                            move |_| {
+                                modify_entity(&store, &name, |e| {
+                                    let fresh = (1..).map(|n| format!("attribute{n}")).find(|n| e.attribute(n).is_none()).unwrap_or_default();
+                                    e.attributes.push(Attribute::new(fresh, AttrType::S));
+                                });
+                            }
+                        }
+                    >
+                        "+ Attribute"
+                    </button>
+                </div>
+                <div class="attr-table" role="table" aria-label="Attributes">
+                    {move || {
+                        let name = n6.clone();
+                        entity.get().map(|e| e.attributes.into_iter().enumerate().map(|(at, a)| {
+                            attribute_row(name.clone(), at, a)
+                        }).collect_view())
+                    }}
+                </div>
+            </section>
+        </>
+    }
+}
+
+fn attribute_row(entity: String, at: usize, attribute: Attribute) -> impl IntoView {
+    let store = use_store();
+    let owner = entity.clone();
+    let current = attribute.clone();
+    let set = move |change: &dyn Fn(&mut Attribute)| {
+        let mut a = current.clone();
+        change(&mut a);
+        store.dispatch(Edit::SetAttribute {
+            entity: entity.clone(),
+            at,
+            attribute: a,
+        });
+    };
+    let set = std::rc::Rc::new(set);
+    let (s1, s2, s3, s4) = (set.clone(), set.clone(), set.clone(), set);
+    let ty = Signal::derive({
+        let t = crate::cards::type_label(attribute.ty);
+        move || t.to_string()
+    });
+    let label = attribute.name.clone();
+    view! {
+        <div class="attr-row" role="row">
+            <input
+                class="input mono"
+                aria-label=format!("Name of attribute {}", at + 1)
+                value=attribute.name.clone()
+                on:focus=move |_| store.begin()
+                on:blur=move |_| store.commit()
+                on:change=move |ev| { let v = event_target_value(&ev); s1(&|a| a.name = v.trim().to_string()); }
+            />
+            <select
+                class="input"
+                aria-label=format!("Type of {label}")
+                on:change=move |ev| { let v = event_target_value(&ev); s2(&|a| a.ty = parse_type(&v)); }
+            >
+                {options(TYPES, ty)}
+            </select>
+            <label class="check" title="Required">
+                <input
+                    type="checkbox"
+                    aria-label=format!("{label} is required")
+                    checked=attribute.required
+                    on:change=move |ev| { let v = event_target_checked(&ev); s3(&|a| a.required = v); }
+                />
+                "req"
+            </label>
+            <button
+                class="icon-button small"
+                aria-label=format!("Remove attribute {label}")
+                title="Remove"
+                on:click=move |_| {
+                    modify_entity(&store, &owner, |e| {
+                        if at < e.attributes.len() {
+                            e.attributes.remove(at);
+                        }
+                    });
+                }
+            >
+                "×"
+            </button>
+            <input
+                class="input values"
+                aria-label=format!("Known values of {label}")
+                placeholder="known values, comma separated"
+                value=attribute.values.join(", ")
+                on:focus=move |_| store.begin()
+                on:blur=move |_| store.commit()
+                on:change=move |ev| { let v = split_list(&event_target_value(&ev)); s4(&|a| a.values = v.clone()); }
+            />
+        </div>
+    }
+}

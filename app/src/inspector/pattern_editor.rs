@@ -1,0 +1,362 @@
+//! The access-pattern editor: what it returns, what the caller knows, the sort condition,
+//! order, consistency and rate; with the live verdict, its reasons, and for a Scan the index
+//! coverage suggests, addable in one click.
+
+use keyplan_core::edit::Edit;
+use keyplan_core::{Action, Order, SortCondition, SortOp};
+use leptos::prelude::*;
+
+use super::field::{TextField, options};
+use super::modify_pattern;
+use crate::panels::VerdictBadge;
+use crate::session::{Selection, use_session};
+use crate::store::use_store;
+use crate::suggestion;
+use crate::text::split_list;
+
+const ACTIONS: &[(&str, &str)] = &[
+    ("read", "Read"),
+    ("put", "Put"),
+    ("update", "Update"),
+    ("delete", "Delete"),
+    ("transact", "Transaction"),
+];
+const OPS: &[(&str, &str)] = &[
+    ("", "no sort condition"),
+    ("=", "="),
+    ("<", "<"),
+    ("<=", "<="),
+    (">", ">"),
+    (">=", ">="),
+    ("between", "between"),
+    ("begins_with", "begins_with"),
+];
+
+fn action_value(a: Action) -> &'static str {
+    match a {
+        Action::Read => "read",
+        Action::Put => "put",
+        Action::Update => "update",
+        Action::Delete => "delete",
+        Action::Transact => "transact",
+    }
+}
+
+fn parse_action(v: &str) -> Action {
+    match v {
+        "put" => Action::Put,
+        "update" => Action::Update,
+        "delete" => Action::Delete,
+        "transact" => Action::Transact,
+        _ => Action::Read,
+    }
+}
+
+fn parse_op(v: &str) -> Option<SortOp> {
+    Some(match v {
+        "=" => SortOp::Eq,
+        "<" => SortOp::Lt,
+        "<=" => SortOp::Le,
+        ">" => SortOp::Gt,
+        ">=" => SortOp::Ge,
+        "between" => SortOp::Between,
+        "begins_with" => SortOp::BeginsWith,
+        _ => return None,
+    })
+}
+
+#[component]
+pub fn PatternEditor(
+    /// The pattern edited.
+    name: String,
+) -> impl IntoView {
+    let store = use_store();
+    let session = use_session();
+    let pattern = {
+        let name = name.clone();
+        Memo::new(move |_| store.with(|d| d.pattern(&name).cloned()))
+    };
+    let verdict = {
+        let name = name.clone();
+        Memo::new(move |_| {
+            store
+                .analysis
+                .with(|a| a.verdicts.iter().find(|v| v.pattern == name).cloned())
+        })
+    };
+    let entity_names = Memo::new(move |_| {
+        store.with(|d| {
+            d.entities
+                .iter()
+                .map(|e| e.name.clone())
+                .collect::<Vec<_>>()
+        })
+    });
+    // The attributes of the entities the pattern returns: candidates for inputs and sort.
+    let candidates = Memo::new(move |_| {
+        pattern.with(|p| {
+            let Some(p) = p else { return Vec::new() };
+            store.with(|d| {
+                let mut out: Vec<String> = Vec::new();
+                for e in p.entities.iter().filter_map(|n| d.entity(n)) {
+                    for a in &e.attributes {
+                        if !out.contains(&a.name) {
+                            out.push(a.name.clone());
+                        }
+                    }
+                }
+                out
+            })
+        })
+    });
+    let slot = Memo::new(move |_| {
+        verdict.with(|v| {
+            v.as_ref()
+                .and_then(|v| {
+                    v.table
+                        .as_deref()
+                        .map(|t| store.with(|d| crate::cards::slot(d, t, v.index.as_deref())))
+                })
+                .unwrap_or(0)
+        })
+    });
+    let edit = {
+        let name = name.clone();
+        move |change: Box<dyn FnOnce(&mut keyplan_core::AccessPattern)>| {
+            modify_pattern(&store, &name, change);
+        }
+    };
+    let rename = {
+        let name = name.clone();
+        Callback::new(move |to: String| {
+            let to = to.trim().to_string();
+            if modify_pattern(&store, &name, |p| p.name = to.clone()) {
+                session.select(Selection::Pattern(to));
+            }
+        })
+    };
+    let apply_suggestion = {
+        let name = name.clone();
+        move |_| {
+            let Some(v) = verdict.get_untracked() else {
+                return;
+            };
+            let Some(s) = v.suggestion.as_deref().and_then(suggestion::parse) else {
+                return;
+            };
+            let edit = store.with_untracked(|d| {
+                let p = d.pattern(&name)?;
+                let table = p
+                    .entities
+                    .iter()
+                    .find_map(|e| d.entity(e))
+                    .map(|e| e.table.clone())?;
+                suggestion::apply_edit(d, &table, p, &s)
+            });
+            if let Some(edit) = edit {
+                store.dispatch(edit);
+            }
+        }
+    };
+
+    let e1 = edit.clone();
+    let e2 = edit.clone();
+    let e3 = edit.clone();
+    let e4 = edit.clone();
+    let e5 = edit.clone();
+    let e6 = edit.clone();
+    let e7 = edit.clone();
+    let e8 = edit.clone();
+    let e9 = edit.clone();
+    let n1 = name.clone();
+
+    let field = move |f: fn(&keyplan_core::AccessPattern) -> String| {
+        Signal::derive(move || pattern.with(|p| p.as_ref().map(f).unwrap_or_default()))
+    };
+
+    view! {
+        <>
+            <section class="inspector-section">
+                <p class="inspector-kind">"Access pattern"</p>
+                <TextField label="Name" value=Signal::derive({ let n = n1.clone(); move || n.clone() }) on_change=rename testid="pattern-name-input"/>
+                <TextField
+                    label="Description"
+                    value=field(|p| p.description.clone())
+                    on_input=Callback::new({ let e = e1.clone(); move |t: String| e(Box::new(move |p| p.description = t)) })
+                />
+                <div class="verdict-box" data-testid="verdict-box">
+                    {move || verdict.get().map(|v| {
+                        let scan = !v.covered;
+                        let suggestion_text = v.suggestion.clone();
+                        let addable = suggestion_text.as_deref().and_then(suggestion::parse).is_some();
+                        view! {
+                            <div class="verdict-head">
+                                <VerdictBadge verdict=v.clone() colour=slot.get_untracked()/>
+                                {v.table.clone().map(|t| view! { <span class="hint">{format!("on {t}")}</span> })}
+                            </div>
+                            {v.key_condition.clone().map(|k| view! { <code class="key-condition" data-testid="key-condition">{k.expression}</code> })}
+                            <ul class="reasons" class:scan=scan>
+                                {v.reasons.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}
+                            </ul>
+                            {suggestion_text.map(|s| view! {
+                                <div class="suggestion">
+                                    <p data-testid="suggestion">{s}</p>
+                                    {addable.then(|| view! {
+                                        <button class="button primary small" data-testid="apply-suggestion" on:click=apply_suggestion.clone()>
+                                            "Add this GSI"
+                                        </button>
+                                    })}
+                                </div>
+                            })}
+                        }
+                    })}
+                </div>
+            </section>
+            <section class="inspector-section">
+                <label class="field">
+                    <span class="field-label">"Action"</span>
+                    <select class="input" aria-label="Action" on:change=move |ev| { let a = parse_action(&event_target_value(&ev)); e2(Box::new(move |p| p.action = a)); }>
+                        {options(ACTIONS, field(|p| action_value(p.action).to_string()))}
+                    </select>
+                </label>
+                <fieldset class="field">
+                    <legend class="field-label">"Returns"</legend>
+                    <div class="chips">
+                        {move || entity_names.get().into_iter().map(|e| {
+                            let on = pattern.with(|p| p.as_ref().is_some_and(|p| p.entities.contains(&e)));
+                            let edit = e3.clone();
+                            let label = e.clone();
+                            view! {
+                                <button
+                                    class="chip"
+                                    class:on=on
+                                    aria-pressed=on.to_string()
+                                    data-testid="returns-chip"
+                                    on:click=move |_| {
+                                        let e = e.clone();
+                                        edit(Box::new(move |p| {
+                                            if let Some(at) = p.entities.iter().position(|x| *x == e) { p.entities.remove(at); } else { p.entities.push(e); }
+                                        }));
+                                    }
+                                >
+                                    {label}
+                                </button>
+                            }
+                        }).collect_view()}
+                    </div>
+                </fieldset>
+                <TextField
+                    label="Inputs (the attributes the caller knows)"
+                    mono=true
+                    testid="pattern-inputs"
+                    placeholder="customerId, status"
+                    value=field(|p| p.inputs.join(", "))
+                    on_change=Callback::new({ let e = e4.clone(); move |t: String| e(Box::new(move |p| p.inputs = split_list(&t))) })
+                />
+                <div class="chips candidates" aria-label="Toggle an input">
+                    {move || candidates.get().into_iter().map(|a| {
+                        let on = pattern.with(|p| p.as_ref().is_some_and(|p| p.inputs.contains(&a)));
+                        let edit = e5.clone();
+                        let label = a.clone();
+                        view! {
+                            <button class="chip small" class:on=on aria-pressed=on.to_string() title="Toggle as an input" on:click=move |_| {
+                                let a = a.clone();
+                                edit(Box::new(move |p| {
+                                    if let Some(at) = p.inputs.iter().position(|x| *x == a) { p.inputs.remove(at); } else { p.inputs.push(a); }
+                                }));
+                            }>
+                                {label}
+                            </button>
+                        }
+                    }).collect_view()}
+                </div>
+                <div class="field-row">
+                    <label class="field">
+                        <span class="field-label">"Sort by"</span>
+                        <select class="input" aria-label="Sort condition attribute" on:change=move |ev| {
+                            let attr = event_target_value(&ev);
+                            e6(Box::new(move |p| {
+                                p.sort = if attr.is_empty() { None } else {
+                                    Some(SortCondition { attribute: attr, op: p.sort.as_ref().map_or(SortOp::Ge, |s| s.op) })
+                                };
+                            }));
+                        }>
+                            <option value="">"none"</option>
+                            {move || {
+                                let current = pattern.with(|p| p.as_ref().and_then(|p| p.sort.as_ref().map(|s| s.attribute.clone())).unwrap_or_default());
+                                candidates.get().into_iter().map(|a| {
+                                    let selected = a == current;
+                                    view! { <option value=a.clone() selected=selected>{a.clone()}</option> }
+                                }).collect_view()
+                            }}
+                        </select>
+                    </label>
+                    <label class="field">
+                        <span class="field-label">"Condition"</span>
+                        <select class="input" aria-label="Sort condition operator" on:change=move |ev| {
+                            let op = parse_op(&event_target_value(&ev));
+                            e7(Box::new(move |p| match (op, p.sort.as_mut()) {
+                                (Some(op), Some(s)) => s.op = op,
+                                (None, _) => p.sort = None,
+                                _ => {}
+                            }));
+                        }>
+                            {options(OPS, field(|p| p.sort.as_ref().map(|s| s.op.as_str().to_string()).unwrap_or_default()))}
+                        </select>
+                    </label>
+                </div>
+                <div class="field-row">
+                    <label class="field">
+                        <span class="field-label">"Order"</span>
+                        <select class="input" aria-label="Order" on:change=move |ev| {
+                            let desc = event_target_value(&ev) == "desc";
+                            e8(Box::new(move |p| p.order = if desc { Order::Desc } else { Order::Asc }));
+                        }>
+                            {options(&[("asc", "ascending"), ("desc", "descending")], field(|p| if p.order == Order::Desc { "desc".into() } else { "asc".into() }))}
+                        </select>
+                    </label>
+                    <label class="field">
+                        <span class="field-label">"Rate (req/s)"</span>
+                        <input
+                            class="input"
+                            type="number"
+                            min="0"
+                            step="any"
+                            aria-label="Rate in requests per second"
+                            prop:value=move || pattern.with(|p| p.as_ref().map(|p| p.rate.to_string()).unwrap_or_default())
+                            on:focus=move |_| store.begin()
+                            on:blur=move |_| store.commit()
+                            on:input={ let e = e9.clone(); move |ev| {
+                                if let Ok(rate) = event_target_value(&ev).parse::<f64>() && rate.is_finite() && rate >= 0.0 {
+                                    e(Box::new(move |p| p.rate = rate));
+                                }
+                            }}
+                        />
+                    </label>
+                </div>
+                <label class="check">
+                    <input
+                        type="checkbox"
+                        aria-label="Strongly consistent read"
+                        prop:checked=move || pattern.with(|p| p.as_ref().is_some_and(|p| p.consistent))
+                        on:change={ let e = edit.clone(); move |ev| { let c = event_target_checked(&ev); e(Box::new(move |p| p.consistent = c)); } }
+                    />
+                    "Strongly consistent (no GSI can serve it)"
+                </label>
+                <button
+                    class="button danger small"
+                    on:click={
+                        let name = name.clone();
+                        move |_| {
+                            if store.dispatch(Edit::RemovePattern { name: name.clone() }) {
+                                session.select(Selection::None);
+                            }
+                        }
+                    }
+                >
+                    "Delete access pattern"
+                </button>
+            </section>
+        </>
+    }
+}

@@ -1,0 +1,236 @@
+//! The data view: core's sample items (`keyplan_core::sample`) loaded into core's evaluator,
+//! shown as the aggregate view (`keyplan_core::aggregate`) of the table and of each index,
+//! partition by partition, coloured by entity; a sparse index visibly holds fewer items. With
+//! a pattern selected, the items that pattern returns, evaluated in the browser.
+
+use keyplan_core::aggregate::{AggregateView, IndexView, aggregate};
+use keyplan_core::eval::{Store as ItemStore, run_pattern};
+use keyplan_core::sample::{SampleConfig, generate};
+use keyplan_core::{AttributeValue, Item};
+use leptos::prelude::*;
+use std::sync::Arc;
+
+use crate::session::{Selection, use_session};
+use crate::store::use_store;
+
+/// A value as a short text.
+fn show(value: &AttributeValue) -> String {
+    match value {
+        AttributeValue::S(s) => s.clone(),
+        AttributeValue::N(n) => n.clone(),
+        other => format!("{other:?}"),
+    }
+}
+
+fn attributes_text(item: &Item, skip: &[String]) -> String {
+    item.iter()
+        .filter(|(k, _)| !skip.contains(k))
+        .take(6)
+        .map(|(k, v)| format!("{k}: {}", show(v)))
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// The evaluator loaded with the sample, shared; two are equal only when they are the same.
+#[derive(Debug, Clone)]
+struct Sample(Arc<ItemStore>);
+
+impl PartialEq for Sample {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// The pattern's run over the sample: its key conditions and the items it returns.
+#[derive(Debug, Clone, PartialEq)]
+struct Run {
+    pattern: String,
+    conditions: Vec<String>,
+    inputs: String,
+    items: Vec<(Option<String>, String)>,
+    error: Option<String>,
+}
+
+#[component]
+pub fn DataView() -> impl IntoView {
+    let store = use_store();
+    let session = use_session();
+    let sample = Memo::new(move |_| {
+        store.track_semantic();
+        store.with_untracked(|d| {
+            let data = generate(d, &SampleConfig::default());
+            Sample(Arc::new(ItemStore::build(d, data.load_items())))
+        })
+    });
+    // Entity colours: by position in the design.
+    let entity_slot = move |name: &Option<String>| {
+        store.with_untracked(|d| {
+            name.as_deref()
+                .and_then(|n| d.entities.iter().position(|e| e.name == n))
+                .map_or(7, |i| i % crate::cards::N_COLOURS)
+        })
+    };
+    let view_data: Memo<AggregateView> = Memo::new(move |_| sample.with(|s| aggregate(&s.0)));
+    let picked_index: RwSignal<Option<(String, Option<String>)>> = RwSignal::new(None);
+    let run = Memo::new(move |_| {
+        let Selection::Pattern(name) = session.selection.get() else {
+            return None;
+        };
+        let verdict = store
+            .analysis
+            .with(|a| a.verdicts.iter().find(|v| v.pattern == name).cloned())?;
+        if !verdict.covered
+            || !verdict.operation.as_str().ends_with("Item")
+                && verdict.operation.as_str() != "Query"
+        {
+            return Some(Run {
+                pattern: name,
+                conditions: Vec::new(),
+                inputs: String::new(),
+                items: Vec::new(),
+                error: Some(format!(
+                    "{} is not a key read: nothing to evaluate",
+                    verdict.operation.as_str()
+                )),
+            });
+        }
+        let outcome =
+            sample.with(|s| store.with_untracked(|d| run_pattern(d, &s.0, &verdict, None)));
+        Some(match outcome {
+            Ok(r) => Run {
+                pattern: name,
+                conditions: r.conditions.clone(),
+                inputs: r
+                    .inputs
+                    .iter()
+                    .map(|(k, v)| format!("{k} = {v}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                items: r
+                    .result
+                    .items
+                    .iter()
+                    .zip(
+                        r.result
+                            .entities
+                            .iter()
+                            .cloned()
+                            .chain(std::iter::repeat(None)),
+                    )
+                    .map(|(item, entity)| (entity, attributes_text(item, &[])))
+                    .collect(),
+                error: None,
+            },
+            Err(e) => Run {
+                pattern: name,
+                conditions: Vec::new(),
+                inputs: String::new(),
+                items: Vec::new(),
+                error: Some(e.to_string()),
+            },
+        })
+    });
+
+    let index_tabs = move || {
+        view_data.with(|v| {
+            v.tables
+                .iter()
+                .flat_map(|t| {
+                    t.indexes
+                        .iter()
+                        .map(move |i| (t.table.clone(), i.index.clone(), i.item_count))
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    let current: Memo<Option<(String, IndexView)>> = Memo::new(move |_| {
+        let wanted = picked_index.get();
+        view_data.with(|v| {
+            let all = v
+                .tables
+                .iter()
+                .flat_map(|t| t.indexes.iter().map(move |i| (t.table.clone(), i.clone())));
+            let mut all: Vec<(String, IndexView)> = all.collect();
+            match wanted {
+                Some((table, index)) => all
+                    .into_iter()
+                    .find(|(t, i)| *t == table && i.index == index),
+                None => (!all.is_empty()).then(|| all.remove(0)),
+            }
+        })
+    });
+
+    view! {
+        <div class="data-view" data-testid="data-view">
+            {move || run.get().map(|r| view! {
+                <section class="run-box">
+                    <h3>{format!("{} on the sample", r.pattern)}</h3>
+                    {(!r.inputs.is_empty()).then(|| view! { <p class="hint">{format!("inputs: {}", r.inputs)}</p> })}
+                    {r.conditions.into_iter().map(|c| view! { <code class="key-condition">{c}</code> }).collect_view()}
+                    {r.error.map(|e| view! { <p class="diagnostic warning">{e}</p> })}
+                    <ul class="run-items">
+                        {r.items.into_iter().map(|(entity, text)| {
+                            let slot = entity_slot(&entity);
+                            view! {
+                                <li class=format!("run-item slot-{slot}")>
+                                    <span class="entity-tag">{entity.unwrap_or_else(|| "?".into())}</span>
+                                    <span class="mono">{text}</span>
+                                </li>
+                            }
+                        }).collect_view()}
+                    </ul>
+                </section>
+            })}
+            <div class="chips index-picker" role="tablist" aria-label="Table or index">
+                {move || index_tabs().into_iter().map(|(table, index, count)| {
+                    let label = match &index {
+                        Some(i) => format!("{table} · {i} ({count})"),
+                        None => format!("{table} ({count})"),
+                    };
+                    let key = (table.clone(), index.clone());
+                    let on = current.with(|c| c.as_ref().is_some_and(|(t, i)| *t == key.0 && i.index == key.1));
+                    view! {
+                        <button class="chip" class:on=on role="tab" aria-selected=on.to_string() on:click=move |_| picked_index.set(Some(key.clone()))>
+                            {label}
+                        </button>
+                    }
+                }).collect_view()}
+            </div>
+            {move || current.get().map(|(_, index)| {
+                let mut keys = index.partition_key.clone();
+                keys.extend(index.sort_key.iter().cloned());
+                view! {
+                    <table class="aggregate">
+                        <thead>
+                            <tr>
+                                <th>{index.partition_key.join(" + ")}</th>
+                                <th>{index.sort_key.join(" + ")}</th>
+                                <th>"entity"</th>
+                                <th>"attributes"</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            {index.partitions.into_iter().map(|p| {
+                                let n = p.items.len();
+                                let pk = p.key.iter().map(show).collect::<Vec<_>>().join(" + ");
+                                let keys = keys.clone();
+                                p.items.into_iter().enumerate().map(move |(i, item)| {
+                                    let slot = entity_slot(&item.entity);
+                                    let first = (i == 0).then(|| view! { <td class="pk-cell mono" rowspan=n.to_string()>{pk.clone()}</td> });
+                                    view! {
+                                        <tr class=format!("slot-{slot}")>
+                                            {first}
+                                            <td class="mono">{item.sort_key.iter().map(show).collect::<Vec<_>>().join(" + ")}</td>
+                                            <td><span class="entity-tag">{item.entity.clone().unwrap_or_else(|| "?".into())}</span></td>
+                                            <td class="mono attrs">{attributes_text(&item.item, &keys)}</td>
+                                        </tr>
+                                    }
+                                }).collect_view()
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                }
+            })}
+        </div>
+    }
+}

@@ -1,0 +1,50 @@
+//! The findings list: severity, code, message and where; selecting one goes to its place.
+
+use keyplan_core::Severity;
+use leptos::prelude::*;
+
+use crate::session::{Selection, use_session};
+use crate::store::use_store;
+
+#[component]
+pub fn FindingList() -> impl IntoView {
+    let store = use_store();
+    let session = use_session();
+    let findings = move || store.analysis.with(|a| a.findings.clone());
+    view! {
+        <div class="panel-body">
+            <Show when=move || store.analysis.with(|a| a.findings.is_empty())>
+                <p class="empty-note">"No findings: nothing wrong or risky was found."</p>
+            </Show>
+            <ul class="finding-list" aria-label="Findings">
+                <For
+                    each=findings
+                    key=|f| (f.code, f.path.clone(), f.message.clone())
+                    children=move |f| {
+                        let (class, label) = match f.severity {
+                            Severity::Error => ("severity error", "error"),
+                            Severity::Warning => ("severity warning", "warning"),
+                            Severity::Info => ("severity info", "info"),
+                        };
+                        let path = f.path.clone();
+                        let go = move |_| {
+                            let (selection, key) = Selection::from_path(&path);
+                            session.select(selection);
+                            session.focus_key.set(key);
+                        };
+                        view! {
+                            <li class="finding-row" data-testid="finding-row">
+                                <button class="finding-button" on:click=go aria-label=format!("{label}: {}", f.message)>
+                                    <span class=class>{label}</span>
+                                    <span class="finding-code">{f.code}</span>
+                                    <span class="finding-message">{f.message.clone()}</span>
+                                    <span class="finding-path">{f.path.clone()}</span>
+                                </button>
+                            </li>
+                        }
+                    }
+                />
+            </ul>
+        </div>
+    }
+}

@@ -1,0 +1,173 @@
+//! Session state: what is selected, where the canvas looks, which panel and dialog are open.
+//! None of it is part of the design, none of it enters the undo history, so selecting or
+//! panning never clears redo.
+
+use leptos::prelude::*;
+
+use crate::geometry::Viewport;
+
+/// What the inspector shows and the canvas highlights.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Selection {
+    #[default]
+    None,
+    /// One or more entity cards (shift+click or a drag rectangle adds more).
+    Entities(Vec<String>),
+    Table(String),
+    Index {
+        table: String,
+        index: String,
+    },
+    Pattern(String),
+}
+
+impl Selection {
+    /// The selection a finding's path points at: `entities/Order/keys/PK` selects Order,
+    /// `tables/orders/gsis/GSI1` that index, `patterns/Get order` that pattern.
+    pub fn from_path(path: &str) -> (Selection, Option<String>) {
+        let parts: Vec<&str> = path.split('/').collect();
+        match parts.as_slice() {
+            ["entities", entity, "keys", key, ..] => (
+                Selection::Entities(vec![entity.to_string()]),
+                Some(key.to_string()),
+            ),
+            ["entities", entity, ..] => (Selection::Entities(vec![entity.to_string()]), None),
+            ["tables", table, "gsis" | "lsis", index, ..] => (
+                Selection::Index {
+                    table: table.to_string(),
+                    index: index.to_string(),
+                },
+                None,
+            ),
+            ["tables", table, ..] => (Selection::Table(table.to_string()), None),
+            ["patterns", pattern, ..] => (Selection::Pattern(pattern.to_string()), None),
+            _ => (Selection::None, None),
+        }
+    }
+
+    pub fn has_entity(&self, name: &str) -> bool {
+        matches!(self, Selection::Entities(names) if names.iter().any(|n| n == name))
+    }
+}
+
+/// The left panel's tabs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeftTab {
+    Patterns,
+    Findings,
+}
+
+/// What the centre shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CenterView {
+    Canvas,
+    Data,
+    Cost,
+}
+
+/// A modal dialog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialog {
+    Gallery,
+    Export,
+    Share,
+    Help,
+}
+
+/// A transient message at the bottom of the screen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Toast {
+    pub message: String,
+    pub error: bool,
+}
+
+/// All session state, `Copy` for closures.
+#[derive(Debug, Clone, Copy)]
+pub struct Session {
+    pub selection: RwSignal<Selection>,
+    /// The key attribute a finding pointed at, for the inspector to focus.
+    pub focus_key: RwSignal<Option<String>>,
+    pub viewport: RwSignal<Viewport>,
+    /// The canvas element's size in pixels, kept by the canvas.
+    pub canvas_size: RwSignal<(f64, f64)>,
+    /// Bumped to ask the canvas to fit the design to the screen.
+    pub fit_request: RwSignal<u64>,
+    pub left_tab: RwSignal<LeftTab>,
+    pub center: RwSignal<CenterView>,
+    pub dialog: RwSignal<Option<Dialog>>,
+    pub toast: RwSignal<Option<Toast>>,
+}
+
+impl Session {
+    pub fn new() -> Session {
+        Session {
+            selection: RwSignal::new(Selection::None),
+            focus_key: RwSignal::new(None),
+            viewport: RwSignal::new(Viewport::default()),
+            canvas_size: RwSignal::new((800.0, 600.0)),
+            fit_request: RwSignal::new(0),
+            left_tab: RwSignal::new(LeftTab::Patterns),
+            center: RwSignal::new(CenterView::Canvas),
+            dialog: RwSignal::new(None),
+            toast: RwSignal::new(None),
+        }
+    }
+
+    pub fn select(&self, selection: Selection) {
+        self.focus_key.set(None);
+        self.selection.set(selection);
+    }
+
+    pub fn fit(&self) {
+        self.fit_request.update(|n| *n += 1);
+    }
+
+    pub fn say(&self, message: impl Into<String>) {
+        self.toast.set(Some(Toast {
+            message: message.into(),
+            error: false,
+        }));
+    }
+
+    pub fn warn(&self, message: impl Into<String>) {
+        self.toast.set(Some(Toast {
+            message: message.into(),
+            error: true,
+        }));
+    }
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new()
+    }
+}
+
+pub fn use_session() -> Session {
+    expect_context::<Session>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_findings_path_selects_its_place() {
+        assert_eq!(
+            Selection::from_path("entities/Order/keys/PK"),
+            (Selection::Entities(vec!["Order".into()]), Some("PK".into()))
+        );
+        assert_eq!(
+            Selection::from_path("tables/orders/gsis/GSI1").0,
+            Selection::Index {
+                table: "orders".into(),
+                index: "GSI1".into()
+            }
+        );
+        assert_eq!(
+            Selection::from_path("patterns/Get order by ID").0,
+            Selection::Pattern("Get order by ID".into())
+        );
+        assert_eq!(Selection::from_path("nonsense").0, Selection::None);
+    }
+}

@@ -1,0 +1,163 @@
+//! The document store: the one design being edited and its undo history, provided once as
+//! context. Every change goes through [`Store::dispatch`] as a core [`Edit`]; the analysis is
+//! derived with a [`Memo`], and an effect (in `app.rs`) saves every change to localStorage.
+//!
+//! Card moves do not bump the analysis revision: no verdict depends on where a card sits, so a
+//! drag repaints cards and lines without re-analysing the design.
+
+use keyplan_core::edit::Edit;
+use keyplan_core::history::History;
+use keyplan_core::{Analysis, Design, analyze};
+use leptos::prelude::*;
+
+/// The design and its history, changed together.
+#[derive(Debug, Clone)]
+pub struct Document {
+    pub design: Design,
+    pub history: History,
+}
+
+/// The document store, `Copy` so closures can capture it.
+#[derive(Debug, Clone, Copy)]
+pub struct Store {
+    doc: RwSignal<Document>,
+    /// Bumped by every change a verdict or finding could depend on.
+    revision: RwSignal<u64>,
+    /// What core says about the design, recomputed once per revision.
+    pub analysis: Memo<Analysis>,
+    /// The message of the last refused edit, for the toast.
+    pub refusal: RwSignal<Option<String>>,
+}
+
+impl Store {
+    pub fn new(design: Design) -> Store {
+        let doc = RwSignal::new(Document {
+            design,
+            history: History::new(),
+        });
+        let revision = RwSignal::new(0u64);
+        let analysis = Memo::new(move |_| {
+            revision.track();
+            doc.with_untracked(|d| analyze(&d.design))
+        });
+        Store {
+            doc,
+            revision,
+            analysis,
+            refusal: RwSignal::new(None),
+        }
+    }
+
+    /// Reads the design, tracking it.
+    pub fn with<R>(&self, f: impl FnOnce(&Design) -> R) -> R {
+        self.doc.with(|d| f(&d.design))
+    }
+
+    /// Reads the design without tracking (event handlers).
+    pub fn with_untracked<R>(&self, f: impl FnOnce(&Design) -> R) -> R {
+        self.doc.with_untracked(|d| f(&d.design))
+    }
+
+    /// A copy of the design, untracked.
+    pub fn design(&self) -> Design {
+        self.with_untracked(Design::clone)
+    }
+
+    /// Applies an edit and records it for undo. A refused edit changes nothing and its reason
+    /// is shown; returns whether the design changed.
+    pub fn dispatch(&self, edit: Edit) -> bool {
+        let semantic = !edit.only_moves_cards();
+        let mut outcome = Ok(false);
+        self.doc.update(|d| {
+            let Document { design, history } = d;
+            outcome = history.apply(design, edit);
+        });
+        match outcome {
+            Ok(changed) => {
+                if changed && semantic {
+                    self.revision.update(|r| *r += 1);
+                }
+                changed
+            }
+            Err(e) => {
+                self.refusal.set(Some(e.to_string()));
+                false
+            }
+        }
+    }
+
+    /// Opens an undo group (pointer-down on a card, focus on a field).
+    pub fn begin(&self) {
+        self.doc.update_untracked(|d| d.history.begin());
+    }
+
+    /// Closes the undo group as one step.
+    pub fn commit(&self) {
+        self.doc.update(|d| d.history.commit());
+    }
+
+    /// Abandons the undo group, putting things back (Escape during a drag).
+    pub fn cancel(&self) {
+        self.doc.update(|d| {
+            let Document { design, history } = d;
+            let _ = history.cancel(design);
+        });
+    }
+
+    pub fn undo(&self) {
+        self.step(|h, d| h.undo(d));
+    }
+
+    pub fn redo(&self) {
+        self.step(|h, d| h.redo(d));
+    }
+
+    fn step(
+        &self,
+        f: impl FnOnce(&mut History, &mut Design) -> Result<bool, keyplan_core::edit::EditError>,
+    ) {
+        let mut outcome = Ok(false);
+        self.doc.update(|d| {
+            let Document { design, history } = d;
+            outcome = f(history, design);
+        });
+        match outcome {
+            Ok(true) => self.revision.update(|r| *r += 1),
+            Ok(false) => {}
+            Err(e) => self.refusal.set(Some(e.to_string())),
+        }
+    }
+
+    pub fn can_undo(&self) -> bool {
+        self.doc.with(|d| d.history.can_undo())
+    }
+
+    pub fn can_redo(&self) -> bool {
+        self.doc.with(|d| d.history.can_redo())
+    }
+
+    /// Opens another design: a fresh history, since its edits belong to another document.
+    pub fn open(&self, design: Design) {
+        self.doc.set(Document {
+            design,
+            history: History::new(),
+        });
+        self.revision.update(|r| *r += 1);
+    }
+
+    /// Tracks the changes a verdict, a card's content or a relationship could depend on: every
+    /// change but card moves.
+    pub fn track_semantic(&self) {
+        self.revision.track();
+    }
+
+    /// Tracks every change of the document (for autosave).
+    pub fn track(&self) {
+        self.doc.track();
+    }
+}
+
+/// The store provided by [`crate::App`].
+pub fn use_store() -> Store {
+    expect_context::<Store>()
+}

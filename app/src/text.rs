@@ -1,0 +1,86 @@
+//! Text helpers for editors: splitting a template's source at its diagnostics' spans so the
+//! field can underline them, and lists typed as comma-separated text.
+
+use keyplan_core::template::Diagnostic;
+
+/// A piece of a field's text: plain or under a diagnostic.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Segment {
+    pub text: String,
+    pub error: bool,
+}
+
+/// `source` cut into plain and erroneous pieces. An empty span (something missing at a point)
+/// marks the character there, or a space past the end, so it still shows.
+pub fn underline(source: &str, diagnostics: &[Diagnostic]) -> Vec<Segment> {
+    let n = source.len();
+    let mut marked = vec![false; n + 1];
+    for d in diagnostics {
+        let start = d.span.start.min(n);
+        let end = d.span.end.min(n).max(start);
+        if start == end {
+            marked[start] = true;
+        } else {
+            for m in &mut marked[start..end] {
+                *m = true;
+            }
+        }
+    }
+    let mut out: Vec<Segment> = Vec::new();
+    let mut push = |text: &str, error: bool| match out.last_mut() {
+        Some(last) if last.error == error => last.text.push_str(text),
+        _ => out.push(Segment {
+            text: text.to_string(),
+            error,
+        }),
+    };
+    for (i, ch) in source.char_indices() {
+        push(&source[i..i + ch.len_utf8()], marked[i]);
+    }
+    if marked[n] {
+        push(" ", true);
+    }
+    out
+}
+
+/// `a, b ,c` as `["a", "b", "c"]`; empty pieces dropped.
+pub fn split_list(text: &str) -> Vec<String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use keyplan_core::KeyTemplate;
+
+    fn show(source: &str) -> String {
+        let t = KeyTemplate::parse(source);
+        underline(source, t.diagnostics())
+            .iter()
+            .map(|s| {
+                if s.error {
+                    format!("[{}]", s.text)
+                } else {
+                    s.text.clone()
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_diagnostic_is_underlined_at_its_span() {
+        assert_eq!(show("ORDER#{orderId"), "ORDER#[{orderId]");
+        assert_eq!(show("A}B"), "A[}]B");
+        assert_eq!(show("CUSTOMER#{customerId}"), "CUSTOMER#{customerId}");
+        assert_eq!(show(""), "[ ]");
+    }
+
+    #[test]
+    fn lists_are_split_on_commas() {
+        assert_eq!(split_list(" a, b ,,c "), ["a", "b", "c"]);
+    }
+}

@@ -1,0 +1,151 @@
+//! The top bar: the design switcher, the coverage summary, undo and redo, and the file
+//! actions (new from the gallery, open, export, share, help).
+
+use leptos::prelude::*;
+
+use crate::coverage_summary;
+use crate::library::use_library;
+use crate::session::{Dialog, use_session};
+use crate::store::use_store;
+
+/// Copies `text` to the clipboard; `done` learns whether the browser allowed it (callers keep
+/// the text on screen, selected, as the fallback).
+pub fn copy_text(text: String, done: impl FnOnce(bool) + 'static) {
+    let Some(window) = web_sys::window() else {
+        return done(false);
+    };
+    let _ = &text;
+    let clipboard = window.navigator().clipboard();
+    let promise = clipboard.write_text(&text);
+    leptos::task::spawn_local(async move {
+        let ok = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
+        done(ok);
+    });
+}
+
+#[component]
+pub fn TopBar() -> impl IntoView {
+    let store = use_store();
+    let session = use_session();
+    let library = use_library();
+    let summary = move || store.analysis.with(coverage_summary);
+    let all_covered = move || {
+        store.analysis.with(|a| {
+            let (covered, reads) = a.coverage();
+            covered == reads
+        })
+    };
+    let file_input: NodeRef<leptos::html::Input> = NodeRef::new();
+
+    view! {
+        <header class="topbar">
+            <div class="brand" aria-label="keyplan">
+                <svg class="brand-mark" viewBox="0 0 24 24" aria-hidden="true">
+                    <rect x="2" y="4" width="9" height="7" rx="2"></rect>
+                    <rect x="13" y="13" width="9" height="7" rx="2"></rect>
+                    <path d="M11 7.5h3.5a2 2 0 0 1 2 2V13"></path>
+                </svg>
+                <span>"keyplan"</span>
+            </div>
+            <label class="switcher">
+                <span class="visually-hidden">"Open design"</span>
+                <select
+                    aria-label="Open design"
+                    prop:value=move || library.current.get()
+                    on:change=move |ev| {
+                        let id = event_target_value(&ev);
+                        library.switch(&store, &session, &id);
+                    }
+                >
+                    <For
+                        each=move || library.designs.get()
+                        key=|d| (d.id.clone(), d.name.clone())
+                        children=move |d| {
+                            let id = d.id.clone();
+                            view! {
+                                <option value=d.id.clone() selected=move || library.current.get() == id>
+                                    {d.name}
+                                </option>
+                            }
+                        }
+                    />
+                </select>
+            </label>
+            <p
+                class="coverage"
+                class:all-covered=all_covered
+                data-testid="coverage-summary"
+                title="Reads served by GetItem or Query, out of all reads"
+            >
+                {summary}
+            </p>
+            <div class="toolbar" role="toolbar" aria-label="Edit">
+                <button
+                    class="icon-button"
+                    aria-label="Undo (Ctrl+Z)"
+                    title="Undo (Ctrl+Z)"
+                    disabled=move || !store.can_undo()
+                    on:click=move |_| store.undo()
+                >
+                    <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M9 14 4 9l5-5"></path><path d="M4 9h10.5a5.5 5.5 0 0 1 0 11H11"></path></svg>
+                </button>
+                <button
+                    class="icon-button"
+                    aria-label="Redo (Shift+Ctrl+Z)"
+                    title="Redo (Shift+Ctrl+Z)"
+                    disabled=move || !store.can_redo()
+                    on:click=move |_| store.redo()
+                >
+                    <svg viewBox="0 0 24 24" aria-hidden="true"><path d="m15 14 5-5-5-5"></path><path d="M20 9H9.5a5.5 5.5 0 0 0 0 11H13"></path></svg>
+                </button>
+            </div>
+            <div class="toolbar actions" role="toolbar" aria-label="File">
+                <button class="button" on:click=move |_| session.dialog.set(Some(Dialog::Gallery))>
+                    "New"
+                </button>
+                <button
+                    class="button"
+                    aria-label="Open a file"
+                    on:click=move |_| {
+                        if let Some(input) = file_input.get() {
+                            input.click();
+                        }
+                    }
+                >
+                    "Open…"
+                </button>
+                <input
+                    node_ref=file_input
+                    type="file"
+                    accept=".json,application/json"
+                    multiple
+                    class="visually-hidden"
+                    data-testid="file-input"
+                    aria-label="Design file to open"
+                    tabindex="-1"
+                    on:change=move |ev| {
+                        let input = event_target::<web_sys::HtmlInputElement>(&ev);
+                        if let Some(files) = input.files() {
+                            crate::app::open_files(library, store, session, files);
+                        }
+                        input.set_value("");
+                    }
+                />
+                <button class="button" on:click=move |_| session.dialog.set(Some(Dialog::Export))>
+                    "Export"
+                </button>
+                <button class="button primary" data-testid="share" on:click=move |_| session.dialog.set(Some(Dialog::Share))>
+                    "Share"
+                </button>
+                <button
+                    class="icon-button"
+                    aria-label="Keyboard shortcuts (?)"
+                    title="Keyboard shortcuts (?)"
+                    on:click=move |_| session.dialog.set(Some(Dialog::Help))
+                >
+                    "?"
+                </button>
+            </div>
+        </header>
+    }
+}

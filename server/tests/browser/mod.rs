@@ -1,0 +1,308 @@
+//! A real browser for end-to-end tests: the real `keyplan serve` on the built app (`dist/`),
+//! headless Chromium through chromedriver, and small user-level helpers (wait for, type into,
+//! drag, press keys, screenshot). Each browser gets a fresh profile, so localStorage starts
+//! empty unless a test reuses a profile on purpose.
+//!
+//! Needs `dist/` (trunk build), /usr/bin/chromium and /usr/bin/chromedriver; see
+//! [`prerequisites`] for what happens when one is missing.
+#![allow(dead_code)]
+
+use std::future::Future;
+use std::io::{BufRead, BufReader};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::actions::{InputSource, KeyAction, KeyActions, MouseActions, PointerAction};
+use fantoccini::elements::Element;
+use fantoccini::{Client, ClientBuilder, Locator};
+
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+/// WebDriver key codes.
+pub const CONTROL: char = '\u{E009}';
+pub const SHIFT: char = '\u{E008}';
+pub const ENTER: char = '\u{E007}';
+/// Releases the modifier keys in a `send_keys` string.
+pub const RELEASE: char = '\u{E000}';
+
+pub fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .canonicalize()
+        .expect("the workspace root exists")
+}
+
+/// The built app's directory, or `None` (and the reason printed) when a prerequisite is
+/// missing. With `KEYPLAN_REQUIRE_TOOLS=1` a missing prerequisite fails the test instead.
+pub fn prerequisites() -> Option<PathBuf> {
+    let dist = workspace().join("dist");
+    let missing = [
+        (dist.join("index.html"), "the built app (dist/index.html)"),
+        (PathBuf::from(CHROMIUM), "chromium"),
+        (PathBuf::from(CHROMEDRIVER), "chromedriver"),
+    ]
+    .into_iter()
+    .find(|(path, _)| !path.exists())
+    .map(|(path, what)| format!("{what} missing at {}, run `make test`", path.display()));
+    match missing {
+        None => Some(dist),
+        Some(reason) => {
+            if std::env::var("KEYPLAN_REQUIRE_TOOLS").as_deref() == Ok("1") {
+                panic!("{reason} (KEYPLAN_REQUIRE_TOOLS=1)");
+            }
+            eprintln!("skipped: {reason}");
+            None
+        }
+    }
+}
+
+/// A child process killed when dropped, pass or fail.
+pub struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `keyplan serve` on a port it picks.
+pub struct Server {
+    _process: Running,
+    pub url: String,
+}
+
+pub fn start_server(dist: &Path) -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_keyplan"))
+        .args(["serve", "--host", "127.0.0.1", "--port", "0", "--dist"])
+        .arg(dist)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the keyplan binary starts");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let process = Running(child);
+    // The first line is "keyplan serving <dist> on http://<address>".
+    let mut line = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("read the server's first line");
+    let url = line
+        .trim()
+        .rsplit_once(" on ")
+        .map(|(_, url)| url.to_string())
+        .unwrap_or_else(|| panic!("unexpected first line from keyplan serve: {line:?}"));
+    Server {
+        _process: process,
+        url,
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+/// A headless Chromium with its own chromedriver and profile.
+pub struct Browser {
+    pub client: Client,
+    _driver: Running,
+    _profile: tempfile::TempDir,
+}
+
+impl Browser {
+    pub async fn open() -> Browser {
+        let port = free_port();
+        let driver = Running(
+            Command::new(CHROMEDRIVER)
+                .arg(format!("--port={port}"))
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("chromedriver starts"),
+        );
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "chromedriver did not listen");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let profile = tempfile::tempdir().expect("a fresh chromium profile");
+        let args: Vec<String> = [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--window-size=1440,900",
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .chain([format!("--user-data-dir={}", profile.path().display())])
+        .collect();
+        let mut capabilities = serde_json::Map::new();
+        capabilities.insert(
+            "goog:chromeOptions".to_string(),
+            serde_json::json!({ "binary": CHROMIUM, "args": args }),
+        );
+        let client = ClientBuilder::native()
+            .capabilities(capabilities)
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await
+            .expect("a chromium session");
+        Browser {
+            client,
+            _driver: driver,
+            _profile: profile,
+        }
+    }
+
+    /// Opens `url` and waits for the app to show its coverage summary.
+    pub async fn visit(&self, url: &str) {
+        self.client.goto(url).await.expect("open the app");
+        self.find("[data-testid=coverage-summary]").await;
+    }
+
+    /// The first element matching `css`, waiting up to ten seconds for it.
+    pub async fn find(&self, css: &str) -> Element {
+        self.client
+            .wait()
+            .at_most(Duration::from_secs(10))
+            .for_element(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("no element {css} appeared: {e}"))
+    }
+
+    /// The first button whose text is `text`.
+    pub async fn button(&self, text: &str) -> Element {
+        self.client
+            .wait()
+            .at_most(Duration::from_secs(10))
+            .for_element(Locator::XPath(&format!(
+                "//button[normalize-space()='{text}']"
+            )))
+            .await
+            .unwrap_or_else(|e| panic!("no button {text:?}: {e}"))
+    }
+
+    pub async fn click(&self, css: &str) {
+        self.find(css).await.click().await.expect("click");
+    }
+
+    /// The text of every element matching `css`, in document order.
+    pub async fn texts(&self, css: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for element in self.client.find_all(Locator::Css(css)).await.expect("find") {
+            out.push(element.text().await.expect("element text"));
+        }
+        out
+    }
+
+    /// Replaces a field's text as a user would (select all, type) and presses Enter.
+    pub async fn type_into(&self, css: &str, text: &str) {
+        let field = self.find(css).await;
+        field
+            .send_keys(&format!("{CONTROL}a{RELEASE}{text}{ENTER}"))
+            .await
+            .expect("type");
+    }
+
+    /// Presses keys with modifiers held: `press(&[CONTROL], 'z')`.
+    pub async fn press(&self, modifiers: &[char], key: char) {
+        let mut keys = KeyActions::new("keyboard".into());
+        for m in modifiers {
+            keys = keys.then(KeyAction::Down { value: *m });
+        }
+        keys = keys
+            .then(KeyAction::Down { value: key })
+            .then(KeyAction::Up { value: key });
+        for m in modifiers.iter().rev() {
+            keys = keys.then(KeyAction::Up { value: *m });
+        }
+        self.client.perform_actions(keys).await.expect("keys");
+        self.client.release_actions().await.expect("release keys");
+    }
+
+    /// Drags from the centre of the element matching `css` by (`dx`, `dy`) in steps.
+    pub async fn drag(&self, css: &str, dx: f64, dy: f64) {
+        let element = self.find(css).await;
+        let mut mouse = MouseActions::new("mouse".into())
+            .then(PointerAction::MoveToElement {
+                element,
+                duration: None,
+                x: 0.0,
+                y: 0.0,
+            })
+            .then(PointerAction::Down { button: 0 });
+        for _ in 0..4 {
+            mouse = mouse.then(PointerAction::MoveBy {
+                duration: Some(Duration::from_millis(30)),
+                x: dx / 4.0,
+                y: dy / 4.0,
+            });
+        }
+        mouse = mouse.then(PointerAction::Up { button: 0 });
+        self.client.perform_actions(mouse).await.expect("drag");
+        self.client.release_actions().await.expect("release mouse");
+    }
+
+    /// Runs a script and returns its value.
+    pub async fn js(&self, script: &str) -> serde_json::Value {
+        self.client
+            .execute(script, Vec::new())
+            .await
+            .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
+    }
+
+    /// The element's position on screen: (left, top).
+    pub async fn position(&self, css: &str) -> (f64, f64) {
+        let v = self
+            .js(&format!(
+                "const r = document.querySelector({css:?}).getBoundingClientRect(); return [r.left, r.top];"
+            ))
+            .await;
+        (v[0].as_f64().expect("left"), v[1].as_f64().expect("top"))
+    }
+
+    /// The open design as the app saved it in localStorage.
+    pub async fn saved_design(&self) -> keyplan_core::Design {
+        let text = self
+            .js("return localStorage.getItem('keyplan.design.' + localStorage.getItem('keyplan.current'));")
+            .await;
+        keyplan_core::file::parse(text.as_str().expect("a saved design"))
+            .expect("the saved design parses")
+    }
+
+    /// Saves a screenshot to `test-output/<name>.png`.
+    pub async fn screenshot(&self, name: &str) {
+        let png = self.client.screenshot().await.expect("a screenshot");
+        let dir = workspace().join("test-output");
+        std::fs::create_dir_all(&dir).expect("create test-output/");
+        std::fs::write(dir.join(format!("{name}.png")), png).expect("save screenshot");
+    }
+
+    pub async fn close(self) {
+        let _ = self.client.close().await;
+    }
+}
+
+/// Polls `check` every 50 ms until it returns true, for up to ten seconds.
+pub async fn eventually<F, Fut>(what: &str, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = bool>,
+{
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if check().await {
+            return;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}

@@ -1,0 +1,198 @@
+//! The canvas benchmark (issue 6): a generated design of 100 entities and 400 access patterns,
+//! opened in headless Chromium through a share link. Prints the time from navigation to an
+//! interactive canvas, the time from an edit to the next paint (p50 and p95) for a key-template
+//! edit (re-analysis) and for a card move. `scripts/bench-canvas` adds the gzipped sizes.
+//!
+//! Ignored by `cargo test` (figures, not assertions); run by `scripts/bench-canvas`.
+
+mod browser;
+
+use std::time::Instant;
+
+use browser::{Browser, prerequisites, start_server};
+use keyplan_core::{
+    AccessPattern, AttrType, Attribute, Design, Entity, Gsi, KeyAttribute, KeyTemplate, KeyType,
+    Point, Projection, SortCondition, SortOp, Table,
+};
+
+/// 100 entities in one table with 5 GSIs, 4 patterns each (GetItem, Query, Query on a GSI, and
+/// a read no index serves), laid out in a grid.
+fn generated_design() -> Design {
+    let mut design = Design::new("Benchmark: 100 entities, 400 patterns");
+    design.tables.push(Table {
+        name: "app".into(),
+        partition_key: KeyAttribute::new("PK", KeyType::S),
+        sort_key: Some(KeyAttribute::new("SK", KeyType::S)),
+        gsis: (1..=5)
+            .map(|n| Gsi {
+                name: format!("GSI{n}"),
+                partition_key: vec![KeyAttribute::new(format!("GSI{n}PK"), KeyType::S)],
+                sort_key: vec![KeyAttribute::new(format!("GSI{n}SK"), KeyType::S)],
+                projection: Projection::All,
+            })
+            .collect(),
+        lsis: Vec::new(),
+        billing: Default::default(),
+        ttl_attribute: None,
+    });
+    for i in 0..100 {
+        let name = format!("Entity{i:03}");
+        let id = format!("entity{i:03}Id");
+        let parent = format!("entity{:03}Id", i / 4);
+        let gsi = 1 + i % 5;
+        let mut entity = Entity {
+            name: name.clone(),
+            table: "app".into(),
+            description: String::new(),
+            attributes: vec![
+                Attribute {
+                    required: true,
+                    ..Attribute::new(&id, AttrType::S)
+                },
+                Attribute::new(&parent, AttrType::S),
+                Attribute::new("status", AttrType::S),
+                Attribute::new("createdAt", AttrType::S),
+                Attribute::new("total", AttrType::N),
+            ],
+            keys: Default::default(),
+        };
+        let upper = name.to_uppercase();
+        let mut key = |k: &str, t: String| {
+            entity.keys.insert(k.to_string(), KeyTemplate::parse(&t));
+        };
+        key("PK", format!("{upper}#{{{id}}}"));
+        key("SK", "META".into());
+        key(&format!("GSI{gsi}PK"), format!("PARENT#{{{parent}}}"));
+        key(
+            &format!("GSI{gsi}SK"),
+            format!("{upper}#{{createdAt}}#{{{id}}}"),
+        );
+        design.entities.push(entity);
+        design.layout.insert(
+            name.clone(),
+            Point {
+                x: f64::from(i % 10) * 330.0,
+                y: f64::from(i / 10) * 300.0,
+            },
+        );
+        let mut get = AccessPattern::read(format!("Get {name}"), &[&name], &[&id]);
+        get.rate = 50.0;
+        let mut by_parent = AccessPattern::read(format!("{name} by parent"), &[&name], &[&parent]);
+        by_parent.sort = Some(SortCondition {
+            attribute: "createdAt".into(),
+            op: SortOp::Ge,
+        });
+        let by_id_range = AccessPattern::read(format!("{name} items"), &[&name], &[&id]);
+        let by_status = AccessPattern::read(format!("{name} by status"), &[&name], &["status"]);
+        design
+            .patterns
+            .extend([get, by_parent, by_id_range, by_status]);
+    }
+    design
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    let at = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[at.min(sorted.len() - 1)]
+}
+
+/// Runs `edits` edits in the page, each followed by waiting for the next frame, and returns
+/// the milliseconds from each edit to that frame, sorted.
+async fn edit_to_paint(b: &Browser, script_edit: &str, edits: usize) -> Vec<f64> {
+    let script = format!(
+        r#"
+        const done = arguments[arguments.length - 1];
+        const times = [];
+        const frame = () => new Promise(r => requestAnimationFrame(() => r()));
+        (async () => {{
+          await frame();
+          for (let i = 0; i < {edits}; i++) {{
+            const t0 = performance.now();
+            {script_edit}
+            await frame();
+            times.push(performance.now() - t0);
+          }}
+          done(times);
+        }})();
+        "#
+    );
+    let value = b
+        .client
+        .execute_async(&script, Vec::new())
+        .await
+        .expect("the edit loop runs");
+    let mut times: Vec<f64> = value
+        .as_array()
+        .expect("times")
+        .iter()
+        .filter_map(|v| v.as_f64())
+        .collect();
+    times.sort_by(|a, b| a.total_cmp(b));
+    times
+}
+
+#[tokio::test]
+#[ignore = "a benchmark: run scripts/bench-canvas"]
+async fn canvas_benchmark() {
+    let Some(dist) = prerequisites() else { return };
+    let design = generated_design();
+    let (covered, reads) = keyplan_core::analyze(&design).coverage();
+    let link_payload = keyplan_core::share::encode(&design).expect("a link");
+
+    let server = start_server(&dist);
+    let b = Browser::open().await;
+    let link = format!("{}/#d={link_payload}", server.url.trim_end_matches('/'));
+    let started = Instant::now();
+    b.client.goto(&link).await.expect("open the link");
+    b.find("[data-entity=Entity099] .card-head").await;
+    let interactive = started.elapsed();
+    let cards = b
+        .js("return document.querySelectorAll('.card').length;")
+        .await;
+    assert_eq!(cards.as_u64(), Some(100));
+
+    // A key-template edit: the whole design is analysed again and every badge may change.
+    b.click("[data-entity=Entity050] .card-head").await;
+    b.find("[data-testid=template-PK]").await;
+    let template_edit = r#"
+        const input = document.querySelector('[data-testid=template-PK]');
+        input.value = (i % 2 === 0) ? 'ENTITY050#{entity050Id}#X' : 'ENTITY050#{entity050Id}';
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+    "#;
+    let typing = edit_to_paint(&b, template_edit, 60).await;
+
+    // A card move, as one pointer move of a drag.
+    let move_edit = r#"
+        const card = document.querySelector('[data-entity=Entity010]');
+        if (i === 0) {
+          const r = card.getBoundingClientRect();
+          window.__drag = { x: r.left + 20, y: r.top + 10 };
+          card.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, button: 0, pointerId: 1, clientX: window.__drag.x, clientY: window.__drag.y }));
+        }
+        card.dispatchEvent(new PointerEvent('pointermove', { bubbles: true, pointerId: 1, clientX: window.__drag.x + 5 + i, clientY: window.__drag.y + i }));
+    "#;
+    let moving = edit_to_paint(&b, move_edit, 60).await;
+    b.js("document.querySelector('[data-entity=Entity010]').dispatchEvent(new PointerEvent('pointerup', { bubbles: true, pointerId: 1 })); return 0;").await;
+    b.close().await;
+
+    println!(
+        "design: 100 entities, 400 patterns ({covered} of {reads} reads covered), link {} chars",
+        link_payload.len()
+    );
+    println!(
+        "navigation to interactive canvas: {} ms",
+        interactive.as_millis()
+    );
+    println!(
+        "edit to paint, key template (re-analysis): p50 {:.1} ms, p95 {:.1} ms ({} edits)",
+        percentile(&typing, 0.5),
+        percentile(&typing, 0.95),
+        typing.len()
+    );
+    println!(
+        "edit to paint, card move: p50 {:.1} ms, p95 {:.1} ms ({} moves)",
+        percentile(&moving, 0.5),
+        percentile(&moving, 0.95),
+        moving.len()
+    );
+}

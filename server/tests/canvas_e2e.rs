@@ -1,0 +1,295 @@
+//! The canvas, end to end in a real browser, acting as a user (issue 6): build a pattern that
+//! needs a Scan and fix it with the index the suggestion names; drag a card, undo and redo the
+//! drag, reload and find everything saved; open a NoSQL Workbench file; export CloudFormation
+//! byte-identical to `keyplan export`; share a link into a fresh browser profile, and survive a
+//! broken link. Screenshots of the main views go to `test-output/`.
+//!
+//! Logic is tested in core (edits, history, coverage) and in the app's unit tests; these only
+//! check what a user sees.
+
+mod browser;
+
+use browser::{Browser, CONTROL, SHIFT, eventually, prerequisites, start_server, workspace};
+
+fn example_names() -> Vec<String> {
+    keyplan_core::examples::first()
+        .entities
+        .iter()
+        .map(|e| e.name.clone())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_scan_turns_into_a_query_on_the_gsi_its_suggestion_names() {
+    let Some(dist) = prerequisites() else { return };
+    let server = start_server(&dist);
+    let b = Browser::open().await;
+    b.visit(&server.url).await;
+
+    // A blank design, one entity with key templates, one pattern by a non-key attribute.
+    b.button("New")
+        .await
+        .click()
+        .await
+        .expect("open the gallery");
+    b.click("[data-testid=gallery-blank]").await;
+    b.find(".canvas-empty").await;
+    b.click("[data-testid=add-entity]").await;
+    b.type_into("[data-testid=entity-name-input]", "Product")
+        .await;
+    eventually("the card is renamed", || async {
+        b.texts("[data-testid=entity-name]").await == ["Product"]
+    })
+    .await;
+    b.type_into("[data-testid=template-PK]", "PRODUCT#{newEntityId}")
+        .await;
+    b.type_into("[data-testid=template-SK]", "DETAILS").await;
+    b.click("[data-testid=add-attribute]").await;
+    b.type_into("[aria-label='Name of attribute 2']", "category")
+        .await;
+    b.click("[data-testid=add-pattern]").await;
+    b.type_into("[data-testid=pattern-inputs]", "category")
+        .await;
+
+    let badge = "[data-testid=pattern-row] [data-testid=verdict-badge]";
+    eventually("the badge says Scan", || async {
+        b.texts(badge).await == ["Scan"]
+    })
+    .await;
+    let suggestion = b
+        .find("[data-testid=suggestion]")
+        .await
+        .text()
+        .await
+        .expect("text");
+    assert!(
+        suggestion.starts_with("a GSI with partition key `"),
+        "unexpected suggestion: {suggestion}"
+    );
+    b.screenshot("canvas-scan-with-suggestion").await;
+
+    b.click("[data-testid=apply-suggestion]").await;
+    eventually("the badge says Query on GSI1", || async {
+        b.texts(badge).await == ["Query on GSI1"]
+    })
+    .await;
+    let design = b.saved_design().await;
+    let table = &design.tables[0];
+    assert!(table.gsi("GSI1").is_some(), "the suggested GSI was added");
+    let product = design.entity("Product").expect("Product");
+    assert_eq!(product.keys["PK"].source(), "PRODUCT#{newEntityId}");
+    assert!(suggestion.contains(product.keys["GSI1PK"].source()));
+    b.screenshot("canvas-query-on-gsi").await;
+    b.close().await;
+}
+
+#[tokio::test]
+async fn a_drag_undoes_in_one_step_redoes_and_survives_a_reload() {
+    let Some(dist) = prerequisites() else { return };
+    let server = start_server(&dist);
+    let b = Browser::open().await;
+    b.visit(&server.url).await;
+    let card = "[data-entity=Customer]";
+    let before = b.position(card).await;
+
+    b.drag(&format!("{card} .card-head"), 120.0, 80.0).await;
+    let dragged = b.position(card).await;
+    assert!(
+        (dragged.0 - before.0 - 120.0).abs() < 3.0 && (dragged.1 - before.1 - 80.0).abs() < 3.0,
+        "the card follows the pointer: {before:?} -> {dragged:?}"
+    );
+    let moved_to = b.saved_design().await.layout["Customer"];
+
+    b.press(&[CONTROL], 'z').await;
+    eventually("undo puts the card back", || async {
+        let now = b.position(card).await;
+        (now.0 - before.0).abs() < 1.0 && (now.1 - before.1).abs() < 1.0
+    })
+    .await;
+    assert_eq!(
+        b.saved_design().await.layout,
+        keyplan_core::examples::first().layout,
+        "one undo restores every position: the drag was one step"
+    );
+
+    b.press(&[SHIFT, CONTROL], 'z').await;
+    eventually("redo moves it again", || async {
+        b.saved_design().await.layout["Customer"] == moved_to
+    })
+    .await;
+
+    b.client.refresh().await.expect("reload");
+    b.find("[data-testid=coverage-summary]").await;
+    assert_eq!(b.texts("[data-testid=entity-name]").await, example_names());
+    assert_eq!(
+        b.saved_design().await.layout["Customer"],
+        moved_to,
+        "the move is saved"
+    );
+    b.close().await;
+}
+
+#[tokio::test]
+async fn a_nosql_workbench_file_opens_as_a_new_design_with_its_entities() {
+    let Some(dist) = prerequisites() else { return };
+    let file = std::path::Path::new(
+        "/work/shared/corpus/nosql-workbench/amazon-dynamodb-design-patterns/an-online-shop__json__AnOnlineShop_14.json",
+    );
+    let Ok(text) = std::fs::read_to_string(file) else {
+        eprintln!("skipped: the corpus file {} is not here", file.display());
+        return;
+    };
+    let expected: Vec<String> = keyplan_core::import::detect_and_import(&text)
+        .expect("the corpus file imports")
+        .design
+        .entities
+        .iter()
+        .map(|e| e.name.clone())
+        .collect();
+    assert!(!expected.is_empty());
+
+    let server = start_server(&dist);
+    let b = Browser::open().await;
+    b.visit(&server.url).await;
+    b.find("[data-testid=file-input]")
+        .await
+        .send_keys(&file.display().to_string())
+        .await
+        .expect("choose the file");
+    eventually("the imported entities are on the canvas", || async {
+        b.texts("[data-testid=entity-name]").await == expected
+    })
+    .await;
+    let toast = b
+        .find("[data-testid=toast]")
+        .await
+        .text()
+        .await
+        .expect("text");
+    assert!(toast.starts_with("Opened an-online-shop"), "{toast}");
+    // The example the user had is still there, as another local design.
+    let designs = b
+        .js("return localStorage.getItem('keyplan.designs');")
+        .await;
+    assert_eq!(designs.as_str().expect("a list").lines().count(), 2);
+    b.screenshot("canvas-imported-workbench").await;
+    b.close().await;
+}
+
+#[tokio::test]
+async fn the_cloudformation_export_is_byte_identical_to_the_cli() {
+    let Some(dist) = prerequisites() else { return };
+    let example = workspace().join("examples/order-management.keyplan.json");
+    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_keyplan"))
+        .arg("export")
+        .arg(&example)
+        .args(["--to", "cloudformation-json"])
+        .output()
+        .expect("keyplan export runs");
+    assert!(
+        cli.status.success(),
+        "{}",
+        String::from_utf8_lossy(&cli.stderr)
+    );
+
+    let server = start_server(&dist);
+    let b = Browser::open().await;
+    b.visit(&server.url).await;
+    b.button("Export").await.click().await.expect("open export");
+    b.find("[data-testid=export-preview]").await;
+    let shown = b
+        .js("return document.querySelector('[data-testid=export-preview]').textContent;")
+        .await;
+    b.screenshot("canvas-export-dialog").await;
+    assert_eq!(
+        shown.as_str().expect("text").as_bytes(),
+        cli.stdout.as_slice(),
+        "the browser's export equals `keyplan export`"
+    );
+    b.close().await;
+}
+
+#[tokio::test]
+async fn a_shared_link_opens_the_same_design_in_a_fresh_profile_and_a_broken_one_changes_nothing() {
+    let Some(dist) = prerequisites() else { return };
+    let server = start_server(&dist);
+    let a = Browser::open().await;
+    a.visit(&server.url).await;
+    a.type_into("[data-testid=design-name-input]", "Shared shop")
+        .await;
+    a.drag("[data-entity=Order] .card-head", 40.0, 200.0).await;
+    let shared = a.saved_design().await;
+    assert_eq!(shared.name, "Shared shop");
+
+    a.click("[data-testid=share]").await;
+    let link = a
+        .find("[data-testid=share-link]")
+        .await
+        .prop("value")
+        .await
+        .expect("value")
+        .expect("a link");
+    assert!(link.contains("/#d="), "{link}");
+    a.screenshot("canvas-share-dialog").await;
+
+    let b = Browser::open().await;
+    b.visit(&link).await;
+    assert_eq!(b.texts("[data-testid=entity-name]").await, example_names());
+    assert_eq!(
+        b.saved_design().await,
+        shared,
+        "the same design, positions included"
+    );
+    b.close().await;
+
+    // A damaged link: a clear message, and the saved design is untouched.
+    let broken = format!(
+        "{}/#d=1.this-is-not-a-design",
+        server.url.trim_end_matches('/')
+    );
+    a.visit(&broken).await;
+    let toast = a
+        .find("[data-testid=toast]")
+        .await
+        .text()
+        .await
+        .expect("text");
+    assert!(toast.contains("could not be opened"), "{toast}");
+    assert_eq!(a.saved_design().await, shared);
+    a.close().await;
+}
+
+#[tokio::test]
+async fn screenshots_of_the_main_views() {
+    let Some(dist) = prerequisites() else { return };
+    let server = start_server(&dist);
+    let b = Browser::open().await;
+    b.visit(&server.url).await;
+    b.screenshot("canvas-overview").await;
+
+    // A pattern selected: its index and entities light up.
+    b.click("[data-pattern='Get orders by status']").await;
+    b.find("[data-testid=verdict-box]").await;
+    b.screenshot("canvas-pattern-selected").await;
+
+    // An entity with a broken template, underlined as typed.
+    b.click("[data-entity=Order] .card-head").await;
+    b.type_into("[data-testid=template-SK]", "ORDER#{orderId")
+        .await;
+    b.find(".template-field.invalid").await;
+    b.screenshot("canvas-template-diagnostic").await;
+    b.press(&[CONTROL], 'z').await;
+
+    b.click("[data-testid=findings-tab]").await;
+    b.screenshot("canvas-findings").await;
+    b.button("Data").await.click().await.expect("data tab");
+    b.find("[data-testid=data-view] table").await;
+    b.screenshot("canvas-data-view").await;
+    b.button("Cost").await.click().await.expect("cost tab");
+    b.find("[data-testid=monthly-total]").await;
+    b.screenshot("canvas-cost-view").await;
+    b.press(&[], '?').await;
+    b.find("[data-testid=dialog]").await;
+    b.screenshot("canvas-help").await;
+    b.close().await;
+}
