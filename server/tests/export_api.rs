@@ -84,3 +84,42 @@ async fn an_unknown_format_is_a_404_listing_the_formats() {
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(body.contains("cloudformation-json"), "{body}");
 }
+
+/// `keyplan export FILE --to FORMAT -o OUT`, through the real binary.
+#[test]
+fn the_cli_writes_an_export_and_names_the_formats_on_a_typo() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let design = dir.path().join("seed.keyplan.json");
+    std::fs::write(&design, seed()).expect("write design");
+    let out = dir.path().join("seed.tf");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_keyplan"))
+        .args([
+            "export",
+            design.to_str().expect("utf-8 path"),
+            "--to",
+            "terraform",
+            "-o",
+        ])
+        .arg(&out)
+        .status()
+        .expect("keyplan runs");
+    assert!(status.success());
+    let text = std::fs::read_to_string(&out).expect("the export was written");
+    assert!(
+        text.contains("resource \"aws_dynamodb_table\" \"orders\""),
+        "{text}"
+    );
+
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_keyplan"))
+        .args([
+            "export",
+            design.to_str().expect("utf-8 path"),
+            "--to",
+            "yaml",
+        ])
+        .output()
+        .expect("keyplan runs");
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("cloudformation-yaml"), "{stderr}");
+}

@@ -309,12 +309,12 @@ fn normalise(value: &serde_json::Value) -> serde_json::Value {
 }
 
 const DRIVER: &str = r#"
-import importlib.util, inspect, json, sys
+import importlib.util, inspect, json, os, sys
 from decimal import Decimal
 import boto3
 from boto3.dynamodb.types import TypeSerializer
 
-module_path, tables_path, items_path, runs_path, endpoint = sys.argv[1:6]
+module_path, tables_path, items_path, runs_path, writes_path, endpoint = sys.argv[1:7]
 spec = importlib.util.spec_from_file_location("access", module_path)
 access = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(access)
@@ -344,7 +344,28 @@ for run in json.load(open(runs_path)):
     if items is None:
         items = []
     results[run["pattern"]] = [{k: serializer.serialize(v) for k, v in item.items()} for item in items]
-print(json.dumps(results))
+
+# Writes, on fresh tables (the same definitions, names suffixed through the module's
+# *_TABLE environment variables): each write pattern with sample items as its arguments.
+from boto3.dynamodb.types import TypeDeserializer
+deserializer = TypeDeserializer()
+def plain(item):
+    return {k: deserializer.deserialize(v) for k, v in item.items()}
+for name in dir(access):
+    if name.endswith("_TABLE") and isinstance(getattr(access, name), str):
+        os.environ[name] = getattr(access, name) + "-w"
+spec = importlib.util.spec_from_file_location("access_writes", module_path)
+writes = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(writes)
+for table in (tables if isinstance(tables, list) else [tables]):
+    client.create_table(**dict(table, TableName=table["TableName"] + "-w"))
+for call in json.load(open(writes_path)):
+    args = [[plain(i) for i in a] if isinstance(a, list) else plain(a) for a in call["args"]]
+    writes.PATTERNS[call["pattern"]](client, *args)
+written = {}
+for table in (tables if isinstance(tables, list) else [tables]):
+    written[table["TableName"]] = client.scan(TableName=table["TableName"] + "-w")["Items"]
+print(json.dumps({"reads": results, "writes": written}))
 "#;
 
 #[test]
@@ -412,6 +433,61 @@ fn generated_python_returns_on_moto_what_core_evaluation_returns_for_the_seed() 
         "runs.json",
         &serde_json::to_string(&requests).expect("JSON"),
     );
+    // Writes: each put, update and transaction with sample items as its arguments (deletes
+    // are left out); afterwards every item a put wrote must be in its table as the sample
+    // generator rendered it, write-shard keys aside (their shard is drawn at write time).
+    let entity_items = |entity: &str| -> Vec<&keyplan_core::Item> {
+        sample
+            .items
+            .iter()
+            .filter(|i| i.entity.as_deref() == Some(entity))
+            .map(|i| &i.item)
+            .collect()
+    };
+    let mut write_calls = Vec::new();
+    let mut expected_puts: Vec<(String, keyplan_core::Item)> = Vec::new();
+    for pattern in &design.patterns {
+        let steps: Vec<(keyplan_core::Action, String, u32)> = match pattern.action {
+            keyplan_core::Action::Transact => pattern
+                .writes
+                .iter()
+                .map(|w| (w.action, w.entity.clone(), w.count))
+                .collect(),
+            keyplan_core::Action::Put | keyplan_core::Action::Update => pattern
+                .entities
+                .iter()
+                .take(1)
+                .map(|e| (pattern.action, e.clone(), 1))
+                .collect(),
+            _ => continue,
+        };
+        let mut args = Vec::new();
+        for (action, entity, count) in steps {
+            let items = entity_items(&entity);
+            assert!(items.len() >= count as usize, "sample items of {entity}");
+            let chosen: Vec<&keyplan_core::Item> = items.into_iter().take(count as usize).collect();
+            if action == keyplan_core::Action::Put {
+                let table = design.entity(&entity).expect("entity").table.clone();
+                expected_puts.extend(chosen.iter().map(|i| (table.clone(), (*i).clone())));
+            }
+            match (action, pattern.action) {
+                (_, keyplan_core::Action::Transact) if count > 1 => {
+                    args.push(serde_json::to_value(&chosen).expect("JSON"))
+                }
+                // An update takes the key and the changes: the same item serves as both.
+                (keyplan_core::Action::Update, keyplan_core::Action::Update) => {
+                    args.push(serde_json::to_value(chosen[0]).expect("JSON"));
+                    args.push(serde_json::to_value(chosen[0]).expect("JSON"));
+                }
+                _ => args.push(serde_json::to_value(chosen[0]).expect("JSON")),
+            }
+        }
+        write_calls.push(serde_json::json!({ "pattern": pattern.name, "args": args }));
+    }
+    let writes_file = write(
+        "writes.json",
+        &serde_json::to_string(&write_calls).expect("JSON"),
+    );
     let driver = write("driver.py", DRIVER);
 
     let moto = Moto::start(&moto_server);
@@ -421,16 +497,43 @@ fn generated_python_returns_on_moto_what_core_evaluation_returns_for_the_seed() 
         .arg(tables)
         .arg(items)
         .arg(runs_file)
+        .arg(writes_file)
         .arg(format!("http://127.0.0.1:{}", moto.port)));
     drop(moto);
     assert!(ok, "the generated Python failed:\n{output}");
-    let actual: BTreeMap<String, serde_json::Value> =
+    let driver_output: serde_json::Value =
         serde_json::from_str(output.lines().last().unwrap_or_default()).expect("driver JSON");
     for (pattern, want) in &expected {
-        let got = normalise(actual.get(pattern).unwrap_or(&serde_json::Value::Null));
+        let got = normalise(&driver_output["reads"][pattern]);
         assert_eq!(
             &got, want,
             "pattern `{pattern}`: Python on moto vs core's evaluation"
+        );
+    }
+    let sharded: Vec<&String> = design
+        .entities
+        .iter()
+        .flat_map(|e| e.keys.iter())
+        .filter(|(_, t)| t.shard().is_some())
+        .map(|(k, _)| k)
+        .collect();
+    let without_shards = |item: &serde_json::Value| -> serde_json::Value {
+        let mut item = normalise(item);
+        if let Some(map) = item.as_object_mut() {
+            map.retain(|k, _| !sharded.contains(&k));
+        }
+        item
+    };
+    assert!(!expected_puts.is_empty(), "the seed has puts");
+    for (table, item) in &expected_puts {
+        let want = without_shards(&serde_json::to_value(item).expect("JSON"));
+        let written: Vec<serde_json::Value> = driver_output["writes"][table]
+            .as_array()
+            .map(|items| items.iter().map(without_shards).collect())
+            .unwrap_or_default();
+        assert!(
+            written.contains(&want),
+            "the generated Python did not write {want} to {table}; it holds {written:?}"
         );
     }
 }
