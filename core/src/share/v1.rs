@@ -62,12 +62,7 @@ pub(super) const DICTIONARY: &str = concat!(
     "more most new no not now only other our out over people say see she so some take than ",
     "that their them then there these they think this time two up us use want way we well what ",
     "when which who will work would year you your ",
-    "DynamoDB single-table design with GSIs: a write-sharded queue, a counter, an event stream, ",
-    "sparse indexes, hot partitions, write contention, the high-throughput ",
-    "Newest first, oldest first, a page, since a timestamp, across all shards, in one transaction. ",
-    "Sorted by date, by priority, by status. The per-day count, kept in its own table to avoid ",
-    "Get all items for a user by ID. List the orders of a customer. Create Update Delete Record ",
-    "the  of  and  in  to  a  is  per  with  from  on one table",
+    "Get List Create Update Delete by for of the and in to a is per with from on one table ",
     "quantitypricetotalamountnameemailuserIditemIdorderIdcustomerIdcreatedAtstatusdate",
     "GSI3PKGSI3SKGSI2PKGSI2SKGSI1PKGSI1SKGSI1GSI2GSI3LSI1PKSK",
 );
