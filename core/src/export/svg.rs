@@ -9,13 +9,13 @@ use std::fmt::Write;
 use crate::export::names::xml;
 use crate::model::{Design, Entity, Table};
 
-const CARD_WIDTH: usize = 340;
+const CARD_WIDTH: usize = 380;
 const LINE: usize = 18;
 const GAP: usize = 24;
 const MARGIN: usize = 20;
 const HEADER: usize = 28;
 /// Characters that fit on a card line at the font size used.
-const LINE_CHARS: usize = 46;
+const LINE_CHARS: usize = 50;
 
 fn clip(s: &str) -> String {
     if s.chars().count() <= LINE_CHARS {
