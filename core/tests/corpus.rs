@@ -538,3 +538,35 @@ fn built_in_examples_round_trip_through_a_workbench_export() {
         ecommerce-orders: 12 of 12 key templates came back
     "#]].assert_eq(&table);
 }
+
+/// Bad input is data: every corpus file cut short, or with its values' quotes broken, gives an
+/// error or a design, never a panic.
+#[test]
+fn damaged_corpus_files_give_errors_not_panics() {
+    let mut n_errors = 0;
+    for (path, text) in corpus_files() {
+        let cuts = [text.len() / 3, text.len() / 2, text.len() * 9 / 10];
+        let mut damaged: Vec<String> = cuts
+            .iter()
+            .map(|&cut| {
+                let mut cut = cut;
+                while !text.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                text[..cut].to_string()
+            })
+            .collect();
+        damaged.push(text.replacen("\"S\"", "\"X\"", 3));
+        damaged.push(text.replacen("\"S\"", "\"N\"", 5));
+        damaged.push(text.replacen(": \"", ": 7, \"x\": \"", 2));
+        for input in damaged {
+            let outcome = std::panic::catch_unwind(|| import::detect_and_import(&input));
+            match outcome {
+                Ok(Ok(_)) => {}
+                Ok(Err(_)) => n_errors += 1,
+                Err(_) => panic!("{path}: a damaged copy made the importer panic"),
+            }
+        }
+    }
+    assert!(n_errors > 0);
+}

@@ -796,7 +796,9 @@ fn infer_template(
             }
         }
     }
-    if render(&pieces) == format!("{{{}}}", variable_name(&key.name)) {
+    let source = render(&pieces);
+    // An empty key value is no template (DynamoDB refuses it too): keep the plain attribute.
+    if source.is_empty() || source == format!("{{{}}}", variable_name(&key.name)) {
         return Inferred::Natural;
     }
     Inferred::Template(pieces)
