@@ -112,6 +112,35 @@ enum Step {
     Delete(DeleteStep),
 }
 
+impl Step {
+    fn entity(&self) -> &str {
+        match self {
+            Step::Put(p) => &p.entity,
+            Step::Update(u) => &u.entity,
+            Step::Delete(d) => &d.entity,
+        }
+    }
+}
+
+/// The parameter of each transaction step: the entity's name in `case` (plural for a step
+/// that writes several items), unique and valid in `lang`; and whether it takes several items.
+fn transact_params(
+    steps: &[(Step, u32)],
+    lang: Lang,
+    case: fn(&str) -> String,
+) -> Vec<(String, bool)> {
+    let mut fields = Scope::with_taken(&["client", "transact_items", "input"]);
+    steps
+        .iter()
+        .map(|(step, count)| {
+            let base = case(step.entity());
+            let many = *count > 1;
+            let name = if many { format!("{base}s") } else { base };
+            (fields.unique(names::valid(&name, lang, "step")), many)
+        })
+        .collect()
+}
+
 #[derive(Debug, Clone)]
 enum Kind {
     Get(Get),
@@ -516,14 +545,9 @@ fn calls(design: &Design) -> Vec<Call> {
                 Kind::Transact(_) | Kind::Skip(_) => {}
             }
             let entities = match &kind {
-                Kind::Transact(steps) => steps
-                    .iter()
-                    .map(|(s, _)| match s {
-                        Step::Put(p) => p.entity.clone(),
-                        Step::Update(u) => u.entity.clone(),
-                        Step::Delete(d) => d.entity.clone(),
-                    })
-                    .collect(),
+                Kind::Transact(steps) => {
+                    steps.iter().map(|(s, _)| s.entity().to_string()).collect()
+                }
                 _ => pattern.entities.clone(),
             };
             Call {
@@ -1183,12 +1207,12 @@ pub fn typescript(design: &Design) -> String {
                 out.push_str("    }),\n  );\n}\n");
             }
             Kind::Transact(steps) => {
-                let mut fields = Scope::new();
-                let mut field_names = Vec::new();
+                let params = transact_params(steps, Lang::TypeScript, names::camel);
+                let field_names: Vec<String> = params.iter().map(|(f, _)| f.clone()).collect();
                 let mut field_types = Vec::new();
-                for (s, count) in steps {
-                    let (entity, ty) = match s {
-                        Step::Put(p) => (p.entity.clone(), names.interface(&p.entity)),
+                for ((s, _), (field, many)) in steps.iter().zip(&params) {
+                    let ty = match s {
+                        Step::Put(p) => names.interface(&p.entity),
                         Step::Update(u) => {
                             let mut inputs = ts_key_inputs(&u.key, design, &u.entity);
                             for i in &u.change_inputs {
@@ -1196,26 +1220,14 @@ pub fn typescript(design: &Design) -> String {
                                     inputs.push(i.clone());
                                 }
                             }
-                            (u.entity.clone(), ts_object_type(&inputs))
+                            ts_object_type(&inputs)
                         }
-                        Step::Delete(d) => (
-                            d.entity.clone(),
-                            ts_object_type(&ts_key_inputs(&d.key, design, &d.entity)),
-                        ),
+                        Step::Delete(d) => {
+                            ts_object_type(&ts_key_inputs(&d.key, design, &d.entity))
+                        }
                     };
-                    let base = names::camel(&entity);
-                    let field = fields.unique(names::valid(
-                        &if *count > 1 { format!("{base}s") } else { base },
-                        Lang::TypeScript,
-                        "step",
-                    ));
-                    let ty = if *count > 1 {
-                        format!("Array<{ty}>")
-                    } else {
-                        ty
-                    };
+                    let ty = if *many { format!("Array<{ty}>") } else { ty };
                     field_types.push(format!("{field}: {ty}"));
-                    field_names.push(field);
                 }
                 let _ = writeln!(
                     out,
@@ -1824,22 +1836,7 @@ fn python_lines(design: &Design) -> String {
                 );
             }
             Kind::Transact(steps) => {
-                let mut fields = Scope::with_taken(&["client", "transact_items"]);
-                let mut params = Vec::new();
-                for (s, count) in steps {
-                    let entity = match s {
-                        Step::Put(p) => &p.entity,
-                        Step::Update(u) => &u.entity,
-                        Step::Delete(d) => &d.entity,
-                    };
-                    let base = names::snake(entity);
-                    let field = fields.unique(names::valid(
-                        &if *count > 1 { format!("{base}s") } else { base },
-                        Lang::Python,
-                        "step",
-                    ));
-                    params.push((field, *count > 1));
-                }
+                let params = transact_params(steps, Lang::Python, names::snake);
                 let sig: Vec<String> = params
                     .iter()
                     .map(|(f, many)| {
@@ -2401,22 +2398,7 @@ fn rust_lines(design: &Design) -> String {
                 out.push_str("        .send()\n        .await?;\n    Ok(())\n}\n");
             }
             Kind::Transact(steps) => {
-                let mut fields = Scope::with_taken(&["client", "transact_items"]);
-                let mut params = Vec::new();
-                for (s, count) in steps {
-                    let entity = match s {
-                        Step::Put(p) => &p.entity,
-                        Step::Update(u) => &u.entity,
-                        Step::Delete(d) => &d.entity,
-                    };
-                    let base = names::snake(entity);
-                    let field = fields.unique(names::valid(
-                        &if *count > 1 { format!("{base}s") } else { base },
-                        Lang::Rust,
-                        "step",
-                    ));
-                    params.push((field, *count > 1));
-                }
+                let params = transact_params(steps, Lang::Rust, names::snake);
                 let sig: Vec<String> = params
                     .iter()
                     .map(|(f, many)| format!(", {f}: {}", if *many { "Vec<Item>" } else { "Item" }))
