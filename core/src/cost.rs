@@ -16,7 +16,12 @@
 //!   whose changed attributes feed an index key costs a delete and a put in that index, and one
 //!   that changes nothing an index projects costs that index nothing; a transaction doubles;
 //! - storage: every item's size plus 100 bytes, and every index entry's projected size plus
-//!   100 bytes, for the item counts given (default: the sample's).
+//!   100 bytes, for the item counts given (default: the sample's);
+//! - the partition check: a partition key built only from a constant, an enum or a date takes a
+//!   pattern's whole rate on one partition (one shard's share when write-sharded; every shard
+//!   takes the full rate of a scatter-gather read), one built from `distinct: N` hints 1/N of
+//!   it; over 3,000 read or 1,000 write units per second it is hot, and the write shards that
+//!   would cool it are named.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -379,21 +384,23 @@ fn partition_template(table: &Table, entity: &Entity, index: Option<&str>) -> Op
 
 /// Whether every attribute variable of `template` takes few values (an enum, a `distinct`
 /// hint of at most [`FEW_DISTINCT_VALUES`], a date), so that traffic concentrates on few
-/// partitions; and the partition named with example values.
-fn concentrated(entity: Option<&Entity>, template: &KeyTemplate) -> Option<String> {
+/// partitions. Returns the partition named with example values and the share of the traffic
+/// the busiest one takes: all of it for a constant, an enum (new orders are all `PENDING`) or
+/// a date (today takes every write); 1 in N for a `distinct: N` hint, spread evenly.
+fn concentrated(entity: Option<&Entity>, template: &KeyTemplate) -> Option<(String, f64)> {
+    let mut share = 1.0;
     for var in template.attribute_vars() {
-        let attribute = entity.and_then(|e| e.attribute(&var.name));
-        let few = attribute.is_some_and(|a| {
-            !a.values.is_empty()
-                || a.distinct.is_some_and(|d| d <= FEW_DISTINCT_VALUES)
-                || a.name.to_ascii_lowercase().contains("date")
-                || a.name.eq_ignore_ascii_case("day")
-        });
-        if !few {
-            return None;
+        let attribute = entity.and_then(|e| e.attribute(&var.name))?;
+        let lower = attribute.name.to_ascii_lowercase();
+        if !attribute.values.is_empty() || lower.contains("date") || lower == "day" {
+            continue;
+        }
+        match attribute.distinct {
+            Some(d) if d <= FEW_DISTINCT_VALUES => share /= d.max(1) as f64,
+            _ => return None,
         }
     }
-    template.render(|var| {
+    let name = template.render(|var| {
         if var.shards.is_some() {
             return Some("0".to_string());
         }
@@ -402,7 +409,8 @@ fn concentrated(entity: Option<&Entity>, template: &KeyTemplate) -> Option<Strin
             Some(first) => first.clone(),
             None => format!("<{}>", var.name),
         })
-    })
+    })?;
+    Some((name, share))
 }
 
 /// Where a load falls: a partition of the table or of one index.
@@ -470,7 +478,7 @@ fn read_loads(
         return;
     };
     let entity = pattern.entities.first().and_then(|e| design.entity(e));
-    if let Some(name) = concentrated(entity, &part.template) {
+    if let Some((name, share)) = concentrated(entity, &part.template) {
         // Every request reads every shard: each shard's partition sees the full rate.
         let queries = f64::from(verdict.shards.unwrap_or(1).max(1));
         add_load(
@@ -482,7 +490,7 @@ fn read_loads(
                 template: &part.template,
             },
             &pattern.name,
-            pattern.rate * cost.read_units / queries,
+            pattern.rate * share * cost.read_units / queries,
             0.0,
         );
     }
@@ -547,23 +555,7 @@ fn write_cost(
             "{verb} {times}{} in {}: {table_units}",
             entity.name, table.name
         ));
-        if let Some(template) = partition_template(table, entity, None)
-            && let Some(name) = concentrated(Some(entity), &template)
-        {
-            let shards = f64::from(template.shard().and_then(|v| v.shards).unwrap_or(1));
-            add_load(
-                loads,
-                Place {
-                    table: &table.name,
-                    index: None,
-                    partition: name,
-                    template: &template,
-                },
-                &pattern.name,
-                0.0,
-                pattern.rate * table_units / shards,
-            );
-        }
+        add_write_load(loads, table, entity, None, pattern, table_units);
         for (index, share, projected) in size.map_or(&[][..], |s| &s.indexes[..]) {
             let key_vars = index_key_vars(table, entity, index);
             let projection = index_projection(table, index);
@@ -600,24 +592,37 @@ fn write_cost(
             };
             cost.breakdown
                 .push(format!("{index}: {units}{why}{share_note}"));
-            if let Some(template) = partition_template(table, entity, Some(index))
-                && let Some(name) = concentrated(Some(entity), &template)
-            {
-                let shards = f64::from(template.shard().and_then(|v| v.shards).unwrap_or(1));
-                add_load(
-                    loads,
-                    Place {
-                        table: &table.name,
-                        index: Some(index),
-                        partition: name,
-                        template: &template,
-                    },
-                    &pattern.name,
-                    0.0,
-                    pattern.rate * units / shards,
-                );
-            }
+            add_write_load(loads, table, entity, Some(index), pattern, units);
         }
+    }
+}
+
+/// Adds a write pattern's load on the partition `entity` writes in `index` (`None`: the
+/// table), when its key concentrates traffic; a write-sharded key spreads it over its shards.
+fn add_write_load(
+    loads: &mut Vec<PartitionLoad>,
+    table: &Table,
+    entity: &Entity,
+    index: Option<&str>,
+    pattern: &AccessPattern,
+    units: f64,
+) {
+    if let Some(template) = partition_template(table, entity, index)
+        && let Some((name, share)) = concentrated(Some(entity), &template)
+    {
+        let shards = f64::from(template.shard().and_then(|v| v.shards).unwrap_or(1));
+        add_load(
+            loads,
+            Place {
+                table: &table.name,
+                index,
+                partition: name,
+                template: &template,
+            },
+            &pattern.name,
+            0.0,
+            pattern.rate * share * units / shards,
+        );
     }
 }
 

@@ -119,6 +119,8 @@ pub enum QueryError {
     BetweenReversed,
     #[error("Limit must be at least 1")]
     ZeroLimit,
+    #[error("consistent reads are not supported on global secondary indexes")]
+    ConsistentOnGsi,
     #[error("the exclusive start key is invalid: {0}")]
     BadStartKey(String),
     #[error("GetItem needs the whole primary key: {0}")]
@@ -255,15 +257,15 @@ pub struct StoredItem {
 struct Entry {
     partition: Vec<KeyValue>,
     sort: Vec<KeyValue>,
-    /// The table's primary key values; empty in the table's own index (already unique).
-    table_key: Vec<KeyValue>,
+    /// The item's position in the table, which is its table key's rank: ties of the index key
+    /// are ordered by it, as by the table's primary key.
     item: usize,
     size: usize,
 }
 
 impl Entry {
-    fn position(&self) -> (&[KeyValue], &[KeyValue]) {
-        (&self.sort, &self.table_key)
+    fn position(&self) -> (&[KeyValue], usize) {
+        (&self.sort, self.item)
     }
 }
 
@@ -421,7 +423,18 @@ impl Store {
                 indexes: Vec::new(),
             })
             .collect();
-        let mut primary: Vec<BTreeMap<Vec<KeyValue>, usize>> = vec![BTreeMap::new(); tables.len()];
+        // Per table: each item's primary key values and the item, in load order.
+        let mut keyed: Vec<Vec<(Vec<KeyValue>, Vec<KeyValue>, LoadItem)>> =
+            vec![Vec::new(); tables.len()];
+        let table_keys: Vec<(Vec<KeyAttribute>, Vec<KeyAttribute>)> = tables
+            .iter()
+            .map(|t| {
+                (
+                    vec![t.table.partition_key.clone()],
+                    t.table.sort_key.iter().cloned().collect(),
+                )
+            })
+            .collect();
         for load in items {
             let Some(t) = tables.iter().position(|t| t.name == load.table) else {
                 rejected.push(Rejected {
@@ -431,26 +444,11 @@ impl Store {
                 });
                 continue;
             };
-            let table = &mut tables[t];
-            let keys: Vec<KeyAttribute> = table.table_key_names().into_iter().cloned().collect();
-            match key_values(&load.item, &keys) {
-                Ok(key) => {
-                    let size = item_size(&load.item);
-                    let stored = StoredItem {
-                        entity: load.entity,
-                        item: load.item,
-                        size,
-                    };
-                    match primary[t].get(&key) {
-                        Some(&at) => table.items[at] = stored,
-                        None => {
-                            primary[t].insert(key, table.items.len());
-                            table.items.push(stored);
-                        }
-                    }
-                }
+            let (pk, sk) = &table_keys[t];
+            match key_values(&load.item, pk).and_then(|p| Ok((p, key_values(&load.item, sk)?))) {
+                Ok((partition, sort)) => keyed[t].push((partition, sort, load)),
                 Err((attribute, why)) => rejected.push(Rejected {
-                    table: table.name.clone(),
+                    table: tables[t].name.clone(),
                     index: None,
                     reason: match why {
                         None => format!("an item has no `{attribute}`, a primary key attribute"),
@@ -459,41 +457,57 @@ impl Store {
                 }),
             }
         }
-        for table in &mut tables {
-            let indexes: Vec<IndexStore> = table
-                .table
-                .indexes()
-                .into_iter()
-                .map(|keys| IndexStore {
+        for (table, mut loads) in tables.iter_mut().zip(keyed) {
+            // Table order; a stable sort keeps load order among equal keys, and the last of
+            // them wins, as a later PutItem replaces an earlier one.
+            loads.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+            let mut table_entries: Vec<Entry> = Vec::with_capacity(loads.len());
+            let mut loads = loads.into_iter().peekable();
+            while let Some((partition, sort, load)) = loads.next() {
+                if loads
+                    .peek()
+                    .is_some_and(|next| next.0 == partition && next.1 == sort)
+                {
+                    continue;
+                }
+                let size = item_size(&load.item);
+                table_entries.push(Entry {
+                    partition,
+                    sort,
+                    item: table.items.len(),
+                    size,
+                });
+                table.items.push(StoredItem {
+                    entity: load.entity,
+                    item: load.item,
+                    size,
+                });
+            }
+            let mut built = Vec::new();
+            for keys in table.table.indexes() {
+                let mut index = IndexStore {
                     name: keys.name.map(str::to_string),
                     kind: keys.kind,
                     partition_key: keys.partition_key.to_vec(),
                     sort_key: keys.sort_key.to_vec(),
                     projection: keys.projection.clone(),
                     entries: Vec::new(),
-                })
-                .collect();
-            let table_keys: Vec<KeyAttribute> =
-                table.table_key_names().into_iter().cloned().collect();
-            let mut built = Vec::with_capacity(indexes.len());
-            for mut index in indexes {
-                let is_table = index.kind == IndexKind::Table;
+                };
+                if index.kind == IndexKind::Table {
+                    index.entries = std::mem::take(&mut table_entries);
+                    built.push(index);
+                    continue;
+                }
                 let mut entries = Vec::with_capacity(table.items.len());
                 for (i, stored) in table.items.iter().enumerate() {
                     let partition = key_values(&stored.item, &index.partition_key);
                     let sort = key_values(&stored.item, &index.sort_key);
                     match (partition, sort) {
                         (Ok(partition), Ok(sort)) => {
-                            let table_key = if is_table {
-                                Vec::new()
-                            } else {
-                                key_values(&stored.item, &table_keys).unwrap_or_default()
-                            };
                             let size = table.projected_size(&index, &stored.item, stored.size);
                             entries.push(Entry {
                                 partition,
                                 sort,
-                                table_key,
                                 item: i,
                                 size,
                             });
@@ -550,6 +564,9 @@ impl Store {
         if query.limit == Some(0) {
             return Err(QueryError::ZeroLimit);
         }
+        if query.consistent && index.kind == IndexKind::Gsi {
+            return Err(QueryError::ConsistentOnGsi);
+        }
         let partition = typed_values(&index.partition_key, &query.partition, true)?;
         let bounds = SortBounds::new(index, &query.sort_equal, query.sort_condition.as_ref())?;
         let entries = &index.entries;
@@ -560,10 +577,18 @@ impl Store {
         let b = a + part[a..].partition_point(|e| bounds.place(&e.sort) != Ordering::Greater);
         let mut matching = &part[a..b];
         if let Some(start) = &query.exclusive_start_key {
-            let (sort, table_key) = start_position(table, index, start, &partition, &bounds)?;
-            let position = (sort.as_slice(), table_key.as_slice());
+            let (sort, rank, exact) = start_position(table, index, start, &partition, &bounds)?;
+            let position = (sort.as_slice(), rank);
             matching = if query.forward {
-                let from = matching.partition_point(|e| e.position() <= position);
+                // After the start key: past its rank when an item has exactly that table key,
+                // from the rank of the next table key otherwise.
+                let from = matching.partition_point(|e| {
+                    if exact {
+                        e.position() <= position
+                    } else {
+                        e.position() < position
+                    }
+                });
                 &matching[from..]
             } else {
                 let to = matching.partition_point(|e| e.position() < position);
@@ -909,14 +934,15 @@ impl SortBounds {
 }
 
 /// The position an ExclusiveStartKey names, after checking it has the keys it needs, names the
-/// queried partition and satisfies the key condition.
+/// queried partition and satisfies the key condition: its index sort key, the rank its table key
+/// has (or would have) in the table, and whether an item has exactly that table key.
 fn start_position(
     table: &TableStore,
     index: &IndexStore,
     start: &Item,
     partition: &[KeyValue],
     bounds: &SortBounds,
-) -> Result<(Vec<KeyValue>, Vec<KeyValue>), QueryError> {
+) -> Result<(Vec<KeyValue>, usize, bool), QueryError> {
     let bad = |message: String| QueryError::BadStartKey(message);
     let start_partition = key_values(start, &index.partition_key)
         .map_err(|(a, _)| bad(format!("it has no valid `{a}`")))?;
@@ -930,13 +956,18 @@ fn start_position(
     if bounds.place(&sort) != Ordering::Equal {
         return Err(bad("it does not match the sort key condition".to_string()));
     }
-    let table_key = if index.kind == IndexKind::Table {
-        Vec::new()
-    } else {
-        let keys: Vec<KeyAttribute> = table.table_key_names().into_iter().cloned().collect();
-        key_values(start, &keys).map_err(|(a, _)| bad(format!("it has no valid `{a}`")))?
-    };
-    Ok((sort, table_key))
+    let table_index = &table.indexes[0];
+    let table_partition = key_values(start, &table_index.partition_key)
+        .map_err(|(a, _)| bad(format!("it has no valid `{a}`")))?;
+    let table_sort = key_values(start, &table_index.sort_key)
+        .map_err(|(a, _)| bad(format!("it has no valid `{a}`")))?;
+    let key = (table_partition.as_slice(), table_sort.as_slice());
+    let entries = &table_index.entries;
+    let rank = entries.partition_point(|e| (e.partition.as_slice(), e.sort.as_slice()) < key);
+    let exact = entries
+        .get(rank)
+        .is_some_and(|e| (e.partition.as_slice(), e.sort.as_slice()) == key);
+    Ok((sort, rank, exact))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,7 +6,8 @@
 //! elements (names included for a map), sets the sum of their elements. Nothing here rounds
 //! except the unit functions, which round up to DynamoDB's 4 KB read and 1 KB write units.
 
-use crate::eval::{Decimal, decode_binary};
+use crate::eval::decode_binary;
+use crate::eval::number::significant_digits;
 use crate::item::{AttributeValue, Item};
 use crate::limits::{READ_UNIT_BYTES, WRITE_UNIT_BYTES};
 
@@ -67,9 +68,9 @@ pub fn value_size(value: &AttributeValue) -> usize {
 
 /// 1 byte per two significant digits, plus 1. Text that is not a number counts as its bytes.
 pub fn number_size(text: &str) -> usize {
-    match Decimal::parse(text) {
-        Ok(d) => d.significant_digits().div_ceil(2) + 1,
-        Err(_) => text.len(),
+    match significant_digits(text) {
+        Some(digits) => digits.div_ceil(2) + 1,
+        None => text.len(),
     }
 }
 

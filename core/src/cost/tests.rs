@@ -165,8 +165,53 @@ fn the_order_design_costs_per_pattern_and_in_total() {
         partitions (per partition, per second):
             orders/GSI1 STATUS#PENDING#SHARD0 (STATUS#{status}#SHARD{shard:10}): 8000.0 RCU/s, 80.0 WCU/s: HOT: every scatter-gather request reads each shard: fewer shards or a smaller page per shard, or cache the reads (DAX) [Get orders by status, Create order, Update order status]
             orders ANALYTICS (ANALYTICS): 2.5 RCU/s, 200.0 WCU/s: ok [Get daily order count by status, Create order]
-            orders/GSI2 FC#<fulfillmentCenter> (FC#{fulfillmentCenter}): 200.0 RCU/s, 500.0 WCU/s: ok [Get orders by fulfillment center, Create order, Update order status]
+            orders/GSI2 FC#<fulfillmentCenter> (FC#{fulfillmentCenter}): 16.7 RCU/s, 41.7 WCU/s: ok [Get orders by fulfillment center, Create order, Update order status]
             orders/GSI3 DATE#<date> (DATE#{date}): 0.0 RCU/s, 200.0 WCU/s: ok [Create order]
     "#]]
     .assert_eq(&order_report().to_table());
+}
+
+#[test]
+fn an_unsharded_status_index_is_named_hot_with_the_shards_that_would_cool_it() {
+    let text = include_str!("../../../examples/order-management.keyplan.json");
+    let mut design = crate::file::parse(text).expect("the example parses");
+    // The order design before write sharding: every new order lands in STATUS#PENDING.
+    let order = design
+        .entities
+        .iter_mut()
+        .find(|e| e.name == "Order")
+        .expect("an Order entity");
+    order.keys.insert(
+        "GSI1PK".into(),
+        crate::KeyTemplate::parse("STATUS#{status}"),
+    );
+    for pattern in &mut design.patterns {
+        if pattern.name == "Update order status" {
+            pattern.rate = 3_000.0;
+        }
+    }
+    let data = generate(&design, &SampleConfig::default());
+    let store = Store::build(&design, data.load_items());
+    let analysis = crate::analyze(&design);
+    let report = estimate(&design, &analysis.verdicts, &store, &CostConfig::default());
+    let hot: Vec<String> = report
+        .partitions
+        .iter()
+        .filter(|p| p.hot)
+        .map(|p| {
+            format!(
+                "{:?} {} {:.0} WCU/s: {}",
+                p.index,
+                p.partition,
+                p.write_units_per_second,
+                p.advice.as_deref().unwrap_or_default()
+            )
+        })
+        .collect();
+    expect![[r#"
+        [
+            "Some(\"GSI1\") STATUS#PENDING 6200 WCU/s: write-shard it into 7 partitions ({shard:7}) and scatter-gather the reads",
+        ]
+    "#]]
+    .assert_debug_eq(&hot);
 }

@@ -184,3 +184,38 @@ impl fmt::Display for Decimal {
         Ok(())
     }
 }
+
+/// The significant digits of a number's text without building the number (for item sizes,
+/// which count them for every numeric attribute); `None` if the text is not a number.
+pub fn significant_digits(text: &str) -> Option<usize> {
+    let trimmed = text.trim();
+    let rest = trimmed.strip_prefix(['-', '+']).unwrap_or(trimmed);
+    let mantissa = match rest.find(['e', 'E']) {
+        Some(at) => {
+            rest[at + 1..].parse::<i32>().ok()?;
+            &rest[..at]
+        }
+        None => rest,
+    };
+    let mut points = 0;
+    let mut first = None;
+    let mut last = 0;
+    let mut position = 0;
+    for b in mantissa.bytes() {
+        match b {
+            b'.' => points += 1,
+            b'0'..=b'9' => {
+                if b != b'0' {
+                    first.get_or_insert(position);
+                    last = position;
+                }
+                position += 1;
+            }
+            _ => return None,
+        }
+    }
+    if points > 1 || position == 0 {
+        return None;
+    }
+    Some(first.map_or(0, |f| last - f + 1))
+}

@@ -405,6 +405,14 @@ fn bad_queries_are_refused_with_dynamodb_reasons() {
             error: the exclusive start key is invalid: it is in another partition than the query's
         "#]],
     );
+    let mut q = query(Some("byScore"), ("G", "g"));
+    q.consistent = true;
+    check(
+        q,
+        expect![[r#"
+            error: consistent reads are not supported on global secondary indexes
+        "#]],
+    );
     let mut q = query(None, ("PK", "A"));
     q.limit = Some(0);
     check(
@@ -494,4 +502,13 @@ fn decimals_parse_compare_and_print_exactly() {
     assert!(Decimal::parse("").is_err());
     assert!(Decimal::parse("1e999").is_err());
     assert!(Decimal::parse("123456789012345678901234567890123456789").is_err());
+    for text in [
+        "0.050", "-12.5e1", "1200", "+.5", "3E-3", "0", "-0.00120", "1.2.3", "", "x",
+    ] {
+        assert_eq!(
+            number::significant_digits(text),
+            Decimal::parse(text).ok().map(|d| d.significant_digits()),
+            "{text}"
+        );
+    }
 }
