@@ -396,6 +396,9 @@ pub struct LoadItem {
     pub item: Item,
 }
 
+/// An item to load with its partition and sort key values.
+type KeyedLoad = (Vec<KeyValue>, Vec<KeyValue>, LoadItem);
+
 fn key_values(
     item: &Item,
     keys: &[KeyAttribute],
@@ -424,8 +427,7 @@ impl Store {
             })
             .collect();
         // Per table: each item's primary key values and the item, in load order.
-        let mut keyed: Vec<Vec<(Vec<KeyValue>, Vec<KeyValue>, LoadItem)>> =
-            vec![Vec::new(); tables.len()];
+        let mut keyed: Vec<Vec<KeyedLoad>> = vec![Vec::new(); tables.len()];
         let table_keys: Vec<(Vec<KeyAttribute>, Vec<KeyAttribute>)> = tables
             .iter()
             .map(|t| {
