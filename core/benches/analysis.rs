@@ -3,6 +3,13 @@
 //! so the target is a median under 5 ms.
 //!
 //! Run: `cargo bench -p keyplan-core --bench analysis`.
+//!
+//! Instruction counts (stable on a loaded machine, unlike times): run the bench binary once
+//! with `KEYPLAN_ANALYZE_ONCE=1` under
+//! `valgrind --tool=callgrind --toggle-collect='keyplan_core::analysis::analyze*'`, which
+//! counts the one `analyze` call and skips criterion's loop. `KEYPLAN_ANALYZE_DUMP=FILE`
+//! writes the analysis of this design and of every example to FILE instead of benchmarking:
+//! compare the dumps before and after an optimisation.
 
 use std::hint::black_box;
 
@@ -90,6 +97,24 @@ fn generated_design() -> Design {
     design
 }
 
+/// The analysis of the generated design and of every example, as text: an optimisation must
+/// leave it byte for byte the same.
+fn dump(generated: &keyplan_core::Analysis) -> String {
+    let mut out = format!("{generated:#?}");
+    let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let mut files: Vec<_> = std::fs::read_dir(examples)
+        .expect("read examples/")
+        .map(|f| f.expect("list examples/").path())
+        .collect();
+    files.sort();
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("read an example");
+        let design = keyplan_core::file::parse(&text).expect("examples parse");
+        out.push_str(&format!("{}\n{:#?}\n", file.display(), analyze(&design)));
+    }
+    out
+}
+
 fn bench(c: &mut Criterion) {
     let design = generated_design();
     assert_eq!(design.patterns.len(), 1000);
@@ -102,6 +127,13 @@ fn bench(c: &mut Criterion) {
         design.tables[0].gsis.len(),
         analysis.findings.len()
     );
+    if let Some(path) = std::env::var_os("KEYPLAN_ANALYZE_DUMP") {
+        std::fs::write(path, dump(&analysis)).expect("write the dump");
+        return;
+    }
+    if std::env::var_os("KEYPLAN_ANALYZE_ONCE").is_some() {
+        return;
+    }
     c.bench_function("analyze 200 entities, 1000 patterns, 20 GSIs", |b| {
         b.iter(|| analyze(black_box(&design)))
     });

@@ -159,10 +159,12 @@ impl Analysis {
     }
 }
 
-/// Analyses a design: a verdict per pattern, then the findings.
+/// Analyses a design: a verdict per pattern, then the findings. The design's tables, indexes
+/// and key templates are looked up once, for both.
 pub fn analyze(design: &Design) -> Analysis {
-    let verdicts = crate::coverage::verdicts(design);
-    let mut findings = crate::findings::findings(design, &verdicts);
-    findings.sort_by(|a, b| b.severity.cmp(&a.severity));
+    let prepared = crate::coverage::Prepared::new(design);
+    let verdicts = crate::coverage::verdicts_of(&prepared);
+    let mut findings = crate::findings::findings_of(&prepared, &verdicts);
+    findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
     Analysis { verdicts, findings }
 }

@@ -12,6 +12,7 @@
 //! looked up once per analysis ([`Prepared`]), because this runs on every keystroke.
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::collections::HashMap;
 
 use crate::analysis::{KeyCondition, KeyPart, Operation, QuerySpec, SortKeyCondition, Verdict};
@@ -27,11 +28,16 @@ use shape::{BoundPrefix, bound_prefix, push_literal};
 
 /// One verdict per pattern, in design order.
 pub fn verdicts(design: &Design) -> Vec<Verdict> {
-    let prepared = Prepared::new(design);
-    design
+    verdicts_of(&Prepared::new(design))
+}
+
+/// [`verdicts`] of an already prepared design (the findings reuse the same [`Prepared`]).
+pub(crate) fn verdicts_of(prepared: &Prepared<'_>) -> Vec<Verdict> {
+    prepared
+        .design
         .patterns
         .iter()
-        .map(|p| verdict(&prepared, p))
+        .map(|p| verdict(prepared, p))
         .collect()
 }
 
@@ -61,6 +67,42 @@ pub(crate) struct PreparedIndex<'a> {
     pub members: Vec<Member<'a>>,
     /// By an entity's position in its table: its position in `members`.
     pub member_of: Vec<Option<usize>>,
+    /// By member: its partition group, the members whose partition templates have the same
+    /// text (so their partitions can always be equal).
+    partition_group: Vec<usize>,
+    /// By group: its members, in design order.
+    group_members: Vec<Vec<usize>>,
+    /// By group, worked out on first use: the members whose partition can render equal to
+    /// the group's, in design order. Comparing groups instead of members keeps a big table
+    /// (hundreds of entities in a few dozen partitions) from comparing every pair.
+    partition_peers: Vec<OnceCell<Vec<usize>>>,
+}
+
+impl PreparedIndex<'_> {
+    /// The members (positions in `members`) whose partition key can render equal to member
+    /// `member`'s, itself included, in design order: the items a Query on its partition can
+    /// meet.
+    pub fn partition_peers(&self, member: usize) -> &[usize] {
+        let group = self.partition_group[member];
+        self.partition_peers[group].get_or_init(|| {
+            let mine = &self.members[self.group_members[group][0]].partition;
+            let mut peers: Vec<usize> = self
+                .group_members
+                .iter()
+                .filter(|other| {
+                    let theirs = &self.members[other[0]].partition;
+                    theirs
+                        .iter()
+                        .zip(mine)
+                        .all(|(a, b)| shape::can_equal(a.parts(), b.parts()))
+                })
+                .flatten()
+                .copied()
+                .collect();
+            peers.sort_unstable();
+            peers
+        })
+    }
 }
 
 /// An entity present in an index, with its template for each key attribute.
@@ -117,8 +159,13 @@ impl<'a> Prepared<'a> {
 
     /// The member record of entity `idx` in index `index` of its table.
     pub fn member(&self, index: &'a PreparedIndex<'a>, idx: usize) -> Option<&'a Member<'a>> {
+        self.member_position(index, idx).map(|m| &index.members[m])
+    }
+
+    /// The position of entity `idx` among the members of index `index` of its table.
+    pub fn member_position(&self, index: &PreparedIndex<'_>, idx: usize) -> Option<usize> {
         let (_, pos) = self.homes[idx]?;
-        index.member_of[pos].map(|m| &index.members[m])
+        index.member_of[pos]
     }
 }
 
@@ -129,6 +176,7 @@ fn prepare_index<'a>(
 ) -> PreparedIndex<'a> {
     let mut members = Vec::new();
     let mut member_of = Vec::with_capacity(entities.len());
+
     for &idx in entities {
         let entity = &design.entities[idx];
         let templates =
@@ -152,10 +200,27 @@ fn prepare_index<'a>(
             None => member_of.push(None),
         }
     }
+    // Templates are equal by their text.
+    let mut group_of: HashMap<&[Cow<'a, KeyTemplate>], usize> = HashMap::new();
+    let mut partition_group = Vec::with_capacity(members.len());
+    let mut group_members: Vec<Vec<usize>> = Vec::new();
+    for (position, member) in members.iter().enumerate() {
+        let n_groups = group_of.len();
+        let group = *group_of.entry(&member.partition).or_insert(n_groups);
+        if group == group_members.len() {
+            group_members.push(Vec::new());
+        }
+        group_members[group].push(position);
+        partition_group.push(group);
+    }
+    let partition_peers = vec![OnceCell::new(); group_members.len()];
     PreparedIndex {
         keys,
         members,
         member_of,
+        partition_group,
+        group_members,
+        partition_peers,
     }
 }
 
@@ -328,10 +393,56 @@ struct Candidate<'a> {
     skipped: Vec<usize>,
     /// Inputs the key does not use: a filter after the read.
     unused_inputs: Vec<String>,
-    notes: Vec<String>,
+    /// What the range condition cannot say exactly (BETWEEN's inclusive bound).
+    range_note: Option<String>,
 }
 
 impl Candidate<'_> {
+    /// What the caller must know when this candidate serves the read: written only for the
+    /// chosen one, since most candidates lose.
+    fn notes(&self, prepared: &Prepared<'_>) -> Vec<String> {
+        let label = index_label(&self.keys);
+        let mut notes: Vec<String> = self.range_note.iter().cloned().collect();
+        if !self.skipped.is_empty() {
+            let names: Vec<&str> = self
+                .skipped
+                .iter()
+                .map(|&e| prepared.entity(e).name.as_str())
+                .collect();
+            notes.push(format!(
+                "the Query on {label} can also return {} items: skip them by type",
+                names.join(", ")
+            ));
+        }
+        if !self.unused_inputs.is_empty() {
+            notes.push(format!(
+                "{} not in {label}'s key: filter after the read",
+                self.unused_inputs
+                    .iter()
+                    .map(|i| format!("`{i}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        if let Some(n) = self.shards {
+            notes.push(format!(
+                "the partition key is write-sharded: scatter {n} Queries, one per shard, and merge"
+            ));
+        }
+        if self.keys.kind != IndexKind::Table {
+            match self.keys.projection {
+                Projection::All => {}
+                Projection::KeysOnly => notes.push(format!(
+                    "{label} projects KEYS_ONLY: fetch the items from the table by key"
+                )),
+                Projection::Include { .. } => notes.push(format!(
+                    "{label} projects only some attributes: fetch the rest from the table"
+                )),
+            }
+        }
+        notes
+    }
+
     /// Lower is cheaper: GetItem; then a key that uses every input (a filter reads items only
     /// to drop them); then the table or an LSI before a GSI; fewer shards; fewer other entity
     /// types to skip; the table's index order.
@@ -429,7 +540,7 @@ fn read_verdict(prepared: &Prepared<'_>, pattern: &AccessPattern) -> Verdict {
         verdict.suggestion = Some(suggest::suggestion(&ctx, table));
         return verdict;
     };
-    let mut reasons = best.notes.clone();
+    let mut reasons = best.notes(prepared);
     for other in candidates {
         reasons.push(why_better(&best, &other));
     }
@@ -525,14 +636,14 @@ impl<'p, 'a> ReadContext<'p, 'a> {
             match self.prepared.member(index, idx) {
                 Some(m) => members.push(m),
                 None => {
-                    let entity = self.prepared.entity(idx);
-                    let missing = keys
-                        .partition_key
-                        .iter()
-                        .chain(keys.sort_key)
-                        .find(|k| entity.key_template(&k.name).is_none())
-                        .map_or("its key", |k| k.name.as_str());
                     return Err(self.why(|| {
+                        let entity = self.prepared.entity(idx);
+                        let missing = keys
+                            .partition_key
+                            .iter()
+                            .chain(keys.sort_key)
+                            .find(|k| entity.key_template(&k.name).is_none())
+                            .map_or("its key", |k| k.name.as_str());
                         format!(
                             "{} is absent from {}: it has no template for {missing}",
                             entity.name,
@@ -573,19 +684,18 @@ impl<'p, 'a> ReadContext<'p, 'a> {
             sort_equal: Vec::new(),
             sort_condition: None,
         };
-        let mut notes = Vec::new();
+        let mut range_note = None;
         // Other entities that can share the partition.
-        let mut others: Vec<&Member<'_>> = index
-            .members
-            .iter()
-            .filter(|m| !self.returned.contains(&m.entity))
-            .filter(|m| {
-                m.partition
-                    .iter()
-                    .zip(&first.partition)
-                    .all(|(a, b)| shape::can_equal(a.parts(), b.parts()))
-            })
-            .collect();
+        let mut others: Vec<&Member<'_>> = match self.prepared.member_position(index, first.entity)
+        {
+            Some(position) => index
+                .partition_peers(position)
+                .iter()
+                .map(|&m| &index.members[m])
+                .filter(|m| !self.returned.contains(&m.entity))
+                .collect(),
+            None => Vec::new(),
+        };
         let mut skipped: Vec<usize> = Vec::new();
         let mut operation = Operation::Query;
         let n_sort = keys.sort_key.len();
@@ -713,7 +823,7 @@ impl<'p, 'a> ReadContext<'p, 'a> {
                     let rest = prefixes[0].rest;
                     let (op, values, note) =
                         range_condition(cond.op, &cond.attribute, &common, rest, below, above);
-                    notes.extend(note);
+                    range_note = note;
                     query.sort_condition = Some(SortKeyCondition {
                         attribute: attr.clone(),
                         op,
@@ -722,19 +832,8 @@ impl<'p, 'a> ReadContext<'p, 'a> {
                 }
             }
         }
-        let label = index_label(&keys);
         skipped.sort_unstable();
         skipped.dedup();
-        if !skipped.is_empty() {
-            let names: Vec<String> = skipped
-                .iter()
-                .map(|&e| format!("{}", self.name(e)))
-                .collect();
-            notes.push(format!(
-                "the Query on {label} can also return {} items: skip them by type",
-                names.join(", ")
-            ));
-        }
         let used = |name: &str| {
             query
                 .partition
@@ -751,32 +850,6 @@ impl<'p, 'a> ReadContext<'p, 'a> {
             .filter(|i| !used(i))
             .cloned()
             .collect();
-        if !unused_inputs.is_empty() {
-            notes.push(format!(
-                "{} not in {label}'s key: filter after the read",
-                unused_inputs
-                    .iter()
-                    .map(|i| format!("`{i}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
-        if let Some(n) = shards {
-            notes.push(format!(
-                "the partition key is write-sharded: scatter {n} Queries, one per shard, and merge"
-            ));
-        }
-        if keys.kind != IndexKind::Table {
-            match keys.projection {
-                Projection::All => {}
-                Projection::KeysOnly => notes.push(format!(
-                    "{label} projects KEYS_ONLY: fetch the items from the table by key"
-                )),
-                Projection::Include { .. } => notes.push(format!(
-                    "{label} projects only some attributes: fetch the rest from the table"
-                )),
-            }
-        }
         Ok(Candidate {
             position,
             keys,
@@ -785,7 +858,7 @@ impl<'p, 'a> ReadContext<'p, 'a> {
             shards,
             skipped,
             unused_inputs,
-            notes,
+            range_note,
         })
     }
 }

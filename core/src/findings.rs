@@ -43,18 +43,23 @@ mod capacity;
 
 /// Every finding for `design`, in design order.
 pub fn findings(design: &Design, verdicts: &[Verdict]) -> Vec<Finding> {
-    let prepared = Prepared::new(design);
+    findings_of(&Prepared::new(design), verdicts)
+}
+
+/// [`findings`] of an already prepared design (the one coverage used).
+pub(crate) fn findings_of(prepared: &Prepared<'_>, verdicts: &[Verdict]) -> Vec<Finding> {
+    let design = prepared.design;
     let mut out = Findings(Vec::new());
     names(design, &mut out);
     for (t, table) in prepared.tables.iter().enumerate() {
         tables(table.table, &mut out);
-        collisions(&prepared, t, &mut out);
+        collisions(prepared, t, &mut out);
     }
     for entity in &design.entities {
         entity_keys(design, entity, &mut out);
     }
-    patterns(&prepared, verdicts, &mut out);
-    capacity::hot_partitions(&prepared, verdicts, &mut out);
+    patterns(prepared, verdicts, &mut out);
+    capacity::hot_partitions(prepared, verdicts, &mut out);
     out.0
 }
 
@@ -315,7 +320,9 @@ fn collisions(prepared: &Prepared<'_>, t: usize, out: &mut Findings) {
     };
     let members = &primary.members;
     for (i, a) in members.iter().enumerate() {
-        for b in &members[i + 1..] {
+        // Only members whose partitions can be equal can collide.
+        let later = primary.partition_peers(i).iter().filter(|&&j| j > i);
+        for b in later.map(|&j| &members[j]) {
             if keys_can_equal(a, b) {
                 let (ea, eb) = (prepared.entity(a.entity), prepared.entity(b.entity));
                 out.push(
@@ -706,17 +713,33 @@ fn skipped_types(
         .collect();
     let sort_attr = query.sort_condition.as_ref().map(|c| c.attribute.as_str());
     let prefix = query.sort_condition.as_ref().and_then(|c| c.values.first());
+    // The Query's partition is normally the first returned entity's: then the members that
+    // can share it are known already.
+    let peers = returned.first().and_then(|&e| {
+        let position = prepared.member_position(index, e)?;
+        let mine = &index.members[position].partition;
+        let same = mine.len() == query.partition.len()
+            && mine
+                .iter()
+                .zip(&query.partition)
+                .all(|(a, b)| a.source() == b.template.source());
+        same.then(|| index.partition_peers(position))
+    });
+    let candidates: Box<dyn Iterator<Item = &Member<'_>>> = match peers {
+        Some(peers) => Box::new(peers.iter().map(|&m| &index.members[m])),
+        None => Box::new(index.members.iter()),
+    };
     let mut seen = HashMap::new();
-    for m in &index.members {
+    for m in candidates {
         if returned.contains(&m.entity) {
             continue;
         }
         let other = prepared.entity(m.entity);
-        let same_partition = m
-            .partition
-            .iter()
-            .zip(&query.partition)
-            .all(|(a, b)| shape::can_equal(a.parts(), b.template.parts()));
+        let same_partition = peers.is_some()
+            || m.partition
+                .iter()
+                .zip(&query.partition)
+                .all(|(a, b)| shape::can_equal(a.parts(), b.template.parts()));
         let same_equal = query.sort_equal.iter().all(|k| {
             index
                 .keys
