@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Fuzzes keyplan's parsers with cargo-fuzz: each target for SECONDS (default 120), then prints
+# the executions libFuzzer ran per target. Installs what is missing, idempotently: the nightly
+# toolchain (rustup) and cargo-fuzz at exactly $CARGO_FUZZ_VERSION.
+#
+#   scripts/fuzz.sh [SECONDS] [TARGET...]        # targets default to every one in fuzz/
+#   nice -n 19 scripts/fuzz.sh 240 design_file   # on a shared machine
+#
+# The corpus grows in fuzz/corpus/TARGET (git-ignored; design_file is seeded with examples/,
+# key_template with a few templates). A crash leaves its input in fuzz/artifacts/TARGET/ and
+# makes the script exit 1 after the other targets have run; reproduce it with
+# `cargo +nightly fuzz run TARGET fuzz/artifacts/TARGET/crash-...`.
+# FUZZ_TARGET_DIR (default fuzz/target) chooses cargo's target dir.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+
+CARGO_FUZZ_VERSION=0.13.2
+seconds=${1:-120}
+shift || true
+case $seconds in
+'' | *[!0-9]*)
+  echo "error: SECONDS must be a whole number, got \`$seconds\`" >&2
+  exit 2
+  ;;
+esac
+target_dir=${FUZZ_TARGET_DIR:-$KEYPLAN_ROOT/fuzz/target}
+
+command -v rustup >/dev/null || {
+  echo "error: rustup not found; cargo-fuzz needs a nightly toolchain from rustup" >&2
+  exit 1
+}
+if ! rustup run nightly rustc --version >/dev/null 2>&1; then
+  step "rustup toolchain install nightly"
+  rustup toolchain install nightly --profile minimal
+fi
+if [ "$(cargo fuzz --version 2>/dev/null)" != "cargo-fuzz $CARGO_FUZZ_VERSION" ]; then
+  step "cargo install cargo-fuzz $CARGO_FUZZ_VERSION"
+  cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked --force
+fi
+
+cd "$KEYPLAN_ROOT/fuzz"
+if [ $# -eq 0 ]; then
+  mapfile -t targets < <(cargo +nightly fuzz list)
+else
+  targets=("$@")
+fi
+
+# Seeds: valid inputs get the fuzzer past the parsers' first error quickly.
+mkdir -p corpus/design_file corpus/key_template
+for example in "$KEYPLAN_ROOT"/examples/*.keyplan.json; do
+  cp -n "$example" "corpus/design_file/seed-$(basename "$example")"
+done
+seed=0
+for template in 'CUSTOMER#{customerId}' '{createdAt}#{orderId}' 'PROFILE' \
+  'STATUS#{status}#SHARD{shard:10}' 'ORDER#{orderId}#ITEM#{itemId}' '{' '#{}{shard:}'; do
+  seed=$((seed + 1))
+  [ -e "corpus/key_template/seed-$seed" ] || printf '%s' "$template" >"corpus/key_template/seed-$seed"
+done
+
+step "cargo +nightly fuzz build ${targets[*]}"
+for target in "${targets[@]}"; do
+  cargo +nightly fuzz build "$target" --target-dir "$target_dir"
+done
+
+logs=$(mktemp -d)
+summary=()
+failed=0
+for target in "${targets[@]}"; do
+  step "fuzz $target for $seconds s"
+  log="$logs/$target.log"
+  if cargo +nightly fuzz run "$target" --target-dir "$target_dir" -- \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    >"$log" 2>&1; then
+    outcome=ok
+  else
+    outcome=CRASH
+    failed=1
+    tail -n 40 "$log"
+  fi
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+  per_second=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
+  summary+=("$(printf '%-6s %-14s %12s executions (%s/s) in %s s' \
+    "$outcome" "$target" "${execs:-?}" "${per_second:-?}" "$seconds")")
+done
+
+step "summary (logs in $logs)"
+printf '%s\n' "${summary[@]}"
+if [ "$failed" -ne 0 ]; then
+  echo "crash inputs:"
+  ls -1 "$KEYPLAN_ROOT"/fuzz/artifacts/*/ 2>/dev/null || true
+fi
+exit "$failed"
