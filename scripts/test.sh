@@ -24,8 +24,8 @@ run_step() {
 
 run_step "setup" scripts/setup.sh
 run_step "trunk build --release (the app the end-to-end test opens)" scripts/build.sh
-run_step "cargo test --workspace (every crate, with the browser end-to-end test)" \
-  cargo test --workspace
+run_step "cargo test --workspace --no-fail-fast (every crate, with the browser end-to-end test)" \
+  cargo test --workspace --no-fail-fast
 run_step "cargo build -p keyplan-core --target wasm32-unknown-unknown" \
   cargo build -p keyplan-core --target wasm32-unknown-unknown
 run_step "wasm-bindgen-test: keyplan-app in headless Chromium" \
