@@ -13,9 +13,13 @@ use keyplan_core::share::{decode, encode, link};
 use keyplan_core::{AttributeValue, Item, KeyTemplate};
 use proptest::prelude::*;
 
+/// Names, often from a small pool so that tables, keys, entities, attributes and values repeat
+/// and the wire's references to earlier names get exercised.
 fn name() -> impl Strategy<Value = String> {
     prop_oneof![
         4 => "[A-Za-z][A-Za-z0-9_#-]{0,10}",
+        3 => prop::sample::select(vec!["PK", "SK", "orderId", "Order", "t", "{orderId}"])
+            .prop_map(String::from),
         1 => "\\PC{0,8}",
         1 => Just(String::new()),
     ]
@@ -27,6 +31,8 @@ fn text() -> impl Strategy<Value = String> {
 
 fn finite() -> impl Strategy<Value = f64> {
     prop_oneof![
+        // Canvas positions on a grid, as the app places cards.
+        any::<i16>().prop_map(|n| f64::from(n) * 20.0),
         any::<i32>().prop_map(f64::from),
         -1.0e6..1.0e6f64,
         prop::num::f64::NORMAL | prop::num::f64::SUBNORMAL | prop::num::f64::ZERO,
@@ -125,6 +131,9 @@ fn template() -> impl Strategy<Value = KeyTemplate> {
             "{x:0}",
             "{x:abc}",
             "{a}{shard:3}{shard:4}",
+            "ORDER#{orderId}",
+            "{orderId}{Order}#{PK}{{orderId}}",
+            "{orderId}}{t",
         ])
         .prop_map(KeyTemplate::parse),
         "[A-Z#{}a-z:0-9]{0,16}".prop_map(|s| KeyTemplate::parse(&s)),

@@ -224,7 +224,7 @@ fn garbage_in_or_after_the_design_is_refused() {
     bytes.extend_from_slice(b"xyz");
     check(
         &payload_of_bytes(&bytes),
-        expect!["the link's design is damaged: at byte 8: 3 unexpected bytes follow the design"],
+        expect!["the link's design is damaged: at byte 9: 3 unexpected bytes follow the design"],
     );
     check(
         &payload_of_bytes(b"\x05ab"),
@@ -253,13 +253,14 @@ fn garbage_in_or_after_the_design_is_refused() {
 
 #[test]
 fn unknown_codes_and_flags_are_refused() {
-    // name "", description "", one table: name "t", key "PK" of type 9.
+    // name "", description "", one table: name "t", key "PK" of type 9 (new names travel as
+    // twice their length, then their text).
     check(
-        &payload_of_bytes(b"\x00\x00\x01\x01t\x02PK\x09"),
+        &payload_of_bytes(b"\x00\x00\x01\x02t\x04PK\x09"),
         expect!["the link's design is damaged: at byte 8: 9 is not a key type"],
     );
     check(
-        &payload_of_bytes(b"\x00\x00\x01\x01t\x02PK\x00\x80"),
+        &payload_of_bytes(b"\x00\x00\x01\x02t\x04PK\x00\x80"),
         expect!["the link's design is damaged: at byte 9: unknown flags 0x80 on a table"],
     );
 }
@@ -277,7 +278,7 @@ fn a_non_finite_number_is_refused() {
     check(
         &encode(&design).expect("fits"),
         expect![
-            "the link's design is damaged: at byte 11: the x position of `A` is not a finite number"
+            "the link's design is damaged: at byte 12: the x position of `A` is not a finite number"
         ],
     );
     let mut design = Design::new("inf");
@@ -350,4 +351,91 @@ fn a_design_too_large_for_a_link_is_refused_when_encoding() {
         matches!(result, Err(LinkError::DesignTooLarge { .. })),
         "{result:?}"
     );
+}
+
+/// Version-1 bytes of a design with one entity `E` in table `t` whose one attribute is named
+/// `attribute`, then `keys` key templates that each refer to that attribute.
+fn entity_with_referring_keys(attribute: &str, keys: usize) -> Vec<u8> {
+    let mut bytes = b"\x00\x00\x00\x01\x02E\x02t\x00\x01".to_vec();
+    let mut w = v1_varint(2 * attribute.len() as u64);
+    bytes.append(&mut w);
+    bytes.extend_from_slice(attribute.as_bytes());
+    bytes.push(0); // attribute flags: S, optional
+    bytes.append(&mut v1_varint(keys as u64));
+    bytes.extend_from_slice(b"\x02k\x01\x00"); // key `k`: `{<attribute>}`
+    for _ in 1..keys {
+        bytes.extend_from_slice(b"\x01\x01\x00"); // key `k` again, the same template
+    }
+    bytes.extend_from_slice(b"\x00\x00\x00\x00"); // no patterns, no layout, no samples
+    bytes
+}
+
+fn v1_varint(mut n: u64) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let low = (n & 0x7f) as u8;
+        n >>= 7;
+        if n == 0 {
+            out.push(low);
+            return out;
+        }
+        out.push(low | 0x80);
+    }
+}
+
+#[test]
+fn names_and_template_variables_travel_as_references_to_earlier_names() {
+    let design = decode(&payload_of_bytes(&entity_with_referring_keys("orderId", 2)))
+        .expect("a well-formed design");
+    let entity = &design.entities[0];
+    assert_eq!(entity.attributes[0].name, "orderId");
+    assert_eq!(entity.keys["k"].source(), "{orderId}");
+    // The writer makes the same references: the attribute's name is written once.
+    let wire = wire_bytes(&design);
+    assert_eq!(wire.windows(7).filter(|w| w == b"orderId").count(), 1);
+    assert_eq!(decode(&encode(&design).expect("fits")), Ok(design));
+}
+
+#[test]
+fn a_reference_to_a_name_not_yet_seen_is_refused() {
+    // One table named by a reference to table 0, when no table name has been read.
+    check(
+        &payload_of_bytes(b"\x00\x00\x01\x01"),
+        expect![
+            "the link's design is damaged: at byte 3: a table's name refers to table 0, but only 0 are known at that point"
+        ],
+    );
+}
+
+#[test]
+fn references_that_expand_past_the_limit_are_refused() {
+    // 64 KiB attribute name, repeated by 100 key templates: 6.5 MB from a 66 KB design.
+    let bytes = entity_with_referring_keys(&"a".repeat(64 * 1024), 100);
+    check(
+        &payload_of_bytes(&bytes),
+        expect![
+            "the link's design is damaged: at byte 65742: its names expand to more than 4194304 bytes: refused"
+        ],
+    );
+}
+
+#[test]
+fn canvas_positions_on_a_grid_travel_as_steps_and_others_exactly() {
+    let mut design = Design::new("grid");
+    for (i, (x, y)) in [(40.0, 60.0), (360.0, -420.0), (0.0, 0.0)]
+        .into_iter()
+        .enumerate()
+    {
+        design.layout.insert(format!("E{i}"), Point { x, y });
+    }
+    let on_grid = wire_bytes(&design);
+    assert_eq!(decode(&encode(&design).expect("fits")), Ok(design.clone()));
+    // Every coordinate is a multiple of 20: each takes one byte.
+    let grid_layout: &[u8] = b"\x14\x03\x04E0\x04\x06\x04E1\x24\x29\x04E2\x00\x00";
+    assert!(
+        on_grid.windows(grid_layout.len()).any(|w| w == grid_layout),
+        "{on_grid:?}"
+    );
+    design.layout.insert("E3".into(), Point { x: 0.5, y: -0.0 });
+    assert_eq!(decode(&encode(&design).expect("fits")), Ok(design));
 }

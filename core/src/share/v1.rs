@@ -15,27 +15,37 @@
 //! ```text
 //! varint     LEB128, at most 10 bytes; u32 fields must fit u32
 //! str        varint byte length, UTF-8
+//! name<K>    varint v: even, a new name of kind K (table, key, entity, attribute, value) of
+//!            v/2 bytes of UTF-8 that joins K's list; odd, the name at index v>>1 in K's list
+//! template   runs until a 0: even v, v/2 bytes of literal text; odd v, `{` + attribute
+//!            name v>>1 + `}`
 //! seq<T>     varint count, then the items
 //! num        varint v: even, a whole number zigzag(v >> 1); odd, 8 bytes of f64 bits (LE)
-//! design     str name, str description, seq<table>, seq<entity>, seq<pattern>,
-//!            seq<str entity, num x, num y> layout, str samples (DynamoDB JSON, "" for none)
-//! key        str name, u8 type (0 S, 1 N, 2 B)
-//! table      str name, key pk, u8 flags (1 sort key, 2 provisioned, 4 ttl), [key sk],
-//!            seq<gsi>, seq<lsi>, [varint read, varint write], [str ttl attribute]
+//! design     str name, str description, seq<table>, seq<entity>, seq<pattern>, layout,
+//!            str samples (DynamoDB JSON, "" for none)
+//! layout     varint unit, seq<name<entity>, x, y>: unit 0, x and y are num; else each is a
+//!            zigzag varint count of units (the writer picks the gcd of whole coordinates)
+//! key        name<key>, u8 type (0 S, 1 N, 2 B)
+//! table      name<table>, key pk, u8 flags (1 sort key, 2 provisioned, 4 ttl), [key sk],
+//!            seq<gsi>, seq<lsi>, [varint read, varint write], [name<attribute> ttl]
 //! gsi        str name, seq<key> pk, seq<key> sk, projection
 //! lsi        str name, key sk, projection
-//! projection u8 (0 ALL, 1 KEYS_ONLY, 2 INCLUDE then seq<str>)
-//! entity     str name, str table, str description, seq<attribute>, seq<str key, str template>
-//! attribute  str name, u8 flags (bits 0-3 type S N B BOOL NULL M L SS NS BS, 16 required,
-//!            32 values, 64 distinct), [seq<str> values], [varint distinct]
+//! projection u8 (0 ALL, 1 KEYS_ONLY, 2 INCLUDE then seq<name<attribute>>)
+//! entity     name<entity>, name<table>, str description, seq<attribute>,
+//!            seq<name<key>, template>
+//! attribute  name<attribute>, u8 flags (bits 0-3 type S N B BOOL NULL M L SS NS BS,
+//!            16 required, 32 values, 64 distinct), [seq<name<value>>], [varint distinct]
 //! pattern    str name, str description, u8 flags (bits 0-2 action read put update delete
 //!            transact, 8 desc, 16 consistent, 32 sort, 64 page size, 128 condition),
-//!            seq<str> entities, seq<str> inputs, [str attribute, u8 op (= < <= > >= between
-//!            begins_with)], num rate, [varint page size], seq<str> changes, seq<write>,
-//!            [str condition]
-//! write      u8 flags (bits 0-2 action, 8 count, 16 condition), str entity, [varint count],
-//!            [str condition], seq<str> changes
+//!            seq<name<entity>>, seq<name<attribute>> inputs, [name<attribute>, u8 op (= < <=
+//!            > >= between begins_with)], num rate, [varint page size],
+//!            seq<name<attribute>> changes, seq<write>, [str condition]
+//! write      u8 flags (bits 0-2 action, 8 count, 16 condition), name<entity>, [varint count],
+//!            [str condition], seq<name<attribute>> changes
 //! ```
+//!
+//! References make a repeated name one byte, but a few bytes could then expand to a huge
+//! design: the reader charges every referenced name to a budget of [`MAX_EXPANDED_BYTES`].
 
 use std::collections::BTreeMap;
 
@@ -93,12 +103,7 @@ pub(super) fn write(design: &Design) -> Vec<u8> {
     w.seq(tables, write_table);
     w.seq(entities, write_entity);
     w.seq(patterns, write_pattern);
-    w.count(layout.len());
-    for (entity, Point { x, y }) in layout {
-        w.str(entity);
-        w.num(*x);
-        w.num(*y);
-    }
+    write_layout(&mut w, layout);
     if samples.is_empty() {
         w.str("");
     } else {
@@ -112,20 +117,18 @@ pub(super) fn write(design: &Design) -> Vec<u8> {
 
 /// The design in version-1 `bytes`, which must be consumed exactly.
 pub(super) fn read(bytes: &[u8]) -> Result<Design, WireError> {
-    let mut r = Reader { bytes, at: 0 };
+    let mut r = Reader {
+        bytes,
+        at: 0,
+        names: Default::default(),
+        budget: MAX_EXPANDED_BYTES,
+    };
     let name = r.str("the design's name")?;
     let description = r.str("the design's description")?;
     let tables = r.seq("tables", read_table)?;
     let entities = r.seq("entities", read_entity)?;
     let patterns = r.seq("patterns", read_pattern)?;
-    let mut layout = BTreeMap::new();
-    let n_positions = r.count("canvas positions")?;
-    for _ in 0..n_positions {
-        let entity = r.str("a canvas position's entity")?;
-        let x = r.finite(&format!("the x position of `{entity}`"))?;
-        let y = r.finite(&format!("the y position of `{entity}`"))?;
-        layout.insert(entity, Point { x, y });
-    }
+    let layout = read_layout(&mut r)?;
     let samples_at = r.at;
     let samples_json = r.str("the sample items")?;
     let samples: BTreeMap<String, Vec<Item>> = if samples_json.is_empty() {
@@ -192,12 +195,12 @@ fn code<T: PartialEq + Copy>(table: &[T], value: T) -> u8 {
 
 fn write_key(w: &mut Writer, key: &KeyAttribute) {
     let KeyAttribute { name, ty } = key;
-    w.str(name);
+    w.name(Kind::Key, name);
     w.u8(code(&KEY_TYPES, *ty));
 }
 
 fn read_key(r: &mut Reader) -> Result<KeyAttribute, WireError> {
-    let name = r.str("a key attribute's name")?;
+    let name = r.name(Kind::Key, "a key attribute's name")?;
     let ty = r.pick(&KEY_TYPES, "key type")?;
     Ok(KeyAttribute { name, ty })
 }
@@ -208,7 +211,7 @@ fn write_projection(w: &mut Writer, projection: &Projection) {
         Projection::KeysOnly => w.u8(1),
         Projection::Include { attributes } => {
             w.u8(2);
-            w.seq(attributes, |w, a| w.str(a));
+            w.seq(attributes, |w, a| w.name(Kind::Attribute, a));
         }
     }
 }
@@ -219,7 +222,9 @@ fn read_projection(r: &mut Reader) -> Result<Projection, WireError> {
         0 => Ok(Projection::All),
         1 => Ok(Projection::KeysOnly),
         2 => Ok(Projection::Include {
-            attributes: r.seq("projected attributes", |r| r.str("a projected attribute"))?,
+            attributes: r.seq("projected attributes", |r| {
+                r.name(Kind::Attribute, "a projected attribute")
+            })?,
         }),
         n => Err(WireError {
             at,
@@ -242,7 +247,7 @@ fn write_table(w: &mut Writer, table: &Table) {
         billing,
         ttl_attribute,
     } = table;
-    w.str(name);
+    w.name(Kind::Table, name);
     write_key(w, partition_key);
     let mut flags = 0;
     if sort_key.is_some() {
@@ -285,12 +290,12 @@ fn write_table(w: &mut Writer, table: &Table) {
         w.varint(*write);
     }
     if let Some(ttl) = ttl_attribute {
-        w.str(ttl);
+        w.name(Kind::Attribute, ttl);
     }
 }
 
 fn read_table(r: &mut Reader) -> Result<Table, WireError> {
-    let name = r.str("a table's name")?;
+    let name = r.name(Kind::Table, "a table's name")?;
     let partition_key = read_key(r)?;
     let flags = r.flags(TABLE_SORT_KEY | TABLE_PROVISIONED | TABLE_TTL, "table")?;
     let sort_key = r.when(flags & TABLE_SORT_KEY != 0, read_key)?;
@@ -317,7 +322,9 @@ fn read_table(r: &mut Reader) -> Result<Table, WireError> {
     } else {
         Billing::OnDemand
     };
-    let ttl_attribute = r.when(flags & TABLE_TTL != 0, |r| r.str("the TTL attribute"))?;
+    let ttl_attribute = r.when(flags & TABLE_TTL != 0, |r| {
+        r.name(Kind::Attribute, "the TTL attribute")
+    })?;
     Ok(Table {
         name,
         partition_key,
@@ -342,8 +349,8 @@ fn write_entity(w: &mut Writer, entity: &Entity) {
         attributes,
         keys,
     } = entity;
-    w.str(name);
-    w.str(table);
+    w.name(Kind::Entity, name);
+    w.name(Kind::Table, table);
     w.str(description);
     w.seq(attributes, |w, attribute| {
         let Attribute {
@@ -353,7 +360,7 @@ fn write_entity(w: &mut Writer, entity: &Entity) {
             values,
             distinct,
         } = attribute;
-        w.str(name);
+        w.name(Kind::Attribute, name);
         let mut flags = code(&ATTR_TYPES, *ty);
         if *required {
             flags |= ATTR_REQUIRED;
@@ -366,7 +373,7 @@ fn write_entity(w: &mut Writer, entity: &Entity) {
         }
         w.u8(flags);
         if !values.is_empty() {
-            w.seq(values, |w, v| w.str(v));
+            w.seq(values, |w, v| w.name(Kind::Value, v));
         }
         if let Some(distinct) = distinct {
             w.varint(*distinct);
@@ -374,17 +381,17 @@ fn write_entity(w: &mut Writer, entity: &Entity) {
     });
     w.count(keys.len());
     for (key, template) in keys {
-        w.str(key);
-        w.str(template.source());
+        w.name(Kind::Key, key);
+        w.template(template.source());
     }
 }
 
 fn read_entity(r: &mut Reader) -> Result<Entity, WireError> {
-    let name = r.str("an entity's name")?;
-    let table = r.str("an entity's table")?;
+    let name = r.name(Kind::Entity, "an entity's name")?;
+    let table = r.name(Kind::Table, "an entity's table")?;
     let description = r.str("an entity's description")?;
     let attributes = r.seq("attributes", |r| {
-        let name = r.str("an attribute's name")?;
+        let name = r.name(Kind::Attribute, "an attribute's name")?;
         let at = r.at;
         let flags = r.u8("an attribute's flags")?;
         if flags & !(ATTR_TYPE_MASK | ATTR_REQUIRED | ATTR_VALUES | ATTR_DISTINCT) != 0 {
@@ -403,7 +410,7 @@ fn read_entity(r: &mut Reader) -> Result<Entity, WireError> {
                 ),
             })?;
         let values = if flags & ATTR_VALUES != 0 {
-            r.seq("values", |r| r.str("a value"))?
+            r.seq("values", |r| r.name(Kind::Value, "a value"))?
         } else {
             Vec::new()
         };
@@ -419,9 +426,9 @@ fn read_entity(r: &mut Reader) -> Result<Entity, WireError> {
     let n_keys = r.count("key templates")?;
     let mut keys = BTreeMap::new();
     for _ in 0..n_keys {
-        let key = r.str("a key attribute's name")?;
+        let key = r.name(Kind::Key, "a key attribute's name")?;
         // Parsed here, once; a bad template keeps its source and diagnostics.
-        let template = KeyTemplate::parse(&r.str("a key template")?);
+        let template = KeyTemplate::parse(&r.template()?);
         keys.insert(key, template);
     }
     Ok(Entity {
@@ -489,17 +496,17 @@ fn write_pattern(w: &mut Writer, pattern: &AccessPattern) {
         flags |= PATTERN_CONDITION;
     }
     w.u8(flags);
-    w.seq(entities, |w, e| w.str(e));
-    w.seq(inputs, |w, i| w.str(i));
+    w.seq(entities, |w, e| w.name(Kind::Entity, e));
+    w.seq(inputs, |w, i| w.name(Kind::Attribute, i));
     if let Some(SortCondition { attribute, op }) = sort {
-        w.str(attribute);
+        w.name(Kind::Attribute, attribute);
         w.u8(code(&SORT_OPS, *op));
     }
     w.num(*rate);
     if let Some(page_size) = page_size {
         w.varint(u64::from(*page_size));
     }
-    w.seq(changes, |w, c| w.str(c));
+    w.seq(changes, |w, c| w.name(Kind::Attribute, c));
     w.seq(writes, |w, step| {
         let WriteStep {
             action,
@@ -516,14 +523,14 @@ fn write_pattern(w: &mut Writer, pattern: &AccessPattern) {
             flags |= WRITE_CONDITION;
         }
         w.u8(flags);
-        w.str(entity);
+        w.name(Kind::Entity, entity);
         if *count != 1 {
             w.varint(u64::from(*count));
         }
         if let Some(condition) = condition {
             w.str(condition);
         }
-        w.seq(changes, |w, c| w.str(c));
+        w.seq(changes, |w, c| w.name(Kind::Attribute, c));
     });
     if let Some(condition) = condition {
         w.str(condition);
@@ -536,17 +543,23 @@ fn read_pattern(r: &mut Reader) -> Result<AccessPattern, WireError> {
     let at = r.at;
     let flags = r.u8("a pattern's flags")?;
     let action = action_of(flags, at)?;
-    let entities = r.seq("a pattern's entities", |r| r.str("an entity name"))?;
-    let inputs = r.seq("a pattern's inputs", |r| r.str("an input"))?;
+    let entities = r.seq("a pattern's entities", |r| {
+        r.name(Kind::Entity, "an entity name")
+    })?;
+    let inputs = r.seq("a pattern's inputs", |r| {
+        r.name(Kind::Attribute, "an input")
+    })?;
     let sort = r.when(flags & PATTERN_SORT != 0, |r| {
         Ok(SortCondition {
-            attribute: r.str("a sort condition's attribute")?,
+            attribute: r.name(Kind::Attribute, "a sort condition's attribute")?,
             op: r.pick(&SORT_OPS, "sort operator")?,
         })
     })?;
     let rate = r.finite(&format!("the rate of pattern `{name}`"))?;
     let page_size = r.when(flags & PATTERN_PAGE_SIZE != 0, |r| r.u32("a page size"))?;
-    let changes = r.seq("a pattern's changes", |r| r.str("a changed attribute"))?;
+    let changes = r.seq("a pattern's changes", |r| {
+        r.name(Kind::Attribute, "a changed attribute")
+    })?;
     let writes = r.seq("transaction writes", |r| {
         let at = r.at;
         let flags = r.u8("a write's flags")?;
@@ -557,7 +570,7 @@ fn read_pattern(r: &mut Reader) -> Result<AccessPattern, WireError> {
             });
         }
         let action = action_of(flags, at)?;
-        let entity = r.str("a write's entity")?;
+        let entity = r.name(Kind::Entity, "a write's entity")?;
         let count = if flags & WRITE_COUNT != 0 {
             r.u32("a write's count")?
         } else {
@@ -566,7 +579,9 @@ fn read_pattern(r: &mut Reader) -> Result<AccessPattern, WireError> {
         let condition = r.when(flags & WRITE_CONDITION != 0, |r| {
             r.str("a write's condition")
         })?;
-        let changes = r.seq("a write's changes", |r| r.str("a changed attribute"))?;
+        let changes = r.seq("a write's changes", |r| {
+            r.name(Kind::Attribute, "a changed attribute")
+        })?;
         Ok(WriteStep {
             action,
             entity,
@@ -602,12 +617,163 @@ fn read_pattern(r: &mut Reader) -> Result<AccessPattern, WireError> {
 /// Whole numbers up to this magnitude travel as varints; f64 holds them exactly.
 const MAX_WHOLE: i64 = 1 << 53;
 
+/// The most bytes of text that back-references may produce while reading one design, so a few
+/// bytes that each repeat a long name cannot become terabytes.
+const MAX_EXPANDED_BYTES: usize = super::MAX_DESIGN_BYTES;
+
+/// The kinds of names the wire interns, each in its own numbered list: the first time a name
+/// of a kind appears it travels as text and joins the list; later it travels as its index.
+#[derive(Debug, Clone, Copy)]
+enum Kind {
+    Table,
+    Key,
+    Entity,
+    Attribute,
+    Value,
+}
+
+const KINDS: usize = 5;
+
+impl Kind {
+    fn noun(self) -> &'static str {
+        match self {
+            Kind::Table => "table",
+            Kind::Key => "key attribute",
+            Kind::Entity => "entity",
+            Kind::Attribute => "attribute",
+            Kind::Value => "value",
+        }
+    }
+}
+
+/// `x` as a whole number when it is one exactly (not `-0.0`) and within [`MAX_WHOLE`].
+fn whole(x: f64) -> Option<i64> {
+    // `as` saturates; the bit comparison keeps -0.0 and fractions out.
+    let whole = x as i64;
+    ((-MAX_WHOLE..=MAX_WHOLE).contains(&whole) && (whole as f64).to_bits() == x.to_bits())
+        .then_some(whole)
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// The grid the canvas positions sit on: the largest whole number that divides every
+/// coordinate (1 when all are zero), or 0 when some coordinate is not a whole number, in which
+/// case every coordinate travels as a [`Writer::num`].
+fn layout_unit(layout: &BTreeMap<String, Point>) -> u64 {
+    let mut unit = 0;
+    for Point { x, y } in layout.values() {
+        for c in [x, y] {
+            match whole(*c) {
+                Some(n) => unit = gcd(unit, n.unsigned_abs()),
+                None => return 0,
+            }
+        }
+    }
+    unit.max(1)
+}
+
+fn write_layout(w: &mut Writer, layout: &BTreeMap<String, Point>) {
+    let unit = layout_unit(layout);
+    w.varint(unit);
+    w.count(layout.len());
+    for (entity, Point { x, y }) in layout {
+        w.name(Kind::Entity, entity);
+        for c in [x, y] {
+            match (unit, whole(*c)) {
+                (0, _) | (_, None) => w.num(*c),
+                (unit, Some(n)) => w.int(n / unit as i64),
+            }
+        }
+    }
+}
+
+fn read_layout(r: &mut Reader) -> Result<BTreeMap<String, Point>, WireError> {
+    let unit = r.varint("the canvas grid")?;
+    let mut layout = BTreeMap::new();
+    let n_positions = r.count("canvas positions")?;
+    for _ in 0..n_positions {
+        let entity = r.name(Kind::Entity, "a canvas position's entity")?;
+        let coordinate = |r: &mut Reader, axis: &str| {
+            let what = format!("the {axis} position of `{entity}`");
+            if unit == 0 {
+                return r.finite(&what);
+            }
+            let at = r.at;
+            let steps = r.int(&what)?;
+            let n = i128::from(steps) * i128::from(unit);
+            if n.unsigned_abs() > MAX_WHOLE as u128 {
+                return Err(WireError {
+                    at,
+                    problem: format!("{what} is out of range"),
+                });
+            }
+            Ok(n as f64)
+        };
+        let x = coordinate(r, "x")?;
+        let y = coordinate(r, "y")?;
+        layout.insert(entity, Point { x, y });
+    }
+    Ok(layout)
+}
+
 #[derive(Default)]
 struct Writer {
     bytes: Vec<u8>,
+    /// Every name written so far, by kind, with its index in that kind's list.
+    known: [BTreeMap<String, usize>; KINDS],
 }
 
 impl Writer {
+    /// A name of `kind`: `2 * index + 1` when it was written before, else `2 * length` and
+    /// its text (which then joins the list).
+    fn name(&mut self, kind: Kind, name: &str) {
+        let known = &mut self.known[kind as usize];
+        if let Some(&index) = known.get(name) {
+            self.varint(2 * index as u64 + 1);
+        } else {
+            known.insert(name.to_string(), known.len());
+            self.varint(2 * name.len() as u64);
+            self.bytes.extend_from_slice(name.as_bytes());
+        }
+    }
+
+    /// A key template's source as runs: `2 * length` and literal text, or `2 * index + 1` for
+    /// `{name}` where `name` is an attribute already written; `0` ends the template. Only the
+    /// source text matters, so any template, valid or not, comes back byte for byte.
+    fn template(&mut self, source: &str) {
+        let mut literal = 0;
+        let mut from = 0;
+        while let Some(open) = source[from..].find('{').map(|i| from + i) {
+            from = open + 1;
+            let Some(close) = source[open..].find('}').map(|i| open + i) else {
+                break;
+            };
+            let known = &self.known[Kind::Attribute as usize];
+            if let Some(&index) = known.get(&source[open + 1..close]) {
+                self.literal(&source[literal..open]);
+                self.varint(2 * index as u64 + 1);
+                literal = close + 1;
+                from = close + 1;
+            }
+        }
+        self.literal(&source[literal..]);
+        self.u8(0);
+    }
+
+    fn literal(&mut self, text: &str) {
+        if !text.is_empty() {
+            self.varint(2 * text.len() as u64);
+            self.bytes.extend_from_slice(text.as_bytes());
+        }
+    }
+
+    /// A zigzag varint: small magnitudes of either sign take one byte.
+    fn int(&mut self, n: i64) {
+        self.varint(((n << 1) ^ (n >> 63)) as u64);
+    }
+
     fn u8(&mut self, byte: u8) {
         self.bytes.push(byte);
     }
@@ -656,9 +822,100 @@ impl Writer {
 struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
+    /// The names read so far, by kind: what an index refers to.
+    names: [Vec<String>; KINDS],
+    /// Bytes that back-references may still produce; see [`MAX_EXPANDED_BYTES`].
+    budget: usize,
 }
 
 impl Reader<'_> {
+    /// A [`Writer::name`].
+    fn name(&mut self, kind: Kind, what: &str) -> Result<String, WireError> {
+        let at = self.at;
+        let n = self.varint(what)?;
+        if n & 1 == 0 {
+            let name = self.text(n >> 1, what, at)?;
+            self.names[kind as usize].push(name.clone());
+            return Ok(name);
+        }
+        let name = self.reference(kind, n >> 1, what, at)?;
+        Ok(name.to_string())
+    }
+
+    /// The name of `kind` at `index`, charged to the expansion budget.
+    fn reference(
+        &mut self,
+        kind: Kind,
+        index: u64,
+        what: &str,
+        at: usize,
+    ) -> Result<&str, WireError> {
+        let list = &self.names[kind as usize];
+        let Some(name) = usize::try_from(index).ok().and_then(|i| list.get(i)) else {
+            return Err(WireError {
+                at,
+                problem: format!(
+                    "{what} refers to {} {index}, but only {} are known at that point",
+                    kind.noun(),
+                    list.len()
+                ),
+            });
+        };
+        self.budget = self.budget.checked_sub(name.len()).ok_or(WireError {
+            at,
+            problem: format!("its names expand to more than {MAX_EXPANDED_BYTES} bytes: refused"),
+        })?;
+        Ok(name)
+    }
+
+    /// A [`Writer::template`].
+    fn template(&mut self) -> Result<String, WireError> {
+        let what = "a key template";
+        let mut source = String::new();
+        loop {
+            let at = self.at;
+            let n = self.varint(what)?;
+            if n == 0 {
+                return Ok(source);
+            }
+            if n & 1 == 0 {
+                source.push_str(&self.text(n >> 1, what, at)?);
+            } else {
+                let name = self.reference(Kind::Attribute, n >> 1, what, at)?;
+                let name = format!("{{{name}}}");
+                source.push_str(&name);
+            }
+        }
+    }
+
+    /// `len` bytes of UTF-8 text, `len` read at byte `at`.
+    fn text(&mut self, len: u64, what: &str, at: usize) -> Result<String, WireError> {
+        let len = match usize::try_from(len) {
+            Ok(len) if len <= self.left() => len,
+            _ => {
+                return Err(WireError {
+                    at,
+                    problem: format!(
+                        "{len} {what} cannot fit in the {} bytes left: the design is damaged",
+                        self.left()
+                    ),
+                });
+            }
+        };
+        let start = self.at;
+        self.at += len;
+        String::from_utf8(self.bytes[start..start + len].to_vec()).map_err(|_| WireError {
+            at: start,
+            problem: format!("{what} is not UTF-8 text"),
+        })
+    }
+
+    /// A [`Writer::int`].
+    fn int(&mut self, what: &str) -> Result<i64, WireError> {
+        let zigzag = self.varint(what)?;
+        Ok(((zigzag >> 1) as i64) ^ -((zigzag & 1) as i64))
+    }
+
     fn left(&self) -> usize {
         self.bytes.len() - self.at
     }
