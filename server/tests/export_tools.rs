@@ -5,8 +5,8 @@
 //! against a moto server, returning for each read pattern the items core's evaluation returns.
 //! (The generated Rust is compiled by the `keyplan-export-check` crate in tests/export-rust.)
 //!
-//! Designs: every built-in example, plus every design imported from ../shared/corpus when it is
-//! there. Each tool runs once over all files. A missing tool fails the test under
+//! Designs: every built-in example, the kitchen-sink fixture (tests/export), and every design
+//! imported from ../shared/corpus when it is there. Each tool runs once over all files. A missing tool fails the test under
 //! `KEYPLAN_REQUIRE_TOOLS=1` (the README's test command) and skips it otherwise.
 
 use std::collections::BTreeMap;
@@ -45,6 +45,11 @@ fn designs() -> Vec<(String, Design)> {
         .into_iter()
         .map(|(slug, d)| (slug.to_string(), d))
         .collect();
+    // Every table feature the examples lack (LSI, multi-attribute GSI key, provisioned, ...).
+    let fixture = repo().join("tests/export/kitchen-sink.keyplan.json");
+    let text = std::fs::read_to_string(&fixture).expect("the kitchen-sink fixture");
+    let design = keyplan_core::file::parse(&text).expect("the kitchen-sink fixture parses");
+    out.push(("kitchen_sink".to_string(), design));
     let corpus = repo().join("../shared/corpus");
     let mut files = Vec::new();
     let mut dirs = vec![corpus];

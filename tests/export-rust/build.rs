@@ -1,4 +1,5 @@
-//! Writes keyplan's Rust access-code export of every built-in example, and of every design
+//! Writes keyplan's Rust access-code export of every built-in example, the kitchen-sink fixture
+//! (tests/export), and of every design
 //! imported from ../shared/corpus when it is there, into OUT_DIR, one module each; src/lib.rs
 //! includes them, so `cargo build` (and `cargo test --workspace`) compiles the generated code
 //! against the real aws-sdk-dynamodb.
@@ -17,6 +18,13 @@ fn main() {
         .into_iter()
         .map(|(slug, d)| (slug.to_string(), d))
         .collect();
+    let fixture = repo.join("tests/export/kitchen-sink.keyplan.json");
+    println!("cargo:rerun-if-changed={}", fixture.display());
+    let text = std::fs::read_to_string(&fixture).expect("the kitchen-sink fixture");
+    designs.push((
+        "kitchen sink".to_string(),
+        keyplan_core::file::parse(&text).expect("the kitchen-sink fixture parses"),
+    ));
     let corpus = repo.join("../shared/corpus");
     if corpus.is_dir() {
         println!("cargo:rerun-if-changed={}", corpus.display());

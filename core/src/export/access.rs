@@ -2331,9 +2331,15 @@ fn rust_lines(design: &Design) -> String {
                 );
             }
             Kind::Write(Step::Put(p)) => {
+                // `mut` only when keys are computed into the item.
+                let item = if p.keys.is_empty() {
+                    "item"
+                } else {
+                    "mut item"
+                };
                 let _ = writeln!(
                     out,
-                    "\n/// {doc}\npub async fn {fname}(client: &Client, mut item: Item) -> Result<(), Error> {{"
+                    "\n/// {doc}\npub async fn {fname}(client: &Client, {item}: Item) -> Result<(), Error> {{"
                 );
                 let keys: Vec<&KeyValue> = p.keys.iter().collect();
                 let (bind, _) = rs_bind_from_item(&keys, "item", "    ", &[]);
@@ -2422,7 +2428,12 @@ fn rust_lines(design: &Design) -> String {
                             let keys: Vec<&KeyValue> = p.keys.iter().collect();
                             let (bind, _) = rs_bind_from_item(&keys, &obj, ind, &[]);
                             out.push_str(&bind);
-                            let _ = writeln!(out, "{ind}let mut item = {obj};");
+                            let item = if p.keys.is_empty() {
+                                "item"
+                            } else {
+                                "mut item"
+                            };
+                            let _ = writeln!(out, "{ind}let {item} = {obj};");
                             for k in &p.keys {
                                 let _ = writeln!(
                                     out,
