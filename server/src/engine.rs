@@ -347,6 +347,7 @@ impl Engines {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
@@ -376,7 +377,7 @@ mod tests {
             local=http://127.0.0.1:8000/: local -> http://127.0.0.1:8000
             aws: aws
             moto = http://localhost:5000: moto -> http://localhost:5000
-            http://127.0.0.1:8000: error: `--endpoint http://127.0.0.1:8000`: `http://127.0.0.1:8000` is not an http:// or https:// URL
+            http://127.0.0.1:8000: error: `--endpoint http://127.0.0.1:8000`: expected NAME=URL (e.g. `local=http://127.0.0.1:8000`) or `aws`
             =http://x: error: `--endpoint =http://x`: expected NAME=URL (e.g. `local=http://127.0.0.1:8000`) or `aws`
             x=ftp://host: error: `--endpoint x=ftp://host`: `ftp://host` is not an http:// or https:// URL
             x=http://: error: `--endpoint x=http://`: `http://` has no host

@@ -30,13 +30,7 @@ async fn an_unreachable_endpoint_fails_fast_with_a_clear_message_and_creates_not
     let (_, design, counts) = examples(Some(2)).remove(0);
     let (summary, events) = collect(&engine, &plan(&design, &counts).unwrap()).await;
     assert!(!summary.ok);
-    let message = events
-        .iter()
-        .find_map(|e| match e {
-            RunEvent::Failed { message, .. } => Some(message.clone()),
-            _ => None,
-        })
-        .unwrap();
+    let message = failure(&events);
     assert!(
         message.starts_with("cannot reach engine `local` (http://127.0.0.1:1) within 5 s"),
         "{message}"
@@ -115,4 +109,29 @@ fn a_design_that_does_not_validate_is_refused_before_any_engine_is_touched() {
         err.to_string(),
         "the design does not validate: `--count Nope=...` names no entity of the design"
     );
+}
+
+#[tokio::test]
+async fn a_limit_the_engine_enforces_is_reported_and_nothing_is_left_behind() {
+    let (_engines, engine) = embedded().await;
+    let (_, design, counts) = examples(Some(2)).remove(0);
+    let mut plan = plan(&design, &counts).unwrap();
+    // Past DynamoDB's 20 GSIs per table (core's findings refuse such a design, so the plan is
+    // edited directly to reach the engine).
+    let template = plan.tables[0].gsis[0].clone();
+    plan.tables[0].gsis = (0..21)
+        .map(|i| {
+            let mut gsi = template.clone();
+            gsi.name = format!("G{i}");
+            gsi
+        })
+        .collect();
+    let (summary, events) = collect(&engine, &plan).await;
+    assert!(!summary.ok);
+    let message = failure(&events);
+    assert!(
+        message.starts_with("engine `embedded` refused to create table `orders`"),
+        "{message}"
+    );
+    assert_eq!(run_tables(&engine).await, Vec::<String>::new());
 }

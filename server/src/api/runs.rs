@@ -83,10 +83,12 @@ impl RunRecord {
     }
 }
 
+type Entry = (RunId, Arc<RunRecord>);
+
 /// The runs of this server: the active ones and the last finished ones. Cheap to clone.
 #[derive(Debug, Clone, Default)]
 pub struct Runs {
-    inner: Arc<Mutex<VecDeque<(RunId, Arc<RunRecord>)>>>,
+    inner: Arc<Mutex<VecDeque<Entry>>>,
 }
 
 impl Runs {
@@ -168,7 +170,11 @@ async fn start(
             "the counts ask for {total} items; a run from the browser takes at most {MAX_ITEMS_PER_RUN}"
         )));
     }
-    let plan = runner::build::plan(&design, &request.counts)
+    // Generating and evaluating up to 100,000 items is CPU work: off the async threads.
+    let counts = request.counts;
+    let plan = tokio::task::spawn_blocking(move || runner::build::plan(&design, &counts))
+        .await
+        .map_err(|e| ApiError::Internal(anyhow::anyhow!("planning the run panicked: {e}")))?
         .map_err(|e| ApiError::BadRequest(e.to_string()))?;
     let id = RunId::random();
     let (count, _) = watch::channel(0);

@@ -175,6 +175,7 @@ pub fn show_item(item: &Item, keys_first: &[String]) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

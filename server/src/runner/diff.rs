@@ -101,6 +101,7 @@ fn lcs_diff<'a>(left: &'a [String], right: &'a [String]) -> Vec<(char, &'a str)>
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

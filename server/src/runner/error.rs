@@ -76,6 +76,27 @@ where
     }
 }
 
+/// What an engine's error code means for the user.
+pub fn failure_of(code: &str) -> Failure {
+    match code {
+        "UnrecognizedClientException"
+        | "InvalidSignatureException"
+        | "MissingAuthenticationToken"
+        | "MissingAuthenticationTokenException"
+        | "IncompleteSignatureException"
+        | "InvalidClientTokenId"
+        | "ExpiredTokenException"
+        | "AccessDeniedException" => Failure::Credentials,
+        "ProvisionedThroughputExceededException"
+        | "ThrottlingException"
+        | "RequestLimitExceeded" => Failure::Throttled,
+        "ValidationException" | "LimitExceededException" | "ResourceInUseException" => {
+            Failure::Refused
+        }
+        _ => Failure::Other,
+    }
+}
+
 /// Classifies an SDK error and says it in one line: `Code: message`, or what went wrong on the
 /// way to the engine.
 pub fn classify<E, R>(err: &SdkError<E, R>) -> (Failure, String)
@@ -88,22 +109,7 @@ where
             let e = service.err();
             let code = e.code().unwrap_or("UnknownError");
             let message = e.message().unwrap_or("").trim();
-            let failure = match code {
-                "UnrecognizedClientException"
-                | "InvalidSignatureException"
-                | "MissingAuthenticationToken"
-                | "MissingAuthenticationTokenException"
-                | "IncompleteSignatureException"
-                | "ExpiredTokenException"
-                | "AccessDeniedException" => Failure::Credentials,
-                "ProvisionedThroughputExceededException"
-                | "ThrottlingException"
-                | "RequestLimitExceeded" => Failure::Throttled,
-                "ValidationException" | "LimitExceededException" | "ResourceInUseException" => {
-                    Failure::Refused
-                }
-                _ => Failure::Other,
-            };
+            let failure = failure_of(code);
             let text = if message.is_empty() {
                 code.to_string()
             } else {
@@ -182,5 +188,47 @@ where
             what: what.to_string(),
             detail,
         },
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_codes_map_to_what_the_user_can_do() {
+        let codes = [
+            "UnrecognizedClientException",
+            "ExpiredTokenException",
+            "AccessDeniedException",
+            "ThrottlingException",
+            "ProvisionedThroughputExceededException",
+            "LimitExceededException",
+            "ValidationException",
+            "InternalServerError",
+        ];
+        let out: Vec<String> = codes
+            .iter()
+            .map(|c| format!("{c}: {:?}", failure_of(c)))
+            .collect();
+        expect_test::expect![[r#"
+            UnrecognizedClientException: Credentials
+            ExpiredTokenException: Credentials
+            AccessDeniedException: Credentials
+            ThrottlingException: Throttled
+            ProvisionedThroughputExceededException: Throttled
+            LimitExceededException: Refused
+            ValidationException: Refused
+            InternalServerError: Other"#]]
+        .assert_eq(&out.join("\n"));
+        let err = RunError::Credentials {
+            engine: "aws".into(),
+            detail: "UnrecognizedClientException: The security token included in the request is invalid.".into(),
+        };
+        assert_eq!(
+            err.to_string(),
+            "engine `aws` refused the credentials: UnrecognizedClientException: The security token included in the request is invalid."
+        );
     }
 }

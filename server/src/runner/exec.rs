@@ -41,22 +41,27 @@ pub async fn read(
     let started = Instant::now();
     let mut tally = Tally::default();
     let outcome = read_and_compare(engine, names, check, &mut tally).await;
-    let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
-    let mut result = PatternResult {
+    let mut result = PatternResult::new(
         index,
-        pattern: check.pattern.clone(),
-        operation: check.operation.as_str().to_string(),
-        index_name: check.index.clone(),
-        status: Status::Pass,
-        expected_items: check.n_expected(),
-        actual_items: 0,
-        requests: tally.requests,
-        latency_ms,
-        consumed_capacity: tally.capacity,
-        inputs: check.inputs.clone(),
-        diff: None,
-        message: None,
-    };
+        &check.pattern,
+        check.operation.as_str(),
+        check.index.clone(),
+    );
+    result.expected_items = check.n_expected();
+    result.inputs = check.inputs.clone();
+    finish(result, started, &tally, outcome)
+}
+
+/// Fills in the figures and the outcome: a mismatch when there are diffs, an error message.
+fn finish(
+    mut result: PatternResult,
+    started: Instant,
+    tally: &Tally,
+    outcome: Result<(usize, Vec<String>), RunError>,
+) -> PatternResult {
+    result.latency_ms = started.elapsed().as_secs_f64() * 1000.0;
+    result.requests = tally.requests;
+    result.consumed_capacity = tally.capacity;
     match outcome {
         Ok((actual, diffs)) => {
             result.actual_items = actual;
@@ -271,36 +276,9 @@ pub async fn write(
     let started = Instant::now();
     let mut tally = Tally::default();
     let outcome = write_and_verify(engine, names, check, &mut tally).await;
-    let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
-    let mut result = PatternResult {
-        index,
-        pattern: check.pattern.clone(),
-        operation: check.operation.as_str().to_string(),
-        index_name: None,
-        status: Status::Pass,
-        expected_items: check.after.len(),
-        actual_items: 0,
-        requests: tally.requests,
-        latency_ms,
-        consumed_capacity: tally.capacity,
-        inputs: Default::default(),
-        diff: None,
-        message: None,
-    };
-    match outcome {
-        Ok((actual, mismatch)) => {
-            result.actual_items = actual;
-            if let Some(d) = mismatch {
-                result.status = Status::Mismatch;
-                result.diff = Some(d);
-            }
-        }
-        Err(e) => {
-            result.status = Status::Error;
-            result.message = Some(e.to_string());
-        }
-    }
-    result
+    let mut result = PatternResult::new(index, &check.pattern, check.operation.as_str(), None);
+    result.expected_items = check.after.len();
+    finish(result, started, &tally, outcome)
 }
 
 async fn write_and_verify(
@@ -308,7 +286,7 @@ async fn write_and_verify(
     names: Names<'_>,
     check: &WriteCheck,
     tally: &mut Tally,
-) -> Result<(usize, Option<String>), RunError> {
+) -> Result<(usize, Vec<String>), RunError> {
     send_writes(engine, names, check, tally).await?;
     let mut found = 0;
     let mut diffs = Vec::new();
@@ -349,7 +327,7 @@ async fn write_and_verify(
             Err(e) => return Err(e),
         }
     }
-    Ok((found, (!diffs.is_empty()).then(|| diffs.join("\n"))))
+    Ok((found, diffs))
 }
 
 async fn send_writes(

@@ -203,25 +203,12 @@ async fn body(
                 emit,
                 exec::write(engine, &names, check.index, write).await,
             ),
-            CheckKind::Skip(reason) => record(
-                summary,
-                emit,
-                PatternResult {
-                    index: check.index,
-                    pattern: check.pattern.clone(),
-                    operation: "Scan".to_string(),
-                    index_name: None,
-                    status: Status::Skipped,
-                    expected_items: 0,
-                    actual_items: 0,
-                    requests: 0,
-                    latency_ms: 0.0,
-                    consumed_capacity: 0.0,
-                    inputs: Default::default(),
-                    diff: None,
-                    message: Some(reason.clone()),
-                },
-            ),
+            CheckKind::Skip(reason) => {
+                let mut result = PatternResult::new(check.index, &check.pattern, "Scan", None);
+                result.status = Status::Skipped;
+                result.message = Some(reason.clone());
+                record(summary, emit, result)
+            }
             CheckKind::Read(_) => {}
         }
     }

@@ -101,6 +101,9 @@ pub struct ExpectedPage {
     pub items: Vec<Item>,
 }
 
+/// A key condition's text, its `#name` placeholders and its `:value` placeholders.
+pub type Expression = (String, Vec<(String, String)>, Vec<(String, AttributeValue)>);
+
 /// A key condition with its values.
 #[derive(Debug, Clone, PartialEq)]
 pub struct KeyQuery {
@@ -111,7 +114,7 @@ pub struct KeyQuery {
 
 impl KeyQuery {
     /// The text of the key condition with `#n`/`:v` placeholders, the names and the values.
-    pub fn expression(&self) -> (String, Vec<(String, String)>, Vec<(String, AttributeValue)>) {
+    pub fn expression(&self) -> Expression {
         let mut terms = Vec::new();
         let mut names = Vec::new();
         let mut values = Vec::new();
@@ -210,6 +213,32 @@ pub struct PatternResult {
     /// On an error or a skip: why.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+}
+
+impl PatternResult {
+    /// A result with no figures yet, passing until told otherwise.
+    pub fn new(
+        index: usize,
+        pattern: &str,
+        operation: &str,
+        index_name: Option<String>,
+    ) -> PatternResult {
+        PatternResult {
+            index,
+            pattern: pattern.to_string(),
+            operation: operation.to_string(),
+            index_name,
+            status: Status::Pass,
+            expected_items: 0,
+            actual_items: 0,
+            requests: 0,
+            latency_ms: 0.0,
+            consumed_capacity: 0.0,
+            inputs: BTreeMap::new(),
+            diff: None,
+            message: None,
+        }
+    }
 }
 
 /// The outcome of one pattern.

@@ -295,6 +295,10 @@ pub async fn create(
                 detail: format!("a table named {name} already exists and is not this run's"),
             });
         }
+        if err.as_service_error().is_some() {
+            // A definite answer: the table was not created.
+            guard.release(name);
+        }
         return Err(run_error(&engine.name, &target, &what, &err));
     }
     wait_active(engine, name, &what).await
@@ -333,6 +337,7 @@ async fn wait_active(engine: &Engine, name: &str, what: &str) -> Result<(), RunE
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -138,6 +138,17 @@ pub fn report(events: &[RunEvent]) -> String {
     out.join("\n")
 }
 
+/// The message of the run's `failed` event.
+pub fn failure(events: &[RunEvent]) -> String {
+    events
+        .iter()
+        .find_map(|e| match e {
+            RunEvent::Failed { message, .. } => Some(message.clone()),
+            _ => None,
+        })
+        .expect("the run failed")
+}
+
 /// Every table whose name starts with the run prefix.
 pub async fn run_tables(engine: &Engine) -> Vec<String> {
     let mut names = Vec::new();

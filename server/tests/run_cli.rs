@@ -1,0 +1,71 @@
+//! `keyplan run` (issue 8): JSON lines with `--json`, exit 0 when every pattern passes, exit 1
+//! with a clear message when the engine cannot be reached or the arguments are wrong.
+#![allow(clippy::unwrap_used)]
+
+use std::process::Command;
+
+fn keyplan(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_keyplan"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .env_remove("KEYPLAN_ENGINE")
+        .env_remove("KEYPLAN_ENDPOINT")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const EXAMPLE: &str = "examples/order-management.keyplan.json";
+
+#[test]
+fn run_prints_json_events_and_exits_0_when_every_pattern_passes() {
+    let (code, stdout, stderr) = keyplan(&["run", EXAMPLE, "--json", "--count", "Customer=5"]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let events: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(events[0]["type"], "started");
+    assert_eq!(events[0]["engine"], "embedded");
+    let last = events.last().unwrap();
+    assert_eq!(last["type"], "done");
+    assert_eq!(last["ok"], true);
+    assert!(
+        events
+            .iter()
+            .any(|e| e["type"] == "pattern" && e["status"] == "pass")
+    );
+}
+
+#[test]
+fn run_on_an_unreachable_endpoint_exits_1_and_says_so() {
+    let (code, _, stderr) = keyplan(&["run", EXAMPLE, "--endpoint", "http://127.0.0.1:1"]);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("error: cannot reach engine `endpoint` (http://127.0.0.1:1) within 5 s"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn run_refuses_bad_arguments_with_the_reason() {
+    let (code, _, stderr) = keyplan(&["run", EXAMPLE, "--count", "Nope=3"]);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("`--count Nope=...` names no entity of the design"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = keyplan(&["run", EXAMPLE, "--endpoint", "aws"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("refused without `--allow-aws`"), "{stderr}");
+    let (code, _, stderr) = keyplan(&["run", "missing.keyplan.json"]);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("cannot read missing.keyplan.json"),
+        "{stderr}"
+    );
+}
