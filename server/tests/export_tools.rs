@@ -381,13 +381,8 @@ fn generated_python_returns_on_moto_what_core_evaluation_returns_for_the_seed() 
     ) else {
         return;
     };
-    let design = keyplan_core::examples::get("order-management").expect("the seed example");
-    let analysis = keyplan_core::analyze(&design);
-    let sample =
-        keyplan_core::sample::generate(&design, &keyplan_core::sample::SampleConfig::default());
-    let store = keyplan_core::eval::Store::build(&design, sample.load_items());
-    let runs = keyplan_core::eval::run_all(&design, &store, &analysis.verdicts);
-
+    let seed = Seed::new();
+    let (design, sample) = (&seed.design, &seed.sample);
     let dir = tempfile::tempdir().expect("temp dir");
     let write = |name: &str, text: &str| {
         let path = dir.path().join(name);
@@ -396,48 +391,10 @@ fn generated_python_returns_on_moto_what_core_evaluation_returns_for_the_seed() 
     };
     let module = write(
         "order_management_access.py",
-        &export(&design, Format::Python).expect("exports"),
+        &export(design, Format::Python).expect("exports"),
     );
-    let tables = write(
-        "tables.json",
-        &export(&design, Format::CreateTable).expect("exports"),
-    );
-    let items: Vec<serde_json::Value> = sample
-        .items
-        .iter()
-        .map(|i| serde_json::json!({ "table": i.table, "item": i.item }))
-        .collect();
-    let items = write("items.json", &serde_json::to_string(&items).expect("JSON"));
-    let mut expected = BTreeMap::new();
-    let mut requests = Vec::new();
-    for (pattern, run) in &runs {
-        let Ok(run) = run else { continue };
-        let entities = &design.pattern(pattern).expect("pattern").entities;
-        let inputs: BTreeMap<&String, (String, &str)> = run
-            .inputs
-            .iter()
-            .map(|(name, value)| {
-                let numeric = entities.iter().filter_map(|e| design.entity(e)).any(|e| {
-                    e.attribute(name)
-                        .is_some_and(|a| a.ty == keyplan_core::AttrType::N)
-                });
-                (name, (value.clone(), if numeric { "N" } else { "S" }))
-            })
-            .collect();
-        requests.push(serde_json::json!({ "pattern": pattern, "inputs": inputs }));
-        expected.insert(
-            pattern.clone(),
-            normalise(&serde_json::to_value(&run.result.items).expect("JSON")),
-        );
-    }
-    assert!(
-        expected.len() >= 5,
-        "the seed has at least five key reads: {expected:?}"
-    );
-    let runs_file = write(
-        "runs.json",
-        &serde_json::to_string(&requests).expect("JSON"),
-    );
+    let (tables, items, requests) = seed.write_inputs(dir.path());
+    let runs_file = requests;
     // Writes: each put, update and transaction with sample items as its arguments (deletes
     // are left out); afterwards every item a put wrote must be in its table as the sample
     // generator rendered it, write-shard keys aside (their shard is drawn at write time).
@@ -508,13 +465,7 @@ fn generated_python_returns_on_moto_what_core_evaluation_returns_for_the_seed() 
     assert!(ok, "the generated Python failed:\n{output}");
     let driver_output: serde_json::Value =
         serde_json::from_str(output.lines().last().unwrap_or_default()).expect("driver JSON");
-    for (pattern, want) in &expected {
-        let got = normalise(&driver_output["reads"][pattern]);
-        assert_eq!(
-            &got, want,
-            "pattern `{pattern}`: Python on moto vs core's evaluation"
-        );
-    }
+    seed.assert_reads(&driver_output["reads"], "Python");
     let sharded: Vec<&String> = design
         .entities
         .iter()
@@ -541,6 +492,191 @@ fn generated_python_returns_on_moto_what_core_evaluation_returns_for_the_seed() 
             "the generated Python did not write {want} to {table}; it holds {written:?}"
         );
     }
+}
+
+/// The seed example with its sample data, and for every key read core's evaluation runs: the
+/// inputs it picked (each with its type) and the items it returned.
+struct Seed {
+    design: Design,
+    sample: keyplan_core::sample::SampleData,
+    requests: Vec<serde_json::Value>,
+    expected: BTreeMap<String, serde_json::Value>,
+}
+
+impl Seed {
+    fn new() -> Seed {
+        let design = keyplan_core::examples::get("order-management").expect("the seed example");
+        let analysis = keyplan_core::analyze(&design);
+        let sample =
+            keyplan_core::sample::generate(&design, &keyplan_core::sample::SampleConfig::default());
+        let store = keyplan_core::eval::Store::build(&design, sample.load_items());
+        let runs = keyplan_core::eval::run_all(&design, &store, &analysis.verdicts);
+        let mut expected = BTreeMap::new();
+        let mut requests = Vec::new();
+        for (pattern, run) in &runs {
+            let Ok(run) = run else { continue };
+            let entities = &design.pattern(pattern).expect("pattern").entities;
+            let inputs: BTreeMap<&String, (String, &str)> = run
+                .inputs
+                .iter()
+                .map(|(name, value)| {
+                    let numeric = entities.iter().filter_map(|e| design.entity(e)).any(|e| {
+                        e.attribute(name)
+                            .is_some_and(|a| a.ty == keyplan_core::AttrType::N)
+                    });
+                    (name, (value.clone(), if numeric { "N" } else { "S" }))
+                })
+                .collect();
+            requests.push(serde_json::json!({ "pattern": pattern, "inputs": inputs }));
+            expected.insert(
+                pattern.clone(),
+                normalise(&serde_json::to_value(&run.result.items).expect("JSON")),
+            );
+        }
+        let n_with_items = expected
+            .values()
+            .filter(|v| v.as_array().is_some_and(|items| !items.is_empty()))
+            .count();
+        assert!(
+            n_with_items >= 5,
+            "at least five of the seed's key reads return items: {expected:?}"
+        );
+        Seed {
+            design,
+            sample,
+            requests,
+            expected,
+        }
+    }
+
+    /// Writes the CreateTable inputs, the sample items and the read requests into `dir`.
+    fn write_inputs(&self, dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+        let items: Vec<serde_json::Value> = self
+            .sample
+            .items
+            .iter()
+            .map(|i| serde_json::json!({ "table": i.table, "item": i.item }))
+            .collect();
+        let files = [
+            (
+                "tables.json",
+                export(&self.design, Format::CreateTable).expect("exports"),
+            ),
+            ("items.json", serde_json::to_string(&items).expect("JSON")),
+            (
+                "runs.json",
+                serde_json::to_string(&self.requests).expect("JSON"),
+            ),
+        ]
+        .map(|(name, text)| {
+            let path = dir.join(name);
+            std::fs::write(&path, text).expect("write");
+            path
+        });
+        let [tables, items, runs] = files;
+        (tables, items, runs)
+    }
+
+    /// Asserts that `actual` (pattern to items in DynamoDB JSON) is what core evaluated.
+    fn assert_reads(&self, actual: &serde_json::Value, language: &str) {
+        for (pattern, want) in &self.expected {
+            let got = normalise(&actual[pattern]);
+            assert_eq!(
+                &got, want,
+                "pattern `{pattern}`: {language} on moto vs core's evaluation"
+            );
+        }
+    }
+}
+
+const TS_DRIVER: &str = r#"
+const fs = require('fs');
+const { DynamoDBClient, CreateTableCommand, PutItemCommand } = require('@aws-sdk/client-dynamodb');
+const { marshall } = require('@aws-sdk/util-dynamodb');
+const [modulePath, tablesPath, itemsPath, runsPath, endpoint] = process.argv.slice(2);
+const read = (path) => JSON.parse(fs.readFileSync(path, 'utf8'));
+(async () => {
+  const access = require(modulePath);
+  const raw = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+  });
+  const client = access.documentClient(raw);
+  const tables = read(tablesPath);
+  for (const table of Array.isArray(tables) ? tables : [tables]) {
+    await raw.send(new CreateTableCommand(table));
+  }
+  for (const entry of read(itemsPath)) {
+    await raw.send(new PutItemCommand({ TableName: entry.table, Item: entry.item }));
+  }
+  const results = {};
+  for (const run of read(runsPath)) {
+    const input = {};
+    for (const [name, [value, kind]] of Object.entries(run.inputs)) {
+      input[name] = kind === 'N' ? Number(value) : value;
+    }
+    const out = await access.PATTERNS[run.pattern](client, input);
+    const items = out === undefined ? [] : Array.isArray(out) ? out : Array.isArray(out.items) ? out.items : [out];
+    results[run.pattern] = items.map((item) => marshall(item));
+  }
+  console.log(JSON.stringify(results));
+})().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
+"#;
+
+#[test]
+fn generated_typescript_returns_on_moto_what_core_evaluation_returns_for_the_seed() {
+    let (Some(tsc), Some(moto_server)) = (
+        tool(".tools/node_modules/.bin/tsc"),
+        tool(".tools/venv/bin/moto_server"),
+    ) else {
+        return;
+    };
+    let seed = Seed::new();
+    // Inside .tools, so node and tsc resolve the npm packages there.
+    let dir = tempfile::Builder::new()
+        .prefix("tsmoto-")
+        .tempdir_in(repo().join(".tools"))
+        .expect("temp dir in .tools");
+    let source = dir.path().join("access.ts");
+    std::fs::write(
+        &source,
+        export(&seed.design, Format::TypeScript).expect("exports"),
+    )
+    .expect("write");
+    let (ok, output) = run(Command::new(tsc)
+        .current_dir(dir.path())
+        .args(["--strict", "--target", "es2022", "--module", "nodenext"])
+        .args([
+            "--moduleResolution",
+            "nodenext",
+            "--types",
+            "node",
+            "--skipLibCheck",
+        ])
+        .arg("--outDir")
+        .arg(dir.path())
+        .arg(&source));
+    assert!(ok, "tsc:\n{output}");
+    let driver = dir.path().join("driver.js");
+    std::fs::write(&driver, TS_DRIVER).expect("write driver");
+    let (tables, items, runs) = seed.write_inputs(dir.path());
+
+    let moto = Moto::start(&moto_server);
+    let (ok, output) = run(Command::new("node")
+        .arg("--no-warnings")
+        .arg(&driver)
+        .arg(dir.path().join("access.js"))
+        .args([&tables, &items, &runs])
+        .arg(format!("http://127.0.0.1:{}", moto.port)));
+    drop(moto);
+    assert!(ok, "the generated TypeScript failed:\n{output}");
+    let actual: serde_json::Value =
+        serde_json::from_str(output.lines().last().unwrap_or_default()).expect("driver JSON");
+    seed.assert_reads(&actual, "TypeScript");
 }
 
 /// The tables, keys, indexes and entities of a design, as a comparable summary.

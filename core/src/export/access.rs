@@ -942,6 +942,7 @@ pub fn typescript(design: &Design) -> String {
         "Page",
         "documentClient",
         "compareKeys",
+        "PATTERNS",
     ]);
     let mut table_keys = Scope::new();
     let tables: Vec<(String, String)> = design
@@ -1024,12 +1025,16 @@ pub fn typescript(design: &Design) -> String {
         out.push_str("  const x = String(a);\n  const y = String(b);\n  return x < y ? -1 : x > y ? 1 : 0;\n}\n");
     }
 
+    let mut registry = Vec::new();
     for call in &calls {
         let fname = scope.unique(names::valid(
             &names::camel(&call.pattern),
             Lang::TypeScript,
             "pattern",
         ));
+        if !matches!(call.kind, Kind::Skip(_)) {
+            registry.push((call.pattern.clone(), fname.clone()));
+        }
         let _ = writeln!(out, "\n/** {} */", doc_line(call).replace("*/", "* /"));
         let input_type = ts_object_type(&call.inputs);
         match &call.kind {
@@ -1297,6 +1302,11 @@ pub fn typescript(design: &Design) -> String {
             }
         }
     }
+    out.push_str("\n/** Every pattern's function, by the pattern's name in the design. */\nexport const PATTERNS = {\n");
+    for (pattern, fname) in &registry {
+        let _ = writeln!(out, "  {}: {fname},", ts_str(pattern));
+    }
+    out.push_str("} as const;\n");
     out
 }
 
