@@ -212,8 +212,12 @@ impl Display {
                 let detail = if result.status == Status::Skipped {
                     result.message.clone().unwrap_or_default()
                 } else {
+                    let predicted = result
+                        .predicted_capacity
+                        .map(|p| format!(" (core predicts {p:.1})"))
+                        .unwrap_or_default();
                     format!(
-                        "{}{on}: {} item(s), {} request(s), {:.1} ms, {:.1} capacity units",
+                        "{}{on}: {} item(s), {} request(s), {:.1} ms, {:.1} capacity units{predicted}",
                         result.operation,
                         result.actual_items,
                         result.requests,

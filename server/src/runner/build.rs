@@ -187,14 +187,20 @@ fn expected_pages(
 ) -> Result<Vec<ExpectedPage>, eval::QueryError> {
     if operation == Operation::GetItem {
         let page = store.get_item(query)?;
-        return Ok(vec![ExpectedPage { items: page.items }]);
+        return Ok(vec![ExpectedPage {
+            items: page.items,
+            read_units: page.read_units,
+        }]);
     }
     let mut pages = Vec::new();
     let mut query = query.clone();
     loop {
         let page = store.query(&query)?;
         let next = page.last_evaluated_key.clone();
-        pages.push(ExpectedPage { items: page.items });
+        pages.push(ExpectedPage {
+            items: page.items,
+            read_units: page.read_units,
+        });
         match next {
             Some(key) if pages.len() < 100_000 => query.exclusive_start_key = Some(key),
             _ => return Ok(pages),

@@ -49,6 +49,7 @@ pub async fn read(
     );
     result.expected_items = check.n_expected();
     result.inputs = check.inputs.clone();
+    result.predicted_capacity = Some(check.predicted_units());
     finish(result, started, &tally, outcome)
 }
 

@@ -85,6 +85,15 @@ pub struct ReadCheck {
 }
 
 impl ReadCheck {
+    /// The read units core predicts over all queries and pages.
+    pub fn predicted_units(&self) -> f64 {
+        self.queries
+            .iter()
+            .flat_map(|(_, pages)| pages)
+            .map(|p| p.read_units)
+            .sum()
+    }
+
     /// Every item core predicts over all queries and pages.
     pub fn n_expected(&self) -> usize {
         self.queries
@@ -99,6 +108,8 @@ impl ReadCheck {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExpectedPage {
     pub items: Vec<Item>,
+    /// The read units core's cost model charges for the page.
+    pub read_units: f64,
 }
 
 /// A key condition's text, its `#name` placeholders and its `:value` placeholders.
@@ -204,6 +215,10 @@ pub struct PatternResult {
     pub latency_ms: f64,
     /// Capacity units the engine reported (0 when it reports none).
     pub consumed_capacity: f64,
+    /// For a read: the read units core's cost model predicts for the same requests (engines
+    /// other than AWS report capacity loosely; this is the figure to plan with).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub predicted_capacity: Option<f64>,
     /// The inputs the read was instantiated with.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub inputs: BTreeMap<String, String>,
@@ -234,6 +249,7 @@ impl PatternResult {
             requests: 0,
             latency_ms: 0.0,
             consumed_capacity: 0.0,
+            predicted_capacity: None,
             inputs: BTreeMap::new(),
             diff: None,
             message: None,
