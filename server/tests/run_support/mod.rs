@@ -174,10 +174,19 @@ pub async fn run_tables(engine: &Engine) -> Vec<String> {
     }
 }
 
-/// Every built-in example, with each entity's count set when `per_entity` is given.
+/// Every built-in example, then the exporters' kitchen-sink fixture (an LSI, a multi-attribute
+/// GSI key, INCLUDE and KEYS_ONLY projections, a delete), with each entity's count set when
+/// `per_entity` is given.
 pub fn examples(per_entity: Option<u32>) -> Vec<(String, Design, Counts)> {
+    let fixture =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/export/kitchen-sink.keyplan.json");
+    let extra = std::fs::read_to_string(&fixture)
+        .ok()
+        .and_then(|text| keyplan_core::file::parse(&text).ok())
+        .map(|design| ("kitchen-sink", design));
     keyplan_core::examples::all()
         .into_iter()
+        .chain(extra)
         .map(|(slug, design)| {
             let counts: Counts = match per_entity {
                 Some(n) => design
