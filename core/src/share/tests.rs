@@ -224,21 +224,38 @@ fn garbage_in_or_after_the_design_is_refused() {
     bytes.extend_from_slice(b"xyz");
     check(
         &payload_of_bytes(&bytes),
-        expect!["the link's design is damaged: at byte 9: 3 unexpected bytes follow the design"],
+        expect!["the link's design is damaged: at byte 11: 3 unexpected bytes follow the design"],
     );
     check(
         &payload_of_bytes(b"\x05ab"),
         expect![
-            "the link's design is damaged: at byte 0: 5 the design's name cannot fit in the 2 bytes left: the design is damaged"
+            "the link's design is damaged: at byte 0: 5 texts cannot fit in the 2 bytes left: the design is damaged"
         ],
     );
     check(
         &payload_of_bytes(&[0xff; 12]),
-        expect!["the link's design is damaged: at byte 0: the design's name is not a valid number"],
+        expect!["the link's design is damaged: at byte 0: texts is not a valid number"],
     );
     check(
-        &payload_of_bytes(b"\x02\xff\xfe"),
-        expect!["the link's design is damaged: at byte 1: the design's name is not UTF-8 text"],
+        &payload_of_bytes(b"\x01\xfe\xff\x01\xff"),
+        expect!["the link's design is damaged: at byte 1: a text is not UTF-8 text"],
+    );
+    check(
+        &payload_of_bytes(b"\x01abc"),
+        expect!["the link's design is damaged: at byte 1: the design ends early, in a text"],
+    );
+    check(
+        &payload_of_bytes(b"\x00\x00\x00"),
+        expect![
+            "the link's design is damaged: at byte 2: the design's texts ran out before the design's name"
+        ],
+    );
+    // Two titles where the design has a place for one.
+    check(
+        &payload_of_bytes(b"\x02\xff\xff\x01\xff\x00\x00\x00\x01\x00\x00"),
+        expect![
+            "the link's design is damaged: at byte 11: 1 texts are left over after the design's names and descriptions"
+        ],
     );
     // Valid compressed data followed by more characters.
     let payload = encode(&Design::new("t")).expect("fits");
@@ -253,15 +270,15 @@ fn garbage_in_or_after_the_design_is_refused() {
 
 #[test]
 fn unknown_codes_and_flags_are_refused() {
-    // name "", description "", one table: name "t", key "PK" of type 9 (new names travel as
-    // twice their length, then their text).
+    // Titles [""] and descriptions [""] (the design's name and description), then one table:
+    // name "t", key "PK" of type 9 (new names travel as twice their length, then their text).
     check(
-        &payload_of_bytes(b"\x00\x00\x01\x02t\x04PK\x09"),
-        expect!["the link's design is damaged: at byte 8: 9 is not a key type"],
+        &payload_of_bytes(b"\x01\xff\x01\xff\x01\x02t\x04PK\x09"),
+        expect!["the link's design is damaged: at byte 10: 9 is not a key type"],
     );
     check(
-        &payload_of_bytes(b"\x00\x00\x01\x02t\x04PK\x00\x80"),
-        expect!["the link's design is damaged: at byte 9: unknown flags 0x80 on a table"],
+        &payload_of_bytes(b"\x01\xff\x01\xff\x01\x02t\x04PK\x00\x80"),
+        expect!["the link's design is damaged: at byte 11: unknown flags 0x80 on a table"],
     );
 }
 
@@ -278,7 +295,7 @@ fn a_non_finite_number_is_refused() {
     check(
         &encode(&design).expect("fits"),
         expect![
-            "the link's design is damaged: at byte 12: the x position of `A` is not a finite number"
+            "the link's design is damaged: at byte 14: the x position of `A` is not a finite number"
         ],
     );
     let mut design = Design::new("inf");
@@ -288,7 +305,7 @@ fn a_non_finite_number_is_refused() {
     check(
         &encode(&design).expect("fits"),
         expect![
-            "the link's design is damaged: at byte 14: the rate of pattern `P` is not a finite number"
+            "the link's design is damaged: at byte 16: the rate of pattern `P` is not a finite number"
         ],
     );
 }
@@ -356,7 +373,8 @@ fn a_design_too_large_for_a_link_is_refused_when_encoding() {
 /// Version-1 bytes of a design with one entity `E` in table `t` whose one attribute is named
 /// `attribute`, then `keys` key templates that each refer to that attribute.
 fn entity_with_referring_keys(attribute: &str, keys: usize) -> Vec<u8> {
-    let mut bytes = b"\x00\x00\x00\x01\x02E\x02t\x00\x01".to_vec();
+    // Titles [""], descriptions ["", ""], no tables, one entity `E` in `t`, one attribute.
+    let mut bytes = b"\x01\xff\x02\xff\xff\x00\x01\x02E\x02t\x01".to_vec();
     let mut w = v1_varint(2 * attribute.len() as u64);
     bytes.append(&mut w);
     bytes.extend_from_slice(attribute.as_bytes());
@@ -400,9 +418,9 @@ fn names_and_template_variables_travel_as_references_to_earlier_names() {
 fn a_reference_to_a_name_not_yet_seen_is_refused() {
     // One table named by a reference to table 0, when no table name has been read.
     check(
-        &payload_of_bytes(b"\x00\x00\x01\x01"),
+        &payload_of_bytes(b"\x01\xff\x01\xff\x01\x01"),
         expect![
-            "the link's design is damaged: at byte 3: a table's name refers to table 0, but only 0 are known at that point"
+            "the link's design is damaged: at byte 5: a table's name refers to table 0, but only 0 are known at that point"
         ],
     );
 }
@@ -414,7 +432,7 @@ fn references_that_expand_past_the_limit_are_refused() {
     check(
         &payload_of_bytes(&bytes),
         expect![
-            "the link's design is damaged: at byte 65742: its names expand to more than 4194304 bytes: refused"
+            "the link's design is damaged: at byte 65744: its names expand to more than 4194304 bytes: refused"
         ],
     );
 }

@@ -21,8 +21,11 @@
 //!            name v>>1 + `}`
 //! seq<T>     varint count, then the items
 //! num        varint v: even, a whole number zigzag(v >> 1); odd, 8 bytes of f64 bits (LE)
-//! design     str name, str description, seq<table>, seq<entity>, seq<pattern>, layout,
-//!            str samples (DynamoDB JSON, "" for none)
+//! texts      varint count, then each text's UTF-8 and a 0xFF byte (which UTF-8 never holds)
+//! design     texts titles (the design's name, then each pattern's), texts descriptions (the
+//!            design's, each entity's, each pattern's), then the structure, which takes its
+//!            titles and descriptions from those lists in order: seq<table>, seq<entity>,
+//!            seq<pattern>, layout, str samples (DynamoDB JSON, "" for none)
 //! layout     varint unit, seq<name<entity>, x, y>: unit 0, x and y are num; else each is a
 //!            zigzag varint count of units (the writer picks the gcd of whole coordinates)
 //! key        name<key>, u8 type (0 S, 1 N, 2 B)
@@ -31,11 +34,11 @@
 //! gsi        str name, seq<key> pk, seq<key> sk, projection
 //! lsi        str name, key sk, projection
 //! projection u8 (0 ALL, 1 KEYS_ONLY, 2 INCLUDE then seq<name<attribute>>)
-//! entity     name<entity>, name<table>, str description, seq<attribute>,
+//! entity     name<entity>, name<table>, seq<attribute>,
 //!            seq<name<key>, template>
 //! attribute  name<attribute>, u8 flags (bits 0-3 type S N B BOOL NULL M L SS NS BS,
 //!            16 required, 32 values, 64 distinct), [seq<name<value>>], [varint distinct]
-//! pattern    str name, str description, u8 flags (bits 0-2 action read put update delete
+//! pattern    u8 flags (bits 0-2 action read put update delete
 //!            transact, 8 desc, 16 consistent, 32 sort, 64 page size, 128 condition),
 //!            seq<name<entity>>, seq<name<attribute>> inputs, [name<attribute>, u8 op (= < <=
 //!            > >= between begins_with)], num rate, [varint page size],
@@ -47,7 +50,7 @@
 //! References make a repeated name one byte, but a few bytes could then expand to a huge
 //! design: the reader charges every referenced name to a budget of [`MAX_EXPANDED_BYTES`].
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 use crate::item::Item;
 use crate::model::{
@@ -98,8 +101,8 @@ pub(super) fn write(design: &Design) -> Vec<u8> {
         samples,
     } = design;
     let mut w = Writer::default();
-    w.str(name);
-    w.str(description);
+    w.prose(TITLE, name);
+    w.prose(DESCRIPTION, description);
     w.seq(tables, write_table);
     w.seq(entities, write_entity);
     w.seq(patterns, write_pattern);
@@ -112,7 +115,15 @@ pub(super) fn write(design: &Design) -> Vec<u8> {
                 .unwrap_or_else(|e| unreachable!("sample items always serialise: {e}")),
         );
     }
-    w.bytes
+    let mut whole = Writer::default();
+    for texts in &w.prose {
+        whole.seq(texts, |whole, text| {
+            whole.bytes.extend_from_slice(text.as_bytes());
+            whole.u8(END_OF_TEXT);
+        });
+    }
+    whole.bytes.append(&mut w.bytes);
+    whole.bytes
 }
 
 /// The design in version-1 `bytes`, which must be consumed exactly.
@@ -122,9 +133,13 @@ pub(super) fn read(bytes: &[u8]) -> Result<Design, WireError> {
         at: 0,
         names: Default::default(),
         budget: MAX_EXPANDED_BYTES,
+        prose: Default::default(),
     };
-    let name = r.str("the design's name")?;
-    let description = r.str("the design's description")?;
+    for kind in [TITLE, DESCRIPTION] {
+        r.prose[kind] = r.seq("texts", Reader::terminated)?.into();
+    }
+    let name = r.prose(TITLE, "the design's name")?;
+    let description = r.prose(DESCRIPTION, "the design's description")?;
     let tables = r.seq("tables", read_table)?;
     let entities = r.seq("entities", read_entity)?;
     let patterns = r.seq("patterns", read_pattern)?;
@@ -140,6 +155,16 @@ pub(super) fn read(bytes: &[u8]) -> Result<Design, WireError> {
             problem: format!("the sample items are not DynamoDB JSON: {e}"),
         })?
     };
+    let left_over = r.prose.iter().map(VecDeque::len).sum::<usize>();
+    if left_over > 0 {
+        return Err(WireError {
+            at: r.at,
+            problem: format!(
+                "{} texts are left over after the design's names and descriptions",
+                left_over
+            ),
+        });
+    }
     if r.at != bytes.len() {
         return Err(WireError {
             at: r.at,
@@ -351,7 +376,7 @@ fn write_entity(w: &mut Writer, entity: &Entity) {
     } = entity;
     w.name(Kind::Entity, name);
     w.name(Kind::Table, table);
-    w.str(description);
+    w.prose(DESCRIPTION, description);
     w.seq(attributes, |w, attribute| {
         let Attribute {
             name,
@@ -389,7 +414,7 @@ fn write_entity(w: &mut Writer, entity: &Entity) {
 fn read_entity(r: &mut Reader) -> Result<Entity, WireError> {
     let name = r.name(Kind::Entity, "an entity's name")?;
     let table = r.name(Kind::Table, "an entity's table")?;
-    let description = r.str("an entity's description")?;
+    let description = r.prose(DESCRIPTION, "an entity's description")?;
     let attributes = r.seq("attributes", |r| {
         let name = r.name(Kind::Attribute, "an attribute's name")?;
         let at = r.at;
@@ -477,8 +502,8 @@ fn write_pattern(w: &mut Writer, pattern: &AccessPattern) {
         writes,
         condition,
     } = pattern;
-    w.str(name);
-    w.str(description);
+    w.prose(TITLE, name);
+    w.prose(DESCRIPTION, description);
     let mut flags = code(&ACTIONS, *action);
     if *order == Order::Desc {
         flags |= PATTERN_DESC;
@@ -538,8 +563,8 @@ fn write_pattern(w: &mut Writer, pattern: &AccessPattern) {
 }
 
 fn read_pattern(r: &mut Reader) -> Result<AccessPattern, WireError> {
-    let name = r.str("a pattern's name")?;
-    let description = r.str("a pattern's description")?;
+    let name = r.prose(TITLE, "a pattern's name")?;
+    let description = r.prose(DESCRIPTION, "a pattern's description")?;
     let at = r.at;
     let flags = r.u8("a pattern's flags")?;
     let action = action_of(flags, at)?;
@@ -613,6 +638,16 @@ fn read_pattern(r: &mut Reader) -> Result<AccessPattern, WireError> {
         condition,
     })
 }
+
+/// Ends each text ahead of the structure: a byte UTF-8 never contains, so text needs no
+/// length and no escaping, and texts that start alike (`Get order…`, `Get customer…`) make
+/// long DEFLATE matches.
+const END_OF_TEXT: u8 = 0xff;
+
+/// The two runs of text ahead of the structure: titles (the design's and the patterns' names),
+/// then descriptions. Titles sit together because they read alike; so do descriptions.
+const TITLE: usize = 0;
+const DESCRIPTION: usize = 1;
 
 /// Whole numbers up to this magnitude travel as varints; f64 holds them exactly.
 const MAX_WHOLE: i64 = 1 << 53;
@@ -723,9 +758,16 @@ struct Writer {
     bytes: Vec<u8>,
     /// Every name written so far, by kind, with its index in that kind's list.
     known: [BTreeMap<String, usize>; KINDS],
+    /// The titles and the descriptions met so far, in order: they travel ahead of the
+    /// structure (see [`write`]).
+    prose: [Vec<String>; 2],
 }
 
 impl Writer {
+    fn prose(&mut self, kind: usize, text: &str) {
+        self.prose[kind].push(text.to_string());
+    }
+
     /// A name of `kind`: `2 * index + 1` when it was written before, else `2 * length` and
     /// its text (which then joins the list).
     fn name(&mut self, kind: Kind, name: &str) {
@@ -826,9 +868,32 @@ struct Reader<'a> {
     names: [Vec<String>; KINDS],
     /// Bytes that back-references may still produce; see [`MAX_EXPANDED_BYTES`].
     budget: usize,
+    /// The texts read ahead of the structure, not yet claimed by it.
+    prose: [VecDeque<String>; 2],
 }
 
 impl Reader<'_> {
+    /// Text up to an [`END_OF_TEXT`] byte, which it consumes.
+    fn terminated(&mut self) -> Result<String, WireError> {
+        let start = self.at;
+        let Some(len) = self.bytes[start..].iter().position(|&b| b == END_OF_TEXT) else {
+            return Err(self.ends_early("a text"));
+        };
+        self.at += len + 1;
+        String::from_utf8(self.bytes[start..start + len].to_vec()).map_err(|_| WireError {
+            at: start,
+            problem: "a text is not UTF-8 text".to_string(),
+        })
+    }
+
+    /// The next of the texts that travel ahead of the structure.
+    fn prose(&mut self, kind: usize, what: &str) -> Result<String, WireError> {
+        self.prose[kind].pop_front().ok_or_else(|| WireError {
+            at: self.at,
+            problem: format!("the design's texts ran out before {what}"),
+        })
+    }
+
     /// A [`Writer::name`].
     fn name(&mut self, kind: Kind, what: &str) -> Result<String, WireError> {
         let at = self.at;
