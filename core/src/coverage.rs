@@ -186,7 +186,7 @@ fn prepare_index<'a>(
         let present = if keys.partition_key.is_empty() {
             None
         } else {
-            templates(keys.partition_key).zip(templates(keys.sort_key))
+            templates(keys.partition_key).and_then(|p| Some((p, templates(keys.sort_key)?)))
         };
         match present {
             Some((partition, sort)) => {
@@ -534,7 +534,10 @@ fn read_verdict(prepared: &Prepared<'_>, pattern: &AccessPattern) -> Verdict {
             .enumerate()
             .filter_map(|(position, index)| {
                 let reason = ctx.candidate(position, index).err()?;
-                Some(format!("{}: {reason}", index_label(&index.keys)))
+                let mut line = index_label(&index.keys);
+                line.push_str(": ");
+                line.push_str(&reason);
+                Some(line)
             })
             .collect();
         verdict.suggestion = Some(suggest::suggestion(&ctx, table));
@@ -630,29 +633,33 @@ impl<'p, 'a> ReadContext<'p, 'a> {
         if keys.partition_key.is_empty() {
             return Err(self.why(|| "it has no partition key".to_string()));
         }
-        // Every returned entity must be in the index.
-        let mut members = Vec::with_capacity(self.returned.len());
-        for &idx in self.returned {
-            match self.prepared.member(index, idx) {
-                Some(m) => members.push(m),
-                None => {
-                    return Err(self.why(|| {
-                        let entity = self.prepared.entity(idx);
-                        let missing = keys
-                            .partition_key
-                            .iter()
-                            .chain(keys.sort_key)
-                            .find(|k| entity.key_template(&k.name).is_none())
-                            .map_or("its key", |k| k.name.as_str());
-                        format!(
-                            "{} is absent from {}: it has no template for {missing}",
-                            entity.name,
-                            index_label(&keys)
-                        )
-                    }));
-                }
-            }
+        // Every returned entity must be in the index (checked before allocating: most
+        // indexes of a big table hold none of them).
+        if let Some(&idx) = self
+            .returned
+            .iter()
+            .find(|&&idx| self.prepared.member(index, idx).is_none())
+        {
+            return Err(self.why(|| {
+                let entity = self.prepared.entity(idx);
+                let missing = keys
+                    .partition_key
+                    .iter()
+                    .chain(keys.sort_key)
+                    .find(|k| entity.key_template(&k.name).is_none())
+                    .map_or("its key", |k| k.name.as_str());
+                format!(
+                    "{} is absent from {}: it has no template for {missing}",
+                    entity.name,
+                    index_label(&keys)
+                )
+            }));
         }
+        let members: Vec<&Member<'_>> = self
+            .returned
+            .iter()
+            .filter_map(|&idx| self.prepared.member(index, idx))
+            .collect();
         let first = members[0];
         // One partition for all, bound by the inputs.
         for (j, attr) in keys.partition_key.iter().enumerate() {

@@ -34,7 +34,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::analysis::{Finding, Operation, Severity, Verdict};
 use crate::coverage::shape;
-use crate::coverage::{Member, Prepared};
+use crate::coverage::{Member, Prepared, PreparedIndex, PreparedTable};
 use crate::limits;
 use crate::model::{Action, AttrType, Design, Entity, IndexKind, KeyType, Projection, Table};
 use crate::template::KeyTemplate;
@@ -55,8 +55,9 @@ pub(crate) fn findings_of(prepared: &Prepared<'_>, verdicts: &[Verdict]) -> Vec<
         tables(table.table, &mut out);
         collisions(prepared, t, &mut out);
     }
-    for entity in &design.entities {
-        entity_keys(design, entity, &mut out);
+    for (e, entity) in design.entities.iter().enumerate() {
+        let table = prepared.homes[e].map(|(t, _)| &prepared.tables[t]);
+        entity_keys(entity, table, &mut out);
     }
     patterns(prepared, verdicts, &mut out);
     capacity::hot_partitions(prepared, verdicts, &mut out);
@@ -114,12 +115,12 @@ fn names(design: &Design, out: &mut Findings) {
         let mut index_names = HashSet::new();
         for index in table.indexes().iter().skip(1) {
             let name = index.name.unwrap_or_default();
-            let path = index_path(table, index.kind, index.name);
+            let path = || index_path(table, index.kind, index.name);
             if !index_names.insert(name) {
                 out.push(
                     "KP017",
                     Severity::Error,
-                    path.clone(),
+                    path(),
                     format!("two indexes of `{}` are named `{name}`", table.name),
                 );
             }
@@ -127,7 +128,7 @@ fn names(design: &Design, out: &mut Findings) {
                 out.push(
                     "KP016",
                     Severity::Error,
-                    path,
+                    path(),
                     format!(
                         "index name `{name}` breaks DynamoDB's rule: 3 to 255 characters of a-z A-Z 0-9 _ - ."
                     ),
@@ -151,12 +152,12 @@ fn names(design: &Design, out: &mut Findings) {
     }
     let mut seen = HashSet::new();
     for entity in &design.entities {
-        let path = format!("entities/{}", entity.name);
+        let path = || format!("entities/{}", entity.name);
         if entity.name.trim().is_empty() {
             out.push(
                 "KP016",
                 Severity::Error,
-                path.clone(),
+                path(),
                 "an entity has no name".into(),
             );
         }
@@ -164,7 +165,7 @@ fn names(design: &Design, out: &mut Findings) {
             out.push(
                 "KP017",
                 Severity::Error,
-                path.clone(),
+                path(),
                 format!("two entities are named `{}`", entity.name),
             );
         }
@@ -174,7 +175,7 @@ fn names(design: &Design, out: &mut Findings) {
                 out.push(
                     "KP017",
                     Severity::Error,
-                    format!("{path}/attributes/{}", a.name),
+                    format!("{}/attributes/{}", path(), a.name),
                     format!("{} has two attributes named `{}`", entity.name, a.name),
                 );
             }
@@ -183,19 +184,19 @@ fn names(design: &Design, out: &mut Findings) {
             out.push(
                 "KP018",
                 Severity::Error,
-                format!("{path}/table"),
+                format!("{}/table", path()),
                 format!("{} lives in unknown table `{}`", entity.name, entity.table),
             );
         }
     }
     let mut seen = HashSet::new();
     for pattern in &design.patterns {
-        let path = format!("patterns/{}", pattern.name);
+        let path = || format!("patterns/{}", pattern.name);
         if pattern.name.trim().is_empty() {
             out.push(
                 "KP016",
                 Severity::Error,
-                path.clone(),
+                path(),
                 "a pattern has no name".into(),
             );
         }
@@ -203,7 +204,7 @@ fn names(design: &Design, out: &mut Findings) {
             out.push(
                 "KP017",
                 Severity::Error,
-                path,
+                path(),
                 format!("two patterns are named `{}`", pattern.name),
             );
         }
@@ -212,13 +213,13 @@ fn names(design: &Design, out: &mut Findings) {
 
 /// KP006 to KP011: index counts and shapes.
 fn tables(table: &Table, out: &mut Findings) {
-    let path = table_path(table);
+    let path = || table_path(table);
     let n_gsis = table.gsis.len();
     if n_gsis > limits::MAX_GSIS {
         out.push(
             "KP007",
             Severity::Warning,
-            path.clone(),
+            path(),
             format!(
                 "`{}` has {n_gsis} GSIs, over the default quota of {}: request a quota increase before deploying",
                 table.name,
@@ -229,7 +230,7 @@ fn tables(table: &Table, out: &mut Findings) {
         out.push(
             "KP006",
             Severity::Warning,
-            path.clone(),
+            path(),
             format!(
                 "`{}` has {n_gsis} GSIs: each one adds a write, storage and replication lag to every item it holds; consider overloading one GSI for several patterns",
                 table.name
@@ -240,7 +241,7 @@ fn tables(table: &Table, out: &mut Findings) {
         out.push(
             "KP008",
             Severity::Error,
-            path.clone(),
+            path(),
             format!(
                 "`{}` has {} LSIs; DynamoDB allows {}",
                 table.name,
@@ -254,7 +255,7 @@ fn tables(table: &Table, out: &mut Findings) {
             out.push(
                 "KP009",
                 Severity::Error,
-                format!("{path}/lsis/{}", lsi.name),
+                format!("{}/lsis/{}", path(), lsi.name),
                 format!(
                     "LSI `{}` needs a table with a sort key, and `{}` has none",
                     lsi.name, table.name
@@ -276,7 +277,7 @@ fn tables(table: &Table, out: &mut Findings) {
         out.push(
             "KP010",
             Severity::Error,
-            path.clone(),
+            path(),
             format!(
                 "the indexes of `{}` project {projected} INCLUDE attributes in all; DynamoDB allows {}",
                 table.name,
@@ -290,7 +291,7 @@ fn tables(table: &Table, out: &mut Findings) {
                 out.push(
                     "KP011",
                     Severity::Error,
-                    format!("{path}/gsis/{}", gsi.name),
+                    format!("{}/gsis/{}", path(), gsi.name),
                     format!(
                         "GSI `{}` has {} {which} key attributes; a multi-attribute key takes at most {}",
                         gsi.name,
@@ -304,7 +305,7 @@ fn tables(table: &Table, out: &mut Findings) {
             out.push(
                 "KP011",
                 Severity::Error,
-                format!("{path}/gsis/{}", gsi.name),
+                format!("{}/gsis/{}", path(), gsi.name),
                 format!("GSI `{}` has no partition key", gsi.name),
             );
         }
@@ -361,15 +362,14 @@ fn describe_key(m: &Member<'_>) -> String {
 }
 
 /// KP001, KP002, KP003, KP015, KP020, KP021: each key template of an entity.
-fn entity_keys(design: &Design, entity: &Entity, out: &mut Findings) {
-    let table = design.table(&entity.table);
+fn entity_keys(entity: &Entity, table: Option<&PreparedTable<'_>>, out: &mut Findings) {
     for (key, template) in &entity.keys {
-        let path = format!("entities/{}/keys/{key}", entity.name);
+        let path = || format!("entities/{}/keys/{key}", entity.name);
         for d in template.diagnostics() {
             out.push(
                 "KP001",
                 Severity::Error,
-                path.clone(),
+                path(),
                 format!(
                     "{}.{key} `{template}` at {}..{}: {}",
                     entity.name, d.span.start, d.span.end, d.message
@@ -381,7 +381,7 @@ fn entity_keys(design: &Design, entity: &Entity, out: &mut Findings) {
                 out.push(
                     "KP002",
                     Severity::Error,
-                    path.clone(),
+                    path(),
                     format!(
                         "`{{{}}}` in {}.{key} is no attribute of {}",
                         var.name, entity.name, entity.name
@@ -390,14 +390,14 @@ fn entity_keys(design: &Design, entity: &Entity, out: &mut Findings) {
             }
         }
         let Some(table) = table else { continue };
-        let Some((ty, is_sort, is_partition)) = key_role(table, key) else {
+        let Some((ty, is_sort, is_partition)) = key_role(&table.indexes, key) else {
             out.push(
                 "KP003",
                 Severity::Error,
-                path.clone(),
+                path(),
                 format!(
                     "`{key}` is no key attribute of `{}` or its indexes: the template is never used",
-                    table.name
+                    table.table.name
                 ),
             );
             continue;
@@ -413,9 +413,9 @@ fn entity_keys(design: &Design, entity: &Entity, out: &mut Findings) {
 }
 
 /// The key attribute's type, and whether it is a sort key and a partition key anywhere.
-fn key_role(table: &Table, key: &str) -> Option<(KeyType, bool, bool)> {
+fn key_role(indexes: &[PreparedIndex<'_>], key: &str) -> Option<(KeyType, bool, bool)> {
     let mut found = None;
-    for index in table.indexes() {
+    for index in indexes.iter().map(|i| &i.keys) {
         for (k, sort) in index
             .partition_key
             .iter()
@@ -437,7 +437,7 @@ fn key_type(
     key: &str,
     template: &KeyTemplate,
     ty: KeyType,
-    path: &str,
+    path: &dyn Fn() -> String,
     out: &mut Findings,
 ) {
     if ty == KeyType::S {
@@ -467,7 +467,7 @@ fn key_type(
         out.push(
             "KP020",
             Severity::Error,
-            path.to_string(),
+            path(),
             format!("{}.{key}: {message}", entity.name),
         );
     }
@@ -478,7 +478,7 @@ fn numbers_in_string_sort_key(
     entity: &Entity,
     key: &str,
     template: &KeyTemplate,
-    path: &str,
+    path: &dyn Fn() -> String,
     out: &mut Findings,
 ) {
     for var in template.attribute_vars() {
@@ -489,7 +489,7 @@ fn numbers_in_string_sort_key(
             out.push(
                 "KP021",
                 Severity::Warning,
-                path.to_string(),
+                path(),
                 format!(
                     "{}.{key} `{template}` puts the number `{}` in a string sort key, where it sorts as text (`10` before `2`): zero-pad it to a fixed width when writing (`{}` as `0002`)",
                     entity.name, var.name, var.name
@@ -505,7 +505,7 @@ fn key_length(
     key: &str,
     template: &KeyTemplate,
     is_partition: bool,
-    path: &str,
+    path: &dyn Fn() -> String,
     out: &mut Findings,
 ) {
     let limit = if is_partition {
@@ -531,7 +531,7 @@ fn key_length(
         out.push(
             "KP015",
             Severity::Warning,
-            path.to_string(),
+            path(),
             format!(
                 "{}.{key} `{template}` can reach about {bytes} bytes, over DynamoDB's {limit}-byte {} key limit{}: bound or hash the long values",
                 entity.name,
@@ -584,7 +584,7 @@ fn patterns(prepared: &Prepared<'_>, verdicts: &[Verdict], out: &mut Findings) {
     let mut used_indexes: HashSet<(&str, Option<&str>)> = HashSet::new();
     let mut read_entities: HashSet<&str> = HashSet::new();
     for (pattern, verdict) in design.patterns.iter().zip(verdicts) {
-        let path = format!("patterns/{}", pattern.name);
+        let path = || format!("patterns/{}", pattern.name);
         let named: Vec<&str> = match pattern.action {
             Action::Transact => pattern.writes.iter().map(|w| w.entity.as_str()).collect(),
             _ => pattern.entities.iter().map(String::as_str).collect(),
@@ -596,7 +596,7 @@ fn patterns(prepared: &Prepared<'_>, verdicts: &[Verdict], out: &mut Findings) {
                 None => out.push(
                     "KP018",
                     Severity::Error,
-                    path.clone(),
+                    path(),
                     format!("`{}` names unknown entity `{name}`", pattern.name),
                 ),
             }
@@ -619,7 +619,7 @@ fn patterns(prepared: &Prepared<'_>, verdicts: &[Verdict], out: &mut Findings) {
                     out.push(
                         "KP019",
                         Severity::Error,
-                        path.clone(),
+                        path(),
                         format!(
                             "{what} `{attr}` of `{}` is no attribute of {}",
                             pattern.name,
@@ -640,7 +640,7 @@ fn patterns(prepared: &Prepared<'_>, verdicts: &[Verdict], out: &mut Findings) {
                 out.push(
                     "KP022",
                     Severity::Error,
-                    path.clone(),
+                    path(),
                     format!(
                         "`{}` writes {items} items in one transaction; DynamoDB allows {}",
                         pattern.name,
@@ -687,7 +687,7 @@ fn skipped_types(
     prepared: &Prepared<'_>,
     pattern: &crate::model::AccessPattern,
     verdict: &Verdict,
-    path: &str,
+    path: &dyn Fn() -> String,
     out: &mut Findings,
 ) {
     if verdict.operation != Operation::Query {
@@ -787,7 +787,7 @@ fn skipped_types(
             out.push(
                 "KP005",
                 Severity::Warning,
-                path.to_string(),
+                path(),
                 format!(
                     "`{}` reads {} but its Query also returns {} items: {condition}; give each type its own sort-key prefix, or skip {} by type",
                     pattern.name,
@@ -805,7 +805,7 @@ fn skipped_types(
 fn shared_prefix(
     prepared: &Prepared<'_>,
     pattern: &crate::model::AccessPattern,
-    index: &crate::coverage::PreparedIndex<'_>,
+    index: &PreparedIndex<'_>,
     other: &Member<'_>,
 ) -> Option<String> {
     let name = pattern.entities.first()?;
