@@ -140,11 +140,30 @@ pub fn App() -> impl IntoView {
         session.warn(message);
     }
 
-    // Autosave: every change, so a reload or a crash loses nothing.
-    Effect::new(move |_| {
-        store.track();
+    // Autosave: every change, so a reload or a crash loses nothing. During a drag or while
+    // typing in a field (an open undo group) saves are spaced by 400 ms; closing the group
+    // saves at once.
+    let save_pending = StoredValue::new(false);
+    let save = move || {
+        save_pending.set_value(false);
         if let Err(e) = store.with_untracked(|d| library.save(d)) {
             session.warn(e);
+        }
+    };
+    Effect::new(move |_| {
+        store.track();
+        if !store.is_recording() {
+            save();
+        } else if !save_pending.get_value() {
+            save_pending.set_value(true);
+            set_timeout(
+                move || {
+                    if save_pending.get_value() {
+                        save();
+                    }
+                },
+                std::time::Duration::from_millis(400),
+            );
         }
     });
     // A refused edit explains itself.

@@ -145,8 +145,9 @@ pub fn Canvas() -> impl IntoView {
                         e
                     })
                     .unwrap_or_default(),
-                table: verdict.and_then(|v| v.table.clone()),
-                index: verdict.and_then(|v| v.index.clone()),
+                // A Scan uses no index: nothing to light up but the entities.
+                table: verdict.filter(|v| v.covered).and_then(|v| v.table.clone()),
+                index: verdict.filter(|v| v.covered).and_then(|v| v.index.clone()),
                 covered: verdict.is_some_and(|v| v.covered),
                 active: true,
             })

@@ -20,10 +20,10 @@ pub fn identity(design: &Design, entity: &Entity) -> Option<String> {
     let table = design.table(&entity.table)?;
     let mut last = None;
     for key in std::iter::once(&table.partition_key).chain(table.sort_key.as_ref()) {
-        if let Some(template) = entity.key_template(&key.name) {
-            if let Some(var) = template.attribute_vars().last() {
-                last = Some(var.name.clone());
-            }
+        if let Some(template) = entity.key_template(&key.name)
+            && let Some(var) = template.attribute_vars().last()
+        {
+            last = Some(var.name.clone());
         }
     }
     last
@@ -62,7 +62,8 @@ pub fn relations(design: &Design) -> Vec<Relation> {
                 continue;
             }
             // An entity whose own identity is `via` too is a sibling, not a reference.
-            if identity(design, from).as_deref() == Some(via.as_str()) {
+            let own = identities.iter().find(|(k, _)| *k == i).map(|(_, id)| id);
+            if own == Some(via) {
                 continue;
             }
             let pair_seen = out.iter().any(|r| {

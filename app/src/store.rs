@@ -128,6 +128,11 @@ impl Store {
         }
     }
 
+    /// True while an undo group is open (a drag, typing in a field).
+    pub fn is_recording(&self) -> bool {
+        self.doc.with_untracked(|d| d.history.is_recording())
+    }
+
     pub fn can_undo(&self) -> bool {
         self.doc.with(|d| d.history.can_undo())
     }

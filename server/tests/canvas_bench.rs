@@ -1,5 +1,5 @@
 //! The canvas benchmark (issue 6): a generated design of 100 entities and 400 access patterns,
-//! opened in headless Chromium through a share link. Prints the time from navigation to an
+//! opened in headless Chromium as the saved local design. Prints the time from navigation to an
 //! interactive canvas, the time from an edit to the next paint (p50 and p95) for a key-template
 //! edit (re-analysis) and for a card move. `scripts/bench-canvas` adds the gzipped sizes.
 //!
@@ -137,13 +137,23 @@ async fn canvas_benchmark() {
     let Some(dist) = prerequisites() else { return };
     let design = generated_design();
     let (covered, reads) = keyplan_core::analyze(&design).coverage();
-    let link_payload = keyplan_core::share::encode(&design).expect("a link");
+    let file = keyplan_core::file::to_string(&design);
 
     let server = start_server(&dist);
     let b = Browser::open().await;
-    let link = format!("{}/#d={link_payload}", server.url.trim_end_matches('/'));
+    // Saved as the open local design, as autosave would have left it.
+    b.visit(&server.url).await;
+    b.client
+        .execute(
+            "localStorage.setItem('keyplan.design.bench', arguments[0]);\
+             localStorage.setItem('keyplan.designs', 'bench\\tbenchmark\\n');\
+             localStorage.setItem('keyplan.current', 'bench');",
+            vec![serde_json::Value::String(file)],
+        )
+        .await
+        .expect("store the design");
     let started = Instant::now();
-    b.client.goto(&link).await.expect("open the link");
+    b.client.goto(&server.url).await.expect("open the app");
     b.find("[data-entity=Entity099] .card-head").await;
     let interactive = started.elapsed();
     let cards = b
@@ -175,10 +185,7 @@ async fn canvas_benchmark() {
     b.js("document.querySelector('[data-entity=Entity010]').dispatchEvent(new PointerEvent('pointerup', { bubbles: true, pointerId: 1 })); return 0;").await;
     b.close().await;
 
-    println!(
-        "design: 100 entities, 400 patterns ({covered} of {reads} reads covered), link {} chars",
-        link_payload.len()
-    );
+    println!("design: 100 entities, 400 patterns ({covered} of {reads} reads covered)");
     println!(
         "navigation to interactive canvas: {} ms",
         interactive.as_millis()

@@ -21,8 +21,9 @@ pub fn PatternList() -> impl IntoView {
     let store = use_store();
     let session = use_session();
     let rows = Memo::new(move |_| {
+        store.track_semantic();
         store.analysis.with(|a| {
-            store.with(|d| {
+            store.with_untracked(|d| {
                 d.patterns
                     .iter()
                     .map(|p| {
@@ -56,7 +57,11 @@ pub fn PatternList() -> impl IntoView {
             <ul class="pattern-list" role="listbox" aria-label="Access patterns">
                 <For
                     each=move || rows.get()
-                    key=|row| format!("{:?}", row)
+                    key=|row| {
+                        // Everything the row shows: it is rebuilt only when that changes.
+                        let badge = row.verdict.as_ref().map(|v| (super::verdict_badge::badge_text(v), v.shards, v.covered, v.key_condition.as_ref().map(|k| k.expression.clone())));
+                        (row.name.clone(), row.entities.clone(), row.slot, badge)
+                    }
                     children=move |row| {
                         let name = row.name.clone();
                         let selected = {
