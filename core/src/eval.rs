@@ -13,7 +13,9 @@
 //! coverage [`Verdict`] and input values into the queries to run, and [`pick_inputs`] finds
 //! input values in the sample data whose partition has results.
 //!
-//! Nothing here does IO; bad queries are [`QueryError`] values, never panics.
+//! Not modelled: filter and projection expressions, and an LSI Query fetching unprojected
+//! attributes from the table (results carry what the index projects). Nothing here does IO;
+//! bad queries are [`QueryError`] values, never panics.
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
