@@ -3,6 +3,10 @@
 //! model into a chat). Run: `scripts/link-lengths` or
 //! `cargo run -p keyplan-core --example link_lengths`.
 //!
+//! Then every model of the shared corpus of real designs (`../shared/corpus` beside the
+//! repository, when present) is imported and its link measured, with the average, so a change
+//! to the codec is judged on designs in general and not on the examples alone.
+//!
 //! With `--seeds DIR` it also writes fuzz seeds for `fuzz/fuzz_targets/share_decode.rs`: each
 //! example's link (mode byte 0) and its version-1 wire bytes (mode byte 2).
 
@@ -89,9 +93,61 @@ fn main() {
             }
         }
     }
+    corpus_lengths();
     println!(
         "link = `{}/#d=` + payload; ratio = link length / gzipped base64 NoSQL Workbench JSON \
          (with its generated sample items), then / gzipped base64 keyplan design file",
         share::DEFAULT_BASE
     );
+}
+
+/// Link lengths of every corpus model that imports, then their average.
+fn corpus_lengths() {
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus"));
+    let mut paths = Vec::new();
+    let mut dirs = vec![root.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for path in entries.flatten().map(|e| e.path()) {
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "json") {
+                paths.push(path);
+            }
+        }
+    }
+    paths.sort();
+    let mut lengths = Vec::new();
+    for path in paths {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let Ok(imported) = keyplan_core::import::detect_and_import(&text) else {
+            continue;
+        };
+        let name = path
+            .file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+        match share::link(share::DEFAULT_BASE, &imported.design) {
+            Ok(link) => {
+                println!(
+                    "  corpus {:<44.44} {:>6} {:>6}",
+                    name,
+                    share::wire_bytes(&imported.design).len(),
+                    link.len()
+                );
+                lengths.push(link.len());
+            }
+            Err(e) => println!("  corpus {name:<44.44} cannot be shared: {e}"),
+        }
+    }
+    if !lengths.is_empty() {
+        println!(
+            "corpus: {} designs, average link {:.1} characters (wire B, link)",
+            lengths.len(),
+            lengths.iter().sum::<usize>() as f64 / lengths.len() as f64
+        );
+    }
 }

@@ -255,8 +255,10 @@ fn value() -> impl Strategy<Value = AttributeValue> {
         "-?[0-9]{1,6}(\\.[0-9]{1,3})?".prop_map(AttributeValue::N),
         "[A-Za-z0-9+/]{0,8}".prop_map(AttributeValue::B),
         any::<bool>().prop_map(AttributeValue::Bool),
-        Just(AttributeValue::Null(true)),
+        any::<bool>().prop_map(AttributeValue::Null),
         prop::collection::vec(name(), 0..3).prop_map(AttributeValue::SS),
+        prop::collection::vec("-?[0-9]{1,4}", 0..3).prop_map(AttributeValue::NS),
+        prop::collection::vec("[A-Za-z0-9+/]{0,8}", 0..3).prop_map(AttributeValue::BS),
     ];
     leaf.prop_recursive(3, 12, 3, |inner| {
         prop_oneof![

@@ -25,7 +25,11 @@
 //! design     texts titles (the design's name, then each pattern's), texts descriptions (the
 //!            design's, each entity's, each pattern's), then the structure, which takes its
 //!            titles and descriptions from those lists in order: seq<table>, seq<entity>,
-//!            seq<pattern>, layout, str samples (DynamoDB JSON, "" for none)
+//!            seq<pattern>, layout, seq<name<entity>, seq<item>> samples
+//! item       seq<name<attribute>, value>
+//! value      u8 type, then: 0 S, 1 N name<value>; 2 B str; 3 false, 4 true, 5 NULL false,
+//!            6 NULL true nothing; 7 M item; 8 L seq<value>; 9 SS, 10 NS, 11 BS
+//!            seq<name<value>>; nested at most MAX_VALUE_DEPTH deep
 //! layout     varint unit, seq<name<entity>, x, y>: unit 0, x and y are num; else each is a
 //!            zigzag varint count of units (the writer picks the gcd of whole coordinates)
 //! key        name<key>, u8 type (0 S, 1 N, 2 B)
@@ -52,7 +56,7 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use crate::item::Item;
+use crate::item::{AttributeValue, Item};
 use crate::model::{
     AccessPattern, Action, AttrType, Attribute, Billing, CURRENT_VERSION, Design, Entity, Gsi,
     KeyAttribute, KeyType, Lsi, Order, Point, Projection, SortCondition, SortOp, Table, WriteStep,
@@ -107,13 +111,10 @@ pub(super) fn write(design: &Design) -> Vec<u8> {
     w.seq(entities, write_entity);
     w.seq(patterns, write_pattern);
     write_layout(&mut w, layout);
-    if samples.is_empty() {
-        w.str("");
-    } else {
-        w.str(
-            &serde_json::to_string(samples)
-                .unwrap_or_else(|e| unreachable!("sample items always serialise: {e}")),
-        );
+    w.count(samples.len());
+    for (entity, items) in samples {
+        w.name(Kind::Entity, entity);
+        w.seq(items, write_item);
     }
     let mut whole = Writer::default();
     for texts in &w.prose {
@@ -144,17 +145,13 @@ pub(super) fn read(bytes: &[u8]) -> Result<Design, WireError> {
     let entities = r.seq("entities", read_entity)?;
     let patterns = r.seq("patterns", read_pattern)?;
     let layout = read_layout(&mut r)?;
-    let samples_at = r.at;
-    let samples_json = r.str("the sample items")?;
-    let samples: BTreeMap<String, Vec<Item>> = if samples_json.is_empty() {
-        BTreeMap::new()
-    } else {
-        // serde_json bounds nesting depth, so a deeply nested item is an error, not a crash.
-        serde_json::from_str(&samples_json).map_err(|e| WireError {
-            at: samples_at,
-            problem: format!("the sample items are not DynamoDB JSON: {e}"),
-        })?
-    };
+    let mut samples = BTreeMap::new();
+    let n_samples = r.count("sampled entities")?;
+    for _ in 0..n_samples {
+        let entity = r.name(Kind::Entity, "a sampled entity")?;
+        let items = r.seq("sample items", |r| read_map(r, 0))?;
+        samples.insert(entity, items);
+    }
     let left_over = r.prose.iter().map(VecDeque::len).sum::<usize>();
     if left_over > 0 {
         return Err(WireError {
@@ -648,6 +645,108 @@ const END_OF_TEXT: u8 = 0xff;
 /// then descriptions. Titles sit together because they read alike; so do descriptions.
 const TITLE: usize = 0;
 const DESCRIPTION: usize = 1;
+
+/// How deep sample values may nest: as deep as a design file can hold (serde_json's limit).
+const MAX_VALUE_DEPTH: usize = 128;
+
+const VALUE_S: u8 = 0;
+const VALUE_N: u8 = 1;
+const VALUE_B: u8 = 2;
+const VALUE_FALSE: u8 = 3;
+const VALUE_TRUE: u8 = 4;
+const VALUE_NULL_FALSE: u8 = 5;
+const VALUE_NULL: u8 = 6;
+const VALUE_M: u8 = 7;
+const VALUE_L: u8 = 8;
+const VALUE_SS: u8 = 9;
+const VALUE_NS: u8 = 10;
+const VALUE_BS: u8 = 11;
+
+fn write_item(w: &mut Writer, item: &Item) {
+    w.count(item.len());
+    for (attribute, value) in item {
+        w.name(Kind::Attribute, attribute);
+        write_value(w, value);
+    }
+}
+
+fn write_value(w: &mut Writer, value: &AttributeValue) {
+    match value {
+        AttributeValue::S(s) => {
+            w.u8(VALUE_S);
+            w.name(Kind::Value, s);
+        }
+        AttributeValue::N(n) => {
+            w.u8(VALUE_N);
+            w.name(Kind::Value, n);
+        }
+        AttributeValue::B(b) => {
+            w.u8(VALUE_B);
+            w.str(b);
+        }
+        AttributeValue::Bool(b) => w.u8(if *b { VALUE_TRUE } else { VALUE_FALSE }),
+        AttributeValue::Null(n) => w.u8(if *n { VALUE_NULL } else { VALUE_NULL_FALSE }),
+        AttributeValue::M(map) => {
+            w.u8(VALUE_M);
+            write_item(w, map);
+        }
+        AttributeValue::L(list) => {
+            w.u8(VALUE_L);
+            w.seq(list, write_value);
+        }
+        AttributeValue::SS(set) | AttributeValue::NS(set) | AttributeValue::BS(set) => {
+            w.u8(match value {
+                AttributeValue::SS(_) => VALUE_SS,
+                AttributeValue::NS(_) => VALUE_NS,
+                _ => VALUE_BS,
+            });
+            w.seq(set, |w, member| w.name(Kind::Value, member));
+        }
+    }
+}
+
+/// An item, or a map value `depth` levels down.
+fn read_map(r: &mut Reader, depth: usize) -> Result<Item, WireError> {
+    let n = r.count("a sample item's attributes")?;
+    let mut item = BTreeMap::new();
+    for _ in 0..n {
+        let attribute = r.name(Kind::Attribute, "a sample attribute's name")?;
+        let value = read_value(r, depth)?;
+        item.insert(attribute, value);
+    }
+    Ok(item)
+}
+
+fn read_value(r: &mut Reader, depth: usize) -> Result<AttributeValue, WireError> {
+    let at = r.at;
+    if depth >= MAX_VALUE_DEPTH {
+        return Err(WireError {
+            at,
+            problem: format!("a sample value nests deeper than {MAX_VALUE_DEPTH} levels"),
+        });
+    }
+    let set = |r: &mut Reader| r.seq("set members", |r| r.name(Kind::Value, "a set member"));
+    Ok(match r.u8("a sample value's type")? {
+        VALUE_S => AttributeValue::S(r.name(Kind::Value, "a string value")?),
+        VALUE_N => AttributeValue::N(r.name(Kind::Value, "a number value")?),
+        VALUE_B => AttributeValue::B(r.str("a binary value")?),
+        VALUE_FALSE => AttributeValue::Bool(false),
+        VALUE_TRUE => AttributeValue::Bool(true),
+        VALUE_NULL_FALSE => AttributeValue::Null(false),
+        VALUE_NULL => AttributeValue::Null(true),
+        VALUE_M => AttributeValue::M(read_map(r, depth + 1)?),
+        VALUE_L => AttributeValue::L(r.seq("list elements", |r| read_value(r, depth + 1))?),
+        VALUE_SS => AttributeValue::SS(set(r)?),
+        VALUE_NS => AttributeValue::NS(set(r)?),
+        VALUE_BS => AttributeValue::BS(set(r)?),
+        n => {
+            return Err(WireError {
+                at,
+                problem: format!("{n} is not a sample value's type"),
+            });
+        }
+    })
+}
 
 /// Whole numbers up to this magnitude travel as varints; f64 holds them exactly.
 const MAX_WHOLE: i64 = 1 << 53;
