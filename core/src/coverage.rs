@@ -225,11 +225,8 @@ fn prepare_index<'a>(
 }
 
 /// How an index is named in messages: `the table`, `GSI1`.
-pub(crate) fn index_label(keys: &IndexKeys<'_>) -> String {
-    match keys.name {
-        None => "the table".to_string(),
-        Some(name) => name.to_string(),
-    }
+pub(crate) fn index_label<'k>(keys: &IndexKeys<'k>) -> &'k str {
+    keys.name.unwrap_or("the table")
 }
 
 fn verdict(prepared: &Prepared<'_>, pattern: &AccessPattern) -> Verdict {
@@ -334,11 +331,13 @@ fn shard_count(templates: &[Cow<'_, KeyTemplate>]) -> Option<u32> {
 
 /// A placeholder name: `:pk` when it is the only one of its kind, else `:pk1`, `:pk2`...
 fn placeholder(stem: &str, i: usize, n: usize) -> String {
-    if n == 1 {
-        format!(":{stem}")
-    } else {
-        format!(":{stem}{}", i + 1)
+    let mut name = String::with_capacity(stem.len() + 3);
+    name.push(':');
+    name.push_str(stem);
+    if n != 1 {
+        name.push_str(&(i + 1).to_string());
     }
+    name
 }
 
 /// The key condition expression and its placeholder values, from the structured query.
@@ -534,7 +533,9 @@ fn read_verdict(prepared: &Prepared<'_>, pattern: &AccessPattern) -> Verdict {
             .enumerate()
             .filter_map(|(position, index)| {
                 let reason = ctx.candidate(position, index).err()?;
-                let mut line = index_label(&index.keys);
+                let label = index_label(&index.keys);
+                let mut line = String::with_capacity(label.len() + 2 + reason.len());
+                line.push_str(label);
                 line.push_str(": ");
                 line.push_str(&reason);
                 Some(line)
