@@ -152,7 +152,13 @@ fn relations(design: &Design) -> Relations {
         .collect();
     // A variable's owner: the first entity whose primary key ends with it.
     let owner = |var: &str| keys.iter().position(|k| k.last().is_some_and(|l| l == var));
-    let mut parents: Vec<Vec<(usize, Vec<String>)>> = vec![Vec::new(); n];
+    let names: Vec<BTreeSet<String>> = design
+        .entities
+        .iter()
+        .map(|e| all_vars(design, e).into_iter().map(|a| a.name).collect())
+        .collect();
+    // Candidate edges (child, parent, variable), each parent once per child.
+    let mut edges: Vec<(usize, usize, String)> = Vec::new();
     for (i, entity) in design.entities.iter().enumerate() {
         for attribute in all_vars(design, entity) {
             if !attribute.values.is_empty() {
@@ -161,20 +167,38 @@ fn relations(design: &Design) -> Relations {
             let Some(p) = owner(&attribute.name) else {
                 continue;
             };
-            if p == i || parents[i].iter().any(|(q, _)| *q == p) {
-                continue;
+            if p != i && !edges.iter().any(|(c, q, _)| *c == i && *q == p) {
+                edges.push((i, p, attribute.name));
             }
-            let names: BTreeSet<String> = all_vars(design, entity)
-                .into_iter()
-                .map(|a| a.name)
-                .collect();
-            let shared: Vec<String> = keys[p]
-                .iter()
-                .filter(|v| names.contains(*v))
-                .cloned()
-                .collect();
-            parents[i].push((p, shared));
         }
+    }
+    // Two entities that reference each other (a user by `user_id`, its email lookup by
+    // `email`): the reference through an id is the real one; the other is dropped.
+    let kept: Vec<&(usize, usize, String)> = edges
+        .iter()
+        .filter(|(c, p, var)| {
+            values::is_id(var)
+                || !edges
+                    .iter()
+                    .any(|(c2, p2, v2)| c2 == p && p2 == c && values::is_id(v2))
+        })
+        .collect();
+    let mut parents: Vec<Vec<(usize, Vec<String>)>> = vec![Vec::new(); n];
+    for (i, p, _) in kept {
+        // The parent's key variables, and the variable the child's own key ends with when the
+        // parent holds it too (an email lookup copies its user's email).
+        let mut shared: Vec<String> = keys[*p]
+            .iter()
+            .filter(|v| names[*i].contains(*v))
+            .cloned()
+            .collect();
+        if let Some(own) = keys[*i].last()
+            && names[*p].contains(own)
+            && !shared.contains(own)
+        {
+            shared.push(own.clone());
+        }
+        parents[*i].push((*p, shared));
     }
     let mut order = Vec::with_capacity(n);
     let mut placed = vec![false; n];
@@ -269,12 +293,13 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
         let count = match config.counts.get(&entity.name) {
             Some(&n) => n,
             None if imported => 0,
+            // A child of a parent with no items yet (a cycle) counts as a root.
             None => match relations.parents[e].first() {
-                Some((p, _)) => {
+                Some((p, _)) if !records[*p].is_empty() => {
                     let parents = u32::try_from(records[*p].len()).unwrap_or(u32::MAX);
                     parents.saturating_mul(DEFAULT_CHILDREN_PER_PARENT)
                 }
-                None => DEFAULT_ROOT_COUNT,
+                _ => DEFAULT_ROOT_COUNT,
             },
         };
         let primary: BTreeSet<String> = primary_vars(design, entity).into_iter().collect();
@@ -283,7 +308,9 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
             .into_iter()
             .map(|a| {
                 let kind = values::classify(&a, &entity.name, config.seed);
-                let needed = a.required || primary.contains(&a.name);
+                // A value a child's key copies is always there.
+                let needed =
+                    a.required || primary.contains(&a.name) || parent_vars[e].contains(&a.name);
                 (a, kind, needed)
             })
             .collect();

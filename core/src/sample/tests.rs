@@ -330,3 +330,56 @@ fn identify_prefers_the_entity_whose_templates_match_most_literally() {
     "#]]
     .assert_debug_eq(&found);
 }
+
+#[test]
+fn a_lookup_entity_copies_its_parents_email_and_a_reference_cycle_still_gives_items() {
+    // Regression: two entities naming each other's key variables generated nothing.
+    let text = r#"{
+      "version": 1, "name": "users",
+      "tables": [
+        { "name": "Users", "partition_key": { "name": "pk", "type": "S" } },
+        { "name": "EmailLookup", "partition_key": { "name": "pk", "type": "S" } }
+      ],
+      "entities": [
+        { "name": "User", "table": "Users",
+          "attributes": [ { "name": "user_id", "type": "S" }, { "name": "email", "type": "S" } ],
+          "keys": { "pk": "USER#{user_id}" } },
+        { "name": "EmailLookup", "table": "EmailLookup",
+          "attributes": [ { "name": "email", "type": "S" }, { "name": "user_id", "type": "S" } ],
+          "keys": { "pk": "EMAIL#{email}" } }
+      ]
+    }"#;
+    let design = crate::file::parse(text).expect("the design parses");
+    let data = generate(&design, &SampleConfig::default());
+    assert_eq!(data.count("User"), 10);
+    assert_eq!(data.count("EmailLookup"), 10);
+    let users: BTreeSet<(String, String)> = data
+        .items
+        .iter()
+        .filter(|i| i.entity.as_deref() == Some("User"))
+        .map(|i| {
+            (
+                values_of_item(&i.item, "user_id"),
+                values_of_item(&i.item, "email"),
+            )
+        })
+        .collect();
+    for item in data
+        .items
+        .iter()
+        .filter(|i| i.entity.as_deref() == Some("EmailLookup"))
+    {
+        let pair = (
+            values_of_item(&item.item, "user_id"),
+            values_of_item(&item.item, "email"),
+        );
+        assert!(users.contains(&pair), "{pair:?} is no user's");
+    }
+}
+
+fn values_of_item(item: &Item, attribute: &str) -> String {
+    item.get(attribute)
+        .and_then(|v| v.as_key_text())
+        .unwrap_or_default()
+        .to_string()
+}
