@@ -128,7 +128,7 @@ async fn a_run_streams_its_events_from_start_to_cleanup() {
     assert_eq!(done["ok"], true, "{stream}");
     assert_eq!(done["mismatched"], 0);
     assert_eq!(run_tables(&engine).await, Vec::<String>::new());
-    // A second watcher gets the whole log again.
+    // A second watcher gets the whole log again; a reconnect resumes after the last id.
     let (_, again) = call(
         &state,
         Request::get(format!("/api/runs/{id}/events"))
@@ -137,6 +137,23 @@ async fn a_run_streams_its_events_from_start_to_cleanup() {
     )
     .await;
     assert_eq!(again, stream);
+    let last_id = names.len() - 1;
+    let (_, resumed) = call(
+        &state,
+        Request::get(format!("/api/runs/{id}/events"))
+            .header("last-event-id", (last_id - 1).to_string())
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(
+        resumed
+            .lines()
+            .filter(|l| l.starts_with("event: "))
+            .collect::<Vec<_>>(),
+        ["event: done"]
+    );
+    assert!(resumed.contains(&format!("id: {last_id}")), "{resumed}");
 }
 
 #[tokio::test]

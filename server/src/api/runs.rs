@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::routing::{delete, get, post};
 use axum::{Json, Router};
@@ -231,18 +231,26 @@ impl Drop for Watcher {
     }
 }
 
+/// The event stream. Each event's SSE id is its position in the run's log; a reconnecting
+/// `EventSource` sends `Last-Event-ID` and resumes after it, so nothing is shown twice.
 async fn events(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let record = find(&state, &id)?;
+    let first = headers
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .map_or(0, |last| last + 1);
     record.watchers.fetch_add(1, Ordering::SeqCst);
     let rx = record.count.subscribe();
     let watcher = Watcher(record);
     // State: the next event to send, the change signal, and the watcher guard (dropped with
     // the stream, which is what a closed browser does).
     let stream = futures_util::stream::unfold(
-        (0usize, rx, watcher, false),
+        (first, rx, watcher, false),
         |(next, mut rx, watcher, ended)| async move {
             if ended {
                 return None;
@@ -257,6 +265,7 @@ async fn events(
                 if let Some(event) = event {
                     let last = event.is_last();
                     let sse = Event::default()
+                        .id(next.to_string())
                         .event(event.name())
                         .json_data(&event)
                         .unwrap_or_else(|_| Event::default().event("error").data("{}"));

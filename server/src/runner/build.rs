@@ -55,9 +55,10 @@ pub fn plan(design: &Design, counts: &Counts) -> Result<Plan, RunError> {
             )));
         }
     }
+    // The same sample the app shows: the default seed, the user's counts.
     let config = keyplan_core::sample::SampleConfig {
-        seed: 1,
         counts: counts.clone(),
+        ..Default::default()
     };
     let loads: Vec<LoadItem> = keyplan_core::sample::generate(design, &config)
         .load_items()
