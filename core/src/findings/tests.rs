@@ -288,3 +288,34 @@ fn a_template_for_a_key_no_index_has_is_never_used() {
         "#]],
     );
 }
+
+/// Entities are grouped by the text of their partition templates, so analysis compares
+/// groups, not every pair of entities; groups whose different texts can render equal
+/// (`USER#{userId}`, `USER#{ownerId}`) must still meet, for collisions and for the other types
+/// a Query returns.
+#[test]
+fn partition_templates_that_differ_in_text_but_can_render_equal_still_collide_and_mix() {
+    check(
+        "
+        table app PK SK
+        entity User userId | PK=USER#{userId} SK=PROFILE
+        entity Admin ownerId | PK=USER#{ownerId} SK=PROFILE
+        entity Post postId userId | PK=USER#{userId} SK=POST#{postId}
+        entity Note noteId ownerId | PK=USER#{ownerId} SK=POST#{noteId}
+        read user User by userId
+        read admin Admin by ownerId
+        read posts Post by userId
+        read notes Note by ownerId
+        ",
+        expect![[r#"
+            KP004 Error entities/Admin/keys
+              User (`USER#{userId}` / `PROFILE`) and Admin (`USER#{ownerId}` / `PROFILE`) can have the same primary key in `app`: one would overwrite the other; give each a distinct prefix
+            KP004 Error entities/Note/keys
+              Post (`USER#{userId}` / `POST#{postId}`) and Note (`USER#{ownerId}` / `POST#{noteId}`) can have the same primary key in `app`: one would overwrite the other; give each a distinct prefix
+            KP005 Warning patterns/posts
+              `posts` reads Post but its Query also returns Note items: `POST#` also matches Note's `POST#{noteId}`; give each type its own sort-key prefix, or skip Note by type
+            KP005 Warning patterns/notes
+              `notes` reads Note but its Query also returns Post items: `POST#` also matches Post's `POST#{postId}`; give each type its own sort-key prefix, or skip Post by type
+        "#]],
+    );
+}
