@@ -271,19 +271,21 @@ fn garbage_in_or_after_the_design_is_refused() {
 #[test]
 fn unknown_codes_and_flags_are_refused() {
     // Titles [""] and descriptions [""] (the design's name and description), then one table:
-    // name "t", key "PK" of type 9 (new names travel as twice their length, then their text).
+    // name "t", key "PK" of type 9 (a new name travels as 0, its text and 0xFF).
     check(
-        &payload_of_bytes(b"\x01\xff\x01\xff\x01\x02t\x04PK\x09"),
-        expect!["the link's design is damaged: at byte 10: 9 is not a key type"],
+        &payload_of_bytes(b"\x01\xff\x01\xff\x01\x00t\xff\x00PK\xff\x09"),
+        expect!["the link's design is damaged: at byte 12: 9 is not a key type"],
     );
     // An empty design with samples of entity `E`: one item whose attribute `a` has type 12.
     check(
-        &payload_of_bytes(b"\x01\xff\x01\xff\x00\x00\x00\x01\x00\x01\x02E\x01\x01\x02a\x0c"),
-        expect!["the link's design is damaged: at byte 16: 12 is not a sample value's type"],
+        &payload_of_bytes(
+            b"\x01\xff\x01\xff\x00\x00\x00\x01\x00\x01\x00E\xff\x01\x01\x00a\xff\x0c",
+        ),
+        expect!["the link's design is damaged: at byte 18: 12 is not a sample value's type"],
     );
     check(
-        &payload_of_bytes(b"\x01\xff\x01\xff\x01\x02t\x04PK\x00\x80"),
-        expect!["the link's design is damaged: at byte 11: unknown flags 0x80 on a table"],
+        &payload_of_bytes(b"\x01\xff\x01\xff\x01\x00t\xff\x00PK\xff\x00\x80"),
+        expect!["the link's design is damaged: at byte 13: unknown flags 0x80 on a table"],
     );
 }
 
@@ -300,7 +302,7 @@ fn a_non_finite_number_is_refused() {
     check(
         &encode(&design).expect("fits"),
         expect![
-            "the link's design is damaged: at byte 14: the x position of `A` is not a finite number"
+            "the link's design is damaged: at byte 15: the x position of `A` is not a finite number"
         ],
     );
     let mut design = Design::new("inf");
@@ -382,15 +384,13 @@ fn a_design_too_large_for_a_link_is_refused_when_encoding() {
 /// `attribute`, then `keys` key templates that each refer to that attribute.
 fn entity_with_referring_keys(attribute: &str, keys: usize) -> Vec<u8> {
     // Titles [""], descriptions ["", ""], no tables, one entity `E` in `t`, one attribute.
-    let mut bytes = b"\x01\xff\x02\xff\xff\x00\x01\x02E\x02t\x01".to_vec();
-    let mut w = v1_varint(2 * attribute.len() as u64);
-    bytes.append(&mut w);
+    let mut bytes = b"\x01\xff\x02\xff\xff\x00\x01\x00E\xff\x00t\xff\x01\x00".to_vec();
     bytes.extend_from_slice(attribute.as_bytes());
-    bytes.push(0); // attribute flags: S, optional
+    bytes.extend_from_slice(b"\xff\x00"); // attribute flags: S, optional
     bytes.append(&mut v1_varint(keys as u64));
-    bytes.extend_from_slice(b"\x02k\x01\x00"); // key `k`: `{<attribute>}`
+    bytes.extend_from_slice(b"\x00k\xff\x02\x00"); // key `k`: `{<attribute>}`
     for _ in 1..keys {
-        bytes.extend_from_slice(b"\x01\x01\x00"); // key `k` again, the same template
+        bytes.extend_from_slice(b"\x01\x02\x00"); // key `k` again, the same template
     }
     bytes.extend_from_slice(b"\x00\x00\x00\x00"); // no patterns, no layout, no samples
     bytes
@@ -440,7 +440,7 @@ fn references_that_expand_past_the_limit_are_refused() {
     check(
         &payload_of_bytes(&bytes),
         expect![
-            "the link's design is damaged: at byte 65744: its names expand to more than 4194304 bytes: refused"
+            "the link's design is damaged: at byte 65746: its names expand to more than 4194304 bytes: refused"
         ],
     );
 }
@@ -457,7 +457,7 @@ fn canvas_positions_on_a_grid_travel_as_steps_and_others_exactly() {
     let on_grid = wire_bytes(&design);
     assert_eq!(decode(&encode(&design).expect("fits")), Ok(design.clone()));
     // Every coordinate is a multiple of 20: each takes one byte.
-    let grid_layout: &[u8] = b"\x14\x03\x04E0\x04\x06\x04E1\x24\x29\x04E2\x00\x00";
+    let grid_layout: &[u8] = b"\x14\x03\x00E0\xff\x04\x06\x00E1\xff\x24\x29\x00E2\xff\x00\x00";
     assert!(
         on_grid.windows(grid_layout.len()).any(|w| w == grid_layout),
         "{on_grid:?}"

@@ -14,14 +14,15 @@
 //!
 //! ```text
 //! varint     LEB128, at most 10 bytes; u32 fields must fit u32
-//! str        varint byte length, UTF-8
-//! name<K>    varint v: even, a new name of kind K (table, key, entity, attribute, value) of
-//!            v/2 bytes of UTF-8 that joins K's list; odd, the name at index v>>1 in K's list
-//! template   runs until a 0: even v, v/2 bytes of literal text; odd v, `{` + attribute
-//!            name v>>1 + `}`
+//! str        UTF-8, then a 0xFF byte (UTF-8 never holds one): no length, and strings that
+//!            start alike make long DEFLATE matches
+//! name<K>    varint v: 0, a new name of kind K (table, key, entity, attribute, value) as a
+//!            str, which joins K's list; else the name at index v - 1 in K's list
+//! template   runs until a 0: 1, literal text as a str; v >= 2, `{` + attribute name v - 2
+//!            + `}`
 //! seq<T>     varint count, then the items
 //! num        varint v: even, a whole number zigzag(v >> 1); odd, 8 bytes of f64 bits (LE)
-//! texts      varint count, then each text's UTF-8 and a 0xFF byte (which UTF-8 never holds)
+//! texts      seq<str>
 //! design     texts titles (the design's name, then each pattern's), texts descriptions (the
 //!            design's, each entity's, each pattern's), then the structure, which takes its
 //!            titles and descriptions from those lists in order: seq<table>, seq<entity>,
@@ -118,10 +119,7 @@ pub(super) fn write(design: &Design) -> Vec<u8> {
     }
     let mut whole = Writer::default();
     for texts in &w.prose {
-        whole.seq(texts, |whole, text| {
-            whole.bytes.extend_from_slice(text.as_bytes());
-            whole.u8(END_OF_TEXT);
-        });
+        whole.seq(texts, |whole, text| whole.str(text));
     }
     whole.bytes.append(&mut w.bytes);
     whole.bytes
@@ -137,7 +135,7 @@ pub(super) fn read(bytes: &[u8]) -> Result<Design, WireError> {
         prose: Default::default(),
     };
     for kind in [TITLE, DESCRIPTION] {
-        r.prose[kind] = r.seq("texts", Reader::terminated)?.into();
+        r.prose[kind] = r.seq("texts", |r| r.str("a text"))?.into();
     }
     let name = r.prose(TITLE, "the design's name")?;
     let description = r.prose(DESCRIPTION, "the design's description")?;
@@ -636,9 +634,9 @@ fn read_pattern(r: &mut Reader) -> Result<AccessPattern, WireError> {
     })
 }
 
-/// Ends each text ahead of the structure: a byte UTF-8 never contains, so text needs no
-/// length and no escaping, and texts that start alike (`Get order…`, `Get customer…`) make
-/// long DEFLATE matches.
+/// Ends every string on the wire: a byte UTF-8 never contains, so text needs no length and no
+/// escaping, and strings that start alike (`Get order…`, `Get customer…`) make long DEFLATE
+/// matches (measured shorter than length prefixes on the examples and the corpus).
 const END_OF_TEXT: u8 = 0xff;
 
 /// The two runs of text ahead of the structure: titles (the design's and the patterns' names),
@@ -867,21 +865,21 @@ impl Writer {
         self.prose[kind].push(text.to_string());
     }
 
-    /// A name of `kind`: `2 * index + 1` when it was written before, else `2 * length` and
-    /// its text (which then joins the list).
+    /// A name of `kind`: `index + 1` when it was written before, else 0 and its text (which
+    /// then joins the list).
     fn name(&mut self, kind: Kind, name: &str) {
         let known = &mut self.known[kind as usize];
         if let Some(&index) = known.get(name) {
-            self.varint(2 * index as u64 + 1);
+            self.varint(index as u64 + 1);
         } else {
             known.insert(name.to_string(), known.len());
-            self.varint(2 * name.len() as u64);
-            self.bytes.extend_from_slice(name.as_bytes());
+            self.u8(0);
+            self.str(name);
         }
     }
 
-    /// A key template's source as runs: `2 * length` and literal text, or `2 * index + 1` for
-    /// `{name}` where `name` is an attribute already written; `0` ends the template. Only the
+    /// A key template's source as runs: 1 and literal text, or `index + 2` for `{name}` where
+    /// `name` is an attribute already written; 0 ends the template. Only the
     /// source text matters, so any template, valid or not, comes back byte for byte.
     fn template(&mut self, source: &str) {
         let mut literal = 0;
@@ -894,7 +892,7 @@ impl Writer {
             let known = &self.known[Kind::Attribute as usize];
             if let Some(&index) = known.get(&source[open + 1..close]) {
                 self.literal(&source[literal..open]);
-                self.varint(2 * index as u64 + 1);
+                self.varint(index as u64 + 2);
                 literal = close + 1;
                 from = close + 1;
             }
@@ -905,8 +903,8 @@ impl Writer {
 
     fn literal(&mut self, text: &str) {
         if !text.is_empty() {
-            self.varint(2 * text.len() as u64);
-            self.bytes.extend_from_slice(text.as_bytes());
+            self.u8(1);
+            self.str(text);
         }
     }
 
@@ -935,9 +933,10 @@ impl Writer {
         self.varint(n as u64);
     }
 
+    /// Text, then [`END_OF_TEXT`].
     fn str(&mut self, s: &str) {
-        self.count(s.len());
         self.bytes.extend_from_slice(s.as_bytes());
+        self.u8(END_OF_TEXT);
     }
 
     fn seq<T>(&mut self, items: &[T], mut write: impl FnMut(&mut Writer, &T)) {
@@ -972,19 +971,6 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
-    /// Text up to an [`END_OF_TEXT`] byte, which it consumes.
-    fn terminated(&mut self) -> Result<String, WireError> {
-        let start = self.at;
-        let Some(len) = self.bytes[start..].iter().position(|&b| b == END_OF_TEXT) else {
-            return Err(self.ends_early("a text"));
-        };
-        self.at += len + 1;
-        String::from_utf8(self.bytes[start..start + len].to_vec()).map_err(|_| WireError {
-            at: start,
-            problem: "a text is not UTF-8 text".to_string(),
-        })
-    }
-
     /// The next of the texts that travel ahead of the structure.
     fn prose(&mut self, kind: usize, what: &str) -> Result<String, WireError> {
         self.prose[kind].pop_front().ok_or_else(|| WireError {
@@ -997,12 +983,12 @@ impl Reader<'_> {
     fn name(&mut self, kind: Kind, what: &str) -> Result<String, WireError> {
         let at = self.at;
         let n = self.varint(what)?;
-        if n & 1 == 0 {
-            let name = self.text(n >> 1, what, at)?;
+        if n == 0 {
+            let name = self.str(what)?;
             self.names[kind as usize].push(name.clone());
             return Ok(name);
         }
-        let name = self.reference(kind, n >> 1, what, at)?;
+        let name = self.reference(kind, n - 1, what, at)?;
         Ok(name.to_string())
     }
 
@@ -1042,36 +1028,14 @@ impl Reader<'_> {
             if n == 0 {
                 return Ok(source);
             }
-            if n & 1 == 0 {
-                source.push_str(&self.text(n >> 1, what, at)?);
+            if n == 1 {
+                source.push_str(&self.str(what)?);
             } else {
-                let name = self.reference(Kind::Attribute, n >> 1, what, at)?;
+                let name = self.reference(Kind::Attribute, n - 2, what, at)?;
                 let name = format!("{{{name}}}");
                 source.push_str(&name);
             }
         }
-    }
-
-    /// `len` bytes of UTF-8 text, `len` read at byte `at`.
-    fn text(&mut self, len: u64, what: &str, at: usize) -> Result<String, WireError> {
-        let len = match usize::try_from(len) {
-            Ok(len) if len <= self.left() => len,
-            _ => {
-                return Err(WireError {
-                    at,
-                    problem: format!(
-                        "{len} {what} cannot fit in the {} bytes left: the design is damaged",
-                        self.left()
-                    ),
-                });
-            }
-        };
-        let start = self.at;
-        self.at += len;
-        String::from_utf8(self.bytes[start..start + len].to_vec()).map_err(|_| WireError {
-            at: start,
-            problem: format!("{what} is not UTF-8 text"),
-        })
     }
 
     /// A [`Writer::int`].
@@ -1146,12 +1110,14 @@ impl Reader<'_> {
         }
     }
 
+    /// A [`Writer::str`]: text up to an [`END_OF_TEXT`] byte, which it consumes.
     fn str(&mut self, what: &str) -> Result<String, WireError> {
-        let len = self.count(what)?;
         let start = self.at;
-        let bytes = &self.bytes[start..start + len];
-        self.at += len;
-        String::from_utf8(bytes.to_vec()).map_err(|_| WireError {
+        let Some(len) = self.bytes[start..].iter().position(|&b| b == END_OF_TEXT) else {
+            return Err(self.ends_early(what));
+        };
+        self.at += len + 1;
+        String::from_utf8(self.bytes[start..start + len].to_vec()).map_err(|_| WireError {
             at: start,
             problem: format!("{what} is not UTF-8 text"),
         })
