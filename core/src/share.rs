@@ -76,7 +76,7 @@ pub enum LinkError {
 /// The payload for `design`: `1.` then base64url. Fails only when the design is too large
 /// for a link ([`LinkError::DesignTooLarge`]).
 pub fn encode(design: &Design) -> Result<String, LinkError> {
-    let packed = deflate(v1::DICTIONARY.as_bytes(), &wire_bytes(design));
+    let packed = deflate(v1::dictionary(), &wire_bytes(design));
     let payload = format!("{LINK_VERSION}.{}", URL_SAFE_NO_PAD.encode(packed));
     if payload.len() > MAX_LINK_CHARS {
         return Err(LinkError::DesignTooLarge {
@@ -173,7 +173,7 @@ fn decode_version(version: &str, body: &str) -> Result<Design, LinkError> {
     };
     match number {
         Some(1) => {
-            let bytes = inflate(v1::DICTIONARY.as_bytes(), &unbase64(body)?)?;
+            let bytes = inflate(v1::dictionary(), &unbase64(body)?)?;
             v1::read(&bytes).map_err(|e| LinkError::Malformed {
                 problem: format!("at byte {}: {}", e.at, e.problem),
             })

@@ -18,7 +18,7 @@ fn order_management() -> Design {
 fn payload_of_bytes(data: &[u8]) -> String {
     format!(
         "1.{}",
-        URL_SAFE_NO_PAD.encode(deflate(v1::DICTIONARY.as_bytes(), data))
+        URL_SAFE_NO_PAD.encode(deflate(v1::dictionary(), data))
     )
 }
 
@@ -197,7 +197,7 @@ fn a_decompression_bomb_is_refused_at_the_limit() {
 
 #[test]
 fn inflating_stops_exactly_at_the_limit() {
-    let dict = v1::DICTIONARY.as_bytes();
+    let dict = v1::dictionary();
     let data = vec![7u8; 1000];
     let packed = deflate(dict, &data);
     assert_eq!(inflate_with_limit(dict, &packed, 1000), Ok(data));

@@ -2,7 +2,7 @@
 //!
 //! Only this module knows the layout; the model knows nothing of it, so renaming or reordering
 //! anything in [`crate::model`] cannot change what an old link means. Once released, version 1
-//! never changes: not a field, not a flag bit, not a byte of [`DICTIONARY`]. When the model
+//! never changes: not a field, not a flag bit, not a byte of [`dictionary`]. When the model
 //! gains a field, this reader fills its default and the writer moves to a version 2 module;
 //! [`super::decode`] keeps reading every version into the current model.
 //!
@@ -56,6 +56,7 @@
 //! design: the reader charges every referenced name to a budget of [`MAX_EXPANDED_BYTES`].
 
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::LazyLock;
 
 use crate::item::{AttributeValue, Item};
 use crate::model::{
@@ -65,25 +66,94 @@ use crate::model::{
 use crate::template::KeyTemplate;
 
 /// Words the DEFLATE window starts with, so the first `CUSTOMER#`, `GSI1PK` or "newest first"
-/// in a design is already a back-reference. Most frequent last: nearer words cost fewer bits.
-/// Part of the version-1 format: never edit it.
-pub(super) const DICTIONARY: &str = concat!(
-    "ttlexpiresAtupdatedAtdeletedAtversiontimestamptypeEntityTypeDetailAddressAmountphone",
-    "descriptiontitlecountscoreratingcategorytagsregiontenantIdsessionIdtokenmessageId",
-    "commentIdpostIdproductIdaccountIdpaymentIdinvoiceIdshipmentIdwarehouseIdsku",
-    "ACCOUNT#TENANT#PRODUCT#PAYMENT#INVOICE#SESSION#POST#COMMENT#MESSAGE#EVENT#",
-    "METADATA#PROFILE#DATE#TYPE#STATUS#SHARD#ITEM#USER#ORDER#CUSTOMER#",
-    "attribute_exists(PK)attribute_not_exists(SK)attribute_not_exists(PK)",
-    "PENDINGACTIVEPROCESSINGSHIPPEDDELIVEREDCANCELLEDCREATEDCOMPLETED",
-    "about after all also an any as at be because been but can could day do each even every ",
-    "first for from get give go have her his how if into it its just know like look make many ",
-    "more most new no not now only other our out over people say see she so some take than ",
-    "that their them then there these they think this time two up us use want way we well what ",
-    "when which who will work would year you your ",
-    "Get List Create Update Delete by for of the and in to a is per with from on one table ",
-    "quantitypricetotalamountnameemailuserIditemIdorderIdcustomerIdcreatedAtstatusdate",
-    "GSI3PKGSI3SKGSI2PKGSI2SKGSI1PKGSI1SKGSI1GSI2GSI3LSI1PKSK",
-);
+/// in a design is already a back-reference. Each run of words is written as it appears on the
+/// wire: names as a new name (0, the text, 0xFF), template text as a literal run (1, the text,
+/// 0xFF), conditions and index names as a str (the text, 0xFF), English as it is, so a match
+/// covers the framing bytes too. Most frequent last: nearer words cost fewer bits. Generic
+/// DynamoDB vocabulary and common English only, never text from a particular design. Part of
+/// the version-1 format: never edit it once released.
+const DICTIONARY_RUNS: [(&[u8], &str); 16] = [
+    (
+        NEW_NAME,
+        "ttl expiresAt updatedAt deletedAt version timestamp type EntityType Detail Address Amount phone",
+    ),
+    (
+        NEW_NAME,
+        "description title count score rating category tags region tenantId sessionId token messageId",
+    ),
+    (
+        NEW_NAME,
+        "commentId postId productId accountId paymentId invoiceId shipmentId warehouseId sku",
+    ),
+    (
+        LITERAL,
+        "ACCOUNT# TENANT# PRODUCT# PAYMENT# INVOICE# SESSION# POST# COMMENT# MESSAGE# EVENT#",
+    ),
+    (
+        LITERAL,
+        "METADATA# PROFILE# DATE# TYPE# STATUS# SHARD# ITEM# USER# ORDER# CUSTOMER#",
+    ),
+    (
+        b"",
+        "attribute_exists(PK) attribute_not_exists(SK) attribute_not_exists(PK)",
+    ),
+    (
+        NEW_NAME,
+        "PENDING ACTIVE PROCESSING SHIPPED DELIVERED CANCELLED CREATED COMPLETED",
+    ),
+    (
+        ENGLISH,
+        "about after all also an any as at be because been but can could day do each even every ",
+    ),
+    (
+        ENGLISH,
+        "first for from get give go have her his how if into it its just know like look make many ",
+    ),
+    (
+        ENGLISH,
+        "more most new no not now only other our out over people say see she so some take than ",
+    ),
+    (
+        ENGLISH,
+        "that their them then there these they think this time two up us use want way we well what ",
+    ),
+    (ENGLISH, "when which who will work would year you your "),
+    (
+        ENGLISH,
+        "Get List Create Update Delete by for of the and in to a is per with from on one table ",
+    ),
+    (
+        NEW_NAME,
+        "quantity price total amount name email userId itemId orderId customerId createdAt status date",
+    ),
+    (b"", "LSI1 GSI3 GSI2 GSI1"),
+    (NEW_NAME, "GSI3PK GSI3SK GSI2PK GSI2SK GSI1PK GSI1SK PK SK"),
+];
+
+/// How a dictionary run's words are framed: as new names, as template literals, as English.
+const NEW_NAME: &[u8] = b"\x00";
+const LITERAL: &[u8] = b"\x01";
+const ENGLISH: &[u8] = b"english";
+
+/// The preset DEFLATE dictionary: [`DICTIONARY_RUNS`] framed as on the wire.
+pub(super) fn dictionary() -> &'static [u8] {
+    static DICTIONARY: LazyLock<Vec<u8>> = LazyLock::new(|| {
+        let mut bytes = Vec::new();
+        for (frame, words) in DICTIONARY_RUNS {
+            if frame == ENGLISH {
+                bytes.extend_from_slice(words.as_bytes());
+                continue;
+            }
+            for word in words.split(' ') {
+                bytes.extend_from_slice(frame);
+                bytes.extend_from_slice(word.as_bytes());
+                bytes.push(END_OF_TEXT);
+            }
+        }
+        bytes
+    });
+    &DICTIONARY
+}
 
 /// Why version-1 bytes do not make a design: what was expected, at which byte.
 #[derive(Debug, Clone, PartialEq, Eq)]
