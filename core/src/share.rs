@@ -3,14 +3,17 @@
 //!
 //! The payload is `<version>.` then base64url (no padding) of raw DEFLATE, primed with a
 //! dictionary of common DynamoDB words, of the design in an explicit, positional byte layout
-//! that only this module knows (see `share/v1.rs`). Encoding is canonical: the same design always makes the same link.
+//! that only this module knows (see `share/v1.rs`): prose first, then the structure, where a
+//! repeated name is one byte. Encoding is canonical: the same design always makes the same
+//! link.
 //!
 //! Decoding trusts nothing and never panics. It refuses, in this order and before allocating
 //! for them: a payload longer than [`MAX_LINK_CHARS`]; a missing or unknown version; bad
 //! base64; DEFLATE data that is damaged, cut short, or unpacks to more than
 //! [`MAX_DESIGN_BYTES`] (decompression stops at the limit, so a bomb costs milliseconds);
-//! wire data that is damaged, followed by garbage, or not a design the model can hold (a
-//! non-finite number, invalid sample items). Each refusal is a [`LinkError`] that says
+//! wire data that is damaged, followed by garbage, whose name references would expand past
+//! [`MAX_DESIGN_BYTES`], or not a design the model can hold (a non-finite number, sample
+//! values nested too deep). Each refusal is a [`LinkError`] that says
 //! what is wrong.
 //!
 //! Versions: every version ever written keeps its reader, which reads into the current model
