@@ -6,6 +6,19 @@
 //! only those the server was started with. A run cleans up after itself whatever happens: when
 //! its last watcher disconnects before the end (a closed tab), it is cancelled, and a cancelled
 //! run deletes its tables before its `failed` event.
+//!
+//! The wire format, for the app's Run panel:
+//! - `GET /api/engines` -> `[{"name":"embedded","kind":"embedded","description":"...",
+//!   "default":true}, ...]` (`kind`: `embedded`, `endpoint` or `aws`).
+//! - `POST /api/runs` `{"design": <design document>, "engine": "embedded", "counts":
+//!   {"Order": 100}}` (`engine` and `counts` optional) -> 202 `{"id":"1a2b3c4d","events":
+//!   "/api/runs/1a2b3c4d/events"}`; 400 `{"error": "..."}` for an unknown engine, an invalid
+//!   design or too many items, with nothing created.
+//! - `GET /api/runs/{id}/events`: `text/event-stream`; each event has `id: N` (its position),
+//!   `event: <type>` and `data: <json>` where the JSON carries the same `type`; see
+//!   [`RunEvent`] for every type and field. The stream ends after `done` or `failed`: close the
+//!   `EventSource` on either. Closing it earlier cancels the run.
+//! - `DELETE /api/runs/{id}` cancels a run -> 202.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::convert::Infallible;
