@@ -1,10 +1,21 @@
 #!/usr/bin/env bash
 # Builds the browser app into dist/ with trunk, offline, with the tools setup.sh pinned.
+# Skips the build when nothing the app is built from changed since the last successful one
+# (wasm-opt alone takes tens of seconds); KEYPLAN_REBUILD=1 forces it.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+
+inputs=(index.html Trunk.toml Cargo.toml Cargo.lock app core style examples)
+stamp=dist/.keyplan-build-stamp
+if [ "${KEYPLAN_REBUILD:-0}" != 1 ] && [ -f "$stamp" ] && [ -f dist/index.html ] &&
+  [ -z "$(find "${inputs[@]}" -newer "$stamp" -print -quit 2>/dev/null)" ]; then
+  echo "dist/ is up to date (KEYPLAN_REBUILD=1 forces a build)"
+  exit 0
+fi
 
 # Offline builds need every crate already downloaded.
 cargo fetch
 # The app's release build uses the `wasm-release` cargo profile (index.html:
 # data-cargo-profile-release), then wasm-opt -Oz.
 trunk build index.html --release=true --offline=true
+touch "$stamp"
