@@ -130,6 +130,69 @@ async fn a_drag_undoes_in_one_step_redoes_and_survives_a_reload() {
 }
 
 #[tokio::test]
+async fn shift_click_selects_two_cards_that_move_and_undo_together() {
+    let Some(dist) = prerequisites() else { return };
+    let server = start_server(&dist);
+    let b = Browser::open().await;
+    b.visit(&server.url).await;
+    let (customer, order) = ("[data-entity=Customer]", "[data-entity=Order]");
+    let before = (b.position(customer).await, b.position(order).await);
+    b.click(&format!("{customer} .card-head")).await;
+    b.shift_click(&format!("{order} .card-head")).await;
+    eventually("both cards are selected", || async {
+        b.client
+            .find_all(fantoccini::Locator::Css(".card.selected"))
+            .await
+            .map(|found| found.len() == 2)
+            .unwrap_or(false)
+    })
+    .await;
+
+    b.drag(&format!("{customer} .card-head"), 60.0, 100.0).await;
+    let after = (b.position(customer).await, b.position(order).await);
+    for (was, now) in [(before.0, after.0), (before.1, after.1)] {
+        assert!(
+            (now.0 - was.0 - 60.0).abs() < 3.0 && (now.1 - was.1 - 100.0).abs() < 3.0,
+            "every selected card moves with the pointer: {was:?} -> {now:?}"
+        );
+    }
+    b.press(&[CONTROL], 'z').await;
+    eventually("one undo puts both back", || async {
+        b.saved_design().await.layout == keyplan_core::examples::first().layout
+    })
+    .await;
+    b.close().await;
+}
+
+#[tokio::test]
+async fn the_wheel_zooms_around_the_pointer() {
+    let Some(dist) = prerequisites() else { return };
+    let server = start_server(&dist);
+    let b = Browser::open().await;
+    b.visit(&server.url).await;
+    let card = "[data-entity=Order] .card-head";
+    let zoom_label = ".zoom-level";
+    let zoom_before = b.find(zoom_label).await.text().await.expect("zoom");
+    let (x, y) = b.centre(card).await;
+    b.wheel(x, y, -300).await;
+    eventually("the zoom level grows", || async {
+        let now = b.find(zoom_label).await.text().await.expect("zoom");
+        now.trim_end_matches('%').parse::<f64>().unwrap_or(0.0)
+            > zoom_before
+                .trim_end_matches('%')
+                .parse::<f64>()
+                .unwrap_or(0.0)
+    })
+    .await;
+    let (x2, y2) = b.centre(card).await;
+    assert!(
+        (x2 - x).abs() < 3.0 && (y2 - y).abs() < 3.0,
+        "the point under the pointer stays put: ({x}, {y}) -> ({x2}, {y2})"
+    );
+    b.close().await;
+}
+
+#[tokio::test]
 async fn a_nosql_workbench_file_opens_as_a_new_design_with_its_entities() {
     let Some(dist) = prerequisites() else { return };
     let file = std::path::Path::new(

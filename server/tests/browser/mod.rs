@@ -14,7 +14,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use fantoccini::actions::{InputSource, KeyAction, KeyActions, MouseActions, PointerAction};
+use fantoccini::actions::{
+    Actions, InputSource, KeyAction, KeyActions, MouseActions, PointerAction, WheelAction,
+    WheelActions,
+};
 use fantoccini::elements::Element;
 use fantoccini::{Client, ClientBuilder, Locator};
 
@@ -249,6 +252,54 @@ impl Browser {
         mouse = mouse.then(PointerAction::Up { button: 0 });
         self.client.perform_actions(mouse).await.expect("drag");
         self.client.release_actions().await.expect("release mouse");
+    }
+
+    /// Clicks the element matching `css` with Shift held.
+    pub async fn shift_click(&self, css: &str) {
+        let element = self.find(css).await;
+        let pause = Duration::from_millis(20);
+        let keys = KeyActions::new("keyboard".into())
+            .then(KeyAction::Down { value: SHIFT })
+            .pause(pause)
+            .pause(pause)
+            .then(KeyAction::Up { value: SHIFT });
+        let mouse = MouseActions::new("mouse".into())
+            .then(PointerAction::MoveToElement {
+                element,
+                duration: None,
+                x: 0.0,
+                y: 0.0,
+            })
+            .then(PointerAction::Down { button: 0 })
+            .then(PointerAction::Up { button: 0 })
+            .pause(pause);
+        self.client
+            .perform_actions(Actions::from(keys).and(mouse))
+            .await
+            .expect("shift+click");
+        self.client.release_actions().await.expect("release");
+    }
+
+    /// Turns the mouse wheel by `delta_y` pixels over the viewport point (`x`, `y`).
+    pub async fn wheel(&self, x: f64, y: f64, delta_y: i64) {
+        let wheel = WheelActions::new("wheel".into()).then(WheelAction::Scroll {
+            duration: None,
+            x: x.round() as i64,
+            y: y.round() as i64,
+            delta_x: 0,
+            delta_y,
+        });
+        self.client.perform_actions(wheel).await.expect("wheel");
+    }
+
+    /// The centre of the element matching `css`, on screen.
+    pub async fn centre(&self, css: &str) -> (f64, f64) {
+        let v = self
+            .js(&format!(
+                "const r = document.querySelector({css:?}).getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2];"
+            ))
+            .await;
+        (v[0].as_f64().expect("x"), v[1].as_f64().expect("y"))
     }
 
     /// Runs a script and returns its value.
