@@ -29,10 +29,11 @@ struct Load {
 }
 
 pub(super) fn hot_partitions(prepared: &Prepared<'_>, verdicts: &[Verdict], out: &mut Findings) {
-    // By (table, index position, partition template sources).
-    let mut loads: HashMap<(usize, usize, String), Load> = HashMap::new();
+    // By (table, index position, partition group): members of one group have the same
+    // partition template text.
+    let mut loads: HashMap<(usize, usize, usize), Load> = HashMap::new();
     let mut order = Vec::new();
-    let mut add = |key: (usize, usize, String),
+    let mut add = |key: (usize, usize, usize),
                    member: &Member<'_>,
                    entity: &Entity,
                    index_key: &str,
@@ -42,8 +43,8 @@ pub(super) fn hot_partitions(prepared: &Prepared<'_>, verdicts: &[Verdict], out:
         let Some(why_few) = few_values(entity, &member.partition) else {
             return;
         };
-        let load = loads.entry(key.clone()).or_insert_with(|| {
-            order.push(key.clone());
+        let load = loads.entry(key).or_insert_with(|| {
+            order.push(key);
             Load {
                 shards: member
                     .partition
@@ -100,9 +101,10 @@ pub(super) fn hot_partitions(prepared: &Prepared<'_>, verdicts: &[Verdict], out:
                 else {
                     continue;
                 };
-                let Some(member) = prepared.member(index, e) else {
+                let Some(position) = prepared.member_position(index, e) else {
                     continue;
                 };
+                let member = &index.members[position];
                 let entity = prepared.entity(e);
                 let items = match verdict.operation {
                     Operation::GetItem => 1.0,
@@ -113,7 +115,7 @@ pub(super) fn hot_partitions(prepared: &Prepared<'_>, verdicts: &[Verdict], out:
                 if !pattern.consistent {
                     units /= 2.0;
                 }
-                let key = (t, pos, template_key(&member.partition));
+                let key = (t, pos, index.partition_group(position));
                 add(
                     key,
                     member,
@@ -168,9 +170,10 @@ pub(super) fn hot_partitions(prepared: &Prepared<'_>, verdicts: &[Verdict], out:
                         .max(1.0);
                     let factor = if transactional { 2.0 } else { 1.0 };
                     for (pos, index) in prepared.tables[t].indexes.iter().enumerate() {
-                        let Some(member) = prepared.member(index, e) else {
+                        let Some(position) = prepared.member_position(index, e) else {
                             continue;
                         };
+                        let member = &index.members[position];
                         let mut writes = 1.0;
                         if action == Action::Update && index.keys.kind != IndexKind::Table {
                             // An update touches an index only when it changes one of its keys;
@@ -185,7 +188,7 @@ pub(super) fn hot_partitions(prepared: &Prepared<'_>, verdicts: &[Verdict], out:
                             }
                             writes = 2.0;
                         }
-                        let key = (t, pos, template_key(&member.partition));
+                        let key = (t, pos, index.partition_group(position));
                         add(
                             key,
                             member,
@@ -257,14 +260,6 @@ pub(super) fn hot_partitions(prepared: &Prepared<'_>, verdicts: &[Verdict], out:
             );
         }
     }
-}
-
-fn template_key(templates: &[std::borrow::Cow<'_, KeyTemplate>]) -> String {
-    templates
-        .iter()
-        .map(|t| t.source())
-        .collect::<Vec<_>>()
-        .join("\u{1}")
 }
 
 /// Why a partition key takes few values, or `None` when one of its variables can take many.
