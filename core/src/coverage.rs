@@ -125,7 +125,7 @@ impl<'a> Prepared<'a> {
         for (i, t) in design.tables.iter().enumerate() {
             table_by_name.entry(t.name.as_str()).or_insert(i);
         }
-        let mut entity_by_name = HashMap::new();
+        let mut entity_by_name = HashMap::with_capacity(design.entities.len());
         let mut homes = Vec::with_capacity(design.entities.len());
         let mut per_table: Vec<Vec<usize>> = vec![Vec::new(); design.tables.len()];
         for (i, e) in design.entities.iter().enumerate() {
@@ -207,7 +207,8 @@ fn prepare_index<'a>(
         }
     }
     // Templates are equal by their text.
-    let mut group_of: HashMap<&[Cow<'a, KeyTemplate>], usize> = HashMap::new();
+    let mut group_of: HashMap<&[Cow<'a, KeyTemplate>], usize> =
+        HashMap::with_capacity(members.len());
     let mut partition_group = Vec::with_capacity(members.len());
     let mut group_members: Vec<Vec<usize>> = Vec::new();
     for (position, member) in members.iter().enumerate() {

@@ -150,7 +150,7 @@ fn names(design: &Design, out: &mut Findings) {
             }
         }
     }
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::with_capacity(design.entities.len());
     for entity in &design.entities {
         let path = || format!("entities/{}", entity.name);
         if entity.name.trim().is_empty() {
@@ -169,7 +169,7 @@ fn names(design: &Design, out: &mut Findings) {
                 format!("two entities are named `{}`", entity.name),
             );
         }
-        let mut attrs = HashSet::new();
+        let mut attrs = HashSet::with_capacity(entity.attributes.len());
         for a in &entity.attributes {
             if !attrs.insert(a.name.as_str()) {
                 out.push(
@@ -189,7 +189,7 @@ fn names(design: &Design, out: &mut Findings) {
             );
         }
     }
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::with_capacity(design.patterns.len());
     for pattern in &design.patterns {
         let path = || format!("patterns/{}", pattern.name);
         if pattern.name.trim().is_empty() {
@@ -582,7 +582,7 @@ fn max_value_bytes(entity: &Entity, name: &str, shards: Option<u32>) -> (usize, 
 fn patterns(prepared: &Prepared<'_>, verdicts: &[Verdict], out: &mut Findings) {
     let design = prepared.design;
     let mut used_indexes: HashSet<(&str, Option<&str>)> = HashSet::new();
-    let mut read_entities: HashSet<&str> = HashSet::new();
+    let mut read_entities: HashSet<&str> = HashSet::with_capacity(design.entities.len());
     for (pattern, verdict) in design.patterns.iter().zip(verdicts) {
         let path = || format!("patterns/{}", pattern.name);
         let named: Vec<&str> = match pattern.action {
