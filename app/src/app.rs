@@ -210,6 +210,7 @@ pub fn App() -> impl IntoView {
             "1" => session.center.set(CenterView::Canvas),
             "2" => session.center.set(CenterView::Data),
             "3" => session.center.set(CenterView::Cost),
+            "4" => session.center.set(CenterView::Run),
             _ => {}
         }
     });
@@ -258,6 +259,7 @@ pub fn App() -> impl IntoView {
         CenterView::Canvas => view! { <Canvas/> }.into_any(),
         CenterView::Data => view! { <DataView/> }.into_any(),
         CenterView::Cost => view! { <crate::panels::CostView/> }.into_any(),
+        CenterView::Run => view! { <crate::run::RunView/> }.into_any(),
     };
 
     view! {

@@ -19,6 +19,7 @@ pub mod inspector;
 pub mod library;
 pub mod panels;
 pub mod relations;
+pub mod run;
 pub mod session;
 pub mod share;
 pub mod storage;

@@ -63,6 +63,7 @@ pub enum CenterView {
     Canvas,
     Data,
     Cost,
+    Run,
 }
 
 /// A modal dialog.

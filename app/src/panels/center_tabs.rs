@@ -1,4 +1,4 @@
-//! The tabs above the centre: the canvas, the data view and the cost view.
+//! The tabs above the centre: the canvas, the data view, the cost view and the run panel.
 
 use leptos::prelude::*;
 
@@ -25,6 +25,7 @@ pub fn CenterTabs() -> impl IntoView {
             {tab(CenterView::Canvas, "Canvas", "1")}
             {tab(CenterView::Data, "Data", "2")}
             {tab(CenterView::Cost, "Cost", "3")}
+            {tab(CenterView::Run, "Run", "4")}
         </div>
     }
 }

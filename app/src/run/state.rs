@@ -1,0 +1,499 @@
+//! What the Run panel knows about one run, built only from the server's wire format (see the
+//! module docs of `server/src/api/runs.rs`): the engine list, the body of `POST /api/runs`, and
+//! the server-sent events folded into one [`RunState`]. Plain data and plain functions, so
+//! every rule is a native unit test; the component only moves bytes between the network and
+//! these functions.
+//!
+//! Invariant: a [`RunState`] is finished ([`RunState::finished`]) exactly when a `done` or
+//! `failed` event arrived, or the connection was lost before one; nothing after that changes it.
+
+use serde::Deserialize;
+
+/// One engine of `GET /api/engines`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct Engine {
+    pub name: String,
+    /// `embedded`, `endpoint` or `aws`.
+    pub kind: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub default: bool,
+}
+
+/// What the panel learned from `GET /api/engines`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Engines {
+    Loading,
+    /// The server runs designs on these engines (the default first).
+    Available(Vec<Engine>),
+    /// The app is served without the API (a static host): runs need `keyplan serve`.
+    NoApi,
+    /// The request never got an answer.
+    Unreachable(String),
+}
+
+impl Engines {
+    /// Reads the answer to `GET /api/engines`. Anything but a JSON list of engines (a static
+    /// host's 404 or its `index.html` fallback) means there is no API here.
+    pub fn from_response(status: u16, body: &str) -> Engines {
+        if !(200..300).contains(&status) {
+            return Engines::NoApi;
+        }
+        match serde_json::from_str::<Vec<Engine>>(body) {
+            Ok(mut engines) if !engines.is_empty() => {
+                engines.sort_by_key(|e| !e.default);
+                Engines::Available(engines)
+            }
+            _ => Engines::NoApi,
+        }
+    }
+}
+
+/// The body of `POST /api/runs` for `design_text` (a design file) on engine `engine`.
+pub fn start_body(design_text: &str, engine: &str) -> Result<String, String> {
+    let design: serde_json::Value = serde_json::from_str(design_text)
+        .map_err(|e| format!("the design could not be sent: {e}"))?;
+    Ok(serde_json::json!({ "design": design, "engine": engine }).to_string())
+}
+
+/// The answer to `POST /api/runs`: where the events are, or the server's error message.
+pub fn started(status: u16, body: &str) -> Result<String, String> {
+    #[derive(Deserialize)]
+    struct Started {
+        events: String,
+    }
+    #[derive(Deserialize)]
+    struct ApiError {
+        error: String,
+    }
+    if (200..300).contains(&status) {
+        serde_json::from_str::<Started>(body)
+            .map(|s| s.events)
+            .map_err(|e| format!("the server's answer was not understood: {e}"))
+    } else {
+        Err(serde_json::from_str::<ApiError>(body)
+            .map(|e| e.error)
+            .unwrap_or_else(|_| format!("the server refused the run (HTTP {status})")))
+    }
+}
+
+/// How one pattern went, as the server reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Pass,
+    Mismatch,
+    Error,
+    Skipped,
+}
+
+impl Status {
+    pub fn label(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Mismatch => "mismatch",
+            Status::Error => "error",
+            Status::Skipped => "skipped",
+        }
+    }
+}
+
+/// One `pattern` event.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct PatternResult {
+    pub index: usize,
+    pub pattern: String,
+    pub operation: String,
+    #[serde(default)]
+    pub index_name: Option<String>,
+    pub status: Status,
+    #[serde(default)]
+    pub expected_items: usize,
+    #[serde(default)]
+    pub actual_items: usize,
+    #[serde(default)]
+    pub requests: usize,
+    #[serde(default)]
+    pub latency_ms: f64,
+    #[serde(default)]
+    pub consumed_capacity: f64,
+    #[serde(default)]
+    pub predicted_capacity: Option<f64>,
+    #[serde(default)]
+    pub diff: Option<String>,
+    #[serde(default)]
+    pub message: Option<String>,
+}
+
+/// One `cleanup` event.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+pub struct Cleanup {
+    #[serde(default)]
+    pub deleted: Vec<String>,
+    #[serde(default)]
+    pub failed: Vec<String>,
+}
+
+/// The figures of a finished run.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct Summary {
+    #[serde(default)]
+    pub passed: usize,
+    #[serde(default)]
+    pub mismatched: usize,
+    #[serde(default)]
+    pub errors: usize,
+    #[serde(default)]
+    pub skipped: usize,
+    #[serde(default)]
+    pub items_written: usize,
+    #[serde(default)]
+    pub total_ms: f64,
+    #[serde(default)]
+    pub ok: bool,
+}
+
+/// One server-sent event of a run.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum RunEvent {
+    Started {
+        engine: String,
+        #[serde(default)]
+        tables: Vec<String>,
+        #[serde(default)]
+        items: usize,
+        #[serde(default)]
+        patterns: usize,
+    },
+    TableCreated {
+        table: String,
+    },
+    ItemsWritten {
+        written: usize,
+        total: usize,
+    },
+    Pattern(PatternResult),
+    Cleanup(Cleanup),
+    Done(Summary),
+    Failed {
+        message: String,
+        #[serde(default)]
+        summary: Summary,
+    },
+}
+
+/// The event types the server sends; the `EventSource` listens to each by name.
+pub const EVENT_NAMES: [&str; 7] = [
+    "started",
+    "table_created",
+    "items_written",
+    "pattern",
+    "cleanup",
+    "done",
+    "failed",
+];
+
+impl RunEvent {
+    /// Parses an event's `data`.
+    pub fn parse(data: &str) -> Result<RunEvent, String> {
+        serde_json::from_str(data)
+            .map_err(|e| format!("an event from the server was not understood: {e}"))
+    }
+}
+
+/// Where a run is.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Phase {
+    #[default]
+    Idle,
+    /// `POST /api/runs` sent, no event yet.
+    Starting,
+    Running,
+    Done(Summary),
+    Failed(String),
+}
+
+/// Everything the panel shows about the current run.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RunState {
+    pub phase: Phase,
+    pub engine: String,
+    pub tables: Vec<String>,
+    pub tables_created: Vec<String>,
+    pub items_written: usize,
+    pub items_total: usize,
+    pub patterns_total: usize,
+    pub results: Vec<PatternResult>,
+    pub cleanup: Option<Cleanup>,
+}
+
+impl RunState {
+    /// A run that was just asked for.
+    pub fn starting(engine: &str) -> RunState {
+        RunState {
+            phase: Phase::Starting,
+            engine: engine.to_string(),
+            ..RunState::default()
+        }
+    }
+
+    pub fn finished(&self) -> bool {
+        matches!(self.phase, Phase::Done(_) | Phase::Failed(_))
+    }
+
+    pub fn busy(&self) -> bool {
+        matches!(self.phase, Phase::Starting | Phase::Running)
+    }
+
+    /// Folds one event in; events after the end are ignored.
+    pub fn apply(&mut self, event: RunEvent) {
+        if self.finished() {
+            return;
+        }
+        self.phase = Phase::Running;
+        match event {
+            RunEvent::Started {
+                engine,
+                tables,
+                items,
+                patterns,
+            } => {
+                self.engine = engine;
+                self.tables = tables;
+                self.items_total = items;
+                self.patterns_total = patterns;
+            }
+            RunEvent::TableCreated { table } => self.tables_created.push(table),
+            RunEvent::ItemsWritten { written, total } => {
+                self.items_written = written;
+                self.items_total = total;
+            }
+            RunEvent::Pattern(result) => {
+                self.results.push(result);
+                self.results.sort_by_key(|r| r.index);
+            }
+            RunEvent::Cleanup(cleanup) => self.cleanup = Some(cleanup),
+            RunEvent::Done(summary) => self.phase = Phase::Done(summary),
+            RunEvent::Failed { message, .. } => self.phase = Phase::Failed(message),
+        }
+    }
+
+    /// The run could not go on (no answer, a refused start, a lost stream, a bad event).
+    pub fn fail(&mut self, message: impl Into<String>) {
+        if !self.finished() {
+            self.phase = Phase::Failed(message.into());
+        }
+    }
+
+    /// Work done over work to do, in 0..=1: tables, items and patterns each count one step.
+    pub fn progress(&self) -> f64 {
+        if let Phase::Done(_) = self.phase {
+            return 1.0;
+        }
+        let total = self.tables.len() + self.items_total + self.patterns_total;
+        if total == 0 {
+            return 0.0;
+        }
+        let done = self.tables_created.len() + self.items_written + self.results.len();
+        (done as f64 / total as f64).min(1.0)
+    }
+
+    /// One line saying where the run is, e.g. "Writing items: 120 of 400".
+    pub fn status_line(&self) -> String {
+        match &self.phase {
+            Phase::Idle => "Not run yet".to_string(),
+            Phase::Starting => "Starting the run…".to_string(),
+            Phase::Running if self.tables_created.len() < self.tables.len() => format!(
+                "Creating tables: {} of {}",
+                self.tables_created.len(),
+                self.tables.len()
+            ),
+            Phase::Running if self.items_written < self.items_total => format!(
+                "Writing items: {} of {}",
+                self.items_written, self.items_total
+            ),
+            Phase::Running if self.cleanup.is_none() => format!(
+                "Running patterns: {} of {}",
+                self.results.len(),
+                self.patterns_total
+            ),
+            Phase::Running => "Cleaning up…".to_string(),
+            Phase::Done(s) if s.ok => format!(
+                "Passed: {} patterns{}, {} items in {:.0} ms",
+                s.passed,
+                match s.skipped {
+                    0 => String::new(),
+                    n => format!(" ({n} skipped: not served by a key)"),
+                },
+                s.items_written,
+                s.total_ms
+            ),
+            Phase::Done(s) => format!(
+                "Finished with {} mismatches and {} errors",
+                s.mismatched, s.errors
+            ),
+            Phase::Failed(message) => format!("The run failed: {message}"),
+        }
+    }
+
+    /// What cleanup did, once it ran.
+    pub fn cleanup_line(&self) -> Option<String> {
+        let c = self.cleanup.as_ref()?;
+        Some(if c.failed.is_empty() {
+            format!("Cleanup: deleted {} tables", c.deleted.len())
+        } else {
+            format!(
+                "Cleanup: could not delete {}; delete them by hand",
+                c.failed.join(", ")
+            )
+        })
+    }
+}
+
+/// A pattern's figures, e.g. "Query on GSI1 · 3 of 3 items · 1.2 ms · 0.5 RCU".
+pub fn figures(r: &PatternResult) -> String {
+    let operation = match &r.index_name {
+        Some(index) => format!("{} on {index}", r.operation),
+        None => r.operation.clone(),
+    };
+    format!(
+        "{operation} · {} of {} items · {:.1} ms · {:.1} capacity units",
+        r.actual_items, r.expected_items, r.latency_ms, r.consumed_capacity
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use expect_test::{Expect, expect};
+
+    fn run(events: &[&str]) -> RunState {
+        let mut state = RunState::starting("embedded");
+        for e in events {
+            match RunEvent::parse(e) {
+                Ok(event) => state.apply(event),
+                Err(message) => state.fail(message),
+            }
+        }
+        state
+    }
+
+    fn check(events: &[&str], expect: Expect) {
+        let s = run(events);
+        let rows: Vec<String> = s
+            .results
+            .iter()
+            .map(|r| format!("{} {}: {}", r.status.label(), r.pattern, figures(r)))
+            .collect();
+        expect.assert_eq(&format!(
+            "{} | {:.2} | {} | {}",
+            s.status_line(),
+            s.progress(),
+            rows.join("; "),
+            s.cleanup_line().unwrap_or_default()
+        ));
+    }
+
+    const STARTED: &str = r#"{"type":"started","id":"1a2b","engine":"embedded","tables":["T"],"items":4,"patterns":2}"#;
+    const TABLE: &str = r#"{"type":"table_created","table":"T","name":"keyplan-run-1a2b-T"}"#;
+    const HALF: &str = r#"{"type":"items_written","written":2,"total":4}"#;
+    const ALL: &str = r#"{"type":"items_written","written":4,"total":4}"#;
+    const PASS: &str = r#"{"type":"pattern","index":1,"pattern":"Get order","operation":"GetItem","status":"pass","expected_items":1,"actual_items":1,"requests":1,"latency_ms":0.42,"consumed_capacity":0.5}"#;
+    const MISMATCH: &str = r#"{"type":"pattern","index":0,"pattern":"Orders of customer","operation":"Query","index_name":"GSI1","status":"mismatch","expected_items":2,"actual_items":1,"requests":1,"latency_ms":1.0,"consumed_capacity":0.5,"diff":"- ORDER#2\n"}"#;
+    const CLEANUP: &str = r#"{"type":"cleanup","deleted":["keyplan-run-1a2b-T"],"failed":[]}"#;
+    const DONE: &str = r#"{"type":"done","passed":2,"mismatched":0,"errors":0,"skipped":0,"items_written":4,"load_requests":1,"load_ms":2.0,"total_ms":31.4,"left_behind":[],"ok":true}"#;
+
+    #[test]
+    fn a_run_reports_each_step_as_its_events_arrive() {
+        check(&[], expect!["Starting the run… | 0.00 |  | "]);
+        check(&[STARTED], expect!["Creating tables: 0 of 1 | 0.00 |  | "]);
+        check(
+            &[STARTED, TABLE, HALF],
+            expect!["Writing items: 2 of 4 | 0.43 |  | "],
+        );
+        check(
+            &[STARTED, TABLE, ALL, PASS],
+            expect![
+                "Running patterns: 1 of 2 | 0.86 | pass Get order: GetItem · 1 of 1 items · 0.4 ms · 0.5 capacity units | "
+            ],
+        );
+    }
+
+    #[test]
+    fn a_finished_run_shows_every_pattern_in_design_order_and_its_cleanup() {
+        let pass2 = PASS
+            .replace("\"index\":1", "\"index\":0")
+            .replace("Get order", "List");
+        check(
+            &[STARTED, TABLE, ALL, PASS, &pass2, CLEANUP, DONE],
+            expect![
+                "Passed: 2 patterns, 4 items in 31 ms | 1.00 | pass List: GetItem · 1 of 1 items · 0.4 ms · 0.5 capacity units; pass Get order: GetItem · 1 of 1 items · 0.4 ms · 0.5 capacity units | Cleanup: deleted 1 tables"
+            ],
+        );
+    }
+
+    #[test]
+    fn a_mismatch_keeps_its_diff_and_names_its_index() {
+        let s = run(&[STARTED, TABLE, ALL, MISMATCH]);
+        assert_eq!(s.results[0].status, Status::Mismatch);
+        assert_eq!(s.results[0].diff.as_deref(), Some("- ORDER#2\n"));
+        assert!(figures(&s.results[0]).starts_with("Query on GSI1 · 1 of 2 items"));
+    }
+
+    #[test]
+    fn a_failed_run_says_why_and_ignores_what_comes_after() {
+        let failed = r#"{"type":"failed","message":"the endpoint did not answer within 5 s","summary":{"passed":0,"mismatched":0,"errors":0,"skipped":0,"items_written":0,"load_requests":0,"load_ms":0.0,"total_ms":5000.0,"left_behind":[],"ok":false}}"#;
+        check(
+            &[STARTED, failed, PASS],
+            expect!["The run failed: the endpoint did not answer within 5 s | 0.00 |  | "],
+        );
+    }
+
+    #[test]
+    fn an_event_that_is_not_understood_fails_the_run_instead_of_panicking() {
+        check(
+            &[STARTED, "{not json"],
+            expect![
+                "The run failed: an event from the server was not understood: key must be a string at line 1 column 2 | 0.00 |  | "
+            ],
+        );
+    }
+
+    #[test]
+    fn a_static_host_without_the_api_means_keyplan_serve_is_needed() {
+        assert_eq!(Engines::from_response(404, "Not Found"), Engines::NoApi);
+        assert_eq!(
+            Engines::from_response(200, "<!DOCTYPE html><html>"),
+            Engines::NoApi
+        );
+        assert_eq!(Engines::from_response(200, "[]"), Engines::NoApi);
+        let body = r#"[{"name":"local","kind":"endpoint","description":"x","default":false},{"name":"embedded","kind":"embedded","description":"in-process","default":true}]"#;
+        let Engines::Available(engines) = Engines::from_response(200, body) else {
+            panic!("engines expected")
+        };
+        assert_eq!(
+            engines[0].name, "embedded",
+            "the default engine comes first"
+        );
+    }
+
+    #[test]
+    fn the_start_request_carries_the_design_and_the_engine_name_and_reads_the_answer() {
+        let body = start_body(r#"{"name":"d"}"#, "embedded").expect("a body");
+        expect![[r#"{"design":{"name":"d"},"engine":"embedded"}"#]].assert_eq(&body);
+        assert_eq!(
+            started(202, r#"{"id":"1a2b","events":"/api/runs/1a2b/events"}"#),
+            Ok("/api/runs/1a2b/events".to_string())
+        );
+        assert_eq!(
+            started(400, r#"{"error":"unknown engine `x`"}"#),
+            Err("unknown engine `x`".to_string())
+        );
+        assert_eq!(
+            started(502, "Bad Gateway"),
+            Err("the server refused the run (HTTP 502)".to_string())
+        );
+    }
+}
