@@ -405,12 +405,17 @@ fn key_values(
     item: &Item,
     keys: &[KeyAttribute],
 ) -> Result<Vec<KeyValue>, (String, Option<String>)> {
-    keys.iter()
-        .map(|k| match item.get(&k.name) {
-            None => Err((k.name.clone(), None)),
-            Some(v) => KeyValue::from_attribute(v, k.ty).map_err(|e| (k.name.clone(), Some(e))),
-        })
-        .collect()
+    // A plain loop into an exact-size vector: this runs for every item and index on a load.
+    let mut out = Vec::with_capacity(keys.len());
+    for k in keys {
+        match item.get(&k.name) {
+            None => return Err((k.name.clone(), None)),
+            Some(v) => {
+                out.push(KeyValue::from_attribute(v, k.ty).map_err(|e| (k.name.clone(), Some(e)))?)
+            }
+        }
+    }
+    Ok(out)
 }
 
 impl Store {
@@ -461,19 +466,29 @@ impl Store {
                 }),
             }
         }
-        for (table, mut loads) in tables.iter_mut().zip(keyed) {
-            // Table order; a stable sort keeps load order among equal keys, and the last of
-            // them wins, as a later PutItem replaces an earlier one.
-            loads.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
-            let mut table_entries: Vec<Entry> = Vec::with_capacity(loads.len());
-            let mut loads = loads.into_iter().peekable();
-            while let Some((partition, sort, load)) = loads.next() {
-                if loads
-                    .peek()
-                    .is_some_and(|next| next.0 == partition && next.1 == sort)
-                {
+        for (table, loads) in tables.iter_mut().zip(keyed) {
+            // Table order, with load order among equal keys: the last of them wins, as a later
+            // PutItem replaces an earlier one. Positions are sorted, not the loads themselves,
+            // which would move every item's keys and attributes at each step of the sort.
+            let mut order: Vec<usize> = (0..loads.len()).collect();
+            order.sort_unstable_by(|&a, &b| {
+                (&loads[a].0, &loads[a].1, a).cmp(&(&loads[b].0, &loads[b].1, b))
+            });
+            let mut slots: Vec<Option<KeyedLoad>> = loads.into_iter().map(Some).collect();
+            let mut table_entries: Vec<Entry> = Vec::with_capacity(order.len());
+            for (rank, &at) in order.iter().enumerate() {
+                let replaced = order.get(rank + 1).is_some_and(|&next| {
+                    matches!(
+                        (&slots[at], &slots[next]),
+                        (Some(this), Some(next)) if this.0 == next.0 && this.1 == next.1
+                    )
+                });
+                if replaced {
                     continue;
                 }
+                let Some((partition, sort, load)) = slots[at].take() else {
+                    continue;
+                };
                 let size = item_size(&load.item);
                 table_entries.push(Entry {
                     partition,
@@ -526,12 +541,17 @@ impl Store {
                             }),
                     }
                 }
-                entries.sort_by(|a, b| {
+                // Positions are sorted, then the entries moved once into place. The item's
+                // position breaks ties, so the order is total and an unstable sort is exact.
+                let mut order: Vec<usize> = (0..entries.len()).collect();
+                order.sort_unstable_by(|&a, &b| {
+                    let (a, b) = (&entries[a], &entries[b]);
                     a.partition
                         .cmp(&b.partition)
                         .then_with(|| a.position().cmp(&b.position()))
                 });
-                index.entries = entries;
+                let mut slots: Vec<Option<Entry>> = entries.into_iter().map(Some).collect();
+                index.entries = order.iter().filter_map(|&at| slots[at].take()).collect();
                 built.push(index);
             }
             table.indexes = built;
@@ -1015,7 +1035,18 @@ pub fn render_key(
 pub fn render_key_cow<'a>(
     template: &KeyTemplate,
     ty: KeyType,
+    value: impl FnMut(&crate::template::Var) -> Option<Cow<'a, AttributeValue>>,
+) -> Option<AttributeValue> {
+    render_key_in(template, ty, value, &mut String::new())
+}
+
+/// [`render_key_cow`] writing the text into `buffer` (cleared first): a caller rendering many
+/// keys grows one buffer, and each key's string is allocated once at its exact length.
+pub(crate) fn render_key_in<'a>(
+    template: &KeyTemplate,
+    ty: KeyType,
     mut value: impl FnMut(&crate::template::Var) -> Option<Cow<'a, AttributeValue>>,
+    buffer: &mut String,
 ) -> Option<AttributeValue> {
     let parts = template.parts();
     if ty == KeyType::B
@@ -1025,19 +1056,20 @@ pub fn render_key_cow<'a>(
     {
         return Some(AttributeValue::B(b.clone()));
     }
-    let mut text = String::new();
+    buffer.clear();
     for part in parts {
         match part {
-            Part::Literal(s) => text.push_str(s),
-            Part::Var(var) => text.push_str(value(var)?.as_key_text()?),
+            Part::Literal(s) => buffer.push_str(s),
+            Part::Var(var) => buffer.push_str(value(var)?.as_key_text()?),
         }
     }
+    let text = buffer.as_str();
     if text.is_empty() {
         return None;
     }
     match ty {
-        KeyType::S => Some(AttributeValue::S(text)),
-        KeyType::N => Decimal::parse(&text)
+        KeyType::S => Some(AttributeValue::S(text.to_owned())),
+        KeyType::N => Decimal::parse(text)
             .ok()
             .map(|d| AttributeValue::N(d.to_string())),
         KeyType::B => Some(AttributeValue::B(encode_binary(text.as_bytes()))),
@@ -1180,8 +1212,10 @@ pub fn pick_inputs(
         .and(pattern.sort.as_ref())
         .map(|s| s.attribute.clone());
     names.retain(|n| Some(n) != range_attribute.as_ref());
-    // Group this entity's items in the index by their input values.
-    let mut groups: BTreeMap<Vec<&str>, Vec<&StoredItem>> = BTreeMap::new();
+    // Group this entity's items in the index by their input values. Hashed, not ordered: the
+    // choice below depends only on each group's size and key, never on the map's order.
+    let mut groups: std::collections::HashMap<Vec<&str>, Vec<&StoredItem>> =
+        std::collections::HashMap::new();
     for entry in &index.entries {
         let stored = &table.items[entry.item];
         if stored.entity.as_deref() != Some(entity.as_str()) {

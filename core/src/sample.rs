@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use serde::Serialize;
 
-use crate::eval::{LoadItem, render_key_cow};
+use crate::eval::{LoadItem, render_key_in};
 use crate::item::{AttributeValue, Item};
 use crate::model::{AttrType, Attribute, Design, Entity, KeyType};
 use crate::template::{KeyTemplate, Part};
@@ -326,6 +326,10 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
             .collect();
         let keep = &parent_vars[e];
         data.items.reserve(count as usize);
+        // Reused across items: the key text being rendered, the item's identity, its keys.
+        let mut key_text = String::new();
+        let mut identity = String::new();
+        let mut rendered_keys: Vec<(&String, AttributeValue)> = Vec::with_capacity(keys.len());
         for i in 0..count {
             let mut draw = values::Generator::new(&mut rng, i);
             let mut item: Item = BTreeMap::new();
@@ -359,32 +363,39 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
                 }
                 item.insert(attribute.name.clone(), draw.value(kind));
             }
-            let mut identity = table.name.clone();
+            identity.clear();
+            identity.push_str(&table.name);
             let mut complete = true;
-            let mut rendered_keys = Vec::with_capacity(keys.len());
+            rendered_keys.clear();
             for (name, ty, template, is_primary) in &keys {
-                let rendered = render_key_cow(template, *ty, |v| match v.shards {
-                    Some(n) => Some(Cow::Owned(AttributeValue::S(
-                        draw.below(u64::from(n)).to_string(),
-                    ))),
-                    None => item.get(&v.name).map(Cow::Borrowed),
-                });
+                let rendered = render_key_in(
+                    template,
+                    *ty,
+                    |v| match v.shards {
+                        Some(n) => Some(Cow::Owned(AttributeValue::S(
+                            draw.below(u64::from(n)).to_string(),
+                        ))),
+                        None => item.get(&v.name).map(Cow::Borrowed),
+                    },
+                    &mut key_text,
+                );
                 match rendered {
                     Some(value) => {
                         if *is_primary {
                             identity.push('\u{0}');
                             identity.push_str(value.as_key_text().unwrap_or_default());
                         }
-                        rendered_keys.push((name.clone(), value));
+                        rendered_keys.push((name, value));
                     }
                     None if *is_primary => complete = false,
                     // No value for a variable: the item is not in that index.
                     None => {}
                 }
             }
-            if !complete || !seen_keys.insert(identity) {
+            if !complete || seen_keys.contains(identity.as_str()) {
                 continue;
             }
+            seen_keys.insert(identity.clone());
             if !keep.is_empty() {
                 records[e].push(ParentRecord {
                     vars: keep
@@ -394,8 +405,8 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
                     anchor: draw.anchor(),
                 });
             }
-            for (name, value) in rendered_keys {
-                item.insert(name, value);
+            for (name, value) in rendered_keys.drain(..) {
+                item.insert(name.clone(), value);
             }
             data.items.push(SampleItem {
                 table: table.name.clone(),

@@ -171,19 +171,29 @@ impl<'a> Generator<'a> {
                     AttributeValue::S(v)
                 }
             }
-            Kind::DistinctN(d) => AttributeValue::N((self.below(*d) + 1).to_string()),
+            Kind::DistinctN(d) => AttributeValue::N(decimal(self.below(*d) + 1)),
             Kind::DistinctS(d, initials) => {
-                AttributeValue::S(format!("{initials}-{:02}", self.below(*d) + 1))
+                let mut text = String::with_capacity(initials.len() + 4);
+                text.push_str(initials);
+                text.push('-');
+                push_padded(&mut text, self.below(*d) + 1, 2);
+                AttributeValue::S(text)
             }
             Kind::Id { stem, salt } => AttributeValue::S(self.id(stem, *salt)),
             Kind::Email => {
                 let (first, last) = self.person();
-                AttributeValue::S(format!(
-                    "{}.{}{}@example.com",
-                    first.to_ascii_lowercase(),
-                    last.to_ascii_lowercase().replace('-', ""),
-                    self.index
-                ))
+                // `{first}.{last}{index}@example.com`, lowercase, hyphens dropped.
+                let mut text = String::with_capacity(first.len() + last.len() + 24);
+                text.extend(first.chars().map(|c| c.to_ascii_lowercase()));
+                text.push('.');
+                text.extend(
+                    last.chars()
+                        .filter(|&c| c != '-')
+                        .map(|c| c.to_ascii_lowercase()),
+                );
+                push_padded(&mut text, u64::from(self.index), 1);
+                text.push_str("@example.com");
+                AttributeValue::S(text)
             }
             Kind::Username => {
                 let (first, last) = self.person();
@@ -197,7 +207,11 @@ impl<'a> Generator<'a> {
             Kind::LastName => AttributeValue::S(self.person().1.to_string()),
             Kind::FullName => {
                 let (first, last) = self.person();
-                AttributeValue::S(format!("{first} {last}"))
+                let mut text = String::with_capacity(first.len() + 1 + last.len());
+                text.push_str(first);
+                text.push(' ');
+                text.push_str(last);
+                AttributeValue::S(text)
             }
             Kind::TitleName => AttributeValue::S(format!(
                 "{} {}",
@@ -232,16 +246,18 @@ impl<'a> Generator<'a> {
                 AttributeValue::S(capitalise(&words.join(" ")))
             }
             Kind::Words => AttributeValue::S(format!("{}-{}", self.pick(WORDS), self.pick(WORDS))),
-            Kind::Expiry => AttributeValue::N((self.anchor + 90 * DAY).to_string()),
+            Kind::Expiry => AttributeValue::N(signed_decimal(self.anchor + 90 * DAY)),
             Kind::EpochTime => {
                 let t = self.next_time();
-                AttributeValue::N(t.to_string())
+                AttributeValue::N(signed_decimal(t))
             }
             Kind::Money(low, high) => {
                 let c = self.between(low * 100, high * 100);
-                AttributeValue::N(trim_cents(format!("{}.{:02}", c / 100, c % 100)))
+                AttributeValue::N(money(c))
             }
-            Kind::Integer(low, high) => AttributeValue::N(self.between(*low, *high).to_string()),
+            Kind::Integer(low, high) => {
+                AttributeValue::N(signed_decimal(self.between(*low, *high)))
+            }
             Kind::Binary => {
                 let len = self.between(8, 16) as usize;
                 AttributeValue::B(encode_binary(&self.bytes(len)))
@@ -575,6 +591,64 @@ fn capitalise(word: &str) -> String {
     }
 }
 
+/// Appends `n` in decimal, zero-padded to at least `width` digits (what `{n:0width$}` writes,
+/// without the formatting machinery: this runs for most generated values).
+fn push_padded(text: &mut String, n: u64, width: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for _ in (digits.len() - at)..width {
+        text.push('0');
+    }
+    for &d in &digits[at..] {
+        text.push(char::from(d));
+    }
+}
+
+/// `n` in decimal: what `n.to_string()` gives.
+fn decimal(n: u64) -> String {
+    let mut text = String::with_capacity(20);
+    push_padded(&mut text, n, 1);
+    text
+}
+
+/// `n` in decimal with its sign: what `n.to_string()` gives.
+fn signed_decimal(n: i64) -> String {
+    let mut text = String::with_capacity(20);
+    if n < 0 {
+        text.push('-');
+    }
+    push_padded(&mut text, n.unsigned_abs(), 1);
+    text
+}
+
+/// `c` cents as DynamoDB stores the number: `1250` -> `12.5`, `1200` -> `12`, `1205` ->
+/// `12.05` (what [`trim_cents`] makes of `{c / 100}.{c % 100:02}`).
+fn money(c: i64) -> String {
+    if c < 0 {
+        return trim_cents(format!("{}.{:02}", c / 100, c % 100));
+    }
+    let (whole, cents) = (c / 100, (c % 100) as u64);
+    let mut text = signed_decimal(whole);
+    if cents != 0 {
+        text.push('.');
+        if cents % 10 == 0 {
+            push_padded(&mut text, cents / 10, 1);
+        } else {
+            push_padded(&mut text, cents, 2);
+        }
+    }
+    text
+}
+
 /// `12.50` -> `12.5`, `12.00` -> `12`: numbers as DynamoDB stores them.
 fn trim_cents(text: String) -> String {
     if text.contains('.') {
@@ -601,20 +675,38 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 
 /// `2025-03-14T09:26:53Z`.
 pub(super) fn iso_datetime(seconds: i64) -> String {
+    let s = seconds.rem_euclid(DAY) as u64;
+    let mut text = String::with_capacity(20);
+    push_date(&mut text, seconds);
+    text.push('T');
+    push_padded(&mut text, s / 3600, 2);
+    text.push(':');
+    push_padded(&mut text, s % 3600 / 60, 2);
+    text.push(':');
+    push_padded(&mut text, s % 60, 2);
+    text.push('Z');
+    text
+}
+
+/// Appends `YYYY-MM-DD` (what `{y:04}-{m:02}-{d:02}` writes).
+fn push_date(text: &mut String, seconds: i64) {
     let (y, m, d) = civil_from_days(seconds.div_euclid(DAY));
-    let s = seconds.rem_euclid(DAY);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        s / 3600,
-        s % 3600 / 60,
-        s % 60
-    )
+    if y < 0 {
+        text.push_str(&format!("{y:04}"));
+    } else {
+        push_padded(text, y as u64, 4);
+    }
+    text.push('-');
+    push_padded(text, u64::from(m), 2);
+    text.push('-');
+    push_padded(text, u64::from(d), 2);
 }
 
 /// `2025-03-14`.
 pub(super) fn iso_date(seconds: i64) -> String {
-    let (y, m, d) = civil_from_days(seconds.div_euclid(DAY));
-    format!("{y:04}-{m:02}-{d:02}")
+    let mut text = String::with_capacity(10);
+    push_date(&mut text, seconds);
+    text
 }
 
 #[cfg(test)]
@@ -636,5 +728,32 @@ mod tests {
         assert_eq!(id_stem("customerId"), "customer");
         assert_eq!(trim_cents("12.50".into()), "12.5");
         assert_eq!(trim_cents("12.00".into()), "12");
+        for c in [0, 5, 10, 99, 100, 1200, 1205, 1250, 199_999, -5, -1250] {
+            assert_eq!(
+                money(c),
+                trim_cents(format!("{}.{:02}", c / 100, c % 100)),
+                "{c}"
+            );
+        }
+        for n in [0, 7, 42, 1_000_000, -3, i64::MIN, i64::MAX] {
+            assert_eq!(signed_decimal(n), n.to_string());
+        }
+        for t in [
+            0,
+            EPOCH_START + 3_661,
+            -86_400 * 800_000 + 59,
+            253_402_300_799,
+        ] {
+            let (y, m, d) = civil_from_days(t.div_euclid(DAY));
+            let s = t.rem_euclid(DAY);
+            let by_format = format!(
+                "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+                s / 3600,
+                s % 3600 / 60,
+                s % 60
+            );
+            assert_eq!(iso_datetime(t), by_format);
+            assert_eq!(iso_date(t), by_format[..by_format.len() - 10]);
+        }
     }
 }
