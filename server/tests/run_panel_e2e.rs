@@ -1,0 +1,69 @@
+//! The Run panel, end to end in a real browser (issue 8): the app served by the real
+//! `keyplan serve` (embedded engine) runs the order-management example shown on a first visit
+//! and every access pattern a key serves comes back `pass` (the uncovered one is `skipped`), with
+//! cleanup reported. The panel's rules (event folding, progress, messages) are unit-tested in
+//! `app/src/run/state.rs`; this checks only what a user sees. Saves `test-output/run-panel.png`.
+
+mod browser;
+
+use browser::{Browser, eventually, prerequisites, start_server};
+
+#[tokio::test]
+async fn running_the_order_example_on_the_embedded_engine_passes_every_covered_pattern() {
+    let Some(dist) = prerequisites() else { return };
+    let server = start_server(&dist);
+    let b = Browser::open().await;
+    b.visit(&server.url).await;
+    let patterns = keyplan_core::examples::first().patterns.len();
+
+    b.button("Run")
+        .await
+        .click()
+        .await
+        .expect("open the Run tab");
+    b.find("[data-testid=run-engine]").await;
+    let engine = b
+        .js("return document.querySelector('[data-testid=run-engine]').value;")
+        .await;
+    assert_eq!(
+        engine, "embedded",
+        "the default engine is preselected by name"
+    );
+    b.click("[data-testid=run-start]").await;
+
+    eventually("the run finishes", || async {
+        let status = b.texts("[data-testid=run-status]").await;
+        status.iter().any(|s| {
+            s.starts_with("Passed") || s.starts_with("Finished") || s.starts_with("The run failed")
+        })
+    })
+    .await;
+    let status = b.texts("[data-testid=run-status]").await;
+    let results = b.texts("[data-testid=run-pattern-status]").await;
+    b.screenshot("run-panel").await;
+    assert!(
+        status[0].starts_with("Passed"),
+        "run status: {status:?}, patterns: {results:?}"
+    );
+    assert_eq!(results.len(), patterns, "one row per pattern: {results:?}");
+    // The example keeps one read no index serves (a Scan): the run skips it, as its verdict says.
+    let design = keyplan_core::examples::first();
+    let (covered, reads) = keyplan_core::analyze(&design).coverage();
+    let skipped = results
+        .iter()
+        .filter(|r| r.eq_ignore_ascii_case("skipped"))
+        .count();
+    let passed = results
+        .iter()
+        .filter(|r| r.eq_ignore_ascii_case("pass"))
+        .count();
+    assert_eq!(skipped, reads - covered, "{results:?}");
+    assert_eq!(
+        passed,
+        patterns - skipped,
+        "every other pattern passes: {results:?}"
+    );
+    let cleanup = b.texts("[data-testid=run-cleanup]").await;
+    assert!(cleanup[0].starts_with("Cleanup: deleted"), "{cleanup:?}");
+    b.close().await;
+}
