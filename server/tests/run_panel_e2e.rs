@@ -1,7 +1,7 @@
 //! The Run panel, end to end in a real browser (issue 8): the app served by the real
 //! `keyplan serve` (embedded engine) runs the order-management example shown on a first visit
 //! and every access pattern a key serves comes back `pass` (the uncovered one is `skipped`), with
-//! cleanup reported. The panel's rules (event folding, progress, messages) are unit-tested in
+//! cleanup reported; and a server that went away is reported as unreachable. The panel's rules (event folding, progress, messages) are unit-tested in
 //! `app/src/run/state.rs`; this checks only what a user sees. Saves `test-output/run-panel.png`.
 
 mod browser;
@@ -65,5 +65,32 @@ async fn running_the_order_example_on_the_embedded_engine_passes_every_covered_p
     );
     let cleanup = b.texts("[data-testid=run-cleanup]").await;
     assert!(cleanup[0].starts_with("Cleanup: deleted"), "{cleanup:?}");
+    b.close().await;
+}
+
+#[tokio::test]
+async fn a_server_that_went_away_is_reported_instead_of_an_engine_list() {
+    let Some(dist) = prerequisites() else { return };
+    let server = start_server(&dist);
+    let b = Browser::open().await;
+    b.visit(&server.url).await;
+    b.find("[data-testid=entity-name]").await;
+    drop(server);
+
+    b.button("Run")
+        .await
+        .click()
+        .await
+        .expect("open the Run tab");
+    let message = b
+        .find("[data-testid=run-unreachable]")
+        .await
+        .text()
+        .await
+        .expect("text");
+    assert!(
+        message.starts_with("Cannot run: the keyplan server could not be reached"),
+        "{message}"
+    );
     b.close().await;
 }
