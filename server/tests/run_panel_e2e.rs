@@ -1,8 +1,9 @@
 //! The Run panel, end to end in a real browser (issue 8): the app served by the real
 //! `keyplan serve` (embedded engine) runs the order-management example shown on a first visit
 //! and every access pattern a key serves comes back `pass` (the uncovered one is `skipped`), with
-//! cleanup reported; and a server that went away is reported as unreachable. The panel's rules (event folding, progress, messages) are unit-tested in
-//! `app/src/run/state.rs`; this checks only what a user sees. Saves `test-output/run-panel.png`.
+//! cleanup reported; and a server that went away is reported as unreachable. The panel's rules
+//! (event folding, progress, messages) are unit-tested in `app/src/run/state.rs`; this checks
+//! only what a user sees. Saves `test-output/run-panel.png`.
 
 mod browser;
 
