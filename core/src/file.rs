@@ -78,33 +78,33 @@ mod tests {
         let mut d = Design::new("shop");
         d.description = "a test".into();
         let text = to_string(&d);
-        assert_eq!(parse(&text).unwrap(), d);
+        assert_eq!(parse(&text).expect("a written design parses"), d);
     }
 
     #[test]
     fn syntax_errors_carry_line_and_column() {
         let err =
-            parse("{\n  \"version\": 1,\n  \"name\": \"x\",\n  \"tabels\": []\n}").unwrap_err();
+            parse("{\n  \"version\": 1,\n  \"name\": \"x\",\n  \"tabels\": []\n}").expect_err("an error");
         assert_eq!(
             err.to_string(),
             "line 4, column 10: unknown field `tabels`, expected one of `version`, `name`, `description`, `tables`, `entities`, `patterns`, `layout`, `samples`"
         );
-        let err = parse("{\"version\": 1,").unwrap_err();
+        let err = parse("{\"version\": 1,").expect_err("an error");
         assert!(matches!(err, FileError::Syntax { line: 1, .. }), "{err}");
     }
 
     #[test]
     fn versions_are_checked_first() {
         assert_eq!(
-            parse(r#"{"name":"x"}"#).unwrap_err(),
+            parse(r#"{"name":"x"}"#).expect_err("an error"),
             FileError::MissingVersion
         );
         assert_eq!(
-            parse(r#"{"version":9,"name":"x"}"#).unwrap_err(),
+            parse(r#"{"version":9,"name":"x"}"#).expect_err("an error"),
             FileError::TooNew { found: 9 }
         );
         assert!(matches!(
-            parse(r#"{"version":"1"}"#).unwrap_err(),
+            parse(r#"{"version":"1"}"#).expect_err("an error"),
             FileError::BadVersion { .. }
         ));
     }

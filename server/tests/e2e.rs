@@ -6,7 +6,6 @@
 //! missing the test fails if `KEYPLAN_REQUIRE_TOOLS=1` (as `make test` sets), else it prints
 //! why it skipped and passes. A screenshot of the page goes to `test-output/`.
 
-#[allow(dead_code)]
 mod browser;
 
 use std::time::Duration;
