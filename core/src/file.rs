@@ -83,8 +83,8 @@ mod tests {
 
     #[test]
     fn syntax_errors_carry_line_and_column() {
-        let err =
-            parse("{\n  \"version\": 1,\n  \"name\": \"x\",\n  \"tabels\": []\n}").expect_err("an error");
+        let err = parse("{\n  \"version\": 1,\n  \"name\": \"x\",\n  \"tabels\": []\n}")
+            .expect_err("an error");
         assert_eq!(
             err.to_string(),
             "line 4, column 10: unknown field `tabels`, expected one of `version`, `name`, `description`, `tables`, `entities`, `patterns`, `layout`, `samples`"
