@@ -580,6 +580,15 @@ fn doc_line(call: &Call) -> String {
 trait Spell {
     /// A string-valued expression of the template.
     fn string(&self, t: &KeyTemplate, var: &dyn Fn(&str) -> String) -> String;
+
+    /// The expression of a key attribute's value: a number key filled by one variable is the
+    /// number itself, any other key the template's string.
+    fn value(&self, k: &KeyValue, var: &dyn Fn(&str) -> String) -> String {
+        if let (KeyType::N, [Part::Var(v)]) = (k.ty, k.template.parts()) {
+            return var(&v.name);
+        }
+        self.string(&k.template, var)
+    }
 }
 
 /// Splits `text` at the commas outside brackets.
@@ -683,14 +692,6 @@ impl Spell for Ts {
     }
 }
 
-fn ts_value(k: &KeyValue, var: &dyn Fn(&str) -> String) -> String {
-    // A number key filled by one variable is the number itself.
-    if let (KeyType::N, [Part::Var(v)]) = (k.ty, k.template.parts()) {
-        return var(&v.name);
-    }
-    Ts.string(&k.template, var)
-}
-
 fn ts_access(obj: &str, attr: &str) -> String {
     let key = ts_key(attr);
     if key.starts_with('\'') {
@@ -775,7 +776,7 @@ fn ts_names_record(pairs: &[(String, String)]) -> String {
 fn ts_put_item(p: &PutStep, obj: &str, ind: &str) -> String {
     let mut out = String::from("{\n");
     for k in &p.keys {
-        let value = ts_value(k, &|v| {
+        let value = Ts.value(k, &|v| {
             if k.template.shard().is_some_and(|s| s.name == v) {
                 let n = k.template.shard().and_then(|s| s.shards).unwrap_or(1);
                 format!("Math.floor(Math.random() * {n})")
@@ -797,7 +798,7 @@ fn ts_key_object(key: &[KeyValue], obj: &str, ind: &str) -> String {
             out,
             "{ind}  {}: {},",
             ts_key(&k.attr),
-            ts_value(k, &|v| ts_access(obj, v))
+            Ts.value(k, &|v| ts_access(obj, v))
         );
     }
     let _ = write!(out, "{ind}}}");
@@ -857,7 +858,7 @@ fn ts_update_params(
     };
     for (placeholder, attr) in &attr_values {
         let value = match u.derived.iter().find(|d| &d.attr == attr) {
-            Some(d) => ts_value(d, &|v: &str| {
+            Some(d) => Ts.value(d, &|v: &str| {
                 if d.template.shard().is_some_and(|s| s.name == v) {
                     let n = d.template.shard().and_then(|s| s.shards).unwrap_or(1);
                     format!("Math.floor(Math.random() * {n})")
@@ -1337,7 +1338,7 @@ fn ts_query_params(
             out,
             "{ind}  {}: {},",
             ts_str(&p.name),
-            ts_value(&p.value, var)
+            Ts.value(&p.value, var)
         );
     }
     let _ = writeln!(out, "{ind}}},");
@@ -1377,13 +1378,6 @@ impl Spell for Py {
     }
 }
 
-fn py_value(k: &KeyValue, var: &dyn Fn(&str) -> String) -> String {
-    if let (KeyType::N, [Part::Var(v)]) = (k.ty, k.template.parts()) {
-        return var(&v.name);
-    }
-    Py.string(&k.template, var)
-}
-
 /// A single-quoted Python string, for dictionary keys inside f-string expressions.
 fn py_sq(s: &str) -> String {
     format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"))
@@ -1419,7 +1413,7 @@ fn py_item_keys(p: &PutStep, obj: &str) -> Vec<(String, String)> {
     p.keys
         .iter()
         .map(|k| {
-            let value = py_value(k, &|v| {
+            let value = Py.value(k, &|v| {
                 if k.template.shard().is_some_and(|s| s.name == v) {
                     let n = k.template.shard().and_then(|s| s.shards).unwrap_or(1);
                     format!("random.randrange({n})")
@@ -1457,7 +1451,7 @@ fn py_update_request(
         .map(|k| {
             (
                 k.attr.clone(),
-                py_value(k, &|v| format!("{key_obj}[{}]", py_sq(v))),
+                Py.value(k, &|v| format!("{key_obj}[{}]", py_sq(v))),
             )
         })
         .collect();
@@ -1465,7 +1459,7 @@ fn py_update_request(
         .iter()
         .map(|(placeholder, attr)| {
             let value = match u.derived.iter().find(|d| &d.attr == attr) {
-                Some(d) => py_value(d, &|v: &str| {
+                Some(d) => Py.value(d, &|v: &str| {
                     if d.template.shard().is_some_and(|s| s.name == v) {
                         let n = d.template.shard().and_then(|s| s.shards).unwrap_or(1);
                         format!("random.randrange({n})")
@@ -1604,7 +1598,7 @@ fn python_lines(design: &Design) -> String {
                 let key: Vec<(String, String)> = g
                     .key
                     .iter()
-                    .map(|k| (k.attr.clone(), py_value(k, &input_var)))
+                    .map(|k| (k.attr.clone(), Py.value(k, &input_var)))
                     .collect();
                 let mut kwargs = vec![
                     ("TableName".to_string(), table(&g.table)),
@@ -1646,7 +1640,7 @@ fn python_lines(design: &Design) -> String {
                         .map(|p| {
                             (
                                 p.name.clone(),
-                                py_value(&p.value, &|v| {
+                                Py.value(&p.value, &|v| {
                                     if v == shard_var {
                                         "shard".to_string()
                                     } else {
@@ -1694,7 +1688,7 @@ fn python_lines(design: &Design) -> String {
                     let values: Vec<(String, String)> = r
                         .values
                         .iter()
-                        .map(|p| (p.name.clone(), py_value(&p.value, &input_var)))
+                        .map(|p| (p.name.clone(), Py.value(&p.value, &input_var)))
                         .collect();
                     let limit = match r.limit {
                         Some(n) => format!("Optional[int] = {n}"),
@@ -1828,7 +1822,7 @@ fn python_lines(design: &Design) -> String {
                     .map(|k| {
                         (
                             k.attr.clone(),
-                            py_value(k, &|v| format!("key[{}]", py_sq(v))),
+                            Py.value(k, &|v| format!("key[{}]", py_sq(v))),
                         )
                     })
                     .collect();
@@ -1891,7 +1885,7 @@ fn python_lines(design: &Design) -> String {
                                 .map(|k| {
                                     (
                                         k.attr.clone(),
-                                        py_value(k, &|v| format!("{obj}[{}]", py_sq(v))),
+                                        Py.value(k, &|v| format!("{obj}[{}]", py_sq(v))),
                                     )
                                 })
                                 .collect();
@@ -1931,6 +1925,16 @@ fn python_lines(design: &Design) -> String {
 struct Rs;
 
 impl Spell for Rs {
+    /// Every key value is an `AttributeValue` of the key's type, built from the string.
+    fn value(&self, k: &KeyValue, var: &dyn Fn(&str) -> String) -> String {
+        let text = self.string(&k.template, var);
+        match k.ty {
+            KeyType::S => format!("AttributeValue::S({text})"),
+            KeyType::N => format!("AttributeValue::N({text})"),
+            KeyType::B => format!("AttributeValue::B(Blob::new({text}))"),
+        }
+    }
+
     fn string(&self, t: &KeyTemplate, var: &dyn Fn(&str) -> String) -> String {
         if t.is_constant() {
             return format!("{}.to_string()", rs_str(t.literal_prefix()));
@@ -1947,15 +1951,6 @@ impl Spell for Rs {
             }
         }
         format!("format!({}, {})", rs_str(&fmt), args.join(", "))
-    }
-}
-
-fn rs_value(k: &KeyValue, var: &dyn Fn(&str) -> String) -> String {
-    let text = Rs.string(&k.template, var);
-    match k.ty {
-        KeyType::S => format!("AttributeValue::S({text})"),
-        KeyType::N => format!("AttributeValue::N({text})"),
-        KeyType::B => format!("AttributeValue::B(Blob::new({text}))"),
     }
 }
 
@@ -2041,7 +2036,7 @@ fn rs_update_calls(u: &UpdateStep, table: &str, ind: &str) -> String {
             out,
             "{ind}.key({}, {})",
             rs_str(&k.attr),
-            rs_value(k, &|v| rs_ident(v))
+            Rs.value(k, &|v| rs_ident(v))
         );
     }
     let _ = writeln!(out, "{ind}.update_expression({})", rs_str(&expr));
@@ -2058,7 +2053,7 @@ fn rs_update_calls(u: &UpdateStep, table: &str, ind: &str) -> String {
     }
     for (p, attr) in &attr_values {
         let value = match u.derived.iter().find(|d| &d.attr == attr) {
-            Some(d) => rs_value(d, &rs_shard_or(d)),
+            Some(d) => Rs.value(d, &rs_shard_or(d)),
             None => format!("value(&changes, {})?", rs_str(attr)),
         };
         let _ = writeln!(
@@ -2178,7 +2173,7 @@ fn rust_lines(design: &Design) -> String {
                         out,
                         "        .key({}, {})",
                         rs_str(&k.attr),
-                        rs_value(k, &|v| rs_ident(v))
+                        Rs.value(k, &|v| rs_ident(v))
                     );
                 }
                 if g.consistent {
@@ -2210,7 +2205,7 @@ fn rust_lines(design: &Design) -> String {
                             out,
                             "{ind}.expression_attribute_values({}, {})",
                             rs_str(&p.name),
-                            rs_value(&p.value, var)
+                            Rs.value(&p.value, var)
                         );
                     }
                     if !r.forward {
@@ -2359,7 +2354,7 @@ fn rust_lines(design: &Design) -> String {
                         out,
                         "    item.insert({}.to_string(), {});",
                         rs_str(&k.attr),
-                        rs_value(k, &rs_shard_or(k))
+                        Rs.value(k, &rs_shard_or(k))
                     );
                 }
                 let _ = writeln!(
@@ -2405,7 +2400,7 @@ fn rust_lines(design: &Design) -> String {
                         out,
                         "        .key({}, {})",
                         rs_str(&k.attr),
-                        rs_value(k, &|v| rs_ident(v))
+                        Rs.value(k, &|v| rs_ident(v))
                     );
                 }
                 if let Some(c) = &d.condition {
@@ -2449,7 +2444,7 @@ fn rust_lines(design: &Design) -> String {
                                     out,
                                     "{ind}item.insert({}.to_string(), {});",
                                     rs_str(&k.attr),
-                                    rs_value(k, &rs_shard_or(k))
+                                    Rs.value(k, &rs_shard_or(k))
                                 );
                             }
                             let _ = writeln!(
@@ -2498,7 +2493,7 @@ fn rust_lines(design: &Design) -> String {
                                     out,
                                     "{ind}    .key({}, {})",
                                     rs_str(&k.attr),
-                                    rs_value(k, &|v| rs_ident(v))
+                                    Rs.value(k, &|v| rs_ident(v))
                                 );
                             }
                             if let Some(c) = &d.condition {
