@@ -18,6 +18,23 @@ use crate::storage;
 use crate::store::Store;
 use crate::topbar::TopBar;
 
+/// Runs `f` in the browser's first idle moment, at most half a second from now; after the next
+/// frame where there is no `requestIdleCallback` (Safari).
+fn when_idle(f: impl FnOnce() + 'static) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    if js_sys::Reflect::has(&window, &"requestIdleCallback".into()).unwrap_or(false) {
+        let options = web_sys::IdleRequestOptions::new();
+        options.set_timeout(500);
+        let callback = wasm_bindgen::closure::Closure::once_into_js(f);
+        let _ = window.request_idle_callback_with_options(callback.unchecked_ref(), &options);
+    } else {
+        // rAF runs before the frame is painted; the task it queues runs after.
+        request_animation_frame(move || set_timeout(f, Default::default()));
+    }
+}
+
 /// Where the app starts: the design a shared link carries (as a new local design), else the
 /// open local design, else the built-in example. The message explains a link that failed.
 fn startup() -> (String, Design, Option<String>) {
@@ -140,9 +157,11 @@ pub fn App() -> impl IntoView {
         session.warn(message);
     }
 
-    // Autosave: every change, so a reload or a crash loses nothing. During a drag or while
-    // typing in a field (an open undo group) saves are spaced by 400 ms; closing the group
-    // saves at once.
+    // Autosave: every change, so a reload or a crash loses nothing. A change is saved in the
+    // browser's first idle moment after it (within half a second), so serialising the design
+    // never delays the frame that shows the change; changes in between are saved once. During a drag or while typing in a field
+    // (an open undo group) saves are spaced by 400 ms; closing the group saves at once. A
+    // save still pending when the page goes away (reload, tab closed) happens then.
     let save_pending = StoredValue::new(false);
     let save = move || {
         save_pending.set_value(false);
@@ -150,22 +169,26 @@ pub fn App() -> impl IntoView {
             session.warn(e);
         }
     };
+    let save_if_pending = move || {
+        if save_pending.get_value() {
+            save();
+        }
+    };
     Effect::new(move |_| {
         store.track();
+        let already_pending = save_pending.get_value();
+        save_pending.set_value(true);
         if !store.is_recording() {
-            save();
-        } else if !save_pending.get_value() {
-            save_pending.set_value(true);
-            set_timeout(
-                move || {
-                    if save_pending.get_value() {
-                        save();
-                    }
-                },
-                std::time::Duration::from_millis(400),
-            );
+            when_idle(save_if_pending);
+        } else if !already_pending {
+            set_timeout(save_if_pending, std::time::Duration::from_millis(400));
         }
     });
+    let pagehide =
+        window_event_listener(ev::Custom::<web_sys::Event>::new("pagehide"), move |_| {
+            save_if_pending()
+        });
+    on_cleanup(move || pagehide.remove());
     // A refused edit explains itself.
     Effect::new(move |_| {
         if let Some(reason) = store.refusal.get() {

@@ -12,7 +12,7 @@ mod verdict_badge;
 pub use center_tabs::CenterTabs;
 pub use cost_view::CostView;
 pub use data_view::DataView;
-pub use verdict_badge::VerdictBadge;
+pub use verdict_badge::{Badge, VerdictBadge};
 
 use keyplan_core::AccessPattern;
 use keyplan_core::edit::Edit;

@@ -129,6 +129,34 @@ async fn a_drag_undoes_in_one_step_redoes_and_survives_a_reload() {
     b.close().await;
 }
 
+/// Autosave waits for an idle moment; an edit made just before the page goes away is saved
+/// when it goes. The edit and the reload run in one script that keeps the page busy until the
+/// new page has arrived, so no idle moment comes between.
+#[tokio::test]
+async fn an_edit_made_just_before_a_reload_is_not_lost() {
+    let Some(dist) = prerequisites() else { return };
+    let server = start_server(&dist);
+    let b = Browser::open().await;
+    b.visit(&server.url).await;
+    b.click("[data-entity=Customer] .card-head").await;
+    b.find("[data-testid=template-PK]").await;
+    b.js(
+        "const input = document.querySelector('[data-testid=template-PK]');\
+          input.value = 'CUSTOMER#{customerId}#V2';\
+          input.dispatchEvent(new Event('input', { bubbles: true }));\
+          location.reload();\
+          const start = performance.now();\
+          while (performance.now() - start < 200) {}\
+          return 0;",
+    )
+    .await;
+    b.find("[data-entity=Customer] .card-head").await;
+    let customer = b.saved_design().await;
+    let customer = customer.entity("Customer").expect("Customer");
+    assert_eq!(customer.keys["PK"].source(), "CUSTOMER#{customerId}#V2");
+    b.close().await;
+}
+
 #[tokio::test]
 async fn shift_click_selects_two_cards_that_move_and_undo_together() {
     let Some(dist) = prerequisites() else { return };

@@ -208,6 +208,17 @@ pub fn EntityCard(
     }
 }
 
+/// How many characters of a name always fit its line on a card, in the proportional font and in
+/// the monospace one of key templates. A longer text gets the `clip` class (overflow hidden, an
+/// ellipsis); shorter ones are drawn unclipped, because every clipped line is a clip node the
+/// browser re-layerises on each frame, which made a canvas of hundreds of cards slow to edit.
+const FITS: usize = 16;
+const FITS_MONO: usize = 26;
+
+fn clipped(text: &str, fits: usize) -> bool {
+    text.chars().count() > fits
+}
+
 fn card_body(card: cards::CardData, highlight: Memo<Highlight>) -> impl IntoView {
     let table = card.table.clone();
     let n_attributes = card.attributes.len();
@@ -215,14 +226,15 @@ fn card_body(card: cards::CardData, highlight: Memo<Highlight>) -> impl IntoView
         .attributes
         .into_iter()
         .map(|a| {
-            let title = if a.values.is_empty() {
-                String::new()
-            } else {
-                format!("values: {}", a.values)
+            let title = match (a.values.is_empty(), clipped(&a.name, FITS)) {
+                (true, false) => String::new(),
+                (true, true) => a.name.clone(),
+                (false, _) => format!("{}: values {}", a.name, a.values),
             };
+            let clip = clipped(&a.name, FITS);
             view! {
                 <li class="card-attr" title=title>
-                    <span class="attr-name" class:required=a.required>{a.name}</span>
+                    <span class="attr-name" class:required=a.required class:clip=clip>{a.name}</span>
                     <span class="attr-type">{a.ty}</span>
                 </li>
             }
@@ -244,17 +256,19 @@ fn card_body(card: cards::CardData, highlight: Memo<Highlight>) -> impl IntoView
                 k.index.as_deref().unwrap_or("the table"),
                 if k.implicit { " (the attribute's own value)" } else { "" }
             );
+            let clip = clipped(&k.template, FITS_MONO);
             view! {
                 <li class=format!("card-key slot-{}", k.slot) class:active=active class:invalid=!k.valid title=title>
                     <span class="key-name">{k.key}</span>
-                    <code class="key-template" class:implicit=k.implicit>{k.template}</code>
+                    <code class="key-template" class:implicit=k.implicit class:clip=clip>{k.template}</code>
                 </li>
             }
         })
         .collect_view();
+    let clip_name = clipped(&card.name, FITS);
     view! {
         <header class="card-head">
-            <span class="card-name" data-testid="entity-name">{card.name}</span>
+            <span class="card-name" class:clip=clip_name data-testid="entity-name">{card.name}</span>
             <span class="card-table">{card.table}</span>
         </header>
         <ul class="card-attrs" aria-label=format!("{n_attributes} attributes")>{attributes}</ul>

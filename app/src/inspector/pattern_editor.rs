@@ -8,6 +8,7 @@ use leptos::prelude::*;
 
 use super::field::{TextField, options};
 use super::modify_pattern;
+use crate::panels::Badge;
 use crate::panels::VerdictBadge;
 use crate::session::{Selection, use_session};
 use crate::store::use_store;
@@ -191,7 +192,7 @@ pub fn PatternEditor(
                         let addable = suggestion_text.as_deref().and_then(suggestion::parse).is_some();
                         view! {
                             <div class="verdict-head">
-                                <VerdictBadge verdict=v.clone() colour=slot.get_untracked()/>
+                                <VerdictBadge badge=Badge::of(&v, slot.get_untracked())/>
                                 {v.table.clone().map(|t| view! { <span class="hint">{format!("on {t}")}</span> })}
                             </div>
                             {v.key_condition.clone().map(|k| view! { <code class="key-condition" data-testid="key-condition">{k.expression}</code> })}

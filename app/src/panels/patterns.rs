@@ -3,17 +3,27 @@
 
 use leptos::prelude::*;
 
+use super::Badge;
 use super::VerdictBadge;
 use crate::session::{Selection, use_session};
 use crate::store::use_store;
 
-/// One row's content.
-#[derive(Debug, Clone, PartialEq)]
+/// Everything a row shows. The list is keyed by a hash of it, so a row is rebuilt exactly when
+/// what it shows changes, and a keystroke that changes no verdict rebuilds none.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct Row {
     name: String,
     entities: String,
-    verdict: Option<keyplan_core::Verdict>,
-    slot: usize,
+    badge: Option<Badge>,
+    scan: bool,
+    condition: Option<String>,
+}
+
+fn row_key(row: &Row) -> u64 {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    let mut h = DefaultHasher::new();
+    row.hash(&mut h);
+    h.finish()
 }
 
 #[component]
@@ -24,23 +34,28 @@ pub fn PatternList() -> impl IntoView {
         store.track_semantic();
         store.analysis.with(|a| {
             store.with_untracked(|d| {
+                // One verdict per pattern, in design order.
                 d.patterns
                     .iter()
-                    .map(|p| {
-                        let verdict = a.verdicts.iter().find(|v| v.pattern == p.name).cloned();
-                        let slot = verdict
-                            .as_ref()
-                            .and_then(|v| {
-                                v.table
-                                    .as_deref()
-                                    .map(|t| crate::cards::slot(d, t, v.index.as_deref()))
-                            })
-                            .unwrap_or(0);
+                    .zip(a.verdicts.iter().map(Some).chain(std::iter::repeat(None)))
+                    .map(|(p, verdict)| {
+                        let verdict = verdict.filter(|v| v.pattern == p.name);
+                        let badge = verdict.map(|v| {
+                            let slot = v
+                                .table
+                                .as_deref()
+                                .map(|t| crate::cards::slot(d, t, v.index.as_deref()))
+                                .unwrap_or(0);
+                            Badge::of(v, slot)
+                        });
                         Row {
                             name: p.name.clone(),
                             entities: p.entities.join(", "),
-                            verdict,
-                            slot,
+                            badge,
+                            scan: verdict.is_some_and(|v| !v.covered),
+                            condition: verdict
+                                .and_then(|v| v.key_condition.as_ref())
+                                .map(|k| k.expression.clone()),
                         }
                     })
                     .collect::<Vec<_>>()
@@ -57,23 +72,13 @@ pub fn PatternList() -> impl IntoView {
             <ul class="pattern-list" role="listbox" aria-label="Access patterns">
                 <For
                     each=move || rows.get()
-                    key=|row| {
-                        // Everything the row shows: it is rebuilt only when that changes.
-                        let badge = row.verdict.as_ref().map(|v| (super::verdict_badge::badge_text(v), v.shards, v.covered, v.key_condition.as_ref().map(|k| k.expression.clone())));
-                        (row.name.clone(), row.entities.clone(), row.slot, badge)
-                    }
+                    key=row_key
                     children=move |row| {
-                        let name = row.name.clone();
+                        let Row { name, entities, badge, scan, condition } = row;
                         let selected = {
                             let name = name.clone();
                             Signal::derive(move || session.selection.with(|s| matches!(s, Selection::Pattern(p) if *p == name)))
                         };
-                        let condition = row
-                            .verdict
-                            .as_ref()
-                            .and_then(|v| v.key_condition.as_ref())
-                            .map(|k| k.expression.clone());
-                        let scan = row.verdict.as_ref().is_some_and(|v| !v.covered);
                         let pick = {
                             let name = name.clone();
                             move || session.select(Selection::Pattern(name.clone()))
@@ -97,10 +102,10 @@ pub fn PatternList() -> impl IntoView {
                                 }
                             >
                                 <div class="pattern-head">
-                                    <span class="pattern-name">{row.name.clone()}</span>
-                                    {row.verdict.clone().map(|v| view! { <VerdictBadge verdict=v colour=row.slot/> })}
+                                    <span class="pattern-name">{name.clone()}</span>
+                                    {badge.map(|badge| view! { <VerdictBadge badge/> })}
                                 </div>
-                                <div class="pattern-meta">{row.entities.clone()}</div>
+                                <div class="pattern-meta">{entities}</div>
                                 {condition.map(|c| view! { <code class="pattern-condition">{c}</code> })}
                             </li>
                         }

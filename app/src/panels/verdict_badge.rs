@@ -4,6 +4,29 @@
 use keyplan_core::{Operation, Verdict};
 use leptos::prelude::*;
 
+/// What a badge shows: plain data, compared and hashed cheaply by the pattern list.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Badge {
+    class: String,
+    text: String,
+}
+
+impl Badge {
+    /// The badge of `verdict`, in the colour slot of its index.
+    pub fn of(verdict: &Verdict, colour: usize) -> Badge {
+        let class = match verdict.operation {
+            Operation::Scan => "badge scan".to_string(),
+            Operation::GetItem | Operation::Query => format!("badge read slot-{colour}"),
+            _ => "badge write".to_string(),
+        };
+        let mut text = badge_text(verdict);
+        if let Some(n) = verdict.shards {
+            text.push_str(&format!(" ×{n}"));
+        }
+        Badge { class, text }
+    }
+}
+
 /// The badge's text for a verdict.
 pub fn badge_text(verdict: &Verdict) -> String {
     match (verdict.operation, &verdict.index) {
@@ -15,18 +38,10 @@ pub fn badge_text(verdict: &Verdict) -> String {
 
 #[component]
 pub fn VerdictBadge(
-    /// The verdict shown.
-    verdict: Verdict,
-    /// The colour slot of its index.
-    colour: usize,
+    /// The badge shown.
+    badge: Badge,
 ) -> impl IntoView {
-    let class = match verdict.operation {
-        Operation::Scan => "badge scan".to_string(),
-        Operation::GetItem | Operation::Query => format!("badge read slot-{colour}"),
-        _ => "badge write".to_string(),
-    };
-    let shards = verdict.shards.map(|n| format!(" ×{n}"));
     view! {
-        <span class=class data-testid="verdict-badge">{badge_text(&verdict)}{shards}</span>
+        <span class=badge.class data-testid="verdict-badge">{badge.text}</span>
     }
 }

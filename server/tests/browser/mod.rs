@@ -118,6 +118,11 @@ pub struct Browser {
 
 impl Browser {
     pub async fn open() -> Browser {
+        Browser::open_with(&[]).await
+    }
+
+    /// Like [`Browser::open`], with more Chromium switches (the canvas benchmark's).
+    pub async fn open_with(extra_args: &[&str]) -> Browser {
         let port = free_port();
         let driver = Running(
             Command::new(CHROMEDRIVER)
@@ -145,6 +150,7 @@ impl Browser {
             "--window-size=1440,900",
         ]
         .iter()
+        .chain(extra_args)
         .map(|a| a.to_string())
         .chain([format!("--user-data-dir={}", profile.path().display())])
         .collect();
@@ -320,8 +326,17 @@ impl Browser {
         (v[0].as_f64().expect("left"), v[1].as_f64().expect("top"))
     }
 
-    /// The open design as the app saved it in localStorage.
+    /// The design as autosave left it in localStorage. Autosave runs in the browser's first
+    /// idle moment after a change, so this first waits for an idle callback queued after it.
     pub async fn saved_design(&self) -> keyplan_core::Design {
+        self.client
+            .execute_async(
+                "const done = arguments[arguments.length - 1];\
+                 requestAnimationFrame(() => requestIdleCallback(() => done(0)));",
+                Vec::new(),
+            )
+            .await
+            .expect("wait for the pending autosave");
         let text = self
             .js("return localStorage.getItem('keyplan.design.' + localStorage.getItem('keyplan.current'));")
             .await;
