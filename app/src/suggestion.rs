@@ -1,41 +1,28 @@
-//! Turning coverage's suggestion ("a GSI with partition key `STATUS#{status}` and sort key
-//! `{createdAt}` would serve it") into the edit that adds that GSI, so one click fixes a Scan.
+//! Turning coverage's structured suggestion of a GSI into the edit that adds it, so one
+//! click fixes a Scan.
 //!
 //! The edit is a single [`Edit::Batch`]: the new index (named `GSI<n>`, keyed on `GSI<n>PK` and
-//! `GSI<n>SK`, the next free number) and the key templates of every entity the pattern reads.
+//! `GSI<n>SK`, the next free number) and the key templates of every entity the suggestion
+//! names.
 
 use keyplan_core::edit::Edit;
-use keyplan_core::{AccessPattern, Design, Gsi, KeyAttribute, KeyTemplate, KeyType, Projection};
+use keyplan_core::{
+    Design, Gsi, KeyAttribute, KeyTemplate, KeyType, Projection, Suggestion, SuggestionKind,
+};
 
-/// The key templates a GSI suggestion names.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GsiSuggestion {
-    pub partition: String,
-    pub sort: Option<String>,
-}
-
-/// Reads a suggestion of a GSI; `None` for any other advice (an LSI, a table key).
-pub fn parse(text: &str) -> Option<GsiSuggestion> {
-    let rest = text.strip_prefix("a GSI with partition key `")?;
-    let (partition, rest) = rest.split_once('`')?;
-    let sort = rest
-        .strip_prefix(" and sort key `")
-        .and_then(|r| r.split_once('`'))
-        .map(|(s, _)| s.to_string());
-    Some(GsiSuggestion {
-        partition: partition.to_string(),
-        sort,
-    })
-}
-
-/// The edit adding the suggested GSI to `table` for `pattern`'s entities.
-pub fn apply_edit(
-    design: &Design,
-    table: &str,
-    pattern: &AccessPattern,
-    suggestion: &GsiSuggestion,
-) -> Option<Edit> {
-    let t = design.table(table)?;
+/// The edit adding the suggested GSI to the table of the entities it names; `None` for another
+/// kind of advice (an LSI, the table's key), which no edit of an existing table can follow.
+pub fn apply_edit(design: &Design, suggestion: &Suggestion) -> Option<Edit> {
+    if suggestion.kind != SuggestionKind::Gsi {
+        return None;
+    }
+    let partition = suggestion.partition.as_ref()?;
+    let table = suggestion
+        .entities
+        .iter()
+        .find_map(|e| design.entity(e))
+        .map(|e| e.table.clone())?;
+    let t = design.table(&table)?;
     let taken = |n: usize| {
         let name = format!("GSI{n}");
         t.gsi(&name).is_some()
@@ -49,7 +36,7 @@ pub fn apply_edit(
     let pk = format!("{name}PK");
     let sk = format!("{name}SK");
     let mut edits = vec![Edit::AddGsi {
-        table: table.to_string(),
+        table: table.clone(),
         at: t.gsis.len(),
         gsi: Gsi {
             name,
@@ -62,14 +49,14 @@ pub fn apply_edit(
             projection: Projection::All,
         },
     }];
-    for entity in &pattern.entities {
+    for entity in &suggestion.entities {
         if design.entity(entity).is_none() {
             continue;
         }
         edits.push(Edit::SetKeyTemplate {
             entity: entity.clone(),
             key: pk.clone(),
-            template: Some(KeyTemplate::parse(&suggestion.partition)),
+            template: Some(KeyTemplate::parse(partition)),
         });
         if let Some(sort) = &suggestion.sort {
             edits.push(Edit::SetKeyTemplate {
@@ -85,46 +72,52 @@ pub fn apply_edit(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use keyplan_core::{AccessPattern, analyze};
 
-    #[test]
-    fn a_gsi_suggestion_with_both_keys_is_read() {
-        assert_eq!(
-            parse(
-                "a GSI with partition key `STATUS#{status}` and sort key `{createdAt}#{orderId}` would serve it"
-            ),
-            Some(GsiSuggestion {
-                partition: "STATUS#{status}".into(),
-                sort: Some("{createdAt}#{orderId}".into()),
-            })
-        );
-        assert_eq!(
-            parse("a GSI with partition key `EMAIL#{email}` would serve it").map(|s| s.sort),
-            Some(None)
-        );
-        assert_eq!(parse("an LSI with sort key `{x}` would serve it"), None);
+    /// The suggestion core makes for a read of Customer by email, on the first example.
+    fn by_email() -> (Design, Suggestion) {
+        let mut design = keyplan_core::examples::first();
+        design
+            .patterns
+            .push(AccessPattern::read("by email", &["Customer"], &["email"]));
+        let suggestion = analyze(&design)
+            .verdicts
+            .into_iter()
+            .find(|v| v.pattern == "by email")
+            .and_then(|v| v.suggestion)
+            .expect("a Scan with a suggestion");
+        (design, suggestion)
     }
 
     #[test]
-    fn the_added_gsi_takes_the_next_free_number() {
-        let design = keyplan_core::examples::first();
-        let pattern = AccessPattern::read("by email", &["Customer"], &["email"]);
-        let edit = apply_edit(
-            &design,
-            "orders",
-            &pattern,
-            &GsiSuggestion {
-                partition: "EMAIL#{email}".into(),
-                sort: None,
-            },
-        )
-        .expect("an edit");
+    fn the_added_gsi_takes_the_next_free_number_and_serves_the_pattern() {
+        let (design, suggestion) = by_email();
+        assert_eq!(suggestion.kind, SuggestionKind::Gsi);
+        let edit = apply_edit(&design, &suggestion).expect("an edit");
         let mut after = design.clone();
         keyplan_core::edit::apply(&mut after, edit).expect("applies");
         let table = after.table("orders").expect("table");
         assert!(table.gsi("GSI4").is_some());
+        let customer = after.entity("Customer").expect("Customer");
         assert_eq!(
-            after.entity("Customer").expect("Customer").keys["GSI4PK"].source(),
-            "EMAIL#{email}"
+            Some(customer.keys["GSI4PK"].source()),
+            suggestion.partition.as_deref()
         );
+        let verdict = analyze(&after)
+            .verdicts
+            .into_iter()
+            .find(|v| v.pattern == "by email")
+            .expect("verdict");
+        assert!(verdict.covered, "{verdict:?}");
+        assert_eq!(verdict.index.as_deref(), Some("GSI4"));
+    }
+
+    #[test]
+    fn an_lsi_or_table_key_suggestion_has_no_edit() {
+        let (design, mut suggestion) = by_email();
+        suggestion.kind = SuggestionKind::Lsi;
+        assert_eq!(apply_edit(&design, &suggestion), None);
+        suggestion.kind = SuggestionKind::TableKey;
+        assert_eq!(apply_edit(&design, &suggestion), None);
     }
 }

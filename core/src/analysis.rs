@@ -103,7 +103,41 @@ pub struct Verdict {
     /// candidate indexes: why this one was chosen.
     pub reasons: Vec<String>,
     /// For Scan: a concrete index that would serve the pattern.
-    pub suggestion: Option<String>,
+    pub suggestion: Option<Suggestion>,
+}
+
+/// The kind of key a [`Suggestion`] proposes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SuggestionKind {
+    /// A new global secondary index.
+    Gsi,
+    /// A local secondary index: the table's partition key, another sort key. It can only be
+    /// added when the table is created.
+    Lsi,
+    /// The table's own key (a strongly consistent read the inputs cannot reach otherwise).
+    TableKey,
+}
+
+/// What would serve a read no index serves, as key templates an editor can apply directly,
+/// and in words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Suggestion {
+    pub kind: SuggestionKind,
+    /// The partition key's template; `None` for an LSI, which keeps the table's.
+    pub partition: Option<String>,
+    /// The sort key's template, if the index needs one.
+    pub sort: Option<String>,
+    /// The entities whose items fill the keys: each of them gets the templates.
+    pub entities: Vec<String>,
+    /// The advice as `keyplan check` prints it.
+    pub text: String,
+}
+
+impl std::fmt::Display for Suggestion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
 }
 
 /// How bad a finding is.

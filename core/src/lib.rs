@@ -24,7 +24,9 @@ pub mod sample;
 pub mod share;
 pub mod template;
 
-pub use analysis::{Analysis, Finding, Operation, Severity, Verdict, analyze};
+pub use analysis::{
+    Analysis, Finding, Operation, Severity, Suggestion, SuggestionKind, Verdict, analyze,
+};
 pub use item::{AttributeValue, Item};
 pub use model::*;
 pub use template::KeyTemplate;

@@ -3,7 +3,7 @@
 //! coverage suggests, addable in one click.
 
 use keyplan_core::edit::Edit;
-use keyplan_core::{Action, Order, SortCondition, SortOp};
+use keyplan_core::{Action, Order, SortCondition, SortOp, SuggestionKind};
 use leptos::prelude::*;
 
 use super::field::{TextField, options};
@@ -136,27 +136,12 @@ pub fn PatternEditor(
             }
         })
     };
-    let apply_suggestion = {
-        let name = name.clone();
-        move |_| {
-            let Some(v) = verdict.get_untracked() else {
-                return;
-            };
-            let Some(s) = v.suggestion.as_deref().and_then(suggestion::parse) else {
-                return;
-            };
-            let edit = store.with_untracked(|d| {
-                let p = d.pattern(&name)?;
-                let table = p
-                    .entities
-                    .iter()
-                    .find_map(|e| d.entity(e))
-                    .map(|e| e.table.clone())?;
-                suggestion::apply_edit(d, &table, p, &s)
-            });
-            if let Some(edit) = edit {
-                store.dispatch(edit);
-            }
+    let apply_suggestion = move |_| {
+        let Some(s) = verdict.get_untracked().and_then(|v| v.suggestion) else {
+            return;
+        };
+        if let Some(edit) = store.with_untracked(|d| suggestion::apply_edit(d, &s)) {
+            store.dispatch(edit);
         }
     };
 
@@ -188,8 +173,8 @@ pub fn PatternEditor(
                 <div class="verdict-box" data-testid="verdict-box">
                     {move || verdict.get().map(|v| {
                         let scan = !v.covered;
-                        let suggestion_text = v.suggestion.clone();
-                        let addable = suggestion_text.as_deref().and_then(suggestion::parse).is_some();
+                        let addable = v.suggestion.as_ref().is_some_and(|s| s.kind == SuggestionKind::Gsi);
+                        let suggestion_text = v.suggestion.as_ref().map(|s| s.text.clone());
                         view! {
                             <div class="verdict-head">
                                 <VerdictBadge badge=Badge::of(&v, slot.get_untracked())/>

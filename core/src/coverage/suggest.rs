@@ -7,9 +7,10 @@
 //! it gets an LSI or a table key instead.
 
 use super::{PreparedTable, ReadContext};
+use crate::analysis::{Suggestion, SuggestionKind};
 use crate::model::Entity;
 
-pub(super) fn suggestion(ctx: &ReadContext<'_, '_>, table: &PreparedTable<'_>) -> String {
+pub(super) fn suggestion(ctx: &ReadContext<'_, '_>, table: &PreparedTable<'_>) -> Suggestion {
     let pattern = ctx.pattern;
     let entities: Vec<&Entity> = ctx
         .returned
@@ -37,6 +38,7 @@ pub(super) fn suggestion(ctx: &ReadContext<'_, '_>, table: &PreparedTable<'_>) -
         (None, Some(id)) => Some(format!("{{{id}}}")),
         (None, None) => None,
     };
+    let names = entities.iter().map(|e| e.name.clone()).collect();
     let many = if single {
         String::new()
     } else {
@@ -60,23 +62,42 @@ pub(super) fn suggestion(ctx: &ReadContext<'_, '_>, table: &PreparedTable<'_>) -
                 })
             })
         });
-        return match (table_partition_bound, &sort) {
-            (true, Some(sort)) => format!(
-                "an LSI with sort key `{sort}` would serve it{many} (an LSI reads consistently; it can only be added when the table is created)"
-            ),
-            _ => format!(
-                "a strongly consistent read needs the table's own key (a GSI is eventually consistent): key the table by partition key `{partition}`{}{many}, or drop the consistency need and add a GSI with those keys",
-                sort.as_ref()
-                    .map(|s| format!(" and sort key `{s}`"))
-                    .unwrap_or_default()
-            ),
+        return match (table_partition_bound, sort) {
+            (true, Some(sort)) => Suggestion {
+                text: format!(
+                    "an LSI with sort key `{sort}` would serve it{many} (an LSI reads consistently; it can only be added when the table is created)"
+                ),
+                kind: SuggestionKind::Lsi,
+                partition: None,
+                sort: Some(sort),
+                entities: names,
+            },
+            (_, sort) => Suggestion {
+                text: format!(
+                    "a strongly consistent read needs the table's own key (a GSI is eventually consistent): key the table by partition key `{partition}`{}{many}, or drop the consistency need and add a GSI with those keys",
+                    sort.as_ref()
+                        .map(|s| format!(" and sort key `{s}`"))
+                        .unwrap_or_default()
+                ),
+                kind: SuggestionKind::TableKey,
+                partition: Some(partition),
+                sort,
+                entities: names,
+            },
         };
     }
-    match sort {
+    let text = match &sort {
         Some(sort) => format!(
             "a GSI with partition key `{partition}` and sort key `{sort}` would serve it{many}"
         ),
         None => format!("a GSI with partition key `{partition}` would serve it{many}"),
+    };
+    Suggestion {
+        kind: SuggestionKind::Gsi,
+        partition: Some(partition),
+        sort,
+        entities: names,
+        text,
     }
 }
 
