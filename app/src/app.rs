@@ -214,7 +214,12 @@ pub fn App() -> impl IntoView {
             return;
         }
         if key == "Escape" {
-            if session.dialog.get_untracked().is_some() {
+            if session.card_drag.get_value().is_some() {
+                // Abandon the drag: every card goes back to where it started, and there is
+                // nothing to undo.
+                session.card_drag.set_value(None);
+                store.cancel();
+            } else if session.dialog.get_untracked().is_some() {
                 session.dialog.set(None);
             } else if !typing_in_field(&ev) {
                 session.select(Selection::None);

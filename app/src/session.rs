@@ -4,6 +4,8 @@
 
 use leptos::prelude::*;
 
+use keyplan_core::Point;
+
 use crate::geometry::Viewport;
 
 /// What the inspector shows and the canvas highlights.
@@ -97,6 +99,17 @@ pub struct Session {
     pub center: RwSignal<CenterView>,
     pub dialog: RwSignal<Option<Dialog>>,
     pub toast: RwSignal<Option<Toast>>,
+    /// The card drag in progress, if any: Escape abandons it.
+    pub card_drag: StoredValue<Option<CardDrag>>,
+}
+
+/// A drag of one or more cards: where the pointer went down and where each card started.
+#[derive(Debug, Clone)]
+pub struct CardDrag {
+    pub pointer: (f64, f64),
+    pub starts: Vec<(String, Point)>,
+    /// False until the pointer has moved far enough to be a drag rather than a click.
+    pub moved: bool,
 }
 
 impl Session {
@@ -111,6 +124,7 @@ impl Session {
             center: RwSignal::new(CenterView::Canvas),
             dialog: RwSignal::new(None),
             toast: RwSignal::new(None),
+            card_drag: StoredValue::new(None),
         }
     }
 

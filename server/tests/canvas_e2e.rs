@@ -129,6 +129,44 @@ async fn a_drag_undoes_in_one_step_redoes_and_survives_a_reload() {
     b.close().await;
 }
 
+/// Escape during a drag puts the card back and leaves nothing to undo; the next drag works.
+#[tokio::test]
+async fn escape_abandons_a_drag() {
+    let Some(dist) = prerequisites() else { return };
+    let server = start_server(&dist);
+    let b = Browser::open().await;
+    b.visit(&server.url).await;
+    let card = "[data-entity=Customer]";
+    let before = b.position(card).await;
+
+    b.drag_then_escape(&format!("{card} .card-head"), 120.0, 80.0)
+        .await;
+    let after = b.position(card).await;
+    assert!(
+        (after.0 - before.0).abs() < 1.0 && (after.1 - before.1).abs() < 1.0,
+        "the card is back where it started: {before:?} -> {after:?}"
+    );
+    assert_eq!(
+        b.saved_design().await.layout,
+        keyplan_core::examples::first().layout,
+        "nothing moved"
+    );
+    let undo = b.find("[aria-label='Undo (Ctrl+Z)']").await;
+    assert_eq!(
+        undo.attr("disabled").await.expect("attr").as_deref(),
+        Some("true"),
+        "an abandoned drag leaves nothing to undo"
+    );
+
+    b.drag(&format!("{card} .card-head"), 40.0, 0.0).await;
+    let moved = b.position(card).await;
+    assert!(
+        (moved.0 - before.0 - 40.0).abs() < 3.0,
+        "a drag after it works"
+    );
+    b.close().await;
+}
+
 /// Autosave waits for an idle moment; an edit made just before the page goes away is saved
 /// when it goes. The edit and the reload run in one script that keeps the page busy until the
 /// new page has arrived, so no idle moment comes between.

@@ -9,16 +9,8 @@ use leptos::prelude::*;
 use super::Highlight;
 use crate::cards;
 use crate::geometry::Rect;
-use crate::session::{Selection, use_session};
+use crate::session::{CardDrag, Selection, use_session};
 use crate::store::use_store;
-
-/// A drag in progress: where the pointer started and where each dragged card started.
-#[derive(Debug, Clone)]
-struct Drag {
-    pointer: (f64, f64),
-    starts: Vec<(String, Point)>,
-    moved: bool,
-}
 
 #[component]
 pub fn EntityCard(
@@ -62,7 +54,7 @@ pub fn EntityCard(
             .unwrap_or_default()
     };
 
-    let drag: StoredValue<Option<Drag>> = StoredValue::new(None);
+    let drag = session.card_drag;
     let card_ref: NodeRef<leptos::html::Div> = NodeRef::new();
     let on_pointerdown = {
         let name = name.clone();
@@ -107,7 +99,7 @@ pub fn EntityCard(
                     })
                     .collect()
             });
-            drag.set_value(Some(Drag {
+            drag.set_value(Some(CardDrag {
                 pointer: (f64::from(ev.client_x()), f64::from(ev.client_y())),
                 starts,
                 moved: false,

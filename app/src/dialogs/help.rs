@@ -15,7 +15,10 @@ const SHORTCUTS: &[(&str, &str)] = &[
     ("Arrow keys", "Nudge the focused card (Shift: further)"),
     ("Wheel, pinch", "Zoom around the pointer"),
     ("Drag the background", "Pan"),
-    ("Escape", "Close a dialog, clear the selection"),
+    (
+        "Escape",
+        "Cancel a drag, close a dialog, clear the selection",
+    ),
     ("?", "This help"),
 ];
 

@@ -27,6 +27,7 @@ pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 pub const CONTROL: char = '\u{E009}';
 pub const SHIFT: char = '\u{E008}';
 pub const ENTER: char = '\u{E007}';
+pub const ESCAPE: char = '\u{E00C}';
 /// Releases the modifier keys in a `send_keys` string.
 pub const RELEASE: char = '\u{E000}';
 
@@ -258,6 +259,47 @@ impl Browser {
         mouse = mouse.then(PointerAction::Up { button: 0 });
         self.client.perform_actions(mouse).await.expect("drag");
         self.client.release_actions().await.expect("release mouse");
+    }
+
+    /// Drags the element matching `css` by (`dx`, `dy`), presses Escape before letting go, then
+    /// lets go.
+    pub async fn drag_then_escape(&self, css: &str, dx: f64, dy: f64) {
+        let element = self.find(css).await;
+        let step = Duration::from_millis(30);
+        let mouse = MouseActions::new("mouse".into())
+            .then(PointerAction::MoveToElement {
+                element,
+                duration: None,
+                x: 0.0,
+                y: 0.0,
+            })
+            .then(PointerAction::Down { button: 0 })
+            .then(PointerAction::MoveBy {
+                duration: Some(step),
+                x: dx / 2.0,
+                y: dy / 2.0,
+            })
+            .then(PointerAction::MoveBy {
+                duration: Some(step),
+                x: dx / 2.0,
+                y: dy / 2.0,
+            })
+            .pause(step)
+            .pause(step)
+            .then(PointerAction::Up { button: 0 });
+        let keys = KeyActions::new("keyboard".into())
+            .pause(step)
+            .pause(step)
+            .pause(step)
+            .pause(step)
+            .then(KeyAction::Down { value: ESCAPE })
+            .then(KeyAction::Up { value: ESCAPE })
+            .pause(step);
+        self.client
+            .perform_actions(Actions::from(mouse).and(keys))
+            .await
+            .expect("drag, Escape, release");
+        self.client.release_actions().await.expect("release");
     }
 
     /// Clicks the element matching `css` with Shift held.
