@@ -5,7 +5,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
-inputs=(index.html Trunk.toml Cargo.toml Cargo.lock app core style examples)
+inputs=(index.html Trunk.toml Cargo.toml Cargo.lock .cargo app core style examples)
 stamp=dist/.keyplan-build-stamp
 if [ "${KEYPLAN_REBUILD:-0}" != 1 ] && [ -f "$stamp" ] && [ -f dist/index.html ] &&
   [ -z "$(find "${inputs[@]}" -newer "$stamp" -print -quit 2>/dev/null)" ]; then
