@@ -6,6 +6,7 @@
 mod design_editor;
 mod entity_editor;
 mod field;
+mod key_list;
 mod pattern_editor;
 mod table_editor;
 mod template_input;

@@ -167,6 +167,61 @@ async fn escape_abandons_a_drag() {
     b.close().await;
 }
 
+/// A GSI's keys are edited one attribute at a time, each with its type: a second partition key
+/// attribute is added and removed, and a sort key becomes a number.
+#[tokio::test]
+async fn index_keys_are_edited_attribute_by_attribute_with_their_types() {
+    let Some(dist) = prerequisites() else { return };
+    let server = start_server(&dist);
+    let b = Browser::open().await;
+    b.visit(&server.url).await;
+    b.click(".table-head").await;
+    let gsi1 = "[data-testid=index-card][data-index=GSI1]";
+    let gsi = |design: &keyplan_core::Design| design.tables[0].gsi("GSI1").expect("GSI1").clone();
+
+    b.find(&format!("{gsi1} select[aria-label='Sort key 1 type']"))
+        .await
+        .select_by_value("N")
+        .await
+        .expect("choose N");
+    eventually("the sort key is a number", || async {
+        gsi(&b.saved_design().await).sort_key[0].ty == keyplan_core::KeyType::N
+    })
+    .await;
+
+    b.click(&format!(
+        "{gsi1} [aria-label='Add a Partition key attribute']"
+    ))
+    .await;
+    b.type_into(
+        &format!("{gsi1} [aria-label='New Partition key attribute']"),
+        "region",
+    )
+    .await;
+    eventually("a second partition key attribute", || async {
+        let names: Vec<String> = gsi(&b.saved_design().await)
+            .partition_key
+            .iter()
+            .map(|k| k.name.clone())
+            .collect();
+        names == ["GSI1PK", "region"]
+    })
+    .await;
+
+    b.click(&format!("{gsi1} [aria-label='Remove Partition key 2']"))
+        .await;
+    eventually(
+        "back to one attribute, the sort key still a number",
+        || async {
+            let g = gsi(&b.saved_design().await);
+            g.partition_key.len() == 1 && g.sort_key[0].ty == keyplan_core::KeyType::N
+        },
+    )
+    .await;
+    b.screenshot("inspector-index-keys").await;
+    b.close().await;
+}
+
 /// Autosave waits for an idle moment; an edit made just before the page goes away is saved
 /// when it goes. The edit and the reload run in one script that keeps the page busy until the
 /// new page has arrived, so no idle moment comes between.

@@ -7,6 +7,7 @@ use keyplan_core::{Billing, Gsi, KeyAttribute, KeyType, Lsi, Projection, Table};
 use leptos::prelude::*;
 
 use super::field::{TextField, options};
+use super::key_list::KeyList;
 use super::modify_table;
 use crate::session::{Selection, use_session};
 use crate::store::use_store;
@@ -303,16 +304,11 @@ fn index_card(table: String, draft: IndexDraft, slot: usize, marked: bool) -> im
         change.clone(),
         change.clone(),
     );
-    let keys_of = |keys: &[KeyAttribute]| {
-        keys.iter()
-            .map(|k| k.name.clone())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     let (pk, sk) = match &draft {
-        IndexDraft::Gsi(g) => (Some(keys_of(&g.partition_key)), keys_of(&g.sort_key)),
-        IndexDraft::Lsi(l) => (None, l.sort_key.name.clone()),
+        IndexDraft::Gsi(g) => (Some(g.partition_key.clone()), g.sort_key.clone()),
+        IndexDraft::Lsi(l) => (None, vec![l.sort_key.clone()]),
     };
+    let is_gsi = matches!(draft, IndexDraft::Gsi(_));
     let include = match draft.projection() {
         Projection::Include { attributes } => Some(attributes.join(", ")),
         _ => None,
@@ -323,12 +319,6 @@ fn index_card(table: String, draft: IndexDraft, slot: usize, marked: bool) -> im
     });
     let remove = draft.remove(&table);
     let select_name = name.clone();
-    let to_keys = |text: &str| -> Vec<KeyAttribute> {
-        split_list(text)
-            .into_iter()
-            .map(|n| KeyAttribute::new(n, KeyType::S))
-            .collect()
-    };
     view! {
         <div class=format!("index-card slot-{slot}") class:marked=marked data-testid="index-card" data-index=name.clone()>
             <div class="index-card-head">
@@ -351,24 +341,18 @@ fn index_card(table: String, draft: IndexDraft, slot: usize, marked: bool) -> im
                 }>"×"</button>
             </div>
             {pk.map(|pk| view! {
-                <label class="field">
-                    <span class="field-label">"Partition key (up to 4, comma separated)"</span>
-                    <input class="input mono" aria-label="Index partition key" value=pk on:change=move |ev| {
-                        let keys = to_keys(&event_target_value(&ev));
+                <KeyList label="Partition key" keys=pk min=1 max=4 testid="index-partition-key"
+                    on_change=Callback::new(move |keys: Vec<KeyAttribute>| {
                         c2(Box::new(move |d| if let IndexDraft::Gsi(g) = d { g.partition_key = keys }));
-                    }/>
-                </label>
+                    })/>
             })}
-            <label class="field">
-                <span class="field-label">"Sort key"</span>
-                <input class="input mono" aria-label="Index sort key" value=sk on:change=move |ev| {
-                    let keys = to_keys(&event_target_value(&ev));
+            <KeyList label="Sort key" keys=sk min=usize::from(!is_gsi) max=if is_gsi { 4 } else { 1 } testid="index-sort-key"
+                on_change=Callback::new(move |keys: Vec<KeyAttribute>| {
                     c3(Box::new(move |d| match d {
                         IndexDraft::Gsi(g) => g.sort_key = keys,
                         IndexDraft::Lsi(l) => if let Some(k) = keys.into_iter().next() { l.sort_key = k },
                     }));
-                }/>
-            </label>
+                })/>
             <label class="field">
                 <span class="field-label">"Projection"</span>
                 <select class="input" aria-label="Projection" on:change=move |ev| {
