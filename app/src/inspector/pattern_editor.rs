@@ -188,7 +188,7 @@ pub fn PatternEditor(
                                 <div class="suggestion">
                                     <p data-testid="suggestion">{s}</p>
                                     {addable.then(|| view! {
-                                        <button class="button primary small" data-testid="apply-suggestion" on:click=apply_suggestion.clone()>
+                                        <button class="button primary small" data-testid="apply-suggestion" on:click=apply_suggestion>
                                             "Add this GSI"
                                         </button>
                                     })}
