@@ -20,6 +20,7 @@ pub mod import;
 pub mod item;
 pub mod limits;
 pub mod model;
+pub mod run;
 pub mod sample;
 pub mod share;
 pub mod template;
