@@ -17,7 +17,7 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::config::timeout::TimeoutConfig;
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
-use serde::Serialize;
+pub use keyplan_core::run::EngineInfo;
 use tokio_util::sync::CancellationToken;
 
 /// The name of the engine embedded in the server process.
@@ -71,17 +71,6 @@ impl fmt::Debug for Engine {
             .field("kind", &self.kind)
             .finish_non_exhaustive()
     }
-}
-
-/// An engine as `GET /api/engines` lists it.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct EngineInfo {
-    pub name: String,
-    /// `embedded`, `endpoint` or `aws`.
-    pub kind: &'static str,
-    pub description: String,
-    /// The engine runs when no engine is named.
-    pub default: bool,
 }
 
 /// What `--endpoint` says: `NAME=URL` or `aws`.
@@ -336,7 +325,8 @@ impl Engines {
                     EngineKind::Embedded { .. } => "embedded",
                     EngineKind::Endpoint { .. } => "endpoint",
                     EngineKind::Aws => "aws",
-                },
+                }
+                .to_string(),
                 description: e.kind.describe(),
                 default: self.default.as_deref() == Some(e.name.as_str()),
             })

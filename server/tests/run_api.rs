@@ -205,3 +205,64 @@ async fn closing_the_event_stream_cancels_the_run_and_deletes_its_tables() {
     }
     panic!("the run did not stop after its watcher left");
 }
+
+/// The `data` of the first event named `name` in an event stream.
+fn event_data(stream: &str, name: &str) -> serde_json::Value {
+    let mut lines = stream.lines();
+    lines
+        .find(|l| *l == format!("event: {name}"))
+        .unwrap_or_else(|| panic!("no `{name}` event in {stream}"));
+    let data = lines.find_map(|l| l.strip_prefix("data: ")).unwrap();
+    serde_json::from_str(data).unwrap()
+}
+
+#[tokio::test]
+async fn a_run_with_counts_and_a_seed_writes_the_sample_they_imply() {
+    let (_dir, state, _) = state().await;
+    let design = keyplan_core::examples::first();
+    let sample = keyplan_core::sample::SampleConfig {
+        seed: 7,
+        counts: design
+            .entities
+            .iter()
+            .map(|e| (e.name.clone(), 3))
+            .collect(),
+    };
+    let implied = keyplan_server::runner::build::plan_sample(&design, &sample)
+        .unwrap()
+        .n_items();
+    let default = keyplan_server::runner::build::plan(&design, &Default::default())
+        .unwrap()
+        .n_items();
+    assert_ne!(implied, default, "the counts must change the sample");
+    let (status, body) = call(
+        &state,
+        post_run(serde_json::json!({
+            "design": example(), "counts": sample.counts, "seed": sample.seed
+        })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{body}");
+    let started: keyplan_core::run::Started = serde_json::from_str(&body).unwrap();
+    let (_, stream) = call(
+        &state,
+        Request::get(&started.events).body(Body::empty()).unwrap(),
+    )
+    .await;
+    let event = event_data(&stream, "started");
+    assert_eq!(event["id"], started.id.as_str());
+    assert_eq!(event["items"], implied, "{stream}");
+    assert_eq!(event_data(&stream, "done")["items_written"], implied);
+}
+
+#[tokio::test]
+async fn a_start_request_with_an_unknown_field_is_refused() {
+    let (_dir, state, _) = state().await;
+    let (status, body) = call(
+        &state,
+        post_run(serde_json::json!({"design": example(), "sead": 7})),
+    )
+    .await;
+    assert!(status.is_client_error(), "{status}");
+    assert!(body.contains("unknown field `sead`"), "{body}");
+}

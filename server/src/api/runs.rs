@@ -11,16 +11,20 @@
 //! - `GET /api/engines` -> `[{"name":"embedded","kind":"embedded","description":"...",
 //!   "default":true}, ...]` (`kind`: `embedded`, `endpoint` or `aws`).
 //! - `POST /api/runs` `{"design": <design document>, "engine": "embedded", "counts":
-//!   {"Order": 100}}` (`engine` and `counts` optional) -> 202 `{"id":"1a2b3c4d","events":
-//!   "/api/runs/1a2b3c4d/events"}`; 400 `{"error": "..."}` for an unknown engine, an invalid
-//!   design or too many items, with nothing created.
+//!   {"Order": 100}, "seed": 7}` (`engine`, `counts` and `seed` optional: the default engine,
+//!   the sample's default counts and seed) -> 202 `{"id":"1a2b3c4d","events":
+//!   "/api/runs/1a2b3c4d/events"}`; 400 `{"error": "..."}` for an unknown engine, an unknown
+//!   field, an invalid design or too many items, with nothing created.
 //! - `GET /api/runs/{id}/events`: `text/event-stream`; each event has `id: N` (its position),
 //!   `event: <type>` and `data: <json>` where the JSON carries the same `type`; see
-//!   [`RunEvent`] for every type and field. The stream ends after `done` or `failed`: close the
+//!   [`RunEvent`] for every type and field.
+//!
+//! Every body above is a type of [`keyplan_core::run`], the one definition of this protocol that
+//! the app deserialises too. The stream ends after `done` or `failed`: close the
 //!   `EventSource` on either. Closing it earlier cancels the run.
 //! - `DELETE /api/runs/{id}` cancels a run -> 202.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -31,7 +35,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::routing::{delete, get, post};
 use axum::{Json, Router};
 use futures_util::Stream;
-use serde::{Deserialize, Serialize};
+use keyplan_core::sample::SampleConfig;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
@@ -39,6 +43,7 @@ use crate::AppState;
 use crate::engine::EngineInfo;
 use crate::error::ApiError;
 use crate::runner::{self, RunEvent, RunId};
+pub use keyplan_core::run::{StartRun, Started};
 
 /// At most this many runs at once; another is refused until one ends.
 pub const MAX_ACTIVE_RUNS: usize = 16;
@@ -53,28 +58,6 @@ pub fn router() -> Router<AppState> {
         .route("/runs", post(start))
         .route("/runs/{id}/events", get(events))
         .route("/runs/{id}", delete(cancel))
-}
-
-/// The body of `POST /api/runs`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct StartRun {
-    /// The design document, as in a `*.keyplan.json` file.
-    pub design: serde_json::Value,
-    /// An engine name from `GET /api/engines`; the default engine when absent.
-    #[serde(default)]
-    pub engine: Option<String>,
-    /// Items per entity; the sample defaults when absent.
-    #[serde(default)]
-    pub counts: BTreeMap<String, u32>,
-}
-
-/// The answer to `POST /api/runs`.
-#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct Started {
-    pub id: String,
-    /// Where the events are.
-    pub events: String,
 }
 
 /// One run's event log, shared by the task running it and every watcher.
@@ -183,9 +166,15 @@ async fn start(
             "the counts ask for {total} items; a run from the browser takes at most {MAX_ITEMS_PER_RUN}"
         )));
     }
+    let mut sample = SampleConfig {
+        counts: request.counts,
+        ..Default::default()
+    };
+    if let Some(seed) = request.seed {
+        sample.seed = seed;
+    }
     // Generating and evaluating up to 100,000 items is CPU work: off the async threads.
-    let counts = request.counts;
-    let plan = tokio::task::spawn_blocking(move || runner::build::plan(&design, &counts))
+    let plan = tokio::task::spawn_blocking(move || runner::build::plan_sample(&design, &sample))
         .await
         .map_err(|e| ApiError::Internal(anyhow::anyhow!("planning the run panicked: {e}")))?
         .map_err(|e| ApiError::BadRequest(e.to_string()))?;

@@ -13,6 +13,7 @@ use std::sync::Mutex;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
+use keyplan_core::sample::SampleConfig;
 use tokio_util::sync::CancellationToken;
 
 use crate::engine::{EMBEDDED, Engines, EnginesConfig};
@@ -35,6 +36,9 @@ pub struct Args {
     /// Items to generate for an entity, `ENTITY=N`; repeatable.
     #[arg(long = "count", value_name = "ENTITY=N", value_parser = runner::build::parse_count)]
     pub counts: Vec<(String, u32)>,
+    /// The seed of the sample generator; the sample's default seed (the app's) when absent.
+    #[arg(long, env = "KEYPLAN_SEED")]
+    pub seed: Option<u64>,
     /// Print every event as a JSON line on stdout instead of a progress bar.
     #[arg(long)]
     pub json: bool,
@@ -45,8 +49,14 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("cannot read {}", args.file.display()))?;
     let design = keyplan_core::file::parse(&text)
         .with_context(|| format!("{} is not a valid design file", args.file.display()))?;
-    let counts = args.counts.iter().cloned().collect();
-    let plan = runner::build::plan(&design, &counts)
+    let mut sample = SampleConfig {
+        counts: args.counts.iter().cloned().collect(),
+        ..Default::default()
+    };
+    if let Some(seed) = args.seed {
+        sample.seed = seed;
+    }
+    let plan = runner::build::plan_sample(&design, &sample)
         .with_context(|| format!("cannot run {}", args.file.display()))?;
 
     let (config, name) = engine_config(&args);

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 use keyplan_core::eval::{self, LoadItem, Store};
 use keyplan_core::model::{Action, Design, Entity, KeyType, WriteStep};
+use keyplan_core::sample::SampleConfig;
 use keyplan_core::{AttributeValue, Item, Operation, Severity, Verdict};
 
 use super::error::RunError;
@@ -32,9 +33,21 @@ pub fn parse_count(arg: &str) -> Result<(String, u32), String> {
     Ok((entity.trim().to_string(), n))
 }
 
-/// Builds the plan of a run: refuses a design with error findings or an unknown entity in
-/// `counts`.
+/// Builds the plan of a run on the sample's default seed: see [`plan_sample`].
 pub fn plan(design: &Design, counts: &Counts) -> Result<Plan, RunError> {
+    plan_sample(
+        design,
+        &SampleConfig {
+            counts: counts.clone(),
+            ..Default::default()
+        },
+    )
+}
+
+/// Builds the plan of a run on the sample `sample` configures (its seed and counts): refuses
+/// a design with error findings or an unknown entity in the counts.
+pub fn plan_sample(design: &Design, sample: &SampleConfig) -> Result<Plan, RunError> {
+    let counts = &sample.counts;
     let analysis = keyplan_core::analyze(design);
     let errors: Vec<String> = analysis
         .findings
@@ -55,12 +68,8 @@ pub fn plan(design: &Design, counts: &Counts) -> Result<Plan, RunError> {
             )));
         }
     }
-    // The same sample the app shows: the default seed, the user's counts.
-    let config = keyplan_core::sample::SampleConfig {
-        counts: counts.clone(),
-        ..Default::default()
-    };
-    let loads: Vec<LoadItem> = keyplan_core::sample::generate(design, &config)
+    // The same sample the app shows for the same seed and counts.
+    let loads: Vec<LoadItem> = keyplan_core::sample::generate(design, sample)
         .load_items()
         .collect();
     let store = Store::build(design, loads.iter().cloned());

@@ -17,7 +17,8 @@ use keyplan_core::{AttributeValue, Item, Operation};
 use super::convert::{item_from_sdk, item_to_sdk, to_sdk};
 use super::diff::diff;
 use super::error::{RunError, code, run_error};
-use super::plan::{KeyQuery, PatternResult, ReadCheck, Status, WriteCheck, WriteRequest};
+use super::plan::{KeyQuery, ReadCheck, WriteCheck, WriteRequest};
+use super::{PatternResult, Status};
 use crate::engine::Engine;
 
 /// Maps a design table name to the run's engine-side name.

@@ -13,7 +13,6 @@
 
 use std::time::Instant;
 
-use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
 pub mod build;
@@ -26,74 +25,12 @@ pub mod plan;
 pub mod tables;
 
 pub use error::RunError;
-pub use plan::{CheckKind, PatternResult, Plan, Status};
+/// The run protocol's types are core's: the app reads exactly what the runner writes.
+pub use keyplan_core::run::{Cleanup, PatternResult, RunEvent, Status, Summary};
+pub use plan::{CheckKind, Plan};
 pub use tables::{PREFIX, RunId};
 
 use crate::engine::{Engine, PREFLIGHT_TIMEOUT};
-
-/// Something that happened in a run, in order. Serialised with a `type` tag; the API streams
-/// each as a server-sent event named after its type.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum RunEvent {
-    /// The run began: what it will do.
-    Started {
-        id: RunId,
-        engine: String,
-        tables: Vec<String>,
-        items: usize,
-        patterns: usize,
-    },
-    /// A table exists and is ACTIVE: its design name and the run's name for it.
-    TableCreated { table: String, name: String },
-    /// Sample items acknowledged by the engine so far.
-    ItemsWritten { written: usize, total: usize },
-    /// One pattern's result: pass, mismatch (with a diff), error or skipped.
-    Pattern(PatternResult),
-    /// The run's tables were deleted (or could not be: `failed` names them).
-    Cleanup(tables::Cleanup),
-    /// The run finished; `ok` is false on any mismatch or error.
-    Done(Summary),
-    /// The run stopped before finishing, with why. Cleanup has run.
-    Failed { message: String, summary: Summary },
-}
-
-impl RunEvent {
-    /// The event's name on the wire (its `type`).
-    pub fn name(&self) -> &'static str {
-        match self {
-            RunEvent::Started { .. } => "started",
-            RunEvent::TableCreated { .. } => "table_created",
-            RunEvent::ItemsWritten { .. } => "items_written",
-            RunEvent::Pattern(_) => "pattern",
-            RunEvent::Cleanup(_) => "cleanup",
-            RunEvent::Done(_) => "done",
-            RunEvent::Failed { .. } => "failed",
-        }
-    }
-
-    /// Whether this is the last event of a run.
-    pub fn is_last(&self) -> bool {
-        matches!(self, RunEvent::Done(_) | RunEvent::Failed { .. })
-    }
-}
-
-/// The figures of a run.
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
-pub struct Summary {
-    pub passed: usize,
-    pub mismatched: usize,
-    pub errors: usize,
-    pub skipped: usize,
-    pub items_written: usize,
-    /// BatchWriteItem requests sent (retries included).
-    pub load_requests: usize,
-    pub load_ms: f64,
-    pub total_ms: f64,
-    /// Tables the run could not delete; empty when cleanup succeeded.
-    pub left_behind: Vec<String>,
-    pub ok: bool,
-}
 
 /// Runs `plan` on `engine` under run id `id`, calling `emit` for every event; returns the
 /// summary that the last event carries. Never panics on an engine's answer; always cleans up.
@@ -106,7 +43,7 @@ pub async fn run(
 ) -> Summary {
     let started = Instant::now();
     emit(RunEvent::Started {
-        id: id.clone(),
+        id: id.to_string(),
         engine: engine.name.clone(),
         tables: plan.tables.iter().map(|t| t.name.clone()).collect(),
         items: plan.n_items(),

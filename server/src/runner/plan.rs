@@ -8,7 +8,6 @@
 use std::collections::BTreeMap;
 
 use keyplan_core::{AttributeValue, Item, Operation, SortOp, Table};
-use serde::Serialize;
 
 /// Everything one run does.
 #[derive(Debug, Clone)]
@@ -193,76 +192,4 @@ pub enum WriteRequest {
         key: Item,
         condition: Option<String>,
     },
-}
-
-/// How one pattern went.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct PatternResult {
-    /// The pattern's position in the design.
-    pub index: usize,
-    pub pattern: String,
-    /// `GetItem`, `Query`, `TransactWriteItems`... or `Scan` for a skipped read.
-    pub operation: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub index_name: Option<String>,
-    pub status: Status,
-    /// Items core predicted, and items the engine returned (reads).
-    pub expected_items: usize,
-    pub actual_items: usize,
-    /// Requests sent (Queries across shards and pages, or writes).
-    pub requests: usize,
-    /// Wall time of the pattern's requests, in milliseconds.
-    pub latency_ms: f64,
-    /// Capacity units the engine reported (0 when it reports none).
-    pub consumed_capacity: f64,
-    /// For a read: the read units core's cost model predicts for the same requests (engines
-    /// other than AWS report capacity loosely; this is the figure to plan with).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub predicted_capacity: Option<f64>,
-    /// The inputs the read was instantiated with.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub inputs: BTreeMap<String, String>,
-    /// On a mismatch: a readable diff (`- expected`, `+ returned`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub diff: Option<String>,
-    /// On an error or a skip: why.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
-}
-
-impl PatternResult {
-    /// A result with no figures yet, passing until told otherwise.
-    pub fn new(
-        index: usize,
-        pattern: &str,
-        operation: &str,
-        index_name: Option<String>,
-    ) -> PatternResult {
-        PatternResult {
-            index,
-            pattern: pattern.to_string(),
-            operation: operation.to_string(),
-            index_name,
-            status: Status::Pass,
-            expected_items: 0,
-            actual_items: 0,
-            requests: 0,
-            latency_ms: 0.0,
-            consumed_capacity: 0.0,
-            predicted_capacity: None,
-            inputs: BTreeMap::new(),
-            diff: None,
-            message: None,
-        }
-    }
-}
-
-/// The outcome of one pattern.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    Pass,
-    Mismatch,
-    Error,
-    Skipped,
 }

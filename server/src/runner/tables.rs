@@ -17,6 +17,7 @@ use aws_sdk_dynamodb::types::{
 };
 use keyplan_core::{KeyAttribute, KeyType, Projection, Table};
 
+use super::Cleanup;
 use super::error::{RunError, code, run_error};
 use crate::engine::Engine;
 
@@ -84,14 +85,6 @@ pub struct TableGuard {
     client: Client,
     names: Arc<Mutex<Vec<String>>>,
     done: bool,
-}
-
-/// What cleanup did.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
-pub struct Cleanup {
-    pub deleted: Vec<String>,
-    /// Names that could not be deleted, with why: the user must delete them.
-    pub failed: Vec<String>,
 }
 
 impl TableGuard {
