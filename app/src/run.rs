@@ -16,7 +16,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{EventSource, MessageEvent, Request, RequestInit, Response};
 
 use crate::store::use_store;
-use state::{EVENT_NAMES, Engines, Phase, RunEvent, RunState, Status};
+use state::{EVENT_NAMES, Engines, Phase, RunState, SampleChoice, Status};
 
 /// Sends a request; `Err` when no answer came (server down, network).
 async fn fetch(method: &str, url: &str, body: Option<&str>) -> Result<(u16, String), String> {
@@ -78,7 +78,7 @@ fn open_stream(
     for name in EVENT_NAMES {
         let listener = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
             let data = ev.data().as_string().unwrap_or_default();
-            run.update(|s| match RunEvent::parse(&data) {
+            run.update(|s| match state::parse_event(&data) {
                 Ok(event) => s.apply(event),
                 Err(message) => s.fail(message),
             });
@@ -113,6 +113,10 @@ pub fn RunView() -> impl IntoView {
     let engines = RwSignal::new(Engines::Loading);
     let engine = RwSignal::new(String::new());
     let run = RwSignal::new(RunState::default());
+    // The sample fields' text, as typed; read into a choice (or why not) on every keystroke.
+    let items_text = RwSignal::new(String::new());
+    let seed_text = RwSignal::new(String::new());
+    let choice = Memo::new(move |_| SampleChoice::parse(&items_text.get(), &seed_text.get()));
     let stream = StoredValue::new_local(None::<Stream>);
     on_cleanup(move || stream.update_value(|s| *s = None));
 
@@ -129,11 +133,16 @@ pub fn RunView() -> impl IntoView {
 
     let start = move |_| {
         let name = engine.get_untracked();
+        // The button is off while a field is invalid; a click that still comes does nothing.
+        let Ok(choice) = choice.get_untracked() else {
+            return;
+        };
         let text = store.with_untracked(keyplan_core::file::to_string);
+        let counts = store.with_untracked(|design| choice.counts(design));
         run.set(RunState::starting(&name));
         stream.update_value(|s| *s = None);
         spawn_local(async move {
-            let body = match state::start_body(&text, &name) {
+            let body = match state::start_body(&text, &name, counts, choice.seed) {
                 Ok(body) => body,
                 Err(message) => return run.update(|s| s.fail(message)),
             };
@@ -178,15 +187,44 @@ pub fn RunView() -> impl IntoView {
                         }).collect_view()}
                     </select>
                 </label>
+                <label class="field run-field">
+                    <span class="field-label">"Items per entity"</span>
+                    <input
+                        class="input"
+                        type="text"
+                        inputmode="numeric"
+                        autocomplete="off"
+                        placeholder="sample default"
+                        data-testid="run-items"
+                        prop:value=move || items_text.get()
+                        on:input=move |ev| items_text.set(event_target_value(&ev))
+                    />
+                </label>
+                <label class="field run-field">
+                    <span class="field-label">"Seed"</span>
+                    <input
+                        class="input"
+                        type="text"
+                        inputmode="numeric"
+                        autocomplete="off"
+                        placeholder="default"
+                        data-testid="run-seed"
+                        prop:value=move || seed_text.get()
+                        on:input=move |ev| seed_text.set(event_target_value(&ev))
+                    />
+                </label>
                 <button
                     class="button primary"
                     data-testid="run-start"
-                    disabled=move || run.with(RunState::busy)
+                    disabled=move || run.with(RunState::busy) || choice.with(Result::is_err)
                     on:click=start
                 >
                     {move || if run.with(RunState::busy) { "Running…" } else { "Run" }}
                 </button>
             </div>
+            {move || choice.get().err().map(|message| view! {
+                <p class="run-note error" data-testid="run-sample-error" role="alert">{message}</p>
+            })}
         }
         .into_any(),
     }

@@ -1,25 +1,19 @@
-//! What the Run panel knows about one run, built only from the server's wire format (see the
-//! module docs of `server/src/api/runs.rs`): the engine list, the body of `POST /api/runs`, and
-//! the server-sent events folded into one [`RunState`]. Plain data and plain functions, so
+//! What the Run panel knows about one run, built only from the run protocol's types in
+//! [`keyplan_core::run`] (the one definition the server serialises too): the engine list, the
+//! body of `POST /api/runs`, and the server-sent events folded into one [`RunState`]. Plain data and plain functions, so
 //! every rule is a native unit test; the component only moves bytes between the network and
 //! these functions.
 //!
 //! Invariant: a [`RunState`] is finished ([`RunState::finished`]) exactly when a `done` or
 //! `failed` event arrived, or the connection was lost before one; nothing after that changes it.
 
-use serde::Deserialize;
+use std::collections::BTreeMap;
 
-/// One engine of `GET /api/engines`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct Engine {
-    pub name: String,
-    /// `embedded`, `endpoint` or `aws`.
-    pub kind: String,
-    #[serde(default)]
-    pub description: String,
-    #[serde(default)]
-    pub default: bool,
-}
+pub use keyplan_core::run::{
+    Cleanup, EVENT_NAMES, EngineInfo as Engine, PatternResult, RunEvent, StartRun, Started, Status,
+    Summary,
+};
+use serde::Deserialize;
 
 /// What the panel learned from `GET /api/engines`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,19 +44,28 @@ impl Engines {
     }
 }
 
-/// The body of `POST /api/runs` for `design_text` (a design file) on engine `engine`.
-pub fn start_body(design_text: &str, engine: &str) -> Result<String, String> {
+/// The body of `POST /api/runs` for `design_text` (a design file) on engine `engine`, with
+/// `counts` items per entity (empty: the sample's defaults) and the sample's `seed` (`None`:
+/// the default seed).
+pub fn start_body(
+    design_text: &str,
+    engine: &str,
+    counts: BTreeMap<String, u32>,
+    seed: Option<u64>,
+) -> Result<String, String> {
     let design: serde_json::Value = serde_json::from_str(design_text)
         .map_err(|e| format!("the design could not be sent: {e}"))?;
-    Ok(serde_json::json!({ "design": design, "engine": engine }).to_string())
+    let request = StartRun {
+        design,
+        engine: Some(engine.to_string()),
+        counts,
+        seed,
+    };
+    serde_json::to_string(&request).map_err(|e| format!("the design could not be sent: {e}"))
 }
 
 /// The answer to `POST /api/runs`: where the events are, or the server's error message.
 pub fn started(status: u16, body: &str) -> Result<String, String> {
-    #[derive(Deserialize)]
-    struct Started {
-        events: String,
-    }
     #[derive(Deserialize)]
     struct ApiError {
         error: String,
@@ -78,129 +81,65 @@ pub fn started(status: u16, body: &str) -> Result<String, String> {
     }
 }
 
-/// How one pattern went, as the server reports it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    Pass,
-    Mismatch,
-    Error,
-    Skipped,
+/// The most items per entity the Run panel asks for.
+pub const MAX_ITEMS_PER_ENTITY: u32 = 10_000;
+
+/// What the Run panel's sample fields say, read once: items per entity (`None`: the sample's
+/// defaults) and the seed (`None`: the default seed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SampleChoice {
+    pub items_per_entity: Option<u32>,
+    pub seed: Option<u64>,
 }
 
-impl Status {
-    pub fn label(self) -> &'static str {
-        match self {
-            Status::Pass => "pass",
-            Status::Mismatch => "mismatch",
-            Status::Error => "error",
-            Status::Skipped => "skipped",
+impl SampleChoice {
+    /// Reads the two fields' text; an empty field means the default. `Err` says what is wrong,
+    /// for the message under the fields (the Run button is off meanwhile).
+    pub fn parse(items_per_entity: &str, seed: &str) -> Result<SampleChoice, String> {
+        let items_per_entity = match items_per_entity.trim() {
+            "" => None,
+            text => match text.parse::<u32>() {
+                Ok(n) if (1..=MAX_ITEMS_PER_ENTITY).contains(&n) => Some(n),
+                _ => {
+                    return Err(format!(
+                        "Items per entity must be a whole number from 1 to {MAX_ITEMS_PER_ENTITY}, not `{text}`."
+                    ));
+                }
+            },
+        };
+        let seed = match seed.trim() {
+            "" => None,
+            text => Some(text.parse::<u64>().map_err(|_| {
+                format!(
+                    "The seed must be a whole number from 0 to {}, not `{text}`.",
+                    u64::MAX
+                )
+            })?),
+        };
+        Ok(SampleChoice {
+            items_per_entity,
+            seed,
+        })
+    }
+
+    /// The `counts` of the start request: the same number for every entity of `design`, or
+    /// none (the sample's defaults).
+    pub fn counts(&self, design: &keyplan_core::Design) -> BTreeMap<String, u32> {
+        match self.items_per_entity {
+            None => BTreeMap::new(),
+            Some(n) => design
+                .entities
+                .iter()
+                .map(|e| (e.name.clone(), n))
+                .collect(),
         }
     }
 }
 
-/// One `pattern` event.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct PatternResult {
-    pub index: usize,
-    pub pattern: String,
-    pub operation: String,
-    #[serde(default)]
-    pub index_name: Option<String>,
-    pub status: Status,
-    #[serde(default)]
-    pub expected_items: usize,
-    #[serde(default)]
-    pub actual_items: usize,
-    #[serde(default)]
-    pub requests: usize,
-    #[serde(default)]
-    pub latency_ms: f64,
-    #[serde(default)]
-    pub consumed_capacity: f64,
-    #[serde(default)]
-    pub predicted_capacity: Option<f64>,
-    #[serde(default)]
-    pub diff: Option<String>,
-    #[serde(default)]
-    pub message: Option<String>,
-}
-
-/// One `cleanup` event.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-pub struct Cleanup {
-    #[serde(default)]
-    pub deleted: Vec<String>,
-    #[serde(default)]
-    pub failed: Vec<String>,
-}
-
-/// The figures of a finished run.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-pub struct Summary {
-    #[serde(default)]
-    pub passed: usize,
-    #[serde(default)]
-    pub mismatched: usize,
-    #[serde(default)]
-    pub errors: usize,
-    #[serde(default)]
-    pub skipped: usize,
-    #[serde(default)]
-    pub items_written: usize,
-    #[serde(default)]
-    pub total_ms: f64,
-    #[serde(default)]
-    pub ok: bool,
-}
-
-/// One server-sent event of a run.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum RunEvent {
-    Started {
-        engine: String,
-        #[serde(default)]
-        tables: Vec<String>,
-        #[serde(default)]
-        items: usize,
-        #[serde(default)]
-        patterns: usize,
-    },
-    TableCreated {
-        table: String,
-    },
-    ItemsWritten {
-        written: usize,
-        total: usize,
-    },
-    Pattern(PatternResult),
-    Cleanup(Cleanup),
-    Done(Summary),
-    Failed {
-        message: String,
-        #[serde(default)]
-        summary: Summary,
-    },
-}
-
-/// The event types the server sends; the `EventSource` listens to each by name.
-pub const EVENT_NAMES: [&str; 7] = [
-    "started",
-    "table_created",
-    "items_written",
-    "pattern",
-    "cleanup",
-    "done",
-    "failed",
-];
-
-impl RunEvent {
-    /// Parses an event's `data`.
-    pub fn parse(data: &str) -> Result<RunEvent, String> {
-        serde_json::from_str(data)
-            .map_err(|e| format!("an event from the server was not understood: {e}"))
-    }
+/// Parses an event's `data`.
+pub fn parse_event(data: &str) -> Result<RunEvent, String> {
+    serde_json::from_str(data)
+        .map_err(|e| format!("an event from the server was not understood: {e}"))
 }
 
 /// Where a run is.
@@ -259,13 +198,14 @@ impl RunState {
                 tables,
                 items,
                 patterns,
+                ..
             } => {
                 self.engine = engine;
                 self.tables = tables;
                 self.items_total = items;
                 self.patterns_total = patterns;
             }
-            RunEvent::TableCreated { table } => self.tables_created.push(table),
+            RunEvent::TableCreated { table, .. } => self.tables_created.push(table),
             RunEvent::ItemsWritten { written, total } => {
                 self.items_written = written;
                 self.items_total = total;
@@ -372,7 +312,7 @@ mod tests {
     fn run(events: &[&str]) -> RunState {
         let mut state = RunState::starting("embedded");
         for e in events {
-            match RunEvent::parse(e) {
+            match parse_event(e) {
                 Ok(event) => state.apply(event),
                 Err(message) => state.fail(message),
             }
@@ -481,8 +421,13 @@ mod tests {
 
     #[test]
     fn the_start_request_carries_the_design_and_the_engine_name_and_reads_the_answer() {
-        let body = start_body(r#"{"name":"d"}"#, "embedded").expect("a body");
+        let body =
+            start_body(r#"{"name":"d"}"#, "embedded", BTreeMap::new(), None).expect("a body");
         expect![[r#"{"design":{"name":"d"},"engine":"embedded"}"#]].assert_eq(&body);
+        assert_eq!(
+            start_body("{not json", "embedded", BTreeMap::new(), None),
+            Err("the design could not be sent: key must be a string at line 1 column 2".into())
+        );
         assert_eq!(
             started(202, r#"{"id":"1a2b","events":"/api/runs/1a2b/events"}"#),
             Ok("/api/runs/1a2b/events".to_string())
@@ -495,5 +440,87 @@ mod tests {
             started(502, "Bad Gateway"),
             Err("the server refused the run (HTTP 502)".to_string())
         );
+    }
+
+    #[test]
+    fn a_start_request_with_counts_and_a_seed_reads_back_as_the_servers_start_run() {
+        let counts: BTreeMap<String, u32> = [("Customer".to_string(), 3), ("Order".to_string(), 3)]
+            .into_iter()
+            .collect();
+        let body =
+            start_body(r#"{"name":"d"}"#, "embedded", counts.clone(), Some(7)).expect("a body");
+        expect![[r#"{"design":{"name":"d"},"engine":"embedded","counts":{"Customer":3,"Order":3},"seed":7}"#]]
+            .assert_eq(&body);
+        let request: StartRun = serde_json::from_str(&body).expect("the server's type reads it");
+        assert_eq!(
+            request,
+            StartRun {
+                design: serde_json::json!({"name": "d"}),
+                engine: Some("embedded".to_string()),
+                counts,
+                seed: Some(7),
+            }
+        );
+    }
+
+    fn check_choice(items: &str, seed: &str, expect: Expect) {
+        expect.assert_eq(&format!("{:?}", SampleChoice::parse(items, seed)));
+    }
+
+    #[test]
+    fn the_sample_fields_default_when_empty_and_explain_what_they_refuse() {
+        check_choice(
+            "",
+            " ",
+            expect!["Ok(SampleChoice { items_per_entity: None, seed: None })"],
+        );
+        check_choice(
+            " 25 ",
+            "7",
+            expect!["Ok(SampleChoice { items_per_entity: Some(25), seed: Some(7) })"],
+        );
+        check_choice(
+            "10000",
+            "0",
+            expect!["Ok(SampleChoice { items_per_entity: Some(10000), seed: Some(0) })"],
+        );
+        check_choice(
+            "0",
+            "",
+            expect![[
+                r#"Err("Items per entity must be a whole number from 1 to 10000, not `0`.")"#
+            ]],
+        );
+        check_choice(
+            "10001",
+            "",
+            expect![[
+                r#"Err("Items per entity must be a whole number from 1 to 10000, not `10001`.")"#
+            ]],
+        );
+        check_choice(
+            "ten",
+            "",
+            expect![[
+                r#"Err("Items per entity must be a whole number from 1 to 10000, not `ten`.")"#
+            ]],
+        );
+        check_choice(
+            "",
+            "-1",
+            expect![[
+                r#"Err("The seed must be a whole number from 0 to 18446744073709551615, not `-1`.")"#
+            ]],
+        );
+    }
+
+    #[test]
+    fn items_per_entity_count_for_every_entity_of_the_design() {
+        let design = keyplan_core::examples::first();
+        let choice = SampleChoice::parse("3", "").expect("valid");
+        let counts = choice.counts(&design);
+        assert_eq!(counts.len(), design.entities.len());
+        assert!(counts.values().all(|&n| n == 3));
+        assert!(SampleChoice::default().counts(&design).is_empty());
     }
 }
