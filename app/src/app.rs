@@ -151,6 +151,7 @@ pub fn App() -> impl IntoView {
     let session = Session::new();
     let library = Library::new(id);
     provide_context(store);
+    provide_context(crate::panels::SampleCache::new(store));
     provide_context(session);
     provide_context(library);
     if let Some(message) = message {

@@ -7,11 +7,13 @@ mod cost_view;
 mod data_view;
 mod findings;
 mod patterns;
+mod sample;
 mod verdict_badge;
 
 pub use center_tabs::CenterTabs;
 pub use cost_view::CostView;
 pub use data_view::DataView;
+pub use sample::SampleCache;
 pub use verdict_badge::{Badge, VerdictBadge};
 
 use keyplan_core::AccessPattern;

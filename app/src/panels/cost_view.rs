@@ -3,10 +3,9 @@
 //! and index, and partitions that would run hot.
 
 use keyplan_core::cost::{CostConfig, estimate};
-use keyplan_core::eval::Store as ItemStore;
-use keyplan_core::sample::{SampleConfig, generate};
 use leptos::prelude::*;
 
+use super::sample::use_sample;
 use crate::store::use_store;
 
 fn dollars(x: f64) -> String {
@@ -20,12 +19,13 @@ fn dollars(x: f64) -> String {
 #[component]
 pub fn CostView() -> impl IntoView {
     let store = use_store();
+    let sample = use_sample();
     let report = Memo::new(move |_| {
-        store.analysis.with(|analysis| {
-            store.with_untracked(|d| {
-                let data = generate(d, &SampleConfig::default());
-                let items = ItemStore::build(d, data.load_items());
-                estimate(d, &analysis.verdicts, &items, &CostConfig::default())
+        sample.with(|s| {
+            store.analysis.with(|analysis| {
+                store.with_untracked(|d| {
+                    estimate(d, &analysis.verdicts, &s.0, &CostConfig::default())
+                })
             })
         })
     });

@@ -4,14 +4,16 @@
 //! a pattern selected, the items that pattern returns, evaluated in the browser.
 
 use keyplan_core::aggregate::{AggregateView, IndexView, aggregate};
-use keyplan_core::eval::{Store as ItemStore, run_pattern};
-use keyplan_core::sample::{SampleConfig, generate};
+use keyplan_core::eval::run_pattern;
 use keyplan_core::{AttributeValue, Item};
 use leptos::prelude::*;
-use std::sync::Arc;
 
+use super::sample::use_sample;
 use crate::session::{Selection, use_session};
 use crate::store::use_store;
+
+/// Items rendered at first, and added by each "Show more".
+const PAGE: usize = 200;
 
 /// A value as a short text.
 fn show(value: &AttributeValue) -> String {
@@ -31,16 +33,6 @@ fn attributes_text(item: &Item, skip: &[String]) -> String {
         .join(" · ")
 }
 
-/// The evaluator loaded with the sample, shared; two are equal only when they are the same.
-#[derive(Debug, Clone)]
-struct Sample(Arc<ItemStore>);
-
-impl PartialEq for Sample {
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-
 /// The pattern's run over the sample: its key conditions and the items it returns.
 #[derive(Debug, Clone, PartialEq)]
 struct Run {
@@ -55,13 +47,7 @@ struct Run {
 pub fn DataView() -> impl IntoView {
     let store = use_store();
     let session = use_session();
-    let sample = Memo::new(move |_| {
-        store.track_semantic();
-        store.with_untracked(|d| {
-            let data = generate(d, &SampleConfig::default());
-            Sample(Arc::new(ItemStore::build(d, data.load_items())))
-        })
-    });
+    let sample = use_sample();
     // Entity colours: by position in the design.
     let entity_slot = move |name: &Option<String>| {
         store.with_untracked(|d| {
@@ -72,6 +58,9 @@ pub fn DataView() -> impl IntoView {
     };
     let view_data: Memo<AggregateView> = Memo::new(move |_| sample.with(|s| aggregate(&s.0)));
     let picked_index: RwSignal<Option<(String, Option<String>)>> = RwSignal::new(None);
+    // How many items of the shown index are rendered: a large design's table holds thousands,
+    // and rendering them all froze the tab for seconds.
+    let shown = RwSignal::new(PAGE);
     let run = Memo::new(move |_| {
         let Selection::Pattern(name) = session.selection.get() else {
             return None;
@@ -190,7 +179,7 @@ pub fn DataView() -> impl IntoView {
                     let key = (table.clone(), index.clone());
                     let on = current.with(|c| c.as_ref().is_some_and(|(t, i)| *t == key.0 && i.index == key.1));
                     view! {
-                        <button class="chip" class:on=on role="tab" aria-selected=on.to_string() on:click=move |_| picked_index.set(Some(key.clone()))>
+                        <button class="chip" class:on=on role="tab" aria-selected=on.to_string() on:click=move |_| { shown.set(PAGE); picked_index.set(Some(key.clone())); }>
                             {label}
                         </button>
                     }
@@ -199,6 +188,24 @@ pub fn DataView() -> impl IntoView {
             {move || current.get().map(|(_, index)| {
                 let mut keys = index.partition_key.clone();
                 keys.extend(index.sort_key.iter().cloned());
+                let total_items: usize = index.partitions.iter().map(|p| p.items.len()).sum();
+                let total_partitions = index.partitions.len();
+                // Whole partitions in order until the limit; the last one may be cut.
+                let mut left = shown.get();
+                let partitions: Vec<_> = index
+                    .partitions
+                    .into_iter()
+                    .map_while(|p| {
+                        (left > 0).then(|| {
+                            let take = p.items.len().min(left);
+                            left -= take;
+                            let pk = p.key.iter().map(show).collect::<Vec<_>>().join(" + ");
+                            (pk, p.items.into_iter().take(take).collect::<Vec<_>>())
+                        })
+                    })
+                    .collect();
+                let shown_items: usize = partitions.iter().map(|(_, items)| items.len()).sum();
+                let shown_partitions = partitions.len();
                 view! {
                     <table class="aggregate">
                         <thead>
@@ -210,11 +217,10 @@ pub fn DataView() -> impl IntoView {
                             </tr>
                         </thead>
                         <tbody>
-                            {index.partitions.into_iter().map(|p| {
-                                let n = p.items.len();
-                                let pk = p.key.iter().map(show).collect::<Vec<_>>().join(" + ");
+                            {partitions.into_iter().map(|(pk, items)| {
+                                let n = items.len();
                                 let keys = keys.clone();
-                                p.items.into_iter().enumerate().map(move |(i, item)| {
+                                items.into_iter().enumerate().map(move |(i, item)| {
                                     let slot = entity_slot(&item.entity);
                                     let first = (i == 0).then(|| view! { <td class="pk-cell mono" rowspan=n.to_string()>{pk.clone()}</td> });
                                     view! {
@@ -229,6 +235,14 @@ pub fn DataView() -> impl IntoView {
                             }).collect_view()}
                         </tbody>
                     </table>
+                    {(shown_items < total_items).then(|| view! {
+                        <div class="more-rows" data-testid="more-rows">
+                            <span class="hint">{format!("Showing {shown_items} of {total_items} items, in {shown_partitions} of {total_partitions} partitions")}</span>
+                            <button class="button small" on:click=move |_| shown.update(|n| *n += PAGE)>
+                                {format!("Show {} more", PAGE.min(total_items - shown_items))}
+                            </button>
+                        </div>
+                    })}
                 }
             })}
         </div>
