@@ -16,87 +16,7 @@ mod browser;
 
 use std::time::Instant;
 
-use browser::{Browser, prerequisites, start_server};
-use keyplan_core::{
-    AccessPattern, AttrType, Attribute, Design, Entity, Gsi, KeyAttribute, KeyTemplate, KeyType,
-    Point, Projection, SortCondition, SortOp, Table,
-};
-
-/// 100 entities in one table with 5 GSIs, 4 patterns each (GetItem, Query, Query on a GSI, and
-/// a read no index serves), laid out in a grid.
-fn generated_design() -> Design {
-    let mut design = Design::new("Benchmark: 100 entities, 400 patterns");
-    design.tables.push(Table {
-        name: "app".into(),
-        partition_key: KeyAttribute::new("PK", KeyType::S),
-        sort_key: Some(KeyAttribute::new("SK", KeyType::S)),
-        gsis: (1..=5)
-            .map(|n| Gsi {
-                name: format!("GSI{n}"),
-                partition_key: vec![KeyAttribute::new(format!("GSI{n}PK"), KeyType::S)],
-                sort_key: vec![KeyAttribute::new(format!("GSI{n}SK"), KeyType::S)],
-                projection: Projection::All,
-            })
-            .collect(),
-        lsis: Vec::new(),
-        billing: Default::default(),
-        ttl_attribute: None,
-    });
-    for i in 0..100 {
-        let name = format!("Entity{i:03}");
-        let id = format!("entity{i:03}Id");
-        let parent = format!("entity{:03}Id", i / 4);
-        let gsi = 1 + i % 5;
-        let mut entity = Entity {
-            name: name.clone(),
-            table: "app".into(),
-            description: String::new(),
-            attributes: vec![
-                Attribute {
-                    required: true,
-                    ..Attribute::new(&id, AttrType::S)
-                },
-                Attribute::new(&parent, AttrType::S),
-                Attribute::new("status", AttrType::S),
-                Attribute::new("createdAt", AttrType::S),
-                Attribute::new("total", AttrType::N),
-            ],
-            keys: Default::default(),
-        };
-        let upper = name.to_uppercase();
-        let mut key = |k: &str, t: String| {
-            entity.keys.insert(k.to_string(), KeyTemplate::parse(&t));
-        };
-        key("PK", format!("{upper}#{{{id}}}"));
-        key("SK", "META".into());
-        key(&format!("GSI{gsi}PK"), format!("PARENT#{{{parent}}}"));
-        key(
-            &format!("GSI{gsi}SK"),
-            format!("{upper}#{{createdAt}}#{{{id}}}"),
-        );
-        design.entities.push(entity);
-        design.layout.insert(
-            name.clone(),
-            Point {
-                x: f64::from(i % 10) * 330.0,
-                y: f64::from(i / 10) * 300.0,
-            },
-        );
-        let mut get = AccessPattern::read(format!("Get {name}"), &[&name], &[&id]);
-        get.rate = 50.0;
-        let mut by_parent = AccessPattern::read(format!("{name} by parent"), &[&name], &[&parent]);
-        by_parent.sort = Some(SortCondition {
-            attribute: "createdAt".into(),
-            op: SortOp::Ge,
-        });
-        let by_id_range = AccessPattern::read(format!("{name} items"), &[&name], &[&id]);
-        let by_status = AccessPattern::read(format!("{name} by status"), &[&name], &["status"]);
-        design
-            .patterns
-            .extend([get, by_parent, by_id_range, by_status]);
-    }
-    design
-}
+use browser::{Browser, generated_design, prerequisites, start_server};
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     let at = ((sorted.len() as f64 - 1.0) * p).round() as usize;
@@ -189,23 +109,14 @@ fn report(what: &str, t: &Timings) {
 #[ignore = "a benchmark: run scripts/bench-canvas"]
 async fn canvas_benchmark() {
     let Some(dist) = prerequisites() else { return };
-    let design = generated_design();
+    let design = generated_design(100);
     let (covered, reads) = keyplan_core::analyze(&design).coverage();
     let file = keyplan_core::file::to_string(&design);
 
     let server = start_server(&dist);
     let b = Browser::open().await;
-    // Saved as the open local design, as autosave would have left it.
     b.visit(&server.url).await;
-    b.client
-        .execute(
-            "localStorage.setItem('keyplan.design.bench', arguments[0]);\
-             localStorage.setItem('keyplan.designs', 'bench\\tbenchmark\\n');\
-             localStorage.setItem('keyplan.current', 'bench');",
-            vec![serde_json::Value::String(file)],
-        )
-        .await
-        .expect("store the design");
+    b.store_as_open_design(&file).await;
     let started = Instant::now();
     b.client.goto(&server.url).await.expect("open the app");
     b.find("[data-entity=Entity099] .card-head").await;

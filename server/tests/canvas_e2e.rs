@@ -9,7 +9,9 @@
 
 mod browser;
 
-use browser::{Browser, CONTROL, SHIFT, eventually, prerequisites, start_server, workspace};
+use browser::{
+    Browser, CONTROL, SHIFT, eventually, generated_design, prerequisites, start_server, workspace,
+};
 
 fn example_names() -> Vec<String> {
     keyplan_core::examples::first()
@@ -219,6 +221,40 @@ async fn index_keys_are_edited_attribute_by_attribute_with_their_types() {
     )
     .await;
     b.screenshot("inspector-index-keys").await;
+    b.close().await;
+}
+
+/// A large sample is shown a page at a time: the first 200 items, then 200 more on request.
+#[tokio::test]
+async fn the_data_view_shows_a_large_sample_a_page_at_a_time() {
+    let Some(dist) = prerequisites() else { return };
+    let server = start_server(&dist);
+    let b = Browser::open().await;
+    b.visit(&server.url).await;
+    let design = generated_design(8);
+    let sample = keyplan_core::sample::generate(&design, &Default::default());
+    let total = sample.items.iter().filter(|i| i.table == "app").count();
+    assert!(total > 400, "the design's sample is large enough: {total}");
+    b.store_as_open_design(&keyplan_core::file::to_string(&design))
+        .await;
+    b.client.goto(&server.url).await.expect("open the app");
+    b.find("[data-entity=Entity007]").await;
+
+    b.press(&[], '2').await;
+    let rows = "[data-testid=data-view] table.aggregate tbody tr";
+    let more = b.find("[data-testid=more-rows]").await;
+    assert_eq!(b.texts(rows).await.len(), 200);
+    let text = more.text().await.expect("text");
+    assert!(
+        text.contains(&format!("Showing 200 of {total} items")),
+        "{text}"
+    );
+    b.button("Show 200 more")
+        .await
+        .click()
+        .await
+        .expect("show more");
+    eventually("400 rows", || async { b.texts(rows).await.len() == 400 }).await;
     b.close().await;
 }
 

@@ -20,6 +20,10 @@ use fantoccini::actions::{
 };
 use fantoccini::elements::Element;
 use fantoccini::{Client, ClientBuilder, Locator};
+use keyplan_core::{
+    AccessPattern, AttrType, Attribute, Design, Entity, Gsi, KeyAttribute, KeyTemplate, KeyType,
+    Point, Projection, SortCondition, SortOp, Table,
+};
 
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -371,19 +375,40 @@ impl Browser {
     /// The design as autosave left it in localStorage. Autosave runs in the browser's first
     /// idle moment after a change, so this first waits for an idle callback queued after it.
     pub async fn saved_design(&self) -> keyplan_core::Design {
-        self.client
-            .execute_async(
-                "const done = arguments[arguments.length - 1];\
-                 requestAnimationFrame(() => requestIdleCallback(() => done(0)));",
-                Vec::new(),
-            )
-            .await
-            .expect("wait for the pending autosave");
+        self.autosaved().await;
         let text = self
             .js("return localStorage.getItem('keyplan.design.' + localStorage.getItem('keyplan.current'));")
             .await;
         keyplan_core::file::parse(text.as_str().expect("a saved design"))
             .expect("the saved design parses")
+    }
+
+    /// Waits for the pending autosave, if any: it runs in the page's first idle moment.
+    pub async fn autosaved(&self) {
+        self.client
+            .execute_async(
+                "const done = arguments[arguments.length - 1];\
+                 requestAnimationFrame(() => requestIdleCallback(() => done(0), { timeout: 1000 }));",
+                Vec::new(),
+            )
+            .await
+            .expect("wait for the pending autosave");
+    }
+
+    /// Stores the design file `file` as the open local design, as autosave would have left it;
+    /// the next visit opens it. The open page's pending autosave runs first, so it cannot
+    /// overwrite this when the page goes.
+    pub async fn store_as_open_design(&self, file: &str) {
+        self.autosaved().await;
+        self.client
+            .execute(
+                "localStorage.setItem('keyplan.design.bench', arguments[0]);\
+                 localStorage.setItem('keyplan.designs', 'bench\\tbenchmark\\n');\
+                 localStorage.setItem('keyplan.current', 'bench');",
+                vec![serde_json::Value::String(file.to_string())],
+            )
+            .await
+            .expect("store the design");
     }
 
     /// Saves a screenshot to `test-output/<name>.png`.
@@ -413,4 +438,81 @@ where
         assert!(Instant::now() < deadline, "timed out waiting for {what}");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+}
+
+/// `n` entities in one table with 5 GSIs, 4 patterns each (GetItem, Query, Query on a GSI, and
+/// a read no index serves), laid out in a grid. Entity `i`'s parent is entity `i / 4`, so the
+/// sample data grows threefold at each level of that tree.
+pub fn generated_design(n: usize) -> Design {
+    let mut design = Design::new(format!("Benchmark: {n} entities, {} patterns", 4 * n));
+    design.tables.push(Table {
+        name: "app".into(),
+        partition_key: KeyAttribute::new("PK", KeyType::S),
+        sort_key: Some(KeyAttribute::new("SK", KeyType::S)),
+        gsis: (1..=5)
+            .map(|n| Gsi {
+                name: format!("GSI{n}"),
+                partition_key: vec![KeyAttribute::new(format!("GSI{n}PK"), KeyType::S)],
+                sort_key: vec![KeyAttribute::new(format!("GSI{n}SK"), KeyType::S)],
+                projection: Projection::All,
+            })
+            .collect(),
+        lsis: Vec::new(),
+        billing: Default::default(),
+        ttl_attribute: None,
+    });
+    for i in 0..n {
+        let name = format!("Entity{i:03}");
+        let id = format!("entity{i:03}Id");
+        let parent = format!("entity{:03}Id", i / 4);
+        let gsi = 1 + i % 5;
+        let mut entity = Entity {
+            name: name.clone(),
+            table: "app".into(),
+            description: String::new(),
+            attributes: vec![
+                Attribute {
+                    required: true,
+                    ..Attribute::new(&id, AttrType::S)
+                },
+                Attribute::new(&parent, AttrType::S),
+                Attribute::new("status", AttrType::S),
+                Attribute::new("createdAt", AttrType::S),
+                Attribute::new("total", AttrType::N),
+            ],
+            keys: Default::default(),
+        };
+        let upper = name.to_uppercase();
+        let mut key = |k: &str, t: String| {
+            entity.keys.insert(k.to_string(), KeyTemplate::parse(&t));
+        };
+        key("PK", format!("{upper}#{{{id}}}"));
+        key("SK", "META".into());
+        key(&format!("GSI{gsi}PK"), format!("PARENT#{{{parent}}}"));
+        key(
+            &format!("GSI{gsi}SK"),
+            format!("{upper}#{{createdAt}}#{{{id}}}"),
+        );
+        design.entities.push(entity);
+        design.layout.insert(
+            name.clone(),
+            Point {
+                x: (i % 10) as f64 * 330.0,
+                y: (i / 10) as f64 * 300.0,
+            },
+        );
+        let mut get = AccessPattern::read(format!("Get {name}"), &[&name], &[&id]);
+        get.rate = 50.0;
+        let mut by_parent = AccessPattern::read(format!("{name} by parent"), &[&name], &[&parent]);
+        by_parent.sort = Some(SortCondition {
+            attribute: "createdAt".into(),
+            op: SortOp::Ge,
+        });
+        let by_id_range = AccessPattern::read(format!("{name} items"), &[&name], &[&id]);
+        let by_status = AccessPattern::read(format!("{name} by status"), &[&name], &["status"]);
+        design
+            .patterns
+            .extend([get, by_parent, by_id_range, by_status]);
+    }
+    design
 }
