@@ -107,6 +107,30 @@ fn open_stream(
     })
 }
 
+/// A labelled text field for a number, typed freely and checked by [`SampleChoice::parse`].
+fn number_field(
+    label: &'static str,
+    placeholder: &'static str,
+    testid: &'static str,
+    text: RwSignal<String>,
+) -> impl IntoView {
+    view! {
+        <label class="field run-field">
+            <span class="field-label">{label}</span>
+            <input
+                class="input"
+                type="text"
+                inputmode="numeric"
+                autocomplete="off"
+                placeholder=placeholder
+                data-testid=testid
+                prop:value=move || text.get()
+                on:input=move |ev| text.set(event_target_value(&ev))
+            />
+        </label>
+    }
+}
+
 #[component]
 pub fn RunView() -> impl IntoView {
     let store = use_store();
@@ -187,32 +211,8 @@ pub fn RunView() -> impl IntoView {
                         }).collect_view()}
                     </select>
                 </label>
-                <label class="field run-field">
-                    <span class="field-label">"Items per entity"</span>
-                    <input
-                        class="input"
-                        type="text"
-                        inputmode="numeric"
-                        autocomplete="off"
-                        placeholder="sample default"
-                        data-testid="run-items"
-                        prop:value=move || items_text.get()
-                        on:input=move |ev| items_text.set(event_target_value(&ev))
-                    />
-                </label>
-                <label class="field run-field">
-                    <span class="field-label">"Seed"</span>
-                    <input
-                        class="input"
-                        type="text"
-                        inputmode="numeric"
-                        autocomplete="off"
-                        placeholder="default"
-                        data-testid="run-seed"
-                        prop:value=move || seed_text.get()
-                        on:input=move |ev| seed_text.set(event_target_value(&ev))
-                    />
-                </label>
+                {number_field("Items per entity", "sample default", "run-items", items_text)}
+                {number_field("Seed", "default", "run-seed", seed_text)}
                 <button
                     class="button primary"
                     data-testid="run-start"
