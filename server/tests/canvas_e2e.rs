@@ -10,7 +10,8 @@
 mod browser;
 
 use browser::{
-    Browser, CONTROL, SHIFT, eventually, generated_design, prerequisites, start_server, workspace,
+    Browser, CONTROL, ESCAPE, SHIFT, eventually, generated_design, prerequisites, start_server,
+    workspace,
 };
 
 fn example_names() -> Vec<String> {
@@ -511,5 +512,24 @@ async fn screenshots_of_the_main_views() {
     b.press(&[], '?').await;
     b.find("[data-testid=dialog]").await;
     b.screenshot("canvas-help").await;
+    b.press(&[], ESCAPE).await;
+
+    // Usable from 1024 px wide: nothing is cut off sideways, the canvas keeps its room.
+    b.client
+        .set_window_size(1024, 768)
+        .await
+        .expect("a 1024 px window");
+    b.button("Canvas").await.click().await.expect("canvas tab");
+    b.click(".sidebar.left [role=tab]").await;
+    b.click("[data-pattern='Get orders by status']").await;
+    let fits = b
+        .js("const d = document.documentElement;\
+             const canvas = document.querySelector('.canvas').getBoundingClientRect();\
+             return [d.scrollWidth, d.clientWidth, canvas.width];")
+        .await;
+    let [scroll, client, canvas] = [0, 1, 2].map(|i| fits[i].as_f64().expect("a width"));
+    assert!(scroll <= client, "no sideways scrolling at 1024 px: {fits}");
+    assert!(canvas >= 400.0, "the canvas keeps room at 1024 px: {fits}");
+    b.screenshot("canvas-1024").await;
     b.close().await;
 }
