@@ -47,6 +47,17 @@ impl Default for SampleConfig {
     }
 }
 
+impl SampleConfig {
+    /// These counts, and this seed when there is one (else the default seed: the app's).
+    pub fn new(counts: BTreeMap<String, u32>, seed: Option<u64>) -> SampleConfig {
+        let default = SampleConfig::default();
+        SampleConfig {
+            seed: seed.unwrap_or(default.seed),
+            counts,
+        }
+    }
+}
+
 /// One sample item and where it belongs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SampleItem {

@@ -17,12 +17,12 @@
 //!   field, an invalid design or too many items, with nothing created.
 //! - `GET /api/runs/{id}/events`: `text/event-stream`; each event has `id: N` (its position),
 //!   `event: <type>` and `data: <json>` where the JSON carries the same `type`; see
-//!   [`RunEvent`] for every type and field.
-//!
-//! Every body above is a type of [`keyplan_core::run`], the one definition of this protocol that
-//! the app deserialises too. The stream ends after `done` or `failed`: close the
+//!   [`RunEvent`] for every type and field. The stream ends after `done` or `failed`: close the
 //!   `EventSource` on either. Closing it earlier cancels the run.
 //! - `DELETE /api/runs/{id}` cancels a run -> 202.
+//!
+//! Every body above is a type of [`keyplan_core::run`], the one definition of this protocol that
+//! the app deserialises too.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -166,13 +166,7 @@ async fn start(
             "the counts ask for {total} items; a run from the browser takes at most {MAX_ITEMS_PER_RUN}"
         )));
     }
-    let mut sample = SampleConfig {
-        counts: request.counts,
-        ..Default::default()
-    };
-    if let Some(seed) = request.seed {
-        sample.seed = seed;
-    }
+    let sample = SampleConfig::new(request.counts, request.seed);
     // Generating and evaluating up to 100,000 items is CPU work: off the async threads.
     let plan = tokio::task::spawn_blocking(move || runner::build::plan_sample(&design, &sample))
         .await

@@ -49,13 +49,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("cannot read {}", args.file.display()))?;
     let design = keyplan_core::file::parse(&text)
         .with_context(|| format!("{} is not a valid design file", args.file.display()))?;
-    let mut sample = SampleConfig {
-        counts: args.counts.iter().cloned().collect(),
-        ..Default::default()
-    };
-    if let Some(seed) = args.seed {
-        sample.seed = seed;
-    }
+    let sample = SampleConfig::new(args.counts.iter().cloned().collect(), args.seed);
     let plan = runner::build::plan_sample(&design, &sample)
         .with_context(|| format!("cannot run {}", args.file.display()))?;
 

@@ -35,13 +35,7 @@ pub fn parse_count(arg: &str) -> Result<(String, u32), String> {
 
 /// Builds the plan of a run on the sample's default seed: see [`plan_sample`].
 pub fn plan(design: &Design, counts: &Counts) -> Result<Plan, RunError> {
-    plan_sample(
-        design,
-        &SampleConfig {
-            counts: counts.clone(),
-            ..Default::default()
-        },
-    )
+    plan_sample(design, &SampleConfig::new(counts.clone(), None))
 }
 
 /// Builds the plan of a run on the sample `sample` configures (its seed and counts): refuses
