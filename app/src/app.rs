@@ -160,9 +160,10 @@ pub fn App() -> impl IntoView {
 
     // Autosave: every change, so a reload or a crash loses nothing. A change is saved in the
     // browser's first idle moment after it (within half a second), so serialising the design
-    // never delays the frame that shows the change; changes in between are saved once. During a drag or while typing in a field
-    // (an open undo group) saves are spaced by 400 ms; closing the group saves at once. A
-    // save still pending when the page goes away (reload, tab closed) happens then.
+    // never delays the frame that shows the change; changes in between are saved once. During
+    // a drag or while typing in a field (an open undo group) saves are spaced by 400 ms;
+    // closing the group saves at the next idle moment. A save still pending when the page
+    // goes away (reload, tab closed) happens then.
     let save_pending = StoredValue::new(false);
     let save = move || {
         save_pending.set_value(false);
