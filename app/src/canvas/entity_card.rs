@@ -218,12 +218,12 @@ fn card_body(card: cards::CardData, highlight: Memo<Highlight>) -> impl IntoView
         .attributes
         .into_iter()
         .map(|a| {
-            let title = match (a.values.is_empty(), clipped(&a.name, FITS)) {
+            let clip = clipped(&a.name, FITS);
+            let title = match (a.values.is_empty(), clip) {
                 (true, false) => String::new(),
                 (true, true) => a.name.clone(),
                 (false, _) => format!("{}: values {}", a.name, a.values),
             };
-            let clip = clipped(&a.name, FITS);
             view! {
                 <li class="card-attr" title=title>
                     <span class="attr-name" class:required=a.required class:clip=clip>{a.name}</span>
