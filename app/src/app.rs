@@ -35,6 +35,29 @@ fn when_idle(f: impl FnOnce() + 'static) {
     }
 }
 
+/// Shows `message` for one frame, then the children: a view that computes for a while on a
+/// large design (the sample data, the cost model) lets the tab switch paint first instead of
+/// freezing the click.
+#[component]
+fn AfterPaint(message: &'static str, children: ChildrenFn) -> impl IntoView {
+    let ready = RwSignal::new(false);
+    // rAF runs before the frame is painted; the task it queues runs after. The view may be
+    // gone by then (another tab chosen): try_set does nothing on a disposed signal.
+    request_animation_frame(move || {
+        set_timeout(
+            move || {
+                ready.try_set(true);
+            },
+            Default::default(),
+        )
+    });
+    view! {
+        <Show when=move || ready.get() fallback=move || view! { <p class="empty-note loading">{message}</p> }>
+            {children()}
+        </Show>
+    }
+}
+
 /// Where the app starts: the design a shared link carries (as a new local design), else the
 /// open local design, else the built-in example. The message explains a link that failed.
 fn startup() -> (String, Design, Option<String>) {
@@ -285,11 +308,19 @@ pub fn App() -> impl IntoView {
         }
     };
 
-    let center = move || match session.center.get() {
+    let center = move || {
+        match session.center.get() {
         CenterView::Canvas => view! { <Canvas/> }.into_any(),
-        CenterView::Data => view! { <DataView/> }.into_any(),
-        CenterView::Cost => view! { <crate::panels::CostView/> }.into_any(),
+        CenterView::Data => view! {
+            <AfterPaint message="Generating the sample data…"><DataView/></AfterPaint>
+        }
+        .into_any(),
+        CenterView::Cost => view! {
+            <AfterPaint message="Estimating the cost over the sample data…"><crate::panels::CostView/></AfterPaint>
+        }
+        .into_any(),
         CenterView::Run => view! { <crate::run::RunView/> }.into_any(),
+    }
     };
 
     view! {
