@@ -115,6 +115,10 @@ async fn a_drag_undoes_in_one_step_redoes_and_survives_a_reload() {
         "one undo restores every position: the drag was one step"
     );
 
+    // Selecting things (a click on a card, a pattern, the background) never clears redo.
+    b.click("[data-entity=Order] .card-head").await;
+    b.click("[data-pattern='Get customer orders']").await;
+    b.press(&[], ESCAPE).await;
     b.press(&[SHIFT, CONTROL], 'z').await;
     eventually("redo moves it again", || async {
         b.saved_design().await.layout["Customer"] == moved_to
