@@ -69,6 +69,70 @@ async fn running_the_order_example_on_the_embedded_engine_passes_every_covered_p
     b.close().await;
 }
 
+/// The sample the panel asks for is the one the run writes: an invalid count keeps Run off
+/// with a message; 3 items per entity (with seed 7) write exactly as many items as core
+/// generates for those counts. That the seed reaches the generator is checked by the API test
+/// (`run_api.rs`): the item count does not depend on it.
+#[tokio::test]
+async fn items_per_entity_and_a_seed_choose_the_sample_the_run_writes() {
+    let Some(dist) = prerequisites() else { return };
+    let server = start_server(&dist);
+    let b = Browser::open().await;
+    b.visit(&server.url).await;
+    b.button("Run")
+        .await
+        .click()
+        .await
+        .expect("open the Run tab");
+    b.find("[data-testid=run-engine]").await;
+
+    b.find("[data-testid=run-items]")
+        .await
+        .send_keys("abc")
+        .await
+        .expect("type");
+    let error = b.find("[data-testid=run-sample-error]").await;
+    assert!(
+        error.text().await.expect("text").contains("`abc`"),
+        "the message names the bad value"
+    );
+    let start = b.find("[data-testid=run-start]").await;
+    assert_eq!(
+        start.attr("disabled").await.expect("attr").as_deref(),
+        Some("true"),
+        "Run is off while a field is invalid"
+    );
+
+    b.type_into("[data-testid=run-items]", "3").await;
+    b.type_into("[data-testid=run-seed]", "7").await;
+    b.click("[data-testid=run-start]").await;
+    eventually("the run finishes", || async {
+        let status = b.texts("[data-testid=run-status]").await;
+        status
+            .iter()
+            .any(|s| s.starts_with("Passed") || s.starts_with("The run failed"))
+    })
+    .await;
+    let design = keyplan_core::examples::first();
+    let counts = design
+        .entities
+        .iter()
+        .map(|e| (e.name.clone(), 3))
+        .collect();
+    let expected = keyplan_core::sample::generate(
+        &design,
+        &keyplan_core::sample::SampleConfig::new(counts, Some(7)),
+    )
+    .items
+    .len();
+    let status = b.texts("[data-testid=run-status]").await;
+    assert!(
+        status[0].starts_with("Passed") && status[0].contains(&format!(" {expected} items")),
+        "expected {expected} items written: {status:?}"
+    );
+    b.close().await;
+}
+
 #[tokio::test]
 async fn a_server_that_went_away_is_reported_instead_of_an_engine_list() {
     let Some(dist) = prerequisites() else { return };
