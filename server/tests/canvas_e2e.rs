@@ -10,8 +10,8 @@
 mod browser;
 
 use browser::{
-    Browser, CONTROL, ESCAPE, SHIFT, eventually, generated_design, prerequisites, start_server,
-    workspace,
+    Browser, CONTROL, ESCAPE, SHIFT, eventually, generated_design, open_app, prerequisites,
+    start_server, workspace,
 };
 
 fn example_names() -> Vec<String> {
@@ -24,10 +24,9 @@ fn example_names() -> Vec<String> {
 
 #[tokio::test]
 async fn a_scan_turns_into_a_query_on_the_gsi_its_suggestion_names() {
-    let Some(dist) = prerequisites() else { return };
-    let server = start_server(&dist);
-    let b = Browser::open().await;
-    b.visit(&server.url).await;
+    let Some((_server, b)) = open_app().await else {
+        return;
+    };
 
     // A blank design, one entity with key templates, one pattern by a non-key attribute.
     b.button("New")
@@ -88,10 +87,9 @@ async fn a_scan_turns_into_a_query_on_the_gsi_its_suggestion_names() {
 
 #[tokio::test]
 async fn a_drag_undoes_in_one_step_redoes_and_survives_a_reload() {
-    let Some(dist) = prerequisites() else { return };
-    let server = start_server(&dist);
-    let b = Browser::open().await;
-    b.visit(&server.url).await;
+    let Some((_server, b)) = open_app().await else {
+        return;
+    };
     let card = "[data-entity=Customer]";
     let before = b.position(card).await;
 
@@ -139,10 +137,9 @@ async fn a_drag_undoes_in_one_step_redoes_and_survives_a_reload() {
 /// Escape during a drag puts the card back and leaves nothing to undo; the next drag works.
 #[tokio::test]
 async fn escape_abandons_a_drag() {
-    let Some(dist) = prerequisites() else { return };
-    let server = start_server(&dist);
-    let b = Browser::open().await;
-    b.visit(&server.url).await;
+    let Some((_server, b)) = open_app().await else {
+        return;
+    };
     let card = "[data-entity=Customer]";
     let before = b.position(card).await;
 
@@ -178,10 +175,9 @@ async fn escape_abandons_a_drag() {
 /// attribute is added and removed, and a sort key becomes a number.
 #[tokio::test]
 async fn index_keys_are_edited_attribute_by_attribute_with_their_types() {
-    let Some(dist) = prerequisites() else { return };
-    let server = start_server(&dist);
-    let b = Browser::open().await;
-    b.visit(&server.url).await;
+    let Some((_server, b)) = open_app().await else {
+        return;
+    };
     b.click(".table-head").await;
     let gsi1 = "[data-testid=index-card][data-index=GSI1]";
     let gsi = |design: &keyplan_core::Design| design.tables[0].gsi("GSI1").expect("GSI1").clone();
@@ -232,10 +228,9 @@ async fn index_keys_are_edited_attribute_by_attribute_with_their_types() {
 /// A large sample is shown a page at a time: the first 200 items, then 200 more on request.
 #[tokio::test]
 async fn the_data_view_shows_a_large_sample_a_page_at_a_time() {
-    let Some(dist) = prerequisites() else { return };
-    let server = start_server(&dist);
-    let b = Browser::open().await;
-    b.visit(&server.url).await;
+    let Some((server, b)) = open_app().await else {
+        return;
+    };
     let design = generated_design(8);
     let sample = keyplan_core::sample::generate(&design, &Default::default());
     let total = sample.items.iter().filter(|i| i.table == "app").count();
@@ -268,10 +263,9 @@ async fn the_data_view_shows_a_large_sample_a_page_at_a_time() {
 /// new page has arrived, so no idle moment comes between.
 #[tokio::test]
 async fn an_edit_made_just_before_a_reload_is_not_lost() {
-    let Some(dist) = prerequisites() else { return };
-    let server = start_server(&dist);
-    let b = Browser::open().await;
-    b.visit(&server.url).await;
+    let Some((_server, b)) = open_app().await else {
+        return;
+    };
     b.click("[data-entity=Customer] .card-head").await;
     b.find("[data-testid=template-PK]").await;
     b.js(
@@ -293,10 +287,9 @@ async fn an_edit_made_just_before_a_reload_is_not_lost() {
 
 #[tokio::test]
 async fn shift_click_selects_two_cards_that_move_and_undo_together() {
-    let Some(dist) = prerequisites() else { return };
-    let server = start_server(&dist);
-    let b = Browser::open().await;
-    b.visit(&server.url).await;
+    let Some((_server, b)) = open_app().await else {
+        return;
+    };
     let (customer, order) = ("[data-entity=Customer]", "[data-entity=Order]");
     let before = (b.position(customer).await, b.position(order).await);
     b.click(&format!("{customer} .card-head")).await;
@@ -328,10 +321,9 @@ async fn shift_click_selects_two_cards_that_move_and_undo_together() {
 
 #[tokio::test]
 async fn the_wheel_zooms_around_the_pointer() {
-    let Some(dist) = prerequisites() else { return };
-    let server = start_server(&dist);
-    let b = Browser::open().await;
-    b.visit(&server.url).await;
+    let Some((_server, b)) = open_app().await else {
+        return;
+    };
     let card = "[data-entity=Order] .card-head";
     let zoom_label = ".zoom-level";
     let zoom_before = b.find(zoom_label).await.text().await.expect("zoom");
@@ -486,10 +478,9 @@ async fn a_shared_link_opens_the_same_design_in_a_fresh_profile_and_a_broken_one
 
 #[tokio::test]
 async fn screenshots_of_the_main_views() {
-    let Some(dist) = prerequisites() else { return };
-    let server = start_server(&dist);
-    let b = Browser::open().await;
-    b.visit(&server.url).await;
+    let Some((_server, b)) = open_app().await else {
+        return;
+    };
     b.screenshot("canvas-overview").await;
 
     // A pattern selected: its index and entities light up.

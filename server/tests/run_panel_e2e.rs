@@ -7,14 +7,13 @@
 
 mod browser;
 
-use browser::{Browser, eventually, prerequisites, start_server};
+use browser::{eventually, open_app};
 
 #[tokio::test]
 async fn running_the_order_example_on_the_embedded_engine_passes_every_covered_pattern() {
-    let Some(dist) = prerequisites() else { return };
-    let server = start_server(&dist);
-    let b = Browser::open().await;
-    b.visit(&server.url).await;
+    let Some((_server, b)) = open_app().await else {
+        return;
+    };
     let patterns = keyplan_core::examples::first().patterns.len();
 
     b.button("Run")
@@ -75,10 +74,9 @@ async fn running_the_order_example_on_the_embedded_engine_passes_every_covered_p
 /// (`run_api.rs`): the item count does not depend on it.
 #[tokio::test]
 async fn items_per_entity_and_a_seed_choose_the_sample_the_run_writes() {
-    let Some(dist) = prerequisites() else { return };
-    let server = start_server(&dist);
-    let b = Browser::open().await;
-    b.visit(&server.url).await;
+    let Some((_server, b)) = open_app().await else {
+        return;
+    };
     b.button("Run")
         .await
         .click()
@@ -135,10 +133,9 @@ async fn items_per_entity_and_a_seed_choose_the_sample_the_run_writes() {
 
 #[tokio::test]
 async fn a_server_that_went_away_is_reported_instead_of_an_engine_list() {
-    let Some(dist) = prerequisites() else { return };
-    let server = start_server(&dist);
-    let b = Browser::open().await;
-    b.visit(&server.url).await;
+    let Some((server, b)) = open_app().await else {
+        return;
+    };
     b.find("[data-testid=entity-name]").await;
     drop(server);
 

@@ -107,6 +107,16 @@ pub fn start_server(dist: &Path) -> Server {
     }
 }
 
+/// The app served by a fresh `keyplan serve`, opened in a fresh browser that waited for it;
+/// `None` (the test skips) when the prerequisites are missing.
+pub async fn open_app() -> Option<(Server, Browser)> {
+    let dist = prerequisites()?;
+    let server = start_server(&dist);
+    let b = Browser::open().await;
+    b.visit(&server.url).await;
+    Some((server, b))
+}
+
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .and_then(|listener| listener.local_addr())
