@@ -7,7 +7,17 @@
 
 mod browser;
 
-use browser::{eventually, open_app};
+use browser::{Browser, eventually, open_app};
+
+/// Opens the Run tab and waits for its engine list.
+async fn open_run_tab(b: &Browser) {
+    b.button("Run")
+        .await
+        .click()
+        .await
+        .expect("open the Run tab");
+    b.find("[data-testid=run-engine]").await;
+}
 
 #[tokio::test]
 async fn running_the_order_example_on_the_embedded_engine_passes_every_covered_pattern() {
@@ -16,12 +26,7 @@ async fn running_the_order_example_on_the_embedded_engine_passes_every_covered_p
     };
     let patterns = keyplan_core::examples::first().patterns.len();
 
-    b.button("Run")
-        .await
-        .click()
-        .await
-        .expect("open the Run tab");
-    b.find("[data-testid=run-engine]").await;
+    open_run_tab(&b).await;
     let engine = b
         .js("return document.querySelector('[data-testid=run-engine]').value;")
         .await;
@@ -77,12 +82,7 @@ async fn items_per_entity_and_a_seed_choose_the_sample_the_run_writes() {
     let Some((_server, b)) = open_app().await else {
         return;
     };
-    b.button("Run")
-        .await
-        .click()
-        .await
-        .expect("open the Run tab");
-    b.find("[data-testid=run-engine]").await;
+    open_run_tab(&b).await;
 
     b.find("[data-testid=run-items]")
         .await

@@ -255,14 +255,7 @@ impl Browser {
     /// Drags from the centre of the element matching `css` by (`dx`, `dy`) in steps.
     pub async fn drag(&self, css: &str, dx: f64, dy: f64) {
         let element = self.find(css).await;
-        let mut mouse = MouseActions::new("mouse".into())
-            .then(PointerAction::MoveToElement {
-                element,
-                duration: None,
-                x: 0.0,
-                y: 0.0,
-            })
-            .then(PointerAction::Down { button: 0 });
+        let mut mouse = press_on(element);
         for _ in 0..4 {
             mouse = mouse.then(PointerAction::MoveBy {
                 duration: Some(Duration::from_millis(30)),
@@ -280,14 +273,7 @@ impl Browser {
     pub async fn drag_then_escape(&self, css: &str, dx: f64, dy: f64) {
         let element = self.find(css).await;
         let step = Duration::from_millis(30);
-        let mouse = MouseActions::new("mouse".into())
-            .then(PointerAction::MoveToElement {
-                element,
-                duration: None,
-                x: 0.0,
-                y: 0.0,
-            })
-            .then(PointerAction::Down { button: 0 })
+        let mouse = press_on(element)
             .then(PointerAction::MoveBy {
                 duration: Some(step),
                 x: dx / 2.0,
@@ -325,14 +311,7 @@ impl Browser {
             .pause(pause)
             .pause(pause)
             .then(KeyAction::Up { value: SHIFT });
-        let mouse = MouseActions::new("mouse".into())
-            .then(PointerAction::MoveToElement {
-                element,
-                duration: None,
-                x: 0.0,
-                y: 0.0,
-            })
-            .then(PointerAction::Down { button: 0 })
+        let mouse = press_on(element)
             .then(PointerAction::Up { button: 0 })
             .pause(pause);
         self.client
@@ -448,6 +427,19 @@ where
         assert!(Instant::now() < deadline, "timed out waiting for {what}");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+}
+
+/// A mouse that moves to `element`'s centre and presses its button: how every drag and click
+/// of the harness begins.
+fn press_on(element: Element) -> MouseActions {
+    MouseActions::new("mouse".into())
+        .then(PointerAction::MoveToElement {
+            element,
+            duration: None,
+            x: 0.0,
+            y: 0.0,
+        })
+        .then(PointerAction::Down { button: 0 })
 }
 
 /// `n` entities in one table with 5 GSIs, 4 patterns each (GetItem, Query, Query on a GSI, and
