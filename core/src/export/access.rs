@@ -1074,21 +1074,22 @@ pub fn typescript(design: &Design) -> String {
                     );
                     let _ = writeln!(
                         out,
-                        "  // The partition is write-sharded {n} ways: query every shard at once, then merge."
+                        "  // The partition is write-sharded {n} ways: query every shard at once, then merge.\n  // Each shard is read page by page (a page ends at 1 MB) until it gave `limit` items."
                     );
                     let _ = writeln!(
                         out,
-                        "  const pages = await Promise.all(\n    Array.from({{ length: {n} }}, (_, shard) =>\n      client.send(\n        new QueryCommand({{"
+                        "  const shards = await Promise.all(\n    Array.from({{ length: {n} }}, async (_, shard) => {{\n      const found: Record<string, any>[] = [];\n      let lastKey: Key | undefined;\n      while (found.length < limit) {{\n        const page = await client.send(\n          new QueryCommand({{"
                     );
-                    ts_query_params(&mut out, r, &names, "          ", &|v: &str| {
+                    ts_query_params(&mut out, r, &names, "            ", &|v: &str| {
                         if v == shard_var {
                             "shard".to_string()
                         } else {
                             var(v)
                         }
                     });
-                    out.push_str("          Limit: limit,\n        }),\n      ),\n    ),\n  );\n");
-                    out.push_str("  const items = pages.flatMap((page) => page.Items ?? []);\n");
+                    out.push_str("            Limit: limit - found.length,\n            ExclusiveStartKey: lastKey,\n          }),\n        );\n");
+                    out.push_str("        found.push(...(page.Items ?? []));\n        lastKey = page.LastEvaluatedKey;\n        if (!lastKey) break;\n      }\n      return found;\n    }),\n  );\n");
+                    out.push_str("  const items = shards.flat();\n");
                     if let Some((attr, _)) = &r.merge_by {
                         let (a, b) = if r.forward { ("a", "b") } else { ("b", "a") };
                         let _ = writeln!(
@@ -1658,8 +1659,10 @@ fn python_lines(design: &Design) -> String {
                         out,
                         "    # The partition is write-sharded {n} ways: query every shard, then merge."
                     );
+                    out.push_str("    # Each shard is read page by page (a page ends at 1 MB) until it gave `limit` items.\n");
                     out.push_str("    items: list[Item] = []\n");
                     let _ = writeln!(out, "    for shard in range({n}):");
+                    out.push_str("        found: list[Item] = []\n        start: dict[str, Any] = {}\n        while len(found) < limit:\n");
                     let mut kwargs = base.clone();
                     kwargs.push((
                         "ExpressionAttributeValues".to_string(),
@@ -1668,13 +1671,14 @@ fn python_lines(design: &Design) -> String {
                     if !r.forward {
                         kwargs.push(("ScanIndexForward".to_string(), "False".to_string()));
                     }
-                    kwargs.push(("Limit".to_string(), "limit".to_string()));
+                    kwargs.push(("Limit".to_string(), "limit - len(found)".to_string()));
                     let _ = write!(
                         out,
-                        "        response = client.query(\n{}        )\n",
-                        py_kwargs(&kwargs, "            ")
+                        "            response = client.query(\n{}                **start,\n            )\n",
+                        py_kwargs(&kwargs, "                ")
                     );
-                    out.push_str("        items.extend(_from_dynamo(item) for item in response.get(\"Items\", []))\n");
+                    out.push_str("            found.extend(_from_dynamo(item) for item in response.get(\"Items\", []))\n");
+                    out.push_str("            if \"LastEvaluatedKey\" not in response:\n                break\n            start = {\"ExclusiveStartKey\": response[\"LastEvaluatedKey\"]}\n        items.extend(found)\n");
                     if let Some((attr, _)) = &r.merge_by {
                         let _ = writeln!(
                             out,
@@ -2226,7 +2230,7 @@ fn rust_lines(design: &Design) -> String {
                     );
                     let _ = writeln!(
                         out,
-                        "    let mut items: Vec<Item> = Vec::new();\n    for shard in 0..{n}u32 {{\n        let output = client\n            .query()"
+                        "    // Each shard is read page by page (a page ends at 1 MB) until it gave `limit` items.\n    let mut items: Vec<Item> = Vec::new();\n    for shard in 0..{n}u32 {{\n        let (mut taken, mut start_key) = (0, None);\n        while taken < limit {{\n            let output = client\n                .query()"
                     );
                     query_calls(
                         &mut out,
@@ -2237,9 +2241,9 @@ fn rust_lines(design: &Design) -> String {
                                 rs_ident(v)
                             }
                         },
-                        "            ",
+                        "                ",
                     );
-                    out.push_str("            .limit(limit)\n            .send()\n            .await?;\n        items.extend(output.items.unwrap_or_default());\n    }\n");
+                    out.push_str("                .limit(limit - taken)\n                .set_exclusive_start_key(start_key)\n                .send()\n                .await?;\n            let page = output.items.unwrap_or_default();\n            taken += i32::try_from(page.len()).unwrap_or(i32::MAX);\n            items.extend(page);\n            start_key = output.last_evaluated_key;\n            if start_key.is_none() {\n                break;\n            }\n        }\n    }\n");
                     if let Some((attr, ty)) = &r.merge_by {
                         let key = match ty {
                             KeyType::N => format!(
