@@ -89,9 +89,10 @@ async fn items_per_entity_and_a_seed_choose_the_sample_the_run_writes() {
         .send_keys("abc")
         .await
         .expect("type");
-    let error = b.find("[data-testid=run-sample-error]").await;
     assert!(
-        error.text().await.expect("text").contains("`abc`"),
+        b.text("[data-testid=run-sample-error]")
+            .await
+            .contains("`abc`"),
         "the message names the bad value"
     );
     let start = b.find("[data-testid=run-start]").await;
@@ -144,12 +145,7 @@ async fn a_server_that_went_away_is_reported_instead_of_an_engine_list() {
         .click()
         .await
         .expect("open the Run tab");
-    let message = b
-        .find("[data-testid=run-unreachable]")
-        .await
-        .text()
-        .await
-        .expect("text");
+    let message = b.text("[data-testid=run-unreachable]").await;
     assert!(
         message.starts_with("Cannot run: the keyplan server could not be reached"),
         "{message}"

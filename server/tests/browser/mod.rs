@@ -218,13 +218,29 @@ impl Browser {
         self.find(css).await.click().await.expect("click");
     }
 
-    /// The text of every element matching `css`, in document order.
+    /// The rendered text of the first element matching `css`, waiting for it to appear.
+    pub async fn text(&self, css: &str) -> String {
+        self.find(css).await;
+        self.texts(css).await.into_iter().next().unwrap_or_default()
+    }
+
+    /// The rendered text of every element matching `css`, in document order, read in one
+    /// script: element by element over WebDriver, a re-render in between left a stale handle.
     pub async fn texts(&self, css: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        for element in self.client.find_all(Locator::Css(css)).await.expect("find") {
-            out.push(element.text().await.expect("element text"));
-        }
-        out
+        let value = self
+            .client
+            .execute(
+                "return Array.from(document.querySelectorAll(arguments[0]), e => e.innerText.trim());",
+                vec![serde_json::Value::String(css.to_string())],
+            )
+            .await
+            .expect("read the texts");
+        value
+            .as_array()
+            .expect("a list")
+            .iter()
+            .map(|v| v.as_str().unwrap_or_default().to_string())
+            .collect()
     }
 
     /// Replaces a field's text as a user would (select all, type) and presses Enter.
