@@ -1427,6 +1427,29 @@ fn py_item_keys(p: &PutStep, obj: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The parameters of a DeleteItem (alone or in a transaction): the table, the key read from
+/// the Python dict `key_obj`, and the condition.
+fn py_delete_request(d: &DeleteStep, key_obj: &str, table: &str) -> Vec<(String, String)> {
+    let key: Vec<(String, String)> = d
+        .key
+        .iter()
+        .map(|k| {
+            (
+                k.attr.clone(),
+                Py.value(k, &|v| format!("{key_obj}[{}]", py_sq(v))),
+            )
+        })
+        .collect();
+    let mut request = vec![
+        ("TableName".to_string(), table.to_string()),
+        ("Key".to_string(), format!("_to_dynamo({})", py_dict(&key))),
+    ];
+    if let Some(c) = &d.condition {
+        request.push(("ConditionExpression".to_string(), py_str(c)));
+    }
+    request
+}
+
 fn py_update_request(
     u: &UpdateStep,
     key_obj: &str,
@@ -1820,23 +1843,7 @@ fn python_lines(design: &Design) -> String {
                     out,
                     "\n\ndef {fname}(client, key: Item) -> None:\n    \"\"\"{doc}\"\"\""
                 );
-                let key: Vec<(String, String)> = d
-                    .key
-                    .iter()
-                    .map(|k| {
-                        (
-                            k.attr.clone(),
-                            Py.value(k, &|v| format!("key[{}]", py_sq(v))),
-                        )
-                    })
-                    .collect();
-                let mut kwargs = vec![
-                    ("TableName".to_string(), table(&d.table)),
-                    ("Key".to_string(), format!("_to_dynamo({})", py_dict(&key))),
-                ];
-                if let Some(c) = &d.condition {
-                    kwargs.push(("ConditionExpression".to_string(), py_str(c)));
-                }
+                let kwargs = py_delete_request(d, "key", &table(&d.table));
                 let _ = write!(
                     out,
                     "    client.delete_item(\n{}    )\n",
@@ -1882,26 +1889,7 @@ fn python_lines(design: &Design) -> String {
                         Step::Update(u) => {
                             ("Update", py_update_request(u, &obj, &obj, &table(&u.table)))
                         }
-                        Step::Delete(d) => {
-                            let key: Vec<(String, String)> = d
-                                .key
-                                .iter()
-                                .map(|k| {
-                                    (
-                                        k.attr.clone(),
-                                        Py.value(k, &|v| format!("{obj}[{}]", py_sq(v))),
-                                    )
-                                })
-                                .collect();
-                            let mut r = vec![
-                                ("TableName".to_string(), table(&d.table)),
-                                ("Key".to_string(), format!("_to_dynamo({})", py_dict(&key))),
-                            ];
-                            if let Some(c) = &d.condition {
-                                r.push(("ConditionExpression".to_string(), py_str(c)));
-                            }
-                            ("Delete", r)
-                        }
+                        Step::Delete(d) => ("Delete", py_delete_request(d, &obj, &table(&d.table))),
                     };
                     let _ = writeln!(
                         out,
