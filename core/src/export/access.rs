@@ -1989,6 +1989,22 @@ fn rs_bind_from_item(
     (out, bound)
 }
 
+/// The `.key(..)` and `.condition_expression(..)` calls of a delete's builder, one per line at
+/// indent `ind`: the same for a DeleteItem alone and for a Delete in a transaction.
+fn rs_delete_key_and_condition(out: &mut String, d: &DeleteStep, ind: &str) {
+    for k in &d.key {
+        let _ = writeln!(
+            out,
+            "{ind}.key({}, {})",
+            rs_str(&k.attr),
+            Rs.value(k, &|v| rs_ident(v))
+        );
+    }
+    if let Some(c) = &d.condition {
+        let _ = writeln!(out, "{ind}.condition_expression({})", rs_str(c));
+    }
+}
+
 fn rs_shard_or(k: &KeyValue) -> impl Fn(&str) -> String + '_ {
     move |v: &str| {
         if k.template.shard().is_some_and(|s| s.name == v) {
@@ -2387,17 +2403,7 @@ fn rust_lines(design: &Design) -> String {
                     "    client\n        .delete_item()\n        .table_name({})",
                     table(&d.table)
                 );
-                for k in &d.key {
-                    let _ = writeln!(
-                        out,
-                        "        .key({}, {})",
-                        rs_str(&k.attr),
-                        Rs.value(k, &|v| rs_ident(v))
-                    );
-                }
-                if let Some(c) = &d.condition {
-                    let _ = writeln!(out, "        .condition_expression({})", rs_str(c));
-                }
+                rs_delete_key_and_condition(&mut out, d, "        ");
                 out.push_str("        .send()\n        .await?;\n    Ok(())\n}\n");
             }
             Kind::Transact(steps) => {
@@ -2480,18 +2486,7 @@ fn rust_lines(design: &Design) -> String {
                                 "{ind}let delete = Delete::builder()\n{ind}    .table_name({})",
                                 table(&d.table)
                             );
-                            for k in &d.key {
-                                let _ = writeln!(
-                                    out,
-                                    "{ind}    .key({}, {})",
-                                    rs_str(&k.attr),
-                                    Rs.value(k, &|v| rs_ident(v))
-                                );
-                            }
-                            if let Some(c) = &d.condition {
-                                let _ =
-                                    writeln!(out, "{ind}    .condition_expression({})", rs_str(c));
-                            }
+                            rs_delete_key_and_condition(&mut out, d, &format!("{ind}    "));
                             let _ = writeln!(
                                 out,
                                 "{ind}    .build()?;\n{ind}transact_items.push(TransactWriteItem::builder().delete(delete).build());"
