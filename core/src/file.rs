@@ -42,6 +42,7 @@ impl From<serde_json::Error> for FileError {
 }
 
 #[derive(serde::Deserialize)]
+#[serde(expecting = "a keyplan design file: a JSON object with a `version`")]
 struct VersionProbe {
     version: Option<serde_json::Value>,
 }

@@ -27,7 +27,10 @@ pub struct EngineInfo {
 
 /// The body of `POST /api/runs`.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a run request: a JSON object with a `design` and optionally `engine`, `counts` and `seed`"
+)]
 pub struct StartRun {
     /// The design document, as in a `*.keyplan.json` file.
     pub design: serde_json::Value,
@@ -75,6 +78,19 @@ pub enum RunEvent {
         #[serde(default)]
         name: String,
     },
+    /// A new table is not ACTIVE yet: its status so far, how long the run has waited and how
+    /// long it waits at most. Sent at the first answer that is not ACTIVE and every 5 s after.
+    Waiting {
+        table: String,
+        #[serde(default)]
+        name: String,
+        #[serde(default)]
+        status: String,
+        #[serde(default)]
+        waited_s: f64,
+        #[serde(default)]
+        deadline_s: f64,
+    },
     /// Sample items acknowledged by the engine so far.
     ItemsWritten { written: usize, total: usize },
     /// One pattern's result: pass, mismatch (with a diff), error or skipped.
@@ -92,9 +108,10 @@ pub enum RunEvent {
 }
 
 /// Every event type, as [`RunEvent::name`] gives it: the app's `EventSource` listens to each.
-pub const EVENT_NAMES: [&str; 7] = [
+pub const EVENT_NAMES: [&str; 8] = [
     "started",
     "table_created",
+    "waiting",
     "items_written",
     "pattern",
     "cleanup",
@@ -108,6 +125,7 @@ impl RunEvent {
         match self {
             RunEvent::Started { .. } => "started",
             RunEvent::TableCreated { .. } => "table_created",
+            RunEvent::Waiting { .. } => "waiting",
             RunEvent::ItemsWritten { .. } => "items_written",
             RunEvent::Pattern(_) => "pattern",
             RunEvent::Cleanup(_) => "cleanup",
@@ -257,6 +275,13 @@ mod tests {
                 table: "T".to_string(),
                 name: "keyplan-run-1a2b3c4d-T".to_string(),
             },
+            RunEvent::Waiting {
+                table: "T".to_string(),
+                name: "keyplan-run-1a2b3c4d-T".to_string(),
+                status: "CREATING".to_string(),
+                waited_s: 5.0,
+                deadline_s: 60.0,
+            },
             RunEvent::ItemsWritten {
                 written: 4,
                 total: 4,
@@ -295,6 +320,7 @@ mod tests {
         expect![[r#"
             {"type":"started","id":"1a2b3c4d","engine":"embedded","tables":["T"],"items":4,"patterns":1}
             {"type":"table_created","table":"T","name":"keyplan-run-1a2b3c4d-T"}
+            {"type":"waiting","table":"T","name":"keyplan-run-1a2b3c4d-T","status":"CREATING","waited_s":5.0,"deadline_s":60.0}
             {"type":"items_written","written":4,"total":4}
             {"type":"pattern","index":0,"pattern":"Get order","operation":"GetItem","status":"pass","expected_items":0,"actual_items":0,"requests":0,"latency_ms":0.0,"consumed_capacity":0.0}
             {"type":"cleanup","deleted":[],"failed":[]}

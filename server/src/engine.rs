@@ -30,8 +30,67 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
 /// The whole budget for the first request of a run (retries included): an engine that does not
 /// answer within it is reported as unreachable.
 pub const PREFLIGHT_TIMEOUT: Duration = Duration::from_secs(5);
-/// One request's budget once the engine has answered; moto scans a table per Query.
-const OPERATION_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How long a run waits for an engine, once it has answered the first request. Each limit is
+/// stated in the message of the failure it causes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timing {
+    /// One attempt of one request (moto scans a whole table per Query).
+    pub attempt: Duration,
+    /// One request, its retries included.
+    pub request: Duration,
+    /// A new table (and its indexes) until ACTIVE.
+    pub create: Duration,
+    /// After a cancel, for the requests in flight to end before they are dropped.
+    pub cancel_grace: Duration,
+    /// Deleting the run's tables until the engine no longer lists them.
+    pub cleanup: Duration,
+}
+
+impl Timing {
+    /// The limits for an engine of this kind: a local engine creates a table at once, Amazon
+    /// DynamoDB may take minutes.
+    pub fn for_kind(kind: &EngineKind) -> Timing {
+        let local = Timing {
+            attempt: Duration::from_secs(20),
+            request: Duration::from_secs(45),
+            create: Duration::from_secs(60),
+            cancel_grace: Duration::from_secs(10),
+            cleanup: Duration::from_secs(60),
+        };
+        match kind {
+            EngineKind::Aws => Timing {
+                create: Duration::from_secs(300),
+                cleanup: Duration::from_secs(300),
+                ..local
+            },
+            _ => local,
+        }
+    }
+}
+
+/// A URL or a message with any `user:password@` of a URL in it replaced by `***@`, for
+/// listings, errors and logs (issue 13).
+pub fn redact(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("://") {
+        let (before, after) = rest.split_at(at + 3);
+        out.push_str(before);
+        let authority_end = after
+            .find(|c: char| matches!(c, '/' | '?' | '#') || c.is_whitespace() || c == '`')
+            .unwrap_or(after.len());
+        match after[..authority_end].rfind('@') {
+            Some(userinfo_end) => {
+                out.push_str("***");
+                rest = &after[userinfo_end..];
+            }
+            None => rest = after,
+        }
+    }
+    out.push_str(rest);
+    out
+}
 
 /// Where an engine lives.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,7 +109,7 @@ impl EngineKind {
     pub fn describe(&self) -> String {
         match self {
             EngineKind::Embedded { .. } => "dynoxide-rs (embedded)".to_string(),
-            EngineKind::Endpoint { url } => url.clone(),
+            EngineKind::Endpoint { url } => redact(url),
             EngineKind::Aws => "Amazon DynamoDB (standard credential chain)".to_string(),
         }
     }
@@ -62,6 +121,46 @@ pub struct Engine {
     pub name: String,
     pub kind: EngineKind,
     pub client: Client,
+    /// How long a run waits for it; the client's timeouts come from here.
+    pub timing: Timing,
+}
+
+impl Engine {
+    /// A local engine (embedded or an endpoint) at `url`, with its kind's limits.
+    pub fn local(name: &str, kind: EngineKind, url: &str) -> Engine {
+        let timing = Timing::for_kind(&kind);
+        Engine {
+            name: name.to_string(),
+            client: local_client_with(url, &timing),
+            kind,
+            timing,
+        }
+    }
+
+    /// An endpoint engine at `url`.
+    pub fn endpoint(name: &str, url: &str) -> Engine {
+        Engine::local(
+            name,
+            EngineKind::Endpoint {
+                url: url.to_string(),
+            },
+            url,
+        )
+    }
+
+    /// The same engine with other limits (tests use short ones). Only for local engines:
+    /// the client is rebuilt for the URL.
+    pub fn with_timing(self, timing: Timing) -> Engine {
+        let url = match &self.kind {
+            EngineKind::Embedded { url } | EngineKind::Endpoint { url } => url.clone(),
+            EngineKind::Aws => return Engine { timing, ..self },
+        };
+        Engine {
+            client: local_client_with(&url, &timing),
+            timing,
+            ..self
+        }
+    }
 }
 
 impl fmt::Debug for Engine {
@@ -69,6 +168,7 @@ impl fmt::Debug for Engine {
         f.debug_struct("Engine")
             .field("name", &self.name)
             .field("kind", &self.kind)
+            .field("timing", &self.timing)
             .finish_non_exhaustive()
     }
 }
@@ -107,7 +207,7 @@ impl EndpointArg {
             return Ok(EndpointArg::Aws);
         }
         let Some((name, url)) = arg.split_once('=') else {
-            return Err(EngineError::BadEndpointArg(arg.to_string()));
+            return Err(EngineError::BadEndpointArg(redact(arg)));
         };
         let (name, url) = (name.trim(), url.trim());
         let name_ok = !name.is_empty()
@@ -115,11 +215,11 @@ impl EndpointArg {
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
         if !name_ok {
-            return Err(EngineError::BadEndpointArg(arg.to_string()));
+            return Err(EngineError::BadEndpointArg(redact(arg)));
         }
         check_url(url).map_err(|reason| EngineError::BadUrl {
-            arg: arg.to_string(),
-            reason,
+            arg: redact(arg),
+            reason: redact(&reason),
         })?;
         Ok(EndpointArg::Named {
             name: name.to_string(),
@@ -150,6 +250,16 @@ pub fn check_url(url: &str) -> Result<(), String> {
 /// A client for a local engine: dummy static credentials, us-east-1, and the connect timeout
 /// that makes an unreachable engine fail fast.
 pub fn local_client(url: &str) -> Client {
+    local_client_with(
+        url,
+        &Timing::for_kind(&EngineKind::Endpoint {
+            url: url.to_string(),
+        }),
+    )
+}
+
+/// A local engine's client with the request timeouts of `timing`.
+pub fn local_client_with(url: &str, timing: &Timing) -> Client {
     let config = aws_sdk_dynamodb::Config::builder()
         .behavior_version(BehaviorVersion::latest())
         .endpoint_url(url)
@@ -157,7 +267,7 @@ pub fn local_client(url: &str) -> Client {
         .credentials_provider(Credentials::new(
             "keyplan", "keyplan", None, None, "keyplan",
         ))
-        .timeout_config(timeouts())
+        .timeout_config(timeouts(timing))
         .retry_config(RetryConfig::standard().with_max_attempts(3))
         .build();
     Client::from_conf(config)
@@ -166,16 +276,17 @@ pub fn local_client(url: &str) -> Client {
 /// A client for Amazon DynamoDB, from the standard chain (environment, profile, SSO, IMDS).
 pub async fn aws_client() -> Client {
     let shared = aws_config::defaults(BehaviorVersion::latest())
-        .timeout_config(timeouts())
+        .timeout_config(timeouts(&Timing::for_kind(&EngineKind::Aws)))
         .load()
         .await;
     Client::new(&shared)
 }
 
-fn timeouts() -> TimeoutConfig {
+fn timeouts(timing: &Timing) -> TimeoutConfig {
     TimeoutConfig::builder()
         .connect_timeout(CONNECT_TIMEOUT)
-        .operation_timeout(OPERATION_TIMEOUT)
+        .operation_attempt_timeout(timing.attempt)
+        .operation_timeout(timing.request)
         .build()
 }
 
@@ -205,6 +316,9 @@ impl EmbeddedEngine {
                 tracing::error!("embedded engine stopped: {e}");
             }
         });
+        // For operators and scripts/soak (RUST_LOG=keyplan_server::engine=debug), never shown
+        // to a browser.
+        tracing::debug!("embedded engine listening on http://{addr}");
         Ok(EmbeddedEngine {
             url: format!("http://{addr}"),
             stop,
@@ -259,11 +373,7 @@ impl Engines {
             };
             engines.insert(
                 EMBEDDED.to_string(),
-                Engine {
-                    name: EMBEDDED.to_string(),
-                    client: local_client(&engine.url),
-                    kind,
-                },
+                Engine::local(EMBEDDED, kind, &engine.url),
             );
             order.push(EMBEDDED.to_string());
             Some(Arc::new(engine))
@@ -276,16 +386,13 @@ impl Engines {
                     name: AWS.to_string(),
                     kind: EngineKind::Aws,
                     client: aws_client().await,
+                    timing: Timing::for_kind(&EngineKind::Aws),
                 },
                 EndpointArg::Named { name, url } => {
                     if name == EMBEDDED || name == AWS {
                         return Err(EngineError::Reserved(name));
                     }
-                    Engine {
-                        client: local_client(&url),
-                        kind: EngineKind::Endpoint { url },
-                        name,
-                    }
+                    Engine::endpoint(&name, &url)
                 }
             };
             if engines.contains_key(&engine.name) {
@@ -374,6 +481,33 @@ mod tests {
             x=http://host:99999: error: `--endpoint x=http://host:99999`: `http://host:99999` has a bad port `99999`
             bad name=http://host: error: `--endpoint bad name=http://host`: expected NAME=URL (e.g. `local=http://127.0.0.1:8000`) or `aws`"#]]
         .assert_eq(&out.join("\n"));
+    }
+
+    // issue 13: credentials in an endpoint URL are never shown.
+    #[test]
+    fn credentials_in_urls_are_redacted_in_listings_and_errors() {
+        let cases = [
+            "http://user:secret@127.0.0.1:8000/x",
+            "cannot reach `http://u:p@h:1` or https://k@host?x",
+            "http://127.0.0.1:8000",
+            "no url at all @ here",
+        ];
+        let out: Vec<String> = cases.iter().map(|c| redact(c)).collect();
+        expect_test::expect![[r#"
+            http://***@127.0.0.1:8000/x
+            cannot reach `http://***@h:1` or https://***@host?x
+            http://127.0.0.1:8000
+            no url at all @ here"#]]
+        .assert_eq(&out.join("\n"));
+        assert_eq!(
+            parse("x=http://user:secret@host:99999"),
+            "error: `--endpoint x=http://***@host:99999`: `http://***@host:99999` has a bad port `99999`"
+        );
+        let listed = EngineKind::Endpoint {
+            url: "http://user:secret@127.0.0.1:8000".into(),
+        }
+        .describe();
+        assert_eq!(listed, "http://***@127.0.0.1:8000");
     }
 
     #[tokio::test]

@@ -13,6 +13,7 @@
 use std::path::{Path, PathBuf};
 
 use axum::Router;
+use axum::middleware::from_fn_with_state;
 use tower_http::compression::CompressionLayer;
 use tower_http::services::{ServeDir, ServeFile};
 
@@ -20,7 +21,9 @@ pub mod api;
 pub mod cli;
 pub mod engine;
 pub mod error;
+pub mod heavy;
 pub mod runner;
+pub mod security;
 
 pub use error::ApiError;
 
@@ -30,8 +33,12 @@ pub struct AppState {
     pub dist: Dist,
     /// The DynamoDB engines runs may use, by name (none until [`AppState::with_engines`]).
     pub engines: engine::Engines,
-    /// The runs started over the API.
+    /// The runs started over the API, and the limits they share.
     pub runs: api::runs::Runs,
+    /// Where CPU-heavy handlers (exports, planning) run: off the async threads, bounded.
+    pub heavy: heavy::Pool,
+    /// The host names this server answers to.
+    pub hosts: security::Hosts,
 }
 
 impl AppState {
@@ -40,7 +47,27 @@ impl AppState {
             dist,
             engines: engine::Engines::default(),
             runs: api::runs::Runs::default(),
+            heavy: heavy::Pool::default(),
+            hosts: security::Hosts::default(),
         }
+    }
+
+    /// The same state answering only to `hosts`.
+    pub fn with_hosts(self, hosts: security::Hosts) -> Self {
+        AppState { hosts, ..self }
+    }
+
+    /// The same state with these limits on runs.
+    pub fn with_run_limits(self, limits: api::runs::Limits) -> Self {
+        AppState {
+            runs: api::runs::Runs::new(limits),
+            ..self
+        }
+    }
+
+    /// The same state with this heavy-work pool.
+    pub fn with_heavy(self, heavy: heavy::Pool) -> Self {
+        AppState { heavy, ..self }
     }
 
     /// The same state with these engines for runs.
@@ -92,14 +119,25 @@ impl Dist {
 
 /// The whole HTTP app: `/api/...` plus the built app, with any other path answered by
 /// `index.html` (the app routes in the browser) and responses compressed when the client
-/// accepts it.
+/// accepts it. Only requests to this server's host names, from its own pages, get through
+/// ([`security`]); every response carries the security headers.
 pub fn app(state: AppState) -> Router {
     let dist = state.dist.path();
+    let index = std::fs::read_to_string(dist.join("index.html")).unwrap_or_default();
+    let headers = security::Headers::for_index(&index);
     let static_files = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
+    let hosts = state.hosts.clone();
+    // Around the whole API router (not its routes), so the error shape also covers what the
+    // router itself answers: a 405 with its `Allow`.
+    let api = tower::ServiceBuilder::new()
+        .layer(axum::middleware::from_fn(api::json_errors))
+        .service(api::router().with_state(state.clone()));
     Router::new()
-        .nest("/api", api::router())
+        .nest_service("/api", api)
         .fallback_service(static_files)
         .layer(CompressionLayer::new())
+        .layer(from_fn_with_state(hosts, security::check_host_and_origin))
+        .layer(from_fn_with_state(headers, security::add_headers))
         .with_state(state)
 }
 

@@ -5,7 +5,7 @@
 
 mod run_support;
 
-use keyplan_server::engine::{Engine, EngineKind, local_client};
+use keyplan_server::engine::Engine;
 use keyplan_server::runner::build::plan;
 use keyplan_server::runner::{self, RunEvent, RunId};
 use run_support::*;
@@ -20,13 +20,7 @@ async fn the_embedded_engine_runs_every_example_isolated_and_leaves_nothing_behi
 #[tokio::test]
 async fn an_unreachable_endpoint_fails_fast_with_a_clear_message_and_creates_nothing() {
     // Port 1 on loopback: nothing listens, the connection is refused.
-    let engine = Engine {
-        name: "local".to_string(),
-        kind: EngineKind::Endpoint {
-            url: "http://127.0.0.1:1".to_string(),
-        },
-        client: local_client("http://127.0.0.1:1"),
-    };
+    let engine = Engine::endpoint("local", "http://127.0.0.1:1");
     let (_, design, counts) = examples(Some(2)).remove(0);
     let (summary, events) = collect(&engine, &plan(&design, &counts).unwrap()).await;
     assert!(!summary.ok);

@@ -166,6 +166,8 @@ pub struct RunState {
     pub patterns_total: usize,
     pub results: Vec<PatternResult>,
     pub cleanup: Option<Cleanup>,
+    /// The last word on a table that is slow to become ACTIVE, until it is.
+    pub waiting: Option<String>,
 }
 
 impl RunState {
@@ -205,7 +207,21 @@ impl RunState {
                 self.items_total = items;
                 self.patterns_total = patterns;
             }
-            RunEvent::TableCreated { table, .. } => self.tables_created.push(table),
+            RunEvent::TableCreated { table, .. } => {
+                self.waiting = None;
+                self.tables_created.push(table);
+            }
+            RunEvent::Waiting {
+                table,
+                status,
+                waited_s,
+                deadline_s,
+                ..
+            } => {
+                self.waiting = Some(format!(
+                    "Table {table} is still {status} after {waited_s:.0} s (waiting at most {deadline_s:.0} s)"
+                ))
+            }
             RunEvent::ItemsWritten { written, total } => {
                 self.items_written = written;
                 self.items_total = total;
@@ -245,6 +261,7 @@ impl RunState {
         match &self.phase {
             Phase::Idle => "Not run yet".to_string(),
             Phase::Starting => "Starting the run…".to_string(),
+            Phase::Running if self.waiting.is_some() => self.waiting.clone().unwrap_or_default(),
             Phase::Running if self.tables_created.len() < self.tables.len() => format!(
                 "Creating tables: {} of {}",
                 self.tables_created.len(),

@@ -40,17 +40,38 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use crate::AppState;
+use crate::api::extract::Json as JsonBody;
 use crate::engine::EngineInfo;
 use crate::error::ApiError;
 use crate::runner::{self, RunEvent, RunId};
 pub use keyplan_core::run::{StartRun, Started};
 
-/// At most this many runs at once; another is refused until one ends.
+/// At most this many runs at once; another is refused with 429 until one ends.
 pub const MAX_ACTIVE_RUNS: usize = 16;
 /// At most this many items per run from the browser.
 pub const MAX_ITEMS_PER_RUN: u32 = 100_000;
+/// At most this many sample items held by all runs together (planned, loading or checking),
+/// by default: about four maximal runs. A run reserves [`MAX_ITEMS_PER_RUN`] before it is
+/// planned and its real count once it is; a run that does not fit is refused with 429.
+pub const MAX_ITEMS_IN_FLIGHT: usize = 400_000;
 /// Finished runs kept for late watchers.
 const KEPT_RUNS: usize = 64;
+
+/// The server's limits on runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    pub max_active_runs: usize,
+    pub max_items_in_flight: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_active_runs: MAX_ACTIVE_RUNS,
+            max_items_in_flight: MAX_ITEMS_IN_FLIGHT,
+        }
+    }
+}
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -81,47 +102,157 @@ impl RunRecord {
 
 type Entry = (RunId, Arc<RunRecord>);
 
-/// The runs of this server: the active ones and the last finished ones. Cheap to clone.
-#[derive(Debug, Clone, Default)]
-pub struct Runs {
-    inner: Arc<Mutex<VecDeque<Entry>>>,
+#[derive(Debug, Default)]
+struct Registry {
+    /// The active runs and the last finished ones.
+    runs: VecDeque<Entry>,
+    /// Runs admitted and still being planned: they count as active.
+    planning: usize,
+    /// Sample items reserved by admitted runs, until each run's task has dropped its plan.
+    items: usize,
 }
 
-impl Runs {
-    fn get(&self, id: &RunId) -> Option<Arc<RunRecord>> {
-        let runs = self.inner.lock().ok()?;
-        runs.iter()
-            .find(|(r, _)| r == id)
-            .map(|(_, rec)| rec.clone())
+/// The runs of this server: the active ones and the last finished ones, and what they hold of
+/// the server's limits. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Runs {
+    inner: Arc<Mutex<Registry>>,
+    limits: Limits,
+    /// The items held, for whoever waits for them to be given back.
+    items: Arc<watch::Sender<usize>>,
+}
+
+impl Default for Runs {
+    fn default() -> Self {
+        Runs::new(Limits::default())
+    }
+}
+
+/// A run's share of the limits, from its admission (before any work) to the end of its task:
+/// a place among the active runs and its items in the server-wide budget. Dropping it gives
+/// both back.
+#[derive(Debug)]
+pub struct Admission {
+    runs: Runs,
+    items: usize,
+    planning: bool,
+}
+
+impl Admission {
+    /// The run's real item count, known once it is planned; refused if it no longer fits.
+    fn resize(&mut self, items: usize) -> Result<(), ApiError> {
+        let mut registry = self.runs.lock()?;
+        let others = registry.items - self.items;
+        if others + items > self.runs.limits.max_items_in_flight {
+            return Err(over_budget(&self.runs.limits, others, items));
+        }
+        registry.items = others + items;
+        self.items = items;
+        self.runs.items.send_replace(registry.items);
+        Ok(())
     }
 
-    fn insert(&self, id: RunId, record: Arc<RunRecord>) -> Result<(), ApiError> {
-        let mut runs = self
-            .inner
-            .lock()
-            .map_err(|_| ApiError::Internal(anyhow::anyhow!("run registry poisoned")))?;
-        let active = runs.iter().filter(|(_, r)| !r.finished()).count();
-        if active >= MAX_ACTIVE_RUNS {
-            return Err(ApiError::BadRequest(format!(
-                "{active} runs are already going; wait for one to finish"
-            )));
-        }
-        while runs.len() >= KEPT_RUNS {
-            match runs.iter().position(|(_, r)| r.finished()) {
+    /// The planned run becomes an active run with its event log.
+    fn register(&mut self, id: RunId, record: Arc<RunRecord>) -> Result<(), ApiError> {
+        let mut registry = self.runs.lock()?;
+        while registry.runs.len() >= KEPT_RUNS {
+            match registry.runs.iter().position(|(_, r)| r.finished()) {
                 Some(oldest) => {
-                    runs.remove(oldest);
+                    registry.runs.remove(oldest);
                 }
                 None => break,
             }
         }
-        runs.push_back((id, record));
+        registry.runs.push_back((id, record));
+        if self.planning {
+            self.planning = false;
+            registry.planning -= 1;
+        }
         Ok(())
+    }
+}
+
+impl Drop for Admission {
+    fn drop(&mut self) {
+        let mut registry = self.runs.inner.lock().unwrap_or_else(|p| p.into_inner());
+        registry.items -= self.items;
+        if self.planning {
+            registry.planning -= 1;
+        }
+        self.runs.items.send_replace(registry.items);
+    }
+}
+
+fn over_budget(limits: &Limits, held: usize, items: usize) -> ApiError {
+    ApiError::TooManyRequests(format!(
+        "the server is at its limit of {} sample items across runs ({held} are held by runs going now, this run needs up to {items}); wait for a run to finish, or ask for fewer items",
+        limits.max_items_in_flight
+    ))
+}
+
+impl Runs {
+    pub fn new(limits: Limits) -> Runs {
+        Runs {
+            inner: Arc::default(),
+            limits,
+            items: Arc::new(watch::channel(0).0),
+        }
+    }
+
+    /// The items held by runs, as it changes.
+    pub fn watch_items(&self) -> watch::Receiver<usize> {
+        self.items.subscribe()
+    }
+
+    fn lock(&self) -> Result<std::sync::MutexGuard<'_, Registry>, ApiError> {
+        self.inner
+            .lock()
+            .map_err(|_| ApiError::Internal(anyhow::anyhow!("run registry poisoned")))
+    }
+
+    fn get(&self, id: &RunId) -> Option<Arc<RunRecord>> {
+        let registry = self.inner.lock().ok()?;
+        registry
+            .runs
+            .iter()
+            .find(|(r, _)| r == id)
+            .map(|(_, rec)| rec.clone())
+    }
+
+    /// Admits a run that may hold up to `items` items, before anything is planned: 429 when
+    /// [`Limits::max_active_runs`] runs are going (or being planned), or when the items do not
+    /// fit in what the other runs leave of [`Limits::max_items_in_flight`].
+    pub fn admit(&self, items: usize) -> Result<Admission, ApiError> {
+        let mut registry = self.lock()?;
+        let active =
+            registry.runs.iter().filter(|(_, r)| !r.finished()).count() + registry.planning;
+        if active >= self.limits.max_active_runs {
+            return Err(ApiError::TooManyRequests(format!(
+                "{active} runs are already going, the most this server runs at once; wait for one to finish"
+            )));
+        }
+        if registry.items + items > self.limits.max_items_in_flight {
+            return Err(over_budget(&self.limits, registry.items, items));
+        }
+        registry.items += items;
+        registry.planning += 1;
+        self.items.send_replace(registry.items);
+        Ok(Admission {
+            runs: self.clone(),
+            items,
+            planning: true,
+        })
+    }
+
+    /// Sample items held by runs now (reserved or planned, not yet released).
+    pub fn items_in_flight(&self) -> usize {
+        self.inner.lock().map(|r| r.items).unwrap_or(0)
     }
 
     /// Cancels every active run; each deletes its tables. For a server shutting down.
     pub fn cancel_all(&self) {
-        if let Ok(runs) = self.inner.lock() {
-            for (_, record) in runs.iter() {
+        if let Ok(registry) = self.inner.lock() {
+            for (_, record) in registry.runs.iter() {
                 record.cancel.cancel();
             }
         }
@@ -130,7 +261,7 @@ impl Runs {
     /// Waits until every run has sent its last event (after [`Runs::cancel_all`]).
     pub async fn wait_all(&self) {
         let records: Vec<Arc<RunRecord>> = match self.inner.lock() {
-            Ok(runs) => runs.iter().map(|(_, r)| r.clone()).collect(),
+            Ok(registry) => registry.runs.iter().map(|(_, r)| r.clone()).collect(),
             Err(_) => return,
         };
         for record in records {
@@ -150,28 +281,45 @@ async fn engines(State(state): State<AppState>) -> Json<Vec<EngineInfo>> {
 
 async fn start(
     State(state): State<AppState>,
-    Json(request): Json<StartRun>,
+    JsonBody(request): JsonBody<StartRun>,
 ) -> Result<(StatusCode, Json<Started>), ApiError> {
     let engine = state
         .engines
         .get(request.engine.as_deref())
         .map_err(|e| ApiError::BadRequest(e.to_string()))?
         .clone();
-    let text = request.design.to_string();
-    let design = keyplan_core::file::parse(&text)
-        .map_err(|e| ApiError::BadRequest(format!("the design is not valid: {e}")))?;
     let total: u64 = request.counts.values().map(|&n| u64::from(n)).sum();
     if total > u64::from(MAX_ITEMS_PER_RUN) {
         return Err(ApiError::BadRequest(format!(
             "the counts ask for {total} items; a run from the browser takes at most {MAX_ITEMS_PER_RUN}"
         )));
     }
+    // Admission before any work: a refused run costs no parsing and no planning.
+    let admission = state.runs.admit(MAX_ITEMS_PER_RUN as usize)?;
     let sample = SampleConfig::new(request.counts, request.seed);
-    // Generating and evaluating up to 100,000 items is CPU work: off the async threads.
-    let plan = tokio::task::spawn_blocking(move || runner::build::plan_sample(&design, &sample))
-        .await
-        .map_err(|e| ApiError::Internal(anyhow::anyhow!("planning the run panicked: {e}")))?
-        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    // Parsing and planning up to 100,000 items is CPU work: in the heavy-work pool. The
+    // admission travels with the job, so a job past the time limit keeps its items reserved
+    // until it really ends.
+    let (planned, mut admission) = state
+        .heavy
+        .run("planning the run", move || {
+            let planned = keyplan_core::file::parse(&request.design.to_string())
+                .map_err(|e| ApiError::BadRequest(format!("the design is not valid: {e}")))
+                .and_then(|design| {
+                    runner::build::plan_sample(&design, &sample)
+                        .map_err(|e| ApiError::BadRequest(e.to_string()))
+                });
+            (planned, admission)
+        })
+        .await?;
+    let plan = planned?;
+    if plan.n_items() > MAX_ITEMS_PER_RUN as usize {
+        return Err(ApiError::BadRequest(format!(
+            "the sample would hold {} items; a run from the browser takes at most {MAX_ITEMS_PER_RUN}",
+            plan.n_items()
+        )));
+    }
+    admission.resize(plan.n_items())?;
     let id = RunId::random();
     let (count, _) = watch::channel(0);
     let record = Arc::new(RunRecord {
@@ -180,7 +328,7 @@ async fn start(
         cancel: CancellationToken::new(),
         watchers: AtomicUsize::new(0),
     });
-    state.runs.insert(id.clone(), record.clone())?;
+    admission.register(id.clone(), record.clone())?;
     let run_id = id.clone();
     tokio::spawn(async move {
         let emit = |event: RunEvent| {
@@ -190,6 +338,9 @@ async fn start(
             }
         };
         runner::run(&engine, &plan, &run_id, &record.cancel, &emit).await;
+        // The items go back to the budget only once they are freed.
+        drop(plan);
+        drop(admission);
     });
     Ok((
         StatusCode::ACCEPTED,
@@ -235,11 +386,13 @@ async fn events(
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let record = find(&state, &id)?;
+    // issue 13: a Last-Event-ID of u64::MAX must not overflow; one at or past the last event
+    // of a finished run gets a stream that ends at once.
     let first = headers
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<usize>().ok())
-        .map_or(0, |last| last + 1);
+        .map_or(0, |last| last.saturating_add(1));
     record.watchers.fetch_add(1, Ordering::SeqCst);
     let rx = record.count.subscribe();
     let watcher = Watcher(record);
@@ -252,12 +405,13 @@ async fn events(
                 return None;
             }
             loop {
-                let event = watcher
-                    .0
-                    .events
-                    .lock()
-                    .ok()
-                    .and_then(|events| events.get(next).cloned());
+                let (event, finished) = match watcher.0.events.lock() {
+                    Ok(events) => (
+                        events.get(next).cloned(),
+                        events.last().is_some_and(RunEvent::is_last),
+                    ),
+                    Err(_) => return None,
+                };
                 if let Some(event) = event {
                     let last = event.is_last();
                     let sse = Event::default()
@@ -265,7 +419,10 @@ async fn events(
                         .event(event.name())
                         .json_data(&event)
                         .unwrap_or_else(|_| Event::default().event("error").data("{}"));
-                    return Some((Ok(sse), (next + 1, rx, watcher, last)));
+                    return Some((Ok(sse), (next.saturating_add(1), rx, watcher, last)));
+                }
+                if finished {
+                    return None;
                 }
                 if rx.changed().await.is_err() {
                     return None;

@@ -174,6 +174,15 @@ impl Display {
             RunEvent::TableCreated { table, name } => {
                 self.line(&format!("  created {table} as {name}"))
             }
+            RunEvent::Waiting {
+                table,
+                name,
+                status,
+                waited_s,
+                deadline_s,
+            } => self.line(&format!(
+                "  waiting for {table} ({name}): {status} after {waited_s:.0} s, giving up after {deadline_s:.0} s"
+            )),
             RunEvent::ItemsWritten { written, total } => {
                 if let Ok(mut bar) = self.bar.lock() {
                     if bar.is_none() && self.terminal {

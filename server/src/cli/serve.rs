@@ -31,6 +31,15 @@ pub struct Args {
     /// Allow `--endpoint aws`: runs on Amazon DynamoDB with the standard credential chain.
     #[arg(long, env = "KEYPLAN_ALLOW_AWS")]
     pub allow_aws: bool,
+    /// Another host name the server answers to (besides 127.0.0.1, localhost, [::1] and
+    /// `--host`), e.g. the machine's name on the LAN; repeatable. Requests naming any other
+    /// Host are refused (421), which stops DNS rebinding.
+    #[arg(long = "allowed-host", value_name = "NAME")]
+    pub allowed_hosts: Vec<String>,
+    /// The most sample items all runs together may hold at once; a run that does not fit is
+    /// refused (429) until others finish.
+    #[arg(long, env = "KEYPLAN_MAX_ITEMS_IN_FLIGHT", default_value_t = crate::api::runs::MAX_ITEMS_IN_FLIGHT)]
+    pub max_items_in_flight: usize,
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -50,7 +59,15 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         "keyplan serving {} on http://{address}",
         dist.path().display()
     );
-    let state = AppState::new(dist).with_engines(engines);
+    let mut names = vec![args.host.clone()];
+    names.extend(args.allowed_hosts);
+    let state = AppState::new(dist)
+        .with_engines(engines)
+        .with_hosts(crate::security::Hosts::new(Some(address.port()), &names))
+        .with_run_limits(crate::api::runs::Limits {
+            max_items_in_flight: args.max_items_in_flight,
+            ..Default::default()
+        });
     let runs = state.runs.clone();
     let app = crate::app(state);
     // On Ctrl-C, runs are cancelled first: each deletes its tables and ends its event stream,

@@ -7,6 +7,7 @@
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 
 use super::convert::BadBinary;
+use crate::engine::{Engine, redact};
 
 /// Why a run stopped.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -19,6 +20,20 @@ pub enum RunError {
     Unreachable {
         engine: String,
         target: String,
+        detail: String,
+    },
+    /// The engine answered before (the run's first request), then a connection failed.
+    #[error("lost engine `{engine}` while trying to {what}: {detail}")]
+    Lost {
+        engine: String,
+        what: String,
+        detail: String,
+    },
+    /// The engine answered before, then did not answer one request in time.
+    #[error("engine `{engine}` did not answer while trying to {what}: {detail}")]
+    Timeout {
+        engine: String,
+        what: String,
         detail: String,
     },
     #[error("engine `{engine}` refused the credentials: {detail}")]
@@ -62,6 +77,8 @@ pub enum Failure {
     Refused,
     /// Slow down and retry.
     Throttled,
+    /// Connected, sent, and no answer within the request's time limit.
+    Timeout,
     Other,
 }
 
@@ -121,11 +138,13 @@ where
             let detail = chain(err);
             if dispatch.is_io() || dispatch.is_timeout() {
                 (Failure::Unreachable, detail)
+            } else if detail.contains("timed out") || detail.contains("timeout") {
+                (Failure::Timeout, detail)
             } else {
                 (Failure::Other, detail)
             }
         }
-        SdkError::TimeoutError(_) => (Failure::Unreachable, "no answer in time".to_string()),
+        SdkError::TimeoutError(_) => (Failure::Timeout, "no answer in time".to_string()),
         SdkError::ConstructionFailure(_) => {
             let detail = chain(err);
             let failure = if detail.contains("credential") {
@@ -161,31 +180,44 @@ fn chain(err: &dyn std::error::Error) -> String {
     }
 }
 
-/// Turns an SDK error while doing `what` into a run error.
-pub fn run_error<E, R>(engine: &str, target: &str, what: &str, err: &SdkError<E, R>) -> RunError
+/// Turns an SDK error while doing `what` on `engine` into a run error. Any URL credentials in
+/// the engine's words are hidden.
+pub fn run_error<E, R>(engine: &Engine, what: &str, err: &SdkError<E, R>) -> RunError
 where
     E: ProvideErrorMetadata + std::error::Error + 'static,
     R: std::fmt::Debug,
 {
     let (failure, detail) = classify(err);
+    let detail = redact(&detail);
+    let name = engine.name.clone();
+    let what = what.to_string();
     match failure {
-        Failure::Unreachable => RunError::Unreachable {
-            engine: engine.to_string(),
-            target: target.to_string(),
+        Failure::Unreachable => RunError::Lost {
+            engine: name,
+            what,
             detail,
         },
+        Failure::Timeout => RunError::Timeout {
+            engine: name,
+            what,
+            detail: format!(
+                "no answer within {} s (the limit of one attempt; {} s with retries); it answered earlier requests, so it may be stuck or overloaded",
+                engine.timing.attempt.as_secs_f64(),
+                engine.timing.request.as_secs_f64()
+            ),
+        },
         Failure::Credentials => RunError::Credentials {
-            engine: engine.to_string(),
+            engine: name,
             detail,
         },
         Failure::Refused => RunError::Refused {
-            engine: engine.to_string(),
-            what: what.to_string(),
+            engine: name,
+            what,
             detail,
         },
         Failure::Throttled | Failure::Other => RunError::Engine {
-            engine: engine.to_string(),
-            what: what.to_string(),
+            engine: name,
+            what,
             detail,
         },
     }

@@ -168,7 +168,7 @@ async fn get_item(
         .return_consumed_capacity(ReturnConsumedCapacity::Total)
         .send()
         .await
-        .map_err(|e| run_error(&engine.name, &engine.kind.describe(), "GetItem", &e))?;
+        .map_err(|e| run_error(engine, "GetItem", &e))?;
     let capacity = out
         .consumed_capacity()
         .and_then(|c| c.capacity_units())
@@ -214,7 +214,7 @@ async fn query_pages(
             .await
             .map_err(|e| {
                 let what = format!("run the Query `{expression}`");
-                run_error(&engine.name, &engine.kind.describe(), &what, &e)
+                run_error(engine, &what, &e)
             })?;
         capacity += out
             .consumed_capacity()
@@ -302,14 +302,7 @@ async fn write_and_verify(
             .consistent_read(true)
             .send()
             .await
-            .map_err(|e| {
-                run_error(
-                    &engine.name,
-                    &engine.kind.describe(),
-                    "read back a write",
-                    &e,
-                )
-            })?;
+            .map_err(|e| run_error(engine, "read back a write", &e))?;
         let got: Vec<Item> = out.item().map(item_from_sdk).into_iter().collect();
         found += got.len();
         let want: Vec<Item> = want.iter().cloned().collect();
@@ -338,7 +331,6 @@ async fn send_writes(
     check: &WriteCheck,
     tally: &mut Tally,
 ) -> Result<(), RunError> {
-    let target = engine.kind.describe();
     tally.requests += 1;
     let client = &engine.client;
     if check.operation == Operation::TransactWriteItems {
@@ -354,7 +346,7 @@ async fn send_writes(
             .send()
             .await
             .map_err(|e| {
-                let mut err = run_error(&engine.name, &target, "run the transaction", &e);
+                let mut err = run_error(engine, "run the transaction", &e);
                 if let Some(
                     aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError::TransactionCanceledException(t),
                 ) = e.as_service_error()
@@ -391,9 +383,7 @@ async fn send_writes(
                 .send()
                 .await
                 .map(|o| o.consumed_capacity().and_then(|c| c.capacity_units()))
-                .map_err(|e| {
-                    conditional(run_error(&engine.name, &target, "PutItem", &e), code(&e))
-                }),
+                .map_err(|e| conditional(run_error(engine, "PutItem", &e), code(&e))),
             WriteRequest::Update {
                 table,
                 key,
@@ -413,9 +403,7 @@ async fn send_writes(
                     .send()
                     .await
                     .map(|o| o.consumed_capacity().and_then(|c| c.capacity_units()))
-                    .map_err(|e| {
-                        conditional(run_error(&engine.name, &target, "UpdateItem", &e), code(&e))
-                    })
+                    .map_err(|e| conditional(run_error(engine, "UpdateItem", &e), code(&e)))
             }
             WriteRequest::Delete {
                 table,
@@ -430,9 +418,7 @@ async fn send_writes(
                 .send()
                 .await
                 .map(|o| o.consumed_capacity().and_then(|c| c.capacity_units()))
-                .map_err(|e| {
-                    conditional(run_error(&engine.name, &target, "DeleteItem", &e), code(&e))
-                }),
+                .map_err(|e| conditional(run_error(engine, "DeleteItem", &e), code(&e))),
         }?;
         tally.capacity += capacity.unwrap_or(0.0);
     }

@@ -12,6 +12,7 @@ use aws_sdk_dynamodb::types::{PutRequest, ReturnConsumedCapacity, WriteRequest};
 use futures_util::StreamExt;
 use keyplan_core::Item;
 use keyplan_core::limits::MAX_BATCH_WRITE_ITEMS;
+use tokio_util::sync::CancellationToken;
 
 use super::convert::item_to_sdk;
 use super::error::{Failure, RunError, classify, run_error};
@@ -31,35 +32,56 @@ pub struct Loaded {
 }
 
 /// Writes `items` (engine table name, item) and calls `progress(written, total)` after each
-/// acknowledged batch.
+/// acknowledged batch. A batch is converted to the SDK's form only when it is sent, so a run
+/// never holds its sample twice. Once `cancel` fires no batch is sent any more (the ones in
+/// flight finish) and the load ends with [`RunError::Cancelled`].
 pub async fn load(
     engine: &Engine,
-    items: Vec<(String, Item)>,
+    items: &[(&str, &Item)],
+    cancel: &CancellationToken,
     progress: &(dyn Fn(usize, usize) + Send + Sync),
 ) -> Result<Loaded, RunError> {
     let total = items.len();
-    let mut batches: Vec<HashMap<String, Vec<WriteRequest>>> = Vec::new();
-    for chunk in items.chunks(MAX_BATCH_WRITE_ITEMS) {
-        let mut batch: HashMap<String, Vec<WriteRequest>> = HashMap::new();
-        for (table, item) in chunk {
-            let put = PutRequest::builder()
-                .set_item(Some(item_to_sdk(item)?))
-                .build()?;
-            batch
-                .entry(table.clone())
-                .or_default()
-                .push(WriteRequest::builder().put_request(put).build());
-        }
-        batches.push(batch);
-    }
     let written = AtomicUsize::new(0);
     let requests = AtomicUsize::new(0);
     let mut consumed = 0.0;
-    let mut stream = futures_util::stream::iter(batches)
-        .map(|batch| write_batch(engine, batch, &written, &requests, total, progress))
+    let (written_ref, requests_ref) = (&written, &requests);
+    // By index, not by chunk: a closure over borrowed chunks trips the compiler's proof that
+    // the run's future is Send.
+    let n_batches = items.len().div_ceil(MAX_BATCH_WRITE_ITEMS);
+    let mut stream = futures_util::stream::iter(0..n_batches)
+        .map(move |i| async move {
+            if cancel.is_cancelled() {
+                return Ok(0.0);
+            }
+            let end = ((i + 1) * MAX_BATCH_WRITE_ITEMS).min(items.len());
+            let mut batch: HashMap<String, Vec<WriteRequest>> = HashMap::new();
+            for (table, item) in &items[i * MAX_BATCH_WRITE_ITEMS..end] {
+                let put = PutRequest::builder()
+                    .set_item(Some(item_to_sdk(item)?))
+                    .build()?;
+                batch
+                    .entry(table.to_string())
+                    .or_default()
+                    .push(WriteRequest::builder().put_request(put).build());
+            }
+            write_batch(
+                engine,
+                batch,
+                written_ref,
+                requests_ref,
+                total,
+                cancel,
+                progress,
+            )
+            .await
+        })
         .buffer_unordered(CONCURRENCY);
     while let Some(result) = stream.next().await {
         consumed += result?;
+    }
+    if cancel.is_cancelled() {
+        return Err(RunError::Cancelled);
     }
     Ok(Loaded {
         items: written.load(Ordering::Relaxed),
@@ -74,6 +96,7 @@ async fn write_batch(
     written: &AtomicUsize,
     requests: &AtomicUsize,
     total: usize,
+    cancel: &CancellationToken,
     progress: &(dyn Fn(usize, usize) + Send + Sync),
 ) -> Result<f64, RunError> {
     let mut attempt = 0;
@@ -111,18 +134,16 @@ async fn write_batch(
                 let (failure, _) = classify(&err);
                 if failure != Failure::Throttled || attempt >= MAX_RETRIES {
                     let what = format!("write {sent} sample items");
-                    return Err(run_error(
-                        &engine.name,
-                        &engine.kind.describe(),
-                        &what,
-                        &err,
-                    ));
+                    return Err(run_error(engine, &what, &err));
                 }
                 batch
             }
         };
         if leftover.is_empty() {
             return Ok(consumed);
+        }
+        if cancel.is_cancelled() {
+            return Err(RunError::Cancelled);
         }
         if attempt >= MAX_RETRIES {
             return Err(RunError::Engine {

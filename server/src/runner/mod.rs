@@ -5,7 +5,11 @@
 //! The invariant: a run deletes every table it created and never touches one it did not. The
 //! tables are deleted after success, after an error, after a cancel (the token), and when the
 //! run's future is dropped midway ([`tables::TableGuard`]'s `Drop`). Only names the run
-//! generated (`keyplan-run-<id>-<table>`) are written to or deleted.
+//! generated (`keyplan-run-<id>-<table>`) are written to or deleted. A cancel stops the run at
+//! its next request: the requests in flight are waited for (up to the engine's
+//! [`Timing::cancel_grace`](crate::engine::Timing)), so no write lands after the deletes; the
+//! cleanup then lists the engine's tables until none of the run's remain, and its event names
+//! a table deleted only once the engine no longer lists it.
 //!
 //! The runner talks to every engine, the embedded one included, through `aws-sdk-dynamodb`;
 //! it reports progress as [`RunEvent`]s, the same ones the CLI's progress bar and the API's
@@ -49,12 +53,20 @@ pub async fn run(
         items: plan.n_items(),
         patterns: plan.checks.len(),
     });
-    let guard = tables::TableGuard::new(engine.client.clone());
+    let guard = tables::TableGuard::new(engine);
     let mut summary = Summary::default();
-    let outcome = tokio::select! {
-        biased;
-        _ = cancel.cancelled() => Err(RunError::Cancelled),
-        result = body(engine, plan, id, &guard, emit, &mut summary) => result,
+    let outcome = {
+        // The body stops by itself at its next request once cancelled; only requests that
+        // outlive the grace are dropped (an engine that hangs).
+        let body = body(engine, plan, id, &guard, cancel, emit, &mut summary);
+        let grace = async {
+            cancel.cancelled().await;
+            tokio::time::sleep(engine.timing.cancel_grace).await;
+        };
+        tokio::select! {
+            result = body => result,
+            _ = grace => Err(RunError::Cancelled),
+        }
     };
     let cleanup = guard.cleanup().await;
     summary.left_behind = cleanup.failed.clone();
@@ -74,18 +86,29 @@ pub async fn run(
     summary
 }
 
+/// Stops a run at its next step once it is cancelled.
+fn go_on(cancel: &CancellationToken) -> Result<(), RunError> {
+    if cancel.is_cancelled() {
+        Err(RunError::Cancelled)
+    } else {
+        Ok(())
+    }
+}
+
 async fn body(
     engine: &Engine,
     plan: &Plan,
     id: &RunId,
     guard: &tables::TableGuard,
+    cancel: &CancellationToken,
     emit: &(dyn Fn(RunEvent) + Send + Sync),
     summary: &mut Summary,
 ) -> Result<(), RunError> {
     preflight(engine).await?;
+    go_on(cancel)?;
     let creates = plan.tables.iter().map(|table| async move {
         let name = id.table_name(&table.name);
-        tables::create(engine, guard, table, &name).await?;
+        tables::create(engine, guard, table, &name, cancel, emit).await?;
         emit(RunEvent::TableCreated {
             table: table.name.clone(),
             name,
@@ -96,13 +119,21 @@ async fn body(
         result?;
     }
 
+    go_on(cancel)?;
+
     let load_started = Instant::now();
-    let items: Vec<(String, keyplan_core::Item)> = plan
+    // The plan's items by reference: a run holds its sample once.
+    let names: std::collections::BTreeMap<&str, String> = plan
+        .items
+        .keys()
+        .map(|table| (table.as_str(), id.table_name(table)))
+        .collect();
+    let items: Vec<(&str, &keyplan_core::Item)> = plan
         .items
         .iter()
         .flat_map(|(table, items)| {
-            let name = id.table_name(table);
-            items.iter().map(move |i| (name.clone(), i.clone()))
+            let name = names.get(table.as_str()).map_or("", String::as_str);
+            items.iter().map(move |i| (name, i))
         })
         .collect();
     let total = items.len();
@@ -117,7 +148,8 @@ async fn body(
             emit(RunEvent::ItemsWritten { written, total });
         }
     };
-    let loaded = load::load(engine, items, &progress).await?;
+    let loaded = load::load(engine, &items, cancel, &progress).await?;
+    drop(items);
     summary.items_written = loaded.items;
     summary.load_requests = loaded.requests;
     summary.load_ms = load_started.elapsed().as_secs_f64() * 1000.0;
@@ -126,6 +158,7 @@ async fn body(
     // Reads first, on the data as loaded; then writes, which change it.
     for check in &plan.checks {
         if let CheckKind::Read(read) = &check.kind {
+            go_on(cancel)?;
             record(
                 summary,
                 emit,
@@ -134,6 +167,7 @@ async fn body(
         }
     }
     for check in &plan.checks {
+        go_on(cancel)?;
         match &check.kind {
             CheckKind::Write(write) => record(
                 summary,
@@ -173,7 +207,16 @@ pub async fn preflight(engine: &Engine) -> Result<(), RunError> {
             target,
             detail: "no answer".to_string(),
         }),
-        Ok(Err(err)) => Err(error::run_error(&engine.name, &target, "list tables", &err)),
+        Ok(Err(err)) => Err(match error::run_error(engine, "list tables", &err) {
+            RunError::Lost { detail, .. } | RunError::Timeout { detail, .. } => {
+                RunError::Unreachable {
+                    engine: engine.name.clone(),
+                    target,
+                    detail,
+                }
+            }
+            other => other,
+        }),
         Ok(Ok(_)) => Ok(()),
     }
 }

@@ -5,9 +5,18 @@
 //! [`TableGuard`] holds those names from the moment CreateTable is sent and deletes them at the
 //! end of the run; if the run is dropped before that (a cancelled task, a closed server), its
 //! `Drop` still sends the deletes on the current runtime.
+//!
+//! A delete is verified (issue 13): after the DeleteTables the engine's tables are listed, and
+//! any of the run's still there (a CreateTable that landed late, a table still DELETING) is
+//! deleted again and listed again, until none remain or the engine's cleanup deadline passes.
+//! [`Cleanup::deleted`] names only tables the engine no longer lists; every other one is in
+//! [`Cleanup::failed`] with why.
 
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+use tokio_util::sync::CancellationToken;
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{
@@ -17,9 +26,9 @@ use aws_sdk_dynamodb::types::{
 };
 use keyplan_core::{KeyAttribute, KeyType, Projection, Table};
 
-use super::Cleanup;
 use super::error::{RunError, code, run_error};
-use crate::engine::Engine;
+use super::{Cleanup, RunEvent};
+use crate::engine::{Engine, Timing, redact};
 
 /// Every run table's name starts with this; nothing else is ever deleted.
 pub const PREFIX: &str = "keyplan-run-";
@@ -83,14 +92,16 @@ impl std::fmt::Display for RunId {
 #[derive(Debug)]
 pub struct TableGuard {
     client: Client,
+    timing: Timing,
     names: Arc<Mutex<Vec<String>>>,
     done: bool,
 }
 
 impl TableGuard {
-    pub fn new(client: Client) -> TableGuard {
+    pub fn new(engine: &Engine) -> TableGuard {
         TableGuard {
-            client,
+            client: engine.client.clone(),
+            timing: engine.timing,
             names: Arc::new(Mutex::new(Vec::new())),
             done: false,
         }
@@ -109,12 +120,11 @@ impl TableGuard {
         }
     }
 
-    /// Deletes every held table. A table still being created is retried for up to a minute
-    /// (AWS refuses to delete a CREATING table); one that is already gone counts as deleted.
+    /// Deletes every held table and checks that the engine no longer lists it.
     pub async fn cleanup(mut self) -> Cleanup {
         self.done = true;
         let names = std::mem::take(&mut *self.names.lock().unwrap_or_else(|p| p.into_inner()));
-        delete_all(&self.client, names).await
+        delete_all(&self.client, names, self.timing.cleanup).await
     }
 }
 
@@ -130,8 +140,9 @@ impl Drop for TableGuard {
         match tokio::runtime::Handle::try_current() {
             Ok(handle) => {
                 let client = self.client.clone();
+                let deadline = self.timing.cleanup;
                 handle.spawn(async move {
-                    let cleanup = delete_all(&client, names).await;
+                    let cleanup = delete_all(&client, names, deadline).await;
                     if !cleanup.failed.is_empty() {
                         tracing::error!("run tables left behind: {:?}", cleanup.failed);
                     }
@@ -142,39 +153,113 @@ impl Drop for TableGuard {
     }
 }
 
-async fn delete_all(client: &Client, names: Vec<String>) -> Cleanup {
-    let deletes = names.into_iter().map(|name| async move {
-        let result = delete_one(client, &name).await;
-        (name, result)
-    });
+/// Deletes `names`, then lists the engine's tables until none of them is there (deleting again
+/// any that is), for up to `deadline`.
+async fn delete_all(client: &Client, names: Vec<String>, deadline: Duration) -> Cleanup {
     let mut cleanup = Cleanup::default();
-    for (name, result) in futures_util::future::join_all(deletes).await {
-        match result {
-            Ok(()) => cleanup.deleted.push(name),
-            Err(why) => cleanup.failed.push(format!("{name}: {why}")),
+    if names.is_empty() {
+        return cleanup;
+    }
+    let until = tokio::time::Instant::now() + deadline;
+    let mut why: BTreeMap<String, String> = BTreeMap::new();
+    let mut pending = names.clone();
+    let mut wait = Duration::from_millis(50);
+    loop {
+        let deletes = pending
+            .iter()
+            .map(|name| async move { (name.clone(), delete_one(client, name, until).await) });
+        for (name, result) in futures_util::future::join_all(deletes).await {
+            if let Err(reason) = result {
+                why.insert(name, reason);
+            }
+        }
+        match list_tables(client).await {
+            Ok(listed) => {
+                pending.retain(|n| listed.contains(n));
+                for name in &names {
+                    if !pending.contains(name) {
+                        why.remove(name);
+                    }
+                }
+                if pending.is_empty() {
+                    break;
+                }
+                for name in &pending {
+                    why.entry(name.clone())
+                        .or_insert_with(|| "still listed by the engine".to_string());
+                }
+            }
+            Err(reason) => {
+                for name in &pending {
+                    why.insert(
+                        name.clone(),
+                        format!(
+                            "cannot check that it is gone: listing the tables failed: {reason}"
+                        ),
+                    );
+                }
+            }
+        }
+        if tokio::time::Instant::now() + wait > until {
+            break;
+        }
+        tokio::time::sleep(wait).await;
+        wait = (wait * 2).min(Duration::from_secs(2));
+    }
+    for name in names {
+        match why.remove(&name) {
+            Some(reason) if pending.contains(&name) => cleanup.failed.push(format!(
+                "{name}: {reason} (gave up after {} s)",
+                deadline.as_secs_f64()
+            )),
+            _ => cleanup.deleted.push(name),
         }
     }
     cleanup
 }
 
-async fn delete_one(client: &Client, name: &str) -> Result<(), String> {
+/// Every table name the engine lists, page by page.
+async fn list_tables(client: &Client) -> Result<Vec<String>, String> {
+    let mut names = Vec::new();
+    let mut start: Option<String> = None;
+    loop {
+        let out = client
+            .list_tables()
+            .set_exclusive_start_table_name(start.take())
+            .send()
+            .await
+            .map_err(|err| redact(&super::error::classify(&err).1))?;
+        names.extend(out.table_names().iter().cloned());
+        match out.last_evaluated_table_name() {
+            Some(next) if names.len() < 1_000_000 => start = Some(next.to_string()),
+            _ => return Ok(names),
+        }
+    }
+}
+
+/// One DeleteTable, retried while the table is busy (AWS refuses to delete a CREATING table)
+/// until `until`; a table that is already gone counts as deleted (the listing checks it).
+async fn delete_one(
+    client: &Client,
+    name: &str,
+    until: tokio::time::Instant,
+) -> Result<(), String> {
     if !name.starts_with(PREFIX) {
         return Err("not a run table; refused".to_string());
     }
     let mut wait = Duration::from_millis(100);
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
     loop {
         match client.delete_table().table_name(name).send().await {
             Ok(_) => return Ok(()),
             Err(err) => match code(&err) {
                 Some("ResourceNotFoundException") => return Ok(()),
                 Some("ResourceInUseException" | "LimitExceededException")
-                    if tokio::time::Instant::now() < deadline =>
+                    if tokio::time::Instant::now() + wait < until =>
                 {
                     tokio::time::sleep(wait).await;
                     wait = (wait * 2).min(Duration::from_secs(5));
                 }
-                _ => return Err(super::error::classify(&err).1),
+                _ => return Err(redact(&super::error::classify(&err).1)),
             },
         }
     }
@@ -227,6 +312,8 @@ pub async fn create(
     guard: &TableGuard,
     table: &Table,
     name: &str,
+    cancel: &CancellationToken,
+    emit: &(dyn Fn(RunEvent) + Send + Sync),
 ) -> Result<(), RunError> {
     let client = &engine.client;
     let definitions = table
@@ -276,7 +363,6 @@ pub async fn create(
         .set_global_secondary_indexes((!gsis.is_empty()).then_some(gsis))
         .set_local_secondary_indexes((!lsis.is_empty()).then_some(lsis));
     let what = format!("create table `{}` (as {name})", table.name);
-    let target = engine.kind.describe();
     guard.hold(name);
     if let Err(err) = request.send().await {
         if code(&err) == Some("ResourceInUseException") {
@@ -292,22 +378,41 @@ pub async fn create(
             // A definite answer: the table was not created.
             guard.release(name);
         }
-        return Err(run_error(&engine.name, &target, &what, &err));
+        return Err(run_error(engine, &what, &err));
     }
-    wait_active(engine, name, &what).await
+    wait_active(engine, &table.name, name, &what, cancel, emit).await
 }
 
-async fn wait_active(engine: &Engine, name: &str, what: &str) -> Result<(), RunError> {
+/// Polls the table until it and its indexes are ACTIVE, saying so in a `waiting` event at the
+/// first answer that is not and every 5 s after; fails past the engine's create deadline.
+async fn wait_active(
+    engine: &Engine,
+    table: &str,
+    name: &str,
+    what: &str,
+    cancel: &CancellationToken,
+    emit: &(dyn Fn(RunEvent) + Send + Sync),
+) -> Result<(), RunError> {
     let mut wait = Duration::from_millis(20);
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(600);
+    let started = tokio::time::Instant::now();
+    let deadline = started + engine.timing.create;
+    let mut next_note = started;
     loop {
+        if cancel.is_cancelled() {
+            return Err(RunError::Cancelled);
+        }
         let answer = engine
             .client
             .describe_table()
             .table_name(name)
             .send()
             .await
-            .map_err(|err| run_error(&engine.name, &engine.kind.describe(), what, &err))?;
+            .map_err(|err| run_error(engine, what, &err))?;
+        let status = answer
+            .table()
+            .and_then(|t| t.table_status())
+            .map_or("no status", |s| s.as_str())
+            .to_string();
         let active = answer.table().is_some_and(|t| {
             t.table_status() == Some(&TableStatus::Active)
                 && t.global_secondary_indexes()
@@ -317,12 +422,27 @@ async fn wait_active(engine: &Engine, name: &str, what: &str) -> Result<(), RunE
         if active {
             return Ok(());
         }
-        if tokio::time::Instant::now() > deadline {
+        let now = tokio::time::Instant::now();
+        let waited = now - started;
+        if now > deadline {
             return Err(RunError::Engine {
                 engine: engine.name.clone(),
                 what: what.to_string(),
-                detail: "the table did not become ACTIVE within 10 minutes".to_string(),
+                detail: format!(
+                    "the table was still {status} after {:.0} s, this engine's deadline for a new table",
+                    engine.timing.create.as_secs_f64()
+                ),
             });
+        }
+        if now >= next_note {
+            emit(RunEvent::Waiting {
+                table: table.to_string(),
+                name: name.to_string(),
+                status: status.clone(),
+                waited_s: waited.as_secs_f64(),
+                deadline_s: engine.timing.create.as_secs_f64(),
+            });
+            next_note = now + Duration::from_secs(5);
         }
         tokio::time::sleep(wait).await;
         wait = (wait * 2).min(Duration::from_secs(2));

@@ -13,7 +13,7 @@ use aws_sdk_dynamodb::types::{
     ScalarAttributeType,
 };
 use keyplan_core::Design;
-use keyplan_server::engine::{Engine, EngineKind, Engines, EnginesConfig, local_client};
+use keyplan_server::engine::{Engine, Engines, EnginesConfig};
 use keyplan_server::runner::build::{Counts, plan};
 use keyplan_server::runner::{self, CheckKind, Plan, RunEvent, RunId, Status};
 use tokio_util::sync::CancellationToken;
@@ -77,13 +77,7 @@ pub async fn start_moto() -> Option<(Moto, Engine)> {
         .unwrap();
     let url = format!("http://127.0.0.1:{port}");
     let moto = Moto { child, url };
-    let engine = Engine {
-        name: "moto".to_string(),
-        kind: EngineKind::Endpoint {
-            url: moto.url.clone(),
-        },
-        client: local_client(&moto.url),
-    };
+    let engine = Engine::endpoint("moto", &moto.url);
     for _ in 0..600 {
         if engine.client.list_tables().send().await.is_ok() {
             return Some((moto, engine));
@@ -338,4 +332,80 @@ pub async fn check_engine(engine: &Engine, per_entity: Option<u32>) {
         .send()
         .await
         .unwrap();
+}
+
+/// A TCP proxy in front of an engine that calls `on_match` with the count so far each time a
+/// request for `target` (e.g. `TransactWriteItems`) passes through it, before forwarding it:
+/// the call happens while that request is in flight. Stops when dropped.
+pub struct Tap {
+    pub url: String,
+    _task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Tap {
+    fn drop(&mut self) {
+        self._task.abort();
+    }
+}
+
+pub async fn tap(
+    upstream: &str,
+    target: &str,
+    on_match: impl Fn(usize) + Send + Sync + 'static,
+) -> Tap {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let upstream = upstream
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    let needle = format!("DynamoDB_20120810.{target}").into_bytes();
+    let on_match = Arc::new(on_match);
+    let seen = Arc::new(AtomicUsize::new(0));
+    let task = tokio::spawn(async move {
+        while let Ok((client, _)) = listener.accept().await {
+            let Ok(server) = tokio::net::TcpStream::connect(&upstream).await else {
+                continue;
+            };
+            let (needle, on_match, seen) = (needle.clone(), on_match.clone(), seen.clone());
+            tokio::spawn(async move {
+                let (mut client_read, mut client_write) = client.into_split();
+                let (mut server_read, mut server_write) = server.into_split();
+                let up = async move {
+                    let mut buffer = vec![0u8; 64 * 1024];
+                    let mut tail: Vec<u8> = Vec::new();
+                    loop {
+                        let n = match client_read.read(&mut buffer).await {
+                            Ok(0) | Err(_) => break,
+                            Ok(n) => n,
+                        };
+                        let mut window = std::mem::take(&mut tail);
+                        window.extend_from_slice(&buffer[..n]);
+                        let hits = window
+                            .windows(needle.len())
+                            .filter(|w| *w == needle.as_slice())
+                            .count();
+                        for _ in 0..hits {
+                            on_match(seen.fetch_add(1, Ordering::SeqCst) + 1);
+                        }
+                        let keep = window.len().min(needle.len() - 1);
+                        tail = window[window.len() - keep..].to_vec();
+                        if server_write.write_all(&buffer[..n]).await.is_err() {
+                            break;
+                        }
+                    }
+                    let _ = server_write.shutdown().await;
+                };
+                let down = async move {
+                    let _ = tokio::io::copy(&mut server_read, &mut client_write).await;
+                    let _ = client_write.shutdown().await;
+                };
+                tokio::join!(up, down);
+            });
+        }
+    });
+    Tap { url, _task: task }
 }
