@@ -37,8 +37,23 @@ impl Library {
         Ok(())
     }
 
-    /// Opens `design` as a new local design beside the others.
+    /// Saves the open design before another replaces it: its autosave may still be waiting for
+    /// an idle moment, and once another design is open that save would write the other one.
+    fn leave(&self, store: &Store, session: &Session) {
+        if let Err(e) = store.with_untracked(|d| self.save(d)) {
+            session.warn(e);
+        }
+    }
+
+    /// Opens `design` as a new local design beside the others; the open one is saved first.
     pub fn open_new(&self, store: &Store, session: &Session, design: Design) {
+        // issue 20: an import made before the first idle moment lost the design it replaced.
+        self.leave(store, session);
+        self.open_new_replacing(store, session, design);
+    }
+
+    /// Opens `design` as a new local design, dropping the open one unsaved (it was deleted).
+    fn open_new_replacing(&self, store: &Store, session: &Session, design: Design) {
         let id = storage::new_id();
         // Save first so the new entry exists even if the tab dies right away.
         if let Err(e) = storage::save(&id, &design) {
@@ -51,8 +66,14 @@ impl Library {
         session.fit();
     }
 
-    /// Switches to another local design.
+    /// Switches to another local design; the open one is saved first.
     pub fn switch(&self, store: &Store, session: &Session, id: &str) {
+        self.leave(store, session);
+        self.switch_replacing(store, session, id);
+    }
+
+    /// Switches to another local design, dropping the open one unsaved (it was deleted).
+    fn switch_replacing(&self, store: &Store, session: &Session, id: &str) {
         match storage::load(id) {
             Some(Ok(design)) => {
                 self.current.set(id.to_string());
@@ -72,8 +93,8 @@ impl Library {
         let rest = storage::list();
         self.designs.set(rest.clone());
         match rest.first() {
-            Some(other) => self.switch(store, session, &other.id.clone()),
-            None => self.open_new(store, session, Design::new("Untitled design")),
+            Some(other) => self.switch_replacing(store, session, &other.id.clone()),
+            None => self.open_new_replacing(store, session, Design::new("Untitled design")),
         }
     }
 }

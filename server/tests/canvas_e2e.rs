@@ -253,8 +253,8 @@ async fn the_data_view_shows_a_large_sample_a_page_at_a_time() {
 }
 
 /// Autosave waits for an idle moment; an edit made just before the page goes away is saved
-/// when it goes. The edit and the reload run in one script that keeps the page busy until the
-/// new page has arrived, so no idle moment comes between.
+/// when it goes. The page is told that no idle moment will come (as on a machine too busy for
+/// one before the reload): only the save when the page goes can keep the edit.
 #[tokio::test]
 async fn an_edit_made_just_before_a_reload_is_not_lost() {
     let Some((_server, b)) = open_app().await else {
@@ -262,20 +262,57 @@ async fn an_edit_made_just_before_a_reload_is_not_lost() {
     };
     b.click("[data-entity=Customer] .card-head").await;
     b.find("[data-testid=template-PK]").await;
-    b.js(
-        "const input = document.querySelector('[data-testid=template-PK]');\
+    b.autosaved().await;
+    // issue 20: this used to keep the page busy for a fixed 200 ms and hope the reload came
+    // first.
+    b.js("window.requestIdleCallback = () => 0;\
+          const input = document.querySelector('[data-testid=template-PK]');\
           input.value = 'CUSTOMER#{customerId}#V2';\
           input.dispatchEvent(new Event('input', { bubbles: true }));\
           location.reload();\
-          const start = performance.now();\
-          while (performance.now() - start < 200) {}\
-          return 0;",
-    )
-    .await;
+          return 0;")
+        .await;
     b.find("[data-entity=Customer] .card-head").await;
     let customer = b.saved_design().await;
     let customer = customer.entity("Customer").expect("Customer");
     assert_eq!(customer.keys["PK"].source(), "CUSTOMER#{customerId}#V2");
+    b.close().await;
+}
+
+/// issue 20: opening another design (a file, a link) while the open design's autosave still
+/// waited for an idle moment saved the other design in its place, and the edit was lost. The
+/// edit and the link come in one script, so the link's `hashchange` runs before any idle moment.
+#[tokio::test]
+async fn an_edit_just_before_a_link_opens_another_design_is_kept() {
+    let Some((_server, b)) = open_app().await else {
+        return;
+    };
+    b.autosaved().await;
+    let linked = generated_design(1);
+    let payload = keyplan_core::share::encode(&linked).expect("a link payload");
+    b.client
+        .execute(
+            "document.querySelector('[data-testid=add-entity]').click();\
+             location.hash = '#d=' + arguments[0];",
+            vec![serde_json::Value::String(payload)],
+        )
+        .await
+        .expect("edit, then open the link");
+    b.find("[data-entity=Entity000]").await;
+
+    let designs = b.local_designs().await;
+    let names: Vec<&str> = designs.iter().map(|d| d.name.as_str()).collect();
+    let example = keyplan_core::examples::first();
+    assert_eq!(names, [example.name.as_str(), linked.name.as_str()]);
+    assert!(
+        designs[0].entity("NewEntity").is_some(),
+        "the entity added just before the link is saved: {:?}",
+        designs[0]
+            .entities
+            .iter()
+            .map(|e| &e.name)
+            .collect::<Vec<_>>()
+    );
     b.close().await;
 }
 
@@ -352,13 +389,11 @@ async fn a_nosql_workbench_file_opens_as_a_new_design_with_its_entities() {
         eprintln!("skipped: the corpus file {path} is not here");
         return;
     };
-    let expected: Vec<String> = keyplan_core::import::detect_and_import(&text)
+    let imported = keyplan_core::import::detect_and_import(&text)
         .expect("the corpus file imports")
-        .design
-        .entities
-        .iter()
-        .map(|e| e.name.clone())
-        .collect();
+        .design;
+    let imported_name = imported.name.clone();
+    let expected: Vec<String> = imported.entities.iter().map(|e| e.name.clone()).collect();
     assert!(!expected.is_empty());
 
     let server = start_server(&dist);
@@ -373,16 +408,18 @@ async fn a_nosql_workbench_file_opens_as_a_new_design_with_its_entities() {
         b.texts("[data-testid=entity-name]").await == expected
     })
     .await;
-    let toast = b.texts("[data-testid=toast]").await;
-    assert!(
-        toast.iter().any(|t| t.starts_with("Opened an-online-shop")),
-        "{toast:?}"
-    );
-    // The example the user had is still there, as another local design.
-    let designs = b
-        .js("return localStorage.getItem('keyplan.designs');")
-        .await;
-    assert_eq!(designs.as_str().expect("a list").lines().count(), 2);
+    let toast = b.toast_containing("Opened an-online-shop").await;
+    assert!(toast.starts_with("Opened an-online-shop"), "{toast}");
+    // The example the user had is still there, as another local design. issue 20: a file
+    // opened before the example's first autosave (the browser's first idle moment, late on a
+    // busy machine) was the only design left.
+    let names: Vec<String> = b
+        .local_designs()
+        .await
+        .into_iter()
+        .map(|d| d.name)
+        .collect();
+    assert_eq!(names, [keyplan_core::examples::first().name, imported_name]);
     b.screenshot("canvas-imported-workbench").await;
     b.close().await;
 }
@@ -459,8 +496,11 @@ async fn a_shared_link_opens_the_same_design_in_a_fresh_profile_and_a_broken_one
         server.url.trim_end_matches('/')
     );
     a.visit(&broken).await;
-    let toast = a.text("[data-testid=toast]").await;
-    assert!(toast.contains("could not be opened"), "{toast}");
+    let toast = a.toast_containing("could not be opened").await;
+    assert!(
+        toast.contains("Your saved designs are untouched"),
+        "{toast}"
+    );
     assert_eq!(a.saved_design().await, shared);
     a.close().await;
 }

@@ -8,9 +8,7 @@
 
 mod browser;
 
-use std::time::Duration;
-
-use browser::{Browser, prerequisites, start_server};
+use browser::{Browser, PATIENCE, prerequisites, start_server};
 use fantoccini::Locator;
 
 #[tokio::test]
@@ -28,7 +26,7 @@ async fn a_first_visit_shows_the_order_example_and_its_coverage() {
     let appeared = b
         .client
         .wait()
-        .at_most(Duration::from_secs(15))
+        .at_most(PATIENCE)
         .for_element(Locator::Css("[data-testid=coverage-summary]"))
         .await;
     let names = b.texts("[data-testid=entity-name]").await;
@@ -43,4 +41,41 @@ async fn a_first_visit_shows_the_order_example_and_its_coverage() {
     );
     assert_eq!(names, expected_names);
     assert_eq!(summaries, vec![expected_summary]);
+}
+
+/// issue 20: a test that panicked before `close()` left its Chromium running, orphaned (killing
+/// chromedriver alone does not end the browser it started). A test body that panics with a
+/// browser open, run as a task: once it has failed, no process of that browser's profile is
+/// left and the profile is gone.
+#[tokio::test]
+async fn a_test_that_panics_with_a_browser_open_leaves_no_chromium_behind() {
+    if prerequisites().is_none() {
+        return;
+    }
+    let (profile_tx, profile_rx) = std::sync::mpsc::channel();
+    let failing = tokio::spawn(async move {
+        let b = Browser::open().await;
+        b.client.goto("about:blank").await.expect("a page");
+        let profile = b.profile().to_path_buf();
+        assert!(
+            !browser::processes_with_argument(&profile.display().to_string()).is_empty(),
+            "the browser runs with its profile"
+        );
+        profile_tx.send(profile).expect("hand the profile over");
+        panic!("a browser test fails before close()");
+    });
+    let failed = failing.await.expect_err("the test body panicked");
+    assert!(failed.is_panic());
+    let profile = profile_rx.recv().expect("the profile");
+    let left = browser::processes_with_argument(&profile.display().to_string());
+    assert!(
+        left.is_empty(),
+        "processes of {} left: {left:?}",
+        profile.display()
+    );
+    assert!(
+        !profile.exists(),
+        "the profile {} is removed",
+        profile.display()
+    );
 }

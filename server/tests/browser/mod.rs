@@ -3,13 +3,26 @@
 //! drag, press keys, screenshot). Each browser gets a fresh profile, so localStorage starts
 //! empty unless a test reuses a profile on purpose.
 //!
+//! A browser leaves nothing running when it goes, pass or fail: chromedriver runs in a process
+//! group of its own with the Chromium it starts, and dropping the [`Browser`] (a panicking test
+//! unwinds through it) kills that group and waits until every process in it is gone. At most
+//! [`browsers_at_once`] browsers run at once in a checkout, across the test threads of one
+//! binary and across test binaries, so a small machine is not a crowd of browsers fighting for
+//! the CPU (issue 20).
+//!
+//! Waits are for events (an element, a text, the autosave), bounded by [`PATIENCE`]: a bound
+//! that only decides when a test gives up, never a time a test needs.
+//!
 //! Needs `dist/` (trunk build), /usr/bin/chromium and /usr/bin/chromedriver; see
 //! [`prerequisites`] for what happens when one is missing.
 #![allow(dead_code)]
 
+use std::cell::Cell;
+use std::fs::{File, OpenOptions};
 use std::future::Future;
 use std::io::{BufRead, BufReader};
 use std::net::{TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -19,6 +32,7 @@ use fantoccini::actions::{
     WheelActions,
 };
 use fantoccini::elements::Element;
+use fantoccini::wd::TimeoutConfiguration;
 use fantoccini::{Client, ClientBuilder, Locator};
 use keyplan_core::{
     AccessPattern, AttrType, Attribute, Design, Entity, Gsi, KeyAttribute, KeyTemplate, KeyType,
@@ -34,6 +48,11 @@ pub const ENTER: char = '\u{E007}';
 pub const ESCAPE: char = '\u{E00C}';
 /// Releases the modifier keys in a `send_keys` string.
 pub const RELEASE: char = '\u{E000}';
+
+/// How long a wait for the app (an element, a text, a save, a run) may take before the test
+/// fails. Generous, so a busy machine makes a test slow rather than red; a test never needs
+/// any of it to pass.
+pub const PATIENCE: Duration = Duration::from_secs(60);
 
 pub fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -124,11 +143,165 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// A headless Chromium with its own chromedriver and profile.
+/// How many browsers may run at once in this checkout: `KEYPLAN_BROWSERS`, else the number of
+/// cores.
+pub fn browsers_at_once() -> usize {
+    std::env::var("KEYPLAN_BROWSERS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+}
+
+thread_local! {
+    /// The browsers open on this thread (one test): a test's second browser never waits for a
+    /// slot, or two tests that each hold one and want another would wait for each other.
+    static BROWSERS_ON_THIS_THREAD: Cell<usize> = const { Cell::new(0) };
+}
+
+/// The right to run one browser: a lock on one of [`browsers_at_once`] files under the
+/// target directory, released when dropped or when the process dies, however it dies.
+struct Slot(Option<File>);
+
+impl Slot {
+    async fn take() -> Slot {
+        let nested = BROWSERS_ON_THIS_THREAD.get() > 0;
+        BROWSERS_ON_THIS_THREAD.set(BROWSERS_ON_THIS_THREAD.get() + 1);
+        if nested {
+            return Slot(None);
+        }
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-slots");
+        std::fs::create_dir_all(&dir).expect("create the browser slot directory");
+        let files: Vec<File> = (0..browsers_at_once())
+            .map(|i| {
+                OpenOptions::new()
+                    .create(true)
+                    .truncate(false)
+                    .write(true)
+                    .open(dir.join(format!("{i}.lock")))
+                    .expect("open a browser slot file")
+            })
+            .collect();
+        // A whole suite may be ahead in the queue: the bound only catches a slot never freed.
+        let deadline = Instant::now() + 10 * PATIENCE;
+        loop {
+            for file in &files {
+                // File locks are in std since 1.89; the tests build with the pinned toolchain.
+                #[allow(clippy::incompatible_msrv)]
+                if file.try_lock().is_ok() {
+                    let file = file.try_clone().expect("keep the locked slot file");
+                    return Slot(Some(file));
+                }
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no browser slot came free in {} s ({} in {})",
+                (10 * PATIENCE).as_secs(),
+                browsers_at_once(),
+                dir.display()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        BROWSERS_ON_THIS_THREAD.set(BROWSERS_ON_THIS_THREAD.get().saturating_sub(1));
+    }
+}
+
+/// The processes (not zombies) whose command line has an argument containing `needle`: a
+/// profile directory's path finds every Chromium process of that profile.
+pub fn processes_with_argument(needle: &str) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|cmdline| {
+                cmdline
+                    .split(|b| *b == 0)
+                    .any(|arg| String::from_utf8_lossy(arg).contains(needle))
+            })
+        })
+        .collect()
+}
+
+/// The live processes (zombies excluded) of process group `group`.
+fn processes_in_group(group: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            // `pid (comm) state ppid pgrp ...`; comm may hold spaces and parentheses.
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+                let fields: Vec<&str> = stat
+                    .rsplit_once(')')
+                    .map(|(_, rest)| rest.split_whitespace().collect())
+                    .unwrap_or_default();
+                fields.first() != Some(&"Z") && fields.get(2) == Some(&group.to_string().as_str())
+            })
+        })
+        .collect()
+}
+
+/// chromedriver, leader of a process group of its own that holds the Chromium it starts (and
+/// Chromium's helpers). Dropped, it kills the whole group and waits until it is empty: killing
+/// chromedriver alone would leave its Chromium running, orphaned.
+struct Driver(Child);
+
+impl Driver {
+    fn start(port: u16) -> Driver {
+        Driver(
+            Command::new(CHROMEDRIVER)
+                .arg(format!("--port={port}"))
+                .process_group(0)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("chromedriver starts"),
+        )
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let group = self.0.id();
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{group}")])
+            .stderr(Stdio::null())
+            .status();
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let left = processes_in_group(group);
+            if left.is_empty() {
+                return;
+            }
+            if Instant::now() > deadline {
+                // No panic in a drop (it may run while a failed test unwinds): say it loudly.
+                eprintln!("chromedriver's process group {group} outlived SIGKILL: {left:?}");
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// A headless Chromium with its own chromedriver and profile. Dropped (after [`Browser::close`]
+/// or in a panicking test), it ends chromedriver and every Chromium process, then removes the
+/// profile.
 pub struct Browser {
     pub client: Client,
-    _driver: Running,
+    // Dropped in this order: the processes, then their profile, then the slot.
+    _driver: Driver,
     _profile: tempfile::TempDir,
+    _slot: Slot,
 }
 
 impl Browser {
@@ -138,19 +311,13 @@ impl Browser {
 
     /// Like [`Browser::open`], with more Chromium switches (the canvas benchmark's).
     pub async fn open_with(extra_args: &[&str]) -> Browser {
+        let slot = Slot::take().await;
         let port = free_port();
-        let driver = Running(
-            Command::new(CHROMEDRIVER)
-                .arg(format!("--port={port}"))
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("chromedriver starts"),
-        );
-        let deadline = Instant::now() + Duration::from_secs(20);
+        let driver = Driver::start(port);
+        let deadline = Instant::now() + PATIENCE;
         while TcpStream::connect(("127.0.0.1", port)).is_err() {
             assert!(Instant::now() < deadline, "chromedriver did not listen");
-            std::thread::sleep(Duration::from_millis(50));
+            tokio::time::sleep(Duration::from_millis(50)).await;
         }
         let profile = tempfile::tempdir().expect("a fresh chromium profile");
         let args: Vec<String> = [
@@ -179,24 +346,40 @@ impl Browser {
             .connect(&format!("http://127.0.0.1:{port}"))
             .await
             .expect("a chromium session");
+        client
+            .update_timeouts(TimeoutConfiguration::new(
+                Some(2 * PATIENCE),
+                Some(2 * PATIENCE),
+                Some(Duration::ZERO),
+            ))
+            .await
+            .expect("set the session's timeouts");
         Browser {
             client,
             _driver: driver,
             _profile: profile,
+            _slot: slot,
         }
+    }
+
+    /// The browser's profile directory (every Chromium process of this browser has it on its
+    /// command line).
+    pub fn profile(&self) -> &Path {
+        self._profile.path()
     }
 
     /// Opens `url` and waits for the app to show its coverage summary.
     pub async fn visit(&self, url: &str) {
         self.client.goto(url).await.expect("open the app");
         self.find("[data-testid=coverage-summary]").await;
+        self.toasts().await;
     }
 
-    /// The first element matching `css`, waiting up to ten seconds for it.
+    /// The first element matching `css`, waiting for it.
     pub async fn find(&self, css: &str) -> Element {
         self.client
             .wait()
-            .at_most(Duration::from_secs(10))
+            .at_most(PATIENCE)
             .for_element(Locator::Css(css))
             .await
             .unwrap_or_else(|e| panic!("no element {css} appeared: {e}"))
@@ -206,7 +389,7 @@ impl Browser {
     pub async fn button(&self, text: &str) -> Element {
         self.client
             .wait()
-            .at_most(Duration::from_secs(10))
+            .at_most(PATIENCE)
             .for_element(Locator::XPath(&format!(
                 "//button[normalize-space()='{text}']"
             )))
@@ -388,7 +571,30 @@ impl Browser {
             .expect("the saved design parses")
     }
 
-    /// Waits for the pending autosave, if any: it runs in the page's first idle moment.
+    /// Every design autosave left in localStorage, in the order of the list of local designs.
+    pub async fn local_designs(&self) -> Vec<keyplan_core::Design> {
+        self.autosaved().await;
+        let files = self
+            .js(
+                "return (localStorage.getItem('keyplan.designs') || '').split('\\n')\
+                   .filter(line => line.includes('\\t'))\
+                   .map(line => localStorage.getItem('keyplan.design.' + line.split('\\t')[0]));",
+            )
+            .await;
+        files
+            .as_array()
+            .expect("a list")
+            .iter()
+            .map(|file| {
+                keyplan_core::file::parse(file.as_str().expect("a saved design"))
+                    .expect("the saved design parses")
+            })
+            .collect()
+    }
+
+    /// Waits for the pending autosave, if any: it runs in the page's first idle moment, and
+    /// idle callbacks run in the order they were asked for (a timeout only ever makes one run
+    /// later than the one asked for before it, whose timeout is shorter).
     pub async fn autosaved(&self) {
         self.client
             .execute_async(
@@ -416,6 +622,48 @@ impl Browser {
             .expect("store the design");
     }
 
+    /// Every toast shown since the page was opened with [`Browser::visit`] (or since the first
+    /// call on this page), in order: a toast goes away on a timer, so a test that looks for one
+    /// after a slow step would otherwise find it gone.
+    pub async fn toasts(&self) -> Vec<String> {
+        let value = self
+            .js("if (!window.__keyplanToasts) {\
+                   const seen = window.__keyplanToasts = [];\
+                   const shown = new WeakMap();\
+                   const note = () => document.querySelectorAll('[data-testid=toast]').forEach(t => {\
+                     const text = t.innerText.trim();\
+                     if (shown.get(t) !== text) { shown.set(t, text); seen.push(text); }\
+                   });\
+                   new MutationObserver(note).observe(document.body,\
+                     { childList: true, subtree: true, characterData: true });\
+                   note();\
+                 }\
+                 return window.__keyplanToasts;")
+            .await;
+        value
+            .as_array()
+            .expect("a list")
+            .iter()
+            .map(|v| v.as_str().unwrap_or_default().to_string())
+            .collect()
+    }
+
+    /// Waits for a toast containing `text` (one that came and went counts) and returns it.
+    pub async fn toast_containing(&self, text: &str) -> String {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let toasts = self.toasts().await;
+            if let Some(toast) = toasts.iter().find(|t| t.contains(text)) {
+                return toast.clone();
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no toast containing {text:?} came; the toasts shown: {toasts:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
     /// Saves a screenshot to `test-output/<name>.png`.
     pub async fn screenshot(&self, name: &str) {
         let png = self.client.screenshot().await.expect("a screenshot");
@@ -429,13 +677,13 @@ impl Browser {
     }
 }
 
-/// Polls `check` every 50 ms until it returns true, for up to ten seconds.
+/// Polls `check` every 50 ms until it returns true; fails after [`PATIENCE`].
 pub async fn eventually<F, Fut>(what: &str, mut check: F)
 where
     F: FnMut() -> Fut,
     Fut: Future<Output = bool>,
 {
-    let deadline = Instant::now() + Duration::from_secs(10);
+    let deadline = Instant::now() + PATIENCE;
     loop {
         if check().await {
             return;
