@@ -177,7 +177,7 @@ pub struct Finding {
 
 /// A quick fix a finding offers, as data: what to change, by name. It becomes an
 /// [`crate::edit::Edit`] through [`Fix::edit`], so applying it is one undoable step.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Fix {
     /// Adds the attribute a key template uses to its entity, required (a key needs it).
