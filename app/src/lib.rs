@@ -32,10 +32,10 @@ pub use app::App;
 
 use keyplan_core::Analysis;
 
-/// The coverage line shown in the top bar, e.g. "7 of 9 read patterns covered".
+/// The coverage line shown in the top bar, e.g. "7 of 9 read patterns covered", with the
+/// number of errors while any stands ("4 of 4 read patterns covered, 2 errors").
 pub fn coverage_summary(analysis: &Analysis) -> String {
-    let (covered, reads) = analysis.coverage();
-    format!("{covered} of {reads} read patterns covered")
+    analysis.summary()
 }
 
 /// Mounts the app on the page's body; panics are reported to the browser console.

@@ -29,12 +29,8 @@ pub fn TopBar() -> impl IntoView {
     let session = use_session();
     let library = use_library();
     let summary = move || store.analysis.with(coverage_summary);
-    let all_covered = move || {
-        store.analysis.with(|a| {
-            let (covered, reads) = a.coverage();
-            covered == reads
-        })
-    };
+    // Green only when every read is covered and no error finding stands (issue 12).
+    let all_covered = move || store.analysis.with(|a| a.passes());
     let file_input: NodeRef<leptos::html::Input> = NodeRef::new();
 
     view! {

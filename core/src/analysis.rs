@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use crate::model::{Design, SortOp};
+use crate::model::{AttrType, Design, SortOp};
 use crate::template::KeyTemplate;
 
 /// The DynamoDB operation a pattern resolves to.
@@ -95,6 +95,9 @@ pub struct Verdict {
     pub query: Option<QuerySpec>,
     /// DynamoDB's ScanIndexForward: false for a descending read.
     pub scan_forward: bool,
+    /// For a Query that names its order or reads descending: the order it gives, in words
+    /// (`newest first by createdAt (ScanIndexForward=false on GSI1SK)`).
+    pub order: Option<String>,
     /// For a write-sharded partition key: the number of Queries to scatter over and merge.
     pub shards: Option<u32>,
     /// For a read: true unless the operation is Scan. Writes are always covered.
@@ -132,11 +135,18 @@ pub struct Suggestion {
     pub entities: Vec<String>,
     /// The advice as `keyplan check` prints it.
     pub text: String,
+    /// What to know before following the advice (a constant partition key is a hot
+    /// partition): shown next to it, never apart.
+    pub warning: Option<String>,
 }
 
 impl std::fmt::Display for Suggestion {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.text)
+        f.write_str(&self.text)?;
+        match &self.warning {
+            Some(warning) => write!(f, " (warning: {warning})"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -159,6 +169,44 @@ pub struct Finding {
     /// Where in the design: `entities/Order/keys/PK`, `tables/orders/gsis/GSI1`,
     /// `patterns/Get order by id`.
     pub path: String,
+    /// A change that resolves the finding, offered as a quick fix; [`Fix::edit`] makes it an
+    /// edit of the design.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<Fix>,
+}
+
+/// A quick fix a finding offers, as data: what to change, by name. It becomes an
+/// [`crate::edit::Edit`] through [`Fix::edit`], so applying it is one undoable step.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Fix {
+    /// Adds the attribute a key template uses to its entity, required (a key needs it).
+    AddAttribute {
+        entity: String,
+        attribute: String,
+        #[serde(rename = "type")]
+        ty: AttrType,
+    },
+    /// Renames `from` to `to` among a pattern's inputs, sort condition and order.
+    RenamePatternAttribute {
+        pattern: String,
+        from: String,
+        to: String,
+    },
+}
+
+impl Fix {
+    /// What the fix does, as a button or `keyplan check` says it.
+    pub fn label(&self) -> String {
+        match self {
+            Fix::AddAttribute {
+                entity, attribute, ..
+            } => format!("Add attribute `{attribute}` to {entity}"),
+            Fix::RenamePatternAttribute { pattern, from, to } => {
+                format!("Rename `{from}` to `{to}` in `{pattern}`")
+            }
+        }
+    }
 }
 
 /// Everything keyplan says about a design.
@@ -190,6 +238,25 @@ impl Analysis {
     pub fn passes(&self) -> bool {
         let (covered, reads) = self.coverage();
         covered == reads && self.findings.iter().all(|f| f.severity != Severity::Error)
+    }
+
+    /// How many findings are errors.
+    pub fn errors(&self) -> usize {
+        self.findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+            .count()
+    }
+
+    /// The coverage line: `7 of 9 read patterns covered`, with `, 2 errors` while error
+    /// findings stand (a design with errors is not done, however many reads are covered).
+    pub fn summary(&self) -> String {
+        let (covered, reads) = self.coverage();
+        match self.errors() {
+            0 => format!("{covered} of {reads} read patterns covered"),
+            1 => format!("{covered} of {reads} read patterns covered, 1 error"),
+            n => format!("{covered} of {reads} read patterns covered, {n} errors"),
+        }
     }
 }
 

@@ -252,6 +252,7 @@ fn empty_verdict(pattern: &AccessPattern, operation: Operation) -> Verdict {
         key_condition: None,
         query: None,
         scan_forward: pattern.order == Order::Asc,
+        order: None,
         shards: None,
         covered: operation != Operation::Scan,
         reasons: Vec::new(),
@@ -401,6 +402,9 @@ struct Candidate<'a> {
     unused_inputs: Vec<String>,
     /// What the range condition cannot say exactly (BETWEEN's inclusive bound).
     range_note: Option<String>,
+    /// The sort-key attribute the Query reads in order and the attribute it orders by, when
+    /// one variable follows the bound prefix in every returned entity's sort key.
+    ordered_by: Option<(String, Option<String>)>,
 }
 
 impl Candidate<'_> {
@@ -517,6 +521,8 @@ fn read_verdict(prepared: &Prepared<'_>, pattern: &AccessPattern) -> Verdict {
     };
     let table = &prepared.tables[table_idx];
     verdict.table = Some(table.table.name.clone());
+    let entities: Vec<&Entity> = returned.iter().map(|&i| prepared.entity(i)).collect();
+    let unknown = unknown_attributes(pattern, &entities);
     let mut ctx = ReadContext {
         prepared,
         pattern,
@@ -534,24 +540,50 @@ fn read_verdict(prepared: &Prepared<'_>, pattern: &AccessPattern) -> Verdict {
     let Some(best) = candidates.next() else {
         // No index serves it: ask each again, this time for its reason.
         ctx.explain = true;
-        verdict.reasons = table
-            .indexes
+        verdict.reasons = unknown
             .iter()
-            .enumerate()
-            .filter_map(|(position, index)| {
-                let reason = ctx.candidate(position, index).err()?;
-                let label = index_label(&index.keys);
-                let mut line = String::with_capacity(label.len() + 2 + reason.len());
-                line.push_str(label);
-                line.push_str(": ");
-                line.push_str(&reason);
-                Some(line)
-            })
+            .map(|u| u.to_string())
+            .chain(
+                table
+                    .indexes
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(position, index)| {
+                        let reason = ctx.candidate(position, index).err()?;
+                        let label = index_label(&index.keys);
+                        let mut line = String::with_capacity(label.len() + 2 + reason.len());
+                        line.push_str(label);
+                        line.push_str(": ");
+                        line.push_str(&reason);
+                        Some(line)
+                    }),
+            )
             .collect();
-        verdict.suggestion = Some(suggest::suggestion(&ctx, table));
+        // An index keyed on an attribute the entities do not have would serve nothing.
+        if unknown.is_empty() {
+            verdict.suggestion = suggest::suggestion(&ctx, table);
+        }
+        if let (Some(cond), Some(by)) = (&pattern.sort, &pattern.order_by)
+            && cond.attribute != *by
+        {
+            verdict.reasons.insert(
+                0,
+                format!(
+                    "a Query returns a range in the order of its attribute: it cannot narrow by `{}` and order by `{by}`; sort after the read, or order by `{}`",
+                    cond.attribute, cond.attribute
+                ),
+            );
+        }
+        if verdict.suggestion.is_none() && pattern.inputs.is_empty() {
+            verdict.reasons.insert(
+                0,
+                "the pattern has no inputs yet: name the attributes the caller knows".to_string(),
+            );
+        }
         return verdict;
     };
-    let mut reasons = best.notes(prepared);
+    let mut reasons: Vec<String> = unknown.iter().map(|u| u.to_string()).collect();
+    reasons.extend(best.notes(prepared));
     for other in candidates {
         reasons.push(why_better(&best, &other));
     }
@@ -559,10 +591,161 @@ fn read_verdict(prepared: &Prepared<'_>, pattern: &AccessPattern) -> Verdict {
     verdict.covered = true;
     verdict.index = best.keys.name.map(str::to_string);
     verdict.key_condition = Some(key_condition_text(&best.query));
+    verdict.order = order_text(pattern, &best);
     verdict.query = Some(best.query);
     verdict.shards = best.shards;
     verdict.reasons = reasons;
     verdict
+}
+
+/// The order a Query gives, in words, when the pattern names one or reads descending.
+fn order_text(pattern: &AccessPattern, best: &Candidate<'_>) -> Option<String> {
+    if pattern.order_by.is_none() && pattern.order == Order::Asc {
+        return None;
+    }
+    let (sort_key, by) = best.ordered_by.as_ref()?;
+    let descending = pattern.order == Order::Desc;
+    let by = by.as_deref().unwrap_or(sort_key);
+    let words = match (is_time_like(by), descending) {
+        (true, true) => "newest first",
+        (true, false) => "oldest first",
+        (false, true) => "descending",
+        (false, false) => "ascending",
+    };
+    Some(format!(
+        "{words} by {by} (ScanIndexForward={} on {sort_key})",
+        !descending
+    ))
+}
+
+/// True for an attribute named like a point in time: `createdAt`, `orderDate`, `timestamp`.
+fn is_time_like(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    name.ends_with("At")
+        || name.ends_with("_at")
+        || ["date", "time", "timestamp", "day", "month", "year"]
+            .iter()
+            .any(|w| lower.ends_with(w))
+}
+
+/// An attribute a read pattern names (an input, its sort condition's or its order's) that none
+/// of the entities it returns has: a typo, or a name left behind by a rename.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct UnknownAttribute<'a> {
+    /// `input`, `sort attribute` or `order attribute`.
+    pub role: &'static str,
+    pub name: &'a str,
+    /// The returned entities, as a message names them: `Order`, `Order or Customer`.
+    pub entities: String,
+    /// The entities' attribute closest to `name`, if one is close enough to be meant.
+    pub closest: Option<&'a str>,
+}
+
+impl std::fmt::Display for UnknownAttribute<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} `{}` is not an attribute of {}",
+            self.role, self.name, self.entities
+        )?;
+        match self.closest {
+            Some(closest) => write!(f, ": did you mean `{closest}`?"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The attributes `pattern` names that none of `entities` has, in the pattern's order (inputs,
+/// then the sort condition's, then the order's), each once.
+pub(crate) fn unknown_attributes<'a>(
+    pattern: &'a AccessPattern,
+    entities: &[&'a Entity],
+) -> Vec<UnknownAttribute<'a>> {
+    if entities.is_empty() {
+        return Vec::new();
+    }
+    let named = pattern
+        .inputs
+        .iter()
+        .map(|i| ("input", i.as_str()))
+        .chain(
+            pattern
+                .sort
+                .iter()
+                .map(|c| ("sort attribute", c.attribute.as_str())),
+        )
+        .chain(
+            pattern
+                .order_by
+                .iter()
+                .map(|o| ("order attribute", o.as_str())),
+        );
+    let mut out: Vec<UnknownAttribute<'a>> = Vec::new();
+    for (role, name) in named {
+        if entities.iter().any(|e| e.attribute(name).is_some())
+            || out.iter().any(|u| u.name == name)
+        {
+            continue;
+        }
+        let candidates = entities
+            .iter()
+            .flat_map(|e| e.attributes.iter().map(|a| a.name.as_str()));
+        out.push(UnknownAttribute {
+            role,
+            name,
+            entities: entities
+                .iter()
+                .map(|e| e.name.as_str())
+                .collect::<Vec<_>>()
+                .join(" or "),
+            closest: closest_name(name, candidates),
+        });
+    }
+    out
+}
+
+/// The candidate `name` most likely meant: the nearest by edit distance (ignoring case) among
+/// those within a third of the name's length (at least 2 edits), or that one contains the
+/// other (`orderId` and `id` after a rename). Ties go to the first.
+pub(crate) fn closest_name<'a>(
+    name: &str,
+    candidates: impl Iterator<Item = &'a str>,
+) -> Option<&'a str> {
+    // Attribute names are short; a pathological one is not worth a quadratic comparison.
+    const LONGEST: usize = 255;
+    if name.len() > LONGEST {
+        return None;
+    }
+    let lower = name.to_lowercase();
+    let mut best: Option<(usize, &'a str)> = None;
+    for candidate in candidates.filter(|c| c.len() <= LONGEST) {
+        let other = candidate.to_lowercase();
+        let distance = edit_distance(&lower, &other);
+        let near = distance <= (lower.chars().count() / 3).max(2);
+        let contained = other.len() >= 2 && (lower.contains(&other) || other.contains(&lower));
+        if (near || contained) && best.is_none_or(|(d, _)| distance < d) {
+            best = Some((distance, candidate));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// Levenshtein distance between `a` and `b`, by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
 }
 
 /// One sentence saying why `best` beat `other`, by the first criterion that differs.
@@ -753,6 +936,7 @@ impl<'p, 'a> ReadContext<'p, 'a> {
             }
             j += 1;
         }
+        let mut ordered_by = None;
         if n_sort == 0 {
             if let Some(cond) = &self.pattern.sort {
                 return Err(self.why(|| {
@@ -797,6 +981,34 @@ impl<'p, 'a> ReadContext<'p, 'a> {
                 }
             }
             skipped.extend(inside.iter().map(|m| m.entity));
+            // The attribute the sort key orders by after the bound prefix, if every returned
+            // entity continues with the same one.
+            let next_var = prefixes
+                .iter()
+                .map(|p| {
+                    p.next
+                        .filter(|v| v.shards.is_none() && shape::same_parts(&p.parts, &common))
+                        .map(|v| v.name.as_str())
+                })
+                .reduce(|a, b| if a == b { a } else { None })
+                .flatten();
+            if let Some(order) = &self.pattern.order_by
+                && next_var != Some(order.as_str())
+            {
+                return Err(self.why(|| {
+                    let after = if common.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" after `{}`", KeyTemplate::from_parts(&common))
+                    };
+                    let sorts_by = match next_var {
+                        Some(v) => format!("it sorts by `{v}`{after}"),
+                        None => format!("{attr} does not continue with one variable{after}"),
+                    };
+                    format!("the order by `{order}` is not the order of {attr}: {sorts_by}")
+                }));
+            }
+            ordered_by = Some((attr.clone(), next_var.map(str::to_string)));
             match &self.pattern.sort {
                 None => {
                     if !common.is_empty() && (has_bound_var || below || above) {
@@ -847,6 +1059,21 @@ impl<'p, 'a> ReadContext<'p, 'a> {
                 }
             }
         }
+        // One item (a GetItem) is in any order; more, with no sort key left, in none.
+        if let Some(order) = &self.pattern.order_by
+            && ordered_by.is_none()
+            && operation != Operation::GetItem
+        {
+            return Err(self.why(|| {
+                if n_sort == 0 {
+                    format!("it has no sort key, so nothing orders the results by `{order}`")
+                } else {
+                    format!(
+                        "the inputs bind all of its sort key, so nothing orders the results by `{order}`"
+                    )
+                }
+            }));
+        }
         skipped.sort_unstable();
         skipped.dedup();
         let used = |name: &str| {
@@ -874,6 +1101,7 @@ impl<'p, 'a> ReadContext<'p, 'a> {
             skipped,
             unused_inputs,
             range_note,
+            ordered_by,
         })
     }
 }

@@ -9,8 +9,15 @@
 //! address things by name (names are the design's identities); an edit never creates a second
 //! entity, table, index or pattern with a name already taken, and renaming an entity or a table
 //! carries every reference along (patterns' entities and write steps, the canvas layout,
-//! entities' table, imported samples). Nothing here knows about pointers, signals or storage.
+//! entities' table, imported samples). Renaming a key attribute of a table or an index carries
+//! every entity's template for it along, as renaming an entity's attribute carries its key
+//! templates. Nothing here knows about pointers, signals or storage.
+//!
+//! A finding's quick fix ([`Fix`]) becomes an edit here ([`Fix::edit`]), and
+//! [`follow_attribute_rename`] is the edit a rename offers next: the patterns that named the
+//! old attribute, renamed too.
 
+use crate::analysis::Fix;
 use crate::model::{AccessPattern, Attribute, Design, Entity, Gsi, Lsi, Point, Table};
 use crate::template::{KeyTemplate, Part};
 
@@ -131,6 +138,13 @@ pub enum Edit {
         name: String,
         pattern: AccessPattern,
     },
+    /// Renames attribute `from` to `to` wherever pattern `pattern` names it: its inputs, its
+    /// sort condition, its order and the attributes it changes.
+    RenamePatternAttribute {
+        pattern: String,
+        from: String,
+        to: String,
+    },
 
     /// Places cards on the canvas, several at once (a multi-select drag). `None` removes a
     /// card's position, leaving the app to place it automatically.
@@ -245,12 +259,18 @@ pub fn apply(design: &mut Design, edit: Edit) -> Result<Edit, EditError> {
                 return Err(taken(Kind::Index, &gsi.name));
             }
             let new_name = gsi.name.clone();
+            let before = t.clone();
             let old = std::mem::replace(&mut t.gsis[at], gsi);
-            Ok(Edit::SetGsi {
-                table,
+            let renames = renamed_keys(&before, t);
+            let undo = Edit::SetGsi {
+                table: table.clone(),
                 name: new_name,
                 gsi: old,
-            })
+            };
+            Ok(with_entities(
+                undo,
+                carry_key_templates(design, &table, &renames),
+            ))
         }
         Edit::AddLsi { table, at, lsi } => {
             check_name(Kind::Index, &lsi.name)?;
@@ -277,12 +297,18 @@ pub fn apply(design: &mut Design, edit: Edit) -> Result<Edit, EditError> {
                 return Err(taken(Kind::Index, &lsi.name));
             }
             let new_name = lsi.name.clone();
+            let before = t.clone();
             let old = std::mem::replace(&mut t.lsis[at], lsi);
-            Ok(Edit::SetLsi {
-                table,
+            let renames = renamed_keys(&before, t);
+            let undo = Edit::SetLsi {
+                table: table.clone(),
                 name: new_name,
                 lsi: old,
-            })
+            };
+            Ok(with_entities(
+                undo,
+                carry_key_templates(design, &table, &renames),
+            ))
         }
 
         Edit::AddEntity {
@@ -445,6 +471,37 @@ pub fn apply(design: &mut Design, edit: Edit) -> Result<Edit, EditError> {
             })
         }
 
+        Edit::RenamePatternAttribute { pattern, from, to } => {
+            check_name(Kind::Attribute, &to)?;
+            let at = pattern_at(design, &pattern)?;
+            let p = &mut design.patterns[at];
+            let old = p.clone();
+            let rename = |name: &mut String| {
+                if *name == from {
+                    name.clone_from(&to);
+                }
+            };
+            p.inputs.iter_mut().for_each(rename);
+            p.changes.iter_mut().for_each(rename);
+            if let Some(cond) = &mut p.sort {
+                rename(&mut cond.attribute);
+            }
+            if let Some(order) = &mut p.order_by {
+                rename(order);
+            }
+            // An input renamed onto one already there is one input.
+            let mut seen = Vec::with_capacity(p.inputs.len());
+            p.inputs.retain(|i| {
+                let first = !seen.contains(i);
+                seen.push(i.clone());
+                first
+            });
+            Ok(Edit::SetPattern {
+                name: pattern,
+                pattern: old,
+            })
+        }
+
         Edit::MoveCards { positions } => {
             let mut old = Vec::with_capacity(positions.len());
             for (name, point) in positions {
@@ -486,9 +543,17 @@ fn set_table(design: &mut Design, name: String, table: Table) -> Result<Edit, Ed
     check_name(Kind::Table, &table.name)?;
     let at = table_at(design, &name)?;
     let to = table.name.clone();
+    let renames = renamed_keys(&design.tables[at], &table);
     if to == name {
         let old = std::mem::replace(&mut design.tables[at], table);
-        return Ok(Edit::SetTable { name, table: old });
+        let undo = Edit::SetTable {
+            name: name.clone(),
+            table: old,
+        };
+        return Ok(with_entities(
+            undo,
+            carry_key_templates(design, &name, &renames),
+        ));
     }
     if design.table(&to).is_some() {
         return Err(taken(Kind::Table, &to));
@@ -505,13 +570,179 @@ fn set_table(design: &mut Design, name: String, table: Table) -> Result<Edit, Ed
     if let Some(items) = design.samples.remove(&name) {
         design.samples.insert(to.clone(), items);
     }
+    let restore = carry_key_templates(design, &to, &renames);
     Ok(match before {
         Some(before) => Edit::ReplaceDesign(Box::new(before)),
-        None => Edit::SetTable {
-            name: to,
-            table: old,
-        },
+        None => with_entities(
+            Edit::SetTable {
+                name: to,
+                table: old,
+            },
+            restore,
+        ),
     })
+}
+
+/// The key attributes renamed from `old` to `new` (the same place in the same index: the
+/// table's keys, a GSI's or an LSI's, paired by position when the index lists are as long, else
+/// by name), each as (old name, new name), when no index of `new` still uses the old name.
+fn renamed_keys(old: &Table, new: &Table) -> Vec<(String, String)> {
+    let old_indexes = old.indexes();
+    let new_indexes = new.indexes();
+    let same_shape = old.gsis.len() == new.gsis.len() && old.lsis.len() == new.lsis.len();
+    let still_used: Vec<&str> = new
+        .key_attributes()
+        .iter()
+        .map(|k| k.name.as_str())
+        .collect();
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (i, before) in old_indexes.iter().enumerate() {
+        let after = if same_shape {
+            new_indexes.get(i)
+        } else {
+            new_indexes
+                .iter()
+                .find(|n| n.kind == before.kind && n.name == before.name)
+        };
+        let Some(after) = after else { continue };
+        let pairs = before
+            .partition_key
+            .iter()
+            .zip(after.partition_key)
+            .chain(before.sort_key.iter().zip(after.sort_key));
+        for (from, to) in pairs {
+            if from.name != to.name
+                && !still_used.contains(&from.name.as_str())
+                && !out.iter().any(|(f, _)| *f == from.name)
+            {
+                out.push((from.name.clone(), to.name.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// Moves every template of the entities in `table` from a renamed key attribute to its new
+/// name (an entity that already has a template for the new name keeps both as they are).
+/// Returns the edits that put the changed entities back, exactly.
+fn carry_key_templates(
+    design: &mut Design,
+    table: &str,
+    renames: &[(String, String)],
+) -> Vec<Edit> {
+    let mut restore = Vec::new();
+    if renames.is_empty() {
+        return restore;
+    }
+    for entity in design.entities.iter_mut().filter(|e| e.table == table) {
+        let before = entity.clone();
+        for (from, to) in renames {
+            if entity.keys.contains_key(to) {
+                continue;
+            }
+            if let Some(template) = entity.keys.remove(from) {
+                entity.keys.insert(to.clone(), template);
+            }
+        }
+        if *entity != before {
+            restore.push(Edit::SetEntity {
+                name: before.name.clone(),
+                entity: before,
+            });
+        }
+    }
+    restore
+}
+
+/// `undo`, then the edits that restore entities exactly, as one inverse (`undo` alone when
+/// there are none).
+fn with_entities(undo: Edit, restore: Vec<Edit>) -> Edit {
+    if restore.is_empty() {
+        undo
+    } else {
+        let mut edits = Vec::with_capacity(1 + restore.len());
+        edits.push(undo);
+        edits.extend(restore);
+        Edit::Batch(edits)
+    }
+}
+
+impl Fix {
+    /// The edit that applies this fix to `design`; `None` when it no longer fits (the entity
+    /// or pattern is gone, the attribute is already there).
+    pub fn edit(&self, design: &Design) -> Option<Edit> {
+        match self {
+            Fix::AddAttribute {
+                entity,
+                attribute,
+                ty,
+            } => {
+                let e = design.entity(entity)?;
+                if e.attribute(attribute).is_some() {
+                    return None;
+                }
+                let mut attributes = e.attributes.clone();
+                attributes.push(Attribute {
+                    required: true,
+                    ..Attribute::new(attribute, *ty)
+                });
+                Some(Edit::SetAttributes {
+                    entity: entity.clone(),
+                    attributes,
+                })
+            }
+            Fix::RenamePatternAttribute { pattern, from, to } => {
+                design.pattern(pattern)?;
+                Some(Edit::RenamePatternAttribute {
+                    pattern: pattern.clone(),
+                    from: from.clone(),
+                    to: to.clone(),
+                })
+            }
+        }
+    }
+}
+
+/// What renaming attribute `from` of `entity` to `to` (already applied) offers next: the same
+/// rename in every pattern that reads or writes `entity` and names `from` (an input, its sort
+/// condition, its order, an attribute it changes) where none of its entities still has `from`.
+/// `None` when no pattern needs it.
+pub fn follow_attribute_rename(
+    design: &Design,
+    entity: &str,
+    from: &str,
+    to: &str,
+) -> Option<Edit> {
+    if from == to || from.is_empty() || to.is_empty() {
+        return None;
+    }
+    let edits: Vec<Edit> = design
+        .patterns
+        .iter()
+        .filter(|p| p.entities.iter().any(|e| e == entity))
+        .filter(|p| {
+            p.inputs.iter().any(|i| i == from)
+                || p.changes.iter().any(|c| c == from)
+                || p.sort.as_ref().is_some_and(|c| c.attribute == from)
+                || p.order_by.as_deref() == Some(from)
+        })
+        .filter(|p| {
+            !p.entities
+                .iter()
+                .filter_map(|e| design.entity(e))
+                .any(|e| e.attribute(from).is_some())
+        })
+        .map(|p| Edit::RenamePatternAttribute {
+            pattern: p.name.clone(),
+            from: from.to_string(),
+            to: to.to_string(),
+        })
+        .collect();
+    match edits.len() {
+        0 => None,
+        1 => edits.into_iter().next(),
+        _ => Some(Edit::Batch(edits)),
+    }
 }
 
 fn rename_entity(design: &mut Design, from: String, to: String) -> Result<Edit, EditError> {

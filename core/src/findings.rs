@@ -8,7 +8,7 @@
 //! | code  | severity | what |
 //! |-------|----------|------|
 //! | KP001 | error    | a key template does not parse (its diagnostics) |
-//! | KP002 | error    | a template variable that is no attribute of the entity |
+//! | KP002 | error    | a template variable that is not an attribute of the entity (fix: add it) |
 //! | KP003 | error    | a key template for a key attribute no index of the table has |
 //! | KP004 | error    | two entities whose primary keys can render equal |
 //! | KP005 | warning  | a pattern's Query also returns another entity type (sort prefix too short) |
@@ -25,14 +25,14 @@
 //! | KP016 | error    | a name that breaks DynamoDB's naming rules |
 //! | KP017 | error    | two things of one kind with the same name |
 //! | KP018 | error    | a reference to an unknown table or entity |
-//! | KP019 | error    | a pattern input or sort attribute that no returned entity has |
+//! | KP019 | error    | a pattern's input, sort or order attribute no returned entity has (fix: the closest name) |
 //! | KP020 | error    | a key template whose value cannot have the key attribute's type |
 //! | KP021 | warning  | a number inside a string sort key sorts as text (`10` before `2`) |
 //! | KP022 | error    | a transaction over DynamoDB's 100 items |
 
 use std::collections::{HashMap, HashSet};
 
-use crate::analysis::{Finding, Operation, Severity, Verdict};
+use crate::analysis::{Finding, Fix, Operation, Severity, Verdict};
 use crate::coverage::shape;
 use crate::coverage::{Member, Prepared, PreparedIndex, PreparedTable};
 use crate::limits;
@@ -73,6 +73,25 @@ impl Findings {
             severity,
             message,
             path,
+            fix: None,
+        });
+    }
+
+    /// Like [`Findings::push`], with a quick fix.
+    fn push_fix(
+        &mut self,
+        code: &'static str,
+        severity: Severity,
+        path: String,
+        message: String,
+        fix: Option<Fix>,
+    ) {
+        self.0.push(Finding {
+            code,
+            severity,
+            message,
+            path,
+            fix,
         });
     }
 }
@@ -376,18 +395,33 @@ fn entity_keys(entity: &Entity, table: Option<&PreparedTable<'_>>, out: &mut Fin
                 ),
             );
         }
+        let mut missing: Vec<&str> = Vec::new();
         for var in template.attribute_vars() {
-            if entity.attribute(&var.name).is_none() {
-                out.push(
-                    "KP002",
-                    Severity::Error,
-                    path(),
-                    format!(
-                        "`{{{}}}` in {}.{key} is no attribute of {}",
-                        var.name, entity.name, entity.name
-                    ),
-                );
+            if entity.attribute(&var.name).is_none() && !missing.contains(&var.name.as_str()) {
+                missing.push(&var.name);
             }
+        }
+        for name in missing {
+            // A template that is one variable filling a number key wants a number.
+            let ty = match table.and_then(|t| key_role(&t.indexes, key)) {
+                Some((KeyType::N, _, _)) => AttrType::N,
+                Some((KeyType::B, _, _)) => AttrType::B,
+                _ => AttrType::S,
+            };
+            out.push_fix(
+                "KP002",
+                Severity::Error,
+                path(),
+                format!(
+                    "`{{{name}}}` in {}.{key} is not an attribute of {}",
+                    entity.name, entity.name
+                ),
+                Some(Fix::AddAttribute {
+                    entity: entity.name.clone(),
+                    attribute: name.to_string(),
+                    ty,
+                }),
+            );
         }
         let Some(table) = table else { continue };
         let Some((ty, is_sort, is_partition)) = key_role(&table.indexes, key) else {
@@ -606,31 +640,18 @@ fn patterns(prepared: &Prepared<'_>, verdicts: &[Verdict], out: &mut Findings) {
             if let (Some(table), true) = (&verdict.table, verdict.covered) {
                 used_indexes.insert((table.as_str(), verdict.index.as_deref()));
             }
-            let mut attrs = pattern
-                .inputs
-                .iter()
-                .map(|i| ("input", i))
-                .collect::<Vec<_>>();
-            if let Some(cond) = &pattern.sort {
-                attrs.push(("sort attribute", &cond.attribute));
-            }
-            for (what, attr) in attrs {
-                if !known.is_empty() && !known.iter().any(|e| e.attribute(attr).is_some()) {
-                    out.push(
-                        "KP019",
-                        Severity::Error,
-                        path(),
-                        format!(
-                            "{what} `{attr}` of `{}` is no attribute of {}",
-                            pattern.name,
-                            known
-                                .iter()
-                                .map(|e| e.name.as_str())
-                                .collect::<Vec<_>>()
-                                .join(" or ")
-                        ),
-                    );
-                }
+            for unknown in crate::coverage::unknown_attributes(pattern, &known) {
+                out.push_fix(
+                    "KP019",
+                    Severity::Error,
+                    path(),
+                    format!("`{}`: {unknown}", pattern.name),
+                    unknown.closest.map(|to| Fix::RenamePatternAttribute {
+                        pattern: pattern.name.clone(),
+                        from: unknown.name.to_string(),
+                        to: to.to_string(),
+                    }),
+                );
             }
             skipped_types(prepared, pattern, verdict, &path, out);
         }

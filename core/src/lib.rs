@@ -26,7 +26,7 @@ pub mod share;
 pub mod template;
 
 pub use analysis::{
-    Analysis, Finding, Operation, Severity, Suggestion, SuggestionKind, Verdict, analyze,
+    Analysis, Finding, Fix, Operation, Severity, Suggestion, SuggestionKind, Verdict, analyze,
 };
 pub use item::{AttributeValue, Item};
 pub use model::*;

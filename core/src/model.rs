@@ -482,6 +482,10 @@ pub struct AccessPattern {
     pub sort: Option<SortCondition>,
     #[serde(default, skip_serializing_if = "is_default")]
     pub order: Order,
+    /// The attribute the results must come back ordered by (`createdAt` for "newest first"),
+    /// apart from any range condition: only an index whose sort key sorts by it serves the read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order_by: Option<String>,
     /// The read must see every write before it (strong consistency): no GSI can serve it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub consistent: bool,
@@ -513,6 +517,7 @@ impl AccessPattern {
             inputs: inputs.iter().map(|s| s.to_string()).collect(),
             sort: None,
             order: Order::Asc,
+            order_by: None,
             consistent: false,
             rate: 1.0,
             page_size: None,

@@ -17,8 +17,8 @@
 //! what is wrong.
 //!
 //! Versions: every version ever written keeps its reader, which reads into the current model
-//! (filling what its version lacked with defaults); a newer version is refused by name. Only
-//! version 1 exists so far.
+//! (filling what its version lacked with defaults); a newer version is refused by name.
+//! Version 2 adds the patterns' orders; a design without one is written as version 1.
 
 mod v1;
 
@@ -30,8 +30,8 @@ use miniz_oxide::inflate::core::{DecompressorOxide, decompress, inflate_flags};
 
 use crate::model::Design;
 
-/// The link format this build writes.
-pub const LINK_VERSION: u32 = 1;
+/// The newest link format this build writes (and reads).
+pub const LINK_VERSION: u32 = 2;
 /// The longest payload (after `#d=`) a link may carry, in characters: 64 KiB of text. Browsers
 /// and chat tools start truncating URLs somewhere past this.
 pub const MAX_LINK_CHARS: usize = 64 * 1024;
@@ -54,7 +54,7 @@ pub enum LinkError {
         "the design takes {chars} characters as a link, more than the {MAX_LINK_CHARS} a link may carry: share the design file instead"
     )]
     DesignTooLarge { chars: usize },
-    #[error("the link has no version: it should start `{LINK_VERSION}.`, not `{start}`")]
+    #[error("the link has no version: it should start `1.` or `{LINK_VERSION}.`, not `{start}`")]
     NoVersion { start: String },
     #[error(
         "the link was made by a newer keyplan (link version {found}, this one reads up to {LINK_VERSION}): upgrade keyplan"
@@ -80,7 +80,8 @@ pub enum LinkError {
 /// for a link ([`LinkError::DesignTooLarge`]).
 pub fn encode(design: &Design) -> Result<String, LinkError> {
     let packed = deflate(v1::dictionary(), &wire_bytes(design));
-    let payload = format!("{LINK_VERSION}.{}", URL_SAFE_NO_PAD.encode(packed));
+    let version = v1::version_for(design);
+    let payload = format!("{version}.{}", URL_SAFE_NO_PAD.encode(packed));
     if payload.len() > MAX_LINK_CHARS {
         return Err(LinkError::DesignTooLarge {
             chars: payload.len(),
@@ -175,9 +176,9 @@ fn decode_version(version: &str, body: &str) -> Result<Design, LinkError> {
         None
     };
     match number {
-        Some(1) => {
+        Some(version @ (1 | 2)) => {
             let bytes = inflate(v1::dictionary(), &unbase64(body)?)?;
-            v1::read(&bytes).map_err(|e| LinkError::Malformed {
+            v1::read(&bytes, version).map_err(|e| LinkError::Malformed {
                 problem: format!("at byte {}: {}", e.at, e.problem),
             })
         }

@@ -1,7 +1,8 @@
 //! The entity editor: name, table, description, attributes (name, type, required, known
-//! values) and the key templates per index of its table.
+//! values) and the key templates per index of its table. Renaming an attribute that patterns
+//! name offers to rename it there too (core's [`edit::follow_attribute_rename`]).
 
-use keyplan_core::edit::Edit;
+use keyplan_core::edit::{self, Edit};
 use keyplan_core::{AttrType, Attribute};
 use leptos::prelude::*;
 
@@ -42,6 +43,9 @@ fn parse_type(text: &str) -> AttrType {
 
 /// Each index of the entity's table with its colour slot and key attributes.
 type IndexKeys = Vec<(Option<String>, usize, Vec<String>)>;
+
+/// What a rename offers next: its sentence and the edit that follows it.
+type RenameOffer = RwSignal<Option<(String, Edit)>>;
 
 #[component]
 pub fn EntityEditor(
@@ -110,6 +114,7 @@ pub fn EntityEditor(
     let n4 = name.clone();
     let n5 = name.clone();
     let n6 = name.clone();
+    let offer: RenameOffer = RwSignal::new(None);
 
     view! {
         <>
@@ -192,11 +197,23 @@ pub fn EntityEditor(
                         "+ Attribute"
                     </button>
                 </div>
+                {move || offer.get().map(|(text, follow)| view! {
+                    <div class="rename-offer" role="status" data-testid="rename-offer">
+                        <p>{text}</p>
+                        <button class="button primary small" data-testid="rename-offer-apply" on:click=move |_| {
+                            store.dispatch(follow.clone());
+                            offer.set(None);
+                        }>
+                            "Rename in patterns"
+                        </button>
+                        <button class="button small" on:click=move |_| offer.set(None)>"Keep them"</button>
+                    </div>
+                })}
                 <div class="attr-table" role="table" aria-label="Attributes">
                     {move || {
                         let name = n6.clone();
                         entity.get().map(|e| e.attributes.into_iter().enumerate().map(|(at, a)| {
-                            attribute_row(name.clone(), at, a)
+                            attribute_row(name.clone(), at, a, offer)
                         }).collect_view())
                     }}
                 </div>
@@ -205,18 +222,43 @@ pub fn EntityEditor(
     }
 }
 
-fn attribute_row(entity: String, at: usize, attribute: Attribute) -> impl IntoView {
+fn attribute_row(
+    entity: String,
+    at: usize,
+    attribute: Attribute,
+    offer: RenameOffer,
+) -> impl IntoView {
     let store = use_store();
     let owner = entity.clone();
     let current = attribute.clone();
     let set = move |change: &dyn Fn(&mut Attribute)| {
         let mut a = current.clone();
         change(&mut a);
-        store.dispatch(Edit::SetAttribute {
+        let (from, to) = (current.name.clone(), a.name.clone());
+        let renamed = store.dispatch(Edit::SetAttribute {
             entity: entity.clone(),
             at,
             attribute: a,
         });
+        if renamed && from != to {
+            let follow =
+                store.with_untracked(|d| edit::follow_attribute_rename(d, &entity, &from, &to));
+            offer.set(follow.map(|follow| {
+                let n = match &follow {
+                    Edit::Batch(edits) => edits.len(),
+                    _ => 1,
+                };
+                let patterns = if n == 1 {
+                    "1 pattern still names".to_string()
+                } else {
+                    format!("{n} patterns still name")
+                };
+                (
+                    format!("{patterns} `{from}`: rename it to `{to}` there too?"),
+                    follow,
+                )
+            }));
+        }
     };
     let set = std::rc::Rc::new(set);
     let (s1, s2, s3, s4) = (set.clone(), set.clone(), set.clone(), set);

@@ -1,6 +1,8 @@
 //! The access-pattern editor: what it returns, what the caller knows, the sort condition,
-//! order, consistency and rate; with the live verdict, its reasons, and for a Scan the index
-//! coverage suggests, addable in one click.
+//! the order (which attribute, which way: apart from the range condition), consistency and
+//! rate; with the live verdict (its key condition with each placeholder's value, the order it
+//! gives, its reasons), the quick fixes of the pattern's findings, and for a Scan the index
+//! coverage suggests, addable in one click, with its warning beside it.
 
 use keyplan_core::edit::Edit;
 use keyplan_core::{Action, Order, SortCondition, SortOp, SuggestionKind};
@@ -136,6 +138,29 @@ pub fn PatternEditor(
             }
         })
     };
+    // The pattern's findings that offer a quick fix (an input that is no attribute, with the
+    // name it likely meant).
+    let fixes = {
+        let path = format!("patterns/{name}");
+        Memo::new(move |_| {
+            store.analysis.with(|a| {
+                a.findings
+                    .iter()
+                    .filter(|f| f.path == path)
+                    .filter_map(|f| f.fix.clone())
+                    .collect::<Vec<_>>()
+            })
+        })
+    };
+    // A new pattern returns the selected entity, or the first one: say which, while it has no
+    // inputs yet.
+    let defaulted_to = Memo::new(move |_| {
+        pattern.with(|p| {
+            let p = p.as_ref()?;
+            let first = store.with(|d| d.entities.first().map(|e| e.name.clone()))?;
+            (p.inputs.is_empty() && p.entities == [first.clone()]).then_some(first)
+        })
+    });
     let apply_suggestion = move |_| {
         let Some(s) = verdict.get_untracked().and_then(|v| v.suggestion) else {
             return;
@@ -175,18 +200,28 @@ pub fn PatternEditor(
                         let scan = !v.covered;
                         let addable = v.suggestion.as_ref().is_some_and(|s| s.kind == SuggestionKind::Gsi);
                         let suggestion_text = v.suggestion.as_ref().map(|s| s.text.clone());
+                        let warning = v.suggestion.as_ref().and_then(|s| s.warning.clone());
                         view! {
                             <div class="verdict-head">
                                 <VerdictBadge badge=Badge::of(&v, slot.get_untracked())/>
                                 {v.table.clone().map(|t| view! { <span class="hint">{format!("on {t}")}</span> })}
                             </div>
-                            {v.key_condition.clone().map(|k| view! { <code class="key-condition" data-testid="key-condition">{k.expression}</code> })}
-                            <ul class="reasons" class:scan=scan>
+                            {v.key_condition.clone().map(|k| view! {
+                                <code class="key-condition" data-testid="key-condition">{k.expression}</code>
+                                <dl class="key-values" data-testid="key-values">
+                                    {k.values.into_iter().map(|(placeholder, value)| view! {
+                                        <div class="key-value"><dt class="mono">{placeholder}</dt><dd class="mono">{value}</dd></div>
+                                    }).collect_view()}
+                                </dl>
+                            })}
+                            {v.order.clone().map(|o| view! { <p class="hint" data-testid="verdict-order">{o}</p> })}
+                            <ul class="reasons" class:scan=scan data-testid="verdict-reasons">
                                 {v.reasons.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}
                             </ul>
                             {suggestion_text.map(|s| view! {
                                 <div class="suggestion">
                                     <p data-testid="suggestion">{s}</p>
+                                    {warning.map(|w| view! { <p class="diagnostic warning" data-testid="suggestion-warning">{w}</p> })}
                                     {addable.then(|| view! {
                                         <button class="button primary small" data-testid="apply-suggestion" on:click=apply_suggestion>
                                             "Add this GSI"
@@ -196,6 +231,18 @@ pub fn PatternEditor(
                             })}
                         }
                     })}
+                    {move || fixes.get().into_iter().map(|fix| {
+                        let label = fix.label();
+                        view! {
+                            <button class="button small" data-testid="pattern-fix" on:click=move |_| {
+                                if let Some(edit) = store.with_untracked(|d| fix.edit(d)) {
+                                    store.dispatch(edit);
+                                }
+                            }>
+                                {label}
+                            </button>
+                        }
+                    }).collect_view()}
                 </div>
             </section>
             <section class="inspector-section">
@@ -207,6 +254,11 @@ pub fn PatternEditor(
                 </label>
                 <fieldset class="field">
                     <legend class="field-label">"Returns"</legend>
+                    {move || defaulted_to.get().map(|first| view! {
+                        <p class="hint" data-testid="returns-default">
+                            {format!("Returns {first}, the first entity, since none was selected: pick the entities it reads.")}
+                        </p>
+                    })}
                     <div class="chips">
                         {move || entity_names.get().into_iter().map(|e| {
                             let on = pattern.with(|p| p.as_ref().is_some_and(|p| p.entities.contains(&e)));
@@ -294,13 +346,37 @@ pub fn PatternEditor(
                 <div class="field-row">
                     <label class="field">
                         <span class="field-label">"Order"</span>
-                        <select class="input" aria-label="Order" on:change=move |ev| {
+                        <select class="input" aria-label="Order" on:change={ let e = e8.clone(); move |ev| {
                             let desc = event_target_value(&ev) == "desc";
-                            e8(Box::new(move |p| p.order = if desc { Order::Desc } else { Order::Asc }));
-                        }>
-                            {options(&[("asc", "ascending"), ("desc", "descending")], field(|p| if p.order == Order::Desc { "desc".into() } else { "asc".into() }))}
+                            e(Box::new(move |p| p.order = if desc { Order::Desc } else { Order::Asc }));
+                        }}>
+                            {options(&[("asc", "ascending (oldest first)"), ("desc", "descending (newest first)")], field(|p| if p.order == Order::Desc { "desc".into() } else { "asc".into() }))}
                         </select>
                     </label>
+                    <label class="field">
+                        <span class="field-label">"Ordered by"</span>
+                        <select class="input" aria-label="Ordered by" data-testid="order-by" on:change=move |ev| {
+                            let attr = event_target_value(&ev);
+                            e8(Box::new(move |p| p.order_by = (!attr.is_empty()).then_some(attr)));
+                        }>
+                            {move || {
+                                let current = pattern.with(|p| p.as_ref().and_then(|p| p.order_by.clone()).unwrap_or_default());
+                                let mut names = candidates.get();
+                                if !current.is_empty() && !names.contains(&current) {
+                                    names.push(current.clone());
+                                }
+                                std::iter::once((String::new(), "the sort key's order".to_string()))
+                                    .chain(names.into_iter().map(|a| (a.clone(), a)))
+                                    .map(|(value, label)| {
+                                        let selected = value == current;
+                                        view! { <option value=value prop:selected=selected>{label}</option> }
+                                    })
+                                    .collect_view()
+                            }}
+                        </select>
+                    </label>
+                </div>
+                <div class="field-row">
                     <label class="field">
                         <span class="field-label">"Rate (req/s)"</span>
                         <input

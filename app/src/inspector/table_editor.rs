@@ -156,7 +156,7 @@ pub fn TableEditor(
                 <p class="inspector-kind">"Table"</p>
                 <TextField label="Name" value=Signal::derive({ let n = name.clone(); move || n.clone() }) on_change=rename testid="table-name-input"/>
                 <div class="field-row">
-                    <TextField label="Partition key" mono=true value=field(|t| t.partition_key.name.clone())
+                    <TextField label="Partition key" mono=true testid="table-partition-key" value=field(|t| t.partition_key.name.clone())
                         on_change=Callback::new({ let s = s1.clone(); move |v: String| s(Box::new(move |t| t.partition_key.name = v.trim().to_string())) })/>
                     <label class="field narrow">
                         <span class="field-label">"Type"</span>

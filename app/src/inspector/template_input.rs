@@ -1,6 +1,6 @@
 //! A key-template field validated as you type: core's diagnostics are underlined at their span
 //! (a mirror of the text behind the transparent input) and listed below, with the findings
-//! about this key.
+//! about this key and their quick fixes ("Add attribute `customerId` to Order").
 
 use keyplan_core::KeyTemplate;
 use keyplan_core::edit::Edit;
@@ -65,7 +65,7 @@ pub fn TemplateInput(
                 a.findings
                     .iter()
                     .filter(|f| f.path == path)
-                    .map(|f| format!("{} {}", f.code, f.message))
+                    .map(|f| (format!("{} {}", f.code, f.message), f.fix.clone()))
                     .collect::<Vec<_>>()
             })
         })
@@ -141,7 +141,23 @@ pub fn TemplateInput(
             </div>
             <ul class="diagnostics" aria-live="polite">
                 {move || parsed.get().1.into_iter().map(|m| view! { <li class="diagnostic error">{m}</li> }).collect_view()}
-                {move || findings.get().into_iter().map(|m| view! { <li class="diagnostic warning">{m}</li> }).collect_view()}
+                {move || findings.get().into_iter().map(|(m, fix)| view! {
+                    <li class="diagnostic warning">
+                        {m}
+                        {fix.map(|fix| {
+                            let text = fix.label();
+                            view! {
+                                <button class="button small quick-fix" data-testid="template-fix" on:click=move |_| {
+                                    if let Some(edit) = store.with_untracked(|d| fix.edit(d)) {
+                                        store.dispatch(edit);
+                                    }
+                                }>
+                                    {text}
+                                </button>
+                            }
+                        })}
+                    </li>
+                }).collect_view()}
             </ul>
         </div>
     }

@@ -1,4 +1,5 @@
-//! The findings list: severity, code, message and where; selecting one goes to its place.
+//! The findings list: severity, code, message and where; selecting one goes to its place, and
+//! a finding's quick fix (core's [`keyplan_core::Fix`]) is a button beside it.
 
 use keyplan_core::Severity;
 use leptos::prelude::*;
@@ -19,7 +20,7 @@ pub fn FindingList() -> impl IntoView {
             <ul class="finding-list" aria-label="Findings">
                 <For
                     each=findings
-                    key=|f| (f.code, f.path.clone(), f.message.clone())
+                    key=|f| (f.code, f.path.clone(), f.message.clone(), f.fix.clone())
                     children=move |f| {
                         let (class, label) = match f.severity {
                             Severity::Error => ("severity error", "error"),
@@ -32,6 +33,18 @@ pub fn FindingList() -> impl IntoView {
                             session.select(selection);
                             session.focus_key.set(key);
                         };
+                        let fix = f.fix.clone().map(|fix| {
+                            let text = fix.label();
+                            view! {
+                                <button class="button small finding-fix" data-testid="finding-fix" on:click=move |_| {
+                                    if let Some(edit) = store.with_untracked(|d| fix.edit(d)) {
+                                        store.dispatch(edit);
+                                    }
+                                }>
+                                    {text}
+                                </button>
+                            }
+                        });
                         view! {
                             <li class="finding-row" data-testid="finding-row">
                                 <button class="finding-button" on:click=go aria-label=format!("{label}: {}", f.message)>
@@ -40,6 +53,7 @@ pub fn FindingList() -> impl IntoView {
                                     <span class="finding-message">{f.message.clone()}</span>
                                     <span class="finding-path">{f.path.clone()}</span>
                                 </button>
+                                {fix}
                             </li>
                         }
                     }

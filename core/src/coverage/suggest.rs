@@ -10,7 +10,10 @@ use super::{PreparedTable, ReadContext};
 use crate::analysis::{Suggestion, SuggestionKind};
 use crate::model::Entity;
 
-pub(super) fn suggestion(ctx: &ReadContext<'_, '_>, table: &PreparedTable<'_>) -> Suggestion {
+pub(super) fn suggestion(
+    ctx: &ReadContext<'_, '_>,
+    table: &PreparedTable<'_>,
+) -> Option<Suggestion> {
     let pattern = ctx.pattern;
     let entities: Vec<&Entity> = ctx
         .returned
@@ -18,8 +21,26 @@ pub(super) fn suggestion(ctx: &ReadContext<'_, '_>, table: &PreparedTable<'_>) -
         .map(|&i| ctx.prepared.entity(i))
         .collect();
     let single = entities.len() == 1;
+    let ordered = pattern
+        .sort
+        .as_ref()
+        .map(|c| c.attribute.as_str())
+        .or(pattern.order_by.as_deref());
+    // With no inputs, the only key is a constant: every item in one partition. That is worth
+    // suggesting only for a read that needs an order across all of them, and then with the
+    // hot-partition warning; a pattern that just has no inputs yet gets no suggestion.
+    if pattern.inputs.is_empty() && ordered.is_none() {
+        return None;
+    }
+    // A Query returns a range in its attribute's order: no key narrows by one attribute and
+    // orders by another.
+    if let (Some(cond), Some(by)) = (&pattern.sort, &pattern.order_by)
+        && cond.attribute != *by
+    {
+        return None;
+    }
     let partition = if pattern.inputs.is_empty() {
-        screaming(&entities[0].name)
+        screaming(&entities.first()?.name)
     } else {
         pattern
             .inputs
@@ -28,13 +49,19 @@ pub(super) fn suggestion(ctx: &ReadContext<'_, '_>, table: &PreparedTable<'_>) -
             .collect::<Vec<_>>()
             .join("#")
     };
-    let id =
-        id_attribute(entities[0]).filter(|id| single && !pattern.inputs.iter().any(|i| i == id));
-    let sort = match (&pattern.sort, id) {
-        (Some(cond), Some(id)) if cond.attribute != id => {
-            Some(format!("{{{}}}#{{{id}}}", cond.attribute))
-        }
-        (Some(cond), _) => Some(format!("{{{}}}", cond.attribute)),
+    let warning = pattern.inputs.is_empty().then(|| {
+        format!(
+            "a constant partition key puts every {} in one partition, which serves at most {} reads and {} writes a second: shard it (`{partition}#{{shard:10}}`) before traffic grows",
+            entities.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(" and "),
+            crate::limits::PARTITION_READ_UNITS_PER_SECOND,
+            crate::limits::PARTITION_WRITE_UNITS_PER_SECOND,
+        )
+    });
+    let id = id_attribute(entities.first()?)
+        .filter(|id| single && !pattern.inputs.iter().any(|i| i == id));
+    let sort = match (ordered, id) {
+        (Some(by), Some(id)) if by != id => Some(format!("{{{by}}}#{{{id}}}")),
+        (Some(by), _) => Some(format!("{{{by}}}")),
         (None, Some(id)) => Some(format!("{{{id}}}")),
         (None, None) => None,
     };
@@ -62,7 +89,7 @@ pub(super) fn suggestion(ctx: &ReadContext<'_, '_>, table: &PreparedTable<'_>) -
                 })
             })
         });
-        return match (table_partition_bound, sort) {
+        return Some(match (table_partition_bound, sort) {
             (true, Some(sort)) => Suggestion {
                 text: format!(
                     "an LSI with sort key `{sort}` would serve it{many} (an LSI reads consistently; it can only be added when the table is created)"
@@ -71,6 +98,7 @@ pub(super) fn suggestion(ctx: &ReadContext<'_, '_>, table: &PreparedTable<'_>) -
                 partition: None,
                 sort: Some(sort),
                 entities: names,
+                warning: None,
             },
             (_, sort) => Suggestion {
                 text: format!(
@@ -83,8 +111,9 @@ pub(super) fn suggestion(ctx: &ReadContext<'_, '_>, table: &PreparedTable<'_>) -
                 partition: Some(partition),
                 sort,
                 entities: names,
+                warning,
             },
-        };
+        });
     }
     let text = match &sort {
         Some(sort) => format!(
@@ -92,13 +121,14 @@ pub(super) fn suggestion(ctx: &ReadContext<'_, '_>, table: &PreparedTable<'_>) -
         ),
         None => format!("a GSI with partition key `{partition}` would serve it{many}"),
     };
-    Suggestion {
+    Some(Suggestion {
         kind: SuggestionKind::Gsi,
         partition: Some(partition),
         sort,
         entities: names,
         text,
-    }
+        warning,
+    })
 }
 
 /// The type prefix for an input: the entity's name for its own id (`orderId` of Order ->

@@ -6,7 +6,7 @@
 //! gsi GSI1 GSI1PK GSI1SK                  # on the last table; `a,b` for multi-attribute keys
 //! lsi LSI1 LSI1SK
 //! entity Order orderId customerId total:N status=NEW|DONE fc~12 | PK=CUSTOMER#{customerId} SK=ORDER#{orderId}
-//! read by_status Order by status where createdAt > desc consistent rate 2000 page 100
+//! read by_status Order by status where createdAt > desc order createdAt consistent rate 2000 page 100
 //! put add_order Order rate 5
 //! ```
 //! A key attribute's type is `name:N`; `keys_only` ends a gsi line for that projection.
@@ -154,6 +154,10 @@ fn pattern(words: &[&str]) -> AccessPattern {
                 p.order = Order::Desc;
                 i += 1;
             }
+            "order" => {
+                p.order_by = Some(words[i + 1].to_string());
+                i += 2;
+            }
             "consistent" => {
                 p.consistent = true;
                 i += 1;
@@ -191,6 +195,9 @@ pub(crate) fn show(v: &Verdict) -> String {
         for (name, value) in &kc.values {
             out.push_str(&format!("    {name} = {value}\n"));
         }
+    }
+    if let Some(order) = &v.order {
+        out.push_str(&format!("  order: {order}\n"));
     }
     for r in &v.reasons {
         out.push_str(&format!("  - {r}\n"));

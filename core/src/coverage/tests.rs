@@ -38,6 +38,7 @@ fn one_entity_among_others_in_a_partition_is_a_query_with_begins_with() {
               PK = :pk AND begins_with(SK, :sk)
                 :pk = CUSTOMER#{customerId}
                 :sk = ORDER#
+              order: descending by orderId (ScanIndexForward=false on SK)
         "#]],
     );
 }
@@ -204,6 +205,7 @@ fn an_lsi_serves_a_consistent_range_read_on_the_tables_partition() {
               PK = :pk AND LSI1SK >= :sk
                 :pk = CUSTOMER#{customerId}
                 :sk = ORDER#{createdAt}
+              order: newest first by createdAt (ScanIndexForward=false on LSI1SK)
         "#]],
     );
 }
@@ -254,9 +256,9 @@ fn an_entity_without_the_index_keys_is_absent_from_a_sparse_index() {
               GSI1PK = :pk
                 :pk = FLAGGED
             flagged_comments: Scan
+              - the pattern has no inputs yet: name the attributes the caller knows
               - the table: PK = `POST#{postId}` needs `postId`, which is not an input
               - Flagged: Comment is absent from Flagged: it has no template for GSI1PK
-              suggestion: a GSI with partition key `COMMENT` and sort key `{commentId}` would serve it
         "#]],
     );
 }
@@ -433,52 +435,53 @@ fn order_management_example_leaves_get_order_by_id_to_a_scan_as_the_seed_states_
     check_example(
         "order-management",
         expect![[r#"
-        7/8 reads covered
-        Get order by ID: Scan
-          - the table: PK = `CUSTOMER#{customerId}` needs `customerId`, which is not an input
-          - GSI1: GSI1PK = `STATUS#{status}#SHARD{shard:10}` needs `status`, which is not an input
-          - GSI2: GSI2PK = `FC#{fulfillmentCenter}` needs `fulfillmentCenter`, which is not an input
-          - GSI3: Order is absent from GSI3: it has no template for GSI3PK
-          suggestion: a GSI with partition key `ORDER#{orderId}` would serve it
-        Get customer orders: Query (descending)
-          PK = :pk AND begins_with(SK, :sk)
-            :pk = CUSTOMER#{customerId}
-            :sk = ORDER#
-        Get orders by status: Query on GSI1 x10 shards
-          GSI1PK = :pk AND GSI1SK >= :sk
-            :pk = STATUS#{status}#SHARD{shard:10}
-            :sk = {createdAt}$
-          - the partition key is write-sharded: scatter 10 Queries, one per shard, and merge
-        Get order items: Query
-          PK = :pk
-            :pk = ORDER#{orderId}
-        Get customer profile: GetItem
-          PK = :pk AND SK = :sk
-            :pk = CUSTOMER#{customerId}
-            :sk = PROFILE
-        Get orders by fulfillment center: Query on GSI2
-          GSI2PK = :pk
-            :pk = FC#{fulfillmentCenter}
-        Get daily order count by status: Query
-          PK = :pk AND begins_with(SK, :sk)
-            :pk = ANALYTICS
-            :sk = DATE#{date}#STATUS#
-          - chose the table over GSI3, which also serves it: a Query on the table needs no index (no extra writes or storage) and can read consistently
-        Get order events: Query
-          PK = :pk
-            :pk = ORDER#{orderId}
-        Create order: TransactWriteItems
-        Update order status: UpdateItem
-          PK = :pk AND SK = :sk
-            :pk = CUSTOMER#{customerId}
-            :sk = ORDER#{orderId}
-        Record order event: PutItem
-          PK = :pk AND SK = :sk
-            :pk = ORDER#{orderId}
-            :sk = EVENT#{occurredAt}#{eventId}
-        KP021 Warning entities/Order/keys/GSI2SK: Order.GSI2SK `{priority}#{orderId}` puts the number `priority` in a string sort key, where it sorts as text (`10` before `2`): zero-pad it to a fixed width when writing (`priority` as `0002`)
-        KP012 Warning tables/orders/gsis/GSI3: no read pattern uses GSI3 of `orders`: it costs writes and storage for nothing; drop it or add the pattern it is for
-    "#]],
+            7/8 reads covered
+            Get order by ID: Scan
+              - the table: PK = `CUSTOMER#{customerId}` needs `customerId`, which is not an input
+              - GSI1: GSI1PK = `STATUS#{status}#SHARD{shard:10}` needs `status`, which is not an input
+              - GSI2: GSI2PK = `FC#{fulfillmentCenter}` needs `fulfillmentCenter`, which is not an input
+              - GSI3: Order is absent from GSI3: it has no template for GSI3PK
+              suggestion: a GSI with partition key `ORDER#{orderId}` would serve it
+            Get customer orders: Query (descending)
+              PK = :pk AND begins_with(SK, :sk)
+                :pk = CUSTOMER#{customerId}
+                :sk = ORDER#
+              order: descending by orderId (ScanIndexForward=false on SK)
+            Get orders by status: Query on GSI1 x10 shards
+              GSI1PK = :pk AND GSI1SK >= :sk
+                :pk = STATUS#{status}#SHARD{shard:10}
+                :sk = {createdAt}$
+              - the partition key is write-sharded: scatter 10 Queries, one per shard, and merge
+            Get order items: Query
+              PK = :pk
+                :pk = ORDER#{orderId}
+            Get customer profile: GetItem
+              PK = :pk AND SK = :sk
+                :pk = CUSTOMER#{customerId}
+                :sk = PROFILE
+            Get orders by fulfillment center: Query on GSI2
+              GSI2PK = :pk
+                :pk = FC#{fulfillmentCenter}
+            Get daily order count by status: Query
+              PK = :pk AND begins_with(SK, :sk)
+                :pk = ANALYTICS
+                :sk = DATE#{date}#STATUS#
+              - chose the table over GSI3, which also serves it: a Query on the table needs no index (no extra writes or storage) and can read consistently
+            Get order events: Query
+              PK = :pk
+                :pk = ORDER#{orderId}
+            Create order: TransactWriteItems
+            Update order status: UpdateItem
+              PK = :pk AND SK = :sk
+                :pk = CUSTOMER#{customerId}
+                :sk = ORDER#{orderId}
+            Record order event: PutItem
+              PK = :pk AND SK = :sk
+                :pk = ORDER#{orderId}
+                :sk = EVENT#{occurredAt}#{eventId}
+            KP021 Warning entities/Order/keys/GSI2SK: Order.GSI2SK `{priority}#{orderId}` puts the number `priority` in a string sort key, where it sorts as text (`10` before `2`): zero-pad it to a fixed width when writing (`priority` as `0002`)
+            KP012 Warning tables/orders/gsis/GSI3: no read pattern uses GSI3 of `orders`: it costs writes and storage for nothing; drop it or add the pattern it is for
+        "#]],
     );
 }
 
@@ -487,47 +490,49 @@ fn saas_multi_tenant_example_covers_every_read() {
     check_example(
         "saas-multi-tenant",
         expect![[r#"
-        9/9 reads covered
-        Get tenant: GetItem
-          pk = :pk AND sk = :sk
-            :pk = TENANT#{tenantId}
-            :sk = #METADATA
-        Get tenant subscription: GetItem
-          pk = :pk AND sk = :sk
-            :pk = TENANT#{tenantId}
-            :sk = #SUBSCRIPTION
-        Get whole tenant: Query
-          pk = :pk
-            :pk = TENANT#{tenantId}
-        List tenant users: Query
-          pk = :pk AND begins_with(sk, :sk)
-            :pk = TENANT#{tenantId}
-            :sk = USER#
-        Get user: GetItem
-          pk = :pk AND sk = :sk
-            :pk = TENANT#{tenantId}
-            :sk = USER#{userId}
-        Log in by email: Query on gsi1
-          gsi1pk = :pk AND gsi1sk = :sk
-            :pk = EMAIL#{email}
-            :sk = USER
-        List tenant projects, newest first: Query (descending)
-          pk = :pk AND begins_with(sk, :sk)
-            :pk = TENANT#{tenantId}
-            :sk = PROJECT#
-        List tenant projects by status, recently updated: Query on gsi1 (descending)
-          gsi1pk = :pk
-            :pk = TENANT#{tenantId}#PROJECTS#{status}
-          - chose gsi1 over the table, which also serves it: its key uses more of the inputs (0 left to filter instead of 1)
-        List tenants on a plan since a date: Query on gsi1
-          gsi1pk = :pk AND gsi1sk >= :sk
-            :pk = PLAN#{plan}
-            :sk = {createdAt}
-        Create project: PutItem
-          pk = :pk AND sk = :sk
-            :pk = TENANT#{tenantId}
-            :sk = PROJECT#{projectId}
-    "#]],
+            9/9 reads covered
+            Get tenant: GetItem
+              pk = :pk AND sk = :sk
+                :pk = TENANT#{tenantId}
+                :sk = #METADATA
+            Get tenant subscription: GetItem
+              pk = :pk AND sk = :sk
+                :pk = TENANT#{tenantId}
+                :sk = #SUBSCRIPTION
+            Get whole tenant: Query
+              pk = :pk
+                :pk = TENANT#{tenantId}
+            List tenant users: Query
+              pk = :pk AND begins_with(sk, :sk)
+                :pk = TENANT#{tenantId}
+                :sk = USER#
+            Get user: GetItem
+              pk = :pk AND sk = :sk
+                :pk = TENANT#{tenantId}
+                :sk = USER#{userId}
+            Log in by email: Query on gsi1
+              gsi1pk = :pk AND gsi1sk = :sk
+                :pk = EMAIL#{email}
+                :sk = USER
+            List tenant projects, newest first: Query (descending)
+              pk = :pk AND begins_with(sk, :sk)
+                :pk = TENANT#{tenantId}
+                :sk = PROJECT#
+              order: descending by projectId (ScanIndexForward=false on sk)
+            List tenant projects by status, recently updated: Query on gsi1 (descending)
+              gsi1pk = :pk
+                :pk = TENANT#{tenantId}#PROJECTS#{status}
+              order: newest first by updatedAt (ScanIndexForward=false on gsi1sk)
+              - chose gsi1 over the table, which also serves it: its key uses more of the inputs (0 left to filter instead of 1)
+            List tenants on a plan since a date: Query on gsi1
+              gsi1pk = :pk AND gsi1sk >= :sk
+                :pk = PLAN#{plan}
+                :sk = {createdAt}
+            Create project: PutItem
+              pk = :pk AND sk = :sk
+                :pk = TENANT#{tenantId}
+                :sk = PROJECT#{projectId}
+        "#]],
     );
 }
 
@@ -536,36 +541,125 @@ fn ecommerce_orders_example_covers_every_read() {
     check_example(
         "ecommerce-orders",
         expect![[r#"
-        7/7 reads covered
-        Get customer: GetItem
-          PK = :pk AND SK = :sk
-            :pk = CUSTOMER#{customerId}
-            :sk = PROFILE
-        List customer orders, newest first: Query (descending)
-          PK = :pk AND begins_with(SK, :sk)
-            :pk = CUSTOMER#{customerId}
-            :sk = ORDER#
-        List customer orders since a date: Query
-          PK = :pk AND SK BETWEEN :sk1 AND :sk2
-            :pk = CUSTOMER#{customerId}
-            :sk1 = ORDER#{createdAt}
-            :sk2 = ORDER$
-        Get order by ID: Query on GSI1
-          GSI1PK = :pk AND GSI1SK = :sk
-            :pk = ORDER#{orderId}
-            :sk = #ORDER
-        Get order with items: Query on GSI1
-          GSI1PK = :pk
-            :pk = ORDER#{orderId}
-        List order items: Query
-          PK = :pk
-            :pk = ORDER#{orderId}
-          - chose the table over GSI1, which also serves it: a Query on the table needs no index (no extra writes or storage) and can read consistently
-        List orders by status, oldest first: Query on GSI2
-          GSI2PK = :pk AND GSI2SK >= :sk
-            :pk = STATUS#{status}
-            :sk = {createdAt}$
-        Place order: TransactWriteItems
-    "#]],
+            7/7 reads covered
+            Get customer: GetItem
+              PK = :pk AND SK = :sk
+                :pk = CUSTOMER#{customerId}
+                :sk = PROFILE
+            List customer orders, newest first: Query (descending)
+              PK = :pk AND begins_with(SK, :sk)
+                :pk = CUSTOMER#{customerId}
+                :sk = ORDER#
+              order: newest first by createdAt (ScanIndexForward=false on SK)
+            List customer orders since a date: Query
+              PK = :pk AND SK BETWEEN :sk1 AND :sk2
+                :pk = CUSTOMER#{customerId}
+                :sk1 = ORDER#{createdAt}
+                :sk2 = ORDER$
+            Get order by ID: Query on GSI1
+              GSI1PK = :pk AND GSI1SK = :sk
+                :pk = ORDER#{orderId}
+                :sk = #ORDER
+            Get order with items: Query on GSI1
+              GSI1PK = :pk
+                :pk = ORDER#{orderId}
+            List order items: Query
+              PK = :pk
+                :pk = ORDER#{orderId}
+              - chose the table over GSI1, which also serves it: a Query on the table needs no index (no extra writes or storage) and can read consistently
+            List orders by status, oldest first: Query on GSI2
+              GSI2PK = :pk AND GSI2SK >= :sk
+                :pk = STATUS#{status}
+                :sk = {createdAt}$
+            Place order: TransactWriteItems
+        "#]],
+    );
+}
+
+#[test]
+fn an_input_no_returned_entity_has_gets_no_suggestion_and_says_what_was_meant() {
+    // issue 12: after renaming `orderId` to `id`, a pattern still asking for `orderId` was
+    // suggested a GSI keyed on `{orderId}`, a variable no Order has.
+    check(
+        "
+        table orders PK SK
+        entity Order id customerId createdAt | PK=CUSTOMER#{customerId} SK=ORDER#{id}
+        read get_order Order by orderId
+        read since Order by customerId where created >=
+        ",
+        expect![[r#"
+            get_order: Scan
+              - input `orderId` is not an attribute of Order: did you mean `id`?
+              - the table: PK = `CUSTOMER#{customerId}` needs `customerId`, which is not an input
+            since: Scan
+              - sort attribute `created` is not an attribute of Order: did you mean `createdAt`?
+              - the table: the condition on `created` does not map onto SK: in Order's `ORDER#{id}` after `ORDER#`, the next variable is `id`, not `created`
+        "#]],
+    );
+}
+
+#[test]
+fn a_pattern_with_no_inputs_yet_gets_no_suggestion_and_a_constant_partition_comes_with_its_warning()
+{
+    // issue 12: a new pattern (no inputs) was a red Scan suggesting a GSI with a constant
+    // partition key, all items in one partition, with no warning.
+    check(
+        "
+        table orders PK SK
+        entity Order orderId customerId createdAt | PK=CUSTOMER#{customerId} SK=ORDER#{orderId}
+        read new_pattern Order
+        read latest_orders Order desc order createdAt
+        ",
+        expect![[r#"
+            new_pattern: Scan
+              - the pattern has no inputs yet: name the attributes the caller knows
+              - the table: PK = `CUSTOMER#{customerId}` needs `customerId`, which is not an input
+            latest_orders: Scan (descending)
+              - the table: PK = `CUSTOMER#{customerId}` needs `customerId`, which is not an input
+              suggestion: a GSI with partition key `ORDER` and sort key `{createdAt}#{orderId}` would serve it (warning: a constant partition key puts every Order in one partition, which serves at most 3000 reads and 1000 writes a second: shard it (`ORDER#{shard:10}`) before traffic grows)
+        "#]],
+    );
+}
+
+#[test]
+fn an_order_is_apart_from_the_range_condition_and_only_a_sort_key_that_sorts_by_it_serves() {
+    // issue 12: "newest first" could not name the attribute it orders by without a range
+    // condition, so an index whose sort key does not sort by time still read as served.
+    check(
+        "
+        table orders PK SK
+        gsi ByStatus GSI1PK GSI1SK
+        gsi ByPriority GSI2PK GSI2SK
+        entity Order orderId customerId status createdAt priority | PK=CUSTOMER#{customerId} SK=ORDER#{orderId} GSI1PK=STATUS#{status} GSI1SK={createdAt}#{orderId} GSI2PK=PRIO#{status} GSI2SK={priority}#{orderId}
+        read newest_by_status Order by status desc order createdAt
+        read oldest_by_status Order by status order createdAt
+        read customer_orders_newest Order by customerId desc order createdAt
+        read customer_orders Order by customerId desc
+        read recent_by_status Order by status where createdAt >= order priority
+        ",
+        expect![[r#"
+            newest_by_status: Query on ByStatus (descending)
+              GSI1PK = :pk
+                :pk = STATUS#{status}
+              order: newest first by createdAt (ScanIndexForward=false on GSI1SK)
+            oldest_by_status: Query on ByStatus
+              GSI1PK = :pk
+                :pk = STATUS#{status}
+              order: oldest first by createdAt (ScanIndexForward=true on GSI1SK)
+            customer_orders_newest: Scan (descending)
+              - the table: the order by `createdAt` is not the order of SK: it sorts by `orderId` after `ORDER#`
+              - ByStatus: GSI1PK = `STATUS#{status}` needs `status`, which is not an input
+              - ByPriority: GSI2PK = `PRIO#{status}` needs `status`, which is not an input
+              suggestion: a GSI with partition key `CUSTOMER#{customerId}` and sort key `{createdAt}#{orderId}` would serve it
+            customer_orders: Query (descending)
+              PK = :pk
+                :pk = CUSTOMER#{customerId}
+              order: descending by orderId (ScanIndexForward=false on SK)
+            recent_by_status: Scan
+              - a Query returns a range in the order of its attribute: it cannot narrow by `createdAt` and order by `priority`; sort after the read, or order by `createdAt`
+              - the table: PK = `CUSTOMER#{customerId}` needs `customerId`, which is not an input
+              - ByStatus: the order by `priority` is not the order of GSI1SK: it sorts by `createdAt`
+              - ByPriority: the condition on `createdAt` does not map onto GSI2SK: in Order's `{priority}#{orderId}`, the next variable is `priority`, not `createdAt`
+        "#]],
     );
 }

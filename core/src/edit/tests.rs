@@ -383,3 +383,194 @@ fn a_broken_template_is_kept_as_typed_when_its_attribute_is_renamed() {
         "ORDER#{orderId"
     );
 }
+
+/// The key templates of every entity, `Entity.KEY = template`, one a line.
+fn templates(design: &Design) -> String {
+    design
+        .entities
+        .iter()
+        .flat_map(|e| {
+            e.keys
+                .iter()
+                .map(move |(k, t)| format!("{}.{k} = {t}\n", e.name))
+        })
+        .collect()
+}
+
+#[test]
+fn renaming_the_tables_key_attribute_carries_every_entitys_template_along() {
+    // issue 12: renaming PK to pk orphaned every entity's template for PK.
+    let mut table = order_design().tables[0].clone();
+    table.partition_key.name = "pk".into();
+    table.sort_key.as_mut().expect("orders has a sort key").name = "sk".into();
+    let design = round_trip(Edit::SetTable {
+        name: "orders".into(),
+        table,
+    });
+    let out = templates(&design);
+    // OrderEvent lives in `order-events`, whose keys are still PK and SK.
+    expect![[r#"
+        Customer.pk = CUSTOMER#{customerId}
+        Customer.sk = PROFILE
+        Order.GSI1PK = STATUS#{status}#SHARD{shard:10}
+        Order.GSI1SK = {createdAt}#{orderId}
+        Order.GSI2PK = FC#{fulfillmentCenter}
+        Order.GSI2SK = {priority}#{orderId}
+        Order.pk = CUSTOMER#{customerId}
+        Order.sk = ORDER#{orderId}
+        OrderItem.pk = ORDER#{orderId}
+        OrderItem.sk = ITEM#{itemId}
+        DailyOrderCount.GSI3PK = DATE#{date}
+        DailyOrderCount.GSI3SK = STATUS#{status}
+        DailyOrderCount.pk = ANALYTICS
+        DailyOrderCount.sk = DATE#{date}#STATUS#{status}
+        OrderEvent.PK = ORDER#{orderId}
+        OrderEvent.SK = EVENT#{occurredAt}#{eventId}
+    "#]]
+    .assert_eq(&out);
+}
+
+#[test]
+fn renaming_a_gsis_key_attributes_carries_the_templates_and_a_shared_name_stays() {
+    // issue 12: the same for GSI key attributes; a name another index still uses is no rename.
+    let design = round_trip(Edit::SetGsi {
+        table: "orders".into(),
+        name: "GSI1".into(),
+        gsi: gsi("ByStatus", "statusKey", "GSI1SK"),
+    });
+    let order = design.entity("Order").expect("Order");
+    assert_eq!(
+        order.keys["statusKey"].source(),
+        "STATUS#{status}#SHARD{shard:10}"
+    );
+    assert!(!order.keys.contains_key("GSI1PK"));
+    assert_eq!(order.keys["GSI1SK"].source(), "{createdAt}#{orderId}");
+    let mut table = order_design().tables[0].clone();
+    table.gsis[1].partition_key[0].name = "GSI1PK".into();
+    let design = round_trip(Edit::SetTable {
+        name: "orders".into(),
+        table,
+    });
+    assert_eq!(
+        design.entity("Order").expect("Order").keys["GSI2PK"].source(),
+        "FC#{fulfillmentCenter}",
+        "GSI1PK is GSI1's too: no template moves onto it"
+    );
+}
+
+#[test]
+fn a_rename_offers_to_rename_the_patterns_that_name_the_old_attribute() {
+    // issue 12: renaming `orderId` to `id` left the patterns asking for `orderId`.
+    let mut design = order_design();
+    let at = design
+        .entity("Order")
+        .expect("Order")
+        .attributes
+        .iter()
+        .position(|a| a.name == "orderId")
+        .expect("orderId");
+    apply(
+        &mut design,
+        Edit::SetAttribute {
+            entity: "Order".into(),
+            at,
+            attribute: Attribute::new("id", AttrType::S),
+        },
+    )
+    .expect("rename");
+    let follow = follow_attribute_rename(&design, "Order", "orderId", "id").expect("an offer");
+    expect![[r#"
+        RenamePatternAttribute {
+            pattern: "Get order by ID",
+            from: "orderId",
+            to: "id",
+        }
+    "#]]
+    .assert_debug_eq(&follow);
+    let before = design.clone();
+    let undo = apply(&mut design, follow).expect("follow");
+    assert_eq!(design.pattern("Get order by ID").expect("p").inputs, ["id"]);
+    // Get order items reads OrderItem too, which still has `orderId`: left alone.
+    assert_eq!(
+        design.pattern("Get order items").expect("p").inputs,
+        ["orderId"]
+    );
+    apply(&mut design, undo).expect("undo");
+    assert_eq!(design, before);
+    assert_eq!(
+        follow_attribute_rename(&design, "Order", "total", "sum"),
+        None
+    );
+}
+
+#[test]
+fn renaming_a_pattern_attribute_renames_its_inputs_sort_and_order_and_undoes_exactly() {
+    let mut pattern = AccessPattern::read("p", &["Order"], &["customerId", "orderId"]);
+    pattern.sort = Some(crate::model::SortCondition {
+        attribute: "orderId".into(),
+        op: crate::model::SortOp::Ge,
+    });
+    pattern.order_by = Some("orderId".into());
+    let mut design = order_design();
+    apply(&mut design, Edit::AddPattern { at: 0, pattern }).expect("add");
+    let before = design.clone();
+    let undo = apply(
+        &mut design,
+        Edit::RenamePatternAttribute {
+            pattern: "p".into(),
+            from: "orderId".into(),
+            to: "customerId".into(),
+        },
+    )
+    .expect("rename");
+    let p = design.pattern("p").expect("p");
+    assert_eq!(
+        p.inputs,
+        ["customerId"],
+        "an input renamed onto another is one"
+    );
+    assert_eq!(
+        p.sort.as_ref().map(|s| s.attribute.as_str()),
+        Some("customerId")
+    );
+    assert_eq!(p.order_by.as_deref(), Some("customerId"));
+    apply(&mut design, undo).expect("undo");
+    assert_eq!(design, before);
+}
+
+#[test]
+fn a_findings_quick_fix_is_an_edit_that_resolves_it() {
+    // issue 12: typing `CUSTOMER#{customerId}` where `customerId` is no attribute only
+    // warned; its finding offers to add the attribute, required.
+    let mut design = order_design();
+    apply(
+        &mut design,
+        Edit::SetKeyTemplate {
+            entity: "Customer".into(),
+            key: "GSI3PK".into(),
+            template: Some(KeyTemplate::parse("TIER#{tier}")),
+        },
+    )
+    .expect("set");
+    let finding = crate::analyze(&design)
+        .findings
+        .into_iter()
+        .find(|f| f.code == "KP002")
+        .expect("KP002 for `tier`");
+    let fix = finding.fix.expect("a quick fix");
+    assert_eq!(fix.label(), "Add attribute `tier` to Customer");
+    let edit = fix.edit(&design).expect("an edit");
+    apply(&mut design, edit).expect("applies");
+    let tier = design
+        .entity("Customer")
+        .and_then(|e| e.attribute("tier"))
+        .expect("added");
+    assert!(tier.required, "a key variable is required");
+    assert!(
+        crate::analyze(&design)
+            .findings
+            .iter()
+            .all(|f| f.code != "KP002")
+    );
+    assert_eq!(fix.edit(&design), None, "done once, it offers nothing more");
+}

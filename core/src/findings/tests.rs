@@ -9,7 +9,17 @@ fn check(text: &str, expect: Expect) {
     let out: String = analysis
         .findings
         .iter()
-        .map(|f| format!("{} {:?} {}\n  {}\n", f.code, f.severity, f.path, f.message))
+        .map(|f| {
+            let fix = f
+                .fix
+                .as_ref()
+                .map(|fix| format!("  fix: {}\n", fix.label()))
+                .unwrap_or_default();
+            format!(
+                "{} {:?} {}\n  {}\n{fix}",
+                f.code, f.severity, f.path, f.message
+            )
+        })
         .collect();
     expect.assert_eq(&out);
 }
@@ -39,7 +49,8 @@ fn a_broken_template_and_an_unknown_variable_are_errors() {
             KP001 Error entities/User/keys/PK
               User.PK `USER#{userId` at 5..12: unclosed `{`: a variable ends with `}`
             KP002 Error entities/User/keys/SK
-              `{nickname}` in User.SK is no attribute of User
+              `{nickname}` in User.SK is not an attribute of User
+              fix: Add attribute `nickname` to User
         "#]],
     );
 }
@@ -227,9 +238,9 @@ fn bad_names_duplicates_and_unknown_references() {
             KP003 Error entities/User/keys/GPK
               `GPK` is no key attribute of `t!x` or its indexes: the template is never used
             KP019 Error patterns/user
-              input `email` of `user` is no attribute of User
+              `user`: input `email` is not an attribute of User
             KP019 Error patterns/user
-              sort attribute `age` of `user` is no attribute of User
+              `user`: sort attribute `age` is not an attribute of User
             KP018 Error patterns/ghost
               `ghost` names unknown entity `Ghost`
             KP012 Warning tables/t!x/gsis/X
@@ -316,6 +327,30 @@ fn partition_templates_that_differ_in_text_but_can_render_equal_still_collide_an
               `posts` reads Post but its Query also returns Note items: `POST#` also matches Note's `POST#{noteId}`; give each type its own sort-key prefix, or skip Note by type
             KP005 Warning patterns/notes
               `notes` reads Note but its Query also returns Post items: `POST#` also matches Post's `POST#{postId}`; give each type its own sort-key prefix, or skip Post by type
+        "#]],
+    );
+}
+
+#[test]
+fn a_pattern_input_left_behind_by_a_rename_says_what_it_meant_and_offers_the_rename() {
+    // issue 12: after renaming `orderId` to `id`, the pattern must say "did you mean `id`?".
+    check(
+        "
+        table orders PK SK
+        entity Order id customerId createdAt | PK=CUSTOMER#{customerId} SK=ORDER#{id}
+        read get_order Order by customerId,orderId
+        read latest Order by customerId desc order created
+        read odd Order by customerId,wibble
+        ",
+        expect![[r#"
+            KP019 Error patterns/get_order
+              `get_order`: input `orderId` is not an attribute of Order: did you mean `id`?
+              fix: Rename `orderId` to `id` in `get_order`
+            KP019 Error patterns/latest
+              `latest`: order attribute `created` is not an attribute of Order: did you mean `createdAt`?
+              fix: Rename `created` to `createdAt` in `latest`
+            KP019 Error patterns/odd
+              `odd`: input `wibble` is not an attribute of Order
         "#]],
     );
 }

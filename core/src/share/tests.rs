@@ -104,8 +104,8 @@ fn the_version_prefix_dispatches_to_its_reader() {
     let body = encode(&Design::new("v")).expect("fits")[2..].to_string();
     assert_eq!(decode_version("1", &body).map(|d| d.name), Ok("v".into()));
     assert_eq!(
-        decode_version("2", &body),
-        Err(LinkError::TooNew { found: 2 })
+        decode_version("3", &body),
+        Err(LinkError::TooNew { found: 3 })
     );
     for bad in ["0", "01", "", "v1", "1a", "99999999999"] {
         assert!(
@@ -142,17 +142,17 @@ fn bad_links_say_what_is_wrong() {
     );
     check(
         "hello",
-        expect!["the link has no version: it should start `1.`, not `hello`"],
+        expect!["the link has no version: it should start `1.` or `2.`, not `hello`"],
     );
     check(
         "7.AAAA",
         expect![
-            "the link was made by a newer keyplan (link version 7, this one reads up to 1): upgrade keyplan"
+            "the link was made by a newer keyplan (link version 7, this one reads up to 2): upgrade keyplan"
         ],
     );
     check(
         "x1.AAAA",
-        expect!["`x1` is not a link version: this keyplan reads versions 1 to 1"],
+        expect!["`x1` is not a link version: this keyplan reads versions 1 to 2"],
     );
     check(
         "1.AB+C",
@@ -464,4 +464,18 @@ fn canvas_positions_on_a_grid_travel_as_steps_and_others_exactly() {
     );
     design.layout.insert("E3".into(), Point { x: 0.5, y: -0.0 });
     assert_eq!(decode(&encode(&design).expect("fits")), Ok(design));
+}
+
+#[test]
+fn a_pattern_order_travels_in_version_2_and_a_design_without_one_stays_version_1() {
+    // issue 12: a pattern's order (`order_by`) is apart from its range condition, and a link
+    // must not drop it.
+    let mut design = crate::examples::first();
+    let plain = encode(&design).expect("fits");
+    assert!(plain.starts_with("1."), "{plain}");
+    design.patterns[1].order_by = Some("createdAt".into());
+    design.patterns[3].order_by = Some("lineNo".into());
+    let ordered = encode(&design).expect("fits");
+    assert!(ordered.starts_with("2."), "{ordered}");
+    assert_eq!(decode(&ordered), Ok(design));
 }

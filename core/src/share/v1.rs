@@ -1,4 +1,8 @@
-//! Link format version 1: the byte layout of a design, written and read by hand.
+//! Link format versions 1 and 2: the byte layout of a design, written and read by hand.
+//!
+//! Version 2 is version 1 followed by the patterns' orders (`order_by`, which version 1 cannot
+//! carry): `seq<varint pattern index, name<attribute>>`, indexes increasing. A design with no
+//! order is still written as version 1, byte for byte, so its links do not change.
 //!
 //! Only this module knows the layout; the model knows nothing of it, so renaming or reordering
 //! anything in [`crate::model`] cannot change what an old link means. Once released, version 1
@@ -162,8 +166,17 @@ pub(super) struct WireError {
     pub problem: String,
 }
 
-/// The version-1 bytes of `design`. Its `version` (the design-file format) does not travel:
-/// a decoded link is always a current design.
+/// The oldest link version that carries all of `design`: 2 when a pattern names an order.
+pub(super) fn version_for(design: &Design) -> u32 {
+    if design.patterns.iter().any(|p| p.order_by.is_some()) {
+        2
+    } else {
+        1
+    }
+}
+
+/// The bytes of `design` in [`version_for`] it. Its `version` (the design-file format) does
+/// not travel: a decoded link is always a current design.
 pub(super) fn write(design: &Design) -> Vec<u8> {
     let Design {
         version: _,
@@ -187,6 +200,17 @@ pub(super) fn write(design: &Design) -> Vec<u8> {
         w.name(Kind::Entity, entity);
         w.seq(items, write_item);
     }
+    if version_for(design) >= 2 {
+        let orders: Vec<(usize, &String)> = patterns
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| Some((i, p.order_by.as_ref()?)))
+            .collect();
+        w.seq(&orders, |w, (i, attribute)| {
+            w.count(*i);
+            w.name(Kind::Attribute, attribute);
+        });
+    }
     let mut whole = Writer::default();
     for texts in &w.prose {
         whole.seq(texts, |whole, text| whole.str(text));
@@ -195,8 +219,8 @@ pub(super) fn write(design: &Design) -> Vec<u8> {
     whole.bytes
 }
 
-/// The design in version-1 `bytes`, which must be consumed exactly.
-pub(super) fn read(bytes: &[u8]) -> Result<Design, WireError> {
+/// The design in version-`version` (1 or 2) `bytes`, which must be consumed exactly.
+pub(super) fn read(bytes: &[u8], version: u32) -> Result<Design, WireError> {
     let mut r = Reader {
         bytes,
         at: 0,
@@ -211,7 +235,7 @@ pub(super) fn read(bytes: &[u8]) -> Result<Design, WireError> {
     let description = r.prose(DESCRIPTION, "the design's description")?;
     let tables = r.seq("tables", read_table)?;
     let entities = r.seq("entities", read_entity)?;
-    let patterns = r.seq("patterns", read_pattern)?;
+    let mut patterns = r.seq("patterns", read_pattern)?;
     let layout = read_layout(&mut r)?;
     let mut samples = BTreeMap::new();
     let n_samples = r.count("sampled entities")?;
@@ -219,6 +243,27 @@ pub(super) fn read(bytes: &[u8]) -> Result<Design, WireError> {
         let entity = r.name(Kind::Entity, "a sampled entity")?;
         let items = r.seq("sample items", |r| read_map(r, 0))?;
         samples.insert(entity, items);
+    }
+    if version >= 2 {
+        let n_orders = r.count("pattern orders")?;
+        let mut previous: Option<usize> = None;
+        let n_patterns = patterns.len();
+        for _ in 0..n_orders {
+            let at = r.at;
+            let index = r.count("a pattern's index")?;
+            let attribute = r.name(Kind::Attribute, "an order's attribute")?;
+            let in_order = previous.is_none_or(|p| index > p);
+            let Some(pattern) = patterns.get_mut(index).filter(|_| in_order) else {
+                return Err(WireError {
+                    at,
+                    problem: format!(
+                        "an order for pattern {index}, but there are {n_patterns} patterns and orders come by increasing pattern"
+                    ),
+                });
+            };
+            pattern.order_by = Some(attribute);
+            previous = Some(index);
+        }
     }
     let left_over = r.prose.iter().map(VecDeque::len).sum::<usize>();
     if left_over > 0 {
@@ -560,6 +605,8 @@ fn write_pattern(w: &mut Writer, pattern: &AccessPattern) {
         inputs,
         sort,
         order,
+        // Carried after the samples, in version 2.
+        order_by: _,
         consistent,
         rate,
         page_size,
@@ -695,6 +742,7 @@ fn read_pattern(r: &mut Reader) -> Result<AccessPattern, WireError> {
         } else {
             Order::Asc
         },
+        order_by: None,
         consistent: flags & PATTERN_CONSISTENT != 0,
         rate,
         page_size,

@@ -9,7 +9,9 @@
 //! otherwise; 2 when a file cannot be read or parsed (the message names the file, and the line
 //! and column for JSON). `--json` prints exactly
 //! `{"designs":[{"file","name","patterns":[{"name","operation","index","key_condition",
-//! "covered","reasons"}],"findings":[{"code","severity","message","path"}]}]}`.
+//! "covered","reasons"}],"findings":[{"code","severity","message","path","fix"?}]}]}`, where
+//! `fix` (only when the finding has one) is the quick fix the app offers, in words: the text
+//! output prints it under the finding too.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -114,6 +116,9 @@ pub struct FindingReport {
     pub severity: Severity,
     pub message: String,
     pub path: String,
+    /// The quick fix, in words (`Add attribute `tier` to Customer`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<String>,
 }
 
 /// The JSON report of one analysed design.
@@ -141,6 +146,7 @@ pub fn design_report(file: &str, name: &str, analysis: &Analysis) -> DesignRepor
                 severity: f.severity,
                 message: f.message.clone(),
                 path: f.path.clone(),
+                fix: f.fix.as_ref().map(|fix| fix.label()),
             })
             .collect(),
     }
@@ -246,7 +252,9 @@ pub fn render_text(file: &str, imported: &Imported, analysis: &Analysis) -> Stri
             if let Some(shards) = v.shards {
                 condition.push_str(&format!("  x{shards} shards, merged"));
             }
-            if v.operation == Operation::Query && !v.scan_forward {
+            if let Some(order) = &v.order {
+                condition.push_str(&format!("  {order}"));
+            } else if v.operation == Operation::Query && !v.scan_forward {
                 condition.push_str("  descending");
             }
             [
@@ -330,6 +338,14 @@ pub fn render_text(file: &str, imported: &Imported, analysis: &Analysis) -> Stri
                 f.message,
                 paint(DIM, &format!("({})", f.path))
             );
+            if let Some(fix) = &f.fix {
+                let _ = writeln!(
+                    out,
+                    "  {} {}",
+                    " ".repeat(7 + 1 + code_width),
+                    paint(GREEN, &format!("fix: {}", fix.label()))
+                );
+            }
         }
     }
     let (covered, reads) = analysis.coverage();
@@ -363,6 +379,44 @@ mod tests {
     }
 
     #[test]
+    fn a_finding_with_a_quick_fix_prints_the_fix_under_it() {
+        // issue 12: the app's quick fixes (add the attribute, rename the input a rename left
+        // behind) are in `keyplan check`'s text and JSON too.
+        let mut design = keyplan_core::examples::first();
+        let order = design
+            .entities
+            .iter_mut()
+            .find(|e| e.name == "Order")
+            .expect("Order");
+        order.attributes[0].name = "id".into();
+        let imported = Imported {
+            design,
+            notes: Vec::new(),
+            declared: Default::default(),
+        };
+        let analysis = analyze(&imported.design);
+        let text =
+            anstream::adapter::strip_str(&render_text("x.keyplan.json", &imported, &analysis))
+                .to_string();
+        let fixes: Vec<&str> = text
+            .lines()
+            .filter(|l| l.trim_start().starts_with("fix: "))
+            .map(str::trim)
+            .collect();
+        expect_test::expect![[r#"
+            [
+                "fix: Add attribute `orderId` to Order",
+                "fix: Add attribute `orderId` to Order",
+                "fix: Add attribute `orderId` to Order",
+                "fix: Rename `orderId` to `id` in `Get order by ID`",
+            ]
+        "#]]
+        .assert_debug_eq(&fixes);
+        let report = design_report("x", "x", &analysis);
+        assert!(report.findings.iter().any(|f| f.fix.is_some()));
+    }
+
+    #[test]
     fn the_text_report_aligns_patterns_and_explains_each_scan() {
         expect_test::expect![[r#"
             x.keyplan.json (Order management)
@@ -373,7 +427,7 @@ mod tests {
                                                because GSI2: GSI2PK = `FC#{fulfillmentCenter}` needs `fulfillmentCenter`, which is not an input
                                                because GSI3: Order is absent from GSI3: it has no template for GSI3PK
                                                suggestion: a GSI with partition key `ORDER#{orderId}` would serve it
-              Get customer orders              Query              table PK = :pk AND begins_with(SK, :sk)  [:pk=CUSTOMER#{customerId}, :sk=ORDER#]  descending
+              Get customer orders              Query              table PK = :pk AND begins_with(SK, :sk)  [:pk=CUSTOMER#{customerId}, :sk=ORDER#]  descending by orderId (ScanIndexForward=false on SK)
               Get orders by status             Query              GSI1  GSI1PK = :pk AND GSI1SK >= :sk  [:pk=STATUS#{status}#SHARD{shard:10}, :sk={createdAt}$]  x10 shards, merged
               Get order items                  Query              table PK = :pk  [:pk=ORDER#{orderId}]
               Get customer profile             GetItem            table PK = :pk AND SK = :sk  [:pk=CUSTOMER#{customerId}, :sk=PROFILE]

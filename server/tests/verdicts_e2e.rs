@@ -1,0 +1,263 @@
+//! Verdicts and their fixes, end to end in a real browser, acting as a user (issue 12): a
+//! pattern input left behind by a rename says what it meant and gets no suggestion, the
+//! coverage line is not green while errors stand, renames carry templates and offer to carry
+//! the patterns along, an order is chosen apart from the range condition, a key variable that
+//! is no attribute is one click from being one, and a new pattern gets no suggestion.
+//!
+//! What the verdicts and fixes say is decided and tested in core; these check that the app
+//! shows it and that its buttons do it.
+
+mod browser;
+
+use browser::{Browser, CONTROL, eventually, open_app};
+use keyplan_core::{Design, KeyTemplate};
+
+/// Opens `design` as the open local design, in the browser of `open_app`.
+async fn open_design(b: &Browser, url: &str, design: &Design) {
+    b.store_as_open_design(&keyplan_core::file::to_string(design))
+        .await;
+    b.visit(url).await;
+}
+
+fn summary_is_green_script() -> &'static str {
+    "return document.querySelector('[data-testid=coverage-summary]').classList.contains('all-covered');"
+}
+
+#[tokio::test]
+async fn the_coverage_line_counts_errors_and_is_not_green_until_the_quick_fix_clears_them() {
+    // issue 12: "4 of 4 read patterns covered" showed in green beside two error findings.
+    let Some((server, b)) = open_app().await else {
+        return;
+    };
+    // Every read covered, and one error: Customer's GSI3PK names `mail`, no attribute of it.
+    let mut design = keyplan_core::examples::first();
+    design.patterns.retain(|p| p.name != "Get order by ID");
+    design
+        .entities
+        .iter_mut()
+        .find(|e| e.name == "Customer")
+        .expect("Customer")
+        .keys
+        .insert("GSI3PK".into(), KeyTemplate::parse("EMAIL#{mail}"));
+    let (covered, reads) = keyplan_core::analyze(&design).coverage();
+    assert_eq!(covered, reads, "the design covers every read");
+    open_design(&b, &server.url, &design).await;
+
+    let summary = b.text("[data-testid=coverage-summary]").await;
+    assert_eq!(
+        summary,
+        format!("{covered} of {reads} read patterns covered, 1 error")
+    );
+    assert_eq!(
+        b.js(summary_is_green_script()).await,
+        serde_json::json!(false),
+        "not green while an error stands"
+    );
+
+    b.click("[data-testid=findings-tab]").await;
+    let fix = b.find("[data-testid=finding-fix]").await;
+    assert_eq!(
+        fix.text().await.expect("text"),
+        "Add attribute `mail` to Customer"
+    );
+    fix.click().await.expect("click the quick fix");
+    eventually("the coverage line turns green", || async {
+        b.js(summary_is_green_script()).await == serde_json::json!(true)
+    })
+    .await;
+    assert_eq!(
+        b.text("[data-testid=coverage-summary]").await,
+        format!("{covered} of {reads} read patterns covered")
+    );
+    let customer = b.saved_design().await;
+    let mail = customer
+        .entity("Customer")
+        .and_then(|e| e.attribute("mail"))
+        .expect("the fix added `mail`");
+    assert!(mail.required, "a key variable is added required");
+    b.close().await;
+}
+
+#[tokio::test]
+async fn renaming_an_attribute_offers_to_rename_the_patterns_and_a_left_behind_input_says_what_it_meant()
+ {
+    // issue 12: after renaming `orderId` to `id`, the pattern was suggested a GSI on
+    // `{orderId}`, a variable that no longer exists.
+    let Some((_server, b)) = open_app().await else {
+        return;
+    };
+    b.click("[data-entity=Order] .card-head").await;
+    b.type_into("[aria-label='Name of attribute 1']", "id")
+        .await;
+    let offer = b.text("[data-testid=rename-offer]").await;
+    assert!(
+        offer.starts_with("1 pattern still names `orderId`: rename it to `id` there too?"),
+        "{offer}"
+    );
+    b.click("[data-testid=rename-offer-apply]").await;
+    eventually("the patterns name `id`", || async {
+        let d = b.saved_design().await;
+        d.pattern("Get order by ID").expect("p").inputs == ["id"]
+            && d.pattern("Get order items").expect("p").inputs == ["orderId"]
+    })
+    .await;
+
+    // One undo takes the patterns back; the attribute stays renamed.
+    b.press(&[CONTROL], 'z').await;
+    eventually("undo restores the inputs", || async {
+        let d = b.saved_design().await;
+        d.pattern("Get order by ID").expect("p").inputs == ["orderId"]
+            && d.entity("Order").expect("Order").attribute("id").is_some()
+    })
+    .await;
+
+    b.click("[data-pattern='Get order by ID']").await;
+    let reasons = b.text("[data-testid=verdict-reasons]").await;
+    assert!(
+        reasons.contains("input `orderId` is not an attribute of Order: did you mean `id`?"),
+        "{reasons}"
+    );
+    assert!(
+        b.texts("[data-testid=suggestion]").await.is_empty(),
+        "no index on a variable that does not exist is suggested"
+    );
+    let fix = b.find("[data-testid=pattern-fix]").await;
+    assert_eq!(
+        fix.text().await.expect("text"),
+        "Rename `orderId` to `id` in `Get order by ID`"
+    );
+    fix.click().await.expect("apply the fix");
+    eventually("the suggestion is keyed on `id`", || async {
+        b.texts("[data-testid=suggestion]").await
+            == ["a GSI with partition key `ORDER#{id}` would serve it"]
+    })
+    .await;
+    b.close().await;
+}
+
+#[tokio::test]
+async fn renaming_the_tables_partition_key_carries_every_template_and_undo_restores_them() {
+    // issue 12: renaming PK to pk orphaned every entity's template for PK.
+    let Some((_server, b)) = open_app().await else {
+        return;
+    };
+    b.click(".table-head").await;
+    b.type_into("[data-testid=table-partition-key]", "pk").await;
+    eventually("every template moved to pk", || async {
+        let d = b.saved_design().await;
+        d.tables[0].partition_key.name == "pk"
+            && d.entities_in("orders")
+                .all(|e| e.keys.contains_key("pk") && !e.keys.contains_key("PK"))
+    })
+    .await;
+    b.press(&[CONTROL], 'z').await;
+    eventually("undo restores PK and its templates", || async {
+        b.saved_design().await == keyplan_core::examples::first()
+    })
+    .await;
+    b.close().await;
+}
+
+#[tokio::test]
+async fn the_order_is_chosen_apart_from_the_range_and_the_verdict_states_it_with_its_values() {
+    // issue 12: "newest first" could not name its attribute without a range condition, and
+    // the verdict box showed `:sk` without its value.
+    let Some((_server, b)) = open_app().await else {
+        return;
+    };
+    b.click("[data-pattern='Get customer orders']").await;
+    assert_eq!(
+        b.texts("[data-testid=key-values] .key-value").await,
+        [":pk\nCUSTOMER#{customerId}", ":sk\nORDER#"]
+    );
+    assert_eq!(
+        b.text("[data-testid=verdict-order]").await,
+        "descending by orderId (ScanIndexForward=false on SK)"
+    );
+    // Ordered by createdAt: the table's SK sorts by orderId, so the table no longer serves it.
+    b.find("[data-testid=order-by]")
+        .await
+        .select_by_value("createdAt")
+        .await
+        .expect("order by createdAt");
+    let badge = "[data-pattern='Get customer orders'] [data-testid=verdict-badge]";
+    eventually("the pattern is a Scan", || async {
+        b.texts(badge).await == ["Scan"]
+    })
+    .await;
+    let reasons = b.text("[data-testid=verdict-reasons]").await;
+    assert!(
+        reasons.contains(
+            "the table: the order by `createdAt` is not the order of SK: it sorts by `orderId` after `ORDER#`"
+        ),
+        "{reasons}"
+    );
+    assert_eq!(
+        b.texts("[data-testid=suggestion]").await,
+        [
+            "a GSI with partition key `CUSTOMER#{customerId}` and sort key `{createdAt}#{orderId}` would serve it"
+        ]
+    );
+    let saved = b.saved_design().await;
+    let pattern = saved.pattern("Get customer orders").expect("p");
+    assert_eq!(pattern.order_by.as_deref(), Some("createdAt"));
+    assert_eq!(pattern.sort, None, "no range condition came with the order");
+    b.close().await;
+}
+
+#[tokio::test]
+async fn a_typed_key_variable_is_one_click_from_an_attribute_and_a_new_pattern_gets_no_suggestion()
+{
+    // issue 12: `CUSTOMER#{customerId}` only warned, and a new pattern was a red Scan
+    // suggesting a constant-partition GSI.
+    let Some((_server, b)) = open_app().await else {
+        return;
+    };
+    b.button("New")
+        .await
+        .click()
+        .await
+        .expect("open the gallery");
+    b.click("[data-testid=gallery-blank]").await;
+    b.find(".canvas-empty").await;
+    b.click("[data-testid=add-entity]").await;
+    b.type_into("[data-testid=entity-name-input]", "Customer")
+        .await;
+    eventually("the card is renamed", || async {
+        b.texts("[data-testid=entity-name]").await == ["Customer"]
+    })
+    .await;
+    b.type_into("[data-testid=template-PK]", "CUSTOMER#{customerId}")
+        .await;
+    let fix = b.find("[data-testid=template-fix]").await;
+    assert_eq!(
+        fix.text().await.expect("text"),
+        "Add attribute `customerId` to Customer"
+    );
+    fix.click().await.expect("add the attribute");
+    eventually("customerId is a required attribute", || async {
+        b.saved_design()
+            .await
+            .entity("Customer")
+            .and_then(|e| e.attribute("customerId"))
+            .is_some_and(|a| a.required)
+    })
+    .await;
+    assert!(b.texts("[data-testid=template-fix]").await.is_empty());
+
+    b.click("[data-testid=add-pattern]").await;
+    assert_eq!(
+        b.text("[data-testid=returns-default]").await,
+        "Returns Customer, the first entity, since none was selected: pick the entities it reads."
+    );
+    let reasons = b.text("[data-testid=verdict-reasons]").await;
+    assert!(
+        reasons.starts_with("the pattern has no inputs yet"),
+        "{reasons}"
+    );
+    assert!(
+        b.texts("[data-testid=suggestion]").await.is_empty(),
+        "nothing is suggested for a pattern with no inputs"
+    );
+    b.close().await;
+}
