@@ -8,7 +8,7 @@
 //! | code  | severity | what |
 //! |-------|----------|------|
 //! | KP001 | error    | a key template does not parse (its diagnostics) |
-//! | KP002 | error    | a template variable that is no attribute of the entity |
+//! | KP002 | error    | a template variable that is not an attribute of the entity |
 //! | KP003 | error    | a key template for a key attribute no index of the table has |
 //! | KP004 | error    | two entities whose primary keys can render equal |
 //! | KP005 | warning  | a pattern's Query also returns another entity type (sort prefix too short) |
@@ -383,7 +383,7 @@ fn entity_keys(entity: &Entity, table: Option<&PreparedTable<'_>>, out: &mut Fin
                     Severity::Error,
                     path(),
                     format!(
-                        "`{{{}}}` in {}.{key} is no attribute of {}",
+                        "`{{{}}}` in {}.{key} is not an attribute of {}",
                         var.name, entity.name, entity.name
                     ),
                 );
@@ -396,7 +396,7 @@ fn entity_keys(entity: &Entity, table: Option<&PreparedTable<'_>>, out: &mut Fin
                 Severity::Error,
                 path(),
                 format!(
-                    "`{key}` is no key attribute of `{}` or its indexes: the template is never used",
+                    "`{key}` is not a key attribute of `{}` or its indexes: the template is never used",
                     table.table.name
                 ),
             );
@@ -621,7 +621,7 @@ fn patterns(prepared: &Prepared<'_>, verdicts: &[Verdict], out: &mut Findings) {
                         Severity::Error,
                         path(),
                         format!(
-                            "{what} `{attr}` of `{}` is no attribute of {}",
+                            "{what} `{attr}` of `{}` is not an attribute of {}",
                             pattern.name,
                             known
                                 .iter()

@@ -39,7 +39,7 @@ fn a_broken_template_and_an_unknown_variable_are_errors() {
             KP001 Error entities/User/keys/PK
               User.PK `USER#{userId` at 5..12: unclosed `{`: a variable ends with `}`
             KP002 Error entities/User/keys/SK
-              `{nickname}` in User.SK is no attribute of User
+              `{nickname}` in User.SK is not an attribute of User
         "#]],
     );
 }
@@ -225,11 +225,11 @@ fn bad_names_duplicates_and_unknown_references() {
             KP017 Error entities/User
               two entities are named `User`
             KP003 Error entities/User/keys/GPK
-              `GPK` is no key attribute of `t!x` or its indexes: the template is never used
+              `GPK` is not a key attribute of `t!x` or its indexes: the template is never used
             KP019 Error patterns/user
-              input `email` of `user` is no attribute of User
+              input `email` of `user` is not an attribute of User
             KP019 Error patterns/user
-              sort attribute `age` of `user` is no attribute of User
+              sort attribute `age` of `user` is not an attribute of User
             KP018 Error patterns/ghost
               `ghost` names unknown entity `Ghost`
             KP012 Warning tables/t!x/gsis/X
@@ -284,7 +284,7 @@ fn a_template_for_a_key_no_index_has_is_never_used() {
         ",
         expect![[r#"
             KP003 Error entities/User/keys/GSI9PK
-              `GSI9PK` is no key attribute of `app` or its indexes: the template is never used
+              `GSI9PK` is not a key attribute of `app` or its indexes: the template is never used
         "#]],
     );
 }
