@@ -7,6 +7,8 @@
 //! [`prerequisites`] for what happens when one is missing.
 #![allow(dead_code)]
 
+mod log;
+
 use std::future::Future;
 use std::io::{BufRead, BufReader};
 use std::net::{TcpListener, TcpStream};
@@ -173,6 +175,11 @@ impl Browser {
         capabilities.insert(
             "goog:chromeOptions".to_string(),
             serde_json::json!({ "binary": CHROMIUM, "args": args }),
+        );
+        // Keep the console, for [`Browser::console_errors`].
+        capabilities.insert(
+            "goog:loggingPrefs".to_string(),
+            serde_json::json!({ "browser": "ALL" }),
         );
         let client = ClientBuilder::native()
             .capabilities(capabilities)
