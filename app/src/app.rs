@@ -13,7 +13,7 @@ use crate::dialogs::Dialogs;
 use crate::inspector::Inspector;
 use crate::library::Library;
 use crate::panels::{DataView, LeftPanel};
-use crate::session::{CenterView, Dialog, Selection, Session};
+use crate::session::{CenterView, Dialog, Selection, Session, Toast};
 use crate::storage;
 use crate::store::Store;
 use crate::topbar::TopBar;
@@ -59,19 +59,32 @@ fn AfterPaint(message: &'static str, children: ChildrenFn) -> impl IntoView {
 }
 
 /// Where the app starts: the design a shared link carries (as a new local design), else the
-/// open local design, else the built-in example. The message explains a link that failed.
-fn startup() -> (String, Design, Option<String>) {
+/// open local design, else the built-in example. The message says that a link's design is a
+/// copy (issue 12), or explains a link that failed.
+fn startup() -> (String, Design, Option<Toast>) {
+    let warn = |message: String| Toast {
+        message,
+        error: true,
+        notes: Vec::new(),
+    };
     let mut message = None;
     if let Some(hash) = web_sys::window().and_then(|w| w.location().hash().ok())
         && let Some(payload) = hash.strip_prefix("#d=")
     {
         clear_hash();
         match crate::share::decode(payload) {
-            Ok(design) => return (storage::new_id(), design, None),
+            Ok(design) => {
+                let notice = Toast {
+                    message: shared_copy_notice(&design.name),
+                    error: false,
+                    notes: Vec::new(),
+                };
+                return (storage::new_id(), design, Some(notice));
+            }
             Err(e) => {
-                message = Some(format!(
+                message = Some(warn(format!(
                     "This link could not be opened ({e}). Your saved designs are untouched."
-                ))
+                )))
             }
         }
     }
@@ -81,13 +94,20 @@ fn startup() -> (String, Design, Option<String>) {
         match loaded {
             Ok(design) => return (id, design, message),
             Err(e) => {
-                message = Some(format!(
+                message = Some(warn(format!(
                     "Your last design could not be read ({e}); it is kept in storage, and the example opened instead."
-                ))
+                )))
             }
         }
     }
     (storage::new_id(), keyplan_core::examples::first(), message)
+}
+
+/// What a user who opened a share link is told: it is their own copy.
+fn shared_copy_notice(name: &str) -> String {
+    format!(
+        "Opened a shared copy of \u{201c}{name}\u{201d}: it is saved in this browser as a new design, and your changes do not reach whoever shared it"
+    )
 }
 
 fn clear_hash() {
@@ -136,14 +156,18 @@ pub fn open_file_text(
     file_name: &str,
     text: &str,
 ) {
-    match crate::import::read(file_name, text) {
-        Ok((design, note)) => {
+    match crate::import::read(text) {
+        Ok((design, notes)) => {
             let name = design.name.clone();
             library.open_new(store, session, design);
-            session.say(match note {
-                Some(note) => format!("Opened {file_name} as \u{201c}{name}\u{201d}: {note}"),
-                None => format!("Opened {file_name} as \u{201c}{name}\u{201d}"),
-            });
+            let opened = format!("Opened {file_name} as \u{201c}{name}\u{201d}");
+            session.say_with_notes(
+                match notes.len() {
+                    0 => opened,
+                    n => format!("{opened}, with {}:", crate::text::plural(n, "note")),
+                },
+                notes,
+            );
         }
         Err(e) => session.warn(format!("{file_name} could not be opened: {e}")),
     }
@@ -178,7 +202,7 @@ pub fn App() -> impl IntoView {
     provide_context(session);
     provide_context(library);
     if let Some(message) = message {
-        session.warn(message);
+        session.toast.set(Some(message));
     }
 
     // Autosave: every change, so a reload or a crash loses nothing. A change is saved in the
@@ -280,8 +304,9 @@ pub fn App() -> impl IntoView {
         clear_hash();
         match crate::share::decode(payload) {
             Ok(design) => {
+                let notice = shared_copy_notice(&design.name);
                 library.open_new(&store, &session, design);
-                session.say("Opened the shared design as a new local design");
+                session.say(notice);
             }
             Err(e) => session.warn(format!(
                 "This link could not be opened ({e}). Your saved designs are untouched."

@@ -16,7 +16,7 @@ use crate::session::{Selection, Session, use_session};
 use crate::store::{Store, use_store};
 
 use entity_card::EntityCard;
-use relation_lines::RelationLines;
+use relation_lines::{Layer, RelationLines};
 use table_frame::TableFrame;
 use zoom_controls::ZoomControls;
 
@@ -32,47 +32,95 @@ pub struct Highlight {
     pub active: bool,
 }
 
-/// Adds a new entity in the middle of the visible canvas, in the first table (creating a
-/// table with generic keys when the design has none), and selects it. One undo step.
+/// A first free name: `base`, then `base2`, `base3`...
+fn free_name(base: &str, taken: impl Fn(&str) -> bool) -> String {
+    (1..)
+        .map(|n| {
+            if n == 1 {
+                base.to_string()
+            } else {
+                format!("{base}{n}")
+            }
+        })
+        .find(|n| !taken(n))
+        .unwrap_or_else(|| base.to_string())
+}
+
+/// A table with the generic single-table keys `PK` and `SK`.
+fn new_table(name: String) -> Table {
+    Table {
+        name,
+        partition_key: KeyAttribute::new("PK", KeyType::S),
+        sort_key: Some(KeyAttribute::new("SK", KeyType::S)),
+        gsis: Vec::new(),
+        lsis: Vec::new(),
+        billing: Default::default(),
+        ttl_attribute: None,
+    }
+}
+
+/// Adds a table with keys `PK` and `SK` and selects it, so the inspector shows it to rename;
+/// the next entity added goes into it. One undo step.
+pub fn add_table(store: &Store, session: &Session) {
+    let (at, name) = store.with_untracked(|d| {
+        let at = d.tables.len();
+        // "app" first, then "table2", "table3"... by how many tables there will be.
+        let name = (at + 1..)
+            .map(|n| if n == 1 { "app".to_string() } else { format!("table{n}") })
+            .find(|n| d.table(n).is_none())
+            .unwrap_or_else(|| "table".into());
+        (at, name)
+    });
+    if store.dispatch(Edit::AddTable {
+        at,
+        table: new_table(name.clone()),
+    }) {
+        session.select(Selection::Table(name.clone()));
+        session.say(format!(
+            "Added table \u{201c}{name}\u{201d} with keys PK and SK: new entities go into it"
+        ));
+    }
+}
+
+/// Adds a new entity near the middle of the visible canvas where no card is (see
+/// [`geometry::place_card`]), in the selected table, else the first (a design without tables
+/// gets a table `app` with keys PK and SK, and the toast says so), and selects it. One undo
+/// step.
 pub fn add_entity(store: &Store, session: &Session) {
-    let (edit, name) = store.with_untracked(|design| {
-        let name = (1..)
-            .map(|n| {
-                if n == 1 {
-                    "NewEntity".to_string()
-                } else {
-                    format!("NewEntity{n}")
-                }
-            })
-            .find(|n| design.entity(n).is_none())
-            .unwrap_or_else(|| "NewEntity".into());
+    let selected_table = match session.selection.get_untracked() {
+        Selection::Table(t) | Selection::Index { table: t, .. } => Some(t),
+        _ => None,
+    };
+    let (edit, name, created_table) = store.with_untracked(|design| {
+        let name = free_name("NewEntity", |n| design.entity(n).is_some());
         let (w, h) = session.canvas_size.get_untracked();
         let v = session.viewport.get_untracked();
         let centre = v.to_canvas(w / 2.0, h / 2.0);
-        let position = Point {
+        let height = geometry::card_height(1, 0);
+        let wanted = Point {
             x: (centre.x - geometry::CARD_WIDTH / 2.0).round(),
             y: (centre.y - 80.0).round(),
         };
+        let cards: Vec<Rect> = geometry::card_rects(design)
+            .into_iter()
+            .map(|(_, r)| r)
+            .collect();
+        let position = geometry::place_card(&cards, wanted, geometry::CARD_WIDTH, height);
         let mut edits = Vec::new();
-        let table = match design.tables.first() {
-            Some(t) => t.name.clone(),
+        let existing = selected_table
+            .filter(|t| design.table(t).is_some())
+            .or_else(|| design.tables.first().map(|t| t.name.clone()));
+        let (table, created_table) = match existing {
+            Some(t) => (t, None),
             None => {
                 edits.push(Edit::AddTable {
                     at: 0,
-                    table: Table {
-                        name: "app".into(),
-                        partition_key: KeyAttribute::new("PK", KeyType::S),
-                        sort_key: Some(KeyAttribute::new("SK", KeyType::S)),
-                        gsis: Vec::new(),
-                        lsis: Vec::new(),
-                        billing: Default::default(),
-                        ttl_attribute: None,
-                    },
+                    table: new_table("app".into()),
                 });
-                "app".to_string()
+                ("app".to_string(), Some("app".to_string()))
             }
         };
-        let id = format!("{}Id", lower_first(&name));
+        let id = id_attribute(&name);
         edits.push(Edit::AddEntity {
             at: design.entities.len(),
             entity: Entity {
@@ -87,11 +135,23 @@ pub fn add_entity(store: &Store, session: &Session) {
             },
             position: Some(position),
         });
-        (Edit::Batch(edits), name)
+        (Edit::Batch(edits), name, created_table)
     });
     if store.dispatch(edit) {
         session.select(Selection::Entities(vec![name]));
+        if let Some(table) = created_table {
+            // issue 12: the first entity used to create a table silently.
+            session.say(format!(
+                "Added table \u{201c}{table}\u{201d} (keys PK and SK) for the new entity: select it on the canvas to rename it or change its keys"
+            ));
+        }
     }
+}
+
+/// `customerId` for `Customer`: the id attribute a new entity starts with, renamed with the
+/// entity until the user renames it.
+pub fn id_attribute(entity: &str) -> String {
+    format!("{}Id", lower_first(entity))
 }
 
 fn lower_first(name: &str) -> String {
@@ -100,6 +160,16 @@ fn lower_first(name: &str) -> String {
         Some(c) => c.to_lowercase().chain(chars).collect(),
         None => String::new(),
     }
+}
+
+/// True when the pointer went down on a button, field or link inside the canvas.
+fn starts_on_control(ev: &web_sys::PointerEvent) -> bool {
+    use leptos::wasm_bindgen::JsCast;
+    ev.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|el| el.closest("button, input, select, textarea, a, label").ok())
+        .flatten()
+        .is_some()
 }
 
 /// A pan or a rectangle selection in progress.
@@ -204,7 +274,9 @@ pub fn Canvas() -> impl IntoView {
         )
     };
     let on_pointerdown = move |ev: web_sys::PointerEvent| {
-        if ev.button() != 0 {
+        // A press on a control (the empty canvas's "Add an entity", the tools) is the control's:
+        // capturing the pointer here would send its click to the canvas instead (issue 12).
+        if ev.button() != 0 || starts_on_control(&ev) {
             return;
         }
         let (sx, sy) = local(&ev);
@@ -312,12 +384,13 @@ pub fn Canvas() -> impl IntoView {
                     key=|name| name.clone()
                     children=move |name| view! { <TableFrame name=name rects=rects highlight=highlight/> }
                 />
-                <RelationLines rects=rects/>
+                <RelationLines rects=rects layer=Layer::Lines/>
                 <For
                     each=move || names.get()
                     key=|name| name.clone()
                     children=move |name| view! { <EntityCard name=name rects=rects highlight=highlight/> }
                 />
+                <RelationLines rects=rects layer=Layer::Labels/>
                 {move || marquee.get().map(|r| view! {
                     <div
                         class="marquee"
@@ -336,6 +409,14 @@ pub fn Canvas() -> impl IntoView {
                 </div>
             </Show>
             <div class="canvas-tools" on:pointerdown=|ev| ev.stop_propagation()>
+                <button
+                    class="button"
+                    data-testid="add-table"
+                    title="Add a table"
+                    on:click=move |_| add_table(&store, &session)
+                >
+                    "+ Table"
+                </button>
                 <button
                     class="button"
                     data-testid="add-entity"

@@ -47,7 +47,9 @@ pub fn ToastView() -> impl IntoView {
     let session = use_session();
     // Each toast stays five seconds unless replaced.
     Effect::new(move |_| {
-        if let Some(toast) = session.toast.get() {
+        if let Some(toast) = session.toast.get()
+            && toast.notes.is_empty()
+        {
             let long = toast.error;
             set_timeout(
                 move || {
@@ -63,7 +65,14 @@ pub fn ToastView() -> impl IntoView {
         session.toast.get().map(|t| {
             view! {
                 <div class="toast" class:error=t.error role="status" aria-live="polite" data-testid="toast">
-                    <span>{t.message}</span>
+                    <div class="toast-text">
+                        <span>{t.message}</span>
+                        {(!t.notes.is_empty()).then(|| view! {
+                            <ul class="toast-notes" data-testid="toast-notes">
+                                {t.notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
+                            </ul>
+                        })}
+                    </div>
                     <button class="icon-button small" aria-label="Dismiss" on:click=move |_| session.toast.set(None)>"×"</button>
                 </div>
             }

@@ -173,6 +173,64 @@ pub fn free_spot(design: &Design) -> Point {
     }
 }
 
+/// The height a card is given room for when placing a new one: a new card grows as its
+/// attributes and key templates are typed, and must not grow onto the card below it.
+pub const ROOM_TO_GROW: f64 = 320.0;
+
+/// Where a new card of `width` x `height` goes: the place nearest to `wanted` that keeps a
+/// [`GAP`] from every card in `cards`, counting each card (the new one too) as at least
+/// [`ROOM_TO_GROW`] tall. The places tried are `wanted` itself and the spots right of, below
+/// and left of every card, aligned with it; below the lowest card is always free, so there is
+/// always an answer. New cards used to land exactly on top of the previous one (issue 12).
+pub fn place_card(cards: &[Rect], wanted: Point, width: f64, height: f64) -> Point {
+    let tall = |r: &Rect| Rect {
+        height: r.height.max(ROOM_TO_GROW),
+        ..*r
+    };
+    let occupied: Vec<Rect> = cards.iter().map(|r| tall(r).inflate(GAP / 2.0)).collect();
+    let free = |p: &Point| {
+        let candidate = tall(&Rect {
+            x: p.x,
+            y: p.y,
+            width,
+            height,
+        })
+        .inflate(GAP / 2.0);
+        !occupied.iter().any(|r| r.intersects(&candidate))
+    };
+    let lowest = cards
+        .iter()
+        .map(|r| tall(r).bottom())
+        .fold(f64::NEG_INFINITY, f64::max);
+    let mut candidates = vec![wanted];
+    for r in cards {
+        candidates.push(Point {
+            x: r.right() + GAP,
+            y: r.y,
+        });
+        candidates.push(Point {
+            x: r.x,
+            y: tall(r).bottom() + GAP,
+        });
+        candidates.push(Point {
+            x: r.x - GAP - width,
+            y: r.y,
+        });
+    }
+    if lowest.is_finite() {
+        candidates.push(Point {
+            x: wanted.x,
+            y: lowest + GAP,
+        });
+    }
+    let distance = |p: &Point| (p.x - wanted.x).powi(2) + (p.y - wanted.y).powi(2);
+    candidates
+        .into_iter()
+        .filter(free)
+        .min_by(|a, b| distance(a).total_cmp(&distance(b)))
+        .unwrap_or(wanted)
+}
+
 /// The bounds of every card, or `None` for an empty design.
 pub fn bounds(rects: &[(String, Rect)]) -> Option<Rect> {
     rects.iter().map(|(_, r)| *r).reduce(|a, b| a.union(&b))
@@ -357,6 +415,71 @@ mod tests {
             .expect("a card");
         let placed_bottom = design.layout.values().map(|p| p.y).fold(0.0, f64::max);
         assert!(event.y > placed_bottom);
+    }
+
+    fn card_at(x: f64, y: f64) -> Rect {
+        Rect {
+            x,
+            y,
+            width: CARD_WIDTH,
+            height: 120.0,
+        }
+    }
+
+    fn overlaps_any(cards: &[Rect], p: Point) -> bool {
+        let new = card_at(p.x, p.y);
+        cards.iter().any(|c| c.intersects(&new))
+    }
+
+    // issue 12: new cards landed exactly on top of the previous one.
+    #[test]
+    fn a_new_card_goes_where_it_was_wanted_when_that_place_is_free() {
+        let wanted = Point { x: 500.0, y: 100.0 };
+        assert_eq!(place_card(&[], wanted, CARD_WIDTH, 120.0), wanted);
+        let far = [card_at(-900.0, -900.0)];
+        assert_eq!(place_card(&far, wanted, CARD_WIDTH, 120.0), wanted);
+    }
+
+    #[test]
+    fn a_new_card_never_lands_on_the_card_already_there() {
+        let first = card_at(100.0, 100.0);
+        let placed = place_card(&[first], Point { x: 100.0, y: 100.0 }, CARD_WIDTH, 120.0);
+        assert!(!overlaps_any(&[first], placed), "{placed:?}");
+        assert!(
+            (placed.x - first.x).abs() >= CARD_WIDTH + GAP
+                || (placed.y - first.y).abs() >= ROOM_TO_GROW + GAP,
+            "a gap and room to grow between them: {placed:?}"
+        );
+    }
+
+    #[test]
+    fn cards_added_one_after_another_at_the_same_spot_never_overlap() {
+        let wanted = Point { x: 0.0, y: 0.0 };
+        let mut cards: Vec<Rect> = Vec::new();
+        for _ in 0..12 {
+            let p = place_card(&cards, wanted, CARD_WIDTH, 120.0);
+            assert!(!overlaps_any(&cards, p), "card {} at {p:?}", cards.len());
+            cards.push(card_at(p.x, p.y));
+        }
+        // Each one as near the wanted spot as the others allow: the first ring is filled
+        // before anything goes further out.
+        let farthest = cards
+            .iter()
+            .map(|c| c.x.abs().max(c.y.abs()))
+            .fold(0.0, f64::max);
+        assert!(farthest < 3.0 * (ROOM_TO_GROW + GAP), "{cards:?}");
+    }
+
+    #[test]
+    fn a_new_card_leaves_room_below_a_card_that_is_still_short() {
+        // A fresh card is short; the one placed below it must leave it room to grow.
+        let short = card_at(0.0, 0.0);
+        let placed = place_card(&[short], Point { x: 0.0, y: 150.0 }, CARD_WIDTH, 120.0);
+        let grown = Rect {
+            height: ROOM_TO_GROW,
+            ..short
+        };
+        assert!(!grown.intersects(&card_at(placed.x, placed.y)), "{placed:?}");
     }
 
     #[test]

@@ -3,14 +3,9 @@
 
 use keyplan_core::Design;
 
-/// The design in a file's text, and a note on what the import could not keep.
-pub fn read(file_name: &str, text: &str) -> Result<(Design, Option<String>), String> {
-    let _ = file_name;
+/// The design in a file's text, and every note on what the import could not keep (all of
+/// them: the toast used to show only the first, issue 12).
+pub fn read(text: &str) -> Result<(Design, Vec<String>), String> {
     let imported = keyplan_core::import::detect_and_import(text).map_err(|e| e.to_string())?;
-    let note = match imported.notes.len() {
-        0 => None,
-        1 => Some(imported.notes[0].clone()),
-        n => Some(format!("{n} notes, first: {}", imported.notes[0])),
-    };
-    Ok((imported.design, note))
+    Ok((imported.design, imported.notes))
 }

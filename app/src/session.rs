@@ -82,6 +82,9 @@ pub enum Dialog {
 pub struct Toast {
     pub message: String,
     pub error: bool,
+    /// Details listed under the message (an import's notes); a toast with details stays until
+    /// dismissed.
+    pub notes: Vec<String>,
 }
 
 /// All session state, `Copy` for closures.
@@ -138,9 +141,15 @@ impl Session {
     }
 
     pub fn say(&self, message: impl Into<String>) {
+        self.say_with_notes(message, Vec::new());
+    }
+
+    /// A message with a list of details under it, shown until dismissed.
+    pub fn say_with_notes(&self, message: impl Into<String>, notes: Vec<String>) {
         self.toast.set(Some(Toast {
             message: message.into(),
             error: false,
+            notes,
         }));
     }
 
@@ -148,6 +157,7 @@ impl Session {
         self.toast.set(Some(Toast {
             message: message.into(),
             error: true,
+            notes: Vec::new(),
         }));
     }
 }

@@ -43,6 +43,45 @@ pub fn underline(source: &str, diagnostics: &[Diagnostic]) -> Vec<Segment> {
     out
 }
 
+/// `n` and `noun`, the noun in the plural unless `n` is 1: "1 table", "2 entities", "0 notes".
+/// The last word of `noun` takes the ending ("1 access pattern", "3 access patterns").
+pub fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        return format!("1 {noun}");
+    }
+    let consonant_y = noun.ends_with('y')
+        && !noun
+            .chars()
+            .rev()
+            .nth(1)
+            .is_some_and(|c| "aeiou".contains(c));
+    if consonant_y {
+        format!("{n} {}ies", &noun[..noun.len() - 1])
+    } else if ["s", "x", "ch", "sh"].iter().any(|end| noun.ends_with(end)) {
+        format!("{n} {noun}es")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// `text` cut to at most `max` characters at a word boundary, with an ellipsis when cut
+/// (gallery descriptions were cut mid-word, issue 12).
+pub fn excerpt(text: &str, max: usize) -> String {
+    let text = text.trim();
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    // The byte offset of character `max`: everything before it fits.
+    let limit = text.char_indices().nth(max).map_or(text.len(), |(i, _)| i);
+    let head = &text[..limit];
+    let cut = match head.rfind(char::is_whitespace) {
+        Some(space) if space > 0 => &head[..space],
+        _ => head,
+    };
+    let cut = cut.trim_end_matches(|c: char| c.is_whitespace() || ",;:.-(".contains(c));
+    format!("{cut}\u{2026}")
+}
+
 /// `a, b ,c` as `["a", "b", "c"]`; empty pieces dropped.
 pub fn split_list(text: &str) -> Vec<String> {
     text.split(',')
@@ -77,6 +116,29 @@ mod tests {
         assert_eq!(show("A}B"), "A[}]B");
         assert_eq!(show("CUSTOMER#{customerId}"), "CUSTOMER#{customerId}");
         assert_eq!(show(""), "[ ]");
+    }
+
+    // issue 12: "1 tables", "deleted 1 tables".
+    #[test]
+    fn counts_take_the_singular_for_one_and_the_plural_otherwise() {
+        assert_eq!(plural(1, "table"), "1 table");
+        assert_eq!(plural(0, "table"), "0 tables");
+        assert_eq!(plural(2, "entity"), "2 entities");
+        assert_eq!(plural(3, "access pattern"), "3 access patterns");
+        assert_eq!(plural(1, "access pattern"), "1 access pattern");
+        assert_eq!(plural(2, "mismatch"), "2 mismatches");
+        assert_eq!(plural(2, "key"), "2 keys");
+    }
+
+    #[test]
+    fn an_excerpt_ends_at_a_word_boundary_with_an_ellipsis() {
+        assert_eq!(excerpt("Short text.", 40), "Short text.");
+        assert_eq!(
+            excerpt("Orders, customers and their shipments", 20),
+            "Orders, customers\u{2026}"
+        );
+        assert_eq!(excerpt("Unbreakablelongword", 5), "Unbre\u{2026}");
+        assert_eq!(excerpt("Données clients détaillées", 10), "Données\u{2026}");
     }
 
     #[test]

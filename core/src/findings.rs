@@ -430,7 +430,7 @@ fn entity_keys(entity: &Entity, table: Option<&PreparedTable<'_>>, out: &mut Fin
                 Severity::Error,
                 path(),
                 format!(
-                    "`{key}` is no key attribute of `{}` or its indexes: the template is never used",
+                    "`{key}` is not a key attribute of `{}` or its indexes: the template is never used",
                     table.table.name
                 ),
             );

@@ -258,12 +258,15 @@ fn card_body(card: cards::CardData, highlight: Memo<Highlight>) -> impl IntoView
         })
         .collect_view();
     let clip_name = clipped(&card.name, FITS);
+    // Mono 11 px: about 14 characters fit beside a name before the chip must shrink.
+    let clip_table = clipped(&card.table, 14);
+    let table_title = format!("Table {}", card.table);
     view! {
         <header class="card-head">
             <span class="card-name" class:clip=clip_name data-testid="entity-name">{card.name}</span>
-            <span class="card-table">{card.table}</span>
+            <span class="card-table" class:clip=clip_table title=table_title data-testid="card-table">{card.table}</span>
         </header>
-        <ul class="card-attrs" aria-label=format!("{n_attributes} attributes")>{attributes}</ul>
+        <ul class="card-attrs" aria-label=crate::text::plural(n_attributes, "attribute")>{attributes}</ul>
         {has_keys.then(|| view! {
             <div class="card-keys-caption">"Keys"</div>
             <ul class="card-keys">{keys}</ul>

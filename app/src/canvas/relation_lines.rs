@@ -1,5 +1,6 @@
 //! Relationship lines between cards, from [`crate::relations`]: a curve from the referring card
-//! to the referred one, labelled with the shared key variable.
+//! to the referred one, labelled with the shared key variable. The lines are drawn under the
+//! cards and the labels over them, so a card never hides a label (issue 12).
 
 use leptos::prelude::*;
 
@@ -7,10 +8,21 @@ use crate::geometry::{Rect, border_point};
 use crate::relations::{Relation, relations};
 use crate::store::use_store;
 
+/// Which part of the relationships a layer draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layer {
+    /// The curves and arrow heads, under the cards.
+    Lines,
+    /// The key variable names, over the cards.
+    Labels,
+}
+
 #[component]
 pub fn RelationLines(
     /// Every card's rectangle.
     rects: Memo<Vec<(String, Rect)>>,
+    /// The part drawn.
+    layer: Layer,
 ) -> impl IntoView {
     let store = use_store();
     let lines = Memo::new(move |_| {
@@ -18,12 +30,14 @@ pub fn RelationLines(
         store.with_untracked(relations)
     });
     view! {
-        <svg class="relations" width="1" height="1" aria-hidden="true">
-            <defs>
-                <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                    <path d="M 0 0 L 10 5 L 0 10 z" class="arrow-head"></path>
-                </marker>
-            </defs>
+        <svg class="relations" class:labels=layer == Layer::Labels width="1" height="1" aria-hidden="true">
+            {(layer == Layer::Lines).then(|| view! {
+                <defs>
+                    <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                        <path d="M 0 0 L 10 5 L 0 10 z" class="arrow-head"></path>
+                    </marker>
+                </defs>
+            })}
             <For
                 each=move || lines.get()
                 key=|r| (r.from.clone(), r.to.clone(), r.via.clone())
@@ -46,18 +60,23 @@ pub fn RelationLines(
                         })
                     });
                     let via = r.via.clone();
-                    view! {
-                        <g class="relation">
+                    match layer {
+                        Layer::Lines => view! {
                             <path class="relation-line" d=move || geometry.get().map(|g| g.0).unwrap_or_default() marker-end="url(#arrow)"></path>
+                        }
+                        .into_any(),
+                        Layer::Labels => view! {
                             <text
                                 class="relation-label"
+                                data-testid="relation-label"
                                 x=move || geometry.get().map(|g| g.1).unwrap_or_default()
                                 y=move || geometry.get().map(|g| g.2 - 6.0).unwrap_or_default()
                                 text-anchor="middle"
                             >
                                 {via}
                             </text>
-                        </g>
+                        }
+                        .into_any(),
                     }
                 }
             />

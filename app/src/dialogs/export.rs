@@ -73,7 +73,7 @@ pub fn Export() -> impl IntoView {
                     >
                         {Format::ALL.iter().map(|f| {
                             let f = *f;
-                            view! { <option value=f.name() selected=move || format.get() == f>{f.name()}</option> }
+                            view! { <option value=f.name() title=format!("keyplan export --to {}", f.name()) selected=move || format.get() == f>{f.title()}</option> }
                         }).collect_view()}
                     </select>
                 </label>

@@ -25,16 +25,17 @@ pub fn Gallery() -> impl IntoView {
             </button>
             {examples.into_iter().map(|(slug, design)| {
                 let summary = format!(
-                    "{} entities · {} access patterns",
-                    design.entities.len(),
-                    design.patterns.len()
+                    "{} · {}",
+                    crate::text::plural(design.entities.len(), "entity"),
+                    crate::text::plural(design.patterns.len(), "access pattern")
                 );
                 let title = design.name.clone();
-                let text: String = design.description.chars().take(160).collect();
+                let text = crate::text::excerpt(&design.description, 160);
+                let full = design.description.clone();
                 view! {
-                    <button class="gallery-card" data-testid="gallery-example" data-slug=slug on:click=move |_| open(design.clone())>
+                    <button class="gallery-card" data-testid="gallery-example" data-slug=slug title=full on:click=move |_| open(design.clone())>
                         <span class="gallery-title">{title}</span>
-                        <span class="gallery-text">{text}</span>
+                        <span class="gallery-text" data-testid="gallery-text">{text}</span>
                         <span class="gallery-meta">{summary}</span>
                     </button>
                 }

@@ -7,6 +7,7 @@ use super::field::TextField;
 use crate::library::use_library;
 use crate::session::{Selection, use_session};
 use crate::store::use_store;
+use crate::text::plural;
 
 #[component]
 pub fn DesignEditor() -> impl IntoView {
@@ -18,10 +19,10 @@ pub fn DesignEditor() -> impl IntoView {
     let stats = move || {
         store.with(|d| {
             format!(
-                "{} tables · {} entities · {} access patterns",
-                d.tables.len(),
-                d.entities.len(),
-                d.patterns.len()
+                "{} · {} · {}",
+                plural(d.tables.len(), "table"),
+                plural(d.entities.len(), "entity"),
+                plural(d.patterns.len(), "access pattern")
             )
         })
     };

@@ -6,7 +6,7 @@ use keyplan_core::edit::{self, Edit};
 use keyplan_core::{AttrType, Attribute};
 use leptos::prelude::*;
 
-use super::field::{TextField, options};
+use super::field::{TextField, options, show_kept};
 use super::modify_entity;
 use super::template_input::TemplateInput;
 use crate::session::{Selection, use_session};
@@ -38,6 +38,41 @@ fn parse_type(text: &str) -> AttrType {
         "NS" => AttrType::NS,
         "BS" => AttrType::BS,
         _ => AttrType::S,
+    }
+}
+
+/// The edit that renames entity `from` to `to`: the id attribute it started with
+/// (`newEntityId`, see [`crate::canvas::id_attribute`]) follows the name while it still has its
+/// first name and the new one is free, its key templates with it (issue 12). One undo step.
+pub fn rename_entity(design: &keyplan_core::Design, from: &str, to: &str) -> Edit {
+    let rename = Edit::RenameEntity {
+        from: from.to_string(),
+        to: to.to_string(),
+    };
+    let Some(entity) = design.entity(from) else {
+        return rename;
+    };
+    let (old_id, new_id) = (
+        crate::canvas::id_attribute(from),
+        crate::canvas::id_attribute(to),
+    );
+    let at = entity.attributes.iter().position(|a| a.name == old_id);
+    match at {
+        Some(at) if old_id != new_id && entity.attribute(&new_id).is_none() => {
+            let attribute = Attribute {
+                name: new_id,
+                ..entity.attributes[at].clone()
+            };
+            Edit::Batch(vec![
+                rename,
+                Edit::SetAttribute {
+                    entity: to.to_string(),
+                    at,
+                    attribute,
+                },
+            ])
+        }
+        _ => rename,
     }
 }
 
@@ -100,10 +135,8 @@ pub fn EntityEditor(
         let name = name.clone();
         Callback::new(move |to: String| {
             let to = to.trim().to_string();
-            if store.dispatch(Edit::RenameEntity {
-                from: name.clone(),
-                to: to.clone(),
-            }) {
+            let edit = store.with_untracked(|d| rename_entity(d, &name, &to));
+            if store.dispatch(edit) {
                 session.select(Selection::Entities(vec![to]));
             }
         })
@@ -126,6 +159,7 @@ pub fn EntityEditor(
                     <select
                         class="input"
                         aria-label="Table"
+                        prop:value=move || entity.with(|e| e.as_ref().map(|e| e.table.clone()).unwrap_or_default())
                         on:change={
                             let name = n2.clone();
                             move |ev| {
@@ -267,19 +301,35 @@ fn attribute_row(
         move || t.to_string()
     });
     let label = attribute.name.clone();
+    let kept_name = {
+        let owner = owner.clone();
+        move || {
+            store.with_untracked(|d| {
+                d.entity(&owner)
+                    .and_then(|e| e.attributes.get(at))
+                    .map(|a| a.name.clone())
+                    .unwrap_or_default()
+            })
+        }
+    };
     view! {
         <div class="attr-row" role="row">
             <input
                 class="input mono"
                 aria-label=format!("Name of attribute {}", at + 1)
-                value=attribute.name.clone()
+                prop:value=attribute.name.clone()
                 on:focus=move |_| store.begin()
                 on:blur=move |_| store.commit()
-                on:change=move |ev| { let v = event_target_value(&ev); s1(&|a| a.name = v.trim().to_string()); }
+                on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    s1(&|a| a.name = v.trim().to_string());
+                    show_kept(&ev, kept_name());
+                }
             />
             <select
                 class="input"
                 aria-label=format!("Type of {label}")
+                prop:value=ty
                 on:change=move |ev| { let v = event_target_value(&ev); s2(&|a| a.ty = parse_type(&v)); }
             >
                 {options(TYPES, ty)}
@@ -288,7 +338,7 @@ fn attribute_row(
                 <input
                     type="checkbox"
                     aria-label=format!("{label} is required")
-                    checked=attribute.required
+                    prop:checked=attribute.required
                     on:change=move |ev| { let v = event_target_checked(&ev); s3(&|a| a.required = v); }
                 />
                 "req"
@@ -311,11 +361,61 @@ fn attribute_row(
                 class="input values"
                 aria-label=format!("Known values of {label}")
                 placeholder="known values, comma separated"
-                value=attribute.values.join(", ")
+                prop:value=attribute.values.join(", ")
                 on:focus=move |_| store.begin()
                 on:blur=move |_| store.commit()
                 on:change=move |ev| { let v = split_list(&event_target_value(&ev)); s4(&|a| a.values = v.clone()); }
             />
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use keyplan_core::edit::apply;
+
+    fn design_with(entity: &str, attribute: &str, template: &str) -> keyplan_core::Design {
+        let mut design = keyplan_core::Design::new("t");
+        let mut e = keyplan_core::Entity {
+            name: entity.into(),
+            table: "app".into(),
+            description: String::new(),
+            attributes: vec![Attribute::new(attribute, AttrType::S)],
+            keys: Default::default(),
+        };
+        e.keys
+            .insert("PK".into(), keyplan_core::KeyTemplate::parse(template));
+        design.entities.push(e);
+        design
+    }
+
+    fn renamed(design: &keyplan_core::Design, from: &str, to: &str) -> (Vec<String>, String) {
+        let mut d = design.clone();
+        apply(&mut d, rename_entity(design, from, to)).expect("the rename applies");
+        let e = d.entity(to).expect("renamed");
+        (
+            e.attributes.iter().map(|a| a.name.clone()).collect(),
+            e.keys["PK"].source().to_string(),
+        )
+    }
+
+    // issue 12: the placeholder `newEntityId` follows the entity's name until edited.
+    #[test]
+    fn a_new_entitys_id_attribute_follows_its_name_with_the_templates_using_it() {
+        let design = design_with("NewEntity", "newEntityId", "X#{newEntityId}");
+        assert_eq!(
+            renamed(&design, "NewEntity", "Product"),
+            (vec!["productId".to_string()], "X#{productId}".to_string())
+        );
+    }
+
+    #[test]
+    fn an_id_attribute_the_user_renamed_stays_as_it_is() {
+        let design = design_with("NewEntity", "sku", "X#{sku}");
+        assert_eq!(
+            renamed(&design, "NewEntity", "Product"),
+            (vec!["sku".to_string()], "X#{sku}".to_string())
+        );
     }
 }

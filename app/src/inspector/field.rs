@@ -55,6 +55,9 @@ pub fn TextField(
                 on:change=move |ev| {
                     if let Some(f) = on_change {
                         f.run(event_target_value(&ev));
+                        // issue 12: a refused rename leaves the design as it was, so the
+                        // value signal does not change: show what the design kept.
+                        show_kept(&ev, value.get_untracked());
                     }
                 }
                 on:keydown=move |ev| {
@@ -70,7 +73,22 @@ pub fn TextField(
     }
 }
 
-/// The options of a `<select>`: value and label.
+/// Puts `kept` (what the design holds after a commit) into the field the event came from: a
+/// refused or normalised value must not stay on screen as if it had been taken.
+pub fn show_kept(ev: &leptos::ev::Event, kept: String) {
+    use leptos::wasm_bindgen::JsCast;
+    if let Some(input) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        && input.value() != kept
+    {
+        input.set_value(&kept);
+    }
+}
+
+/// The options of a `<select>`: value and label. The `<select>` itself takes
+/// `prop:value` of the same signal: an option's `selected` attribute only picks the first
+/// choice, and no longer moves the selection once the user has picked one (issue 12).
 pub fn options(items: &[(&'static str, &'static str)], current: Signal<String>) -> impl IntoView {
     items
         .iter()

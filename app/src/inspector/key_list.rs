@@ -21,7 +21,7 @@ fn type_select(
     on_change: impl Fn(KeyType) + 'static,
 ) -> impl IntoView {
     view! {
-        <select class="input key-type" aria-label=label on:change=move |ev| on_change(type_of(&event_target_value(&ev)))>
+        <select class="input key-type" aria-label=label prop:value=KEY_TYPES.iter().find(|(t, _)| *t == current).map_or("S", |(_, l)| *l) on:change=move |ev| on_change(type_of(&event_target_value(&ev)))>
             {KEY_TYPES
                 .iter()
                 .map(|(t, l)| view! { <option value=*l selected=*t == current>{*l}</option> })
@@ -87,7 +87,7 @@ pub fn KeyList(
             let position = if max > 1 { format!(" {}", i + 1) } else { String::new() };
             view! {
                 <li class="key-row">
-                    <input class="input mono" aria-label=format!("{label}{position} name") value=key.name.clone() on:change=rename/>
+                    <input class="input mono" aria-label=format!("{label}{position} name") prop:value=key.name.clone() on:change=rename/>
                     {type_select(format!("{label}{position} type"), key.ty, retype)}
                     {(n > min).then(|| view! {
                         <button class="icon-button small" aria-label=format!("Remove {label}{position}") title="Remove this attribute" on:click=remove>"×"</button>

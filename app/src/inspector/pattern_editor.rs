@@ -138,7 +138,7 @@ pub fn PatternEditor(
             }
         })
     };
-    // The pattern's findings that offer a quick fix (an input that is no attribute, with the
+    // The pattern's findings that offer a quick fix (an input that is not an attribute, with the
     // name it likely meant).
     let fixes = {
         let path = format!("patterns/{name}");
@@ -248,7 +248,7 @@ pub fn PatternEditor(
             <section class="inspector-section">
                 <label class="field">
                     <span class="field-label">"Action"</span>
-                    <select class="input" aria-label="Action" on:change=move |ev| { let a = parse_action(&event_target_value(&ev)); e2(Box::new(move |p| p.action = a)); }>
+                    <select class="input" aria-label="Action" prop:value=field(|p| action_value(p.action).to_string()) on:change=move |ev| { let a = parse_action(&event_target_value(&ev)); e2(Box::new(move |p| p.action = a)); }>
                         {options(ACTIONS, field(|p| action_value(p.action).to_string()))}
                     </select>
                 </label>
@@ -311,7 +311,7 @@ pub fn PatternEditor(
                 <div class="field-row">
                     <label class="field">
                         <span class="field-label">"Sort by"</span>
-                        <select class="input" aria-label="Sort condition attribute" on:change=move |ev| {
+                        <select class="input" aria-label="Sort condition attribute" prop:value=field(|p| p.sort.as_ref().map(|s| s.attribute.clone()).unwrap_or_default()) on:change=move |ev| {
                             let attr = event_target_value(&ev);
                             e6(Box::new(move |p| {
                                 p.sort = if attr.is_empty() { None } else {
@@ -331,7 +331,7 @@ pub fn PatternEditor(
                     </label>
                     <label class="field">
                         <span class="field-label">"Condition"</span>
-                        <select class="input" aria-label="Sort condition operator" on:change=move |ev| {
+                        <select class="input" aria-label="Sort condition operator" prop:value=field(|p| p.sort.as_ref().map(|s| s.op.as_str().to_string()).unwrap_or_default()) on:change=move |ev| {
                             let op = parse_op(&event_target_value(&ev));
                             e7(Box::new(move |p| match (op, p.sort.as_mut()) {
                                 (Some(op), Some(s)) => s.op = op,
@@ -346,7 +346,7 @@ pub fn PatternEditor(
                 <div class="field-row">
                     <label class="field">
                         <span class="field-label">"Order"</span>
-                        <select class="input" aria-label="Order" on:change={ let e = e8.clone(); move |ev| {
+                        <select class="input" aria-label="Order" prop:value=field(|p| if p.order == Order::Desc { "desc".into() } else { "asc".into() }) on:change={ let e = e8.clone(); move |ev| {
                             let desc = event_target_value(&ev) == "desc";
                             e(Box::new(move |p| p.order = if desc { Order::Desc } else { Order::Asc }));
                         }}>

@@ -6,7 +6,7 @@ use keyplan_core::edit::Edit;
 use keyplan_core::{Billing, Gsi, KeyAttribute, KeyType, Lsi, Projection, Table};
 use leptos::prelude::*;
 
-use super::field::{TextField, options};
+use super::field::{TextField, options, show_kept};
 use super::key_list::KeyList;
 use super::modify_table;
 use crate::session::{Selection, use_session};
@@ -160,7 +160,7 @@ pub fn TableEditor(
                         on_change=Callback::new({ let s = s1.clone(); move |v: String| s(Box::new(move |t| t.partition_key.name = v.trim().to_string())) })/>
                     <label class="field narrow">
                         <span class="field-label">"Type"</span>
-                        <select class="input" aria-label="Partition key type" on:change=move |ev| { let k = key_type(&event_target_value(&ev)); s2(Box::new(move |t| t.partition_key.ty = k)); }>
+                        <select class="input" aria-label="Partition key type" prop:value=field(|t| key_type_label(t.partition_key.ty)) on:change=move |ev| { let k = key_type(&event_target_value(&ev)); s2(Box::new(move |t| t.partition_key.ty = k)); }>
                             {options(KEY_TYPES, field(|t| key_type_label(t.partition_key.ty)))}
                         </select>
                     </label>
@@ -173,7 +173,7 @@ pub fn TableEditor(
                         })) })/>
                     <label class="field narrow">
                         <span class="field-label">"Type"</span>
-                        <select class="input" aria-label="Sort key type" on:change=move |ev| { let k = key_type(&event_target_value(&ev)); s4(Box::new(move |t| if let Some(sk) = t.sort_key.as_mut() { sk.ty = k })); }>
+                        <select class="input" aria-label="Sort key type" prop:value=field(|t| t.sort_key.as_ref().map(|k| key_type_label(k.ty)).unwrap_or_default()) on:change=move |ev| { let k = key_type(&event_target_value(&ev)); s4(Box::new(move |t| if let Some(sk) = t.sort_key.as_mut() { sk.ty = k })); }>
                             {options(KEY_TYPES, field(|t| t.sort_key.as_ref().map(|k| key_type_label(k.ty)).unwrap_or_default()))}
                         </select>
                     </label>
@@ -181,7 +181,7 @@ pub fn TableEditor(
                 <div class="field-row">
                     <label class="field">
                         <span class="field-label">"Billing"</span>
-                        <select class="input" aria-label="Billing mode" on:change=move |ev| {
+                        <select class="input" aria-label="Billing mode" prop:value=field(|t| if matches!(t.billing, Billing::OnDemand) { "on_demand".into() } else { "provisioned".into() }) on:change=move |ev| {
                             let provisioned = event_target_value(&ev) == "provisioned";
                             s5(Box::new(move |t| t.billing = if provisioned { Billing::Provisioned { read: 5, write: 5 } } else { Billing::OnDemand }));
                         }>
@@ -326,11 +326,12 @@ fn index_card(table: String, draft: IndexDraft, slot: usize, marked: bool) -> im
                 <input
                     class="input mono index-name"
                     aria-label="Index name"
-                    value=name.clone()
+                    prop:value=name.clone()
                     on:change=move |ev| {
                         let to = event_target_value(&ev).trim().to_string();
-                        if c1(Box::new({ let to = to.clone(); move |d| match d { IndexDraft::Gsi(g) => g.name = to, IndexDraft::Lsi(l) => l.name = to } })) {
-                            let _ = &select_name;
+                        if !c1(Box::new({ let to = to.clone(); move |d| match d { IndexDraft::Gsi(g) => g.name = to, IndexDraft::Lsi(l) => l.name = to } })) {
+                            // issue 12: a refused rename shows the name kept.
+                            show_kept(&ev, select_name.clone());
                         }
                     }
                 />
@@ -355,7 +356,7 @@ fn index_card(table: String, draft: IndexDraft, slot: usize, marked: bool) -> im
                 })/>
             <label class="field">
                 <span class="field-label">"Projection"</span>
-                <select class="input" aria-label="Projection" on:change=move |ev| {
+                <select class="input" aria-label="Projection" prop:value=projection on:change=move |ev| {
                     let p = match event_target_value(&ev).as_str() {
                         "KEYS_ONLY" => Projection::KeysOnly,
                         "INCLUDE" => Projection::Include { attributes: Vec::new() },
@@ -369,7 +370,7 @@ fn index_card(table: String, draft: IndexDraft, slot: usize, marked: bool) -> im
             {include.map(|attrs| view! {
                 <label class="field">
                     <span class="field-label">"Projected attributes"</span>
-                    <input class="input mono" aria-label="Projected attributes" value=attrs on:change=move |ev| {
+                    <input class="input mono" aria-label="Projected attributes" prop:value=attrs on:change=move |ev| {
                         let attributes = split_list(&event_target_value(&ev));
                         c5(Box::new(move |d| d.set_projection(Projection::Include { attributes })));
                     }/>

@@ -64,7 +64,8 @@ pub fn TemplateInput(
             store.analysis.with(|a| {
                 a.findings
                     .iter()
-                    .filter(|f| f.path == path)
+                    // KP001 repeats the parse diagnostics listed above it (issue 12).
+                    .filter(|f| f.path == path && f.code != "KP001")
                     .map(|f| (format!("{} {}", f.code, f.message), f.fix.clone()))
                     .collect::<Vec<_>>()
             })

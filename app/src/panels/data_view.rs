@@ -14,6 +14,8 @@ use crate::store::use_store;
 
 /// Items rendered at first, and added by each "Show more".
 const PAGE: usize = 200;
+/// Attributes shown in an item's cell before its "+N more".
+const SHOWN_ATTRIBUTES: usize = 8;
 
 /// A value as a short text.
 fn show(value: &AttributeValue) -> String {
@@ -24,13 +26,50 @@ fn show(value: &AttributeValue) -> String {
     }
 }
 
-fn attributes_text(item: &Item, skip: &[String]) -> String {
-    item.iter()
-        .filter(|(k, _)| !skip.contains(k))
-        .take(6)
-        .map(|(k, v)| format!("{k}: {}", show(v)))
-        .collect::<Vec<_>>()
-        .join(" · ")
+/// Every attribute of `item` but those in `skip` (the columns already show them), as
+/// `name: value`: the key attributes of the tables and their indexes first, in `keys` order,
+/// then the entity's attributes in the order it declares them (`declared`), then any other by
+/// name. Every one: a view that silently dropped all but six hid `status` (issue 12).
+fn attribute_texts(item: &Item, skip: &[String], keys: &[String], declared: &[String]) -> Vec<String> {
+    let text = |(k, v): (&String, &AttributeValue)| format!("{k}: {}", show(v));
+    let first = keys.iter().chain(declared.iter().filter(|d| !keys.contains(d)));
+    let listed = first
+        .filter(|k| !skip.contains(k))
+        .filter_map(|k| item.get_key_value(k));
+    let rest = item
+        .iter()
+        .filter(|(k, _)| !skip.contains(k) && !keys.contains(k) && !declared.contains(k));
+    listed.chain(rest).map(text).collect()
+}
+
+/// An item's attributes, the first [`SHOWN_ATTRIBUTES`] at once and the others behind a
+/// "+N more" that shows them.
+#[component]
+fn AttributesCell(
+    /// `name: value` texts in the order shown.
+    texts: Vec<String>,
+) -> impl IntoView {
+    let expanded = RwSignal::new(false);
+    let hidden = texts.len().saturating_sub(SHOWN_ATTRIBUTES);
+    let shown = move || {
+        let n = if expanded.get() { texts.len() } else { SHOWN_ATTRIBUTES };
+        texts.iter().take(n).cloned().collect::<Vec<_>>().join(" · ")
+    };
+    view! {
+        <span>{shown}</span>
+        {(hidden > 0).then(|| view! {
+            <Show when=move || !expanded.get()>
+                " "
+                <button
+                    class="link-button more-attributes"
+                    title="Show every attribute of this item"
+                    on:click=move |_| expanded.set(true)
+                >
+                    {format!("+{hidden} more")}
+                </button>
+            </Show>
+        })}
+    }
 }
 
 /// The pattern's run over the sample: its key conditions and the items it returns.
@@ -39,7 +78,7 @@ struct Run {
     pattern: String,
     conditions: Vec<String>,
     inputs: String,
-    items: Vec<(Option<String>, String)>,
+    items: Vec<(Option<String>, Vec<String>)>,
     error: Option<String>,
 }
 
@@ -57,6 +96,28 @@ pub fn DataView() -> impl IntoView {
         })
     };
     let view_data: Memo<AggregateView> = Memo::new(move |_| sample.with(|s| aggregate(&s.0)));
+    // Each entity's attribute names in its order, for the order of an item's attributes.
+    let declared = move |entity: &Option<String>| -> Vec<String> {
+        store.with_untracked(|d| {
+            entity
+                .as_deref()
+                .and_then(|n| d.entity(n))
+                .map(|e| e.attributes.iter().map(|a| a.name.clone()).collect())
+                .unwrap_or_default()
+        })
+    };
+    // Every key attribute of every table, shown first in an item's attributes.
+    let key_names = Memo::new(move |_| {
+        store.with(|d| {
+            let mut names: Vec<String> = Vec::new();
+            for key in d.tables.iter().flat_map(|t| t.key_attributes()) {
+                if !names.contains(&key.name) {
+                    names.push(key.name.clone());
+                }
+            }
+            names
+        })
+    });
     let picked_index: RwSignal<Option<(String, Option<String>)>> = RwSignal::new(None);
     // How many items of the shown index are rendered: a large design's table holds thousands,
     // and rendering them all froze the tab for seconds.
@@ -106,7 +167,10 @@ pub fn DataView() -> impl IntoView {
                             .cloned()
                             .chain(std::iter::repeat(None)),
                     )
-                    .map(|(item, entity)| (entity, attributes_text(item, &[])))
+                    .map(|(item, entity)| {
+                        let texts = key_names.with(|k| attribute_texts(item, &[], k, &declared(&entity)));
+                        (entity, texts)
+                    })
                     .collect(),
                 error: None,
             },
@@ -163,7 +227,7 @@ pub fn DataView() -> impl IntoView {
                             view! {
                                 <li class=format!("run-item slot-{slot}")>
                                     <span class="entity-tag">{entity.unwrap_or_else(|| "?".into())}</span>
-                                    <span class="mono">{text}</span>
+                                    <span class="mono"><AttributesCell texts=text/></span>
                                 </li>
                             }
                         }).collect_view()}
@@ -228,7 +292,9 @@ pub fn DataView() -> impl IntoView {
                                             {first}
                                             <td class="mono">{item.sort_key.iter().map(show).collect::<Vec<_>>().join(" + ")}</td>
                                             <td><span class="entity-tag">{item.entity.clone().unwrap_or_else(|| "?".into())}</span></td>
-                                            <td class="mono attrs">{attributes_text(&item.item, &keys)}</td>
+                                            <td class="mono attrs" data-testid="item-attributes">
+                                                <AttributesCell texts=key_names.with_untracked(|k| attribute_texts(&item.item, &keys, k, &declared(&item.entity)))/>
+                                            </td>
                                         </tr>
                                     }
                                 }).collect_view()

@@ -15,6 +15,8 @@ pub use keyplan_core::run::{
 };
 use serde::Deserialize;
 
+use crate::text::plural;
+
 /// What the panel learned from `GET /api/engines`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Engines {
@@ -278,18 +280,19 @@ impl RunState {
             ),
             Phase::Running => "Cleaning up…".to_string(),
             Phase::Done(s) if s.ok => format!(
-                "Passed: {} patterns{}, {} items in {:.0} ms",
-                s.passed,
+                "Passed: {}{}, {} in {:.0} ms",
+                plural(s.passed, "pattern"),
                 match s.skipped {
                     0 => String::new(),
                     n => format!(" ({n} skipped: not served by a key)"),
                 },
-                s.items_written,
+                plural(s.items_written, "item"),
                 s.total_ms
             ),
             Phase::Done(s) => format!(
-                "Finished with {} mismatches and {} errors",
-                s.mismatched, s.errors
+                "Finished with {} and {}",
+                plural(s.mismatched, "mismatch"),
+                plural(s.errors, "error")
             ),
             Phase::Failed(message) => format!("The run failed: {message}"),
         }
@@ -299,7 +302,7 @@ impl RunState {
     pub fn cleanup_line(&self) -> Option<String> {
         let c = self.cleanup.as_ref()?;
         Some(if c.failed.is_empty() {
-            format!("Cleanup: deleted {} tables", c.deleted.len())
+            format!("Cleanup: deleted {}", plural(c.deleted.len(), "table"))
         } else {
             format!(
                 "Cleanup: could not delete {}; delete them by hand",
@@ -386,7 +389,7 @@ mod tests {
         check(
             &[STARTED, TABLE, ALL, PASS, &pass2, CLEANUP, DONE],
             expect![
-                "Passed: 2 patterns, 4 items in 31 ms | 1.00 | pass List: GetItem · 1 of 1 items · 0.4 ms · 0.5 capacity units; pass Get order: GetItem · 1 of 1 items · 0.4 ms · 0.5 capacity units | Cleanup: deleted 1 tables"
+                "Passed: 2 patterns, 4 items in 31 ms | 1.00 | pass List: GetItem · 1 of 1 items · 0.4 ms · 0.5 capacity units; pass Get order: GetItem · 1 of 1 items · 0.4 ms · 0.5 capacity units | Cleanup: deleted 1 table"
             ],
         );
     }

@@ -540,7 +540,7 @@ fn renaming_a_pattern_attribute_renames_its_inputs_sort_and_order_and_undoes_exa
 
 #[test]
 fn a_findings_quick_fix_is_an_edit_that_resolves_it() {
-    // issue 12: typing `CUSTOMER#{customerId}` where `customerId` is no attribute only
+    // issue 12: typing `CUSTOMER#{customerId}` where `customerId` is not an attribute only
     // warned; its finding offers to add the attribute, required.
     let mut design = order_design();
     apply(

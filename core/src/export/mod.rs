@@ -84,6 +84,25 @@ impl Format {
         }
     }
 
+    /// The format's name for people, as the app lists it: "CloudFormation (YAML)".
+    pub fn title(self) -> &'static str {
+        match self {
+            Format::CloudFormationJson => "CloudFormation (JSON)",
+            Format::CloudFormationYaml => "CloudFormation (YAML)",
+            Format::Terraform => "Terraform",
+            Format::CreateTable => "AWS CLI create-table",
+            Format::Cdk => "AWS CDK (TypeScript)",
+            Format::NosqlWorkbench => "NoSQL Workbench model",
+            Format::ElectroDb => "ElectroDB entities",
+            Format::OneTable => "OneTable schema",
+            Format::TypeScript => "TypeScript access code",
+            Format::Python => "Python (boto3) access code",
+            Format::Rust => "Rust (aws-sdk-dynamodb) access code",
+            Format::Markdown => "Markdown documentation",
+            Format::Svg => "SVG diagram",
+        }
+    }
+
     /// The file name ending, with its dot: `.template.yaml`, `.ts`.
     pub fn extension(self) -> &'static str {
         match self {

@@ -134,5 +134,109 @@ pub fn terraform(design: &Design) -> String {
         );
     }
     out.push_str(&outputs);
+    align_assignments(&out)
+}
+
+/// The `name = value` line `line` splits into (indentation and name, value), or `None` for
+/// any other line: blank, a comment, a block's header or end, or an assignment whose value
+/// opens a bracket over several lines (`aws = {`), which `terraform fmt` leaves out of the
+/// alignment.
+fn assignment(line: &str) -> Option<(&str, &str)> {
+    let indent = line.len() - line.trim_start().len();
+    let rest = &line[indent..];
+    let name_len = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .unwrap_or(rest.len());
+    if name_len == 0 {
+        return None;
+    }
+    let after = rest[name_len..].trim_start_matches(' ');
+    let value = after.strip_prefix('=')?.strip_prefix(' ')?;
+    if value.starts_with('=') || value.ends_with('{') || value.ends_with('[') {
+        return None;
+    }
+    Some((&line[..indent + name_len], value.trim_start_matches(' ')))
+}
+
+/// Aligns the `=` of each run of consecutive assignment lines one column after the longest
+/// name, as `terraform fmt` does (any other line ends a run), so the export is already
+/// formatted (issue 12).
+fn align_assignments(text: &str) -> String {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let parsed: Vec<Option<(&str, &str)>> = lines.iter().map(|l| assignment(l)).collect();
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    let mut i = 0;
+    while i < lines.len() {
+        let Some(_) = parsed[i] else {
+            out.push_str(lines[i]);
+            if i + 1 < lines.len() {
+                out.push('\n');
+            }
+            i += 1;
+            continue;
+        };
+        let run_end = (i..lines.len())
+            .find(|&j| parsed[j].is_none())
+            .unwrap_or(lines.len());
+        let width = parsed[i..run_end]
+            .iter()
+            .flatten()
+            .map(|(lead, _)| lead.chars().count())
+            .max()
+            .unwrap_or(0);
+        for (lead, value) in parsed[i..run_end].iter().flatten() {
+            let pad = width - lead.chars().count();
+            let _ = write!(out, "{lead}{:pad$} = {value}", "");
+            out.push('\n');
+        }
+        i = run_end;
+    }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{Expect, expect};
+
+    use super::align_assignments;
+
+    fn check(input: &str, expected: Expect) {
+        expected.assert_eq(&align_assignments(input));
+    }
+
+    // issue 12: the export was not `terraform fmt`-aligned.
+    #[test]
+    fn each_run_of_assignments_aligns_its_equals_signs_as_terraform_fmt_does() {
+        check(
+            "a {\n  name = \"x\"\n  billing_mode = \"P\"\n  read_capacity   = 1\n\n  deletion_protection_enabled = true\n  b {\n    n = 1\n    projection_type = \"ALL\"\n  }\n}\n",
+            expect![[r#"
+                a {
+                  name          = "x"
+                  billing_mode  = "P"
+                  read_capacity = 1
+
+                  deletion_protection_enabled = true
+                  b {
+                    n               = 1
+                    projection_type = "ALL"
+                  }
+                }
+            "#]],
+        );
+    }
+
+    #[test]
+    fn a_value_opening_a_bracket_comments_and_strings_with_equals_stay_as_they_are() {
+        check(
+            "aws = {\n  source = \"a = b\"\n  version = \">= 6.0\"\n}\n# x = y\nk = \"v\"\n",
+            expect![[r#"
+                  aws = {
+                    source  = "a = b"
+                    version = ">= 6.0"
+                  }
+                  # x = y
+                  k = "v"
+            "#]],
+        );
+    }
 }

@@ -156,7 +156,7 @@ fn user_text_cannot_break_out_of_generated_strings() {
     design.tables[0].name = "t${x}%{y}".into();
     let tf = export(&design, Format::Terraform).unwrap();
     assert!(
-        tf.contains(r#"name         = "t$${x}%%{y}-${var.environment}""#),
+        tf.contains(r#"name           = "t$${x}%%{y}-${var.environment}""#),
         "{tf}"
     );
     let svg = export(&design, Format::Svg).unwrap();

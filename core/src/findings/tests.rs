@@ -236,7 +236,7 @@ fn bad_names_duplicates_and_unknown_references() {
             KP017 Error entities/User
               two entities are named `User`
             KP003 Error entities/User/keys/GPK
-              `GPK` is no key attribute of `t!x` or its indexes: the template is never used
+              `GPK` is not a key attribute of `t!x` or its indexes: the template is never used
             KP019 Error patterns/user
               `user`: input `email` is not an attribute of User
             KP019 Error patterns/user
@@ -295,7 +295,7 @@ fn a_template_for_a_key_no_index_has_is_never_used() {
         ",
         expect![[r#"
             KP003 Error entities/User/keys/GSI9PK
-              `GSI9PK` is no key attribute of `app` or its indexes: the template is never used
+              `GSI9PK` is not a key attribute of `app` or its indexes: the template is never used
         "#]],
     );
 }

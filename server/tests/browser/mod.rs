@@ -17,6 +17,8 @@
 //! [`prerequisites`] for what happens when one is missing.
 #![allow(dead_code)]
 
+mod log;
+
 use std::cell::Cell;
 use std::fs::{File, OpenOptions};
 use std::future::Future;
@@ -340,6 +342,11 @@ impl Browser {
         capabilities.insert(
             "goog:chromeOptions".to_string(),
             serde_json::json!({ "binary": CHROMIUM, "args": args }),
+        );
+        // Keep the console, for [`Browser::console_errors`].
+        capabilities.insert(
+            "goog:loggingPrefs".to_string(),
+            serde_json::json!({ "browser": "ALL" }),
         );
         let client = ClientBuilder::native()
             .capabilities(capabilities)
