@@ -14,3 +14,12 @@ pub fn read(file_name: &str, text: &str) -> Result<(Design, Option<String>), Str
     };
     Ok((imported.design, note))
 }
+
+/// True when `text` is a keyplan design file (which Save may write back to), not another
+/// tool's model.
+pub fn is_design_file(text: &str) -> bool {
+    matches!(
+        keyplan_core::import::detect(text),
+        Ok(keyplan_core::import::Format::Keyplan)
+    )
+}

@@ -379,10 +379,7 @@ async fn a_nosql_workbench_file_opens_as_a_new_design_with_its_entities() {
         "{toast:?}"
     );
     // The example the user had is still there, as another local design.
-    let designs = b
-        .js("return localStorage.getItem('keyplan.designs');")
-        .await;
-    assert_eq!(designs.as_str().expect("a list").lines().count(), 2);
+    assert_eq!(b.local_designs().await.len(), 2);
     b.screenshot("canvas-imported-workbench").await;
     b.close().await;
 }
