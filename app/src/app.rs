@@ -13,8 +13,7 @@ use crate::dialogs::Dialogs;
 use crate::inspector::Inspector;
 use crate::library::Library;
 use crate::panels::{DataView, LeftPanel};
-use crate::session::{CenterView, Dialog, Selection, Session, Toast};
-use crate::storage;
+use crate::session::{CenterView, Dialog, Selection, Session};
 use crate::store::Store;
 use crate::topbar::TopBar;
 
@@ -58,53 +57,16 @@ fn AfterPaint(message: &'static str, children: ChildrenFn) -> impl IntoView {
     }
 }
 
-/// Where the app starts: the design a shared link carries (as a new local design), else the
-/// open local design, else the built-in example. The message says that a link's design is a
-/// copy (issue 12), or explains a link that failed.
-fn startup() -> (String, Design, Option<Toast>) {
-    let warn = |message: String| Toast {
-        message,
-        error: true,
-        notes: Vec::new(),
-    };
-    let mut message = None;
-    if let Some(hash) = web_sys::window().and_then(|w| w.location().hash().ok())
-        && let Some(payload) = hash.strip_prefix("#d=")
-    {
-        clear_hash();
-        match crate::share::decode(payload) {
-            Ok(design) => {
-                let notice = Toast {
-                    message: shared_copy_notice(&design.name),
-                    error: false,
-                    notes: Vec::new(),
-                };
-                return (storage::new_id(), design, Some(notice));
-            }
-            Err(e) => {
-                message = Some(warn(format!(
-                    "This link could not be opened ({e}). Your saved designs are untouched."
-                )))
-            }
-        }
-    }
-    if let Some(id) = storage::current()
-        && let Some(loaded) = storage::load(&id)
-    {
-        match loaded {
-            Ok(design) => return (id, design, message),
-            Err(e) => {
-                message = Some(warn(format!(
-                    "Your last design could not be read ({e}); it is kept in storage, and the example opened instead."
-                )))
-            }
-        }
-    }
-    (storage::new_id(), keyplan_core::examples::first(), message)
+/// The design a shared link in the address carries, if any (the fragment is cleared).
+fn linked_design() -> Option<Result<Design, String>> {
+    let hash = web_sys::window().and_then(|w| w.location().hash().ok())?;
+    let payload = hash.strip_prefix("#d=")?;
+    clear_hash();
+    Some(crate::share::decode(payload).map_err(|e| e.to_string()))
 }
 
 /// What a user who opened a share link is told: it is their own copy.
-fn shared_copy_notice(name: &str) -> String {
+pub(crate) fn shared_copy_notice(name: &str) -> String {
     format!(
         "Opened a shared copy of \u{201c}{name}\u{201d}: it is saved in this browser as a new design, and your changes do not reach whoever shared it"
     )
@@ -148,18 +110,24 @@ fn delete_selection(store: &Store, session: &Session) {
 }
 
 /// Opens a file's text as a new local design: a keyplan design file, or anything
-/// `keyplan_core::import` recognises (NoSQL Workbench, the mcp schema.json).
+/// `keyplan_core::import` recognises (NoSQL Workbench, the mcp schema.json). A keyplan design
+/// file stays linked to its file (`handle`, where the browser gave one): Save writes back to it.
 pub fn open_file_text(
     library: &Library,
     store: &Store,
     session: &Session,
     file_name: &str,
     text: &str,
+    handle: Option<leptos::wasm_bindgen::JsValue>,
 ) {
     match crate::import::read(text) {
         Ok((design, notes)) => {
             let name = design.name.clone();
-            library.open_new(store, session, design);
+            if crate::import::is_design_file(text) {
+                library.open_new_from(store, session, design, Some(file_name.to_string()), handle);
+            } else {
+                library.open_new(store, session, design);
+            }
             let opened = format!("Opened {file_name} as \u{201c}{name}\u{201d}");
             session.say_with_notes(
                 match notes.len() {
@@ -182,7 +150,7 @@ pub fn open_files(library: Library, store: Store, session: Session, files: web_s
             match wasm_bindgen_futures::JsFuture::from(file.text()).await {
                 Ok(value) => {
                     let text = value.as_string().unwrap_or_default();
-                    open_file_text(&library, &store, &session, &name, &text);
+                    open_file_text(&library, &store, &session, &name, &text, None);
                 }
                 Err(_) => session.warn(format!("{name} could not be read")),
             }
@@ -190,33 +158,55 @@ pub fn open_files(library: Library, store: Store, session: Session, files: web_s
     }
 }
 
-/// The whole app. On a first visit it shows the built-in order-management example.
+/// The whole app: reads the local designs (an asynchronous database), then shows the editor.
+/// On a first visit it shows the built-in order-management example.
 #[component]
 pub fn App() -> impl IntoView {
-    let (id, design, message) = startup();
-    let store = Store::new(design);
+    let started = RwSignal::new_local(None::<crate::library::Start>);
+    let link = linked_design();
+    leptos::task::spawn_local(async move {
+        started.set(Some(crate::library::start(link).await));
+    });
+    move || match started.get() {
+        Some(start) => view! { <Editor start=start/> }.into_any(),
+        None => view! { <p class="empty-note loading app-loading">"Opening your designs…"</p> }.into_any(),
+    }
+}
+
+/// The editor around the design `start` opened.
+#[component]
+fn Editor(
+    /// What storage held when the app started.
+    start: crate::library::Start,
+) -> impl IntoView {
+    let store = Store::new(start.design.clone());
     let session = Session::new();
-    let library = Library::new(id);
+    let library = Library::new(&start);
+    let message = start.message;
     provide_context(store);
     provide_context(crate::panels::SampleCache::new(store));
     provide_context(session);
     provide_context(library);
     if let Some(message) = message {
-        session.toast.set(Some(message));
+        session.warn(message);
+    }
+    if let Some(notice) = start.notice.clone() {
+        session.say(notice);
     }
 
-    // Autosave: every change, so a reload or a crash loses nothing. A change is saved in the
+    // Autosave: every change, into the browser's database (`storage`), so a reload or a crash
+    // loses nothing. A change is saved in the
     // browser's first idle moment after it (within half a second), so serialising the design
     // never delays the frame that shows the change; changes in between are saved once. During
     // a drag or while typing in a field (an open undo group) saves are spaced by 400 ms;
     // closing the group saves at the next idle moment. A save still pending when the page
-    // goes away (reload, tab closed) happens then.
+    // goes away (reload, tab closed) happens then, into a synchronous journal beside the
+    // database's asynchronous write (see `storage`). A write the browser refuses raises the
+    // library's problem banner, once, not a toast per edit.
     let save_pending = StoredValue::new(false);
     let save = move || {
         save_pending.set_value(false);
-        if let Err(e) = store.with_untracked(|d| library.save(d)) {
-            session.warn(e);
-        }
+        store.with_untracked(|d| library.save(d));
     };
     let save_if_pending = move || {
         if save_pending.get_value() {
@@ -227,6 +217,7 @@ pub fn App() -> impl IntoView {
         store.track();
         let already_pending = save_pending.get_value();
         save_pending.set_value(true);
+        library.mark_pending();
         if !store.is_recording() {
             when_idle(save_if_pending);
         } else if !already_pending {
@@ -235,7 +226,10 @@ pub fn App() -> impl IntoView {
     });
     let pagehide =
         window_event_listener(ev::Custom::<web_sys::Event>::new("pagehide"), move |_| {
-            save_if_pending()
+            if save_pending.get_value() {
+                save_pending.set_value(false);
+                store.with_untracked(|d| library.flush(d));
+            }
         });
     on_cleanup(move || pagehide.remove());
     // A refused edit explains itself.
@@ -255,6 +249,11 @@ pub fn App() -> impl IntoView {
             } else {
                 store.undo();
             }
+            return;
+        }
+        if command && (key == "s" || key == "S") {
+            ev.prevent_default();
+            crate::save::save(library, store, session, ev.shift_key());
             return;
         }
         if command && (key == "y" || key == "Y") {
@@ -351,6 +350,7 @@ pub fn App() -> impl IntoView {
     view! {
         <div
             class="app"
+            data-storage=move || library.state.get().as_str()
             on:dragover=on_dragover
             on:dragleave=move |_| dragging_file.set(false)
             on:drop=on_drop
@@ -365,6 +365,7 @@ pub fn App() -> impl IntoView {
                 <Inspector/>
             </div>
             <Dialogs/>
+            <crate::designs::StorageNotices/>
             <crate::dialogs::ToastView/>
             <Show when=move || dragging_file.get()>
                 <div class="drop-overlay" aria-hidden="true">

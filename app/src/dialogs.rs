@@ -1,4 +1,9 @@
-//! Modal dialogs (gallery, export, help) and the toast that reports what just happened.
+//! Modal dialogs (gallery, export, share, help, the design list, the delete confirmation) and
+//! the toast that reports what just happened.
+//!
+//! A dialog takes focus when it opens (its body's first control, else its Close button), keeps
+//! Tab and Shift+Tab inside it, and gives focus back to what had it when it closes. (The HTML
+//! `autofocus` attribute does not do this: the browser ignores it once something has focus.)
 
 mod export;
 mod gallery;
@@ -6,12 +11,88 @@ mod help;
 mod share;
 
 use leptos::prelude::*;
+use leptos::wasm_bindgen::JsCast;
 
 use crate::session::{Dialog, use_session};
+
+const FOCUSABLE: &str = "button:not([disabled]), [href], input:not([disabled]):not([type=hidden]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex='-1'])";
+
+/// The controls inside `root` that Tab visits, in order.
+fn focusables(root: &web_sys::Element) -> Vec<web_sys::HtmlElement> {
+    let Ok(nodes) = root.query_selector_all(FOCUSABLE) else {
+        return Vec::new();
+    };
+    (0..nodes.length())
+        .filter_map(|i| nodes.item(i))
+        .filter_map(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
+        .filter(|e| e.offset_parent().is_some() || e.get_bounding_client_rect().width() > 0.0)
+        .collect()
+}
+
+fn active_element() -> Option<web_sys::HtmlElement> {
+    web_sys::window()?
+        .document()?
+        .active_element()?
+        .dyn_into()
+        .ok()
+}
+
+/// Keeps Tab inside the dialog: past the last control it wraps to the first, and back.
+fn trap_tab(ev: &web_sys::KeyboardEvent, dialog: &web_sys::Element) {
+    if ev.key() != "Tab" {
+        return;
+    }
+    let controls = focusables(dialog);
+    let (Some(first), Some(last)) = (controls.first(), controls.last()) else {
+        ev.prevent_default();
+        return;
+    };
+    let active = active_element();
+    let inside = active
+        .as_ref()
+        .is_some_and(|a| controls.iter().any(|c| c == a));
+    if ev.shift_key() && (!inside || active.as_ref() == Some(first)) {
+        ev.prevent_default();
+        let _ = last.focus();
+    } else if !ev.shift_key() && (!inside || active.as_ref() == Some(last)) {
+        ev.prevent_default();
+        let _ = first.focus();
+    }
+}
 
 #[component]
 pub fn Dialogs() -> impl IntoView {
     let session = use_session();
+    let dialog_ref: NodeRef<leptos::html::Div> = NodeRef::new();
+    // What had focus before the dialog opened, to give it back.
+    let opener = StoredValue::new_local(None::<web_sys::HtmlElement>);
+    Effect::new(move |was_open: Option<bool>| {
+        let open = session.dialog.get().is_some();
+        if open && was_open != Some(true) {
+            opener.set_value(active_element());
+        }
+        if !open && was_open == Some(true) {
+            let back = opener.get_value();
+            opener.set_value(None);
+            if let Some(element) = back.filter(|e| e.is_connected()) {
+                let _ = element.focus();
+            }
+        }
+        open
+    });
+    // Each dialog, once mounted, focuses its first control.
+    Effect::new(move |_| {
+        session.dialog.track();
+        if let Some(dialog) = dialog_ref.get() {
+            let body = dialog.query_selector(".dialog-body").ok().flatten();
+            let target = body
+                .and_then(|b| focusables(&b).into_iter().next())
+                .or_else(|| focusables(&dialog).into_iter().next());
+            if let Some(target) = target {
+                let _ = target.focus();
+            }
+        }
+    });
     move || {
         session.dialog.get().map(|dialog| {
             let (title, body) = match dialog {
@@ -19,6 +100,8 @@ pub fn Dialogs() -> impl IntoView {
                 Dialog::Export => ("Export", view! { <export::Export/> }.into_any()),
                 Dialog::Share => ("Share a link", view! { <share::Share/> }.into_any()),
                 Dialog::Help => ("Keyboard shortcuts", view! { <help::Help/> }.into_any()),
+                Dialog::Designs => ("Your designs", view! { <crate::designs::Designs/> }.into_any()),
+                Dialog::ConfirmDelete => ("Delete this design?", view! { <crate::designs::ConfirmDelete/> }.into_any()),
             };
             view! {
                 <div class="backdrop" on:click=move |_| session.dialog.set(None)>
@@ -28,11 +111,17 @@ pub fn Dialogs() -> impl IntoView {
                         aria-modal="true"
                         aria-label=title
                         data-testid="dialog"
+                        node_ref=dialog_ref
                         on:click=|ev| ev.stop_propagation()
+                        on:keydown=move |ev| {
+                            if let Some(dialog) = dialog_ref.get_untracked() {
+                                trap_tab(&ev, &dialog);
+                            }
+                        }
                     >
                         <header class="dialog-head">
                             <h2>{title}</h2>
-                            <button class="icon-button" aria-label="Close" autofocus on:click=move |_| session.dialog.set(None)>"×"</button>
+                            <button class="icon-button" aria-label="Close" data-testid="dialog-close" on:click=move |_| session.dialog.set(None)>"×"</button>
                         </header>
                         <div class="dialog-body">{body}</div>
                     </div>

@@ -12,6 +12,7 @@
 pub mod app;
 pub mod canvas;
 pub mod cards;
+pub mod designs;
 pub mod dialogs;
 pub mod geometry;
 pub mod import;
@@ -20,6 +21,7 @@ pub mod library;
 pub mod panels;
 pub mod relations;
 pub mod run;
+pub mod save;
 pub mod session;
 pub mod share;
 pub mod storage;

@@ -75,6 +75,10 @@ pub enum Dialog {
     Export,
     Share,
     Help,
+    /// The list of local designs.
+    Designs,
+    /// "Delete this design from the browser?"
+    ConfirmDelete,
 }
 
 /// A transient message at the bottom of the screen.

@@ -1,5 +1,6 @@
-//! The top bar: the design switcher, the coverage summary, undo and redo, and the file
-//! actions (new from the gallery, open, export, share, help).
+//! The top bar: the open design (its name, its file, whether it is edited since saved; a click
+//! lists the local designs), the coverage summary, undo and redo, and the file actions (new
+//! from the gallery, open, save, save as, export, share, help).
 
 use leptos::prelude::*;
 
@@ -43,30 +44,26 @@ pub fn TopBar() -> impl IntoView {
                 </svg>
                 <span>"keyplan"</span>
             </div>
-            <label class="switcher">
-                <span class="visually-hidden">"Open design"</span>
-                <select
-                    aria-label="Open design"
-                    prop:value=move || library.current.get()
-                    on:change=move |ev| {
-                        let id = event_target_value(&ev);
-                        library.switch(&store, &session, &id);
-                    }
-                >
-                    <For
-                        each=move || library.designs.get()
-                        key=|d| (d.id.clone(), d.name.clone())
-                        children=move |d| {
-                            let id = d.id.clone();
-                            view! {
-                                <option value=d.id.clone() selected=move || library.current.get() == id>
-                                    {d.name}
-                                </option>
-                            }
-                        }
-                    />
-                </select>
-            </label>
+            <button
+                class="switcher"
+                data-testid="design-switcher"
+                aria-label=move || format!(
+                    "Your designs: {} open{}{}",
+                    store.with(|d| d.name.clone()),
+                    library.entry.with(|e| e.file_name.clone().map(|f| format!(", file {f}")).unwrap_or_default()),
+                    if library.edited.get() { ", edited since saved" } else { "" },
+                )
+                title="Your designs: open, rename, duplicate, delete"
+                on:click=move |_| session.dialog.set(Some(Dialog::Designs))
+            >
+                <span class="switcher-name" data-testid="design-title">{move || store.with(|d| d.name.clone())}</span>
+                {move || library.entry.with(|e| e.file_name.clone()).map(|file| view! {
+                    <span class="switcher-file" data-testid="file-name">{file}</span>
+                })}
+                <Show when=move || library.edited.get() && library.entry.with(|e| e.file_name.is_some())>
+                    <span class="edited-dot" data-testid="edited" title="Edited since it was saved">"● edited"</span>
+                </Show>
+            </button>
             <p
                 class="coverage"
                 class:all-covered=all_covered
@@ -103,9 +100,22 @@ pub fn TopBar() -> impl IntoView {
                     class="button"
                     aria-label="Open a file"
                     on:click=move |_| {
-                        if let Some(input) = file_input.get() {
-                            input.click();
-                        }
+                        // The browser's picker where it has one (Save then writes back to the
+                        // file), else the file input.
+                        leptos::task::spawn_local(async move {
+                            match crate::save::pick_file().await {
+                                Some(Ok((handle, name, text))) => crate::app::open_file_text(
+                                    &library, &store, &session, &name, &text, Some(handle),
+                                ),
+                                Some(Err(e)) if e.is_empty() => {}
+                                Some(Err(e)) => session.warn(format!("The file could not be read: {e}")),
+                                None => {
+                                    if let Some(input) = file_input.get_untracked() {
+                                        input.click();
+                                    }
+                                }
+                            }
+                        });
                     }
                 >
                     "Open…"
@@ -127,6 +137,22 @@ pub fn TopBar() -> impl IntoView {
                         input.set_value("");
                     }
                 />
+                <button
+                    class="button"
+                    data-testid="save"
+                    title="Save the design file (Ctrl+S)"
+                    on:click=move |_| crate::save::save(library, store, session, false)
+                >
+                    "Save"
+                </button>
+                <button
+                    class="button"
+                    data-testid="save-as"
+                    title="Save the design file under another name (Shift+Ctrl+S)"
+                    on:click=move |_| crate::save::save(library, store, session, true)
+                >
+                    "Save as…"
+                </button>
                 <button class="button" on:click=move |_| session.dialog.set(Some(Dialog::Export))>
                     "Export"
                 </button>

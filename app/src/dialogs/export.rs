@@ -1,41 +1,61 @@
-//! The export dialog: every format core writes (`keyplan_core::export`), computed in the
-//! browser from the open design, to copy or download. The text is exactly what
-//! `keyplan export` prints.
+//! The export dialog: the keyplan design file itself and every format core writes
+//! (`keyplan_core::export`), computed in the browser from the open design, to copy or
+//! download. The text is exactly what `keyplan export` prints (and, for the design file, what
+//! Save writes).
 
 use keyplan_core::export::{Format, export};
 use leptos::prelude::*;
-use leptos::wasm_bindgen::{JsCast, JsValue};
 
 use crate::session::use_session;
 use crate::store::use_store;
 use crate::topbar::copy_text;
 
-/// Offers `text` as a file download named `file_name`.
-fn download(file_name: &str, content_type: &str, text: &str) -> Result<(), JsValue> {
-    let parts = js_sys::Array::of1(&JsValue::from_str(text));
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type(content_type);
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
-    let document = web_sys::window()
-        .and_then(|w| w.document())
-        .ok_or_else(|| JsValue::from_str("no document"))?;
-    let a: web_sys::HtmlAnchorElement = document.create_element("a")?.unchecked_into();
-    a.set_href(&url);
-    a.set_download(file_name);
-    a.click();
-    web_sys::Url::revoke_object_url(&url)?;
-    Ok(())
+/// What the dialog offers: the keyplan design file itself (what Save writes), or one of core's
+/// export formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Choice {
+    DesignFile,
+    Export(Format),
+}
+
+impl Choice {
+    fn value(self) -> &'static str {
+        match self {
+            Choice::DesignFile => "keyplan",
+            Choice::Export(f) => f.name(),
+        }
+    }
+
+    fn output(self, design: &keyplan_core::Design) -> Result<String, String> {
+        match self {
+            Choice::DesignFile => Ok(keyplan_core::file::to_string(design)),
+            Choice::Export(f) => export(design, f).map_err(|e| e.to_string()),
+        }
+    }
+
+    fn file_name(self, design: &keyplan_core::Design) -> String {
+        match self {
+            Choice::DesignFile => crate::storage::default_file_name(design),
+            Choice::Export(f) => f.file_name(design),
+        }
+    }
+
+    fn content_type(self) -> &'static str {
+        match self {
+            Choice::DesignFile => "application/json",
+            Choice::Export(f) => f.content_type(),
+        }
+    }
 }
 
 #[component]
 pub fn Export() -> impl IntoView {
     let store = use_store();
     let session = use_session();
-    let format = RwSignal::new(Format::CloudFormationJson);
+    let format = RwSignal::new(Choice::Export(Format::CloudFormationJson));
     let output = Memo::new(move |_| {
         let f = format.get();
-        store.with(|d| export(d, f).map_err(|e| e.to_string()))
+        store.with(|d| f.output(d))
     });
     let file_name = move || store.with(|d| format.get().file_name(d));
     let copy = move |_| {
@@ -51,7 +71,7 @@ pub fn Export() -> impl IntoView {
         if let Ok(text) = output.get_untracked() {
             let f = format.get_untracked();
             let name = store.with_untracked(|d| f.file_name(d));
-            if download(&name, f.content_type(), &text).is_err() {
+            if crate::save::download(&name, f.content_type(), &text).is_err() {
                 session.warn("The browser refused the download: copy the text instead");
             }
         }
@@ -66,14 +86,20 @@ pub fn Export() -> impl IntoView {
                         aria-label="Export format"
                         data-testid="export-format"
                         on:change=move |ev| {
-                            if let Ok(f) = event_target_value(&ev).parse::<Format>() {
-                                format.set(f);
+                            let value = event_target_value(&ev);
+                            if value == Choice::DesignFile.value() {
+                                format.set(Choice::DesignFile);
+                            } else if let Ok(f) = value.parse::<Format>() {
+                                format.set(Choice::Export(f));
                             }
                         }
                     >
+                        <option value=Choice::DesignFile.value() selected=move || format.get() == Choice::DesignFile>
+                            "keyplan design file (.keyplan.json)"
+                        </option>
                         {Format::ALL.iter().map(|f| {
-                            let f = *f;
-                            view! { <option value=f.name() title=format!("keyplan export --to {}", f.name()) selected=move || format.get() == f>{f.title()}</option> }
+                            let choice = Choice::Export(*f);
+                            view! { <option value=choice.value() title=format!("keyplan export --to {}", f.name()) selected=move || format.get() == choice>{f.title()}</option> }
                         }).collect_view()}
                     </select>
                 </label>

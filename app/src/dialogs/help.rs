@@ -5,6 +5,7 @@ use leptos::prelude::*;
 const SHORTCUTS: &[(&str, &str)] = &[
     ("Ctrl/⌘ + Z", "Undo"),
     ("Shift + Ctrl/⌘ + Z, Ctrl + Y", "Redo"),
+    ("Ctrl/⌘ + S, Shift + Ctrl/⌘ + S", "Save the design file, save as"),
     ("N", "Add an entity"),
     ("P", "Add an access pattern"),
     ("Delete", "Delete the selected entities or pattern"),
@@ -32,6 +33,6 @@ pub fn Help() -> impl IntoView {
                 }).collect_view()}
             </tbody>
         </table>
-        <p class="hint">"Every change is saved in this browser as you make it. Files dropped on the window open as new designs."</p>
+        <p class="hint">"Every change is kept in this browser as you make it; Save writes the design file. Files dropped on the window open as new designs."</p>
     }
 }

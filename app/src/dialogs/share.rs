@@ -33,7 +33,6 @@ pub fn Share() -> impl IntoView {
         }
     };
     copy();
-    let _ = session;
     match link {
         Ok(text) => {
             let chars = text.len();
@@ -60,6 +59,16 @@ pub fn Share() -> impl IntoView {
             }
             .into_any()
         }
-        Err(e) => view! { <p class="diagnostic error">{format!("This design cannot be shared as a link: {e}")}</p> }.into_any(),
+        Err(e) => {
+            let library = crate::library::use_library();
+            view! {
+                <p class="diagnostic error">{format!("This design cannot be shared as a link: {e}.")}</p>
+                <button class="button primary" data-testid="share-save" on:click=move |_| {
+                    session.dialog.set(None);
+                    crate::save::save(library, store, session, false);
+                }>"Save the design file"</button>
+            }
+            .into_any()
+        }
     }
 }

@@ -4,8 +4,7 @@ use keyplan_core::edit::Edit;
 use leptos::prelude::*;
 
 use super::field::TextField;
-use crate::library::use_library;
-use crate::session::{Selection, use_session};
+use crate::session::{Dialog, Selection, use_session};
 use crate::store::use_store;
 use crate::text::plural;
 
@@ -13,7 +12,6 @@ use crate::text::plural;
 pub fn DesignEditor() -> impl IntoView {
     let store = use_store();
     let session = use_session();
-    let library = use_library();
     let name = Signal::derive(move || store.with(|d| d.name.clone()));
     let description = Signal::derive(move || store.with(|d| d.description.clone()));
     let stats = move || {
@@ -75,7 +73,7 @@ pub fn DesignEditor() -> impl IntoView {
                 <li>"Drag the background to pan, scroll to zoom, F to fit."</li>
                 <li>"Press ? for every shortcut."</li>
             </ul>
-            <button class="button danger small" on:click=move |_| library.delete_current(&store, &session)>
+            <button class="button danger small" data-testid="delete-this-design" on:click=move |_| session.dialog.set(Some(Dialog::ConfirmDelete))>
                 "Delete this design from the browser"
             </button>
         </section>

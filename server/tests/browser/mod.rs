@@ -1,7 +1,7 @@
 //! A real browser for end-to-end tests: the real `keyplan serve` on the built app (`dist/`),
 //! headless Chromium through chromedriver, and small user-level helpers (wait for, type into,
-//! drag, press keys, screenshot). Each browser gets a fresh profile, so localStorage starts
-//! empty unless a test reuses a profile on purpose.
+//! drag, press keys, screenshot). Each browser gets a fresh profile, so the browser's storage
+//! starts empty unless a test reuses a profile on purpose.
 //!
 //! A browser leaves nothing running when it goes, pass or fail: chromedriver runs in a process
 //! group of its own with the Chromium it starts, and dropping the [`Browser`] (a panicking test
@@ -567,54 +567,81 @@ impl Browser {
         (v[0].as_f64().expect("left"), v[1].as_f64().expect("top"))
     }
 
-    /// The design as autosave left it in localStorage. Autosave runs in the browser's first
-    /// idle moment after a change, so this first waits for an idle callback queued after it.
+    /// The design as autosave left it in the browser's database (IndexedDB, issue 12).
+    /// Autosave runs in the browser's first idle moment after a change, so this first waits
+    /// for that save to be written.
     pub async fn saved_design(&self) -> keyplan_core::Design {
         self.autosaved().await;
         let text = self
-            .js("return localStorage.getItem('keyplan.design.' + localStorage.getItem('keyplan.current'));")
-            .await;
+            .client
+            .execute_async(
+                "const done = arguments[arguments.length - 1];\
+                 const id = localStorage.getItem('keyplan.current');\
+                 const open = indexedDB.open('keyplan');\
+                 open.onerror = () => done(null);\
+                 open.onsuccess = () => {\
+                   const db = open.result;\
+                   const get = db.transaction('files').objectStore('files').get(id);\
+                   get.onsuccess = () => { db.close(); done(get.result ?? null); };\
+                   get.onerror = () => { db.close(); done(null); };\
+                 };",
+                Vec::new(),
+            )
+            .await
+            .expect("read the saved design");
         keyplan_core::file::parse(text.as_str().expect("a saved design"))
             .expect("the saved design parses")
     }
 
-    /// Every design autosave left in localStorage, in the order of the list of local designs.
-    pub async fn local_designs(&self) -> Vec<keyplan_core::Design> {
+    /// The names of the designs kept in this browser, most recently changed first.
+    pub async fn local_designs(&self) -> Vec<String> {
         self.autosaved().await;
-        let files = self
-            .js(
-                "return (localStorage.getItem('keyplan.designs') || '').split('\\n')\
-                   .filter(line => line.includes('\\t'))\
-                   .map(line => localStorage.getItem('keyplan.design.' + line.split('\\t')[0]));",
+        let list = self
+            .client
+            .execute_async(
+                "const done = arguments[arguments.length - 1];\
+                 const open = indexedDB.open('keyplan');\
+                 open.onerror = () => done([]);\
+                 open.onsuccess = () => {\
+                   const db = open.result;\
+                   const all = db.transaction('meta').objectStore('meta').getAll();\
+                   all.onsuccess = () => {\
+                     db.close();\
+                     const entries = all.result.map(t => JSON.parse(t));\
+                     entries.sort((a, b) => b.modified - a.modified);\
+                     done(entries.map(e => e.name));\
+                   };\
+                   all.onerror = () => { db.close(); done([]); };\
+                 };",
+                Vec::new(),
             )
-            .await;
-        files
-            .as_array()
+            .await
+            .expect("read the design list");
+        list.as_array()
             .expect("a list")
             .iter()
-            .map(|file| {
-                keyplan_core::file::parse(file.as_str().expect("a saved design"))
-                    .expect("the saved design parses")
-            })
+            .map(|v| v.as_str().unwrap_or_default().to_string())
             .collect()
     }
 
-    /// Waits for the pending autosave, if any: it runs in the page's first idle moment, and
-    /// idle callbacks run in the order they were asked for (a timeout only ever makes one run
-    /// later than the one asked for before it, whose timeout is shorter).
+    /// Waits for the pending autosave, if any: it starts in the page's first idle moment, and
+    /// the app marks itself `data-storage="saved"` (or `"failed"`) once the browser has
+    /// written it.
     pub async fn autosaved(&self) {
         self.client
             .execute_async(
                 "const done = arguments[arguments.length - 1];\
-                 requestAnimationFrame(() => requestIdleCallback(() => done(0), { timeout: 1000 }));",
+                 const settled = () => ['saved', 'failed'].includes(document.querySelector('[data-storage]')?.dataset.storage);\
+                 const check = () => settled() ? done(0) : setTimeout(check, 20);\
+                 requestAnimationFrame(() => requestIdleCallback(check, { timeout: 1000 }));",
                 Vec::new(),
             )
             .await
             .expect("wait for the pending autosave");
     }
 
-    /// Stores the design file `file` as the open local design, as autosave would have left it;
-    /// the next visit opens it. The open page's pending autosave runs first, so it cannot
+    /// Stores the design file `file` as the open local design in the layout keyplan used before
+    /// IndexedDB (localStorage); the next visit migrates and opens it. The open page's pending autosave runs first, so it cannot
     /// overwrite this when the page goes.
     pub async fn store_as_open_design(&self, file: &str) {
         self.autosaved().await;
