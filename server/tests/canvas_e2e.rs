@@ -300,7 +300,7 @@ async fn an_edit_just_before_a_link_opens_another_design_is_kept() {
         .expect("edit, then open the link");
     b.find("[data-entity=Entity000]").await;
 
-    let designs = b.local_designs().await;
+    let designs = b.local_design_files().await;
     let names: Vec<&str> = designs.iter().map(|d| d.name.as_str()).collect();
     let example = keyplan_core::examples::first();
     assert_eq!(names, [example.name.as_str(), linked.name.as_str()]);

@@ -593,6 +593,47 @@ impl Browser {
             .expect("the saved design parses")
     }
 
+    /// The designs kept in this browser (their files), least recently changed first.
+    pub async fn local_design_files(&self) -> Vec<keyplan_core::Design> {
+        self.autosaved().await;
+        let list = self
+            .client
+            .execute_async(
+                "const done = arguments[arguments.length - 1];\
+                 const open = indexedDB.open('keyplan');\
+                 open.onerror = () => done([]);\
+                 open.onsuccess = () => {\
+                   const db = open.result;\
+                   const tx = db.transaction(['meta', 'files']);\
+                   const all = tx.objectStore('meta').getAll();\
+                   all.onsuccess = () => {\
+                     const entries = all.result.map(t => JSON.parse(t));\
+                     entries.sort((a, b) => a.modified - b.modified);\
+                     const files = [];\
+                     let left = entries.length;\
+                     if (left === 0) { db.close(); done([]); return; }\
+                     entries.forEach((e, i) => {\
+                       const get = tx.objectStore('files').get(e.id);\
+                       get.onsuccess = () => { files[i] = get.result ?? null; if (--left === 0) { db.close(); done(files); } };\
+                       get.onerror = () => { files[i] = null; if (--left === 0) { db.close(); done(files); } };\
+                     });\
+                   };\
+                   all.onerror = () => { db.close(); done([]); };\
+                 };",
+                Vec::new(),
+            )
+            .await
+            .expect("read the designs");
+        list.as_array()
+            .expect("a list")
+            .iter()
+            .map(|file| {
+                keyplan_core::file::parse(file.as_str().expect("a saved design"))
+                    .expect("the saved design parses")
+            })
+            .collect()
+    }
+
     /// The names of the designs kept in this browser, most recently changed first.
     pub async fn local_designs(&self) -> Vec<String> {
         self.autosaved().await;
