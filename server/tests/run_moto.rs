@@ -41,7 +41,11 @@ async fn cancelled_in_flight(
     // The CLI test's sample: 6 customers and their orders, several batches to load.
     let counts = [("Customer".to_string(), 6)].into_iter().collect();
     let plan = plan(&design, &counts).unwrap();
-    assert!(plan.n_items() > 4 * 25, "{} items: too few batches", plan.n_items());
+    assert!(
+        plan.n_items() > 4 * 25,
+        "{} items: too few batches",
+        plan.n_items()
+    );
     let events = std::sync::Mutex::new(Vec::new());
     let emit = |e: RunEvent| events.lock().unwrap().push(e);
     runner::run(&engine, &plan, &RunId::random(), &cancel, &emit).await;
