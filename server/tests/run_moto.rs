@@ -37,8 +37,15 @@ async fn cancelled_in_flight(
     })
     .await;
     let engine = keyplan_server::engine::Engine::endpoint("moto", &tap.url);
-    let (_, design, counts) = examples(Some(6)).remove(0);
+    let (_, design, _) = examples(None).remove(0);
+    // The CLI test's sample: 6 customers and their orders, several batches to load.
+    let counts = [("Customer".to_string(), 6)].into_iter().collect();
     let plan = plan(&design, &counts).unwrap();
+    assert!(
+        plan.n_items() > 4 * 25,
+        "{} items: too few batches",
+        plan.n_items()
+    );
     let events = std::sync::Mutex::new(Vec::new());
     let emit = |e: RunEvent| events.lock().unwrap().push(e);
     runner::run(&engine, &plan, &RunId::random(), &cancel, &emit).await;

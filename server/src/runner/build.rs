@@ -33,6 +33,47 @@ pub fn parse_count(arg: &str) -> Result<(String, u32), String> {
     Ok((entity.trim().to_string(), n))
 }
 
+/// At most this many findings are listed in a refusal, each cut to [`MAX_FINDING_CHARS`].
+pub const MAX_FINDINGS_SHOWN: usize = 10;
+pub const MAX_FINDING_CHARS: usize = 300;
+
+/// The first findings, each cut short, and how many more there are (issue 13: a template with
+/// 10,000 unknown variables printed one 889 KB line).
+pub fn summarise(findings: &[String]) -> String {
+    let mut shown: Vec<String> = findings
+        .iter()
+        .take(MAX_FINDINGS_SHOWN)
+        .map(|f| {
+            if f.chars().count() > MAX_FINDING_CHARS {
+                let cut: String = f.chars().take(MAX_FINDING_CHARS).collect();
+                format!("{cut}… ({} characters in all)", f.chars().count())
+            } else {
+                f.clone()
+            }
+        })
+        .collect();
+    if findings.len() > MAX_FINDINGS_SHOWN {
+        shown.push(format!(
+            "and {} more",
+            thousands(findings.len() - MAX_FINDINGS_SHOWN)
+        ));
+    }
+    shown.join("; ")
+}
+
+/// 9990 as `9,990`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// Builds the plan of a run on the sample's default seed: see [`plan_sample`].
 pub fn plan(design: &Design, counts: &Counts) -> Result<Plan, RunError> {
     plan_sample(design, &SampleConfig::new(counts.clone(), None))
@@ -50,7 +91,7 @@ pub fn plan_sample(design: &Design, sample: &SampleConfig) -> Result<Plan, RunEr
         .map(|f| format!("{} ({}): {}", f.code, f.path, f.message))
         .collect();
     if !errors.is_empty() {
-        return Err(RunError::Design(errors.join("; ")));
+        return Err(RunError::Design(summarise(&errors)));
     }
     if design.tables.is_empty() {
         return Err(RunError::Design("it has no table".to_string()));
@@ -493,6 +534,21 @@ fn fnv(text: &str) -> u64 {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    // issue 13: a refusal lists ten findings at most, each cut short.
+    #[test]
+    fn a_refusal_with_thousands_of_findings_is_one_short_line() {
+        let findings: Vec<String> = (0..10_000)
+            .map(|i| format!("unknown variable v{i}"))
+            .collect();
+        let text = summarise(&findings);
+        assert!(text.ends_with("; and 9,990 more"), "{text}");
+        assert!(text.len() < 400, "{}", text.len());
+        let braces = vec![format!("bad template `{}`", "{".repeat(5_000))];
+        let text = summarise(&braces);
+        assert!(text.ends_with("… (5015 characters in all)"), "{text}");
+        assert!(text.len() < 400, "{}", text.len());
+    }
 
     #[test]
     fn counts_are_entity_equals_number() {
