@@ -221,7 +221,9 @@ impl Library {
                     }
                 }
                 Err(e) => {
-                    library.problem.set(Some(too_big_message(&entry.name, size, samples, &e)));
+                    library
+                        .problem
+                        .set(Some(too_big_message(&entry.name, size, samples, &e)));
                     library.state.set(SaveState::Failed);
                 }
             }
@@ -328,7 +330,9 @@ impl Library {
                 session.warn(format!("The design could not be deleted: {e}"));
                 return;
             }
-            library.designs.update(|list| list.retain(|d| d.id != entry.id));
+            library
+                .designs
+                .update(|list| list.retain(|d| d.id != entry.id));
             library.deleted.set(Some(Deleted { entry, text }));
             let next = library.designs.with_untracked(|list| list.first().cloned());
             match next {
