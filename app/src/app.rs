@@ -169,7 +169,8 @@ pub fn App() -> impl IntoView {
     });
     move || match started.get() {
         Some(start) => view! { <Editor start=start/> }.into_any(),
-        None => view! { <p class="empty-note loading app-loading">"Opening your designs…"</p> }.into_any(),
+        None => view! { <p class="empty-note loading app-loading">"Opening your designs…"</p> }
+            .into_any(),
     }
 }
 

@@ -231,7 +231,9 @@ impl Library {
                     }
                 }
                 Err(e) => {
-                    library.problem.set(Some(too_big_message(&entry.name, size, samples, &e)));
+                    library
+                        .problem
+                        .set(Some(too_big_message(&entry.name, size, samples, &e)));
                     library.state.set(SaveState::Failed);
                 }
             }
@@ -367,7 +369,9 @@ impl Library {
                 session.warn(format!("The design could not be deleted: {e}"));
                 return;
             }
-            library.designs.update(|list| list.retain(|d| d.id != entry.id));
+            library
+                .designs
+                .update(|list| list.retain(|d| d.id != entry.id));
             library.deleted.set(Some(Deleted { entry, text }));
             let next = library.designs.with_untracked(|list| list.first().cloned());
             match next {
@@ -508,7 +512,7 @@ fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

@@ -97,7 +97,9 @@ async fn write(handle: &JsValue, text: &str) -> Result<(), JsValue> {
     if permission(handle, "queryPermission").await.as_deref() == Some("prompt")
         && permission(handle, "requestPermission").await.as_deref() != Some("granted")
     {
-        return Err(JsValue::from_str("the browser did not allow writing to the file"));
+        return Err(JsValue::from_str(
+            "the browser did not allow writing to the file",
+        ));
     }
     let file: web_sys::FileSystemFileHandle = handle.clone().dyn_into()?;
     let stream: web_sys::FileSystemWritableFileStream =
@@ -109,7 +111,9 @@ async fn write(handle: &JsValue, text: &str) -> Result<(), JsValue> {
 }
 
 fn handle_name(handle: &JsValue) -> Option<String> {
-    js_sys::Reflect::get(handle, &"name".into()).ok()?.as_string()
+    js_sys::Reflect::get(handle, &"name".into())
+        .ok()?
+        .as_string()
 }
 
 /// Saves the open design as a file: back to its own file (Save), or wherever the user says
@@ -133,7 +137,9 @@ pub fn save(library: Library, store: Store, session: Session, save_as: bool) {
                 Some(show) => {
                     let window = web_sys::window().map(JsValue::from).unwrap_or_default();
                     let chosen = match show.call1(&window, &picker_options(Some(&name))) {
-                        Ok(promise) => JsFuture::from(promise.unchecked_into::<js_sys::Promise>()).await,
+                        Ok(promise) => {
+                            JsFuture::from(promise.unchecked_into::<js_sys::Promise>()).await
+                        }
                         Err(e) => Err(e),
                     };
                     match chosen {

@@ -303,7 +303,9 @@ pub async fn remove(id: &str) -> Result<(), String> {
 /// next start). Returns how many moved.
 pub async fn migrate_local_storage() -> Result<usize, String> {
     let Some(local) = local() else { return Ok(0) };
-    let names = get(OLD_LIST).map(|t| parse_old_list(&t)).unwrap_or_default();
+    let names = get(OLD_LIST)
+        .map(|t| parse_old_list(&t))
+        .unwrap_or_default();
     let mut ids: Vec<String> = names.iter().map(|(id, _)| id.clone()).collect();
     // A design stored without a list entry is moved too.
     for i in 0..local.length().unwrap_or(0) {
@@ -326,7 +328,12 @@ pub async fn migrate_local_storage() -> Result<usize, String> {
         let name = keyplan_core::file::parse(&text)
             .ok()
             .map(|d| d.name)
-            .or_else(|| names.iter().find(|(n, _)| n == id).map(|(_, name)| name.clone()))
+            .or_else(|| {
+                names
+                    .iter()
+                    .find(|(n, _)| n == id)
+                    .map(|(_, name)| name.clone())
+            })
             .unwrap_or_else(|| "Recovered design".to_string());
         // Oldest first in the old list; keep that order in the modified dates.
         let mut entry = LocalDesign::new(id, &name);

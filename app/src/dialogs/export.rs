@@ -108,7 +108,7 @@ pub fn Export() -> impl IntoView {
                 <button class="button primary" data-testid="export-download" on:click=save>"Download"</button>
             </div>
             {move || match output.get() {
-                Ok(text) => view! { <pre class="export-preview" data-testid="export-preview">{text}</pre> }.into_any(),
+                Ok(text) => view! { <pre class="export-preview" data-testid="export-preview" tabindex="0" aria-label="Export preview">{text}</pre> }.into_any(),
                 Err(e) => view! { <p class="diagnostic error">{e}</p> }.into_any(),
             }}
         </div>

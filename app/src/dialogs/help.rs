@@ -5,7 +5,10 @@ use leptos::prelude::*;
 const SHORTCUTS: &[(&str, &str)] = &[
     ("Ctrl/⌘ + Z", "Undo"),
     ("Shift + Ctrl/⌘ + Z, Ctrl + Y", "Redo"),
-    ("Ctrl/⌘ + S, Shift + Ctrl/⌘ + S", "Save the design file, save as"),
+    (
+        "Ctrl/⌘ + S, Shift + Ctrl/⌘ + S",
+        "Save the design file, save as",
+    ),
     ("N", "Add an entity"),
     ("P", "Add an access pattern"),
     ("Delete", "Delete the selected entities or pattern"),

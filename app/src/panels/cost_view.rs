@@ -30,7 +30,7 @@ pub fn CostView() -> impl IntoView {
         })
     });
     view! {
-        <div class="cost-view" data-testid="cost-view">
+        <div class="cost-view" data-testid="cost-view" tabindex="0" aria-label="Cost">
             {move || {
                 let r = report.get();
                 let hot: Vec<_> = r.partitions.iter().filter(|p| p.hot).cloned().collect();
