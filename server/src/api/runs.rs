@@ -47,8 +47,8 @@ pub use keyplan_core::run::{StartRun, Started};
 
 /// At most this many runs at once; another is refused until one ends.
 pub const MAX_ACTIVE_RUNS: usize = 16;
-/// At most this many items per run from the browser.
-pub const MAX_ITEMS_PER_RUN: u32 = 100_000;
+/// At most this many items per run from the browser: the whole sample, every entity's.
+pub const MAX_ITEMS_PER_RUN: u32 = keyplan_core::sample::MAX_SAMPLE_ITEMS as u32;
 /// Finished runs kept for late watchers.
 const KEPT_RUNS: usize = 64;
 
@@ -160,13 +160,12 @@ async fn start(
     let text = request.design.to_string();
     let design = keyplan_core::file::parse(&text)
         .map_err(|e| ApiError::BadRequest(format!("the design is not valid: {e}")))?;
-    let total: u64 = request.counts.values().map(|&n| u64::from(n)).sum();
-    if total > u64::from(MAX_ITEMS_PER_RUN) {
-        return Err(ApiError::BadRequest(format!(
-            "the counts ask for {total} items; a run from the browser takes at most {MAX_ITEMS_PER_RUN}"
-        )));
-    }
     let sample = SampleConfig::new(request.counts, request.seed);
+    // issue 13: the whole sample, defaults and children included, counted before anything is
+    // planned (the counts alone let a few bytes of request plan millions of items).
+    keyplan_core::sample::plan(&design, &sample)
+        .check(u64::from(MAX_ITEMS_PER_RUN))
+        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
     // Generating and evaluating up to 100,000 items is CPU work: off the async threads.
     let plan = tokio::task::spawn_blocking(move || runner::build::plan_sample(&design, &sample))
         .await
