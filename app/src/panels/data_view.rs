@@ -8,7 +8,7 @@ use keyplan_core::eval::run_pattern;
 use keyplan_core::{AttributeValue, Item};
 use leptos::prelude::*;
 
-use super::sample::use_sample;
+use super::sample::{SampleRefused, use_sample};
 use crate::session::{Selection, use_session};
 use crate::store::use_store;
 
@@ -56,7 +56,7 @@ pub fn DataView() -> impl IntoView {
                 .map_or(7, |i| i % crate::cards::N_COLOURS)
         })
     };
-    let view_data: Memo<AggregateView> = Memo::new(move |_| sample.with(|s| aggregate(&s.0)));
+    let view_data: Memo<AggregateView> = Memo::new(move |_| sample.with(|s| aggregate(&s.store)));
     let picked_index: RwSignal<Option<(String, Option<String>)>> = RwSignal::new(None);
     // How many items of the shown index are rendered: a large design's table holds thousands,
     // and rendering them all froze the tab for seconds.
@@ -84,7 +84,7 @@ pub fn DataView() -> impl IntoView {
             });
         }
         let outcome =
-            sample.with(|s| store.with_untracked(|d| run_pattern(d, &s.0, &verdict, None)));
+            sample.with(|s| store.with_untracked(|d| run_pattern(d, &s.store, &verdict, None)));
         Some(match outcome {
             Ok(r) => Run {
                 pattern: name,
@@ -151,6 +151,7 @@ pub fn DataView() -> impl IntoView {
 
     view! {
         <div class="data-view" data-testid="data-view">
+            <SampleRefused/>
             {move || run.get().map(|r| view! {
                 <section class="run-box">
                     <h3>{format!("{} on the sample", r.pattern)}</h3>
