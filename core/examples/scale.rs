@@ -119,7 +119,10 @@ fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> Duration {
 
 /// `keyplan query FILE "Thing0 of parent"`: the sample, its store, the analysis, one pattern.
 fn query(design: &Design) -> usize {
-    let store = Store::build(design, generate(design, &SampleConfig::default()).load_items());
+    let store = Store::build(
+        design,
+        generate(design, &SampleConfig::default()).load_items(),
+    );
     let analysis = analyze(design);
     let Some(verdict) = analysis
         .verdicts
@@ -137,7 +140,10 @@ fn query(design: &Design) -> usize {
 
 /// `keyplan cost FILE`: the sample, its store, the analysis and the estimate.
 fn cost(design: &Design) -> usize {
-    let store = Store::build(design, generate(design, &SampleConfig::default()).load_items());
+    let store = Store::build(
+        design,
+        generate(design, &SampleConfig::default()).load_items(),
+    );
     let analysis = analyze(design);
     keyplan_core::cost::estimate(
         design,

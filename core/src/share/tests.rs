@@ -35,7 +35,8 @@ fn the_order_management_example_round_trips_with_its_canvas_positions() {
     let design = order_management();
     assert!(!design.layout.is_empty());
     let payload = encode(&design).expect("fits in a link");
-    assert!(payload.starts_with("1."), "{payload}");
+    // issue 13: version 2, with its checksum, is what links are written in.
+    assert!(payload.starts_with("2."), "{payload}");
     assert_eq!(decode(&payload), Ok(design));
 }
 
@@ -102,10 +103,20 @@ fn a_design_file_version_does_not_travel() {
 #[test]
 fn the_version_prefix_dispatches_to_its_reader() {
     let body = encode(&Design::new("v")).expect("fits")[2..].to_string();
-    assert_eq!(decode_version("1", &body).map(|d| d.name), Ok("v".into()));
+    assert_eq!(decode_version("2", &body).map(|d| d.name), Ok("v".into()));
+    // Version 1's reader sees the checksum as bytes after the design.
+    assert!(matches!(
+        decode_version("1", &body),
+        Err(LinkError::Malformed { .. })
+    ));
+    let v1_body = payload_of_bytes(&v1::write(&Design::new("v")))[2..].to_string();
     assert_eq!(
-        decode_version("2", &body),
-        Err(LinkError::TooNew { found: 2 })
+        decode_version("1", &v1_body).map(|d| d.name),
+        Ok("v".into())
+    );
+    assert_eq!(
+        decode_version("3", &body),
+        Err(LinkError::TooNew { found: 3 })
     );
     for bad in ["0", "01", "", "v1", "1a", "99999999999"] {
         assert!(
@@ -142,17 +153,17 @@ fn bad_links_say_what_is_wrong() {
     );
     check(
         "hello",
-        expect!["the link has no version: it should start `1.`, not `hello`"],
+        expect!["the link has no version: it should start `2.`, not `hello`"],
     );
     check(
         "7.AAAA",
         expect![
-            "the link was made by a newer keyplan (link version 7, this one reads up to 1): upgrade keyplan"
+            "the link was made by a newer keyplan (link version 7, this one reads up to 2): upgrade keyplan"
         ],
     );
     check(
         "x1.AAAA",
-        expect!["`x1` is not a link version: this keyplan reads versions 1 to 1"],
+        expect!["`x1` is not a link version: this keyplan reads versions 1 to 2"],
     );
     check(
         "1.AB+C",
@@ -214,7 +225,7 @@ fn a_truncated_link_says_it_was_cut_short() {
     let cut = 2 + (payload.len() - 2) / 2 / 4 * 4;
     check(
         &payload[..cut],
-        expect!["the link was cut short: its compressed design ends early"],
+        expect!["the link is damaged or cut short: its compressed design ends early"],
     );
 }
 
@@ -464,4 +475,11 @@ fn canvas_positions_on_a_grid_travel_as_steps_and_others_exactly() {
     );
     design.layout.insert("E3".into(), Point { x: 0.5, y: -0.0 });
     assert_eq!(decode(&encode(&design).expect("fits")), Ok(design));
+}
+
+#[test]
+fn the_checksum_is_crc_32_ieee() {
+    // The standard check value of CRC-32 for the ASCII digits 1 to 9.
+    assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+    assert_eq!(crc32(b""), 0);
 }
