@@ -66,7 +66,13 @@ pub fn add_table(store: &Store, session: &Session) {
         let at = d.tables.len();
         // "app" first, then "table2", "table3"... by how many tables there will be.
         let name = (at + 1..)
-            .map(|n| if n == 1 { "app".to_string() } else { format!("table{n}") })
+            .map(|n| {
+                if n == 1 {
+                    "app".to_string()
+                } else {
+                    format!("table{n}")
+                }
+            })
             .find(|n| d.table(n).is_none())
             .unwrap_or_else(|| "table".into());
         (at, name)

@@ -479,7 +479,10 @@ mod tests {
             height: ROOM_TO_GROW,
             ..short
         };
-        assert!(!grown.intersects(&card_at(placed.x, placed.y)), "{placed:?}");
+        assert!(
+            !grown.intersects(&card_at(placed.x, placed.y)),
+            "{placed:?}"
+        );
     }
 
     #[test]

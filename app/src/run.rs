@@ -140,7 +140,12 @@ pub fn RunView() -> impl IntoView {
     // The sample fields' text, as typed; read into a choice (or why not) on every keystroke.
     let items_text = RwSignal::new(String::new());
     let seed_text = RwSignal::new(String::new());
-    let choice = Memo::new(move |_| SampleChoice::parse(&items_text.get(), &seed_text.get()));
+    // Also refused before sending: a sample over the budget (the design's edits change it).
+    let choice = Memo::new(move |_| {
+        let choice = SampleChoice::parse(&items_text.get(), &seed_text.get())?;
+        store.track_semantic();
+        store.with_untracked(|design| choice.within_budget(design))
+    });
     let stream = StoredValue::new_local(None::<Stream>);
     on_cleanup(move || stream.update_value(|s| *s = None));
 

@@ -29,6 +29,9 @@ mod values;
 pub const DEFAULT_ROOT_COUNT: u32 = 10;
 /// How many items per parent item a child entity gets by default.
 pub const DEFAULT_CHILDREN_PER_PARENT: u32 = 3;
+/// The most items a sample may have from the browser and the API (a run's items), and by
+/// default on the command line: about 0.7 GB of a run's memory (issue 13).
+pub const MAX_SAMPLE_ITEMS: u64 = 100_000;
 
 /// What to generate.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -224,6 +227,195 @@ fn relations(design: &Design) -> Relations {
     Relations { parents, order }
 }
 
+/// Per entity index, the variables its children copy from its items (empty: no entity is its
+/// child, so its items are not kept as parents).
+fn parent_vars(relations: &Relations, n_entities: usize) -> Vec<BTreeSet<String>> {
+    let mut parent_vars: Vec<BTreeSet<String>> = vec![BTreeSet::new(); n_entities];
+    for parents in &relations.parents {
+        for (p, shared) in parents {
+            parent_vars[*p].extend(shared.iter().cloned());
+        }
+    }
+    parent_vars
+}
+
+/// The entity index an imported item of `table` is of, if any, and its name.
+fn imported_entity(design: &Design, table: &str, item: &Item) -> (Option<String>, Option<usize>) {
+    let entity = identify(design, table, item);
+    let index = entity
+        .as_deref()
+        .and_then(|name| design.entities.iter().position(|x| x.name == name));
+    (entity, index)
+}
+
+/// How many items a sample will have at most, entity by entity, known before any is made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SamplePlan {
+    /// Items imported with the design (kept as they are).
+    pub imported: u64,
+    /// Every entity with a table, in generation order (parents before children).
+    pub entities: Vec<PlannedEntity>,
+    /// Imported and generated items together; `u64::MAX` when it does not fit.
+    pub total: u64,
+}
+
+/// The items one entity will have at most, and where that number comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlannedEntity {
+    pub entity: String,
+    pub items: u64,
+    pub source: CountSource,
+}
+
+/// Where an entity's planned count comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CountSource {
+    /// The configuration names it.
+    Given,
+    /// Its table has imported items, which stand in for generated ones.
+    Imported,
+    /// No parent with items: [`DEFAULT_ROOT_COUNT`].
+    Root,
+    /// [`DEFAULT_CHILDREN_PER_PARENT`] for each item of this parent.
+    PerParent(String),
+}
+
+/// A sample that would be larger than allowed: refused before an item is made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the sample would have {} items, more than the {} allowed: entity `{entity}` alone would take {}{}",
+    thousands(*total), thousands(*max), thousands(*items), origin_note(origin)
+)]
+pub struct TooManyItems {
+    /// The entity with the most items: the one to give fewer.
+    pub entity: String,
+    /// How many items it would take.
+    pub items: u64,
+    pub origin: CountSource,
+    /// The whole sample's items.
+    pub total: u64,
+    pub max: u64,
+}
+
+fn origin_note(origin: &CountSource) -> String {
+    match origin {
+        CountSource::Given => " (its count)".to_string(),
+        CountSource::Imported => " (imported items)".to_string(),
+        CountSource::Root => format!(" ({DEFAULT_ROOT_COUNT} by default)"),
+        CountSource::PerParent(parent) => {
+            format!(" ({DEFAULT_CHILDREN_PER_PARENT} for each item of `{parent}`)")
+        }
+    }
+}
+
+/// `2200010` as `2,200,010`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+impl SamplePlan {
+    /// `Err` naming the largest entity when the sample would have more than `max` items.
+    pub fn check(&self, max: u64) -> Result<(), TooManyItems> {
+        if self.total <= max {
+            return Ok(());
+        }
+        // The largest, the first of equals (max_by_key keeps the last, hence the reversal).
+        let largest = self.entities.iter().rev().max_by_key(|e| e.items);
+        Err(TooManyItems {
+            entity: largest.map(|e| e.entity.clone()).unwrap_or_default(),
+            items: largest.map_or(self.imported, |e| e.items),
+            origin: largest.map_or(CountSource::Imported, |e| e.source.clone()),
+            total: self.total,
+            max,
+        })
+    }
+}
+
+/// How many items [`generate`] makes for `design` and `config` at most, per entity, computed
+/// from the counts and the parent/child relations alone (saturating, never allocating per
+/// item). It follows [`generate`]'s rules: a count given for an entity; none for an entity
+/// whose table has imported items; else [`DEFAULT_CHILDREN_PER_PARENT`] per item of its first
+/// parent (or [`DEFAULT_ROOT_COUNT`] when that parent has none yet). Generation can only make
+/// fewer (items whose keys collide are dropped), so a child's bound takes its parent's bound.
+pub fn plan(design: &Design, config: &SampleConfig) -> SamplePlan {
+    let n = design.entities.len();
+    let relations = relations(design);
+    let keep = parent_vars(&relations, n);
+    let mut imported: u64 = 0;
+    // Items each entity has as a parent, at most: its imported ones, then its generated ones.
+    let mut parents_at_most: Vec<u64> = vec![0; n];
+    for (table, items) in &design.samples {
+        for item in items {
+            imported = imported.saturating_add(1);
+            if let (_, Some(e)) = imported_entity(design, table, item) {
+                parents_at_most[e] = parents_at_most[e].saturating_add(1);
+            }
+        }
+    }
+    let mut total = imported;
+    let mut entities = Vec::with_capacity(n);
+    for &e in &relations.order {
+        let entity = &design.entities[e];
+        let Some(table) = design.table(&entity.table) else {
+            continue;
+        };
+        let has_imported = design
+            .samples
+            .get(&table.name)
+            .is_some_and(|s| !s.is_empty());
+        let (items, source) = match config.counts.get(&entity.name) {
+            Some(&count) => (u64::from(count), CountSource::Given),
+            None if has_imported => (0, CountSource::Imported),
+            None => match relations.parents[e].first() {
+                // Generation gives 3 per parent item it made, or the root count when it made
+                // none of the parents planned: the larger of the two bounds both.
+                Some((p, _)) if parents_at_most[*p] > 0 => (
+                    parents_at_most[*p]
+                        .saturating_mul(u64::from(DEFAULT_CHILDREN_PER_PARENT))
+                        .max(u64::from(DEFAULT_ROOT_COUNT)),
+                    CountSource::PerParent(design.entities[*p].name.clone()),
+                ),
+                _ => (u64::from(DEFAULT_ROOT_COUNT), CountSource::Root),
+            },
+        };
+        // Generation counts in u32: a child of more than u32::MAX / 3 parents gets u32::MAX.
+        let items = items.min(u64::from(u32::MAX));
+        if !keep[e].is_empty() {
+            parents_at_most[e] = parents_at_most[e].saturating_add(items);
+        }
+        total = total.saturating_add(items);
+        entities.push(PlannedEntity {
+            entity: entity.name.clone(),
+            items,
+            source,
+        });
+    }
+    SamplePlan {
+        imported,
+        entities,
+        total,
+    }
+}
+
+/// [`generate`], refused with [`TooManyItems`] before anything is made when the sample would
+/// have more than `max_items` items: what every caller with input it does not control uses.
+pub fn generate_within(
+    design: &Design,
+    config: &SampleConfig,
+    max_items: u64,
+) -> Result<SampleData, TooManyItems> {
+    plan(design, config).check(max_items)?;
+    Ok(generate(design, config))
+}
+
 /// Primary keys seen so far. Sample keys are not hostile input, so a fast multiply-rotate hash
 /// stands in for SipHash (which took a sixth of the generation time).
 type KeySet = HashSet<String, std::hash::BuildHasherDefault<KeyHasher>>;
@@ -254,23 +446,31 @@ struct ParentRecord {
     anchor: i64,
 }
 
-/// Generates the sample for `design`.
+/// Generates the sample for `design`. It makes as many items as the counts ask: for a design
+/// or counts from outside, [`generate_within`] refuses a sample larger than a budget first.
 pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
     let relations = relations(design);
     let mut rng = oorandom::Rand64::new(u128::from(config.seed) ^ 0x6b65_7970_6c61_6e00);
     let mut data = SampleData::default();
     let mut records: Vec<Vec<ParentRecord>> = vec![Vec::new(); design.entities.len()];
-    let expected: usize = design.entities.len() * DEFAULT_ROOT_COUNT as usize
-        + config.counts.values().map(|&n| n as usize).sum::<usize>();
+    // A hint only, so it is capped: huge counts must not reserve memory up front.
+    let expected: usize = design
+        .entities
+        .len()
+        .saturating_mul(DEFAULT_ROOT_COUNT as usize)
+        .saturating_add(
+            config
+                .counts
+                .values()
+                .fold(0usize, |sum, &n| sum.saturating_add(n as usize)),
+        )
+        .min(MAX_SAMPLE_ITEMS as usize);
     let mut seen_keys: KeySet = KeySet::with_capacity_and_hasher(expected, Default::default());
 
     for (table, items) in &design.samples {
         for item in items {
-            let entity = identify(design, table, item);
-            if let Some(e) = entity
-                .as_deref()
-                .and_then(|name| design.entities.iter().position(|x| x.name == name))
-            {
+            let (entity, index) = imported_entity(design, table, item);
+            if let Some(e) = index {
                 let vars = extract_vars(design, &design.entities[e], item);
                 records[e].push(ParentRecord {
                     vars,
@@ -286,12 +486,7 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
     }
 
     // Which entities are parents, and of which of their variables.
-    let mut parent_vars: Vec<BTreeSet<String>> = vec![BTreeSet::new(); design.entities.len()];
-    for parents in &relations.parents {
-        for (p, shared) in parents {
-            parent_vars[*p].extend(shared.iter().cloned());
-        }
-    }
+    let parent_vars = parent_vars(&relations, design.entities.len());
     for &e in &relations.order {
         let entity = &design.entities[e];
         let Some(table) = design.table(&entity.table) else {
@@ -336,7 +531,8 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
             })
             .collect();
         let keep = &parent_vars[e];
-        data.items.reserve(count as usize);
+        data.items
+            .reserve((count as usize).min(MAX_SAMPLE_ITEMS as usize));
         // Reused across items: the key text being rendered, the item's identity, its keys.
         let mut key_text = String::new();
         let mut identity = String::new();

@@ -18,7 +18,14 @@
 //!
 //! Versions: every version ever written keeps its reader, which reads into the current model
 //! (filling what its version lacked with defaults); a newer version is refused by name.
-//! Version 2 adds the patterns' orders; a design without one is written as version 1.
+//! Version 2 (written since issues 12 and 13) is version 1's wire bytes followed by the
+//! patterns' orders (`order_by`, which version 1 cannot carry), then, inside the compressed
+//! data, the CRC-32 (IEEE) of those bytes, little-endian: a link damaged in transit (a flipped
+//! bit, a changed character) that still inflates is refused with "the link is damaged" instead
+//! of opening as another design. CRC-32 rather than the Adler-32 of zlib's framing: Adler-32
+//! is weak on short inputs (RFC 3309 replaced it in SCTP for that reason), and links are short;
+//! zlib's header would also cost 6 more bytes. Version 1 links (no orders, no checksum) still
+//! open.
 
 mod v1;
 
@@ -30,7 +37,7 @@ use miniz_oxide::inflate::core::{DecompressorOxide, decompress, inflate_flags};
 
 use crate::model::Design;
 
-/// The newest link format this build writes (and reads).
+/// The link format this build writes (the newest it reads).
 pub const LINK_VERSION: u32 = 2;
 /// The longest payload (after `#d=`) a link may carry, in characters: 64 KiB of text. Browsers
 /// and chat tools start truncating URLs somewhere past this.
@@ -64,8 +71,10 @@ pub enum LinkError {
     UnknownVersion { found: String },
     #[error("the link is damaged: {problem}")]
     BadBase64 { problem: String },
-    #[error("the link was cut short: its compressed design ends early")]
+    #[error("the link is damaged or cut short: its compressed design ends early")]
     Truncated,
+    #[error("the link is damaged: its checksum does not match its design")]
+    Checksum,
     #[error("the link is damaged: its compressed design is not valid DEFLATE data")]
     Corrupt,
     #[error("the link's design unpacks to more than {MAX_DESIGN_BYTES} bytes: refused")]
@@ -76,12 +85,14 @@ pub enum LinkError {
     Malformed { problem: String },
 }
 
-/// The payload for `design`: `1.` then base64url. Fails only when the design is too large
+/// The payload for `design`: `2.` then base64url. Fails only when the design is too large
 /// for a link ([`LinkError::DesignTooLarge`]).
 pub fn encode(design: &Design) -> Result<String, LinkError> {
-    let packed = deflate(v1::dictionary(), &wire_bytes(design));
-    let version = v1::version_for(design);
-    let payload = format!("{version}.{}", URL_SAFE_NO_PAD.encode(packed));
+    let mut wire = wire_bytes(design);
+    let checksum = crc32(&wire);
+    wire.extend_from_slice(&checksum.to_le_bytes());
+    let packed = deflate(v1::dictionary(), &wire);
+    let payload = format!("{LINK_VERSION}.{}", URL_SAFE_NO_PAD.encode(packed));
     if payload.len() > MAX_LINK_CHARS {
         return Err(LinkError::DesignTooLarge {
             chars: payload.len(),
@@ -120,7 +131,8 @@ pub fn decode(link: &str) -> Result<Design, LinkError> {
     decode_version(version, body)
 }
 
-/// The uncompressed wire form of `design` in the current version: what [`encode`] compresses.
+/// The uncompressed wire form of `design` (version 1's layout, which version 2 carries with
+/// its checksum): what [`encode`] compresses.
 /// Public for figures (`scripts/link-lengths`), not for storage.
 pub fn wire_bytes(design: &Design) -> Vec<u8> {
     v1::write(design)
@@ -176,9 +188,24 @@ fn decode_version(version: &str, body: &str) -> Result<Design, LinkError> {
         None
     };
     match number {
-        Some(version @ (1 | 2)) => {
+        Some(1) => {
             let bytes = inflate(v1::dictionary(), &unbase64(body)?)?;
-            v1::read(&bytes, version).map_err(|e| LinkError::Malformed {
+            v1::read(&bytes, 1).map_err(|e| LinkError::Malformed {
+                problem: format!("at byte {}: {}", e.at, e.problem),
+            })
+        }
+        Some(2) => {
+            let bytes = inflate(v1::dictionary(), &unbase64(body)?)?;
+            let Some(split) = bytes.len().checked_sub(4) else {
+                return Err(LinkError::Truncated);
+            };
+            let (wire, stored) = bytes.split_at(split);
+            let mut checksum = [0u8; 4];
+            checksum.copy_from_slice(stored);
+            if crc32(wire) != u32::from_le_bytes(checksum) {
+                return Err(LinkError::Checksum);
+            }
+            v1::read(wire, 2).map_err(|e| LinkError::Malformed {
                 problem: format!("at byte {}: {}", e.at, e.problem),
             })
         }
@@ -187,6 +214,21 @@ fn decode_version(version: &str, body: &str) -> Result<Design, LinkError> {
             found: version.chars().take(12).collect(),
         }),
     }
+}
+
+/// CRC-32 (IEEE 802.3, the polynomial of zip, gzip and PNG), bit by bit: links are at most
+/// [`MAX_DESIGN_BYTES`] unpacked and usually a few kilobytes, so no table is worth its bytes
+/// in the app's WebAssembly.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &byte in bytes {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            let mask = (crc & 1).wrapping_neg();
+            crc = (crc >> 1) ^ (0xEDB8_8320 & mask);
+        }
+    }
+    !crc
 }
 
 fn unbase64(body: &str) -> Result<Vec<u8>, LinkError> {

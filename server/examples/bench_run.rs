@@ -76,9 +76,18 @@ const ROUNDS: usize = 3;
 /// tables; returns the loading time in seconds.
 async fn naive_load(engine: &Engine, plan: &runner::Plan) -> anyhow::Result<f64> {
     let id = RunId::random();
-    let guard = tables::TableGuard::new(engine.client.clone());
+    let guard = tables::TableGuard::new(engine);
+    let never_cancelled = tokio_util::sync::CancellationToken::new();
     for table in &plan.tables {
-        tables::create(engine, &guard, table, &id.table_name(&table.name)).await?;
+        tables::create(
+            engine,
+            &guard,
+            table,
+            &id.table_name(&table.name),
+            &never_cancelled,
+            &|_| {},
+        )
+        .await?;
     }
     let started = Instant::now();
     for (table, items) in &plan.items {

@@ -10,7 +10,8 @@
 //!
 //! A subcommand returns `Ok(ExitCode::FAILURE)` for a negative answer it has already printed
 //! (a design that fails `check`), and `Err` for anything that stopped it: the error is printed
-//! here once, with its causes, and the exit code is 1. No subcommand panics on bad input.
+//! here once, with its causes, and the exit code is 1, or 2 for input that cannot be read
+//! (`cli::design_io` decides which). No subcommand panics on bad input.
 
 use std::process::ExitCode;
 
@@ -25,7 +26,7 @@ async fn main() -> ExitCode {
         Ok(code) => code,
         Err(error) => {
             eprintln!("error: {error:#}");
-            ExitCode::FAILURE
+            cli::design_io::exit_code(&error)
         }
     }
 }

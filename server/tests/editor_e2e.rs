@@ -13,7 +13,7 @@ mod browser;
 use std::time::Duration;
 
 use browser::{Browser, CONTROL, ESCAPE, eventually, open_app, prerequisites, start_server};
-use fantoccini::actions::{MouseActions, PointerAction};
+use fantoccini::actions::{InputSource, MouseActions, PointerAction};
 
 /// A real mouse click (move, press, release) on the first element matching `css`: what a
 /// user does, with every pointer event the page listens to on the way.
@@ -249,7 +249,9 @@ async fn the_inspector_shows_what_the_design_holds_after_a_refused_rename_an_und
     })
     .await;
     eventually("Sort by shows none", || async {
-        value_of(&b, "[aria-label='Sort condition attribute']").await.is_empty()
+        value_of(&b, "[aria-label='Sort condition attribute']")
+            .await
+            .is_empty()
     })
     .await;
     b.close().await;
@@ -412,7 +414,9 @@ async fn the_small_things_read_right() {
     mouse_click(&b, "[data-entity=Order] .card-head").await;
     click_and_type(&b, "[data-testid=template-SK]", "ORDER#{orderId").await;
     b.find(".template-field.invalid").await;
-    let said = b.texts(".template-row.focused .diagnostic, .template-row .diagnostic").await;
+    let said = b
+        .texts(".template-row.focused .diagnostic, .template-row .diagnostic")
+        .await;
     assert!(!said.is_empty());
     assert!(
         said.iter().all(|d| !d.starts_with("KP001")),
@@ -437,7 +441,10 @@ async fn the_small_things_read_right() {
         rect(&b, "[data-entity=Order]").await,
         rect(&b, "[data-entity=Order] [data-testid=card-table]").await,
     );
-    assert!(chip[2] <= card[2], "the chip {chip:?} overflows its card {card:?}");
+    assert!(
+        chip[2] <= card[2],
+        "the chip {chip:?} overflows its card {card:?}"
+    );
     b.press(&[CONTROL], 'z').await;
 
     // A relationship's label is drawn over a card put on top of it.
@@ -445,12 +452,8 @@ async fn the_small_things_read_right() {
     let label = "[data-testid=relation-label]";
     let (x, y) = b.centre(label).await;
     let (hx, hy) = b.centre("[data-entity=DailyOrderCount] .card-head").await;
-    b.drag(
-        "[data-entity=DailyOrderCount] .card-head",
-        x - hx,
-        y - hy,
-    )
-    .await;
+    b.drag("[data-entity=DailyOrderCount] .card-head", x - hx, y - hy)
+        .await;
     let (x, y) = b.centre(label).await;
     let top = b
         .js(&format!(
@@ -503,7 +506,9 @@ async fn at_1024_px_tabs_and_entity_names_stay_on_one_line() {
     for tab in heights.as_array().expect("tabs") {
         let (height, count) = (tab[1].as_f64().expect("h"), tab[2].as_f64().expect("h"));
         assert!(height < 2.0 * count + 12.0, "the tab wraps: {tab}");
-        let one_line = b.js("return getComputedStyle(document.querySelector('.sidebar.left .tab')).whiteSpace;").await;
+        let one_line = b
+            .js("return getComputedStyle(document.querySelector('.sidebar.left .tab')).whiteSpace;")
+            .await;
         assert_eq!(one_line, "nowrap");
     }
     b.press(&[], '2').await;

@@ -62,10 +62,11 @@ fn run_refuses_bad_arguments_with_the_reason() {
     let (code, _, stderr) = keyplan(&["run", EXAMPLE, "--endpoint", "aws"]);
     assert_eq!(code, 1);
     assert!(stderr.contains("refused without `--allow-aws`"), "{stderr}");
+    // issue 13: unreadable input exits 2, as from every subcommand.
     let (code, _, stderr) = keyplan(&["run", "missing.keyplan.json"]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(
-        stderr.contains("cannot read missing.keyplan.json"),
+        stderr.contains("missing.keyplan.json: cannot read"),
         "{stderr}"
     );
 }

@@ -5,7 +5,7 @@
 use keyplan_core::cost::{CostConfig, estimate};
 use leptos::prelude::*;
 
-use super::sample::use_sample;
+use super::sample::{SampleRefused, use_sample};
 use crate::store::use_store;
 
 fn dollars(x: f64) -> String {
@@ -24,13 +24,14 @@ pub fn CostView() -> impl IntoView {
         sample.with(|s| {
             store.analysis.with(|analysis| {
                 store.with_untracked(|d| {
-                    estimate(d, &analysis.verdicts, &s.0, &CostConfig::default())
+                    estimate(d, &analysis.verdicts, &s.store, &CostConfig::default())
                 })
             })
         })
     });
     view! {
         <div class="cost-view" data-testid="cost-view" tabindex="0" aria-label="Cost">
+            <SampleRefused/>
             {move || {
                 let r = report.get();
                 let hot: Vec<_> = r.partitions.iter().filter(|p| p.hot).cloned().collect();

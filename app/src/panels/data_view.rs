@@ -8,7 +8,7 @@ use keyplan_core::eval::run_pattern;
 use keyplan_core::{AttributeValue, Item};
 use leptos::prelude::*;
 
-use super::sample::use_sample;
+use super::sample::{SampleRefused, use_sample};
 use crate::session::{Selection, use_session};
 use crate::store::use_store;
 
@@ -30,9 +30,16 @@ fn show(value: &AttributeValue) -> String {
 /// `name: value`: the key attributes of the tables and their indexes first, in `keys` order,
 /// then the entity's attributes in the order it declares them (`declared`), then any other by
 /// name. Every one: a view that silently dropped all but six hid `status` (issue 12).
-fn attribute_texts(item: &Item, skip: &[String], keys: &[String], declared: &[String]) -> Vec<String> {
+fn attribute_texts(
+    item: &Item,
+    skip: &[String],
+    keys: &[String],
+    declared: &[String],
+) -> Vec<String> {
     let text = |(k, v): (&String, &AttributeValue)| format!("{k}: {}", show(v));
-    let first = keys.iter().chain(declared.iter().filter(|d| !keys.contains(d)));
+    let first = keys
+        .iter()
+        .chain(declared.iter().filter(|d| !keys.contains(d)));
     let listed = first
         .filter(|k| !skip.contains(k))
         .filter_map(|k| item.get_key_value(k));
@@ -52,8 +59,17 @@ fn AttributesCell(
     let expanded = RwSignal::new(false);
     let hidden = texts.len().saturating_sub(SHOWN_ATTRIBUTES);
     let shown = move || {
-        let n = if expanded.get() { texts.len() } else { SHOWN_ATTRIBUTES };
-        texts.iter().take(n).cloned().collect::<Vec<_>>().join(" · ")
+        let n = if expanded.get() {
+            texts.len()
+        } else {
+            SHOWN_ATTRIBUTES
+        };
+        texts
+            .iter()
+            .take(n)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" · ")
     };
     view! {
         <span>{shown}</span>
@@ -95,7 +111,7 @@ pub fn DataView() -> impl IntoView {
                 .map_or(7, |i| i % crate::cards::N_COLOURS)
         })
     };
-    let view_data: Memo<AggregateView> = Memo::new(move |_| sample.with(|s| aggregate(&s.0)));
+    let view_data: Memo<AggregateView> = Memo::new(move |_| sample.with(|s| aggregate(&s.store)));
     // Each entity's attribute names in its order, for the order of an item's attributes.
     let declared = move |entity: &Option<String>| -> Vec<String> {
         store.with_untracked(|d| {
@@ -145,7 +161,7 @@ pub fn DataView() -> impl IntoView {
             });
         }
         let outcome =
-            sample.with(|s| store.with_untracked(|d| run_pattern(d, &s.0, &verdict, None)));
+            sample.with(|s| store.with_untracked(|d| run_pattern(d, &s.store, &verdict, None)));
         Some(match outcome {
             Ok(r) => Run {
                 pattern: name,
@@ -168,7 +184,8 @@ pub fn DataView() -> impl IntoView {
                             .chain(std::iter::repeat(None)),
                     )
                     .map(|(item, entity)| {
-                        let texts = key_names.with(|k| attribute_texts(item, &[], k, &declared(&entity)));
+                        let texts =
+                            key_names.with(|k| attribute_texts(item, &[], k, &declared(&entity)));
                         (entity, texts)
                     })
                     .collect(),
@@ -215,6 +232,7 @@ pub fn DataView() -> impl IntoView {
 
     view! {
         <div class="data-view" data-testid="data-view">
+            <SampleRefused/>
             {move || run.get().map(|r| view! {
                 <section class="run-box">
                     <h3>{format!("{} on the sample", r.pattern)}</h3>

@@ -13,6 +13,7 @@ pub use keyplan_core::run::{
     Cleanup, EVENT_NAMES, EngineInfo as Engine, PatternResult, RunEvent, StartRun, Started, Status,
     Summary,
 };
+use keyplan_core::sample::MAX_SAMPLE_ITEMS;
 use serde::Deserialize;
 
 use crate::text::plural;
@@ -122,6 +123,26 @@ impl SampleChoice {
             items_per_entity,
             seed,
         })
+    }
+
+    /// This choice, or why the sample it makes of `design` is more than a run from the browser
+    /// may write ([`MAX_SAMPLE_ITEMS`]: every entity's items, defaults and children included),
+    /// for the message under the fields before anything is sent (issue 13).
+    pub fn within_budget(self, design: &keyplan_core::Design) -> Result<SampleChoice, String> {
+        let config = keyplan_core::sample::SampleConfig::new(self.counts(design), self.seed);
+        keyplan_core::sample::plan(design, &config)
+            .check(MAX_SAMPLE_ITEMS)
+            .map_err(|e| {
+                let message = e.to_string();
+                let mut chars = message.chars();
+                let first = chars.next().map(|c| c.to_uppercase().to_string());
+                format!(
+                    "{}{}. Give every entity fewer items, in Items per entity.",
+                    first.unwrap_or_default(),
+                    chars.as_str()
+                )
+            })?;
+        Ok(self)
     }
 
     /// The `counts` of the start request: the same number for every entity of `design`, or
@@ -532,6 +553,30 @@ mod tests {
                 r#"Err("The seed must be a whole number from 0 to 18446744073709551615, not `-1`.")"#
             ]],
         );
+    }
+
+    #[test]
+    fn a_sample_over_the_budget_is_refused_before_sending_with_the_entity_it_would_take() {
+        // issue 13: the panel sent these, and the server planned millions of items.
+        let chain = keyplan_core::file::parse(include_str!(
+            "../../../tests/fixtures/chain-16.keyplan.json"
+        ))
+        .expect("the fixture parses");
+        expect![[r#"Err("The sample would have 215,233,600 items, more than the 100,000 allowed: entity `E15` alone would take 143,489,070 (3 for each item of `E14`). Give every entity fewer items, in Items per entity.")"#]]
+        .assert_eq(&format!(
+            "{:?}",
+            SampleChoice::default().within_budget(&chain)
+        ));
+        let order = keyplan_core::examples::first();
+        let ten_thousand = SampleChoice::parse("10000", "").expect("valid");
+        assert_eq!(ten_thousand.within_budget(&order), Ok(ten_thousand));
+        let mut wide = order.clone();
+        for i in 0..6 {
+            let mut extra = wide.entities[0].clone();
+            extra.name = format!("Extra{i}");
+            wide.entities.push(extra);
+        }
+        assert!(ten_thousand.within_budget(&wide).is_err());
     }
 
     #[test]

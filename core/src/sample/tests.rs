@@ -383,3 +383,135 @@ fn values_of_item(item: &Item, attribute: &str) -> String {
         .unwrap_or_default()
         .to_string()
 }
+
+/// A design of `depth` entities in one table, each the child of the one before (`E3`'s key
+/// starts with its parent's id `e2Id`), with no counts: the defaults multiply down the chain.
+fn chain(depth: usize) -> Design {
+    let mut design = Design::new("chain");
+    design.tables.push(crate::model::Table {
+        name: "t".to_string(),
+        partition_key: crate::model::KeyAttribute::new("PK", KeyType::S),
+        sort_key: Some(crate::model::KeyAttribute::new("SK", KeyType::S)),
+        gsis: Vec::new(),
+        lsis: Vec::new(),
+        billing: crate::model::Billing::OnDemand,
+        ttl_attribute: None,
+    });
+    for i in 0..depth {
+        let parent = if i == 0 {
+            "ROOT".to_string()
+        } else {
+            format!("E{}#{{e{}Id}}", i - 1, i - 1)
+        };
+        design.entities.push(Entity {
+            name: format!("E{i}"),
+            table: "t".to_string(),
+            description: String::new(),
+            attributes: vec![Attribute::new(format!("e{i}Id"), AttrType::S)],
+            keys: [
+                ("PK".to_string(), KeyTemplate::parse(&parent)),
+                (
+                    "SK".to_string(),
+                    KeyTemplate::parse(&format!("E{i}#{{e{i}Id}}")),
+                ),
+            ]
+            .into(),
+        });
+    }
+    design
+}
+
+#[test]
+fn the_plan_counts_defaults_down_a_parent_child_chain() {
+    let planned = plan(&chain(4), &SampleConfig::default());
+    let counts: Vec<(&str, u64)> = planned
+        .entities
+        .iter()
+        .map(|e| (e.entity.as_str(), e.items))
+        .collect();
+    assert_eq!(counts, [("E0", 10), ("E1", 30), ("E2", 90), ("E3", 270)]);
+    assert_eq!(planned.total, 400);
+}
+
+#[test]
+fn a_sixteen_level_chain_is_refused_before_anything_is_generated() {
+    // issue 13: 10 * 3^15 items were planned and the process died allocating them.
+    let refused = generate_within(&chain(16), &SampleConfig::default(), MAX_SAMPLE_ITEMS)
+        .expect_err("over the budget");
+    expect![[r#"the sample would have 215,233,600 items, more than the 100,000 allowed: entity `E15` alone would take 143,489,070 (3 for each item of `E14`)"#]]
+    .assert_eq(&refused.to_string());
+    assert_eq!(refused.entity, "E15");
+    assert_eq!(refused.items, 143_489_070);
+}
+
+#[test]
+fn a_large_count_for_a_root_is_refused_with_the_children_it_brings() {
+    // issue 13: `{"Customer":100000}` passed a check of the counts alone and planned millions.
+    let design = order_design();
+    let config = SampleConfig::new([("Customer".to_string(), 100_000)].into(), None);
+    let refused = generate_within(&design, &config, MAX_SAMPLE_ITEMS).expect_err("over");
+    expect![[r#"the sample would have 2,200,010 items, more than the 100,000 allowed: entity `OrderItem` alone would take 900,000 (3 for each item of `Order`)"#]]
+    .assert_eq(&refused.to_string());
+}
+
+#[test]
+fn counts_near_the_largest_number_saturate_instead_of_overflowing() {
+    let design = chain(40);
+    let counts = design
+        .entities
+        .iter()
+        .map(|e| (e.name.clone(), u32::MAX))
+        .collect();
+    let given = plan(&design, &SampleConfig::new(counts, None));
+    assert_eq!(given.total, 40 * u64::from(u32::MAX));
+    assert!(given.check(MAX_SAMPLE_ITEMS).is_err());
+    let deep = plan(&chain(60), &SampleConfig::default());
+    assert!(deep.check(MAX_SAMPLE_ITEMS).is_err());
+}
+
+#[test]
+fn the_plan_bounds_what_every_example_generates() {
+    for (slug, design) in crate::examples::all() {
+        for counts in [
+            BTreeMap::new(),
+            design
+                .entities
+                .iter()
+                .take(1)
+                .map(|e| (e.name.clone(), 7))
+                .collect(),
+        ] {
+            let config = SampleConfig::new(counts, Some(3));
+            let planned_sample = plan(&design, &config);
+            let data = generate(&design, &config);
+            assert!(data.items.len() as u64 <= planned_sample.total, "{slug}");
+            for planned in &planned_sample.entities {
+                let made = data.count(&planned.entity) as u64;
+                assert!(made <= planned.items, "{slug} {}: {made}", planned.entity);
+            }
+            assert_eq!(
+                generate_within(&design, &config, planned_sample.total),
+                Ok(data),
+                "{slug}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_order_example_plans_exactly_what_it_generates() {
+    let design = order_design();
+    let planned_sample = plan(&design, &SampleConfig::default());
+    let data = generate(&design, &SampleConfig::default());
+    for planned in &planned_sample.entities {
+        if planned.entity != "DailyOrderCount" {
+            // Daily counters share keys (one per day and status), so fewer survive.
+            assert_eq!(
+                data.count(&planned.entity) as u64,
+                planned.items,
+                "{}",
+                planned.entity
+            );
+        }
+    }
+}

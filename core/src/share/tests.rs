@@ -35,7 +35,8 @@ fn the_order_management_example_round_trips_with_its_canvas_positions() {
     let design = order_management();
     assert!(!design.layout.is_empty());
     let payload = encode(&design).expect("fits in a link");
-    assert!(payload.starts_with("1."), "{payload}");
+    // issue 13: version 2, with its checksum, is what links are written in.
+    assert!(payload.starts_with("2."), "{payload}");
     assert_eq!(decode(&payload), Ok(design));
 }
 
@@ -102,7 +103,24 @@ fn a_design_file_version_does_not_travel() {
 #[test]
 fn the_version_prefix_dispatches_to_its_reader() {
     let body = encode(&Design::new("v")).expect("fits")[2..].to_string();
-    assert_eq!(decode_version("1", &body).map(|d| d.name), Ok("v".into()));
+    assert_eq!(decode_version("2", &body).map(|d| d.name), Ok("v".into()));
+    // Version 1's reader sees the checksum as bytes after the design.
+    assert!(matches!(
+        decode_version("1", &body),
+        Err(LinkError::Malformed { .. })
+    ));
+    // Version 1's bytes are version 2's without the orders, here their count (one zero byte).
+    let mut v1_bytes = v1::write(&Design::new("v"));
+    assert_eq!(
+        v1_bytes.pop(),
+        Some(0),
+        "an empty list of orders ends version 2's bytes"
+    );
+    let v1_body = payload_of_bytes(&v1_bytes)[2..].to_string();
+    assert_eq!(
+        decode_version("1", &v1_body).map(|d| d.name),
+        Ok("v".into())
+    );
     assert_eq!(
         decode_version("3", &body),
         Err(LinkError::TooNew { found: 3 })
@@ -214,13 +232,15 @@ fn a_truncated_link_says_it_was_cut_short() {
     let cut = 2 + (payload.len() - 2) / 2 / 4 * 4;
     check(
         &payload[..cut],
-        expect!["the link was cut short: its compressed design ends early"],
+        expect!["the link is damaged or cut short: its compressed design ends early"],
     );
 }
 
 #[test]
 fn garbage_in_or_after_the_design_is_refused() {
     let mut bytes = v1::write(&Design::new("g"));
+    // Version 1's bytes: version 2's without the (empty) list of orders.
+    assert_eq!(bytes.pop(), Some(0));
     bytes.extend_from_slice(b"xyz");
     check(
         &payload_of_bytes(&bytes),
@@ -467,15 +487,20 @@ fn canvas_positions_on_a_grid_travel_as_steps_and_others_exactly() {
 }
 
 #[test]
-fn a_pattern_order_travels_in_version_2_and_a_design_without_one_stays_version_1() {
+fn a_pattern_order_travels_in_version_2() {
     // issue 12: a pattern's order (`order_by`) is apart from its range condition, and a link
     // must not drop it.
     let mut design = crate::examples::first();
-    let plain = encode(&design).expect("fits");
-    assert!(plain.starts_with("1."), "{plain}");
     design.patterns[1].order_by = Some("createdAt".into());
     design.patterns[3].order_by = Some("lineNo".into());
     let ordered = encode(&design).expect("fits");
     assert!(ordered.starts_with("2."), "{ordered}");
     assert_eq!(decode(&ordered), Ok(design));
+}
+
+#[test]
+fn the_checksum_is_crc_32_ieee() {
+    // The standard check value of CRC-32 for the ASCII digits 1 to 9.
+    assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+    assert_eq!(crc32(b""), 0);
 }

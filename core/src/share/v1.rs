@@ -166,16 +166,7 @@ pub(super) struct WireError {
     pub problem: String,
 }
 
-/// The oldest link version that carries all of `design`: 2 when a pattern names an order.
-pub(super) fn version_for(design: &Design) -> u32 {
-    if design.patterns.iter().any(|p| p.order_by.is_some()) {
-        2
-    } else {
-        1
-    }
-}
-
-/// The bytes of `design` in [`version_for`] it. Its `version` (the design-file format) does
+/// The bytes of `design` in version 2's layout (version 1's, then the patterns' orders). Its `version` (the design-file format) does
 /// not travel: a decoded link is always a current design.
 pub(super) fn write(design: &Design) -> Vec<u8> {
     let Design {
@@ -200,17 +191,15 @@ pub(super) fn write(design: &Design) -> Vec<u8> {
         w.name(Kind::Entity, entity);
         w.seq(items, write_item);
     }
-    if version_for(design) >= 2 {
-        let orders: Vec<(usize, &String)> = patterns
-            .iter()
-            .enumerate()
-            .filter_map(|(i, p)| Some((i, p.order_by.as_ref()?)))
-            .collect();
-        w.seq(&orders, |w, (i, attribute)| {
-            w.count(*i);
-            w.name(Kind::Attribute, attribute);
-        });
-    }
+    let orders: Vec<(usize, &String)> = patterns
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| Some((i, p.order_by.as_ref()?)))
+        .collect();
+    w.seq(&orders, |w, (i, attribute)| {
+        w.count(*i);
+        w.name(Kind::Attribute, attribute);
+    });
     let mut whole = Writer::default();
     for texts in &w.prose {
         whole.seq(texts, |whole, text| whole.str(text));

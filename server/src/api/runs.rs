@@ -48,8 +48,8 @@ pub use keyplan_core::run::{StartRun, Started};
 
 /// At most this many runs at once; another is refused with 429 until one ends.
 pub const MAX_ACTIVE_RUNS: usize = 16;
-/// At most this many items per run from the browser.
-pub const MAX_ITEMS_PER_RUN: u32 = 100_000;
+/// At most this many items per run from the browser: the whole sample, every entity's.
+pub const MAX_ITEMS_PER_RUN: u32 = keyplan_core::sample::MAX_SAMPLE_ITEMS as u32;
 /// At most this many sample items held by all runs together (planned, loading or checking),
 /// by default: about four maximal runs. A run reserves [`MAX_ITEMS_PER_RUN`] before it is
 /// planned and its real count once it is; a run that does not fit is refused with 429.
@@ -288,24 +288,24 @@ async fn start(
         .get(request.engine.as_deref())
         .map_err(|e| ApiError::BadRequest(e.to_string()))?
         .clone();
-    let total: u64 = request.counts.values().map(|&n| u64::from(n)).sum();
-    if total > u64::from(MAX_ITEMS_PER_RUN) {
-        return Err(ApiError::BadRequest(format!(
-            "the counts ask for {total} items; a run from the browser takes at most {MAX_ITEMS_PER_RUN}"
-        )));
-    }
     // Admission before any work: a refused run costs no parsing and no planning.
     let admission = state.runs.admit(MAX_ITEMS_PER_RUN as usize)?;
     let sample = SampleConfig::new(request.counts, request.seed);
-    // Parsing and planning up to 100,000 items is CPU work: in the heavy-work pool. The
-    // admission travels with the job, so a job past the time limit keeps its items reserved
-    // until it really ends.
+    // Parsing, counting and planning up to 100,000 items is CPU work: in the heavy-work pool.
+    // The admission travels with the job, so a job past the time limit keeps its items
+    // reserved until it really ends.
     let (planned, mut admission) = state
         .heavy
         .run("planning the run", move || {
             let planned = keyplan_core::file::parse(&request.design.to_string())
                 .map_err(|e| ApiError::BadRequest(format!("the design is not valid: {e}")))
                 .and_then(|design| {
+                    // issue 13: the whole sample, defaults and children included, counted
+                    // before anything is planned (the counts alone let a few bytes of request
+                    // plan millions of items).
+                    keyplan_core::sample::plan(&design, &sample)
+                        .check(u64::from(MAX_ITEMS_PER_RUN))
+                        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
                     runner::build::plan_sample(&design, &sample)
                         .map_err(|e| ApiError::BadRequest(e.to_string()))
                 });
@@ -313,12 +313,6 @@ async fn start(
         })
         .await?;
     let plan = planned?;
-    if plan.n_items() > MAX_ITEMS_PER_RUN as usize {
-        return Err(ApiError::BadRequest(format!(
-            "the sample would hold {} items; a run from the browser takes at most {MAX_ITEMS_PER_RUN}",
-            plan.n_items()
-        )));
-    }
     admission.resize(plan.n_items())?;
     let id = RunId::random();
     let (count, _) = watch::channel(0);

@@ -73,7 +73,7 @@ pub fn load(path: &Path, format: Option<Format>) -> Result<Imported, LoadError> 
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| LoadError {
         file: file.clone(),
-        message: format!("cannot read: {e}"),
+        message: format!("cannot read: {}", super::design_io::why_unreadable(&e)),
     })?;
     let result = match format {
         None => import::detect_and_import(&text),
@@ -187,7 +187,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     out.flush()?;
     Ok(if unreadable {
-        ExitCode::from(2)
+        ExitCode::from(super::design_io::UNREADABLE)
     } else if all_pass {
         ExitCode::SUCCESS
     } else {

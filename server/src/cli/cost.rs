@@ -15,7 +15,7 @@ use keyplan_core::limits::Prices;
 use keyplan_core::model::Design;
 use keyplan_core::sample::{SampleConfig, generate};
 
-use super::design_io::{print, read_design, sample_config};
+use super::design_io::{Budget, check_entities, print, read_design, sample_config};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -33,6 +33,8 @@ pub struct Args {
     /// Items stored in production for an entity, `ENTITY=N`, for the storage cost; repeatable.
     #[arg(long = "stored", value_name = "ENTITY=N", value_parser = crate::runner::build::parse_count)]
     pub stored: Vec<(String, u32)>,
+    #[command(flatten)]
+    pub budget: Budget,
     /// US dollars per million write request units.
     #[arg(long, env = "KEYPLAN_PRICE_WRITE", default_value_t = Prices::default().per_million_write_units)]
     pub price_write: f64,
@@ -46,9 +48,9 @@ pub struct Args {
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let design = read_design(&args.file)?;
-    let sample = sample_config(&design, args.seed, &args.counts)?;
+    let sample = sample_config(&design, args.seed, &args.counts, args.budget)?;
     // The same check as --count: a stored count must name an entity.
-    sample_config(&design, args.seed, &args.stored)?;
+    check_entities(&design, "--stored", &args.stored)?;
     let config = CostConfig {
         prices: Prices {
             per_million_write_units: args.price_write,

@@ -1,39 +1,124 @@
-//! What the `sample`, `query` and `cost` subcommands share: reading the design file and
-//! turning `--seed` and `--count` into a sample configuration, with clear errors.
+//! What the subcommands share: reading a design file, turning `--seed`, `--count` and
+//! `--max-items` into a sample configuration within its budget, and the exit status of an
+//! error, with clear messages.
+//!
+//! Exit statuses are decided here, once: input that cannot be read (a missing file, a
+//! directory, bytes that are not UTF-8 text, a file that is not a design) is [`Unreadable`] and
+//! exits [`UNREADABLE`] (2) from every subcommand; anything else that stops a subcommand exits 1.
 
 use std::path::Path;
+use std::process::ExitCode;
 
-use anyhow::Context;
 use keyplan_core::model::Design;
-use keyplan_core::sample::SampleConfig;
+use keyplan_core::sample::{MAX_SAMPLE_ITEMS, SampleConfig};
 
-/// Reads and parses a design file, saying which file and where it is wrong.
-pub fn read_design(path: &Path) -> anyhow::Result<Design> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    keyplan_core::file::parse(&text)
-        .with_context(|| format!("{} is not a valid design file", path.display()))
+/// The exit status for input that cannot be read or parsed.
+pub const UNREADABLE: u8 = 2;
+
+/// Input that could not be read or is not what the subcommand reads: exits [`UNREADABLE`].
+/// The message names the file.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Unreadable(pub String);
+
+/// The exit status of an error that stopped a subcommand: [`UNREADABLE`] when it comes from
+/// input that could not be read, else 1.
+pub fn exit_code(error: &anyhow::Error) -> ExitCode {
+    if error.chain().any(|cause| cause.is::<Unreadable>()) {
+        ExitCode::from(UNREADABLE)
+    } else {
+        ExitCode::FAILURE
+    }
 }
 
-/// The sample configuration, refusing a `--count` that names no entity.
-pub fn sample_config(
+/// The text of a file, or [`Unreadable`] saying which file and why (missing, a directory, not
+/// UTF-8 text).
+pub fn read_text(path: &Path) -> Result<String, Unreadable> {
+    std::fs::read_to_string(path).map_err(|e| {
+        Unreadable(format!(
+            "{}: cannot read: {}",
+            path.display(),
+            why_unreadable(&e)
+        ))
+    })
+}
+
+/// Why a file could not be read as text, in words.
+pub fn why_unreadable(error: &std::io::Error) -> String {
+    match error.kind() {
+        std::io::ErrorKind::InvalidData => "it is not UTF-8 text".to_string(),
+        std::io::ErrorKind::IsADirectory => "it is a directory".to_string(),
+        _ => error.to_string(),
+    }
+}
+
+/// Reads and parses a design file, saying which file and where it is wrong.
+pub fn read_design(path: &Path) -> Result<Design, Unreadable> {
+    let text = read_text(path)?;
+    keyplan_core::file::parse(&text).map_err(|e| {
+        Unreadable(format!(
+            "{} is not a valid design file: {e}",
+            path.display()
+        ))
+    })
+}
+
+/// `--max-items`, shared by the subcommands that make a sample.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct Budget {
+    /// The most sample items to make: every entity's, defaults and children included (10 per
+    /// root entity and 3 per parent item unless `--count` says otherwise). A larger sample is
+    /// refused before any item is made.
+    #[arg(long = "max-items", value_name = "N", default_value_t = MAX_SAMPLE_ITEMS, env = "KEYPLAN_MAX_ITEMS")]
+    pub max_items: u64,
+}
+
+/// Refuses a sample that would have more than `budget` items, naming the entity with the most
+/// and how to give it fewer.
+pub fn within_budget(design: &Design, config: &SampleConfig, budget: Budget) -> anyhow::Result<()> {
+    keyplan_core::sample::plan(design, config)
+        .check(budget.max_items)
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "{e}: give it fewer with `--count {}=N`, or raise `--max-items`",
+                e.entity
+            )
+        })
+}
+
+/// Refuses a `--count` (or `--stored`) that names no entity.
+pub fn check_entities(
     design: &Design,
-    seed: u64,
+    option: &str,
     counts: &[(String, u32)],
-) -> anyhow::Result<SampleConfig> {
+) -> anyhow::Result<()> {
     for (entity, _) in counts {
         if design.entity(entity).is_none() {
             let known: Vec<&str> = design.entities.iter().map(|e| e.name.as_str()).collect();
             anyhow::bail!(
-                "`--count {entity}=...` names no entity of the design (it has: {})",
+                "`{option} {entity}=...` names no entity of the design (it has: {})",
                 known.join(", ")
             );
         }
     }
-    Ok(SampleConfig {
+    Ok(())
+}
+
+/// The sample configuration, refusing a `--count` that names no entity and a sample larger
+/// than the budget.
+pub fn sample_config(
+    design: &Design,
+    seed: u64,
+    counts: &[(String, u32)],
+    budget: Budget,
+) -> anyhow::Result<SampleConfig> {
+    check_entities(design, "--count", counts)?;
+    let config = SampleConfig {
         seed,
         counts: counts.iter().cloned().collect(),
-    })
+    };
+    within_budget(design, &config, budget)?;
+    Ok(config)
 }
 
 /// Parses `NAME=VALUE` arguments.

@@ -11,6 +11,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 use keyplan_core::export::{Format, export};
 
+use super::design_io::read_design;
+
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The design file (`*.keyplan.json`).
@@ -29,10 +31,7 @@ fn parse_format(name: &str) -> Result<Format, String> {
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let text = std::fs::read_to_string(&args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
-    let design = keyplan_core::file::parse(&text)
-        .with_context(|| format!("{} is not a valid design file", args.file.display()))?;
+    let design = read_design(&args.file)?;
     let text = export(&design, args.format)
         .with_context(|| format!("cannot export {}", args.file.display()))?;
     match &args.out {

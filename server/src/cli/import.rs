@@ -12,6 +12,7 @@ use anyhow::Context;
 use keyplan_core::import::Format;
 
 use super::check::load;
+use super::design_io::{Unreadable, read_text};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -43,27 +44,14 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         From::NosqlWorkbench => Format::NosqlWorkbench,
         From::Mcp => Format::Mcp,
     };
-    let mut imported = match load(&args.file, Some(format)) {
-        Ok(imported) => imported,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(ExitCode::from(2));
-        }
-    };
+    let mut imported = load(&args.file, Some(format)).map_err(|e| Unreadable(e.to_string()))?;
     if let Some(usage) = &args.usage {
         if format != Format::Mcp {
             anyhow::bail!("--usage goes with --from mcp: it is an awslabs/mcp usage-data file");
         }
-        let text = std::fs::read_to_string(usage)
-            .map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", usage.display()));
-        let added = text.and_then(|text| {
-            keyplan_core::import::mcp::add_usage_data(&mut imported, &text)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", usage.display()))
-        });
-        if let Err(e) = added {
-            eprintln!("error: {e}");
-            return Ok(ExitCode::from(2));
-        }
+        let text = read_text(usage)?;
+        keyplan_core::import::mcp::add_usage_data(&mut imported, &text)
+            .map_err(|e| Unreadable(format!("{}: {e}", usage.display())))?;
     }
     for note in &imported.notes {
         eprintln!("note: {note}");

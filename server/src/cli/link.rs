@@ -11,6 +11,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 use keyplan_core::share;
 
+use super::design_io::{UNREADABLE, read_design};
+
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The design file (`*.keyplan.json`) to share.
@@ -24,9 +26,6 @@ pub struct Args {
     #[arg(long, value_name = "LINK")]
     pub decode: Option<String>,
 }
-
-/// Exit status for a link that cannot be decoded.
-const BAD_LINK: u8 = 2;
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(link) = args.decode {
@@ -46,17 +45,14 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             Err(e) => {
                 eprintln!("error: {e}");
-                ExitCode::from(BAD_LINK)
+                ExitCode::from(UNREADABLE)
             }
         });
     }
     let path = args
         .file
         .context("give a design file to share, or --decode LINK")?;
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    let design = keyplan_core::file::parse(&text)
-        .with_context(|| format!("{} is not a valid design file", path.display()))?;
+    let design = read_design(&path)?;
     let link = share::link(&args.base, &design)
         .with_context(|| format!("cannot share {} as a link", path.display()))?;
     println!("{link}");

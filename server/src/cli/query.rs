@@ -18,7 +18,7 @@ use keyplan_core::model::Design;
 use keyplan_core::sample::generate;
 use keyplan_core::{Operation, Verdict};
 
-use super::design_io::{parse_pair, print, read_design, sample_config};
+use super::design_io::{Budget, parse_pair, print, read_design, sample_config};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -35,6 +35,8 @@ pub struct Args {
     /// Items to generate for an entity, `ENTITY=N`; repeatable.
     #[arg(long = "count", value_name = "ENTITY=N", value_parser = crate::runner::build::parse_count)]
     pub counts: Vec<(String, u32)>,
+    #[command(flatten)]
+    pub budget: Budget,
     /// Print the run as one JSON document.
     #[arg(long)]
     pub json: bool,
@@ -42,7 +44,7 @@ pub struct Args {
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let design = read_design(&args.file)?;
-    let config = sample_config(&design, args.seed, &args.counts)?;
+    let config = sample_config(&design, args.seed, &args.counts, args.budget)?;
     let store = Store::build(&design, generate(&design, &config).load_items());
     let analysis = keyplan_core::analyze(&design);
     let verdict = find_verdict(&design, &analysis.verdicts, &args.pattern)?;

@@ -16,6 +16,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use keyplan_core::sample::SampleConfig;
 use tokio_util::sync::CancellationToken;
 
+use super::design_io::{Budget, check_entities, read_design, within_budget};
 use crate::engine::{EMBEDDED, Engines, EnginesConfig};
 use crate::runner::{self, RunEvent, RunId, Status};
 
@@ -42,14 +43,15 @@ pub struct Args {
     /// Print every event as a JSON line on stdout instead of a progress bar.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub budget: Budget,
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let text = std::fs::read_to_string(&args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
-    let design = keyplan_core::file::parse(&text)
-        .with_context(|| format!("{} is not a valid design file", args.file.display()))?;
+    let design = read_design(&args.file)?;
     let sample = SampleConfig::new(args.counts.iter().cloned().collect(), args.seed);
+    check_entities(&design, "--count", &args.counts)?;
+    within_budget(&design, &sample, args.budget)?;
     let plan = runner::build::plan_sample(&design, &sample)
         .with_context(|| format!("cannot run {}", args.file.display()))?;
 

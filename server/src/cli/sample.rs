@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use keyplan_core::model::Design;
 use keyplan_core::sample::{SampleConfig, SampleData, generate};
 
-use super::design_io::{print, read_design, sample_config};
+use super::design_io::{Budget, print, read_design, sample_config};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -25,11 +25,13 @@ pub struct Args {
     /// 10 by default, children 3 per parent item.
     #[arg(long = "count", value_name = "ENTITY=N", value_parser = crate::runner::build::parse_count)]
     pub counts: Vec<(String, u32)>,
+    #[command(flatten)]
+    pub budget: Budget,
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let design = read_design(&args.file)?;
-    let config = sample_config(&design, args.seed, &args.counts)?;
+    let config = sample_config(&design, args.seed, &args.counts, args.budget)?;
     let mut text = lines(&design, &config).join("\n");
     text.push('\n');
     print(&text)?;

@@ -1,0 +1,65 @@
+//! The sample budget of `POST /api/runs` (issue 13): the whole sample a run would write,
+//! defaults and children included, is counted before anything is planned, and a run over
+//! 100,000 items is refused at once with a JSON error naming the entity. A 3.3 KB request used
+//! to plan millions of items until the server died.
+#![allow(clippy::unwrap_used)]
+
+mod run_support;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use keyplan_server::{AppState, Dist, app};
+use tower::ServiceExt;
+
+async fn refusal(design: serde_json::Value, counts: serde_json::Value) -> (StatusCode, String) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("index.html"), "<!doctype html>").unwrap();
+    let dist = Dist::locate(Some(dir.path().to_path_buf())).unwrap();
+    let (engines, _) = run_support::embedded().await;
+    let state = AppState::new(dist).with_engines(engines);
+    let request = Request::post("/api/runs")
+        .header("content-type", "application/json")
+        .body(Body::from(
+            serde_json::json!({"design": design, "counts": counts}).to_string(),
+        ))
+        .unwrap();
+    let response = app(state).oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (status, String::from_utf8_lossy(&bytes).into_owned())
+}
+
+fn design_file(path: &str) -> serde_json::Value {
+    let text =
+        std::fs::read_to_string(format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+#[tokio::test]
+async fn a_sixteen_level_chain_with_no_counts_is_refused_before_planning() {
+    let (status, body) = refusal(
+        design_file("tests/fixtures/chain-16.keyplan.json"),
+        serde_json::json!({}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(
+        body,
+        r#"{"error":"the sample would have 215,233,600 items, more than the 100,000 allowed: entity `E15` alone would take 143,489,070 (3 for each item of `E14`)"}"#
+    );
+}
+
+#[tokio::test]
+async fn a_root_count_whose_children_multiply_past_the_budget_is_refused() {
+    let (status, body) = refusal(
+        design_file("examples/order-management.keyplan.json"),
+        serde_json::json!({"Customer": 100000}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(
+        body,
+        r#"{"error":"the sample would have 2,200,010 items, more than the 100,000 allowed: entity `OrderItem` alone would take 900,000 (3 for each item of `Order`)"}"#
+    );
+}
