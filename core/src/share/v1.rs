@@ -239,7 +239,8 @@ pub(super) fn read(bytes: &[u8], version: u32) -> Result<Design, WireError> {
         let n_patterns = patterns.len();
         for _ in 0..n_orders {
             let at = r.at;
-            let index = r.count("a pattern's index")?;
+            // An index, not a count: it is bounded by the patterns, not by the bytes left.
+            let index = usize::try_from(r.varint("a pattern's index")?).unwrap_or(usize::MAX);
             let attribute = r.name(Kind::Attribute, "an order's attribute")?;
             let in_order = previous.is_none_or(|p| index > p);
             let Some(pattern) = patterns.get_mut(index).filter(|_| in_order) else {

@@ -636,33 +636,8 @@ impl Browser {
 
     /// The names of the designs kept in this browser, most recently changed first.
     pub async fn local_designs(&self) -> Vec<String> {
-        self.autosaved().await;
-        let list = self
-            .client
-            .execute_async(
-                "const done = arguments[arguments.length - 1];\
-                 const open = indexedDB.open('keyplan');\
-                 open.onerror = () => done([]);\
-                 open.onsuccess = () => {\
-                   const db = open.result;\
-                   const all = db.transaction('meta').objectStore('meta').getAll();\
-                   all.onsuccess = () => {\
-                     db.close();\
-                     const entries = all.result.map(t => JSON.parse(t));\
-                     entries.sort((a, b) => b.modified - a.modified);\
-                     done(entries.map(e => e.name));\
-                   };\
-                   all.onerror = () => { db.close(); done([]); };\
-                 };",
-                Vec::new(),
-            )
-            .await
-            .expect("read the design list");
-        list.as_array()
-            .expect("a list")
-            .iter()
-            .map(|v| v.as_str().unwrap_or_default().to_string())
-            .collect()
+        let files = self.local_design_files().await;
+        files.into_iter().rev().map(|design| design.name).collect()
     }
 
     /// Waits for the pending autosave, if any: it starts in the page's first idle moment, and
