@@ -165,6 +165,10 @@ async fn replay_journal() -> Option<(String, Design)> {
 
 impl Library {
     pub fn new(start: &Start) -> Library {
+        // The design the start opened is the one a reload opens, also on a first visit (a
+        // fresh example or a shared link's copy): without this a reload opened a new example
+        // and the saved design was out of reach.
+        storage::set_current(&start.entry.id);
         Library {
             current: RwSignal::new(start.entry.id.clone()),
             entry: RwSignal::new(start.entry.clone()),

@@ -577,6 +577,7 @@ impl Browser {
             .execute_async(
                 "const done = arguments[arguments.length - 1];\
                  const id = localStorage.getItem('keyplan.current');\
+                 if (id === null) { done(null); return; }\
                  const open = indexedDB.open('keyplan');\
                  open.onerror = () => done(null);\
                  open.onsuccess = () => {\
