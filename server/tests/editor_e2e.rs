@@ -37,20 +37,6 @@ async fn mouse_click_on(b: &Browser, element: fantoccini::elements::Element) {
     b.client.release_actions().await.expect("release mouse");
 }
 
-/// A mouse click on the first `tag` whose text is `text`, inside `within` (CSS).
-async fn mouse_click_text(b: &Browser, within: &str, text: &str) {
-    let found = b
-        .client
-        .wait()
-        .at_most(Duration::from_secs(10))
-        .for_element(fantoccini::Locator::XPath(&format!(
-            "//*[contains(concat(' ', normalize-space(@class), ' '), ' {within} ') or @data-testid='{within}'][normalize-space()='{text}']"
-        )))
-        .await
-        .unwrap_or_else(|e| panic!("no {within} {text:?}: {e}"));
-    mouse_click_on(b, found).await;
-}
-
 /// Clicks a field with the mouse, then types `text` over its content and presses Enter.
 async fn click_and_type(b: &Browser, css: &str, text: &str) {
     mouse_click(b, css).await;
@@ -272,6 +258,12 @@ async fn overflow(b: &Browser, must_see: &[&str]) -> Vec<String> {
            const r = e.getBoundingClientRect();\
            if (r.right > innerWidth || r.bottom > innerHeight || r.left < 0 || r.top < 0 || r.width == 0)\
              out.push(css + ' is off-screen: ' + JSON.stringify(r));\
+           for (let p = e.parentElement; p; p = p.parentElement) {{\
+             if (getComputedStyle(p).overflowX == 'visible') continue;\
+             const q = p.getBoundingClientRect();\
+             if (r.right > q.right + 1 || r.left < q.left - 1)\
+               out.push(css + ' is cut off by ' + p.className + ': ' + JSON.stringify([r.left, r.right, q.left, q.right]));\
+           }}\
          }}\
          for (const tab of document.querySelectorAll('.tab')) {{\
            const r = tab.getBoundingClientRect();\
