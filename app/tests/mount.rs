@@ -4,7 +4,8 @@
 
 use keyplan_app::{App, coverage_summary};
 use leptos::wasm_bindgen::JsCast;
-use leptos::web_sys::{HtmlElement, window};
+use leptos::web_sys::{HtmlElement, MutationObserver, MutationObserverInit, window};
+use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -34,21 +35,50 @@ fn texts(root: &HtmlElement, selector: &str) -> Vec<String> {
         .collect()
 }
 
+/// The texts of `selector` under `root` once there are any: the app opens the design after
+/// reading the browser's storage (IndexedDB, asynchronous), so the editor appears a few
+/// turns of the event loop after mounting. Waits for the DOM to change, not for a time; the
+/// test runner's timeout bounds the wait.
+async fn shown(root: &HtmlElement, selector: &str) -> Vec<String> {
+    loop {
+        let found = texts(root, selector);
+        if !found.is_empty() {
+            return found;
+        }
+        let mut observer = None;
+        let changed = js_sys::Promise::new(&mut |resolve, _reject| {
+            let watching = MutationObserver::new(&resolve).expect("a MutationObserver");
+            let options = MutationObserverInit::new();
+            options.set_child_list(true);
+            options.set_subtree(true);
+            options.set_character_data(true);
+            watching
+                .observe_with_options(root, &options)
+                .expect("observe the app's element");
+            observer = Some(watching);
+        });
+        JsFuture::from(changed).await.expect("the DOM changed");
+        if let Some(watching) = observer {
+            watching.disconnect();
+        }
+    }
+}
+
 #[wasm_bindgen_test]
-fn a_first_visit_shows_every_entity_of_the_order_example() {
+async fn a_first_visit_shows_every_entity_of_the_order_example() {
     let root = mounted();
     let design = keyplan_core::examples::first();
     let expected: Vec<String> = design.entities.iter().map(|e| e.name.clone()).collect();
     assert!(!expected.is_empty());
-    assert_eq!(texts(&root, "[data-testid=entity-name]"), expected);
+    assert_eq!(shown(&root, "[data-testid=entity-name]").await, expected);
 }
 
 #[wasm_bindgen_test]
-fn the_coverage_summary_is_core_s_coverage_of_the_example() {
+async fn the_coverage_summary_is_core_s_coverage_of_the_example() {
     let root = mounted();
     let analysis = keyplan_core::analyze(&keyplan_core::examples::first());
     assert_eq!(
-        texts(&root, "[data-testid=coverage-summary]"),
+        shown(&root, "[data-testid=coverage-summary]").await,
         vec![coverage_summary(&analysis)]
     );
 }
