@@ -14,87 +14,14 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use keyplan_core::model::*;
-use keyplan_core::{KeyTemplate, analyze};
+use keyplan_core::analyze;
 
 const N_ENTITIES: usize = 200;
-const N_GSIS: usize = 20;
-/// Entities that share a parent's partition.
-const GROUP: usize = 5;
 
 /// One table with 20 GSIs; entities in groups of five under a parent partition, each in one
-/// GSI by status; five patterns per entity: a GetItem, a partition Query, a multi-entity
-/// Query, a sharded status Query with a range, and a lookup by id alone that needs a Scan.
-fn generated_design() -> Design {
-    let mut design = Design::new("generated");
-    let gsis = (1..=N_GSIS)
-        .map(|g| Gsi {
-            name: format!("GSI{g}"),
-            partition_key: vec![KeyAttribute::new(format!("GSI{g}PK"), KeyType::S)],
-            sort_key: vec![KeyAttribute::new(format!("GSI{g}SK"), KeyType::S)],
-            projection: Projection::All,
-        })
-        .collect();
-    design.tables.push(Table {
-        name: "app".to_string(),
-        partition_key: KeyAttribute::new("PK", KeyType::S),
-        sort_key: Some(KeyAttribute::new("SK", KeyType::S)),
-        gsis,
-        lsis: Vec::new(),
-        billing: Billing::OnDemand,
-        ttl_attribute: None,
-    });
-    for i in 0..N_ENTITIES {
-        let name = format!("Thing{i}");
-        let id = format!("thing{i}Id");
-        let group = i / GROUP;
-        let g = i % N_GSIS + 1;
-        let mut status = Attribute::new("status", AttrType::S);
-        status.values = vec!["NEW".into(), "OPEN".into(), "DONE".into()];
-        let attributes = vec![
-            Attribute::new(id.clone(), AttrType::S),
-            Attribute::new("parentId", AttrType::S),
-            status,
-            Attribute::new("createdAt", AttrType::S),
-            Attribute::new("title", AttrType::S),
-            Attribute::new("amount", AttrType::N),
-        ];
-        let keys = [
-            ("PK".to_string(), format!("PARENT{group}#{{parentId}}")),
-            ("SK".to_string(), format!("THING{i}#{{{id}}}")),
-            (format!("GSI{g}PK"), format!("T{i}#{{status}}#S{{shard:4}}")),
-            (format!("GSI{g}SK"), format!("{{createdAt}}#{{{id}}}")),
-        ]
-        .into_iter()
-        .map(|(k, v)| (k, KeyTemplate::parse(&v)))
-        .collect();
-        design.entities.push(Entity {
-            name: name.clone(),
-            table: "app".to_string(),
-            description: String::new(),
-            attributes,
-            keys,
-        });
-        let sibling = format!("Thing{}", group * GROUP);
-        let mut by_status = AccessPattern::read(format!("{name} by status"), &[&name], &["status"]);
-        by_status.sort = Some(SortCondition {
-            attribute: "createdAt".to_string(),
-            op: SortOp::Gt,
-        });
-        by_status.rate = 50.0;
-        design.patterns.extend([
-            AccessPattern::read(format!("Get {name}"), &[&name], &["parentId", &id]),
-            AccessPattern::read(format!("{name} of parent"), &[&name], &["parentId"]),
-            AccessPattern::read(
-                format!("{name} with {sibling}"),
-                &[&name, &sibling],
-                &["parentId"],
-            ),
-            by_status,
-            AccessPattern::read(format!("{name} by id"), &[&name], &[&id]),
-        ]);
-    }
-    design
+/// GSI by status; five patterns per entity (the generator `examples/scale.rs` grows).
+fn generated_design() -> keyplan_core::Design {
+    keyplan_core::generated::design(N_ENTITIES)
 }
 
 /// The analysis of the generated design and of every example, as text: an optimisation must

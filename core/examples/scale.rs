@@ -7,110 +7,29 @@
 //! Run (a release build: the figures mean nothing in debug): `scripts/bench-scale`, or
 //! `cargo run --release -p keyplan-core --example scale [-- SIZES...]`.
 //!
-//! The designs are the shape of `benches/analysis.rs` grown: one table with 20 GSIs, entities
-//! in groups of five sharing a parent partition, each in one GSI by a write-sharded status,
-//! and five read patterns per entity (a GetItem, a partition Query, a two-entity Query, a
-//! sharded status Query with a range, and a lookup that needs a Scan). One table is the
-//! hardest case: every check between the entities of a table sees all of them. Each time is
+//! Other arguments pick the rows whose names contain them (`-- 1000 cost markdown`), to
+//! measure one thing while working on it.
+//!
+//! The designs are [`keyplan_core::generated::design`], the one `benches/analysis.rs` uses at
+//! 200 entities: one table with 20 GSIs, entities in groups of five sharing a parent partition,
+//! each in one GSI by a write-sharded status, and five read patterns per entity. Each time is
 //! the best of a few runs (one at 10,000).
 
+use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use keyplan_core::analyze;
 use keyplan_core::eval::{self, Store};
 use keyplan_core::export::{Format, export};
-use keyplan_core::model::*;
+use keyplan_core::model::Design;
 use keyplan_core::sample::{SampleConfig, generate};
-use keyplan_core::{KeyTemplate, analyze};
-
-const N_GSIS: usize = 20;
-/// Entities that share a parent's partition.
-const GROUP: usize = 5;
-
-fn generated_design(n_entities: usize) -> Design {
-    let mut design = Design::new(format!("generated {n_entities}"));
-    let gsis = (1..=N_GSIS)
-        .map(|g| Gsi {
-            name: format!("GSI{g}"),
-            partition_key: vec![KeyAttribute::new(format!("GSI{g}PK"), KeyType::S)],
-            sort_key: vec![KeyAttribute::new(format!("GSI{g}SK"), KeyType::S)],
-            projection: Projection::All,
-        })
-        .collect();
-    design.tables.push(Table {
-        name: "app".to_string(),
-        partition_key: KeyAttribute::new("PK", KeyType::S),
-        sort_key: Some(KeyAttribute::new("SK", KeyType::S)),
-        gsis,
-        lsis: Vec::new(),
-        billing: Billing::OnDemand,
-        ttl_attribute: None,
-    });
-    for i in 0..n_entities {
-        let name = format!("Thing{i}");
-        let id = format!("thing{i}Id");
-        let group = i / GROUP;
-        let g = i % N_GSIS + 1;
-        let mut status = Attribute::new("status", AttrType::S);
-        status.values = vec!["NEW".into(), "OPEN".into(), "DONE".into()];
-        let attributes = vec![
-            Attribute::new(id.clone(), AttrType::S),
-            Attribute::new("parentId", AttrType::S),
-            status,
-            Attribute::new("createdAt", AttrType::S),
-            Attribute::new("title", AttrType::S),
-            Attribute::new("amount", AttrType::N),
-        ];
-        let keys = [
-            ("PK".to_string(), format!("PARENT{group}#{{parentId}}")),
-            ("SK".to_string(), format!("THING{i}#{{{id}}}")),
-            (format!("GSI{g}PK"), format!("T{i}#{{status}}#S{{shard:4}}")),
-            (format!("GSI{g}SK"), format!("{{createdAt}}#{{{id}}}")),
-        ]
-        .into_iter()
-        .map(|(k, v)| (k, KeyTemplate::parse(&v)))
-        .collect();
-        design.entities.push(Entity {
-            name: name.clone(),
-            table: "app".to_string(),
-            description: format!("The {i}th thing."),
-            attributes,
-            keys,
-        });
-        design.layout.insert(
-            name.clone(),
-            Point {
-                x: (i % 100) as f64 * 300.0,
-                y: (i / 100) as f64 * 200.0,
-            },
-        );
-        let sibling = format!("Thing{}", group * GROUP);
-        let mut by_status = AccessPattern::read(format!("{name} by status"), &[&name], &["status"]);
-        by_status.sort = Some(SortCondition {
-            attribute: "createdAt".to_string(),
-            op: SortOp::Gt,
-        });
-        by_status.rate = 50.0;
-        design.patterns.extend([
-            AccessPattern::read(format!("Get {name}"), &[&name], &["parentId", &id]),
-            AccessPattern::read(format!("{name} of parent"), &[&name], &["parentId"]),
-            AccessPattern::read(
-                format!("{name} with {sibling}"),
-                &[&name, &sibling],
-                &["parentId"],
-            ),
-            by_status,
-            AccessPattern::read(format!("{name} by id"), &[&name], &[&id]),
-        ]);
-    }
-    design
-}
 
 /// The best of `runs` timings of `f`.
-fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> Duration {
+fn best(runs: usize, f: &mut dyn FnMut()) -> Duration {
     (0..runs.max(1))
         .map(|_| {
             let start = Instant::now();
-            std::hint::black_box(f());
+            f();
             start.elapsed()
         })
         .min()
@@ -156,10 +75,13 @@ fn cost(design: &Design) -> usize {
 }
 
 fn main() {
-    let sizes: Vec<usize> = std::env::args()
-        .skip(1)
-        .filter_map(|a| a.parse().ok())
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let sizes: Vec<usize> = args.iter().filter_map(|a| a.parse().ok()).collect();
+    let only: Vec<&String> = args
+        .iter()
+        .filter(|a| a.parse::<usize>().is_err())
         .collect();
+    let wanted = |name: &str| only.is_empty() || only.iter().any(|o| name.contains(o.as_str()));
     let sizes = if sizes.is_empty() {
         vec![100, 1_000, 10_000]
     } else {
@@ -170,8 +92,14 @@ fn main() {
         Some((_, times)) => times.push(time),
         None => rows.push((name.to_string(), vec![time])),
     };
+    // Times `f` when its row is wanted.
+    let mut measure = |name: &str, runs: usize, f: &mut dyn FnMut()| {
+        if wanted(name) {
+            record(name, best(runs, f));
+        }
+    };
     for &n in &sizes {
-        let design = generated_design(n);
+        let design = keyplan_core::generated::design(n);
         let text = keyplan_core::file::to_string(&design);
         let runs = if n >= 10_000 { 1 } else { 3 };
         eprintln!(
@@ -180,22 +108,25 @@ fn main() {
             text.len() / 1024,
             generate(&design, &SampleConfig::default()).items.len()
         );
-        record(
-            "read the file",
-            best(runs, || keyplan_core::file::parse(&text)),
-        );
-        record("check (analysis)", best(runs, || analyze(&design)));
-        record(
-            "sample",
-            best(runs, || generate(&design, &SampleConfig::default())),
-        );
-        record("cost", best(runs, || cost(&design)));
-        record("query", best(runs, || query(&design)));
+        measure("read the file", runs, &mut || {
+            let _ = black_box(keyplan_core::file::parse(&text));
+        });
+        measure("check (analysis)", runs, &mut || {
+            black_box(analyze(&design));
+        });
+        measure("sample", runs, &mut || {
+            black_box(generate(&design, &SampleConfig::default()));
+        });
+        measure("cost", runs, &mut || {
+            black_box(cost(&design));
+        });
+        measure("query", runs, &mut || {
+            black_box(query(&design));
+        });
         for format in Format::ALL {
-            record(
-                &format!("export {}", format.name()),
-                best(runs, || export(&design, format)),
-            );
+            measure(&format!("export {}", format.name()), runs, &mut || {
+                let _ = black_box(export(&design, format));
+            });
         }
     }
     let mut header = format!("{:<30}", "entities");

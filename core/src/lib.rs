@@ -15,6 +15,8 @@ pub mod examples;
 pub mod export;
 pub mod file;
 pub mod findings;
+#[doc(hidden)]
+pub mod generated;
 pub mod history;
 pub mod import;
 pub mod item;

@@ -1,0 +1,99 @@
+//! Synthetic designs of any size, for the benchmarks (`benches/analysis.rs`,
+//! `examples/scale.rs`) and for tests that check a result on a large design against the same
+//! result computed piece by piece. Not part of keyplan's API: hidden from the docs.
+//!
+//! The shape: one table with [`N_GSIS`] GSIs, entities in groups of [`GROUP`] sharing a parent
+//! partition, each in one GSI by a write-sharded status, and five read patterns per entity (a
+//! GetItem, a partition Query, a two-entity Query, a sharded status Query with a range, and a
+//! lookup by id alone that needs a Scan). One table is the hardest case: every check between
+//! the entities of a table sees all of them.
+
+use crate::model::*;
+use crate::template::KeyTemplate;
+
+/// GSIs of the generated table.
+pub const N_GSIS: usize = 20;
+/// Entities that share a parent's partition.
+pub const GROUP: usize = 5;
+/// Read patterns per entity.
+pub const PATTERNS_PER_ENTITY: usize = 5;
+
+/// A design of `n_entities` entities (`Thing0`, `Thing1`...) and five patterns for each.
+pub fn design(n_entities: usize) -> Design {
+    let mut design = Design::new(format!("generated {n_entities}"));
+    let gsis = (1..=N_GSIS)
+        .map(|g| Gsi {
+            name: format!("GSI{g}"),
+            partition_key: vec![KeyAttribute::new(format!("GSI{g}PK"), KeyType::S)],
+            sort_key: vec![KeyAttribute::new(format!("GSI{g}SK"), KeyType::S)],
+            projection: Projection::All,
+        })
+        .collect();
+    design.tables.push(Table {
+        name: "app".to_string(),
+        partition_key: KeyAttribute::new("PK", KeyType::S),
+        sort_key: Some(KeyAttribute::new("SK", KeyType::S)),
+        gsis,
+        lsis: Vec::new(),
+        billing: Billing::OnDemand,
+        ttl_attribute: None,
+    });
+    for i in 0..n_entities {
+        let name = format!("Thing{i}");
+        let id = format!("thing{i}Id");
+        let group = i / GROUP;
+        let g = i % N_GSIS + 1;
+        let mut status = Attribute::new("status", AttrType::S);
+        status.values = vec!["NEW".into(), "OPEN".into(), "DONE".into()];
+        let attributes = vec![
+            Attribute::new(id.clone(), AttrType::S),
+            Attribute::new("parentId", AttrType::S),
+            status,
+            Attribute::new("createdAt", AttrType::S),
+            Attribute::new("title", AttrType::S),
+            Attribute::new("amount", AttrType::N),
+        ];
+        let keys = [
+            ("PK".to_string(), format!("PARENT{group}#{{parentId}}")),
+            ("SK".to_string(), format!("THING{i}#{{{id}}}")),
+            (format!("GSI{g}PK"), format!("T{i}#{{status}}#S{{shard:4}}")),
+            (format!("GSI{g}SK"), format!("{{createdAt}}#{{{id}}}")),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k, KeyTemplate::parse(&v)))
+        .collect();
+        design.entities.push(Entity {
+            name: name.clone(),
+            table: "app".to_string(),
+            description: format!("The {i}th thing."),
+            attributes,
+            keys,
+        });
+        design.layout.insert(
+            name.clone(),
+            Point {
+                x: (i % 100) as f64 * 300.0,
+                y: (i / 100) as f64 * 200.0,
+            },
+        );
+        let sibling = format!("Thing{}", group * GROUP);
+        let mut by_status = AccessPattern::read(format!("{name} by status"), &[&name], &["status"]);
+        by_status.sort = Some(SortCondition {
+            attribute: "createdAt".to_string(),
+            op: SortOp::Gt,
+        });
+        by_status.rate = 50.0;
+        design.patterns.extend([
+            AccessPattern::read(format!("Get {name}"), &[&name], &["parentId", &id]),
+            AccessPattern::read(format!("{name} of parent"), &[&name], &["parentId"]),
+            AccessPattern::read(
+                format!("{name} with {sibling}"),
+                &[&name, &sibling],
+                &["parentId"],
+            ),
+            by_status,
+            AccessPattern::read(format!("{name} by id"), &[&name], &[&id]),
+        ]);
+    }
+    design
+}
