@@ -23,7 +23,7 @@
 //!   it; over 3,000 read or 1,000 write units per second it is hot, and the write shards that
 //!   would cool it are named.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use serde::Serialize;
@@ -34,7 +34,7 @@ use crate::limits::{
     ITEM_STORAGE_OVERHEAD_BYTES, PARTITION_READ_UNITS_PER_SECOND, PARTITION_WRITE_UNITS_PER_SECOND,
     Prices,
 };
-use crate::model::{AccessPattern, Action, Design, Entity, Projection, Table, WriteStep};
+use crate::model::{AccessPattern, Action, ByName, Design, Entity, Projection, Table, WriteStep};
 use crate::template::KeyTemplate;
 
 mod size;
@@ -155,21 +155,19 @@ fn entity_sizes(design: &Design, store: &Store) -> Vec<EntitySize> {
             let Some(table) = store.table(&entity.table) else {
                 return out;
             };
-            let mine = |e: &Option<String>| e.as_deref() == Some(entity.name.as_str());
+            // The table itself first: its entries are the table's items, in order.
+            let Some((primary, secondary)) = table.indexes().split_first() else {
+                return out;
+            };
             let sizes: Vec<usize> = table
-                .items()
-                .iter()
-                .filter(|s| mine(&s.entity))
+                .items_of(primary, &entity.name)
                 .map(|s| s.size)
                 .collect();
             out.samples = sizes.len();
             out.average_bytes = average(&sizes);
-            for index in table.indexes().iter().skip(1) {
+            for index in secondary {
                 let projected: Vec<usize> = table
-                    .partitions(index)
-                    .into_iter()
-                    .flat_map(|(_, items)| items)
-                    .filter(|s| mine(&s.entity))
+                    .items_of(index, &entity.name)
                     .map(|s| crate::cost::item_size(&table.project(index, &s.item)))
                     .collect();
                 if !projected.is_empty() && !sizes.is_empty() {
@@ -203,11 +201,13 @@ pub fn estimate(
     let sizes = entity_sizes(design, store);
     let runs: BTreeMap<String, Result<PatternRun, PlanError>> =
         run_all(design, store, verdicts).into_iter().collect();
+    let by_name = ByName::new(design);
+    let sizes_by_name = SizesByName::new(&sizes);
     let prices = config.prices;
     let mut patterns = Vec::new();
-    let mut loads: Vec<PartitionLoad> = Vec::new();
+    let mut loads = Loads::default();
     for verdict in verdicts {
-        let Some(pattern) = design.pattern(&verdict.pattern) else {
+        let Some(pattern) = by_name.pattern(&verdict.pattern) else {
             continue;
         };
         let mut cost = PatternCost {
@@ -223,17 +223,24 @@ pub fn estimate(
         };
         if pattern.is_read() {
             read_cost(
-                design,
+                &by_name,
                 verdict,
                 pattern,
                 store,
-                &sizes,
+                &sizes_by_name,
                 runs.get(&pattern.name),
                 &mut cost,
             );
-            read_loads(design, verdict, pattern, &cost, &mut loads);
+            read_loads(&by_name, verdict, pattern, &cost, &mut loads);
         } else {
-            write_cost(design, pattern, &sizes, &mut cost, &mut loads);
+            write_cost(
+                design,
+                &by_name,
+                pattern,
+                &sizes_by_name,
+                &mut cost,
+                &mut loads,
+            );
         }
         cost.monthly_read_units = cost.read_units * pattern.rate * MONTH_SECONDS;
         cost.monthly_write_units = cost.write_units * pattern.rate * MONTH_SECONDS;
@@ -242,6 +249,7 @@ pub fn estimate(
         patterns.push(cost);
     }
     let storage = storage(design, &sizes, config);
+    let mut loads = loads.list;
     for load in &mut loads {
         let reads_hot = load.read_units_per_second > PARTITION_READ_UNITS_PER_SECOND;
         let writes_hot = load.write_units_per_second > PARTITION_WRITE_UNITS_PER_SECOND;
@@ -288,16 +296,29 @@ pub fn estimate(
     }
 }
 
-fn size_of<'a>(sizes: &'a [EntitySize], entity: &str) -> Option<&'a EntitySize> {
-    sizes.iter().find(|s| s.entity == entity)
+/// The entity sizes by entity name, the first of each name (as a search of the list finds).
+struct SizesByName<'a>(BTreeMap<&'a str, &'a EntitySize>);
+
+impl<'a> SizesByName<'a> {
+    fn new(sizes: &'a [EntitySize]) -> SizesByName<'a> {
+        let mut by_name = BTreeMap::new();
+        for size in sizes {
+            by_name.entry(size.entity.as_str()).or_insert(size);
+        }
+        SizesByName(by_name)
+    }
+
+    fn of(&self, entity: &str) -> Option<&'a EntitySize> {
+        self.0.get(entity).copied()
+    }
 }
 
 fn read_cost(
-    design: &Design,
+    by_name: &ByName<'_>,
     verdict: &Verdict,
     pattern: &AccessPattern,
     store: &Store,
-    sizes: &[EntitySize],
+    sizes: &SizesByName<'_>,
     run: Option<&Result<PatternRun, PlanError>>,
     cost: &mut PatternCost,
 ) {
@@ -311,7 +332,7 @@ fn read_cost(
         .first()
         .map(String::as_str)
         .unwrap_or_default();
-    let entity_size = size_of(sizes, entity);
+    let entity_size = sizes.of(entity);
     match verdict.operation {
         Operation::GetItem => {
             let bytes = entity_size.map_or(0, |s| s.average_bytes);
@@ -354,7 +375,7 @@ fn read_cost(
             let table = verdict
                 .table
                 .clone()
-                .or_else(|| design.entity(entity).map(|e| e.table.clone()))
+                .or_else(|| by_name.entity(entity).map(|e| e.table.clone()))
                 .unwrap_or_default();
             let bytes: usize = store
                 .table(&table)
@@ -421,13 +442,18 @@ struct Place<'a> {
     template: &'a KeyTemplate,
 }
 
-fn add_load(
-    loads: &mut Vec<PartitionLoad>,
-    place: Place<'_>,
-    pattern: &str,
-    reads: f64,
-    writes: f64,
-) {
+/// The partition loads in the order they were first met, with where each one is by its place
+/// and which patterns each has, so that adding to one does not search them all.
+#[derive(Default)]
+struct Loads {
+    list: Vec<PartitionLoad>,
+    /// By (table, index, partition): the position in `list`.
+    at: BTreeMap<(String, Option<String>, String), usize>,
+    /// (position in `list`, pattern) for every pattern a load has.
+    patterns: BTreeSet<(usize, String)>,
+}
+
+fn add_load(loads: &mut Loads, place: Place<'_>, pattern: &str, reads: f64, writes: f64) {
     let Place {
         table,
         index,
@@ -435,13 +461,14 @@ fn add_load(
         template,
     } = place;
     let shards = template.shard().and_then(|v| v.shards).unwrap_or(1);
-    let at = loads
-        .iter()
-        .position(|l| l.table == table && l.index.as_deref() == index && l.partition == partition);
-    let load = match at {
-        Some(at) => &mut loads[at],
+    let key = (table.to_string(), index.map(str::to_string), partition);
+    let at = match loads.at.get(&key) {
+        Some(&at) => at,
         None => {
-            loads.push(PartitionLoad {
+            let at = loads.list.len();
+            let (_, _, partition) = key.clone();
+            loads.at.insert(key, at);
+            loads.list.push(PartitionLoad {
                 table: table.to_string(),
                 index: index.map(str::to_string),
                 partition,
@@ -454,22 +481,23 @@ fn add_load(
                 shards_needed: 1,
                 advice: None,
             });
-            loads.last_mut().expect("just pushed")
+            at
         }
     };
+    let load = &mut loads.list[at];
     load.read_units_per_second += reads;
     load.write_units_per_second += writes;
-    if !load.patterns.iter().any(|p| p == pattern) {
+    if loads.patterns.insert((at, pattern.to_string())) {
         load.patterns.push(pattern.to_string());
     }
 }
 
 fn read_loads(
-    design: &Design,
+    by_name: &ByName<'_>,
     verdict: &Verdict,
     pattern: &AccessPattern,
     cost: &PatternCost,
-    loads: &mut Vec<PartitionLoad>,
+    loads: &mut Loads,
 ) {
     let (Some(table), Some(spec)) = (&verdict.table, &verdict.query) else {
         return;
@@ -477,7 +505,7 @@ fn read_loads(
     let Some(part) = spec.partition.first() else {
         return;
     };
-    let entity = pattern.entities.first().and_then(|e| design.entity(e));
+    let entity = pattern.entities.first().and_then(|e| by_name.entity(e));
     if let Some((name, share)) = concentrated(entity, &part.template) {
         // Every request reads every shard: each shard's partition sees the full rate.
         let queries = f64::from(verdict.shards.unwrap_or(1).max(1));
@@ -516,10 +544,11 @@ fn steps(pattern: &AccessPattern) -> Vec<WriteStep> {
 
 fn write_cost(
     design: &Design,
+    by_name: &ByName<'_>,
     pattern: &AccessPattern,
-    sizes: &[EntitySize],
+    sizes: &SizesByName<'_>,
     cost: &mut PatternCost,
-    loads: &mut Vec<PartitionLoad>,
+    loads: &mut Loads,
 ) {
     let factor = if pattern.action == Action::Transact {
         2.0
@@ -527,7 +556,7 @@ fn write_cost(
         1.0
     };
     for step in steps(pattern) {
-        let Some(entity) = design.entity(&step.entity) else {
+        let Some(entity) = by_name.entity(&step.entity) else {
             cost.breakdown
                 .push(format!("{}: no such entity", step.entity));
             continue;
@@ -535,7 +564,7 @@ fn write_cost(
         let Some(table) = design.table(&entity.table) else {
             continue;
         };
-        let size = size_of(sizes, &entity.name);
+        let size = sizes.of(&entity.name);
         let bytes = size.map_or(0, |s| s.average_bytes);
         let count = f64::from(step.count);
         let verb = match step.action {
@@ -600,7 +629,7 @@ fn write_cost(
 /// Adds a write pattern's load on the partition `entity` writes in `index` (`None`: the
 /// table), when its key concentrates traffic; a write-sharded key spreads it over its shards.
 fn add_write_load(
-    loads: &mut Vec<PartitionLoad>,
+    loads: &mut Loads,
     table: &Table,
     entity: &Entity,
     index: Option<&str>,

@@ -19,7 +19,7 @@
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use base64::Engine as _;
 use serde::Serialize;
@@ -28,7 +28,8 @@ use crate::analysis::{Operation, QuerySpec, Verdict};
 use crate::cost::{Consistency, attribute_size, item_size, read_units};
 use crate::item::{AttributeValue, Item};
 use crate::model::{
-    AccessPattern, Design, IndexKind, KeyAttribute, KeyType, Projection, SortOp, Table,
+    AccessPattern, ByName, Design, Entity, IndexKind, KeyAttribute, KeyType, Projection, SortOp,
+    Table,
 };
 use crate::template::{KeyTemplate, Part};
 
@@ -281,6 +282,10 @@ pub struct IndexStore {
     pub sort_key: Vec<KeyAttribute>,
     pub projection: Projection,
     entries: Vec<Entry>,
+    /// By entity name: the positions in `entries` of its items, in index order. Built once
+    /// with the store, so that work per entity or per pattern does not walk every entry
+    /// (ordered, so that the store's Debug text is the same every time).
+    by_entity: BTreeMap<String, Vec<usize>>,
 }
 
 impl IndexStore {
@@ -298,6 +303,31 @@ impl IndexStore {
             .iter()
             .chain(&self.sort_key)
             .map(|k| k.name.as_str())
+    }
+
+    /// The entries of `entity`'s items, in index order.
+    fn entries_of<'a>(&'a self, entity: &str) -> impl Iterator<Item = &'a Entry> + 'a {
+        self.by_entity
+            .get(entity)
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .map(|&at| &self.entries[at])
+    }
+
+    /// Groups the entries by their items' entity: what [`IndexStore::entries_of`] reads.
+    fn group_by_entity(&mut self, items: &[StoredItem]) {
+        let mut by_entity: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (at, entry) in self.entries.iter().enumerate() {
+            if let Some(entity) = &items[entry.item].entity {
+                match by_entity.get_mut(entity.as_str()) {
+                    Some(positions) => positions.push(at),
+                    None => {
+                        by_entity.insert(entity.clone(), vec![at]);
+                    }
+                }
+            }
+        }
+        self.by_entity = by_entity;
     }
 }
 
@@ -322,6 +352,17 @@ impl TableStore {
 
     pub fn index(&self, name: Option<&str>) -> Option<&IndexStore> {
         self.indexes.iter().find(|i| i.name.as_deref() == name)
+    }
+
+    /// The stored items of `entity` that `index` holds, in index order (for the table itself,
+    /// table order): what filtering every partition of [`TableStore::partitions`] by entity
+    /// gives, without walking the other entities' items.
+    pub fn items_of<'a>(
+        &'a self,
+        index: &'a IndexStore,
+        entity: &str,
+    ) -> impl Iterator<Item = &'a StoredItem> + 'a {
+        index.entries_of(entity).map(|e| &self.items[e.item])
     }
 
     /// The stored items of `index` grouped by partition: each partition's key values and its
@@ -511,9 +552,11 @@ impl Store {
                     sort_key: keys.sort_key.to_vec(),
                     projection: keys.projection.clone(),
                     entries: Vec::new(),
+                    by_entity: BTreeMap::new(),
                 };
                 if index.kind == IndexKind::Table {
                     index.entries = std::mem::take(&mut table_entries);
+                    index.group_by_entity(&table.items);
                     built.push(index);
                     continue;
                 }
@@ -552,6 +595,7 @@ impl Store {
                 });
                 let mut slots: Vec<Option<Entry>> = entries.into_iter().map(Some).collect();
                 index.entries = order.iter().filter_map(|&at| slots[at].take()).collect();
+                index.group_by_entity(&table.items);
                 built.push(index);
             }
             table.indexes = built;
@@ -1188,6 +1232,19 @@ pub fn pick_inputs(
     verdict: &Verdict,
     pattern: &AccessPattern,
 ) -> Result<BTreeMap<String, String>, PlanError> {
+    pick_inputs_by(&|name| design.entity(name), store, verdict, pattern)
+}
+
+/// An entity by name: [`Design::entity`], or [`ByName::entity`] for work over many patterns.
+type EntityLookup<'d, 'l> = &'l dyn Fn(&str) -> Option<&'d Entity>;
+
+/// [`pick_inputs`] with the entities looked up by `entity_named`.
+fn pick_inputs_by(
+    entity_named: EntityLookup<'_, '_>,
+    store: &Store,
+    verdict: &Verdict,
+    pattern: &AccessPattern,
+) -> Result<BTreeMap<String, String>, PlanError> {
     let entity = pattern.entities.first().cloned().unwrap_or_default();
     let no_sample = || PlanError::NoSample(entity.clone());
     let table_name = verdict.table.as_deref().ok_or_else(no_sample)?;
@@ -1214,13 +1271,8 @@ pub fn pick_inputs(
     names.retain(|n| Some(n) != range_attribute.as_ref());
     // Group this entity's items in the index by their input values. Hashed, not ordered: the
     // choice below depends only on each group's size and key, never on the map's order.
-    let mut groups: std::collections::HashMap<Vec<&str>, Vec<&StoredItem>> =
-        std::collections::HashMap::new();
-    for entry in &index.entries {
-        let stored = &table.items[entry.item];
-        if stored.entity.as_deref() != Some(entity.as_str()) {
-            continue;
-        }
+    let mut groups: HashMap<Vec<&str>, Vec<&StoredItem>> = HashMap::new();
+    for stored in table.items_of(index, &entity) {
         let Some(key) = names
             .iter()
             .map(|n| stored.item.get(n).and_then(|v| v.as_key_text()))
@@ -1239,8 +1291,7 @@ pub fn pick_inputs(
         .zip(key.into_iter().map(str::to_string))
         .collect();
     if let (Some(attribute), Some(sort)) = (range_attribute, &pattern.sort) {
-        let ty = design
-            .entity(&entity)
+        let ty = entity_named(&entity)
             .and_then(|e| e.attribute(&attribute))
             .and_then(|a| a.ty.as_key_type())
             .unwrap_or(KeyType::S);
@@ -1294,6 +1345,25 @@ pub fn run_pattern(
     let pattern = design
         .pattern(&verdict.pattern)
         .ok_or_else(|| PlanError::Incomplete(verdict.pattern.clone()))?;
+    run_found(
+        design,
+        &|name| design.entity(name),
+        store,
+        verdict,
+        pattern,
+        inputs,
+    )
+}
+
+/// [`run_pattern`] for the pattern `verdict` is of, found by the caller.
+fn run_found(
+    design: &Design,
+    entity_named: EntityLookup<'_, '_>,
+    store: &Store,
+    verdict: &Verdict,
+    pattern: &AccessPattern,
+    inputs: Option<BTreeMap<String, String>>,
+) -> Result<PatternRun, PlanError> {
     if !matches!(verdict.operation, Operation::GetItem | Operation::Query) {
         return Err(PlanError::NotAKeyRead(
             verdict.pattern.clone(),
@@ -1302,7 +1372,7 @@ pub fn run_pattern(
     }
     let inputs = match inputs {
         Some(inputs) => inputs,
-        None => pick_inputs(design, store, verdict, pattern)?,
+        None => pick_inputs_by(entity_named, store, verdict, pattern)?,
     };
     let plan = plan(design, verdict, pattern, &inputs)?;
     let result = if plan.operation == Operation::GetItem {
@@ -1341,10 +1411,18 @@ pub fn run_all(
     store: &Store,
     verdicts: &[Verdict],
 ) -> Vec<(String, Result<PatternRun, PlanError>)> {
+    let by_name = ByName::new(design);
+    let entity_named = |name: &str| by_name.entity(name);
     verdicts
         .iter()
         .filter(|v| matches!(v.operation, Operation::GetItem | Operation::Query))
-        .map(|v| (v.pattern.clone(), run_pattern(design, store, v, None)))
+        .map(|v| {
+            let run = match by_name.pattern(&v.pattern) {
+                Some(pattern) => run_found(design, &entity_named, store, v, pattern, None),
+                None => Err(PlanError::Incomplete(v.pattern.clone())),
+            };
+            (v.pattern.clone(), run)
+        })
         .collect()
 }
 

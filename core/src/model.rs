@@ -78,6 +78,39 @@ impl Design {
     }
 }
 
+/// The entities and patterns of a design by name, for work over the whole design:
+/// [`Design::entity`] and [`Design::pattern`] search the lists, so calling them once per
+/// pattern is quadratic. Built once; the first of each name wins, as with those.
+#[derive(Debug, Clone)]
+pub struct ByName<'a> {
+    entities: BTreeMap<&'a str, &'a Entity>,
+    patterns: BTreeMap<&'a str, &'a AccessPattern>,
+}
+
+impl<'a> ByName<'a> {
+    pub fn new(design: &'a Design) -> ByName<'a> {
+        let mut entities = BTreeMap::new();
+        for entity in &design.entities {
+            entities.entry(entity.name.as_str()).or_insert(entity);
+        }
+        let mut patterns = BTreeMap::new();
+        for pattern in &design.patterns {
+            patterns.entry(pattern.name.as_str()).or_insert(pattern);
+        }
+        ByName { entities, patterns }
+    }
+
+    /// [`Design::entity`]: the first entity named `name`.
+    pub fn entity(&self, name: &str) -> Option<&'a Entity> {
+        self.entities.get(name).copied()
+    }
+
+    /// [`Design::pattern`]: the first pattern named `name`.
+    pub fn pattern(&self, name: &str) -> Option<&'a AccessPattern> {
+        self.patterns.get(name).copied()
+    }
+}
+
 /// A position on the canvas, in canvas units.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

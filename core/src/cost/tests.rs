@@ -215,3 +215,53 @@ fn an_unsharded_status_index_is_named_hot_with_the_shards_that_would_cool_it() {
     "#]]
     .assert_debug_eq(&hot);
 }
+
+// issue 13: the estimate looks its patterns, entities and sizes up by name once for the whole
+// design; with names given twice it must still use the first of each, as `Design::pattern`
+// and `Design::entity` do (the second `Get Thing1` at 999/s and a second `Thing1` in a table
+// that does not exist change nothing but their own lines).
+#[test]
+fn the_first_pattern_and_entity_of_a_name_are_the_ones_costed() {
+    let mut design = crate::generated::design(2);
+    let mut put = AccessPattern::read("Put Thing1", &["Thing1"], &[]);
+    put.action = Action::Put;
+    put.rate = 10.0;
+    design.patterns.push(put);
+    let mut again = design.pattern("Get Thing1").expect("a GetItem").clone();
+    again.rate = 999.0;
+    design.patterns.push(again);
+    let mut elsewhere = design.entity("Thing1").expect("Thing1").clone();
+    elsewhere.table = "nowhere".into();
+    design.entities.push(elsewhere);
+    let data = generate(&design, &SampleConfig::default());
+    let store = Store::build(&design, data.load_items());
+    let analysis = crate::analyze(&design);
+    let report = estimate(&design, &analysis.verdicts, &store, &CostConfig::default());
+    let lines: Vec<String> = report
+        .patterns
+        .iter()
+        .filter(|p| p.pattern.contains("Thing1") && !p.pattern.contains("Thing0"))
+        .map(|p| {
+            format!(
+                "{} {} {}/s {} {}: {}",
+                p.pattern,
+                p.operation,
+                p.rate,
+                p.read_units,
+                p.write_units,
+                p.breakdown.join("; ")
+            )
+        })
+        .collect();
+    expect![[r#"
+        [
+            "Get Thing1 GetItem 1/s 0.5 0: 1 item of ~225 B",
+            "Thing1 of parent Query 1/s 0.5 0: 1.0 items of ~225 B (as many as the sample returns)",
+            "Thing1 by status Query 50/s 2 0: 4 queries x 0.5 (0.8 items of ~240 B each, as many as the sample returns)",
+            "Thing1 by id Scan 1/s 1 0: Scan of the whole table: 4480 B of samples in 1 page(s); grows with the table",
+            "Put Thing1 PutItem 10/s 0 1.8: put Thing1 in app: 1; GSI2: 0.8, 80% of items",
+            "Get Thing1 GetItem 1/s 0.5 0: 1 item of ~225 B",
+        ]
+    "#]]
+    .assert_debug_eq(&lines);
+}

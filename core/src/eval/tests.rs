@@ -512,3 +512,59 @@ fn decimals_parse_compare_and_print_exactly() {
         );
     }
 }
+
+// issue 13: each index groups its entries by entity once, so that the cost of every entity
+// and the inputs of every pattern read only that entity's items; the grouping must give
+// exactly what filtering the whole index gives, in the same order, on a design of many
+// entities (and nothing for items of no entity or of an entity the design does not have).
+#[test]
+fn an_entitys_items_in_an_index_are_the_index_filtered_by_that_entity() {
+    let design = crate::generated::design(40);
+    let mut loads: Vec<LoadItem> = crate::sample::generate(&design, &Default::default())
+        .load_items()
+        .collect();
+    for (i, entity) in [None, Some("Stranger")].into_iter().enumerate() {
+        let mut stray = loads[i].clone();
+        stray.entity = entity.map(str::to_string);
+        stray.item.insert("SK".into(), s(&format!("STRAY{i}")));
+        loads.push(stray);
+    }
+    let store = Store::build(&design, loads);
+    let table = store.table("app").expect("the table");
+    let mut compared = 0;
+    for index in table.indexes() {
+        for entity in design
+            .entities
+            .iter()
+            .map(|e| e.name.as_str())
+            .chain(["Stranger"])
+        {
+            let slow: Vec<&StoredItem> = table
+                .partitions(index)
+                .into_iter()
+                .flat_map(|(_, items)| items)
+                .filter(|s| s.entity.as_deref() == Some(entity))
+                .collect();
+            let fast: Vec<&StoredItem> = table.items_of(index, entity).collect();
+            assert_eq!(fast.len(), slow.len(), "{entity} in {:?}", index.name);
+            assert!(
+                fast.iter().zip(&slow).all(|(a, b)| std::ptr::eq(*a, *b)),
+                "{entity} in {:?}",
+                index.name
+            );
+            compared += fast.len();
+        }
+    }
+    // Every entry of every index but those of the item of no entity.
+    let entries: usize = table.indexes().iter().map(IndexStore::len).sum();
+    let of_none = table
+        .indexes()
+        .iter()
+        .flat_map(|i| table.partitions(i))
+        .flat_map(|(_, items)| items);
+    assert_eq!(
+        compared,
+        entries - of_none.filter(|s| s.entity.is_none()).count()
+    );
+    assert_eq!(table.items_of(&table.indexes()[0], "Stranger").count(), 1);
+}
