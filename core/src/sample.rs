@@ -165,37 +165,48 @@ fn relations(design: &Design) -> Relations {
         .map(|e| primary_vars(design, e))
         .collect();
     // A variable's owner: the first entity whose primary key ends with it.
-    let owner = |var: &str| keys.iter().position(|k| k.last().is_some_and(|l| l == var));
-    let names: Vec<BTreeSet<String>> = design
+    let mut owners: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, k) in keys.iter().enumerate() {
+        if let Some(last) = k.last() {
+            owners.entry(last.as_str()).or_insert(i);
+        }
+    }
+    let vars: Vec<Vec<Attribute>> = design
         .entities
         .iter()
-        .map(|e| all_vars(design, e).into_iter().map(|a| a.name).collect())
+        .map(|e| all_vars(design, e))
         .collect();
-    // Candidate edges (child, parent, variable), each parent once per child.
-    let mut edges: Vec<(usize, usize, String)> = Vec::new();
-    for (i, entity) in design.entities.iter().enumerate() {
-        for attribute in all_vars(design, entity) {
+    let names: Vec<BTreeSet<&str>> = vars
+        .iter()
+        .map(|v| v.iter().map(|a| a.name.as_str()).collect())
+        .collect();
+    // Candidate edges (child, parent, variable), each parent once per child; a child's edges
+    // are next to each other.
+    let mut edges: Vec<(usize, usize, &str)> = Vec::new();
+    for (i, attributes) in vars.iter().enumerate() {
+        let first_of_child = edges.len();
+        for attribute in attributes {
             if !attribute.values.is_empty() {
                 continue;
             }
-            let Some(p) = owner(&attribute.name) else {
+            let Some(&p) = owners.get(attribute.name.as_str()) else {
                 continue;
             };
-            if p != i && !edges.iter().any(|(c, q, _)| *c == i && *q == p) {
-                edges.push((i, p, attribute.name));
+            if p != i && !edges[first_of_child..].iter().any(|(_, q, _)| *q == p) {
+                edges.push((i, p, &attribute.name));
             }
         }
     }
     // Two entities that reference each other (a user by `user_id`, its email lookup by
     // `email`): the reference through an id is the real one; the other is dropped.
-    let kept: Vec<&(usize, usize, String)> = edges
+    let by_id: BTreeSet<(usize, usize)> = edges
         .iter()
-        .filter(|(c, p, var)| {
-            values::is_id(var)
-                || !edges
-                    .iter()
-                    .any(|(c2, p2, v2)| c2 == p && p2 == c && values::is_id(v2))
-        })
+        .filter(|(_, _, var)| values::is_id(var))
+        .map(|(c, p, _)| (*c, *p))
+        .collect();
+    let kept: Vec<&(usize, usize, &str)> = edges
+        .iter()
+        .filter(|(c, p, var)| values::is_id(var) || !by_id.contains(&(*p, *c)))
         .collect();
     let mut parents: Vec<Vec<(usize, Vec<String>)>> = vec![Vec::new(); n];
     for (i, p, _) in kept {
@@ -203,28 +214,63 @@ fn relations(design: &Design) -> Relations {
         // parent holds it too (an email lookup copies its user's email).
         let mut shared: Vec<String> = keys[*p]
             .iter()
-            .filter(|v| names[*i].contains(*v))
+            .filter(|v| names[*i].contains(v.as_str()))
             .cloned()
             .collect();
         if let Some(own) = keys[*i].last()
-            && names[*p].contains(own)
+            && names[*p].contains(own.as_str())
             && !shared.contains(own)
         {
             shared.push(own.clone());
         }
         parents[*i].push((*p, shared));
     }
-    let mut order = Vec::with_capacity(n);
+    Relations {
+        order: parents_first(&parents),
+        parents,
+    }
+}
+
+/// Entity indexes, parents before children: at each step the first entity (in design order)
+/// whose parents are all placed, or, in a cycle, the first not placed (its parents' values are
+/// then made up). Kept as sets of the ready and the waiting, not searched for at each step.
+fn parents_first(parents: &[Vec<(usize, Vec<String>)>]) -> Vec<usize> {
+    let n = parents.len();
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+    // Per entity: how many of its parents (itself aside) are not placed yet.
+    let mut waiting: Vec<usize> = vec![0; n];
+    for (i, mine) in parents.iter().enumerate() {
+        for (p, _) in mine {
+            if *p != i {
+                children[*p].push(i);
+                waiting[i] += 1;
+            }
+        }
+    }
+    let mut ready: BTreeSet<usize> = (0..n).filter(|&i| waiting[i] == 0).collect();
     let mut placed = vec![false; n];
+    let mut first_unplaced = 0;
+    let mut order = Vec::with_capacity(n);
     while order.len() < n {
-        let ready =
-            (0..n).find(|&i| !placed[i] && parents[i].iter().all(|(p, _)| placed[*p] || *p == i));
-        // A cycle: take the first unplaced entity; its parents' values are then made up.
-        let next = ready.unwrap_or_else(|| (0..n).find(|&i| !placed[i]).unwrap_or(0));
+        let next = match ready.pop_first() {
+            Some(i) => i,
+            None => {
+                while placed[first_unplaced] {
+                    first_unplaced += 1;
+                }
+                first_unplaced
+            }
+        };
         placed[next] = true;
         order.push(next);
+        for &child in &children[next] {
+            waiting[child] -= 1;
+            if waiting[child] == 0 && !placed[child] {
+                ready.insert(child);
+            }
+        }
     }
-    Relations { parents, order }
+    order
 }
 
 /// Per entity index, the variables its children copy from its items (empty: no entity is its

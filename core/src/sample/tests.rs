@@ -515,3 +515,110 @@ fn the_order_example_plans_exactly_what_it_generates() {
         }
     }
 }
+
+/// The order entities are generated in, found the obvious way: at each step, search for the
+/// first entity whose parents are all placed, else the first not placed.
+fn parents_first_by_search(parents: &[Vec<(usize, Vec<String>)>]) -> Vec<usize> {
+    let n = parents.len();
+    let mut order = Vec::with_capacity(n);
+    let mut placed = vec![false; n];
+    while order.len() < n {
+        let ready =
+            (0..n).find(|&i| !placed[i] && parents[i].iter().all(|(p, _)| placed[*p] || *p == i));
+        let next = ready.unwrap_or_else(|| (0..n).find(|&i| !placed[i]).unwrap_or(0));
+        placed[next] = true;
+        order.push(next);
+    }
+    order
+}
+
+// issue 13: the generation order is kept in sets of the ready and the waiting instead of
+// searched for at each step (quadratic at 10,000 entities); on chains, trees, cycles and
+// self-references it must be the order the search gives.
+#[test]
+fn entities_are_ordered_parents_first_as_a_search_at_each_step_would_order_them() {
+    let mut rng = oorandom::Rand64::new(13);
+    for case in 0..500 {
+        let n = 1 + (case % 12);
+        let parents: Vec<Vec<(usize, Vec<String>)>> = (0..n)
+            .map(|_| {
+                let mut mine: Vec<usize> = (0..rng.rand_range(0..3))
+                    .map(|_| rng.rand_range(0..n as u64) as usize)
+                    .collect();
+                mine.dedup();
+                mine.into_iter().map(|p| (p, Vec::new())).collect()
+            })
+            .collect();
+        assert_eq!(
+            parents_first(&parents),
+            parents_first_by_search(&parents),
+            "{parents:?}"
+        );
+    }
+}
+
+// issue 13: the relations of a large design (owners, edges and mutual references looked up
+// in maps, not searched for per attribute): a binary tree of 300 entities listed children
+// first, each holding its parent's id, and a user with an email lookup that refer to each
+// other (the reference through the id is kept).
+#[test]
+fn a_large_tree_of_entities_has_each_parent_once_and_is_ordered_parents_first() {
+    let n = 300;
+    let at = |node: usize| n - 1 - node;
+    let mut design = crate::generated::design(0);
+    let entity = |name: &str, key: &str, attributes: &[&str]| Entity {
+        name: name.to_string(),
+        table: "app".to_string(),
+        description: String::new(),
+        attributes: attributes
+            .iter()
+            .map(|a| Attribute::new(*a, AttrType::S))
+            .collect(),
+        keys: [("PK".to_string(), KeyTemplate::parse(key))].into(),
+    };
+    for position in 0..n {
+        let node = n - 1 - position;
+        let own = format!("node{node}Id");
+        let parent = format!("node{}Id", node.saturating_sub(1) / 2);
+        let attributes: Vec<&str> = if node == 0 {
+            vec![&own]
+        } else {
+            vec![&own, &parent]
+        };
+        design.entities.push(entity(
+            &format!("Node{node}"),
+            &format!("NODE{node}#{{{own}}}"),
+            &attributes,
+        ));
+    }
+    design
+        .entities
+        .push(entity("User", "USER#{userId}", &["userId", "email"]));
+    design
+        .entities
+        .push(entity("Email", "EMAIL#{email}", &["email", "userId"]));
+    let relations = relations(&design);
+    let mut expected: Vec<Vec<(usize, Vec<String>)>> = (0..n)
+        .map(|position| match n - 1 - position {
+            0 => Vec::new(),
+            node => {
+                let parent = (node - 1) / 2;
+                vec![(at(parent), vec![format!("node{parent}Id")])]
+            }
+        })
+        .collect();
+    expected.push(Vec::new());
+    expected.push(vec![(n, vec!["userId".to_string(), "email".to_string()])]);
+    assert_eq!(relations.parents, expected);
+    assert_eq!(relations.order, parents_first_by_search(&expected));
+    let mut rank = vec![0; n + 2];
+    for (r, &e) in relations.order.iter().enumerate() {
+        rank[e] = r;
+    }
+    assert!(
+        expected
+            .iter()
+            .enumerate()
+            .all(|(e, ps)| ps.iter().all(|(p, _)| rank[*p] < rank[e]))
+    );
+}
