@@ -13,7 +13,8 @@
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Bound;
 
 use crate::analysis::{KeyCondition, KeyPart, Operation, QuerySpec, SortKeyCondition, Verdict};
 use crate::model::{
@@ -76,6 +77,11 @@ pub(crate) struct PreparedIndex<'a> {
     /// the group's, in design order. Comparing groups instead of members keeps a big table
     /// (hundreds of entities in a few dozen partitions) from comparing every pair.
     partition_peers: Vec<OnceCell<Vec<usize>>>,
+    /// The groups by the literal text their first partition template begins with. Two
+    /// partitions can only be equal when one's beginning starts the other's, so a group is
+    /// compared with the groups under a prefix of its beginning or under a longer beginning
+    /// it starts, not with all (10,000 entities in 2,000 partitions).
+    groups_by_leading: BTreeMap<String, Vec<usize>>,
 }
 
 impl PreparedIndex<'_> {
@@ -92,9 +98,22 @@ impl PreparedIndex<'_> {
         let group = self.partition_group[member];
         self.partition_peers[group].get_or_init(|| {
             let mine = &self.members[self.group_members[group][0]].partition;
-            let mut peers: Vec<usize> = self
-                .group_members
-                .iter()
+            let leading = partition_leading(mine);
+            // Beginnings that are prefixes of this one (itself included), then longer ones.
+            let shorter = leading
+                .char_indices()
+                .map(|(at, _)| &leading[..at])
+                .chain([leading])
+                .filter_map(|prefix| self.groups_by_leading.get(prefix));
+            let longer = self
+                .groups_by_leading
+                .range::<str, _>((Bound::Excluded(leading), Bound::Unbounded))
+                .take_while(|(other, _)| other.starts_with(leading))
+                .map(|(_, groups)| groups);
+            let mut peers: Vec<usize> = shorter
+                .chain(longer)
+                .flatten()
+                .map(|&other| &self.group_members[other])
                 .filter(|other| {
                     let theirs = &self.members[other[0]].partition;
                     theirs
@@ -109,6 +128,14 @@ impl PreparedIndex<'_> {
             peers
         })
     }
+}
+
+/// The literal text a partition's first template begins with (what [`shape::can_equal`]
+/// compares first).
+fn partition_leading<'t>(partition: &'t [Cow<'_, KeyTemplate>]) -> &'t str {
+    partition
+        .first()
+        .map_or("", |template| shape::leading(template.parts()))
 }
 
 /// An entity present in an index, with its template for each key attribute.
@@ -221,6 +248,16 @@ fn prepare_index<'a>(
         partition_group.push(group);
     }
     let partition_peers = vec![OnceCell::new(); group_members.len()];
+    let mut groups_by_leading: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (group, positions) in group_members.iter().enumerate() {
+        let leading = partition_leading(&members[positions[0]].partition);
+        match groups_by_leading.get_mut(leading) {
+            Some(groups) => groups.push(group),
+            None => {
+                groups_by_leading.insert(leading.to_string(), vec![group]);
+            }
+        }
+    }
     PreparedIndex {
         keys,
         members,
@@ -228,6 +265,7 @@ fn prepare_index<'a>(
         partition_group,
         group_members,
         partition_peers,
+        groups_by_leading,
     }
 }
 

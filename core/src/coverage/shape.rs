@@ -130,7 +130,7 @@ pub(crate) fn can_equal(a: &[Part], b: &[Part]) -> bool {
 }
 
 /// The literal text before the first variable.
-fn leading(parts: &[Part]) -> &str {
+pub(crate) fn leading(parts: &[Part]) -> &str {
     match parts.first() {
         Some(Part::Literal(s)) => s,
         _ => "",
