@@ -29,7 +29,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::analysis::{Operation, Verdict};
-use crate::eval::{PatternRun, PlanError, Store, run_all};
+use crate::eval::{PatternRun, PlanError, Store, TableStore, run_all};
 use crate::limits::{
     ITEM_STORAGE_OVERHEAD_BYTES, PARTITION_READ_UNITS_PER_SECOND, PARTITION_WRITE_UNITS_PER_SECOND,
     Prices,
@@ -377,9 +377,7 @@ fn read_cost(
                 .clone()
                 .or_else(|| by_name.entity(entity).map(|e| e.table.clone()))
                 .unwrap_or_default();
-            let bytes: usize = store
-                .table(&table)
-                .map_or(0, |t| t.items().iter().map(|s| s.size).sum());
+            let bytes = store.table(&table).map_or(0, TableStore::bytes);
             let pages = bytes.div_ceil(crate::limits::MAX_PAGE_BYTES).max(1);
             cost.read_units = bytes.div_ceil(crate::limits::READ_UNIT_BYTES).max(1) as f64
                 * consistency.units_per_block();

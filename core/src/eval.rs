@@ -337,6 +337,8 @@ pub struct TableStore {
     pub name: String,
     table: Table,
     items: Vec<StoredItem>,
+    /// The sizes of all its items together, in bytes: what a Scan reads.
+    bytes: usize,
     /// The table itself first, then its GSIs, then its LSIs.
     indexes: Vec<IndexStore>,
 }
@@ -344,6 +346,11 @@ pub struct TableStore {
 impl TableStore {
     pub fn items(&self) -> &[StoredItem] {
         &self.items
+    }
+
+    /// The sizes of all its items together, in bytes: what a Scan of the whole table reads.
+    pub fn bytes(&self) -> usize {
+        self.bytes
     }
 
     pub fn indexes(&self) -> &[IndexStore] {
@@ -471,6 +478,7 @@ impl Store {
                 name: t.name.clone(),
                 table: t.clone(),
                 items: Vec::new(),
+                bytes: 0,
                 indexes: Vec::new(),
             })
             .collect();
@@ -537,6 +545,7 @@ impl Store {
                     item: table.items.len(),
                     size,
                 });
+                table.bytes += size;
                 table.items.push(StoredItem {
                     entity: load.entity,
                     item: load.item,

@@ -514,7 +514,8 @@ fn decimals_parse_compare_and_print_exactly() {
 }
 
 // issue 13: each index groups its entries by entity once, so that the cost of every entity
-// and the inputs of every pattern read only that entity's items; the grouping must give
+// and the inputs of every pattern read only that entity's items, and a table sums its items'
+// sizes once for every Scan; the grouping must give
 // exactly what filtering the whole index gives, in the same order, on a design of many
 // entities (and nothing for items of no entity or of an entity the design does not have).
 #[test]
@@ -529,8 +530,14 @@ fn an_entitys_items_in_an_index_are_the_index_filtered_by_that_entity() {
         stray.item.insert("SK".into(), s(&format!("STRAY{i}")));
         loads.push(stray);
     }
+    // A later item with the same key replaces the first: only the kept one counts.
+    let mut replacing = loads[2].clone();
+    replacing.item.insert("title".into(), s(&"x".repeat(500)));
+    loads.push(replacing);
     let store = Store::build(&design, loads);
     let table = store.table("app").expect("the table");
+    let sizes: usize = table.items().iter().map(|s| s.size).sum();
+    assert_eq!(table.bytes(), sizes);
     let mut compared = 0;
     for index in table.indexes() {
         for entity in design
