@@ -8,12 +8,15 @@
 //! `#name` and `:value` placeholders, so attribute names that are DynamoDB reserved words
 //! (`status`, `name`, `date`) need no care.
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use crate::analysis::{Operation, Verdict, analyze};
 use crate::export::electrodb::model_attributes;
 use crate::export::names::{self, Lang, Scope, py_str, rs_str, ts_key, ts_str, ts_template_text};
-use crate::model::{AccessPattern, Action, AttrType, Design, Entity, KeyType, SortOp, Table};
+use crate::model::{
+    AccessPattern, Action, AttrType, ByName, Design, Entity, KeyType, SortOp, Table,
+};
 use crate::template::{KeyTemplate, Part};
 
 /// A function input: an attribute the caller knows.
@@ -179,7 +182,31 @@ fn placeholder(attr: &str, taken: &mut Scope, fallback: &str) -> String {
     })
 }
 
-fn input_type(design: &Design, entities: &[String], attr: &str) -> AttrType {
+/// The design with its entities by name ([`ByName`]), for the lookups every pattern makes:
+/// searching the entity list for each would be quadratic in a big design.
+struct Lookup<'a> {
+    design: &'a Design,
+    by_name: ByName<'a>,
+}
+
+impl<'a> Lookup<'a> {
+    fn new(design: &'a Design) -> Lookup<'a> {
+        Lookup {
+            design,
+            by_name: ByName::new(design),
+        }
+    }
+
+    fn entity(&self, name: &str) -> Option<&'a Entity> {
+        self.by_name.entity(name)
+    }
+
+    fn table(&self, name: &str) -> Option<&'a Table> {
+        self.design.table(name)
+    }
+}
+
+fn input_type(design: &Lookup<'_>, entities: &[String], attr: &str) -> AttrType {
     entities
         .iter()
         .filter_map(|e| design.entity(e))
@@ -188,7 +215,7 @@ fn input_type(design: &Design, entities: &[String], attr: &str) -> AttrType {
         .unwrap_or(AttrType::S)
 }
 
-fn push_inputs(inputs: &mut Vec<Input>, t: &KeyTemplate, design: &Design, entities: &[String]) {
+fn push_inputs(inputs: &mut Vec<Input>, t: &KeyTemplate, design: &Lookup<'_>, entities: &[String]) {
     for v in t.attribute_vars() {
         if !inputs.iter().any(|i| i.attr == v.name) {
             inputs.push(Input {
@@ -239,12 +266,12 @@ fn computed_keys(table: &Table, entity: &Entity) -> Vec<KeyValue> {
         .collect()
 }
 
-fn entity_and_table<'a>(design: &'a Design, name: &str) -> Option<(&'a Entity, &'a Table)> {
+fn entity_and_table<'a>(design: &Lookup<'a>, name: &str) -> Option<(&'a Entity, &'a Table)> {
     let entity = design.entity(name)?;
     Some((entity, design.table(&entity.table)?))
 }
 
-fn put_step(design: &Design, entity_name: &str, condition: Option<String>) -> Option<PutStep> {
+fn put_step(design: &Lookup<'_>, entity_name: &str, condition: Option<String>) -> Option<PutStep> {
     let (entity, table) = entity_and_table(design, entity_name)?;
     Some(PutStep {
         table: table.name.clone(),
@@ -255,7 +282,7 @@ fn put_step(design: &Design, entity_name: &str, condition: Option<String>) -> Op
 }
 
 fn update_step(
-    design: &Design,
+    design: &Lookup<'_>,
     entity_name: &str,
     changes: &[String],
     condition: Option<String>,
@@ -316,7 +343,7 @@ fn update_step(
 }
 
 fn delete_step(
-    design: &Design,
+    design: &Lookup<'_>,
     entity_name: &str,
     condition: Option<String>,
 ) -> Option<DeleteStep> {
@@ -330,7 +357,7 @@ fn delete_step(
 }
 
 fn step(
-    design: &Design,
+    design: &Lookup<'_>,
     action: Action,
     entity: &str,
     changes: &[String],
@@ -352,7 +379,7 @@ fn step_key_inputs(s: &Step) -> Vec<&KeyValue> {
     }
 }
 
-fn read_call(design: &Design, pattern: &AccessPattern, verdict: &Verdict) -> Kind {
+fn read_call(design: &Lookup<'_>, pattern: &AccessPattern, verdict: &Verdict) -> Kind {
     let Some(table_name) = verdict.table.clone().or_else(|| {
         pattern
             .entities
@@ -479,9 +506,10 @@ fn read_call(design: &Design, pattern: &AccessPattern, verdict: &Verdict) -> Kin
     })
 }
 
-fn calls(design: &Design) -> Vec<Call> {
-    let analysis = analyze(design);
+fn calls(design: &Lookup<'_>) -> Vec<Call> {
+    let analysis = analyze(design.design);
     design
+        .design
         .patterns
         .iter()
         .zip(&analysis.verdicts)
@@ -733,16 +761,16 @@ fn ts_input_type(ty: AttrType) -> &'static str {
 }
 
 struct TsNames {
-    interfaces: Vec<(String, String)>,
+    /// By entity name (the first of a name): its interface.
+    interfaces: BTreeMap<String, String>,
     tables: Vec<(String, String)>,
 }
 
 impl TsNames {
     fn interface(&self, entity: &str) -> String {
         self.interfaces
-            .iter()
-            .find(|(e, _)| e == entity)
-            .map(|(_, i)| i.clone())
+            .get(entity)
+            .cloned()
             .unwrap_or_else(|| "Record<string, unknown>".to_string())
     }
 
@@ -882,7 +910,7 @@ fn ts_object_type(inputs: &[Input]) -> String {
     format!("{{ {} }}", fields.join("; "))
 }
 
-fn ts_key_inputs(key: &[KeyValue], design: &Design, entity: &str) -> Vec<Input> {
+fn ts_key_inputs(key: &[KeyValue], design: &Lookup<'_>, entity: &str) -> Vec<Input> {
     let mut inputs = Vec::new();
     for k in key {
         push_inputs(&mut inputs, &k.template, design, &[entity.to_string()]);
@@ -891,7 +919,8 @@ fn ts_key_inputs(key: &[KeyValue], design: &Design, entity: &str) -> Vec<Input> 
 }
 
 pub fn typescript(design: &Design) -> String {
-    let calls = calls(design);
+    let lookup = Lookup::new(design);
+    let calls = calls(&lookup);
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -983,7 +1012,7 @@ pub fn typescript(design: &Design) -> String {
     out.push_str("/** A document client over a DynamoDB client (the default one reads the environment). */\n");
     out.push_str("export function documentClient(client: DynamoDBClient = new DynamoDBClient({})): DynamoDBDocumentClient {\n  return DynamoDBDocumentClient.from(client);\n}\n");
 
-    let mut interfaces = Vec::new();
+    let mut interfaces = BTreeMap::new();
     for entity in &design.entities {
         let name = scope.unique(names::valid(
             &names::pascal(&entity.name),
@@ -1010,7 +1039,7 @@ pub fn typescript(design: &Design) -> String {
             );
         }
         out.push_str("}\n");
-        interfaces.push((entity.name.clone(), name));
+        interfaces.entry(entity.name.clone()).or_insert(name);
     }
     let names = TsNames { interfaces, tables };
 
@@ -1185,7 +1214,7 @@ pub fn typescript(design: &Design) -> String {
                 out.push_str("    }),\n  );\n}\n");
             }
             Kind::Write(Step::Update(u)) => {
-                let key_type = ts_object_type(&ts_key_inputs(&u.key, design, &u.entity));
+                let key_type = ts_object_type(&ts_key_inputs(&u.key, &lookup, &u.entity));
                 let changes_type = ts_object_type(&u.change_inputs);
                 let _ = writeln!(
                     out,
@@ -1196,7 +1225,7 @@ pub fn typescript(design: &Design) -> String {
                 out.push_str("    }),\n  );\n}\n");
             }
             Kind::Write(Step::Delete(d)) => {
-                let key_type = ts_object_type(&ts_key_inputs(&d.key, design, &d.entity));
+                let key_type = ts_object_type(&ts_key_inputs(&d.key, &lookup, &d.entity));
                 let _ = writeln!(
                     out,
                     "export async function {fname}(client: DynamoDBDocumentClient, key: {key_type}): Promise<void> {{"
@@ -1221,7 +1250,7 @@ pub fn typescript(design: &Design) -> String {
                     let ty = match s {
                         Step::Put(p) => names.interface(&p.entity),
                         Step::Update(u) => {
-                            let mut inputs = ts_key_inputs(&u.key, design, &u.entity);
+                            let mut inputs = ts_key_inputs(&u.key, &lookup, &u.entity);
                             for i in &u.change_inputs {
                                 if !inputs.contains(i) {
                                     inputs.push(i.clone());
@@ -1230,7 +1259,7 @@ pub fn typescript(design: &Design) -> String {
                             ts_object_type(&inputs)
                         }
                         Step::Delete(d) => {
-                            ts_object_type(&ts_key_inputs(&d.key, design, &d.entity))
+                            ts_object_type(&ts_key_inputs(&d.key, &lookup, &d.entity))
                         }
                     };
                     let ty = if *many { format!("Array<{ty}>") } else { ty };
@@ -1540,7 +1569,8 @@ pub fn python(design: &Design) -> String {
 }
 
 fn python_lines(design: &Design) -> String {
-    let calls = calls(design);
+    let lookup = Lookup::new(design);
+    let calls = calls(&lookup);
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -2083,7 +2113,8 @@ pub fn rust(design: &Design) -> String {
 }
 
 fn rust_lines(design: &Design) -> String {
-    let calls = calls(design);
+    let lookup = Lookup::new(design);
+    let calls = calls(&lookup);
     let mut out = String::new();
     let _ = writeln!(
         out,

@@ -168,3 +168,47 @@ fn user_text_cannot_break_out_of_generated_strings() {
 
 // The NoSQL Workbench round trip (export, then import) of every example and corpus design is
 // in server/tests/export_tools.rs, which reads the corpus.
+
+// issue 13: the access-code and Workbench exports look entities up by name once for the
+// whole design; with a name given twice they must still use the first, as `Design::entity`
+// does: the second `Thing1` (its id a number) changes neither the types of `Get Thing1`'s
+// inputs nor the interface it returns, and gets none of Thing1's sample items.
+#[test]
+fn exports_use_the_first_entity_of_a_name() {
+    let mut design = crate::generated::design(2);
+    let mut again = design.entity("Thing1").unwrap().clone();
+    again.attributes[0].ty = crate::model::AttrType::N;
+    again.description = "the second Thing1".into();
+    design.entities.push(again);
+    let mut lines = Vec::new();
+    for format in [Format::TypeScript, Format::Python, Format::Rust] {
+        let text = export(&design, format).unwrap();
+        // The signature, down to the line that opens the body.
+        let signature = text
+            .lines()
+            .skip_while(|l| !l.contains("get_thing1(") && !l.contains("getThing1("));
+        let mut signature: Vec<&str> = signature.map(str::trim).collect();
+        let end = signature
+            .iter()
+            .position(|l| l.ends_with('{') || l.ends_with(':'));
+        signature.truncate(end.map_or(0, |e| e + 1));
+        lines.push(format!("{format}: {}", signature.join(" ")));
+    }
+    let workbench: serde_json::Value =
+        serde_json::from_str(&export(&design, Format::NosqlWorkbench).unwrap()).unwrap();
+    for facet in workbench["DataModel"][0]["TableFacets"].as_array().unwrap() {
+        lines.push(format!(
+            "workbench: {} has {} items",
+            facet["FacetName"],
+            facet["TableData"].as_array().map_or(0, Vec::len)
+        ));
+    }
+    expect![[r#"
+        typescript: export async function getThing1( client: DynamoDBDocumentClient, input: { parentId: string; thing1Id: string }, ): Promise<Thing1 | undefined> {
+        python: def get_thing1(client, parent_id: str, thing1_id: str) -> Optional[Item]:
+        rust: pub async fn get_thing1( client: &Client, parent_id: &str, thing1_id: &str, ) -> Result<Option<Item>, Error> {
+        workbench: "Thing0" has 5 items
+        workbench: "Thing1" has 5 items
+        workbench: "Thing1" has 0 items"#]]
+    .assert_eq(&lines.join("\n"));
+}

@@ -8,6 +8,8 @@
 //! extra attributes of a multi-attribute key are left out (the CloudFormation export keeps
 //! them), and the first attribute of each key stands for it.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use serde::Serialize;
 
 use crate::export::cloudformation::key_type;
@@ -144,37 +146,44 @@ fn key_attr(k: &KeyAttribute) -> Attr {
     }
 }
 
-fn table_model(design: &Design, sample: &SampleData, table: &Table) -> TableModel {
+fn table_model<'a>(design: &'a Design, sample: &SampleData, table: &'a Table) -> TableModel {
     let table_keys: Vec<&str> = std::iter::once(table.partition_key.name.as_str())
         .chain(table.sort_key.as_ref().map(|k| k.name.as_str()))
         .collect();
-    // Table NonKeyAttributes: the index keys, then every entity attribute, each once.
+    // Table NonKeyAttributes: the index keys, then every entity attribute, each once (the
+    // names so far in a set: a big table's attributes are not searched for each one).
     let mut non_key: Vec<Attr> = Vec::new();
-    let push = |name: &str, ty: &'static str, list: &mut Vec<Attr>| {
-        if !table_keys.contains(&name) && !list.iter().any(|a| a.attribute_name == name) {
-            list.push(Attr {
+    let mut listed: BTreeSet<&str> = table_keys.iter().copied().collect();
+    let mut push = |name: &'a str, ty: &'static str| {
+        if listed.insert(name) {
+            non_key.push(Attr {
                 attribute_name: name.to_string(),
                 attribute_type: ty,
             });
         }
     };
     for k in table.key_attributes() {
-        push(&k.name, key_type(k.ty), &mut non_key);
+        push(&k.name, key_type(k.ty));
     }
     let entities: Vec<&Entity> = design.entities_in(&table.name).collect();
     for e in &entities {
         for a in &e.attributes {
-            push(&a.name, attr_type(a.ty), &mut non_key);
+            push(&a.name, attr_type(a.ty));
         }
     }
 
+    // The position of the first entity of each name.
+    let mut position: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, e) in entities.iter().enumerate() {
+        position.entry(e.name.as_str()).or_insert(i);
+    }
     let mut by_entity: Vec<Vec<Item>> = vec![Vec::new(); entities.len()];
     let mut unmatched = Vec::new();
     for sample in sample.items.iter().filter(|i| i.table == table.name) {
         match sample
             .entity
             .as_deref()
-            .and_then(|e| entities.iter().position(|x| x.name == e))
+            .and_then(|e| position.get(e).copied())
         {
             Some(i) => by_entity[i].push(sample.item.clone()),
             None => unmatched.push(sample.item.clone()),
