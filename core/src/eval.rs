@@ -1131,11 +1131,7 @@ pub(crate) fn render_key_in<'a>(
 
 /// The key attribute `name` of the verdict's table or index.
 fn key_type(table: &Table, name: &str) -> KeyType {
-    table
-        .key_attributes()
-        .into_iter()
-        .find(|k| k.name == name)
-        .map_or(KeyType::S, |k| k.ty)
+    table.key_attribute(name).map_or(KeyType::S, |k| k.ty)
 }
 
 /// Turns a verdict and input values (attribute name to text) into the queries it runs. A

@@ -247,14 +247,37 @@ impl Table {
     /// keys first). These and only these belong in CloudFormation's AttributeDefinitions.
     pub fn key_attributes(&self) -> Vec<&KeyAttribute> {
         let mut out: Vec<&KeyAttribute> = Vec::new();
-        for index in self.indexes() {
-            for key in index.partition_key.iter().chain(index.sort_key) {
-                if !out.iter().any(|k| k.name == key.name) {
-                    out.push(key);
-                }
+        // The names so far in a set: a table with 20 GSIs has 42 keys, and every entity and
+        // every pattern asks.
+        let mut seen: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
+        for key in self.every_key() {
+            if seen.insert(&key.name) {
+                out.push(key);
             }
         }
         out
+    }
+
+    /// The key attribute named `name`: the first of [`Table::key_attributes`] with that name,
+    /// found without listing them all.
+    pub fn key_attribute(&self, name: &str) -> Option<&KeyAttribute> {
+        self.every_key().find(|k| k.name == name)
+    }
+
+    /// The keys of the table, then of every GSI, then of every LSI, repeats included.
+    fn every_key(&self) -> impl Iterator<Item = &KeyAttribute> {
+        std::iter::once(&self.partition_key)
+            .chain(&self.sort_key)
+            .chain(
+                self.gsis
+                    .iter()
+                    .flat_map(|g| g.partition_key.iter().chain(&g.sort_key)),
+            )
+            .chain(
+                self.lsis
+                    .iter()
+                    .flat_map(|l| std::iter::once(&self.partition_key).chain([&l.sort_key])),
+            )
     }
 }
 
@@ -579,4 +602,55 @@ fn one_f64() -> f64 {
 
 fn is_default<T: Default + PartialEq>(value: &T) -> bool {
     *value == T::default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // issue 13: the key attributes are deduplicated through a set and one is found without
+    // listing them all; both must keep the first of each name in index order (table, GSIs,
+    // LSIs), as the search through the list did, with its type.
+    #[test]
+    fn key_attributes_are_each_name_once_in_index_order_and_the_first_is_found() {
+        let table = Table {
+            name: "t".into(),
+            partition_key: KeyAttribute::new("PK", KeyType::S),
+            sort_key: Some(KeyAttribute::new("SK", KeyType::S)),
+            gsis: vec![
+                Gsi {
+                    name: "G1".into(),
+                    partition_key: vec![KeyAttribute::new("SK", KeyType::N)],
+                    sort_key: vec![KeyAttribute::new("G1SK", KeyType::N)],
+                    projection: Projection::All,
+                },
+                Gsi {
+                    name: "G2".into(),
+                    partition_key: vec![
+                        KeyAttribute::new("a", KeyType::S),
+                        KeyAttribute::new("G1SK", KeyType::S),
+                    ],
+                    sort_key: Vec::new(),
+                    projection: Projection::KeysOnly,
+                },
+            ],
+            lsis: vec![Lsi {
+                name: "L1".into(),
+                sort_key: KeyAttribute::new("a", KeyType::B),
+                projection: Projection::All,
+            }],
+            billing: Billing::OnDemand,
+            ttl_attribute: None,
+        };
+        let listed: Vec<String> = table
+            .key_attributes()
+            .iter()
+            .map(|k| format!("{} {:?}", k.name, k.ty))
+            .collect();
+        assert_eq!(listed, ["PK S", "SK S", "G1SK N", "a S"]);
+        for key in table.key_attributes() {
+            assert_eq!(table.key_attribute(&key.name), Some(key));
+        }
+        assert_eq!(table.key_attribute("b"), None);
+    }
 }

@@ -227,12 +227,7 @@ fn push_inputs(inputs: &mut Vec<Input>, t: &KeyTemplate, design: &Lookup<'_>, en
 }
 
 fn key_type_of(table: &Table, attr: &str) -> KeyType {
-    table
-        .key_attributes()
-        .into_iter()
-        .find(|k| k.name == attr)
-        .map(|k| k.ty)
-        .unwrap_or(KeyType::S)
+    table.key_attribute(attr).map_or(KeyType::S, |k| k.ty)
 }
 
 /// The table-key values of an entity: its template for the partition and sort key.
