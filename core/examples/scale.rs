@@ -2,7 +2,8 @@
 //! entities, and the time of what `keyplan` does with each (issue 13): reading the file,
 //! `check` (the analysis), sample generation, `cost`, `query`, and every export format. The
 //! last column is the time at 10,000 divided by the time at 1,000: about 10 for linear work,
-//! about 13 for n log n, 100 for quadratic.
+//! about 13 for n log n, 100 for quadratic. Each time is printed twice: wall-clock, and the CPU
+//! time the thread had (on Linux), which a machine busy with other work does not inflate.
 //!
 //! Run (a release build: the figures mean nothing in debug): `scripts/bench-scale`, or
 //! `cargo run --release -p keyplan-core --example scale [-- SIZES...]`.
@@ -24,16 +25,64 @@ use keyplan_core::export::{Format, export};
 use keyplan_core::model::Design;
 use keyplan_core::sample::{SampleConfig, generate};
 
-/// The best of `runs` timings of `f`.
-fn best(runs: usize, f: &mut dyn FnMut()) -> Duration {
-    (0..runs.max(1))
+/// The CPU time this thread has had, from Linux's `/proc/thread-self/schedstat` (its first
+/// field, in nanoseconds); `None` elsewhere.
+fn cpu_time() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanos = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(nanos))
+}
+
+/// A measurement: the wall-clock time and, where the system tells, the CPU time (which a
+/// busy machine does not inflate by the time the thread waits for a core).
+#[derive(Clone, Copy)]
+struct Timing {
+    wall: Duration,
+    cpu: Option<Duration>,
+}
+
+/// The best of `runs` timings of `f`, wall-clock and CPU time each.
+fn best(runs: usize, f: &mut dyn FnMut()) -> Timing {
+    let timings: Vec<Timing> = (0..runs.max(1))
         .map(|_| {
-            let start = Instant::now();
+            let (start, cpu_start) = (Instant::now(), cpu_time());
             f();
-            start.elapsed()
+            let wall = start.elapsed();
+            let cpu = cpu_time().zip(cpu_start).map(|(end, start)| end - start);
+            Timing { wall, cpu }
         })
-        .min()
-        .unwrap_or_default()
+        .collect();
+    Timing {
+        wall: timings.iter().map(|t| t.wall).min().unwrap_or_default(),
+        cpu: timings.iter().map(|t| t.cpu).min().flatten(),
+    }
+}
+
+/// One table of the rows' times: a column per size and the growth from the one before the
+/// last to the last.
+fn print_table(title: &str, sizes: &[usize], rows: &[(String, Vec<Duration>)]) {
+    println!("{title}");
+    let mut header = format!("{:<30}", "entities");
+    for n in sizes {
+        header.push_str(&format!(" {n:>10}"));
+    }
+    if sizes.len() >= 2 {
+        header.push_str(&format!(" {:>8}", "growth"));
+    }
+    println!("{header}");
+    for (name, times) in rows {
+        let mut line = format!("{name:<30}");
+        for t in times {
+            line.push_str(&format!(" {:>8.1}ms", t.as_secs_f64() * 1000.0));
+        }
+        if let [.., a, b] = times[..] {
+            line.push_str(&format!(
+                " {:>7.1}x",
+                b.as_secs_f64() / a.as_secs_f64().max(1e-9)
+            ));
+        }
+        println!("{line}");
+    }
 }
 
 /// `keyplan query FILE "Thing0 of parent"`: the sample, its store, the analysis, one pattern.
@@ -87,8 +136,8 @@ fn main() {
     } else {
         sizes
     };
-    let mut rows: Vec<(String, Vec<Duration>)> = Vec::new();
-    let mut record = |name: &str, time: Duration| match rows.iter_mut().find(|(n, _)| n == name) {
+    let mut rows: Vec<(String, Vec<Timing>)> = Vec::new();
+    let mut record = |name: &str, time: Timing| match rows.iter_mut().find(|(n, _)| n == name) {
         Some((_, times)) => times.push(time),
         None => rows.push((name.to_string(), vec![time])),
     };
@@ -129,26 +178,25 @@ fn main() {
             });
         }
     }
-    let mut header = format!("{:<30}", "entities");
-    for n in &sizes {
-        header.push_str(&format!(" {n:>10}"));
-    }
-    if sizes.len() >= 2 {
-        header.push_str(&format!(" {:>8}", "growth"));
-    }
-    println!("{header}");
-    for (name, times) in &rows {
-        let mut line = format!("{name:<30}");
-        for t in times {
-            line.push_str(&format!(" {:>8.1}ms", t.as_secs_f64() * 1000.0));
-        }
-        if let [.., a, b] = times[..] {
-            line.push_str(&format!(
-                " {:>7.1}x",
-                b.as_secs_f64() / a.as_secs_f64().max(1e-9)
-            ));
-        }
-        println!("{line}");
+    let wall: Vec<(String, Vec<Duration>)> = rows
+        .iter()
+        .map(|(name, times)| (name.clone(), times.iter().map(|t| t.wall).collect()))
+        .collect();
+    print_table("wall-clock time", &sizes, &wall);
+    let cpu: Option<Vec<(String, Vec<Duration>)>> = rows
+        .iter()
+        .map(|(name, times)| {
+            let times: Option<Vec<Duration>> = times.iter().map(|t| t.cpu).collect();
+            Some((name.clone(), times?))
+        })
+        .collect();
+    if let Some(cpu) = cpu {
+        println!();
+        print_table(
+            "CPU time (this thread's, from /proc/thread-self/schedstat)",
+            &sizes,
+            &cpu,
+        );
     }
     println!("growth: the time at the last size / the time at the one before");
 }
