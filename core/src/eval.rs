@@ -449,17 +449,21 @@ pub struct LoadItem {
 /// An item to load with its partition and sort key values.
 type KeyedLoad = (Vec<KeyValue>, Vec<KeyValue>, LoadItem);
 
-fn key_values(
+fn key_values<'k>(
     item: &Item,
-    keys: &[KeyAttribute],
-) -> Result<Vec<KeyValue>, (String, Option<String>)> {
-    // A plain loop into an exact-size vector: this runs for every item and index on a load.
-    let mut out = Vec::with_capacity(keys.len());
+    keys: &'k [KeyAttribute],
+) -> Result<Vec<KeyValue>, (&'k str, Option<String>)> {
+    // A plain loop into an exact-size vector: this runs for every item and index on a load,
+    // and most items are not in most indexes, so nothing is allocated before a key is found.
+    let mut out = Vec::new();
     for k in keys {
         match item.get(&k.name) {
-            None => return Err((k.name.clone(), None)),
+            None => return Err((&k.name, None)),
             Some(v) => {
-                out.push(KeyValue::from_attribute(v, k.ty).map_err(|e| (k.name.clone(), Some(e)))?)
+                if out.is_empty() {
+                    out.reserve_exact(keys.len());
+                }
+                out.push(KeyValue::from_attribute(v, k.ty).map_err(|e| (k.name.as_str(), Some(e)))?)
             }
         }
     }
@@ -572,6 +576,10 @@ impl Store {
                 let mut entries = Vec::with_capacity(table.items.len());
                 for (i, stored) in table.items.iter().enumerate() {
                     let partition = key_values(&stored.item, &index.partition_key);
+                    // Not in the index (the common case): its sort key does not matter.
+                    if matches!(partition, Err((_, None))) {
+                        continue;
+                    }
                     let sort = key_values(&stored.item, &index.sort_key);
                     match (partition, sort) {
                         (Ok(partition), Ok(sort)) => {
