@@ -3,7 +3,8 @@
 //! `check` (the analysis), sample generation, `cost`, `query`, and every export format. The
 //! last column is the time at 10,000 divided by the time at 1,000: about 10 for linear work,
 //! about 13 for n log n, 100 for quadratic. Each time is printed twice: wall-clock, and the CPU
-//! time the thread had (on Linux), which a machine busy with other work does not inflate.
+//! time the thread had (on Linux), which a machine busy with other work does not inflate; the
+//! kernel counts it at the scheduler's tick (4 ms here), so rows of a few ms read 0 or 4.
 //!
 //! Run (a release build: the figures mean nothing in debug): `scripts/bench-scale`, or
 //! `cargo run --release -p keyplan-core --example scale [-- SIZES...]`.
