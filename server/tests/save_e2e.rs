@@ -651,7 +651,6 @@ async fn axe(b: &Browser, view: &str) -> Vec<String> {
 
 // issue 12: axe-core on every main view and dialog reports no serious or critical violation.
 #[tokio::test]
-#[ignore = "issue 12: axe still reports label-content-name-mismatch on entity cards and aria-required-children on attribute rows"]
 async fn axe_finds_no_serious_violation_in_any_view_or_dialog() {
     let axe_js = workspace().join(".tools/node_modules/axe-core/axe.min.js");
     let Ok(source) = std::fs::read_to_string(&axe_js) else {
