@@ -213,20 +213,8 @@ async fn a_typed_key_variable_is_one_click_from_an_attribute_and_a_new_pattern_g
     let Some((_server, b)) = open_app().await else {
         return;
     };
-    b.button("New")
-        .await
-        .click()
-        .await
-        .expect("open the gallery");
-    b.click("[data-testid=gallery-blank]").await;
-    b.find(".canvas-empty").await;
-    b.click("[data-testid=add-entity]").await;
-    b.type_into("[data-testid=entity-name-input]", "Customer")
-        .await;
-    eventually("the card is renamed", || async {
-        b.texts("[data-testid=entity-name]").await == ["Customer"]
-    })
-    .await;
+    b.new_blank_design().await;
+    b.add_first_entity("Customer").await;
     // `customerId` is there already: the new entity's id attribute follows its name.
     b.type_into("[data-testid=template-PK]", "CUSTOMER#{customerId}")
         .await;
