@@ -31,6 +31,18 @@ async fn overlapping_cards(b: &Browser) -> Vec<String> {
         .collect()
 }
 
+/// Waits until the card of `entity` is seen whole inside the canvas (issue 12: a new card
+/// found room at the edge and was half off-screen).
+async fn card_on_screen(b: &Browser, entity: &str) {
+    let card = format!("[data-entity={entity}]");
+    b.find(&card).await;
+    eventually(&format!("{entity}'s card is seen whole"), || async {
+        let (c, r) = (b.rect(".canvas").await, b.rect(&card).await);
+        c[0] <= r[0] && c[1] <= r[1] && r[2] <= c[2] && r[3] <= c[3]
+    })
+    .await;
+}
+
 async fn assert_no_overlap(b: &Browser, step: &str) {
     let overlaps = overlapping_cards(b).await;
     assert!(
@@ -592,7 +604,7 @@ async fn the_first_five_minutes_by_mouse() {
     b.find("[data-entity=NewEntity]").await;
     b.click_and_type("[data-testid=entity-name-input]", "Order")
         .await;
-    b.find("[data-entity=Order]").await;
+    card_on_screen(&b, "Order").await;
     b.click_and_type("[data-testid=template-PK]", "CUSTOMER#{customerId}")
         .await;
     apply_fix(&b, "template-fix", "Add attribute `customerId` to Order").await;
@@ -614,7 +626,7 @@ async fn the_first_five_minutes_by_mouse() {
     b.find("[data-entity=NewEntity]").await;
     b.click_and_type("[data-testid=entity-name-input]", "AuditEvent")
         .await;
-    b.find("[data-entity=AuditEvent]").await;
+    card_on_screen(&b, "AuditEvent").await;
     b.click_and_type("[data-testid=template-PK]", "EVENT#{auditEventId}")
         .await;
     b.click_and_type("[data-testid=template-SK]", "AT#{createdAt}")
