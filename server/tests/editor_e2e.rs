@@ -136,7 +136,8 @@ async fn the_data_view_shows_every_attribute_of_an_item_key_attributes_first() {
     );
     // Order has 11 attributes besides PK and SK: the others are behind a "+N more".
     assert!(order.contains("+3 more"), "{order}");
-    b.mouse_click("[data-testid=item-attributes] .more-attributes").await;
+    b.mouse_click("[data-testid=item-attributes] .more-attributes")
+        .await;
     let first = b.text("[data-testid=item-attributes]").await;
     assert!(!first.contains("more"), "expanded: {first}");
     b.close().await;
@@ -152,7 +153,8 @@ async fn the_inspector_shows_what_the_design_holds_after_a_refused_rename_an_und
     };
     // A refused rename: the name is taken, the field shows the name kept.
     b.mouse_click("[data-entity=Customer] .card-head").await;
-    b.click_and_type("[data-testid=entity-name-input]", "Order").await;
+    b.click_and_type("[data-testid=entity-name-input]", "Order")
+        .await;
     let toast = b.text("[data-testid=toast]").await;
     assert!(toast.contains("Order"), "the refusal is explained: {toast}");
     eventually("the field shows the kept name", || async {
@@ -360,7 +362,8 @@ async fn the_small_things_read_right() {
 
     // A template error is said once, inline, not again as finding KP001.
     b.mouse_click("[data-entity=Order] .card-head").await;
-    b.click_and_type("[data-testid=template-SK]", "ORDER#{orderId").await;
+    b.click_and_type("[data-testid=template-SK]", "ORDER#{orderId")
+        .await;
     b.find(".template-field.invalid").await;
     let said = b
         .texts(".template-row.focused .diagnostic, .template-row .diagnostic")
@@ -374,7 +377,8 @@ async fn the_small_things_read_right() {
 
     // A long table name stays inside its cards.
     b.mouse_click(".table-head").await;
-    b.click_and_type("[data-testid=table-name-input]",
+    b.click_and_type(
+        "[data-testid=table-name-input]",
         "customer-orders-production-eu-west-1",
     )
     .await;
@@ -503,7 +507,8 @@ async fn imports_show_every_note_exports_have_names_and_a_shared_link_says_it_is
     .await;
     let toast = a.text("[data-testid=toast]").await;
     assert!(toast.starts_with("Opened schema.json as"), "{toast}");
-    a.mouse_click("[data-testid=toast] [aria-label=Dismiss]").await;
+    a.mouse_click("[data-testid=toast] [aria-label=Dismiss]")
+        .await;
 
     a.mouse_click_on(a.button("Export").await).await;
     let names = a.texts("[data-testid=export-format] option").await;

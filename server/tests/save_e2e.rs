@@ -246,7 +246,7 @@ fn big_workbench_model(dir: &Path, n_items: usize) -> Option<(PathBuf, String)> 
 
 // issue 12: a 21 MB model went past localStorage's quota and was gone after a reload.
 #[tokio::test]
-#[ignore = "issue 12: not yet seen passing: importing the 21 MB model did not finish in the browser in this session"]
+#[ignore = "issue 12: the NoSQL Workbench import in core is super-linear in the items (debug `keyplan import` of this model cut to 2,000 items: 8.1 s, 4,000: 26.7 s), so importing 80,000 blocks the page past chromedriver's 120 s renderer timeout; un-ignore once the import is linear"]
 async fn an_80_000_item_model_survives_a_reload() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let Some((path, text)) = big_workbench_model(dir.path(), 80_000) else {
@@ -283,7 +283,7 @@ async fn an_80_000_item_model_survives_a_reload() {
 
 // issue 12: a design the browser will not keep is never dropped silently.
 #[tokio::test]
-#[ignore = "issue 12: not yet seen passing (it imports the 21 MB model too)"]
+#[ignore = "issue 12: imports the same 80,000-item model, see an_80_000_item_model_survives_a_reload"]
 async fn a_design_too_big_for_the_storage_says_so_and_offers_a_way_out() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let Some((path, _)) = big_workbench_model(dir.path(), 80_000) else {
@@ -293,7 +293,8 @@ async fn a_design_too_big_for_the_storage_says_so_and_offers_a_way_out() {
         return;
     };
     b.autosaved().await;
-    b.cdp("Storage.overrideQuotaForOrigin",
+    b.cdp(
+        "Storage.overrideQuotaForOrigin",
         json!({ "origin": server.url.trim_end_matches('/'), "quotaSize": 4_000_000 }),
     )
     .await;
@@ -496,13 +497,20 @@ async fn every_control_is_reachable_by_tab_and_shows_a_focus_ring() {
     b.close().await;
 }
 
-/// axe-core's serious and critical violations on the page as it is, one line each.
+/// axe-core's serious and critical violations on the page once its transitions have ended
+/// (a card fading back from dimmed is not its colour), one line each.
 async fn axe(b: &Browser, view: &str) -> Vec<String> {
     let v = b.js_async(
         "const done = arguments[arguments.length - 1];\
-         axe.run(document, { resultTypes: ['violations'] }).then(r => done(\
+         const frame = () => new Promise(r => requestAnimationFrame(() => r()));\
+         const ended = () => Promise.all(document.getAnimations()\
+           .filter(a => a.effect?.getTiming().iterations !== Infinity)\
+           .map(a => a.finished.catch(() => 0)));\
+         frame().then(ended)\
+         .then(() => axe.run(document, { resultTypes: ['violations'] })).then(r => done(\
            r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')\
-             .map(v => v.id + ' (' + v.impact + '): ' + v.help + ' at ' + v.nodes.slice(0, 4).map(n => n.target.join(' ')).join(' | '))\
+             .map(v => v.id + ' (' + v.impact + '): ' + v.help + ' at ' + v.nodes.slice(0, 4).map(n => n.target.join(' ')).join(' | ')\
+               + ' (' + (v.nodes[0].any.concat(v.nodes[0].all)[0]?.message ?? '') + ')')\
          ), e => done(['axe failed: ' + e]));",
         Vec::new(),
     )
@@ -534,7 +542,8 @@ async fn axe_finds_no_serious_violation_in_any_view_or_dialog() {
         .expect("inject axe-core");
     let mut found = Vec::new();
     for scheme in ["light", "dark"] {
-        b.cdp("Emulation.setEmulatedMedia",
+        b.cdp(
+            "Emulation.setEmulatedMedia",
             json!({ "features": [{ "name": "prefers-color-scheme", "value": scheme }] }),
         )
         .await;

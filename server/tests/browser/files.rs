@@ -99,4 +99,3 @@ pub fn downloads(dir: &Path) -> Vec<PathBuf> {
     files.sort();
     files
 }
-

@@ -438,13 +438,8 @@ impl Browser {
     /// The `value` property of the first element matching `css` (what a field shows).
     pub async fn value(&self, css: &str) -> String {
         self.find(css).await;
-        self.client
-            .execute(
-                "return document.querySelector(arguments[0]).value;",
-                vec![serde_json::Value::String(css.to_string())],
-            )
+        self.js_on(css, "return document.querySelector(arguments[0]).value;")
             .await
-            .expect("read the value")
             .as_str()
             .unwrap_or_default()
             .to_string()
@@ -462,13 +457,11 @@ impl Browser {
     pub async fn rect(&self, css: &str) -> [f64; 4] {
         self.find(css).await;
         let v = self
-            .client
-            .execute(
+            .js_on(
+                css,
                 "const r = document.querySelector(arguments[0]).getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];",
-                vec![serde_json::Value::String(css.to_string())],
             )
-            .await
-            .expect("a rectangle");
+            .await;
         [0, 1, 2, 3].map(|i| v[i].as_f64().expect("a number"))
     }
 
@@ -500,13 +493,11 @@ impl Browser {
     /// script: element by element over WebDriver, a re-render in between left a stale handle.
     pub async fn texts(&self, css: &str) -> Vec<String> {
         let value = self
-            .client
-            .execute(
+            .js_on(
+                css,
                 "return Array.from(document.querySelectorAll(arguments[0]), e => e.innerText.trim());",
-                vec![serde_json::Value::String(css.to_string())],
             )
-            .await
-            .expect("read the texts");
+            .await;
         value
             .as_array()
             .expect("a list")
@@ -639,12 +630,16 @@ impl Browser {
             .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
     }
 
+    /// Runs `script` with the selector `css` as `arguments[0]` and returns its value.
+    pub async fn js_on(&self, css: &str, script: &str) -> serde_json::Value {
+        self.client
+            .execute(script, vec![serde_json::Value::String(css.to_string())])
+            .await
+            .unwrap_or_else(|e| panic!("script on {css} failed: {e}\n{script}"))
+    }
+
     /// Runs an async script (its last argument is the callback) and returns its value.
-    pub async fn js_async(
-        &self,
-        script: &str,
-        args: Vec<serde_json::Value>,
-    ) -> serde_json::Value {
+    pub async fn js_async(&self, script: &str, args: Vec<serde_json::Value>) -> serde_json::Value {
         self.client
             .execute_async(script, args)
             .await
