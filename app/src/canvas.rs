@@ -144,6 +144,17 @@ pub fn add_entity(store: &Store, session: &Session) {
         (Edit::Batch(edits), name, created_table)
     });
     if store.dispatch(edit) {
+        // The new card may have found room at the canvas's edge: pan so it is seen whole.
+        let card = store.with_untracked(|d| {
+            geometry::card_rects(d)
+                .into_iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, r)| r)
+        });
+        if let Some(card) = card {
+            let (w, h) = session.canvas_size.get_untracked();
+            session.viewport.update(|v| *v = v.reveal(card, w, h));
+        }
         session.select(Selection::Entities(vec![name]));
         if let Some(table) = created_table {
             // issue 12: the first entity used to create a table silently.

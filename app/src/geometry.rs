@@ -297,6 +297,31 @@ impl Viewport {
         }
     }
 
+    /// This viewport panned as little as it takes to show `content` (canvas coordinates)
+    /// whole on a screen of `width` x `height`, with a margin; unchanged when it is already
+    /// shown. Content larger than the screen is shown from its top left corner.
+    pub fn reveal(&self, content: Rect, width: f64, height: f64) -> Viewport {
+        let margin = 24.0;
+        let axis = |offset: f64, start: f64, size: f64, screen: f64| {
+            let (near, far) = (
+                start * self.zoom + offset,
+                (start + size) * self.zoom + offset,
+            );
+            if near < margin || size * self.zoom > screen - 2.0 * margin {
+                offset + margin - near
+            } else if far > screen - margin {
+                offset - (far - (screen - margin))
+            } else {
+                offset
+            }
+        };
+        Viewport {
+            x: axis(self.x, content.x, content.width, width),
+            y: axis(self.y, content.y, content.height, height),
+            zoom: self.zoom,
+        }
+    }
+
     /// The CSS transform of the canvas layer.
     pub fn css_transform(&self) -> String {
         format!(
@@ -483,6 +508,30 @@ mod tests {
             !grown.intersects(&card_at(placed.x, placed.y)),
             "{placed:?}"
         );
+    }
+
+    // issue 12: a card added near the edge of a full canvas landed half off-screen.
+    #[test]
+    fn reveal_pans_only_as_far_as_it_takes_to_show_the_card() {
+        let v = Viewport {
+            x: 0.0,
+            y: 0.0,
+            zoom: 0.5,
+        };
+        let shown = Rect {
+            x: 100.0,
+            y: 100.0,
+            width: 280.0,
+            height: 120.0,
+        };
+        assert_eq!(v.reveal(shown, 800.0, 600.0), v, "already on screen");
+        let right = Rect { x: 1500.0, ..shown };
+        let panned = v.reveal(right, 800.0, 600.0);
+        assert_eq!((panned.y, panned.zoom), (0.0, 0.5));
+        assert_eq!(right.right() * 0.5 + panned.x, 800.0 - 24.0, "{panned:?}");
+        let left = Rect { x: -400.0, ..shown };
+        let panned = v.reveal(left, 800.0, 600.0);
+        assert_eq!(left.x * 0.5 + panned.x, 24.0, "{panned:?}");
     }
 
     #[test]

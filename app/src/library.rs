@@ -264,8 +264,7 @@ impl Library {
         });
     }
 
-    /// Opens `design` as a new local design beside the others; `file` is the file it was read
-    /// from, when it is a keyplan design file (Save writes back to it).
+    /// Opens `design` as a new local design beside the others.
     pub fn open_new(&self, store: &Store, session: &Session, design: Design) {
         self.open_new_from(store, session, design, None, None);
     }
@@ -280,6 +279,16 @@ impl Library {
         }
     }
 
+    /// Forgets the open design's pending autosave, so [`Library::leave`] does not write it: it
+    /// was deleted.
+    fn drop_pending(&self) {
+        if self.state.get_untracked() == SaveState::Pending {
+            self.state.set(SaveState::Saved);
+        }
+    }
+
+    /// Opens `design` as a new local design; `file_name` and `handle` are the design file it
+    /// was read from, when it is one (Save writes back to it).
     pub fn open_new_from(
         &self,
         store: &Store,
@@ -289,18 +298,6 @@ impl Library {
         handle: Option<JsValue>,
     ) {
         self.leave(store);
-        self.open_new_replacing(store, session, design, file_name, handle);
-    }
-
-    /// Opens `design` as a new local design, dropping the open one unsaved (it was deleted).
-    fn open_new_replacing(
-        &self,
-        store: &Store,
-        session: &Session,
-        design: Design,
-        file_name: Option<String>,
-        handle: Option<JsValue>,
-    ) {
         let id = storage::new_id();
         let mut entry = LocalDesign::new(&id, &design.name);
         if let Some(name) = file_name {
@@ -341,11 +338,6 @@ impl Library {
     /// Switches to another local design.
     pub fn switch(&self, store: Store, session: Session, id: String) {
         self.leave(&store);
-        self.switch_replacing(store, session, id);
-    }
-
-    /// Switches to another local design, dropping the open one unsaved (it was deleted).
-    fn switch_replacing(&self, store: Store, session: Session, id: String) {
         let library = *self;
         leptos::task::spawn_local(async move {
             match storage::load(&id).await {
@@ -378,15 +370,10 @@ impl Library {
                 .update(|list| list.retain(|d| d.id != entry.id));
             library.deleted.set(Some(Deleted { entry, text }));
             let next = library.designs.with_untracked(|list| list.first().cloned());
+            library.drop_pending();
             match next {
-                Some(other) => library.switch_replacing(store, session, other.id),
-                None => library.open_new_replacing(
-                    &store,
-                    &session,
-                    Design::new("Untitled design"),
-                    None,
-                    None,
-                ),
+                Some(other) => library.switch(store, session, other.id),
+                None => library.open_new(&store, &session, Design::new("Untitled design")),
             }
         });
     }

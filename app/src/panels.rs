@@ -73,10 +73,13 @@ pub fn LeftPanel() -> impl IntoView {
                 <button
                     role="tab"
                     class="tab"
+                    data-testid="patterns-tab"
                     aria-selected=move || tab(LeftTab::Patterns)().to_string()
                     on:click=move |_| session.left_tab.set(LeftTab::Patterns)
                 >
-                    "Access patterns " <span class="count">{n_patterns}</span>
+                    <span class="wide-label">"Access patterns"</span>
+                    <span class="narrow-label">"Patterns"</span>
+                    " " <span class="count">{n_patterns}</span>
                 </button>
                 <button
                     role="tab"

@@ -137,22 +137,21 @@ pub fn TopBar() -> impl IntoView {
                         input.set_value("");
                     }
                 />
-                <button
-                    class="button"
-                    data-testid="save"
-                    title="Save the design file (Ctrl+S)"
-                    on:click=move |_| crate::save::save(library, store, session, false)
-                >
-                    "Save"
-                </button>
-                <button
-                    class="button"
-                    data-testid="save-as"
-                    title="Save the design file under another name (Shift+Ctrl+S)"
-                    on:click=move |_| crate::save::save(library, store, session, true)
-                >
-                    "Save as…"
-                </button>
+                {[
+                    (false, "save", "Save the design file (Ctrl+S)", "Save"),
+                    (true, "save-as", "Save the design file under another name (Shift+Ctrl+S)", "Save as…"),
+                ]
+                    .map(|(save_as, testid, title, label)| view! {
+                        <button
+                            class="button"
+                            data-testid=testid
+                            title=title
+                            on:click=move |_| crate::save::save(library, store, session, save_as)
+                        >
+                            {label}
+                        </button>
+                    })
+                    .collect_view()}
                 <button class="button" on:click=move |_| session.dialog.set(Some(Dialog::Export))>
                     "Export"
                 </button>

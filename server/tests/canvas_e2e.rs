@@ -29,20 +29,8 @@ async fn a_scan_turns_into_a_query_on_the_gsi_its_suggestion_names() {
     };
 
     // A blank design, one entity with key templates, one pattern by a non-key attribute.
-    b.button("New")
-        .await
-        .click()
-        .await
-        .expect("open the gallery");
-    b.click("[data-testid=gallery-blank]").await;
-    b.find(".canvas-empty").await;
-    b.click("[data-testid=add-entity]").await;
-    b.type_into("[data-testid=entity-name-input]", "Product")
-        .await;
-    eventually("the card is renamed", || async {
-        b.texts("[data-testid=entity-name]").await == ["Product"]
-    })
-    .await;
+    b.new_blank_design().await;
+    b.add_first_entity("Product").await;
     b.type_into("[data-testid=template-PK]", "PRODUCT#{newEntityId}")
         .await;
     b.type_into("[data-testid=template-SK]", "DETAILS").await;
@@ -399,11 +387,7 @@ async fn a_nosql_workbench_file_opens_as_a_new_design_with_its_entities() {
     let server = start_server(&dist);
     let b = Browser::open().await;
     b.visit(&server.url).await;
-    b.find("[data-testid=file-input]")
-        .await
-        .send_keys(&file.display().to_string())
-        .await
-        .expect("choose the file");
+    b.choose_file(&file).await;
     eventually("the imported entities are on the canvas", || async {
         b.texts("[data-testid=entity-name]").await == expected
     })

@@ -7,140 +7,17 @@
 //! accessibility of every view and dialog (axe-core, focus in dialogs, focus rings).
 //!
 //! Headless Chromium has no native file pickers a test can drive: the File System Access path
-//! is fed a real file handle from the origin-private file system instead (the same
-//! `FileSystemFileHandle` type the pickers return), so the write-back code really runs.
+//! is fed a real file handle from the origin-private file system instead (see the harness's
+//! `browser/files.rs`), so the write-back code really runs.
 
 mod browser;
 
 use std::path::{Path, PathBuf};
 
-use browser::{Browser, CONTROL, ESCAPE, SHIFT, eventually, generated_design, open_app, workspace};
+use browser::{
+    Browser, CONTROL, ESCAPE, SHIFT, downloads, eventually, generated_design, open_app, workspace,
+};
 use serde_json::{Value, json};
-
-/// A Chrome DevTools Protocol command, sent through chromedriver's `goog/cdp/execute`.
-#[derive(Debug)]
-struct Cdp {
-    cmd: &'static str,
-    params: Value,
-}
-
-impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
-    fn endpoint(
-        &self,
-        base_url: &url::Url,
-        session_id: Option<&str>,
-    ) -> Result<url::Url, url::ParseError> {
-        base_url.join(&format!(
-            "session/{}/goog/cdp/execute",
-            session_id.unwrap_or_default()
-        ))
-    }
-
-    fn method_and_body(&self, _request_url: &url::Url) -> (axum::http::Method, Option<String>) {
-        let body = json!({ "cmd": self.cmd, "params": self.params });
-        (axum::http::Method::POST, Some(body.to_string()))
-    }
-}
-
-async fn cdp(b: &Browser, cmd: &'static str, params: Value) {
-    b.client
-        .issue_cmd(Cdp { cmd, params })
-        .await
-        .unwrap_or_else(|e| panic!("{cmd} failed: {e}"));
-}
-
-/// Lets the browser download into `dir`.
-async fn download_into(b: &Browser, dir: &Path) {
-    cdp(
-        b,
-        "Browser.setDownloadBehavior",
-        json!({ "behavior": "allow", "downloadPath": dir.display().to_string() }),
-    )
-    .await;
-}
-
-/// Makes the page a browser without the File System Access API (Firefox, Safari).
-async fn without_file_pickers(b: &Browser) {
-    b.js("window.showOpenFilePicker = undefined; window.showSaveFilePicker = undefined; return 0;")
-        .await;
-}
-
-/// The finished downloads in `dir`, by name.
-fn downloads(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "json"))
-                .collect()
-        })
-        .unwrap_or_default();
-    files.sort();
-    files
-}
-
-/// Runs an async script (its last argument is the callback) and returns its value.
-async fn js_async(b: &Browser, script: &str, args: Vec<Value>) -> Value {
-    b.client
-        .execute_async(script, args)
-        .await
-        .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
-}
-
-/// Writes `text` to the origin-private file `name` and hands out its handle as the file the
-/// browser's open picker returns (`window.showOpenFilePicker`).
-async fn offer_opfs_file_to_open(b: &Browser, name: &str, text: &str) {
-    js_async(
-        b,
-        "const [name, text, done] = arguments;\
-         (async () => {\
-           const root = await navigator.storage.getDirectory();\
-           const handle = await root.getFileHandle(name, { create: true });\
-           const w = await handle.createWritable(); await w.write(text); await w.close();\
-           window.showOpenFilePicker = async () => [handle];\
-         })().then(() => done(0), e => done(String(e)));",
-        vec![json!(name), json!(text)],
-    )
-    .await;
-}
-
-/// Hands out the origin-private file `name` as the file the save picker returns.
-async fn offer_opfs_file_to_save(b: &Browser, name: &str) {
-    js_async(
-        b,
-        "const [name, done] = arguments;\
-         (async () => {\
-           const root = await navigator.storage.getDirectory();\
-           const handle = await root.getFileHandle(name, { create: true });\
-           window.showSaveFilePicker = async (options) => { window.suggestedName = options.suggestedName; return handle; };\
-         })().then(() => done(0), e => done(String(e)));",
-        vec![json!(name)],
-    )
-    .await;
-}
-
-/// The text of the origin-private file `name`.
-async fn opfs_text(b: &Browser, name: &str) -> String {
-    let v = js_async(
-        b,
-        "const [name, done] = arguments;\
-         (async () => {\
-           const root = await navigator.storage.getDirectory();\
-           const handle = await root.getFileHandle(name);\
-           return await (await handle.getFile()).text();\
-         })().then(done, e => done('error: ' + e));",
-        vec![json!(name)],
-    )
-    .await;
-    v.as_str().expect("the file's text").to_string()
-}
-
-async fn has(b: &Browser, css: &str) -> bool {
-    b.js(&format!("return document.querySelector({css:?}) !== null;"))
-        .await
-        .as_bool()
-        .unwrap_or(false)
-}
 
 async fn title_text(b: &Browser) -> String {
     b.text("[data-testid=design-title]").await
@@ -153,8 +30,8 @@ async fn save_downloads_the_design_file_the_cli_writes_where_the_browser_cannot_
         return;
     };
     let dir = tempfile::tempdir().expect("a download directory");
-    download_into(&b, dir.path()).await;
-    without_file_pickers(&b).await;
+    b.download_into(dir.path()).await;
+    b.without_file_pickers().await;
     b.autosaved().await;
 
     b.press(&[CONTROL], 's').await;
@@ -173,7 +50,7 @@ async fn save_downloads_the_design_file_the_cli_writes_where_the_browser_cannot_
         b.texts("[data-testid=file-name]").await == ["order-management.keyplan.json"]
     })
     .await;
-    assert!(!has(&b, "[data-testid=edited]").await);
+    assert!(!b.has("[data-testid=edited]").await);
 
     // An edit marks the design edited; the Save button writes the edited design.
     b.type_into("[data-testid=design-name-input]", "Order management v2")
@@ -181,11 +58,10 @@ async fn save_downloads_the_design_file_the_cli_writes_where_the_browser_cannot_
     b.find("[data-testid=edited]").await;
     // Chrome asks before a page's second download; grant it as a user would.
     let _ = b
-        .client
-        .issue_cmd(Cdp {
-            cmd: "Browser.setPermission",
-            params: json!({ "permission": { "name": "automatic-downloads" }, "setting": "granted" }),
-        })
+        .try_cdp(
+            "Browser.setPermission",
+            json!({ "permission": { "name": "automatic-downloads" }, "setting": "granted" }),
+        )
         .await;
     std::fs::remove_file(first).expect("remove the first download");
     b.click("[data-testid=save]").await;
@@ -198,7 +74,7 @@ async fn save_downloads_the_design_file_the_cli_writes_where_the_browser_cannot_
     let second = &downloads(dir.path())[0];
     assert_eq!(std::fs::read_to_string(second).expect("read it"), saved);
     eventually("the edited mark goes", || async {
-        !has(&b, "[data-testid=edited]").await
+        !b.has("[data-testid=edited]").await
     })
     .await;
 
@@ -225,7 +101,7 @@ async fn save_writes_back_to_the_file_the_design_was_opened_from() {
     let mut design = generated_design(3);
     design.name = "Write-back shop".into();
     let text = keyplan_core::file::to_string(&design);
-    offer_opfs_file_to_open(&b, "shop.keyplan.json", &text).await;
+    b.offer_file_to_open("shop.keyplan.json", &text).await;
 
     b.click("[aria-label='Open a file']").await;
     eventually("the file opens under its name", || async {
@@ -233,28 +109,28 @@ async fn save_writes_back_to_the_file_the_design_was_opened_from() {
     })
     .await;
     assert_eq!(title_text(&b).await, "Write-back shop");
-    assert!(!has(&b, "[data-testid=edited]").await);
+    assert!(!b.has("[data-testid=edited]").await);
 
     b.type_into("[data-testid=design-name-input]", "Write-back shop, edited")
         .await;
     b.find("[data-testid=edited]").await;
     b.press(&[CONTROL], 's').await;
     eventually("the edited mark goes once saved", || async {
-        !has(&b, "[data-testid=edited]").await
+        !b.has("[data-testid=edited]").await
     })
     .await;
     let expected = keyplan_core::file::to_string(&b.saved_design().await);
     assert!(expected.contains("Write-back shop, edited"));
-    assert_eq!(opfs_text(&b, "shop.keyplan.json").await, expected);
+    assert_eq!(b.file_text("shop.keyplan.json").await, expected);
 
     // Save as writes where the picker says and links the design to that file.
-    offer_opfs_file_to_save(&b, "copy.keyplan.json").await;
+    b.offer_file_to_save("copy.keyplan.json").await;
     b.click("[data-testid=save-as]").await;
     eventually("the design is linked to the new file", || async {
         b.texts("[data-testid=file-name]").await == ["copy.keyplan.json"]
     })
     .await;
-    assert_eq!(opfs_text(&b, "copy.keyplan.json").await, expected);
+    assert_eq!(b.file_text("copy.keyplan.json").await, expected);
     assert_eq!(
         b.js("return window.suggestedName;").await,
         json!("shop.keyplan.json")
@@ -368,17 +244,9 @@ fn big_workbench_model(dir: &Path, n_items: usize) -> Option<(PathBuf, String)> 
     Some((path, text))
 }
 
-async fn open_through_the_file_input(b: &Browser, path: &Path) {
-    b.find("[data-testid=file-input]")
-        .await
-        .send_keys(&path.display().to_string())
-        .await
-        .expect("choose the file");
-}
-
 // issue 12: a 21 MB model went past localStorage's quota and was gone after a reload.
 #[tokio::test]
-#[ignore = "issue 12: not yet seen passing: importing the 21 MB model did not finish in the browser in this session"]
+#[ignore = "issue 12: the NoSQL Workbench import in core is super-linear in the items (debug `keyplan import` of this model cut to 2,000 items: 8.1 s, 4,000: 26.7 s), so importing 80,000 blocks the page past chromedriver's 120 s renderer timeout; un-ignore once the import is linear"]
 async fn an_80_000_item_model_survives_a_reload() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let Some((path, text)) = big_workbench_model(dir.path(), 80_000) else {
@@ -388,9 +256,9 @@ async fn an_80_000_item_model_survives_a_reload() {
     let Some((server, b)) = open_app().await else {
         return;
     };
-    open_through_the_file_input(&b, &path).await;
+    b.choose_file(&path).await;
     eventually("the model opens", || async {
-        has(&b, "[data-testid=design-title]").await && title_text(&b).await != "Order management"
+        b.has("[data-testid=design-title]").await && title_text(&b).await != "Order management"
     })
     .await;
     let name = title_text(&b).await;
@@ -400,7 +268,7 @@ async fn an_80_000_item_model_survives_a_reload() {
             .await,
         json!("saved")
     );
-    assert!(!has(&b, "[data-testid=storage-problem]").await);
+    assert!(!b.has("[data-testid=storage-problem]").await);
 
     b.visit(&server.url).await;
     eventually("the model opens again after the reload", || async {
@@ -415,7 +283,7 @@ async fn an_80_000_item_model_survives_a_reload() {
 
 // issue 12: a design the browser will not keep is never dropped silently.
 #[tokio::test]
-#[ignore = "issue 12: not yet seen passing (it imports the 21 MB model too)"]
+#[ignore = "issue 12: imports the same 80,000-item model, see an_80_000_item_model_survives_a_reload"]
 async fn a_design_too_big_for_the_storage_says_so_and_offers_a_way_out() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let Some((path, _)) = big_workbench_model(dir.path(), 80_000) else {
@@ -425,13 +293,12 @@ async fn a_design_too_big_for_the_storage_says_so_and_offers_a_way_out() {
         return;
     };
     b.autosaved().await;
-    cdp(
-        &b,
+    b.cdp(
         "Storage.overrideQuotaForOrigin",
         json!({ "origin": server.url.trim_end_matches('/'), "quotaSize": 4_000_000 }),
     )
     .await;
-    open_through_the_file_input(&b, &path).await;
+    b.choose_file(&path).await;
     let problem = b.text("[data-testid=storage-problem]").await;
     assert!(
         problem.contains("could not be kept in this browser")
@@ -449,7 +316,7 @@ async fn a_design_too_big_for_the_storage_says_so_and_offers_a_way_out() {
     let name = title_text(&b).await;
     b.click("[data-testid=drop-samples]").await;
     eventually("the problem goes once the design fits", || async {
-        !has(&b, "[data-testid=storage-problem]").await
+        !b.has("[data-testid=storage-problem]").await
     })
     .await;
     b.autosaved().await;
@@ -630,14 +497,20 @@ async fn every_control_is_reachable_by_tab_and_shows_a_focus_ring() {
     b.close().await;
 }
 
-/// axe-core's serious and critical violations on the page as it is, one line each.
+/// axe-core's serious and critical violations on the page once its transitions have ended
+/// (a card fading back from dimmed is not its colour), one line each.
 async fn axe(b: &Browser, view: &str) -> Vec<String> {
-    let v = js_async(
-        b,
+    let v = b.js_async(
         "const done = arguments[arguments.length - 1];\
-         axe.run(document, { resultTypes: ['violations'] }).then(r => done(\
+         const frame = () => new Promise(r => requestAnimationFrame(() => r()));\
+         const ended = () => Promise.all(document.getAnimations()\
+           .filter(a => a.effect?.getTiming().iterations !== Infinity)\
+           .map(a => a.finished.catch(() => 0)));\
+         frame().then(ended)\
+         .then(() => axe.run(document, { resultTypes: ['violations'] })).then(r => done(\
            r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')\
-             .map(v => v.id + ' (' + v.impact + '): ' + v.help + ' at ' + v.nodes.slice(0, 4).map(n => n.target.join(' ')).join(' | '))\
+             .map(v => v.id + ' (' + v.impact + '): ' + v.help + ' at ' + v.nodes.slice(0, 4).map(n => n.target.join(' ')).join(' | ')\
+               + ' (' + (v.nodes[0].any.concat(v.nodes[0].all)[0]?.message ?? '') + ')')\
          ), e => done(['axe failed: ' + e]));",
         Vec::new(),
     )
@@ -651,7 +524,6 @@ async fn axe(b: &Browser, view: &str) -> Vec<String> {
 
 // issue 12: axe-core on every main view and dialog reports no serious or critical violation.
 #[tokio::test]
-#[ignore = "issue 12: axe still reports label-content-name-mismatch on entity cards and aria-required-children on attribute rows"]
 async fn axe_finds_no_serious_violation_in_any_view_or_dialog() {
     let axe_js = workspace().join(".tools/node_modules/axe-core/axe.min.js");
     let Ok(source) = std::fs::read_to_string(&axe_js) else {
@@ -670,8 +542,7 @@ async fn axe_finds_no_serious_violation_in_any_view_or_dialog() {
         .expect("inject axe-core");
     let mut found = Vec::new();
     for scheme in ["light", "dark"] {
-        cdp(
-            &b,
+        b.cdp(
             "Emulation.setEmulatedMedia",
             json!({ "features": [{ "name": "prefers-color-scheme", "value": scheme }] }),
         )
@@ -696,6 +567,10 @@ async fn axe_finds_no_serious_violation_in_any_view_or_dialog() {
         found.extend(axe(&b, &format!("{scheme} entity inspector")).await);
         b.click("[data-testid=pattern-row]").await;
         found.extend(axe(&b, &format!("{scheme} pattern inspector")).await);
+        b.click("[data-testid=findings-tab]").await;
+        b.find("[data-testid=finding-row]").await;
+        found.extend(axe(&b, &format!("{scheme} findings")).await);
+        b.click("[data-testid=patterns-tab]").await;
         b.press(&[], ESCAPE).await;
         for (open, dialog) in [
             ("[data-testid=design-switcher]", "design list"),

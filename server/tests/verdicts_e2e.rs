@@ -206,7 +206,6 @@ async fn the_order_is_chosen_apart_from_the_range_and_the_verdict_states_it_with
 }
 
 #[tokio::test]
-#[ignore = "issue 12: fails on the merged main (save, editor and verdicts branches together): the new card never appears after a mouse click on + Entity; not yet diagnosed"]
 async fn a_typed_key_variable_is_one_click_from_an_attribute_and_a_new_pattern_gets_no_suggestion()
 {
     // issue 12: `CUSTOMER#{customerId}` only warned, and a new pattern was a red Scan
@@ -214,33 +213,24 @@ async fn a_typed_key_variable_is_one_click_from_an_attribute_and_a_new_pattern_g
     let Some((_server, b)) = open_app().await else {
         return;
     };
-    b.button("New")
-        .await
-        .click()
-        .await
-        .expect("open the gallery");
-    b.click("[data-testid=gallery-blank]").await;
-    b.find(".canvas-empty").await;
-    b.click("[data-testid=add-entity]").await;
-    b.type_into("[data-testid=entity-name-input]", "Customer")
-        .await;
-    eventually("the card is renamed", || async {
-        b.texts("[data-testid=entity-name]").await == ["Customer"]
-    })
-    .await;
+    b.new_blank_design().await;
+    b.add_first_entity("Customer").await;
+    // `customerId` is there already: the new entity's id attribute follows its name.
     b.type_into("[data-testid=template-PK]", "CUSTOMER#{customerId}")
+        .await;
+    b.type_into("[data-testid=template-SK]", "PROFILE#{email}")
         .await;
     let fix = b.find("[data-testid=template-fix]").await;
     assert_eq!(
         fix.text().await.expect("text"),
-        "Add attribute `customerId` to Customer"
+        "Add attribute `email` to Customer"
     );
     fix.click().await.expect("add the attribute");
-    eventually("customerId is a required attribute", || async {
+    eventually("email is a required attribute", || async {
         b.saved_design()
             .await
             .entity("Customer")
-            .and_then(|e| e.attribute("customerId"))
+            .and_then(|e| e.attribute("email"))
             .is_some_and(|a| a.required)
     })
     .await;

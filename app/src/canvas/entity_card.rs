@@ -175,6 +175,9 @@ pub fn EntityCard(
         }
     };
 
+    // A group, not a button: a button's accessible name must contain its visible text (WCAG
+    // 2.5.3, axe's label-content-name-mismatch), and a card shows far more than its name. The
+    // role description says what it is, `aria-current` which cards are selected.
     let label = format!("Entity {name}");
     view! {
         <div
@@ -186,9 +189,10 @@ pub fn EntityCard(
             style:transform=transform
             data-entity=name.clone()
             tabindex="0"
-            role="button"
+            role="group"
+            aria-roledescription="entity card"
             aria-label=label
-            aria-pressed=move || selected.get().to_string()
+            aria-current=move || selected.get().to_string()
             on:pointerdown=on_pointerdown
             on:pointermove=on_pointermove
             on:pointerup=on_pointerup

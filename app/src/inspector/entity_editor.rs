@@ -243,7 +243,7 @@ pub fn EntityEditor(
                         <button class="button small" on:click=move |_| offer.set(None)>"Keep them"</button>
                     </div>
                 })}
-                <div class="attr-table" role="table" aria-label="Attributes">
+                <div class="attr-table" role="group" aria-label="Attributes">
                     {move || {
                         let name = n6.clone();
                         entity.get().map(|e| e.attributes.into_iter().enumerate().map(|(at, a)| {
@@ -313,7 +313,9 @@ fn attribute_row(
         }
     };
     view! {
-        <div class="attr-row" role="row">
+        // A group of fields per attribute, not a table row: rows need a grid of cells around
+        // them (axe's aria-required-children), and these are form fields in a list.
+        <div class="attr-row" role="group" aria-label=format!("Attribute {}", at + 1)>
             <input
                 class="input mono"
                 aria-label=format!("Name of attribute {}", at + 1)

@@ -47,10 +47,11 @@ pub fn FindingList() -> impl IntoView {
                         });
                         view! {
                             <li class="finding-row" data-testid="finding-row">
-                                <button class="finding-button" on:click=go aria-label=format!("{label}: {}", f.message)>
-                                    <span class=class>{label}</span>
-                                    <span class="finding-code">{f.code}</span>
-                                    <span class="finding-message">{f.message.clone()}</span>
+                                <button class="finding-button" on:click=go>
+                                    // Its name is its text, spaced: "error KP002 ... entities/Order".
+                                    <span class=class>{label}</span>" "
+                                    <span class="finding-code">{f.code}</span>" "
+                                    <span class="finding-message">{f.message.clone()}</span>" "
                                     <span class="finding-path">{f.path.clone()}</span>
                                 </button>
                                 {fix}

@@ -17,7 +17,11 @@
 //! [`prerequisites`] for what happens when one is missing.
 #![allow(dead_code)]
 
-mod log;
+mod chrome;
+mod files;
+
+#[allow(unused_imports)]
+pub use files::downloads;
 
 use std::cell::Cell;
 use std::fs::{File, OpenOptions};
@@ -408,6 +412,77 @@ impl Browser {
         self.find(css).await.click().await.expect("click");
     }
 
+    /// A real mouse click (move, press, release) on the first element matching `css`: what a
+    /// user does, with every pointer event the page listens to on the way, landing on whatever
+    /// is on top at that point (WebDriver's element click refuses a covered element instead).
+    pub async fn mouse_click(&self, css: &str) {
+        let element = self.find(css).await;
+        self.mouse_click_on(element).await;
+    }
+
+    /// A real mouse click on `element`'s centre.
+    pub async fn mouse_click_on(&self, element: Element) {
+        let mouse = press_on(element)
+            .pause(Duration::from_millis(30))
+            .then(PointerAction::Up { button: 0 });
+        self.client.perform_actions(mouse).await.expect("click");
+        self.client.release_actions().await.expect("release mouse");
+    }
+
+    /// Clicks a field with the mouse, then types `text` over its content and presses Enter.
+    pub async fn click_and_type(&self, css: &str, text: &str) {
+        self.mouse_click(css).await;
+        self.type_into(css, text).await;
+    }
+
+    /// The `value` property of the first element matching `css` (what a field shows).
+    pub async fn value(&self, css: &str) -> String {
+        self.find(css).await;
+        self.js_on(css, "return document.querySelector(arguments[0]).value;")
+            .await
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    /// Whether an element matches `css` now (no wait).
+    pub async fn has(&self, css: &str) -> bool {
+        self.js(&format!("return document.querySelector({css:?}) !== null;"))
+            .await
+            .as_bool()
+            .unwrap_or(false)
+    }
+
+    /// The rectangle of the first element matching `css`: [left, top, right, bottom].
+    pub async fn rect(&self, css: &str) -> [f64; 4] {
+        self.find(css).await;
+        let v = self
+            .js_on(
+                css,
+                "const r = document.querySelector(arguments[0]).getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];",
+            )
+            .await;
+        [0, 1, 2, 3].map(|i| v[i].as_f64().expect("a number"))
+    }
+
+    /// Opens the gallery and a blank design, by mouse.
+    pub async fn new_blank_design(&self) {
+        self.mouse_click_on(self.button("New").await).await;
+        self.mouse_click("[data-testid=gallery-blank]").await;
+        self.find(".canvas-empty").await;
+    }
+
+    /// On a blank design, adds the first entity (by mouse on "+ Entity") and names it.
+    pub async fn add_first_entity(&self, name: &str) {
+        self.mouse_click("[data-testid=add-entity]").await;
+        self.type_into("[data-testid=entity-name-input]", name)
+            .await;
+        eventually("the card is renamed", || async {
+            self.texts("[data-testid=entity-name]").await == [name]
+        })
+        .await;
+    }
+
     /// The rendered text of the first element matching `css`, waiting for it to appear.
     pub async fn text(&self, css: &str) -> String {
         self.find(css).await;
@@ -418,13 +493,11 @@ impl Browser {
     /// script: element by element over WebDriver, a re-render in between left a stale handle.
     pub async fn texts(&self, css: &str) -> Vec<String> {
         let value = self
-            .client
-            .execute(
+            .js_on(
+                css,
                 "return Array.from(document.querySelectorAll(arguments[0]), e => e.innerText.trim());",
-                vec![serde_json::Value::String(css.to_string())],
             )
-            .await
-            .expect("read the texts");
+            .await;
         value
             .as_array()
             .expect("a list")
@@ -553,6 +626,22 @@ impl Browser {
     pub async fn js(&self, script: &str) -> serde_json::Value {
         self.client
             .execute(script, Vec::new())
+            .await
+            .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
+    }
+
+    /// Runs `script` with the selector `css` as `arguments[0]` and returns its value.
+    pub async fn js_on(&self, css: &str, script: &str) -> serde_json::Value {
+        self.client
+            .execute(script, vec![serde_json::Value::String(css.to_string())])
+            .await
+            .unwrap_or_else(|e| panic!("script on {css} failed: {e}\n{script}"))
+    }
+
+    /// Runs an async script (its last argument is the callback) and returns its value.
+    pub async fn js_async(&self, script: &str, args: Vec<serde_json::Value>) -> serde_json::Value {
+        self.client
+            .execute_async(script, args)
             .await
             .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
     }

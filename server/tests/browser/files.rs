@@ -1,0 +1,101 @@
+//! Files in and out of the page: choosing a file in the file input, downloads into a folder,
+//! and the File System Access API fed from the origin-private file system.
+//!
+//! Headless Chromium has no native file pickers a test can drive: the pickers are replaced by
+//! functions that hand out a real file handle from the origin-private file system (the same
+//! `FileSystemFileHandle` type the pickers return), so the app's write-back code really runs.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use super::Browser;
+
+impl Browser {
+    /// Chooses the file at `path` in the app's file input, as a user picking it would.
+    pub async fn choose_file(&self, path: &Path) {
+        self.find("[data-testid=file-input]")
+            .await
+            .send_keys(&path.display().to_string())
+            .await
+            .expect("choose the file");
+    }
+
+    /// Lets the browser download into `dir`.
+    pub async fn download_into(&self, dir: &Path) {
+        self.cdp(
+            "Browser.setDownloadBehavior",
+            json!({ "behavior": "allow", "downloadPath": dir.display().to_string() }),
+        )
+        .await;
+    }
+
+    /// Makes the page a browser without the File System Access API (Firefox, Safari).
+    pub async fn without_file_pickers(&self) {
+        self.js(
+            "window.showOpenFilePicker = undefined; window.showSaveFilePicker = undefined; return 0;",
+        )
+        .await;
+    }
+
+    /// Writes `text` to the origin-private file `name` and hands out its handle as the file
+    /// the browser's open picker returns (`window.showOpenFilePicker`).
+    pub async fn offer_file_to_open(&self, name: &str, text: &str) {
+        self.js_async(
+            "const [name, text, done] = arguments;\
+             (async () => {\
+               const root = await navigator.storage.getDirectory();\
+               const handle = await root.getFileHandle(name, { create: true });\
+               const w = await handle.createWritable(); await w.write(text); await w.close();\
+               window.showOpenFilePicker = async () => [handle];\
+             })().then(() => done(0), e => done(String(e)));",
+            vec![json!(name), json!(text)],
+        )
+        .await;
+    }
+
+    /// Hands out the origin-private file `name` as the file the save picker returns; the name
+    /// the app suggested is kept in `window.suggestedName`.
+    pub async fn offer_file_to_save(&self, name: &str) {
+        self.js_async(
+            "const [name, done] = arguments;\
+             (async () => {\
+               const root = await navigator.storage.getDirectory();\
+               const handle = await root.getFileHandle(name, { create: true });\
+               window.showSaveFilePicker = async (options) => { window.suggestedName = options.suggestedName; return handle; };\
+             })().then(() => done(0), e => done(String(e)));",
+            vec![json!(name)],
+        )
+        .await;
+    }
+
+    /// The text of the origin-private file `name` (`error: ...` when it cannot be read).
+    pub async fn file_text(&self, name: &str) -> String {
+        let v = self
+            .js_async(
+                "const [name, done] = arguments;\
+                 (async () => {\
+                   const root = await navigator.storage.getDirectory();\
+                   const handle = await root.getFileHandle(name);\
+                   return await (await handle.getFile()).text();\
+                 })().then(done, e => done('error: ' + e));",
+                vec![json!(name)],
+            )
+            .await;
+        v.as_str().expect("the file's text").to_string()
+    }
+}
+
+/// The finished downloads of design files (`*.json`) in `dir`, by name.
+pub fn downloads(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "json"))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
