@@ -90,7 +90,7 @@ fn print_table(title: &str, sizes: &[usize], rows: &[(String, Vec<Duration>)]) {
 fn query(design: &Design) -> usize {
     let store = Store::build(
         design,
-        generate(design, &SampleConfig::default()).load_items(),
+        generate(design, &SampleConfig::default()).into_load_items(),
     );
     let analysis = analyze(design);
     let Some(verdict) = analysis
@@ -111,7 +111,7 @@ fn query(design: &Design) -> usize {
 fn cost(design: &Design) -> usize {
     let store = Store::build(
         design,
-        generate(design, &SampleConfig::default()).load_items(),
+        generate(design, &SampleConfig::default()).into_load_items(),
     );
     let analysis = analyze(design);
     keyplan_core::cost::estimate(

@@ -260,6 +260,12 @@ impl Analysis {
     }
 }
 
+/// The verdicts of [`analyze`] alone, for work that reads no findings (the access code):
+/// the findings are about a third of the analysis.
+pub fn verdicts(design: &Design) -> Vec<Verdict> {
+    crate::coverage::verdicts_of(&crate::coverage::Prepared::new(design))
+}
+
 /// Analyses a design: a verdict per pattern, then the findings. The design's tables, indexes
 /// and key templates are looked up once, for both.
 pub fn analyze(design: &Design) -> Analysis {
@@ -268,4 +274,22 @@ pub fn analyze(design: &Design) -> Analysis {
     let mut findings = crate::findings::findings_of(&prepared, &verdicts);
     findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
     Analysis { verdicts, findings }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // issue 13: the access code reads the verdicts without the findings; they must be the
+    // verdicts the whole analysis gives.
+    #[test]
+    fn the_verdicts_alone_are_the_verdicts_of_the_whole_analysis() {
+        let mut designs = crate::examples::all();
+        designs.push(("generated", crate::generated::design(30)));
+        for (name, design) in designs {
+            let alone = verdicts(&design);
+            assert!(!alone.is_empty(), "{name} has no verdicts");
+            assert_eq!(alone, analyze(&design).verdicts, "{name}");
+        }
+    }
 }

@@ -166,10 +166,7 @@ fn entity_sizes(design: &Design, store: &Store) -> Vec<EntitySize> {
             out.samples = sizes.len();
             out.average_bytes = average(&sizes);
             for index in secondary {
-                let projected: Vec<usize> = table
-                    .items_of(index, &entity.name)
-                    .map(|s| crate::cost::item_size(&table.project(index, &s.item)))
-                    .collect();
+                let projected: Vec<usize> = table.projected_sizes_of(index, &entity.name).collect();
                 if !projected.is_empty() && !sizes.is_empty() {
                     out.indexes.push((
                         index.name.clone().unwrap_or_default(),

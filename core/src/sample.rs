@@ -94,6 +94,16 @@ impl SampleData {
             item: i.item.clone(),
         })
     }
+
+    /// [`SampleData::load_items`] for a sample no longer needed: the items are moved into the
+    /// store, not copied and then dropped with the sample.
+    pub fn into_load_items(self) -> impl Iterator<Item = LoadItem> {
+        self.items.into_iter().map(|i| LoadItem {
+            table: i.table,
+            entity: i.entity,
+            item: i.item,
+        })
+    }
 }
 
 /// The table key attributes of `entity` in order (partition, then sort) with its templates.

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use crate::analysis::{Operation, Verdict, analyze};
+use crate::analysis::{Operation, Verdict, verdicts};
 use crate::export::electrodb::model_attributes;
 use crate::export::names::{self, Lang, Scope, py_str, rs_str, ts_key, ts_str, ts_template_text};
 use crate::model::{
@@ -502,12 +502,12 @@ fn read_call(design: &Lookup<'_>, pattern: &AccessPattern, verdict: &Verdict) ->
 }
 
 fn calls(design: &Lookup<'_>) -> Vec<Call> {
-    let analysis = analyze(design.design);
+    let verdicts = verdicts(design.design);
     design
         .design
         .patterns
         .iter()
-        .zip(&analysis.verdicts)
+        .zip(&verdicts)
         .map(|(pattern, verdict)| {
             let kind = match pattern.action {
                 Action::Read => read_call(design, pattern, verdict),

@@ -199,7 +199,7 @@ pub fn markdown(design: &Design) -> String {
 
     if !design.tables.is_empty() {
         let sample = super::export_sample(design);
-        let store = Store::build(design, sample.load_items());
+        let store = Store::build(design, sample.into_load_items());
         let report = cost::estimate(design, &analysis.verdicts, &store, &CostConfig::default());
         out.push_str("\n## Cost estimate\n\n");
         let _ = writeln!(

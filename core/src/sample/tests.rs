@@ -622,3 +622,14 @@ fn a_large_tree_of_entities_has_each_parent_once_and_is_ordered_parents_first() 
             .all(|(e, ps)| ps.iter().all(|(p, _)| rank[*p] < rank[e]))
     );
 }
+
+// issue 13: `cost`, `query` and the Markdown export move the sample into the store; what they
+// load must be what the copying `load_items` gives, in the same order.
+#[test]
+fn moving_the_sample_into_the_store_loads_the_items_that_copying_loads() {
+    let data = generate(&crate::generated::design(12), &SampleConfig::default());
+    let copied: Vec<LoadItem> = data.load_items().collect();
+    let moved: Vec<LoadItem> = data.into_load_items().collect();
+    assert!(copied.len() > 50, "only {} items", copied.len());
+    assert_eq!(moved, copied);
+}
