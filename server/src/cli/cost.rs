@@ -74,9 +74,10 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 /// The cost report of `design` over its sample.
 pub fn report(design: &Design, sample: &SampleConfig, config: &CostConfig) -> CostReport {
-    let store = Store::build(design, generate(design, sample).load_items());
-    let analysis = keyplan_core::analyze(design);
-    estimate(design, &analysis.verdicts, &store, config)
+    // The sample moves into the store, and cost reads the verdicts only (issue 13: scale).
+    let store = Store::build(design, generate(design, sample).into_load_items());
+    let verdicts = keyplan_core::analysis::verdicts(design);
+    estimate(design, &verdicts, &store, config)
 }
 
 #[cfg(test)]

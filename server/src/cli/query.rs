@@ -45,9 +45,10 @@ pub struct Args {
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let design = read_design(&args.file)?;
     let config = sample_config(&design, args.seed, &args.counts, args.budget)?;
-    let store = Store::build(&design, generate(&design, &config).load_items());
-    let analysis = keyplan_core::analyze(&design);
-    let verdict = find_verdict(&design, &analysis.verdicts, &args.pattern)?;
+    // The sample moves into the store, and a query reads the verdicts only (issue 13: scale).
+    let store = Store::build(&design, generate(&design, &config).into_load_items());
+    let verdicts = keyplan_core::analysis::verdicts(&design);
+    let verdict = find_verdict(&design, &verdicts, &args.pattern)?;
     let run = execute(&design, &store, verdict, &args.inputs)?;
     if args.json {
         print(&format!("{}\n", serde_json::to_string_pretty(&run)?))?;
