@@ -18,6 +18,14 @@ use std::process::ExitCode;
 use clap::Parser;
 use keyplan_server::cli::{self, Cli};
 
+/// jemalloc, with its background threads on: memory a finished or cancelled run freed goes
+/// back to the system within its decay time (10 s), where glibc's malloc kept hundreds of MB
+/// for the life of the server (issue 13; `scripts/run-memory` measures it). Not on MSVC,
+/// which jemalloc does not support.
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 #[tokio::main]
 async fn main() -> ExitCode {
     let cli = Cli::parse();
