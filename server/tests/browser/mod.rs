@@ -220,38 +220,37 @@ impl Drop for Slot {
 /// The processes (not zombies) whose command line has an argument containing `needle`: a
 /// profile directory's path finds every Chromium process of that profile.
 pub fn processes_with_argument(needle: &str) -> Vec<u32> {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
-        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|pid| {
-            std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|cmdline| {
-                cmdline
-                    .split(|b| *b == 0)
-                    .any(|arg| String::from_utf8_lossy(arg).contains(needle))
-            })
+    processes_where(|pid| {
+        std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|cmdline| {
+            cmdline
+                .split(|b| *b == 0)
+                .any(|arg| String::from_utf8_lossy(arg).contains(needle))
         })
-        .collect()
+    })
 }
 
 /// The live processes (zombies excluded) of process group `group`.
 fn processes_in_group(group: u32) -> Vec<u32> {
+    processes_where(|pid| {
+        // `pid (comm) state ppid pgrp ...`; comm may hold spaces and parentheses.
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            let fields: Vec<&str> = stat
+                .rsplit_once(')')
+                .map(|(_, rest)| rest.split_whitespace().collect())
+                .unwrap_or_default();
+            fields.first() != Some(&"Z") && fields.get(2) == Some(&group.to_string().as_str())
+        })
+    })
+}
+
+/// The PIDs under /proc for which `keep` holds (none when /proc cannot be read).
+fn processes_where(keep: impl Fn(&u32) -> bool) -> Vec<u32> {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
     entries
         .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|pid| {
-            // `pid (comm) state ppid pgrp ...`; comm may hold spaces and parentheses.
-            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-                let fields: Vec<&str> = stat
-                    .rsplit_once(')')
-                    .map(|(_, rest)| rest.split_whitespace().collect())
-                    .unwrap_or_default();
-                fields.first() != Some(&"Z") && fields.get(2) == Some(&group.to_string().as_str())
-            })
-        })
+        .filter(keep)
         .collect()
 }
 
