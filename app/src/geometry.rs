@@ -114,47 +114,64 @@ pub fn card_height(n_attributes: usize, n_keys: usize) -> f64 {
 /// Where every entity's card is: its saved position, or an automatic place in a grid below
 /// the placed ones for an entity the layout does not know yet.
 pub fn card_rects(design: &Design) -> Vec<(String, Rect)> {
+    let height = |e: &Entity| card_height(e.attributes.len(), key_rows(design, e));
     let placed_bottom = design
         .entities
         .iter()
-        .filter_map(|e| design.layout.get(&e.name))
-        .map(|p| p.y + 400.0)
+        .filter_map(|e| design.layout.get(&e.name).map(|p| p.y + height(e) + GAP))
         .fold(f64::NEG_INFINITY, f64::max);
     let auto_top = if placed_bottom.is_finite() {
         placed_bottom
     } else {
         40.0
     };
-    let mut n_auto = 0usize;
+    let unplaced: Vec<f64> = design
+        .entities
+        .iter()
+        .filter(|e| !design.layout.contains_key(&e.name))
+        .map(height)
+        .collect();
+    let mut auto = auto_positions(auto_top, &unplaced).into_iter();
     design
         .entities
         .iter()
         .map(|e| {
-            let height = card_height(e.attributes.len(), key_rows(design, e));
-            let origin = design.layout.get(&e.name).copied().unwrap_or_else(|| {
-                let p = auto_position(auto_top, n_auto);
-                n_auto += 1;
-                p
-            });
+            let origin = match design.layout.get(&e.name) {
+                Some(p) => *p,
+                None => auto.next().expect("a place for every unplaced card"),
+            };
             (
                 e.name.clone(),
                 Rect {
                     x: origin.x,
                     y: origin.y,
                     width: CARD_WIDTH,
-                    height,
+                    height: height(e),
                 },
             )
         })
         .collect()
 }
 
-/// The `n`th automatic place: four cards to a row.
-pub fn auto_position(top: f64, n: usize) -> Point {
-    Point {
-        x: 40.0 + (n % 4) as f64 * (CARD_WIDTH + GAP),
-        y: top + (n / 4) as f64 * 360.0,
+/// Cards to a row in the automatic grid.
+const AUTO_COLUMNS: usize = 4;
+
+/// The automatic places of cards of these heights, in order: four to a row, each row below
+/// the tallest card of the row above it. (A fixed row height let a tall card of an imported
+/// design reach over the card below it; issue 12.)
+pub fn auto_positions(top: f64, heights: &[f64]) -> Vec<Point> {
+    let mut places = Vec::with_capacity(heights.len());
+    let mut row_top = top;
+    for row in heights.chunks(AUTO_COLUMNS) {
+        for n in 0..row.len() {
+            places.push(Point {
+                x: 40.0 + n as f64 * (CARD_WIDTH + GAP),
+                y: row_top,
+            });
+        }
+        row_top += row.iter().copied().fold(0.0, f64::max) + GAP;
     }
+    places
 }
 
 /// A free spot for a new card: right of everything placed, at the top.
@@ -440,6 +457,31 @@ mod tests {
             .expect("a card");
         let placed_bottom = design.layout.values().map(|p| p.y).fold(0.0, f64::max);
         assert!(event.y > placed_bottom);
+    }
+
+    // issue 12: imported designs have no layout; a card taller than the grid's fixed row
+    // height reached over the card below it.
+    #[test]
+    fn automatic_places_never_overlap_however_tall_the_cards() {
+        let mut design = keyplan_core::examples::first();
+        design.layout.clear();
+        let order = design.entity("Order").expect("Order").clone();
+        for n in 0..30 {
+            let mut attribute = order.attributes[0].clone();
+            attribute.name = format!("extra{n}");
+            design.entities[0].attributes.push(attribute);
+        }
+        for n in 0..6 {
+            let mut copy = order.clone();
+            copy.name = format!("Copy{n}");
+            design.entities.push(copy);
+        }
+        let rects = card_rects(&design);
+        for (i, (a, r)) in rects.iter().enumerate() {
+            for (b, s) in &rects[i + 1..] {
+                assert!(!r.intersects(s), "{a} and {b} overlap: {r:?} {s:?}");
+            }
+        }
     }
 
     fn card_at(x: f64, y: f64) -> Rect {

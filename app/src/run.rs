@@ -203,16 +203,19 @@ pub fn RunView() -> impl IntoView {
         .into_any(),
         Engines::Available(list) => view! {
             <div class="run-controls">
-                <label>
-                    "Engine "
+                <label class="field run-field run-engine">
+                    <span class="field-label">"Engine"</span>
                     <select
+                        class="input"
                         data-testid="run-engine"
                         prop:value=move || engine.get()
                         on:change=move |ev| engine.set(event_target_value(&ev))
                     >
                         {list.into_iter().map(|e| {
                             let title = e.description.clone();
-                            view! { <option value=e.name.clone() title=title>{format!("{} ({})", e.name, e.kind)}</option> }
+                            // "embedded (embedded)" said the same thing twice.
+                            let label = if e.name == e.kind { e.name.clone() } else { format!("{} ({})", e.name, e.kind) };
+                            view! { <option value=e.name.clone() title=title>{label}</option> }
                         }).collect_view()}
                     </select>
                 </label>

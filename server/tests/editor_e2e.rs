@@ -279,6 +279,20 @@ async fn check_views(b: &Browser, theme: &str, width: u32, height: u32) {
     b.press(&[], '4').await;
     b.find("[data-testid=run-engine]").await;
     problems.extend(overflow(b, &["[data-testid=run-start]", "[data-testid=run-engine]"]).await);
+    // issue 12: the engine's label sat beside its field, the others' above theirs.
+    let mut tops = Vec::new();
+    for id in ["run-engine", "run-items", "run-seed"] {
+        tops.push(b.rect(&format!("[data-testid={id}]")).await[1].round());
+    }
+    // Fields may wrap to a second row; fields of one row share their top edge.
+    if tops
+        .windows(2)
+        .any(|w| w[0] != w[1] && (w[0] - w[1]).abs() < 30.0)
+    {
+        problems.push(format!(
+            "the Run fields are not in line at {width} px: tops {tops:?}"
+        ));
+    }
     b.screenshot(&shot("run")).await;
 
     b.press(&[], '1').await;
@@ -703,4 +717,74 @@ async fn the_first_five_minutes_by_mouse() {
     let errors = b.console_errors().await;
     assert!(errors.is_empty(), "console errors: {errors:#?}");
     b.close().await;
+}
+
+// issue 12: the cards of an imported design were placed on a grid with a fixed row height,
+// so a card taller than the row overlapped the card below it.
+#[tokio::test]
+async fn no_card_of_an_imported_corpus_design_lies_on_another() {
+    let Ok(corpus) = browser::workspace().join("../shared/corpus").canonicalize() else {
+        eprintln!("skipped: the corpus is not here");
+        return;
+    };
+    let mut files: Vec<std::path::PathBuf> = ["nosql-workbench", "mcp-data-model"]
+        .iter()
+        .flat_map(|dir| walk_json(&corpus.join(dir)))
+        .filter(|p| !p.to_string_lossy().contains("usage_data"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        eprintln!("skipped: the corpus is not here");
+        return;
+    }
+    let Some((_server, b)) = open_app().await else {
+        return;
+    };
+    let mut problems = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("a corpus file");
+        let Ok(imported) = keyplan_core::import::detect_and_import(&text) else {
+            continue;
+        };
+        let expected: Vec<String> = imported
+            .design
+            .entities
+            .iter()
+            .map(|e| e.name.clone())
+            .collect();
+        b.choose_file(file).await;
+        eventually("the imported entities are on the canvas", || async {
+            b.texts("[data-testid=entity-name]").await == expected
+        })
+        .await;
+        let overlaps = overlapping_cards(&b).await;
+        if !overlaps.is_empty() {
+            problems.push(format!("{}: {overlaps:?}", file.display()));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "cards overlap:\n{}",
+        problems.join("\n")
+    );
+    b.close().await;
+}
+
+fn walk_json(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .flat_map(|e| {
+            let path = e.path();
+            if path.is_dir() {
+                walk_json(&path)
+            } else if path.extension().is_some_and(|x| x == "json") {
+                vec![path]
+            } else {
+                Vec::new()
+            }
+        })
+        .collect()
 }
