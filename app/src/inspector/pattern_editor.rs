@@ -210,7 +210,7 @@ pub fn PatternEditor(
                                 <code class="key-condition" data-testid="key-condition">{k.expression}</code>
                                 <dl class="key-values" data-testid="key-values">
                                     {k.values.into_iter().map(|(placeholder, value)| view! {
-                                        <div class="key-value"><dt class="mono">{placeholder}</dt><dd class="mono">{value}</dd></div>
+                                        <div class="key-value"><dt class="mono">{placeholder}</dt><dd class="mono">{value.split_inclusive('#').map(|part| view! { {part.to_string()}<wbr/> }).collect_view()}</dd></div>
                                     }).collect_view()}
                                 </dl>
                             })}
