@@ -18,7 +18,8 @@ use std::ops::Bound;
 
 use crate::analysis::{KeyCondition, KeyPart, Operation, QuerySpec, SortKeyCondition, Verdict};
 use crate::model::{
-    AccessPattern, Action, Design, Entity, IndexKeys, IndexKind, Order, Projection, SortOp, Table,
+    AccessPattern, Action, Design, Entity, IndexKeys, IndexKind, KeyType, Order, Projection,
+    SortOp, Table,
 };
 use crate::template::{KeyTemplate, Part};
 
@@ -742,6 +743,31 @@ pub(crate) fn unknown_attributes<'a>(
     out
 }
 
+/// What a read pattern asks that cannot hold together, one sentence each (issue 16): an input
+/// is matched exactly, so a range condition or an order on that same attribute says nothing
+/// a key could serve. Such a pattern gets no suggested index.
+pub(crate) fn contradictions(pattern: &AccessPattern) -> Vec<String> {
+    let is_input = |name: &str| pattern.inputs.iter().any(|i| i == name);
+    let mut out = Vec::new();
+    if let Some(cond) = &pattern.sort
+        && is_input(&cond.attribute)
+    {
+        out.push(format!(
+            "`{}` is an input, matched exactly, and also the attribute of its sort condition; drop one of them",
+            cond.attribute
+        ));
+    }
+    if let Some(by) = &pattern.order_by
+        && is_input(by)
+        && pattern.sort.as_ref().is_none_or(|c| c.attribute != *by)
+    {
+        out.push(format!(
+            "`{by}` is an input, matched exactly, so every result has the same `{by}` and ordering by it orders nothing"
+        ));
+    }
+    out
+}
+
 /// The candidate `name` most likely meant: the nearest by edit distance (ignoring case) among
 /// those within a third of the name's length (at least 2 edits), or that one contains the
 /// other (`orderId` and `id` after a rename). Ties go to the first.
@@ -1096,6 +1122,22 @@ impl<'p, 'a> ReadContext<'p, 'a> {
                     });
                 }
             }
+        }
+        // DynamoDB takes begins_with on a string or binary sort key only, and refuses the
+        // Query otherwise (issue 16: `check` called it covered while a run skipped it).
+        if let Some(cond) = &query.sort_condition
+            && cond.op == SortOp::BeginsWith
+            && keys
+                .sort_key
+                .iter()
+                .any(|k| k.name == cond.attribute && k.ty == KeyType::N)
+        {
+            return Err(self.why(|| {
+                format!(
+                    "begins_with needs a string or binary sort key, and `{}` is a number",
+                    cond.attribute
+                )
+            }));
         }
         // One item (a GetItem) is in any order; more, with no sort key left, in none.
         if let Some(order) = &self.pattern.order_by

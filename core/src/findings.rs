@@ -29,6 +29,7 @@
 //! | KP020 | error    | a key template whose value cannot have the key attribute's type |
 //! | KP021 | warning  | a number inside a string sort key sorts as text (`10` before `2`) |
 //! | KP022 | error    | a transaction over DynamoDB's 100 items |
+//! | KP023 | error    | a read pattern that contradicts itself (its sort or order attribute is also an input) |
 
 use std::collections::{HashMap, HashSet};
 
@@ -612,7 +613,7 @@ fn max_value_bytes(entity: &Entity, name: &str, shards: Option<u32>) -> (usize, 
     }
 }
 
-/// KP005, KP012, KP013, KP018, KP019, KP022: the patterns and what they use.
+/// KP005, KP012, KP013, KP018, KP019, KP022, KP023: the patterns and what they use.
 fn patterns(prepared: &Prepared<'_>, verdicts: &[Verdict], out: &mut Findings) {
     let design = prepared.design;
     let mut used_indexes: HashSet<(&str, Option<&str>)> = HashSet::new();
@@ -651,6 +652,14 @@ fn patterns(prepared: &Prepared<'_>, verdicts: &[Verdict], out: &mut Findings) {
                         from: unknown.name.to_string(),
                         to: to.to_string(),
                     }),
+                );
+            }
+            for contradiction in crate::coverage::contradictions(pattern) {
+                out.push(
+                    "KP023",
+                    Severity::Error,
+                    path(),
+                    format!("`{}` contradicts itself: {contradiction}", pattern.name),
                 );
             }
             skipped_types(prepared, pattern, verdict, &path, out);

@@ -32,6 +32,10 @@ pub(super) fn suggestion(
     if pattern.inputs.is_empty() && ordered.is_none() {
         return None;
     }
+    // A pattern that contradicts itself (KP023) is to be fixed, not indexed.
+    if !super::contradictions(pattern).is_empty() {
+        return None;
+    }
     // A Query returns a range in its attribute's order: no key narrows by one attribute and
     // orders by another.
     if let (Some(cond), Some(by)) = (&pattern.sort, &pattern.order_by)

@@ -700,3 +700,40 @@ fn partition_peers_are_the_members_whose_partition_can_render_equal() {
     // Neither none nor all: the beginnings sort the members apart.
     assert!(pairs > 300 && pairs < 300 * 300, "{pairs}");
 }
+
+// issue 16: begins_with on a number sort key was "Query ... begins_with(SK, :sk)", which
+// DynamoDB refuses (and a run skipped).
+#[test]
+fn begins_with_on_a_number_sort_key_is_not_a_query() {
+    check(
+        "
+        table scores PK SK:N
+        entity Score player score:N | PK=PLAYER#{player} SK={score}
+        read by_prefix Score by player where score begins_with
+        read from Score by player where score >=
+        ",
+        expect![[r#"
+            by_prefix: Scan
+              - the table: begins_with needs a string or binary sort key, and `SK` is a number
+              suggestion: a GSI with partition key `PLAYER#{player}` and sort key `{score}` would serve it
+            from: Query
+              PK = :pk AND SK >= :sk
+                :pk = PLAYER#{player}
+                :sk = {score}
+        "#]],
+    );
+}
+
+// issue 16: the suggestion for a pattern whose sort attribute is also an input had that
+// attribute in both keys.
+#[test]
+fn a_pattern_that_contradicts_itself_gets_no_suggestion() {
+    check(
+        &format!("{ORDERS}\nread since Order by status,createdAt where createdAt >="),
+        expect![[r#"
+            since: Scan
+              - the table: PK = `CUSTOMER#{customerId}` needs `customerId`, which is not an input
+              - GSI1: the condition on `createdAt` does not map onto GSI1SK: in Order's `{createdAt}#{orderId}` after `{createdAt}#`, the next variable is `orderId`, not `createdAt`
+        "#]],
+    );
+}

@@ -354,3 +354,24 @@ fn a_pattern_input_left_behind_by_a_rename_says_what_it_meant_and_offers_the_ren
         "#]],
     );
 }
+
+// issue 16: an attribute both an input and the sort condition got a suggested GSI keyed on it
+// twice; the pattern contradicts itself and must say so.
+#[test]
+fn a_pattern_whose_sort_or_order_attribute_is_also_an_input_contradicts_itself() {
+    check(
+        "
+        table orders PK SK
+        entity Order orderId customerId createdAt | PK=CUSTOMER#{customerId} SK=ORDER#{orderId}
+        read since Order by customerId,createdAt where createdAt >=
+        read sorted Order by customerId order customerId
+        read fine Order by customerId where createdAt >=
+        ",
+        expect![[r#"
+            KP023 Error patterns/since
+              `since` contradicts itself: `createdAt` is an input, matched exactly, and also the attribute of its sort condition; drop one of them
+            KP023 Error patterns/sorted
+              `sorted` contradicts itself: `customerId` is an input, matched exactly, so every result has the same `customerId` and ordering by it orders nothing
+        "#]],
+    );
+}
