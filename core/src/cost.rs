@@ -47,8 +47,6 @@ pub use size::{
 pub const MONTH_SECONDS: f64 = 30.0 * 86_400.0;
 /// Bytes in a GB of storage.
 pub const BYTES_PER_GB: f64 = 1_073_741_824.0;
-/// A partition-key variable with at most this many distinct values concentrates traffic.
-pub const FEW_DISTINCT_VALUES: u64 = 100;
 
 /// What the estimate assumes beyond the design.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -398,23 +396,15 @@ fn partition_template(table: &Table, entity: &Entity, index: Option<&str>) -> Op
     entity.key_template(&key).map(|t| t.into_owned())
 }
 
-/// Whether every attribute variable of `template` takes few values (an enum, a `distinct`
-/// hint of at most [`FEW_DISTINCT_VALUES`], a date), so that traffic concentrates on few
-/// partitions. Returns the partition named with example values and the share of the traffic
-/// the busiest one takes: all of it for a constant, an enum (new orders are all `PENDING`) or
-/// a date (today takes every write); 1 in N for a `distinct: N` hint, spread evenly.
+/// Whether every attribute variable of `template` takes few values (by
+/// [`crate::concentration::few_values`], the rule KP014 applies too), so that traffic
+/// concentrates on few partitions. Returns the partition named with example values and the
+/// share of the traffic the busiest one takes (the product of each variable's busiest share).
 fn concentrated(entity: Option<&Entity>, template: &KeyTemplate) -> Option<(String, f64)> {
     let mut share = 1.0;
     for var in template.attribute_vars() {
         let attribute = entity.and_then(|e| e.attribute(&var.name))?;
-        let lower = attribute.name.to_ascii_lowercase();
-        if !attribute.values.is_empty() || lower.contains("date") || lower == "day" {
-            continue;
-        }
-        match attribute.distinct {
-            Some(d) if d <= FEW_DISTINCT_VALUES => share /= d.max(1) as f64,
-            _ => return None,
-        }
+        share *= crate::concentration::few_values(attribute)?.busiest_share();
     }
     let name = template.render(|var| {
         if var.shards.is_some() {

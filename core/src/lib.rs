@@ -7,6 +7,7 @@
 
 pub mod aggregate;
 pub mod analysis;
+pub mod concentration;
 pub mod cost;
 pub mod coverage;
 pub mod edit;

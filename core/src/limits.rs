@@ -26,6 +26,12 @@ pub const TABLE_NAME_LEN: std::ops::RangeInclusive<usize> = 3..=255;
 pub const KEY_ATTRIBUTE_NAME_BYTES: std::ops::RangeInclusive<usize> = 1..=255;
 /// Distinct items in one TransactWriteItems or TransactGetItems.
 pub const MAX_TRANSACT_ITEMS: usize = 100;
+/// A key attribute with at most this many distinct values concentrates traffic on few
+/// partitions (see [`crate::concentration`]); with traffic spread evenly the busiest value
+/// takes 1 in this many. One partition serves 3,000 read and 1,000 write units a second, so
+/// at a thousand values a pattern's traffic already needs to be heavy to reach one
+/// partition's limit, which KP014 and the cost report then compare.
+pub const FEW_DISTINCT_VALUES: u64 = 1_000;
 /// Put or delete requests in one BatchWriteItem.
 pub const MAX_BATCH_WRITE_ITEMS: usize = 25;
 /// Keys in one BatchGetItem.

@@ -265,3 +265,54 @@ fn the_first_pattern_and_entity_of_a_name_are_the_ones_costed() {
     "#]]
     .assert_debug_eq(&lines);
 }
+
+// issue 16: the cost report (at most 100 distinct values) and KP014 (at most 1,000) judged
+// "few values" by two rules, so one design got a hot-partition warning and a cost report
+// that saw nothing. With one rule they name the same partition.
+#[test]
+fn the_cost_report_and_kp014_agree_on_a_key_of_a_few_hundred_values() {
+    let text = include_str!("../../../examples/order-management.keyplan.json");
+    let mut design = crate::file::parse(text).expect("the example parses");
+    let order = design
+        .entities
+        .iter_mut()
+        .find(|e| e.name == "Order")
+        .expect("an Order entity");
+    order
+        .attributes
+        .iter_mut()
+        .find(|a| a.name == "fulfillmentCenter")
+        .expect("fulfillmentCenter")
+        .distinct = Some(500);
+    for pattern in &mut design.patterns {
+        if pattern.name == "Create order" {
+            pattern.rate = 1_000_000.0;
+        }
+    }
+    let data = generate(&design, &SampleConfig::default());
+    let store = Store::build(&design, data.load_items());
+    let analysis = crate::analyze(&design);
+    let report = estimate(&design, &analysis.verdicts, &store, &CostConfig::default());
+    let hot_in_cost: Vec<String> = report
+        .partitions
+        .iter()
+        .filter(|p| p.hot && p.index.as_deref() == Some("GSI2"))
+        .map(|p| p.partition.clone())
+        .collect();
+    let kp014: Vec<String> = analysis
+        .findings
+        .iter()
+        .filter(|f| f.code == "KP014" && f.message.starts_with("GSI2PK"))
+        .map(|f| f.message.clone())
+        .collect();
+    expect![[r#"
+        (
+            [
+                "FC#<fulfillmentCenter>",
+            ],
+            [
+                "GSI2PK `FC#{fulfillmentCenter}` takes few values (`fulfillmentCenter` takes about 500 values), and `Create order` can send about 2000000 write units a second to one of them, over one partition's 1000: write-shard it into 2000 (`FC#{fulfillmentCenter}#SHARD{shard:2000}`) and read the shards in parallel",
+            ],
+        )
+    "#]].assert_debug_eq(&(hot_in_cost, kp014));
+}

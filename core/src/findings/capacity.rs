@@ -262,24 +262,13 @@ pub(super) fn hot_partitions(prepared: &Prepared<'_>, verdicts: &[Verdict], out:
     }
 }
 
-/// Why a partition key takes few values, or `None` when one of its variables can take many.
+/// Why a partition key takes few values, or `None` when one of its variables can take many
+/// (by [`crate::concentration::few_values`], the rule the cost report applies too).
 fn few_values(entity: &Entity, templates: &[std::borrow::Cow<'_, KeyTemplate>]) -> Option<String> {
     let mut why = Vec::new();
     for var in templates.iter().flat_map(|t| t.attribute_vars()) {
         let a = entity.attribute(&var.name)?;
-        let lower = a.name.to_ascii_lowercase();
-        if !a.values.is_empty() {
-            why.push(format!("`{}` has {} known values", a.name, a.values.len()));
-        } else if let Some(n) = a.distinct.filter(|&n| n <= 1000) {
-            why.push(format!("`{}` takes about {n} values", a.name));
-        } else if a.ty == AttrType::S && (lower.contains("date") || lower.contains("day")) {
-            why.push(format!(
-                "`{}` is a date: a day's traffic shares one value",
-                a.name
-            ));
-        } else {
-            return None;
-        }
+        why.push(crate::concentration::few_values(a)?.to_string());
     }
     if why.is_empty() {
         why.push("it is a constant".to_string());
