@@ -19,7 +19,7 @@
 //! hash and the length of what the row computed (the Debug text of the analysis, sample, cost
 //! report or query run; the export's text) to FILE: an optimisation must leave it the same.
 //!
-//! The rows do what the CLI does: `cost` and `query` build the store from the sample (moved,
+//! The rows do what the CLI does, with its allocator (jemalloc): `cost` and `query` build the store from the sample (moved,
 //! not copied) and compute the verdicts alone, as `keyplan cost` and `keyplan query` do.
 //!
 //! The designs are [`keyplan_core::generated::design`], the one `benches/analysis.rs` uses at
@@ -37,6 +37,11 @@ use keyplan_core::eval::{self, Store};
 use keyplan_core::export::{Format, export};
 use keyplan_core::model::Design;
 use keyplan_core::sample::{SampleConfig, generate};
+
+/// The allocator of the `keyplan` binary (server/src/main.rs), whose commands the rows time.
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 /// The CPU time this thread has had, from Linux's `/proc/thread-self/schedstat` (its first
 /// field, in nanoseconds); `None` elsewhere. The kernel brings it up to date at the
