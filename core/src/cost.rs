@@ -29,7 +29,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::analysis::{Operation, Verdict};
-use crate::eval::{PatternRun, PlanError, Store, TableStore, run_all};
+use crate::eval::{PlanError, Store, TableStore, count_all};
 use crate::limits::{
     ITEM_STORAGE_OVERHEAD_BYTES, PARTITION_READ_UNITS_PER_SECOND, PARTITION_WRITE_UNITS_PER_SECOND,
     Prices,
@@ -196,8 +196,9 @@ pub fn estimate(
     config: &CostConfig,
 ) -> CostReport {
     let sizes = entity_sizes(design, store);
-    let runs: BTreeMap<String, Result<PatternRun, PlanError>> =
-        run_all(design, store, verdicts).into_iter().collect();
+    // Only how many items each read returns matters here: counted, not copied (issue 13).
+    let runs: BTreeMap<String, Result<usize, PlanError>> =
+        count_all(design, store, verdicts).into_iter().collect();
     let by_name = ByName::new(design);
     let sizes_by_name = SizesByName::new(&sizes);
     let prices = config.prices;
@@ -316,7 +317,7 @@ fn read_cost(
     pattern: &AccessPattern,
     store: &Store,
     sizes: &SizesByName<'_>,
-    run: Option<&Result<PatternRun, PlanError>>,
+    run: Option<&Result<usize, PlanError>>,
     cost: &mut PatternCost,
 ) {
     let consistency = if pattern.consistent {
@@ -346,7 +347,7 @@ fn read_cost(
             let queries = verdict.shards.unwrap_or(1).max(1);
             let items_per_query = match (pattern.page_size, run) {
                 (Some(page), _) => f64::from(page),
-                (None, Some(Ok(run))) => run.result.items.len() as f64 / f64::from(queries),
+                (None, Some(Ok(items))) => *items as f64 / f64::from(queries),
                 (None, _) => 1.0,
             };
             let bytes = (items_per_query * index_bytes as f64).ceil() as usize;
