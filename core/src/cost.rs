@@ -29,7 +29,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::analysis::{Operation, Verdict};
-use crate::eval::{PlanError, Store, TableStore, count_all};
+use crate::eval::{PlanError, Store, TableStore, count_all_by};
 use crate::limits::{
     ITEM_STORAGE_OVERHEAD_BYTES, PARTITION_READ_UNITS_PER_SECOND, PARTITION_WRITE_UNITS_PER_SECOND,
     Prices,
@@ -139,45 +139,59 @@ pub struct CostReport {
     pub monthly_total: f64,
 }
 
-/// Sizes of the entity in the table and each index, from the store.
+/// Sizes of the entity in the table and each index, from the store. Each secondary index is
+/// walked once, entity by entity, instead of looked up for every entity (issue 13).
 fn entity_sizes(design: &Design, store: &Store) -> Vec<EntitySize> {
-    design
-        .entities
-        .iter()
-        .map(|entity| {
-            let mut out = EntitySize {
-                entity: entity.name.clone(),
-                table: entity.table.clone(),
-                samples: 0,
-                average_bytes: 0,
-                indexes: Vec::new(),
-            };
-            let Some(table) = store.table(&entity.table) else {
-                return out;
-            };
-            // The table itself first: its entries are the table's items, in order.
-            let Some((primary, secondary)) = table.indexes().split_first() else {
-                return out;
-            };
+    let mut out: Vec<EntitySize> = Vec::with_capacity(design.entities.len());
+    // Per table name: the positions in `out` of its entities with samples, by entity name.
+    let mut sampled: BTreeMap<&str, BTreeMap<&str, Vec<usize>>> = BTreeMap::new();
+    for entity in &design.entities {
+        let mut size = EntitySize {
+            entity: entity.name.clone(),
+            table: entity.table.clone(),
+            samples: 0,
+            average_bytes: 0,
+            indexes: Vec::new(),
+        };
+        // The table itself first: its entries are the table's items, in order.
+        if let Some(table) = store.table(&entity.table)
+            && let Some(primary) = table.indexes().first()
+        {
             let sizes: Vec<usize> = table
                 .items_of(primary, &entity.name)
                 .map(|s| s.size)
                 .collect();
-            out.samples = sizes.len();
-            out.average_bytes = average(&sizes);
-            for index in secondary {
-                let projected: Vec<usize> = table.projected_sizes_of(index, &entity.name).collect();
-                if !projected.is_empty() && !sizes.is_empty() {
-                    out.indexes.push((
+            size.samples = sizes.len();
+            size.average_bytes = average(&sizes);
+            if !sizes.is_empty() {
+                sampled
+                    .entry(entity.table.as_str())
+                    .or_default()
+                    .entry(entity.name.as_str())
+                    .or_default()
+                    .push(out.len());
+            }
+        }
+        out.push(size);
+    }
+    for (table_name, entities) in &sampled {
+        let Some(table) = store.table(table_name) else {
+            continue;
+        };
+        for index in table.indexes().iter().skip(1) {
+            for (name, entries, bytes) in table.projected_totals(index) {
+                for &at in entities.get(name).map_or(&[][..], Vec::as_slice) {
+                    let samples = out[at].samples;
+                    out[at].indexes.push((
                         index.name.clone().unwrap_or_default(),
-                        projected.len() as f64 / sizes.len() as f64,
-                        average(&projected),
+                        entries as f64 / samples as f64,
+                        bytes.div_ceil(entries),
                     ));
                 }
             }
-            out
-        })
-        .collect()
+        }
+    }
+    out
 }
 
 fn average(sizes: &[usize]) -> usize {
@@ -197,9 +211,11 @@ pub fn estimate(
 ) -> CostReport {
     let sizes = entity_sizes(design, store);
     // Only how many items each read returns matters here: counted, not copied (issue 13).
-    let runs: BTreeMap<String, Result<usize, PlanError>> =
-        count_all(design, store, verdicts).into_iter().collect();
     let by_name = ByName::new(design);
+    let runs: BTreeMap<String, Result<usize, PlanError>> =
+        count_all_by(&by_name, design, store, verdicts)
+            .into_iter()
+            .collect();
     let sizes_by_name = SizesByName::new(&sizes);
     let prices = config.prices;
     let mut patterns = Vec::new();

@@ -386,6 +386,19 @@ impl TableStore {
         index.entries_of(entity).map(|e| e.size)
     }
 
+    /// For each entity with items in `index`, in name order: its name, how many entries it
+    /// has there and their projected sizes summed. What [`TableStore::projected_sizes_of`]
+    /// gives every entity, in one walk of the index instead of a lookup per entity.
+    pub fn projected_totals<'a>(
+        &'a self,
+        index: &'a IndexStore,
+    ) -> impl Iterator<Item = (&'a str, usize, usize)> + 'a {
+        index.by_entity.iter().map(|(entity, positions)| {
+            let bytes = positions.iter().map(|&at| index.entries[at].size).sum();
+            (entity.as_str(), positions.len(), bytes)
+        })
+    }
+
     /// The stored items of `index` grouped by partition: each partition's key values and its
     /// items in sort order, partitions in key order.
     pub fn partitions<'a>(
@@ -1576,7 +1589,17 @@ pub fn count_all(
     store: &Store,
     verdicts: &[Verdict],
 ) -> Vec<(String, Result<usize, PlanError>)> {
-    let by_name = ByName::new(design);
+    count_all_by(&ByName::new(design), design, store, verdicts)
+}
+
+/// [`count_all`] with the design's patterns and entities looked up in `by_name`, which the
+/// caller has built already.
+pub(crate) fn count_all_by(
+    by_name: &ByName<'_>,
+    design: &Design,
+    store: &Store,
+    verdicts: &[Verdict],
+) -> Vec<(String, Result<usize, PlanError>)> {
     let entity_named = |name: &str| by_name.entity(name);
     verdicts
         .iter()
