@@ -149,7 +149,9 @@ fn print_table(title: &str, sizes: &[usize], rows: &[(String, Vec<Duration>)]) {
     }
     if allowed.is_some() {
         match failing.len() {
-            0 => println!("every row grows at most as n log n and takes under 1 s at the last size"),
+            0 => {
+                println!("every row grows at most as n log n and takes under 1 s at the last size")
+            }
             _ => println!("over n log n or 1 s: {}", failing.join(", ")),
         }
     }
@@ -211,7 +213,10 @@ fn rows<'d>(design: &'d Design, text: &'d str) -> Vec<Row<'d>> {
             Box::new(move || Box::new(generate(design, &SampleConfig::default()))),
         ),
         ("cost".to_string(), Box::new(move || Box::new(cost(design)))),
-        ("query".to_string(), Box::new(move || Box::new(query(design)))),
+        (
+            "query".to_string(),
+            Box::new(move || Box::new(query(design))),
+        ),
     ];
     for format in Format::ALL {
         rows.push((

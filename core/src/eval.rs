@@ -612,14 +612,20 @@ impl Store {
                     continue;
                 }
                 match keys.partition_key.first() {
-                    Some(first) => by_first_key.entry(first.name.as_str()).or_default().push(at),
+                    Some(first) => by_first_key
+                        .entry(first.name.as_str())
+                        .or_default()
+                        .push(at),
                     // No partition key (not a valid index): every item is looked at.
                     None => holding[at] = (0..table.items.len()).collect(),
                 }
             }
             for (i, stored) in table.items.iter().enumerate() {
                 for name in stored.item.keys() {
-                    for &at in by_first_key.get(name.as_str()).map_or(&[][..], Vec::as_slice) {
+                    for &at in by_first_key
+                        .get(name.as_str())
+                        .map_or(&[][..], Vec::as_slice)
+                    {
                         holding[at].push(i);
                     }
                 }
@@ -1606,21 +1612,18 @@ pub(crate) fn count_all_by(
         .filter(|v| matches!(v.operation, Operation::GetItem | Operation::Query))
         .map(|v| {
             let count = match by_name.pattern(&v.pattern) {
-                Some(pattern) => {
-                    inputs_and_plan(design, &entity_named, store, v, pattern, None).and_then(
-                        |(_, plan)| {
-                            if plan.operation == Operation::GetItem {
-                                let mut items = 0;
-                                for query in &plan.queries {
-                                    items += store.count_item(query)?;
-                                }
-                                Ok(items)
-                            } else {
-                                Ok(store.count_scatter_gather(&plan.queries)?)
+                Some(pattern) => inputs_and_plan(design, &entity_named, store, v, pattern, None)
+                    .and_then(|(_, plan)| {
+                        if plan.operation == Operation::GetItem {
+                            let mut items = 0;
+                            for query in &plan.queries {
+                                items += store.count_item(query)?;
                             }
-                        },
-                    )
-                }
+                            Ok(items)
+                        } else {
+                            Ok(store.count_scatter_gather(&plan.queries)?)
+                        }
+                    }),
                 None => Err(PlanError::Incomplete(v.pattern.clone())),
             };
             (v.pattern.clone(), count)
