@@ -29,7 +29,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::analysis::{Operation, Verdict};
-use crate::eval::{PatternRun, PlanError, Store, TableStore, run_all};
+use crate::eval::{PlanError, Store, TableStore, count_all_by};
 use crate::limits::{
     ITEM_STORAGE_OVERHEAD_BYTES, PARTITION_READ_UNITS_PER_SECOND, PARTITION_WRITE_UNITS_PER_SECOND,
     Prices,
@@ -137,45 +137,59 @@ pub struct CostReport {
     pub monthly_total: f64,
 }
 
-/// Sizes of the entity in the table and each index, from the store.
+/// Sizes of the entity in the table and each index, from the store. Each secondary index is
+/// walked once, entity by entity, instead of looked up for every entity (issue 13).
 fn entity_sizes(design: &Design, store: &Store) -> Vec<EntitySize> {
-    design
-        .entities
-        .iter()
-        .map(|entity| {
-            let mut out = EntitySize {
-                entity: entity.name.clone(),
-                table: entity.table.clone(),
-                samples: 0,
-                average_bytes: 0,
-                indexes: Vec::new(),
-            };
-            let Some(table) = store.table(&entity.table) else {
-                return out;
-            };
-            // The table itself first: its entries are the table's items, in order.
-            let Some((primary, secondary)) = table.indexes().split_first() else {
-                return out;
-            };
+    let mut out: Vec<EntitySize> = Vec::with_capacity(design.entities.len());
+    // Per table name: the positions in `out` of its entities with samples, by entity name.
+    let mut sampled: BTreeMap<&str, BTreeMap<&str, Vec<usize>>> = BTreeMap::new();
+    for entity in &design.entities {
+        let mut size = EntitySize {
+            entity: entity.name.clone(),
+            table: entity.table.clone(),
+            samples: 0,
+            average_bytes: 0,
+            indexes: Vec::new(),
+        };
+        // The table itself first: its entries are the table's items, in order.
+        if let Some(table) = store.table(&entity.table)
+            && let Some(primary) = table.indexes().first()
+        {
             let sizes: Vec<usize> = table
                 .items_of(primary, &entity.name)
                 .map(|s| s.size)
                 .collect();
-            out.samples = sizes.len();
-            out.average_bytes = average(&sizes);
-            for index in secondary {
-                let projected: Vec<usize> = table.projected_sizes_of(index, &entity.name).collect();
-                if !projected.is_empty() && !sizes.is_empty() {
-                    out.indexes.push((
+            size.samples = sizes.len();
+            size.average_bytes = average(&sizes);
+            if !sizes.is_empty() {
+                sampled
+                    .entry(entity.table.as_str())
+                    .or_default()
+                    .entry(entity.name.as_str())
+                    .or_default()
+                    .push(out.len());
+            }
+        }
+        out.push(size);
+    }
+    for (table_name, entities) in &sampled {
+        let Some(table) = store.table(table_name) else {
+            continue;
+        };
+        for index in table.indexes().iter().skip(1) {
+            for (name, entries, bytes) in table.projected_totals(index) {
+                for &at in entities.get(name).map_or(&[][..], Vec::as_slice) {
+                    let samples = out[at].samples;
+                    out[at].indexes.push((
                         index.name.clone().unwrap_or_default(),
-                        projected.len() as f64 / sizes.len() as f64,
-                        average(&projected),
+                        entries as f64 / samples as f64,
+                        bytes.div_ceil(entries),
                     ));
                 }
             }
-            out
-        })
-        .collect()
+        }
+    }
+    out
 }
 
 fn average(sizes: &[usize]) -> usize {
@@ -194,9 +208,12 @@ pub fn estimate(
     config: &CostConfig,
 ) -> CostReport {
     let sizes = entity_sizes(design, store);
-    let runs: BTreeMap<String, Result<PatternRun, PlanError>> =
-        run_all(design, store, verdicts).into_iter().collect();
+    // Only how many items each read returns matters here: counted, not copied (issue 13).
     let by_name = ByName::new(design);
+    let runs: BTreeMap<String, Result<usize, PlanError>> =
+        count_all_by(&by_name, design, store, verdicts)
+            .into_iter()
+            .collect();
     let sizes_by_name = SizesByName::new(&sizes);
     let prices = config.prices;
     let mut patterns = Vec::new();
@@ -314,7 +331,7 @@ fn read_cost(
     pattern: &AccessPattern,
     store: &Store,
     sizes: &SizesByName<'_>,
-    run: Option<&Result<PatternRun, PlanError>>,
+    run: Option<&Result<usize, PlanError>>,
     cost: &mut PatternCost,
 ) {
     let consistency = if pattern.consistent {
@@ -344,7 +361,7 @@ fn read_cost(
             let queries = verdict.shards.unwrap_or(1).max(1);
             let items_per_query = match (pattern.page_size, run) {
                 (Some(page), _) => f64::from(page),
-                (None, Some(Ok(run))) => run.result.items.len() as f64 / f64::from(queries),
+                (None, Some(Ok(items))) => *items as f64 / f64::from(queries),
                 (None, _) => 1.0,
             };
             let bytes = (items_per_query * index_bytes as f64).ceil() as usize;

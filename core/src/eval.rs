@@ -315,19 +315,22 @@ impl IndexStore {
     }
 
     /// Groups the entries by their items' entity: what [`IndexStore::entries_of`] reads.
-    fn group_by_entity(&mut self, items: &[StoredItem]) {
-        let mut by_entity: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    /// `entities` are the table's entity names, sorted, and `rank` each item's position in it:
+    /// worked out once for the table, not looked up by name for every entry of every index.
+    fn group_by_entity(&mut self, entities: &[&str], rank: &[Option<usize>]) {
+        let mut groups: Vec<Vec<usize>> = vec![Vec::new(); entities.len()];
         for (at, entry) in self.entries.iter().enumerate() {
-            if let Some(entity) = &items[entry.item].entity {
-                match by_entity.get_mut(entity.as_str()) {
-                    Some(positions) => positions.push(at),
-                    None => {
-                        by_entity.insert(entity.clone(), vec![at]);
-                    }
-                }
+            if let Some(r) = rank[entry.item] {
+                groups[r].push(at);
             }
         }
-        self.by_entity = by_entity;
+        // Sorted by name already, so the map is built in one pass.
+        self.by_entity = entities
+            .iter()
+            .zip(groups)
+            .filter(|(_, positions)| !positions.is_empty())
+            .map(|(name, positions)| (name.to_string(), positions))
+            .collect();
     }
 }
 
@@ -381,6 +384,19 @@ impl TableStore {
         entity: &str,
     ) -> impl Iterator<Item = usize> + 'a {
         index.entries_of(entity).map(|e| e.size)
+    }
+
+    /// For each entity with items in `index`, in name order: its name, how many entries it
+    /// has there and their projected sizes summed. What [`TableStore::projected_sizes_of`]
+    /// gives every entity, in one walk of the index instead of a lookup per entity.
+    pub fn projected_totals<'a>(
+        &'a self,
+        index: &'a IndexStore,
+    ) -> impl Iterator<Item = (&'a str, usize, usize)> + 'a {
+        index.by_entity.iter().map(|(entity, positions)| {
+            let bytes = positions.iter().map(|&at| index.entries[at].size).sum();
+            (entity.as_str(), positions.len(), bytes)
+        })
     }
 
     /// The stored items of `index` grouped by partition: each partition's key values and its
@@ -567,8 +583,55 @@ impl Store {
                     size,
                 });
             }
+            // The table's entity names, sorted, and each item's position among them.
+            let mut entities: Vec<&str> = table
+                .items
+                .iter()
+                .filter_map(|s| s.entity.as_deref())
+                .collect::<std::collections::HashSet<&str>>()
+                .into_iter()
+                .collect();
+            entities.sort_unstable();
+            let rank_of: HashMap<&str, usize> =
+                entities.iter().enumerate().map(|(r, &e)| (e, r)).collect();
+            let rank: Vec<Option<usize>> = table
+                .items
+                .iter()
+                .map(|s| s.entity.as_deref().and_then(|e| rank_of.get(e).copied()))
+                .collect();
+            // Per index (in `indexes()` order), the items that hold its first partition key
+            // attribute, in table order: the only ones that can be in it. Found by walking
+            // each item's attributes once, instead of looking every index's key up in every
+            // item (most items are in few of a table's indexes).
+            let index_keys = table.table.indexes();
+            let mut holding: Vec<Vec<usize>> = vec![Vec::new(); index_keys.len()];
+            let mut by_first_key: HashMap<&str, Vec<usize>> = HashMap::new();
+            for (at, keys) in index_keys.iter().enumerate() {
+                // The table's own entries are its items, keyed already.
+                if keys.kind == IndexKind::Table {
+                    continue;
+                }
+                match keys.partition_key.first() {
+                    Some(first) => by_first_key
+                        .entry(first.name.as_str())
+                        .or_default()
+                        .push(at),
+                    // No partition key (not a valid index): every item is looked at.
+                    None => holding[at] = (0..table.items.len()).collect(),
+                }
+            }
+            for (i, stored) in table.items.iter().enumerate() {
+                for name in stored.item.keys() {
+                    for &at in by_first_key
+                        .get(name.as_str())
+                        .map_or(&[][..], Vec::as_slice)
+                    {
+                        holding[at].push(i);
+                    }
+                }
+            }
             let mut built = Vec::new();
-            for keys in table.table.indexes() {
+            for (keys, holding) in index_keys.into_iter().zip(holding) {
                 let mut index = IndexStore {
                     name: keys.name.map(str::to_string),
                     kind: keys.kind,
@@ -580,12 +643,13 @@ impl Store {
                 };
                 if index.kind == IndexKind::Table {
                     index.entries = std::mem::take(&mut table_entries);
-                    index.group_by_entity(&table.items);
+                    index.group_by_entity(&entities, &rank);
                     built.push(index);
                     continue;
                 }
-                let mut entries = Vec::with_capacity(table.items.len());
-                for (i, stored) in table.items.iter().enumerate() {
+                let mut entries = Vec::with_capacity(holding.len());
+                for i in holding {
+                    let stored = &table.items[i];
                     let partition = key_values(&stored.item, &index.partition_key);
                     // Not in the index (the common case): its sort key does not matter.
                     if matches!(partition, Err((_, None))) {
@@ -623,7 +687,7 @@ impl Store {
                 });
                 let mut slots: Vec<Option<Entry>> = entries.into_iter().map(Some).collect();
                 index.entries = order.iter().filter_map(|&at| slots[at].take()).collect();
-                index.group_by_entity(&table.items);
+                index.group_by_entity(&entities, &rank);
                 built.push(index);
             }
             table.indexes = built;
@@ -656,6 +720,45 @@ impl Store {
 
     /// Executes one Query exactly as DynamoDB does, returning one page.
     pub fn query(&self, query: &KeyQuery) -> Result<Page, QueryError> {
+        let (table, index, matching, consistency) = self.matching(query)?;
+        Ok(self.read_page(
+            table,
+            index,
+            matching,
+            query.forward,
+            query.limit,
+            consistency,
+        ))
+    }
+
+    /// How many items [`Store::query`]'s page holds, with the same checks and the same stops
+    /// (the Limit, the 1 MB page), without copying them: what the cost estimate reads.
+    pub fn count(&self, query: &KeyQuery) -> Result<usize, QueryError> {
+        let (_, _, matching, _) = self.matching(query)?;
+        let limit = query.limit.map_or(usize::MAX, |l| l as usize);
+        let (mut items, mut bytes) = (0, 0);
+        let mut count = |entry: &Entry| {
+            if items >= limit || bytes >= crate::limits::MAX_PAGE_BYTES {
+                return false;
+            }
+            items += 1;
+            bytes += entry.size;
+            true
+        };
+        if query.forward {
+            matching.iter().all(&mut count);
+        } else {
+            matching.iter().rev().all(&mut count);
+        }
+        Ok(items)
+    }
+
+    /// The checks of a Query and the entries its key condition (and ExclusiveStartKey)
+    /// select, in index order, with its table, index and read consistency.
+    fn matching<'s>(
+        &'s self,
+        query: &KeyQuery,
+    ) -> Result<(&'s TableStore, &'s IndexStore, &'s [Entry], Consistency), QueryError> {
         let (table, index) = self.resolve(&query.table, query.index.as_deref())?;
         if query.limit == Some(0) {
             return Err(QueryError::ZeroLimit);
@@ -667,7 +770,8 @@ impl Store {
         let bounds = SortBounds::new(index, &query.sort_equal, query.sort_condition.as_ref())?;
         let entries = &index.entries;
         let lo = entries.partition_point(|e| e.partition < partition);
-        let hi = lo + entries[lo..].partition_point(|e| e.partition <= partition);
+        // From `lo` on, the partition's entries come first: equal keys, not compared by order.
+        let hi = lo + entries[lo..].partition_point(|e| e.partition == partition);
         let part = &entries[lo..hi];
         let a = part.partition_point(|e| bounds.place(&e.sort) == Ordering::Less);
         let b = a + part[a..].partition_point(|e| bounds.place(&e.sort) != Ordering::Greater);
@@ -696,14 +800,7 @@ impl Store {
         } else {
             Consistency::Eventual
         };
-        Ok(self.read_page(
-            table,
-            index,
-            matching,
-            query.forward,
-            query.limit,
-            consistency,
-        ))
+        Ok((table, index, matching, consistency))
     }
 
     fn read_page(
@@ -756,15 +853,7 @@ impl Store {
     /// GetItem: the item with exactly this primary key, if any. A missing item still costs
     /// one read (half a unit eventually consistent).
     pub fn get_item(&self, query: &KeyQuery) -> Result<Page, QueryError> {
-        let (table, index) = self.resolve(&query.table, None)?;
-        let partition = typed_values(&index.partition_key, &query.partition, true)?;
-        let sort = typed_values(&index.sort_key, &query.sort_equal, true)
-            .map_err(|e| QueryError::IncompleteKey(e.to_string()))?;
-        let entries = &index.entries;
-        let at = entries.partition_point(|e| (&e.partition, &e.sort) < (&partition, &sort));
-        let found = entries
-            .get(at)
-            .filter(|e| e.partition == partition && e.sort == sort);
+        let (table, found) = self.find_item(query)?;
         let consistency = if query.consistent {
             Consistency::Strong
         } else {
@@ -785,6 +874,26 @@ impl Store {
             page.read_units = read_units(stored.size, consistency);
         }
         Ok(page)
+    }
+
+    /// The checks of GetItem and the entry of the item it finds, if any.
+    fn find_item(&self, query: &KeyQuery) -> Result<(&TableStore, Option<&Entry>), QueryError> {
+        let (table, index) = self.resolve(&query.table, None)?;
+        let partition = typed_values(&index.partition_key, &query.partition, true)?;
+        let sort = typed_values(&index.sort_key, &query.sort_equal, true)
+            .map_err(|e| QueryError::IncompleteKey(e.to_string()))?;
+        let entries = &index.entries;
+        let at = entries.partition_point(|e| (&e.partition, &e.sort) < (&partition, &sort));
+        let found = entries
+            .get(at)
+            .filter(|e| e.partition == partition && e.sort == sort);
+        Ok((table, found))
+    }
+
+    /// How many items (0 or 1) [`Store::get_item`] returns, with the same checks, without
+    /// copying the item.
+    pub fn count_item(&self, query: &KeyQuery) -> Result<usize, QueryError> {
+        Ok(usize::from(self.find_item(query)?.1.is_some()))
     }
 
     /// Scatter-gather: runs each query (one per write shard, each with the same Limit), merges
@@ -846,6 +955,24 @@ impl Store {
             pages,
             bytes_read,
             read_units,
+        })
+    }
+}
+
+impl Store {
+    /// How many items [`Store::scatter_gather`] of `queries` merges, with the same checks,
+    /// without copying them.
+    pub fn count_scatter_gather(&self, queries: &[KeyQuery]) -> Result<usize, QueryError> {
+        let mut items = 0usize;
+        let mut limit = None;
+        for query in queries {
+            limit = query.limit;
+            items += self.count(query)?;
+        }
+        // One query stops at its own Limit; merged shards keep the first Limit of them all.
+        Ok(match limit {
+            Some(limit) if queries.len() > 1 => items.min(limit as usize),
+            _ => items,
         })
     }
 }
@@ -1305,23 +1432,29 @@ fn pick_inputs_by(
         .and(pattern.sort.as_ref())
         .map(|s| s.attribute.clone());
     names.retain(|n| Some(n) != range_attribute.as_ref());
-    // Group this entity's items in the index by their input values. Hashed, not ordered: the
-    // choice below depends only on each group's size and key, never on the map's order.
-    let mut groups: HashMap<Vec<&str>, Vec<&StoredItem>> = HashMap::new();
-    for stored in table.items_of(index, &entity) {
-        let Some(key) = names
-            .iter()
-            .map(|n| stored.item.get(n).and_then(|v| v.as_key_text()))
-            .collect::<Option<Vec<&str>>>()
-        else {
-            continue;
-        };
-        groups.entry(key).or_default().push(stored);
+    // Group this entity's items in the index by their input values: sorted by them (a few
+    // items per entity, so sorting is cheaper than hashing), each group a run. The largest
+    // group wins, the smallest key among equals.
+    let mut keyed: Vec<(Vec<&str>, &StoredItem)> = table
+        .items_of(index, &entity)
+        .filter_map(|stored| {
+            let key = names
+                .iter()
+                .map(|n| stored.item.get(n).and_then(|v| v.as_key_text()))
+                .collect::<Option<Vec<&str>>>()?;
+            Some((key, stored))
+        })
+        .collect();
+    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut best: Option<&[(Vec<&str>, &StoredItem)]> = None;
+    for group in keyed.chunk_by(|a, b| a.0 == b.0) {
+        if best.is_none_or(|b| group.len() > b.len()) {
+            best = Some(group);
+        }
     }
-    let (key, items) = groups
-        .into_iter()
-        .max_by(|a, b| a.1.len().cmp(&b.1.len()).then_with(|| b.0.cmp(&a.0)))
-        .ok_or_else(no_sample)?;
+    let group = best.ok_or_else(no_sample)?;
+    let key = group[0].0.clone();
+    let items: Vec<&StoredItem> = group.iter().map(|(_, stored)| *stored).collect();
     let mut inputs: BTreeMap<String, String> = names
         .into_iter()
         .zip(key.into_iter().map(str::to_string))
@@ -1400,17 +1533,7 @@ fn run_found(
     pattern: &AccessPattern,
     inputs: Option<BTreeMap<String, String>>,
 ) -> Result<PatternRun, PlanError> {
-    if !matches!(verdict.operation, Operation::GetItem | Operation::Query) {
-        return Err(PlanError::NotAKeyRead(
-            verdict.pattern.clone(),
-            verdict.operation.as_str(),
-        ));
-    }
-    let inputs = match inputs {
-        Some(inputs) => inputs,
-        None => pick_inputs_by(entity_named, store, verdict, pattern)?,
-    };
-    let plan = plan(design, verdict, pattern, &inputs)?;
+    let (inputs, plan) = inputs_and_plan(design, entity_named, store, verdict, pattern, inputs)?;
     let result = if plan.operation == Operation::GetItem {
         let mut merged = Merged {
             items: Vec::new(),
@@ -1438,6 +1561,74 @@ fn run_found(
         conditions: plan.queries.iter().map(KeyQuery::describe).collect(),
         result,
     })
+}
+
+/// The checks of [`run_found`], the inputs (given, or picked from the stored items) and the
+/// plan.
+fn inputs_and_plan(
+    design: &Design,
+    entity_named: EntityLookup<'_, '_>,
+    store: &Store,
+    verdict: &Verdict,
+    pattern: &AccessPattern,
+    inputs: Option<BTreeMap<String, String>>,
+) -> Result<(BTreeMap<String, String>, Plan), PlanError> {
+    if !matches!(verdict.operation, Operation::GetItem | Operation::Query) {
+        return Err(PlanError::NotAKeyRead(
+            verdict.pattern.clone(),
+            verdict.operation.as_str(),
+        ));
+    }
+    let inputs = match inputs {
+        Some(inputs) => inputs,
+        None => pick_inputs_by(entity_named, store, verdict, pattern)?,
+    };
+    let plan = plan(design, verdict, pattern, &inputs)?;
+    Ok((inputs, plan))
+}
+
+/// How many items [`run_all`]'s run of each covered read pattern returns, or why it cannot
+/// run, without copying the items: the cost estimate reads only the count. Same order and
+/// same errors as [`run_all`].
+pub fn count_all(
+    design: &Design,
+    store: &Store,
+    verdicts: &[Verdict],
+) -> Vec<(String, Result<usize, PlanError>)> {
+    count_all_by(&ByName::new(design), design, store, verdicts)
+}
+
+/// [`count_all`] with the design's patterns and entities looked up in `by_name`, which the
+/// caller has built already.
+pub(crate) fn count_all_by(
+    by_name: &ByName<'_>,
+    design: &Design,
+    store: &Store,
+    verdicts: &[Verdict],
+) -> Vec<(String, Result<usize, PlanError>)> {
+    let entity_named = |name: &str| by_name.entity(name);
+    verdicts
+        .iter()
+        .filter(|v| matches!(v.operation, Operation::GetItem | Operation::Query))
+        .map(|v| {
+            let count = match by_name.pattern(&v.pattern) {
+                Some(pattern) => inputs_and_plan(design, &entity_named, store, v, pattern, None)
+                    .and_then(|(_, plan)| {
+                        if plan.operation == Operation::GetItem {
+                            let mut items = 0;
+                            for query in &plan.queries {
+                                items += store.count_item(query)?;
+                            }
+                            Ok(items)
+                        } else {
+                            Ok(store.count_scatter_gather(&plan.queries)?)
+                        }
+                    }),
+                None => Err(PlanError::Incomplete(v.pattern.clone())),
+            };
+            (v.pattern.clone(), count)
+        })
+        .collect()
 }
 
 /// Runs every covered read pattern (GetItem or Query) with inputs from the stored items, in

@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use crate::eval::{LoadItem, render_key_in};
 use crate::item::{AttributeValue, Item};
-use crate::model::{AttrType, Attribute, Design, Entity, KeyType};
+use crate::model::{AttrType, Attribute, Design, Entity, KeyAttribute, KeyType};
 use crate::template::{KeyTemplate, Part};
 
 mod values;
@@ -137,12 +137,24 @@ fn primary_vars(design: &Design, entity: &Entity) -> Vec<String> {
     out
 }
 
+/// Each table's key attributes ([`Table::key_attributes`](crate::model::Table::key_attributes)),
+/// by table name (the first table of a name, as [`Design::table`] finds): listed once for the
+/// design, not once per entity (a table with 20 GSIs has 42 keys).
+fn key_lists(design: &Design) -> BTreeMap<&str, Vec<&KeyAttribute>> {
+    let mut out = BTreeMap::new();
+    for table in &design.tables {
+        out.entry(table.name.as_str())
+            .or_insert_with(|| table.key_attributes());
+    }
+    out
+}
+
 /// Every variable `entity` needs a value for: its attributes, then any variable its key
-/// templates use that is not an attribute.
-fn all_vars(design: &Design, entity: &Entity) -> Vec<Attribute> {
+/// templates use that is not an attribute. `key_lists` is [`key_lists`] of the design.
+fn all_vars(key_lists: &BTreeMap<&str, Vec<&KeyAttribute>>, entity: &Entity) -> Vec<Attribute> {
     let mut out: Vec<Attribute> = entity.attributes.clone();
-    if let Some(table) = design.table(&entity.table) {
-        for key in table.key_attributes() {
+    if let Some(keys) = key_lists.get(entity.table.as_str()) {
+        for key in keys {
             if let Some(template) = entity.keys.get(&key.name) {
                 for var in template.attribute_vars() {
                     if !out.iter().any(|a| a.name == var.name) {
@@ -165,6 +177,8 @@ struct Relations {
     parents: Vec<Vec<(usize, Vec<String>)>>,
     /// Entity indexes, parents before children (cycles broken in design order).
     order: Vec<usize>,
+    /// Per entity index: [`all_vars`], in the order generation gives them values.
+    vars: Vec<Vec<Attribute>>,
 }
 
 fn relations(design: &Design) -> Relations {
@@ -181,10 +195,11 @@ fn relations(design: &Design) -> Relations {
             owners.entry(last.as_str()).or_insert(i);
         }
     }
+    let key_lists = key_lists(design);
     let vars: Vec<Vec<Attribute>> = design
         .entities
         .iter()
-        .map(|e| all_vars(design, e))
+        .map(|e| all_vars(&key_lists, e))
         .collect();
     let names: Vec<BTreeSet<&str>> = vars
         .iter()
@@ -238,6 +253,7 @@ fn relations(design: &Design) -> Relations {
     Relations {
         order: parents_first(&parents),
         parents,
+        vars,
     }
 }
 
@@ -543,6 +559,7 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
 
     // Which entities are parents, and of which of their variables.
     let parent_vars = parent_vars(&relations, design.entities.len());
+    let key_lists = key_lists(design);
     for &e in &relations.order {
         let entity = &design.entities[e];
         let Some(table) = design.table(&entity.table) else {
@@ -566,8 +583,9 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
         };
         let primary: BTreeSet<String> = primary_vars(design, entity).into_iter().collect();
         // Decided once per entity: how each attribute gets its values, and each key's template.
-        let attributes: Vec<(Attribute, values::Kind, bool)> = all_vars(design, entity)
-            .into_iter()
+        let attributes: Vec<(Attribute, values::Kind, bool)> = relations.vars[e]
+            .iter()
+            .cloned()
             .map(|a| {
                 let kind = values::classify(&a, &entity.name, config.seed);
                 // A value a child's key copies is always there.
@@ -576,9 +594,10 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
                 (a, kind, needed)
             })
             .collect();
-        let keys: Vec<(String, KeyType, KeyTemplate, bool)> = table
-            .key_attributes()
-            .into_iter()
+        let keys: Vec<(String, KeyType, KeyTemplate, bool)> = key_lists
+            .get(table.name.as_str())
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
             .filter_map(|key| {
                 let template = entity.key_template(&key.name)?.into_owned();
                 let is_primary = key.name == table.partition_key.name

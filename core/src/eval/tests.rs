@@ -628,3 +628,61 @@ fn a_scatter_gather_of_one_query_returns_what_the_merge_of_it_returns() {
     }
     assert!(compared > 10, "only {compared} items compared");
 }
+
+// issue 13: the cost estimate counts each read's items instead of copying them; the counts
+// (and the refusals) must be what the queries themselves return, with a Limit, backwards,
+// after a start key, and merged over shards.
+#[test]
+fn a_count_is_the_number_of_items_the_query_returns() {
+    let store = store();
+    let mut compared = 0;
+    for (index, g) in [(Some("byScore"), "g"), (Some("byBlob"), "g"), (None, "A")] {
+        let key = if index.is_some() { "G" } else { "PK" };
+        for forward in [true, false] {
+            for limit in [None, Some(1), Some(2), Some(0)] {
+                let mut one = query(index, (key, g));
+                one.forward = forward;
+                one.limit = limit;
+                let page = store.query(&one).map(|p| p.items.len());
+                assert_eq!(store.count(&one), page, "{index:?} {forward} {limit:?}");
+                if let Ok(Page {
+                    last_evaluated_key: Some(start),
+                    ..
+                }) = store.query(&one)
+                {
+                    let mut after = one.clone();
+                    after.exclusive_start_key = Some(start);
+                    let page = store.query(&after).map(|p| p.items.len());
+                    assert_eq!(store.count(&after), page, "after {index:?} {forward}");
+                }
+                let other = query(index, (key, "none"));
+                let shards = [one.clone(), other, one];
+                let merged = store.scatter_gather(&shards).map(|m| m.items.len());
+                assert_eq!(store.count_scatter_gather(&shards), merged);
+                compared += merged.unwrap_or_default();
+            }
+        }
+    }
+    assert!(compared > 10, "only {compared} items compared");
+}
+
+// issue 13: count_all is what the cost estimate reads in place of run_all; pattern for
+// pattern, it must count the items run_all returns and refuse what run_all refuses.
+#[test]
+fn counting_every_pattern_gives_the_item_counts_of_running_them() {
+    let mut designs = crate::examples::all();
+    designs.push(("generated", crate::generated::design(30)));
+    for (name, design) in designs {
+        let store = Store::build(
+            &design,
+            crate::sample::generate(&design, &Default::default()).into_load_items(),
+        );
+        let verdicts = crate::analysis::verdicts(&design);
+        let runs: Vec<(String, Result<usize, PlanError>)> = run_all(&design, &store, &verdicts)
+            .into_iter()
+            .map(|(pattern, run)| (pattern, run.map(|r| r.result.items.len())))
+            .collect();
+        assert!(runs.iter().any(|(_, r)| r.is_ok()), "{name} runs nothing");
+        assert_eq!(count_all(&design, &store, &verdicts), runs, "{name}");
+    }
+}
