@@ -102,6 +102,38 @@ fn attribute_sizes_follow_the_item_size_rules() {
     assert_eq!(item_size(&item), 2 + 10 + 1 + 2);
 }
 
+/// The order example with the Order entity changed by `change`.
+fn order_design_with(change: impl FnOnce(&mut crate::Entity)) -> crate::Design {
+    let text = include_str!("../../../examples/order-management.keyplan.json");
+    let mut design = crate::file::parse(text).expect("the example parses");
+    change(
+        design
+            .entities
+            .iter_mut()
+            .find(|e| e.name == "Order")
+            .expect("an Order entity"),
+    );
+    design
+}
+
+/// Sets the rate of the pattern `name`.
+fn set_rate(design: &mut crate::Design, name: &str, rate: f64) {
+    for pattern in &mut design.patterns {
+        if pattern.name == name {
+            pattern.rate = rate;
+        }
+    }
+}
+
+/// The analysis and the cost report of `design` over its default sample.
+fn analysed_cost(design: &crate::Design) -> (crate::analysis::Analysis, CostReport) {
+    let data = generate(design, &SampleConfig::default());
+    let store = Store::build(design, data.load_items());
+    let analysis = crate::analyze(design);
+    let report = estimate(design, &analysis.verdicts, &store, &CostConfig::default());
+    (analysis, report)
+}
+
 fn order_report() -> CostReport {
     let text = include_str!("../../../examples/order-management.keyplan.json");
     let design = crate::file::parse(text).expect("the example parses");
@@ -173,27 +205,15 @@ fn the_order_design_costs_per_pattern_and_in_total() {
 
 #[test]
 fn an_unsharded_status_index_is_named_hot_with_the_shards_that_would_cool_it() {
-    let text = include_str!("../../../examples/order-management.keyplan.json");
-    let mut design = crate::file::parse(text).expect("the example parses");
     // The order design before write sharding: every new order lands in STATUS#PENDING.
-    let order = design
-        .entities
-        .iter_mut()
-        .find(|e| e.name == "Order")
-        .expect("an Order entity");
-    order.keys.insert(
-        "GSI1PK".into(),
-        crate::KeyTemplate::parse("STATUS#{status}"),
-    );
-    for pattern in &mut design.patterns {
-        if pattern.name == "Update order status" {
-            pattern.rate = 3_000.0;
-        }
-    }
-    let data = generate(&design, &SampleConfig::default());
-    let store = Store::build(&design, data.load_items());
-    let analysis = crate::analyze(&design);
-    let report = estimate(&design, &analysis.verdicts, &store, &CostConfig::default());
+    let mut design = order_design_with(|order| {
+        order.keys.insert(
+            "GSI1PK".into(),
+            crate::KeyTemplate::parse("STATUS#{status}"),
+        );
+    });
+    set_rate(&mut design, "Update order status", 3_000.0);
+    let (_, report) = analysed_cost(&design);
     let hot: Vec<String> = report
         .partitions
         .iter()
@@ -271,28 +291,16 @@ fn the_first_pattern_and_entity_of_a_name_are_the_ones_costed() {
 // that saw nothing. With one rule they name the same partition.
 #[test]
 fn the_cost_report_and_kp014_agree_on_a_key_of_a_few_hundred_values() {
-    let text = include_str!("../../../examples/order-management.keyplan.json");
-    let mut design = crate::file::parse(text).expect("the example parses");
-    let order = design
-        .entities
-        .iter_mut()
-        .find(|e| e.name == "Order")
-        .expect("an Order entity");
-    order
-        .attributes
-        .iter_mut()
-        .find(|a| a.name == "fulfillmentCenter")
-        .expect("fulfillmentCenter")
-        .distinct = Some(500);
-    for pattern in &mut design.patterns {
-        if pattern.name == "Create order" {
-            pattern.rate = 1_000_000.0;
-        }
-    }
-    let data = generate(&design, &SampleConfig::default());
-    let store = Store::build(&design, data.load_items());
-    let analysis = crate::analyze(&design);
-    let report = estimate(&design, &analysis.verdicts, &store, &CostConfig::default());
+    let mut design = order_design_with(|order| {
+        order
+            .attributes
+            .iter_mut()
+            .find(|a| a.name == "fulfillmentCenter")
+            .expect("fulfillmentCenter")
+            .distinct = Some(500);
+    });
+    set_rate(&mut design, "Create order", 1_000_000.0);
+    let (analysis, report) = analysed_cost(&design);
     let hot_in_cost: Vec<String> = report
         .partitions
         .iter()
