@@ -439,3 +439,138 @@ fn multi_attribute_gsi_keys_read_as_lists_in_both_formats() {
     "#]],
     );
 }
+
+/// An mcp schema with one table (`pk`, sort key `sort_key`, GSIs `ByStatus` and the inverted
+/// index `Inverted`) and the given entities' JSON.
+fn mcp_table(entities: &str) -> String {
+    format!(
+        r#"{{"tables":[{{"table_config":{{"table_name":"Shop","partition_key":"pk","sort_key":"sort_key"}},
+          "gsi_list":[{{"name":"ByStatus","partition_key":"status","sort_key":"created_at","projection":"ALL"}},
+                      {{"name":"Inverted","partition_key":"sort_key","sort_key":"pk","projection":"KEYS_ONLY"}}],
+          "entities":{{{entities}}}}}]}}"#
+    )
+}
+
+const MCP_ORDER: &str = r#""Order":{"entity_type":"ORDER","pk_template":"USER#{user_id}","sk_template":"ORDER#{order_id}",
+  "gsi_mappings":[{"name":"ByStatus","pk_template":"{status}","sk_template":"{created_at}"}],
+  "fields":[{"name":"user_id","type":"string","required":true},{"name":"order_id","type":"string","required":true},
+            {"name":"status","type":"string","required":true},{"name":"created_at","type":"string","required":true},
+            {"name":"total","type":"integer","required":true}],
+  "access_patterns":[
+    {"pattern_id":1,"name":"order_now","description":"","operation":"GetItem","consistent_read":true,
+     "parameters":[{"name":"user_id","type":"string"},{"name":"order_id","type":"string"}],"return_type":"single_entity"},
+    {"pattern_id":2,"name":"open_orders","description":"","operation":"Query","index_name":"ByStatus","consistent_read":true,
+     "parameters":[{"name":"status","type":"string"}],"return_type":"entity_list"},
+    {"pattern_id":3,"name":"big_orders","description":"","operation":"Query","consistent_read":false,
+     "filter_expression":{"conditions":[{"field":"total","operator":">=","param":"min_total"}]},
+     "parameters":[{"name":"user_id","type":"string"},{"name":"min_total","type":"integer"}],"return_type":"entity_list"}
+  ]}"#;
+
+// issue 15: an mcp pattern's `consistent_read` was dropped, so a strongly consistent read
+// was served by a GSI (which DynamoDB refuses) and costed as an eventual one.
+#[test]
+fn mcp_consistent_read_is_kept_and_no_gsi_serves_it() {
+    let imported = import(Format::Mcp, &mcp_table(MCP_ORDER)).expect("imports");
+    let consistent: Vec<(&str, bool)> = imported
+        .design
+        .patterns
+        .iter()
+        .map(|p| (p.name.as_str(), p.consistent))
+        .collect();
+    expect![[r#"[("order_now", true), ("open_orders", true), ("big_orders", false)]"#]]
+        .assert_eq(&format!("{consistent:?}"));
+    let analysis = crate::analysis::analyze(&imported.design);
+    let open = &analysis.verdicts[1];
+    expect!["Scan None covered false"].assert_eq(&format!(
+        "{:?} {:?} covered {}",
+        open.operation, open.index, open.covered
+    ));
+}
+
+// issue 15: an mcp `filter_expression` was dropped without a word, and its parameters were
+// read as key or range values.
+#[test]
+fn mcp_filter_expression_is_kept_as_a_note_and_its_parameters_are_not_keys() {
+    check(
+        Format::Mcp,
+        &mcp_table(MCP_ORDER),
+        expect![[r#"
+            design "Shop"
+            table Shop PK pk:S SK sort_key:S OnDemand
+              gsi ByStatus status:S / created_at:S All
+              gsi Inverted sort_key:S / pk:S KeysOnly
+            entity Order (Shop) pk=USER#{user_id} sort_key=ORDER#{order_id} [user_id:S! order_id:S! status:S! created_at:S! total:N!]
+            pattern order_now Read ["Order"] inputs ["user_id", "order_id"]
+            pattern open_orders Read ["Order"] inputs ["status"]
+            pattern big_orders Read ["Order"] inputs ["user_id"]
+            note: pattern big_orders: filter_expression `total >= :min_total` is not kept (keyplan patterns hold no filters yet); the read is judged by its key condition alone
+            note: entity_type values (ORDER) are not kept: keyplan tells entities apart by their key templates
+            note: pattern_id and return_type are not kept; each pattern's operation and index_name are keyplan's to decide (compare with `keyplan check`)
+            declared big_orders: Query None
+            declared open_orders: Query Some("ByStatus")
+            declared order_now: GetItem None
+        "#]],
+    );
+}
+
+// issue 15: an entity with a field named like the table's sort-key attribute lost its
+// sk_template (`MENU#{category}#{product_id}` became nothing), which then collided (KP004)
+// with every other entity of the partition.
+#[test]
+fn mcp_field_named_like_the_sort_key_attribute_keeps_the_sk_template() {
+    let product = r#""Product":{"entity_type":"PRODUCT","pk_template":"STORE#{store_id}","sk_template":"MENU#{category}#{product_id}",
+      "fields":[{"name":"store_id","type":"string","required":true},{"name":"category","type":"string","required":true},
+                {"name":"product_id","type":"string","required":true},{"name":"sort_key","type":"string","required":true}],
+      "gsi_mappings":[{"name":"Inverted","pk_template":"{sort_key}","sk_template":"STORE#{store_id}"}],
+      "access_patterns":[]},
+      "Store":{"entity_type":"STORE","pk_template":"STORE#{store_id}","sk_template":"PROFILE",
+      "fields":[{"name":"store_id","type":"string","required":true}],"access_patterns":[]}"#;
+    let imported = import(Format::Mcp, &mcp_table(product)).expect("imports");
+    let summary = summary(&imported.design);
+    expect![[r#"
+        design "Shop"
+        table Shop PK pk:S SK sort_key:S OnDemand
+          gsi ByStatus status:S / created_at:S All
+          gsi Inverted sort_key:S / pk:S KeysOnly
+        entity Product (Shop) pk=STORE#{store_id} sort_key=MENU#{category}#{product_id} [store_id:S! category:S! product_id:S! sort_key:S!]
+        entity Store (Shop) pk=STORE#{store_id} sort_key=PROFILE [store_id:S!]
+    "#]].assert_eq(&summary);
+    let analysis = crate::analysis::analyze(&imported.design);
+    let codes: Vec<&str> = analysis.findings.iter().map(|f| f.code).collect();
+    assert!(!codes.contains(&"KP004"), "no key collision: {codes:?}");
+}
+
+// issue 15: `range_condition` with only the key parameter took the key's value as the range
+// value; mcp's own validator requires the partition key's parameter plus one per range operand.
+#[test]
+fn mcp_range_condition_without_a_range_parameter_reads_keys_from_the_key_parameters() {
+    let order = r#""Order":{"entity_type":"ORDER","pk_template":"USER#{user_id}","sk_template":"ORDER#{order_date}#{order_id}",
+      "fields":[{"name":"user_id","type":"string","required":true},{"name":"order_date","type":"string","required":true},
+                {"name":"order_id","type":"string","required":true}],
+      "access_patterns":[
+        {"pattern_id":1,"name":"orders_of_user","description":"","operation":"Query","range_condition":"begins_with",
+         "parameters":[{"name":"user_id","type":"string"}],"return_type":"entity_list"},
+        {"pattern_id":2,"name":"orders_between","description":"","operation":"Query","range_condition":"between",
+         "parameters":[{"name":"user_id","type":"string"},{"name":"from","type":"string"}],"return_type":"entity_list"}
+      ]}"#;
+    check(
+        Format::Mcp,
+        &mcp_table(order),
+        expect![[r#"
+        design "Shop"
+        table Shop PK pk:S SK sort_key:S OnDemand
+          gsi ByStatus status:S / created_at:S All
+          gsi Inverted sort_key:S / pk:S KeysOnly
+        entity Order (Shop) pk=USER#{user_id} sort_key=ORDER#{order_date}#{order_id} [user_id:S! order_date:S! order_id:S!]
+        pattern orders_of_user Read ["Order"] inputs ["user_id"] sort order_date begins_with
+        pattern orders_between Read ["Order"] inputs ["user_id"] sort order_date between
+        note: pattern orders_of_user: range_condition `begins_with` with 1 value parameter(s); awslabs/mcp's validator requires exactly 2 (partition key + 1 range value): all are read as key values, and the range's value is left to the query
+        note: pattern orders_between: range_condition `between` with 2 value parameter(s); awslabs/mcp's validator requires exactly 3 (partition key + 2 range values): all are read as key values, and the range's value is left to the query
+        note: pattern orders_between: parameter(s) from are not attributes of Order; dropped
+        note: entity_type values (ORDER) are not kept: keyplan tells entities apart by their key templates
+        note: pattern_id and return_type are not kept; each pattern's operation and index_name are keyplan's to decide (compare with `keyplan check`)
+        declared orders_between: Query None
+        declared orders_of_user: Query None
+    "#]],
+    );
+}
