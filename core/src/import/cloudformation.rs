@@ -114,6 +114,52 @@ pub(crate) fn tables_only(tables: Vec<Table>, what: &str, mut notes: Vec<String>
     imported
 }
 
+/// The TTL attribute a TTL setting names, when it is enabled (`enabled_key` absent means
+/// `default_enabled`).
+pub(crate) fn enabled_ttl(
+    ttl: &At<'_>,
+    enabled_key: &str,
+    attribute_key: &str,
+    default_enabled: bool,
+) -> Result<Option<String>, ImportError> {
+    let enabled = match ttl.get(enabled_key) {
+        Some(e) => e.bool()?,
+        None => default_enabled,
+    };
+    let attribute = ttl
+        .get(attribute_key)
+        .map(|a| a.str().map(str::to_string))
+        .transpose()?;
+    Ok(attribute.filter(|_| enabled))
+}
+
+/// The note for a table's stream, which a design does not hold.
+pub(crate) fn note_stream(table: &str, view: Option<&str>, notes: &mut Vec<String>) {
+    notes.push(format!(
+        "table {table}: its stream ({}) is not kept; keyplan designs hold no stream settings",
+        view.unwrap_or("enabled")
+    ));
+}
+
+/// The note naming a table's settings outside `kept`, if it has any.
+pub(crate) fn note_not_kept(
+    table: &str,
+    at: &At<'_>,
+    kept: &[&str],
+    notes: &mut Vec<String>,
+) -> Result<(), ImportError> {
+    let others: Vec<&str> = at
+        .members()?
+        .into_iter()
+        .map(|(key, _)| key)
+        .filter(|key| !kept.contains(key))
+        .collect();
+    if !others.is_empty() {
+        notes.push(format!("table {table}: {} not kept", others.join(", ")));
+    }
+    Ok(())
+}
+
 /// The literal text of a name: a string, or `Fn::Sub`'s template with its substitutions
 /// (`${Environment}`) and the separators beside them left out. `None` when nothing literal is
 /// left (a `Ref`, a `Fn::Join`...).
@@ -231,21 +277,28 @@ fn projection(at: Option<At<'_>>) -> Result<Projection, ImportError> {
         // CloudFormation's default projection is KEYS_ONLY.
         return Ok(Projection::KeysOnly);
     };
+    projection_of(&ty, at.get("NonKeyAttributes"))
+}
+
+/// A projection from its type (`ALL`, `KEYS_ONLY`, `INCLUDE`) and, for `INCLUDE`, the list of
+/// non-key attributes; CloudFormation and Terraform name both the same way.
+pub(crate) fn projection_of(
+    ty: &At<'_>,
+    non_key_attributes: Option<At<'_>>,
+) -> Result<Projection, ImportError> {
     match ty.str()? {
         "ALL" => Ok(Projection::All),
         "KEYS_ONLY" => Ok(Projection::KeysOnly),
         "INCLUDE" => {
             let mut attributes = Vec::new();
-            if let Some(list) = at.get("NonKeyAttributes") {
+            if let Some(list) = non_key_attributes {
                 for a in list.array()? {
                     attributes.push(a.str()?.to_string());
                 }
             }
             Ok(Projection::Include { attributes })
         }
-        other => Err(ty.invalid(format!(
-            "ProjectionType `{other}`: expected ALL, KEYS_ONLY or INCLUDE"
-        ))),
+        other => Err(ty.invalid(format!("`{other}`: expected ALL, KEYS_ONLY or INCLUDE"))),
     }
 }
 
@@ -324,38 +377,14 @@ fn read_table(
     }
     let billing = billing(&name, global, properties, notes)?;
     let ttl_attribute = match properties.get("TimeToLiveSpecification") {
-        Some(ttl) => {
-            let enabled = ttl
-                .get("Enabled")
-                .map(|e| e.bool())
-                .transpose()?
-                .unwrap_or(true);
-            let attribute = ttl
-                .get("AttributeName")
-                .map(|a| a.str().map(str::to_string))
-                .transpose()?;
-            if enabled { attribute } else { None }
-        }
+        Some(ttl) => enabled_ttl(&ttl, "Enabled", "AttributeName", true)?,
         None => None,
     };
     if let Some(stream) = properties.get("StreamSpecification") {
-        let view = stream
-            .get("StreamViewType")
-            .and_then(|v| v.str().ok())
-            .unwrap_or("enabled");
-        notes.push(format!(
-            "table {name}: its stream ({view}) is not kept; keyplan designs hold no stream settings"
-        ));
+        let view = stream.get("StreamViewType").and_then(|v| v.str().ok());
+        note_stream(&name, view, notes);
     }
-    let others: Vec<&str> = properties
-        .members()?
-        .into_iter()
-        .map(|(key, _)| key)
-        .filter(|key| !KEPT.contains(key))
-        .collect();
-    if !others.is_empty() {
-        notes.push(format!("table {name}: {} not kept", others.join(", ")));
-    }
+    note_not_kept(&name, properties, KEPT, notes)?;
     Ok(Table {
         name,
         partition_key,

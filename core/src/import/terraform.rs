@@ -15,7 +15,9 @@ use serde_json::{Map, Value};
 
 use crate::model::{Billing, Gsi, KeyAttribute, KeyType, Lsi, Projection, Table};
 
-use super::cloudformation::{literal_name, tables_only};
+use super::cloudformation::{
+    enabled_ttl, literal_name, note_not_kept, note_stream, projection_of, tables_only,
+};
 use super::{At, ImportError, Imported, Source};
 
 /// The most bytes of HCL read; a larger file is refused before it is parsed.
@@ -175,23 +177,10 @@ fn capacity(at: &At<'_>, notes: &mut Vec<String>, table: &str) -> Result<u64, Im
 }
 
 fn projection(at: &At<'_>) -> Result<Projection, ImportError> {
-    let ty = at.require("projection_type")?;
-    match ty.str()? {
-        "ALL" => Ok(Projection::All),
-        "KEYS_ONLY" => Ok(Projection::KeysOnly),
-        "INCLUDE" => {
-            let mut attributes = Vec::new();
-            if let Some(list) = at.get("non_key_attributes") {
-                for a in list.array()? {
-                    attributes.push(a.str()?.to_string());
-                }
-            }
-            Ok(Projection::Include { attributes })
-        }
-        other => Err(ty.invalid(format!(
-            "projection_type `{other}`: expected ALL, KEYS_ONLY or INCLUDE"
-        ))),
-    }
+    projection_of(
+        &at.require("projection_type")?,
+        at.get("non_key_attributes"),
+    )
 }
 
 const KEPT: &[&str] = &[
@@ -303,41 +292,17 @@ fn read_table(label: &str, at: &At<'_>, notes: &mut Vec<String>) -> Result<Table
         .and_then(|t| t.array().ok())
         .and_then(|t| t.into_iter().next())
     {
-        Some(ttl) => {
-            let enabled = ttl
-                .get("enabled")
-                .map(|e| e.bool())
-                .transpose()?
-                .unwrap_or(false);
-            let attribute = ttl
-                .get("attribute_name")
-                .map(|a| a.str().map(str::to_string))
-                .transpose()?;
-            if enabled { attribute } else { None }
-        }
+        Some(ttl) => enabled_ttl(&ttl, "enabled", "attribute_name", false)?,
         None => None,
     };
     if at
         .get("stream_enabled")
         .is_some_and(|s| s.bool().unwrap_or(false))
     {
-        let view = at
-            .get("stream_view_type")
-            .and_then(|v| v.str().ok().map(str::to_string))
-            .unwrap_or_else(|| "enabled".to_string());
-        notes.push(format!(
-            "table {name}: its stream ({view}) is not kept; keyplan designs hold no stream settings"
-        ));
+        let view = at.get("stream_view_type");
+        note_stream(&name, view.as_ref().and_then(|v| v.str().ok()), notes);
     }
-    let others: Vec<&str> = at
-        .members()?
-        .into_iter()
-        .map(|(key, _)| key)
-        .filter(|key| !KEPT.contains(key))
-        .collect();
-    if !others.is_empty() {
-        notes.push(format!("table {name}: {} not kept", others.join(", ")));
-    }
+    note_not_kept(&name, at, KEPT, notes)?;
     Ok(Table {
         name,
         partition_key,
