@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes keyplan's parsers with cargo-fuzz: each target for SECONDS (default 120), then prints
+# Fuzzes keyplan's parsers and importers with cargo-fuzz: each target for SECONDS (default 120), then prints
 # the executions libFuzzer ran per target. Installs what is missing, idempotently: the nightly
 # toolchain (rustup) and cargo-fuzz at exactly $CARGO_FUZZ_VERSION.
 #
@@ -7,7 +7,7 @@
 #   nice -n 19 scripts/fuzz.sh 240 design_file   # on a shared machine
 #
 # The corpus grows in fuzz/corpus/TARGET (git-ignored; design_file is seeded with examples/,
-# key_template with a few templates). A crash leaves its input in fuzz/artifacts/TARGET/ and
+# key_template with a few templates, import_* with fuzz/seeds/import_*). A crash leaves its input in fuzz/artifacts/TARGET/ and
 # makes the script exit 1 after the other targets have run; reproduce it with
 # `cargo +nightly fuzz run TARGET fuzz/artifacts/TARGET/crash-...`.
 # FUZZ_TARGET_DIR (default fuzz/target) chooses cargo's target dir.
@@ -55,6 +55,13 @@ for template in 'CUSTOMER#{customerId}' '{createdAt}#{orderId}' 'PROFILE' \
   'STATUS#{status}#SHARD{shard:10}' 'ORDER#{orderId}#ITEM#{itemId}' '{' '#{}{shard:}'; do
   seed=$((seed + 1))
   [ -e "corpus/key_template/seed-$seed" ] || printf '%s' "$template" >"corpus/key_template/seed-$seed"
+done
+
+# The importers start from keyplan's own exports of the examples (fuzz/seeds/TARGET).
+for seeds in "$KEYPLAN_ROOT"/fuzz/seeds/*/; do
+  target=$(basename "$seeds")
+  mkdir -p "corpus/$target"
+  cp -n "$seeds"* "corpus/$target/"
 done
 
 step "cargo +nightly fuzz build ${targets[*]}"

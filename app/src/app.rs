@@ -110,7 +110,8 @@ fn delete_selection(store: &Store, session: &Session) {
 }
 
 /// Opens a file's text as a new local design: a keyplan design file, or anything
-/// `keyplan_core::import` recognises (NoSQL Workbench, the mcp schema.json). A keyplan design
+/// `keyplan_core::import` recognises (NoSQL Workbench, the mcp schema.json, CloudFormation,
+/// Terraform). A keyplan design
 /// file stays linked to its file (`handle`, where the browser gave one): Save writes back to it.
 pub fn open_file_text(
     library: &Library,
@@ -121,14 +122,20 @@ pub fn open_file_text(
     handle: Option<leptos::wasm_bindgen::JsValue>,
 ) {
     match crate::import::read(text) {
-        Ok((design, notes)) => {
-            let name = design.name.clone();
-            if crate::import::is_design_file(text) {
-                library.open_new_from(store, session, design, Some(file_name.to_string()), handle);
+        Ok(opened_file) => {
+            let opened = opened_file.summary(file_name);
+            let notes = opened_file.notes;
+            if opened_file.format == keyplan_core::import::Format::Keyplan {
+                library.open_new_from(
+                    store,
+                    session,
+                    opened_file.design,
+                    Some(file_name.to_string()),
+                    handle,
+                );
             } else {
-                library.open_new(store, session, design);
+                library.open_new(store, session, opened_file.design);
             }
-            let opened = format!("Opened {file_name} as \u{201c}{name}\u{201d}");
             session.say_with_notes(
                 match notes.len() {
                     0 => opened,
@@ -370,7 +377,7 @@ fn Editor(
             <crate::dialogs::ToastView/>
             <Show when=move || dragging_file.get()>
                 <div class="drop-overlay" aria-hidden="true">
-                    <div class="drop-message">"Drop a keyplan, NoSQL Workbench or mcp schema file to open it"</div>
+                    <div class="drop-message">"Drop a keyplan design, a NoSQL Workbench model, an mcp schema, a CloudFormation template or Terraform file to open it"</div>
                 </div>
             </Show>
         </div>

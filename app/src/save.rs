@@ -49,16 +49,40 @@ fn picker(name: &str) -> Option<js_sys::Function> {
         .ok()
 }
 
-/// The file types both pickers offer.
-fn picker_options(suggested_name: Option<&str>) -> JsValue {
-    let accept = js_sys::Object::new();
-    let extensions = js_sys::Array::of1(&JsValue::from_str(".json"));
-    let _ = js_sys::Reflect::set(&accept, &"application/json".into(), &extensions);
-    let kind = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&kind, &"description".into(), &"keyplan design".into());
-    let _ = js_sys::Reflect::set(&kind, &"accept".into(), &accept);
+/// The file types a picker offers, as (description, MIME type, extensions): Save writes a
+/// keyplan design; Open reads every format core reads.
+const SAVE_TYPES: &[(&str, &str, &[&str])] = &[("keyplan design", "application/json", &[".json"])];
+const OPEN_TYPES: &[(&str, &str, &[&str])] = &[
+    (
+        "keyplan design, NoSQL Workbench model or mcp schema",
+        "application/json",
+        &[".json"],
+    ),
+    (
+        "CloudFormation template",
+        "application/yaml",
+        &[".yaml", ".yml", ".template"],
+    ),
+    ("Terraform configuration", "text/plain", &[".tf"]),
+];
+
+fn picker_options(offered: &[(&str, &str, &[&str])], suggested_name: Option<&str>) -> JsValue {
+    let types = js_sys::Array::new();
+    for (description, mime, extensions) in offered {
+        let accept = js_sys::Object::new();
+        let list: js_sys::Array = extensions.iter().map(|e| JsValue::from_str(e)).collect();
+        let _ = js_sys::Reflect::set(&accept, &JsValue::from_str(mime), &list);
+        let kind = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(
+            &kind,
+            &"description".into(),
+            &JsValue::from_str(description),
+        );
+        let _ = js_sys::Reflect::set(&kind, &"accept".into(), &accept);
+        types.push(&kind);
+    }
     let options = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&options, &"types".into(), &js_sys::Array::of1(&kind));
+    let _ = js_sys::Reflect::set(&options, &"types".into(), &types);
     if let Some(name) = suggested_name {
         let _ = js_sys::Reflect::set(&options, &"suggestedName".into(), &name.into());
     }
@@ -136,7 +160,8 @@ pub fn save(library: Library, store: Store, session: Session, save_as: bool) {
             None => match picker("showSaveFilePicker") {
                 Some(show) => {
                     let window = web_sys::window().map(JsValue::from).unwrap_or_default();
-                    let chosen = match show.call1(&window, &picker_options(Some(&name))) {
+                    let chosen = match show.call1(&window, &picker_options(SAVE_TYPES, Some(&name)))
+                    {
                         Ok(promise) => {
                             JsFuture::from(promise.unchecked_into::<js_sys::Promise>()).await
                         }
@@ -188,7 +213,9 @@ fn downloaded(library: Library, session: Session, name: &str, text: &str) {
 pub async fn pick_file() -> Option<Result<(JsValue, String, String), String>> {
     let show = picker("showOpenFilePicker")?;
     let window = web_sys::window().map(JsValue::from).unwrap_or_default();
-    let promise = show.call1(&window, &picker_options(None)).ok()?;
+    let promise = show
+        .call1(&window, &picker_options(OPEN_TYPES, None))
+        .ok()?;
     let handles = match JsFuture::from(promise.unchecked_into::<js_sys::Promise>()).await {
         Ok(handles) => handles,
         Err(e) if is_abort(&e) => return Some(Err(String::new())),

@@ -123,7 +123,7 @@ pub fn TopBar() -> impl IntoView {
                 <input
                     node_ref=file_input
                     type="file"
-                    accept=".json,application/json"
+                    accept=crate::import::ACCEPT
                     multiple
                     class="visually-hidden"
                     data-testid="file-input"

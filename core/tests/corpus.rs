@@ -570,3 +570,132 @@ fn damaged_corpus_files_give_errors_not_panics() {
     }
     assert!(n_errors > 0);
 }
+
+/// A table as the formats without entities carry it: name, keys, indexes with projections,
+/// billing and TTL, in one line each.
+fn table_lines(design: &keyplan_core::model::Design) -> Vec<String> {
+    let keys = |keys: &[keyplan_core::model::KeyAttribute]| {
+        keys.iter()
+            .map(|k| format!("{}:{:?}", k.name, k.ty))
+            .collect::<Vec<_>>()
+            .join("+")
+    };
+    let mut out = Vec::new();
+    for t in &design.tables {
+        out.push(format!(
+            "table {} {} / {} {:?} ttl {:?}",
+            t.name,
+            keys(std::slice::from_ref(&t.partition_key)),
+            keys(t.sort_key.as_slice()),
+            t.billing,
+            t.ttl_attribute
+        ));
+        for g in &t.gsis {
+            out.push(format!(
+                "  gsi {} {} / {} {:?}",
+                g.name,
+                keys(&g.partition_key),
+                keys(&g.sort_key),
+                g.projection
+            ));
+        }
+        for l in &t.lsis {
+            out.push(format!(
+                "  lsi {} {} {:?}",
+                l.name,
+                keys(std::slice::from_ref(&l.sort_key)),
+                l.projection
+            ));
+        }
+    }
+    out
+}
+
+// issue 15: every built-in example and every corpus design, exported to CloudFormation (JSON
+// and YAML), Terraform and NoSQL Workbench by keyplan's own exporters, imports back with the
+// same tables and indexes. Workbench also carries the entities and their key templates (not
+// the patterns): with the original patterns put back, every pattern gets the same verdict.
+// What a format cannot carry is the reviewed table below: keyplan's Workbench export has no
+// TTL, and a write-sharded template (`{shard:10}`) comes back as a plain variable, which no
+// longer serves the read by status.
+#[test]
+fn every_design_exported_to_cloudformation_terraform_and_workbench_imports_back_the_same() {
+    use keyplan_core::export::{self, Format as Export};
+    let mut designs: Vec<(String, keyplan_core::model::Design)> = keyplan_core::examples::all()
+        .into_iter()
+        .map(|(slug, design)| (slug.to_string(), design))
+        .collect();
+    for (path, text) in corpus_files() {
+        if let Ok(imported) = import::detect_and_import(&text) {
+            designs.push((path, imported.design));
+        }
+    }
+    let formats = [
+        (Export::CloudFormationJson, Format::CloudFormation),
+        (Export::CloudFormationYaml, Format::CloudFormation),
+        (Export::Terraform, Format::Terraform),
+        (Export::NosqlWorkbench, Format::NosqlWorkbench),
+    ];
+    let mut report = String::new();
+    let mut n_same = 0;
+    for (name, design) in &designs {
+        let expected = table_lines(design);
+        for (to, from) in formats {
+            let text = export::export(design, to).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let (detected, back) = import::detect_and_import_as(&text)
+                .unwrap_or_else(|e| panic!("{name} as {}: the export imports: {e}", to.name()));
+            assert_eq!(detected, from, "{name} as {}", to.name());
+            let mut back = back.design;
+            let actual = table_lines(&back);
+            let mut differences: Vec<String> = expected
+                .iter()
+                .filter(|line| !actual.contains(line))
+                .map(|line| format!("  - {line}"))
+                .chain(
+                    actual
+                        .iter()
+                        .filter(|line| !expected.contains(line))
+                        .map(|line| format!("  + {line}")),
+                )
+                .collect();
+            if from == Format::NosqlWorkbench {
+                back.patterns = design.patterns.clone();
+                let (before, after) = (analyze(design), analyze(&back));
+                for (b, a) in before.verdicts.iter().zip(&after.verdicts) {
+                    if (b.operation, &b.index) != (a.operation, &a.index) {
+                        differences.push(format!(
+                            "  pattern {}: {} {:?} came back as {} {:?}",
+                            b.pattern,
+                            b.operation.as_str(),
+                            b.index,
+                            a.operation.as_str(),
+                            a.index
+                        ));
+                    }
+                }
+            }
+            if differences.is_empty() {
+                n_same += 1;
+            } else {
+                writeln!(report, "{name} as {}:", to.name()).expect("writing to a String");
+                for line in differences {
+                    writeln!(report, "{line}").expect("writing to a String");
+                }
+            }
+        }
+    }
+    writeln!(
+        report,
+        "{n_same} of {} exports came back the same",
+        designs.len() * formats.len()
+    )
+    .expect("writing to a String");
+    expect![[r#"
+        order-management as nosql-workbench:
+          - table order-events PK:S / SK:S OnDemand ttl Some("expiresAt")
+          + table order-events PK:S / SK:S OnDemand ttl None
+          pattern Get orders by status: Query Some("GSI1") came back as Scan None
+        147 of 148 exports came back the same
+    "#]]
+    .assert_eq(&report);
+}

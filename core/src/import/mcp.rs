@@ -440,11 +440,9 @@ fn to_entity(entity: &McpEntity<'_>, tables: &[Table], notes: &mut Vec<String>) 
         }
         for (gsi_name, pk, sk) in &entity.gsi_mappings {
             if let Some(gsi) = table.gsi(gsi_name) {
-                for (key, template) in gsi.partition_key.iter().zip(pk) {
-                    keys.insert(key.name.clone(), KeyTemplate::parse(template));
-                }
-                for (key, template) in gsi.sort_key.iter().zip(sk) {
-                    keys.insert(key.name.clone(), KeyTemplate::parse(template));
+                let sides = gsi.partition_key.iter().zip(pk);
+                for (key, template) in sides.chain(gsi.sort_key.iter().zip(sk)) {
+                    add_gsi_template(&mut keys, entity, gsi_name, &key.name, template, notes);
                 }
             }
         }
@@ -457,6 +455,32 @@ fn to_entity(entity: &McpEntity<'_>, tables: &[Table], notes: &mut Vec<String>) 
         description: String::new(),
         attributes,
         keys,
+    }
+}
+
+/// Adds a GSI mapping's template for `key` to the entity's key templates. A GSI keyed on an
+/// attribute the entity already fills (an inverted index on the table's sort key) names that
+/// attribute as `{key}`: the template already there stays. Two different templates for one
+/// attribute cannot both hold: the first stays and a note says so.
+fn add_gsi_template(
+    keys: &mut std::collections::BTreeMap<String, KeyTemplate>,
+    entity: &McpEntity<'_>,
+    gsi_name: &str,
+    key: &str,
+    template: &str,
+    notes: &mut Vec<String>,
+) {
+    match keys.get(key) {
+        None => {
+            keys.insert(key.to_string(), KeyTemplate::parse(template));
+        }
+        Some(_) if template == format!("{{{key}}}") => {}
+        Some(existing) if existing.source() != template => notes.push(format!(
+            "entity {}: GSI {gsi_name} fills `{key}` with `{template}`, but `{key}` is already `{}`; the first is kept",
+            entity.name,
+            existing.source()
+        )),
+        Some(_) => {}
     }
 }
 
@@ -499,6 +523,60 @@ fn sort_op(at: &At<'_>) -> Result<SortOp, ImportError> {
             )));
         }
     })
+}
+
+/// A `filter_expression` (`conditions` of `field` with `operator` or `function` and the
+/// parameters `param`, `param2` or `params`, joined by `logical_operator`) in DynamoDB's
+/// words, and the names of the parameters it uses.
+fn read_filter(at: &At<'_>) -> Result<(String, Vec<String>), ImportError> {
+    let joiner = match at.get("logical_operator") {
+        Some(op) => op.str()?.to_string(),
+        None => "AND".to_string(),
+    };
+    let mut parts = Vec::new();
+    let mut params = Vec::new();
+    for condition in at.require("conditions")?.array()? {
+        let field = condition.require("field")?.str()?;
+        let mut named = Vec::new();
+        for key in ["param", "param2"] {
+            if let Some(p) = condition.get(key) {
+                named.push(format!(":{}", p.str()?));
+                params.push(p.str()?.to_string());
+            }
+        }
+        if let Some(list) = condition.get("params") {
+            for p in list.array()? {
+                named.push(format!(":{}", p.str()?));
+                params.push(p.str()?.to_string());
+            }
+        }
+        let operator = condition
+            .get("operator")
+            .map(|o| o.str().map(str::to_string))
+            .transpose()?;
+        let function = condition
+            .get("function")
+            .map(|f| f.str().map(str::to_string))
+            .transpose()?;
+        let operand = match function.as_deref() {
+            Some("size") => format!("size({field})"),
+            _ => field.to_string(),
+        };
+        let text = match (function.as_deref(), operator.as_deref()) {
+            (Some(f), _) if f != "size" => {
+                let args: Vec<String> = std::iter::once(field.to_string()).chain(named).collect();
+                format!("{f}({})", args.join(", "))
+            }
+            (_, Some("between")) => format!("{operand} BETWEEN {}", named.join(" AND ")),
+            (_, Some("in")) => format!("{operand} IN ({})", named.join(", ")),
+            (_, Some(op)) => format!("{operand} {op} {}", named.join(" ")),
+            (_, None) => {
+                return Err(condition.invalid("a condition needs an operator or a function"));
+            }
+        };
+        parts.push(text);
+    }
+    Ok((parts.join(&format!(" {joiner} ")), params))
 }
 
 fn read_pattern(
@@ -545,8 +623,25 @@ fn read_pattern(
     let mut pattern = AccessPattern::read(&name, &[entity.name.as_str()], &[]);
     pattern.description = description;
     pattern.action = action;
+    if let Some(consistent) = at.get("consistent_read") {
+        pattern.consistent = consistent.bool()?;
+    }
+    // The parameters a filter expression compares with are neither key nor range values.
+    let filter_params = match at.get("filter_expression") {
+        Some(filter_at) => {
+            let (text, params) = read_filter(&filter_at)?;
+            imported.notes.push(format!(
+                "pattern {name}: filter_expression `{text}` is not kept (keyplan patterns hold no filters yet); the read is judged by its key condition alone"
+            ));
+            params
+        }
+        None => Vec::new(),
+    };
 
-    let values: Vec<&Parameter> = parameters.iter().filter(|p| p.entity.is_none()).collect();
+    let values: Vec<&Parameter> = parameters
+        .iter()
+        .filter(|p| p.entity.is_none() && !filter_params.contains(&p.name))
+        .collect();
     let mut dropped: Vec<&str> = Vec::new();
     match action {
         Action::Read => {
@@ -554,15 +649,22 @@ fn read_pattern(
                 Some(range_at) => {
                     let op = sort_op(&range_at)?;
                     let n_range = if op == SortOp::Between { 2 } else { 1 };
-                    if values.len() < n_range {
-                        return Err(range_at.invalid(format!(
-                            "`{}` needs {n_range} range parameter(s), the pattern has {}",
+                    if values.len() > n_range {
+                        let split = values.len() - n_range;
+                        (&values[..split], Some(op))
+                    } else {
+                        // awslabs/mcp's RangeQueryValidator: "Range condition 'between'
+                        // requires exactly 3 parameters (partition key + 2 range values)", and
+                        // 2 (partition key + 1 range value) for the others.
+                        imported.notes.push(format!(
+                            "pattern {name}: range_condition `{}` with {} value parameter(s); awslabs/mcp's validator requires exactly {} (partition key + {n_range} range value{}): all are read as key values, and the range's value is left to the query",
                             op.as_str(),
-                            values.len()
-                        )));
+                            values.len(),
+                            n_range + 1,
+                            if n_range == 1 { "" } else { "s" }
+                        ));
+                        (&values[..], Some(op))
                     }
-                    let split = values.len() - n_range;
-                    (&values[..split], Some((op, &values[split..])))
                 }
                 None => (&values[..], None),
             };
@@ -573,7 +675,7 @@ fn read_pattern(
                     dropped.push(&p.name);
                 }
             }
-            if let Some((op, _)) = range_params {
+            if let Some(op) = range_params {
                 let sort_templates = entity
                     .templates(index.as_deref())
                     .map(|(_, sk)| sk)

@@ -1,9 +1,11 @@
 //! Importers: designs written by other tools, read into keyplan designs.
 //!
-//! Two formats besides keyplan's own: the model JSON that NoSQL Workbench exports (format
-//! versions 1.0, 2.0 and 3.0; see [`nosql_workbench`]) and the `schema.json` of the DynamoDB
-//! data-modeling tool in awslabs/mcp (see [`mcp`]). [`detect`] tells the three apart from
-//! their shape; [`detect_and_import`] reads any of them.
+//! Besides keyplan's own: the model JSON that NoSQL Workbench exports (format versions 1.0,
+//! 2.0 and 3.0; see [`nosql_workbench`]), the `schema.json` of the DynamoDB data-modeling tool
+//! in awslabs/mcp (see [`mcp`]), CloudFormation templates (see [`cloudformation`]) and
+//! Terraform configuration (see [`terraform`]). Each format is one entry of a list of readers,
+//! each saying whether a text has its shape and how to read it; [`detect`] tries them in
+//! order, and when none fits it says why each did not; [`detect_and_import`] reads any of them.
 //!
 //! Importing is pure: text in, a [`Design`] out, with the notes of what the source said that
 //! the keyplan model cannot hold. Nothing here reads files. Bad input is an [`ImportError`]
@@ -18,8 +20,10 @@ use serde_json::Value;
 use crate::file::FileError;
 use crate::model::Design;
 
+pub mod cloudformation;
 pub mod mcp;
 pub mod nosql_workbench;
+pub mod terraform;
 
 #[cfg(test)]
 mod tests;
@@ -33,15 +37,42 @@ pub enum Format {
     NosqlWorkbench,
     /// The `schema.json` of awslabs/mcp's DynamoDB data-modeling tool.
     Mcp,
+    /// A CloudFormation template (JSON or YAML) with `AWS::DynamoDB::Table` or
+    /// `AWS::DynamoDB::GlobalTable` resources.
+    CloudFormation,
+    /// Terraform configuration (HCL) with `aws_dynamodb_table` resources.
+    Terraform,
 }
 
 impl Format {
-    /// The name used on the command line: `keyplan`, `nosql-workbench`, `mcp`.
+    /// Every format, in the order detection tries them.
+    pub const ALL: [Format; 5] = [
+        Format::Keyplan,
+        Format::NosqlWorkbench,
+        Format::Mcp,
+        Format::CloudFormation,
+        Format::Terraform,
+    ];
+
+    /// The name used on the command line: `keyplan`, `nosql-workbench`, `mcp`...
     pub fn as_str(self) -> &'static str {
         match self {
             Format::Keyplan => "keyplan",
             Format::NosqlWorkbench => "nosql-workbench",
             Format::Mcp => "mcp",
+            Format::CloudFormation => "cloudformation",
+            Format::Terraform => "terraform",
+        }
+    }
+
+    /// The format in words, with its article: "a NoSQL Workbench model".
+    pub fn described(self) -> &'static str {
+        match self {
+            Format::Keyplan => "a keyplan design",
+            Format::NosqlWorkbench => "a NoSQL Workbench model",
+            Format::Mcp => "an awslabs/mcp schema.json",
+            Format::CloudFormation => "a CloudFormation template",
+            Format::Terraform => "a Terraform configuration",
         }
     }
 }
@@ -49,6 +80,19 @@ impl Format {
 impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+    fn from_str(name: &str) -> Result<Format, String> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.as_str() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
+                format!("unknown format `{name}`: expected {}", names.join(", "))
+            })
     }
 }
 
@@ -101,11 +145,22 @@ pub enum ImportError {
     /// A keyplan design file that does not read.
     #[error(transparent)]
     File(#[from] FileError),
-    /// JSON, but none of the formats keyplan reads.
-    #[error(
-        "not a format keyplan reads: expected a keyplan design (`version` and `entities`), a NoSQL Workbench model (`ModelName` and `DataModel`) or an awslabs/mcp schema.json (`tables` with `table_config` and `entities`)"
-    )]
-    Unrecognised,
+    /// None of the formats keyplan reads: why each did not fit, and what the file looks like
+    /// when it is a format keyplan knows but does not read.
+    #[error("{}", unrecognised(tried, looks_like.as_deref()))]
+    Unrecognised {
+        /// Each format tried, and why it did not fit (with line and column where the text
+        /// did not parse).
+        tried: Vec<(Format, String)>,
+        looks_like: Option<String>,
+    },
+    /// Larger than a reader takes, refused before it is parsed.
+    #[error("{bytes} bytes is more than the {limit} bytes {what} can be here")]
+    TooLarge {
+        bytes: usize,
+        limit: usize,
+        what: &'static str,
+    },
     /// The sample-data file of an mcp schema, given on its own.
     #[error(
         "this is the usage data of an awslabs/mcp schema (sample values per entity), not a design: import the schema.json it belongs to"
@@ -130,58 +185,236 @@ impl From<serde_json::Error> for ImportError {
     }
 }
 
-/// Which format `text` is in, from its shape. `Err` when it is not JSON or none of them.
-pub fn detect(text: &str) -> Result<Format, ImportError> {
-    let value: Value = serde_json::from_str(text)?;
-    detect_value(&value)
+/// The message of [`ImportError::Unrecognised`].
+fn unrecognised(tried: &[(Format, String)], looks_like: Option<&str>) -> String {
+    let mut out = String::from("not a format keyplan reads");
+    if let Some(looks_like) = looks_like {
+        out += &format!(": it looks like {looks_like}, which keyplan does not read yet");
+    }
+    let formats: Vec<&str> = Format::ALL.iter().map(|f| f.described()).collect();
+    if let Some((last, rest)) = formats.split_last() {
+        out += &format!(
+            ". keyplan reads {} or {last} (HCL)",
+            rest.join(", ")
+                .replace("template", "template (JSON or YAML)")
+        );
+    }
+    // Formats that failed for the same reason (not JSON, say) share one line.
+    let mut lines: Vec<(Vec<&str>, &str)> = Vec::new();
+    for (format, why) in tried {
+        match lines.iter_mut().find(|(_, w)| *w == why.as_str()) {
+            Some((formats, _)) => formats.push(format.described()),
+            None => lines.push((vec![format.described()], why)),
+        }
+    }
+    for (formats, why) in lines {
+        let names = match formats.split_last() {
+            Some((last, [])) => last.to_string(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => continue,
+        };
+        out += &format!("\n  not {names}: {why}");
+    }
+    out
 }
 
-fn detect_value(value: &Value) -> Result<Format, ImportError> {
-    let Some(object) = value.as_object() else {
-        return Err(ImportError::Unrecognised);
-    };
-    if object.contains_key("ModelName") || object.contains_key("DataModel") {
-        return Ok(Format::NosqlWorkbench);
+/// A file's text and its parses, each made once, when a reader first asks for it.
+pub(crate) struct Source<'a> {
+    pub(crate) text: &'a str,
+    json: std::cell::OnceCell<Result<Value, ImportError>>,
+    yaml: std::cell::OnceCell<Result<Value, ImportError>>,
+    hcl: std::cell::OnceCell<Result<hcl::Body, ImportError>>,
+}
+
+impl<'a> Source<'a> {
+    pub(crate) fn new(text: &'a str) -> Source<'a> {
+        Source {
+            text,
+            json: Default::default(),
+            yaml: Default::default(),
+            hcl: Default::default(),
+        }
     }
-    if object.contains_key("version") {
-        return Ok(Format::Keyplan);
+
+    /// The text as JSON.
+    pub(crate) fn json(&self) -> Result<&Value, ImportError> {
+        self.json
+            .get_or_init(|| serde_json::from_str(self.text).map_err(ImportError::from))
+            .as_ref()
+            .map_err(Clone::clone)
     }
-    if let Some(tables) = object.get("tables").and_then(Value::as_array)
-        && tables.iter().any(|t| {
-            t.get("table_config").is_some() || t.get("entities").is_some_and(Value::is_object)
-        })
+
+    /// The text as YAML, read into JSON values (CloudFormation's short-form tags become their
+    /// long form: `!Ref x` is `{"Ref": "x"}`).
+    pub(crate) fn yaml(&self) -> Result<&Value, ImportError> {
+        self.yaml
+            .get_or_init(|| cloudformation::parse_yaml(self.text))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// The text as HCL.
+    pub(crate) fn hcl(&self) -> Result<&hcl::Body, ImportError> {
+        self.hcl
+            .get_or_init(|| terraform::parse_hcl(self.text))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// The JSON object, or why the text is not one.
+    fn json_object(&self) -> Result<&serde_json::Map<String, Value>, String> {
+        match self.json() {
+            Ok(Value::Object(object)) => Ok(object),
+            Ok(other) => Err(format!("the JSON is {}, not an object", kind(other))),
+            Err(e) => Err(format!("not JSON ({e})")),
+        }
+    }
+}
+
+/// One format's reader: whether a text is in the format, and how to read it. Detection tries
+/// [`READERS`] in order; a new format is one more entry.
+struct Reader {
+    format: Format,
+    /// `Ok` when the text has this format's shape, else why not, in words.
+    fits: fn(&Source<'_>) -> Result<(), String>,
+    read: fn(&Source<'_>) -> Result<Imported, ImportError>,
+}
+
+const READERS: &[Reader] = &[
+    Reader {
+        format: Format::Keyplan,
+        fits: |source| match source.json_object()?.get("version") {
+            Some(Value::Number(_)) => Ok(()),
+            Some(other) => Err(format!(
+                "`version` is {}; a keyplan design's is a number",
+                kind(other)
+            )),
+            None => Err("no `version`".into()),
+        },
+        read: |source| Ok(Imported::new(crate::file::parse(source.text)?)),
+    },
+    Reader {
+        format: Format::NosqlWorkbench,
+        fits: |source| {
+            let object = source.json_object()?;
+            if object.contains_key("ModelName") || object.contains_key("DataModel") {
+                Ok(())
+            } else {
+                Err("no `ModelName` or `DataModel`".into())
+            }
+        },
+        read: |source| nosql_workbench::import_value(source.json()?),
+    },
+    Reader {
+        format: Format::Mcp,
+        fits: |source| {
+            let tables = source
+                .json_object()?
+                .get("tables")
+                .and_then(Value::as_array);
+            match tables {
+                Some(tables)
+                    if tables.iter().any(|t| {
+                        t.get("table_config").is_some()
+                            || t.get("entities").is_some_and(Value::is_object)
+                    }) =>
+                {
+                    Ok(())
+                }
+                Some(_) => Err("no table in `tables` has a `table_config` or `entities`".into()),
+                None => Err("no `tables` list".into()),
+            }
+        },
+        read: |source| mcp::import_value(source.json()?),
+    },
+    Reader {
+        format: Format::CloudFormation,
+        fits: cloudformation::fits,
+        read: cloudformation::import_source,
+    },
+    Reader {
+        format: Format::Terraform,
+        fits: terraform::fits,
+        read: terraform::import_source,
+    },
+];
+
+/// Shapes of formats keyplan knows but does not read, for the message when nothing fits: the
+/// JSON members that give each away. A format that gains a reader leaves this list.
+const KNOWN_UNREAD: &[(&str, &[&str])] = &[
+    (
+        "a OneTable schema (`models` and `indexes`)",
+        &["models", "indexes"],
+    ),
+    (
+        "an ElectroDB entity (`model` with `entity`, and `indexes`)",
+        &["model", "indexes"],
+    ),
+];
+
+fn reader(format: Format) -> &'static Reader {
+    READERS
+        .iter()
+        .find(|r| r.format == format)
+        .unwrap_or_else(|| unreachable!("every format has a reader: {format}"))
+}
+
+/// Which format `text` is in, from its shape. `Err` when it is none of them, saying why each
+/// did not fit.
+pub fn detect(text: &str) -> Result<Format, ImportError> {
+    detect_source(&Source::new(text))
+}
+
+fn detect_source(source: &Source<'_>) -> Result<Format, ImportError> {
+    // Text that opens like JSON and is not: its syntax error, with line and column, is the
+    // answer (every format that takes JSON would say the same).
+    if let Err(e @ ImportError::Syntax { .. }) = source.json()
+        && source.text.trim_start().starts_with(['{', '['])
     {
-        return Ok(Format::Mcp);
+        return Err(e);
     }
-    if let Some(entities) = object.get("entities").and_then(Value::as_object)
-        && entities
-            .values()
-            .any(|e| e.get("sample_data").is_some() || e.get("access_pattern_data").is_some())
-    {
-        return Err(ImportError::McpUsageData);
+    let mut tried = Vec::new();
+    for reader in READERS {
+        match (reader.fits)(source) {
+            Ok(()) => return Ok(reader.format),
+            Err(why) => tried.push((reader.format, why)),
+        }
     }
-    Err(ImportError::Unrecognised)
+    if let Ok(Value::Object(object)) = source.json() {
+        if let Some(entities) = object.get("entities").and_then(Value::as_object)
+            && entities
+                .values()
+                .any(|e| e.get("sample_data").is_some() || e.get("access_pattern_data").is_some())
+        {
+            return Err(ImportError::McpUsageData);
+        }
+        let looks_like = KNOWN_UNREAD
+            .iter()
+            .find(|(_, members)| members.iter().all(|m| object.contains_key(*m)))
+            .map(|(what, _)| what.to_string());
+        return Err(ImportError::Unrecognised { tried, looks_like });
+    }
+    Err(ImportError::Unrecognised {
+        tried,
+        looks_like: None,
+    })
 }
 
 /// Reads `text` in whichever format it is in.
 pub fn detect_and_import(text: &str) -> Result<Imported, ImportError> {
-    let value: Value = serde_json::from_str(text)?;
-    let format = detect_value(&value)?;
-    import_value(format, text, &value)
+    detect_and_import_as(text).map(|(_, imported)| imported)
+}
+
+/// Reads `text` in whichever format it is in, and says which that was.
+pub fn detect_and_import_as(text: &str) -> Result<(Format, Imported), ImportError> {
+    let source = Source::new(text);
+    let format = detect_source(&source)?;
+    Ok((format, (reader(format).read)(&source)?))
 }
 
 /// Reads `text` as `format`.
 pub fn import(format: Format, text: &str) -> Result<Imported, ImportError> {
-    let value: Value = serde_json::from_str(text)?;
-    import_value(format, text, &value)
-}
-
-fn import_value(format: Format, text: &str, value: &Value) -> Result<Imported, ImportError> {
-    match format {
-        Format::Keyplan => Ok(Imported::new(crate::file::parse(text)?)),
-        Format::NosqlWorkbench => nosql_workbench::import_value(value),
-        Format::Mcp => mcp::import_value(value),
-    }
+    (reader(format).read)(&Source::new(text))
 }
 
 /// A JSON value and the path that leads to it (`DataModel[0].KeyAttributes`), for errors that

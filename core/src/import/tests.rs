@@ -126,6 +126,12 @@ fn detect_tells_the_formats_apart_by_shape() {
         r#"{"hello":"world"}"#,
         r#"[1, 2]"#,
         "{\n  \"ModelName\": \"x\",\n  oops\n}",
+        r#"{"version":"0.0.1","format":"onetable:1.1.0","indexes":{"primary":{"hash":"pk"}},"models":{}}"#,
+        "Resources:\n  Bucket:\n    Type: AWS::S3::Bucket\n",
+        "Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: !Sub 'orders-${Env}'\n",
+        "resource \"aws_dynamodb_table\" \"t\" {\n  name = \"t\"\n}\n",
+        "resource \"aws_s3_bucket\" \"b\" {}\n",
+        "key: [unclosed\n",
     ];
     let actual: Vec<String> = cases
         .iter()
@@ -139,9 +145,37 @@ fn detect_tells_the_formats_apart_by_shape() {
         nosql-workbench
         mcp
         error: this is the usage data of an awslabs/mcp schema (sample values per entity), not a design: import the schema.json it belongs to
-        error: not a format keyplan reads: expected a keyplan design (`version` and `entities`), a NoSQL Workbench model (`ModelName` and `DataModel`) or an awslabs/mcp schema.json (`tables` with `table_config` and `entities`)
-        error: not a format keyplan reads: expected a keyplan design (`version` and `entities`), a NoSQL Workbench model (`ModelName` and `DataModel`) or an awslabs/mcp schema.json (`tables` with `table_config` and `entities`)
-        error: line 3, column 3: key must be a string"#]]
+        error: not a format keyplan reads. keyplan reads a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.json, a CloudFormation template (JSON or YAML) or a Terraform configuration (HCL)
+          not a keyplan design: no `version`
+          not a NoSQL Workbench model: no `ModelName` or `DataModel`
+          not an awslabs/mcp schema.json: no `tables` list
+          not a CloudFormation template: no `Resources`
+          not a Terraform configuration: JSON, not HCL
+        error: not a format keyplan reads. keyplan reads a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.json, a CloudFormation template (JSON or YAML) or a Terraform configuration (HCL)
+          not a keyplan design, a NoSQL Workbench model or an awslabs/mcp schema.json: the JSON is a list, not an object
+          not a CloudFormation template: no `Resources`
+          not a Terraform configuration: JSON, not HCL
+        error: line 3, column 3: key must be a string
+        error: not a format keyplan reads: it looks like a OneTable schema (`models` and `indexes`), which keyplan does not read yet. keyplan reads a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.json, a CloudFormation template (JSON or YAML) or a Terraform configuration (HCL)
+          not a keyplan design: `version` is text; a keyplan design's is a number
+          not a NoSQL Workbench model: no `ModelName` or `DataModel`
+          not an awslabs/mcp schema.json: no `tables` list
+          not a CloudFormation template: no `Resources`
+          not a Terraform configuration: JSON, not HCL
+        error: not a format keyplan reads. keyplan reads a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.json, a CloudFormation template (JSON or YAML) or a Terraform configuration (HCL)
+          not a keyplan design, a NoSQL Workbench model or an awslabs/mcp schema.json: not JSON (line 1, column 1: expected value)
+          not a CloudFormation template: no AWS::DynamoDB::Table or AWS::DynamoDB::GlobalTable among its 1 resource(s)
+          not a Terraform configuration: not HCL (line 1, column 10: invalid structure; expected `{`, `=`, `"` or identifier)
+        cloudformation
+        terraform
+        error: not a format keyplan reads. keyplan reads a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.json, a CloudFormation template (JSON or YAML) or a Terraform configuration (HCL)
+          not a keyplan design, a NoSQL Workbench model or an awslabs/mcp schema.json: not JSON (line 1, column 1: expected value)
+          not a CloudFormation template: no `Resources`
+          not a Terraform configuration: no `resource "aws_dynamodb_table"` block
+        error: not a format keyplan reads. keyplan reads a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.json, a CloudFormation template (JSON or YAML) or a Terraform configuration (HCL)
+          not a keyplan design, a NoSQL Workbench model or an awslabs/mcp schema.json: not JSON (line 1, column 1: expected value)
+          not a CloudFormation template: not JSON or YAML (line 2, column 1: did not find expected ',' or ']' at line 2 column 1, while parsing a flow sequence at line 1 column 6)
+          not a Terraform configuration: not HCL (line 1, column 4: invalid structure; expected `{`, `=`, `"` or identifier)"#]]
     .assert_eq(&actual.join("\n"));
 }
 
@@ -438,4 +472,458 @@ fn multi_attribute_gsi_keys_read_as_lists_in_both_formats() {
         entity T (t)  [id:S!]
     "#]],
     );
+}
+
+/// An mcp schema with one table (`pk`, sort key `sort_key`, GSIs `ByStatus` and the inverted
+/// index `Inverted`) and the given entities' JSON.
+fn mcp_table(entities: &str) -> String {
+    format!(
+        r#"{{"tables":[{{"table_config":{{"table_name":"Shop","partition_key":"pk","sort_key":"sort_key"}},
+          "gsi_list":[{{"name":"ByStatus","partition_key":"status","sort_key":"created_at","projection":"ALL"}},
+                      {{"name":"Inverted","partition_key":"sort_key","sort_key":"pk","projection":"KEYS_ONLY"}}],
+          "entities":{{{entities}}}}}]}}"#
+    )
+}
+
+const MCP_ORDER: &str = r#""Order":{"entity_type":"ORDER","pk_template":"USER#{user_id}","sk_template":"ORDER#{order_id}",
+  "gsi_mappings":[{"name":"ByStatus","pk_template":"{status}","sk_template":"{created_at}"}],
+  "fields":[{"name":"user_id","type":"string","required":true},{"name":"order_id","type":"string","required":true},
+            {"name":"status","type":"string","required":true},{"name":"created_at","type":"string","required":true},
+            {"name":"total","type":"integer","required":true}],
+  "access_patterns":[
+    {"pattern_id":1,"name":"order_now","description":"","operation":"GetItem","consistent_read":true,
+     "parameters":[{"name":"user_id","type":"string"},{"name":"order_id","type":"string"}],"return_type":"single_entity"},
+    {"pattern_id":2,"name":"open_orders","description":"","operation":"Query","index_name":"ByStatus","consistent_read":true,
+     "parameters":[{"name":"status","type":"string"}],"return_type":"entity_list"},
+    {"pattern_id":3,"name":"big_orders","description":"","operation":"Query","consistent_read":false,
+     "filter_expression":{"conditions":[{"field":"total","operator":">=","param":"min_total"}]},
+     "parameters":[{"name":"user_id","type":"string"},{"name":"min_total","type":"integer"}],"return_type":"entity_list"}
+  ]}"#;
+
+// issue 15: an mcp pattern's `consistent_read` was dropped, so a strongly consistent read
+// was served by a GSI (which DynamoDB refuses) and costed as an eventual one.
+#[test]
+fn mcp_consistent_read_is_kept_and_no_gsi_serves_it() {
+    let imported = import(Format::Mcp, &mcp_table(MCP_ORDER)).expect("imports");
+    let consistent: Vec<(&str, bool)> = imported
+        .design
+        .patterns
+        .iter()
+        .map(|p| (p.name.as_str(), p.consistent))
+        .collect();
+    expect![[r#"[("order_now", true), ("open_orders", true), ("big_orders", false)]"#]]
+        .assert_eq(&format!("{consistent:?}"));
+    let analysis = crate::analysis::analyze(&imported.design);
+    let open = &analysis.verdicts[1];
+    expect!["Scan None covered false"].assert_eq(&format!(
+        "{:?} {:?} covered {}",
+        open.operation, open.index, open.covered
+    ));
+}
+
+// issue 15: an mcp `filter_expression` was dropped without a word, and its parameters were
+// read as key or range values.
+#[test]
+fn mcp_filter_expression_is_kept_as_a_note_and_its_parameters_are_not_keys() {
+    check(
+        Format::Mcp,
+        &mcp_table(MCP_ORDER),
+        expect![[r#"
+            design "Shop"
+            table Shop PK pk:S SK sort_key:S OnDemand
+              gsi ByStatus status:S / created_at:S All
+              gsi Inverted sort_key:S / pk:S KeysOnly
+            entity Order (Shop) pk=USER#{user_id} sort_key=ORDER#{order_id} [user_id:S! order_id:S! status:S! created_at:S! total:N!]
+            pattern order_now Read ["Order"] inputs ["user_id", "order_id"]
+            pattern open_orders Read ["Order"] inputs ["status"]
+            pattern big_orders Read ["Order"] inputs ["user_id"]
+            note: pattern big_orders: filter_expression `total >= :min_total` is not kept (keyplan patterns hold no filters yet); the read is judged by its key condition alone
+            note: entity_type values (ORDER) are not kept: keyplan tells entities apart by their key templates
+            note: pattern_id and return_type are not kept; each pattern's operation and index_name are keyplan's to decide (compare with `keyplan check`)
+            declared big_orders: Query None
+            declared open_orders: Query Some("ByStatus")
+            declared order_now: GetItem None
+        "#]],
+    );
+}
+
+// issue 15: an entity with a field named like the table's sort-key attribute lost its
+// sk_template (`MENU#{category}#{product_id}` became nothing), which then collided (KP004)
+// with every other entity of the partition.
+#[test]
+fn mcp_field_named_like_the_sort_key_attribute_keeps_the_sk_template() {
+    let product = r#""Product":{"entity_type":"PRODUCT","pk_template":"STORE#{store_id}","sk_template":"MENU#{category}#{product_id}",
+      "fields":[{"name":"store_id","type":"string","required":true},{"name":"category","type":"string","required":true},
+                {"name":"product_id","type":"string","required":true},{"name":"sort_key","type":"string","required":true}],
+      "gsi_mappings":[{"name":"Inverted","pk_template":"{sort_key}","sk_template":"STORE#{store_id}"}],
+      "access_patterns":[]},
+      "Store":{"entity_type":"STORE","pk_template":"STORE#{store_id}","sk_template":"PROFILE",
+      "fields":[{"name":"store_id","type":"string","required":true}],"access_patterns":[]}"#;
+    let imported = import(Format::Mcp, &mcp_table(product)).expect("imports");
+    let summary = summary(&imported.design);
+    expect![[r#"
+        design "Shop"
+        table Shop PK pk:S SK sort_key:S OnDemand
+          gsi ByStatus status:S / created_at:S All
+          gsi Inverted sort_key:S / pk:S KeysOnly
+        entity Product (Shop) pk=STORE#{store_id} sort_key=MENU#{category}#{product_id} [store_id:S! category:S! product_id:S! sort_key:S!]
+        entity Store (Shop) pk=STORE#{store_id} sort_key=PROFILE [store_id:S!]
+    "#]].assert_eq(&summary);
+    let analysis = crate::analysis::analyze(&imported.design);
+    let codes: Vec<&str> = analysis.findings.iter().map(|f| f.code).collect();
+    assert!(!codes.contains(&"KP004"), "no key collision: {codes:?}");
+}
+
+// issue 15: `range_condition` with only the key parameter took the key's value as the range
+// value; mcp's own validator requires the partition key's parameter plus one per range operand.
+#[test]
+fn mcp_range_condition_without_a_range_parameter_reads_keys_from_the_key_parameters() {
+    let order = r#""Order":{"entity_type":"ORDER","pk_template":"USER#{user_id}","sk_template":"ORDER#{order_date}#{order_id}",
+      "fields":[{"name":"user_id","type":"string","required":true},{"name":"order_date","type":"string","required":true},
+                {"name":"order_id","type":"string","required":true}],
+      "access_patterns":[
+        {"pattern_id":1,"name":"orders_of_user","description":"","operation":"Query","range_condition":"begins_with",
+         "parameters":[{"name":"user_id","type":"string"}],"return_type":"entity_list"},
+        {"pattern_id":2,"name":"orders_between","description":"","operation":"Query","range_condition":"between",
+         "parameters":[{"name":"user_id","type":"string"},{"name":"from","type":"string"}],"return_type":"entity_list"}
+      ]}"#;
+    check(
+        Format::Mcp,
+        &mcp_table(order),
+        expect![[r#"
+        design "Shop"
+        table Shop PK pk:S SK sort_key:S OnDemand
+          gsi ByStatus status:S / created_at:S All
+          gsi Inverted sort_key:S / pk:S KeysOnly
+        entity Order (Shop) pk=USER#{user_id} sort_key=ORDER#{order_date}#{order_id} [user_id:S! order_date:S! order_id:S!]
+        pattern orders_of_user Read ["Order"] inputs ["user_id"] sort order_date begins_with
+        pattern orders_between Read ["Order"] inputs ["user_id"] sort order_date between
+        note: pattern orders_of_user: range_condition `begins_with` with 1 value parameter(s); awslabs/mcp's validator requires exactly 2 (partition key + 1 range value): all are read as key values, and the range's value is left to the query
+        note: pattern orders_between: range_condition `between` with 2 value parameter(s); awslabs/mcp's validator requires exactly 3 (partition key + 2 range values): all are read as key values, and the range's value is left to the query
+        note: pattern orders_between: parameter(s) from are not attributes of Order; dropped
+        note: entity_type values (ORDER) are not kept: keyplan tells entities apart by their key templates
+        note: pattern_id and return_type are not kept; each pattern's operation and index_name are keyplan's to decide (compare with `keyplan check`)
+        declared orders_between: Query None
+        declared orders_of_user: Query None
+    "#]],
+    );
+}
+
+/// A table's every kept setting as one line each: keys, indexes, billing, TTL, LSIs.
+fn tables_summary(design: &Design) -> String {
+    let mut out = summary(design);
+    for t in &design.tables {
+        for l in &t.lsis {
+            out += &format!(
+                "  lsi {} {}:{:?} {:?}\n",
+                l.name, l.sort_key.name, l.sort_key.ty, l.projection
+            );
+        }
+        if let Some(ttl) = &t.ttl_attribute {
+            out += &format!("  ttl {ttl}\n");
+        }
+    }
+    out
+}
+
+fn check_tables(format: Format, input: &str, expect: Expect) {
+    let actual = match import(format, input) {
+        Ok(imported) => {
+            let mut out = tables_summary(&imported.design);
+            for note in &imported.notes {
+                out += &format!("note: {note}\n");
+            }
+            out
+        }
+        Err(e) => format!("error: {e}\n"),
+    };
+    expect.assert_eq(&actual);
+}
+
+#[test]
+fn cloudformation_yaml_with_short_form_tags_reads_tables_indexes_billing_and_ttl() {
+    let template = r#"AWSTemplateFormatVersion: "2010-09-09"
+Parameters:
+  Env: {Type: String}
+Resources:
+  Orders:
+    Type: AWS::DynamoDB::Table
+    Properties:
+      TableName: !Sub "orders-${Env}"
+      AttributeDefinitions:
+        - {AttributeName: pk, AttributeType: S}
+        - {AttributeName: sk, AttributeType: S}
+        - {AttributeName: region, AttributeType: S}
+        - {AttributeName: tier, AttributeType: S}
+        - {AttributeName: score, AttributeType: N}
+        - {AttributeName: placed, AttributeType: N}
+      KeySchema:
+        - {AttributeName: pk, KeyType: HASH}
+        - {AttributeName: sk, KeyType: RANGE}
+      GlobalSecondaryIndexes:
+        - IndexName: ByRegion
+          KeySchema:
+            - {AttributeName: region, KeyType: HASH}
+            - {AttributeName: tier, KeyType: HASH}
+            - {AttributeName: score, KeyType: RANGE}
+          Projection: {ProjectionType: INCLUDE, NonKeyAttributes: [total]}
+          ProvisionedThroughput: {ReadCapacityUnits: 5, WriteCapacityUnits: 5}
+      LocalSecondaryIndexes:
+        - IndexName: ByPlaced
+          KeySchema:
+            - {AttributeName: pk, KeyType: HASH}
+            - {AttributeName: placed, KeyType: RANGE}
+          Projection: {ProjectionType: KEYS_ONLY}
+      BillingMode: PROVISIONED
+      ProvisionedThroughput: {ReadCapacityUnits: "10", WriteCapacityUnits: 4}
+      TimeToLiveSpecification: {AttributeName: expires, Enabled: true}
+      StreamSpecification: {StreamViewType: NEW_AND_OLD_IMAGES}
+      Tags: [{Key: team, Value: !Ref Env}]
+  Bucket:
+    Type: AWS::S3::Bucket
+Outputs:
+  Arn: {Value: !GetAtt Orders.Arn}
+"#;
+    check_tables(
+        Format::CloudFormation,
+        template,
+        expect![[r#"
+            design "orders"
+            table orders PK pk:S SK sk:S Provisioned { read: 10, write: 4 }
+              gsi ByRegion region:S+tier:S / score:N Include { attributes: ["total"] }
+              lsi ByPlaced placed:N KeysOnly
+              ttl expires
+            note: a CloudFormation template holds tables and indexes but no entities or access patterns: the design opens with its table; add entities and patterns to check it
+            note: table orders: its TableName is computed ({"Fn::Sub":"orders-${Env}"}); read as `orders`
+            note: table orders: its stream (NEW_AND_OLD_IMAGES) is not kept; keyplan designs hold no stream settings
+            note: table orders: Tags not kept
+        "#]],
+    );
+}
+
+#[test]
+fn cloudformation_global_table_and_errors_that_name_the_path() {
+    let global = r#"{"Resources":{"G":{"Type":"AWS::DynamoDB::GlobalTable","Properties":{
+      "TableName":"events","BillingMode":"PAY_PER_REQUEST",
+      "AttributeDefinitions":[{"AttributeName":"id","AttributeType":"B"}],
+      "KeySchema":[{"AttributeName":"id","KeyType":"HASH"}],
+      "Replicas":[{"Region":"eu-west-1"}],
+      "StreamSpecification":{"StreamViewType":"KEYS_ONLY"}}}}}"#;
+    check_tables(
+        Format::CloudFormation,
+        global,
+        expect![[r#"
+            design "events"
+            table events PK id:B OnDemand
+            note: a CloudFormation template holds tables and indexes but no entities or access patterns: the design opens with its table; add entities and patterns to check it
+            note: table events: its stream (KEYS_ONLY) is not kept; keyplan designs hold no stream settings
+        "#]],
+    );
+    let undefined = r#"{"Resources":{"T":{"Type":"AWS::DynamoDB::Table","Properties":{
+      "AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}],
+      "KeySchema":[{"AttributeName":"nope","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}}}}"#;
+    check_tables(
+        Format::CloudFormation,
+        undefined,
+        expect![[r#"
+            error: Resources.T.Properties.KeySchema[0].AttributeName: `nope` is not in AttributeDefinitions
+        "#]],
+    );
+    check_tables(
+        Format::CloudFormation,
+        "Resources:\n  T: [unclosed\n",
+        expect![[r#"
+            error: line 3, column 1: did not find expected ',' or ']' at line 3 column 1, while parsing a flow sequence at line 2 column 6
+        "#]],
+    );
+}
+
+#[test]
+fn terraform_reads_tables_indexes_multi_attribute_keys_billing_ttl_and_streams() {
+    let config = r#"
+variable "environment" { default = "dev" }
+
+resource "aws_dynamodb_table" "orders" {
+  name           = "orders-${var.environment}"
+  billing_mode   = "PROVISIONED"
+  read_capacity  = 10
+  write_capacity = var.write
+  hash_key       = "pk"
+  range_key      = "sk"
+
+  attribute {
+    name = "pk"
+    type = "S"
+  }
+  attribute {
+    name = "sk"
+    type = "S"
+  }
+  attribute {
+    name = "region"
+    type = "S"
+  }
+  attribute {
+    name = "score"
+    type = "N"
+  }
+
+  global_secondary_index {
+    name            = "ByRegion"
+    key_schema {
+      attribute_name = "region"
+      key_type       = "HASH"
+    }
+    key_schema {
+      attribute_name = "score"
+      key_type       = "RANGE"
+    }
+    projection_type = "KEYS_ONLY"
+  }
+  global_secondary_index {
+    name               = "ByScore"
+    hash_key           = "score"
+    projection_type    = "INCLUDE"
+    non_key_attributes = ["total"]
+  }
+  local_secondary_index {
+    name            = "ByRegionLocal"
+    range_key       = "region"
+    projection_type = "ALL"
+  }
+
+  ttl {
+    attribute_name = "expires"
+    enabled        = true
+  }
+  stream_enabled   = true
+  stream_view_type = "NEW_IMAGE"
+  tags = { team = "a" }
+}
+
+resource "aws_s3_bucket" "b" {}
+"#;
+    check_tables(
+        Format::Terraform,
+        config,
+        expect![[r#"
+            design "orders"
+            table orders PK pk:S SK sk:S Provisioned { read: 10, write: 1 }
+              gsi ByRegion region:S / score:N KeysOnly
+              gsi ByScore score:N /  Include { attributes: ["total"] }
+              lsi ByRegionLocal region:S All
+              ttl expires
+            note: a Terraform configuration holds tables and indexes but no entities or access patterns: the design opens with its table; add entities and patterns to check it
+            note: table orders: write_capacity is `${var.write}`, not a number; 1 assumed
+            note: table orders: its stream (NEW_IMAGE) is not kept; keyplan designs hold no stream settings
+            note: table orders: tags not kept
+        "#]],
+    );
+    check_tables(
+        Format::Terraform,
+        "resource \"aws_dynamodb_table\" \"t\" {\n  hash_key = \"id\"\n}\n",
+        expect![[r#"
+            error: resource.aws_dynamodb_table.t.hash_key: `id` has no `attribute` block
+        "#]],
+    );
+    check_tables(
+        Format::Terraform,
+        "resource \"aws_dynamodb_table\" \"t\" {\n  hash_key = \n",
+        expect![[r#"
+            error: line 2, column 14: invalid expression; expected `"`, `[`, `{`, `-`, `!`, `(`, `_`, `<`, letter or digit
+        "#]],
+    );
+}
+
+// issue 15: hostile files give a clear error, never a panic or a stack overflow: deep
+// nesting in each syntax, and a 50 MB file, which YAML and HCL refuse before parsing.
+#[test]
+fn deep_nesting_and_huge_files_are_clear_errors() {
+    let deep = 100_000;
+    let cases = [
+        ("JSON", format!("{}{}", "[".repeat(deep), "]".repeat(deep))),
+        (
+            "YAML",
+            format!(
+                "Description: it's\nResources: {}{}",
+                "[".repeat(deep),
+                "]".repeat(deep)
+            ),
+        ),
+        (
+            "YAML block",
+            (0..200).fold(String::from("Resources:\n"), |mut s, depth| {
+                s += &format!("{}k{depth}:\n", "  ".repeat(depth + 1));
+                s
+            }),
+        ),
+        (
+            "HCL",
+            format!(
+                "resource \"aws_dynamodb_table\" \"t\" {{\n  a = {}{}\n}}\n",
+                "[".repeat(deep),
+                "]".repeat(deep)
+            ),
+        ),
+        (
+            "HCL blocks",
+            format!("{}{}", "a {\n".repeat(deep), "}\n".repeat(deep)),
+        ),
+        (
+            "50 MB of YAML",
+            format!(
+                "Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Description: \"{}\"\n",
+                "x".repeat(50 << 20)
+            ),
+        ),
+        (
+            "50 MB of HCL",
+            format!(
+                "resource \"aws_dynamodb_table\" \"t\" {{\n  description = \"{}\"\n}}\n",
+                "x".repeat(50 << 20)
+            ),
+        ),
+    ];
+    let mut out = String::new();
+    for (what, text) in &cases {
+        let result = detect_and_import(text);
+        let message = match result {
+            Ok(_) => "read".to_string(),
+            Err(e) => e.to_string(),
+        };
+        // The message, without the long quoted source lines some parsers echo.
+        let first: String = message
+            .lines()
+            .map(|l| l.chars().take(160).collect::<String>())
+            .collect::<Vec<_>>()
+            .join("\n    ");
+        out += &format!("{what}: {first}\n");
+    }
+    expect![[r#"
+        JSON: line 1, column 128: recursion limit exceeded
+        YAML: not a format keyplan reads. keyplan reads a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.json, a CloudFormation template (JSON or YAML) or a T
+              not a keyplan design, a NoSQL Workbench model or an awslabs/mcp schema.json: not JSON (line 1, column 1: expected value)
+              not a CloudFormation template: not JSON or YAML (line 2, column 140: brackets nested more than 128 deep)
+              not a Terraform configuration: not HCL (line 1, column 12: invalid structure; expected `{`, `=`, `"` or identifier)
+        YAML block: not a format keyplan reads. keyplan reads a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.json, a CloudFormation template (JSON or YAML) or a T
+              not a keyplan design, a NoSQL Workbench model or an awslabs/mcp schema.json: not JSON (line 1, column 1: expected value)
+              not a CloudFormation template: not JSON or YAML (line 129, column 257: recursion limit exceeded at line 129 column 257)
+              not a Terraform configuration: not HCL (line 1, column 10: invalid structure; expected `{`, `=`, `"` or identifier)
+        HCL: not a format keyplan reads. keyplan reads a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.json, a CloudFormation template (JSON or YAML) or a T
+              not a keyplan design, a NoSQL Workbench model or an awslabs/mcp schema.json: not JSON (line 1, column 1: expected value)
+              not a CloudFormation template: not JSON or YAML (line 2, column 134: brackets nested more than 128 deep)
+              not a Terraform configuration: not HCL (line 2, column 71: invalid nesting depth; expected at most 64 nested levels)
+        HCL blocks: not a format keyplan reads. keyplan reads a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.json, a CloudFormation template (JSON or YAML) or a T
+              not a keyplan design, a NoSQL Workbench model or an awslabs/mcp schema.json: not JSON (line 1, column 1: expected value)
+              not a CloudFormation template: not JSON or YAML (line 129, column 3: brackets nested more than 128 deep)
+              not a Terraform configuration: not HCL (line 65, column 3: invalid nesting depth; expected at most 64 nested levels)
+        50 MB of YAML: not a format keyplan reads. keyplan reads a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.json, a CloudFormation template (JSON or YAML) or a T
+              not a keyplan design, a NoSQL Workbench model or an awslabs/mcp schema.json: not JSON (line 1, column 1: expected value)
+              not a CloudFormation template: not JSON or YAML (52428867 bytes is more than the 1048576 bytes a YAML template can be here)
+              not a Terraform configuration: not HCL (52428867 bytes is more than the 4194304 bytes Terraform configuration can be here)
+        50 MB of HCL: not a format keyplan reads. keyplan reads a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.json, a CloudFormation template (JSON or YAML) or a T
+              not a keyplan design, a NoSQL Workbench model or an awslabs/mcp schema.json: not JSON (line 1, column 1: expected value)
+              not a CloudFormation template: not JSON or YAML (52428857 bytes is more than the 1048576 bytes a YAML template can be here)
+              not a Terraform configuration: not HCL (52428857 bytes is more than the 4194304 bytes Terraform configuration can be here)
+    "#]].assert_eq(&out);
 }

@@ -1,7 +1,7 @@
 //! `keyplan check FILE...`: how DynamoDB serves every access pattern, and every finding.
 //!
-//! Each file is a keyplan design, a NoSQL Workbench model or an awslabs/mcp schema.json
-//! (`--format auto` tells them apart). The command prints, per design, an aligned table of the
+//! Each file is a keyplan design or any format keyplan reads (`--from auto`, the default,
+//! tells them apart; `--format` is the same option's older name). The command prints, per design, an aligned table of the
 //! patterns with their operation, index and key condition (and why a Scan, with a suggestion),
 //! then the findings. Colour only when stdout is a terminal (and `NO_COLOR` is unset).
 //!
@@ -15,74 +15,25 @@
 
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anstyle::{AnsiColor, Style};
-use keyplan_core::import::{self, Format, Imported};
+use keyplan_core::import::Imported;
 use keyplan_core::{Analysis, Operation, Severity, analyze};
 use serde::Serialize;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Design files: keyplan designs, NoSQL Workbench models or awslabs/mcp schema.json files.
+    /// Design files: keyplan designs or any format keyplan reads (NoSQL Workbench models,
+    /// awslabs/mcp schema.json files, CloudFormation templates, Terraform configuration).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// The files' format; `auto` tells them apart by their shape.
-    #[arg(long, value_enum, default_value_t = FormatArg::Auto, env = "KEYPLAN_FORMAT")]
-    pub format: FormatArg,
+    #[command(flatten)]
+    pub from: super::design_io::From,
     /// Print one JSON document instead of tables.
     #[arg(long)]
     pub json: bool,
-}
-
-/// The `--format` of a design file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum FormatArg {
-    /// Tell the format from the file's shape.
-    Auto,
-    /// A keyplan design file (`*.keyplan.json`).
-    Keyplan,
-    /// A NoSQL Workbench model export.
-    NosqlWorkbench,
-    /// An awslabs/mcp DynamoDB data-modeling schema.json.
-    Mcp,
-}
-
-impl FormatArg {
-    fn format(self) -> Option<Format> {
-        match self {
-            FormatArg::Auto => None,
-            FormatArg::Keyplan => Some(Format::Keyplan),
-            FormatArg::NosqlWorkbench => Some(Format::NosqlWorkbench),
-            FormatArg::Mcp => Some(Format::Mcp),
-        }
-    }
-}
-
-/// Why a file could not be checked: the message names the file.
-#[derive(Debug, thiserror::Error)]
-#[error("{file}: {message}")]
-pub struct LoadError {
-    pub file: String,
-    pub message: String,
-}
-
-/// Reads and imports one design file in `format` (`None`: detect it).
-pub fn load(path: &Path, format: Option<Format>) -> Result<Imported, LoadError> {
-    let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| LoadError {
-        file: file.clone(),
-        message: format!("cannot read: {}", super::design_io::why_unreadable(&e)),
-    })?;
-    let result = match format {
-        None => import::detect_and_import(&text),
-        Some(format) => import::import(format, &text),
-    };
-    result.map_err(|e| LoadError {
-        file,
-        message: e.to_string(),
-    })
 }
 
 /// The `--json` document.
@@ -160,8 +111,8 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let mut text = String::new();
     for path in &args.files {
-        let imported = match load(path, args.format.format()) {
-            Ok(imported) => imported,
+        let imported = match super::design_io::read_imported(path, args.from) {
+            Ok((_, imported)) => imported,
             Err(e) => {
                 eprintln!("error: {e}");
                 unreadable = true;
@@ -371,8 +322,9 @@ mod tests {
 
     fn text_of(slug: &str) -> String {
         let design = keyplan_core::examples::get(slug).expect("a built-in example");
-        let imported = import::detect_and_import(&keyplan_core::file::to_string(&design))
-            .expect("an example reads back");
+        let imported =
+            keyplan_core::import::detect_and_import(&keyplan_core::file::to_string(&design))
+                .expect("an example reads back");
         let analysis = analyze(&imported.design);
         anstream::adapter::strip_str(&render_text("x.keyplan.json", &imported, &analysis))
             .to_string()

@@ -19,8 +19,10 @@ use super::design_io::{Budget, check_entities, print, read_design, sample_config
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The design file (`*.keyplan.json`).
+    /// The design file: a keyplan design or any format keyplan reads (see `--from`).
     pub file: PathBuf,
+    #[command(flatten)]
+    pub from: super::design_io::From,
     /// Print the report as one JSON document.
     #[arg(long)]
     pub json: bool,
@@ -47,7 +49,7 @@ pub struct Args {
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let design = read_design(&args.file)?;
+    let design = read_design(&args.file, args.from)?;
     let sample = sample_config(&design, args.seed, &args.counts, args.budget)?;
     // The same check as --count: a stored count must name an entity.
     check_entities(&design, "--stored", &args.stored)?;

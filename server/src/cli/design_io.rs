@@ -9,6 +9,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
+use keyplan_core::import::{Format, Imported};
 use keyplan_core::model::Design;
 use keyplan_core::sample::{MAX_SAMPLE_ITEMS, SampleConfig};
 
@@ -52,15 +53,67 @@ pub fn why_unreadable(error: &std::io::Error) -> String {
     }
 }
 
-/// Reads and parses a design file, saying which file and where it is wrong.
-pub fn read_design(path: &Path) -> Result<Design, Unreadable> {
+/// `--from FORMAT`, shared by every subcommand that reads a design: the file's format, or
+/// `auto` (the default) to tell it from its shape.
+#[derive(Debug, Clone, Copy, Default, clap::Args)]
+pub struct From {
+    /// The file's format: keyplan, nosql-workbench, mcp, cloudformation or terraform; `auto`
+    /// tells it from the file's shape.
+    #[arg(long = "from", visible_alias = "format", value_name = "FORMAT", value_parser = parse_from, default_value = "auto", env = "KEYPLAN_FORMAT")]
+    pub from: Detect,
+}
+
+/// A `--from`: `None` detects the format.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Detect(pub Option<Format>);
+
+fn parse_from(name: &str) -> Result<Detect, String> {
+    match name {
+        "auto" => Ok(Detect(None)),
+        name => name
+            .parse::<Format>()
+            .map(|f| Detect(Some(f)))
+            .map_err(|e| format!("{e} or auto")),
+    }
+}
+
+/// Reads a design file in any format keyplan reads (`from` names it, or it is detected), and
+/// says which format it was read as. The message names the file, and says why each format
+/// did not fit.
+pub fn read_imported(path: &Path, from: From) -> Result<(Format, Imported), Unreadable> {
     let text = read_text(path)?;
-    keyplan_core::file::parse(&text).map_err(|e| {
-        Unreadable(format!(
-            "{} is not a valid design file: {e}",
-            path.display()
-        ))
+    let result = match from.from.0 {
+        None => keyplan_core::import::detect_and_import_as(&text),
+        Some(format) => keyplan_core::import::import(format, &text).map(|i| (format, i)),
+    };
+    result.map_err(|e| match from.from.0 {
+        Some(format) => Unreadable(format!(
+            "{} does not read as {}: {e}",
+            path.display(),
+            format.described()
+        )),
+        None => Unreadable(format!("{}: {e}", path.display())),
     })
+}
+
+/// Reads a design file in any format keyplan reads, for a subcommand that works on the
+/// design. A file in another tool's format says so on stderr, with how many notes its import
+/// has (`keyplan import` prints them).
+pub fn read_design(path: &Path, from: From) -> Result<Design, Unreadable> {
+    let (format, imported) = read_imported(path, from)?;
+    if format != Format::Keyplan {
+        let notes = match imported.notes.len() {
+            0 => String::new(),
+            1 => " (1 note: see `keyplan import`)".to_string(),
+            n => format!(" ({n} notes: see `keyplan import`)"),
+        };
+        eprintln!(
+            "note: read {} as {}{notes}",
+            path.display(),
+            format.described()
+        );
+    }
+    Ok(imported.design)
 }
 
 /// `--max-items`, shared by the subcommands that make a sample.

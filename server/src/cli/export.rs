@@ -15,8 +15,10 @@ use super::design_io::read_design;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The design file (`*.keyplan.json`).
+    /// The design file: a keyplan design or any format keyplan reads (see `--from`).
     pub file: PathBuf,
+    #[command(flatten)]
+    pub from: super::design_io::From,
     /// The format: cloudformation-json, cloudformation-yaml, terraform, create-table, cdk,
     /// nosql-workbench, electrodb, onetable, typescript, python, rust, markdown or svg.
     #[arg(long = "to", value_name = "FORMAT", value_parser = parse_format)]
@@ -31,7 +33,7 @@ fn parse_format(name: &str) -> Result<Format, String> {
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let design = read_design(&args.file)?;
+    let design = read_design(&args.file, args.from)?;
     let text = export(&design, args.format)
         .with_context(|| format!("cannot export {}", args.file.display()))?;
     match &args.out {

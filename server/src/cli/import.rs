@@ -1,5 +1,6 @@
-//! `keyplan import FILE --from nosql-workbench|mcp [--usage USAGE.json] -o OUT.keyplan.json`:
-//! reads another tool's model and writes it as a keyplan design file.
+//! `keyplan import FILE [--from FORMAT] [--usage USAGE.json] -o OUT.keyplan.json`: reads
+//! another tool's model (any format keyplan reads, detected unless `--from` names it) and
+//! writes it as a keyplan design file.
 //!
 //! What the source says that a keyplan design cannot hold (or that was guessed, such as key
 //! templates inferred from NoSQL Workbench items) is printed to stderr as notes. The file is
@@ -11,18 +12,17 @@ use std::process::ExitCode;
 use anyhow::Context;
 use keyplan_core::import::Format;
 
-use super::check::load;
-use super::design_io::{Unreadable, read_text};
+use super::design_io::{Unreadable, read_imported, read_text};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The model to import.
+    /// The model to import: a NoSQL Workbench model, an awslabs/mcp schema.json, a
+    /// CloudFormation template, Terraform configuration (or a keyplan design).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
-    /// The model's format.
-    #[arg(long, value_enum)]
-    pub from: From,
-    /// With `--from mcp`: the schema's usage-data file, whose items become the design's samples.
+    #[command(flatten)]
+    pub from: super::design_io::From,
+    /// With an awslabs/mcp schema: its usage-data file, whose items become the design's samples.
     #[arg(long, value_name = "USAGE.json")]
     pub usage: Option<PathBuf>,
     /// Where to write the design file (`*.keyplan.json`); `-` for stdout.
@@ -30,29 +30,21 @@ pub struct Args {
     pub output: PathBuf,
 }
 
-/// The formats `keyplan import` reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum From {
-    /// A NoSQL Workbench model export (format 1.0, 2.0 or 3.0).
-    NosqlWorkbench,
-    /// An awslabs/mcp DynamoDB data-modeling schema.json.
-    Mcp,
-}
-
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let format = match args.from {
-        From::NosqlWorkbench => Format::NosqlWorkbench,
-        From::Mcp => Format::Mcp,
-    };
-    let mut imported = load(&args.file, Some(format)).map_err(|e| Unreadable(e.to_string()))?;
+    let (format, mut imported) = read_imported(&args.file, args.from)?;
     if let Some(usage) = &args.usage {
         if format != Format::Mcp {
-            anyhow::bail!("--usage goes with --from mcp: it is an awslabs/mcp usage-data file");
+            anyhow::bail!(
+                "--usage goes with an awslabs/mcp schema, and {} reads as {}",
+                args.file.display(),
+                format.described()
+            );
         }
         let text = read_text(usage)?;
         keyplan_core::import::mcp::add_usage_data(&mut imported, &text)
             .map_err(|e| Unreadable(format!("{}: {e}", usage.display())))?;
     }
+    eprintln!("read {} as {}", args.file.display(), format.described());
     for note in &imported.notes {
         eprintln!("note: {note}");
     }

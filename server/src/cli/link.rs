@@ -15,9 +15,11 @@ use super::design_io::{UNREADABLE, read_design};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The design file (`*.keyplan.json`) to share.
+    /// The design file to share: a keyplan design or any format keyplan reads.
     #[arg(required_unless_present = "decode", conflicts_with = "decode")]
     pub file: Option<PathBuf>,
+    #[command(flatten)]
+    pub from: super::design_io::From,
     /// The address of the keyplan app the link opens.
     #[arg(long, env = "KEYPLAN_LINK_BASE", default_value = share::DEFAULT_BASE)]
     pub base: String,
@@ -52,7 +54,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let path = args
         .file
         .context("give a design file to share, or --decode LINK")?;
-    let design = read_design(&path)?;
+    let design = read_design(&path, args.from)?;
     let link = share::link(&args.base, &design)
         .with_context(|| format!("cannot share {} as a link", path.display()))?;
     println!("{link}");

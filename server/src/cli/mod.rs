@@ -32,7 +32,8 @@ pub struct Cli {
 pub enum Command {
     /// Check designs: how every access pattern is served, and every finding.
     Check(check::Args),
-    /// Import a NoSQL Workbench model or an awslabs/mcp schema.json as a keyplan design file.
+    /// Import a NoSQL Workbench model, an awslabs/mcp schema.json, a CloudFormation template or
+    /// Terraform configuration as a keyplan design file.
     Import(import::Args),
     /// Print the JSON Schema of the design file.
     Schema(schema::Args),

@@ -22,8 +22,10 @@ use super::design_io::{Budget, parse_pair, print, read_design, sample_config};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The design file (`*.keyplan.json`).
+    /// The design file: a keyplan design or any format keyplan reads (see `--from`).
     pub file: PathBuf,
+    #[command(flatten)]
+    pub from: super::design_io::From,
     /// The read pattern's name (case-insensitive when unambiguous).
     pub pattern: String,
     /// An input value, `NAME=VALUE`; repeatable. Inputs not given are taken from the sample.
@@ -43,7 +45,7 @@ pub struct Args {
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let design = read_design(&args.file)?;
+    let design = read_design(&args.file, args.from)?;
     let config = sample_config(&design, args.seed, &args.counts, args.budget)?;
     // The sample moves into the store, and a query reads the verdicts only (issue 13: scale).
     let store = Store::build(&design, generate(&design, &config).into_load_items());

@@ -22,8 +22,10 @@ use crate::runner::{self, RunEvent, RunId, Status};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The design file (`*.keyplan.json`).
+    /// The design file: a keyplan design or any format keyplan reads (see `--from`).
     pub file: PathBuf,
+    #[command(flatten)]
+    pub from: super::design_io::From,
     /// The engine: `embedded` (the default, in this process) or `aws` (with `--allow-aws`).
     #[arg(long, env = "KEYPLAN_ENGINE", conflicts_with = "endpoint")]
     pub engine: Option<String>,
@@ -48,7 +50,7 @@ pub struct Args {
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let design = read_design(&args.file)?;
+    let design = read_design(&args.file, args.from)?;
     let sample = SampleConfig::new(args.counts.iter().cloned().collect(), args.seed);
     check_entities(&design, "--count", &args.counts)?;
     within_budget(&design, &sample, args.budget)?;

@@ -16,8 +16,10 @@ use super::design_io::{Budget, print, read_design, sample_config};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The design file (`*.keyplan.json`).
+    /// The design file: a keyplan design or any format keyplan reads (see `--from`).
     pub file: PathBuf,
+    #[command(flatten)]
+    pub from: super::design_io::From,
     /// The seed of the generator: the same seed gives the same items.
     #[arg(long, default_value_t = 1, env = "KEYPLAN_SEED")]
     pub seed: u64,
@@ -30,7 +32,7 @@ pub struct Args {
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let design = read_design(&args.file)?;
+    let design = read_design(&args.file, args.from)?;
     let config = sample_config(&design, args.seed, &args.counts, args.budget)?;
     let mut text = lines(&design, &config).join("\n");
     text.push('\n');

@@ -21,6 +21,21 @@ impl Browser {
             .expect("choose the file");
     }
 
+    /// Drops a file named `name` holding `text` on the app, as a user dragging it from the
+    /// desktop would: the `dragover` that shows the drop zone, then the `drop`.
+    pub async fn drop_file(&self, name: &str, text: &str) {
+        self.js_async(
+            "const [name, text, done] = arguments;\
+             const dt = new DataTransfer(); dt.items.add(new File([text], name));\
+             const app = document.querySelector('.app');\
+             app.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));\
+             app.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));\
+             done(0);",
+            vec![json!(name), json!(text)],
+        )
+        .await;
+    }
+
     /// Lets the browser download into `dir`.
     pub async fn download_into(&self, dir: &Path) {
         self.cdp(

@@ -1,0 +1,19 @@
+//! Any bytes given to the CloudFormation importer yield a design or an error, never a panic or a
+//! hang; a design that imports is analysed and round-trips through the design-file writer.
+#![no_main]
+
+use keyplan_core::import::{self, Format};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Ok(imported) = import::import(Format::CloudFormation, text) {
+        let _ = keyplan_core::analyze(&imported.design);
+        let again = keyplan_core::file::parse(&keyplan_core::file::to_string(&imported.design));
+        assert!(again.is_ok(), "a written design must parse");
+    }
+    // Detection tries every reader on the same text.
+    let _ = import::detect_and_import(text);
+});
