@@ -18,8 +18,12 @@ use serde_json::Value;
 use crate::file::FileError;
 use crate::model::Design;
 
+pub mod electrodb;
+#[cfg(feature = "js")]
+pub mod js;
 pub mod mcp;
 pub mod nosql_workbench;
+pub mod onetable;
 
 #[cfg(test)]
 mod tests;
@@ -33,6 +37,11 @@ pub enum Format {
     NosqlWorkbench,
     /// The `schema.json` of awslabs/mcp's DynamoDB data-modeling tool.
     Mcp,
+    /// A DynamoDB-OneTable schema, as JSON or as the JavaScript/TypeScript module it is
+    /// written in.
+    OneTable,
+    /// ElectroDB entities and services in a JavaScript/TypeScript module.
+    ElectroDb,
 }
 
 impl Format {
@@ -42,6 +51,8 @@ impl Format {
             Format::Keyplan => "keyplan",
             Format::NosqlWorkbench => "nosql-workbench",
             Format::Mcp => "mcp",
+            Format::OneTable => "onetable",
+            Format::ElectroDb => "electrodb",
         }
     }
 }
@@ -103,9 +114,18 @@ pub enum ImportError {
     File(#[from] FileError),
     /// JSON, but none of the formats keyplan reads.
     #[error(
-        "not a format keyplan reads: expected a keyplan design (`version` and `entities`), a NoSQL Workbench model (`ModelName` and `DataModel`) or an awslabs/mcp schema.json (`tables` with `table_config` and `entities`)"
+        "not a format keyplan reads: expected a keyplan design (`version` and `entities`), a NoSQL Workbench model (`ModelName` and `DataModel`), an awslabs/mcp schema.json (`tables` with `table_config` and `entities`), a OneTable schema (`indexes` and `models`) or a JavaScript/TypeScript module with ElectroDB entities (`new Entity(...)`) or a OneTable schema"
     )]
     Unrecognised,
+    /// Not JSON, and this build cannot read JavaScript or TypeScript (the browser app's).
+    #[error(
+        "line {line}, column {column}: not JSON ({message}); a OneTable or ElectroDB module in JavaScript or TypeScript is read by the `keyplan` command line and by `keyplan serve` (POST /api/import), not by this build"
+    )]
+    NeedsJs {
+        line: usize,
+        column: usize,
+        message: String,
+    },
     /// The sample-data file of an mcp schema, given on its own.
     #[error(
         "this is the usage data of an awslabs/mcp schema (sample values per entity), not a design: import the schema.json it belongs to"
@@ -130,10 +150,31 @@ impl From<serde_json::Error> for ImportError {
     }
 }
 
-/// Which format `text` is in, from its shape. `Err` when it is not JSON or none of them.
+/// Which format `text` is in, from its shape. `Err` when it is none of them.
 pub fn detect(text: &str) -> Result<Format, ImportError> {
-    let value: Value = serde_json::from_str(text)?;
+    let value: Value = match serde_json::from_str(text) {
+        Ok(value) => value,
+        Err(e) => return detect_module(text, e.into()),
+    };
     detect_value(&value)
+}
+
+/// A text that is not JSON: a OneTable or ElectroDB module, or the JSON error.
+fn detect_module(text: &str, json_error: ImportError) -> Result<Format, ImportError> {
+    #[cfg(feature = "js")]
+    {
+        let looks_like_json = text.trim_start().starts_with(['{', '[']);
+        return match js::read(text) {
+            Ok(module) => js::looks_like(&module).ok_or(ImportError::Unrecognised),
+            Err(_) if looks_like_json => Err(json_error),
+            Err(js_error) => Err(js_error),
+        };
+    }
+    #[cfg(not(feature = "js"))]
+    {
+        let _ = text;
+        Err(needs_js(json_error))
+    }
 }
 
 fn detect_value(value: &Value) -> Result<Format, ImportError> {
@@ -142,6 +183,9 @@ fn detect_value(value: &Value) -> Result<Format, ImportError> {
     };
     if object.contains_key("ModelName") || object.contains_key("DataModel") {
         return Ok(Format::NosqlWorkbench);
+    }
+    if onetable::is_schema(value) {
+        return Ok(Format::OneTable);
     }
     if object.contains_key("version") {
         return Ok(Format::Keyplan);
@@ -165,13 +209,21 @@ fn detect_value(value: &Value) -> Result<Format, ImportError> {
 
 /// Reads `text` in whichever format it is in.
 pub fn detect_and_import(text: &str) -> Result<Imported, ImportError> {
-    let value: Value = serde_json::from_str(text)?;
+    let value: Value = match serde_json::from_str(text) {
+        Ok(value) => value,
+        Err(e) => return import(detect_module(text, e.into())?, text),
+    };
     let format = detect_value(&value)?;
     import_value(format, text, &value)
 }
 
 /// Reads `text` as `format`.
 pub fn import(format: Format, text: &str) -> Result<Imported, ImportError> {
+    match format {
+        Format::OneTable => return onetable::import(text),
+        Format::ElectroDb => return electrodb::import(text),
+        _ => {}
+    }
     let value: Value = serde_json::from_str(text)?;
     import_value(format, text, &value)
 }
@@ -181,7 +233,32 @@ fn import_value(format: Format, text: &str, value: &Value) -> Result<Imported, I
         Format::Keyplan => Ok(Imported::new(crate::file::parse(text)?)),
         Format::NosqlWorkbench => nosql_workbench::import_value(value),
         Format::Mcp => mcp::import_value(value),
+        Format::OneTable => onetable::import(text),
+        Format::ElectroDb => electrodb::import(text),
     }
+}
+
+/// The error for a text that is not JSON where a JavaScript module would need the `js` feature.
+#[cfg_attr(feature = "js", allow(dead_code))]
+pub(crate) fn needs_js(json_error: ImportError) -> ImportError {
+    match json_error {
+        ImportError::Syntax {
+            line,
+            column,
+            message,
+        } => ImportError::NeedsJs {
+            line,
+            column,
+            message,
+        },
+        other => other,
+    }
+}
+
+/// Whether a value read from a module stands for code that was not evaluated
+/// (`{"$js": "..."}`, see `js`).
+pub(crate) fn is_code(value: &Value) -> bool {
+    value.get("$js").is_some()
 }
 
 /// A JSON value and the path that leads to it (`DataModel[0].KeyAttributes`), for errors that

@@ -139,8 +139,8 @@ fn detect_tells_the_formats_apart_by_shape() {
         nosql-workbench
         mcp
         error: this is the usage data of an awslabs/mcp schema (sample values per entity), not a design: import the schema.json it belongs to
-        error: not a format keyplan reads: expected a keyplan design (`version` and `entities`), a NoSQL Workbench model (`ModelName` and `DataModel`) or an awslabs/mcp schema.json (`tables` with `table_config` and `entities`)
-        error: not a format keyplan reads: expected a keyplan design (`version` and `entities`), a NoSQL Workbench model (`ModelName` and `DataModel`) or an awslabs/mcp schema.json (`tables` with `table_config` and `entities`)
+        error: not a format keyplan reads: expected a keyplan design (`version` and `entities`), a NoSQL Workbench model (`ModelName` and `DataModel`), an awslabs/mcp schema.json (`tables` with `table_config` and `entities`), a OneTable schema (`indexes` and `models`) or a JavaScript/TypeScript module with ElectroDB entities (`new Entity(...)`) or a OneTable schema
+        error: not a format keyplan reads: expected a keyplan design (`version` and `entities`), a NoSQL Workbench model (`ModelName` and `DataModel`), an awslabs/mcp schema.json (`tables` with `table_config` and `entities`), a OneTable schema (`indexes` and `models`) or a JavaScript/TypeScript module with ElectroDB entities (`new Entity(...)`) or a OneTable schema
         error: line 3, column 3: key must be a string"#]]
     .assert_eq(&actual.join("\n"));
 }
@@ -436,6 +436,225 @@ fn multi_attribute_gsi_keys_read_as_lists_in_both_formats() {
         table t PK id:S OnDemand
           gsi ByRegion region:S+tier:S / score:N All
         entity T (t)  [id:S!]
+    "#]],
+    );
+}
+
+#[test]
+fn onetable_json_schema_reads_indexes_models_templates_types_enums_and_required() {
+    let schema = r#"{
+      "format": "onetable:1.1.0", "version": "0.0.1",
+      "indexes": {
+        "primary": {"hash": "pk", "sort": "sk"},
+        "gs1": {"hash": "gs1pk", "sort": "gs1sk", "project": ["email"]},
+        "ls1": {"sort": "created", "type": "local", "project": "keys"}
+      },
+      "models": {
+        "Account": {
+          "pk": {"type": "string", "value": "${_type}#${id}"},
+          "sk": {"type": "string", "value": "${_type}#"},
+          "id": {"type": "string", "generate": "ulid", "required": true},
+          "name": {"type": "string", "required": true},
+          "status": {"type": "string", "enum": ["active", "closed"]},
+          "created": {"type": "number"},
+          "expires": {"type": "number", "ttl": true}
+        },
+        "User": {
+          "pk": {"type": "string", "value": "Account#${accountId}"},
+          "sk": {"type": "string", "value": "User#${email}"},
+          "gs1pk": {"type": "string", "value": "User#${email}"},
+          "gs1sk": {"type": "string", "value": "User#"},
+          "accountId": {"type": "string", "required": true},
+          "email": {"type": "string", "required": true, "hidden": false}
+        }
+      }
+    }"#;
+    check(
+        Format::OneTable,
+        schema,
+        expect![[r#"
+            design "table"
+            table table PK pk:S SK sk:S OnDemand
+              gsi gs1 gs1pk:S / gs1sk:S Include { attributes: ["email"] }
+            entity Account (table) pk=Account#{id} sk=Account# [created:N expires:N id:S! name:S! status:S]
+            entity User (table) gs1pk=User#{email} gs1sk=User# pk=Account#{accountId} sk=User#{email} [accountId:S! email:S!]
+            note: table table: field properties keyplan does not hold were left out: `generate` (Account.id); `hidden` (User.email)
+            note: OneTable schemas declare no access patterns: add the reads and writes the application makes to see how each is served
+            note: a JSON schema names no table: the table is called `table` (rename it in keyplan)
+        "#]],
+    );
+    assert_eq!(detect(schema), Ok(Format::OneTable));
+}
+
+#[test]
+fn onetable_errors_name_the_path() {
+    check(
+        Format::OneTable,
+        r#"{"indexes": {"gs1": {"hash": "a"}}, "models": {}}"#,
+        expect![[r#"
+            error: indexes.primary missing
+        "#]],
+    );
+    check(
+        Format::OneTable,
+        r#"{"indexes": {"primary": {"hash": "pk"}}, "models": {"U": {"pk": {"type": "Strung"}}}}"#,
+        expect![[r#"
+            error: models.U.pk.type: type `Strung`: expected String, Number, Boolean, Date, Array, Object, Buffer, Binary or Set
+        "#]],
+    );
+}
+
+#[cfg(feature = "js")]
+const ONETABLE_TS: &str = r#"
+import { Table } from 'dynamodb-onetable';
+const Version = '0.0.1';
+export const Schema = {
+    format: 'onetable:1.1.0',
+    version: Version,
+    indexes: {
+        primary: { hash: 'pk', sort: 'sk' },
+        gs1: { hash: 'gs1pk', sort: 'gs1sk', project: 'all' },
+    },
+    models: {
+        Customer: {
+            pk: { type: String, value: 'customer#${id}' },
+            sk: { type: String, value: 'customer#' },
+            id: { type: String, generate: 'ulid', validate: /^[0-9A-Z]{26}$/i },
+            email: { type: String, required: true },
+            tier: { type: String, enum: ['free', 'pro'] as const, default: 'free' },
+        },
+        Order: {
+            pk: { type: String, value: 'customer#${customerId}' },
+            sk: { type: String, value: `order#${'${id}'}` },
+            gs1pk: { type: String, value: 'order#${id}' },
+            gs1sk: { type: String, value: 'order#' },
+            id: { type: String, generate: 'ulid' },
+            customerId: { type: String, required: true },
+            total: { type: Number, default: () => 0 },
+            placed: { type: Date },
+        },
+    } as const,
+    params: { isoDates: true, timestamps: true },
+} as const;
+export const table = new Table({ name: process.env.TABLE ?? 'shop', schema: Schema, partial: true });
+"#;
+
+#[cfg(feature = "js")]
+#[test]
+fn onetable_typescript_module_reads_like_its_json_and_names_the_table() {
+    check(
+        Format::OneTable,
+        ONETABLE_TS,
+        expect![[r#"
+        design "shop"
+        table shop PK pk:S SK sk:S OnDemand
+          gsi gs1 gs1pk:S / gs1sk:S All
+        entity Customer (shop) pk=customer#{id} sk=customer# [email:S! id:S tier:S]
+        entity Order (shop) gs1pk=order#{id} gs1sk=order# pk=customer#{customerId} sk=order#{id} [customerId:S! id:S placed:S total:N]
+        note: table `shop`: the name is `process.env.TABLE`, which is not literal; its fallback `shop` is used
+        note: table shop: field properties keyplan does not hold were left out: `default` (Customer.tier, Order.total); `generate` (Customer.id, Order.id); `validate` (Customer.id)
+        note: OneTable schemas declare no access patterns: add the reads and writes the application makes to see how each is served
+        note: not literal, so not read (keyplan never runs the module's code): Schema.models.Customer.id.validate (`/^[0-9A-Z]{26}$/i`), Schema.models.Order.total.default (`() => 0`)
+    "#]],
+    );
+    assert_eq!(detect(ONETABLE_TS), Ok(Format::OneTable));
+}
+
+#[cfg(feature = "js")]
+const ELECTRODB_TS: &str = r#"
+import { Entity, Service } from 'electrodb';
+const table = 'app';
+export const Store = new Entity({
+  model: { entity: 'store', version: '1', service: 'mall' },
+  attributes: {
+    storeId: { type: 'string', required: true },
+    mallId: { type: 'string', required: true },
+    category: { type: ['food', 'spa', 'toys'] as const },
+    rent: { type: 'number', default: () => 0 },
+    tags: { type: 'set', items: 'string' },
+  },
+  indexes: {
+    store: {
+      collection: 'directory',
+      pk: { field: 'pk', composite: ['mallId'] },
+      sk: { field: 'sk', composite: ['storeId'] },
+    },
+    byCategory: {
+      index: 'gsi1',
+      pk: { field: 'gsi1pk', composite: ['category'], template: 'CAT#${category}', casing: 'none' },
+      sk: { field: 'gsi1sk', composite: ['storeId'] },
+    },
+  },
+}, { table });
+export const Mall = new Entity({
+  model: { entity: 'mall', version: '2', service: 'mall' },
+  attributes: { mallId: { type: 'string' }, name: { type: 'string', field: 'mall_name', label: 'n' } },
+  indexes: {
+    mall: {
+      collection: 'directory',
+      pk: { field: 'pk', composite: ['mallId'] },
+      sk: { field: 'sk', composite: [] },
+    },
+    byName: {
+      index: 'gsi1',
+      pk: { field: 'gsi1pk', composite: ['name'] },
+      sk: { field: 'gsi1sk', composite: [] },
+    },
+  },
+}, { table });
+export const MallService = new Service({ Store, Mall }, { table: process.env.TABLE || 'malls' });
+"#;
+
+#[cfg(feature = "js")]
+#[test]
+fn electrodb_entities_read_default_keys_templates_collections_and_services() {
+    check(
+        Format::ElectroDb,
+        ELECTRODB_TS,
+        expect![[r#"
+        design "mall"
+        table malls PK pk:S SK sk:S OnDemand
+          gsi gsi1 gsi1pk:S / gsi1sk:S All
+        entity store (malls) gsi1pk=CAT#{category} gsi1sk=$store_1#storeid_{storeId} pk=$mall#mallid_{mallId} sk=$directory#store_1#storeid_{storeId} [category:S mallId:S! rent:N storeId:S! tags:SS]
+        entity mall (malls) gsi1pk=$mall#n_{mall_name} gsi1sk=$mall_2 pk=$mall#mallid_{mallId} sk=$directory#mall_2 [mallId:S mall_name:S]
+        pattern store byCategory Read ["store"] inputs ["category"]
+        pattern store store Read ["store"] inputs ["mallId"]
+        pattern mall byName Read ["mall"] inputs ["mall_name"]
+        pattern mall mall Read ["mall"] inputs ["mallId"]
+        pattern collection directory Read ["store", "mall"] inputs ["mallId"]
+        note: read 2 entities (store, mall), 1 service(s), 1 secondary index(es) and 1 collection(s); each index is a read pattern
+        note: table `malls`: the name is `process.env.TABLE`, which is not literal; its fallback `malls` is used
+        note: ElectroDB changes the case of these keys, values included, and keyplan keeps the values as given: store.indexes.byCategory.sk (lower), store.indexes.store.pk (lower), store.indexes.store.sk (lower), mall.indexes.byName.pk (lower), mall.indexes.mall.pk (lower)
+        note: ElectroDB does not say what a secondary index projects: every one is read as projecting all attributes
+        note: attribute properties keyplan does not hold were left out: `default` (store.rent)
+        note: not literal, so not read (keyplan never runs the module's code): store.attributes.rent.default (`() => 0`)
+    "#]],
+    );
+    assert_eq!(detect(ELECTRODB_TS), Ok(Format::ElectroDb));
+}
+
+#[cfg(feature = "js")]
+#[test]
+fn javascript_errors_say_where() {
+    check(
+        Format::ElectroDb,
+        "const a = new Entity({ model: { entity: 'x' }, attributes: {}, indexes: { p: { pk: { composite: [] } } } });",
+        expect![[r#"
+            error: new Entity at line 1, column 11: x.indexes.p.pk.field missing
+        "#]],
+    );
+    check(
+        Format::ElectroDb,
+        "const a = {\n  b: [1, 2,\n};",
+        expect![[r#"
+        error: line 3, column 1: not JavaScript or TypeScript: Unexpected token
+    "#]],
+    );
+    check(
+        Format::OneTable,
+        "export const x = { models: 3 };",
+        expect![[r#"
+        error: the module: no OneTable schema in it: expected a constant or `export default` holding an object with `indexes` and `models`
     "#]],
     );
 }
