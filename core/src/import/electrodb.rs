@@ -33,7 +33,7 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
 
 #[cfg(not(feature = "js"))]
 fn read(text: &str) -> Result<Imported, ImportError> {
-    match serde_json::from_str::<Value>(text) {
+    match serde_json::from_str::<serde_json::Value>(text) {
         Ok(_) => Err(ImportError::Invalid {
             path: "the document".to_string(),
             message: "ElectroDB entities are JavaScript or TypeScript, not JSON".to_string(),

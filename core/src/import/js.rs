@@ -5,7 +5,7 @@
 //! strings, numbers, booleans, `null`/`undefined`, template literals whose parts evaluate,
 //! references to a module-level `const`, the TypeScript wrappers `as const`, `satisfies`,
 //! `<T>x` and `x!`, and the one call shape ElectroDB exports use for a write shard,
-//! `Math.floor(Math.random() * N)`. Anything else (a function, a call, `process.env.X`) is
+//! `Math.floor(Math.random() * N)` (also as the body of `() =>`). Anything else (a function, a call, `process.env.X`) is
 //! never run: it becomes `{"$js": "<its source text>"}` so the importers can say what was not
 //! literal and where. `a ?? 'x'` and `a || 'x'` with a non-literal `a` evaluate to
 //! `{"$js": ..., "$fallback": "x"}`, which is how `table: process.env.TABLE ?? 'orders'` keeps
@@ -445,6 +445,24 @@ impl<'a> Evaluator<'a> {
                 out.insert(FALLBACK.to_string(), right);
                 Value::Object(out)
             }
+            // `() => Math.floor(Math.random() * N)`, an ElectroDB default.
+            Expression::ArrowFunctionExpression(arrow) => match arrow
+                .body
+                .as_expression()
+                .map(Expression::get_inner_expression)
+            {
+                Some(Expression::CallExpression(call)) if arrow.params.items.is_empty() => {
+                    match random_below(call) {
+                        Some(n) => {
+                            let mut out = Map::new();
+                            out.insert(RANDOM_BELOW.to_string(), number(n));
+                            Value::Object(out)
+                        }
+                        None => self.non_literal(arrow.span),
+                    }
+                }
+                _ => self.non_literal(arrow.span),
+            },
             Expression::CallExpression(call) => match random_below(call) {
                 Some(n) => {
                     let mut out = Map::new();

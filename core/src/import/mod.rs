@@ -172,8 +172,11 @@ fn detect_module(text: &str, json_error: ImportError) -> Result<Format, ImportEr
     }
     #[cfg(not(feature = "js"))]
     {
-        let _ = text;
-        Err(needs_js(json_error))
+        if text.trim_start().starts_with(['{', '[']) {
+            Err(json_error)
+        } else {
+            Err(needs_js(json_error))
+        }
     }
 }
 
