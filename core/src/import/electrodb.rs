@@ -205,6 +205,12 @@ mod reader {
             Some(t) => {
                 let (name, note) = literal_or_fallback(t);
                 notes.extend(note);
+                if name.is_none() {
+                    notes.push(format!(
+                        "entity {entity_name}: its table `{}` is not literal",
+                        js::snippet_of(t)
+                    ));
+                }
                 name
             }
             None => None,
@@ -558,7 +564,7 @@ mod reader {
                         read.service.clone()
                     };
                     notes.push(format!(
-                        "entity {}: no table given; it is put in table `{name}`",
+                        "entity {}: no literal table name; it is put in table `{name}` (its service)",
                         read.entity.name
                     ));
                     name

@@ -102,6 +102,13 @@ fn import_module(text: &str, _json_error: ImportError) -> Result<Imported, Impor
                 notes.extend(note.clone());
                 name.clone()
             }
+            None if var == "export default" => {
+                notes.push(
+                    "the schema is the module's default export and no `new Table({ name })` names its table: it is called `table` (rename it in keyplan)"
+                        .to_string(),
+                );
+                "table".to_string()
+            }
             None => var.clone(),
         };
         found.push(Found {
