@@ -35,6 +35,8 @@ use super::ImportError;
 pub const MAX_BYTES: usize = 2 * 1024 * 1024;
 /// The deepest nesting of brackets and prefix operators read.
 pub const MAX_NESTING: usize = 200;
+/// The deepest expression the walk for `new X(...)` descends into.
+const MAX_WALK: usize = 1000;
 /// The most values one module's evaluation may produce.
 pub const MAX_VALUES: usize = 200_000;
 /// How much of a non-literal expression's source text is kept for a note.
@@ -77,11 +79,15 @@ pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
     (line, column)
 }
 
+/// Words that are prefix operators: `typeof typeof x` nests like `!!x`.
+const PREFIX_WORDS: &[&[u8]] = &[b"typeof", b"void", b"delete", b"await", b"new", b"yield"];
+
 /// Refuses, before parsing, text longer than [`MAX_BYTES`] or nested deeper than
-/// [`MAX_NESTING`]. The count is conservative: every `(`, `[`, `{` and every prefix-operator
-/// character (`!`, `~`, `-`, `+`, `?`, `=`, `<`) not followed by a closing one raises it; it
-/// is an upper bound on how deep oxc can recurse, not a tokenizer, so a string full of
-/// brackets may be refused too (the message says where).
+/// [`MAX_NESTING`]. oxc's parser recurses on brackets, prefix operators, `?:`, `=`, `=>` and
+/// `<...>`, so a deep file would overflow the stack. The count is a conservative upper bound,
+/// not a tokenizer: every open `(`, `[`, `{` counts a level, and so does every two operator
+/// characters (or one prefix word such as `typeof`) since the last `,` or `;`. A string or
+/// comment full of brackets or operators may be refused too; the message says where.
 fn check_bounds(text: &str) -> Result<(), ImportError> {
     if text.len() > MAX_BYTES {
         return Err(ImportError::Invalid {
@@ -93,21 +99,29 @@ fn check_bounds(text: &str) -> Result<(), ImportError> {
             ),
         });
     }
+    let bytes = text.as_bytes();
     let mut depth: usize = 0;
-    // Operators in a row (`!!!!x`, `a = b = c`, `a ? b : c ? ...`) nest as deeply as brackets;
-    // a run is ended by anything else but white space and identifiers.
     let mut run: usize = 0;
-    for (offset, byte) in text.bytes().enumerate() {
-        match byte {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+    let mut word_start: Option<usize> = None;
+    for (offset, &byte) in bytes.iter().enumerate() {
+        let is_word = byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'$';
+        match (word_start, is_word) {
+            (None, true) => word_start = Some(offset),
+            (Some(start), false) => {
+                if PREFIX_WORDS.contains(&&bytes[start..offset]) {
+                    run += 2;
+                }
+                word_start = None;
+            }
             _ => {}
         }
         match byte {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
             b'!' | b'~' | b'-' | b'+' | b'?' | b'=' | b'<' | b'>' | b'*' | b'&' | b'|' | b':' => {
                 run += 1
             }
-            b';' | b',' | b')' | b']' | b'}' => run = 0,
+            b';' | b',' => run = 0,
             _ => {}
         }
         if depth + run / 2 > MAX_NESTING {
@@ -169,6 +183,7 @@ pub fn read(text: &str) -> Result<Module, ImportError> {
         news: Vec::new(),
         error: None,
         assigned: HashMap::new(),
+        depth: 0,
     };
     for (name, expression) in finder.evaluator.order.clone() {
         if let Expression::NewExpression(new) = expression.get_inner_expression() {
@@ -189,9 +204,32 @@ struct NewFinder<'e, 'a> {
     news: Vec<NewCall>,
     error: Option<ImportError>,
     assigned: HashMap<Span, String>,
+    depth: usize,
 }
 
 impl<'a> Visit<'a> for NewFinder<'_, 'a> {
+    /// Bounds the walk: a chain such as `a.b.c...` or `a + a + ...` parses without recursion
+    /// but nests in the tree.
+    fn visit_expression(&mut self, it: &Expression<'a>) {
+        if self.error.is_some() {
+            return;
+        }
+        if self.depth >= MAX_WALK {
+            let (line, column) = line_column(self.evaluator.text, it.span().start as usize);
+            self.error = Some(ImportError::Syntax {
+                line,
+                column,
+                message: format!(
+                    "an expression nested more than {MAX_WALK} levels deep; keyplan reads schemas, not deeply nested code"
+                ),
+            });
+            return;
+        }
+        self.depth += 1;
+        oxc_ast_visit::walk::walk_expression(self, it);
+        self.depth -= 1;
+    }
+
     fn visit_new_expression(&mut self, it: &NewExpression<'a>) {
         let class = match it.callee.get_inner_expression() {
             Expression::Identifier(id) => Some(id.name.as_str().to_string()),

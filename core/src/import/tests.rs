@@ -715,3 +715,105 @@ fn examples_exported_to_onetable_and_electrodb_import_back_with_the_same_verdict
         order-management onetable: Get orders by status: Query Some("orders") Some("GSI1") Some(KeyCondition { expression: "GSI1PK = :pk AND GSI1SK >= :sk", values: [(":pk", "STATUS#{status}#SHARD{shard:10}"), (":sk", "{createdAt}$")] }) shards Some(10)
           became Get orders by status: Scan Some("orders") None None shards None"#]].assert_eq(&differences.join("\n"));
 }
+
+// issue 15: hostile modules are refused within their bounds, before oxc recurses: nesting
+// past the limit, a file past the size limit; nesting just under the limit still reads.
+#[cfg(feature = "js")]
+#[test]
+fn hostile_modules_are_refused_before_parsing_and_nesting_under_the_limit_reads() {
+    use super::js::{MAX_BYTES, MAX_NESTING};
+    let deep = |open: &str, close: &str, n: usize| {
+        format!("export const x = {}1{};", open.repeat(n), close.repeat(n))
+    };
+    let mut lines = Vec::new();
+    for (what, text) in [
+        ("brackets", deep("[", "]", 100_000)),
+        ("objects", deep("{a:", "}", 100_000)),
+        ("parentheses", deep("(", ")", 100_000)),
+        ("negations", deep("!", "", 100_000)),
+        ("unary minus", deep("- ", "", 100_000)),
+        ("ternaries", deep("a ? b : ", "", 100_000)),
+        ("assignments", deep("a = ", "", 100_000)),
+        ("arrows", deep("() => ", "", 100_000)),
+        ("typeof", deep("typeof ", "", 100_000)),
+        ("new", deep("new ", "X", 100_000)),
+        (
+            "type arguments",
+            format!(
+                "type T = {}string{};",
+                "Array<".repeat(100_000),
+                ">".repeat(100_000)
+            ),
+        ),
+        (
+            "size",
+            format!("export const x = '{}';", "a".repeat(MAX_BYTES)),
+        ),
+    ] {
+        let error = super::js::read(&text).expect_err(what);
+        lines.push(format!("{what}: {error}"));
+    }
+    // Chains that oxc parses without recursion, but that nest in the tree.
+    for (what, text) in [
+        (
+            "members",
+            format!("export const x = a{};", ".b".repeat(100_000)),
+        ),
+        (
+            "sums",
+            format!("export const x = 1{};", " + 1".repeat(100_000)),
+        ),
+        (
+            "calls",
+            format!("export const x = f{};", "()".repeat(100_000)),
+        ),
+    ] {
+        let error = super::js::read(&text).expect_err(what);
+        lines.push(format!("{what}: {error}"));
+    }
+    expect![[r#"
+        brackets: line 1, column 218: nested more than 200 levels deep; keyplan reads schemas, not deeply nested code
+        objects: line 1, column 417: nested more than 200 levels deep; keyplan reads schemas, not deeply nested code
+        parentheses: line 1, column 218: nested more than 200 levels deep; keyplan reads schemas, not deeply nested code
+        negations: line 1, column 418: nested more than 200 levels deep; keyplan reads schemas, not deeply nested code
+        unary minus: line 1, column 818: nested more than 200 levels deep; keyplan reads schemas, not deeply nested code
+        ternaries: line 1, column 1620: nested more than 200 levels deep; keyplan reads schemas, not deeply nested code
+        assignments: line 1, column 1620: nested more than 200 levels deep; keyplan reads schemas, not deeply nested code
+        arrows: line 1, column 1218: nested more than 200 levels deep; keyplan reads schemas, not deeply nested code
+        typeof: line 1, column 1424: nested more than 200 levels deep; keyplan reads schemas, not deeply nested code
+        new: line 1, column 821: nested more than 200 levels deep; keyplan reads schemas, not deeply nested code
+        type arguments: line 1, column 2415: nested more than 200 levels deep; keyplan reads schemas, not deeply nested code
+        size: the module: 2097172 bytes: keyplan reads JavaScript and TypeScript modules of at most 2 MB
+        members: line 1, column 18: an expression nested more than 1000 levels deep; keyplan reads schemas, not deeply nested code
+        sums: line 1, column 1620: nested more than 200 levels deep; keyplan reads schemas, not deeply nested code
+        calls: line 1, column 18: an expression nested more than 1000 levels deep; keyplan reads schemas, not deeply nested code"#]].assert_eq(&lines.join("\n"));
+    // Just under the limit, each shape parses and evaluates without overflowing the stack.
+    let n = MAX_NESTING - 10;
+    for text in [
+        deep("[", "]", n),
+        // A colon counts half a level too.
+        deep("{a:", "}", n / 2),
+        deep("(", ")", n),
+        deep("!", "", n),
+        deep("a ? b : ", "", n / 2),
+        deep("() => ", "", n / 2),
+    ] {
+        super::js::read(&text).unwrap_or_else(|e| panic!("{e}: {}", &text[..40]));
+    }
+}
+
+// issue 15: constants that refer to constants cannot multiply past the evaluation budget.
+#[cfg(feature = "js")]
+#[test]
+fn constants_multiplying_through_references_are_refused() {
+    let mut text = String::from("const a0 = [1, 1, 1, 1, 1, 1, 1, 1];\n");
+    for i in 1..30 {
+        text += &format!(
+            "const a{i} = [a{p}, a{p}, a{p}, a{p}, a{p}, a{p}, a{p}, a{p}];\n",
+            p = i - 1
+        );
+    }
+    let error = super::js::read(&text).expect_err("a billion laughs");
+    expect!["the module: its constants expand to more than 200000 values; keyplan reads schemas, not data"]
+        .assert_eq(&error.to_string());
+}
