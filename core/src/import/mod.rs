@@ -1,9 +1,12 @@
 //! Importers: designs written by other tools, read into keyplan designs.
 //!
-//! Two formats besides keyplan's own: the model JSON that NoSQL Workbench exports (format
-//! versions 1.0, 2.0 and 3.0; see [`nosql_workbench`]) and the `schema.json` of the DynamoDB
-//! data-modeling tool in awslabs/mcp (see [`mcp`]). [`detect`] tells the three apart from
-//! their shape; [`detect_and_import`] reads any of them.
+//! Formats besides keyplan's own: the model JSON that NoSQL Workbench exports (format
+//! versions 1.0, 2.0 and 3.0; see [`nosql_workbench`]), the `schema.json` of the DynamoDB
+//! data-modeling tool in awslabs/mcp (see [`mcp`]), OneTable schemas (see [`onetable`]) and
+//! ElectroDB entities (see [`electrodb`]). [`detect`] tells them apart from their shape;
+//! [`detect_and_import`] reads any of them. JavaScript and TypeScript modules are read with
+//! oxc's parser behind the `js` feature (see `js`), which the browser app leaves out: there a
+//! module is refused with [`ImportError::NeedsJs`], and a OneTable schema in JSON still reads.
 //!
 //! Importing is pure: text in, a [`Design`] out, with the notes of what the source said that
 //! the keyplan model cannot hold. Nothing here reads files. Bad input is an [`ImportError`]

@@ -21,6 +21,10 @@ use crate::model::{
 };
 use crate::template::KeyTemplate;
 
+/// The largest schema read, JSON or module: 2 MB, far more than any schema (a module's own
+/// bound, `js::MAX_BYTES`, is the same).
+pub const MAX_BYTES: usize = 2 * 1024 * 1024;
+
 /// Whether `value` has a OneTable schema's shape: `models` and `indexes` objects.
 pub fn is_schema(value: &Value) -> bool {
     value.get("models").is_some_and(Value::is_object)
@@ -37,6 +41,16 @@ struct Found<'v> {
 
 /// Reads a OneTable schema, JSON or module.
 pub fn import(text: &str) -> Result<Imported, ImportError> {
+    if text.len() > MAX_BYTES {
+        return Err(ImportError::Invalid {
+            path: "the document".to_string(),
+            message: format!(
+                "{} bytes: keyplan reads OneTable schemas of at most {} MB",
+                text.len(),
+                MAX_BYTES / (1024 * 1024)
+            ),
+        });
+    }
     match serde_json::from_str::<Value>(text) {
         Ok(value) => {
             if !is_schema(&value) {

@@ -817,3 +817,26 @@ fn constants_multiplying_through_references_are_refused() {
     expect!["the module: its constants expand to more than 200000 values; keyplan reads schemas, not data"]
         .assert_eq(&error.to_string());
 }
+
+// issue 15: without the `js` feature (the browser app's build) a module is refused with where
+// it can be read, and a OneTable schema in JSON still reads.
+#[cfg(not(feature = "js"))]
+#[test]
+fn without_the_js_feature_a_module_says_where_it_can_be_read() {
+    check(
+        Format::ElectroDb,
+        "import { Entity } from 'electrodb';",
+        expect![[r#"
+            error: line 1, column 1: not JSON (expected value); a OneTable or ElectroDB module in JavaScript or TypeScript is read by the `keyplan` command line and by `keyplan serve` (POST /api/import), not by this build
+        "#]],
+    );
+    expect!["line 1, column 1: not JSON (expected value); a OneTable or ElectroDB module in JavaScript or TypeScript is read by the `keyplan` command line and by `keyplan serve` (POST /api/import), not by this build"]
+        .assert_eq(&detect("export const Schema = { indexes: {}, models: {} };").expect_err("a module").to_string());
+    assert!(
+        import(
+            Format::OneTable,
+            r#"{"indexes": {"primary": {"hash": "pk"}}, "models": {}}"#
+        )
+        .is_ok()
+    );
+}
