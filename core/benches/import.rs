@@ -43,9 +43,7 @@ fn tokens(text: &str) -> usize {
     let mut in_word = false;
     for c in text.chars() {
         let word = c.is_alphanumeric() || c == '_' || c == '$';
-        if word && !in_word {
-            n += 1;
-        } else if !word && !c.is_whitespace() {
+        if (word && !in_word) || (!word && !c.is_whitespace()) {
             n += 1;
         }
         in_word = word;

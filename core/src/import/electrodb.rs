@@ -60,6 +60,9 @@ mod reader {
     };
     use crate::template::KeyTemplate;
 
+    /// A collection: its table, index and name.
+    type CollectionKey = (String, String, String);
+
     /// One key of one index of an entity, as read.
     struct Key {
         field: String,
@@ -179,7 +182,7 @@ mod reader {
             });
         };
         let mut root = At::root(model_value);
-        root.path = where_.clone();
+        root.path.clone_from(&where_);
         if !model_value.is_object() {
             return Err(root.invalid("the model is not an object literal"));
         }
@@ -189,8 +192,7 @@ mod reader {
             path: where_.clone(),
         });
         let entity_name = meta.require("entity")?.str()?.to_string();
-        let mut root = root;
-        root.path = entity_name.clone();
+        root.path.clone_from(&entity_name);
         let service = match meta.get("service") {
             Some(s) => s.str()?.to_string(),
             None => String::new(),
@@ -249,7 +251,7 @@ mod reader {
                     .get(js::RANDOM_BELOW)
                     .and_then(Value::as_u64)
                 {
-                    Some(n) if n >= 2 && n <= 1000 => {
+                    Some(n) if (2..=1000).contains(&n) => {
                         #[expect(clippy::cast_possible_truncation, reason = "at most 1000")]
                         shards.insert(field.clone(), n as u32);
                     }
@@ -552,8 +554,7 @@ mod reader {
         let mut entity_names = Vec::new();
         let mut pattern_names = Vec::new();
         // Collections: (table, index, collection) -> entities and the partition key inputs.
-        let mut collections: BTreeMap<(String, String, String), (Vec<String>, Vec<String>)> =
-            BTreeMap::new();
+        let mut collections: BTreeMap<CollectionKey, (Vec<String>, Vec<String>)> = BTreeMap::new();
         for (_, read) in reads.iter_mut().map(|(v, r)| (v, r)) {
             let table_name = match &read.table {
                 Some(t) => t.clone(),

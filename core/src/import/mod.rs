@@ -164,23 +164,20 @@ pub fn detect(text: &str) -> Result<Format, ImportError> {
 
 /// A text that is not JSON: a OneTable or ElectroDB module, or the JSON error.
 fn detect_module(text: &str, json_error: ImportError) -> Result<Format, ImportError> {
+    let looks_like_json = text.trim_start().starts_with(['{', '[']);
     #[cfg(feature = "js")]
-    {
-        let looks_like_json = text.trim_start().starts_with(['{', '[']);
-        return match js::read(text) {
-            Ok(module) => js::looks_like(&module).ok_or(ImportError::Unrecognised),
-            Err(_) if looks_like_json => Err(json_error),
-            Err(js_error) => Err(js_error),
-        };
-    }
+    let result = match js::read(text) {
+        Ok(module) => js::looks_like(&module).ok_or(ImportError::Unrecognised),
+        Err(_) if looks_like_json => Err(json_error),
+        Err(js_error) => Err(js_error),
+    };
     #[cfg(not(feature = "js"))]
-    {
-        if text.trim_start().starts_with(['{', '[']) {
-            Err(json_error)
-        } else {
-            Err(needs_js(json_error))
-        }
-    }
+    let result = Err(if looks_like_json {
+        json_error
+    } else {
+        needs_js(json_error)
+    });
+    result
 }
 
 fn detect_value(value: &Value) -> Result<Format, ImportError> {
