@@ -7,8 +7,9 @@
 #   nice -n 19 scripts/fuzz.sh 240 design_file   # on a shared machine
 #
 # The corpus grows in fuzz/corpus/TARGET (git-ignored; design_file is seeded with examples/,
-# key_template with a few templates, onetable and electrodb with tests/fixtures/). A crash leaves its input in fuzz/artifacts/TARGET/ and
-# makes the script exit 1 after the other targets have run; reproduce it with
+# key_template with a few templates, onetable and electrodb with tests/fixtures/). A crash
+# leaves its input in fuzz/artifacts/TARGET/ and makes the script exit 1 after the other
+# targets have run; reproduce it with
 # `cargo +nightly fuzz run TARGET fuzz/artifacts/TARGET/crash-...`.
 # FUZZ_TARGET_DIR (default fuzz/target) chooses cargo's target dir.
 set -euo pipefail

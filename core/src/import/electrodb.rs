@@ -52,7 +52,7 @@ fn read(text: &str) -> Result<Imported, ImportError> {
 mod reader {
     use super::*;
     use crate::import::js::{self, Module, NewCall};
-    use crate::import::onetable::{dollar_template, literal_or_fallback};
+    use crate::import::onetable::{dollar_template, literal_or_fallback, unread_note};
     use crate::import::{At, unique_name};
     use crate::model::{
         AccessPattern, AttrType, Attribute, Design, Entity, Gsi, KeyAttribute, KeyType, Lsi,
@@ -349,9 +349,14 @@ mod reader {
                         composite,
                     });
                 }
+                // The attribute is its own key when its one composite attribute is named like
+                // the key field and some attribute is stored in that field (ElectroDB's
+                // `_optimizeIndexKey`).
+                let own_key = composite.len() == 1
+                    && composite[0] == field
+                    && fields.values().any(|f| *f == field);
                 let composite: Vec<String> = composite.iter().map(|c| field_of(c)).collect();
-                if composite.len() == 1 && composite[0] == field {
-                    // The attribute is its own key (ElectroDB's `_optimizeIndexKey`).
+                if own_key {
                     let ty = attributes
                         .iter()
                         .find(|a| a.name == field)
@@ -708,22 +713,7 @@ mod reader {
                     .to_string(),
             );
         }
-        if !unread.is_empty() {
-            let listed: Vec<String> = unread
-                .iter()
-                .map(|(property, fields)| {
-                    let mut shown: Vec<String> = fields.iter().take(4).cloned().collect();
-                    if fields.len() > 4 {
-                        shown.push(format!("{} more", fields.len() - 4));
-                    }
-                    format!("`{property}` ({})", shown.join(", "))
-                })
-                .collect();
-            notes.push(format!(
-                "attribute properties keyplan does not hold were left out: {}",
-                listed.join("; ")
-            ));
-        }
+        notes.extend(unread_note("attribute properties", &unread));
         notes.extend(js::non_literal_note(&non_literal));
         let mut imported = Imported::new(design);
         imported.notes = notes;

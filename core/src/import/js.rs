@@ -490,25 +490,13 @@ impl<'a> Evaluator<'a> {
                 .map(Expression::get_inner_expression)
             {
                 Some(Expression::CallExpression(call)) if arrow.params.items.is_empty() => {
-                    match random_below(call) {
-                        Some(n) => {
-                            let mut out = Map::new();
-                            out.insert(RANDOM_BELOW.to_string(), number(n));
-                            Value::Object(out)
-                        }
-                        None => self.non_literal(arrow.span),
-                    }
+                    random_below(call).map_or_else(|| self.non_literal(arrow.span), random_value)
                 }
                 _ => self.non_literal(arrow.span),
             },
-            Expression::CallExpression(call) => match random_below(call) {
-                Some(n) => {
-                    let mut out = Map::new();
-                    out.insert(RANDOM_BELOW.to_string(), number(n));
-                    Value::Object(out)
-                }
-                None => self.non_literal(call.span),
-            },
+            Expression::CallExpression(call) => {
+                random_below(call).map_or_else(|| self.non_literal(call.span), random_value)
+            }
             other => self.non_literal(other.span()),
         })
     }
@@ -551,6 +539,13 @@ fn random_below(call: &oxc_ast::ast::CallExpression<'_>) -> Option<f64> {
     } else {
         None
     }
+}
+
+/// `{"$randomBelow": n}`.
+fn random_value(n: f64) -> Value {
+    let mut out = Map::new();
+    out.insert(RANDOM_BELOW.to_string(), number(n));
+    Value::Object(out)
 }
 
 fn number(f: f64) -> Value {

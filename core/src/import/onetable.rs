@@ -425,24 +425,34 @@ fn read_schema(
         }
         design.entities.push(entity);
     }
-    if !unread.is_empty() {
-        let listed: Vec<String> = unread
-            .iter()
-            .map(|(property, fields)| {
-                let mut shown: Vec<String> = fields.iter().take(4).cloned().collect();
-                if fields.len() > 4 {
-                    shown.push(format!("{} more", fields.len() - 4));
-                }
-                format!("`{property}` ({})", shown.join(", "))
-            })
-            .collect();
-        notes.push(format!(
-            "table {table_name}: field properties keyplan does not hold were left out: {}",
-            listed.join("; ")
-        ));
-    }
+    notes.extend(unread_note(
+        &format!("table {table_name}: field properties"),
+        &unread,
+    ));
     design.tables.push(table);
     Ok(())
+}
+
+/// One note for the properties of fields or attributes that were not read, with (at most four
+/// of) the fields that have each: "`generate` (User.id, Order.id)".
+pub(crate) fn unread_note(what: &str, unread: &BTreeMap<String, Vec<String>>) -> Option<String> {
+    if unread.is_empty() {
+        return None;
+    }
+    let listed: Vec<String> = unread
+        .iter()
+        .map(|(property, fields)| {
+            let mut shown: Vec<String> = fields.iter().take(4).cloned().collect();
+            if fields.len() > 4 {
+                shown.push(format!("{} more", fields.len() - 4));
+            }
+            format!("`{property}` ({})", shown.join(", "))
+        })
+        .collect();
+    Some(format!(
+        "{what} keyplan does not hold were left out: {}",
+        listed.join("; ")
+    ))
 }
 
 /// A `${name}` template (OneTable's and ElectroDB's) as a keyplan key template: literal text
