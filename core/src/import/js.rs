@@ -184,6 +184,7 @@ pub fn read(text: &str) -> Result<Module, ImportError> {
         error: None,
         assigned: HashMap::new(),
         depth: 0,
+        lines: Lines::new(text),
     };
     for (name, expression) in finder.evaluator.order.clone() {
         if let Expression::NewExpression(new) = expression.get_inner_expression() {
@@ -205,6 +206,33 @@ struct NewFinder<'e, 'a> {
     error: Option<ImportError>,
     assigned: HashMap<Span, String>,
     depth: usize,
+    lines: Lines<'e>,
+}
+
+/// Line and column of offsets in one text, from its line starts found once.
+struct Lines<'t> {
+    text: &'t str,
+    starts: Vec<usize>,
+}
+
+impl<'t> Lines<'t> {
+    fn new(text: &'t str) -> Lines<'t> {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        Lines { text, starts }
+    }
+
+    fn line_column(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let line = self.starts.partition_point(|&s| s <= offset);
+        let start = self.starts[line - 1];
+        let column = self
+            .text
+            .get(start..offset)
+            .map_or(0, |l| l.chars().count())
+            + 1;
+        (line, column)
+    }
 }
 
 impl<'a> Visit<'a> for NewFinder<'_, 'a> {
@@ -255,7 +283,7 @@ impl<'a> Visit<'a> for NewFinder<'_, 'a> {
                     }
                 }
             }
-            let (line, column) = line_column(self.evaluator.text, it.span.start as usize);
+            let (line, column) = self.lines.line_column(it.span.start as usize);
             self.news.push(NewCall {
                 class,
                 args,
