@@ -7,8 +7,9 @@
 #   nice -n 19 scripts/fuzz.sh 240 design_file   # on a shared machine
 #
 # The corpus grows in fuzz/corpus/TARGET (git-ignored; design_file is seeded with examples/,
-# key_template with a few templates, import_* with fuzz/seeds/import_*). A crash leaves its input in fuzz/artifacts/TARGET/ and
-# makes the script exit 1 after the other targets have run; reproduce it with
+# key_template with a few templates, import_* with fuzz/seeds/import_*, onetable and electrodb
+# with tests/fixtures/). A crash leaves its input in fuzz/artifacts/TARGET/ and makes the
+# script exit 1 after the other targets have run; reproduce it with
 # `cargo +nightly fuzz run TARGET fuzz/artifacts/TARGET/crash-...`.
 # FUZZ_TARGET_DIR (default fuzz/target) chooses cargo's target dir.
 set -euo pipefail
@@ -49,6 +50,13 @@ fi
 mkdir -p corpus/design_file corpus/key_template
 for example in "$KEYPLAN_ROOT"/examples/*.keyplan.json; do
   cp -n "$example" "corpus/design_file/seed-$(basename "$example")"
+done
+# OneTable and ElectroDB: the real models of tests/fixtures and keyplan's own exports.
+mkdir -p corpus/onetable corpus/electrodb
+for format in onetable electrodb; do
+  for fixture in "$KEYPLAN_ROOT"/tests/fixtures/$format/*.ts "$KEYPLAN_ROOT"/tests/fixtures/$format/*.js; do
+    [ -e "$fixture" ] && cp -n "$fixture" "corpus/$format/seed-$(basename "$fixture")"
+  done
 done
 seed=0
 for template in 'CUSTOMER#{customerId}' '{createdAt}#{orderId}' 'PROFILE' \

@@ -3,9 +3,13 @@
 //! Besides keyplan's own: the model JSON that NoSQL Workbench exports (format versions 1.0,
 //! 2.0 and 3.0; see [`nosql_workbench`]), the `schema.json` of the DynamoDB data-modeling tool
 //! in awslabs/mcp (see [`mcp`]), CloudFormation templates (see [`cloudformation`]) and
-//! Terraform configuration (see [`terraform`]). Each format is one entry of a list of readers,
+//! Terraform configuration (see [`terraform`]), OneTable schemas (see [`onetable`]) and
+//! ElectroDB entities (see [`electrodb`]). Each format is one entry of a list of readers,
 //! each saying whether a text has its shape and how to read it; [`detect`] tries them in
 //! order, and when none fits it says why each did not; [`detect_and_import`] reads any of them.
+//! JavaScript and TypeScript modules are read with oxc's parser behind the `js` feature (see
+//! `js`), which the browser app leaves out: there a module is refused with
+//! [`ImportError::NeedsJs`], and a OneTable schema in JSON still reads.
 //!
 //! Importing is pure: text in, a [`Design`] out, with the notes of what the source said that
 //! the keyplan model cannot hold. Nothing here reads files. Bad input is an [`ImportError`]
@@ -21,8 +25,12 @@ use crate::file::FileError;
 use crate::model::Design;
 
 pub mod cloudformation;
+pub mod electrodb;
+#[cfg(feature = "js")]
+pub mod js;
 pub mod mcp;
 pub mod nosql_workbench;
+pub mod onetable;
 pub mod terraform;
 
 #[cfg(test)]
@@ -42,16 +50,23 @@ pub enum Format {
     CloudFormation,
     /// Terraform configuration (HCL) with `aws_dynamodb_table` resources.
     Terraform,
+    /// A DynamoDB-OneTable schema, as JSON or as the JavaScript/TypeScript module it is
+    /// written in.
+    OneTable,
+    /// ElectroDB entities and services in a JavaScript/TypeScript module.
+    ElectroDb,
 }
 
 impl Format {
     /// Every format, in the order detection tries them.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 7] = [
+        Format::OneTable,
         Format::Keyplan,
         Format::NosqlWorkbench,
         Format::Mcp,
         Format::CloudFormation,
         Format::Terraform,
+        Format::ElectroDb,
     ];
 
     /// The name used on the command line: `keyplan`, `nosql-workbench`, `mcp`...
@@ -62,6 +77,8 @@ impl Format {
             Format::Mcp => "mcp",
             Format::CloudFormation => "cloudformation",
             Format::Terraform => "terraform",
+            Format::OneTable => "onetable",
+            Format::ElectroDb => "electrodb",
         }
     }
 
@@ -73,6 +90,8 @@ impl Format {
             Format::Mcp => "an awslabs/mcp schema.json",
             Format::CloudFormation => "a CloudFormation template",
             Format::Terraform => "a Terraform configuration",
+            Format::OneTable => "a OneTable schema",
+            Format::ElectroDb => "an ElectroDB module",
         }
     }
 }
@@ -161,6 +180,15 @@ pub enum ImportError {
         limit: usize,
         what: &'static str,
     },
+    /// Not JSON, and this build cannot read JavaScript or TypeScript (the browser app's).
+    #[error(
+        "line {line}, column {column}: not JSON ({message}); a OneTable or ElectroDB module in JavaScript or TypeScript is read by the `keyplan` command line and by `keyplan serve` (POST /api/import), not by this build"
+    )]
+    NeedsJs {
+        line: usize,
+        column: usize,
+        message: String,
+    },
     /// The sample-data file of an mcp schema, given on its own.
     #[error(
         "this is the usage data of an awslabs/mcp schema (sample values per entity), not a design: import the schema.json it belongs to"
@@ -191,13 +219,18 @@ fn unrecognised(tried: &[(Format, String)], looks_like: Option<&str>) -> String 
     if let Some(looks_like) = looks_like {
         out += &format!(": it looks like {looks_like}, which keyplan does not read yet");
     }
-    let formats: Vec<&str> = Format::ALL.iter().map(|f| f.described()).collect();
+    let formats: Vec<String> = Format::ALL
+        .iter()
+        .map(|f| match f {
+            Format::CloudFormation => format!("{} (JSON or YAML)", f.described()),
+            Format::Terraform => format!("{} (HCL)", f.described()),
+            Format::OneTable => format!("{} (JSON or JavaScript/TypeScript)", f.described()),
+            Format::ElectroDb => format!("{} (JavaScript/TypeScript)", f.described()),
+            _ => f.described().to_string(),
+        })
+        .collect();
     if let Some((last, rest)) = formats.split_last() {
-        out += &format!(
-            ". keyplan reads {} or {last} (HCL)",
-            rest.join(", ")
-                .replace("template", "template (JSON or YAML)")
-        );
+        out += &format!(". keyplan reads {} or {last}", rest.join(", "));
     }
     // Formats that failed for the same reason (not JSON, say) share one line.
     let mut lines: Vec<(Vec<&str>, &str)> = Vec::new();
@@ -224,6 +257,9 @@ pub(crate) struct Source<'a> {
     json: std::cell::OnceCell<Result<Value, ImportError>>,
     yaml: std::cell::OnceCell<Result<Value, ImportError>>,
     hcl: std::cell::OnceCell<Result<hcl::Body, ImportError>>,
+    /// What the text is as a JavaScript/TypeScript module: OneTable, ElectroDB or neither.
+    #[cfg(feature = "js")]
+    module: std::cell::OnceCell<Result<Option<Format>, ImportError>>,
 }
 
 impl<'a> Source<'a> {
@@ -233,6 +269,8 @@ impl<'a> Source<'a> {
             json: Default::default(),
             yaml: Default::default(),
             hcl: Default::default(),
+            #[cfg(feature = "js")]
+            module: Default::default(),
         }
     }
 
@@ -261,6 +299,30 @@ impl<'a> Source<'a> {
             .map_err(Clone::clone)
     }
 
+    /// Whether the text, as a JavaScript/TypeScript module, holds `format`'s models: `Ok` when
+    /// it does, else why not. Without the `js` feature a module cannot be read here.
+    fn module_is(&self, format: Format) -> Result<(), String> {
+        if self.json().is_ok() {
+            return Err("it is JSON, not a JavaScript or TypeScript module".into());
+        }
+        #[cfg(feature = "js")]
+        {
+            let found = self
+                .module
+                .get_or_init(|| js::read(self.text).map(|m| js::looks_like(&m)));
+            match found {
+                Ok(Some(f)) if *f == format => Ok(()),
+                Ok(_) => Err(format!("a module without {}", format.described())),
+                Err(e) => Err(format!("not a JavaScript or TypeScript module ({e})")),
+            }
+        }
+        #[cfg(not(feature = "js"))]
+        {
+            let _ = format;
+            Err("modules are read by the `keyplan` command line and `keyplan serve`, not by this build".into())
+        }
+    }
+
     /// The JSON object, or why the text is not one.
     fn json_object(&self) -> Result<&serde_json::Map<String, Value>, String> {
         match self.json() {
@@ -281,6 +343,16 @@ struct Reader {
 }
 
 const READERS: &[Reader] = &[
+    // Before keyplan's own: a OneTable schema has a `version` too.
+    Reader {
+        format: Format::OneTable,
+        fits: |source| match source.json() {
+            Ok(value) if onetable::is_schema(value) => Ok(()),
+            Ok(_) => Err("no `models` and `indexes` objects".into()),
+            Err(_) => source.module_is(Format::OneTable),
+        },
+        read: |source| onetable::import(source.text),
+    },
     Reader {
         format: Format::Keyplan,
         fits: |source| match source.json_object()?.get("version") {
@@ -337,20 +409,17 @@ const READERS: &[Reader] = &[
         fits: terraform::fits,
         read: terraform::import_source,
     },
+    Reader {
+        format: Format::ElectroDb,
+        fits: |source| source.module_is(Format::ElectroDb),
+        read: |source| electrodb::import(source.text),
+    },
 ];
 
 /// Shapes of formats keyplan knows but does not read, for the message when nothing fits: the
-/// JSON members that give each away. A format that gains a reader leaves this list.
-const KNOWN_UNREAD: &[(&str, &[&str])] = &[
-    (
-        "a OneTable schema (`models` and `indexes`)",
-        &["models", "indexes"],
-    ),
-    (
-        "an ElectroDB entity (`model` with `entity`, and `indexes`)",
-        &["model", "indexes"],
-    ),
-];
+/// JSON members that give each away. A format that gains a reader leaves this list (OneTable
+/// and ElectroDB did).
+const KNOWN_UNREAD: &[(&str, &[&str])] = &[];
 
 fn reader(format: Format) -> &'static Reader {
     READERS
@@ -394,10 +463,43 @@ fn detect_source(source: &Source<'_>) -> Result<Format, ImportError> {
             .map(|(what, _)| what.to_string());
         return Err(ImportError::Unrecognised { tried, looks_like });
     }
+    // Not JSON, no reader took it, and it reads like a JavaScript module (it imports or
+    // exports): where modules cannot be read, say where one would be, at the JSON error's place.
+    #[cfg(not(feature = "js"))]
+    if let Err(e @ ImportError::Syntax { .. }) = source.json()
+        && ["import ", "export ", "require("]
+            .iter()
+            .any(|word| source.text.contains(word))
+    {
+        return Err(needs_js(e));
+    }
     Err(ImportError::Unrecognised {
         tried,
         looks_like: None,
     })
+}
+
+/// The error for a text that is not JSON where a JavaScript module would need the `js` feature.
+#[cfg_attr(feature = "js", allow(dead_code))]
+pub(crate) fn needs_js(json_error: ImportError) -> ImportError {
+    match json_error {
+        ImportError::Syntax {
+            line,
+            column,
+            message,
+        } => ImportError::NeedsJs {
+            line,
+            column,
+            message,
+        },
+        other => other,
+    }
+}
+
+/// Whether a value read from a module stands for code that was not evaluated
+/// (`{"$js": "..."}`, see `js`).
+pub(crate) fn is_code(value: &Value) -> bool {
+    value.get("$js").is_some()
 }
 
 /// Reads `text` in whichever format it is in.

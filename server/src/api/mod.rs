@@ -23,6 +23,7 @@ use crate::error::{ApiError, json_error};
 pub mod export;
 pub mod extract;
 pub mod health;
+pub mod import;
 pub mod runs;
 
 /// Every API route. To add a feature, write `api/<feature>.rs` with
@@ -31,6 +32,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .merge(health::router())
         .merge(export::router())
+        .merge(import::router())
         .merge(runs::router())
         .route("/", any(not_found))
         .fallback(not_found)

@@ -1,0 +1,722 @@
+//! ElectroDB entities and services, from the JavaScript or TypeScript module they are written
+//! in (the `js` feature; without it the module is refused with a message saying where it can
+//! be read). keyplan's own ElectroDB export reads back too.
+//!
+//! Every `new Entity(model, config)` in the module is an entity: `model.entity`, `version` and
+//! `service`, its `attributes` (types, enums, `required`, `field` renames) and its `indexes`.
+//! The index without `index` is the table's; each other names a GSI (an LSI when it shares the
+//! table's partition key field). A key with a `template` is that template; a key without one
+//! has ElectroDB's own format (entity.js, `_makeKeyFixings` and `_makeKey`): the partition key
+//! `$service#attr_value...`, the sort key `$entity_version#attr_value...` (or
+//! `$collection#entity_version...` in a collection, with the entity part last on a clustered
+//! index), each attribute written by its `label` or name, and the whole key lowercased unless
+//! `casing` says `upper` or `none`. A key whose single composite attribute is the key field
+//! itself is that attribute, as ElectroDB maps it. The table is the entity's `table` (or its
+//! service's); `process.env.T ?? 'orders'` gives `orders`, with a note.
+//!
+//! Each index is an access pattern in ElectroDB (`Entity.query.byStatus({...})`), so each is a
+//! read pattern here, by its partition key's composite attributes; every collection is a read
+//! of all the entities that share it, by the partition key they share.
+
+#[cfg(feature = "js")]
+use std::collections::BTreeMap;
+
+#[cfg(feature = "js")]
+use serde_json::Value;
+
+use super::{ImportError, Imported};
+
+/// Reads ElectroDB entities and services from a module.
+pub fn import(text: &str) -> Result<Imported, ImportError> {
+    read(text)
+}
+
+#[cfg(not(feature = "js"))]
+fn read(text: &str) -> Result<Imported, ImportError> {
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(_) => Err(ImportError::Invalid {
+            path: "the document".to_string(),
+            message: "ElectroDB entities are JavaScript or TypeScript, not JSON".to_string(),
+        }),
+        Err(e) => Err(super::needs_js(e.into())),
+    }
+}
+
+#[cfg(feature = "js")]
+fn read(text: &str) -> Result<Imported, ImportError> {
+    let module = super::js::read(text)?;
+    reader::from_module(&module)
+}
+
+#[cfg(feature = "js")]
+mod reader {
+    use super::*;
+    use crate::import::js::{self, Module, NewCall};
+    use crate::import::onetable::{dollar_template, literal_or_fallback, unread_note};
+    use crate::import::{At, unique_name};
+    use crate::model::{
+        AccessPattern, AttrType, Attribute, Design, Entity, Gsi, KeyAttribute, KeyType, Lsi,
+        Projection, Table,
+    };
+    use crate::template::KeyTemplate;
+
+    /// A collection: its table, index and name.
+    type CollectionKey = (String, String, String);
+
+    /// One key of one index of an entity, as read.
+    struct Key {
+        field: String,
+        template: Option<KeyTemplate>,
+        ty: KeyType,
+        /// The composite attributes, by their DynamoDB names.
+        composite: Vec<String>,
+    }
+
+    struct Index {
+        access_pattern: String,
+        /// `None` for the table's own index.
+        name: Option<String>,
+        pk: Key,
+        sk: Option<Key>,
+        collections: Vec<String>,
+    }
+
+    struct Read {
+        entity: Entity,
+        table: Option<String>,
+        service: String,
+        indexes: Vec<Index>,
+    }
+
+    fn casing(at: &At<'_>) -> Result<&'static str, ImportError> {
+        Ok(match at.get("casing") {
+            None => "lower",
+            Some(c) => match c.str()? {
+                "none" => "none",
+                "upper" => "upper",
+                "lower" | "default" => "lower",
+                other => {
+                    return Err(c.invalid(format!(
+                        "casing `{other}`: expected 'upper', 'lower', 'none' or 'default'"
+                    )));
+                }
+            },
+        })
+    }
+
+    fn cased(text: &str, casing: &str) -> String {
+        match casing {
+            "upper" => text.to_uppercase(),
+            "lower" => text.to_lowercase(),
+            _ => text.to_string(),
+        }
+    }
+
+    fn attribute_type(at: &At<'_>) -> Result<(AttrType, Vec<String>), ImportError> {
+        let Some(ty) = at.get("type") else {
+            return Ok((AttrType::S, Vec::new()));
+        };
+        if let Value::Array(_) = ty.value() {
+            let values = ty
+                .array()?
+                .iter()
+                .map(|v| v.str().map(str::to_string))
+                .collect::<Result<_, _>>()?;
+            return Ok((AttrType::S, values));
+        }
+        let name = ty.str()?;
+        Ok((
+            match name {
+                "string" => AttrType::S,
+                "number" => AttrType::N,
+                "boolean" => AttrType::Bool,
+                "list" => AttrType::L,
+                "map" => AttrType::M,
+                "set" => match at.get("items").map(|i| i.value().clone()) {
+                    Some(Value::String(s)) if s == "number" => AttrType::NS,
+                    _ => AttrType::SS,
+                },
+                "any" | "custom" => AttrType::S,
+                other => {
+                    return Err(ty.invalid(format!(
+                        "type `{other}`: expected string, number, boolean, list, map, set, any, custom or a list of values"
+                    )));
+                }
+            },
+            Vec::new(),
+        ))
+    }
+
+    /// The properties of an attribute keyplan reads; the others are listed in a note.
+    const READ: &[&str] = &["type", "required", "field", "label", "items", "default"];
+
+    /// An error inside `new Entity(...)`, with where the call is.
+    fn locate(error: ImportError, call: &NewCall) -> ImportError {
+        let at = |path: String| {
+            format!(
+                "new Entity at line {}, column {}: {path}",
+                call.line, call.column
+            )
+        };
+        match error {
+            ImportError::Missing { path } => ImportError::Missing { path: at(path) },
+            ImportError::Invalid { path, message } => ImportError::Invalid {
+                path: at(path),
+                message,
+            },
+            other => other,
+        }
+    }
+
+    fn entity(
+        call: &NewCall,
+        notes: &mut Vec<String>,
+        cased_keys: &mut Vec<String>,
+        unread: &mut BTreeMap<String, Vec<String>>,
+    ) -> Result<Read, ImportError> {
+        let where_ = "model".to_string();
+        let Some(model_value) = call.args.first() else {
+            return Err(ImportError::Invalid {
+                path: where_,
+                message: "no model given".to_string(),
+            });
+        };
+        let mut root = At::root(model_value);
+        root.path.clone_from(&where_);
+        if !model_value.is_object() {
+            return Err(root.invalid("the model is not an object literal"));
+        }
+        // ElectroDB 1+: `model: { entity, version, service }`; before 1.0 they sat at the top.
+        let meta = root.get("model").unwrap_or_else(|| At {
+            value: model_value,
+            path: where_.clone(),
+        });
+        let entity_name = meta.require("entity")?.str()?.to_string();
+        root.path.clone_from(&entity_name);
+        let service = match meta.get("service") {
+            Some(s) => s.str()?.to_string(),
+            None => String::new(),
+        };
+        let version = match meta.get("version").map(|v| v.value().clone()) {
+            Some(Value::String(s)) => s,
+            Some(Value::Number(n)) => n.to_string(),
+            _ => "1".to_string(),
+        };
+        let config_table = call.args.get(1).and_then(|c| c.get("table"));
+        let table = match config_table.or_else(|| model_value.get("table")) {
+            Some(t) => {
+                let (name, note) = literal_or_fallback(t);
+                notes.extend(note);
+                if name.is_none() {
+                    notes.push(format!(
+                        "entity {entity_name}: its table `{}` is not literal",
+                        js::snippet_of(t)
+                    ));
+                }
+                name
+            }
+            None => None,
+        };
+
+        // Attributes, by ElectroDB name, with their DynamoDB field name and label.
+        let mut fields: BTreeMap<String, String> = BTreeMap::new();
+        let mut labels: BTreeMap<String, String> = BTreeMap::new();
+        let mut attributes = Vec::new();
+        let mut shards: BTreeMap<String, u32> = BTreeMap::new();
+        for (name, at) in root.require("attributes")?.members()? {
+            if !at.value().is_object() {
+                return Err(
+                    at.invalid("expected an attribute definition such as { type: 'string' }")
+                );
+            }
+            for (property, _) in at.members()? {
+                if !READ.contains(&property) {
+                    unread
+                        .entry(property.to_string())
+                        .or_default()
+                        .push(format!("{entity_name}.{name}"));
+                }
+            }
+            let field = match at.get("field") {
+                Some(f) => f.str()?.to_string(),
+                None => name.to_string(),
+            };
+            if let Some(label) = at.get("label") {
+                labels.insert(name.to_string(), label.str()?.to_string());
+            }
+            let (ty, values) = attribute_type(&at)?;
+            if let Some(default) = at.get("default") {
+                match default
+                    .value()
+                    .get(js::RANDOM_BELOW)
+                    .and_then(Value::as_u64)
+                {
+                    Some(n) if (2..=1000).contains(&n) => {
+                        #[expect(clippy::cast_possible_truncation, reason = "at most 1000")]
+                        shards.insert(field.clone(), n as u32);
+                    }
+                    _ => unread
+                        .entry("default".to_string())
+                        .or_default()
+                        .push(format!("{entity_name}.{name}")),
+                }
+            }
+            let mut attribute = Attribute::new(&field, ty);
+            attribute.values = values;
+            attribute.required = at
+                .get("required")
+                .is_some_and(|r| r.bool().unwrap_or(false));
+            fields.insert(name.to_string(), field);
+            attributes.push(attribute);
+        }
+        let field_of = |name: &str| {
+            fields
+                .get(name)
+                .cloned()
+                .unwrap_or_else(|| name.to_string())
+        };
+        let label_of = |name: &str| {
+            labels
+                .get(name)
+                .cloned()
+                .unwrap_or_else(|| name.to_string())
+        };
+
+        let mut indexes = Vec::new();
+        for (access_pattern, at) in root.require("indexes")?.members()? {
+            let name = match at.get("index") {
+                Some(n) => Some(n.str()?.to_string()),
+                None => None,
+            };
+            let clustered = match at.get("type") {
+                Some(t) => t.str()? == "clustered",
+                None => false,
+            };
+            let collections: Vec<String> = match at.get("collection") {
+                Some(c) => c.str_or_strs()?.into_iter().map(str::to_string).collect(),
+                None => Vec::new(),
+            };
+            let mut read_key = |key_at: &At<'_>, is_pk: bool| -> Result<Key, ImportError> {
+                let field = key_at.require("field")?.str()?.to_string();
+                let casing = casing(key_at)?;
+                let composite: Vec<String> = match key_at.get("composite") {
+                    Some(c) => c.str_or_strs()?.into_iter().map(str::to_string).collect(),
+                    None => Vec::new(),
+                };
+                let cast_number = key_at
+                    .get("cast")
+                    .is_some_and(|c| c.value().as_str() == Some("number"));
+                let shard_of = |template: KeyTemplate| -> KeyTemplate {
+                    if shards.is_empty() {
+                        return template;
+                    }
+                    let source: String = template
+                        .parts()
+                        .iter()
+                        .map(|p| match p {
+                            crate::template::Part::Literal(s) => super::super::template_literal(s),
+                            crate::template::Part::Var(v) => match shards.get(&v.name) {
+                                Some(n) => format!("{{{}:{n}}}", v.name),
+                                None => format!("{{{}}}", v.name),
+                            },
+                        })
+                        .collect();
+                    KeyTemplate::parse(&source)
+                };
+                if let Some(template) = key_at.get("template") {
+                    let source = template.str()?;
+                    // Literal text takes the key's casing; the values are the caller's.
+                    let t = dollar_template(&cased_literals(source, casing), &|_| None);
+                    let renamed = rename(&t, &field_of);
+                    let composite = renamed.vars().map(|v| v.name.clone()).collect();
+                    if casing != "none" {
+                        cased_keys.push(format!("{} ({casing})", key_at.path()));
+                    }
+                    let single_number = renamed.vars().count() == 1
+                        && renamed.literal_prefix().is_empty()
+                        && renamed.parts().len() == 1
+                        && attributes.iter().any(|a| {
+                            renamed.vars().any(|v| v.name == a.name) && a.ty == AttrType::N
+                        });
+                    return Ok(Key {
+                        field,
+                        template: Some(shard_of(renamed)),
+                        ty: if cast_number || single_number {
+                            KeyType::N
+                        } else {
+                            KeyType::S
+                        },
+                        composite,
+                    });
+                }
+                // The attribute is its own key when its one composite attribute is named like
+                // the key field and some attribute is stored in that field (ElectroDB's
+                // `_optimizeIndexKey`).
+                let own_key = composite.len() == 1
+                    && composite[0] == field
+                    && fields.values().any(|f| *f == field);
+                let composite: Vec<String> = composite.iter().map(|c| field_of(c)).collect();
+                if own_key {
+                    let ty = attributes
+                        .iter()
+                        .find(|a| a.name == field)
+                        .and_then(|a| a.ty.as_key_type())
+                        .unwrap_or(KeyType::S);
+                    return Ok(Key {
+                        field,
+                        template: None,
+                        ty,
+                        composite,
+                    });
+                }
+                // ElectroDB's own format.
+                let entity_part = format!("{entity_name}_{version}");
+                let collection_prefix = match collections.as_slice() {
+                    [] => String::new(),
+                    [first, rest @ ..] => {
+                        let mut p = format!("${first}");
+                        for c in rest {
+                            p.push('#');
+                            p.push_str(c);
+                        }
+                        p
+                    }
+                };
+                let entity_keys = if collection_prefix.is_empty() {
+                    format!("${entity_part}")
+                } else {
+                    format!("#{entity_part}")
+                };
+                let has_sk = at.get("sk").is_some();
+                let (prefix, postfix) = if is_pk {
+                    let mut p = format!("${service}");
+                    if !has_sk {
+                        p.push_str(&collection_prefix);
+                        p.push_str(&entity_keys);
+                    }
+                    (p, String::new())
+                } else if clustered {
+                    (collection_prefix.clone(), entity_keys.clone())
+                } else {
+                    (format!("{collection_prefix}{entity_keys}"), String::new())
+                };
+                let mut source = super::super::template_literal(&cased(&prefix, casing));
+                let original: Vec<String> = match key_at.get("composite") {
+                    Some(c) => c.str_or_strs()?.into_iter().map(str::to_string).collect(),
+                    None => Vec::new(),
+                };
+                for name in &original {
+                    source.push_str(&super::super::template_literal(&cased(
+                        &format!("#{}_", label_of(name)),
+                        casing,
+                    )));
+                    source.push('{');
+                    source.push_str(&super::super::variable_name(&field_of(name)));
+                    source.push('}');
+                }
+                source.push_str(&super::super::template_literal(&cased(&postfix, casing)));
+                if casing != "none" && !original.is_empty() {
+                    cased_keys.push(format!("{} ({casing})", key_at.path()));
+                }
+                Ok(Key {
+                    field,
+                    template: Some(shard_of(KeyTemplate::parse(&source))),
+                    ty: if cast_number { KeyType::N } else { KeyType::S },
+                    composite,
+                })
+            };
+            let pk = read_key(&at.require("pk")?, true)?;
+            let sk = match at.get("sk") {
+                Some(sk) => Some(read_key(&sk, false)?),
+                None => None,
+            };
+            indexes.push(Index {
+                access_pattern: access_pattern.to_string(),
+                name,
+                pk,
+                sk,
+                collections,
+            });
+        }
+        // Composite attributes that are not attributes of the entity.
+        for index in &indexes {
+            for key in std::iter::once(&index.pk).chain(index.sk.as_ref()) {
+                for c in &key.composite {
+                    if !attributes.iter().any(|a| &a.name == c) {
+                        notes.push(format!(
+                            "{entity_name}.{}: the composite attribute `{c}` is not an attribute of the entity",
+                            index.access_pattern
+                        ));
+                    }
+                }
+            }
+        }
+        let mut keys = BTreeMap::new();
+        for index in &indexes {
+            for key in std::iter::once(&index.pk).chain(index.sk.as_ref()) {
+                if let Some(t) = &key.template {
+                    keys.insert(key.field.clone(), t.clone());
+                }
+            }
+        }
+        Ok(Read {
+            entity: Entity {
+                name: entity_name,
+                table: String::new(),
+                description: String::new(),
+                attributes,
+                keys,
+            },
+            table,
+            service,
+            indexes,
+        })
+    }
+
+    /// `t` with each variable renamed by `field_of` (ElectroDB names to DynamoDB field names).
+    fn rename(t: &KeyTemplate, field_of: &dyn Fn(&str) -> String) -> KeyTemplate {
+        let source: String = t
+            .parts()
+            .iter()
+            .map(|p| match p {
+                crate::template::Part::Literal(s) => super::super::template_literal(s),
+                crate::template::Part::Var(v) => format!("{{{}}}", field_of(&v.name)),
+            })
+            .collect();
+        KeyTemplate::parse(&source)
+    }
+
+    /// A `${...}` template with its literal text (outside `${}`) in `casing`.
+    fn cased_literals(source: &str, casing: &str) -> String {
+        let mut out = String::new();
+        let mut rest = source;
+        while let Some(start) = rest.find("${") {
+            out.push_str(&cased(&rest[..start], casing));
+            match rest[start..].find('}') {
+                Some(end) => {
+                    out.push_str(&rest[start..start + end + 1]);
+                    rest = &rest[start + end + 1..];
+                }
+                None => {
+                    out.push_str(&rest[start..]);
+                    rest = "";
+                }
+            }
+        }
+        out.push_str(&cased(rest, casing));
+        out
+    }
+
+    pub(super) fn from_module(module: &Module) -> Result<Imported, ImportError> {
+        let mut notes = Vec::new();
+        let mut unread: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut reads: Vec<(Option<String>, Read)> = Vec::new();
+        let mut non_literal = Vec::new();
+        let mut cased_keys = Vec::new();
+        for call in module.news.iter().filter(|n| n.class == "Entity") {
+            let read = entity(call, &mut notes, &mut cased_keys, &mut unread)
+                .map_err(|e| locate(e, call))?;
+            if let Some(model) = call.args.first() {
+                js::non_literals(model, &read.entity.name, &mut non_literal);
+            }
+            reads.push((call.var.clone(), read));
+        }
+        if reads.is_empty() {
+            return Err(ImportError::Invalid {
+                path: "the module".to_string(),
+                message: "no ElectroDB entity in it: expected `new Entity({ model, attributes, indexes })`".to_string(),
+            });
+        }
+        // Services: their table, for the entities they hold (by variable or by entity name).
+        let mut n_services = 0;
+        for call in module.news.iter().filter(|n| n.class == "Service") {
+            n_services += 1;
+            let Some(members) = call.args.first().and_then(Value::as_object) else {
+                continue;
+            };
+            let table = call.args.get(1).and_then(|c| c.get("table")).and_then(|t| {
+                let (name, note) = literal_or_fallback(t);
+                notes.extend(note);
+                name
+            });
+            let Some(table) = table else { continue };
+            for member in members.values() {
+                let var = js::snippet_of(member);
+                for (entity_var, read) in reads.iter_mut() {
+                    if entity_var.as_deref() == Some(var.as_str()) {
+                        read.table = Some(table.clone());
+                    }
+                }
+            }
+        }
+        let mut design = Design::new(
+            reads
+                .iter()
+                .map(|(_, r)| r.service.clone())
+                .find(|s| !s.is_empty())
+                .unwrap_or_else(|| "ElectroDB service".to_string()),
+        );
+        let mut entity_names = Vec::new();
+        let mut pattern_names = Vec::new();
+        // Collections: (table, index, collection) -> entities and the partition key inputs.
+        let mut collections: BTreeMap<CollectionKey, (Vec<String>, Vec<String>)> = BTreeMap::new();
+        for (_, read) in reads.iter_mut().map(|(v, r)| (v, r)) {
+            let table_name = match &read.table {
+                Some(t) => t.clone(),
+                None => {
+                    let name = if read.service.is_empty() {
+                        "table".to_string()
+                    } else {
+                        read.service.clone()
+                    };
+                    notes.push(format!(
+                        "entity {}: no literal table name; it is put in table `{name}` (its service)",
+                        read.entity.name
+                    ));
+                    name
+                }
+            };
+            read.entity.name = unique_name(&read.entity.name, &mut entity_names);
+            read.entity.table = table_name.clone();
+            let Some(primary) = read.indexes.iter().find(|i| i.name.is_none()) else {
+                return Err(ImportError::Invalid {
+                    path: format!("{}.indexes", read.entity.name),
+                    message: "no index for the table (one without `index`)".to_string(),
+                });
+            };
+            let position = match design.tables.iter().position(|t| t.name == table_name) {
+                Some(p) => p,
+                None => {
+                    design.tables.push(Table {
+                        name: table_name.clone(),
+                        partition_key: KeyAttribute::new(&primary.pk.field, primary.pk.ty),
+                        sort_key: primary
+                            .sk
+                            .as_ref()
+                            .map(|sk| KeyAttribute::new(&sk.field, sk.ty)),
+                        gsis: Vec::new(),
+                        lsis: Vec::new(),
+                        billing: Default::default(),
+                        ttl_attribute: None,
+                    });
+                    design.tables.len() - 1
+                }
+            };
+            let table = &mut design.tables[position];
+            if table.partition_key.name != primary.pk.field {
+                notes.push(format!(
+                    "entity {}: its table key `{}` differs from `{}`, which another entity of table {table_name} gives; the first is kept",
+                    read.entity.name, primary.pk.field, table.partition_key.name
+                ));
+            }
+            for index in read.indexes.iter().filter(|i| i.name.is_some()) {
+                let name = index.name.clone().unwrap_or_default();
+                if table.gsi(&name).is_some() || table.lsi(&name).is_some() {
+                    continue;
+                }
+                let shares_pk = index.pk.field == table.partition_key.name;
+                match (&index.sk, shares_pk) {
+                    (Some(sk), true) => table.lsis.push(Lsi {
+                        name: name.clone(),
+                        sort_key: KeyAttribute::new(&sk.field, sk.ty),
+                        projection: Projection::All,
+                    }),
+                    _ => table.gsis.push(Gsi {
+                        name: name.clone(),
+                        partition_key: vec![KeyAttribute::new(&index.pk.field, index.pk.ty)],
+                        sort_key: index
+                            .sk
+                            .iter()
+                            .map(|sk| KeyAttribute::new(&sk.field, sk.ty))
+                            .collect(),
+                        projection: Projection::All,
+                    }),
+                }
+            }
+            for index in &read.indexes {
+                let pattern = AccessPattern::read(
+                    unique_name(
+                        &format!("{} {}", read.entity.name, index.access_pattern),
+                        &mut pattern_names,
+                    ),
+                    &[read.entity.name.as_str()],
+                    &[],
+                );
+                let mut pattern = pattern;
+                pattern.inputs = index.pk.composite.clone();
+                pattern.description = format!(
+                    "ElectroDB access pattern `{}.query.{}`",
+                    read.entity.name, index.access_pattern
+                );
+                design.patterns.push(pattern);
+                for collection in &index.collections {
+                    let entry = collections
+                        .entry((
+                            table_name.clone(),
+                            index.name.clone().unwrap_or_default(),
+                            collection.clone(),
+                        ))
+                        .or_insert_with(|| (Vec::new(), index.pk.composite.clone()));
+                    entry.0.push(read.entity.name.clone());
+                }
+            }
+        }
+        let n_collections = collections.len();
+        for ((_, _, collection), (entities, inputs)) in collections {
+            let names: Vec<&str> = entities.iter().map(String::as_str).collect();
+            let mut pattern = AccessPattern::read(
+                unique_name(&format!("collection {collection}"), &mut pattern_names),
+                &names,
+                &[],
+            );
+            pattern.inputs = inputs;
+            pattern.description = format!("ElectroDB collection `collections.{collection}`");
+            design.patterns.push(pattern);
+        }
+        for (_, read) in reads {
+            design.entities.push(read.entity);
+        }
+        let n_gsis: usize = design
+            .tables
+            .iter()
+            .map(|t| t.gsis.len() + t.lsis.len())
+            .sum();
+        notes.insert(
+            0,
+            format!(
+                "read {} entities ({}), {} service(s), {} secondary index(es) and {} collection(s); each index is a read pattern",
+                design.entities.len(),
+                design
+                    .entities
+                    .iter()
+                    .map(|e| e.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                n_services,
+                n_gsis,
+                n_collections
+            ),
+        );
+        if !cased_keys.is_empty() {
+            let mut shown: Vec<String> = cased_keys.iter().take(8).cloned().collect();
+            if cased_keys.len() > 8 {
+                shown.push(format!("and {} more", cased_keys.len() - 8));
+            }
+            notes.push(format!(
+                "ElectroDB changes the case of these keys, values included, and keyplan keeps the values as given: {}",
+                shown.join(", ")
+            ));
+        }
+        if n_gsis > 0 {
+            notes.push(
+                "ElectroDB does not say what a secondary index projects: every one is read as projecting all attributes"
+                    .to_string(),
+            );
+        }
+        notes.extend(unread_note("attribute properties", &unread));
+        notes.extend(js::non_literal_note(&non_literal));
+        let mut imported = Imported::new(design);
+        imported.notes = notes;
+        Ok(imported)
+    }
+}

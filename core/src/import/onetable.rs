@@ -1,0 +1,489 @@
+//! DynamoDB-OneTable schemas: the JSON form, and (with the `js` feature) the JavaScript or
+//! TypeScript module users write (`export const Schema = {...} as const`, `new Table({ name,
+//! schema })`), keyplan's own OneTable export included.
+//!
+//! A schema is one table: `indexes.primary` gives its keys, every other index a GSI (an LSI
+//! with `type: 'local'`) with its projection (`project`). Each model is an entity: a field
+//! that is a key attribute and has a `value` template (`'CUSTOMER#${customerId}'`) is the
+//! entity's key template for it, with `${_type}` (OneTable's type field) written as the model's
+//! name; every other field is an attribute with its type, `required` and `enum`. OneTable
+//! declares no access patterns, so the design has none; what the schema says that keyplan does
+//! not hold (`default`, `generate`, `hidden`, a `value` on a plain attribute...) is listed in
+//! the notes.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::{At, ImportError, Imported, unique_name};
+use crate::model::{
+    AttrType, Attribute, Design, Entity, Gsi, KeyAttribute, KeyType, Lsi, Projection, Table,
+};
+use crate::template::KeyTemplate;
+
+/// The largest schema read, JSON or module: 2 MB, far more than any schema (a module's own
+/// bound, `js::MAX_BYTES`, is the same).
+pub const MAX_BYTES: usize = 2 * 1024 * 1024;
+
+/// Whether `value` has a OneTable schema's shape: `models` and `indexes` objects.
+pub fn is_schema(value: &Value) -> bool {
+    value.get("models").is_some_and(Value::is_object)
+        && value.get("indexes").is_some_and(Value::is_object)
+}
+
+/// One schema found in the source and the table name it goes with.
+struct Found<'v> {
+    table: String,
+    value: &'v Value,
+    /// Where it is, for paths in errors: `` for a JSON file, `Schema` for a module's const.
+    path: String,
+}
+
+/// Reads a OneTable schema, JSON or module.
+pub fn import(text: &str) -> Result<Imported, ImportError> {
+    if text.len() > MAX_BYTES {
+        return Err(ImportError::Invalid {
+            path: "the document".to_string(),
+            message: format!(
+                "{} bytes: keyplan reads OneTable schemas of at most {} MB",
+                text.len(),
+                MAX_BYTES / (1024 * 1024)
+            ),
+        });
+    }
+    match serde_json::from_str::<Value>(text) {
+        Ok(value) => {
+            if !is_schema(&value) {
+                return Err(ImportError::Invalid {
+                    path: "the document".to_string(),
+                    message: "not a OneTable schema: expected `indexes` and `models` objects"
+                        .to_string(),
+                });
+            }
+            let found = [Found {
+                table: "table".to_string(),
+                value: &value,
+                path: String::new(),
+            }];
+            let mut imported = import_schemas(&found)?;
+            imported.notes.push(
+                "a JSON schema names no table: the table is called `table` (rename it in keyplan)"
+                    .to_string(),
+            );
+            Ok(imported)
+        }
+        Err(json_error) => import_module(text, json_error.into()),
+    }
+}
+
+#[cfg(not(feature = "js"))]
+fn import_module(_text: &str, json_error: ImportError) -> Result<Imported, ImportError> {
+    Err(super::needs_js(json_error))
+}
+
+#[cfg(feature = "js")]
+fn import_module(text: &str, _json_error: ImportError) -> Result<Imported, ImportError> {
+    use super::js;
+    let module = js::read(text)?;
+    // Table names from `new Table({ name: ..., schema: ... })`, by the schema they hold.
+    let mut names: Vec<(&Value, String, Option<String>)> = Vec::new();
+    for call in module.news.iter().filter(|n| n.class == "Table") {
+        let Some(config) = call.args.first() else {
+            continue;
+        };
+        let (Some(schema), Some(name)) = (config.get("schema"), config.get("name")) else {
+            continue;
+        };
+        let (name, note) = literal_or_fallback(name);
+        if let Some(name) = name {
+            names.push((schema, name, note));
+        }
+    }
+    let mut notes = Vec::new();
+    let mut found = Vec::new();
+    let mut candidates: Vec<(String, &Value)> =
+        module.consts.iter().map(|(n, v)| (n.clone(), v)).collect();
+    if let Some(default) = &module.default_export {
+        candidates.push(("export default".to_string(), default));
+    }
+    for (var, value) in candidates {
+        if !is_schema(value) {
+            continue;
+        }
+        let named = names.iter().find(|(schema, _, _)| *schema == value);
+        let table = match named {
+            Some((_, name, note)) => {
+                notes.extend(note.clone());
+                name.clone()
+            }
+            None if var == "export default" => {
+                notes.push(
+                    "the schema is the module's default export and no `new Table({ name })` names its table: it is called `table` (rename it in keyplan)"
+                        .to_string(),
+                );
+                "table".to_string()
+            }
+            None => var.clone(),
+        };
+        found.push(Found {
+            table,
+            value,
+            path: var,
+        });
+    }
+    if found.is_empty() {
+        return Err(ImportError::Invalid {
+            path: "the module".to_string(),
+            message: "no OneTable schema in it: expected a constant or `export default` holding an object with `indexes` and `models`".to_string(),
+        });
+    }
+    let mut imported = import_schemas(&found)?;
+    let mut non_literal = Vec::new();
+    for f in &found {
+        js::non_literals(f.value, &f.path, &mut non_literal);
+    }
+    // `type: String` names a constructor, which is how OneTable types are written: read.
+    non_literal.retain(|(path, code)| {
+        !(path.ends_with(".type") && field_type(&At::root(&Value::String(code.clone()))).is_ok())
+    });
+    imported.notes.splice(0..0, notes);
+    imported.notes.extend(js::non_literal_note(&non_literal));
+    Ok(imported)
+}
+
+/// A text value, or the literal fallback of `process.env.X ?? 'name'` with a note saying so.
+#[cfg(feature = "js")]
+pub(crate) fn literal_or_fallback(value: &Value) -> (Option<String>, Option<String>) {
+    use super::js;
+    if let Some(s) = value.as_str() {
+        return (Some(s.to_string()), None);
+    }
+    if let Some(s) = js::fallback(value).and_then(Value::as_str) {
+        return (
+            Some(s.to_string()),
+            Some(format!(
+                "table `{s}`: the name is `{}`, which is not literal; its fallback `{s}` is used",
+                js::snippet_of(value)
+            )),
+        );
+    }
+    (None, None)
+}
+
+fn import_schemas(found: &[Found<'_>]) -> Result<Imported, ImportError> {
+    let mut design = Design::new(
+        found
+            .first()
+            .map_or("OneTable schema".to_string(), |f| f.table.clone()),
+    );
+    let mut notes = Vec::new();
+    let mut table_names = Vec::new();
+    for f in found {
+        let mut at = At::root(f.value);
+        at.path = f.path.clone();
+        let table_name = unique_name(&f.table, &mut table_names);
+        read_schema(&at, &table_name, &mut design, &mut notes)?;
+    }
+    notes.push(
+        "OneTable schemas declare no access patterns: add the reads and writes the application makes to see how each is served"
+            .to_string(),
+    );
+    let mut imported = Imported::new(design);
+    imported.notes = notes;
+    Ok(imported)
+}
+
+/// OneTable's field types (the constructors, or their names as text) as DynamoDB's.
+fn field_type(at: &At<'_>) -> Result<AttrType, ImportError> {
+    let name = match at.value() {
+        Value::String(s) => s.clone(),
+        other => super_snippet(other),
+    };
+    Ok(match name.to_ascii_lowercase().as_str() {
+        "string" | "date" => AttrType::S,
+        "number" => AttrType::N,
+        "boolean" => AttrType::Bool,
+        "array" => AttrType::L,
+        "object" => AttrType::M,
+        "buffer" | "binary" | "arraybuffer" => AttrType::B,
+        "set" => AttrType::SS,
+        _ => {
+            return Err(at.invalid(format!(
+                "type `{name}`: expected String, Number, Boolean, Date, Array, Object, Buffer, Binary or Set"
+            )));
+        }
+    })
+}
+
+/// The source text of a non-literal value (`String` in `type: String`), or its JSON.
+fn super_snippet(value: &Value) -> String {
+    match value.get("$js").and_then(Value::as_str) {
+        Some(s) => s.to_string(),
+        None => value.to_string(),
+    }
+}
+
+fn projection(at: Option<At<'_>>) -> Result<Projection, ImportError> {
+    let Some(at) = at else {
+        return Ok(Projection::All);
+    };
+    match at.value() {
+        Value::String(s) if s == "all" => Ok(Projection::All),
+        Value::String(s) if s == "keys" => Ok(Projection::KeysOnly),
+        Value::Array(_) => Ok(Projection::Include {
+            attributes: at
+                .array()?
+                .iter()
+                .map(|a| a.str().map(str::to_string))
+                .collect::<Result<_, _>>()?,
+        }),
+        _ => Err(at.invalid("expected 'all', 'keys' or a list of attribute names")),
+    }
+}
+
+/// The properties of a field keyplan reads; the others are listed in a note.
+const READ: &[&str] = &[
+    "type", "value", "required", "enum", "ttl", "items", "schema",
+];
+
+fn read_schema(
+    at: &At<'_>,
+    table_name: &str,
+    design: &mut Design,
+    notes: &mut Vec<String>,
+) -> Result<(), ImportError> {
+    let indexes = at.require("indexes")?;
+    let primary = indexes.require("primary")?;
+    let hash = primary.require("hash")?.str()?.to_string();
+    let sort = match primary.get("sort") {
+        Some(s) => Some(s.str()?.to_string()),
+        None => None,
+    };
+    let type_field = match at.get("params").and_then(|p| p.get("typeField")) {
+        Some(t) => t.str()?.to_string(),
+        None => "_type".to_string(),
+    };
+    let models = at.require("models")?.members()?;
+
+    // Key attribute types: from the first model field of that name.
+    let key_type = |name: &str| -> KeyType {
+        for (_, model) in &models {
+            if let Some(field) = model.get(name)
+                && let Some(ty) = field.get("type")
+                && let Ok(ty) = field_type(&ty)
+            {
+                return ty.as_key_type().unwrap_or(KeyType::S);
+            }
+        }
+        KeyType::S
+    };
+    let mut table = Table {
+        name: table_name.to_string(),
+        partition_key: KeyAttribute::new(&hash, key_type(&hash)),
+        sort_key: sort.as_ref().map(|s| KeyAttribute::new(s, key_type(s))),
+        gsis: Vec::new(),
+        lsis: Vec::new(),
+        billing: Default::default(),
+        ttl_attribute: None,
+    };
+    for (name, index) in indexes.members()? {
+        if name == "primary" {
+            continue;
+        }
+        let local = match index.get("type") {
+            Some(t) => t.str()? == "local",
+            None => false,
+        };
+        let projection = projection(index.get("project"))?;
+        let sort = match index.get("sort") {
+            Some(s) => Some(s.str()?.to_string()),
+            None => None,
+        };
+        if local {
+            let Some(sort) = sort else {
+                return Err(index.invalid("a local index needs a `sort` attribute"));
+            };
+            if let Some(h) = index.get("hash")
+                && h.str()? != hash
+            {
+                notes.push(format!(
+                    "{}: a local index shares the table's partition key `{hash}`; its `hash` `{}` is not kept",
+                    index.path(),
+                    h.str()?
+                ));
+            }
+            table.lsis.push(Lsi {
+                name: name.to_string(),
+                sort_key: KeyAttribute::new(&sort, key_type(&sort)),
+                projection,
+            });
+        } else {
+            let hash = index.require("hash")?.str()?.to_string();
+            table.gsis.push(Gsi {
+                name: name.to_string(),
+                partition_key: vec![KeyAttribute::new(&hash, key_type(&hash))],
+                sort_key: sort
+                    .iter()
+                    .map(|s| KeyAttribute::new(s, key_type(s)))
+                    .collect(),
+                projection,
+            });
+        }
+    }
+    let key_names: Vec<String> = table
+        .key_attributes()
+        .iter()
+        .map(|k| k.name.clone())
+        .collect();
+
+    let mut unread: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut entity_names: Vec<String> = design.entities.iter().map(|e| e.name.clone()).collect();
+    for (model_name, model) in &models {
+        let mut entity = Entity {
+            name: unique_name(model_name, &mut entity_names),
+            table: table_name.to_string(),
+            description: String::new(),
+            attributes: Vec::new(),
+            keys: BTreeMap::new(),
+        };
+        for (field_name, field) in model.members()? {
+            let value = field.value();
+            if !value.is_object() || super::is_code(value) {
+                return Err(field.invalid("expected a field definition such as { type: String }"));
+            }
+            for (property, _) in field.members()? {
+                if !READ.contains(&property) {
+                    unread
+                        .entry(property.to_string())
+                        .or_default()
+                        .push(format!("{model_name}.{field_name}"));
+                }
+            }
+            let template = match field.get("value") {
+                Some(v) => match v.value() {
+                    Value::String(s) => Some(s.clone()),
+                    _ => {
+                        notes.push(format!("{}: not literal text, not read", v.path()));
+                        None
+                    }
+                },
+                None => None,
+            };
+            let ty = match field.get("type") {
+                Some(t) => field_type(&t)?,
+                None => AttrType::S,
+            };
+            if key_names.iter().any(|k| k == field_name) {
+                if let Some(template) = template {
+                    let template = dollar_template(&template, &|v| {
+                        if v == type_field {
+                            Some(model_name.to_string())
+                        } else {
+                            None
+                        }
+                    });
+                    entity.keys.insert(field_name.to_string(), template);
+                    continue;
+                }
+            } else if template.is_some() {
+                notes.push(format!(
+                    "{}: a computed `value` on an attribute that is no key is not kept (the attribute is)",
+                    field.path()
+                ));
+            }
+            let mut attribute = Attribute::new(field_name, ty);
+            attribute.required = match field.get("required") {
+                Some(r) => r.bool().unwrap_or(false),
+                None => false,
+            };
+            if let Some(values) = field.get("enum") {
+                attribute.values = values
+                    .array()?
+                    .iter()
+                    .map(|v| match v.value() {
+                        Value::String(s) => Ok(s.clone()),
+                        Value::Number(n) => Ok(n.to_string()),
+                        _ => Err(v.invalid("expected text or a number")),
+                    })
+                    .collect::<Result<_, _>>()?;
+            }
+            if field.get("ttl").is_some_and(|t| t.bool().unwrap_or(false)) {
+                table.ttl_attribute = Some(field_name.to_string());
+            }
+            entity.attributes.push(attribute);
+        }
+        // A template variable the model does not declare: a note, and the key keeps it.
+        for (key, template) in &entity.keys {
+            for var in template.vars() {
+                if entity.attribute(&var.name).is_none() && !entity.keys.contains_key(&var.name) {
+                    notes.push(format!(
+                        "{model_name}.{key}: `${{{}}}` is not a field of the model",
+                        var.name
+                    ));
+                }
+            }
+        }
+        design.entities.push(entity);
+    }
+    notes.extend(unread_note(
+        &format!("table {table_name}: field properties"),
+        &unread,
+    ));
+    design.tables.push(table);
+    Ok(())
+}
+
+/// One note for the properties of fields or attributes that were not read, with (at most four
+/// of) the fields that have each: "`generate` (User.id, Order.id)".
+pub(crate) fn unread_note(what: &str, unread: &BTreeMap<String, Vec<String>>) -> Option<String> {
+    if unread.is_empty() {
+        return None;
+    }
+    let listed: Vec<String> = unread
+        .iter()
+        .map(|(property, fields)| {
+            let mut shown: Vec<String> = fields.iter().take(4).cloned().collect();
+            if fields.len() > 4 {
+                shown.push(format!("{} more", fields.len() - 4));
+            }
+            format!("`{property}` ({})", shown.join(", "))
+        })
+        .collect();
+    Some(format!(
+        "{what} keyplan does not hold were left out: {}",
+        listed.join("; ")
+    ))
+}
+
+/// A `${name}` template (OneTable's and ElectroDB's) as a keyplan key template: literal text
+/// is escaped, each `${name}` (or `${name:...}`) is the variable `{name}`. `constant` gives a
+/// variable's fixed value, if it has one (OneTable's `${_type}` is the model's name).
+pub(crate) fn dollar_template(
+    source: &str,
+    constant: &dyn Fn(&str) -> Option<String>,
+) -> KeyTemplate {
+    let mut out = String::new();
+    let mut rest = source;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&super::template_literal(&rest[..start]));
+        let after = &rest[start + 2..];
+        let Some(end) = after.find('}') else {
+            // An unclosed `${`: literal text.
+            out.push_str(&super::template_literal(&rest[start..]));
+            rest = "";
+            break;
+        };
+        let name = after[..end].split(':').next().unwrap_or("").trim();
+        match constant(name) {
+            Some(value) => out.push_str(&super::template_literal(&value)),
+            None => {
+                out.push('{');
+                out.push_str(&super::variable_name(name));
+                out.push('}');
+            }
+        }
+        rest = &after[end + 1..];
+    }
+    out.push_str(&super::template_literal(rest));
+    KeyTemplate::parse(&out)
+}

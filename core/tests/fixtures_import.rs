@@ -1,0 +1,117 @@
+//! Users' real OneTable schemas and ElectroDB entities (tests/fixtures/{onetable,electrodb},
+//! sources and licences in their SOURCES.md): every file imports, and the snapshot shows what
+//! keyplan kept (tables, indexes, entities with their key templates, patterns) and the notes
+//! of what it did not. Needs core's `js` feature (the server enables it, so the workspace's
+//! test run has it).
+#![cfg(feature = "js")]
+
+use std::path::PathBuf;
+
+use keyplan_core::import::{Format, detect, import};
+use keyplan_core::model::Design;
+
+fn render(design: &Design, notes: &[String]) -> String {
+    let mut out = String::new();
+    for t in &design.tables {
+        let sk = t.sort_key.as_ref().map(|k| format!(" / {}", k.name));
+        out += &format!(
+            "table {}: {}{}\n",
+            t.name,
+            t.partition_key.name,
+            sk.unwrap_or_default()
+        );
+        for g in &t.gsis {
+            let keys = |k: &[keyplan_core::model::KeyAttribute]| {
+                k.iter()
+                    .map(|a| a.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join("+")
+            };
+            out += &format!(
+                "  gsi {}: {} / {} {:?}\n",
+                g.name,
+                keys(&g.partition_key),
+                keys(&g.sort_key),
+                g.projection
+            );
+        }
+        for l in &t.lsis {
+            out += &format!("  lsi {}: {} {:?}\n", l.name, l.sort_key.name, l.projection);
+        }
+    }
+    for e in &design.entities {
+        out += &format!("entity {} ({})\n", e.name, e.table);
+        for (key, template) in &e.keys {
+            out += &format!("  {key} = {template}\n");
+        }
+        let attributes: Vec<String> = e
+            .attributes
+            .iter()
+            .map(|a| {
+                let values = if a.values.is_empty() {
+                    String::new()
+                } else {
+                    format!("{:?}", a.values)
+                };
+                format!(
+                    "{}:{:?}{}{values}",
+                    a.name,
+                    a.ty,
+                    if a.required { "!" } else { "" }
+                )
+            })
+            .collect();
+        out += &format!("  attributes {}\n", attributes.join(" "));
+    }
+    for p in &design.patterns {
+        out += &format!(
+            "pattern {} reads {:?} by {:?}\n",
+            p.name, p.entities, p.inputs
+        );
+    }
+    for n in notes {
+        out += &format!("note: {n}\n");
+    }
+    out
+}
+
+fn check_all(format: Format, dir: &str) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures")
+        .join(dir);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
+        .expect("the fixtures directory")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ts" || e == "js"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 3, "only {} {dir} fixtures", files.len());
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("a fixture reads");
+        let name = path
+            .file_name()
+            .expect("a file name")
+            .to_string_lossy()
+            .to_string();
+        assert_eq!(detect(&text), Ok(format), "{name} is detected as {format}");
+        let imported = import(format, &text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            !imported.design.entities.is_empty(),
+            "{name}: no entity kept"
+        );
+        insta::assert_snapshot!(
+            format!("{dir}__{name}"),
+            render(&imported.design, &imported.notes)
+        );
+    }
+}
+
+#[test]
+fn every_real_onetable_schema_imports_and_says_what_it_kept() {
+    check_all(Format::OneTable, "onetable");
+}
+
+#[test]
+fn every_real_electrodb_model_imports_and_says_what_it_kept() {
+    check_all(Format::ElectroDb, "electrodb");
+}

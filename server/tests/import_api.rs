@@ -1,0 +1,107 @@
+//! `POST /api/import` through the router, without a socket (issue 15): the app hands the
+//! server the OneTable and ElectroDB modules its own build cannot parse.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use http_body_util::BodyExt;
+use keyplan_server::{AppState, Dist, app};
+use tower::ServiceExt;
+
+async fn post(content_type: &str, body: String) -> (StatusCode, serde_json::Value) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("index.html"), "<!doctype html>").expect("index");
+    let dist = Dist::locate(Some(dir.path().to_path_buf())).expect("dist");
+    let response = app(AppState::new(dist))
+        .oneshot(
+            Request::post("/api/import")
+                .header(header::CONTENT_TYPE, content_type)
+                .body(Body::from(body))
+                .expect("request"),
+        )
+        .await
+        .expect("the app answers");
+    let status = response.status();
+    let bytes = response
+        .into_body()
+        .collect()
+        .await
+        .expect("body")
+        .to_bytes();
+    let value = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&bytes)));
+    (status, value)
+}
+
+fn request(name: &str, text: &str) -> String {
+    serde_json::json!({ "name": name, "text": text }).to_string()
+}
+
+#[tokio::test]
+async fn an_electrodb_module_comes_back_as_a_design_file_with_its_notes() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/electrodb/book.ts"
+    ))
+    .expect("the fixture");
+    let (status, body) = post("application/json", request("book.ts", &text)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["format"], "electrodb");
+    // The design is a design file that keyplan itself reads.
+    let design = keyplan_core::file::parse(&body["design"].to_string()).expect("a design file");
+    assert_eq!(design.entities[0].name, "book");
+    assert_eq!(design.tables[0].gsis.len(), 3);
+    let notes = body["notes"].as_array().expect("notes");
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.as_str().is_some_and(|n| n.contains("4 collection(s)"))),
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn a_onetable_typescript_schema_imports_and_from_overrides_detection() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/onetable/tenantSchema.ts"
+    ))
+    .expect("the fixture");
+    let body = serde_json::json!({ "text": text, "from": "onetable" }).to_string();
+    let (status, answer) = post("application/json", body).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["format"], "onetable");
+    let body = serde_json::json!({ "text": text, "from": "electrodb" }).to_string();
+    let (status, answer) = post("application/json", body).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        answer["error"],
+        "the file as electrodb: the module: no ElectroDB entity in it: expected `new Entity({ model, attributes, indexes })`"
+    );
+}
+
+#[tokio::test]
+async fn a_file_that_does_not_read_is_a_400_saying_where() {
+    let (status, body) = post(
+        "application/json",
+        request("orders.ts", "const a = {\n  b: [1,\n};"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        body["error"],
+        "orders.ts: line 3, column 1: not JavaScript or TypeScript: Unexpected token"
+    );
+    let (status, body) = post(
+        "application/json",
+        serde_json::json!({ "text": "{}", "from": "excel" }).to_string(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        body["error"],
+        "unknown format `excel`: use one of keyplan, nosql-workbench, mcp, onetable, electrodb"
+    );
+    // Like every body the API reads: JSON only.
+    let (status, body) = post("text/plain", "export const x = 1".to_string()).await;
+    assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE, "{body}");
+}
