@@ -193,7 +193,7 @@ fn a_file_no_format_fits_says_what_was_tried_and_why() {
     let path = dir.path().join("schema.json");
     std::fs::write(
         &path,
-        r#"{"version": "0.0.1", "format": "onetable:1.1.0", "indexes": {"primary": {"hash": "pk"}}, "models": {}}"#,
+        r#"{"version": "0.0.1", "format": "onetable:1.1.0", "indexes": {"primary": {"hash": "pk"}}}"#,
     )
     .unwrap();
     let out_file = dir.path().join("out.keyplan.json");
@@ -206,11 +206,31 @@ fn a_file_no_format_fits_says_what_was_tried_and_why() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     for part in [
-        "it looks like a OneTable schema",
-        "keyplan reads a keyplan design, a NoSQL Workbench model",
+        "keyplan reads a OneTable schema (JSON or JavaScript/TypeScript), a keyplan design, a NoSQL Workbench model",
+        "not a OneTable schema: no `models` and `indexes` objects",
         "not a keyplan design: `version` is text",
         "not a Terraform configuration",
     ] {
         assert!(stderr.contains(part), "{part}: {stderr}");
     }
+
+    // And the OneTable schema the issue met now reads as one.
+    std::fs::write(
+        &path,
+        r#"{"version": "0.0.1", "format": "onetable:1.1.0", "indexes": {"primary": {"hash": "pk"}}, "models": {}}"#,
+    )
+    .unwrap();
+    let out = keyplan(&[
+        "import",
+        path.to_str().unwrap(),
+        "-o",
+        out_file.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("as a OneTable schema"), "{stderr}");
+    assert!(
+        stderr.contains(": 1 table, 0 entities, 0 patterns"),
+        "{stderr}"
+    );
 }

@@ -55,12 +55,14 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         std::fs::write(&args.output, text)
             .with_context(|| format!("cannot write {}", args.output.display()))?;
         let design = &imported.design;
+        let count =
+            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         eprintln!(
-            "wrote {}: {} tables, {} entities, {} patterns",
+            "wrote {}: {}, {}, {}",
             args.output.display(),
-            design.tables.len(),
-            design.entities.len(),
-            design.patterns.len()
+            count(design.tables.len(), "table", "tables"),
+            count(design.entities.len(), "entity", "entities"),
+            count(design.patterns.len(), "pattern", "patterns")
         );
     }
     Ok(ExitCode::SUCCESS)
