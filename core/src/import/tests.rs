@@ -1342,3 +1342,15 @@ fn without_the_js_feature_a_module_says_where_it_can_be_read() {
         .is_ok()
     );
 }
+
+// issue 15: fuzzing found a module whose `#__PURE__` comment trips a debug_assert inside
+// oxc_parser; the import must answer (an error or a design), never panic.
+#[cfg(feature = "js")]
+#[test]
+fn a_module_with_a_misplaced_pure_comment_is_read_without_a_panic() {
+    let bytes =
+        include_bytes!("../../../fuzz/regressions/onetable/oxc-pure-comment-debug-assert.bin");
+    let text = String::from_utf8_lossy(bytes);
+    let _ = super::onetable::import(&text);
+    let _ = super::detect_and_import(&text);
+}
