@@ -138,6 +138,7 @@ pub fn add_entity(store: &Store, session: &Session) {
                     ..Attribute::new(id, AttrType::S)
                 }],
                 keys: Default::default(),
+                volume: None,
             },
             position: Some(position),
         });

@@ -68,6 +68,7 @@ pub fn design(n_entities: usize) -> Design {
             description: format!("The {i}th thing."),
             attributes,
             keys,
+            volume: None,
         });
         design.layout.insert(
             name.clone(),

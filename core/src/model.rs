@@ -165,6 +165,17 @@ impl AttrType {
     }
 }
 
+impl From<KeyType> for AttrType {
+    /// The attribute type of a key of type `ty`.
+    fn from(ty: KeyType) -> AttrType {
+        match ty {
+            KeyType::S => AttrType::S,
+            KeyType::N => AttrType::N,
+            KeyType::B => AttrType::B,
+        }
+    }
+}
+
 /// A key attribute of a table or index: its name and scalar type.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -371,6 +382,25 @@ pub struct Entity {
     /// is absent from that index (sparse).
     #[serde(default)]
     pub keys: BTreeMap<String, KeyTemplate>,
+    /// How many items of the entity a live table holds and how large they are, when the design
+    /// was read from one (`keyplan import --table`); absent in a design drawn by hand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub volume: Option<Volume>,
+}
+
+/// An entity's items in a live table, estimated from a bounded sample of it: the entity's share
+/// of the sampled items times the table's item count (DescribeTable's `ItemCount`, which
+/// DynamoDB updates about every six hours), and the sampled items' mean size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Volume {
+    /// Items of the entity in the table.
+    pub items: u64,
+    /// Their mean size in bytes, as DynamoDB counts item size (names and values).
+    pub item_bytes: u64,
+    /// Of how many sampled items the figures were estimated.
+    pub sampled: u64,
 }
 
 impl Entity {

@@ -25,7 +25,8 @@
 //! of opening as another design. CRC-32 rather than the Adler-32 of zlib's framing: Adler-32
 //! is weak on short inputs (RFC 3309 replaced it in SCTP for that reason), and links are short;
 //! zlib's header would also cost 6 more bytes. Version 1 links (no orders, no checksum) still
-//! open.
+//! open. Version 3 (issue 17) adds the entities' volumes after the orders, with the same
+//! checksum.
 
 mod v1;
 
@@ -38,7 +39,7 @@ use miniz_oxide::inflate::core::{DecompressorOxide, decompress, inflate_flags};
 use crate::model::Design;
 
 /// The link format this build writes (the newest it reads).
-pub const LINK_VERSION: u32 = 2;
+pub const LINK_VERSION: u32 = 3;
 /// The longest payload (after `#d=`) a link may carry, in characters: 64 KiB of text. Browsers
 /// and chat tools start truncating URLs somewhere past this.
 pub const MAX_LINK_CHARS: usize = 64 * 1024;
@@ -61,7 +62,9 @@ pub enum LinkError {
         "the design takes {chars} characters as a link, more than the {MAX_LINK_CHARS} a link may carry: share the design file instead"
     )]
     DesignTooLarge { chars: usize },
-    #[error("the link has no version: it should start `1.` or `{LINK_VERSION}.`, not `{start}`")]
+    #[error(
+        "the link has no version: it should start with a version such as `{LINK_VERSION}.`, not `{start}`"
+    )]
     NoVersion { start: String },
     #[error(
         "the link was made by a newer keyplan (link version {found}, this one reads up to {LINK_VERSION}): upgrade keyplan"
@@ -85,7 +88,7 @@ pub enum LinkError {
     Malformed { problem: String },
 }
 
-/// The payload for `design`: `2.` then base64url. Fails only when the design is too large
+/// The payload for `design`: `3.` then base64url. Fails only when the design is too large
 /// for a link ([`LinkError::DesignTooLarge`]).
 pub fn encode(design: &Design) -> Result<String, LinkError> {
     let mut wire = wire_bytes(design);
@@ -194,7 +197,7 @@ fn decode_version(version: &str, body: &str) -> Result<Design, LinkError> {
                 problem: format!("at byte {}: {}", e.at, e.problem),
             })
         }
-        Some(2) => {
+        Some(n @ (2 | 3)) => {
             let bytes = inflate(v1::dictionary(), &unbase64(body)?)?;
             let Some(split) = bytes.len().checked_sub(4) else {
                 return Err(LinkError::Truncated);
@@ -205,7 +208,7 @@ fn decode_version(version: &str, body: &str) -> Result<Design, LinkError> {
             if crc32(wire) != u32::from_le_bytes(checksum) {
                 return Err(LinkError::Checksum);
             }
-            v1::read(wire, 2).map_err(|e| LinkError::Malformed {
+            v1::read(wire, n).map_err(|e| LinkError::Malformed {
                 problem: format!("at byte {}: {}", e.at, e.problem),
             })
         }

@@ -11,7 +11,8 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use keyplan_core::model::{
     AccessPattern, Action, AttrType, Attribute, Billing, CURRENT_VERSION, Design, Entity, Gsi,
-    KeyAttribute, KeyType, Lsi, Order, Point, Projection, SortCondition, SortOp, Table, WriteStep,
+    KeyAttribute, KeyType, Lsi, Order, Point, Projection, SortCondition, SortOp, Table, Volume,
+    WriteStep,
 };
 use keyplan_core::share::{decode, encode, link};
 use keyplan_core::{AttributeValue, Item, KeyTemplate};
@@ -165,14 +166,22 @@ fn entity() -> impl Strategy<Value = Entity> {
         text(),
         prop::collection::vec(attribute, 0..5),
         prop::collection::btree_map(name(), template(), 0..5),
+        prop::option::of((any::<u64>(), any::<u64>(), any::<u64>())),
     )
-        .prop_map(|(name, table, description, attributes, keys)| Entity {
-            name,
-            table,
-            description,
-            attributes,
-            keys,
-        })
+        .prop_map(
+            |(name, table, description, attributes, keys, volume)| Entity {
+                name,
+                table,
+                description,
+                attributes,
+                keys,
+                volume: volume.map(|(items, item_bytes, sampled)| Volume {
+                    items,
+                    item_bytes,
+                    sampled,
+                }),
+            },
+        )
 }
 
 fn action() -> impl Strategy<Value = Action> {

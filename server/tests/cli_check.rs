@@ -56,6 +56,7 @@ fn design(with_scan: bool) -> Design {
         ]
         .into_iter()
         .collect(),
+        volume: None,
     });
     design
         .patterns

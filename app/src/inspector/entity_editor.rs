@@ -385,6 +385,7 @@ mod tests {
             description: String::new(),
             attributes: vec![Attribute::new(attribute, AttrType::S)],
             keys: Default::default(),
+            volume: None,
         };
         e.keys
             .insert("PK".into(), keyplan_core::KeyTemplate::parse(template));

@@ -75,6 +75,7 @@ pub(crate) fn design(text: &str) -> Design {
                     description: String::new(),
                     attributes,
                     keys,
+                    volume: None,
                 });
             }
             "read" | "put" | "update" | "delete" => d.patterns.push(pattern(&words)),

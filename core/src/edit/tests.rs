@@ -29,6 +29,7 @@ fn entity(name: &str, table: &str, attributes: &[&str]) -> Entity {
             .map(|a| Attribute::new(*a, AttrType::S))
             .collect(),
         keys: Default::default(),
+        volume: None,
     }
 }
 

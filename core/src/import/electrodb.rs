@@ -466,6 +466,7 @@ mod reader {
                 description: String::new(),
                 attributes,
                 keys,
+                volume: None,
             },
             table,
             service,

@@ -455,6 +455,7 @@ fn to_entity(entity: &McpEntity<'_>, tables: &[Table], notes: &mut Vec<String>) 
         description: String::new(),
         attributes,
         keys,
+        volume: None,
     }
 }
 

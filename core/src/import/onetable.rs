@@ -345,6 +345,7 @@ fn read_schema(
             description: String::new(),
             attributes: Vec::new(),
             keys: BTreeMap::new(),
+            volume: None,
         };
         for (field_name, field) in model.members()? {
             let value = field.value();

@@ -416,6 +416,7 @@ fn chain(depth: usize) -> Design {
                 ),
             ]
             .into(),
+            volume: None,
         });
     }
     design
@@ -575,6 +576,7 @@ fn a_large_tree_of_entities_has_each_parent_once_and_is_ordered_parents_first() 
             .map(|a| Attribute::new(*a, AttrType::S))
             .collect(),
         keys: [("PK".to_string(), KeyTemplate::parse(key))].into(),
+        volume: None,
     };
     for position in 0..n {
         let node = n - 1 - position;

@@ -36,7 +36,7 @@ fn the_order_management_example_round_trips_with_its_canvas_positions() {
     assert!(!design.layout.is_empty());
     let payload = encode(&design).expect("fits in a link");
     // issue 13: version 2, with its checksum, is what links are written in.
-    assert!(payload.starts_with("2."), "{payload}");
+    assert!(payload.starts_with("3."), "{payload}");
     assert_eq!(decode(&payload), Ok(design));
 }
 
@@ -103,18 +103,24 @@ fn a_design_file_version_does_not_travel() {
 #[test]
 fn the_version_prefix_dispatches_to_its_reader() {
     let body = encode(&Design::new("v")).expect("fits")[2..].to_string();
-    assert_eq!(decode_version("2", &body).map(|d| d.name), Ok("v".into()));
+    assert_eq!(decode_version("3", &body).map(|d| d.name), Ok("v".into()));
+    // Version 2's reader sees the volumes' count as a byte after the design.
+    assert!(matches!(
+        decode_version("2", &body),
+        Err(LinkError::Malformed { .. })
+    ));
     // Version 1's reader sees the checksum as bytes after the design.
     assert!(matches!(
         decode_version("1", &body),
         Err(LinkError::Malformed { .. })
     ));
-    // Version 1's bytes are version 2's without the orders, here their count (one zero byte).
+    // Version 1's bytes are version 3's without the orders and the volumes, here their counts
+    // (a zero byte each).
     let mut v1_bytes = v1::write(&Design::new("v"));
     assert_eq!(
-        v1_bytes.pop(),
-        Some(0),
-        "an empty list of orders ends version 2's bytes"
+        (v1_bytes.pop(), v1_bytes.pop()),
+        (Some(0), Some(0)),
+        "empty lists of orders and volumes end version 3's bytes"
     );
     let v1_body = payload_of_bytes(&v1_bytes)[2..].to_string();
     assert_eq!(
@@ -122,8 +128,8 @@ fn the_version_prefix_dispatches_to_its_reader() {
         Ok("v".into())
     );
     assert_eq!(
-        decode_version("3", &body),
-        Err(LinkError::TooNew { found: 3 })
+        decode_version("4", &body),
+        Err(LinkError::TooNew { found: 4 })
     );
     for bad in ["0", "01", "", "v1", "1a", "99999999999"] {
         assert!(
@@ -160,17 +166,19 @@ fn bad_links_say_what_is_wrong() {
     );
     check(
         "hello",
-        expect!["the link has no version: it should start `1.` or `2.`, not `hello`"],
+        expect![
+            "the link has no version: it should start with a version such as `3.`, not `hello`"
+        ],
     );
     check(
         "7.AAAA",
         expect![
-            "the link was made by a newer keyplan (link version 7, this one reads up to 2): upgrade keyplan"
+            "the link was made by a newer keyplan (link version 7, this one reads up to 3): upgrade keyplan"
         ],
     );
     check(
         "x1.AAAA",
-        expect!["`x1` is not a link version: this keyplan reads versions 1 to 2"],
+        expect!["`x1` is not a link version: this keyplan reads versions 1 to 3"],
     );
     check(
         "1.AB+C",
@@ -239,8 +247,8 @@ fn a_truncated_link_says_it_was_cut_short() {
 #[test]
 fn garbage_in_or_after_the_design_is_refused() {
     let mut bytes = v1::write(&Design::new("g"));
-    // Version 1's bytes: version 2's without the (empty) list of orders.
-    assert_eq!(bytes.pop(), Some(0));
+    // Version 1's bytes: version 3's without the (empty) lists of orders and volumes.
+    assert_eq!((bytes.pop(), bytes.pop()), (Some(0), Some(0)));
     bytes.extend_from_slice(b"xyz");
     check(
         &payload_of_bytes(&bytes),
@@ -494,7 +502,7 @@ fn a_pattern_order_travels_in_version_2() {
     design.patterns[1].order_by = Some("createdAt".into());
     design.patterns[3].order_by = Some("lineNo".into());
     let ordered = encode(&design).expect("fits");
-    assert!(ordered.starts_with("2."), "{ordered}");
+    assert!(ordered.starts_with("3."), "{ordered}");
     assert_eq!(decode(&ordered), Ok(design));
 }
 

@@ -1,8 +1,10 @@
-//! Link format versions 1 and 2: the byte layout of a design, written and read by hand.
+//! Link format versions 1, 2 and 3: the byte layout of a design, written and read by hand.
 //!
 //! Version 2 is version 1 followed by the patterns' orders (`order_by`, which version 1 cannot
-//! carry): `seq<varint pattern index, name<attribute>>`, indexes increasing. A design with no
-//! order is still written as version 1, byte for byte, so its links do not change.
+//! carry): `seq<varint pattern index, name<attribute>>`, indexes increasing. Version 3 (issue
+//! 17) is version 2 followed by the entities' volumes (measured on a live table):
+//! `seq<varint entity index, varint items, varint item bytes, varint sampled>`, indexes
+//! increasing. Before the tails, every version's bytes are version 1's.
 //!
 //! Only this module knows the layout; the model knows nothing of it, so renaming or reordering
 //! anything in [`crate::model`] cannot change what an old link means. Once released, version 1
@@ -65,7 +67,8 @@ use std::sync::LazyLock;
 use crate::item::{AttributeValue, Item};
 use crate::model::{
     AccessPattern, Action, AttrType, Attribute, Billing, CURRENT_VERSION, Design, Entity, Gsi,
-    KeyAttribute, KeyType, Lsi, Order, Point, Projection, SortCondition, SortOp, Table, WriteStep,
+    KeyAttribute, KeyType, Lsi, Order, Point, Projection, SortCondition, SortOp, Table, Volume,
+    WriteStep,
 };
 use crate::template::KeyTemplate;
 
@@ -166,7 +169,8 @@ pub(super) struct WireError {
     pub problem: String,
 }
 
-/// The bytes of `design` in version 2's layout (version 1's, then the patterns' orders). Its `version` (the design-file format) does
+/// The bytes of `design` in version 3's layout (version 1's, then the patterns' orders, then
+/// the entities' volumes). Its `version` (the design-file format) does
 /// not travel: a decoded link is always a current design.
 pub(super) fn write(design: &Design) -> Vec<u8> {
     let Design {
@@ -200,6 +204,22 @@ pub(super) fn write(design: &Design) -> Vec<u8> {
         w.count(*i);
         w.name(Kind::Attribute, attribute);
     });
+    let volumes: Vec<(usize, &Volume)> = entities
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| Some((i, e.volume.as_ref()?)))
+        .collect();
+    w.seq(&volumes, |w, (i, volume)| {
+        let Volume {
+            items,
+            item_bytes,
+            sampled,
+        } = volume;
+        w.count(*i);
+        w.varint(*items);
+        w.varint(*item_bytes);
+        w.varint(*sampled);
+    });
     let mut whole = Writer::default();
     for texts in &w.prose {
         whole.seq(texts, |whole, text| whole.str(text));
@@ -208,7 +228,7 @@ pub(super) fn write(design: &Design) -> Vec<u8> {
     whole.bytes
 }
 
-/// The design in version-`version` (1 or 2) `bytes`, which must be consumed exactly.
+/// The design in version-`version` (1, 2 or 3) `bytes`, which must be consumed exactly.
 pub(super) fn read(bytes: &[u8], version: u32) -> Result<Design, WireError> {
     let mut r = Reader {
         bytes,
@@ -252,6 +272,32 @@ pub(super) fn read(bytes: &[u8], version: u32) -> Result<Design, WireError> {
                 });
             };
             pattern.order_by = Some(attribute);
+            previous = Some(index);
+        }
+    }
+    let mut entities = entities;
+    if version >= 3 {
+        let n_volumes = r.count("entity volumes")?;
+        let mut previous: Option<usize> = None;
+        let n_entities = entities.len();
+        for _ in 0..n_volumes {
+            let at = r.at;
+            let index = usize::try_from(r.varint("an entity's index")?).unwrap_or(usize::MAX);
+            let volume = Volume {
+                items: r.varint("an entity's item count")?,
+                item_bytes: r.varint("an entity's item size")?,
+                sampled: r.varint("an entity's sampled items")?,
+            };
+            let in_order = previous.is_none_or(|p| index > p);
+            let Some(entity) = entities.get_mut(index).filter(|_| in_order) else {
+                return Err(WireError {
+                    at,
+                    problem: format!(
+                        "a volume for entity {index}, but there are {n_entities} entities and volumes come by increasing entity"
+                    ),
+                });
+            };
+            entity.volume = Some(volume);
             previous = Some(index);
         }
     }
@@ -473,6 +519,8 @@ fn write_entity(w: &mut Writer, entity: &Entity) {
         description,
         attributes,
         keys,
+        // Written after the orders (version 3), so versions 1 and 2 read as they always did.
+        volume: _,
     } = entity;
     w.name(Kind::Entity, name);
     w.name(Kind::Table, table);
@@ -562,6 +610,7 @@ fn read_entity(r: &mut Reader) -> Result<Entity, WireError> {
         description,
         attributes,
         keys,
+        volume: None,
     })
 }
 

@@ -886,6 +886,7 @@ pub fn generated_design(n: usize) -> Design {
                 Attribute::new("total", AttrType::N),
             ],
             keys: Default::default(),
+            volume: None,
         };
         let upper = name.to_uppercase();
         let mut key = |k: &str, t: String| {
