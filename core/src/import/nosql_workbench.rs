@@ -69,6 +69,26 @@ pub(crate) fn import_value(value: &serde_json::Value) -> Result<Imported, Import
     Ok(imported)
 }
 
+/// The entities of `table` inferred from `items` alone, as for a Workbench table without
+/// facets: what a live table's sample gives (see `live.rs`). The table and items are handed
+/// back.
+pub(crate) fn infer_from_items(
+    table: Table,
+    declared: Vec<(String, AttrType)>,
+    items: Vec<Item>,
+    entity_names: &mut Vec<String>,
+    notes: &mut Vec<String>,
+) -> (Vec<crate::model::Entity>, Table, Vec<Item>) {
+    let table = WorkbenchTable {
+        table,
+        declared,
+        items,
+        facets: Vec::new(),
+    };
+    let entities = infer::infer_entities(&table, entity_names, notes);
+    (entities, table.table, table.items)
+}
+
 fn check_version(version: &At<'_>) -> Result<(), ImportError> {
     let text = match version.value() {
         serde_json::Value::Number(n) => n.to_string(),
@@ -106,9 +126,9 @@ fn read_table(at: &At<'_>, notes: &mut Vec<String>) -> Result<WorkbenchTable, Im
     let partition_key = read_key(&keys.require("PartitionKey")?)?;
     let sort_key = keys.get("SortKey").map(|k| read_key(&k)).transpose()?;
     let mut declared: Vec<(String, AttrType)> = Vec::new();
-    declared.push((partition_key.name.clone(), key_attr_type(partition_key.ty)));
+    declared.push((partition_key.name.clone(), AttrType::from(partition_key.ty)));
     if let Some(sk) = &sort_key {
-        declared.push((sk.name.clone(), key_attr_type(sk.ty)));
+        declared.push((sk.name.clone(), AttrType::from(sk.ty)));
     }
     if let Some(non_key) = at.get("NonKeyAttributes") {
         for attr in non_key.array()? {
@@ -403,14 +423,6 @@ fn parse_attr_type(at: &At<'_>) -> Result<AttrType, ImportError> {
             "attribute type `{name}`: expected S, N, B, BOOL, NULL, M, L, SS, NS or BS"
         ))
     })
-}
-
-fn key_attr_type(ty: KeyType) -> AttrType {
-    match ty {
-        KeyType::S => AttrType::S,
-        KeyType::N => AttrType::N,
-        KeyType::B => AttrType::B,
-    }
 }
 
 fn value_type(value: &AttributeValue) -> AttrType {

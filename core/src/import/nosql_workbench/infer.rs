@@ -17,7 +17,7 @@ use crate::model::{AttrType, Attribute, Entity, KeyAttribute, KeyType};
 use crate::template::KeyTemplate;
 
 use super::super::{template_literal, unique_name, variable_name};
-use super::{Facet, WorkbenchTable, key_attr_type, value_type};
+use super::{Facet, WorkbenchTable, value_type};
 
 /// Names an entity-type attribute may have, compared without case, `_` and `-`.
 const ENTITY_TYPE_ATTRIBUTES: &[&str] = &[
@@ -210,6 +210,7 @@ fn bare_entity(table: &WorkbenchTable, entity_names: &mut Vec<String>) -> Entity
         description: String::new(),
         attributes,
         keys: BTreeMap::new(),
+        volume: None,
     }
 }
 
@@ -416,11 +417,19 @@ fn build_entity(
                 push_attribute(
                     &mut attributes,
                     &key.name,
-                    key_attr_type(key.ty),
+                    AttrType::from(key.ty),
                     is_table_key || carried.len() == items.len(),
                 );
             }
             Inferred::Template(mut pieces) => {
+                for piece in &pieces {
+                    if let Piece::Shard { count, .. } = piece {
+                        notes.push(format!(
+                            "entity {name}: `{}` is write-sharded; {count} shards is one more than the largest shard number in the items, so check it against the writers",
+                            key.name
+                        ));
+                    }
+                }
                 for piece in &mut pieces {
                     let Piece::Var { name, ty, values } = piece else {
                         continue;
@@ -456,7 +465,7 @@ fn build_entity(
                 templated.push(key.name.clone());
             }
             Inferred::Mixed => {
-                push_attribute(&mut attributes, &key.name, key_attr_type(key.ty), true);
+                push_attribute(&mut attributes, &key.name, AttrType::from(key.ty), true);
                 notes.push(format!(
                     "entity {name}: the items' `{}` values have different shapes, so the key is kept as the attribute `{}`",
                     key.name, key.name
@@ -503,6 +512,7 @@ fn build_entity(
         description: String::new(),
         attributes,
         keys,
+        volume: None,
     }
 }
 
@@ -533,6 +543,8 @@ enum Inferred {
 /// A piece of an inferred template.
 #[derive(Debug, Clone)]
 enum Piece {
+    /// A write shard, `{shard:10}`: a number the writer picks, not an attribute.
+    Shard { name: String, count: u32 },
     /// Literal text, separators included (not yet escaped).
     Literal(String),
     Var {
@@ -552,6 +564,9 @@ fn render(pieces: &[Piece]) -> String {
                 source.push('{');
                 source.push_str(name);
                 source.push('}');
+            }
+            Piece::Shard { name, count } => {
+                source.push_str(&format!("{{{name}:{count}}}"));
             }
         }
     }
@@ -835,6 +850,19 @@ fn infer_template(
             (Slot::Var { .. }, None) => {
                 let alias = alias_names.get(nth_var).cloned().flatten();
                 nth_var += 1;
+                let values: Vec<(usize, String)> = classified
+                    .iter()
+                    .filter_map(|(index, c)| match &c.slots[i] {
+                        Slot::Var { text, .. } => Some((*index, text.clone())),
+                        Slot::Literal(_) => None,
+                    })
+                    .collect();
+                if let Some((word, count)) = write_shard(&values) {
+                    push_literal(&mut pieces, &word);
+                    let name = unique_name("shard", &mut taken);
+                    pieces.push(Piece::Shard { name, count });
+                    continue;
+                }
                 let name = name_variable(ctx, key, &only, i, alias, &literal_at);
                 let name = unique_name(&variable_name(&name), &mut taken);
                 let ty = if n_slots == 1 && key.ty == KeyType::N {
@@ -842,13 +870,6 @@ fn infer_template(
                 } else {
                     AttrType::S
                 };
-                let values = classified
-                    .iter()
-                    .filter_map(|(index, c)| match &c.slots[i] {
-                        Slot::Var { text, .. } => Some((*index, text.clone())),
-                        Slot::Literal(_) => None,
-                    })
-                    .collect();
                 pieces.push(Piece::Var { name, ty, values });
             }
         }
@@ -859,6 +880,35 @@ fn infer_template(
         return Inferred::Natural;
     }
     Inferred::Template(pieces)
+}
+
+/// The most write shards a sampled key is read as: larger numbers are ids, not shards.
+const MAX_SHARDS: u32 = 1000;
+
+/// When every value is one word ending in `shard` followed by a small number (`SHARD3`,
+/// `shard_7`), the word and the shard count: one more than the largest number seen, which is
+/// the design's count when the sample holds an item of the last shard.
+fn write_shard(values: &[(usize, String)]) -> Option<(String, u32)> {
+    let mut word: Option<&str> = None;
+    let mut largest = 0u32;
+    for (_, value) in values {
+        let digits = value.find(|c: char| c.is_ascii_digit())?;
+        let (prefix, number) = value.split_at(digits);
+        let is_shard_word = prefix
+            .trim_end_matches(['_', '-'])
+            .to_ascii_lowercase()
+            .ends_with("shard");
+        if !is_shard_word || number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        if word.is_some_and(|w| w != prefix) {
+            return None;
+        }
+        word = Some(prefix);
+        let n: u32 = number.parse().ok().filter(|n| *n < MAX_SHARDS)?;
+        largest = largest.max(n);
+    }
+    Some((word?.to_string(), largest + 1))
 }
 
 /// Names for the variables at `var_positions` from a facet's key alias: position by position
@@ -991,7 +1041,7 @@ fn alias_template(key: &KeyAttribute, alias: Option<&str>) -> Inferred {
         match var {
             Some(name) => pieces.push(Piece::Var {
                 name: unique_name(&variable_name(&name), &mut taken),
-                ty: key_attr_type(key.ty),
+                ty: AttrType::from(key.ty),
                 values: Vec::new(),
             }),
             None => push_literal(&mut pieces, part),
