@@ -22,6 +22,7 @@ pub mod cli;
 pub mod engine;
 pub mod error;
 pub mod heavy;
+pub mod live;
 pub mod runner;
 pub mod security;
 

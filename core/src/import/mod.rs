@@ -28,6 +28,7 @@ pub mod cloudformation;
 pub mod electrodb;
 #[cfg(feature = "js")]
 pub mod js;
+pub mod live;
 pub mod mcp;
 pub mod nosql_workbench;
 pub mod onetable;

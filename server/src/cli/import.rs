@@ -2,49 +2,71 @@
 //! another tool's model (any format keyplan reads, detected unless `--from` names it) and
 //! writes it as a keyplan design file.
 //!
+//! `keyplan import --table TABLE [--all] [--sample N] --endpoint URL -o OUT` reads tables that
+//! exist instead (issue 17), read-only: their description and a bounded sample of their items,
+//! from which entities and key templates are inferred (see `crate::live`).
+//!
 //! What the source says that a keyplan design cannot hold (or that was guessed, such as key
-//! templates inferred from NoSQL Workbench items) is printed to stderr as notes. The file is
-//! written only when the import succeeds.
+//! templates inferred from items) is printed to stderr as notes. The file is written only when
+//! the import succeeds.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Mutex;
 
 use anyhow::Context;
-use keyplan_core::import::Format;
+use indicatif::{ProgressBar, ProgressStyle};
+use keyplan_core::import::live::{self, Options};
+use keyplan_core::import::{Format, Imported};
 
 use super::design_io::{Unreadable, read_imported, read_text};
+use super::engine_choice::EngineChoice;
+use crate::engine::{EMBEDDED, Engines};
+use crate::live::{DEFAULT_SAMPLE, MAX_SAMPLE, ScanStats, list_tables, read_tables};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The model to import: a NoSQL Workbench model, an awslabs/mcp schema.json, a
-    /// CloudFormation template, Terraform configuration (or a keyplan design).
-    #[arg(value_name = "FILE")]
-    pub file: PathBuf,
+    /// The model to import: a NoSQL Workbench model, an awslabs/mcp schema.json, a OneTable
+    /// schema, an ElectroDB module, a CloudFormation template, Terraform configuration (or a
+    /// keyplan design).
+    #[arg(value_name = "FILE", required_unless_present_any = ["table", "all"])]
+    pub file: Option<PathBuf>,
     #[command(flatten)]
     pub from: super::design_io::From,
     /// With an awslabs/mcp schema: its usage-data file, whose items become the design's samples.
     #[arg(long, value_name = "USAGE.json")]
     pub usage: Option<PathBuf>,
+    /// Import a table that exists on the engine instead of a file (read-only); repeatable.
+    #[arg(long, value_name = "TABLE", conflicts_with_all = ["file", "all"])]
+    pub table: Vec<String>,
+    /// Import every table of the engine into one design.
+    #[arg(long, conflicts_with = "file")]
+    pub all: bool,
+    /// With `--table` or `--all`: the most items to read from each table.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = DEFAULT_SAMPLE,
+        value_parser = clap::value_parser!(u64).range(1..=MAX_SAMPLE)
+    )]
+    pub sample: u64,
+    /// With `--table` or `--all`: keep the sampled items in the design as its sample data
+    /// (they are the table's real items: mind what goes into git).
+    #[arg(long)]
+    pub keep_items: bool,
+    #[command(flatten)]
+    pub engine: EngineChoice,
     /// Where to write the design file (`*.keyplan.json`); `-` for stdout.
     #[arg(short = 'o', long = "output", value_name = "OUT.keyplan.json")]
     pub output: PathBuf,
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (format, mut imported) = read_imported(&args.file, args.from)?;
-    if let Some(usage) = &args.usage {
-        if format != Format::Mcp {
-            anyhow::bail!(
-                "--usage goes with an awslabs/mcp schema, and {} reads as {}",
-                args.file.display(),
-                format.described()
-            );
-        }
-        let text = read_text(usage)?;
-        keyplan_core::import::mcp::add_usage_data(&mut imported, &text)
-            .map_err(|e| Unreadable(format!("{}: {e}", usage.display())))?;
-    }
-    eprintln!("read {} as {}", args.file.display(), format.described());
+    let imported = match &args.file {
+        Some(file) => import_file(file, &args)?,
+        None => import_tables(&args).await?,
+    };
     for note in &imported.notes {
         eprintln!("note: {note}");
     }
@@ -55,8 +77,6 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         std::fs::write(&args.output, text)
             .with_context(|| format!("cannot write {}", args.output.display()))?;
         let design = &imported.design;
-        let count =
-            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         eprintln!(
             "wrote {}: {}, {}, {}",
             args.output.display(),
@@ -66,4 +86,121 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn import_file(file: &std::path::Path, args: &Args) -> anyhow::Result<Imported> {
+    let (format, mut imported) = read_imported(file, args.from)?;
+    if let Some(usage) = &args.usage {
+        if format != Format::Mcp {
+            anyhow::bail!(
+                "--usage goes with an awslabs/mcp schema, and {} reads as {}",
+                file.display(),
+                format.described()
+            );
+        }
+        let text = read_text(usage)?;
+        keyplan_core::import::mcp::add_usage_data(&mut imported, &text)
+            .map_err(|e| Unreadable(format!("{}: {e}", usage.display())))?;
+    }
+    eprintln!("read {} as {}", file.display(), format.described());
+    Ok(imported)
+}
+
+/// `--table`/`--all`: the engine's tables, described and sampled.
+async fn import_tables(args: &Args) -> anyhow::Result<Imported> {
+    let (config, name) = args.engine.config();
+    let engines = Engines::start(&config).await?;
+    let engine = engines.get(Some(&name))?;
+    let tables = if args.all {
+        let tables = list_tables(engine).await?;
+        if tables.is_empty() {
+            anyhow::bail!(
+                "engine `{}` has no tables{}",
+                engine.name,
+                embedded_hint(&name)
+            );
+        }
+        tables
+    } else {
+        args.table.clone()
+    };
+    let bar = Mutex::new(None::<ProgressBar>);
+    let terminal = std::io::stderr().is_terminal();
+    let sample = args.sample;
+    let progress = |table: &str, n: u64| {
+        if !terminal {
+            return;
+        }
+        let Ok(mut bar) = bar.lock() else { return };
+        let bar = bar.get_or_insert_with(|| {
+            let bar = ProgressBar::new(sample);
+            if let Ok(style) = ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} items") {
+                bar.set_style(style.progress_chars("=> "));
+            }
+            bar
+        });
+        bar.set_message(table.to_string());
+        bar.set_position(n);
+    };
+    let read = read_tables(engine, &tables, sample, &progress)
+        .await
+        .map_err(|e| match e {
+            crate::runner::error::RunError::Data(message) => {
+                anyhow::anyhow!("{message}{}", embedded_hint(&name))
+            }
+            other => other.into(),
+        })?;
+    if let Ok(mut bar) = bar.lock()
+        && let Some(bar) = bar.take()
+    {
+        bar.finish_and_clear();
+    }
+    let mut live_tables = Vec::new();
+    for (table, stats) in read {
+        eprintln!(
+            "read table {} from engine `{}`: {}",
+            table.table.name,
+            engine.name,
+            described(&stats, table.item_count)
+        );
+        live_tables.push(table);
+    }
+    let design_name = match tables.as_slice() {
+        [one] => one.clone(),
+        _ => format!("tables of {}", engine.name),
+    };
+    Ok(live::import(
+        &design_name,
+        live_tables,
+        Options {
+            keep_items: args.keep_items,
+        },
+    ))
+}
+
+/// "1,000 items (of about 3,914) in 4 scan pages, 125.5 read units"
+fn described(stats: &ScanStats, item_count: u64) -> String {
+    let units = match stats.read_units {
+        Some(u) => format!("{u} read units consumed"),
+        None => "the engine reported no consumed read units".to_string(),
+    };
+    format!(
+        "{} (the table reports {}) in {}, {units}",
+        count(stats.items as usize, "item", "items"),
+        count(item_count as usize, "item", "items"),
+        count(stats.pages as usize, "scan page", "scan pages"),
+    )
+}
+
+/// A hint for an empty engine: the embedded one starts empty in every process.
+fn embedded_hint(name: &str) -> &'static str {
+    if name == EMBEDDED {
+        "; the embedded engine starts empty in every keyplan process: name the engine that holds the table with --endpoint URL"
+    } else {
+        ""
+    }
+}
+
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }

@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 pub mod check;
 pub mod cost;
 pub mod design_io;
+pub mod engine_choice;
 pub mod export;
 pub mod import;
 pub mod link;

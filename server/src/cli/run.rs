@@ -17,7 +17,7 @@ use keyplan_core::sample::SampleConfig;
 use tokio_util::sync::CancellationToken;
 
 use super::design_io::{Budget, check_entities, read_design, within_budget};
-use crate::engine::{EMBEDDED, Engines, EnginesConfig};
+use crate::engine::Engines;
 use crate::runner::{self, RunEvent, RunId, Status};
 
 #[derive(Debug, clap::Args)]
@@ -26,16 +26,8 @@ pub struct Args {
     pub file: PathBuf,
     #[command(flatten)]
     pub from: super::design_io::From,
-    /// The engine: `embedded` (the default, in this process) or `aws` (with `--allow-aws`).
-    #[arg(long, env = "KEYPLAN_ENGINE", conflicts_with = "endpoint")]
-    pub engine: Option<String>,
-    /// A DynamoDB-compatible endpoint to run on instead: DynamoDB Local, LocalStack or moto
-    /// (`http://127.0.0.1:8000`), or `aws` for Amazon DynamoDB with `--allow-aws`.
-    #[arg(long, env = "KEYPLAN_ENDPOINT")]
-    pub endpoint: Option<String>,
-    /// Allow runs on Amazon DynamoDB itself (standard credential chain; costs money).
-    #[arg(long, env = "KEYPLAN_ALLOW_AWS")]
-    pub allow_aws: bool,
+    #[command(flatten)]
+    pub engine: super::engine_choice::EngineChoice,
     /// Items to generate for an entity, `ENTITY=N`; repeatable.
     #[arg(long = "count", value_name = "ENTITY=N", value_parser = runner::build::parse_count)]
     pub counts: Vec<(String, u32)>,
@@ -57,7 +49,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let plan = runner::build::plan_sample(&design, &sample)
         .with_context(|| format!("cannot run {}", args.file.display()))?;
 
-    let (config, name) = engine_config(&args);
+    let (config, name) = args.engine.config();
     let engines = Engines::start(&config).await?;
     let engine = engines.get(Some(&name))?.clone();
 
@@ -87,58 +79,6 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
-}
-
-/// Which engines to start, and the one to use.
-fn engine_config(args: &Args) -> (EnginesConfig, String) {
-    match (&args.endpoint, &args.engine) {
-        (Some(endpoint), _) if endpoint == "aws" => (
-            EnginesConfig {
-                embedded: false,
-                endpoints: vec!["aws".to_string()],
-                allow_aws: args.allow_aws,
-            },
-            "aws".to_string(),
-        ),
-        (Some(endpoint), _) => {
-            // `NAME=URL` keeps its name; a bare URL is called `endpoint`.
-            let arg = if endpoint.contains('=') {
-                endpoint.clone()
-            } else {
-                format!("endpoint={endpoint}")
-            };
-            let name = arg
-                .split('=')
-                .next()
-                .unwrap_or("endpoint")
-                .trim()
-                .to_string();
-            (
-                EnginesConfig {
-                    embedded: false,
-                    endpoints: vec![arg],
-                    allow_aws: false,
-                },
-                name,
-            )
-        }
-        (None, Some(engine)) if engine == "aws" => (
-            EnginesConfig {
-                embedded: false,
-                endpoints: vec!["aws".to_string()],
-                allow_aws: args.allow_aws,
-            },
-            "aws".to_string(),
-        ),
-        (None, engine) => (
-            EnginesConfig {
-                embedded: true,
-                endpoints: Vec::new(),
-                allow_aws: false,
-            },
-            engine.clone().unwrap_or_else(|| EMBEDDED.to_string()),
-        ),
-    }
 }
 
 /// The human display: a progress bar for the load (on a terminal), a line per pattern, a

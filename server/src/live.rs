@@ -1,0 +1,359 @@
+//! Reading tables that exist, read-only (issue 17): `DescribeTable`, `DescribeTimeToLive` and a
+//! bounded `Scan`, turned into [`LiveTable`]s for `keyplan_core::import::live`.
+//!
+//! Nothing here writes: the only requests are `ListTables`, `DescribeTable`,
+//! `DescribeTimeToLive` and `Scan`. The scan reads at most the sample size, however large the
+//! table: it runs [`SEGMENTS`] parallel segments (so the sample is not only the first
+//! partitions in hash order) that reserve their page's `Limit` (at most a quarter of the
+//! sample, so each segment reads) from one shared allowance before each request, so the items
+//! read can never exceed it. Reads are eventually consistent (half
+//! the read units of a strong read), and the read units the engine reports are summed.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use aws_sdk_dynamodb::types::{
+    AttributeValue as SdkValue, BillingMode, KeySchemaElement, KeyType as SdkKeyType,
+    Projection as SdkProjection, ProjectionType, ReturnConsumedCapacity, ScalarAttributeType,
+    TableClass, TimeToLiveStatus,
+};
+use keyplan_core::Item;
+use keyplan_core::import::live::LiveTable;
+use keyplan_core::model::{AttrType, Billing, Gsi, KeyAttribute, KeyType, Lsi, Projection, Table};
+use std::collections::HashMap;
+
+use crate::engine::Engine;
+use crate::runner::convert::item_from_sdk;
+use crate::runner::error::{RunError, code, run_error};
+use crate::runner::preflight;
+
+/// Items sampled when the user names no number.
+pub const DEFAULT_SAMPLE: u64 = 1_000;
+/// The most items one import may read from a table.
+pub const MAX_SAMPLE: u64 = 100_000;
+/// Parallel scan segments.
+pub const SEGMENTS: i32 = 4;
+/// The most items one Scan page asks for.
+const PAGE: u64 = 1_000;
+
+/// What reading one table cost.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct ScanStats {
+    /// Items read (at most the sample size).
+    pub items: u64,
+    /// Scan requests sent.
+    pub pages: u64,
+    /// Read capacity units the engine reported consumed; `None` when it reports none (local
+    /// engines often do not).
+    pub read_units: Option<f64>,
+}
+
+/// The engine's table names, all pages of them.
+pub async fn list_tables(engine: &Engine) -> Result<Vec<String>, RunError> {
+    preflight(engine).await?;
+    let mut names = Vec::new();
+    let mut start: Option<String> = None;
+    loop {
+        let out = engine
+            .client
+            .list_tables()
+            .set_exclusive_start_table_name(start.take())
+            .send()
+            .await
+            .map_err(|e| run_error(engine, "list tables", &e))?;
+        names.extend(out.table_names().iter().cloned());
+        match out.last_evaluated_table_name() {
+            Some(last) => start = Some(last.to_string()),
+            None => break,
+        }
+    }
+    Ok(names)
+}
+
+/// `table` described and sampled: at most `sample` items (clamped to [`MAX_SAMPLE`]).
+/// `progress` is called with the items read so far after every page.
+pub async fn read_table(
+    engine: &Engine,
+    table: &str,
+    sample: u64,
+    progress: &(dyn Fn(u64) + Send + Sync),
+) -> Result<(LiveTable, ScanStats), RunError> {
+    let out = engine
+        .client
+        .describe_table()
+        .table_name(table)
+        .send()
+        .await
+        .map_err(|e| {
+            if code(&e) == Some("ResourceNotFoundException") {
+                RunError::Data(format!("engine `{}` has no table `{table}`", engine.name))
+            } else {
+                run_error(engine, &format!("describe table {table}"), &e)
+            }
+        })?;
+    let Some(description) = out.table() else {
+        return Err(RunError::Data(format!(
+            "engine `{}` described table `{table}` with nothing in it",
+            engine.name
+        )));
+    };
+    let described = describe(table, description)?;
+    let ttl = engine
+        .client
+        .describe_time_to_live()
+        .table_name(table)
+        .send()
+        .await
+        .map_err(|e| run_error(engine, &format!("describe the time to live of {table}"), &e))?;
+    let ttl_attribute = ttl.time_to_live_description().and_then(|d| {
+        let on = matches!(
+            d.time_to_live_status(),
+            Some(TimeToLiveStatus::Enabled | TimeToLiveStatus::Enabling)
+        );
+        d.attribute_name().filter(|_| on).map(str::to_string)
+    });
+    let (items, stats) = scan(engine, table, sample.min(MAX_SAMPLE), progress).await?;
+    let Described {
+        mut table,
+        declared,
+        item_count,
+        stream,
+        table_class,
+    } = described;
+    table.ttl_attribute = ttl_attribute;
+    let live = LiveTable {
+        table,
+        declared,
+        items,
+        item_count,
+        stream,
+        table_class,
+    };
+    Ok((live, stats))
+}
+
+/// A `DescribeTable` answer in the model's terms.
+struct Described {
+    table: Table,
+    declared: Vec<(String, AttrType)>,
+    item_count: u64,
+    stream: Option<String>,
+    table_class: Option<String>,
+}
+
+fn describe(
+    name: &str,
+    d: &aws_sdk_dynamodb::types::TableDescription,
+) -> Result<Described, RunError> {
+    let mut declared = Vec::new();
+    for def in d.attribute_definitions() {
+        let ty = match def.attribute_type() {
+            ScalarAttributeType::N => KeyType::N,
+            ScalarAttributeType::B => KeyType::B,
+            _ => KeyType::S,
+        };
+        declared.push((def.attribute_name().to_string(), ty));
+    }
+    let keys =
+        |schema: &[KeySchemaElement], kind: SdkKeyType| -> Result<Vec<KeyAttribute>, RunError> {
+            schema
+                .iter()
+                .filter(|k| *k.key_type() == kind)
+                .map(|k| {
+                    let attr = k.attribute_name();
+                    let ty = declared
+                        .iter()
+                        .find(|(n, _)| n == attr)
+                        .map(|(_, t)| *t)
+                        .ok_or_else(|| {
+                            RunError::Data(format!(
+                                "table `{name}`: key attribute `{attr}` has no attribute definition"
+                            ))
+                        })?;
+                    Ok(KeyAttribute::new(attr, ty))
+                })
+                .collect()
+        };
+    let mut partition = keys(d.key_schema(), SdkKeyType::Hash)?;
+    if partition.len() != 1 {
+        return Err(RunError::Data(format!(
+            "table `{name}`: its key schema has {} partition keys, a table has one",
+            partition.len()
+        )));
+    }
+    let partition_key = partition.remove(0);
+    let sort_key = keys(d.key_schema(), SdkKeyType::Range)?.into_iter().next();
+    let mut gsis = Vec::new();
+    for g in d.global_secondary_indexes() {
+        gsis.push(Gsi {
+            name: g.index_name().unwrap_or_default().to_string(),
+            partition_key: keys(g.key_schema(), SdkKeyType::Hash)?,
+            sort_key: keys(g.key_schema(), SdkKeyType::Range)?,
+            projection: projection(g.projection()),
+        });
+    }
+    let mut lsis = Vec::new();
+    for l in d.local_secondary_indexes() {
+        let index = l.index_name().unwrap_or_default();
+        let Some(sort_key) = keys(l.key_schema(), SdkKeyType::Range)?.into_iter().next() else {
+            return Err(RunError::Data(format!(
+                "table `{name}`: local index `{index}` has no sort key"
+            )));
+        };
+        lsis.push(Lsi {
+            name: index.to_string(),
+            sort_key,
+            projection: projection(l.projection()),
+        });
+    }
+    let on_demand = d
+        .billing_mode_summary()
+        .and_then(|b| b.billing_mode())
+        .is_some_and(|m| *m == BillingMode::PayPerRequest);
+    let billing = match d.provisioned_throughput() {
+        Some(p) if !on_demand => Billing::Provisioned {
+            read: u64::try_from(p.read_capacity_units().unwrap_or(0)).unwrap_or(0),
+            write: u64::try_from(p.write_capacity_units().unwrap_or(0)).unwrap_or(0),
+        },
+        _ => Billing::OnDemand,
+    };
+    let stream = d
+        .stream_specification()
+        .filter(|s| s.stream_enabled())
+        .map(|s| {
+            s.stream_view_type()
+                .map_or("enabled".to_string(), |v| v.as_str().to_string())
+        });
+    let table_class = d
+        .table_class_summary()
+        .and_then(|c| c.table_class())
+        .filter(|c| **c != TableClass::Standard)
+        .map(|c| c.as_str().to_string());
+    Ok(Described {
+        table: Table {
+            name: name.to_string(),
+            partition_key,
+            sort_key,
+            gsis,
+            lsis,
+            billing,
+            ttl_attribute: None,
+        },
+        declared: declared
+            .into_iter()
+            .map(|(n, t)| (n, AttrType::from(t)))
+            .collect(),
+        item_count: u64::try_from(d.item_count().unwrap_or(0)).unwrap_or(0),
+        stream,
+        table_class,
+    })
+}
+
+fn projection(p: Option<&SdkProjection>) -> Projection {
+    match p.and_then(|p| p.projection_type()) {
+        Some(ProjectionType::KeysOnly) => Projection::KeysOnly,
+        Some(ProjectionType::Include) => Projection::Include {
+            attributes: p
+                .map(|p| p.non_key_attributes().to_vec())
+                .unwrap_or_default(),
+        },
+        _ => Projection::All,
+    }
+}
+
+/// At most `limit` items of `table`, over [`SEGMENTS`] parallel segments.
+async fn scan(
+    engine: &Engine,
+    table: &str,
+    limit: u64,
+    progress: &(dyn Fn(u64) + Send + Sync),
+) -> Result<(Vec<Item>, ScanStats), RunError> {
+    // What may still be asked for: each page reserves its Limit here first and gives back what
+    // the page did not return, so all segments together never read more than `limit`.
+    let allowance = Arc::new(AtomicU64::new(limit));
+    // A page asks for at most a fair share, so every segment gets to read before the
+    // allowance is spent; what a short segment leaves is read by the others' next pages.
+    let page = PAGE.min(limit.div_ceil(SEGMENTS as u64).max(1));
+    let read = Arc::new(AtomicU64::new(0));
+    let segments = (0..SEGMENTS).map(|segment| {
+        let allowance = allowance.clone();
+        let read = read.clone();
+        async move {
+            let mut items: Vec<Item> = Vec::new();
+            let mut pages = 0u64;
+            let mut units: Option<f64> = None;
+            let mut start: Option<HashMap<String, SdkValue>> = None;
+            loop {
+                let left = allowance
+                    .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |left| {
+                        Some(left - left.min(page))
+                    })
+                    .unwrap_or(0);
+                let reserved = left.min(page);
+                if reserved == 0 {
+                    break;
+                }
+                let out = engine
+                    .client
+                    .scan()
+                    .table_name(table)
+                    .segment(segment)
+                    .total_segments(SEGMENTS)
+                    .limit(i32::try_from(reserved).unwrap_or(i32::MAX))
+                    .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                    .set_exclusive_start_key(start.take())
+                    .send()
+                    .await
+                    .map_err(|e| run_error(engine, &format!("scan {table}"), &e))?;
+                pages += 1;
+                if let Some(c) = out.consumed_capacity().and_then(|c| c.capacity_units()) {
+                    *units.get_or_insert(0.0) += c;
+                }
+                // An engine that returns more than Limit is cut to it.
+                let got: Vec<Item> = out
+                    .items()
+                    .iter()
+                    .take(usize::try_from(reserved).unwrap_or(usize::MAX))
+                    .map(item_from_sdk)
+                    .collect();
+                let n = got.len() as u64;
+                allowance.fetch_add(reserved - n, Ordering::SeqCst);
+                items.extend(got);
+                progress(read.fetch_add(n, Ordering::Relaxed) + n);
+                match out.last_evaluated_key() {
+                    Some(key) if !key.is_empty() => start = Some(key.clone()),
+                    _ => break,
+                }
+            }
+            Ok::<_, RunError>((items, pages, units))
+        }
+    });
+    let mut items = Vec::new();
+    let mut stats = ScanStats::default();
+    for result in futures_util::future::join_all(segments).await {
+        let (segment_items, pages, units) = result?;
+        items.extend(segment_items);
+        stats.pages += pages;
+        if let Some(u) = units {
+            *stats.read_units.get_or_insert(0.0) += u;
+        }
+    }
+    stats.items = items.len() as u64;
+    Ok((items, stats))
+}
+
+/// The engine's preflight (5 s to answer) then `read_table` for each of `tables`.
+pub async fn read_tables(
+    engine: &Engine,
+    tables: &[String],
+    sample: u64,
+    progress: &(dyn Fn(&str, u64) + Send + Sync),
+) -> Result<Vec<(LiveTable, ScanStats)>, RunError> {
+    preflight(engine).await?;
+    let mut out = Vec::new();
+    for table in tables {
+        let each = |n: u64| progress(table, n);
+        out.push(read_table(engine, table, sample, &each).await?);
+    }
+    Ok(out)
+}

@@ -1,0 +1,266 @@
+//! Importing tables that exist (issue 17): every built-in example and the exporters'
+//! kitchen-sink fixture is loaded into an engine (the embedded one, and moto), read back with
+//! `keyplan_server::live` and `keyplan_core::import::live`, and compared with the design it
+//! came from. The comparison is printed as a table; on the examples every entity and every key
+//! template (variable names aside) must come back. The import never writes: every table holds
+//! the same items before and after, and no table appears or goes.
+#![allow(clippy::unwrap_used)]
+
+mod run_support;
+
+use std::collections::BTreeMap;
+
+use aws_sdk_dynamodb::types::{Select, TimeToLiveSpecification};
+use keyplan_core::import::live::{self, Options};
+use keyplan_core::model::{Design, Entity};
+use keyplan_core::template::{KeyTemplate, Part};
+use keyplan_server::engine::Engine;
+use keyplan_server::live::read_tables;
+use keyplan_server::runner::build::plan;
+use keyplan_server::runner::load::load;
+use keyplan_server::runner::tables::{TableGuard, create};
+use keyplan_server::runner::{RunEvent, RunId};
+use run_support::*;
+use tokio_util::sync::CancellationToken;
+
+/// How one design came back.
+#[derive(Debug, Default)]
+struct Accuracy {
+    entities: usize,
+    entities_found: usize,
+    templates: usize,
+    templates_recovered: usize,
+    /// What did not come back, one line each.
+    missed: Vec<String>,
+}
+
+/// A template with its variables blanked: `CUSTOMER#{}#ORDER#{}`; shards keep their count.
+fn shape(template: &KeyTemplate) -> String {
+    template
+        .parts()
+        .iter()
+        .map(|part| match part {
+            Part::Literal(text) => text.clone(),
+            Part::Var(var) => match var.shards {
+                Some(n) => format!("{{:{n}}}"),
+                None => "{}".to_string(),
+            },
+        })
+        .collect()
+}
+
+/// Every key template of `entity` in `design`, by key attribute, as shapes.
+fn shapes(design: &Design, entity: &Entity) -> BTreeMap<String, String> {
+    let Some(table) = design.table(&entity.table) else {
+        return BTreeMap::new();
+    };
+    table
+        .key_attributes()
+        .into_iter()
+        .filter_map(|key| {
+            let template = entity.key_template(&key.name)?;
+            Some((key.name.clone(), shape(&template)))
+        })
+        .collect()
+}
+
+/// Compares `original` with `inferred`, where table `t` of the original is `names[t]`.
+fn compare(original: &Design, inferred: &Design, names: &BTreeMap<String, String>) -> Accuracy {
+    let mut accuracy = Accuracy::default();
+    for table in &original.tables {
+        // Run tables are on-demand whatever the design says, so billing cannot come back.
+        let want = keyplan_core::model::Table {
+            name: names[&table.name].clone(),
+            billing: Default::default(),
+            ..table.clone()
+        };
+        match inferred.table(&want.name) {
+            Some(got) if *got == want => {}
+            got => accuracy.missed.push(format!(
+                "table {}: {want:?} came back as {got:?}",
+                table.name
+            )),
+        }
+    }
+    for entity in &original.entities {
+        let Some(table) = original.table(&entity.table) else {
+            continue;
+        };
+        accuracy.entities += 1;
+        let want = shapes(original, entity);
+        accuracy.templates += want.len();
+        let primary: Vec<&str> = std::iter::once(table.partition_key.name.as_str())
+            .chain(table.sort_key.iter().map(|k| k.name.as_str()))
+            .collect();
+        let live_table = &names[&entity.table];
+        // The inferred entity of the same table whose primary-key templates match.
+        let found = inferred
+            .entities
+            .iter()
+            .filter(|e| &e.table == live_table)
+            .find(|e| {
+                let got = shapes(inferred, e);
+                primary.iter().all(|k| got.get(*k) == want.get(*k))
+            });
+        let Some(found) = found else {
+            accuracy.missed.push(format!(
+                "{}: no entity with primary key {:?}",
+                entity.name,
+                primary.iter().map(|k| want.get(*k)).collect::<Vec<_>>()
+            ));
+            continue;
+        };
+        accuracy.entities_found += 1;
+        let got = shapes(inferred, found);
+        for (key, template) in &want {
+            if got.get(key) == Some(template) {
+                accuracy.templates_recovered += 1;
+            } else {
+                accuracy.missed.push(format!(
+                    "{}.{key}: {template} came back as {:?} (entity {})",
+                    entity.name,
+                    got.get(key),
+                    found.name
+                ));
+            }
+        }
+    }
+    accuracy
+}
+
+/// Items in each of `tables`, counted with a `Select=COUNT` scan.
+async fn counts(engine: &Engine, tables: &[String]) -> Vec<(String, i32)> {
+    let mut out = Vec::new();
+    for table in tables {
+        let mut n = 0;
+        let mut start = None;
+        loop {
+            let page = engine
+                .client
+                .scan()
+                .table_name(table)
+                .select(Select::Count)
+                .set_exclusive_start_key(start.take())
+                .send()
+                .await
+                .unwrap();
+            n += page.count();
+            match page.last_evaluated_key() {
+                Some(k) if !k.is_empty() => start = Some(k.clone()),
+                _ => break,
+            }
+        }
+        out.push((table.clone(), n));
+    }
+    out
+}
+
+/// Loads every example into `engine`, imports each back, and returns the accuracy table.
+async fn round_trip(engine: &Engine) -> Vec<(String, Accuracy)> {
+    let cancel = CancellationToken::new();
+    let quiet = |_: RunEvent| {};
+    let guard = TableGuard::new(engine);
+    let mut loaded = Vec::new();
+    // 60 items of each entity: enough for a write-sharded key to show its last shard.
+    for (slug, design, counts) in examples(Some(60)) {
+        let plan = plan(&design, &counts).unwrap();
+        let id = RunId::random();
+        let mut names = BTreeMap::new();
+        for table in &plan.tables {
+            let name = id.table_name(&table.name);
+            create(engine, &guard, table, &name, &cancel, &quiet)
+                .await
+                .unwrap();
+            // The runner's tables have no TTL; the design's is set so it can come back.
+            if let Some(attribute) = &table.ttl_attribute {
+                let spec = TimeToLiveSpecification::builder()
+                    .attribute_name(attribute)
+                    .enabled(true)
+                    .build()
+                    .unwrap();
+                engine
+                    .client
+                    .update_time_to_live()
+                    .table_name(&name)
+                    .time_to_live_specification(spec)
+                    .send()
+                    .await
+                    .unwrap();
+            }
+            names.insert(table.name.clone(), name);
+        }
+        let names_ref = &names;
+        let items: Vec<(&str, &keyplan_core::Item)> = plan
+            .items
+            .iter()
+            .flat_map(|(table, items)| {
+                let name = names_ref[table].as_str();
+                items.iter().map(move |i| (name, i))
+            })
+            .collect();
+        load(engine, &items, &cancel, &|_, _| {}).await.unwrap();
+        loaded.push((slug, design, names));
+    }
+    let before_tables = keyplan_server::live::list_tables(engine).await.unwrap();
+    let before = counts(engine, &before_tables).await;
+    let mut table = Vec::new();
+    for (slug, design, names) in &loaded {
+        let tables: Vec<String> = names.values().cloned().collect();
+        let read = read_tables(engine, &tables, 100_000, &|_, _| {})
+            .await
+            .unwrap();
+        let imported = live::import(
+            slug,
+            read.into_iter().map(|(t, _)| t).collect(),
+            Options::default(),
+        );
+        table.push((slug.clone(), compare(design, &imported.design, names)));
+    }
+    let after_tables = keyplan_server::live::list_tables(engine).await.unwrap();
+    assert_eq!(
+        before_tables, after_tables,
+        "the import created or deleted a table"
+    );
+    assert_eq!(
+        before,
+        counts(engine, &after_tables).await,
+        "the import wrote items"
+    );
+    let cleanup = guard.cleanup().await;
+    assert!(cleanup.failed.is_empty(), "{cleanup:?}");
+    table
+}
+
+fn print(engine: &str, table: &[(String, Accuracy)]) -> String {
+    let mut out = format!("{engine}: design | entities found | key templates recovered\n");
+    for (slug, a) in table {
+        out.push_str(&format!(
+            "{slug} | {}/{} | {}/{}\n",
+            a.entities_found, a.entities, a.templates_recovered, a.templates
+        ));
+        for miss in &a.missed {
+            out.push_str(&format!("  missed: {miss}\n"));
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_example_comes_back_from_the_embedded_engine_and_nothing_is_written() {
+    let (_engines, engine) = embedded().await;
+    let table = round_trip(&engine).await;
+    let report = print("embedded", &table);
+    eprintln!("{report}");
+    assert!(table.iter().all(|(_, a)| a.missed.is_empty()), "{report}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_example_comes_back_from_moto_and_nothing_is_written() {
+    let Some((_moto, engine)) = start_moto().await else {
+        return;
+    };
+    let table = round_trip(&engine).await;
+    let report = print("moto", &table);
+    eprintln!("{report}");
+    assert!(table.iter().all(|(_, a)| a.missed.is_empty()), "{report}");
+}

@@ -1,0 +1,150 @@
+//! `keyplan import --endpoint URL --table T` (issue 17) as a user runs it, on a moto server the
+//! test starts and fills: the design file it writes, what it prints, a sample that never reads
+//! more than `--sample`, and clear errors for a missing table and an engine that is not there.
+#![allow(clippy::unwrap_used)]
+
+mod run_support;
+
+use std::process::Command;
+
+use keyplan_server::runner::build::plan;
+use keyplan_server::runner::load::load;
+use keyplan_server::runner::tables::{TableGuard, create};
+use keyplan_server::runner::{RunEvent, RunId};
+use run_support::*;
+use tokio_util::sync::CancellationToken;
+
+fn keyplan(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_keyplan"))
+        .args(args)
+        .env_remove("KEYPLAN_ENGINE")
+        .env_remove("KEYPLAN_ENDPOINT")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The order example's `orders` table on moto with 100 customers' items; its engine name.
+async fn orders_on(moto: &Moto) -> (TableGuard, String) {
+    let engine = keyplan_server::engine::Engine::endpoint("moto", &moto.url);
+    let (_, design, _) = examples(None).remove(0);
+    let counts = [("Customer".to_string(), 100)].into_iter().collect();
+    let plan = plan(&design, &counts).unwrap();
+    let guard = TableGuard::new(&engine);
+    let cancel = CancellationToken::new();
+    let id = RunId::random();
+    let table = plan.tables.iter().find(|t| t.name == "orders").unwrap();
+    let name = id.table_name(&table.name);
+    create(&engine, &guard, table, &name, &cancel, &|_: RunEvent| {})
+        .await
+        .unwrap();
+    let items: Vec<(&str, &keyplan_core::Item)> = plan.items["orders"]
+        .iter()
+        .map(|i| (name.as_str(), i))
+        .collect();
+    load(&engine, &items, &cancel, &|_, _| {}).await.unwrap();
+    (guard, name)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_on_an_endpoint_imports_as_a_design_with_its_entities_and_volumes() {
+    let Some((moto, _)) = start_moto().await else {
+        return;
+    };
+    let (_guard, table) = orders_on(&moto).await;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("orders.keyplan.json");
+    let (code, _, stderr) = keyplan(&[
+        "import",
+        "--endpoint",
+        &moto.url,
+        "--table",
+        &table,
+        "--sample",
+        "50",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    // The scan stops at the sample, however big the table.
+    assert!(
+        stderr.contains(&format!(
+            "read table {table} from engine `endpoint`: 50 items"
+        )),
+        "{stderr}"
+    );
+    assert!(stderr.contains("50 of its about"), "{stderr}");
+    assert!(stderr.contains("wrote "), "{stderr}");
+    let design = keyplan_core::file::parse(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(design.tables.len(), 1);
+    assert_eq!(design.tables[0].gsis.len(), 3, "{:?}", design.tables[0]);
+    let sampled: u64 = design
+        .entities
+        .iter()
+        .filter_map(|e| e.volume.map(|v| v.sampled))
+        .sum();
+    assert!(sampled <= 50, "{sampled}");
+    assert!(design.entities.len() >= 2, "{:?}", design.entities);
+    // The items are someone's data: they stay out of the file unless asked for.
+    assert!(design.samples.is_empty());
+    // And the design checks: the file is a keyplan design like any other.
+    let (code, stdout, stderr) = keyplan(&["check", out.to_str().unwrap()]);
+    assert!(code == 0 || code == 1, "{stdout}\n{stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_that_does_not_exist_and_an_engine_that_is_not_there_say_so() {
+    let Some((moto, _)) = start_moto().await else {
+        return;
+    };
+    let (code, _, stderr) = keyplan(&[
+        "import",
+        "--endpoint",
+        &moto.url,
+        "--table",
+        "nope",
+        "-o",
+        "-",
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("error: engine `endpoint` has no table `nope`"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = keyplan(&[
+        "import",
+        "--endpoint",
+        "http://127.0.0.1:1",
+        "--table",
+        "orders",
+        "-o",
+        "-",
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("error: cannot reach engine `endpoint` (http://127.0.0.1:1) within 5 s"),
+        "{stderr}"
+    );
+    // The embedded engine is empty in a new process: the message says where to look instead.
+    let (code, _, stderr) = keyplan(&["import", "--table", "orders", "-o", "-"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("--endpoint URL"), "{stderr}");
+    // A sample above the bound is refused before anything is read.
+    let (code, _, stderr) = keyplan(&[
+        "import",
+        "--endpoint",
+        &moto.url,
+        "--table",
+        "t",
+        "--sample",
+        "100001",
+        "-o",
+        "-",
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("100001 is not in 1..=100000"), "{stderr}");
+}
