@@ -579,7 +579,7 @@ async fn a_last_event_id_at_or_past_the_end_of_a_finished_run_ends_the_stream_at
         .body
         .lines()
         .filter_map(|l| l.strip_prefix("id: "))
-        .last()
+        .next_back()
         .unwrap()
         .to_string();
     // issue 13: u64::MAX overflowed (a panic); the last id or past it never closed.
