@@ -35,6 +35,9 @@ pub enum ApiError {
     /// The work did not finish within the server's time limit, or no worker was free in time.
     #[error("{0}")]
     Unavailable(String),
+    /// The engine the request named did not answer, or refused.
+    #[error("{0}")]
+    BadGateway(String),
     /// Something on our side failed; the detail goes to the log, not to the client.
     #[error("internal error")]
     Internal(#[source] anyhow::Error),
@@ -51,6 +54,7 @@ impl ApiError {
             ApiError::MisdirectedRequest(_) => StatusCode::MISDIRECTED_REQUEST,
             ApiError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::BadGateway(_) => StatusCode::BAD_GATEWAY,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

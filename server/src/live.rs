@@ -86,7 +86,10 @@ pub async fn read_table(
         .await
         .map_err(|e| {
             if code(&e) == Some("ResourceNotFoundException") {
-                RunError::Data(format!("engine `{}` has no table `{table}`", engine.name))
+                RunError::NoTable {
+                    engine: engine.name.clone(),
+                    table: table.to_string(),
+                }
             } else {
                 run_error(engine, &format!("describe table {table}"), &e)
             }

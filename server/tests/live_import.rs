@@ -10,18 +10,13 @@ mod run_support;
 
 use std::collections::BTreeMap;
 
-use aws_sdk_dynamodb::types::{Select, TimeToLiveSpecification};
+use aws_sdk_dynamodb::types::Select;
 use keyplan_core::import::live::{self, Options};
 use keyplan_core::model::{Design, Entity};
 use keyplan_core::template::{KeyTemplate, Part};
 use keyplan_server::engine::Engine;
 use keyplan_server::live::read_tables;
-use keyplan_server::runner::build::plan;
-use keyplan_server::runner::load::load;
-use keyplan_server::runner::tables::{TableGuard, create};
-use keyplan_server::runner::{RunEvent, RunId};
 use run_support::*;
-use tokio_util::sync::CancellationToken;
 
 /// How one design came back.
 #[derive(Debug, Default)]
@@ -157,48 +152,12 @@ async fn counts(engine: &Engine, tables: &[String]) -> Vec<(String, i32)> {
 
 /// Loads every example into `engine`, imports each back, and returns the accuracy table.
 async fn round_trip(engine: &Engine) -> Vec<(String, Accuracy)> {
-    let cancel = CancellationToken::new();
-    let quiet = |_: RunEvent| {};
-    let guard = TableGuard::new(engine);
+    let mut guards = Vec::new();
     let mut loaded = Vec::new();
     // 60 items of each entity: enough for a write-sharded key to show its last shard.
     for (slug, design, counts) in examples(Some(60)) {
-        let plan = plan(&design, &counts).unwrap();
-        let id = RunId::random();
-        let mut names = BTreeMap::new();
-        for table in &plan.tables {
-            let name = id.table_name(&table.name);
-            create(engine, &guard, table, &name, &cancel, &quiet)
-                .await
-                .unwrap();
-            // The runner's tables have no TTL; the design's is set so it can come back.
-            if let Some(attribute) = &table.ttl_attribute {
-                let spec = TimeToLiveSpecification::builder()
-                    .attribute_name(attribute)
-                    .enabled(true)
-                    .build()
-                    .unwrap();
-                engine
-                    .client
-                    .update_time_to_live()
-                    .table_name(&name)
-                    .time_to_live_specification(spec)
-                    .send()
-                    .await
-                    .unwrap();
-            }
-            names.insert(table.name.clone(), name);
-        }
-        let names_ref = &names;
-        let items: Vec<(&str, &keyplan_core::Item)> = plan
-            .items
-            .iter()
-            .flat_map(|(table, items)| {
-                let name = names_ref[table].as_str();
-                items.iter().map(move |i| (name, i))
-            })
-            .collect();
-        load(engine, &items, &cancel, &|_, _| {}).await.unwrap();
+        let (guard, names) = load_design(engine, &design, &counts).await;
+        guards.push(guard);
         loaded.push((slug, design, names));
     }
     let before_tables = keyplan_server::live::list_tables(engine).await.unwrap();
@@ -226,8 +185,10 @@ async fn round_trip(engine: &Engine) -> Vec<(String, Accuracy)> {
         counts(engine, &after_tables).await,
         "the import wrote items"
     );
-    let cleanup = guard.cleanup().await;
-    assert!(cleanup.failed.is_empty(), "{cleanup:?}");
+    for guard in guards {
+        let cleanup = guard.cleanup().await;
+        assert!(cleanup.failed.is_empty(), "{cleanup:?}");
+    }
     table
 }
 

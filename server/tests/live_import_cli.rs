@@ -7,12 +7,7 @@ mod run_support;
 
 use std::process::Command;
 
-use keyplan_server::runner::build::plan;
-use keyplan_server::runner::load::load;
-use keyplan_server::runner::tables::{TableGuard, create};
-use keyplan_server::runner::{RunEvent, RunId};
 use run_support::*;
-use tokio_util::sync::CancellationToken;
 
 fn keyplan(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_keyplan"))
@@ -28,26 +23,16 @@ fn keyplan(args: &[&str]) -> (i32, String, String) {
     )
 }
 
-/// The order example's `orders` table on moto with 100 customers' items; its engine name.
-async fn orders_on(moto: &Moto) -> (TableGuard, String) {
+/// The order example's `orders` table on moto with 100 customers' items.
+async fn orders_on(moto: &Moto) -> (keyplan_server::runner::tables::TableGuard, String) {
     let engine = keyplan_server::engine::Engine::endpoint("moto", &moto.url);
-    let (_, design, _) = examples(None).remove(0);
+    let (_, mut design, _) = examples(None).remove(0);
+    design.tables.retain(|t| t.name == "orders");
+    design.entities.retain(|e| e.table == "orders");
+    design.patterns.clear();
     let counts = [("Customer".to_string(), 100)].into_iter().collect();
-    let plan = plan(&design, &counts).unwrap();
-    let guard = TableGuard::new(&engine);
-    let cancel = CancellationToken::new();
-    let id = RunId::random();
-    let table = plan.tables.iter().find(|t| t.name == "orders").unwrap();
-    let name = id.table_name(&table.name);
-    create(&engine, &guard, table, &name, &cancel, &|_: RunEvent| {})
-        .await
-        .unwrap();
-    let items: Vec<(&str, &keyplan_core::Item)> = plan.items["orders"]
-        .iter()
-        .map(|i| (name.as_str(), i))
-        .collect();
-    load(&engine, &items, &cancel, &|_, _| {}).await.unwrap();
-    (guard, name)
+    let (guard, names) = load_design(&engine, &design, &counts).await;
+    (guard, names["orders"].clone())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -24,6 +24,7 @@ pub mod export;
 pub mod extract;
 pub mod health;
 pub mod import;
+pub mod live;
 pub mod runs;
 
 /// Every API route. To add a feature, write `api/<feature>.rs` with
@@ -33,6 +34,7 @@ pub fn router() -> Router<AppState> {
         .merge(health::router())
         .merge(export::router())
         .merge(import::router())
+        .merge(live::router())
         .merge(runs::router())
         .route("/", any(not_found))
         .fallback(not_found)

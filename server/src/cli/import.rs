@@ -145,8 +145,8 @@ async fn import_tables(args: &Args) -> anyhow::Result<Imported> {
     let read = read_tables(engine, &tables, sample, &progress)
         .await
         .map_err(|e| match e {
-            crate::runner::error::RunError::Data(message) => {
-                anyhow::anyhow!("{message}{}", embedded_hint(&name))
+            e @ crate::runner::error::RunError::NoTable { .. } => {
+                anyhow::anyhow!("{e}{}", embedded_hint(&name))
             }
             other => other.into(),
         })?;

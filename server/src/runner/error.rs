@@ -50,6 +50,8 @@ pub enum RunError {
         what: String,
         detail: String,
     },
+    #[error("engine `{engine}` has no table `{table}`")]
+    NoTable { engine: String, table: String },
     #[error("the run was cancelled")]
     Cancelled,
     #[error("{0}")]

@@ -409,3 +409,58 @@ pub async fn tap(
     });
     Tap { url, _task: task }
 }
+
+/// Creates `design`'s tables on `engine` under run-style names (with its TTL attribute, which
+/// run tables lack) and loads its sample with `counts`: a table that exists, for the live
+/// import tests. Returns the guard that deletes them and each design table's name on the engine.
+pub async fn load_design(
+    engine: &Engine,
+    design: &Design,
+    counts: &Counts,
+) -> (
+    keyplan_server::runner::tables::TableGuard,
+    BTreeMap<String, String>,
+) {
+    use aws_sdk_dynamodb::types::TimeToLiveSpecification;
+    use keyplan_server::runner::tables::{TableGuard, create};
+    let plan = plan(design, counts).unwrap();
+    let cancel = CancellationToken::new();
+    let guard = TableGuard::new(engine);
+    let id = RunId::random();
+    let mut names = BTreeMap::new();
+    for table in &plan.tables {
+        let name = id.table_name(&table.name);
+        create(engine, &guard, table, &name, &cancel, &|_: RunEvent| {})
+            .await
+            .unwrap();
+        if let Some(attribute) = &table.ttl_attribute {
+            let spec = TimeToLiveSpecification::builder()
+                .attribute_name(attribute)
+                .enabled(true)
+                .build()
+                .unwrap();
+            engine
+                .client
+                .update_time_to_live()
+                .table_name(&name)
+                .time_to_live_specification(spec)
+                .send()
+                .await
+                .unwrap();
+        }
+        names.insert(table.name.clone(), name);
+    }
+    let names_ref = &names;
+    let items: Vec<(&str, &keyplan_core::Item)> = plan
+        .items
+        .iter()
+        .flat_map(|(table, items)| {
+            let name = names_ref[table].as_str();
+            items.iter().map(move |i| (name, i))
+        })
+        .collect();
+    keyplan_server::runner::load::load(engine, &items, &cancel, &|_, _| {})
+        .await
+        .unwrap();
+    (guard, names)
+}

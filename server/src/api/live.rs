@@ -1,0 +1,141 @@
+//! Tables that exist, read from an engine this server was started with (issue 17), read-only:
+//!
+//! - `GET /api/engines/{name}/tables` -> `{"engine": "moto", "tables": ["orders", ...]}`.
+//! - `POST /api/import/engine` with `{"engine": "moto", "tables": ["orders"], "sample": 1000}`
+//!   (or `"all": true` for every table; `sample` defaults to 1,000, at most 100,000) -> the
+//!   answer of `POST /api/import` with `"format": "engine"`, plus `"tables"`: for each table
+//!   `{"name", "items", "pages", "read_units"}` (what the scan read and cost).
+//!
+//! An engine is named, never addressed: the browser cannot make the server contact anything
+//! it was not started with. A sample is admitted against the runs' budget of items in flight
+//! before the first request, like a run's; inference runs in the heavy-work pool. An engine
+//! that is not there or refuses answers 502 within the engine's 5-second preflight; a missing
+//! table 404; both say which.
+
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::routing::{get, post};
+use keyplan_core::import::live::{self, Options};
+use serde::Deserialize;
+
+use crate::AppState;
+use crate::api::extract::Json;
+use crate::error::ApiError;
+use crate::live::{DEFAULT_SAMPLE, MAX_SAMPLE, list_tables, read_tables};
+use crate::runner::error::RunError;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/engines/{name}/tables", get(tables))
+        .route("/import/engine", post(import_engine))
+}
+
+/// The request body of `POST /api/import/engine`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EngineImport {
+    engine: String,
+    #[serde(default)]
+    tables: Vec<String>,
+    #[serde(default)]
+    all: bool,
+    #[serde(default)]
+    sample: Option<u64>,
+}
+
+fn engine_error(e: RunError) -> ApiError {
+    match e {
+        e @ RunError::NoTable { .. } => ApiError::NotFound(e.to_string()),
+        e @ RunError::Data(_) => ApiError::BadRequest(e.to_string()),
+        e => ApiError::BadGateway(e.to_string()),
+    }
+}
+
+async fn tables(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> Result<axum::Json<serde_json::Value>, ApiError> {
+    let engine = state
+        .engines
+        .get(Some(&name))
+        .map_err(|e| ApiError::NotFound(e.to_string()))?;
+    let tables = list_tables(engine).await.map_err(engine_error)?;
+    Ok(axum::Json(
+        serde_json::json!({ "engine": engine.name, "tables": tables }),
+    ))
+}
+
+async fn import_engine(
+    State(state): State<AppState>,
+    Json(request): Json<EngineImport>,
+) -> Result<axum::Json<serde_json::Value>, ApiError> {
+    let sample = request.sample.unwrap_or(DEFAULT_SAMPLE);
+    if !(1..=MAX_SAMPLE).contains(&sample) {
+        return Err(ApiError::BadRequest(format!(
+            "`sample` is {sample}: it must be 1 to {MAX_SAMPLE} items per table"
+        )));
+    }
+    if request.all == !request.tables.is_empty() {
+        return Err(ApiError::BadRequest(
+            "name the tables to import in `tables`, or set `all`, not both".to_string(),
+        ));
+    }
+    let engine = state
+        .engines
+        .get(Some(&request.engine))
+        .map_err(|e| ApiError::BadRequest(e.to_string()))?
+        .clone();
+    let tables = if request.all {
+        list_tables(&engine).await.map_err(engine_error)?
+    } else {
+        request.tables.clone()
+    };
+    if tables.is_empty() {
+        return Err(ApiError::NotFound(format!(
+            "engine `{}` has no tables",
+            engine.name
+        )));
+    }
+    // Every sampled item is held until the design is made: admitted before the first request.
+    let items = usize::try_from(sample.saturating_mul(tables.len() as u64)).unwrap_or(usize::MAX);
+    let admission = state.runs.admit(items)?;
+    let read = read_tables(&engine, &tables, sample, &|_, _| {})
+        .await
+        .map_err(engine_error)?;
+    let scans: Vec<serde_json::Value> = read
+        .iter()
+        .map(|(table, stats)| {
+            serde_json::json!({
+                "name": table.table.name,
+                "items": stats.items,
+                "pages": stats.pages,
+                "read_units": stats.read_units,
+            })
+        })
+        .collect();
+    let name = match tables.as_slice() {
+        [one] => one.clone(),
+        _ => format!("tables of {}", engine.name),
+    };
+    let answer = state
+        .heavy
+        .run("the import", move || {
+            let _admission = admission;
+            let imported = live::import(
+                &name,
+                read.into_iter().map(|(t, _)| t).collect(),
+                Options::default(),
+            );
+            let design: serde_json::Value =
+                serde_json::from_str(&keyplan_core::file::to_string(&imported.design))
+                    .map_err(|e| ApiError::Internal(e.into()))?;
+            Ok::<_, ApiError>(serde_json::json!({
+                "format": "engine",
+                "design": design,
+                "notes": imported.notes,
+                "tables": scans,
+            }))
+        })
+        .await??;
+    Ok(axum::Json(answer))
+}

@@ -1,0 +1,145 @@
+//! The live-import API (issue 17): `GET /api/engines/{name}/tables` and
+//! `POST /api/import/engine` on a server started with a moto endpoint. Engines are names, never
+//! addresses; a missing table is a 404, an engine that is not there a 502, both saying which.
+#![allow(clippy::unwrap_used)]
+
+mod run_support;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use keyplan_server::engine::{Engines, EnginesConfig};
+use keyplan_server::{AppState, Dist, app};
+use run_support::*;
+use tower::ServiceExt;
+
+async fn state(endpoints: Vec<String>) -> (tempfile::TempDir, AppState) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("index.html"), "<!doctype html>").unwrap();
+    let dist = Dist::locate(Some(dir.path().to_path_buf())).unwrap();
+    let engines = Engines::start(&EnginesConfig {
+        embedded: true,
+        endpoints,
+        allow_aws: false,
+    })
+    .await
+    .unwrap();
+    (dir, AppState::new(dist).with_engines(engines))
+}
+
+async fn call(state: &AppState, request: Request<Body>) -> (StatusCode, serde_json::Value) {
+    let response = app(state.clone()).oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (status, serde_json::from_slice(&bytes).unwrap())
+}
+
+fn post(body: serde_json::Value) -> Request<Body> {
+    Request::post("/api/import/engine")
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap()
+}
+
+fn get(path: &str) -> Request<Body> {
+    Request::get(path).body(Body::empty()).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_named_engine_lists_its_tables_and_one_imports_as_a_design() {
+    let Some((moto, engine)) = start_moto().await else {
+        return;
+    };
+    let (_, design, _) = examples(None).remove(0);
+    let (_guard, names) = load_design(&engine, &design, &Default::default()).await;
+    let (_dir, state) = state(vec![format!("moto={}", moto.url)]).await;
+
+    let (status, body) = call(&state, get("/api/engines/moto/tables")).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let listed: Vec<&str> = body["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    for name in names.values() {
+        assert!(listed.contains(&name.as_str()), "{body}");
+    }
+
+    let orders = &names["orders"];
+    let (status, body) = call(
+        &state,
+        post(serde_json::json!({"engine": "moto", "tables": [orders], "sample": 20})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["format"], "engine");
+    assert_eq!(body["tables"][0]["name"], orders.as_str());
+    assert_eq!(body["tables"][0]["items"], 20, "{body}");
+    let design = keyplan_core::file::parse(&body["design"].to_string()).unwrap();
+    assert_eq!(design.tables[0].name, *orders);
+    assert!(!design.entities.is_empty());
+    assert!(
+        body["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n.as_str().unwrap().contains("20 of its about")),
+        "{body}"
+    );
+    // Every admitted item is released once the design is made.
+    assert_eq!(state.runs.items_in_flight(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_engines_missing_tables_and_dead_endpoints_say_which() {
+    // An endpoint nothing listens on: registered, but it never answers.
+    let (_dir, state) = state(vec!["dead=http://127.0.0.1:1".to_string()]).await;
+
+    let (status, body) = call(&state, get("/api/engines/nope/tables")).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    assert_eq!(
+        body["error"],
+        "no engine named `nope`; the engines are: dead, embedded"
+    );
+    // A URL is not an engine: nothing is contacted.
+    let (status, body) = call(
+        &state,
+        post(serde_json::json!({"engine": "http://169.254.169.254", "tables": ["t"]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("no engine named `http://169.254.169.254`"),
+        "{body}"
+    );
+    let (status, body) = call(
+        &state,
+        post(serde_json::json!({"engine": "embedded", "tables": ["nope"]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    assert_eq!(body["error"], "engine `embedded` has no table `nope`");
+    let (status, body) = call(&state, get("/api/engines/dead/tables")).await;
+    assert_eq!(status, StatusCode::BAD_GATEWAY, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("cannot reach engine `dead` (http://127.0.0.1:1) within 5 s"),
+        "{body}"
+    );
+    for bad in [
+        serde_json::json!({"engine": "embedded", "tables": ["t"], "sample": 0}),
+        serde_json::json!({"engine": "embedded", "tables": ["t"], "sample": 100_001}),
+        serde_json::json!({"engine": "embedded"}),
+        serde_json::json!({"engine": "embedded", "tables": ["t"], "all": true}),
+    ] {
+        let (status, body) = call(&state, post(bad.clone())).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad} -> {body}");
+    }
+    assert_eq!(state.runs.items_in_flight(), 0);
+}
