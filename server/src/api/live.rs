@@ -75,7 +75,7 @@ async fn import_engine(
             "`sample` is {sample}: it must be 1 to {MAX_SAMPLE} items per table"
         )));
     }
-    if request.all == !request.tables.is_empty() {
+    if request.all != request.tables.is_empty() {
         return Err(ApiError::BadRequest(
             "name the tables to import in `tables`, or set `all`, not both".to_string(),
         ));
