@@ -428,9 +428,29 @@ pub fn xml(s: &str) -> String {
     out
 }
 
-/// A `//` or `#` comment body on one line.
+/// A `//` or `#` comment body on one line: the words of `s` (split at any whitespace) joined
+/// by single spaces.
 pub fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    // Most text is already one line of ASCII words: copied as it is.
+    let bytes = s.as_bytes();
+    let plain = s.is_ascii()
+        && !bytes.first().is_some_and(|b| *b == b' ')
+        && !bytes.last().is_some_and(|b| *b == b' ')
+        && !bytes.windows(2).any(|w| w == b"  ")
+        && !bytes
+            .iter()
+            .any(|b| (b.is_ascii_whitespace() && *b != b' ') || *b == 0x0b);
+    if plain {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    for word in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
 }
 
 /// An object key in TypeScript: bare when it is an identifier, else a string literal.
