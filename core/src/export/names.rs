@@ -434,8 +434,8 @@ pub fn one_line(s: &str) -> String {
     // Most text is already one line of ASCII words: copied as it is.
     let bytes = s.as_bytes();
     let plain = s.is_ascii()
-        && !bytes.first().is_some_and(|b| *b == b' ')
-        && !bytes.last().is_some_and(|b| *b == b' ')
+        && bytes.first().is_none_or(|b| *b != b' ')
+        && bytes.last().is_none_or(|b| *b != b' ')
         && !bytes.windows(2).any(|w| w == b"  ")
         && !bytes
             .iter()

@@ -5,6 +5,8 @@
 //! The driver writes the module in one pass: no text is written and then rewritten (a
 //! signature too long for its line is laid out by [`Layout`] as the dialect writes it).
 
+use std::fmt::Write as _;
+
 use crate::export::names::{self, Lang, Scope};
 use crate::model::Design;
 use crate::template::{KeyTemplate, Part};
@@ -21,6 +23,24 @@ pub(super) struct Function<'a> {
     /// Its one-line documentation.
     pub doc: &'a str,
     pub call: &'a Call,
+}
+
+/// A step of a transaction and its parameter in the transaction's function.
+pub(super) struct StepParam<'a> {
+    pub step: &'a Step,
+    /// The parameter's name, valid and unique in the function.
+    pub name: String,
+    /// Whether the parameter takes several items (the step writes each).
+    pub many: bool,
+}
+
+/// The parameters of a transaction's function after the client, `, name: Type` each: `one`
+/// for a step of one item, `many` for a step of several.
+pub(super) fn step_params(steps: &[StepParam<'_>], one: &str, many: &str) -> String {
+    steps
+        .iter()
+        .map(|s| format!(", {}: {}", s.name, if s.many { many } else { one }))
+        .collect()
 }
 
 /// Where a write step is written.
@@ -48,15 +68,43 @@ impl Write<'_> {
 pub(super) trait Dialect {
     /// The language's identifier rules.
     const LANG: Lang;
-
     /// The case of function names and transaction parameters (`getOrder`, `get_order`).
-    fn case(name: &str) -> String;
+    const CASE: fn(&str) -> String;
+    /// The names the module's preamble and helpers take, which no function may have.
+    const TAKEN: &'static [&'static str];
 
-    /// The module's names, which function names must not repeat.
-    fn scope(&mut self) -> &mut Scope;
+    /// What opens a note in place of a function that is not generated (`// `, after the
+    /// blank lines that separate functions).
+    const NOTE: &'static str;
+
+    /// A string literal of `text`.
+    fn literal(&self, text: &str) -> String;
+
+    /// Appends the literal text `s` to an interpolation's `text`, escaped for it.
+    fn text(&self, text: &mut String, s: &str);
+
+    /// Appends the variable `expr` to an interpolation: to its `text`, or to its `args` and a
+    /// hole in the text.
+    fn hole(&self, text: &mut String, args: &mut Vec<String>, expr: String);
+
+    /// The interpolation of `text` and `args`: a string-valued expression.
+    fn interpolation(&self, text: &str, args: &[String]) -> String;
 
     /// A string-valued expression of the template, each variable spelled by `var`.
-    fn string(&self, t: &KeyTemplate, var: &dyn Fn(&str) -> String) -> String;
+    fn string(&self, t: &KeyTemplate, var: &dyn Fn(&str) -> String) -> String {
+        if t.is_constant() {
+            return self.literal(t.literal_prefix());
+        }
+        let mut text = String::new();
+        let mut args = Vec::new();
+        for p in t.parts() {
+            match p {
+                Part::Literal(s) => self.text(&mut text, s),
+                Part::Var(v) => self.hole(&mut text, &mut args, var(&v.name)),
+            }
+        }
+        self.interpolation(&text, &args)
+    }
 
     /// The expression of a key attribute's value: a number key filled by one variable is the
     /// number itself, any other key the template's string.
@@ -67,14 +115,12 @@ pub(super) trait Dialect {
         self.string(&k.template, var)
     }
 
-    /// The module's opening: imports, table names, types and helpers the calls use.
-    fn preamble(&mut self, out: &mut String, design: &Design, calls: &[Call]);
+    /// The module's opening: imports, table names, types and helpers the calls use; the
+    /// names it gives in the module (types) it takes from `scope`.
+    fn preamble(&mut self, out: &mut String, design: &Design, calls: &[Call], scope: &mut Scope);
 
     /// Written before every call's function (or its note that it is not generated).
     fn before(&self, _out: &mut String, _f: &Function<'_>) {}
-
-    /// A note that the call's function is not generated, and why.
-    fn skip(&self, out: &mut String, f: &Function<'_>, why: &str);
 
     fn get(&self, out: &mut String, f: &Function<'_>, get: &Get);
     fn query(&self, out: &mut String, f: &Function<'_>, read: &Read);
@@ -84,21 +130,14 @@ pub(super) trait Dialect {
     fn update(&self, out: &mut String, update: &UpdateStep, to: &Write<'_>);
     fn delete(&self, out: &mut String, delete: &DeleteStep, to: &Write<'_>);
 
-    /// A transaction's function up to its first step; `params` are the steps' parameters and
-    /// whether each takes several items ([`transact_params`]).
-    fn transaction(
-        &self,
-        out: &mut String,
-        f: &Function<'_>,
-        steps: &[(Step, u32)],
-        params: &[(String, bool)],
-    );
+    /// A transaction's function up to its first step.
+    fn transaction(&self, out: &mut String, f: &Function<'_>, steps: &[StepParam<'_>]);
 
-    /// Opens the step whose parameter is `param`; returns the item's expression and the
-    /// step's indentation.
-    fn step_start(&self, out: &mut String, param: &str, many: bool) -> (String, &'static str);
+    /// Opens a step (a loop over its items, when it takes several); returns the item's
+    /// expression and the step's indentation.
+    fn step_start(&self, out: &mut String, step: &StepParam<'_>) -> (String, &'static str);
 
-    fn step_end(&self, out: &mut String, many: bool);
+    fn step_end(&self, out: &mut String, step: &StepParam<'_>);
 
     /// Sends the transaction and closes its function.
     fn transaction_end(&self, out: &mut String);
@@ -113,14 +152,14 @@ pub(super) fn render<D: Dialect>(design: &Design, mut dialect: D) -> String {
     let calls = calls(&lookup);
     // Room for the whole module at once: growing a string of tens of megabytes by doubling
     // copied it again and again (a function is about 1.3 KB in every language).
-    let mut out = String::with_capacity(BYTES_PER_CALL * calls.len() + 256 * design.entities.len());
-    dialect.preamble(&mut out, design, &calls);
+    let capacity = BYTES_PER_CALL * calls.len() + 256 * design.entities.len();
+    let mut out = String::with_capacity(capacity);
+    let mut scope = Scope::with_taken(D::TAKEN);
+    dialect.preamble(&mut out, design, &calls, &mut scope);
     let mut registry = Vec::new();
     for call in &calls {
-        let name =
-            dialect
-                .scope()
-                .unique(names::valid(&D::case(&call.pattern), D::LANG, "pattern"));
+        let case = D::CASE;
+        let name = scope.unique(names::valid(&case(&call.pattern), D::LANG, "pattern"));
         let doc = doc_line(call);
         let f = Function {
             name: &name,
@@ -129,26 +168,29 @@ pub(super) fn render<D: Dialect>(design: &Design, mut dialect: D) -> String {
         };
         dialect.before(&mut out, &f);
         match &call.kind {
-            Kind::Skip(why) => dialect.skip(&mut out, &f, why),
+            Kind::Skip(why) => {
+                let why = names::one_line(why);
+                let _ = writeln!(out, "{}{name}: not generated: {why}.", D::NOTE);
+            }
             Kind::Get(get) => dialect.get(&mut out, &f, get),
             Kind::Query(read) => dialect.query(&mut out, &f, read),
             Kind::Scan(scan) => dialect.scan(&mut out, &f, scan),
             Kind::Write(step) => write_step(&dialect, &mut out, step, &Write::Alone(&f)),
             Kind::Transact(steps) => {
-                let params = transact_params(steps, D::LANG, D::case);
-                dialect.transaction(&mut out, &f, steps, &params);
-                for ((step, _), (param, many)) in steps.iter().zip(&params) {
-                    let (item, indent) = dialect.step_start(&mut out, param, *many);
-                    write_step(
-                        &dialect,
-                        &mut out,
-                        step,
-                        &Write::Step {
-                            item: &item,
-                            indent,
-                        },
-                    );
-                    dialect.step_end(&mut out, *many);
+                let params: Vec<StepParam<'_>> = steps
+                    .iter()
+                    .zip(transact_params(steps, D::LANG, D::CASE))
+                    .map(|((step, _), (name, many))| StepParam { step, name, many })
+                    .collect();
+                dialect.transaction(&mut out, &f, &params);
+                for param in &params {
+                    let (item, indent) = dialect.step_start(&mut out, param);
+                    let to = Write::Step {
+                        item: &item,
+                        indent,
+                    };
+                    write_step(&dialect, &mut out, param.step, &to);
+                    dialect.step_end(&mut out, param);
                 }
                 dialect.transaction_end(&mut out);
             }
@@ -201,12 +243,13 @@ impl Tables {
         )
     }
 
-    /// The constant of the table named `table`, if the design has it.
-    pub fn get(&self, table: &str) -> Option<&str> {
-        self.0
-            .iter()
-            .find(|(t, _)| t == table)
-            .map(|(_, c)| c.as_str())
+    /// The expression of the table named `table`: its constant after `prefix`, or its name
+    /// quoted by `quote` when the design has no such table.
+    pub fn expr(&self, table: &str, prefix: &str, quote: fn(&str) -> String) -> String {
+        match self.0.iter().find(|(t, _)| t == table) {
+            Some((_, c)) => format!("{prefix}{c}"),
+            None => quote(table),
+        }
     }
 
     /// (table name, constant), in the design's order.

@@ -655,15 +655,15 @@ fn gathers_shards(calls: &[Call]) -> bool {
 
 /// The TypeScript module on `@aws-sdk/lib-dynamodb`.
 pub fn typescript(design: &Design) -> String {
-    driver::render(design, typescript::TypeScript::new())
+    driver::render(design, typescript::TypeScript::default())
 }
 
 /// The Python module on boto3.
 pub fn python(design: &Design) -> String {
-    driver::render(design, python::Python::new())
+    driver::render(design, python::Python::default())
 }
 
 /// The Rust module on aws-sdk-dynamodb.
 pub fn rust(design: &Design) -> String {
-    driver::render(design, rust::Rust::new())
+    driver::render(design, rust::Rust::default())
 }

@@ -6,12 +6,11 @@ use std::fmt::Write as _;
 
 use crate::export::names::{self, Lang, Scope, py_str};
 use crate::model::{AttrType, Design};
-use crate::template::{KeyTemplate, Part};
 
-use super::driver::{Dialect, Function, Layout, Tables, Write};
+use super::driver::{Dialect, Function, Layout, StepParam, Tables, Write, step_params};
 use super::{
-    Call, DeleteStep, Get, Input, PutStep, Read, Scan, Step, TemplatedKey, UpdateStep,
-    gathers_shards, update_expression, writes_shards,
+    Call, DeleteStep, Get, Input, PutStep, Read, Scan, TemplatedKey, UpdateStep, gathers_shards,
+    update_expression, writes_shards,
 };
 
 /// black's layout of a `def` longer than its line.
@@ -24,31 +23,18 @@ const LAYOUT: Layout = Layout {
 /// Request parameters: (name, Python expression).
 type Params = Vec<(String, String)>;
 
+#[derive(Default)]
 pub(super) struct Python {
-    scope: Scope,
     /// Each table's constant (`ORDERS_TABLE`).
     tables: Tables,
 }
 
 impl Python {
-    pub fn new() -> Python {
-        Python {
-            scope: Scope::with_taken(&[
-                "Item", "Decimal", "Any", "Optional", "os", "random", "PATTERNS",
-            ]),
-            tables: Tables::default(),
-        }
-    }
-
     fn table(&self, name: &str) -> String {
-        match self.tables.get(name) {
-            Some(c) => c.to_string(),
-            None => py_str(name),
-        }
+        self.tables.expr(name, "", py_str)
     }
 
-    /// The function's signature line (`def name(client...) -> returns:`) and its docstring;
-    /// `doc_more` continues the docstring after its first line.
+    /// The function's signature line (`def name(client...) -> returns:`) and its docstring.
     fn signature(&self, out: &mut String, f: &Function<'_>, params: &str, returns: &str) {
         let sig = format!(
             "\n\ndef {}(client{params}) -> {returns}:\n    \"\"\"{}\"\"\"\n",
@@ -274,38 +260,32 @@ fn page_end(out: &mut String, request: &Params, method: &str) {
 
 impl Dialect for Python {
     const LANG: Lang = Lang::Python;
+    const CASE: fn(&str) -> String = names::snake;
+    const NOTE: &'static str = "\n\n# ";
+    const TAKEN: &'static [&'static str] = &[
+        "Item", "Decimal", "Any", "Optional", "os", "random", "PATTERNS",
+    ];
 
-    fn case(name: &str) -> String {
-        names::snake(name)
+    fn literal(&self, text: &str) -> String {
+        py_str(text)
     }
 
-    fn scope(&mut self) -> &mut Scope {
-        &mut self.scope
+    /// Literal text is escaped; the expressions go in raw (they use single quotes, since an
+    /// f-string expression cannot hold a backslash before Python 3.12).
+    fn text(&self, text: &mut String, s: &str) {
+        let quoted = py_str(&s.replace('{', "{{").replace('}', "}}"));
+        text.push_str(&quoted[1..quoted.len() - 1]);
     }
 
-    fn string(&self, t: &KeyTemplate, var: &dyn Fn(&str) -> String) -> String {
-        if t.is_constant() {
-            return py_str(t.literal_prefix());
-        }
-        // Literal text is escaped; the expressions go in raw (they use single quotes, since
-        // an f-string expression cannot hold a backslash before Python 3.12).
-        let mut out = String::from("f\"");
-        for p in t.parts() {
-            match p {
-                Part::Literal(s) => {
-                    let quoted = py_str(&s.replace('{', "{{").replace('}', "}}"));
-                    out.push_str(&quoted[1..quoted.len() - 1]);
-                }
-                Part::Var(v) => {
-                    let _ = write!(out, "{{{}}}", var(&v.name));
-                }
-            }
-        }
-        out.push('"');
-        out
+    fn hole(&self, text: &mut String, _: &mut Vec<String>, expr: String) {
+        let _ = write!(text, "{{{expr}}}");
     }
 
-    fn preamble(&mut self, out: &mut String, design: &Design, calls: &[Call]) {
+    fn interpolation(&self, text: &str, _: &[String]) -> String {
+        format!("f\"{text}\"")
+    }
+
+    fn preamble(&mut self, out: &mut String, design: &Design, calls: &[Call], _: &mut Scope) {
         let _ = writeln!(
             out,
             "\"\"\"Access code for {} (exported by keyplan): one function per access pattern, on boto3.\"\"\"\n",
@@ -333,15 +313,6 @@ impl Dialect for Python {
         if gathers_shards(calls) {
             out.push_str("\n\ndef _sort_key(value: Any) -> tuple[int, Any]:\n    \"\"\"DynamoDB's order of key values: numbers numerically, strings by code point.\"\"\"\n    return (0, value) if isinstance(value, (int, Decimal)) else (1, str(value))\n");
         }
-    }
-
-    fn skip(&self, out: &mut String, f: &Function<'_>, why: &str) {
-        let _ = writeln!(
-            out,
-            "\n\n# {}: not generated: {}.",
-            f.name,
-            names::one_line(why)
-        );
     }
 
     fn get(&self, out: &mut String, f: &Function<'_>, g: &Get) {
@@ -505,31 +476,22 @@ impl Dialect for Python {
         self.write(out, to, ", key: Item", "delete_item", "Delete", &request);
     }
 
-    fn transaction(
-        &self,
-        out: &mut String,
-        f: &Function<'_>,
-        _steps: &[(Step, u32)],
-        params: &[(String, bool)],
-    ) {
-        let sig: String = params
-            .iter()
-            .map(|(p, many)| format!(", {p}: {}", if *many { "list[Item]" } else { "Item" }))
-            .collect();
-        self.signature(out, f, &sig, "None");
+    fn transaction(&self, out: &mut String, f: &Function<'_>, steps: &[StepParam<'_>]) {
+        let params = step_params(steps, "Item", "list[Item]");
+        self.signature(out, f, &params, "None");
         out.push_str("    transact_items: list[dict[str, Any]] = []\n");
     }
 
-    fn step_start(&self, out: &mut String, param: &str, many: bool) -> (String, &'static str) {
-        if many {
-            let _ = writeln!(out, "    for item in {param}:");
-            ("item".to_string(), "        ")
-        } else {
-            (param.to_string(), "    ")
+    fn step_start(&self, out: &mut String, step: &StepParam<'_>) -> (String, &'static str) {
+        if !step.many {
+            return (step.name.clone(), "    ");
         }
+        let _ = writeln!(out, "    for item in {}:", step.name);
+        ("item".to_string(), "        ")
     }
 
-    fn step_end(&self, _out: &mut String, _many: bool) {}
+    /// A step's loop ends where its indentation does.
+    fn step_end(&self, _: &mut String, _: &StepParam<'_>) {}
 
     fn transaction_end(&self, out: &mut String) {
         out.push_str("    client.transact_write_items(TransactItems=transact_items)\n");

@@ -5,9 +5,8 @@ use std::fmt::Write as _;
 
 use crate::export::names::{self, Lang, Scope, rs_str};
 use crate::model::{AttrType, Design, KeyType};
-use crate::template::{KeyTemplate, Part};
 
-use super::driver::{Dialect, Function, Layout, Tables, Write};
+use super::driver::{Dialect, Function, Layout, StepParam, Tables, Write, step_params};
 use super::{
     Call, DeleteStep, Get, Input, Kind, PutStep, Read, Scan, Step, TemplatedKey, UpdateStep,
     update_expression, writes_shards,
@@ -20,25 +19,15 @@ const LAYOUT: Layout = Layout {
     width: 100,
 };
 
+#[derive(Default)]
 pub(super) struct Rust {
-    scope: Scope,
     /// Each table's constant (`ORDERS_TABLE`).
     tables: Tables,
 }
 
 impl Rust {
-    pub fn new() -> Rust {
-        Rust {
-            scope: Scope::with_taken(&["text", "value", "shard", "Item", "Error"]),
-            tables: Tables::default(),
-        }
-    }
-
     fn table(&self, name: &str) -> String {
-        match self.tables.get(name) {
-            Some(c) => c.to_string(),
-            None => rs_str(name),
-        }
+        self.tables.expr(name, "", rs_str)
     }
 
     /// The function's doc comment and signature: `params` after the client, `returns` in
@@ -239,14 +228,9 @@ fn page_end(out: &mut String, limit: Option<u32>) {
 
 impl Dialect for Rust {
     const LANG: Lang = Lang::Rust;
-
-    fn case(name: &str) -> String {
-        names::snake(name)
-    }
-
-    fn scope(&mut self) -> &mut Scope {
-        &mut self.scope
-    }
+    const CASE: fn(&str) -> String = names::snake;
+    const NOTE: &'static str = "\n// ";
+    const TAKEN: &'static [&'static str] = &["text", "value", "shard", "Item", "Error"];
 
     /// Every key value is an `AttributeValue` of the key's type, built from the string.
     fn value(&self, k: &TemplatedKey, var: &dyn Fn(&str) -> String) -> String {
@@ -258,25 +242,26 @@ impl Dialect for Rust {
         }
     }
 
-    fn string(&self, t: &KeyTemplate, var: &dyn Fn(&str) -> String) -> String {
-        if t.is_constant() {
-            return format!("{}.to_string()", rs_str(t.literal_prefix()));
-        }
-        let mut fmt = String::new();
-        let mut args = Vec::new();
-        for p in t.parts() {
-            match p {
-                Part::Literal(s) => fmt.push_str(&s.replace('{', "{{").replace('}', "}}")),
-                Part::Var(v) => {
-                    fmt.push_str("{}");
-                    args.push(var(&v.name));
-                }
-            }
-        }
-        format!("format!({}, {})", rs_str(&fmt), args.join(", "))
+    fn literal(&self, text: &str) -> String {
+        format!("{}.to_string()", rs_str(text))
     }
 
-    fn preamble(&mut self, out: &mut String, design: &Design, calls: &[Call]) {
+    /// A `format!` string: its text escaped as a string literal's, its braces doubled.
+    fn text(&self, text: &mut String, s: &str) {
+        let quoted = rs_str(&s.replace('{', "{{").replace('}', "}}"));
+        text.push_str(&quoted[1..quoted.len() - 1]);
+    }
+
+    fn hole(&self, text: &mut String, args: &mut Vec<String>, expr: String) {
+        text.push_str("{}");
+        args.push(expr);
+    }
+
+    fn interpolation(&self, text: &str, args: &[String]) -> String {
+        format!("format!(\"{text}\", {})", args.join(", "))
+    }
+
+    fn preamble(&mut self, out: &mut String, design: &Design, calls: &[Call], _: &mut Scope) {
         let _ = writeln!(
             out,
             "//! Access code for {} (exported by keyplan): one function per access pattern, on\n//! aws-sdk-dynamodb.\n",
@@ -335,15 +320,6 @@ impl Dialect for Rust {
         if writes_shards(design) {
             out.push_str("\n/// A write shard, 0 to n-1, spread by the clock's nanoseconds (no rand dependency).\n#[allow(dead_code)]\nfn shard(n: u32) -> u32 {\n    let nanos = std::time::SystemTime::now()\n        .duration_since(std::time::UNIX_EPOCH)\n        .map(|d| d.subsec_nanos())\n        .unwrap_or(0);\n    nanos % n\n}\n");
         }
-    }
-
-    fn skip(&self, out: &mut String, f: &Function<'_>, why: &str) {
-        let _ = writeln!(
-            out,
-            "\n// {}: not generated: {}.",
-            f.name,
-            names::one_line(why)
-        );
     }
 
     fn get(&self, out: &mut String, f: &Function<'_>, g: &Get) {
@@ -538,32 +514,25 @@ impl Dialect for Rust {
         close_builder(out, to, ind, "delete");
     }
 
-    fn transaction(
-        &self,
-        out: &mut String,
-        f: &Function<'_>,
-        _steps: &[(Step, u32)],
-        params: &[(String, bool)],
-    ) {
-        let sig: String = params
-            .iter()
-            .map(|(p, many)| format!(", {p}: {}", if *many { "Vec<Item>" } else { "Item" }))
-            .collect();
-        self.signature(out, f, &sig, "()");
+    fn transaction(&self, out: &mut String, f: &Function<'_>, steps: &[StepParam<'_>]) {
+        let params = step_params(steps, "Item", "Vec<Item>");
+        self.signature(out, f, &params, "()");
         out.push_str("    let mut transact_items = Vec::new();\n");
     }
 
-    fn step_start(&self, out: &mut String, param: &str, many: bool) -> (String, &'static str) {
-        if many {
-            let _ = writeln!(out, "    for item in {param} {{");
-            ("item".to_string(), "        ")
+    /// A step is a block, or a loop over its items.
+    fn step_start(&self, out: &mut String, step: &StepParam<'_>) -> (String, &'static str) {
+        let item = if step.many {
+            let _ = writeln!(out, "    for item in {} {{", step.name);
+            "item".to_string()
         } else {
             out.push_str("    {\n");
-            (param.to_string(), "        ")
-        }
+            step.name.clone()
+        };
+        (item, "        ")
     }
 
-    fn step_end(&self, out: &mut String, _many: bool) {
+    fn step_end(&self, out: &mut String, _: &StepParam<'_>) {
         out.push_str("    }\n");
     }
 

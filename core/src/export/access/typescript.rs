@@ -7,16 +7,15 @@ use std::fmt::Write as _;
 use crate::export::electrodb::{ModelAttribute, model_attributes};
 use crate::export::names::{self, Lang, Scope, ts_key, ts_str, ts_template_text};
 use crate::model::{AttrType, Design};
-use crate::template::{KeyTemplate, Part};
 
-use super::driver::{Dialect, Function, Tables, Write};
+use super::driver::{Dialect, Function, StepParam, Tables, Write};
 use super::{
     Call, DeleteStep, Get, Input, Kind, PutStep, Read, Scan, Step, TemplatedKey, UpdateStep,
     gathers_shards, update_expression,
 };
 
+#[derive(Default)]
 pub(super) struct TypeScript {
-    scope: Scope,
     /// By entity name (the first of a name): its interface.
     interfaces: BTreeMap<String, String>,
     /// Each table's key in `TABLES`.
@@ -24,23 +23,6 @@ pub(super) struct TypeScript {
 }
 
 impl TypeScript {
-    pub fn new() -> TypeScript {
-        TypeScript {
-            scope: Scope::with_taken(&[
-                "DynamoDBClient",
-                "DynamoDBDocumentClient",
-                "TABLES",
-                "Key",
-                "Page",
-                "documentClient",
-                "compareKeys",
-                "PATTERNS",
-            ]),
-            interfaces: BTreeMap::new(),
-            tables: Tables::default(),
-        }
-    }
-
     fn interface(&self, entity: &str) -> String {
         self.interfaces
             .get(entity)
@@ -49,10 +31,7 @@ impl TypeScript {
     }
 
     fn table(&self, table: &str) -> String {
-        match self.tables.get(table) {
-            Some(key) => format!("TABLES.{key}"),
-            None => ts_str(table),
-        }
+        self.tables.expr(table, "TABLES.", ts_str)
     }
 
     fn items_type(&self, entities: &[String]) -> String {
@@ -259,33 +238,36 @@ fn names_record(pairs: &[(String, String)]) -> String {
 
 impl Dialect for TypeScript {
     const LANG: Lang = Lang::TypeScript;
+    const CASE: fn(&str) -> String = names::camel;
+    const NOTE: &'static str = "// ";
+    const TAKEN: &'static [&'static str] = &[
+        "DynamoDBClient",
+        "DynamoDBDocumentClient",
+        "TABLES",
+        "Key",
+        "Page",
+        "documentClient",
+        "compareKeys",
+        "PATTERNS",
+    ];
 
-    fn case(name: &str) -> String {
-        names::camel(name)
+    fn literal(&self, text: &str) -> String {
+        ts_str(text)
     }
 
-    fn scope(&mut self) -> &mut Scope {
-        &mut self.scope
+    fn text(&self, text: &mut String, s: &str) {
+        text.push_str(&ts_template_text(s));
     }
 
-    fn string(&self, t: &KeyTemplate, var: &dyn Fn(&str) -> String) -> String {
-        if t.is_constant() {
-            return ts_str(t.literal_prefix());
-        }
-        let mut out = String::from("`");
-        for p in t.parts() {
-            match p {
-                Part::Literal(s) => out.push_str(&ts_template_text(s)),
-                Part::Var(v) => {
-                    let _ = write!(out, "${{{}}}", var(&v.name));
-                }
-            }
-        }
-        out.push('`');
-        out
+    fn hole(&self, text: &mut String, _: &mut Vec<String>, expr: String) {
+        let _ = write!(text, "${{{expr}}}");
     }
 
-    fn preamble(&mut self, out: &mut String, design: &Design, calls: &[Call]) {
+    fn interpolation(&self, text: &str, _: &[String]) -> String {
+        format!("`{text}`")
+    }
+
+    fn preamble(&mut self, out: &mut String, design: &Design, calls: &[Call], scope: &mut Scope) {
         let _ = writeln!(
             out,
             "// Access code for {} (exported by keyplan): one function per access pattern.",
@@ -355,7 +337,7 @@ impl Dialect for TypeScript {
         out.push_str("export function documentClient(client: DynamoDBClient = new DynamoDBClient({})): DynamoDBDocumentClient {\n  return DynamoDBDocumentClient.from(client);\n}\n");
 
         for entity in &design.entities {
-            let name = self.scope.unique(names::valid(
+            let name = scope.unique(names::valid(
                 &names::pascal(&entity.name),
                 Lang::TypeScript,
                 "Entity",
@@ -395,15 +377,6 @@ impl Dialect for TypeScript {
 
     fn before(&self, out: &mut String, f: &Function<'_>) {
         let _ = writeln!(out, "\n/** {} */", f.doc.replace("*/", "* /"));
-    }
-
-    fn skip(&self, out: &mut String, f: &Function<'_>, why: &str) {
-        let _ = writeln!(
-            out,
-            "// {}: not generated: {}.",
-            f.name,
-            names::one_line(why)
-        );
     }
 
     fn get(&self, out: &mut String, f: &Function<'_>, g: &Get) {
@@ -584,16 +557,10 @@ impl Dialect for TypeScript {
         Self::close_write(out, to);
     }
 
-    fn transaction(
-        &self,
-        out: &mut String,
-        f: &Function<'_>,
-        steps: &[(Step, u32)],
-        params: &[(String, bool)],
-    ) {
+    fn transaction(&self, out: &mut String, f: &Function<'_>, steps: &[StepParam<'_>]) {
         let mut field_types = Vec::new();
-        for ((s, _), (field, many)) in steps.iter().zip(params) {
-            let ty = match s {
+        for step in steps {
+            let ty = match step.step {
                 Step::Put(p) => self.interface(&p.entity),
                 Step::Update(u) => {
                     let mut inputs = u.key_inputs.clone();
@@ -606,8 +573,12 @@ impl Dialect for TypeScript {
                 }
                 Step::Delete(d) => object_type(&d.key_inputs),
             };
-            let ty = if *many { format!("Array<{ty}>") } else { ty };
-            field_types.push(format!("{field}: {ty}"));
+            let ty = if step.many {
+                format!("Array<{ty}>")
+            } else {
+                ty
+            };
+            field_types.push(format!("{}: {ty}", step.name));
         }
         let _ = writeln!(
             out,
@@ -620,18 +591,19 @@ impl Dialect for TypeScript {
         );
     }
 
-    fn step_start(&self, out: &mut String, param: &str, many: bool) -> (String, &'static str) {
-        if many {
-            let _ = writeln!(out, "        ...input.{param}.map((item) => ({{");
-            ("item".to_string(), "          ")
+    fn step_start(&self, out: &mut String, step: &StepParam<'_>) -> (String, &'static str) {
+        let item = if step.many {
+            let _ = writeln!(out, "        ...input.{}.map((item) => ({{", step.name);
+            "item".to_string()
         } else {
             out.push_str("        {\n");
-            (format!("input.{param}"), "          ")
-        }
+            format!("input.{}", step.name)
+        };
+        (item, "          ")
     }
 
-    fn step_end(&self, out: &mut String, many: bool) {
-        out.push_str(if many {
+    fn step_end(&self, out: &mut String, step: &StepParam<'_>) {
+        out.push_str(if step.many {
             "        })),\n"
         } else {
             "        },\n"
