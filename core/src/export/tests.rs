@@ -223,6 +223,8 @@ fn comment_text_keeps_its_words_on_one_line() {
         "one",
         "two words",
         "  leading and trailing  ",
+        " leading",
+        "trailing ",
         "double  space",
         "tab\there",
         "line\nbreak",

@@ -43,6 +43,25 @@ pub(super) fn step_params(steps: &[StepParam<'_>], one: &str, many: &str) -> Str
         .collect()
 }
 
+/// `open`, each of `items` written by `write` with `sep` between them, and `close`, written
+/// in one string (no string per item).
+pub(super) fn enclosed<T>(
+    (open, sep, close): (&str, &str, &str),
+    items: &[T],
+    write: impl Fn(&mut String, &T),
+) -> String {
+    let mut out = String::with_capacity(open.len() + close.len() + 48 * items.len());
+    out.push_str(open);
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(sep);
+        }
+        write(&mut out, item);
+    }
+    out.push_str(close);
+    out
+}
+
 /// Where a write step is written.
 pub(super) enum Write<'a> {
     /// A function of its own, which takes the item (a put) or the key and the changes.

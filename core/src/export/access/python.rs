@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use crate::export::names::{self, Lang, Scope, py_str};
 use crate::model::{AttrType, Design};
 
-use super::driver::{Dialect, Function, Layout, StepParam, Tables, Write, step_params};
+use super::driver::{Dialect, Function, Layout, StepParam, Tables, Write, enclosed, step_params};
 use super::{
     Call, DeleteStep, Get, Input, PutStep, Read, Scan, TemplatedKey, UpdateStep, gathers_shards,
     update_expression, writes_shards,
@@ -214,11 +214,9 @@ fn params(inputs: &[Input]) -> String {
 }
 
 fn dict(pairs: &[(String, String)]) -> String {
-    let inner: Vec<String> = pairs
-        .iter()
-        .map(|(k, v)| format!("{}: {v}", py_str(k)))
-        .collect();
-    format!("{{{}}}", inner.join(", "))
+    enclosed(("{", ", ", "}"), pairs, |out, (k, v)| {
+        let _ = write!(out, "{}: {v}", py_str(k));
+    })
 }
 
 /// Placeholder and attribute-name pairs with the names as string literals.
@@ -227,10 +225,9 @@ fn quoted_values(pairs: &[(String, String)]) -> Params {
 }
 
 fn kwargs(pairs: &[(String, String)], ind: &str) -> String {
-    pairs
-        .iter()
-        .map(|(k, v)| format!("{ind}{k}={v},\n"))
-        .collect()
+    enclosed(("", "", ""), pairs, |out, (k, v)| {
+        let _ = writeln!(out, "{ind}{k}={v},");
+    })
 }
 
 /// A request dict literal, a key per line, closed at `ind`.

@@ -8,7 +8,7 @@ use crate::export::electrodb::{ModelAttribute, model_attributes};
 use crate::export::names::{self, Lang, Scope, ts_key, ts_str, ts_template_text};
 use crate::model::{AttrType, Design};
 
-use super::driver::{Dialect, Function, StepParam, Tables, Write};
+use super::driver::{Dialect, Function, StepParam, Tables, Write, enclosed};
 use super::{
     Call, DeleteStep, Get, Input, Kind, PutStep, Read, Scan, Step, TemplatedKey, UpdateStep,
     gathers_shards, update_expression,
@@ -221,19 +221,15 @@ fn input_type(ty: AttrType) -> &'static str {
 }
 
 fn object_type(inputs: &[Input]) -> String {
-    let fields: Vec<String> = inputs
-        .iter()
-        .map(|i| format!("{}: {}", ts_key(&i.attr), input_type(i.ty)))
-        .collect();
-    format!("{{ {} }}", fields.join("; "))
+    enclosed(("{ ", "; ", " }"), inputs, |out, i| {
+        let _ = write!(out, "{}: {}", ts_key(&i.attr), input_type(i.ty));
+    })
 }
 
 fn names_record(pairs: &[(String, String)]) -> String {
-    let inner: Vec<String> = pairs
-        .iter()
-        .map(|(k, v)| format!("{}: {}", ts_str(k), ts_str(v)))
-        .collect();
-    format!("{{ {} }}", inner.join(", "))
+    enclosed(("{ ", ", ", " }"), pairs, |out, (k, v)| {
+        let _ = write!(out, "{}: {}", ts_str(k), ts_str(v));
+    })
 }
 
 impl Dialect for TypeScript {
