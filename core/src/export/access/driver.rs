@@ -102,12 +102,36 @@ pub(super) trait Dialect {
     /// Appends the literal text `s` to an interpolation's `text`, escaped for it.
     fn text(&self, text: &mut String, s: &str);
 
+    /// What opens and closes an interpolated string (`` ` `` and `` ` ``), and a variable in it
+    /// (`${` and `}`).
+    const QUOTES: [&'static str; 2];
+    const HOLE: [&'static str; 2];
+
     /// Appends the variable `expr` to an interpolation: to its `text`, or to its `args` and a
     /// hole in the text.
-    fn hole(&self, text: &mut String, args: &mut Vec<String>, expr: String);
+    fn hole(&self, text: &mut String, _args: &mut Vec<String>, expr: String) {
+        let [open, close] = Self::HOLE;
+        text.push_str(open);
+        text.push_str(&expr);
+        text.push_str(close);
+    }
 
     /// The interpolation of `text` and `args`: a string-valued expression.
-    fn interpolation(&self, text: &str, args: &[String]) -> String;
+    fn interpolation(&self, text: &str, _args: &[String]) -> String {
+        let [open, close] = Self::QUOTES;
+        format!("{open}{text}{close}")
+    }
+
+    /// An expression drawing a write shard, 0 to `n` - 1.
+    fn random_shard(&self, n: u32) -> String;
+
+    /// The value of a key attribute computed into an item, its write shard drawn at random.
+    fn computed_value(&self, k: &TemplatedKey, var: &dyn Fn(&str) -> String) -> String {
+        self.value(k, &|v| match k.template.shard() {
+            Some(shard) if shard.name == v => self.random_shard(shard.shards.unwrap_or(1)),
+            _ => var(v),
+        })
+    }
 
     /// A string-valued expression of the template, each variable spelled by `var`.
     fn string(&self, t: &KeyTemplate, var: &dyn Fn(&str) -> String) -> String {
@@ -238,7 +262,6 @@ fn write_step<D: Dialect>(dialect: &D, out: &mut String, step: &Step, to: &Write
 /// design's order.
 #[derive(Default)]
 pub(super) struct Tables(Vec<(String, String)>);
-
 impl Tables {
     /// Each table's name in `case`, valid in `lang` and unique.
     pub fn new(

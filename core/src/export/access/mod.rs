@@ -106,6 +106,17 @@ struct UpdateStep {
     condition: Option<String>,
 }
 
+impl UpdateStep {
+    /// Whether a variable of a SET value is read from the caller's key (a variable of the
+    /// table key that the changes do not carry) rather than from the changes.
+    fn reads_from_key(&self, var: &str) -> bool {
+        self.key
+            .iter()
+            .any(|k| k.template.attribute_vars().any(|v| v.name == var))
+            && !self.change_inputs.iter().any(|i| i.attr == var)
+    }
+}
+
 #[derive(Debug, Clone)]
 struct DeleteStep {
     table: String,

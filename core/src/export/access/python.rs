@@ -65,14 +65,7 @@ impl Python {
             .keys
             .iter()
             .map(|k| {
-                let value = self.value(k, &|v| {
-                    if k.template.shard().is_some_and(|s| s.name == v) {
-                        let n = k.template.shard().and_then(|s| s.shards).unwrap_or(1);
-                        format!("random.randrange({n})")
-                    } else {
-                        item_value(obj, v)
-                    }
-                });
+                let value = self.computed_value(k, &|v| item_value(obj, v));
                 (k.attr.clone(), value)
             })
             .collect();
@@ -101,30 +94,19 @@ impl Python {
     /// The request of an Update: the table, the key, the SET expression and its values.
     fn update_request(&self, u: &UpdateStep, key_obj: &str, changes_obj: &str) -> Params {
         let (expr, attr_names, attr_values) = update_expression(u);
-        let key_vars: Vec<String> = u
-            .key
-            .iter()
-            .flat_map(|k| k.template.attribute_vars().map(|v| v.name.clone()))
-            .collect();
         let var = |v: &str| {
-            if key_vars.iter().any(|k| k == v) && !u.change_inputs.iter().any(|i| i.attr == v) {
-                item_value(key_obj, v)
+            let obj = if u.reads_from_key(v) {
+                key_obj
             } else {
-                item_value(changes_obj, v)
-            }
+                changes_obj
+            };
+            item_value(obj, v)
         };
         let values: Params = attr_values
             .iter()
             .map(|(placeholder, attr)| {
                 let value = match u.derived.iter().find(|d| &d.attr == attr) {
-                    Some(d) => self.value(d, &|v: &str| {
-                        if d.template.shard().is_some_and(|s| s.name == v) {
-                            let n = d.template.shard().and_then(|s| s.shards).unwrap_or(1);
-                            format!("random.randrange({n})")
-                        } else {
-                            var(v)
-                        }
-                    }),
+                    Some(d) => self.computed_value(d, &var),
                     None => format!("{changes_obj}[{}]", py_str(attr)),
                 };
                 (placeholder.clone(), value)
@@ -259,6 +241,8 @@ impl Dialect for Python {
     const LANG: Lang = Lang::Python;
     const CASE: fn(&str) -> String = names::snake;
     const NOTE: &'static str = "\n\n# ";
+    const QUOTES: [&'static str; 2] = ["f\"", "\""];
+    const HOLE: [&'static str; 2] = ["{", "}"];
     const TAKEN: &'static [&'static str] = &[
         "Item", "Decimal", "Any", "Optional", "os", "random", "PATTERNS",
     ];
@@ -267,19 +251,15 @@ impl Dialect for Python {
         py_str(text)
     }
 
+    fn random_shard(&self, n: u32) -> String {
+        format!("random.randrange({n})")
+    }
+
     /// Literal text is escaped; the expressions go in raw (they use single quotes, since an
     /// f-string expression cannot hold a backslash before Python 3.12).
     fn text(&self, text: &mut String, s: &str) {
         let quoted = py_str(&s.replace('{', "{{").replace('}', "}}"));
         text.push_str(&quoted[1..quoted.len() - 1]);
-    }
-
-    fn hole(&self, text: &mut String, _: &mut Vec<String>, expr: String) {
-        let _ = write!(text, "{{{expr}}}");
-    }
-
-    fn interpolation(&self, text: &str, _: &[String]) -> String {
-        format!("f\"{text}\"")
     }
 
     fn preamble(&mut self, out: &mut String, design: &Design, calls: &[Call], _: &mut Scope) {

@@ -51,18 +51,6 @@ impl Rust {
         LAYOUT.write(out, &sig);
     }
 
-    /// A key attribute's value computed into an item, a write shard drawn from the clock.
-    fn computed_value(&self, k: &TemplatedKey) -> String {
-        self.value(k, &|v: &str| {
-            if k.template.shard().is_some_and(|s| s.name == v) {
-                let n = k.template.shard().and_then(|s| s.shards).unwrap_or(1);
-                format!("shard({n})")
-            } else {
-                ident(v)
-            }
-        })
-    }
-
     /// The `.key(..)` calls of a builder, one per line at indent `ind`.
     fn key_calls(&self, out: &mut String, key: &[TemplatedKey], ind: &str) {
         for k in key {
@@ -230,6 +218,9 @@ impl Dialect for Rust {
     const LANG: Lang = Lang::Rust;
     const CASE: fn(&str) -> String = names::snake;
     const NOTE: &'static str = "\n// ";
+    /// A `format!` call: its string, then its arguments.
+    const QUOTES: [&'static str; 2] = ["format!(\"", "\", "];
+    const HOLE: [&'static str; 2] = ["{", "}"];
     const TAKEN: &'static [&'static str] = &["text", "value", "shard", "Item", "Error"];
 
     /// Every key value is an `AttributeValue` of the key's type, built from the string.
@@ -246,6 +237,11 @@ impl Dialect for Rust {
         format!("{}.to_string()", rs_str(text))
     }
 
+    /// The generated module's `shard`, which spreads by the clock.
+    fn random_shard(&self, n: u32) -> String {
+        format!("shard({n})")
+    }
+
     /// A `format!` string: its text escaped as a string literal's, its braces doubled.
     fn text(&self, text: &mut String, s: &str) {
         let quoted = rs_str(&s.replace('{', "{{").replace('}', "}}"));
@@ -258,7 +254,8 @@ impl Dialect for Rust {
     }
 
     fn interpolation(&self, text: &str, args: &[String]) -> String {
-        format!("format!(\"{text}\", {})", args.join(", "))
+        let [open, close] = Self::QUOTES;
+        format!("{open}{text}{close}{})", args.join(", "))
     }
 
     fn preamble(&mut self, out: &mut String, design: &Design, calls: &[Call], _: &mut Scope) {
@@ -448,7 +445,7 @@ impl Dialect for Rust {
                 out,
                 "{ind}item.insert({}.to_string(), {});",
                 rs_str(&k.attr),
-                self.computed_value(k)
+                self.computed_value(k, &|v| ident(v))
             );
         }
         self.open_builder(out, to, ind, "put_item", "put", &p.table);
@@ -486,7 +483,7 @@ impl Dialect for Rust {
         names_calls(out, &attr_names, &calls);
         for (p, attr) in &attr_values {
             let value = match u.derived.iter().find(|d| &d.attr == attr) {
-                Some(d) => self.computed_value(d),
+                Some(d) => self.computed_value(d, &|v| ident(v)),
                 None => format!("value({changes}, {})?", rs_str(attr)),
             };
             let _ = writeln!(

@@ -44,18 +44,6 @@ impl TypeScript {
         }
     }
 
-    /// The value of a key attribute computed into an item, a write shard drawn at random.
-    fn computed_value(&self, k: &TemplatedKey, var: &dyn Fn(&str) -> String) -> String {
-        self.value(k, &|v| {
-            if k.template.shard().is_some_and(|s| s.name == v) {
-                let n = k.template.shard().and_then(|s| s.shards).unwrap_or(1);
-                format!("Math.floor(Math.random() * {n})")
-            } else {
-                var(v)
-            }
-        })
-    }
-
     fn put_item(&self, p: &PutStep, obj: &str, ind: &str) -> String {
         let mut out = String::from("{\n");
         for k in &p.keys {
@@ -236,6 +224,8 @@ impl Dialect for TypeScript {
     const LANG: Lang = Lang::TypeScript;
     const CASE: fn(&str) -> String = names::camel;
     const NOTE: &'static str = "// ";
+    const QUOTES: [&'static str; 2] = ["`", "`"];
+    const HOLE: [&'static str; 2] = ["${", "}"];
     const TAKEN: &'static [&'static str] = &[
         "DynamoDBClient",
         "DynamoDBDocumentClient",
@@ -251,16 +241,12 @@ impl Dialect for TypeScript {
         ts_str(text)
     }
 
+    fn random_shard(&self, n: u32) -> String {
+        format!("Math.floor(Math.random() * {n})")
+    }
+
     fn text(&self, text: &mut String, s: &str) {
         text.push_str(&ts_template_text(s));
-    }
-
-    fn hole(&self, text: &mut String, _: &mut Vec<String>, expr: String) {
-        let _ = write!(text, "${{{expr}}}");
-    }
-
-    fn interpolation(&self, text: &str, _: &[String]) -> String {
-        format!("`{text}`")
     }
 
     fn preamble(&mut self, out: &mut String, design: &Design, calls: &[Call], scope: &mut Scope) {
@@ -515,17 +501,15 @@ impl Dialect for TypeScript {
             names_record(&attr_names)
         );
         let _ = writeln!(out, "{ind}ExpressionAttributeValues: {{");
-        let key_vars: Vec<String> = u
-            .key
-            .iter()
-            .flat_map(|k| k.template.attribute_vars().map(|v| v.name.clone()))
-            .collect();
         let var = |v: &str| {
-            if key_vars.iter().any(|k| k == v) && !u.change_inputs.iter().any(|i| i.attr == v) {
-                access(key_obj, v)
-            } else {
-                access(changes_obj, v)
-            }
+            access(
+                if u.reads_from_key(v) {
+                    key_obj
+                } else {
+                    changes_obj
+                },
+                v,
+            )
         };
         for (placeholder, attr) in &attr_values {
             let value = match u.derived.iter().find(|d| &d.attr == attr) {
