@@ -5,6 +5,8 @@
 //! The driver writes the module in one pass: no text is written and then rewritten (a
 //! signature too long for its line is laid out by [`Layout`] as the dialect writes it).
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use crate::export::names::{self, Lang, Scope};
@@ -255,6 +257,23 @@ fn write_step<D: Dialect>(dialect: &D, out: &mut String, step: &Step, to: &Write
         Step::Put(put) => dialect.put(out, put, to),
         Step::Update(update) => dialect.update(out, update, to),
         Step::Delete(delete) => dialect.delete(out, delete, to),
+    }
+}
+
+/// A language's identifiers of attribute names, each worked out once per module: the same
+/// attributes come back in most functions' parameters and keys.
+#[derive(Default)]
+pub(super) struct Idents(RefCell<HashMap<String, String>>);
+
+impl Idents {
+    /// The identifier of `attr`, made by `make` the first time.
+    pub fn get(&self, attr: &str, make: fn(&str) -> String) -> String {
+        if let Some(id) = self.0.borrow().get(attr) {
+            return id.clone();
+        }
+        let id = make(attr);
+        self.0.borrow_mut().insert(attr.to_string(), id.clone());
+        id
     }
 }
 

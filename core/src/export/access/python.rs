@@ -7,7 +7,9 @@ use std::fmt::Write as _;
 use crate::export::names::{self, Lang, Scope, py_str};
 use crate::model::{AttrType, Design};
 
-use super::driver::{Dialect, Function, Layout, StepParam, Tables, Write, enclosed, step_params};
+use super::driver::{
+    Dialect, Function, Idents, Layout, StepParam, Tables, Write, enclosed, step_params,
+};
 use super::{
     Call, DeleteStep, Get, Input, PutStep, Read, Scan, TemplatedKey, UpdateStep, gathers_shards,
     update_expression, writes_shards,
@@ -27,9 +29,22 @@ type Params = Vec<(String, String)>;
 pub(super) struct Python {
     /// Each table's constant (`ORDERS_TABLE`).
     tables: Tables,
+    idents: Idents,
 }
 
 impl Python {
+    /// A variable's identifier (`customer_id`), worked out once in a module.
+    fn ident(&self, attr: &str) -> String {
+        self.idents.get(attr, make_ident)
+    }
+
+    fn params(&self, inputs: &[Input]) -> String {
+        inputs
+            .iter()
+            .map(|i| format!(", {}: {}", self.ident(&i.attr), input_type(i.ty)))
+            .collect()
+    }
+
     fn table(&self, name: &str) -> String {
         self.tables.expr(name, "", py_str)
     }
@@ -53,7 +68,7 @@ impl Python {
         let sig = format!(
             "\n\ndef {}(\n    client{}, limit: {limit}, start_key: Optional[Item] = None\n) -> tuple[list[Item], Optional[Item]]:\n    \"\"\"{}{more}\"\"\"\n",
             f.name,
-            params(&f.call.inputs),
+            self.params(&f.call.inputs),
             doc(f)
         );
         LAYOUT.write(out, &sig);
@@ -177,7 +192,8 @@ fn item_value(obj: &str, attr: &str) -> String {
     )
 }
 
-fn ident(attr: &str) -> String {
+/// An attribute's identifier in Python: snake case, valid.
+fn make_ident(attr: &str) -> String {
     names::valid(&names::snake(attr), Lang::Python, "value")
 }
 
@@ -186,13 +202,6 @@ fn input_type(ty: AttrType) -> &'static str {
         AttrType::N => "int | Decimal",
         _ => "str",
     }
-}
-
-fn params(inputs: &[Input]) -> String {
-    inputs
-        .iter()
-        .map(|i| format!(", {}: {}", ident(&i.attr), input_type(i.ty)))
-        .collect()
 }
 
 fn dict(pairs: &[(String, String)]) -> String {
@@ -293,10 +302,10 @@ impl Dialect for Python {
     }
 
     fn get(&self, out: &mut String, f: &Function<'_>, g: &Get) {
-        self.signature(out, f, &params(&f.call.inputs), "Optional[Item]");
+        self.signature(out, f, &self.params(&f.call.inputs), "Optional[Item]");
         let mut request = vec![
             ("TableName".to_string(), self.table(&g.table)),
-            self.key_param(&g.key, &|v| ident(v)),
+            self.key_param(&g.key, &|v| self.ident(v)),
         ];
         if g.consistent {
             request.push(("ConsistentRead".to_string(), "True".to_string()));
@@ -342,7 +351,7 @@ impl Dialect for Python {
                 r.limit,
                 "\n\n    Returns one page of items and the key to pass as `start_key` for the next, if any.\n    ",
             );
-            request.push(values(&|v| ident(v)));
+            request.push(values(&|v| self.ident(v)));
             if !r.forward {
                 request.push(("ScanIndexForward".to_string(), "False".to_string()));
             }
@@ -356,7 +365,7 @@ impl Dialect for Python {
         self.signature(
             out,
             f,
-            &format!("{}, limit: int = {limit}", params(&f.call.inputs)),
+            &format!("{}, limit: int = {limit}", self.params(&f.call.inputs)),
             "list[Item]",
         );
         let _ = writeln!(
@@ -371,7 +380,7 @@ impl Dialect for Python {
             if v == shard_var {
                 "shard".to_string()
             } else {
-                ident(v)
+                self.ident(v)
             }
         }));
         if !r.forward {
@@ -413,7 +422,7 @@ impl Dialect for Python {
             let values: Params = s
                 .values
                 .iter()
-                .map(|(p, a)| (p.clone(), ident(a)))
+                .map(|(p, a)| (p.clone(), self.ident(a)))
                 .collect();
             request.push(("FilterExpression".to_string(), py_str(&s.filter)));
             request.push((

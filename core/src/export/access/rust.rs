@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use crate::export::names::{self, Lang, Scope, rs_str};
 use crate::model::{AttrType, Design, KeyType};
 
-use super::driver::{Dialect, Function, Layout, StepParam, Tables, Write, step_params};
+use super::driver::{Dialect, Function, Idents, Layout, StepParam, Tables, Write, step_params};
 use super::{
     Call, DeleteStep, Get, Input, Kind, PutStep, Read, Scan, Step, TemplatedKey, UpdateStep,
     update_expression, writes_shards,
@@ -23,9 +23,56 @@ const LAYOUT: Layout = Layout {
 pub(super) struct Rust {
     /// Each table's constant (`ORDERS_TABLE`).
     tables: Tables,
+    idents: Idents,
 }
 
 impl Rust {
+    /// A variable's identifier (`customer_id`), worked out once in a module.
+    fn ident(&self, attr: &str) -> String {
+        self.idents.get(attr, make_ident)
+    }
+
+    fn params(&self, inputs: &[Input]) -> String {
+        inputs
+            .iter()
+            .map(|i| {
+                format!(
+                    ", {}: {}",
+                    self.ident(&i.attr),
+                    if i.ty == AttrType::N { "f64" } else { "&str" }
+                )
+            })
+            .collect()
+    }
+
+    /// Statements binding each variable a key needs, read from an item (`text(&item, "x")?`);
+    /// returns the variables bound.
+    fn bind_from_item(
+        &self,
+        out: &mut String,
+        keys: &[TemplatedKey],
+        obj: &str,
+        ind: &str,
+        skip: &[String],
+    ) -> Vec<String> {
+        let mut bound = Vec::new();
+        for k in keys {
+            for v in k.template.attribute_vars() {
+                if bound.contains(&v.name) || skip.contains(&v.name) {
+                    continue;
+                }
+                let _ = writeln!(
+                    out,
+                    "{ind}let {} = text(&{obj}, {})?;",
+                    self.ident(&v.name),
+                    rs_str(&v.name)
+                );
+                bound.push(v.name.clone());
+            }
+        }
+        bound
+    }
+
     fn table(&self, name: &str) -> String {
         self.tables.expr(name, "", rs_str)
     }
@@ -46,7 +93,7 @@ impl Rust {
             "\n/// {}{more}\npub async fn {}(\n    client: &Client{},\n    limit: Option<i32>,\n    start_key: Option<Item>,\n) -> Result<(Vec<Item>, Option<Item>), Error> {{\n",
             f.doc,
             f.name,
-            params(&f.call.inputs)
+            self.params(&f.call.inputs)
         );
         LAYOUT.write(out, &sig);
     }
@@ -58,7 +105,7 @@ impl Rust {
                 out,
                 "{ind}.key({}, {})",
                 rs_str(&k.attr),
-                self.value(k, &|v| ident(v))
+                self.value(k, &|v| self.ident(v))
             );
         }
     }
@@ -146,21 +193,9 @@ fn indent<'a>(to: &Write<'a>) -> &'a str {
     }
 }
 
-fn ident(attr: &str) -> String {
+/// An attribute's identifier in Rust: snake case, valid.
+fn make_ident(attr: &str) -> String {
     names::valid(&names::snake(attr), Lang::Rust, "value")
-}
-
-fn params(inputs: &[Input]) -> String {
-    inputs
-        .iter()
-        .map(|i| {
-            format!(
-                ", {}: {}",
-                ident(&i.attr),
-                if i.ty == AttrType::N { "f64" } else { "&str" }
-            )
-        })
-        .collect()
 }
 
 fn names_calls(out: &mut String, names: &[(String, String)], ind: &str) {
@@ -172,33 +207,6 @@ fn names_calls(out: &mut String, names: &[(String, String)], ind: &str) {
             rs_str(a)
         );
     }
-}
-
-/// Statements binding each variable a key needs, read from an item (`text(&item, "x")?`);
-/// returns the variables bound.
-fn bind_from_item(
-    out: &mut String,
-    keys: &[TemplatedKey],
-    obj: &str,
-    ind: &str,
-    skip: &[String],
-) -> Vec<String> {
-    let mut bound = Vec::new();
-    for k in keys {
-        for v in k.template.attribute_vars() {
-            if bound.contains(&v.name) || skip.contains(&v.name) {
-                continue;
-            }
-            let _ = writeln!(
-                out,
-                "{ind}let {} = text(&{obj}, {})?;",
-                ident(&v.name),
-                rs_str(&v.name)
-            );
-            bound.push(v.name.clone());
-        }
-    }
-    bound
 }
 
 /// The end of a read returning one page: its limit and start key, the call, the page.
@@ -320,7 +328,7 @@ impl Dialect for Rust {
     }
 
     fn get(&self, out: &mut String, f: &Function<'_>, g: &Get) {
-        self.signature(out, f, &params(&f.call.inputs), "Option<Item>");
+        self.signature(out, f, &self.params(&f.call.inputs), "Option<Item>");
         let _ = writeln!(
             out,
             "    let output = client\n        .get_item()\n        .table_name({})",
@@ -341,11 +349,11 @@ impl Dialect for Rust {
                 "\n///\n/// Returns one page and the key to pass as `start_key` for the next, if any.",
             );
             out.push_str("    let output = client\n        .query()\n");
-            self.query_calls(out, r, &|v: &str| ident(v), "        ");
+            self.query_calls(out, r, &|v: &str| self.ident(v), "        ");
             page_end(out, r.limit);
             return;
         };
-        let sig = format!("{}, limit: i32", params(&f.call.inputs));
+        let sig = format!("{}, limit: i32", self.params(&f.call.inputs));
         self.signature(out, f, &sig, "Vec<Item>");
         let _ = writeln!(
             out,
@@ -362,7 +370,7 @@ impl Dialect for Rust {
                 if v == shard_var {
                     "shard".to_string()
                 } else {
-                    ident(v)
+                    self.ident(v)
                 }
             },
             "                ",
@@ -417,7 +425,7 @@ impl Dialect for Rust {
                     out,
                     "        .expression_attribute_values({}, AttributeValue::{variant}({}.to_string()))",
                     rs_str(p),
-                    ident(a)
+                    self.ident(a)
                 );
             }
         }
@@ -436,7 +444,7 @@ impl Dialect for Rust {
         if let Write::Alone(f) = to {
             self.signature(out, f, &format!(", {item}: Item"), "()");
         }
-        bind_from_item(out, &p.keys, obj, ind, &[]);
+        self.bind_from_item(out, &p.keys, obj, ind, &[]);
         if let Write::Step { .. } = to {
             let _ = writeln!(out, "{ind}let {item} = {obj};");
         }
@@ -445,7 +453,7 @@ impl Dialect for Rust {
                 out,
                 "{ind}item.insert({}.to_string(), {});",
                 rs_str(&k.attr),
-                self.computed_value(k, &|v| ident(v))
+                self.computed_value(k, &|v| self.ident(v))
             );
         }
         self.open_builder(out, to, ind, "put_item", "put", &p.table);
@@ -467,8 +475,8 @@ impl Dialect for Rust {
             }
             Write::Step { .. } => "changes",
         };
-        let bound = bind_from_item(out, &u.key, key_obj, ind, &[]);
-        bind_from_item(out, &u.derived, changes_obj, ind, &bound);
+        let bound = self.bind_from_item(out, &u.key, key_obj, ind, &[]);
+        self.bind_from_item(out, &u.derived, changes_obj, ind, &bound);
         if let Write::Step { .. } = to {
             let _ = writeln!(out, "{ind}let changes = &{changes_obj};");
         }
@@ -483,7 +491,7 @@ impl Dialect for Rust {
         names_calls(out, &attr_names, &calls);
         for (p, attr) in &attr_values {
             let value = match u.derived.iter().find(|d| &d.attr == attr) {
-                Some(d) => self.computed_value(d, &|v| ident(v)),
+                Some(d) => self.computed_value(d, &|v| self.ident(v)),
                 None => format!("value({changes}, {})?", rs_str(attr)),
             };
             let _ = writeln!(
@@ -501,7 +509,7 @@ impl Dialect for Rust {
         if let Write::Alone(f) = to {
             self.signature(out, f, ", key: Item", "()");
         }
-        bind_from_item(out, &d.key, key_obj, ind, &[]);
+        self.bind_from_item(out, &d.key, key_obj, ind, &[]);
         self.open_builder(out, to, ind, "delete_item", "delete", &d.table);
         let calls = format!("{ind}    ");
         self.key_calls(out, &d.key, &calls);
