@@ -428,9 +428,35 @@ pub fn xml(s: &str) -> String {
     out
 }
 
-/// A `//` or `#` comment body on one line.
+/// A `//` or `#` comment body on one line: the words of `s` (split at any whitespace) joined
+/// by single spaces.
 pub fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    // Most text is already one line of ASCII words, copied as it is: no byte outside ASCII,
+    // no whitespace but single spaces between words.
+    let mut after_space = true;
+    let plain = s.bytes().all(|b| {
+        let space = b == b' ';
+        let fine = b.is_ascii() && !(space && after_space) && (space || !is_ascii_space(b));
+        after_space = space;
+        fine
+    });
+    if plain && (!after_space || s.is_empty()) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    for word in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// Whitespace for `char::is_whitespace` among ASCII bytes (`u8::is_ascii_whitespace` leaves
+/// out the vertical tab).
+fn is_ascii_space(b: u8) -> bool {
+    b.is_ascii_whitespace() || b == 0x0b
 }
 
 /// An object key in TypeScript: bare when it is an identifier, else a string literal.

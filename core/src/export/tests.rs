@@ -212,3 +212,30 @@ fn exports_use_the_first_entity_of_a_name() {
         workbench: "Thing1" has 0 items"#]]
     .assert_eq(&lines.join("\n"));
 }
+
+// issue 14: the fast path of `one_line` (text already on one line) must give what splitting at every
+// whitespace character and joining with spaces gives.
+#[test]
+fn comment_text_keeps_its_words_on_one_line() {
+    for text in [
+        "",
+        " ",
+        "one",
+        "two words",
+        "  leading and trailing  ",
+        " leading",
+        "trailing ",
+        "double  space",
+        "tab\there",
+        "line\nbreak",
+        "carriage\rreturn",
+        "vertical\u{b}tab",
+        "form\u{c}feed",
+        "no\u{a0}break space",
+        "line\u{2028}separator",
+        "ümlaut words",
+    ] {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        assert_eq!(names::one_line(text), words.join(" "), "{text:?}");
+    }
+}
