@@ -287,13 +287,18 @@ pub fn analyze(design: &Design) -> Analysis {
 mod tests {
     use super::*;
 
+    /// The examples and a generated design, each named.
+    fn designs() -> Vec<(&'static str, Design)> {
+        let mut designs = crate::examples::all();
+        designs.push(("generated", crate::generated::design(30)));
+        designs
+    }
+
     // issue 13: the access code reads the verdicts without the findings; they must be the
     // verdicts the whole analysis gives.
     #[test]
     fn the_verdicts_alone_are_the_verdicts_of_the_whole_analysis() {
-        let mut designs = crate::examples::all();
-        designs.push(("generated", crate::generated::design(30)));
-        for (name, design) in designs {
+        for (name, design) in designs() {
             let alone = verdicts(&design);
             assert!(!alone.is_empty(), "{name} has no verdicts");
             assert_eq!(alone, analyze(&design).verdicts, "{name}");
@@ -303,9 +308,7 @@ mod tests {
     // issue 13: `keyplan query` computes the verdict of its one pattern alone.
     #[test]
     fn one_patterns_verdict_is_its_verdict_among_all() {
-        let mut designs = crate::examples::all();
-        designs.push(("generated", crate::generated::design(30)));
-        for (name, design) in designs {
+        for (name, design) in designs() {
             let all = verdicts(&design);
             for (pattern, verdict) in design.patterns.iter().zip(&all) {
                 assert_eq!(
