@@ -586,7 +586,7 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
         let attributes: Vec<(&Attribute, values::Kind, bool)> = relations.vars[e]
             .iter()
             .map(|a| {
-                let kind = values::classify(&a, &entity.name, config.seed);
+                let kind = values::classify(a, &entity.name, config.seed);
                 // A value a child's key copies is always there.
                 let needed =
                     a.required || primary.contains(&a.name) || parent_vars[e].contains(&a.name);
