@@ -6,10 +6,12 @@
 //! last (t(10,000) / t(1,000)), and the growth n log n allows between those sizes (13.3 from
 //! 1,000 to 10,000: 10 for linear work, 100 for quadratic); `ok` when the row grows at most
 //! that much (with a tenth of slack for noise) and its time at the last size is under 1 s.
-//! A time is the median of a few measurements (five, three at 10,000 entities), and a
-//! measurement repeats a fast row until it has taken 50 ms, so that short rows are not lost in
-//! the clock's resolution. The CPU time the thread had (on Linux) comes first: a machine busy
-//! with other work does not inflate it; the wall-clock time follows.
+//! A measurement repeats a fast row until it has taken 50 ms, so that short rows are not lost
+//! in the clock's resolution; each row is measured a few times (five, three at 10,000
+//! entities). The CPU time the thread had (on Linux) comes first, the least of the
+//! measurements: a machine busy with other work does not add CPU time to a thread, but its
+//! cache misses and migrations do, and only ever upwards, so the least is the figure least
+//! disturbed and the one the growth is computed from. The wall-clock time follows, the median.
 //!
 //! Run (a release build: the figures mean nothing in debug): `scripts/bench-scale`, or
 //! `cargo run --release -p keyplan-core --example scale [-- SIZES...]`.
@@ -19,8 +21,9 @@
 //! hash and the length of what the row computed (the Debug text of the analysis, sample, cost
 //! report or query run; the export's text) to FILE: an optimisation must leave it the same.
 //!
-//! The rows do what the CLI does, with its allocator (jemalloc): `cost` and `query` build the store from the sample (moved,
-//! not copied) and compute the verdicts alone, as `keyplan cost` and `keyplan query` do.
+//! The rows do what the CLI does, with its allocator (jemalloc): `cost` and `query` build the
+//! store from the sample (moved, not copied); `cost` computes the verdicts alone (no
+//! findings), `query` only its pattern's, as `keyplan cost` and `keyplan query` do.
 //!
 //! The designs are [`keyplan_core::generated::design`], the one `benches/analysis.rs` uses at
 //! 200 entities: one table with 20 GSIs, entities in groups of five sharing a parent partition,
@@ -31,7 +34,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use keyplan_core::analysis::verdicts;
+use keyplan_core::analysis::{verdict_of, verdicts};
 use keyplan_core::analyze;
 use keyplan_core::eval::{self, Store};
 use keyplan_core::export::{Format, export};
@@ -55,16 +58,18 @@ fn cpu_time() -> Option<Duration> {
 /// A measurement repeats its row until it has taken this long (wall-clock).
 const MIN_MEASUREMENT: Duration = Duration::from_millis(50);
 
-/// A row's time at one size: the wall-clock time and, where the system tells, the CPU time.
+/// A row's time at one size: the median wall-clock time and, where the system tells, the
+/// least CPU time.
 #[derive(Clone, Copy)]
 struct Timing {
     wall: Duration,
     cpu: Option<Duration>,
 }
 
-/// The median of `runs` measurements of `f`, each of as many calls as take
-/// [`MIN_MEASUREMENT`] (counted on a first call, which also warms up), divided by the calls.
-fn median(runs: usize, f: &mut dyn FnMut()) -> Timing {
+/// `runs` measurements of `f`, each of as many calls as take [`MIN_MEASUREMENT`] (counted on
+/// a first call, which also warms up), divided by the calls: their median wall-clock time and
+/// least CPU time.
+fn measure(runs: usize, f: &mut dyn FnMut()) -> Timing {
     let start = Instant::now();
     f();
     let once = start.elapsed().max(Duration::from_micros(1));
@@ -88,10 +93,7 @@ fn median(runs: usize, f: &mut dyn FnMut()) -> Timing {
     let cpus: Option<Vec<Duration>> = cpus.into_iter().collect();
     Timing {
         wall: walls[walls.len() / 2],
-        cpu: cpus.map(|mut c| {
-            c.sort();
-            c[c.len() / 2]
-        }),
+        cpu: cpus.and_then(|c| c.into_iter().min()),
     }
 }
 
@@ -157,18 +159,17 @@ fn print_table(title: &str, sizes: &[usize], rows: &[(String, Vec<Duration>)]) {
     }
 }
 
-/// `keyplan query FILE "Thing0 of parent"`: the sample moved into its store, the verdicts, one
-/// pattern run with inputs picked from the sample.
+/// `keyplan query FILE "Thing0 of parent"`: the sample moved into its store, the pattern's
+/// verdict, the pattern run with inputs picked from the sample.
 fn query(design: &Design) -> Option<eval::PatternRun> {
     let store = Store::build(
         design,
         generate(design, &SampleConfig::default()).into_load_items(),
     );
-    let verdicts = verdicts(design);
-    let verdict = verdicts.iter().find(|v| v.pattern == "Thing0 of parent")?;
-    let pattern = design.pattern(&verdict.pattern)?;
-    let inputs = eval::pick_inputs(design, &store, verdict, pattern).ok();
-    eval::run_pattern(design, &store, verdict, inputs).ok()
+    let pattern = design.pattern("Thing0 of parent")?;
+    let verdict = verdict_of(design, pattern);
+    let inputs = eval::pick_inputs(design, &store, &verdict, pattern).ok();
+    eval::run_pattern(design, &store, &verdict, inputs).ok()
 }
 
 /// `keyplan cost FILE`: the sample moved into its store, the verdicts and the estimate.
@@ -261,7 +262,7 @@ fn main() {
                 let computed = format!("{:?}", compute());
                 let _ = writeln!(dump, "{n} {name}: {}", fingerprint(&computed));
             }
-            let timing = median(runs, &mut || drop(black_box(compute())));
+            let timing = measure(runs, &mut || drop(black_box(compute())));
             match timings.iter_mut().find(|(row, _)| *row == name) {
                 Some((_, times)) => times.push(timing),
                 None => timings.push((name, vec![timing])),
@@ -280,7 +281,7 @@ fn main() {
         .collect();
     if let Some(cpu) = cpu {
         print_table(
-            "CPU time (this thread's, from /proc/thread-self/schedstat; median)",
+            "CPU time (this thread's, from /proc/thread-self/schedstat; the least of the runs)",
             &sizes,
             &cpu,
         );

@@ -33,6 +33,11 @@ pub fn verdicts(design: &Design) -> Vec<Verdict> {
     verdicts_of(&Prepared::new(design))
 }
 
+/// The verdict of one pattern of an already prepared design, as [`verdicts_of`] gives it.
+pub(crate) fn verdict_of(prepared: &Prepared<'_>, pattern: &AccessPattern) -> Verdict {
+    verdict(prepared, pattern)
+}
+
 /// [`verdicts`] of an already prepared design (the findings reuse the same [`Prepared`]).
 pub(crate) fn verdicts_of(prepared: &Prepared<'_>) -> Vec<Verdict> {
     prepared

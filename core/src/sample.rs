@@ -583,26 +583,25 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
         };
         let primary: BTreeSet<String> = primary_vars(design, entity).into_iter().collect();
         // Decided once per entity: how each attribute gets its values, and each key's template.
-        let attributes: Vec<(Attribute, values::Kind, bool)> = relations.vars[e]
+        let attributes: Vec<(&Attribute, values::Kind, bool)> = relations.vars[e]
             .iter()
-            .cloned()
             .map(|a| {
-                let kind = values::classify(&a, &entity.name, config.seed);
+                let kind = values::classify(a, &entity.name, config.seed);
                 // A value a child's key copies is always there.
                 let needed =
                     a.required || primary.contains(&a.name) || parent_vars[e].contains(&a.name);
                 (a, kind, needed)
             })
             .collect();
-        let keys: Vec<(String, KeyType, KeyTemplate, bool)> = key_lists
+        let keys: Vec<(&String, KeyType, Cow<'_, KeyTemplate>, bool)> = key_lists
             .get(table.name.as_str())
             .map_or(&[][..], Vec::as_slice)
             .iter()
             .filter_map(|key| {
-                let template = entity.key_template(&key.name)?.into_owned();
+                let template = entity.key_template(&key.name)?;
                 let is_primary = key.name == table.partition_key.name
                     || table.sort_key.as_ref().is_some_and(|k| k.name == key.name);
-                Some((key.name.clone(), key.ty, template, is_primary))
+                Some((&key.name, key.ty, template, is_primary))
             })
             .collect();
         let keep = &parent_vars[e];
@@ -651,7 +650,7 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
             rendered_keys.clear();
             for (name, ty, template, is_primary) in &keys {
                 let rendered = render_key_in(
-                    template,
+                    template.as_ref(),
                     *ty,
                     |v| match v.shards {
                         Some(n) => Some(Cow::Owned(AttributeValue::S(
@@ -667,7 +666,7 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
                             identity.push('\u{0}');
                             identity.push_str(value.as_key_text().unwrap_or_default());
                         }
-                        rendered_keys.push((name, value));
+                        rendered_keys.push((*name, value));
                     }
                     None if *is_primary => complete = false,
                     // No value for a variable: the item is not in that index.

@@ -20,8 +20,10 @@ use keyplan_server::cli::{self, Cli};
 
 /// jemalloc, with its background threads on: memory a finished or cancelled run freed goes
 /// back to the system within its decay time (10 s), where glibc's malloc kept hundreds of MB
-/// for the life of the server (issue 13; `scripts/run-memory` measures it). Not on MSVC,
-/// which jemalloc does not support.
+/// for the life of the server (issue 13; `scripts/run-memory` measures it). Built unprefixed
+/// (Cargo.toml), it is the C code's `malloc` too, so the embedded engine's SQLite frees into
+/// it rather than into glibc's per-thread arenas, which kept what a run's tables had held.
+/// Not on MSVC, which jemalloc does not support.
 #[cfg(not(target_env = "msvc"))]
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;

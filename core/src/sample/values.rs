@@ -213,11 +213,13 @@ impl<'a> Generator<'a> {
                 text.push_str(last);
                 AttributeValue::S(text)
             }
-            Kind::TitleName => AttributeValue::S(format!(
-                "{} {}",
-                capitalise(self.pick(WORDS)),
-                capitalise(self.pick(WORDS))
-            )),
+            Kind::TitleName => {
+                let mut text = String::with_capacity(24);
+                push_capitalised(&mut text, self.pick(WORDS));
+                text.push(' ');
+                push_capitalised(&mut text, self.pick(WORDS));
+                AttributeValue::S(text)
+            }
             Kind::Time => {
                 let t = self.next_time();
                 AttributeValue::S(iso_datetime(t))
@@ -241,9 +243,20 @@ impl<'a> Generator<'a> {
             )),
             Kind::Sku => AttributeValue::S(format!("SKU-{:05}", self.below(100_000))),
             Kind::Text => {
+                // Written in place: a sentence of words, the first capitalised (the words
+                // drawn in the same order as ever, so the sample does not change).
                 let n = self.between(3, 7);
-                let words: Vec<&str> = (0..n).map(|_| self.pick(WORDS)).collect();
-                AttributeValue::S(capitalise(&words.join(" ")))
+                let mut text = String::with_capacity(64);
+                for i in 0..n {
+                    let word = self.pick(WORDS);
+                    if i == 0 {
+                        push_capitalised(&mut text, word);
+                    } else {
+                        text.push(' ');
+                        text.push_str(word);
+                    }
+                }
+                AttributeValue::S(text)
             }
             Kind::Words => AttributeValue::S(format!("{}-{}", self.pick(WORDS), self.pick(WORDS))),
             Kind::Expiry => AttributeValue::N(signed_decimal(self.anchor + 90 * DAY)),
@@ -583,11 +596,13 @@ fn initials(name: &str) -> String {
     out
 }
 
-fn capitalise(word: &str) -> String {
+/// Appends `word` with its first letter in upper case (the rest copied whole, not char by
+/// char: this runs for most text values).
+fn push_capitalised(text: &mut String, word: &str) {
     let mut chars = word.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().chain(chars).collect(),
-        None => String::new(),
+    if let Some(c) = chars.next() {
+        text.extend(c.to_uppercase());
+        text.push_str(chars.as_str());
     }
 }
 
