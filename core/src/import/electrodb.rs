@@ -715,8 +715,16 @@ mod reader {
         }
         notes.extend(unread_note("attribute properties", &unread));
         notes.extend(js::non_literal_note(&non_literal));
+        let n_entities = design.entities.len();
         let mut imported = Imported::new(design);
         imported.notes = notes;
+        imported.collections = n_collections;
+        imported.held = Some(match (n_services, n_entities) {
+            (0, 1) => "an ElectroDB entity".to_string(),
+            (0, _) => "ElectroDB entities".to_string(),
+            (1, _) => "an ElectroDB service".to_string(),
+            (n, _) => format!("{n} ElectroDB services"),
+        });
         Ok(imported)
     }
 }

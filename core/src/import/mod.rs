@@ -133,6 +133,12 @@ pub struct Imported {
     pub notes: Vec<String>,
     /// What the source declared for each access pattern, by the pattern's name in the design.
     pub declared: BTreeMap<String, Declared>,
+    /// What the file held, in words, where the format's name does not say it ("an ElectroDB
+    /// service"); `None`: [`Format::described`].
+    pub held: Option<String>,
+    /// How many collections (ElectroDB's reads of several entities) were read; each is a
+    /// pattern of the design.
+    pub collections: usize,
 }
 
 impl Imported {
@@ -141,7 +147,38 @@ impl Imported {
             design,
             notes: Vec::new(),
             declared: BTreeMap::new(),
+            held: None,
+            collections: 0,
         }
+    }
+
+    /// What was read, in words, for the message that says what a file was opened as: "an
+    /// ElectroDB service: 4 entities, 3 collections", "a CloudFormation template: 2 tables, no
+    /// entities" (issue 15). The formats of code (OneTable, ElectroDB) count what their
+    /// authors wrote, entities and collections; the others count tables first.
+    pub fn summary(&self, format: Format) -> String {
+        let design = &self.design;
+        let plural = |n: usize, one: &str, many: &str| match n {
+            1 => format!("1 {one}"),
+            n => format!("{n} {many}"),
+        };
+        let tables = plural(design.tables.len(), "table", "tables");
+        let entities = match design.entities.len() {
+            0 => "no entities".to_string(),
+            n => plural(n, "entity", "entities"),
+        };
+        let mut counts = match format {
+            Format::OneTable | Format::ElectroDb if design.tables.len() <= 1 => vec![entities],
+            _ => vec![tables, entities],
+        };
+        if self.collections > 0 {
+            counts.push(plural(self.collections, "collection", "collections"));
+        }
+        format!(
+            "{}: {}",
+            self.held.as_deref().unwrap_or(format.described()),
+            counts.join(", ")
+        )
     }
 }
 
@@ -464,14 +501,21 @@ fn detect_source(source: &Source<'_>) -> Result<Format, ImportError> {
         return Err(ImportError::Unrecognised { tried, looks_like });
     }
     // Not JSON, no reader took it, and it reads like a JavaScript module (it imports or
-    // exports): where modules cannot be read, say where one would be, at the JSON error's place.
-    #[cfg(not(feature = "js"))]
-    if let Err(e @ ImportError::Syntax { .. }) = source.json()
+    // exports): its syntax error, with line and column, is the answer (the other formats'
+    // reasons say nothing to its author); where modules cannot be read, say where one would
+    // be, at the JSON error's place.
+    if let Err(json_error @ ImportError::Syntax { .. }) = source.json()
         && ["import ", "export ", "require("]
             .iter()
             .any(|word| source.text.contains(word))
     {
-        return Err(needs_js(e));
+        #[cfg(feature = "js")]
+        if let Some(Err(e @ ImportError::Syntax { .. })) = source.module.get() {
+            let _ = json_error;
+            return Err(e.clone());
+        }
+        #[cfg(not(feature = "js"))]
+        return Err(needs_js(json_error));
     }
     Err(ImportError::Unrecognised {
         tried,
