@@ -713,6 +713,11 @@ mod reader {
                     .to_string(),
             );
         }
+        // issue 15: what is the table's, not the model's.
+        notes.push(
+            "ElectroDB models hold no billing mode, capacity or TTL (the table's settings): each table is read as on-demand, without a TTL attribute"
+                .to_string(),
+        );
         notes.extend(unread_note("attribute properties", &unread));
         notes.extend(js::non_literal_note(&non_literal));
         let n_entities = design.entities.len();
