@@ -32,6 +32,26 @@ fn repeat(open: &str, n: usize, close: &str) -> String {
 
 const MB: usize = 1024 * 1024;
 
+/// A NoSQL Workbench model whose sample items fill about `bytes`.
+fn workbench_items(bytes: usize) -> String {
+    let mut items = String::with_capacity(bytes + 1000);
+    items.push_str(
+        r#"{"ModelName":"big","ModelMetadata":{"Version":"3.0"},"DataModel":[{"TableName":"t","KeyAttributes":{"PartitionKey":{"AttributeName":"pk","AttributeType":"S"},"SortKey":{"AttributeName":"sk","AttributeType":"S"}},"NonKeyAttributes":[],"TableFacets":[],"TableData":["#,
+    );
+    let mut i = 0usize;
+    while items.len() < bytes - 200 {
+        if i > 0 {
+            items.push(',');
+        }
+        items.push_str(&format!(
+            r#"{{"pk":{{"S":"USER#{i}"}},"sk":{{"S":"PROFILE#{i}"}},"name":{{"S":"someone {i}"}}}}"#
+        ));
+        i += 1;
+    }
+    items.push_str("]}]}");
+    items
+}
+
 fn cases() -> Vec<Case> {
     let mut out = Vec::new();
     // Deep nesting, in each syntax.
@@ -92,24 +112,13 @@ fn cases() -> Vec<Case> {
     });
 
     // 50 MB files.
-    let mut items = String::with_capacity(50 * MB + 1000);
-    items.push_str(
-        r#"{"ModelName":"big","ModelMetadata":{"Version":"3.0"},"DataModel":[{"TableName":"t","KeyAttributes":{"PartitionKey":{"AttributeName":"pk","AttributeType":"S"},"SortKey":{"AttributeName":"sk","AttributeType":"S"}},"NonKeyAttributes":[],"TableFacets":[],"TableData":["#,
-    );
-    let mut i = 0usize;
-    while items.len() < 50 * MB {
-        if i > 0 {
-            items.push(',');
-        }
-        items.push_str(&format!(
-            r#"{{"pk":{{"S":"USER#{i}"}},"sk":{{"S":"PROFILE#{i}"}},"name":{{"S":"someone {i}"}}}}"#
-        ));
-        i += 1;
-    }
-    items.push_str("]}]}");
+    out.push(Case {
+        name: "Workbench model, 2 MB (the limit)",
+        text: workbench_items(import::MAX_IMPORT_BYTES - 64),
+    });
     out.push(Case {
         name: "Workbench model, 50 MB of items",
-        text: items,
+        text: workbench_items(50 * MB),
     });
     let string = format!("{{\"version\": 1, \"name\": \"{}\"}}", "x".repeat(50 * MB));
     out.push(Case {

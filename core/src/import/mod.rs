@@ -288,6 +288,45 @@ fn unrecognised(tried: &[(Format, String)], looks_like: Option<&str>) -> String 
     out
 }
 
+/// The largest file in another tool's JSON format read (NoSQL Workbench, mcp, OneTable,
+/// CloudFormation JSON): 2 MB, the most `POST /api/import` takes and the most a NoSQL
+/// Workbench model with its sample items is read in under a second (`scripts/hostile-imports`).
+/// keyplan's own design files, which may hold many sample items, have no such bound.
+pub const MAX_IMPORT_BYTES: usize = 2 * 1024 * 1024;
+
+fn too_large(text: &str) -> ImportError {
+    ImportError::TooLarge {
+        bytes: text.len(),
+        limit: MAX_IMPORT_BYTES,
+        what: "a file in another tool's format",
+    }
+}
+
+/// The names at the top level of a JSON object, read without building its values (for text
+/// too large to parse whole); `None` when the text is not a JSON object.
+fn top_level_keys(text: &str) -> Option<Vec<String>> {
+    struct Keys;
+    impl<'de> serde::de::Visitor<'de> for Keys {
+        type Value = Vec<String>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> Result<Vec<String>, A::Error> {
+            let mut keys = Vec::new();
+            while let Some(key) = map.next_key::<String>()? {
+                map.next_value::<serde::de::IgnoredAny>()?;
+                keys.push(key);
+            }
+            Ok(keys)
+        }
+    }
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    serde::Deserializer::deserialize_map(&mut deserializer, Keys).ok()
+}
+
 /// A file's text and its parses, each made once, when a reader first asks for it.
 pub(crate) struct Source<'a> {
     pub(crate) text: &'a str,
@@ -311,10 +350,15 @@ impl<'a> Source<'a> {
         }
     }
 
-    /// The text as JSON.
+    /// The text as JSON, when it is at most [`MAX_IMPORT_BYTES`] long.
     pub(crate) fn json(&self) -> Result<&Value, ImportError> {
         self.json
-            .get_or_init(|| serde_json::from_str(self.text).map_err(ImportError::from))
+            .get_or_init(|| {
+                if self.text.len() > MAX_IMPORT_BYTES {
+                    return Err(too_large(self.text));
+                }
+                serde_json::from_str(self.text).map_err(ImportError::from)
+            })
             .as_ref()
             .map_err(Clone::clone)
     }
@@ -472,6 +516,16 @@ pub fn detect(text: &str) -> Result<Format, ImportError> {
 }
 
 fn detect_source(source: &Source<'_>) -> Result<Format, ImportError> {
+    // Larger than another tool's file is read: a keyplan design file (its top-level names say
+    // so, read without building the values), or refused before anything is parsed.
+    if source.text.len() > MAX_IMPORT_BYTES {
+        let keys = top_level_keys(source.text).unwrap_or_default();
+        let has = |name: &str| keys.iter().any(|k| k == name);
+        if has("version") && !(has("models") && has("indexes")) {
+            return Ok(Format::Keyplan);
+        }
+        return Err(too_large(source.text));
+    }
     // Text that opens like JSON and is not: its syntax error, with line and column, is the
     // answer (every format that takes JSON would say the same).
     if let Err(e @ ImportError::Syntax { .. }) = source.json()

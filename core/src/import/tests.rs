@@ -940,14 +940,8 @@ fn deep_nesting_and_huge_files_are_clear_errors() {
               not a keyplan design, a NoSQL Workbench model or an awslabs/mcp schema.json: not JSON (line 1, column 1: expected value)
               not a CloudFormation template: not JSON or YAML (line 129, column 3: brackets nested more than 128 deep)
               not a Terraform configuration: not HCL (line 65, column 3: invalid nesting depth; expected at most 64 nested levels)
-        50 MB of YAML: not a format keyplan reads. keyplan reads a OneTable schema (JSON or JavaScript/TypeScript), a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.js
-              not a keyplan design, a NoSQL Workbench model or an awslabs/mcp schema.json: not JSON (line 1, column 1: expected value)
-              not a CloudFormation template: not JSON or YAML (52428867 bytes is more than the 1048576 bytes a YAML template can be here)
-              not a Terraform configuration: not HCL (52428867 bytes is more than the 4194304 bytes Terraform configuration can be here)
-        50 MB of HCL: not a format keyplan reads. keyplan reads a OneTable schema (JSON or JavaScript/TypeScript), a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.js
-              not a keyplan design, a NoSQL Workbench model or an awslabs/mcp schema.json: not JSON (line 1, column 1: expected value)
-              not a CloudFormation template: not JSON or YAML (52428857 bytes is more than the 1048576 bytes a YAML template can be here)
-              not a Terraform configuration: not HCL (52428857 bytes is more than the 4194304 bytes Terraform configuration can be here)
+        50 MB of YAML: 52428867 bytes is more than the 2097152 bytes a file in another tool's format can be here
+        50 MB of HCL: 52428857 bytes is more than the 2097152 bytes a file in another tool's format can be here
     "#]].assert_eq(&out);
 }
 
@@ -1365,4 +1359,41 @@ fn a_module_with_a_misplaced_pure_comment_is_read_without_a_panic() {
     let text = String::from_utf8_lossy(bytes);
     let _ = super::onetable::import(&text);
     let _ = super::detect_and_import(&text);
+}
+
+// issue 15: a 50 MB NoSQL Workbench model took 20 s to read; another tool's file larger than
+// MAX_IMPORT_BYTES is refused before it is parsed, by detection and by its reader, while a
+// keyplan design file that large (sample items) is still told apart and read.
+#[test]
+fn another_tools_file_over_the_limit_is_refused_before_parsing_and_a_large_design_is_not() {
+    let padding = "x".repeat(super::MAX_IMPORT_BYTES);
+    let model = workbench(&format!(
+        r#"{{"TableName": "t", "KeyAttributes": {{"PartitionKey": {{"AttributeName": "pk", "AttributeType": "S"}}}}, "TableData": [{{"pk": {{"S": "{padding}"}}}}]}}"#
+    ));
+    let expected = format!(
+        "{} bytes is more than the 2097152 bytes a file in another tool's format can be here",
+        model.len()
+    );
+    assert_eq!(
+        detect(&model).map_err(|e| e.to_string()),
+        Err(expected.clone())
+    );
+    assert_eq!(
+        import(Format::NosqlWorkbench, &model).map_err(|e| e.to_string()),
+        Err(expected)
+    );
+    let mut design = Design::new(&padding);
+    design.description = "large".to_string();
+    let text = crate::file::to_string(&design);
+    assert_eq!(
+        detect(&text).map_err(|e| e.to_string()),
+        Ok(Format::Keyplan)
+    );
+    assert_eq!(
+        detect_and_import(&text)
+            .expect("a design file")
+            .design
+            .description,
+        "large"
+    );
 }
