@@ -13,6 +13,9 @@ use std::time::{Duration, Instant};
 
 use keyplan_core::import::{self, Format, Imported};
 
+/// One way of reading a file: detection, or one format's reader.
+type Read = Box<dyn Fn(&str) -> Result<Imported, import::ImportError> + Sync>;
+
 /// A file's name in the table and its text.
 struct Case {
     name: &'static str,
@@ -238,10 +241,7 @@ fn main() {
         "file", "bytes", "reader", "ms"
     );
     for case in cases() {
-        let mut readers: Vec<(
-            String,
-            Box<dyn Fn(&str) -> Result<Imported, import::ImportError> + Sync>,
-        )> = vec![(
+        let mut readers: Vec<(String, Read)> = vec![(
             "detect".to_string(),
             Box::new(|text: &str| import::detect_and_import(text)),
         )];
