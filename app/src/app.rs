@@ -111,7 +111,8 @@ fn delete_selection(store: &Store, session: &Session) {
 
 /// Opens a file's text as a new local design: a keyplan design file, or anything
 /// `keyplan_core::import` recognises (NoSQL Workbench, the mcp schema.json, CloudFormation,
-/// Terraform). A keyplan design
+/// Terraform, OneTable JSON). A JavaScript or TypeScript module (OneTable, ElectroDB) goes to
+/// the keyplan server's `POST /api/import` when the app is served by it. A keyplan design
 /// file stays linked to its file (`handle`, where the browser gave one): Save writes back to it.
 pub fn open_file_text(
     library: &Library,
@@ -121,31 +122,71 @@ pub fn open_file_text(
     text: &str,
     handle: Option<leptos::wasm_bindgen::JsValue>,
 ) {
-    match crate::import::read(text) {
-        Ok(opened_file) => {
-            let opened = opened_file.summary(file_name);
-            let notes = opened_file.notes;
-            if opened_file.format == keyplan_core::import::Format::Keyplan {
-                library.open_new_from(
-                    store,
-                    session,
-                    opened_file.design,
-                    Some(file_name.to_string()),
-                    handle,
-                );
-            } else {
-                library.open_new(store, session, opened_file.design);
-            }
-            session.say_with_notes(
-                match notes.len() {
-                    0 => opened,
-                    n => format!("{opened}, with {}:", crate::text::plural(n, "note")),
-                },
-                notes,
-            );
+    match crate::import::read(file_name, text) {
+        Ok(opened_file) => show_opened(library, store, session, file_name, opened_file, handle),
+        Err(crate::import::NotRead::Error(e)) => {
+            session.warn(crate::import::not_opened(file_name, &e));
         }
-        Err(e) => session.warn(format!("{file_name} could not be opened: {e}")),
+        Err(crate::import::NotRead::Module) => {
+            let (library, store, session) = (*library, *store, *session);
+            let (file_name, body) = (
+                file_name.to_string(),
+                crate::import::request_body(file_name, text),
+            );
+            leptos::task::spawn_local(async move {
+                // The Run panel's probe: is this page served by `keyplan serve`?
+                match crate::api::engines().await {
+                    crate::run::state::Engines::Available(_) => {}
+                    crate::run::state::Engines::Unreachable(message) => {
+                        return session.warn(crate::import::not_opened(&file_name, &message));
+                    }
+                    _ => return session.warn(crate::import::needs_server(&file_name)),
+                }
+                let answer = match crate::api::fetch("POST", "/api/import", Some(&body)).await {
+                    Ok((status, answer)) => crate::import::from_server(status, &answer),
+                    Err(message) => Err(message),
+                };
+                match answer {
+                    Ok(opened_file) => {
+                        show_opened(&library, &store, &session, &file_name, opened_file, None);
+                    }
+                    Err(e) => session.warn(crate::import::not_opened(&file_name, &e)),
+                }
+            });
+        }
     }
+}
+
+/// Opens what was read as a new local design and says what it was, with every note.
+fn show_opened(
+    library: &Library,
+    store: &Store,
+    session: &Session,
+    file_name: &str,
+    opened_file: crate::import::Opened,
+    handle: Option<leptos::wasm_bindgen::JsValue>,
+) {
+    let opened = opened_file.message(file_name);
+    let is_design_file = opened_file.is_design_file();
+    let notes = opened_file.notes;
+    if is_design_file {
+        library.open_new_from(
+            store,
+            session,
+            opened_file.design,
+            Some(file_name.to_string()),
+            handle,
+        );
+    } else {
+        library.open_new(store, session, opened_file.design);
+    }
+    session.say_with_notes(
+        match notes.len() {
+            0 => opened,
+            n => format!("{opened}, with {}:", crate::text::plural(n, "note")),
+        },
+        notes,
+    );
 }
 
 /// Reads the files of a drop or a file picker and opens each.
@@ -377,7 +418,7 @@ fn Editor(
             <crate::dialogs::ToastView/>
             <Show when=move || dragging_file.get()>
                 <div class="drop-overlay" aria-hidden="true">
-                    <div class="drop-message">"Drop a keyplan design, a NoSQL Workbench model, an mcp schema, a CloudFormation template or Terraform file to open it"</div>
+                    <div class="drop-message">"Drop a keyplan design, a NoSQL Workbench model, an mcp schema, a OneTable or ElectroDB module, a CloudFormation template or Terraform file to open it"</div>
                 </div>
             </Show>
         </div>

@@ -1,19 +1,32 @@
 //! Opening files: a keyplan design file or any format core's importer reads (NoSQL Workbench,
-//! an awslabs/mcp schema.json, CloudFormation, Terraform), told apart by
-//! `keyplan_core::import`.
+//! an awslabs/mcp schema.json, CloudFormation, Terraform, a OneTable schema in JSON), told
+//! apart by `keyplan_core::import`. OneTable and ElectroDB modules in JavaScript or TypeScript
+//! need a parser the app's bundle leaves out (core's `js` feature): they are handed to
+//! `keyplan serve`'s `POST /api/import` when the app is served by it. Here are the plain
+//! decisions (which file goes where, what the server's answer means, what the toast says);
+//! `app.rs` only moves the bytes.
 
 use keyplan_core::Design;
-use keyplan_core::import::Format;
+use keyplan_core::import::{Format, ImportError};
+use serde::Deserialize;
 
-/// What the file picker and the drop zone offer: every extension a format core reads uses.
-pub const ACCEPT: &str = ".json,.yaml,.yml,.template,.tf,application/json";
+/// What the file picker and the drop zone offer: every extension a format core reads uses,
+/// modules included (the server reads those).
+pub const ACCEPT: &str =
+    ".json,.yaml,.yml,.template,.tf,.js,.mjs,.cjs,.ts,.mts,.cts,application/json";
 
-/// A file read into a design: its format, the design, and every note on what the import
-/// could not keep (all of them: the toast used to show only the first, issue 12).
+/// The extensions of JavaScript and TypeScript modules.
+const MODULE_EXTENSIONS: [&str; 6] = [".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"];
+
+/// A file read into a design: its format, the design, what was read in words, and every note
+/// on what the import could not keep (all of them: the toast used to show only the first,
+/// issue 12).
 #[derive(Debug)]
 pub struct Opened {
     pub format: Format,
     pub design: Design,
+    /// What was read, as core says it: "an ElectroDB service: 4 entities, 3 collections".
+    pub summary: String,
     pub notes: Vec<String>,
 }
 
@@ -24,32 +37,172 @@ impl Opened {
         self.format == Format::Keyplan
     }
 
-    /// What was read, for the toast: "Opened stack.yaml as a CloudFormation template: 2
+    /// What was opened, for the toast: "Opened stack.yaml as a CloudFormation template: 2
     /// tables, no entities" (issue 15).
-    pub fn summary(&self, file_name: &str) -> String {
-        let design = &self.design;
+    pub fn message(&self, file_name: &str) -> String {
         if self.is_design_file() {
-            return format!("Opened {file_name} as \u{201c}{}\u{201d}", design.name);
+            return format!("Opened {file_name} as \u{201c}{}\u{201d}", self.design.name);
         }
-        let entities = match design.entities.len() {
-            0 => "no entities".to_string(),
-            n => crate::text::plural(n, "entity"),
-        };
-        format!(
-            "Opened {file_name} as {}: {}, {entities}",
-            self.format.described(),
-            crate::text::plural(design.tables.len(), "table")
-        )
+        format!("Opened {file_name} as {}", self.summary)
     }
 }
 
-/// Reads a file's text in whichever format it is in.
-pub fn read(text: &str) -> Result<Opened, String> {
-    let (format, imported) =
-        keyplan_core::import::detect_and_import_as(text).map_err(|e| e.to_string())?;
+/// Why a file was not opened here.
+#[derive(Debug, PartialEq, Eq)]
+pub enum NotRead {
+    /// A JavaScript or TypeScript module: the keyplan server reads it.
+    Module,
+    /// Not a file keyplan reads, in core's words (what was tried, with line and column).
+    Error(String),
+}
+
+/// Whether `file_name` is a JavaScript or TypeScript module by its extension.
+pub fn is_module_name(file_name: &str) -> bool {
+    let lower = file_name.to_ascii_lowercase();
+    MODULE_EXTENSIONS.iter().any(|e| lower.ends_with(e))
+}
+
+/// Reads a file's text in whichever format it is in. A module (by its name, or by core's
+/// word that it needs the JavaScript parser) is [`NotRead::Module`].
+pub fn read(file_name: &str, text: &str) -> Result<Opened, NotRead> {
+    if is_module_name(file_name) {
+        return Err(NotRead::Module);
+    }
+    match keyplan_core::import::detect_and_import_as(text) {
+        Ok((format, imported)) => Ok(Opened {
+            format,
+            summary: imported.summary(format),
+            design: imported.design,
+            notes: imported.notes,
+        }),
+        Err(ImportError::NeedsJs { .. }) => Err(NotRead::Module),
+        Err(e) => Err(NotRead::Error(e.to_string())),
+    }
+}
+
+/// The toast when a file could not be opened: the file's name once, then the reason (the
+/// server's reasons start with the name too).
+pub fn not_opened(file_name: &str, reason: &str) -> String {
+    let rest = reason
+        .strip_prefix(file_name)
+        .filter(|rest| rest.starts_with(": ") || rest.starts_with(" as "))
+        .map_or_else(|| format!(": {reason}"), str::to_string);
+    format!("{file_name} could not be opened{rest}")
+}
+
+/// What a user is told when a module is opened and no keyplan server serves the app (a
+/// static host).
+pub fn needs_server(file_name: &str) -> String {
+    format!(
+        "{file_name} could not be opened: a JavaScript or TypeScript module (OneTable, ElectroDB) is read by the keyplan server, and this page is not served by it. Start it with `keyplan serve` and open the address it prints, or convert the file with `keyplan import {file_name} -o design.keyplan.json` and open that"
+    )
+}
+
+/// The body of `POST /api/import` for the file `file_name` holding `text`.
+pub fn request_body(file_name: &str, text: &str) -> String {
+    serde_json::json!({ "name": file_name, "text": text }).to_string()
+}
+
+/// The answer of `POST /api/import`.
+#[derive(Deserialize)]
+struct Answer {
+    format: String,
+    summary: String,
+    design: serde_json::Value,
+    #[serde(default)]
+    notes: Vec<String>,
+}
+
+/// The error answer of every API route.
+#[derive(Deserialize)]
+struct ErrorAnswer {
+    error: String,
+}
+
+/// Reads the server's answer to `POST /api/import`: the design, or the reason the file did not
+/// read (the server's message, with line and column).
+pub fn from_server(status: u16, body: &str) -> Result<Opened, String> {
+    if !(200..300).contains(&status) {
+        return Err(match serde_json::from_str::<ErrorAnswer>(body) {
+            Ok(answer) => answer.error,
+            Err(_) => format!("the keyplan server answered {status}"),
+        });
+    }
+    let answer: Answer = serde_json::from_str(body)
+        .map_err(|e| format!("the keyplan server's answer did not read: {e}"))?;
+    let format = answer
+        .format
+        .parse::<Format>()
+        .map_err(|e| format!("the keyplan server's answer: {e}"))?;
+    let design = keyplan_core::file::parse(&answer.design.to_string())
+        .map_err(|e| format!("the keyplan server's design did not read: {e}"))?;
     Ok(Opened {
         format,
-        design: imported.design,
-        notes: imported.notes,
+        design,
+        summary: answer.summary,
+        notes: answer.notes,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modules_are_told_apart_by_their_extension_or_by_core() {
+        assert_eq!(read("orders.ts", "{}").err(), Some(NotRead::Module));
+        assert_eq!(read("Schema.MJS", "x").err(), Some(NotRead::Module));
+        // No module extension, but it imports: core says it needs the JavaScript parser.
+        assert_eq!(
+            read(
+                "schema",
+                "import { Entity } from 'electrodb';\nexport const a = 1;"
+            )
+            .err(),
+            Some(NotRead::Module)
+        );
+        assert!(matches!(
+            read("notes.txt", "hello"),
+            Err(NotRead::Error(e)) if e.starts_with("not a format keyplan reads")
+        ));
+    }
+
+    #[test]
+    fn a_local_import_says_what_was_read() {
+        let template = "Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: t\n      BillingMode: PAY_PER_REQUEST\n      KeySchema: [{AttributeName: pk, KeyType: HASH}]\n      AttributeDefinitions: [{AttributeName: pk, AttributeType: S}]\n";
+        let opened = read("stack.yaml", template).expect("a template");
+        assert_eq!(
+            opened.message("stack.yaml"),
+            "Opened stack.yaml as a CloudFormation template: 1 table, no entities"
+        );
+    }
+
+    #[test]
+    fn the_servers_answer_is_the_design_or_its_reason() {
+        let design = keyplan_core::file::to_string(&keyplan_core::Design::new("Orders"));
+        let body = format!(
+            r#"{{"format":"electrodb","summary":"an ElectroDB service: 4 entities, 3 collections","design":{design},"notes":["n"]}}"#
+        );
+        let opened = from_server(200, &body).expect("the answer reads");
+        assert_eq!(opened.format, Format::ElectroDb);
+        assert_eq!(
+            opened.message("orders.ts"),
+            "Opened orders.ts as an ElectroDB service: 4 entities, 3 collections"
+        );
+        assert_eq!(opened.notes, ["n"]);
+        let error =
+            from_server(400, r#"{"error":"orders.ts: line 3, column 1: bad"}"#).expect_err("a 400");
+        assert_eq!(
+            not_opened("orders.ts", &error),
+            "orders.ts could not be opened: line 3, column 1: bad"
+        );
+        assert_eq!(
+            not_opened("a.ts", "a.ts as electrodb: x"),
+            "a.ts could not be opened as electrodb: x"
+        );
+        assert_eq!(
+            from_server(502, "<html>").expect_err("not the API"),
+            "the keyplan server answered 502"
+        );
+    }
 }

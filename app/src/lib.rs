@@ -9,6 +9,7 @@
 //! Pure helpers (geometry, relationships, card contents, suggestions, storage formats) are
 //! plain functions with native unit tests; components only wire them to the DOM.
 
+pub mod api;
 pub mod app;
 pub mod canvas;
 pub mod cards;

@@ -12,46 +12,10 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
-use web_sys::{EventSource, MessageEvent, Request, RequestInit, Response};
+use web_sys::{EventSource, MessageEvent};
 
 use crate::store::use_store;
 use state::{EVENT_NAMES, Engines, Phase, RunState, SampleChoice, Status};
-
-/// Sends a request; `Err` when no answer came (server down, network).
-async fn fetch(method: &str, url: &str, body: Option<&str>) -> Result<(u16, String), String> {
-    let unreachable = |e: JsValue| {
-        format!(
-            "the keyplan server could not be reached ({})",
-            e.as_string()
-                .or_else(|| js_sys::JSON::stringify(&e).ok().and_then(|s| s.as_string()))
-                .unwrap_or_default()
-        )
-    };
-    let window = web_sys::window().ok_or("no window")?;
-    let init = RequestInit::new();
-    init.set_method(method);
-    if let Some(body) = body {
-        init.set_body(&JsValue::from_str(body));
-    }
-    let request = Request::new_with_str_and_init(url, &init).map_err(unreachable)?;
-    if body.is_some() {
-        request
-            .headers()
-            .set("content-type", "application/json")
-            .map_err(unreachable)?;
-    }
-    let response: Response = JsFuture::from(window.fetch_with_request(&request))
-        .await
-        .map_err(unreachable)?
-        .unchecked_into();
-    let text = JsFuture::from(response.text().map_err(unreachable)?)
-        .await
-        .map_err(unreachable)?
-        .as_string()
-        .unwrap_or_default();
-    Ok((response.status(), text))
-}
 
 /// The open stream and the listeners it calls; dropping them closes the stream.
 struct Stream {
@@ -150,10 +114,7 @@ pub fn RunView() -> impl IntoView {
     on_cleanup(move || stream.update_value(|s| *s = None));
 
     spawn_local(async move {
-        let found = match fetch("GET", "/api/engines", None).await {
-            Ok((status, body)) => Engines::from_response(status, &body),
-            Err(message) => Engines::Unreachable(message),
-        };
+        let found = crate::api::engines().await;
         if let Engines::Available(list) = &found {
             engine.set(list[0].name.clone());
         }
@@ -175,7 +136,7 @@ pub fn RunView() -> impl IntoView {
                 Ok(body) => body,
                 Err(message) => return run.update(|s| s.fail(message)),
             };
-            let events = match fetch("POST", "/api/runs", Some(&body)).await {
+            let events = match crate::api::fetch("POST", "/api/runs", Some(&body)).await {
                 Ok((status, answer)) => state::started(status, &answer),
                 Err(message) => Err(message),
             };

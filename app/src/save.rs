@@ -64,6 +64,11 @@ const OPEN_TYPES: &[(&str, &str, &[&str])] = &[
         &[".yaml", ".yml", ".template"],
     ),
     ("Terraform configuration", "text/plain", &[".tf"]),
+    (
+        "OneTable or ElectroDB module",
+        "text/javascript",
+        &[".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"],
+    ),
 ];
 
 fn picker_options(offered: &[(&str, &str, &[&str])], suggested_name: Option<&str>) -> JsValue {

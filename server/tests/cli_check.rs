@@ -25,8 +25,17 @@ fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
+/// A file of `shared/corpus` beside the checkout (the main checkout's folder, or the folder of
+/// the worktrees a checkout sits in).
 fn corpus(relative: &str) -> PathBuf {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus")).join(relative)
+    let server = Path::new(env!("CARGO_MANIFEST_DIR"));
+    server
+        .ancestors()
+        .skip(2)
+        .map(|dir| dir.join("shared/corpus"))
+        .find(|dir| dir.is_dir())
+        .unwrap_or_else(|| server.join("../../shared/corpus"))
+        .join(relative)
 }
 
 /// A one-table design: a user read by id, and (when `with_scan`) a read by email no index serves.

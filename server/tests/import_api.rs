@@ -46,6 +46,16 @@ async fn an_electrodb_module_comes_back_as_a_design_file_with_its_notes() {
     let (status, body) = post("application/json", request("book.ts", &text)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["format"], "electrodb");
+    // What was read, as the app's toast says it, and the counts behind it (issue 15).
+    assert_eq!(
+        body["summary"], "an ElectroDB entity: 1 entity, 4 collections",
+        "{body}"
+    );
+    assert_eq!(
+        body["counts"],
+        serde_json::json!({ "tables": 1, "entities": 1, "patterns": 8, "collections": 4 }),
+        "{body}"
+    );
     // The design is a design file that keyplan itself reads.
     let design = keyplan_core::file::parse(&body["design"].to_string()).expect("a design file");
     assert_eq!(design.entities[0].name, "book");
@@ -70,6 +80,16 @@ async fn a_onetable_typescript_schema_imports_and_from_overrides_detection() {
     let (status, answer) = post("application/json", body).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     assert_eq!(answer["format"], "onetable");
+    // Every format core reads can be named, CloudFormation and Terraform included.
+    let body = serde_json::json!({ "text": "Resources: {}", "from": "cloudformation" }).to_string();
+    let (status, answer) = post("application/json", body).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+    assert!(
+        answer["error"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("the file as cloudformation: ")),
+        "{answer}"
+    );
     let body = serde_json::json!({ "text": text, "from": "electrodb" }).to_string();
     let (status, answer) = post("application/json", body).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
@@ -102,7 +122,7 @@ async fn a_file_that_does_not_read_is_a_400_saying_where() {
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(
         body["error"],
-        "unknown format `excel`: use one of keyplan, nosql-workbench, mcp, onetable, electrodb"
+        "unknown format `excel`: use one of onetable, keyplan, nosql-workbench, mcp, cloudformation, terraform, electrodb"
     );
     // Like every body the API reads: JSON only.
     let (status, body) = post("text/plain", "export const x = 1".to_string()).await;

@@ -7,7 +7,7 @@
 
 mod browser;
 
-use browser::{Browser, eventually, prerequisites, start_server};
+use browser::{Browser, eventually, open_app, prerequisites, start_server};
 use keyplan_core::export::{Format as Export, export};
 
 /// The example design in `to`, and what core reads back from it.
@@ -49,6 +49,7 @@ async fn a_dropped_cloudformation_template_and_a_chosen_workbench_model_open_and
     let (template, imported) = exported(Export::CloudFormationYaml);
     b.drop_file("stack.yaml", &template).await;
     let toast = b.toast_containing("Opened stack.yaml").await;
+    b.screenshot("import-cloudformation-toast").await;
     assert_eq!(
         toast.lines().next().unwrap_or_default(),
         format!(
@@ -84,4 +85,240 @@ async fn a_dropped_cloudformation_template_and_a_chosen_workbench_model_open_and
         entity_names(&b).await == expected
     })
     .await;
+}
+
+/// A service of four ElectroDB entities in three collections, as its author writes it.
+const ORDERS_TS: &str = r#"import { Entity, Service } from "electrodb";
+
+const table = "orders";
+
+export const Customer = new Entity({
+  model: { entity: "customer", version: "1", service: "shop" },
+  attributes: {
+    customerId: { type: "string", required: true },
+    name: { type: "string" },
+  },
+  indexes: {
+    byCustomer: {
+      collection: "customerView",
+      pk: { field: "pk", composite: ["customerId"] },
+      sk: { field: "sk", composite: [] },
+    },
+  },
+}, { table });
+
+export const Order = new Entity({
+  model: { entity: "order", version: "1", service: "shop" },
+  attributes: {
+    customerId: { type: "string", required: true },
+    orderId: { type: "string", required: true },
+    status: { type: ["PENDING", "SHIPPED"] as const },
+  },
+  indexes: {
+    byCustomer: {
+      collection: "customerView",
+      pk: { field: "pk", composite: ["customerId"] },
+      sk: { field: "sk", composite: ["orderId"] },
+    },
+    byOrder: {
+      index: "gsi1",
+      collection: "orderView",
+      pk: { field: "gsi1pk", composite: ["orderId"] },
+      sk: { field: "gsi1sk", composite: [] },
+    },
+    byStatus: {
+      index: "gsi2",
+      collection: "tracking",
+      pk: { field: "gsi2pk", composite: ["status"] },
+      sk: { field: "gsi2sk", composite: ["orderId"] },
+    },
+  },
+}, { table });
+
+export const Item = new Entity({
+  model: { entity: "item", version: "1", service: "shop" },
+  attributes: {
+    orderId: { type: "string", required: true },
+    itemId: { type: "string", required: true },
+    quantity: { type: "number" },
+  },
+  indexes: {
+    byItem: {
+      pk: { field: "pk", composite: ["itemId"] },
+      sk: { field: "sk", composite: [] },
+    },
+    byOrder: {
+      index: "gsi1",
+      collection: "orderView",
+      pk: { field: "gsi1pk", composite: ["orderId"] },
+      sk: { field: "gsi1sk", composite: ["itemId"] },
+    },
+  },
+}, { table });
+
+export const Shipment = new Entity({
+  model: { entity: "shipment", version: "1", service: "shop" },
+  attributes: {
+    shipmentId: { type: "string", required: true },
+    orderId: { type: "string", required: true },
+    status: { type: ["PENDING", "SHIPPED"] as const },
+  },
+  indexes: {
+    byShipment: {
+      pk: { field: "pk", composite: ["shipmentId"] },
+      sk: { field: "sk", composite: [] },
+    },
+    byOrder: {
+      index: "gsi1",
+      collection: "orderView",
+      pk: { field: "gsi1pk", composite: ["orderId"] },
+      sk: { field: "gsi1sk", composite: ["shipmentId"] },
+    },
+    byStatus: {
+      index: "gsi2",
+      collection: "tracking",
+      pk: { field: "gsi2pk", composite: ["status"] },
+      sk: { field: "gsi2sk", composite: ["shipmentId"] },
+    },
+  },
+}, { table });
+
+export const Shop = new Service({ customer: Customer, order: Order, item: Item, shipment: Shipment }, { table });
+"#;
+
+/// The same service with a bracket left open: the module does not parse.
+const BROKEN_TS: &str = "import { Entity } from \"electrodb\";\n\nexport const Customer = new Entity({\n  model: { entity: \"customer\", version: \"1\", service: \"shop\" ,\n  attributes: {},\n});\n";
+
+fn fixture(path: &str) -> String {
+    std::fs::read_to_string(browser::workspace().join("tests/fixtures").join(path))
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+// issue 15: the app's build has no JavaScript parser; served by `keyplan serve` it hands the
+// modules to POST /api/import and says what came back, errors with their line and column.
+#[tokio::test]
+async fn modules_dropped_or_chosen_open_through_the_server_and_say_what_was_read() {
+    let Some((_server, b)) = open_app().await else {
+        return;
+    };
+    let accept = b
+        .js("return document.querySelector('[data-testid=file-input]').accept;")
+        .await;
+    let accept = accept.as_str().expect("the accept attribute");
+    for extension in [".js", ".mjs", ".cjs", ".ts"] {
+        assert!(
+            accept.split(',').any(|a| a == extension),
+            "{extension}: {accept}"
+        );
+    }
+
+    b.drop_file("orders.ts", ORDERS_TS).await;
+    let toast = b.toast_containing("Opened orders.ts").await;
+    b.screenshot("import-electrodb-toast").await;
+    assert!(
+        toast.starts_with("Opened orders.ts as an ElectroDB service: 4 entities, 3 collections"),
+        "{toast}"
+    );
+    eventually("the service's entities are on the canvas", || async {
+        let mut names = entity_names(&b).await;
+        names.sort();
+        names == ["customer", "item", "order", "shipment"]
+    })
+    .await;
+
+    // A OneTable schema written as a JavaScript module, chosen in the file picker.
+    let text = fixture("onetable/overview-schema.js");
+    let (format, expected) =
+        keyplan_core::import::detect_and_import_as(&text).expect("the fixture imports");
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let file = dir.path().join("overview-schema.js");
+    std::fs::write(&file, &text).expect("write the schema");
+    b.choose_file(&file).await;
+    let toast = b.toast_containing("Opened overview-schema.js").await;
+    b.screenshot("import-onetable-toast").await;
+    assert!(
+        toast.starts_with(&format!(
+            "Opened overview-schema.js as a OneTable schema: {} entities",
+            expected.design.entities.len()
+        )),
+        "{toast}"
+    );
+    assert_eq!(format, keyplan_core::import::Format::OneTable);
+    let names: Vec<String> = expected
+        .design
+        .entities
+        .iter()
+        .map(|e| e.name.clone())
+        .collect();
+    eventually("the schema's models are on the canvas", || async {
+        entity_names(&b).await == names
+    })
+    .await;
+
+    // A module that does not parse: the server's error, with its line and column.
+    b.drop_file("broken.ts", BROKEN_TS).await;
+    let toast = b.toast_containing("broken.ts could not be opened").await;
+    b.screenshot("import-module-error").await;
+    assert!(
+        toast.starts_with("broken.ts could not be opened: line 6, column "),
+        "{toast}"
+    );
+}
+
+/// The built app served by a static web server (Python's), without keyplan's API.
+struct StaticHost {
+    _process: browser::Running,
+    url: String,
+}
+
+fn static_host(dist: &std::path::Path) -> StaticHost {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new("python3")
+        .args([
+            "-u",
+            "-m",
+            "http.server",
+            "0",
+            "--bind",
+            "127.0.0.1",
+            "--directory",
+        ])
+        .arg(dist)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("python3 starts");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let process = browser::Running(child);
+    // "Serving HTTP on 127.0.0.1 port 41234 (http://127.0.0.1:41234/) ..."
+    let mut line = String::new();
+    std::io::BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("read the server's first line");
+    let url = line
+        .split_once("(http://")
+        .and_then(|(_, rest)| rest.split_once(')'))
+        .map(|(address, _)| format!("http://{address}"))
+        .unwrap_or_else(|| panic!("unexpected first line from http.server: {line:?}"));
+    StaticHost {
+        _process: process,
+        url,
+    }
+}
+
+// issue 15: on a static host there is no server to read a module; the toast says what to do.
+#[tokio::test]
+async fn a_module_opened_on_a_static_host_says_to_start_keyplan_serve() {
+    let Some(dist) = prerequisites() else { return };
+    let host = static_host(&dist);
+    let b = Browser::open().await;
+    b.visit(&host.url).await;
+    b.drop_file("orders.ts", ORDERS_TS).await;
+    let toast = b.toast_containing("orders.ts could not be opened").await;
+    b.screenshot("import-needs-server").await;
+    assert!(
+        toast.contains("keyplan serve")
+            && toast.contains("keyplan import orders.ts -o design.keyplan.json"),
+        "{toast}"
+    );
 }

@@ -3,7 +3,8 @@
 //!
 //! OneTable computes a key attribute from `value: 'CUSTOMER#${customerId}'` on every write, so
 //! the templates move across unchanged. A write-shard variable becomes a Number attribute the
-//! caller sets (OneTable has no random default). The schema is `as const` so OneTable's
+//! caller sets (OneTable has no random default), so its shard count does not travel. The
+//! table's TTL attribute is the field with `ttl: true`. The schema is `as const` so OneTable's
 //! `Entity<>` type derives typed items from it.
 
 use std::fmt::Write;
@@ -105,6 +106,10 @@ fn schema(out: &mut String, design: &Design, table: &Table, schema_var: &str) {
             if !a.values.is_empty() {
                 let list: Vec<String> = a.values.iter().map(|v| ts_str(v)).collect();
                 let _ = write!(props, ", enum: [{}]", list.join(", "));
+            }
+            // OneTable's TTL field: the table's TTL attribute, as an epoch in seconds.
+            if table.ttl_attribute.as_deref() == Some(a.name.as_str()) {
+                props.push_str(", ttl: true");
             }
             let _ = writeln!(out, "      {}: {{ {props} }},", ts_key(&a.name));
         }

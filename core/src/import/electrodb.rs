@@ -714,10 +714,23 @@ mod reader {
                     .to_string(),
             );
         }
+        // issue 15: what is the table's, not the model's.
+        notes.push(
+            "ElectroDB models hold no billing mode, capacity or TTL (the table's settings): each table is read as on-demand, without a TTL attribute"
+                .to_string(),
+        );
         notes.extend(unread_note("attribute properties", &unread));
         notes.extend(js::non_literal_note(&non_literal));
+        let n_entities = design.entities.len();
         let mut imported = Imported::new(design);
         imported.notes = notes;
+        imported.collections = n_collections;
+        imported.held = Some(match (n_services, n_entities) {
+            (0, 1) => "an ElectroDB entity".to_string(),
+            (0, _) => "ElectroDB entities".to_string(),
+            (1, _) => "an ElectroDB service".to_string(),
+            (n, _) => format!("{n} ElectroDB services"),
+        });
         Ok(imported)
     }
 }

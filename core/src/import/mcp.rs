@@ -169,11 +169,8 @@ pub(crate) fn import_value(value: &serde_json::Value) -> Result<Imported, Import
         design.entities.push(to_entity(entity, &tables, &mut notes));
     }
     design.tables = tables;
-    let mut imported = Imported {
-        design,
-        notes,
-        declared: Default::default(),
-    };
+    let mut imported = Imported::new(design);
+    imported.notes = notes;
     let mut pattern_names: Vec<String> = Vec::new();
     for entity in &entities {
         if let Some(list) = entity.at.get("access_patterns") {

@@ -134,6 +134,12 @@ pub struct Imported {
     pub notes: Vec<String>,
     /// What the source declared for each access pattern, by the pattern's name in the design.
     pub declared: BTreeMap<String, Declared>,
+    /// What the file held, in words, where the format's name does not say it ("an ElectroDB
+    /// service"); `None`: [`Format::described`].
+    pub held: Option<String>,
+    /// How many collections (ElectroDB's reads of several entities) were read; each is a
+    /// pattern of the design.
+    pub collections: usize,
 }
 
 impl Imported {
@@ -142,7 +148,38 @@ impl Imported {
             design,
             notes: Vec::new(),
             declared: BTreeMap::new(),
+            held: None,
+            collections: 0,
         }
+    }
+
+    /// What was read, in words, for the message that says what a file was opened as: "an
+    /// ElectroDB service: 4 entities, 3 collections", "a CloudFormation template: 2 tables, no
+    /// entities" (issue 15). The formats of code (OneTable, ElectroDB) count what their
+    /// authors wrote, entities and collections; the others count tables first.
+    pub fn summary(&self, format: Format) -> String {
+        let design = &self.design;
+        let plural = |n: usize, one: &str, many: &str| match n {
+            1 => format!("1 {one}"),
+            n => format!("{n} {many}"),
+        };
+        let tables = plural(design.tables.len(), "table", "tables");
+        let entities = match design.entities.len() {
+            0 => "no entities".to_string(),
+            n => plural(n, "entity", "entities"),
+        };
+        let mut counts = match format {
+            Format::OneTable | Format::ElectroDb if design.tables.len() <= 1 => vec![entities],
+            _ => vec![tables, entities],
+        };
+        if self.collections > 0 {
+            counts.push(plural(self.collections, "collection", "collections"));
+        }
+        format!(
+            "{}: {}",
+            self.held.as_deref().unwrap_or(format.described()),
+            counts.join(", ")
+        )
     }
 }
 
@@ -252,6 +289,45 @@ fn unrecognised(tried: &[(Format, String)], looks_like: Option<&str>) -> String 
     out
 }
 
+/// The largest file in another tool's JSON format read (NoSQL Workbench, mcp, OneTable,
+/// CloudFormation JSON): 2 MB, the most `POST /api/import` takes and the most a NoSQL
+/// Workbench model with its sample items is read in under a second (`scripts/hostile-imports`).
+/// keyplan's own design files, which may hold many sample items, have no such bound.
+pub const MAX_IMPORT_BYTES: usize = 2 * 1024 * 1024;
+
+fn too_large(text: &str) -> ImportError {
+    ImportError::TooLarge {
+        bytes: text.len(),
+        limit: MAX_IMPORT_BYTES,
+        what: "a file in another tool's format",
+    }
+}
+
+/// The names at the top level of a JSON object, read without building its values (for text
+/// too large to parse whole); `None` when the text is not a JSON object.
+fn top_level_keys(text: &str) -> Option<Vec<String>> {
+    struct Keys;
+    impl<'de> serde::de::Visitor<'de> for Keys {
+        type Value = Vec<String>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> Result<Vec<String>, A::Error> {
+            let mut keys = Vec::new();
+            while let Some(key) = map.next_key::<String>()? {
+                map.next_value::<serde::de::IgnoredAny>()?;
+                keys.push(key);
+            }
+            Ok(keys)
+        }
+    }
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    serde::Deserializer::deserialize_map(&mut deserializer, Keys).ok()
+}
+
 /// A file's text and its parses, each made once, when a reader first asks for it.
 pub(crate) struct Source<'a> {
     pub(crate) text: &'a str,
@@ -275,10 +351,15 @@ impl<'a> Source<'a> {
         }
     }
 
-    /// The text as JSON.
+    /// The text as JSON, when it is at most [`MAX_IMPORT_BYTES`] long.
     pub(crate) fn json(&self) -> Result<&Value, ImportError> {
         self.json
-            .get_or_init(|| serde_json::from_str(self.text).map_err(ImportError::from))
+            .get_or_init(|| {
+                if self.text.len() > MAX_IMPORT_BYTES {
+                    return Err(too_large(self.text));
+                }
+                serde_json::from_str(self.text).map_err(ImportError::from)
+            })
             .as_ref()
             .map_err(Clone::clone)
     }
@@ -436,6 +517,16 @@ pub fn detect(text: &str) -> Result<Format, ImportError> {
 }
 
 fn detect_source(source: &Source<'_>) -> Result<Format, ImportError> {
+    // Larger than another tool's file is read: a keyplan design file (its top-level names say
+    // so, read without building the values), or refused before anything is parsed.
+    if source.text.len() > MAX_IMPORT_BYTES {
+        let keys = top_level_keys(source.text).unwrap_or_default();
+        let has = |name: &str| keys.iter().any(|k| k == name);
+        if has("version") && !(has("models") && has("indexes")) {
+            return Ok(Format::Keyplan);
+        }
+        return Err(too_large(source.text));
+    }
     // Text that opens like JSON and is not: its syntax error, with line and column, is the
     // answer (every format that takes JSON would say the same).
     if let Err(e @ ImportError::Syntax { .. }) = source.json()
@@ -465,14 +556,21 @@ fn detect_source(source: &Source<'_>) -> Result<Format, ImportError> {
         return Err(ImportError::Unrecognised { tried, looks_like });
     }
     // Not JSON, no reader took it, and it reads like a JavaScript module (it imports or
-    // exports): where modules cannot be read, say where one would be, at the JSON error's place.
-    #[cfg(not(feature = "js"))]
-    if let Err(e @ ImportError::Syntax { .. }) = source.json()
+    // exports): its syntax error, with line and column, is the answer (the other formats'
+    // reasons say nothing to its author); where modules cannot be read, say where one would
+    // be, at the JSON error's place.
+    if let Err(json_error @ ImportError::Syntax { .. }) = source.json()
         && ["import ", "export ", "require("]
             .iter()
             .any(|word| source.text.contains(word))
     {
-        return Err(needs_js(e));
+        #[cfg(feature = "js")]
+        if let Some(Err(e @ ImportError::Syntax { .. })) = source.module.get() {
+            let _ = json_error;
+            return Err(e.clone());
+        }
+        #[cfg(not(feature = "js"))]
+        return Err(needs_js(json_error));
     }
     Err(ImportError::Unrecognised {
         tried,

@@ -44,6 +44,11 @@ pub(crate) fn import_value(value: &serde_json::Value) -> Result<Imported, Import
     }
     let mut imported = Imported::new(Design::new(name));
     imported.design.description = description;
+    // issue 15: what the format has no field for.
+    imported.notes.push(
+        "NoSQL Workbench models hold no TTL setting: if a table has one, set its TTL attribute in keyplan"
+            .to_string(),
+    );
     let data_model = root.require("DataModel")?;
     let mut entity_names = Vec::new();
     for table_at in data_model.array()? {
@@ -65,6 +70,12 @@ pub(crate) fn import_value(value: &serde_json::Value) -> Result<Imported, Import
                 .insert(table.table.name.clone(), samples);
         }
         imported.design.tables.push(table.table);
+    }
+    if imported.design.tables.iter().any(|t| !t.gsis.is_empty()) {
+        imported.notes.push(
+            "secondary index key templates are inferred from the sample items (NoSQL Workbench has aliases for the table's keys only): a write-shard part such as `SHARD{shard:10}` gets one more shard than the largest number the items hold, so check its count"
+                .to_string(),
+        );
     }
     Ok(imported)
 }

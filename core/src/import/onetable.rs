@@ -188,6 +188,29 @@ fn import_schemas(found: &[Found<'_>]) -> Result<Imported, ImportError> {
         "OneTable schemas declare no access patterns: add the reads and writes the application makes to see how each is served"
             .to_string(),
     );
+    notes.push(
+        "OneTable schemas hold no billing mode or capacity: each table is read as on-demand"
+            .to_string(),
+    );
+    // issue 15: a write-shard part (`{shard:10}`) is a number the caller sets in OneTable,
+    // which has no random default: the shard count is not in the schema.
+    let numbered: Vec<String> = design
+        .entities
+        .iter()
+        .flat_map(|e| {
+            e.keys.iter().flat_map(move |(key, t)| {
+                t.vars()
+                    .filter(|v| e.attribute(&v.name).is_some_and(|a| a.ty == AttrType::N))
+                    .map(move |v| format!("{}.{key} `{}`", e.name, v.name))
+            })
+        })
+        .collect();
+    if !numbered.is_empty() {
+        notes.push(format!(
+            "number attributes in key values are read as attributes the caller sets; if one is a write shard (a random number below N), OneTable does not say N: make it `{{name:N}}` in the key template ({})",
+            numbered.join(", ")
+        ));
+    }
     let mut imported = Imported::new(design);
     imported.notes = notes;
     Ok(imported)

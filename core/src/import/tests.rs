@@ -262,6 +262,8 @@ fn workbench_facets_become_entities_with_templates_from_items_and_aliases() {
             entity Subscription (Payments) PK=ACC#{AccountId} SK=SUB#{SubId}#SKU#{SKU} [AccountId:S! SubId:S! SKU:S! NextDate:S!]
             entity Song (Payments) PK=SONG#{songId} SK={Metadata} [songId:S! Metadata:S! TTL:N]
             samples Payments: 1
+            note: NoSQL Workbench models hold no TTL setting: if a table has one, set its TTL attribute in keyplan
+            note: secondary index key templates are inferred from the sample items (NoSQL Workbench has aliases for the table's keys only): a write-shard part such as `SHARD{shard:10}` gets one more shard than the largest number the items hold, so check its count
         "#]],
     );
 }
@@ -292,7 +294,9 @@ fn workbench_items_without_facets_are_grouped_by_key_shape() {
             entity Room (Chat) PK=Room:{roomId} SK=meta [roomId:S! CreatedBy:S!]
             entity Follower (Chat) PK=USER#{userId}#follower SK=USER#{userId2} [userId:S! userId2:S!]
             samples Chat: 6
+            note: NoSQL Workbench models hold no TTL setting: if a table has one, set its TTL attribute in keyplan
             note: table Chat: no facets, so entities were inferred from the shapes of the items' keys
+            note: secondary index key templates are inferred from the sample items (NoSQL Workbench has aliases for the table's keys only): a write-shard part such as `SHARD{shard:10}` gets one more shard than the largest number the items hold, so check its count
         "#]],
     );
 }
@@ -317,7 +321,9 @@ fn workbench_entity_type_attribute_names_the_entities_and_version_1_reads() {
             entity customer (Shop) PK=c#{cId} SK=c#{cId} [cId:S! Detail:M! EntityType:S!]
             entity orderItem (Shop) GSI1-PK=p#{pId} GSI1-SK={date} PK=o#{oId} SK=p#{pId} [oId:S! pId:S! date:S! EntityType:S!]
             samples Shop: 2
+            note: NoSQL Workbench models hold no TTL setting: if a table has one, set its TTL attribute in keyplan
             note: table Shop: entities are the values of the `EntityType` attribute
+            note: secondary index key templates are inferred from the sample items (NoSQL Workbench has aliases for the table's keys only): a write-shard part such as `SHARD{shard:10}` gets one more shard than the largest number the items hold, so check its count
         "#]],
     );
 }
@@ -332,6 +338,7 @@ fn workbench_table_with_no_items_keeps_its_attributes_on_one_entity() {
             design "M"
             table device-log PK DeviceID:S SK Ts:N OnDemand
             entity DeviceLog (device-log)  [DeviceID:S! Ts:N! State:S]
+            note: NoSQL Workbench models hold no TTL setting: if a table has one, set its TTL attribute in keyplan
         "#]],
     );
 }
@@ -480,11 +487,13 @@ fn multi_attribute_gsi_keys_read_as_lists_in_both_formats() {
         Format::NosqlWorkbench,
         &workbench(table),
         expect![[r#"
-        design "M"
-        table t PK id:S OnDemand
-          gsi ByRegion region:S+tier:S / score:N All
-        entity T (t)  [id:S!]
-    "#]],
+            design "M"
+            table t PK id:S OnDemand
+              gsi ByRegion region:S+tier:S / score:N All
+            entity T (t)  [id:S!]
+            note: NoSQL Workbench models hold no TTL setting: if a table has one, set its TTL attribute in keyplan
+            note: secondary index key templates are inferred from the sample items (NoSQL Workbench has aliases for the table's keys only): a write-shard part such as `SHARD{shard:10}` gets one more shard than the largest number the items hold, so check its count
+        "#]],
     );
 }
 
@@ -931,14 +940,8 @@ fn deep_nesting_and_huge_files_are_clear_errors() {
               not a keyplan design, a NoSQL Workbench model or an awslabs/mcp schema.json: not JSON (line 1, column 1: expected value)
               not a CloudFormation template: not JSON or YAML (line 129, column 3: brackets nested more than 128 deep)
               not a Terraform configuration: not HCL (line 65, column 3: invalid nesting depth; expected at most 64 nested levels)
-        50 MB of YAML: not a format keyplan reads. keyplan reads a OneTable schema (JSON or JavaScript/TypeScript), a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.js
-              not a keyplan design, a NoSQL Workbench model or an awslabs/mcp schema.json: not JSON (line 1, column 1: expected value)
-              not a CloudFormation template: not JSON or YAML (52428867 bytes is more than the 1048576 bytes a YAML template can be here)
-              not a Terraform configuration: not HCL (52428867 bytes is more than the 4194304 bytes Terraform configuration can be here)
-        50 MB of HCL: not a format keyplan reads. keyplan reads a OneTable schema (JSON or JavaScript/TypeScript), a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.js
-              not a keyplan design, a NoSQL Workbench model or an awslabs/mcp schema.json: not JSON (line 1, column 1: expected value)
-              not a CloudFormation template: not JSON or YAML (52428857 bytes is more than the 1048576 bytes a YAML template can be here)
-              not a Terraform configuration: not HCL (52428857 bytes is more than the 4194304 bytes Terraform configuration can be here)
+        50 MB of YAML: 52428867 bytes is more than the 2097152 bytes a file in another tool's format can be here
+        50 MB of HCL: 52428857 bytes is more than the 2097152 bytes a file in another tool's format can be here
     "#]].assert_eq(&out);
 }
 
@@ -982,6 +985,7 @@ fn onetable_json_schema_reads_indexes_models_templates_types_enums_and_required(
             entity User (table) gs1pk=User#{email} gs1sk=User# pk=Account#{accountId} sk=User#{email} [accountId:S! email:S!]
             note: table table: field properties keyplan does not hold were left out: `generate` (Account.id); `hidden` (User.email)
             note: OneTable schemas declare no access patterns: add the reads and writes the application makes to see how each is served
+            note: OneTable schemas hold no billing mode or capacity: each table is read as on-demand
             note: a JSON schema names no table: the table is called `table` (rename it in keyplan)
         "#]],
     );
@@ -1048,16 +1052,17 @@ fn onetable_typescript_module_reads_like_its_json_and_names_the_table() {
         Format::OneTable,
         ONETABLE_TS,
         expect![[r#"
-        design "shop"
-        table shop PK pk:S SK sk:S OnDemand
-          gsi gs1 gs1pk:S / gs1sk:S All
-        entity Customer (shop) pk=customer#{id} sk=customer# [email:S! id:S tier:S]
-        entity Order (shop) gs1pk=order#{id} gs1sk=order# pk=customer#{customerId} sk=order#{id} [customerId:S! id:S placed:S total:N]
-        note: table `shop`: the name is `process.env.TABLE`, which is not literal; its fallback `shop` is used
-        note: table shop: field properties keyplan does not hold were left out: `default` (Customer.tier, Order.total); `generate` (Customer.id, Order.id); `validate` (Customer.id)
-        note: OneTable schemas declare no access patterns: add the reads and writes the application makes to see how each is served
-        note: not literal, so not read (keyplan never runs the module's code): Schema.models.Customer.id.validate (`/^[0-9A-Z]{26}$/i`), Schema.models.Order.total.default (`() => 0`)
-    "#]],
+            design "shop"
+            table shop PK pk:S SK sk:S OnDemand
+              gsi gs1 gs1pk:S / gs1sk:S All
+            entity Customer (shop) pk=customer#{id} sk=customer# [email:S! id:S tier:S]
+            entity Order (shop) gs1pk=order#{id} gs1sk=order# pk=customer#{customerId} sk=order#{id} [customerId:S! id:S placed:S total:N]
+            note: table `shop`: the name is `process.env.TABLE`, which is not literal; its fallback `shop` is used
+            note: table shop: field properties keyplan does not hold were left out: `default` (Customer.tier, Order.total); `generate` (Customer.id, Order.id); `validate` (Customer.id)
+            note: OneTable schemas declare no access patterns: add the reads and writes the application makes to see how each is served
+            note: OneTable schemas hold no billing mode or capacity: each table is read as on-demand
+            note: not literal, so not read (keyplan never runs the module's code): Schema.models.Customer.id.validate (`/^[0-9A-Z]{26}$/i`), Schema.models.Order.total.default (`() => 0`)
+        "#]],
     );
     assert_eq!(detect(ONETABLE_TS), Ok(Format::OneTable));
 }
@@ -1114,23 +1119,24 @@ fn electrodb_entities_read_default_keys_templates_collections_and_services() {
         Format::ElectroDb,
         ELECTRODB_TS,
         expect![[r#"
-        design "mall"
-        table malls PK pk:S SK sk:S OnDemand
-          gsi gsi1 gsi1pk:S / gsi1sk:S All
-        entity store (malls) gsi1pk=CAT#{category} gsi1sk=$store_1#storeid_{storeId} pk=$mall#mallid_{mallId} sk=$directory#store_1#storeid_{storeId} [category:S mallId:S! rent:N storeId:S! tags:SS]
-        entity mall (malls) gsi1pk=$mall#n_{mall_name} gsi1sk=$mall_2 pk=$mall#mallid_{mallId} sk=$directory#mall_2 [mallId:S mall_name:S]
-        pattern store byCategory Read ["store"] inputs ["category"]
-        pattern store store Read ["store"] inputs ["mallId"]
-        pattern mall byName Read ["mall"] inputs ["mall_name"]
-        pattern mall mall Read ["mall"] inputs ["mallId"]
-        pattern collection directory Read ["store", "mall"] inputs ["mallId"]
-        note: read 2 entities (store, mall), 1 service(s), 1 secondary index(es) and 1 collection(s); each index is a read pattern
-        note: table `malls`: the name is `process.env.TABLE`, which is not literal; its fallback `malls` is used
-        note: ElectroDB changes the case of these keys, values included, and keyplan keeps the values as given: store.indexes.byCategory.sk (lower), store.indexes.store.pk (lower), store.indexes.store.sk (lower), mall.indexes.byName.pk (lower), mall.indexes.mall.pk (lower)
-        note: ElectroDB does not say what a secondary index projects: every one is read as projecting all attributes
-        note: attribute properties keyplan does not hold were left out: `default` (store.rent)
-        note: not literal, so not read (keyplan never runs the module's code): store.attributes.rent.default (`() => 0`)
-    "#]],
+            design "mall"
+            table malls PK pk:S SK sk:S OnDemand
+              gsi gsi1 gsi1pk:S / gsi1sk:S All
+            entity store (malls) gsi1pk=CAT#{category} gsi1sk=$store_1#storeid_{storeId} pk=$mall#mallid_{mallId} sk=$directory#store_1#storeid_{storeId} [category:S mallId:S! rent:N storeId:S! tags:SS]
+            entity mall (malls) gsi1pk=$mall#n_{mall_name} gsi1sk=$mall_2 pk=$mall#mallid_{mallId} sk=$directory#mall_2 [mallId:S mall_name:S]
+            pattern store byCategory Read ["store"] inputs ["category"]
+            pattern store store Read ["store"] inputs ["mallId"]
+            pattern mall byName Read ["mall"] inputs ["mall_name"]
+            pattern mall mall Read ["mall"] inputs ["mallId"]
+            pattern collection directory Read ["store", "mall"] inputs ["mallId"]
+            note: read 2 entities (store, mall), 1 service(s), 1 secondary index(es) and 1 collection(s); each index is a read pattern
+            note: table `malls`: the name is `process.env.TABLE`, which is not literal; its fallback `malls` is used
+            note: ElectroDB changes the case of these keys, values included, and keyplan keeps the values as given: store.indexes.byCategory.sk (lower), store.indexes.store.pk (lower), store.indexes.store.sk (lower), mall.indexes.byName.pk (lower), mall.indexes.mall.pk (lower)
+            note: ElectroDB does not say what a secondary index projects: every one is read as projecting all attributes
+            note: ElectroDB models hold no billing mode, capacity or TTL (the table's settings): each table is read as on-demand, without a TTL attribute
+            note: attribute properties keyplan does not hold were left out: `default` (store.rent)
+            note: not literal, so not read (keyplan never runs the module's code): store.attributes.rent.default (`() => 0`)
+        "#]],
     );
     assert_eq!(detect(ELECTRODB_TS), Ok(Format::ElectroDb));
 }
@@ -1353,4 +1359,41 @@ fn a_module_with_a_misplaced_pure_comment_is_read_without_a_panic() {
     let text = String::from_utf8_lossy(bytes);
     let _ = super::onetable::import(&text);
     let _ = super::detect_and_import(&text);
+}
+
+// issue 15: a 50 MB NoSQL Workbench model took 20 s to read; another tool's file larger than
+// MAX_IMPORT_BYTES is refused before it is parsed, by detection and by its reader, while a
+// keyplan design file that large (sample items) is still told apart and read.
+#[test]
+fn another_tools_file_over_the_limit_is_refused_before_parsing_and_a_large_design_is_not() {
+    let padding = "x".repeat(super::MAX_IMPORT_BYTES);
+    let model = workbench(&format!(
+        r#"{{"TableName": "t", "KeyAttributes": {{"PartitionKey": {{"AttributeName": "pk", "AttributeType": "S"}}}}, "TableData": [{{"pk": {{"S": "{padding}"}}}}]}}"#
+    ));
+    let expected = format!(
+        "{} bytes is more than the 2097152 bytes a file in another tool's format can be here",
+        model.len()
+    );
+    assert_eq!(
+        detect(&model).map_err(|e| e.to_string()),
+        Err(expected.clone())
+    );
+    assert_eq!(
+        import(Format::NosqlWorkbench, &model).map_err(|e| e.to_string()),
+        Err(expected)
+    );
+    let mut design = Design::new(&padding);
+    design.description = "large".to_string();
+    let text = crate::file::to_string(&design);
+    assert_eq!(
+        detect(&text).map_err(|e| e.to_string()),
+        Ok(Format::Keyplan)
+    );
+    assert_eq!(
+        detect_and_import(&text)
+            .expect("a design file")
+            .design
+            .description,
+        "large"
+    );
 }

@@ -345,6 +345,8 @@ mod tests {
             design,
             notes: Vec::new(),
             declared: Default::default(),
+            held: None,
+            collections: 0,
         };
         let analysis = analyze(&imported.design);
         let text =

@@ -92,7 +92,7 @@ pub fn prerequisites() -> Option<PathBuf> {
 }
 
 /// A child process killed when dropped, pass or fail.
-pub struct Running(Child);
+pub struct Running(pub Child);
 
 impl Drop for Running {
     fn drop(&mut self) {

@@ -1,0 +1,282 @@
+//! Hostile files against every importer (issue 15): deep nesting, a 50 MB file and a
+//! JavaScript module of 100,000 tokens, each given to detection and to every format's reader
+//! by name, as `keyplan import [--from FORMAT]` and `POST /api/import` do. Prints one row per
+//! file and reader: the time it took, what came out (a design or the error's first words) and
+//! `ok` when that was under 1 s. A panic is caught and printed as `PANIC`; a stack overflow
+//! would end the run, so each file is read on a thread with Rust's default 2 MiB stack (the
+//! smallest any of keyplan's readers gets).
+//!
+//! Run (a release build: the figures mean nothing in debug): `scripts/hostile-imports`, or
+//! `cargo run --release -p keyplan-core --features js --example hostile_imports`.
+
+use std::time::{Duration, Instant};
+
+use keyplan_core::import::{self, Format, Imported};
+
+/// One way of reading a file: detection, or one format's reader.
+type Read = Box<dyn Fn(&str) -> Result<Imported, import::ImportError> + Sync>;
+
+/// A file's name in the table and its text.
+struct Case {
+    name: &'static str,
+    text: String,
+}
+
+fn repeat(open: &str, n: usize, close: &str) -> String {
+    let mut out = String::with_capacity((open.len() + close.len()) * n);
+    for _ in 0..n {
+        out.push_str(open);
+    }
+    for _ in 0..n {
+        out.push_str(close);
+    }
+    out
+}
+
+const MB: usize = 1024 * 1024;
+
+/// A NoSQL Workbench model whose sample items fill about `bytes`.
+fn workbench_items(bytes: usize) -> String {
+    let mut items = String::with_capacity(bytes + 1000);
+    items.push_str(
+        r#"{"ModelName":"big","ModelMetadata":{"Version":"3.0"},"DataModel":[{"TableName":"t","KeyAttributes":{"PartitionKey":{"AttributeName":"pk","AttributeType":"S"},"SortKey":{"AttributeName":"sk","AttributeType":"S"}},"NonKeyAttributes":[],"TableFacets":[],"TableData":["#,
+    );
+    let mut i = 0usize;
+    while items.len() < bytes - 200 {
+        if i > 0 {
+            items.push(',');
+        }
+        items.push_str(&format!(
+            r#"{{"pk":{{"S":"USER#{i}"}},"sk":{{"S":"PROFILE#{i}"}},"name":{{"S":"someone {i}"}}}}"#
+        ));
+        i += 1;
+    }
+    items.push_str("]}]}");
+    items
+}
+
+fn cases() -> Vec<Case> {
+    let mut out = Vec::new();
+    // Deep nesting, in each syntax.
+    out.push(Case {
+        name: "JSON, 1M brackets deep",
+        text: repeat("[", MB, "]"),
+    });
+    out.push(Case {
+        name: "JSON object, 100k deep",
+        text: format!(
+            "{{\"version\": 1, \"x\": {}}}",
+            repeat("{\"a\":", 100_000, "}")
+        ),
+    });
+    out.push(Case {
+        name: "YAML flow, 1M brackets deep",
+        text: format!("Resources: {}", repeat("[", MB, "]")),
+    });
+    let mut block = String::from("Resources:\n");
+    for depth in 1..1000 {
+        block.push_str(&" ".repeat(depth));
+        block.push_str("a:\n");
+    }
+    out.push(Case {
+        name: "YAML block mappings, 1000 deep",
+        text: block,
+    });
+    out.push(Case {
+        name: "HCL list, 1M brackets deep",
+        text: format!("x = {}", repeat("[", MB, "]")),
+    });
+    out.push(Case {
+        name: "HCL blocks, 100k deep",
+        text: repeat("resource \"aws_dynamodb_table\" \"t\" {\n", 100_000, "}\n"),
+    });
+    out.push(Case {
+        name: "HCL expression, 100k parentheses",
+        text: format!("locals {{ x = {} }}", repeat("(", 100_000, ")")),
+    });
+    out.push(Case {
+        name: "JS brackets, 1M deep",
+        text: format!("export const x = {};", repeat("[", MB, "]")),
+    });
+    out.push(Case {
+        name: "JS prefix operators, 1M",
+        text: format!("export const x = {}1;", "!".repeat(MB)),
+    });
+    out.push(Case {
+        name: "JS arrows, 100k",
+        text: format!("export const x = {}1;", "() => ".repeat(100_000)),
+    });
+    out.push(Case {
+        name: "JS new Entity, 100k deep",
+        text: format!(
+            "import {{ Entity }} from 'electrodb';\nexport const e = new Entity({});",
+            repeat("{ model: ", 100_000, " }")
+        ),
+    });
+
+    // 50 MB files.
+    out.push(Case {
+        name: "Workbench model, 2 MB (the limit)",
+        text: workbench_items(import::MAX_IMPORT_BYTES - 64),
+    });
+    out.push(Case {
+        name: "Workbench model, 50 MB of items",
+        text: workbench_items(50 * MB),
+    });
+    let string = format!("{{\"version\": 1, \"name\": \"{}\"}}", "x".repeat(50 * MB));
+    out.push(Case {
+        name: "JSON, one 50 MB string",
+        text: string,
+    });
+    let mut yaml = String::from(
+        "Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: t\n      Tags:\n",
+    );
+    while yaml.len() < 50 * MB {
+        yaml.push_str("        - Key: k\n          Value: v\n");
+    }
+    out.push(Case {
+        name: "CloudFormation YAML, 50 MB",
+        text: yaml,
+    });
+    let mut hcl = String::new();
+    let mut n = 0;
+    while hcl.len() < 50 * MB {
+        hcl.push_str(&format!(
+            "resource \"aws_dynamodb_table\" \"t{n}\" {{\n  name = \"t{n}\"\n  hash_key = \"pk\"\n  attribute {{\n    name = \"pk\"\n    type = \"S\"\n  }}\n}}\n"
+        ));
+        n += 1;
+    }
+    out.push(Case {
+        name: "Terraform, 50 MB",
+        text: hcl,
+    });
+    let mut module = String::from("export const x = [");
+    while module.len() < 50 * MB {
+        module.push_str("1, ");
+    }
+    module.push_str("];");
+    out.push(Case {
+        name: "JS module, 50 MB",
+        text: module,
+    });
+
+    // JavaScript of 100,000 tokens: an ElectroDB entity with 10,000 attributes (10 tokens
+    // each), a OneTable schema with 10,000 fields, a flat array of 50,000 numbers.
+    let mut entity = String::from(
+        "import { Entity } from 'electrodb';\nexport const E = new Entity({\n  model: { entity: 'e', version: '1', service: 's' },\n  attributes: {\n",
+    );
+    for i in 0..10_000 {
+        entity.push_str(&format!("    a{i}: {{ type: 'string' }},\n"));
+    }
+    entity.push_str("  },\n  indexes: { byId: { pk: { field: 'pk', composite: ['a0'] }, sk: { field: 'sk', composite: ['a1'] } } },\n}, { table: 't' });\n");
+    out.push(Case {
+        name: "ElectroDB entity, 100k tokens",
+        text: entity,
+    });
+    let mut schema = String::from(
+        "export const Schema = {\n  version: '0.1.0',\n  indexes: { primary: { hash: 'pk', sort: 'sk' } },\n  models: {\n    User: {\n      pk: { type: String, value: 'USER#${a0}' },\n      sk: { type: String, value: 'USER#' },\n",
+    );
+    for i in 0..10_000 {
+        schema.push_str(&format!("      a{i}: {{ type: String }},\n"));
+    }
+    schema.push_str("    },\n  },\n} as const;\n");
+    out.push(Case {
+        name: "OneTable schema, 100k tokens",
+        text: schema,
+    });
+    let numbers: Vec<String> = (0..50_000).map(|i| i.to_string()).collect();
+    out.push(Case {
+        name: "JS array, 100k tokens",
+        text: format!("export const x = [{}];", numbers.join(", ")),
+    });
+    out
+}
+
+/// What a reader made of a file, in a few words.
+fn outcome(result: &Result<Imported, import::ImportError>) -> String {
+    match result {
+        Ok(imported) => format!(
+            "design: {} tables, {} entities",
+            imported.design.tables.len(),
+            imported.design.entities.len()
+        ),
+        Err(e) => {
+            let text = e.to_string().replace('\n', " ");
+            let short: String = text.chars().take(90).collect();
+            format!("error: {short}")
+        }
+    }
+}
+
+/// Runs `read` on a thread with the default 2 MiB stack, timing it; a panic is caught.
+fn timed(
+    text: &str,
+    read: impl FnOnce(&str) -> Result<Imported, import::ImportError> + Send,
+) -> (Duration, String) {
+    std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new()
+            .stack_size(2 * 1024 * 1024)
+            .spawn_scoped(scope, move || {
+                let start = Instant::now();
+                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read(text)));
+                let elapsed = start.elapsed();
+                let said = match &result {
+                    Ok(result) => outcome(result),
+                    Err(_) => "PANIC".to_string(),
+                };
+                (elapsed, said)
+            })
+            .expect("a thread starts");
+        handle.join().expect("the thread ends")
+    })
+}
+
+fn main() {
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut n_slow = 0;
+    let mut n_panics = 0;
+    let mut slowest = Duration::ZERO;
+    println!(
+        "{:<34} {:>9} {:<16} {:>9}  outcome",
+        "file", "bytes", "reader", "ms"
+    );
+    for case in cases() {
+        let mut readers: Vec<(String, Read)> = vec![(
+            "detect".to_string(),
+            Box::new(|text: &str| import::detect_and_import(text)),
+        )];
+        for format in Format::ALL {
+            readers.push((
+                format.as_str().to_string(),
+                Box::new(move |text: &str| import::import(format, text)),
+            ));
+        }
+        for (reader, read) in &readers {
+            let (elapsed, said) = timed(&case.text, |text| read(text));
+            slowest = slowest.max(elapsed);
+            let ok = if said == "PANIC" {
+                n_panics += 1;
+                "PANIC"
+            } else if elapsed >= Duration::from_secs(1) {
+                n_slow += 1;
+                "SLOW"
+            } else {
+                "ok"
+            };
+            println!(
+                "{:<34} {:>9} {:<16} {:>9.1}  {ok:<5} {said}",
+                case.name,
+                case.text.len(),
+                reader,
+                elapsed.as_secs_f64() * 1000.0
+            );
+        }
+    }
+    println!(
+        "slowest {:.1} ms; {n_slow} over 1 s; {n_panics} panics",
+        slowest.as_secs_f64() * 1000.0
+    );
+    if n_slow + n_panics > 0 {
+        std::process::exit(1);
+    }
+}
