@@ -940,8 +940,8 @@ fn deep_nesting_and_huge_files_are_clear_errors() {
               not a keyplan design, a NoSQL Workbench model or an awslabs/mcp schema.json: not JSON (line 1, column 1: expected value)
               not a CloudFormation template: not JSON or YAML (line 129, column 3: brackets nested more than 128 deep)
               not a Terraform configuration: not HCL (line 65, column 3: invalid nesting depth; expected at most 64 nested levels)
-        50 MB of YAML: 52428867 bytes is more than the 2097152 bytes a file in another tool's format can be here
-        50 MB of HCL: 52428857 bytes is more than the 2097152 bytes a file in another tool's format can be here
+        50 MB of YAML: 52428867 bytes is more than the 33554432 bytes a file in another tool's format can be here
+        50 MB of HCL: 52428857 bytes is more than the 33554432 bytes a file in another tool's format can be here
     "#]].assert_eq(&out);
 }
 
@@ -1371,8 +1371,9 @@ fn another_tools_file_over_the_limit_is_refused_before_parsing_and_a_large_desig
         r#"{{"TableName": "t", "KeyAttributes": {{"PartitionKey": {{"AttributeName": "pk", "AttributeType": "S"}}}}, "TableData": [{{"pk": {{"S": "{padding}"}}}}]}}"#
     ));
     let expected = format!(
-        "{} bytes is more than the 2097152 bytes a file in another tool's format can be here",
-        model.len()
+        "{} bytes is more than the {} bytes a file in another tool's format can be here",
+        model.len(),
+        super::MAX_IMPORT_BYTES
     );
     assert_eq!(
         detect(&model).map_err(|e| e.to_string()),
