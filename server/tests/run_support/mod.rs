@@ -145,27 +145,9 @@ pub fn failure(events: &[RunEvent]) -> String {
 
 /// Every table whose name starts with the run prefix.
 pub async fn run_tables(engine: &Engine) -> Vec<String> {
-    let mut names = Vec::new();
-    let mut start = None;
-    loop {
-        let out = engine
-            .client
-            .list_tables()
-            .set_exclusive_start_table_name(start.take())
-            .send()
-            .await
-            .unwrap();
-        names.extend(
-            out.table_names()
-                .iter()
-                .filter(|n| n.starts_with(runner::PREFIX))
-                .cloned(),
-        );
-        match out.last_evaluated_table_name() {
-            Some(n) => start = Some(n.to_string()),
-            None => return names,
-        }
-    }
+    let mut names = keyplan_server::live::list_tables(engine).await.unwrap();
+    names.retain(|n| n.starts_with(runner::PREFIX));
+    names
 }
 
 /// Every built-in example, then the exporters' kitchen-sink fixture (an LSI, a multi-attribute
