@@ -10,6 +10,7 @@ pub mod analysis;
 pub mod concentration;
 pub mod cost;
 pub mod coverage;
+pub mod diff;
 pub mod edit;
 pub mod eval;
 pub mod examples;

@@ -300,3 +300,190 @@ fn schema_prints_the_json_schema_of_the_design_file() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(stdout(&out), keyplan_server::cli::schema::design_schema());
 }
+
+/// The order example and the same design with a GSI that serves "Get order by ID" (issue 18's
+/// first migration: the Scan it reports today).
+fn order_example_with_and_without_an_order_id_gsi(dir: &Path) -> (PathBuf, PathBuf) {
+    let example =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/order-management.keyplan.json");
+    let text = std::fs::read_to_string(&example).expect("the example is readable");
+    let mut design: serde_json::Value = serde_json::from_str(&text).expect("the example is JSON");
+    let orders = design["tables"]
+        .as_array_mut()
+        .expect("tables")
+        .iter_mut()
+        .find(|t| t["name"] == "orders")
+        .expect("the orders table");
+    orders["gsis"]
+        .as_array_mut()
+        .expect("gsis")
+        .push(serde_json::json!({
+            "name": "GSI4",
+            "partition_key": [{"name": "GSI4PK", "type": "S"}],
+            "projection": {"type": "ALL"}
+        }));
+    let order = design["entities"]
+        .as_array_mut()
+        .expect("entities")
+        .iter_mut()
+        .find(|e| e["name"] == "Order")
+        .expect("the Order entity");
+    order["keys"]["GSI4PK"] = serde_json::json!("ORDER#{orderId}");
+    let old = dir.join("old.keyplan.json");
+    let new = dir.join("new.keyplan.json");
+    std::fs::write(&old, &text).expect("writable temp file");
+    std::fs::write(&new, serde_json::to_string_pretty(&design).expect("JSON")).expect("writable");
+    (old, new)
+}
+
+// issue 18: `keyplan diff` lists the new index and key template and the Scan that became a
+// Query, and exits 0; the other way round the Query that became a Scan is a regression (1).
+#[test]
+fn diff_names_the_new_index_and_the_verdict_it_changes_and_exits_1_on_a_regression() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (old, new) = order_example_with_and_without_an_order_id_gsi(dir.path());
+    let (old, new) = (old.to_str().expect("utf-8"), new.to_str().expect("utf-8"));
+    let out = keyplan(&["diff", old, new]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let text = stdout(&out);
+    assert!(text.contains("+ index GSI4: added"), "{text}");
+    assert!(
+        text.contains("+ Order key GSI4PK: added (ORDER#{orderId})"),
+        "{text}"
+    );
+    assert!(
+        text.contains("~ Get order by ID: Scan, not covered -> Query on GSI4 (GSI4PK = :pk)"),
+        "{text}"
+    );
+    assert!(text.contains("0 regressions"), "{text}");
+
+    let out = keyplan(&["diff", new, old]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let text = stdout(&out);
+    assert!(text.contains("- index GSI4: removed"), "{text}");
+    assert!(
+        text.contains(
+            "! Get order by ID: Query on GSI4 (GSI4PK = :pk) -> Scan, not covered  (regression)"
+        ),
+        "{text}"
+    );
+
+    let out = keyplan(&["diff", new, old, "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("--json is JSON");
+    assert_eq!(json["verdicts"][0]["pattern"], "Get order by ID");
+    assert_eq!(json["verdicts"][0]["regression"], true);
+    assert_eq!(json["verdicts"][0]["after"]["operation"], "Scan");
+}
+
+// issue 18: OLD as `REV:PATH`, the way a pull request compares with its base branch.
+#[test]
+fn diff_reads_the_old_design_from_git_and_prints_markdown_for_a_pull_request() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (old, new) = order_example_with_and_without_an_order_id_gsi(dir.path());
+    let repo = dir.path().join("repo");
+    std::fs::create_dir(&repo).expect("a repo dir");
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(args)
+            .current_dir(&repo)
+            .output()
+            .expect("git runs");
+        assert!(out.status.success(), "git {args:?}: {}", stderr(&out));
+    };
+    git(&["init", "-q"]);
+    std::fs::copy(&old, repo.join("orders.keyplan.json")).expect("copy");
+    git(&["add", "orders.keyplan.json"]);
+    git(&["commit", "-q", "-m", "the design as deployed"]);
+    std::fs::copy(&new, repo.join("orders.keyplan.json")).expect("copy");
+    let in_repo = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_keyplan"))
+            .args(args)
+            .current_dir(&repo)
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("the keyplan binary runs")
+    };
+    let out = in_repo(&[
+        "diff",
+        "HEAD:orders.keyplan.json",
+        "orders.keyplan.json",
+        "--markdown",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let text = stdout(&out);
+    assert!(text.starts_with("## Design changes\n"), "{text}");
+    assert!(text.contains("| + | index GSI4 |"), "{text}");
+    assert!(
+        text.contains("|  | Get order by ID | Scan, not covered | Query on GSI4 (GSI4PK = :pk) |"),
+        "{text}"
+    );
+
+    let out = in_repo(&[
+        "diff",
+        "no-such-branch:orders.keyplan.json",
+        "orders.keyplan.json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert!(
+        stderr(&out).contains("no-such-branch:orders.keyplan.json"),
+        "{}",
+        stderr(&out)
+    );
+    let out = in_repo(&["diff", "HEAD:missing.json", "orders.keyplan.json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("missing.json"), "{}", stderr(&out));
+}
+
+// issue 18: a file in another tool's format is compared as keyplan reads it; the same model
+// twice has no differences.
+#[test]
+fn diff_of_a_workbench_model_with_itself_finds_nothing() {
+    let model = corpus(
+        "nosql-workbench/amazon-dynamodb-design-patterns/an-online-shop__json__AnOnlineShop_14.json",
+    );
+    if !model.exists() {
+        eprintln!("skipped: the corpus is not beside the checkout");
+        return;
+    }
+    let model = model.to_str().expect("utf-8");
+    let out = keyplan(&["diff", model, model]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert_eq!(stdout(&out), "No differences.\n");
+}

@@ -70,6 +70,7 @@ fn every_subcommand_exits_2_on_every_kind_of_unreadable_input() {
             vec!["cost", path],
             vec!["link", path],
             vec!["run", path, "--json"],
+            vec!["diff", path, path],
         ] {
             let out = keyplan(&args);
             let stderr = String::from_utf8_lossy(&out.stderr);
@@ -134,6 +135,7 @@ fn every_subcommand_reads_every_format_and_from_overrides_detection() {
             vec!["check", path],
             vec!["export", path, "--to", "markdown"],
             vec!["link", path],
+            vec!["diff", path, path],
         ];
         // The tables-only formats have no entities to sample; Workbench has no patterns.
         if format == "nosql-workbench" || format == "mcp" {

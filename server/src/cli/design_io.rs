@@ -82,17 +82,22 @@ fn parse_from(name: &str) -> Result<Detect, String> {
 /// did not fit.
 pub fn read_imported(path: &Path, from: From) -> Result<(Format, Imported), Unreadable> {
     let text = read_text(path)?;
+    import_text(&path.display().to_string(), &text, from)
+}
+
+/// Reads a design from text that came from `label` (a file, `REV:PATH`), as
+/// [`read_imported`] does.
+pub fn import_text(label: &str, text: &str, from: From) -> Result<(Format, Imported), Unreadable> {
     let result = match from.from.0 {
-        None => keyplan_core::import::detect_and_import_as(&text),
-        Some(format) => keyplan_core::import::import(format, &text).map(|i| (format, i)),
+        None => keyplan_core::import::detect_and_import_as(text),
+        Some(format) => keyplan_core::import::import(format, text).map(|i| (format, i)),
     };
     result.map_err(|e| match from.from.0 {
         Some(format) => Unreadable(format!(
-            "{} does not read as {}: {e}",
-            path.display(),
+            "{label} does not read as {}: {e}",
             format.described()
         )),
-        None => Unreadable(format!("{}: {e}", path.display())),
+        None => Unreadable(format!("{label}: {e}")),
     })
 }
 
@@ -101,19 +106,20 @@ pub fn read_imported(path: &Path, from: From) -> Result<(Format, Imported), Unre
 /// has (`keyplan import` prints them).
 pub fn read_design(path: &Path, from: From) -> Result<Design, Unreadable> {
     let (format, imported) = read_imported(path, from)?;
+    Ok(noted(&path.display().to_string(), format, imported))
+}
+
+/// The design of an import, saying on stderr when it came from another tool's format.
+pub fn noted(label: &str, format: Format, imported: Imported) -> Design {
     if format != Format::Keyplan {
         let notes = match imported.notes.len() {
             0 => String::new(),
             1 => " (1 note: see `keyplan import`)".to_string(),
             n => format!(" ({n} notes: see `keyplan import`)"),
         };
-        eprintln!(
-            "note: read {} as {}{notes}",
-            path.display(),
-            format.described()
-        );
+        eprintln!("note: read {label} as {}{notes}", format.described());
     }
-    Ok(imported.design)
+    imported.design
 }
 
 /// `--max-items`, shared by the subcommands that make a sample.

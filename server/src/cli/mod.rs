@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 pub mod check;
 pub mod cost;
 pub mod design_io;
+pub mod diff;
 pub mod engine_choice;
 pub mod export;
 pub mod import;
@@ -52,6 +53,9 @@ pub enum Command {
     Query(query::Args),
     /// Print the capacity units and monthly on-demand cost of every pattern, and hot partitions.
     Cost(cost::Args),
+    /// What changed between two designs (files or `REV:PATH`), and every verdict that changed;
+    /// exits 1 when a pattern is served worse.
+    Diff(diff::Args),
 }
 
 /// Runs the chosen subcommand.
@@ -67,6 +71,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Sample(args) => sample::run(args).await,
         Command::Query(args) => query::run(args).await,
         Command::Cost(args) => cost::run(args).await,
+        Command::Diff(args) => diff::run(args).await,
     }
 }
 
