@@ -601,4 +601,3 @@ async fn axe_finds_no_serious_violation_in_any_view_or_dialog() {
     assert!(found.is_empty(), "{}", found.join("\n"));
     b.close().await;
 }
-
