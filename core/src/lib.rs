@@ -23,6 +23,7 @@ pub mod history;
 pub mod import;
 pub mod item;
 pub mod limits;
+pub mod migrate;
 pub mod model;
 pub mod run;
 pub mod sample;

@@ -487,3 +487,64 @@ fn diff_of_a_workbench_model_with_itself_finds_nothing() {
     );
     assert_eq!(stdout(&out), "No differences.\n");
 }
+
+// issue 18: `keyplan migrate` plans the GSI that serves "Get order by ID": created, then
+// backfilled onto every order, counted from --items.
+#[test]
+fn migrate_plans_a_new_gsi_as_an_online_step_and_a_backfill_of_the_orders() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (old, new) = order_example_with_and_without_an_order_id_gsi(dir.path());
+    let (old, new) = (old.to_str().expect("utf-8"), new.to_str().expect("utf-8"));
+    let out = keyplan(&[
+        "migrate",
+        old,
+        new,
+        "--items",
+        "Order=1_000_000",
+        "--max-wcu",
+        "2000",
+        "--json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let plan: serde_json::Value = serde_json::from_slice(&out.stdout).expect("--json is JSON");
+    let steps = plan["steps"].as_array().expect("steps");
+    let kinds: Vec<(&str, &str)> = steps
+        .iter()
+        .map(|s| {
+            (
+                s["phase"].as_str().unwrap_or(""),
+                s["kind"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [("expand", "online"), ("migrate", "backfill")],
+        "{plan}"
+    );
+    assert_eq!(steps[1]["entity"], "Order");
+    assert_eq!(steps[1]["items"], 1_000_000);
+    let writes = steps[1]["write_units"].as_f64().expect("write units");
+    assert!(writes >= 1_000_000.0, "{plan}");
+    assert_eq!(plan["seconds"].as_f64(), Some(writes / 2000.0), "{plan}");
+
+    let out = keyplan(&["migrate", old, new, "--items", "Ordr=5"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert!(
+        stderr(&out).contains("`--items Ordr=...` names no entity"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -56,7 +56,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// A design from a file, or from git when the argument is `REV:PATH` and no such file exists.
-fn read(arg: &str, from: From) -> Result<Design, Unreadable> {
+pub fn read(arg: &str, from: From) -> Result<Design, Unreadable> {
     let path = Path::new(arg);
     match arg.split_once(':') {
         Some((rev, file)) if !path.exists() && !rev.is_empty() && !file.is_empty() => {

@@ -15,6 +15,7 @@ pub mod engine_choice;
 pub mod export;
 pub mod import;
 pub mod link;
+pub mod migrate;
 pub mod query;
 pub mod run;
 pub mod sample;
@@ -56,6 +57,9 @@ pub enum Command {
     /// What changed between two designs (files or `REV:PATH`), and every verdict that changed;
     /// exits 1 when a pattern is served worse.
     Diff(diff::Args),
+    /// The migration plan from one design to another for data that exists: expand, migrate and
+    /// contract steps with their items, units, cost and duration.
+    Migrate(migrate::Args),
 }
 
 /// Runs the chosen subcommand.
@@ -72,6 +76,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Query(args) => query::run(args).await,
         Command::Cost(args) => cost::run(args).await,
         Command::Diff(args) => diff::run(args).await,
+        Command::Migrate(args) => migrate::run(args).await,
     }
 }
 

@@ -1,0 +1,749 @@
+//! A migration plan from one design to another, for a table that holds data (issue 18).
+//!
+//! The plan is in expand / migrate / contract order: first what can be added without touching
+//! items (tables, GSIs DynamoDB backfills itself), then what rewrites items (new key attributes
+//! on existing items, items copied to new keys, tables rebuilt), and last what can be dropped
+//! once nothing reads it. Each step says why it is needed, how many items it touches, and the
+//! read and write units, the on-demand cost and the time it takes at a write rate; the
+//! arithmetic is in the step's `units` text. Volumes come from `Volumes` (`--items ENTITY=N`),
+//! else from the entities' recorded volumes (a live import records them), else they are unknown
+//! and the step says so.
+//!
+//! What is counted: a backfill is a Scan of the entity's items (half a read unit per 4 KB, as
+//! an eventually consistent Scan costs) and one UpdateItem per item (write units of the whole
+//! item, as DynamoDB charges); a re-key is the same Scan, a PutItem at the new key and a
+//! DeleteItem of the old; a rebuild copies every item of the table that way; an index DynamoDB
+//! backfills costs one write per item it holds. Each write that puts an item into a GSI costs
+//! that GSI one more write.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::cost::{item_size, write_units};
+use crate::limits::{Prices, READ_UNIT_BYTES};
+use crate::model::{Design, Entity, Gsi, Table};
+use crate::sample::thousands;
+
+/// Where a step sits in the expand / migrate / contract order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Added beside what is there; the application still runs on the old design.
+    Expand,
+    /// Items rewritten; the application writes both forms meanwhile.
+    Migrate,
+    /// Dropped once nothing reads it.
+    Contract,
+}
+
+/// What a step does to the data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StepKind {
+    /// DynamoDB does it without a write from us: a new table, a GSI whose key attributes the
+    /// items already carry (DynamoDB backfills it).
+    Online,
+    /// New key attributes written onto existing items.
+    Backfill,
+    /// Each item copied to its new key and the old one deleted.
+    Rekey,
+    /// What DynamoDB cannot change in place (table keys, LSIs): a new table and a copy.
+    Rebuild,
+    /// An index, attribute, entity or table dropped.
+    Contract,
+}
+
+/// One step of a plan.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Step {
+    pub phase: Phase,
+    pub kind: StepKind,
+    pub table: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entity: Option<String>,
+    /// What to do, in words.
+    pub action: String,
+    /// Why the step is needed.
+    pub why: String,
+    /// Items the step reads or writes; `None` when the volume is unknown.
+    pub items: Option<u64>,
+    pub read_units: f64,
+    pub write_units: f64,
+    /// On-demand cost in US dollars.
+    pub cost: f64,
+    /// Seconds at the plan's write rate (`max_wcu`).
+    pub seconds: f64,
+    /// How the units were counted.
+    pub units: String,
+}
+
+/// A migration plan: its steps in order, and their totals.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Plan {
+    pub steps: Vec<Step>,
+    pub read_units: f64,
+    pub write_units: f64,
+    pub cost: f64,
+    pub seconds: f64,
+    /// The write rate the durations are at.
+    pub max_wcu: f64,
+    /// Entities whose volume is unknown, so their steps count nothing.
+    pub unknown_volumes: Vec<String>,
+}
+
+/// What the plan is computed with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanConfig {
+    /// Items per entity, overriding the design's recorded volumes.
+    pub items: BTreeMap<String, u64>,
+    /// The write units per second the migration may use.
+    pub max_wcu: f64,
+    pub prices: Prices,
+}
+
+/// The default write rate: one partition's limit, so a migration never throttles itself on a
+/// table that has not split.
+pub const DEFAULT_MAX_WCU: f64 = crate::limits::PARTITION_WRITE_UNITS_PER_SECOND;
+
+impl Default for PlanConfig {
+    fn default() -> Self {
+        PlanConfig {
+            items: BTreeMap::new(),
+            max_wcu: DEFAULT_MAX_WCU,
+            prices: Prices::default(),
+        }
+    }
+}
+
+/// The plan that takes data in `old`'s shape to `new`'s.
+pub fn plan(old: &Design, new: &Design, config: &PlanConfig) -> Plan {
+    let sizes = Sizes::of(old, new, config);
+    let mut steps = Vec::new();
+    for table in &new.tables {
+        match old.table(&table.name) {
+            None => steps.push(sizes.step(
+                Phase::Expand,
+                StepKind::Online,
+                table,
+                None,
+                None,
+                format!("Create table {}", table.name),
+                "the new design has it".to_string(),
+                Work::default(),
+            )),
+            Some(before) if needs_rebuild(before, table) => {
+                steps.push(rebuild(&sizes, old, new, before, table));
+            }
+            Some(before) => table_steps(&mut steps, &sizes, old, new, before, table),
+        }
+    }
+    for table in &old.tables {
+        if new.table(&table.name).is_none() {
+            let entities: Vec<&Entity> = old.entities_in(&table.name).collect();
+            steps.push(sizes.step(
+                Phase::Contract,
+                StepKind::Contract,
+                table,
+                None,
+                None,
+                format!("Delete table {}", table.name),
+                "the new design has no such table; delete it once nothing reads it".to_string(),
+                Work::default().items(sizes.items_of(&entities)),
+            ));
+        }
+    }
+    steps.sort_by_key(|s| s.phase);
+    let sum = |f: fn(&Step) -> f64| steps.iter().map(f).sum::<f64>();
+    Plan {
+        read_units: sum(|s| s.read_units),
+        write_units: sum(|s| s.write_units),
+        cost: sum(|s| s.cost),
+        seconds: sum(|s| s.seconds),
+        max_wcu: config.max_wcu,
+        unknown_volumes: sizes.unknown(old, new),
+        steps,
+    }
+}
+
+/// Table keys and LSIs cannot change on a table that exists.
+fn needs_rebuild(before: &Table, after: &Table) -> bool {
+    before.partition_key != after.partition_key
+        || before.sort_key != after.sort_key
+        || before.lsis != after.lsis
+}
+
+fn rebuild(sizes: &Sizes, old: &Design, new: &Design, before: &Table, after: &Table) -> Step {
+    let entities: Vec<&Entity> = new
+        .entities_in(&after.name)
+        .filter(|e| old.entity(&e.name).is_some_and(|o| o.table == after.name))
+        .collect();
+    let what = if before.partition_key != after.partition_key || before.sort_key != after.sort_key {
+        "its primary key changes"
+    } else {
+        "its local secondary indexes change"
+    };
+    let mut work = Work::default();
+    for e in &entities {
+        work = work.add(sizes.copy(e));
+    }
+    sizes.step(
+        Phase::Migrate,
+        StepKind::Rebuild,
+        after,
+        None,
+        None,
+        format!(
+            "Create table {} anew in its new shape, copy every item into it at its new keys, switch over, delete the old table",
+            after.name
+        ),
+        format!("{what}, which DynamoDB cannot change on an existing table"),
+        work,
+    )
+}
+
+/// Steps for a table kept in place: its GSIs, and the entities stored in it.
+fn table_steps(
+    steps: &mut Vec<Step>,
+    sizes: &Sizes,
+    old: &Design,
+    new: &Design,
+    before: &Table,
+    after: &Table,
+) {
+    for gsi in &after.gsis {
+        let same = before.gsi(&gsi.name).is_some_and(|g| g == gsi);
+        if same {
+            continue;
+        }
+        let members: Vec<&Entity> = new
+            .entities_in(&after.name)
+            .filter(|e| in_gsi(e, gsi))
+            .collect();
+        let (carried, missing): (Vec<&Entity>, Vec<&Entity>) = members
+            .iter()
+            .partition(|e| old.entity(&e.name).is_some_and(|o| carries(o, e, gsi)));
+        let changed = before.gsi(&gsi.name).is_some();
+        let names = |es: &[&Entity]| {
+            es.iter()
+                .map(|e| e.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let why = match (carried.is_empty(), changed) {
+            (_, true) => format!(
+                "its keys or projection change, which DynamoDB cannot change on an index: delete the old {} first (or give the new one another name)",
+                gsi.name
+            ),
+            (true, false) => {
+                "the new design adds it; no existing item carries its keys yet".to_string()
+            }
+            (false, false) => format!(
+                "the new design adds it; the items of {} already carry its keys, so DynamoDB backfills it",
+                names(&carried)
+            ),
+        };
+        let mut work = Work::default();
+        for e in &carried {
+            work = work.add(sizes.index_writes(e));
+        }
+        steps.push(sizes.step(
+            Phase::Expand,
+            StepKind::Online,
+            after,
+            Some(&gsi.name),
+            None,
+            format!("Create GSI {}", gsi.name),
+            why,
+            work,
+        ));
+        for e in missing {
+            let attributes: Vec<&str> = gsi
+                .partition_key
+                .iter()
+                .chain(&gsi.sort_key)
+                .map(|k| k.name.as_str())
+                .collect();
+            steps.push(sizes.step(
+                Phase::Migrate,
+                StepKind::Backfill,
+                after,
+                Some(&gsi.name),
+                Some(&e.name),
+                format!("Write {} onto every {} item", fill(e, &attributes), e.name),
+                format!(
+                    "{} items must carry {}'s keys to be in it",
+                    e.name, gsi.name
+                ),
+                sizes.update(e, 1),
+            ));
+        }
+    }
+    let table_keys: Vec<&str> = std::iter::once(after.partition_key.name.as_str())
+        .chain(after.sort_key.as_ref().map(|k| k.name.as_str()))
+        .collect();
+    for e in new.entities_in(&after.name) {
+        let Some(o) = old.entity(&e.name) else {
+            continue;
+        };
+        if o.table != after.name {
+            steps.push(sizes.step(
+                Phase::Migrate,
+                StepKind::Rekey,
+                after,
+                None,
+                Some(&e.name),
+                format!(
+                    "Copy every {} item from {} into {}, then delete it from {}",
+                    e.name, o.table, after.name, o.table
+                ),
+                format!("{} moves to table {}", e.name, after.name),
+                sizes.copy(e),
+            ));
+            continue;
+        }
+        let rekeyed: Vec<&str> = table_keys
+            .iter()
+            .copied()
+            .filter(|k| o.key_template(k) != e.key_template(k))
+            .collect();
+        if !rekeyed.is_empty() {
+            steps.push(sizes.step(
+                Phase::Migrate,
+                StepKind::Rekey,
+                after,
+                None,
+                Some(&e.name),
+                format!(
+                    "Copy every {} item to its new key ({}), then delete the old one; the application writes both meanwhile",
+                    e.name,
+                    fill(e, &rekeyed)
+                ),
+                format!("its table key template changes ({})", was(o, e, &rekeyed)),
+                sizes.copy(e),
+            ));
+            continue;
+        }
+        // GSI key attributes of kept indexes whose template changed for this entity.
+        for gsi in after
+            .gsis
+            .iter()
+            .filter(|g| before.gsi(&g.name) == Some(*g))
+        {
+            let keys: Vec<&str> = gsi
+                .partition_key
+                .iter()
+                .chain(&gsi.sort_key)
+                .map(|k| k.name.as_str())
+                .filter(|k| o.key_template(k) != e.key_template(k))
+                .collect();
+            if keys.is_empty() {
+                continue;
+            }
+            steps.push(sizes.step(
+                Phase::Migrate,
+                StepKind::Backfill,
+                after,
+                Some(&gsi.name),
+                Some(&e.name),
+                format!("Rewrite {} on every {} item", fill(e, &keys), e.name),
+                format!(
+                    "its {} key template changes ({})",
+                    gsi.name,
+                    was(o, e, &keys)
+                ),
+                sizes.update(e, 1),
+            ));
+        }
+    }
+    for gsi in &before.gsis {
+        if after.gsi(&gsi.name) != Some(gsi) {
+            steps.push(sizes.step(
+                Phase::Contract,
+                StepKind::Contract,
+                after,
+                Some(&gsi.name),
+                None,
+                format!("Delete the old GSI {}", gsi.name),
+                if after.gsi(&gsi.name).is_some() {
+                    "it is replaced by one with other keys or projection".to_string()
+                } else {
+                    "the new design has no such index; no pattern reads it".to_string()
+                },
+                Work::default(),
+            ));
+        }
+    }
+    for o in old.entities_in(&before.name) {
+        match new.entity(&o.name) {
+            None => steps.push(sizes.step(
+                Phase::Contract,
+                StepKind::Contract,
+                after,
+                None,
+                Some(&o.name),
+                format!("Delete every {} item", o.name),
+                "the new design has no such entity".to_string(),
+                sizes.delete(o),
+            )),
+            Some(e) if e.table == before.name => {
+                let dropped: Vec<&str> = o
+                    .attributes
+                    .iter()
+                    .filter(|a| e.attribute(&a.name).is_none())
+                    .map(|a| a.name.as_str())
+                    .collect();
+                if !dropped.is_empty() {
+                    steps.push(sizes.step(
+                        Phase::Contract,
+                        StepKind::Contract,
+                        after,
+                        None,
+                        Some(&o.name),
+                        format!("Stop writing {} on {} items (removing it from existing items is optional)", dropped.join(", "), o.name),
+                        "the new design no longer has it".to_string(),
+                        Work::default(),
+                    ));
+                }
+            }
+            Some(_) => {}
+        }
+    }
+}
+
+/// Whether an entity's items go into a GSI: it fills every partition-key attribute.
+fn in_gsi(e: &Entity, gsi: &Gsi) -> bool {
+    gsi.partition_key
+        .iter()
+        .all(|k| e.key_template(&k.name).is_some())
+}
+
+/// Whether the old entity's items already carry every key attribute of `gsi` as the new one
+/// fills it.
+fn carries(old: &Entity, new: &Entity, gsi: &Gsi) -> bool {
+    gsi.partition_key
+        .iter()
+        .chain(&gsi.sort_key)
+        .filter(|k| new.key_template(&k.name).is_some())
+        .all(|k| {
+            old.key_template(&k.name).is_some()
+                && old.key_template(&k.name) == new.key_template(&k.name)
+        })
+}
+
+/// `GSI4PK = ORDER#{orderId}, GSI4SK = ORDER`.
+fn fill(e: &Entity, attributes: &[&str]) -> String {
+    attributes
+        .iter()
+        .filter_map(|a| e.key_template(a).map(|t| format!("{a} = {t}")))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `SK was ORDER#{orderId}, now ORDER#{createdAt}#{orderId}`.
+fn was(old: &Entity, new: &Entity, attributes: &[&str]) -> String {
+    let show = |e: &Entity, a: &str| {
+        e.key_template(a)
+            .map_or("nothing".to_string(), |t| t.to_string())
+    };
+    attributes
+        .iter()
+        .map(|a| format!("{a} was {}, now {}", show(old, a), show(new, a)))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Reads and writes, in units, with their arithmetic in words.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Work {
+    items: Option<u64>,
+    read_units: f64,
+    write_units: f64,
+    units: Vec<String>,
+}
+
+impl Work {
+    fn items(mut self, items: Option<u64>) -> Work {
+        self.items = items;
+        self
+    }
+
+    fn add(mut self, other: Work) -> Work {
+        self.items = match (self.items, other.items) {
+            (Some(a), Some(b)) => Some(a + b),
+            (a, None) => a,
+            (None, b) => b,
+        };
+        self.read_units += other.read_units;
+        self.write_units += other.write_units;
+        self.units.extend(other.units);
+        self
+    }
+}
+
+/// Item counts and sizes per entity.
+struct Sizes<'a> {
+    config: &'a PlanConfig,
+    /// Items per entity, when known.
+    items: BTreeMap<String, u64>,
+    /// Mean item bytes per entity.
+    bytes: BTreeMap<String, u64>,
+    /// GSIs each entity's items are in, in the new design.
+    indexes: BTreeMap<String, usize>,
+}
+
+impl<'a> Sizes<'a> {
+    fn of(old: &Design, new: &Design, config: &'a PlanConfig) -> Sizes<'a> {
+        let mut items = BTreeMap::new();
+        let mut bytes = BTreeMap::new();
+        for e in old.entities.iter().chain(&new.entities) {
+            if let Some(v) = &e.volume {
+                items.entry(e.name.clone()).or_insert(v.items);
+                bytes.entry(e.name.clone()).or_insert(v.item_bytes);
+            }
+        }
+        items.extend(config.items.clone());
+        // Sizes the volumes do not give: the mean of the new design's sample, then of the
+        // old one's (for entities the new design drops).
+        for design in [new, old] {
+            let sample = crate::sample::generate(design, &crate::sample::SampleConfig::default());
+            let mut sums: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
+            for item in &sample.items {
+                if let Some(entity) = &item.entity {
+                    let s = sums.entry(entity.as_str()).or_default();
+                    s.0 += item_size(&item.item) as u64;
+                    s.1 += 1;
+                }
+            }
+            for (entity, (total, n)) in sums {
+                bytes.entry(entity.to_string()).or_insert(total / n.max(1));
+            }
+        }
+        // GSIs an entity's items are in: in the new design, else (dropped) in the old one.
+        let mut indexes = BTreeMap::new();
+        for design in [new, old] {
+            for e in &design.entities {
+                let n = design
+                    .table(&e.table)
+                    .map_or(0, |t| t.gsis.iter().filter(|g| in_gsi(e, g)).count());
+                indexes.entry(e.name.clone()).or_insert(n);
+            }
+        }
+        Sizes {
+            config,
+            items,
+            bytes,
+            indexes,
+        }
+    }
+
+    fn items_of(&self, entities: &[&Entity]) -> Option<u64> {
+        entities
+            .iter()
+            .map(|e| self.items.get(&e.name).copied())
+            .sum()
+    }
+
+    fn bytes(&self, e: &Entity) -> u64 {
+        self.bytes.get(&e.name).copied().unwrap_or(1024)
+    }
+
+    /// Half a read unit per 4 KB of the entity's items, as a Scan reads them.
+    fn scan(&self, e: &Entity, n: u64) -> (f64, String) {
+        let bytes = n * self.bytes(e);
+        let units = (bytes as f64 / READ_UNIT_BYTES as f64).ceil() * 0.5;
+        (
+            units,
+            format!(
+                "Scan {} x {} B = {} RRU",
+                thousands(n),
+                self.bytes(e),
+                self::units(units)
+            ),
+        )
+    }
+
+    /// An UpdateItem per item (`writes` per item) and one write per GSI it is in.
+    fn update(&self, e: &Entity, writes: u64) -> Work {
+        let Some(n) = self.items.get(&e.name).copied() else {
+            return Work::default();
+        };
+        let (reads, scan) = self.scan(e, n);
+        let per_item = write_units(self.bytes(e) as usize) * writes;
+        let indexes = self.indexes.get(&e.name).copied().unwrap_or(0) as u64;
+        let w = (n * (per_item + indexes)) as f64;
+        Work {
+            items: Some(n),
+            read_units: reads,
+            write_units: w,
+            units: vec![format!(
+                "{scan}; {} items x ({per_item} WRU + {indexes} GSI writes) = {} WRU",
+                thousands(n),
+                self::units(w)
+            )],
+        }
+    }
+
+    /// A PutItem at the new key and a DeleteItem of the old, per item.
+    fn copy(&self, e: &Entity) -> Work {
+        self.update(e, 2)
+    }
+
+    /// A DeleteItem per item.
+    fn delete(&self, e: &Entity) -> Work {
+        self.update(e, 1)
+    }
+
+    /// What DynamoDB writes into a new GSI it backfills: one write per item.
+    fn index_writes(&self, e: &Entity) -> Work {
+        let Some(n) = self.items.get(&e.name).copied() else {
+            return Work::default();
+        };
+        let per_item = write_units(self.bytes(e) as usize);
+        let w = (n * per_item) as f64;
+        Work {
+            items: Some(n),
+            read_units: 0.0,
+            write_units: w,
+            units: vec![format!(
+                "{} backfill: {n} x {per_item} WRU = {w} WRU",
+                e.name
+            )],
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn step(
+        &self,
+        phase: Phase,
+        kind: StepKind,
+        table: &Table,
+        index: Option<&str>,
+        entity: Option<&str>,
+        action: String,
+        why: String,
+        work: Work,
+    ) -> Step {
+        let prices = &self.config.prices;
+        let cost = work.write_units / 1e6 * prices.per_million_write_units
+            + work.read_units / 1e6 * prices.per_million_read_units;
+        let unknown = entity.is_some_and(|e| !self.items.contains_key(e));
+        Step {
+            phase,
+            kind,
+            table: table.name.clone(),
+            index: index.map(str::to_string),
+            entity: entity.map(str::to_string),
+            action,
+            why,
+            items: if unknown {
+                None
+            } else {
+                work.items.or(Some(0))
+            },
+            read_units: work.read_units,
+            write_units: work.write_units,
+            cost,
+            seconds: work.write_units / self.config.max_wcu.max(1.0),
+            units: if unknown {
+                "volume unknown: give --items ENTITY=N".to_string()
+            } else {
+                work.units.join("; ")
+            },
+        }
+    }
+
+    fn unknown(&self, old: &Design, new: &Design) -> Vec<String> {
+        let mut names: Vec<String> = old
+            .entities
+            .iter()
+            .chain(&new.entities)
+            .filter(|e| !self.items.contains_key(&e.name))
+            .map(|e| e.name.clone())
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    }
+}
+
+impl Plan {
+    /// The plan as text: one numbered step a paragraph, then the totals.
+    pub fn text(&self) -> String {
+        if self.steps.is_empty() {
+            return "Nothing to migrate: the data already has the new design's shape.\n"
+                .to_string();
+        }
+        let mut out = String::new();
+        for (i, s) in self.steps.iter().enumerate() {
+            let kind = match s.kind {
+                StepKind::Online => "online",
+                StepKind::Backfill => "backfill",
+                StepKind::Rekey => "re-key",
+                StepKind::Rebuild => "rebuild",
+                StepKind::Contract => "contract",
+            };
+            let phase = match s.phase {
+                Phase::Expand => "expand",
+                Phase::Migrate => "migrate",
+                Phase::Contract => "contract",
+            };
+            let _ = writeln!(out, "{}. [{phase}, {kind}] {}", i + 1, s.action);
+            let _ = writeln!(out, "   why: {}", s.why);
+            let items = s.items.map_or("unknown".to_string(), thousands);
+            let _ = writeln!(
+                out,
+                "   items: {items}, {} RRU, {} WRU, ${:.4}, {}",
+                units(s.read_units),
+                units(s.write_units),
+                s.cost,
+                duration(s.seconds)
+            );
+            if !s.units.is_empty() {
+                let _ = writeln!(out, "   units: {}", s.units);
+            }
+        }
+        let _ = writeln!(
+            out,
+            "Total: {} RRU, {} WRU, ${:.4} on demand, {} at {} WCU/s",
+            units(self.read_units),
+            units(self.write_units),
+            self.cost,
+            duration(self.seconds),
+            units(self.max_wcu)
+        );
+        if !self.unknown_volumes.is_empty() {
+            let _ = writeln!(
+                out,
+                "Volumes unknown for {}: give --items ENTITY=N to count their steps.",
+                self.unknown_volumes.join(", ")
+            );
+        }
+        out
+    }
+}
+
+/// Units in words: `29.5`, `11,200,000,000` (whole from 1,000 up).
+fn units(n: f64) -> String {
+    if n >= 1000.0 {
+        thousands(n.round() as u64)
+    } else {
+        n.to_string()
+    }
+}
+
+/// `2 h 5 min`, `40 s`, `0 s`.
+fn duration(seconds: f64) -> String {
+    let s = seconds.ceil() as u64;
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 => format!("{} min {} s", s / 60, s % 60),
+        _ => format!("{} h {} min", s / 3600, (s % 3600) / 60),
+    }
+}
+
+#[cfg(test)]
+mod tests;

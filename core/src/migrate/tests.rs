@@ -1,0 +1,202 @@
+use expect_test::{Expect, expect};
+
+use super::{PlanConfig, plan};
+use crate::coverage::testing::design;
+
+/// Prints the plan from `old` to `new` with `items` per entity.
+fn check(old: &str, new: &str, items: &[(&str, u64)], expect: Expect) {
+    let config = PlanConfig {
+        items: items.iter().map(|(e, n)| (e.to_string(), *n)).collect(),
+        ..PlanConfig::default()
+    };
+    expect.assert_eq(&plan(&design(old), &design(new), &config).text());
+}
+
+const ORDERS: &str = "
+    table orders PK SK
+    gsi GSI1 GSI1PK GSI1SK
+    entity Customer customerId name | PK=CUSTOMER#{customerId} SK=PROFILE
+    entity Order orderId customerId status createdAt | PK=CUSTOMER#{customerId} SK=ORDER#{orderId} GSI1PK=STATUS#{status} GSI1SK={createdAt}#{orderId}
+";
+
+#[test]
+fn the_same_design_needs_no_migration() {
+    check(
+        ORDERS,
+        ORDERS,
+        &[],
+        expect![[r#"
+            Nothing to migrate: the data already has the new design's shape.
+        "#]],
+    );
+}
+
+// issue 18: the order example gaining a GSI for "Get order by ID": no order carries its key.
+#[test]
+fn a_gsi_on_a_template_the_items_lack_is_created_then_backfilled() {
+    let new = ORDERS
+        .replace(
+            "gsi GSI1 GSI1PK GSI1SK",
+            "gsi GSI1 GSI1PK GSI1SK\n    gsi GSI2 GSI2PK",
+        )
+        .replace(
+            "GSI1SK={createdAt}#{orderId}",
+            "GSI1SK={createdAt}#{orderId} GSI2PK=ORDER#{orderId}",
+        );
+    check(
+        ORDERS,
+        &new,
+        &[("Order", 100_000), ("Customer", 10_000)],
+        expect![[r#"
+            1. [expand, online] Create GSI GSI2
+               why: the new design adds it; no existing item carries its keys yet
+               items: 0, 0 RRU, 0 WRU, $0.0000, 0 s
+            2. [migrate, backfill] Write GSI2PK = ORDER#{orderId} onto every Order item
+               why: Order items must carry GSI2's keys to be in it
+               items: 100,000, 2,894 RRU, 300,000 WRU, $0.1879, 5 min 0 s
+               units: Scan 100,000 x 237 B = 2,894 RRU; 100,000 items x (1 WRU + 2 GSI writes) = 300,000 WRU
+            Total: 2,894 RRU, 300,000 WRU, $0.1879 on demand, 5 min 0 s at 1,000 WCU/s
+        "#]],
+    );
+}
+
+// issue 18: an entity re-keyed from `{id}` to `TYPE#{id}`.
+#[test]
+fn a_changed_table_key_template_is_a_re_key() {
+    let old = "
+        table app PK SK
+        entity User userId | PK={userId} SK=PROFILE
+    ";
+    let new = old.replace("PK={userId}", "PK=USER#{userId}");
+    check(
+        old,
+        &new,
+        &[("User", 5_000)],
+        expect![[r#"
+            1. [migrate, re-key] Copy every User item to its new key (PK = USER#{userId}), then delete the old one; the application writes both meanwhile
+               why: its table key template changes (PK was {userId}, now USER#{userId})
+               items: 5,000, 29.5 RRU, 10,000 WRU, $0.0063, 10 s
+               units: Scan 5,000 x 48 B = 29.5 RRU; 5,000 items x (2 WRU + 0 GSI writes) = 10,000 WRU
+            Total: 29.5 RRU, 10,000 WRU, $0.0063 on demand, 10 s at 1,000 WCU/s
+        "#]],
+    );
+}
+
+// issue 18: a GSI removed, and an entity dropped.
+#[test]
+fn a_removed_gsi_and_entity_are_contract_steps() {
+    let new = "
+        table orders PK SK
+        entity Customer customerId name | PK=CUSTOMER#{customerId} SK=PROFILE
+    ";
+    check(
+        ORDERS,
+        new,
+        &[("Order", 2_000), ("Customer", 100)],
+        expect![[r#"
+            1. [contract, contract] Delete the old GSI GSI1
+               why: the new design has no such index; no pattern reads it
+               items: 0, 0 RRU, 0 WRU, $0.0000, 0 s
+            2. [contract, contract] Delete every Order item
+               why: the new design has no such entity
+               items: 2,000, 52 RRU, 4,000 WRU, $0.0025, 4 s
+               units: Scan 2,000 x 211 B = 52 RRU; 2,000 items x (1 WRU + 1 GSI writes) = 4,000 WRU
+            Total: 52 RRU, 4,000 WRU, $0.0025 on demand, 4 s at 1,000 WCU/s
+        "#]],
+    );
+}
+
+// issue 18: an LSI added: DynamoDB cannot add one to a table that exists.
+#[test]
+fn an_added_lsi_rebuilds_the_table() {
+    let new = ORDERS.replace(
+        "gsi GSI1 GSI1PK GSI1SK",
+        "gsi GSI1 GSI1PK GSI1SK\n    lsi LSI1 createdAt",
+    );
+    check(
+        ORDERS,
+        &new,
+        &[("Order", 1_000), ("Customer", 100)],
+        expect![[r#"
+            1. [migrate, rebuild] Create table orders anew in its new shape, copy every item into it at its new keys, switch over, delete the old table
+               why: its local secondary indexes change, which DynamoDB cannot change on an existing table
+               items: 1,100, 27 RRU, 3,200 WRU, $0.0020, 4 s
+               units: Scan 100 x 80 B = 1 RRU; 100 items x (2 WRU + 0 GSI writes) = 200 WRU; Scan 1,000 x 211 B = 26 RRU; 1,000 items x (2 WRU + 1 GSI writes) = 3,000 WRU
+            Total: 27 RRU, 3,200 WRU, $0.0020 on demand, 4 s at 1,000 WCU/s
+        "#]],
+    );
+}
+
+// issue 18: a composite GSI sort key replaced by a multi-attribute key: every order already
+// carries createdAt and orderId, so DynamoDB backfills the new index itself.
+#[test]
+fn a_multi_attribute_key_on_attributes_the_items_carry_is_online() {
+    let new = ORDERS.replace(
+        "gsi GSI1 GSI1PK GSI1SK",
+        "gsi GSI1 GSI1PK GSI1SK\n    gsi GSI2 status createdAt,orderId",
+    );
+    check(
+        ORDERS,
+        &new,
+        &[("Order", 100_000), ("Customer", 10_000)],
+        expect![[r#"
+            1. [expand, online] Create GSI GSI2
+               why: the new design adds it; the items of Order already carry its keys, so DynamoDB backfills it
+               items: 100,000, 0 RRU, 100,000 WRU, $0.0625, 1 min 40 s
+               units: Order backfill: 100000 x 1 WRU = 100000 WRU
+            Total: 0 RRU, 100,000 WRU, $0.0625 on demand, 1 min 40 s at 1,000 WCU/s
+        "#]],
+    );
+}
+
+#[test]
+fn a_step_without_a_volume_says_it_is_unknown() {
+    let old = "
+        table app PK SK
+        entity User userId | PK={userId} SK=PROFILE
+    ";
+    let new = old.replace("PK={userId}", "PK=USER#{userId}");
+    check(
+        old,
+        &new,
+        &[],
+        expect![[r#"
+            1. [migrate, re-key] Copy every User item to its new key (PK = USER#{userId}), then delete the old one; the application writes both meanwhile
+               why: its table key template changes (PK was {userId}, now USER#{userId})
+               items: unknown, 0 RRU, 0 WRU, $0.0000, 0 s
+               units: volume unknown: give --items ENTITY=N
+            Total: 0 RRU, 0 WRU, $0.0000 on demand, 0 s at 1,000 WCU/s
+            Volumes unknown for User: give --items ENTITY=N to count their steps.
+        "#]],
+    );
+}
+
+// issue 18: the volumes a live import records are the plan's, without --items.
+#[test]
+fn recorded_volumes_count_without_items() {
+    let old = design(
+        "
+        table app PK SK
+        entity User userId | PK={userId} SK=PROFILE
+    ",
+    );
+    let mut new = old.clone();
+    new.entities[0]
+        .keys
+        .insert("PK".to_string(), crate::KeyTemplate::parse("USER#{userId}"));
+    let mut old = old;
+    old.entities[0].volume = Some(crate::model::Volume {
+        items: 1_200_000,
+        item_bytes: 2_500,
+        sampled: 1_000,
+    });
+    let p = plan(&old, &new, &PlanConfig::default());
+    expect![[r#"
+        1. [migrate, re-key] Copy every User item to its new key (PK = USER#{userId}), then delete the old one; the application writes both meanwhile
+           why: its table key template changes (PK was {userId}, now USER#{userId})
+           items: 1,200,000, 366,211 RRU, 7,200,000 WRU, $4.5458, 2 h 0 min
+           units: Scan 1,200,000 x 2500 B = 366,211 RRU; 1,200,000 items x (6 WRU + 0 GSI writes) = 7,200,000 WRU
+        Total: 366,211 RRU, 7,200,000 WRU, $4.5458 on demand, 2 h 0 min at 1,000 WCU/s
+    "#]]
+    .assert_eq(&p.text());
+}
