@@ -349,12 +349,23 @@ fn table_steps(
                 after,
                 Some(&gsi.name),
                 Some(&e.name),
-                format!("Rewrite {} on every {} item", fill(e, &keys), e.name),
-                format!(
-                    "its {} key template changes ({})",
-                    gsi.name,
-                    was(o, e, &keys)
-                ),
+                if keys.iter().all(|k| o.key_template(k).is_none()) {
+                    format!("Write {} onto every {} item", fill(e, &keys), e.name)
+                } else {
+                    format!("Rewrite {} on every {} item", fill(e, &keys), e.name)
+                },
+                if keys.iter().all(|k| o.key_template(k).is_none()) {
+                    format!(
+                        "{} items join {}, whose keys they do not carry yet",
+                        e.name, gsi.name
+                    )
+                } else {
+                    format!(
+                        "its {} key template changes ({})",
+                        gsi.name,
+                        was(o, e, &keys)
+                    )
+                },
                 sizes.update(e, 1),
             ));
         }
