@@ -425,6 +425,81 @@ fn table_steps(
     }
 }
 
+/// An item of `entity` stored in `old`'s shape, in `new`'s: the key attributes `old`'s
+/// templates wrote are dropped and `new`'s are rendered from the item's own attributes (a
+/// write-shard variable from a hash of them, so a rerun writes the same shard). `Ok(None)` when
+/// `new` has no such entity (its items are deleted); `Err` says which table key cannot be
+/// rendered and why. The verification on an engine predicts the migrated data with this, and
+/// the runner writes what it returns.
+pub fn migrated_item(
+    old: &Design,
+    new: &Design,
+    entity: &str,
+    item: &crate::Item,
+) -> Result<Option<crate::Item>, String> {
+    let Some(e) = new.entity(entity) else {
+        return Ok(None);
+    };
+    let Some(table) = new.table(&e.table) else {
+        return Err(format!(
+            "{entity}'s table {} is not in the new design",
+            e.table
+        ));
+    };
+    let mut out = item.clone();
+    if let Some(o) = old.entity(entity) {
+        for key in o.keys.keys() {
+            if e.attribute(key).is_none() {
+                out.remove(key);
+            }
+        }
+    }
+    let table_keys: Vec<&str> = std::iter::once(table.partition_key.name.as_str())
+        .chain(table.sort_key.as_ref().map(|k| k.name.as_str()))
+        .collect();
+    let mut seen = std::collections::BTreeSet::new();
+    for key in table.key_attributes() {
+        if !seen.insert(key.name.as_str()) {
+            continue;
+        }
+        let Some(template) = e.keys.get(&key.name) else {
+            continue;
+        };
+        let rendered = crate::eval::render_key(template, key.ty, |v| match v.shards {
+            Some(n) => Some(crate::AttributeValue::S(shard_of(item, n).to_string())),
+            None => item.get(&v.name).cloned(),
+        });
+        match rendered {
+            Some(value) => {
+                out.insert(key.name.clone(), value);
+            }
+            None if table_keys.contains(&key.name.as_str()) => {
+                return Err(format!(
+                    "a {entity} item has no value for every variable of {}'s template {template}",
+                    key.name
+                ));
+            }
+            // Not every variable has a value: the item is not in that index.
+            None => {}
+        }
+    }
+    Ok(Some(out))
+}
+
+/// A shard in `0..n` from the item's attributes (FNV-1a over their names and key texts, in
+/// the item's name order): the same item always gets the same shard.
+fn shard_of(item: &crate::Item, n: u32) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for (name, value) in item {
+        let text = value.as_key_text().unwrap_or_default();
+        for byte in name.bytes().chain([0]).chain(text.bytes()).chain([0]) {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    hash % u64::from(n.max(1))
+}
+
 /// Whether an entity's items go into a GSI: it fills every partition-key attribute.
 fn in_gsi(e: &Entity, gsi: &Gsi) -> bool {
     gsi.partition_key

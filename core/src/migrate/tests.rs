@@ -227,3 +227,56 @@ fn an_entity_joining_an_existing_gsi_is_a_backfill() {
         "#]],
     );
 }
+
+// issue 18: what the runner writes for an item: old key attributes gone, new ones rendered.
+#[test]
+fn a_migrated_item_has_the_new_keys_and_not_the_old() {
+    let old = design(ORDERS);
+    let new = design(&ORDERS.replace(
+        "PK=CUSTOMER#{customerId} SK=ORDER#{orderId} GSI1PK=STATUS#{status} GSI1SK={createdAt}#{orderId}",
+        "PK=ORDER#{orderId} SK=ORDER GSI1PK=STATUS#{status}#{shard:4}",
+    ));
+    let item: crate::Item = [
+        ("PK", "CUSTOMER#c1"),
+        ("SK", "ORDER#o1"),
+        ("GSI1PK", "STATUS#NEW"),
+        ("GSI1SK", "2026-01-01#o1"),
+        ("orderId", "o1"),
+        ("customerId", "c1"),
+        ("status", "NEW"),
+        ("createdAt", "2026-01-01"),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), crate::AttributeValue::S(v.to_string())))
+    .collect();
+    let migrated = super::migrated_item(&old, &new, "Order", &item)
+        .expect("renders")
+        .expect("Order is kept");
+    let shown: Vec<String> = migrated
+        .iter()
+        .map(|(k, v)| format!("{k}={}", v.as_key_text().unwrap_or_default()))
+        .collect();
+    expect![[r#"
+        GSI1PK=STATUS#NEW#2
+        PK=ORDER#o1
+        SK=ORDER
+        createdAt=2026-01-01
+        customerId=c1
+        orderId=o1
+        status=NEW"#]]
+    .assert_eq(&shown.join("\n"));
+    assert_eq!(
+        super::migrated_item(&old, &new, "Order", &item),
+        super::migrated_item(&old, &new, "Order", &item),
+        "the same item migrates the same way twice"
+    );
+    let mut lacking = item.clone();
+    lacking.remove("orderId");
+    expect!["a Order item has no value for every variable of PK's template ORDER#{orderId}"]
+    .assert_eq(&super::migrated_item(&old, &new, "Order", &lacking).expect_err("no orderId"));
+    let dropped = design(&ORDERS.replace("entity Order", "entity Gone"));
+    assert_eq!(
+        super::migrated_item(&old, &dropped, "Order", &item),
+        Ok(None)
+    );
+}
