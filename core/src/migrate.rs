@@ -425,12 +425,15 @@ fn table_steps(
     }
 }
 
-/// An item of `entity` stored in `old`'s shape, in `new`'s: the key attributes `old`'s
-/// templates wrote are dropped and `new`'s are rendered from the item's own attributes (a
-/// write-shard variable from a hash of them, so a rerun writes the same shard). `Ok(None)` when
-/// `new` has no such entity (its items are deleted); `Err` says which table key cannot be
-/// rendered and why. The verification on an engine predicts the migrated data with this, and
-/// the runner writes what it returns.
+/// An item of `entity` stored in `old`'s shape, in `new`'s: every key attribute of `new`'s
+/// table whose template for the entity changed is rendered again from the item's own
+/// attributes (a write-shard variable from a hash of them, so a rerun writes the same shard),
+/// or dropped when `new` gives the entity none, so the item is in exactly the indexes `new`
+/// says. A key attribute whose template did not change keeps its value, and attributes no
+/// index of `new` is keyed on are kept as they are (deleting an index leaves them, harmless).
+/// `Ok(None)` when `new` has no such entity (its items are deleted); `Err` says which table
+/// key cannot be rendered and why. The runner writes what this returns, and the verification
+/// on an engine predicts the migrated data with it.
 pub fn migrated_item(
     old: &Design,
     new: &Design,
@@ -446,23 +449,24 @@ pub fn migrated_item(
             e.table
         ));
     };
-    let mut out = item.clone();
-    if let Some(o) = old.entity(entity) {
-        for key in o.keys.keys() {
-            if e.attribute(key).is_none() {
-                out.remove(key);
-            }
-        }
-    }
+    let before = old.entity(entity).filter(|o| o.table == e.table);
     let table_keys: Vec<&str> = std::iter::once(table.partition_key.name.as_str())
         .chain(table.sort_key.as_ref().map(|k| k.name.as_str()))
         .collect();
+    let mut out = item.clone();
     let mut seen = std::collections::BTreeSet::new();
     for key in table.key_attributes() {
-        if !seen.insert(key.name.as_str()) {
+        if !seen.insert(key.name.as_str()) || e.attribute(&key.name).is_some() {
+            // An attribute of the entity's own is its key value as it is.
             continue;
         }
-        let Some(template) = e.keys.get(&key.name) else {
+        let template = e.keys.get(&key.name);
+        let unchanged = before.is_some_and(|o| o.keys.get(&key.name) == template);
+        if unchanged && (template.is_none() || item.contains_key(&key.name)) {
+            continue;
+        }
+        out.remove(&key.name);
+        let Some(template) = template else {
             continue;
         };
         let rendered = crate::eval::render_key(template, key.ty, |v| match v.shards {
@@ -475,7 +479,7 @@ pub fn migrated_item(
             }
             None if table_keys.contains(&key.name.as_str()) => {
                 return Err(format!(
-                    "a {entity} item has no value for every variable of {}'s template {template}",
+                    "an item of {entity} has no value for every variable of {}'s template {template}",
                     key.name
                 ));
             }

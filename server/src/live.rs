@@ -265,7 +265,7 @@ fn projection(p: Option<&SdkProjection>) -> Projection {
 }
 
 /// At most `limit` items of `table`, over [`SEGMENTS`] parallel segments.
-async fn scan(
+pub(crate) async fn scan(
     engine: &Engine,
     table: &str,
     limit: u64,

@@ -548,3 +548,33 @@ fn migrate_plans_a_new_gsi_as_an_online_step_and_a_backfill_of_the_orders() {
         stderr(&out)
     );
 }
+
+// issue 18: `keyplan migrate --verify` proves the plan on the embedded engine and says so.
+#[test]
+fn migrate_verify_proves_the_plan_on_the_embedded_engine() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (old, new) = order_example_with_and_without_an_order_id_gsi(dir.path());
+    let (old, new) = (old.to_str().expect("utf-8"), new.to_str().expect("utf-8"));
+    let out = keyplan(&["migrate", old, new, "--verify"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("data: as core predicts, item for item"),
+        "{text}"
+    );
+    assert!(text.contains("pass     Get order by ID"), "{text}");
+    assert!(text.ends_with("Verification passed.\n"), "{text}");
+    let out = keyplan(&["migrate", old, new, "--verify", "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("--json is JSON");
+    assert_eq!(json["ok"], true, "{json}");
+    assert_eq!(
+        json["verified"]["items_before"],
+        json["verified"]["items_after"]
+    );
+}

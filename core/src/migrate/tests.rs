@@ -272,8 +272,8 @@ fn a_migrated_item_has_the_new_keys_and_not_the_old() {
     );
     let mut lacking = item.clone();
     lacking.remove("orderId");
-    expect!["a Order item has no value for every variable of PK's template ORDER#{orderId}"]
-    .assert_eq(&super::migrated_item(&old, &new, "Order", &lacking).expect_err("no orderId"));
+    expect!["an item of Order has no value for every variable of PK's template ORDER#{orderId}"]
+        .assert_eq(&super::migrated_item(&old, &new, "Order", &lacking).expect_err("no orderId"));
     let dropped = design(&ORDERS.replace("entity Order", "entity Gone"));
     assert_eq!(
         super::migrated_item(&old, &dropped, "Order", &item),

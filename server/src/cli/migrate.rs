@@ -7,10 +7,22 @@
 //! import records them); a step of an entity with neither says its volume is unknown.
 //! Durations are at `--max-wcu` write units per second (default 1,000, one partition's
 //! limit). Exit 0 with a plan, 2 when a design cannot be read.
+//!
+//! `--verify` proves the plan on an engine (`--engine`, `--endpoint`; the embedded one by
+//! default): OLD's sample is loaded into run-scoped tables, the plan's steps executed, the
+//! data read back and compared with core's prediction, and NEW's patterns run on it (see
+//! `runner::migrate`). Exit 1 when anything differs or fails; the tables are deleted in every
+//! case.
 
 use std::process::ExitCode;
 
+use anyhow::Context as _;
 use keyplan_core::migrate::{DEFAULT_MAX_WCU, PlanConfig, plan};
+use keyplan_core::run::Status;
+use tokio_util::sync::CancellationToken;
+
+use crate::engine::Engines;
+use crate::runner::{self, RunId};
 
 use super::design_io::{From, check_entities, parse_pair, print};
 
@@ -33,6 +45,12 @@ pub struct Args {
     /// Print the plan as one JSON document.
     #[arg(long)]
     pub json: bool,
+    /// Prove the plan on an engine: load OLD's sample, execute the steps, compare the data and
+    /// NEW's patterns with core's prediction.
+    #[arg(long)]
+    pub verify: bool,
+    #[command(flatten)]
+    pub engine: super::engine_choice::EngineChoice,
 }
 
 fn parse_items(arg: &str) -> Result<(String, u64), String> {
@@ -69,10 +87,87 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         ..PlanConfig::default()
     };
     let plan = plan(&old, &new, &config);
+    if !args.verify {
+        if args.json {
+            print(&format!("{}\n", serde_json::to_string_pretty(&plan)?))?;
+        } else {
+            print(&plan.text())?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let (engines, name) = args.engine.config();
+    let engines = Engines::start(&engines).await?;
+    let engine = engines.get(Some(&name))?.clone();
+    let cancel = CancellationToken::new();
+    let on_interrupt = cancel.clone();
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            eprintln!("interrupted: deleting the verification's tables...");
+            on_interrupt.cancel();
+        }
+    });
+    let verified = runner::migrate::verify(
+        &engine,
+        &old,
+        &new,
+        &plan,
+        &RunId::random(),
+        &cancel,
+        &|_| {},
+    )
+    .await
+    .context("the verification stopped")?;
     if args.json {
-        print(&format!("{}\n", serde_json::to_string_pretty(&plan)?))?;
+        let both = serde_json::json!({ "plan": plan, "verified": verified, "ok": verified.ok() });
+        print(&format!("{}\n", serde_json::to_string_pretty(&both)?))?;
     } else {
         print(&plan.text())?;
+        print(&verification_text(&verified, &engine.name))?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if verified.ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// The verification in words: the steps executed, the data check, each pattern.
+fn verification_text(v: &runner::migrate::Verified, engine: &str) -> String {
+    let mut out = format!(
+        "\nVerified on {engine}: {} items loaded, {} steps executed ({} items written, {} deleted), {} items read back\n",
+        v.items_before,
+        v.executed.len(),
+        v.written,
+        v.deleted,
+        v.items_after
+    );
+    if v.data_mismatches.is_empty() {
+        out.push_str("  data: as core predicts, item for item\n");
+    }
+    for m in &v.data_mismatches {
+        out.push_str(&format!("  data differs: {m}\n"));
+    }
+    for p in &v.patterns {
+        let status = match p.status {
+            Status::Pass => "pass",
+            Status::Mismatch => "MISMATCH",
+            Status::Error => "ERROR",
+            Status::Skipped => "skipped",
+        };
+        let why = p
+            .message
+            .as_deref()
+            .map(|m| format!(": {m}"))
+            .unwrap_or_default();
+        out.push_str(&format!("  {status:<8} {}{why}\n", p.pattern));
+    }
+    for t in &v.left_behind {
+        out.push_str(&format!("  left behind: {t}\n"));
+    }
+    out.push_str(if v.ok() {
+        "Verification passed.\n"
+    } else {
+        "Verification FAILED.\n"
+    });
+    out
 }

@@ -107,6 +107,16 @@ pub fn plan_sample(design: &Design, sample: &SampleConfig) -> Result<Plan, RunEr
     let loads: Vec<LoadItem> = keyplan_core::sample::generate(design, sample)
         .load_items()
         .collect();
+    plan_loads(design, &analysis, loads)
+}
+
+/// Builds the plan of a run on `loads`, the items already in hand (a migration's result read
+/// back from the engine): the tables, the items by table, and a check per pattern.
+pub fn plan_loads(
+    design: &Design,
+    analysis: &keyplan_core::Analysis,
+    loads: Vec<LoadItem>,
+) -> Result<Plan, RunError> {
     let store = Store::build(design, loads.iter().cloned());
     if let Some(rejected) = store.rejected.iter().find(|r| r.index.is_none()) {
         return Err(RunError::Design(format!(

@@ -25,6 +25,7 @@ pub mod diff;
 pub mod error;
 pub mod exec;
 pub mod load;
+pub mod migrate;
 pub mod plan;
 pub mod tables;
 

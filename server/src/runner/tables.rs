@@ -265,7 +265,7 @@ async fn delete_one(
     }
 }
 
-fn scalar(ty: KeyType) -> ScalarAttributeType {
+pub(crate) fn scalar(ty: KeyType) -> ScalarAttributeType {
     match ty {
         KeyType::S => ScalarAttributeType::S,
         KeyType::N => ScalarAttributeType::N,
@@ -273,7 +273,7 @@ fn scalar(ty: KeyType) -> ScalarAttributeType {
     }
 }
 
-fn key_schema(
+pub(crate) fn key_schema(
     partition: &[KeyAttribute],
     sort: &[KeyAttribute],
 ) -> Result<Vec<KeySchemaElement>, RunError> {
@@ -289,7 +289,7 @@ fn key_schema(
         .collect()
 }
 
-fn projection(p: &Projection) -> SdkProjection {
+pub(crate) fn projection(p: &Projection) -> SdkProjection {
     match p {
         Projection::All => SdkProjection::builder()
             .projection_type(ProjectionType::All)
@@ -385,7 +385,7 @@ pub async fn create(
 
 /// Polls the table until it and its indexes are ACTIVE, saying so in a `waiting` event at the
 /// first answer that is not and every 5 s after; fails past the engine's create deadline.
-async fn wait_active(
+pub(crate) async fn wait_active(
     engine: &Engine,
     table: &str,
     name: &str,

@@ -1,0 +1,504 @@
+//! `keyplan migrate OLD NEW --verify`: a migration plan proven on an engine (issue 18).
+//!
+//! OLD's tables are created under run-scoped names and loaded with OLD's sample; then every
+//! step of core's plan is executed as its data says: tables and GSIs created (DynamoDB
+//! backfills a GSI itself), items rewritten in NEW's shape (`keyplan_core::migrate::
+//! migrated_item`, read from the engine by a Scan and written back by PutItem, the old key
+//! deleted when it changed), tables rebuilt into a new run-scoped table, indexes and entities
+//! dropped. Then every table is read back whole, and:
+//! - the data must be what core predicts: OLD's sample migrated item by item, nothing else,
+//!   nothing left in OLD's shape;
+//! - every read pattern of NEW is run on the migrated data and compared item for item with
+//!   core's evaluation of NEW over the items read back (the runner's usual comparison).
+//!
+//! Like a run, a verification deletes every table it created, whatever happens.
+
+use std::collections::BTreeMap;
+
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, CreateGlobalSecondaryIndexAction, DeleteGlobalSecondaryIndexAction,
+    GlobalSecondaryIndexUpdate,
+};
+use keyplan_core::eval::LoadItem;
+use keyplan_core::migrate::{Phase, Plan as MigrationPlan, Step, StepKind, migrated_item};
+use keyplan_core::model::{Design, Table};
+use keyplan_core::run::{PatternResult, RunEvent, Status};
+use keyplan_core::{Item, analyze};
+use tokio_util::sync::CancellationToken;
+
+use super::convert::{canonical_item, item_to_sdk};
+use super::error::{RunError, run_error};
+use super::plan::CheckKind;
+use super::tables::{self, RunId, TableGuard};
+use crate::engine::Engine;
+
+/// What a verification found.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct Verified {
+    /// Each step as executed, in order.
+    pub executed: Vec<String>,
+    /// OLD's sample items loaded before the migration.
+    pub items_before: usize,
+    /// Items read back from the migrated tables.
+    pub items_after: usize,
+    pub written: usize,
+    pub deleted: usize,
+    /// Where the migrated data differs from core's prediction, by table; empty when it agrees.
+    pub data_mismatches: Vec<String>,
+    /// NEW's patterns run on the migrated data.
+    pub patterns: Vec<PatternResult>,
+    /// Tables the cleanup could not delete.
+    pub left_behind: Vec<String>,
+}
+
+impl Verified {
+    /// The data is what core predicts and every pattern that ran matched.
+    pub fn ok(&self) -> bool {
+        self.data_mismatches.is_empty()
+            && self.left_behind.is_empty()
+            && self
+                .patterns
+                .iter()
+                .all(|p| matches!(p.status, Status::Pass | Status::Skipped))
+    }
+}
+
+/// Verifies `plan` (from `old` to `new`) on `engine`; always cleans up.
+pub async fn verify(
+    engine: &Engine,
+    old: &Design,
+    new: &Design,
+    plan: &MigrationPlan,
+    id: &RunId,
+    cancel: &CancellationToken,
+    emit: &(dyn Fn(RunEvent) + Send + Sync),
+) -> Result<Verified, RunError> {
+    let guard = TableGuard::new(engine);
+    let mut verified = Verified::default();
+    let outcome = body(
+        engine,
+        old,
+        new,
+        plan,
+        id,
+        &guard,
+        cancel,
+        emit,
+        &mut verified,
+    )
+    .await;
+    let cleanup = guard.cleanup().await;
+    verified.left_behind = cleanup.failed.clone();
+    emit(RunEvent::Cleanup(cleanup));
+    outcome.map(|()| verified)
+}
+
+/// The engine names of the tables, by design table name: OLD's, and where NEW's live.
+struct Names {
+    old: BTreeMap<String, String>,
+    new: BTreeMap<String, String>,
+}
+
+impl Names {
+    fn of(old: &Design, new: &Design, plan: &MigrationPlan, id: &RunId) -> Names {
+        let rebuilt = |t: &str| {
+            plan.steps
+                .iter()
+                .any(|s| s.kind == StepKind::Rebuild && s.table == t)
+        };
+        Names {
+            old: old
+                .tables
+                .iter()
+                .map(|t| (t.name.clone(), id.table_name(&t.name)))
+                .collect(),
+            new: new
+                .tables
+                .iter()
+                .map(|t| {
+                    let name = if rebuilt(&t.name) {
+                        id.table_name(&format!("{}-v2", t.name))
+                    } else {
+                        id.table_name(&t.name)
+                    };
+                    (t.name.clone(), name)
+                })
+                .collect(),
+        }
+    }
+
+    fn new_table(&self, table: &str) -> Result<&str, RunError> {
+        self.new
+            .get(table)
+            .map(String::as_str)
+            .ok_or_else(|| RunError::Design(format!("the new design has no table {table}")))
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn body(
+    engine: &Engine,
+    old: &Design,
+    new: &Design,
+    plan: &MigrationPlan,
+    id: &RunId,
+    guard: &TableGuard,
+    cancel: &CancellationToken,
+    emit: &(dyn Fn(RunEvent) + Send + Sync),
+    verified: &mut Verified,
+) -> Result<(), RunError> {
+    super::preflight(engine).await?;
+    let before = super::build::plan(old, &Default::default())?;
+    let names = Names::of(old, new, plan, id);
+    for table in &old.tables {
+        tables::create(engine, guard, table, &names.old[&table.name], cancel, emit).await?;
+    }
+    let loads: Vec<(&str, &Item)> = before
+        .items
+        .iter()
+        .flat_map(|(table, items)| {
+            let name = names.old.get(table).map_or("", String::as_str);
+            items.iter().map(move |i| (name, i))
+        })
+        .collect();
+    verified.items_before = loads.len();
+    super::load::load(engine, &loads, cancel, &|_, _| {}).await?;
+
+    for step in &plan.steps {
+        super::go_on(cancel)?;
+        execute(
+            engine, old, new, &names, step, guard, cancel, emit, verified,
+        )
+        .await?;
+        verified
+            .executed
+            .push(format!("{:?} {:?}: {}", step.phase, step.kind, step.action));
+    }
+
+    // The migrated data, read back whole.
+    let mut after: BTreeMap<String, Vec<Item>> = BTreeMap::new();
+    for table in &new.tables {
+        let items = scan_all(engine, names.new_table(&table.name)?).await?;
+        verified.items_after += items.len();
+        after.insert(table.name.clone(), items);
+    }
+
+    // What core predicts: OLD's sample, migrated item by item.
+    let mut predicted: BTreeMap<String, Vec<Item>> = BTreeMap::new();
+    for (table, items) in &before.items {
+        for item in items {
+            let entity = keyplan_core::sample::identify(old, table, item);
+            let migrated = match &entity {
+                Some(e) => migrated_item(old, new, e, item).map_err(RunError::Design)?,
+                None => Some(item.clone()),
+            };
+            let home = entity
+                .as_deref()
+                .and_then(|e| new.entity(e))
+                .map_or(table.clone(), |e| e.table.clone());
+            if let Some(m) = migrated {
+                predicted.entry(home).or_default().push(m);
+            }
+        }
+    }
+    for table in &new.tables {
+        let keys: Vec<String> = std::iter::once(table.partition_key.name.clone())
+            .chain(table.sort_key.iter().map(|k| k.name.clone()))
+            .collect();
+        let sorted = |items: Option<&Vec<Item>>| {
+            let mut items: Vec<Item> = items
+                .map(|v| v.iter().map(canonical_item).collect())
+                .unwrap_or_default();
+            items.sort_by(|a, b| super::exec::compare_keys(a, b, &keys));
+            items
+        };
+        let (expected, actual) = (
+            sorted(predicted.get(&table.name)),
+            sorted(after.get(&table.name)),
+        );
+        if let Some(difference) = super::diff::diff(&expected, &actual, &keys) {
+            verified
+                .data_mismatches
+                .push(format!("table {}: {difference}", table.name));
+        }
+    }
+
+    // NEW's patterns on the migrated data, against core's evaluation of the same items.
+    let loads: Vec<LoadItem> = after
+        .iter()
+        .flat_map(|(table, items)| {
+            items.iter().map(move |item| LoadItem {
+                table: table.clone(),
+                entity: keyplan_core::sample::identify(new, table, item),
+                item: item.clone(),
+            })
+        })
+        .collect();
+    let checks = super::build::plan_loads(new, &analyze(new), loads)?;
+    let table_name = |t: &str| names.new.get(t).cloned().unwrap_or_default();
+    for check in &checks.checks {
+        super::go_on(cancel)?;
+        let result = match &check.kind {
+            CheckKind::Read(read) => {
+                super::exec::read(engine, &table_name, check.index, read).await
+            }
+            CheckKind::Write(_) => skipped(
+                check,
+                "a verification runs the reads; writes would change the migrated data",
+            ),
+            CheckKind::Skip(reason) => skipped(check, reason),
+        };
+        emit(RunEvent::Pattern(result.clone()));
+        verified.patterns.push(result);
+    }
+    Ok(())
+}
+
+fn skipped(check: &super::plan::Check, reason: &str) -> PatternResult {
+    let mut result = PatternResult::new(check.index, &check.pattern, "-", None);
+    result.status = Status::Skipped;
+    result.message = Some(reason.to_string());
+    result
+}
+
+/// Executes one step of the plan on the engine.
+#[allow(clippy::too_many_arguments)]
+async fn execute(
+    engine: &Engine,
+    old: &Design,
+    new: &Design,
+    names: &Names,
+    step: &Step,
+    guard: &TableGuard,
+    cancel: &CancellationToken,
+    emit: &(dyn Fn(RunEvent) + Send + Sync),
+    verified: &mut Verified,
+) -> Result<(), RunError> {
+    let new_table = new.table(&step.table);
+    match (step.phase, step.kind, &step.index, &step.entity) {
+        // A table the new design adds.
+        (Phase::Expand, StepKind::Online, None, _) => {
+            let table = new_table.ok_or_else(|| missing(&step.table))?;
+            tables::create(
+                engine,
+                guard,
+                table,
+                names.new_table(&table.name)?,
+                cancel,
+                emit,
+            )
+            .await
+        }
+        (Phase::Expand, StepKind::Online, Some(index), _) => {
+            let table = new_table.ok_or_else(|| missing(&step.table))?;
+            let name = names.new_table(&table.name)?;
+            // DynamoDB cannot change an index: one of the same name goes first.
+            if old
+                .table(&table.name)
+                .is_some_and(|t| t.gsi(index).is_some())
+            {
+                delete_gsi(engine, table, name, index, cancel, emit).await?;
+            }
+            create_gsi(engine, table, name, index, cancel, emit).await
+        }
+        (Phase::Migrate, StepKind::Backfill | StepKind::Rekey, _, Some(entity)) => {
+            let from = old.entity(entity).map(|e| e.table.clone()).ok_or_else(|| {
+                RunError::Design(format!("the old design has no entity {entity}"))
+            })?;
+            rewrite(engine, old, new, names, &from, Some(entity), verified).await
+        }
+        (Phase::Migrate, StepKind::Rebuild, _, _) => {
+            let table = new_table.ok_or_else(|| missing(&step.table))?;
+            tables::create(
+                engine,
+                guard,
+                table,
+                names.new_table(&table.name)?,
+                cancel,
+                emit,
+            )
+            .await?;
+            rewrite(engine, old, new, names, &step.table, None, verified).await
+        }
+        (Phase::Contract, StepKind::Contract, Some(index), _) => {
+            // A GSI replaced under its own name was deleted before it was created again.
+            if new_table.is_some_and(|t| t.gsi(index).is_some()) {
+                return Ok(());
+            }
+            let table = old.table(&step.table).ok_or_else(|| missing(&step.table))?;
+            delete_gsi(
+                engine,
+                table,
+                names.new_table(&step.table)?,
+                index,
+                cancel,
+                emit,
+            )
+            .await
+        }
+        (Phase::Contract, StepKind::Contract, None, Some(entity))
+            if new.entity(entity).is_none() =>
+        {
+            rewrite(engine, old, new, names, &step.table, Some(entity), verified).await
+        }
+        // Attributes no longer written, tables dropped (the cleanup deletes every table).
+        _ => Ok(()),
+    }
+}
+
+fn missing(table: &str) -> RunError {
+    RunError::Design(format!(
+        "the plan names table {table}, which neither design has"
+    ))
+}
+
+/// Scans OLD's table `from` and writes each item (of `entity`, or every item) in NEW's shape
+/// where NEW keeps it: a PutItem at its new key, and a DeleteItem of the old key when the key
+/// or the table changed. Items of an entity NEW drops are deleted.
+async fn rewrite(
+    engine: &Engine,
+    old: &Design,
+    new: &Design,
+    names: &Names,
+    from: &str,
+    entity: Option<&str>,
+    verified: &mut Verified,
+) -> Result<(), RunError> {
+    let source = names.old.get(from).ok_or_else(|| missing(from))?.clone();
+    let old_table = old.table(from).ok_or_else(|| missing(from))?;
+    for item in scan_all(engine, &source).await? {
+        let found = keyplan_core::sample::identify(old, from, &item);
+        if entity.is_some() && found.as_deref() != entity {
+            continue;
+        }
+        let migrated = match &found {
+            Some(e) => migrated_item(old, new, e, &item).map_err(RunError::Design)?,
+            None => Some(item.clone()),
+        };
+        let dest_table = found
+            .as_deref()
+            .and_then(|e| new.entity(e))
+            .map_or(from.to_string(), |e| e.table.clone());
+        let mut keep_old = false;
+        if let Some(m) = &migrated {
+            let dest = names.new_table(&dest_table)?;
+            put(engine, dest, m).await?;
+            verified.written += 1;
+            keep_old = dest == source && same_key(old_table, &item, m);
+        }
+        if !keep_old && names.new.get(from) == Some(&source) {
+            delete(engine, &source, old_table, &item).await?;
+            verified.deleted += 1;
+        }
+    }
+    Ok(())
+}
+
+fn same_key(table: &Table, a: &Item, b: &Item) -> bool {
+    std::iter::once(&table.partition_key)
+        .chain(&table.sort_key)
+        .all(|k| a.get(&k.name) == b.get(&k.name))
+}
+
+async fn put(engine: &Engine, table: &str, item: &Item) -> Result<(), RunError> {
+    let sdk = item_to_sdk(item).map_err(|e| RunError::Data(e.to_string()))?;
+    engine
+        .client
+        .put_item()
+        .table_name(table)
+        .set_item(Some(sdk))
+        .send()
+        .await
+        .map_err(|e| run_error(engine, &format!("put a migrated item into {table}"), &e))?;
+    Ok(())
+}
+
+async fn delete(engine: &Engine, name: &str, table: &Table, item: &Item) -> Result<(), RunError> {
+    let key: Item = std::iter::once(&table.partition_key)
+        .chain(&table.sort_key)
+        .filter_map(|k| item.get(&k.name).map(|v| (k.name.clone(), v.clone())))
+        .collect();
+    let sdk = item_to_sdk(&key).map_err(|e| RunError::Data(e.to_string()))?;
+    engine
+        .client
+        .delete_item()
+        .table_name(name)
+        .set_key(Some(sdk))
+        .send()
+        .await
+        .map_err(|e| run_error(engine, &format!("delete an old item from {name}"), &e))?;
+    Ok(())
+}
+
+/// Every item of an engine table.
+async fn scan_all(engine: &Engine, name: &str) -> Result<Vec<Item>, RunError> {
+    let (items, _) = crate::live::scan(engine, name, crate::live::MAX_SAMPLE, &|_| {}).await?;
+    Ok(items)
+}
+
+async fn create_gsi(
+    engine: &Engine,
+    table: &Table,
+    name: &str,
+    index: &str,
+    cancel: &CancellationToken,
+    emit: &(dyn Fn(RunEvent) + Send + Sync),
+) -> Result<(), RunError> {
+    let gsi = table
+        .gsi(index)
+        .ok_or_else(|| RunError::Design(format!("table {} has no GSI {index}", table.name)))?;
+    let definitions = gsi
+        .partition_key
+        .iter()
+        .chain(&gsi.sort_key)
+        .map(|k| {
+            Ok(AttributeDefinition::builder()
+                .attribute_name(&k.name)
+                .attribute_type(tables::scalar(k.ty))
+                .build()?)
+        })
+        .collect::<Result<Vec<_>, RunError>>()?;
+    let action = CreateGlobalSecondaryIndexAction::builder()
+        .index_name(index)
+        .set_key_schema(Some(tables::key_schema(&gsi.partition_key, &gsi.sort_key)?))
+        .projection(tables::projection(&gsi.projection))
+        .build()?;
+    let what = format!("create GSI {index} on {}", table.name);
+    engine
+        .client
+        .update_table()
+        .table_name(name)
+        .set_attribute_definitions(Some(definitions))
+        .global_secondary_index_updates(
+            GlobalSecondaryIndexUpdate::builder().create(action).build(),
+        )
+        .send()
+        .await
+        .map_err(|e| run_error(engine, &what, &e))?;
+    tables::wait_active(engine, &table.name, name, &what, cancel, emit).await
+}
+
+async fn delete_gsi(
+    engine: &Engine,
+    table: &Table,
+    name: &str,
+    index: &str,
+    cancel: &CancellationToken,
+    emit: &(dyn Fn(RunEvent) + Send + Sync),
+) -> Result<(), RunError> {
+    let what = format!("delete GSI {index} of {}", table.name);
+    let action = DeleteGlobalSecondaryIndexAction::builder()
+        .index_name(index)
+        .build()?;
+    engine
+        .client
+        .update_table()
+        .table_name(name)
+        .global_secondary_index_updates(
+            GlobalSecondaryIndexUpdate::builder().delete(action).build(),
+        )
+        .send()
+        .await
+        .map_err(|e| run_error(engine, &what, &e))?;
+    tables::wait_active(engine, &table.name, name, &what, cancel, emit).await
+}
