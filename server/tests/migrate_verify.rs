@@ -118,6 +118,7 @@ async fn verified(
         old,
         new,
         plan,
+        &Default::default(),
         &RunId::random(),
         &CancellationToken::new(),
         &|_| {},

@@ -111,6 +111,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         &old,
         &new,
         &plan,
+        &Default::default(),
         &RunId::random(),
         &cancel,
         &|_| {},

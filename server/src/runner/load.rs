@@ -2,13 +2,13 @@
 //! unprocessed items and throttling retried with exponential backoff and full jitter.
 //!
 //! Every item is written exactly once to the run's own table name for its design table; the
-//! loader never reads or deletes. Progress is reported as items are acknowledged.
+//! loader never reads. Deletes ([`write_all`]) are a migration's, of keys it moved. Progress is reported as items are acknowledged.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use aws_sdk_dynamodb::types::{PutRequest, ReturnConsumedCapacity, WriteRequest};
+use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, ReturnConsumedCapacity, WriteRequest};
 use futures_util::StreamExt;
 use keyplan_core::Item;
 use keyplan_core::limits::MAX_BATCH_WRITE_ITEMS;
@@ -41,6 +41,26 @@ pub async fn load(
     cancel: &CancellationToken,
     progress: &(dyn Fn(usize, usize) + Send + Sync),
 ) -> Result<Loaded, RunError> {
+    let writes: Vec<(&str, Write<'_>)> = items.iter().map(|(t, i)| (*t, Write::Put(i))).collect();
+    write_all(engine, &writes, cancel, progress).await
+}
+
+/// One write of a batch: an item put, or the key of an item deleted.
+#[derive(Debug, Clone, Copy)]
+pub enum Write<'a> {
+    Put(&'a Item),
+    Delete(&'a Item),
+}
+
+/// Sends `writes` (engine table name, write) as [`load`] sends items: BatchWriteItem, 25 a
+/// request, [`CONCURRENCY`] in flight, leftovers retried. A migration puts items at their new
+/// keys and deletes the old ones this way.
+pub async fn write_all(
+    engine: &Engine,
+    items: &[(&str, Write<'_>)],
+    cancel: &CancellationToken,
+    progress: &(dyn Fn(usize, usize) + Send + Sync),
+) -> Result<Loaded, RunError> {
     let total = items.len();
     let written = AtomicUsize::new(0);
     let requests = AtomicUsize::new(0);
@@ -56,14 +76,24 @@ pub async fn load(
             }
             let end = ((i + 1) * MAX_BATCH_WRITE_ITEMS).min(items.len());
             let mut batch: HashMap<String, Vec<WriteRequest>> = HashMap::new();
-            for (table, item) in &items[i * MAX_BATCH_WRITE_ITEMS..end] {
-                let put = PutRequest::builder()
-                    .set_item(Some(item_to_sdk(item)?))
-                    .build()?;
-                batch
-                    .entry(table.to_string())
-                    .or_default()
-                    .push(WriteRequest::builder().put_request(put).build());
+            for (table, write) in &items[i * MAX_BATCH_WRITE_ITEMS..end] {
+                let request = match write {
+                    Write::Put(item) => WriteRequest::builder()
+                        .put_request(
+                            PutRequest::builder()
+                                .set_item(Some(item_to_sdk(item)?))
+                                .build()?,
+                        )
+                        .build(),
+                    Write::Delete(key) => WriteRequest::builder()
+                        .delete_request(
+                            DeleteRequest::builder()
+                                .set_key(Some(item_to_sdk(key)?))
+                                .build()?,
+                        )
+                        .build(),
+                };
+                batch.entry(table.to_string()).or_default().push(request);
             }
             write_batch(
                 engine,

@@ -26,8 +26,10 @@ use keyplan_core::run::{PatternResult, RunEvent, Status};
 use keyplan_core::{Item, analyze};
 use tokio_util::sync::CancellationToken;
 
-use super::convert::{canonical_item, item_to_sdk};
+use super::build::Counts;
+use super::convert::canonical_item;
 use super::error::{RunError, run_error};
+use super::load::{Write, write_all};
 use super::plan::CheckKind;
 use super::tables::{self, RunId, TableGuard};
 use crate::engine::Engine;
@@ -49,6 +51,10 @@ pub struct Verified {
     pub patterns: Vec<PatternResult>,
     /// Tables the cleanup could not delete.
     pub left_behind: Vec<String>,
+    /// Milliseconds the plan's steps took on the engine (scans, writes, index builds).
+    pub migrate_ms: f64,
+    /// Milliseconds of the whole verification, cleanup included.
+    pub total_ms: f64,
 }
 
 impl Verified {
@@ -64,15 +70,18 @@ impl Verified {
 }
 
 /// Verifies `plan` (from `old` to `new`) on `engine`; always cleans up.
+#[allow(clippy::too_many_arguments)]
 pub async fn verify(
     engine: &Engine,
     old: &Design,
     new: &Design,
     plan: &MigrationPlan,
+    counts: &Counts,
     id: &RunId,
     cancel: &CancellationToken,
     emit: &(dyn Fn(RunEvent) + Send + Sync),
 ) -> Result<Verified, RunError> {
+    let started = std::time::Instant::now();
     let guard = TableGuard::new(engine);
     let mut verified = Verified::default();
     let outcome = body(
@@ -80,6 +89,7 @@ pub async fn verify(
         old,
         new,
         plan,
+        counts,
         id,
         &guard,
         cancel,
@@ -89,6 +99,7 @@ pub async fn verify(
     .await;
     let cleanup = guard.cleanup().await;
     verified.left_behind = cleanup.failed.clone();
+    verified.total_ms = started.elapsed().as_secs_f64() * 1000.0;
     emit(RunEvent::Cleanup(cleanup));
     outcome.map(|()| verified)
 }
@@ -141,6 +152,7 @@ async fn body(
     old: &Design,
     new: &Design,
     plan: &MigrationPlan,
+    counts: &Counts,
     id: &RunId,
     guard: &TableGuard,
     cancel: &CancellationToken,
@@ -148,7 +160,7 @@ async fn body(
     verified: &mut Verified,
 ) -> Result<(), RunError> {
     super::preflight(engine).await?;
-    let before = super::build::plan(old, &Default::default())?;
+    let before = super::build::plan(old, counts)?;
     let names = Names::of(old, new, plan, id);
     for table in &old.tables {
         tables::create(engine, guard, table, &names.old[&table.name], cancel, emit).await?;
@@ -164,6 +176,7 @@ async fn body(
     verified.items_before = loads.len();
     super::load::load(engine, &loads, cancel, &|_, _| {}).await?;
 
+    let migrating = std::time::Instant::now();
     for step in &plan.steps {
         super::go_on(cancel)?;
         execute(
@@ -175,10 +188,12 @@ async fn body(
             .push(format!("{:?} {:?}: {}", step.phase, step.kind, step.action));
     }
 
+    verified.migrate_ms = migrating.elapsed().as_secs_f64() * 1000.0;
+
     // The migrated data, read back whole.
     let mut after: BTreeMap<String, Vec<Item>> = BTreeMap::new();
     for table in &new.tables {
-        let items = scan_all(engine, names.new_table(&table.name)?).await?;
+        let items = scan_all(engine, names.new_table(&table.name)?, verified.items_before).await?;
         verified.items_after += items.len();
         after.insert(table.name.clone(), items);
     }
@@ -305,7 +320,17 @@ async fn execute(
             let from = old.entity(entity).map(|e| e.table.clone()).ok_or_else(|| {
                 RunError::Design(format!("the old design has no entity {entity}"))
             })?;
-            rewrite(engine, old, new, names, &from, Some(entity), verified).await
+            rewrite(
+                engine,
+                old,
+                new,
+                names,
+                &from,
+                Some(entity),
+                cancel,
+                verified,
+            )
+            .await
         }
         (Phase::Migrate, StepKind::Rebuild, _, _) => {
             let table = new_table.ok_or_else(|| missing(&step.table))?;
@@ -318,7 +343,7 @@ async fn execute(
                 emit,
             )
             .await?;
-            rewrite(engine, old, new, names, &step.table, None, verified).await
+            rewrite(engine, old, new, names, &step.table, None, cancel, verified).await
         }
         (Phase::Contract, StepKind::Contract, Some(index), _) => {
             // A GSI replaced under its own name was deleted before it was created again.
@@ -339,7 +364,17 @@ async fn execute(
         (Phase::Contract, StepKind::Contract, None, Some(entity))
             if new.entity(entity).is_none() =>
         {
-            rewrite(engine, old, new, names, &step.table, Some(entity), verified).await
+            rewrite(
+                engine,
+                old,
+                new,
+                names,
+                &step.table,
+                Some(entity),
+                cancel,
+                verified,
+            )
+            .await
         }
         // Attributes no longer written, tables dropped (the cleanup deletes every table).
         _ => Ok(()),
@@ -362,17 +397,23 @@ async fn rewrite(
     names: &Names,
     from: &str,
     entity: Option<&str>,
+    cancel: &CancellationToken,
     verified: &mut Verified,
 ) -> Result<(), RunError> {
     let source = names.old.get(from).ok_or_else(|| missing(from))?.clone();
     let old_table = old.table(from).ok_or_else(|| missing(from))?;
-    for item in scan_all(engine, &source).await? {
-        let found = keyplan_core::sample::identify(old, from, &item);
+    let scanned = scan_all(engine, &source, verified.items_before).await?;
+    // Puts first, then deletes: a migration stopped between the two leaves both copies, never
+    // neither.
+    let mut puts: Vec<(String, Item)> = Vec::new();
+    let mut deletes: Vec<Item> = Vec::new();
+    for item in &scanned {
+        let found = keyplan_core::sample::identify(old, from, item);
         if entity.is_some() && found.as_deref() != entity {
             continue;
         }
         let migrated = match &found {
-            Some(e) => migrated_item(old, new, e, &item).map_err(RunError::Design)?,
+            Some(e) => migrated_item(old, new, e, item).map_err(RunError::Design)?,
             None => Some(item.clone()),
         };
         let dest_table = found
@@ -380,17 +421,25 @@ async fn rewrite(
             .and_then(|e| new.entity(e))
             .map_or(from.to_string(), |e| e.table.clone());
         let mut keep_old = false;
-        if let Some(m) = &migrated {
-            let dest = names.new_table(&dest_table)?;
-            put(engine, dest, m).await?;
-            verified.written += 1;
-            keep_old = dest == source && same_key(old_table, &item, m);
+        if let Some(m) = migrated {
+            let dest = names.new_table(&dest_table)?.to_string();
+            keep_old = dest == source && same_key(old_table, item, &m);
+            puts.push((dest, m));
         }
         if !keep_old && names.new.get(from) == Some(&source) {
-            delete(engine, &source, old_table, &item).await?;
-            verified.deleted += 1;
+            deletes.push(key_of(old_table, item));
         }
     }
+    let writes: Vec<(&str, Write<'_>)> = puts
+        .iter()
+        .map(|(t, i)| (t.as_str(), Write::Put(i)))
+        .collect();
+    verified.written += write_all(engine, &writes, cancel, &|_, _| {}).await?.items;
+    let writes: Vec<(&str, Write<'_>)> = deletes
+        .iter()
+        .map(|k| (source.as_str(), Write::Delete(k)))
+        .collect();
+    verified.deleted += write_all(engine, &writes, cancel, &|_, _| {}).await?.items;
     Ok(())
 }
 
@@ -400,39 +449,19 @@ fn same_key(table: &Table, a: &Item, b: &Item) -> bool {
         .all(|k| a.get(&k.name) == b.get(&k.name))
 }
 
-async fn put(engine: &Engine, table: &str, item: &Item) -> Result<(), RunError> {
-    let sdk = item_to_sdk(item).map_err(|e| RunError::Data(e.to_string()))?;
-    engine
-        .client
-        .put_item()
-        .table_name(table)
-        .set_item(Some(sdk))
-        .send()
-        .await
-        .map_err(|e| run_error(engine, &format!("put a migrated item into {table}"), &e))?;
-    Ok(())
-}
-
-async fn delete(engine: &Engine, name: &str, table: &Table, item: &Item) -> Result<(), RunError> {
-    let key: Item = std::iter::once(&table.partition_key)
+/// The primary key of `item` in `table`.
+fn key_of(table: &Table, item: &Item) -> Item {
+    std::iter::once(&table.partition_key)
         .chain(&table.sort_key)
         .filter_map(|k| item.get(&k.name).map(|v| (k.name.clone(), v.clone())))
-        .collect();
-    let sdk = item_to_sdk(&key).map_err(|e| RunError::Data(e.to_string()))?;
-    engine
-        .client
-        .delete_item()
-        .table_name(name)
-        .set_key(Some(sdk))
-        .send()
-        .await
-        .map_err(|e| run_error(engine, &format!("delete an old item from {name}"), &e))?;
-    Ok(())
+        .collect()
 }
 
-/// Every item of an engine table.
-async fn scan_all(engine: &Engine, name: &str) -> Result<Vec<Item>, RunError> {
-    let (items, _) = crate::live::scan(engine, name, crate::live::MAX_SAMPLE, &|_| {}).await?;
+/// Every item of a run table: at most twice `expected` (and 1,000) of them, so a table that
+/// grew past what the verification wrote shows as a difference instead of filling memory.
+async fn scan_all(engine: &Engine, name: &str, expected: usize) -> Result<Vec<Item>, RunError> {
+    let bound = (expected as u64).saturating_mul(2).max(1_000);
+    let (items, _) = crate::live::scan(engine, name, bound, &|_| {}).await?;
     Ok(items)
 }
 
