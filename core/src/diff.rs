@@ -15,7 +15,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::analysis::{Operation, Verdict, verdicts};
-use crate::model::{Design, Entity};
+use crate::model::{Design, Entity, Gsi, Lsi};
 
 /// The differences between two designs, grouped by table, then the patterns, then the
 /// verdicts that changed.
@@ -361,48 +361,10 @@ pub fn diff(old: &Design, new: &Design) -> DesignDiff {
             after,
             &["name", "gsis", "lsis"],
         );
-        let (old_gsis, new_gsis) = (
-            before.map(|t| &t.gsis[..]).unwrap_or_default(),
-            after.map(|t| &t.gsis[..]).unwrap_or_default(),
-        );
-        for index in names(
-            old_gsis.iter().map(|g| &g.name),
-            new_gsis.iter().map(|g| &g.name),
-        ) {
-            let find = |gsis: &[crate::model::Gsi]| gsis.iter().find(|g| g.name == index).cloned();
-            let subject = || Subject::Index {
-                table: name.clone(),
-                index: index.clone(),
-            };
-            compare(
-                &mut table.indexes,
-                subject,
-                find(old_gsis).as_ref(),
-                find(new_gsis).as_ref(),
-                &["name"],
-            );
-        }
-        let (old_lsis, new_lsis) = (
-            before.map(|t| &t.lsis[..]).unwrap_or_default(),
-            after.map(|t| &t.lsis[..]).unwrap_or_default(),
-        );
-        for index in names(
-            old_lsis.iter().map(|l| &l.name),
-            new_lsis.iter().map(|l| &l.name),
-        ) {
-            let find = |lsis: &[crate::model::Lsi]| lsis.iter().find(|l| l.name == index).cloned();
-            let subject = || Subject::Index {
-                table: name.clone(),
-                index: index.clone(),
-            };
-            compare(
-                &mut table.indexes,
-                subject,
-                find(old_lsis).as_ref(),
-                find(new_lsis).as_ref(),
-                &["name"],
-            );
-        }
+        let gsis = (before.map(|t| &t.gsis[..]), after.map(|t| &t.gsis[..]));
+        indexes(&mut table.indexes, &name, gsis, |g: &Gsi| &g.name);
+        let lsis = (before.map(|t| &t.lsis[..]), after.map(|t| &t.lsis[..]));
+        indexes(&mut table.indexes, &name, lsis, |l: &Lsi| &l.name);
         let in_table = |d: &'_ Design| -> Vec<Entity> { d.entities_in(&name).cloned().collect() };
         let (old_entities, new_entities) = (in_table(old), in_table(new));
         for entity in names(
@@ -443,6 +405,28 @@ pub fn diff(old: &Design, new: &Design) -> DesignDiff {
         tables,
         patterns,
         verdicts: verdict_changes(old, new),
+    }
+}
+
+/// A table's GSIs (or LSIs) before and after, each compared by name.
+fn indexes<T: Serialize>(
+    out: &mut Vec<Difference>,
+    table: &str,
+    (before, after): (Option<&[T]>, Option<&[T]>),
+    name: impl Fn(&T) -> &String,
+) {
+    let (before, after) = (before.unwrap_or_default(), after.unwrap_or_default());
+    for index in names(before.iter().map(&name), after.iter().map(&name)) {
+        let find = |all: &[T]| -> Option<usize> { all.iter().position(|i| *name(i) == index) };
+        let subject = || Subject::Index {
+            table: table.to_string(),
+            index: index.clone(),
+        };
+        let (b, a) = (
+            find(before).map(|i| &before[i]),
+            find(after).map(|i| &after[i]),
+        );
+        compare(out, subject, b, a, &["name"]);
     }
 }
 

@@ -19,8 +19,9 @@ use keyplan_core::model::Design;
 
 use super::design_io::{From, Unreadable, import_text, noted, print, read_design};
 
+/// OLD and NEW, shared with `keyplan migrate`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub struct Designs {
     /// The design before: a file, or `REV:PATH` for the file as git has it at REV.
     #[arg(value_name = "OLD")]
     pub old: String,
@@ -29,6 +30,19 @@ pub struct Args {
     pub new: String,
     #[command(flatten)]
     pub from: From,
+}
+
+impl Designs {
+    /// Both designs, read as [`read`] reads one.
+    pub fn read(&self) -> Result<(Design, Design), Unreadable> {
+        Ok((read(&self.old, self.from)?, read(&self.new, self.from)?))
+    }
+}
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub designs: Designs,
     /// Print the difference as one JSON document.
     #[arg(long, conflicts_with = "markdown")]
     pub json: bool,
@@ -38,8 +52,7 @@ pub struct Args {
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let old = read(&args.old, args.from)?;
-    let new = read(&args.new, args.from)?;
+    let (old, new) = args.designs.read()?;
     let difference = diff(&old, &new);
     if args.json {
         print(&format!("{}\n", serde_json::to_string_pretty(&difference)?))?;

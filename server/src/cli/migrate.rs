@@ -24,18 +24,13 @@ use tokio_util::sync::CancellationToken;
 use crate::engine::Engines;
 use crate::runner::{self, RunId};
 
-use super::design_io::{From, check_entities, parse_pair, print};
+use super::design_io::{check_entities, parse_pair, print};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The design the data is stored in: a file, or `REV:PATH` for the file as git has it.
-    #[arg(value_name = "OLD")]
-    pub old: String,
-    /// The design to migrate to: a file, or `REV:PATH`.
-    #[arg(value_name = "NEW")]
-    pub new: String,
+    /// OLD, the design the data is stored in, and NEW, the one to migrate to.
     #[command(flatten)]
-    pub from: From,
+    pub designs: super::diff::Designs,
     /// Items of an entity in the table, `ENTITY=N`; repeatable.
     #[arg(long = "items", value_name = "ENTITY=N", value_parser = parse_items)]
     pub items: Vec<(String, u64)>,
@@ -73,8 +68,7 @@ fn parse_rate(arg: &str) -> Result<f64, String> {
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let old = super::diff::read(&args.old, args.from)?;
-    let new = super::diff::read(&args.new, args.from)?;
+    let (old, new) = args.designs.read()?;
     // An entity named in --items must be in one of the designs.
     for (entity, _) in &args.items {
         if old.entity(entity).is_none() {
