@@ -322,8 +322,7 @@ async fn execute(
             })?;
             rewrite(
                 engine,
-                old,
-                new,
+                (old, new),
                 names,
                 &from,
                 Some(entity),
@@ -343,7 +342,16 @@ async fn execute(
                 emit,
             )
             .await?;
-            rewrite(engine, old, new, names, &step.table, None, cancel, verified).await
+            rewrite(
+                engine,
+                (old, new),
+                names,
+                &step.table,
+                None,
+                cancel,
+                verified,
+            )
+            .await
         }
         (Phase::Contract, StepKind::Contract, Some(index), _) => {
             // A GSI replaced under its own name was deleted before it was created again.
@@ -366,8 +374,7 @@ async fn execute(
         {
             rewrite(
                 engine,
-                old,
-                new,
+                (old, new),
                 names,
                 &step.table,
                 Some(entity),
@@ -387,13 +394,12 @@ fn missing(table: &str) -> RunError {
     ))
 }
 
-/// Scans OLD's table `from` and writes each item (of `entity`, or every item) in NEW's shape
+/// Scans OLD's table `from` (of the designs `(old, new)`) and writes each item (of `entity`, or every item) in NEW's shape
 /// where NEW keeps it: a PutItem at its new key, and a DeleteItem of the old key when the key
 /// or the table changed. Items of an entity NEW drops are deleted.
 async fn rewrite(
     engine: &Engine,
-    old: &Design,
-    new: &Design,
+    (old, new): (&Design, &Design),
     names: &Names,
     from: &str,
     entity: Option<&str>,
