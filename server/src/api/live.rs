@@ -84,7 +84,12 @@ async fn item_counts(
     let describe = |name: String| {
         let client = engine.client.clone();
         async move {
-            let described = client.describe_table().table_name(&name).send().await.ok()?;
+            let described = client
+                .describe_table()
+                .table_name(&name)
+                .send()
+                .await
+                .ok()?;
             let count = described.table()?.item_count()?;
             Some((name, count))
         }
