@@ -12,7 +12,9 @@ mod browser;
 mod run_support;
 
 use aws_sdk_dynamodb::types::Select;
-use browser::{Browser, prerequisites, start_server_with};
+use browser::{
+    Browser, CONTROL, ENTER, ESCAPE, RELEASE, SHIFT, eventually, prerequisites, start_server_with,
+};
 use keyplan_core::import::live::{self, Options};
 use keyplan_server::engine::{Engine, EngineKind};
 use keyplan_server::runner::tables::TableGuard;
@@ -62,6 +64,8 @@ fn url_of(engine: &Engine) -> String {
 /// Opens the dialog from the design list and picks the engine `name`.
 async fn open_dialog_on(b: &Browser, name: &str) {
     b.click("[data-testid=design-switcher]").await;
+    b.find("[data-testid=engine-import-open]").await;
+    b.screenshot("engine-import-design-list").await;
     b.click("[data-testid=engine-import-open]").await;
     b.find("[role=dialog][aria-label='Import from engine']")
         .await;
@@ -254,15 +258,118 @@ async fn a_table_gone_and_an_engine_that_does_not_answer_are_reported_with_the_s
         .await
         .expect("pick the dead engine");
     // Within the engine's 5-second preflight, the server's 502 message.
-    browser::eventually("the dead engine's message", || async {
+    eventually("the dead engine's message", || async {
         b.texts("[data-testid=engine-import-error]")
             .await
             .iter()
             .any(|e| e.starts_with("The tables could not be listed: cannot reach engine `dead`"))
     })
     .await;
-    b.press(&[], browser::ESCAPE).await;
+    b.press(&[], ESCAPE).await;
     assert_eq!(b.text("[data-testid=design-title]").await, first);
     assert_eq!(b.local_designs().await, [first]);
+    b.close().await;
+}
+
+/// Where focus is: the element's `data-testid` (else its tag), and whether it is in the dialog.
+async fn focus(b: &Browser) -> (String, bool) {
+    let v = b
+        .js("const a = document.activeElement;\
+             return [a.dataset.testid || a.tagName.toLowerCase(), a.closest('[role=dialog]') !== null];")
+        .await;
+    (
+        v[0].as_str().unwrap_or_default().to_string(),
+        v[1].as_bool().unwrap_or(false),
+    )
+}
+
+const TAB: char = '\u{E004}';
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_dialog_works_by_keyboard_alone_keeps_focus_inside_and_passes_axe() {
+    let Some(dist) = prerequisites() else {
+        return;
+    };
+    let (_engines, engine) = embedded().await;
+    let (_guard, table) = orders_on(&engine).await;
+    let server = start_server_with(
+        &dist,
+        &["--endpoint", &format!("dynoxide={}", url_of(&engine))],
+    );
+    let b = Browser::open().await;
+    b.visit(&server.url).await;
+
+    // From the gallery this time ("New").
+    b.button("New")
+        .await
+        .click()
+        .await
+        .expect("open the gallery");
+    b.find("[data-testid=engine-import-open]").await;
+    screenshot_in(&b, "light", "engine-import-gallery").await;
+    b.click("[data-testid=engine-import-open]").await;
+    // Once the engines are listed, the first one has focus.
+    b.find("[data-testid=engine-import-empty]").await;
+    eventually("the engine list takes focus", || async {
+        focus(&b).await == ("engine-import-engine".to_string(), true)
+    })
+    .await;
+    b.find("[data-testid=engine-import-engine]")
+        .await
+        .select_by_value("dynoxide")
+        .await
+        .expect("pick the engine");
+    b.find(&table_box(&table)).await;
+    if b.inject_axe().await {
+        for scheme in ["light", "dark"] {
+            screenshot_in(&b, scheme, &format!("engine-import-axe-{scheme}")).await;
+            let found = b.axe(&format!("{scheme} import from engine")).await;
+            assert!(found.is_empty(), "{}", found.join("\n"));
+        }
+    }
+
+    b.js("document.querySelector('[data-testid=engine-import-engine]').focus(); return 0;")
+        .await;
+    let mut visited = Vec::new();
+    for _ in 0..6 {
+        b.press(&[], TAB).await;
+        let (at, inside) = focus(&b).await;
+        assert!(inside, "Tab left the dialog for {at}");
+        visited.push(at);
+    }
+    // Engine, all tables, the table, the sample, Cancel (Import is off: no table is picked),
+    // then round to Close and the engine again.
+    assert_eq!(
+        visited,
+        [
+            "engine-import-all",
+            "engine-import-table",
+            "engine-import-sample",
+            "engine-import-cancel",
+            "dialog-close",
+            "engine-import-engine"
+        ]
+    );
+    b.press(&[SHIFT], TAB).await;
+    b.press(&[SHIFT], TAB).await;
+    assert_eq!(focus(&b).await, ("engine-import-cancel".to_string(), true));
+    // Pick the table with Space, then sample 25 items.
+    b.press(&[SHIFT], TAB).await;
+    b.press(&[SHIFT], TAB).await;
+    assert_eq!(focus(&b).await.0, "engine-import-table");
+    b.press(&[], ' ').await;
+    b.press(&[], TAB).await;
+    b.find("[data-testid=engine-import-sample]")
+        .await
+        .send_keys(&format!("{}a{}25", CONTROL, RELEASE))
+        .await
+        .expect("type the sample size");
+    b.press(&[], TAB).await;
+    b.press(&[], TAB).await;
+    assert_eq!(focus(&b).await.0, "engine-import-start");
+    b.press(&[], ENTER).await;
+    let toast = b.toast_containing("Imported").await;
+    assert!(toast.contains(", 25 items read"), "{toast}");
+    assert_eq!(b.text("[data-testid=design-title]").await, table);
     b.close().await;
 }

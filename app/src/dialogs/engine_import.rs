@@ -134,15 +134,18 @@ pub fn EngineImport() -> impl IntoView {
         if let Some(name) = first {
             engine.set(name.clone());
             list_tables(name);
-            // The dialog focused its Close button while it waited: the first choice now, unless
-            // the user has moved on.
+            // While it waited the dialog focused what it had (Cancel, or Close): the first
+            // choice now, unless the user has moved on.
             request_animation_frame(move || {
                 let waiting = web_sys::window()
                     .and_then(|w| w.document())
                     .and_then(|d| d.active_element())
                     .is_none_or(|a| {
                         a.tag_name() == "BODY"
-                            || a.get_attribute("data-testid").as_deref() == Some("dialog-close")
+                            || matches!(
+                                a.get_attribute("data-testid").as_deref(),
+                                Some("dialog-close" | "engine-import-cancel")
+                            )
                     });
                 if let Some(select) = engine_select.get_untracked().filter(|_| waiting) {
                     let _ = select.focus();
@@ -365,7 +368,7 @@ pub fn EngineImport() -> impl IntoView {
             {controls}
             <div class="engine-import-live" aria-live="polite">{status}</div>
             <div class="dialog-actions">
-                <button class="button" on:click=move |_| session.dialog.set(None)>"Cancel"</button>
+                <button class="button" data-testid="engine-import-cancel" on:click=move |_| session.dialog.set(None)>"Cancel"</button>
                 <button
                     class="button primary"
                     data-testid="engine-import-start"

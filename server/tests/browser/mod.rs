@@ -17,6 +17,7 @@
 //! [`prerequisites`] for what happens when one is missing.
 #![allow(dead_code)]
 
+mod axe;
 mod chrome;
 mod files;
 
