@@ -11,14 +11,13 @@
 mod browser;
 mod run_support;
 
-use aws_sdk_dynamodb::types::Select;
 use browser::{
     Browser, CONTROL, ENTER, ESCAPE, RELEASE, SHIFT, eventually, prerequisites, start_server_with,
 };
 use keyplan_core::import::live::{self, Options};
 use keyplan_server::engine::{Engine, EngineKind};
 use keyplan_server::runner::tables::TableGuard;
-use run_support::{embedded, examples, load_design};
+use run_support::{embedded, examples, item_count, load_design};
 use serde_json::json;
 
 /// The order example's `orders` table on `engine` with 12 customers' items.
@@ -32,33 +31,24 @@ async fn orders_on(engine: &Engine) -> (TableGuard, String) {
     (guard, names["orders"].clone())
 }
 
-/// How many items `table` holds, counted by a paged `Select::Count` scan.
-async fn item_count(engine: &Engine, table: &str) -> i32 {
-    let mut count = 0;
-    let mut start = None;
-    loop {
-        let out = engine
-            .client
-            .scan()
-            .table_name(table)
-            .select(Select::Count)
-            .set_exclusive_start_key(start.take())
-            .send()
-            .await
-            .unwrap();
-        count += out.count();
-        match out.last_evaluated_key() {
-            Some(key) => start = Some(key.clone()),
-            None => return count,
-        }
-    }
-}
-
 fn url_of(engine: &Engine) -> String {
     match &engine.kind {
         EngineKind::Embedded { url } | EngineKind::Endpoint { url } => url.clone(),
         EngineKind::Aws => panic!("the test's engine is local"),
     }
+}
+
+/// `keyplan serve` naming the test's engine `dynoxide` (and `more` arguments), with the app
+/// open in a fresh browser; `None` when the prerequisites are missing.
+async fn app_naming(engine: &Engine, more: &[&str]) -> Option<(browser::Server, Browser)> {
+    let dist = prerequisites()?;
+    let endpoint = format!("dynoxide={}", url_of(engine));
+    let mut args = vec!["--endpoint", endpoint.as_str()];
+    args.extend_from_slice(more);
+    let server = start_server_with(&dist, &args);
+    let b = Browser::open().await;
+    b.visit(&server.url).await;
+    Some((server, b))
 }
 
 /// Opens the dialog from the design list and picks the engine `name`.
@@ -102,9 +92,6 @@ async fn screenshot_in(b: &Browser, scheme: &str, name: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_table_imported_from_an_engine_opens_as_a_new_design_and_the_engine_is_unchanged() {
-    let Some(dist) = prerequisites() else {
-        return;
-    };
     let (_engines, engine) = embedded().await;
     let (_guard, table) = orders_on(&engine).await;
     let before = item_count(&engine, &table).await;
@@ -125,12 +112,9 @@ async fn a_table_imported_from_an_engine_opens_as_a_new_design_and_the_engine_is
     expected_entities.sort();
     assert!(!expected_entities.is_empty());
 
-    let server = start_server_with(
-        &dist,
-        &["--endpoint", &format!("dynoxide={}", url_of(&engine))],
-    );
-    let b = Browser::open().await;
-    b.visit(&server.url).await;
+    let Some((_server, b)) = app_naming(&engine, &[]).await else {
+        return;
+    };
     let first = b.text("[data-testid=design-title]").await;
 
     open_dialog_on(&b, "dynoxide").await;
@@ -213,23 +197,13 @@ fn entities_in_words(n: usize) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_table_gone_and_an_engine_that_does_not_answer_are_reported_with_the_servers_message() {
-    let Some(dist) = prerequisites() else {
-        return;
-    };
     let (_engines, engine) = embedded().await;
     let (_guard, table) = orders_on(&engine).await;
-    let server = start_server_with(
-        &dist,
-        &[
-            "--endpoint",
-            &format!("dynoxide={}", url_of(&engine)),
-            // Nothing listens there.
-            "--endpoint",
-            "dead=http://127.0.0.1:1",
-        ],
-    );
-    let b = Browser::open().await;
-    b.visit(&server.url).await;
+    // Nothing listens at the other engine's address.
+    let more = ["--endpoint", "dead=http://127.0.0.1:1"];
+    let Some((_server, b)) = app_naming(&engine, &more).await else {
+        return;
+    };
     let first = b.text("[data-testid=design-title]").await;
 
     open_dialog_on(&b, "dynoxide").await;
@@ -287,17 +261,11 @@ const TAB: char = '\u{E004}';
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_dialog_works_by_keyboard_alone_keeps_focus_inside_and_passes_axe() {
-    let Some(dist) = prerequisites() else {
-        return;
-    };
     let (_engines, engine) = embedded().await;
     let (_guard, table) = orders_on(&engine).await;
-    let server = start_server_with(
-        &dist,
-        &["--endpoint", &format!("dynoxide={}", url_of(&engine))],
-    );
-    let b = Browser::open().await;
-    b.visit(&server.url).await;
+    let Some((_server, b)) = app_naming(&engine, &[]).await else {
+        return;
+    };
 
     // From the gallery this time ("New").
     b.button("New")
