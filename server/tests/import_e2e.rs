@@ -322,3 +322,33 @@ async fn a_module_opened_on_a_static_host_says_to_start_keyplan_serve() {
         "{toast}"
     );
 }
+
+// issue 17: importing from an engine needs keyplan serve; a static host says so where the
+// import is offered (the gallery, the design list) instead of offering it.
+#[tokio::test]
+async fn on_a_static_host_import_from_engine_says_it_needs_keyplan_serve() {
+    let Some(dist) = prerequisites() else { return };
+    let host = static_host(&dist);
+    let b = Browser::open().await;
+    b.visit(&host.url).await;
+    b.button("New")
+        .await
+        .click()
+        .await
+        .expect("open the gallery");
+    let gallery = b.text("[data-testid=engine-import-unavailable]").await;
+    assert!(
+        gallery.starts_with("Import from engine\nNeeds the keyplan server")
+            && gallery.contains("keyplan serve"),
+        "{gallery}"
+    );
+    b.press(&[], browser::ESCAPE).await;
+    b.click("[data-testid=design-switcher]").await;
+    let list = b.text("[data-testid=engine-import-unavailable]").await;
+    assert!(
+        list.starts_with("Import from engine: Needs the keyplan server"),
+        "{list}"
+    );
+    assert!(!b.has("[data-testid=engine-import-open]").await);
+    b.close().await;
+}
