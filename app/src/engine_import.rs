@@ -97,6 +97,15 @@ pub fn tables_from_server(status: u16, body: &str) -> Result<Vec<TableInfo>, Str
     Ok(tables)
 }
 
+/// What an engine without tables says: the embedded one starts empty in every `keyplan serve`,
+/// so its user is told how to name the engine that holds the table.
+pub fn no_tables(engine: &str) -> String {
+    if engine == "embedded" {
+        return "Engine embedded has no tables: it starts empty every time keyplan serve starts. To import a table you have, start keyplan serve with --endpoint NAME=URL for the engine that holds it.".to_string();
+    }
+    format!("Engine {engine} has no tables.")
+}
+
 /// Reads the sample field: a whole number of items per table, 1 to [`MAX_SAMPLE`] (thousands
 /// separators and spaces allowed); empty is the default.
 pub fn parse_sample(text: &str) -> Result<u64, String> {
@@ -282,6 +291,8 @@ mod tests {
             tables_from_server(200, r#"{"engine":"e","tables":[]}"#),
             Ok(Vec::new())
         );
+        assert_eq!(no_tables("moto"), "Engine moto has no tables.");
+        assert!(no_tables("embedded").contains("--endpoint NAME=URL"));
         assert_eq!(
             tables_from_server(
                 502,

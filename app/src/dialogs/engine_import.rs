@@ -248,7 +248,7 @@ pub fn EngineImport() -> impl IntoView {
         }
         .into_any(),
         Listing::Listed(tables) if tables.is_empty() => view! {
-            <p class="hint" data-testid="engine-import-empty">{move || format!("Engine {} has no tables.", engine.get())}</p>
+            <p class="hint" data-testid="engine-import-empty">{move || crate::engine_import::no_tables(&engine.get())}</p>
         }
         .into_any(),
         Listing::Listed(tables) => view! {
