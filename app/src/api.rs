@@ -44,6 +44,19 @@ pub async fn fetch(method: &str, url: &str, body: Option<&str>) -> Result<(u16, 
     Ok((response.status(), text))
 }
 
+/// The error message of an API answer: its `{"error": ...}` (every route answers errors so),
+/// else its status.
+pub fn error_message(status: u16, body: &str) -> String {
+    #[derive(serde::Deserialize)]
+    struct ErrorAnswer {
+        error: String,
+    }
+    match serde_json::from_str::<ErrorAnswer>(body) {
+        Ok(answer) => answer.error,
+        Err(_) => format!("the keyplan server answered {status}"),
+    }
+}
+
 /// Whether the app is served by `keyplan serve`, and with which engines: `GET /api/engines`.
 /// A static host answers it with a 404 or its `index.html` ([`Engines::NoApi`]).
 pub async fn engines() -> Engines {

@@ -180,10 +180,16 @@ fn show_opened(
     } else {
         library.open_new(store, session, opened_file.design);
     }
+    say_opened(session, opened, notes);
+}
+
+/// Says what was opened (`message`), listing every note the import left under it: a toast
+/// with notes stays until it is dismissed.
+pub fn say_opened(session: &Session, message: String, notes: Vec<String>) {
     session.say_with_notes(
         match notes.len() {
-            0 => opened,
-            n => format!("{opened}, with {}:", crate::text::plural(n, "note")),
+            0 => message,
+            n => format!("{message}, with {}:", crate::text::plural(n, "note")),
         },
         notes,
     );

@@ -1,10 +1,14 @@
-//! Modal dialogs (gallery, export, share, help, the design list, the delete confirmation) and
+//! Modal dialogs (gallery, export, share, help, the design list, the delete confirmation, the
+//! import from an engine) and
 //! the toast that reports what just happened.
 //!
 //! A dialog takes focus when it opens (its body's first control, else its Close button), keeps
 //! Tab and Shift+Tab inside it, and gives focus back to what had it when it closes. (The HTML
 //! `autofocus` attribute does not do this: the browser ignores it once something has focus.)
 
+mod engine_import;
+
+pub use engine_import::EngineImportEntry;
 mod export;
 mod gallery;
 mod help;
@@ -102,6 +106,7 @@ pub fn Dialogs() -> impl IntoView {
                 Dialog::Help => ("Keyboard shortcuts", view! { <help::Help/> }.into_any()),
                 Dialog::Designs => ("Your designs", view! { <crate::designs::Designs/> }.into_any()),
                 Dialog::ConfirmDelete => ("Delete this design?", view! { <crate::designs::ConfirmDelete/> }.into_any()),
+                Dialog::EngineImport => ("Import from engine", view! { <engine_import::EngineImport/> }.into_any()),
             };
             view! {
                 <div class="backdrop" on:click=move |_| session.dialog.set(None)>

@@ -113,20 +113,11 @@ struct Answer {
     notes: Vec<String>,
 }
 
-/// The error answer of every API route.
-#[derive(Deserialize)]
-struct ErrorAnswer {
-    error: String,
-}
-
 /// Reads the server's answer to `POST /api/import`: the design, or the reason the file did not
 /// read (the server's message, with line and column).
 pub fn from_server(status: u16, body: &str) -> Result<Opened, String> {
     if !(200..300).contains(&status) {
-        return Err(match serde_json::from_str::<ErrorAnswer>(body) {
-            Ok(answer) => answer.error,
-            Err(_) => format!("the keyplan server answered {status}"),
-        });
+        return Err(crate::api::error_message(status, body));
     }
     let answer: Answer = serde_json::from_str(body)
         .map_err(|e| format!("the keyplan server's answer did not read: {e}"))?;

@@ -15,6 +15,7 @@ pub mod canvas;
 pub mod cards;
 pub mod designs;
 pub mod dialogs;
+pub mod engine_import;
 pub mod geometry;
 pub mod import;
 pub mod inspector;

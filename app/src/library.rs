@@ -488,7 +488,7 @@ pub fn too_big_message(name: &str, bytes: usize, samples: usize, error: &str) ->
     let samples = if samples > 0 {
         format!(
             ", or drop the {} imported sample items so it fits",
-            thousands(samples)
+            crate::text::thousands(samples as u64)
         )
     } else {
         String::new()
@@ -496,19 +496,6 @@ pub fn too_big_message(name: &str, bytes: usize, samples: usize, error: &str) ->
     format!(
         "\u{201c}{name}\u{201d} ({size}) could not be kept in this browser: {error}. It is still open in this tab, and your other designs are untouched. Save it as a file before you close the tab{samples}."
     )
-}
-
-/// `80,000`.
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 pub fn use_library() -> Library {

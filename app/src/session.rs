@@ -79,6 +79,8 @@ pub enum Dialog {
     Designs,
     /// "Delete this design from the browser?"
     ConfirmDelete,
+    /// A design inferred from the tables of an engine `keyplan serve` names.
+    EngineImport,
 }
 
 /// A transient message at the bottom of the screen.

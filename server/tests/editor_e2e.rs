@@ -308,6 +308,14 @@ async fn check_views(b: &Browser, theme: &str, width: u32, height: u32) {
     b.screenshot(&shot("help")).await;
     b.press(&[], ESCAPE).await;
 
+    // Import from engine (issue 17), from the design list.
+    b.click("[data-testid=design-switcher]").await;
+    b.click("[data-testid=engine-import-open]").await;
+    b.find("[data-testid=engine-import-empty]").await;
+    problems.extend(overflow(b, &["[data-testid=engine-import-start]"]).await);
+    b.screenshot(&shot("import-from-engine")).await;
+    b.press(&[], ESCAPE).await;
+
     // A pattern selected, its verdict in the inspector.
     b.mouse_click("[data-pattern='Get orders by status']").await;
     b.find("[data-testid=verdict-box]").await;

@@ -322,3 +322,34 @@ async fn a_module_opened_on_a_static_host_says_to_start_keyplan_serve() {
         "{toast}"
     );
 }
+
+// issue 17: importing from an engine needs keyplan serve; a static host says so where the
+// import is offered (the gallery, the design list) instead of offering it.
+#[tokio::test]
+async fn on_a_static_host_import_from_engine_says_it_needs_keyplan_serve() {
+    let Some(dist) = prerequisites() else { return };
+    let host = static_host(&dist);
+    let b = Browser::open().await;
+    b.visit(&host.url).await;
+    b.button("New")
+        .await
+        .click()
+        .await
+        .expect("open the gallery");
+    // "Looking for the keyplan server…" shows until the probe of `/api/engines` answers.
+    let reason = async |prefix: &str| {
+        eventually("the reason import from engine is not offered", || async {
+            b.texts("[data-testid=engine-import-unavailable]")
+                .await
+                .iter()
+                .any(|t| t.starts_with(prefix) && t.contains("keyplan serve"))
+        })
+        .await;
+    };
+    reason("Import from engine\nNeeds the keyplan server").await;
+    b.press(&[], browser::ESCAPE).await;
+    b.click("[data-testid=design-switcher]").await;
+    reason("Import from engine: Needs the keyplan server").await;
+    assert!(!b.has("[data-testid=engine-import-open]").await);
+    b.close().await;
+}

@@ -11,7 +11,6 @@ mod run_support;
 
 use std::collections::BTreeMap;
 
-use aws_sdk_dynamodb::types::Select;
 use keyplan_core::import::live::{self, Options};
 use keyplan_core::model::{Design, Entity};
 use keyplan_core::template::{KeyTemplate, Part};
@@ -219,25 +218,7 @@ fn table_keys(design: &Design, entity: &Entity) -> Vec<String> {
 async fn counts(engine: &Engine, tables: &[String]) -> Vec<(String, i32)> {
     let mut out = Vec::new();
     for table in tables {
-        let mut n = 0;
-        let mut start = None;
-        loop {
-            let page = engine
-                .client
-                .scan()
-                .table_name(table)
-                .select(Select::Count)
-                .set_exclusive_start_key(start.take())
-                .send()
-                .await
-                .unwrap();
-            n += page.count();
-            match page.last_evaluated_key() {
-                Some(k) if !k.is_empty() => start = Some(k.clone()),
-                _ => break,
-            }
-        }
-        out.push((table.clone(), n));
+        out.push((table.clone(), item_count(engine, table).await));
     }
     out
 }

@@ -65,8 +65,14 @@ async fn a_named_engine_lists_its_tables_and_one_imports_as_a_design() {
     for name in names.values() {
         assert!(listed.contains(&name.as_str()), "{body}");
     }
-
+    // The list says how many items each table holds, as DescribeTable counts them.
     let orders = &names["orders"];
+    assert_eq!(
+        body["items"][orders.as_str()],
+        scan_all(&engine, orders).await.len(),
+        "{body}"
+    );
+
     let (status, body) = call(
         &state,
         post(serde_json::json!({"engine": "moto", "tables": [orders], "sample": 20})),

@@ -1,4 +1,5 @@
-//! The gallery: the built-in examples and a blank design, each opened as a new local design.
+//! The gallery: the built-in examples and a blank design, each opened as a new local design,
+//! and the way to import one from an engine's tables.
 
 use keyplan_core::Design;
 use leptos::prelude::*;
@@ -23,6 +24,7 @@ pub fn Gallery() -> impl IntoView {
                 <span class="gallery-title">"Blank design"</span>
                 <span class="gallery-text">"Start from an empty canvas."</span>
             </button>
+            <super::EngineImportEntry card=true/>
             {examples.into_iter().map(|(slug, design)| {
                 let summary = format!(
                     "{} · {}",

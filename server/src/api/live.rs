@@ -1,6 +1,9 @@
 //! Tables that exist, read from an engine this server was started with (issue 17), read-only:
 //!
-//! - `GET /api/engines/{name}/tables` -> `{"engine": "moto", "tables": ["orders", ...]}`.
+//! - `GET /api/engines/{name}/tables` -> `{"engine": "moto", "tables": ["orders", ...],
+//!   "items": {"orders": 1200, ...}}`: the item counts `DescribeTable` gives (DynamoDB refreshes
+//!   them about every six hours), for the first [`COUNTED_TABLES`] tables, [`DESCRIBING_AT_ONCE`]
+//!   requests at a time; a table that cannot be described (gone since it was listed) has none.
 //! - `POST /api/import/engine` with `{"engine": "moto", "tables": ["orders"], "sample": 1000}`
 //!   (or `"all": true` for every table; `sample` defaults to 1,000, at most 100,000) -> the
 //!   answer of `POST /api/import` with `"format": "engine"`, plus `"tables"`: for each table
@@ -23,6 +26,11 @@ use crate::api::extract::Json;
 use crate::error::ApiError;
 use crate::live::{DEFAULT_SAMPLE, MAX_SAMPLE, list_tables, read_tables};
 use crate::runner::error::RunError;
+
+/// The most tables whose item counts the list reads (one `DescribeTable` each).
+pub const COUNTED_TABLES: usize = 100;
+/// `DescribeTable` requests in flight at once while counting.
+const DESCRIBING_AT_ONCE: usize = 8;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -60,9 +68,38 @@ async fn tables(
         .get(Some(&name))
         .map_err(|e| ApiError::NotFound(e.to_string()))?;
     let tables = list_tables(engine).await.map_err(engine_error)?;
+    let items = item_counts(engine, &tables).await;
     Ok(axum::Json(
-        serde_json::json!({ "engine": engine.name, "tables": tables }),
+        serde_json::json!({ "engine": engine.name, "tables": tables, "items": items }),
     ))
+}
+
+/// The item count of each of the first [`COUNTED_TABLES`] of `tables` that the engine describes.
+async fn item_counts(
+    engine: &crate::engine::Engine,
+    tables: &[String],
+) -> std::collections::BTreeMap<String, i64> {
+    use futures_util::StreamExt;
+    // Owned names and clients: a stream of futures that borrow is not `Send` for axum.
+    let describe = |name: String| {
+        let client = engine.client.clone();
+        async move {
+            let described = client
+                .describe_table()
+                .table_name(&name)
+                .send()
+                .await
+                .ok()?;
+            let count = described.table()?.item_count()?;
+            Some((name, count))
+        }
+    };
+    futures_util::stream::iter(tables.iter().take(COUNTED_TABLES).cloned())
+        .map(describe)
+        .buffer_unordered(DESCRIBING_AT_ONCE)
+        .filter_map(std::future::ready)
+        .collect()
+        .await
 }
 
 async fn import_engine(

@@ -17,6 +17,7 @@
 //! [`prerequisites`] for what happens when one is missing.
 #![allow(dead_code)]
 
+mod axe;
 mod chrome;
 mod files;
 
@@ -108,9 +109,15 @@ pub struct Server {
 }
 
 pub fn start_server(dist: &Path) -> Server {
+    start_server_with(dist, &[])
+}
+
+/// `keyplan serve` with more arguments (`--endpoint NAME=URL`).
+pub fn start_server_with(dist: &Path, args: &[&str]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_keyplan"))
         .args(["serve", "--host", "127.0.0.1", "--port", "0", "--dist"])
         .arg(dist)
+        .args(args)
         .stdout(Stdio::piped())
         .spawn()
         .expect("the keyplan binary starts");

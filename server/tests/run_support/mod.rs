@@ -215,6 +215,28 @@ pub async fn create_bystander(engine: &Engine, name: &str) -> Vec<BTreeMap<Strin
     scan_all(engine, name).await
 }
 
+/// How many items `table` holds, counted by a paged `Select=COUNT` scan (reads nothing else).
+pub async fn item_count(engine: &Engine, table: &str) -> i32 {
+    let mut count = 0;
+    let mut start = None;
+    loop {
+        let page = engine
+            .client
+            .scan()
+            .table_name(table)
+            .select(aws_sdk_dynamodb::types::Select::Count)
+            .set_exclusive_start_key(start.take())
+            .send()
+            .await
+            .unwrap();
+        count += page.count();
+        match page.last_evaluated_key() {
+            Some(key) if !key.is_empty() => start = Some(key.clone()),
+            _ => return count,
+        }
+    }
+}
+
 /// Every item of a table, as sorted text maps.
 pub async fn scan_all(engine: &Engine, name: &str) -> Vec<BTreeMap<String, String>> {
     let out = engine.client.scan().table_name(name).send().await.unwrap();
