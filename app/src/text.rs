@@ -65,17 +65,7 @@ pub fn plural(n: usize, noun: &str) -> String {
 }
 
 /// `80000` as "80,000".
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use keyplan_core::sample::thousands;
 
 /// `text` cut to at most `max` characters at a word boundary, with an ellipsis when cut
 /// (gallery descriptions were cut mid-word, issue 12).

@@ -381,7 +381,7 @@ fn origin_note(origin: &CountSource) -> String {
 }
 
 /// `2200010` as `2,200,010`.
-pub(crate) fn thousands(n: u64) -> String {
+pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
