@@ -353,7 +353,7 @@ fn workbench_shard_count_counts_every_item_when_templates_come_from_a_subset() {
             samples Orders: 1500
             note: NoSQL Workbench models hold no TTL setting: if a table has one, set its TTL attribute in keyplan
             note: entity Orders: `PK` is write-sharded; 10 shards is one more than the largest shard number in the items, so check it against the writers
-            note: entity Orders: its key templates were inferred from 1000 of its 1500 items, spread evenly through them; every item is kept as sample data
+            note: table Orders: 1 entity holds more than 1000 items (the largest 1500): key templates were inferred from 1000 of each one's items, spread evenly through them; every item is kept as sample data
         "#]],
     );
 }

@@ -151,11 +151,13 @@ pub(super) fn infer_entities(
         may_name_by_attribute: RefCell::new(HashMap::new()),
     };
     if !table.facets.is_empty() {
-        return table
+        let entities = table
             .facets
             .iter()
             .map(|facet| facet_entity(&ctx, facet, entity_names, notes))
             .collect();
+        note_sampled(table, table.facets.iter().map(|f| f.items.len()), notes);
+        return entities;
     }
     if table.items.is_empty() {
         return vec![bare_entity(table, entity_names)];
@@ -183,6 +185,7 @@ pub(super) fn infer_entities(
     };
     let single = groups.len() == 1;
     let mut entities = Vec::new();
+    let mut sizes = Vec::new();
     for (label, items) in groups {
         let name = if ctx.entity_type_attribute.is_some() {
             label
@@ -193,7 +196,9 @@ pub(super) fn infer_entities(
         };
         let name = unique_name(&name, entity_names);
         entities.push(build_entity(&ctx, name, &items, None, None, &[], notes));
+        sizes.push(items.len());
     }
+    note_sampled(table, sizes.into_iter(), notes);
     if let Some(attr) = &ctx.entity_type_attribute {
         notes.push(format!(
             "table {}: entities are the values of the `{attr}` attribute",
@@ -206,6 +211,25 @@ pub(super) fn infer_entities(
         ));
     }
     entities
+}
+
+/// The note that says a table's templates were inferred from a subset of its items, when an
+/// entity (of `sizes` items each) holds more than [`TEMPLATE_SAMPLE`].
+fn note_sampled(
+    table: &WorkbenchTable,
+    sizes: impl Iterator<Item = usize>,
+    notes: &mut Vec<String>,
+) {
+    let (n_sampled, largest) = sizes
+        .filter(|n| *n > TEMPLATE_SAMPLE)
+        .fold((0, 0), |(count, largest), n| (count + 1, largest.max(n)));
+    if n_sampled > 0 {
+        notes.push(format!(
+            "table {}: {n_sampled} entit{} more than {TEMPLATE_SAMPLE} items (the largest {largest}): key templates were inferred from {TEMPLATE_SAMPLE} of each one's items, spread evenly through them; every item is kept as sample data",
+            table.table.name,
+            if n_sampled == 1 { "y holds" } else { "ies hold" },
+        ));
+    }
 }
 
 /// A table with neither facets nor items: one entity holding every declared attribute.
@@ -500,13 +524,6 @@ fn build_entity(
                 ));
             }
         }
-    }
-
-    if items.len() > TEMPLATE_SAMPLE {
-        notes.push(format!(
-            "entity {name}: its key templates were inferred from {TEMPLATE_SAMPLE} of its {} items, spread evenly through them; every item is kept as sample data",
-            items.len()
-        ));
     }
 
     // The other attributes: the facet's list, or what the items hold, in declared order. One
