@@ -675,28 +675,24 @@ enum ShapeSlot {
 impl Classified {
     /// The shape, without the variables' attributes: what items of one entity share.
     fn shape(&self) -> Shape {
-        Shape {
-            slots: self
-                .slots
-                .iter()
-                .map(|s| match s {
-                    Slot::Literal(l) => ShapeSlot::Literal(l.clone()),
-                    Slot::Var { .. } => ShapeSlot::Var(None),
-                })
-                .collect(),
-            separators: self.separators.clone(),
-        }
+        self.shape_with(|_| None)
     }
 
     /// The shape with the attribute each variable matched, for naming.
     fn named_shape(&self) -> Shape {
+        self.shape_with(Option::clone)
+    }
+
+    /// The shape, each variable's attribute given by `attribute` (built directly: cloning the
+    /// named shape and then clearing it cost every item of an item-heavy model twice).
+    fn shape_with(&self, attribute: impl Fn(&Option<String>) -> Option<String>) -> Shape {
         Shape {
             slots: self
                 .slots
                 .iter()
                 .map(|s| match s {
                     Slot::Literal(l) => ShapeSlot::Literal(l.clone()),
-                    Slot::Var { attribute, .. } => ShapeSlot::Var(attribute.clone()),
+                    Slot::Var { attribute: a, .. } => ShapeSlot::Var(attribute(a)),
                 })
                 .collect(),
             separators: self.separators.clone(),
