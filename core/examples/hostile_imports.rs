@@ -165,7 +165,9 @@ fn cases() -> Vec<Case> {
             name: "Workbench online shop, 80k items",
             text,
         }),
-        None => eprintln!("skipped the 80,000-item online shop: the corpus is not beside the checkout"),
+        None => {
+            eprintln!("skipped the 80,000-item online shop: the corpus is not beside the checkout")
+        }
     }
     out.push(Case {
         name: "Workbench model, 50 MB of items",
