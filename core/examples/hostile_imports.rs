@@ -35,12 +35,20 @@ fn repeat(open: &str, n: usize, close: &str) -> String {
 
 const MB: usize = 1024 * 1024;
 
-/// A NoSQL Workbench model whose sample items fill about `bytes`.
-fn workbench_items(bytes: usize) -> String {
+/// A NoSQL Workbench model whose sample items fill about `bytes`, in the table's `TableData`
+/// or (`in_facet`) in a facet's, as format 3.0 writes them.
+fn workbench_items(bytes: usize, in_facet: bool) -> String {
     let mut items = String::with_capacity(bytes + 1000);
     items.push_str(
-        r#"{"ModelName":"big","ModelMetadata":{"Version":"3.0"},"DataModel":[{"TableName":"t","KeyAttributes":{"PartitionKey":{"AttributeName":"pk","AttributeType":"S"},"SortKey":{"AttributeName":"sk","AttributeType":"S"}},"NonKeyAttributes":[],"TableFacets":[],"TableData":["#,
+        r#"{"ModelName":"big","ModelMetadata":{"Version":"3.0"},"DataModel":[{"TableName":"t","KeyAttributes":{"PartitionKey":{"AttributeName":"pk","AttributeType":"S"},"SortKey":{"AttributeName":"sk","AttributeType":"S"}},"NonKeyAttributes":[],"#,
     );
+    if in_facet {
+        items.push_str(
+            r#""TableFacets":[{"FacetName":"User","KeyAttributeAlias":{"PartitionKeyAlias":"UserId","SortKeyAlias":"Profile"},"NonKeyAttributes":["name"],"TableData":["#,
+        );
+    } else {
+        items.push_str(r#""TableFacets":[],"TableData":["#);
+    }
     let mut i = 0usize;
     while items.len() < bytes - 200 {
         if i > 0 {
@@ -51,8 +59,37 @@ fn workbench_items(bytes: usize) -> String {
         ));
         i += 1;
     }
-    items.push_str("]}]}");
+    items.push_str(if in_facet { "]}]}]}" } else { "]}]}" });
     items
+}
+
+/// Issue 12's storage test model: the corpus's online shop (nine entities, two GSIs) with its
+/// 19 items repeated to 80,000, each copy's keys made unique, compact JSON (about 18 MB); built
+/// as `big_workbench_model` in server/tests/save_e2e.rs does. `None` without the corpus beside
+/// the checkout.
+fn online_shop_80_000() -> Option<String> {
+    use serde_json::{Value, json};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let name = "nosql-workbench/amazon-dynamodb-design-patterns/an-online-shop__json__AnOnlineShop_14.json";
+    let text = ["../shared/corpus", "../../shared/corpus"]
+        .iter()
+        .find_map(|dir| std::fs::read_to_string(root.join(dir).join(name)).ok())?;
+    let mut model: Value = serde_json::from_str(&text).ok()?;
+    let table = &mut model["DataModel"][0];
+    let items = table["TableData"].as_array()?.clone();
+    let copies: Vec<Value> = (0..80_000)
+        .map(|i| {
+            let mut item = items[i % items.len()].clone();
+            for key in ["PK", "SK"] {
+                if let Some(s) = item[key]["S"].as_str() {
+                    item[key]["S"] = json!(format!("{s}-{i}"));
+                }
+            }
+            item
+        })
+        .collect();
+    table["TableData"] = Value::Array(copies);
+    serde_json::to_string(&model).ok()
 }
 
 fn cases() -> Vec<Case> {
@@ -116,12 +153,25 @@ fn cases() -> Vec<Case> {
 
     // 50 MB files.
     out.push(Case {
-        name: "Workbench model, 2 MB (the limit)",
-        text: workbench_items(import::MAX_IMPORT_BYTES - 64),
+        name: "Workbench model, 32 MB (the limit)",
+        text: workbench_items(import::MAX_IMPORT_BYTES - 64, false),
     });
     out.push(Case {
+        name: "Workbench facet items, 32 MB",
+        text: workbench_items(import::MAX_IMPORT_BYTES - 64, true),
+    });
+    match online_shop_80_000() {
+        Some(text) => out.push(Case {
+            name: "Workbench online shop, 80k items",
+            text,
+        }),
+        None => {
+            eprintln!("skipped the 80,000-item online shop: the corpus is not beside the checkout")
+        }
+    }
+    out.push(Case {
         name: "Workbench model, 50 MB of items",
-        text: workbench_items(50 * MB),
+        text: workbench_items(50 * MB, false),
     });
     let string = format!("{{\"version\": 1, \"name\": \"{}\"}}", "x".repeat(50 * MB));
     out.push(Case {

@@ -328,6 +328,36 @@ fn workbench_entity_type_attribute_names_the_entities_and_version_1_reads() {
     );
 }
 
+// issue 15: an item-heavy model's templates come from an evenly spread subset of its items, but
+// a write shard's count still comes from every item: the one item of shard 9 is not in the
+// subset.
+#[test]
+fn workbench_shard_count_counts_every_item_when_templates_come_from_a_subset() {
+    let items: Vec<String> = (0..1500)
+        .map(|i| {
+            let shard = if i == 2 { 9 } else { i % 5 };
+            format!(r#"{{"PK":{{"S":"STATUS#SHARD{shard}"}},"SK":{{"S":"ORDER#{i}"}}}}"#)
+        })
+        .collect();
+    let table = format!(
+        r#"{{"TableName":"Orders",{PK_SK},"TableData":[{}]}}"#,
+        items.join(",")
+    );
+    check(
+        Format::NosqlWorkbench,
+        &workbench(&table),
+        expect![[r#"
+            design "M"
+            table Orders PK PK:S SK SK:S OnDemand
+            entity Orders (Orders) PK=STATUS#SHARD{shard:10} SK=ORDER#{orderId} [orderId:S!]
+            samples Orders: 1500
+            note: NoSQL Workbench models hold no TTL setting: if a table has one, set its TTL attribute in keyplan
+            note: entity Orders: `PK` is write-sharded; 10 shards is one more than the largest shard number in the items, so check it against the writers
+            note: table Orders: 1 entity holds more than 1000 items (the largest 1500): key templates were inferred from 1000 of each one's items, spread evenly through them; every item is kept as sample data
+        "#]],
+    );
+}
+
 #[test]
 fn workbench_table_with_no_items_keeps_its_attributes_on_one_entity() {
     let table = r#"{"TableName":"device-log","KeyAttributes":{"PartitionKey":{"AttributeName":"DeviceID","AttributeType":"S"},"SortKey":{"AttributeName":"Ts","AttributeType":"N"}},"NonKeyAttributes":[{"AttributeName":"State","AttributeType":"S"}]}"#;

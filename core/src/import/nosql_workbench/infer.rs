@@ -9,7 +9,7 @@
 //! (`USER#...` -> `userId`), and any attribute of the table holding that value. Nothing here is
 //! random or order-dependent beyond the document's own order, so an import is reproducible.
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeMap, HashMap};
 
 use crate::item::{AttributeValue, Item};
@@ -39,6 +39,9 @@ struct Context<'a> {
     /// [`Context::attribute_with_value`]'s index, built on first use (after
     /// `entity_type_attribute` is set, which it depends on).
     by_value: OnceCell<HashMap<&'a str, ValueOwners<'a>>>,
+    /// [`Context::may_name`] by attribute name, filled on use (after `entity_type_attribute`
+    /// is set): classifying each key value of each item asked it of every attribute again.
+    may_name_by_attribute: RefCell<HashMap<String, bool>>,
 }
 
 /// The first attribute of the table's items (in [`Context::all_items`] order) that may name a
@@ -67,6 +70,17 @@ impl<'a> Context<'a> {
 
     /// [`Context::can_name`] whatever the key.
     fn may_name(&self, attribute: &str) -> bool {
+        if let Some(known) = self.may_name_by_attribute.borrow().get(attribute) {
+            return *known;
+        }
+        let may = self.may_name_uncached(attribute);
+        self.may_name_by_attribute
+            .borrow_mut()
+            .insert(attribute.to_string(), may);
+        may
+    }
+
+    fn may_name_uncached(&self, attribute: &str) -> bool {
         !is_key_like(attribute)
             && self.entity_type_attribute.as_deref() != Some(attribute)
             && !(self.key_attributes.iter().any(|k| k == attribute) && is_key_like(attribute))
@@ -134,31 +148,36 @@ pub(super) fn infer_entities(
         entity_type_attribute: None,
         key_attributes,
         by_value: OnceCell::new(),
+        may_name_by_attribute: RefCell::new(HashMap::new()),
     };
     if !table.facets.is_empty() {
-        return table
+        let entities = table
             .facets
             .iter()
             .map(|facet| facet_entity(&ctx, facet, entity_names, notes))
             .collect();
+        note_sampled(table, table.facets.iter().map(|f| f.items.len()), notes);
+        return entities;
     }
     if table.items.is_empty() {
         return vec![bare_entity(table, entity_names)];
     }
     ctx.entity_type_attribute = entity_type_attribute(&table.items);
+    ctx.may_name_by_attribute.borrow_mut().clear();
     let groups: Vec<(String, Vec<&Item>)> = match &ctx.entity_type_attribute {
         Some(attr) => {
             let mut groups: Vec<(String, Vec<&Item>)> = Vec::new();
+            let mut group_of: HashMap<&str, usize> = HashMap::new();
             for item in &table.items {
                 let value = item
                     .get(attr)
                     .and_then(AttributeValue::as_key_text)
-                    .unwrap_or_default()
-                    .to_string();
-                match groups.iter_mut().find(|(v, _)| *v == value) {
-                    Some((_, members)) => members.push(item),
-                    None => groups.push((value, vec![item])),
-                }
+                    .unwrap_or_default();
+                let group = *group_of.entry(value).or_insert_with(|| {
+                    groups.push((value.to_string(), Vec::new()));
+                    groups.len() - 1
+                });
+                groups[group].1.push(item);
             }
             groups
         }
@@ -166,6 +185,7 @@ pub(super) fn infer_entities(
     };
     let single = groups.len() == 1;
     let mut entities = Vec::new();
+    let mut sizes = Vec::new();
     for (label, items) in groups {
         let name = if ctx.entity_type_attribute.is_some() {
             label
@@ -176,7 +196,9 @@ pub(super) fn infer_entities(
         };
         let name = unique_name(&name, entity_names);
         entities.push(build_entity(&ctx, name, &items, None, None, &[], notes));
+        sizes.push(items.len());
     }
+    note_sampled(table, sizes.into_iter(), notes);
     if let Some(attr) = &ctx.entity_type_attribute {
         notes.push(format!(
             "table {}: entities are the values of the `{attr}` attribute",
@@ -189,6 +211,25 @@ pub(super) fn infer_entities(
         ));
     }
     entities
+}
+
+/// The note that says a table's templates were inferred from a subset of its items, when an
+/// entity (of `sizes` items each) holds more than [`TEMPLATE_SAMPLE`].
+fn note_sampled(
+    table: &WorkbenchTable,
+    sizes: impl Iterator<Item = usize>,
+    notes: &mut Vec<String>,
+) {
+    let (n_sampled, largest) = sizes
+        .filter(|n| *n > TEMPLATE_SAMPLE)
+        .fold((0, 0), |(count, largest), n| (count + 1, largest.max(n)));
+    if n_sampled > 0 {
+        notes.push(format!(
+            "table {}: {n_sampled} entit{} more than {TEMPLATE_SAMPLE} items (the largest {largest}): key templates were inferred from {TEMPLATE_SAMPLE} of each one's items, spread evenly through them; every item is kept as sample data",
+            table.table.name,
+            if n_sampled == 1 { "y holds" } else { "ies hold" },
+        ));
+    }
 }
 
 /// A table with neither facets nor items: one entity holding every declared attribute.
@@ -266,22 +307,27 @@ fn group_by_shape<'a>(ctx: &Context<'a>) -> Vec<(String, Vec<&'a Item>)> {
     let sk = table.sort_key.as_ref().map(|k| k.name.as_str());
     // Each group: its key shapes, the first item's shapes with attributes (for naming), items.
     let mut groups: Vec<(Vec<Shape>, Vec<Shape>, Vec<&'a Item>)> = Vec::new();
+    let mut group_of: HashMap<Vec<Shape>, usize> = HashMap::new();
     for item in &ctx.table.items {
         let mut shapes = Vec::new();
-        let mut named = Vec::new();
+        let mut classified = Vec::new();
         for key in std::iter::once(pk).chain(sk) {
-            if let Some(text) = item.get(key).and_then(AttributeValue::as_key_text) {
-                let classified = classify(ctx, text, item, key);
-                shapes.push(classified.shape());
-                named.push(classified.named_shape());
-            } else {
-                shapes.push(Shape::default());
-                named.push(Shape::default());
-            }
+            let value = item.get(key).and_then(AttributeValue::as_key_text);
+            let c = value.map(|text| classify(ctx, text, item, key));
+            shapes.push(c.as_ref().map(Classified::shape).unwrap_or_default());
+            classified.push(c);
         }
-        match groups.iter_mut().find(|(s, _, _)| *s == shapes) {
-            Some((_, _, members)) => members.push(item),
-            None => groups.push((shapes, named, vec![item])),
+        match group_of.get(&shapes) {
+            Some(&group) => groups[group].2.push(item),
+            None => {
+                // The shapes with attributes name the group: only its first item's are kept.
+                let named = classified
+                    .iter()
+                    .map(|c| c.as_ref().map(Classified::named_shape).unwrap_or_default())
+                    .collect();
+                group_of.insert(shapes.clone(), groups.len());
+                groups.push((shapes, named, vec![item]));
+            }
         }
     }
     let mut names: Vec<String> = groups.iter().map(|(_, n, _)| shape_name(n)).collect();
@@ -480,21 +526,27 @@ fn build_entity(
         }
     }
 
-    // The other attributes: the facet's list, or what the items hold, in declared order.
+    // The other attributes: the facet's list, or what the items hold, in declared order. One
+    // pass over the items counts the items holding each attribute and keeps the type of its
+    // first value (a pass per attribute took seconds on an item-heavy model).
+    let mut held: BTreeMap<&str, (usize, AttrType)> = BTreeMap::new();
+    for item in items {
+        for (attr, value) in *item {
+            held.entry(attr).or_insert((0, value_type(value))).0 += 1;
+        }
+    }
     let mut names: Vec<String> = facet_attributes.to_vec();
     for (declared, _) in &ctx.table.declared {
-        if items.iter().any(|i| i.contains_key(declared)) && !names.contains(declared) {
+        if held.contains_key(declared.as_str()) && !names.contains(declared) {
             names.push(declared.clone());
         }
     }
-    let mut extra: Vec<&String> = items
-        .iter()
-        .flat_map(|i| i.keys())
-        .filter(|k| !names.contains(k))
+    let extra: Vec<String> = held
+        .keys()
+        .filter(|k| !names.iter().any(|n| n == *k))
+        .map(|k| k.to_string())
         .collect();
-    extra.sort();
-    extra.dedup();
-    names.extend(extra.into_iter().cloned());
+    names.extend(extra);
     for attr in names {
         if templated.contains(&attr)
             || attr == table.partition_key.name
@@ -502,13 +554,11 @@ fn build_entity(
         {
             continue;
         }
-        let ty = ctx.declared_type(&attr).unwrap_or_else(|| {
-            items
-                .iter()
-                .find_map(|i| i.get(&attr).map(value_type))
-                .unwrap_or_default()
-        });
-        let required = !items.is_empty() && items.iter().all(|i| i.contains_key(&attr));
+        let held = held.get(attr.as_str());
+        let ty = ctx
+            .declared_type(&attr)
+            .unwrap_or_else(|| held.map(|(_, ty)| *ty).unwrap_or_default());
+        let required = !items.is_empty() && held.is_some_and(|(n, _)| *n == items.len());
         push_attribute(&mut attributes, &attr, ty, required);
     }
 
@@ -608,13 +658,13 @@ struct Classified {
 }
 
 /// The shape of a classified value: its separators, literals and where its variables are.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 struct Shape {
     slots: Vec<ShapeSlot>,
     separators: Vec<char>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum ShapeSlot {
     Literal(String),
     /// A variable, with the attribute that names it when there is one (this keeps
@@ -625,24 +675,24 @@ enum ShapeSlot {
 impl Classified {
     /// The shape, without the variables' attributes: what items of one entity share.
     fn shape(&self) -> Shape {
-        let mut shape = self.named_shape();
-        for slot in &mut shape.slots {
-            if let ShapeSlot::Var(attribute) = slot {
-                *attribute = None;
-            }
-        }
-        shape
+        self.shape_with(|_| None)
     }
 
     /// The shape with the attribute each variable matched, for naming.
     fn named_shape(&self) -> Shape {
+        self.shape_with(Option::clone)
+    }
+
+    /// The shape, each variable's attribute given by `attribute` (built directly: cloning the
+    /// named shape and then clearing it cost every item of an item-heavy model twice).
+    fn shape_with(&self, attribute: impl Fn(&Option<String>) -> Option<String>) -> Shape {
         Shape {
             slots: self
                 .slots
                 .iter()
                 .map(|s| match s {
                     Slot::Literal(l) => ShapeSlot::Literal(l.clone()),
-                    Slot::Var { attribute, .. } => ShapeSlot::Var(attribute.clone()),
+                    Slot::Var { attribute: a, .. } => ShapeSlot::Var(attribute(a)),
                 })
                 .collect(),
             separators: self.separators.clone(),
@@ -776,11 +826,10 @@ fn matching_attribute(ctx: &Context<'_>, item: &Item, segment: &str, key: &str) 
         return None;
     }
     let declared = ctx.table.declared.iter().map(|(n, _)| n);
-    let mut undeclared: Vec<&String> = item
+    // An item's names come sorted (it is a `BTreeMap`).
+    let undeclared = item
         .keys()
-        .filter(|k| !ctx.table.declared.iter().any(|(n, _)| n == *k))
-        .collect();
-    undeclared.sort();
+        .filter(|k| !ctx.table.declared.iter().any(|(n, _)| n == *k));
     declared
         .chain(undeclared)
         .filter(|name| ctx.can_name(name, key))
@@ -792,14 +841,32 @@ fn matching_attribute(ctx: &Context<'_>, item: &Item, segment: &str, key: &str) 
         .cloned()
 }
 
+/// The most items of one entity a key's template is inferred from: more are read from an
+/// evenly spread subset of this many. Classifying every key value of an 80,000-item model
+/// took seconds, and a template is settled long before (the corpus's models hold at most 19
+/// items per table, and a live table's sample is 1,000 items by default).
+const TEMPLATE_SAMPLE: usize = 1_000;
+
+/// At most `limit` (2 or more) of `items`, evenly spread from the first to the last.
+fn evenly_spread<T: Copy>(items: &[T], limit: usize) -> Vec<T> {
+    if items.len() <= limit {
+        return items.to_vec();
+    }
+    (0..limit)
+        .map(|k| items[k * (items.len() - 1) / (limit - 1)])
+        .collect()
+}
+
 /// Infers the template of `key` from the values the items hold. `items` are the entity's
-/// items with their index in the entity.
+/// items with their index in the entity; at most [`TEMPLATE_SAMPLE`] of them are classified.
 fn infer_template(
     ctx: &Context<'_>,
     key: &KeyAttribute,
     items: &[(usize, &Item)],
     alias: Option<&str>,
 ) -> Inferred {
+    let all_items = items;
+    let items = evenly_spread(items, TEMPLATE_SAMPLE);
     let classified: Vec<(usize, Classified)> = items
         .iter()
         .filter_map(|(index, item)| {
@@ -863,7 +930,19 @@ fn infer_template(
                         Slot::Literal(_) => None,
                     })
                     .collect();
-                if let Some((word, count)) = write_shard(&values) {
+                // A write shard's count is the largest number of every item, not only the
+                // subset's: splitting each value is cheap next to classifying it.
+                let shard = write_shard(values.iter().map(|(_, v)| v.as_str())).and_then(|found| {
+                    if all_items.len() == items.len() {
+                        return Some(found);
+                    }
+                    write_shard(all_items.iter().filter_map(|(_, item)| {
+                        let text = item.get(&key.name)?.as_key_text()?;
+                        let (segments, _) = split(text);
+                        (segments.len() == n_slots).then(|| segments[i])
+                    }))
+                });
+                if let Some((word, count)) = shard {
                     push_literal(&mut pieces, &word);
                     let name = unique_name("shard", &mut taken);
                     pieces.push(Piece::Shard { name, count });
@@ -894,10 +973,10 @@ const MAX_SHARDS: u32 = 1000;
 /// When every value is one word ending in `shard` followed by a small number (`SHARD3`,
 /// `shard_7`), the word and the shard count: one more than the largest number seen, which is
 /// the design's count when the sample holds an item of the last shard.
-fn write_shard(values: &[(usize, String)]) -> Option<(String, u32)> {
+fn write_shard<'v>(values: impl IntoIterator<Item = &'v str>) -> Option<(String, u32)> {
     let mut word: Option<&str> = None;
     let mut largest = 0u32;
-    for (_, value) in values {
+    for value in values {
         let digits = value.find(|c: char| c.is_ascii_digit())?;
         let (prefix, number) = value.split_at(digits);
         let is_shard_word = prefix
