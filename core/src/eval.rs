@@ -1595,40 +1595,37 @@ pub fn count_all(
     store: &Store,
     verdicts: &[Verdict],
 ) -> Vec<(String, Result<usize, PlanError>)> {
-    count_all_by(&ByName::new(design), design, store, verdicts)
-}
-
-/// [`count_all`] with the design's patterns and entities looked up in `by_name`, which the
-/// caller has built already.
-pub(crate) fn count_all_by(
-    by_name: &ByName<'_>,
-    design: &Design,
-    store: &Store,
-    verdicts: &[Verdict],
-) -> Vec<(String, Result<usize, PlanError>)> {
-    let entity_named = |name: &str| by_name.entity(name);
+    let by_name = ByName::new(design);
     verdicts
         .iter()
         .filter(|v| matches!(v.operation, Operation::GetItem | Operation::Query))
-        .map(|v| {
-            let count = match by_name.pattern(&v.pattern) {
-                Some(pattern) => inputs_and_plan(design, &entity_named, store, v, pattern, None)
-                    .and_then(|(_, plan)| {
-                        if plan.operation == Operation::GetItem {
-                            let mut items = 0;
-                            for query in &plan.queries {
-                                items += store.count_item(query)?;
-                            }
-                            Ok(items)
-                        } else {
-                            Ok(store.count_scatter_gather(&plan.queries)?)
-                        }
-                    }),
-                None => Err(PlanError::Incomplete(v.pattern.clone())),
-            };
-            (v.pattern.clone(), count)
-        })
+        .map(|v| (v.pattern.clone(), count_one(&by_name, design, store, v)))
         .collect()
+}
+
+/// How many items [`run_all`]'s run of the read pattern of `verdict` (a GetItem or a Query)
+/// returns, or why it cannot run: one entry of [`count_all`], with the design's patterns and
+/// entities looked up in `by_name`, which the caller has built already.
+pub(crate) fn count_one(
+    by_name: &ByName<'_>,
+    design: &Design,
+    store: &Store,
+    verdict: &Verdict,
+) -> Result<usize, PlanError> {
+    let entity_named = |name: &str| by_name.entity(name);
+    let Some(pattern) = by_name.pattern(&verdict.pattern) else {
+        return Err(PlanError::Incomplete(verdict.pattern.clone()));
+    };
+    let (_, plan) = inputs_and_plan(design, &entity_named, store, verdict, pattern, None)?;
+    if plan.operation == Operation::GetItem {
+        let mut items = 0;
+        for query in &plan.queries {
+            items += store.count_item(query)?;
+        }
+        Ok(items)
+    } else {
+        Ok(store.count_scatter_gather(&plan.queries)?)
+    }
 }
 
 /// Runs every covered read pattern (GetItem or Query) with inputs from the stored items, in
