@@ -14,11 +14,13 @@
 //! disturbed and the one the growth is computed from. The wall-clock time follows, the median.
 //!
 //! Times on a shared machine are not steady (another process's cache misses add CPU time
-//! too, 15% between two runs here), so `--instructions` counts the work instead: each row's
-//! instructions under valgrind's callgrind, one call per row in a child process per size,
-//! collected only inside the call ([`keyplan_scale_counted`]). The count is the same on a busy
-//! machine as on an idle one (within 0.1%: hash seeds differ), so its growth is the work's;
-//! it takes about 50 times as long as the row (ten minutes for every row at 10,000 entities).
+//! too: the same build's `cost` at 10,000 entities took 1.39 s and 1.73 s of CPU in two runs
+//! here), so `--instructions` counts the work instead: each row's instructions under valgrind's
+//! callgrind, one call per row in a child process per size, collected only inside the call
+//! ([`keyplan_scale_counted`]). The count is the same on a busy machine as on an idle one
+//! (within 0.1%: hash seeds differ), so its growth is the work's; it takes about 50 times as
+//! long as the row (20 minutes for seven rows at 1,000 and 10,000 entities on the shared
+//! 2-core machine).
 //!
 //! Run (a release build: the figures mean nothing in debug): `scripts/bench-scale`, or
 //! `cargo run --release -p keyplan-core --example scale [-- SIZES...]`;
