@@ -13,8 +13,18 @@
 //! cache misses and migrations do, and only ever upwards, so the least is the figure least
 //! disturbed and the one the growth is computed from. The wall-clock time follows, the median.
 //!
+//! Times on a shared machine are not steady (another process's cache misses add CPU time
+//! too: the same build's `cost` at 10,000 entities took 1.39 s and 1.73 s of CPU in two runs
+//! here), so `--instructions` counts the work instead: each row's instructions under valgrind's
+//! callgrind, one call per row in a child process per size, collected only inside the call
+//! ([`keyplan_scale_counted`]). The count is the same on a busy machine as on an idle one
+//! (within 0.1%: hash seeds differ), so its growth is the work's; it takes about 50 times as
+//! long as the row (20 minutes for seven rows at 1,000 and 10,000 entities on the shared
+//! 2-core machine).
+//!
 //! Run (a release build: the figures mean nothing in debug): `scripts/bench-scale`, or
-//! `cargo run --release -p keyplan-core --example scale [-- SIZES...]`.
+//! `cargo run --release -p keyplan-core --example scale [-- SIZES...]`;
+//! `scripts/bench-scale --instructions 1000 10000` for the counts.
 //!
 //! Other arguments pick the rows whose names contain them (`-- 1000 cost markdown`), to
 //! measure one thing while working on it. `KEYPLAN_SCALE_DUMP=FILE` writes, per size and row, a
@@ -103,9 +113,36 @@ fn n_log_n(n: usize) -> f64 {
     n * n.ln()
 }
 
-/// One table of the rows' times: a column per size, then the growth from the one before the
-/// last size to the last, what n log n allows, and whether the row keeps to it and to 1 s.
-fn print_table(title: &str, sizes: &[usize], rows: &[(String, Vec<Duration>)]) {
+/// What a table's figures are: times in seconds (a row must keep under 1 s at the last size),
+/// or counts of instructions.
+#[derive(Clone, Copy, PartialEq)]
+enum Unit {
+    Seconds,
+    Instructions,
+}
+
+impl Unit {
+    fn cell(self, figure: f64) -> String {
+        match self {
+            Unit::Seconds => format!(" {:>8.1}ms", figure * 1000.0),
+            Unit::Instructions => format!(" {:>9.1}M", figure / 1e6),
+        }
+    }
+
+    /// A row this small at the last size is fixed work: its growth is noise (a millisecond),
+    /// or setting up (a million instructions).
+    fn negligible(self, figure: f64) -> bool {
+        match self {
+            Unit::Seconds => figure < 1e-3,
+            Unit::Instructions => figure < 1e6,
+        }
+    }
+}
+
+/// One table of the rows' figures: a column per size, then the growth from the one before the
+/// last size to the last, what n log n allows, and whether the row keeps to it and (for times)
+/// to 1 s.
+fn print_table(title: &str, unit: Unit, sizes: &[usize], rows: &[(String, Vec<f64>)]) {
     println!("{title}");
     let mut header = format!("{:<28}", "entities");
     for n in sizes {
@@ -124,16 +161,15 @@ fn print_table(title: &str, sizes: &[usize], rows: &[(String, Vec<Duration>)]) {
     }
     println!("{header}");
     let mut failing = Vec::new();
-    for (name, times) in rows {
+    for (name, figures) in rows {
         let mut line = format!("{name:<28}");
-        for t in times {
-            line.push_str(&format!(" {:>8.1}ms", t.as_secs_f64() * 1000.0));
+        for &figure in figures {
+            line.push_str(&unit.cell(figure));
         }
-        if let (Some(allowed), [.., a, b]) = (allowed, &times[..]) {
-            let growth = b.as_secs_f64() / a.as_secs_f64().max(1e-9);
-            // A row of under a millisecond at the last size is fixed work: its growth is noise.
-            let grows_ok = growth <= allowed * 1.1 || b.as_secs_f64() < 1e-3;
-            let fast = b.as_secs_f64() < 1.0;
+        if let (Some(allowed), [.., a, b]) = (allowed, &figures[..]) {
+            let growth = b / a.max(1e-9);
+            let grows_ok = growth <= allowed * 1.1 || unit.negligible(*b);
+            let fast = unit == Unit::Instructions || *b < 1.0;
             line.push_str(&format!(
                 " {growth:>7.1}x {:>8}",
                 match (grows_ok, fast) {
@@ -150,11 +186,13 @@ fn print_table(title: &str, sizes: &[usize], rows: &[(String, Vec<Duration>)]) {
         println!("{line}");
     }
     if allowed.is_some() {
-        match failing.len() {
-            0 => {
+        match (failing.len(), unit) {
+            (0, Unit::Seconds) => {
                 println!("every row grows at most as n log n and takes under 1 s at the last size")
             }
-            _ => println!("over n log n or 1 s: {}", failing.join(", ")),
+            (0, Unit::Instructions) => println!("every row grows at most as n log n"),
+            (_, Unit::Seconds) => println!("over n log n or 1 s: {}", failing.join(", ")),
+            (_, Unit::Instructions) => println!("over n log n: {}", failing.join(", ")),
         }
     }
 }
@@ -228,12 +266,99 @@ fn rows<'d>(design: &'d Design, text: &'d str) -> Vec<Row<'d>> {
     rows
 }
 
+/// Calls `f` once, the only code the instruction count (`--instructions`) counts: callgrind
+/// collects from entering this function to leaving it, and writes a count on each leaving.
+#[inline(never)]
+fn keyplan_scale_counted(f: &mut dyn FnMut()) {
+    f();
+}
+
+/// `--once`, the child of `--instructions`: each row computed once, in [`keyplan_scale_counted`],
+/// its name printed after it.
+fn once(sizes: &[usize], wanted: &dyn Fn(&str) -> bool) {
+    for &n in sizes {
+        let design = keyplan_core::generated::design(n);
+        let text = keyplan_core::file::to_string(&design);
+        for (name, compute) in rows(&design, &text) {
+            if wanted(&name) {
+                keyplan_scale_counted(&mut || drop(black_box(compute())));
+                println!("{n}\t{name}");
+            }
+        }
+    }
+}
+
+/// `--instructions`: every row's instructions, counted by valgrind's callgrind in a child
+/// process (`--once`) per size: the same count on a busy machine as on an idle one, so its
+/// growth is the work's, not the machine's. About 50 times slower than the timing.
+fn instructions(sizes: &[usize], picks: &[&String]) -> Result<Vec<(String, Vec<f64>)>, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+    let dir = std::env::temp_dir().join(format!("keyplan-scale-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let counted = count_instructions(&exe, &dir, sizes, picks);
+    let _ = std::fs::remove_dir_all(&dir);
+    counted
+}
+
+/// [`instructions`], its files written in `dir`.
+fn count_instructions(
+    exe: &std::path::Path,
+    dir: &std::path::Path,
+    sizes: &[usize],
+    picks: &[&String],
+) -> Result<Vec<(String, Vec<f64>)>, String> {
+    let mut rows: Vec<(String, Vec<f64>)> = Vec::new();
+    for &n in sizes {
+        let out_file = dir.join(format!("callgrind.{n}"));
+        let output = std::process::Command::new("valgrind")
+            .arg("--tool=callgrind")
+            .arg("--collect-atstart=no")
+            .arg("--toggle-collect=*keyplan_scale_counted*")
+            .arg("--dump-after=scale::keyplan_scale_counted")
+            .arg(format!("--callgrind-out-file={}", out_file.display()))
+            .arg(exe)
+            .arg("--once")
+            .arg(n.to_string())
+            .args(picks)
+            .output()
+            .map_err(|e| format!("cannot run valgrind (is it installed?): {e}"))?;
+        if !output.status.success() {
+            return Err(format!(
+                "valgrind failed at {n} entities: {}",
+                String::from_utf8_lossy(&output.stderr)
+            ));
+        }
+        let names: Vec<String> = String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .filter_map(|line| line.split_once('\t').map(|(_, name)| name.to_string()))
+            .collect();
+        for (part, name) in names.into_iter().enumerate() {
+            let file = format!("{}.{}", out_file.display(), part + 1);
+            let text = std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?;
+            let count: f64 = text
+                .lines()
+                .find_map(|l| {
+                    l.strip_prefix("totals:")
+                        .or_else(|| l.strip_prefix("summary:"))
+                })
+                .and_then(|t| t.split_whitespace().next()?.parse().ok())
+                .ok_or_else(|| format!("{file} has no instruction total"))?;
+            match rows.iter_mut().find(|(row, _)| *row == name) {
+                Some((_, counts)) => counts.push(count),
+                None => rows.push((name, vec![count])),
+            }
+        }
+    }
+    Ok(rows)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let sizes: Vec<usize> = args.iter().filter_map(|a| a.parse().ok()).collect();
+    let flag = |name: &str| args.iter().any(|a| a == name);
     let only: Vec<&String> = args
         .iter()
-        .filter(|a| a.parse::<usize>().is_err())
+        .filter(|a| a.parse::<usize>().is_err() && !a.starts_with("--"))
         .collect();
     let wanted = |name: &str| only.is_empty() || only.iter().any(|o| name.contains(o.as_str()));
     let sizes = if sizes.is_empty() {
@@ -241,6 +366,25 @@ fn main() {
     } else {
         sizes
     };
+    if flag("--once") {
+        once(&sizes, &wanted);
+        return;
+    }
+    if flag("--instructions") {
+        match instructions(&sizes, &only) {
+            Ok(rows) => print_table(
+                "instructions (valgrind's callgrind: the same count however busy the machine is)",
+                Unit::Instructions,
+                &sizes,
+                &rows,
+            ),
+            Err(message) => {
+                eprintln!("error: {message}");
+                std::process::exit(1);
+            }
+        }
+        return;
+    }
     let dump_file = std::env::var_os("KEYPLAN_SCALE_DUMP");
     let mut dump = String::new();
     let mut timings: Vec<(String, Vec<Timing>)> = Vec::new();
@@ -272,24 +416,31 @@ fn main() {
     if let Some(file) = dump_file {
         std::fs::write(&file, dump).expect("write the KEYPLAN_SCALE_DUMP file");
     }
-    let cpu: Option<Vec<(String, Vec<Duration>)>> = timings
+    let cpu: Option<Vec<(String, Vec<f64>)>> = timings
         .iter()
         .map(|(name, times)| {
-            let times: Option<Vec<Duration>> = times.iter().map(|t| t.cpu).collect();
+            let times: Option<Vec<f64>> = times
+                .iter()
+                .map(|t| t.cpu.map(|c| c.as_secs_f64()))
+                .collect();
             Some((name.clone(), times?))
         })
         .collect();
     if let Some(cpu) = cpu {
         print_table(
             "CPU time (this thread's, from /proc/thread-self/schedstat; the least of the runs)",
+            Unit::Seconds,
             &sizes,
             &cpu,
         );
         println!();
     }
-    let wall: Vec<(String, Vec<Duration>)> = timings
+    let wall: Vec<(String, Vec<f64>)> = timings
         .iter()
-        .map(|(name, times)| (name.clone(), times.iter().map(|t| t.wall).collect()))
+        .map(|(name, times)| {
+            let times = times.iter().map(|t| t.wall.as_secs_f64()).collect();
+            (name.clone(), times)
+        })
         .collect();
-    print_table("wall-clock time (median)", &sizes, &wall);
+    print_table("wall-clock time (median)", Unit::Seconds, &sizes, &wall);
 }

@@ -23,13 +23,13 @@
 //!   it; over 3,000 read or 1,000 write units per second it is hot, and the write shards that
 //!   would cool it are named.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 
 use serde::Serialize;
 
 use crate::analysis::{Operation, Verdict};
-use crate::eval::{PlanError, Store, TableStore, count_all_by};
+use crate::eval::{PlanError, Store, TableStore, count_one};
 use crate::limits::{
     ITEM_STORAGE_OVERHEAD_BYTES, PARTITION_READ_UNITS_PER_SECOND, PARTITION_WRITE_UNITS_PER_SECOND,
     Prices,
@@ -208,12 +208,16 @@ pub fn estimate(
     config: &CostConfig,
 ) -> CostReport {
     let sizes = entity_sizes(design, store);
-    // Only how many items each read returns matters here: counted, not copied (issue 13).
+    // Only how many items each read returns matters here: counted, not copied, and only for
+    // the reads whose units depend on it (issue 13). A pattern's count is its last GetItem or
+    // Query verdict's, should several verdicts carry its name.
     let by_name = ByName::new(design);
-    let runs: BTreeMap<String, Result<usize, PlanError>> =
-        count_all_by(&by_name, design, store, verdicts)
-            .into_iter()
-            .collect();
+    let mut counted: HashMap<&str, &Verdict> = HashMap::with_capacity(verdicts.len());
+    for verdict in verdicts {
+        if matches!(verdict.operation, Operation::GetItem | Operation::Query) {
+            counted.insert(verdict.pattern.as_str(), verdict);
+        }
+    }
     let sizes_by_name = SizesByName::new(&sizes);
     let prices = config.prices;
     let mut patterns = Vec::new();
@@ -234,13 +238,20 @@ pub fn estimate(
             monthly_cost: 0.0,
         };
         if pattern.is_read() {
+            let run = if reads_sample_count(verdict, pattern) {
+                counted
+                    .get(pattern.name.as_str())
+                    .map(|counted| count_one(&by_name, design, store, counted))
+            } else {
+                None
+            };
             read_cost(
                 &by_name,
                 verdict,
                 pattern,
                 store,
                 &sizes_by_name,
-                runs.get(&pattern.name),
+                run.as_ref(),
                 &mut cost,
             );
             read_loads(&by_name, verdict, pattern, &cost, &mut loads);
@@ -323,6 +334,12 @@ impl<'a> SizesByName<'a> {
     fn of(&self, entity: &str) -> Option<&'a EntitySize> {
         self.0.get(entity).copied()
     }
+}
+
+/// Whether [`read_cost`] reads the sample run's item count: only a Query without a page size
+/// does (a GetItem reads one item, a paged Query a full page, a Scan the table).
+fn reads_sample_count(verdict: &Verdict, pattern: &AccessPattern) -> bool {
+    verdict.operation == Operation::Query && pattern.page_size.is_none()
 }
 
 fn read_cost(

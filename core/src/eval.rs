@@ -1274,7 +1274,12 @@ pub(crate) fn render_key_in<'a>(
             Part::Var(var) => buffer.push_str(value(var)?.as_key_text()?),
         }
     }
-    let text = buffer.as_str();
+    typed_key(buffer, ty)
+}
+
+/// A rendered key's text as a value of type `ty`, as [`render_key`] gives it: `None` when the
+/// text is empty or not a number for N.
+fn typed_key(text: &str, ty: KeyType) -> Option<AttributeValue> {
     if text.is_empty() {
         return None;
     }
@@ -1332,21 +1337,24 @@ fn plan_one(
     inputs: &BTreeMap<String, String>,
     shard: u32,
 ) -> Result<KeyQuery, PlanError> {
-    let value_of = |v: &crate::template::Var| -> Result<AttributeValue, PlanError> {
-        if v.shards.is_some() {
-            return Ok(AttributeValue::S(shard.to_string()));
-        }
-        inputs
-            .get(&v.name)
-            .map(|text| AttributeValue::S(text.clone()))
-            .ok_or_else(|| PlanError::MissingInput(v.name.clone()))
-    };
+    // What `render_key` makes of the inputs' text values (the shard's number for a shard
+    // variable), written into one string instead of a copy of each value (issue 13).
+    let shard_text = shard.to_string();
     let render = |attribute: &str, template: &KeyTemplate| -> Result<AttributeValue, PlanError> {
-        for var in template.vars() {
-            value_of(var)?;
+        let mut text = String::new();
+        for part in template.parts() {
+            match part {
+                Part::Literal(literal) => text.push_str(literal),
+                Part::Var(v) if v.shards.is_some() => text.push_str(&shard_text),
+                Part::Var(v) => text.push_str(
+                    inputs
+                        .get(&v.name)
+                        .ok_or_else(|| PlanError::MissingInput(v.name.clone()))?,
+                ),
+            }
         }
         let ty = key_type(table, attribute);
-        render_key(template, ty, |v| value_of(v).ok()).ok_or_else(|| {
+        typed_key(&text, ty).ok_or_else(|| {
             PlanError::Query(QueryError::BadKeyValue {
                 attribute: attribute.to_string(),
                 message: format!("`{template}` does not render to a valid {ty:?} value"),
@@ -1415,12 +1423,12 @@ fn pick_inputs_by(
     let index = table
         .index(verdict.index.as_deref())
         .ok_or_else(no_sample)?;
-    let mut names: Vec<String> = pattern.inputs.clone();
+    let mut names: Vec<&str> = pattern.inputs.iter().map(String::as_str).collect();
     if let Some(spec) = &verdict.query {
         for part in spec.partition.iter().chain(&spec.sort_equal) {
             for var in part.template.attribute_vars() {
-                if !names.contains(&var.name) {
-                    names.push(var.name.clone());
+                if !names.contains(&var.name.as_str()) {
+                    names.push(&var.name);
                 }
             }
         }
@@ -1430,8 +1438,8 @@ fn pick_inputs_by(
         .as_ref()
         .and_then(|s| s.sort_condition.as_ref())
         .and(pattern.sort.as_ref())
-        .map(|s| s.attribute.clone());
-    names.retain(|n| Some(n) != range_attribute.as_ref());
+        .map(|s| s.attribute.as_str());
+    names.retain(|n| Some(*n) != range_attribute);
     // Group this entity's items in the index by their input values: sorted by them (a few
     // items per entity, so sorting is cheaper than hashing), each group a run. The largest
     // group wins, the smallest key among equals.
@@ -1440,7 +1448,7 @@ fn pick_inputs_by(
         .filter_map(|stored| {
             let key = names
                 .iter()
-                .map(|n| stored.item.get(n).and_then(|v| v.as_key_text()))
+                .map(|n| stored.item.get(*n).and_then(|v| v.as_key_text()))
                 .collect::<Option<Vec<&str>>>()?;
             Some((key, stored))
         })
@@ -1457,16 +1465,17 @@ fn pick_inputs_by(
     let items: Vec<&StoredItem> = group.iter().map(|(_, stored)| *stored).collect();
     let mut inputs: BTreeMap<String, String> = names
         .into_iter()
-        .zip(key.into_iter().map(str::to_string))
+        .zip(key)
+        .map(|(name, value)| (name.to_string(), value.to_string()))
         .collect();
     if let (Some(attribute), Some(sort)) = (range_attribute, &pattern.sort) {
         let ty = entity_named(&entity)
-            .and_then(|e| e.attribute(&attribute))
+            .and_then(|e| e.attribute(attribute))
             .and_then(|a| a.ty.as_key_type())
             .unwrap_or(KeyType::S);
         let mut values: Vec<(KeyValue, String)> = items
             .iter()
-            .filter_map(|s| s.item.get(&attribute))
+            .filter_map(|s| s.item.get(attribute))
             .filter_map(|v| {
                 let text = v.as_key_text()?.to_string();
                 let typed = KeyValue::from_attribute(v, ty).ok()?;
@@ -1482,7 +1491,7 @@ fn pick_inputs_by(
                 SortOp::Between => (n / 4, Some(n - 1 - n / 4)),
                 SortOp::Eq | SortOp::BeginsWith => (0, None),
             };
-            inputs.insert(attribute.clone(), values[value].1.clone());
+            inputs.insert(attribute.to_string(), values[value].1.clone());
             if let Some(upper) = upper {
                 // `between` has two bounds: `{name}` is the lower, `{name_to}` the upper.
                 inputs.insert(format!("{attribute}_to"), values[upper].1.clone());
@@ -1595,40 +1604,37 @@ pub fn count_all(
     store: &Store,
     verdicts: &[Verdict],
 ) -> Vec<(String, Result<usize, PlanError>)> {
-    count_all_by(&ByName::new(design), design, store, verdicts)
-}
-
-/// [`count_all`] with the design's patterns and entities looked up in `by_name`, which the
-/// caller has built already.
-pub(crate) fn count_all_by(
-    by_name: &ByName<'_>,
-    design: &Design,
-    store: &Store,
-    verdicts: &[Verdict],
-) -> Vec<(String, Result<usize, PlanError>)> {
-    let entity_named = |name: &str| by_name.entity(name);
+    let by_name = ByName::new(design);
     verdicts
         .iter()
         .filter(|v| matches!(v.operation, Operation::GetItem | Operation::Query))
-        .map(|v| {
-            let count = match by_name.pattern(&v.pattern) {
-                Some(pattern) => inputs_and_plan(design, &entity_named, store, v, pattern, None)
-                    .and_then(|(_, plan)| {
-                        if plan.operation == Operation::GetItem {
-                            let mut items = 0;
-                            for query in &plan.queries {
-                                items += store.count_item(query)?;
-                            }
-                            Ok(items)
-                        } else {
-                            Ok(store.count_scatter_gather(&plan.queries)?)
-                        }
-                    }),
-                None => Err(PlanError::Incomplete(v.pattern.clone())),
-            };
-            (v.pattern.clone(), count)
-        })
+        .map(|v| (v.pattern.clone(), count_one(&by_name, design, store, v)))
         .collect()
+}
+
+/// How many items [`run_all`]'s run of the read pattern of `verdict` (a GetItem or a Query)
+/// returns, or why it cannot run: one entry of [`count_all`], with the design's patterns and
+/// entities looked up in `by_name`, which the caller has built already.
+pub(crate) fn count_one(
+    by_name: &ByName<'_>,
+    design: &Design,
+    store: &Store,
+    verdict: &Verdict,
+) -> Result<usize, PlanError> {
+    let entity_named = |name: &str| by_name.entity(name);
+    let Some(pattern) = by_name.pattern(&verdict.pattern) else {
+        return Err(PlanError::Incomplete(verdict.pattern.clone()));
+    };
+    let (_, plan) = inputs_and_plan(design, &entity_named, store, verdict, pattern, None)?;
+    if plan.operation == Operation::GetItem {
+        let mut items = 0;
+        for query in &plan.queries {
+            items += store.count_item(query)?;
+        }
+        Ok(items)
+    } else {
+        Ok(store.count_scatter_gather(&plan.queries)?)
+    }
 }
 
 /// Runs every covered read pattern (GetItem or Query) with inputs from the stored items, in

@@ -406,16 +406,23 @@ pub fn hcl_str(s: &str) -> String {
 
 /// Text for a Markdown table cell: no pipes, no line breaks.
 pub fn md_cell(s: &str) -> String {
-    // One pass (an export writes a cell per pattern and finding, 10,000s in a big design).
+    // One pass, copying the runs between the characters it replaces whole (an export writes a
+    // cell per pattern and finding, 10,000s in a big design; char by char took a twentieth of
+    // the 10,000-entity document, issue 13). The four are ASCII, so a byte never splits a char.
     let mut out = String::with_capacity(s.len() + 2);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '|' => out.push_str("\\|"),
-            '\n' | '\r' => out.push(' '),
-            c => out.push(c),
-        }
+    let mut from = 0;
+    for (at, byte) in s.bytes().enumerate() {
+        let replacement = match byte {
+            b'\\' => "\\\\",
+            b'|' => "\\|",
+            b'\n' | b'\r' => " ",
+            _ => continue,
+        };
+        out.push_str(&s[from..at]);
+        out.push_str(replacement);
+        from = at + 1;
     }
+    out.push_str(&s[from..]);
     out
 }
 

@@ -95,6 +95,24 @@ fn identifiers_from_pattern_names_are_valid_in_every_language() {
     );
 }
 
+fn check_md_cell(input: &str, expect: Expect) {
+    expect.assert_eq(&names::md_cell(input));
+}
+
+// issue 13: md_cell copies the runs between the characters it replaces; every one of them,
+// at either end, next to each other and beside multi-byte text, comes out as before.
+#[test]
+fn markdown_cells_escape_pipes_and_backslashes_and_flatten_line_breaks() {
+    check_md_cell("plain text", expect!["plain text"]);
+    check_md_cell("", expect![""]);
+    check_md_cell("a|b", expect![[r"a\|b"]]);
+    check_md_cell("|edge|", expect![[r"\|edge\|"]]);
+    check_md_cell(r"back\slash", expect![[r"back\\slash"]]);
+    check_md_cell("\\|", expect![[r"\\\|"]]);
+    check_md_cell("two\r\nlines\n", expect!["two  lines "]);
+    check_md_cell("ü|é\n✓", expect![[r"ü\|é ✓"]]);
+}
+
 fn multi_attribute_design() -> Design {
     let mut design = Design::new("tournament");
     design.tables.push(Table {
