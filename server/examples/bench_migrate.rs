@@ -89,6 +89,9 @@ async fn main() -> anyhow::Result<()> {
         verified.migrate_ms / 1000.0,
         verified.written
     );
+    for step in &verified.executed {
+        println!("  {step}");
+    }
     let naive = naive(&engine, &old, &new, &counts).await?;
     println!("naive one-PutItem-at-a-time migration of the same orders: {naive:.3} s");
     println!(

@@ -37,7 +37,7 @@ use crate::engine::Engine;
 /// What a verification found.
 #[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct Verified {
-    /// Each step as executed, in order.
+    /// Each step as executed, in order, with its time.
     pub executed: Vec<String>,
     /// OLD's sample items loaded before the migration.
     pub items_before: usize,
@@ -179,13 +179,18 @@ async fn body(
     let migrating = std::time::Instant::now();
     for step in &plan.steps {
         super::go_on(cancel)?;
+        let started = std::time::Instant::now();
         execute(
             engine, old, new, &names, step, guard, cancel, emit, verified,
         )
         .await?;
-        verified
-            .executed
-            .push(format!("{:?} {:?}: {}", step.phase, step.kind, step.action));
+        verified.executed.push(format!(
+            "{:?} {:?}: {} ({:.0} ms)",
+            step.phase,
+            step.kind,
+            step.action,
+            started.elapsed().as_secs_f64() * 1000.0
+        ));
     }
 
     verified.migrate_ms = migrating.elapsed().as_secs_f64() * 1000.0;
