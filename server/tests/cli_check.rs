@@ -25,6 +25,17 @@ fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
+/// Asserts the exit code, showing what the command printed when it is another.
+fn exits(output: &Output, code: i32) {
+    assert_eq!(
+        output.status.code(),
+        Some(code),
+        "{}{}",
+        stdout(output),
+        stderr(output)
+    );
+}
+
 /// A file of `shared/corpus` beside the checkout (the main checkout's folder, or the folder of
 /// the worktrees a checkout sits in).
 fn corpus(relative: &str) -> PathBuf {
@@ -91,13 +102,7 @@ fn check_exits_0_when_every_read_is_covered() {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = write_design(dir.path(), "ok.keyplan.json", &design(false));
     let out = keyplan(&["check", file.to_str().expect("utf-8 path")]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    exits(&out, 0);
     let text = stdout(&out);
     assert!(text.contains("Get user"), "{text}");
     assert!(text.contains("GetItem"), "{text}");
@@ -118,13 +123,7 @@ fn check_exits_1_and_explains_when_a_read_needs_a_scan() {
         ok.to_str().expect("utf-8"),
         bad.to_str().expect("utf-8"),
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    exits(&out, 1);
     let text = stdout(&out);
     assert!(text.contains("Find user by email"), "{text}");
     assert!(text.contains("Scan"), "{text}");
@@ -145,13 +144,7 @@ fn check_exits_2_naming_the_file_line_and_column_of_a_broken_file() {
         broken.to_str().expect("utf-8"),
         missing.to_str().expect("utf-8"),
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    exits(&out, 2);
     let err = stderr(&out);
     assert!(
         err.contains(&format!("{}: line 4, column 1:", broken.display())),
@@ -344,13 +337,7 @@ fn diff_names_the_new_index_and_the_verdict_it_changes_and_exits_1_on_a_regressi
     let (old, new) = order_example_with_and_without_an_order_id_gsi(dir.path());
     let (old, new) = (old.to_str().expect("utf-8"), new.to_str().expect("utf-8"));
     let out = keyplan(&["diff", old, new]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    exits(&out, 0);
     let text = stdout(&out);
     assert!(text.contains("+ index GSI4: added"), "{text}");
     assert!(
@@ -364,13 +351,7 @@ fn diff_names_the_new_index_and_the_verdict_it_changes_and_exits_1_on_a_regressi
     assert!(text.contains("0 regressions"), "{text}");
 
     let out = keyplan(&["diff", new, old]);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    exits(&out, 1);
     let text = stdout(&out);
     assert!(text.contains("- index GSI4: removed"), "{text}");
     assert!(
@@ -422,13 +403,7 @@ fn diff_reads_the_old_design_from_git_and_prints_markdown_for_a_pull_request() {
         "orders.keyplan.json",
         "--markdown",
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    exits(&out, 0);
     let text = stdout(&out);
     assert!(text.starts_with("## Design changes\n"), "{text}");
     assert!(text.contains("| + | index GSI4 |"), "{text}");
@@ -442,26 +417,14 @@ fn diff_reads_the_old_design_from_git_and_prints_markdown_for_a_pull_request() {
         "no-such-branch:orders.keyplan.json",
         "orders.keyplan.json",
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    exits(&out, 2);
     assert!(
         stderr(&out).contains("no-such-branch:orders.keyplan.json"),
         "{}",
         stderr(&out)
     );
     let out = in_repo(&["diff", "HEAD:missing.json", "orders.keyplan.json"]);
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    exits(&out, 2);
     assert!(stderr(&out).contains("missing.json"), "{}", stderr(&out));
 }
 
@@ -478,13 +441,7 @@ fn diff_of_a_workbench_model_with_itself_finds_nothing() {
     }
     let model = model.to_str().expect("utf-8");
     let out = keyplan(&["diff", model, model]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    exits(&out, 0);
     assert_eq!(stdout(&out), "No differences.\n");
 }
 
@@ -505,13 +462,7 @@ fn migrate_plans_a_new_gsi_as_an_online_step_and_a_backfill_of_the_orders() {
         "2000",
         "--json",
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    exits(&out, 0);
     let plan: serde_json::Value = serde_json::from_slice(&out.stdout).expect("--json is JSON");
     let steps = plan["steps"].as_array().expect("steps");
     let kinds: Vec<(&str, &str)> = steps
@@ -535,13 +486,7 @@ fn migrate_plans_a_new_gsi_as_an_online_step_and_a_backfill_of_the_orders() {
     assert_eq!(plan["seconds"].as_f64(), Some(writes / 2000.0), "{plan}");
 
     let out = keyplan(&["migrate", old, new, "--items", "Ordr=5"]);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    exits(&out, 1);
     assert!(
         stderr(&out).contains("`--items Ordr=...` names no entity"),
         "{}",
@@ -556,13 +501,7 @@ fn migrate_verify_proves_the_plan_on_the_embedded_engine() {
     let (old, new) = order_example_with_and_without_an_order_id_gsi(dir.path());
     let (old, new) = (old.to_str().expect("utf-8"), new.to_str().expect("utf-8"));
     let out = keyplan(&["migrate", old, new, "--verify"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
-    );
+    exits(&out, 0);
     let text = stdout(&out);
     assert!(
         text.contains("data: as core predicts, item for item"),
