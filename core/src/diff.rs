@@ -192,26 +192,14 @@ impl DesignDiff {
                 .chain(&table.indexes)
                 .chain(&table.entities)
             {
-                let _ = writeln!(
-                    out,
-                    "| {} | {} | {} |",
-                    d.change.sign(),
-                    cell(&d.subject.words()),
-                    cell(&d.change.words())
-                );
+                out.push_str(&d.row());
             }
             out.push('\n');
         }
         if !self.patterns.is_empty() {
             out.push_str("### Patterns\n\n| | Pattern | Change |\n|---|---|---|\n");
             for d in &self.patterns {
-                let _ = writeln!(
-                    out,
-                    "| {} | {} | {} |",
-                    d.change.sign(),
-                    cell(&d.subject.words()),
-                    cell(&d.change.words())
-                );
+                out.push_str(&d.row());
             }
             out.push('\n');
         }
@@ -265,6 +253,16 @@ fn cell(text: &str) -> String {
 }
 
 impl Difference {
+    /// A Markdown table row: sign, subject, change.
+    fn row(&self) -> String {
+        format!(
+            "| {} | {} | {} |\n",
+            self.change.sign(),
+            cell(&self.subject.words()),
+            cell(&self.change.words())
+        )
+    }
+
     fn line(&self) -> String {
         format!(
             "{} {}: {}",
