@@ -19,7 +19,7 @@ pub struct Relation {
 pub fn identity(design: &Design, entity: &Entity) -> Option<String> {
     let table = design.table(&entity.table)?;
     let mut last = None;
-    for key in std::iter::once(&table.partition_key).chain(table.sort_key.as_ref()) {
+    for key in table.primary_key() {
         if let Some(template) = entity.key_template(&key.name)
             && let Some(var) = template.attribute_vars().last()
         {

@@ -451,9 +451,7 @@ impl TableStore {
     }
 
     fn table_key_names(&self) -> Vec<&KeyAttribute> {
-        std::iter::once(&self.table.partition_key)
-            .chain(self.table.sort_key.as_ref())
-            .collect()
+        self.table.primary_key().collect()
     }
 }
 

@@ -282,9 +282,7 @@ fn table_steps(
             ));
         }
     }
-    let table_keys: Vec<&str> = std::iter::once(after.partition_key.name.as_str())
-        .chain(after.sort_key.as_ref().map(|k| k.name.as_str()))
-        .collect();
+    let table_keys: Vec<&str> = after.primary_key().map(|k| k.name.as_str()).collect();
     for e in new.entities_in(&after.name) {
         let Some(o) = old.entity(&e.name) else {
             continue;
@@ -450,9 +448,7 @@ pub fn migrated_item(
         ));
     };
     let before = old.entity(entity).filter(|o| o.table == e.table);
-    let table_keys: Vec<&str> = std::iter::once(table.partition_key.name.as_str())
-        .chain(table.sort_key.as_ref().map(|k| k.name.as_str()))
-        .collect();
+    let table_keys: Vec<&str> = table.primary_key().map(|k| k.name.as_str()).collect();
     let mut out = item.clone();
     let mut seen = std::collections::BTreeSet::new();
     for key in table.key_attributes() {

@@ -254,6 +254,11 @@ impl Table {
         out
     }
 
+    /// The table's primary key: its partition key, then its sort key if it has one.
+    pub fn primary_key(&self) -> impl Iterator<Item = &KeyAttribute> {
+        std::iter::once(&self.partition_key).chain(self.sort_key.as_ref())
+    }
+
     /// Every key attribute of the table and its indexes, each once, in a stable order (table
     /// keys first). These and only these belong in CloudFormation's AttributeDefinitions.
     pub fn key_attributes(&self) -> Vec<&KeyAttribute> {
@@ -277,8 +282,7 @@ impl Table {
 
     /// The keys of the table, then of every GSI, then of every LSI, repeats included.
     fn every_key(&self) -> impl Iterator<Item = &KeyAttribute> {
-        std::iter::once(&self.partition_key)
-            .chain(&self.sort_key)
+        self.primary_key()
             .chain(
                 self.gsis
                     .iter()

@@ -114,8 +114,8 @@ fn primary_templates<'a>(
     let Some(table) = design.table(&entity.table) else {
         return Vec::new();
     };
-    std::iter::once(&table.partition_key)
-        .chain(table.sort_key.as_ref())
+    table
+        .primary_key()
         .filter_map(|k| {
             entity
                 .key_template(&k.name)

@@ -147,9 +147,7 @@ fn key_attr(k: &KeyAttribute) -> Attr {
 }
 
 fn table_model<'a>(design: &'a Design, sample: &SampleData, table: &'a Table) -> TableModel {
-    let table_keys: Vec<&str> = std::iter::once(table.partition_key.name.as_str())
-        .chain(table.sort_key.as_ref().map(|k| k.name.as_str()))
-        .collect();
+    let table_keys: Vec<&str> = table.primary_key().map(|k| k.name.as_str()).collect();
     // Table NonKeyAttributes: the index keys, then every entity attribute, each once (the
     // names so far in a set: a big table's attributes are not searched for each one).
     let mut non_key: Vec<Attr> = Vec::new();

@@ -179,9 +179,7 @@ fn read_check(design: &Design, store: &Store, verdict: &Verdict) -> CheckKind {
     let sort_key: Vec<String> = index_keys
         .map(|i| i.sort_key.iter().map(|k| k.name.clone()).collect())
         .unwrap_or_default();
-    let table_key: Vec<String> = std::iter::once(table.partition_key.name.clone())
-        .chain(table.sort_key.iter().map(|k| k.name.clone()))
-        .collect();
+    let table_key: Vec<String> = table.primary_key().map(|k| k.name.clone()).collect();
     let mut show_first: Vec<String> = index_keys
         .map(|i| i.partition_key.iter().map(|k| k.name.clone()).collect())
         .unwrap_or_default();
@@ -425,7 +423,7 @@ fn fresh_item(
     let Some(table) = design.table(&entity.table) else {
         return item;
     };
-    let primary = std::iter::once(&table.partition_key).chain(table.sort_key.as_ref());
+    let primary = table.primary_key();
     let mut vars = Vec::new();
     for key in primary {
         if let Some(template) = entity.key_template(&key.name) {

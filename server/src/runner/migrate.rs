@@ -222,9 +222,7 @@ async fn body(
         }
     }
     for table in &new.tables {
-        let keys: Vec<String> = std::iter::once(table.partition_key.name.clone())
-            .chain(table.sort_key.iter().map(|k| k.name.clone()))
-            .collect();
+        let keys: Vec<String> = table.primary_key().map(|k| k.name.clone()).collect();
         let sorted = |items: Option<&Vec<Item>>| {
             let mut items: Vec<Item> = items
                 .map(|v| v.iter().map(canonical_item).collect())
@@ -455,15 +453,15 @@ async fn rewrite(
 }
 
 fn same_key(table: &Table, a: &Item, b: &Item) -> bool {
-    std::iter::once(&table.partition_key)
-        .chain(&table.sort_key)
+    table
+        .primary_key()
         .all(|k| a.get(&k.name) == b.get(&k.name))
 }
 
 /// The primary key of `item` in `table`.
 fn key_of(table: &Table, item: &Item) -> Item {
-    std::iter::once(&table.partition_key)
-        .chain(&table.sort_key)
+    table
+        .primary_key()
         .filter_map(|k| item.get(&k.name).map(|v| (k.name.clone(), v.clone())))
         .collect()
 }

@@ -260,8 +260,8 @@ fn key_type_of(table: &Table, attr: &str) -> KeyType {
 
 /// The table-key values of an entity: its template for the partition and sort key.
 fn table_key(table: &Table, entity: &Entity) -> Vec<TemplatedKey> {
-    std::iter::once(&table.partition_key)
-        .chain(table.sort_key.as_ref())
+    table
+        .primary_key()
         .filter_map(|k| {
             Some(TemplatedKey {
                 attr: k.name.clone(),
