@@ -207,17 +207,9 @@ async fn body(
     let mut predicted: BTreeMap<String, Vec<Item>> = BTreeMap::new();
     for (table, items) in &before.items {
         for item in items {
-            let entity = keyplan_core::sample::identify(old, table, item);
-            let migrated = match &entity {
-                Some(e) => migrated_item(old, new, e, item).map_err(RunError::Design)?,
-                None => Some(item.clone()),
-            };
-            let home = entity
-                .as_deref()
-                .and_then(|e| new.entity(e))
-                .map_or(table.clone(), |e| e.table.clone());
-            if let Some(m) = migrated {
-                predicted.entry(home).or_default().push(m);
+            let moved = migrate_one(old, new, table, item)?;
+            if let Some(m) = moved.item {
+                predicted.entry(moved.table).or_default().push(m);
             }
         }
     }
@@ -417,21 +409,13 @@ async fn rewrite(
     let mut puts: Vec<(String, Item)> = Vec::new();
     let mut deletes: Vec<Item> = Vec::new();
     for item in &scanned {
-        let found = keyplan_core::sample::identify(old, from, item);
-        if entity.is_some() && found.as_deref() != entity {
+        let moved = migrate_one(old, new, from, item)?;
+        if entity.is_some() && moved.entity.as_deref() != entity {
             continue;
         }
-        let migrated = match &found {
-            Some(e) => migrated_item(old, new, e, item).map_err(RunError::Design)?,
-            None => Some(item.clone()),
-        };
-        let dest_table = found
-            .as_deref()
-            .and_then(|e| new.entity(e))
-            .map_or(from.to_string(), |e| e.table.clone());
         let mut keep_old = false;
-        if let Some(m) = migrated {
-            let dest = names.new_table(&dest_table)?.to_string();
+        if let Some(m) = moved.item {
+            let dest = names.new_table(&moved.table)?.to_string();
             keep_old = dest == source && same_key(old_table, item, &m);
             puts.push((dest, m));
         }
@@ -450,6 +434,35 @@ async fn rewrite(
         .collect();
     verified.deleted += write_all(engine, &writes, cancel, &|_, _| {}).await?.items;
     Ok(())
+}
+
+/// Where an item of OLD's table `table` goes in NEW.
+struct Moved {
+    /// Its entity, by OLD's templates; `None` when none claims it.
+    entity: Option<String>,
+    /// NEW's table it lives in: its entity's, or `table` for an item no entity claims.
+    table: String,
+    /// The item in NEW's shape; `None` when NEW drops its entity. An item no entity claims
+    /// stays as it is.
+    item: Option<Item>,
+}
+
+/// An item of OLD's table `table` migrated: what the runner writes and the prediction expects.
+fn migrate_one(old: &Design, new: &Design, table: &str, item: &Item) -> Result<Moved, RunError> {
+    let entity = keyplan_core::sample::identify(old, table, item);
+    let item = match &entity {
+        Some(e) => migrated_item(old, new, e, item).map_err(RunError::Design)?,
+        None => Some(item.clone()),
+    };
+    let table = entity
+        .as_deref()
+        .and_then(|e| new.entity(e))
+        .map_or(table.to_string(), |e| e.table.clone());
+    Ok(Moved {
+        entity,
+        table,
+        item,
+    })
 }
 
 fn same_key(table: &Table, a: &Item, b: &Item) -> bool {
