@@ -513,11 +513,8 @@ fn carries(old: &Entity, new: &Entity, gsi: &Gsi) -> bool {
     gsi.partition_key
         .iter()
         .chain(&gsi.sort_key)
-        .filter(|k| new.key_template(&k.name).is_some())
-        .all(|k| {
-            old.key_template(&k.name).is_some()
-                && old.key_template(&k.name) == new.key_template(&k.name)
-        })
+        .filter_map(|k| Some((k, new.key_template(&k.name)?)))
+        .all(|(k, template)| old.key_template(&k.name).as_ref() == Some(&template))
 }
 
 /// `GSI4PK = ORDER#{orderId}, GSI4SK = ORDER`.
