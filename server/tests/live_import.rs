@@ -374,3 +374,84 @@ async fn the_corpus_comes_back_as_far_as_its_items_tell() {
     assert_eq!(table.len(), n, "{report}");
     assert!(found >= 148 && recovered >= 380, "{report}");
 }
+
+/// Each entity of `design` as `name: KEY=template ...`, keys sorted.
+fn templates(design: &Design) -> String {
+    let mut out = String::new();
+    for entity in &design.entities {
+        let keys: Vec<String> = entity
+            .keys
+            .iter()
+            .map(|(k, t)| format!("{k}={}", t.source()))
+            .collect();
+        out.push_str(&format!("{}: {}\n", entity.name, keys.join(" ")));
+    }
+    out
+}
+
+// issue 17 item 4: a table whose keys say only `c#12345` and `shp#555` imports with the names a
+// person would choose (`customerId`, `shipmentItemId`, not `cId` or `shpId`), from the words
+// the table's items hold: the entity-type attribute's values, the key words (`u#1#post`), the
+// attribute names (`DeviceID`). The corpus's own items are loaded as they are.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_live_table_gets_the_names_a_person_would_choose() {
+    let (_engines, engine) = embedded().await;
+    let wanted = [
+        "an-online-shop__json__AnOnlineShop_14",
+        "SocialNetwork__SocialNetworkSchema",
+        "device-state-log__json__DeviceStateLog_3",
+    ];
+    let mut designs: Vec<_> = corpus()
+        .into_iter()
+        .filter(|(slug, _, _)| wanted.contains(&slug.as_str()))
+        .collect();
+    designs.sort_by_key(|(slug, _, _)| wanted.iter().position(|w| w == slug));
+    assert_eq!(designs.len(), wanted.len(), "corpus files moved");
+    let mut report = String::new();
+    for (slug, design, counts) in designs {
+        assert!(
+            design.samples.values().all(|s| !s.is_empty()),
+            "{slug}: the file's own items are loaded"
+        );
+        let (guard, names) = load_design(&engine, &design, &counts).await;
+        let tables: Vec<String> = names.values().cloned().collect();
+        let read = read_tables(&engine, &tables, 1_000, &|_, _| {})
+            .await
+            .unwrap();
+        // The tables as their owner named them, not the run-scoped names they were loaded as.
+        let read = read
+            .into_iter()
+            .map(|(mut t, _)| {
+                let (design_name, _) = names.iter().find(|(_, n)| **n == t.table.name).unwrap();
+                t.table.name = design_name.clone();
+                t
+            })
+            .collect();
+        let imported = live::import(&slug, read, Options::default());
+        report.push_str(&format!("{slug}\n{}", templates(&imported.design)));
+        assert!(guard.cleanup().await.failed.is_empty());
+    }
+    expect_test::expect![[r#"
+        an-online-shop__json__AnOnlineShop_14
+        customer: PK=c#{customerId} SK=c#{customerId}
+        product: PK=p#{productId} SK=p#{productId}
+        warehouseItem: GSI2-PK=w#{warehouseId} GSI2-SK=p#{productId} PK=p#{productId} SK=w#{warehouseId}
+        order: PK=o#{orderId} SK=c#{customerId}
+        invoice: GSI1-PK=i#{invoiceId} GSI1-SK=i#{invoiceId} GSI2-PK=c#{customerId} GSI2-SK={Date} PK=o#{orderId} SK=i#{invoiceId}
+        orderItem: GSI1-PK=p#{productId} GSI1-SK={Date} GSI2-PK=c#{customerId} GSI2-SK={Date} PK=o#{orderId} SK=p#{productId}
+        shipment: GSI1-PK=sh#{shipmentId} GSI1-SK=sh#{shipmentId} GSI2-PK=w#{warehouseId} GSI2-SK=sh#{shipmentId} PK=o#{orderId} SK=sh#{shipmentId}
+        shipmentItem: GSI1-PK=sh#{shipmentId} GSI1-SK=p#{productId} PK=o#{orderId} SK=shp#{shipmentItemId}
+        warehouse: PK=w#{warehouseId} SK=w#{warehouseId}
+        SocialNetwork__SocialNetworkSchema
+        UCount: PK=u#{uId} SK="count"
+        UInfo: PK=u#{uId} SK="info"
+        Post: PK=u#{uId}#post SK=p#{postId}
+        Likecount: PK=p#{postId}#likecount SK="count"
+        Following: PK=u#{uId}#following SK=u#{uId2}
+        Timeline: PK=u#{uId}#timeline SK=p#{postId}#u#{uId2}
+        Follower: PK=u#{uId}#follower SK=u#{uId2}
+        Likelist: PK=p#{postId}#likelist SK=u#{uId}
+        device-state-log__json__DeviceStateLog_3
+        DeviceStateLog: DeviceID=d#{deviceId} State#Date={State}#{Date}
+    "#]].assert_eq(&report);
+}

@@ -318,8 +318,8 @@ fn workbench_entity_type_attribute_names_the_entities_and_version_1_reads() {
             design "Shop"
             table Shop PK PK:S SK SK:S OnDemand
               gsi GSI1 GSI1-PK:S / GSI1-SK:S KeysOnly
-            entity customer (Shop) PK=c#{cId} SK=c#{cId} [cId:S! Detail:M! EntityType:S!]
-            entity orderItem (Shop) GSI1-PK=p#{pId} GSI1-SK={date} PK=o#{oId} SK=p#{pId} [oId:S! pId:S! date:S! EntityType:S!]
+            entity customer (Shop) PK=c#{customerId} SK=c#{customerId} [customerId:S! Detail:M! EntityType:S!]
+            entity orderItem (Shop) GSI1-PK=p#{pId} GSI1-SK={date} PK=o#{orderId} SK=p#{pId} [orderId:S! pId:S! date:S! EntityType:S!]
             samples Shop: 2
             note: NoSQL Workbench models hold no TTL setting: if a table has one, set its TTL attribute in keyplan
             note: table Shop: entities are the values of the `EntityType` attribute

@@ -6,7 +6,8 @@
 //! (`USER`, `c`), the segment after a tag is a variable, a segment equal to one of the item's
 //! own attributes is that attribute. Variables are named from, in order: a `<name>`
 //! placeholder, the facet's alias, the item attribute holding the same value, the tag before it
-//! (`USER#...` -> `userId`), and any attribute of the table holding that value. Nothing here is
+//! (`USER#...` -> `userId`; a short tag as the word of the author's it abbreviates, `c#...` ->
+//! `customerId`, see [`words`]), and any attribute of the table holding that value. Nothing here is
 //! random or order-dependent beyond the document's own order, so an import is reproducible.
 
 use std::cell::{OnceCell, RefCell};
@@ -18,6 +19,9 @@ use crate::template::KeyTemplate;
 
 use super::super::{template_literal, unique_name, variable_name};
 use super::{Facet, WorkbenchTable, value_type};
+
+mod words;
+use words::Words;
 
 /// Names an entity-type attribute may have, compared without case, `_` and `-`.
 const ENTITY_TYPE_ATTRIBUTES: &[&str] = &[
@@ -42,6 +46,8 @@ struct Context<'a> {
     /// [`Context::may_name`] by attribute name, filled on use (after `entity_type_attribute`
     /// is set): classifying each key value of each item asked it of every attribute again.
     may_name_by_attribute: RefCell<HashMap<String, bool>>,
+    /// The words the author wrote that short key tags may stand for.
+    words: Words,
 }
 
 /// The first attribute of the table's items (in [`Context::all_items`] order) that may name a
@@ -149,8 +155,13 @@ pub(super) fn infer_entities(
         key_attributes,
         by_value: OnceCell::new(),
         may_name_by_attribute: RefCell::new(HashMap::new()),
+        words: attribute_words(table),
     };
     if !table.facets.is_empty() {
+        for facet in &table.facets {
+            ctx.words
+                .entity(&facet.name, identity_tag(table, facet.items.iter()));
+        }
         let entities = table
             .facets
             .iter()
@@ -166,22 +177,26 @@ pub(super) fn infer_entities(
     ctx.may_name_by_attribute.borrow_mut().clear();
     let groups: Vec<(String, Vec<&Item>)> = match &ctx.entity_type_attribute {
         Some(attr) => {
-            let mut groups: Vec<(String, Vec<&Item>)> = Vec::new();
-            let mut group_of: HashMap<&str, usize> = HashMap::new();
-            for item in &table.items {
-                let value = item
-                    .get(attr)
-                    .and_then(AttributeValue::as_key_text)
-                    .unwrap_or_default();
-                let group = *group_of.entry(value).or_insert_with(|| {
-                    groups.push((value.to_string(), Vec::new()));
-                    groups.len() - 1
-                });
-                groups[group].1.push(item);
+            let groups = by_entity_type(&table.items, attr);
+            for (name, items) in &groups {
+                ctx.words
+                    .entity(name, identity_tag(table, items.iter().copied()));
             }
             groups
         }
-        None => group_by_shape(&ctx),
+        None => {
+            let groups = group_by_shape(&ctx);
+            // The words the keys name entities with (`Post` for `PK = u#1#post`) expand the
+            // tags of the others (`p#...` -> `postId`).
+            for (_, word, items) in &groups {
+                ctx.words
+                    .entity(word, identity_tag(table, items.iter().copied()));
+            }
+            groups
+                .into_iter()
+                .map(|(name, _, items)| (name, items))
+                .collect()
+        }
     };
     let single = groups.len() == 1;
     let mut entities = Vec::new();
@@ -274,6 +289,73 @@ fn facet_entity(
     )
 }
 
+/// The items grouped by the value of the entity-type attribute `attr`, in order of first
+/// appearance.
+fn by_entity_type<'a>(items: &'a [Item], attr: &str) -> Vec<(String, Vec<&'a Item>)> {
+    let mut groups: Vec<(String, Vec<&Item>)> = Vec::new();
+    let mut group_of: HashMap<&str, usize> = HashMap::new();
+    for item in items {
+        let value = item
+            .get(attr)
+            .and_then(AttributeValue::as_key_text)
+            .unwrap_or_default();
+        let group = *group_of.entry(value).or_insert_with(|| {
+            groups.push((value.to_string(), Vec::new()));
+            groups.len() - 1
+        });
+        groups[group].1.push(item);
+    }
+    groups
+}
+
+/// The words of the table's attributes named as ids (declared ones first, then the items'
+/// in order of first appearance), for [`Words::expand`].
+fn attribute_words(table: &WorkbenchTable) -> Words {
+    let mut words = Words::default();
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let declared = table.declared.iter().map(|(n, _)| n.as_str());
+    let keys = table
+        .table
+        .key_attributes()
+        .into_iter()
+        .map(|k| k.name.as_str());
+    let held = table
+        .items
+        .iter()
+        .chain(table.facets.iter().flat_map(|f| f.items.iter()))
+        .flat_map(|item| item.keys().map(String::as_str));
+    for name in declared.chain(keys).chain(held) {
+        if seen.insert(name) {
+            words.attribute(name);
+        }
+    }
+    words
+}
+
+/// The tag leading the last tagged part of the table keys of an entity's first item, its
+/// identity: `shp` for `PK = o#1, SK = shp#2`, `c` for `PK = c#1, SK = c#1`.
+fn identity_tag<'a>(
+    table: &WorkbenchTable,
+    mut items: impl Iterator<Item = &'a Item>,
+) -> Option<&'a str> {
+    let item = items.next()?;
+    let last_tag = |key: &KeyAttribute| {
+        let value = item.get(&key.name)?.as_key_text()?;
+        let (segments, _) = split(value);
+        segments
+            .windows(2)
+            .rev()
+            .find(|pair| is_word(pair[0]) && !pair[1].is_empty())
+            .map(|pair| pair[0])
+    };
+    table
+        .table
+        .sort_key
+        .as_ref()
+        .and_then(last_tag)
+        .or_else(|| last_tag(&table.table.partition_key))
+}
+
 /// The attribute every item has, with text values, whose name says it is the entity type.
 fn entity_type_attribute(items: &[Item]) -> Option<String> {
     let first = items.first()?;
@@ -300,8 +382,9 @@ fn entity_type_attribute(items: &[Item]) -> Option<String> {
 }
 
 /// Groups the items by the shape of their table keys, in order of first appearance, each with
-/// an entity name guessed from the keys' tags.
-fn group_by_shape<'a>(ctx: &Context<'a>) -> Vec<(String, Vec<&'a Item>)> {
+/// an entity name guessed from the keys' tags and the word it was made from (`UInfo` and `U`
+/// when two groups share the tag `u`).
+fn group_by_shape<'a>(ctx: &Context<'a>) -> Vec<(String, String, Vec<&'a Item>)> {
     let table = &ctx.table.table;
     let pk = table.partition_key.name.as_str();
     let sk = table.sort_key.as_ref().map(|k| k.name.as_str());
@@ -330,7 +413,10 @@ fn group_by_shape<'a>(ctx: &Context<'a>) -> Vec<(String, Vec<&'a Item>)> {
             }
         }
     }
-    let mut names: Vec<String> = groups.iter().map(|(_, n, _)| shape_name(n)).collect();
+    let mut names: Vec<String> = groups
+        .iter()
+        .map(|(_, n, _)| shape_name(&ctx.words, n))
+        .collect();
     // Two groups with one name: add the sort key's constant or tag, then a number.
     let first_names = names.clone();
     for i in 0..names.len() {
@@ -348,15 +434,16 @@ fn group_by_shape<'a>(ctx: &Context<'a>) -> Vec<(String, Vec<&'a Item>)> {
     }
     groups
         .into_iter()
-        .zip(names)
-        .map(|((_, _, items), name)| (name, items))
+        .zip(names.into_iter().zip(first_names))
+        .map(|((_, _, items), (name, word))| (name, word, items))
         .collect()
 }
 
 /// An entity name from the shapes of its partition and sort keys: a tag after the partition
 /// key's variable (`u#{...}#follower`), a tag leading the sort key (`comm#{...}`) that differs
 /// from the partition key's, the partition key's tag, or the partition variable's attribute.
-fn shape_name(shapes: &[Shape]) -> String {
+fn shape_name(words: &Words, shapes: &[Shape]) -> String {
+    let pascal = |tag: &str| pascal(&words.expand(tag).unwrap_or_else(|| tag.to_string()));
     let pk = shapes.first();
     let sk = shapes.get(1);
     if let Some(pk) = pk
@@ -1078,7 +1165,7 @@ fn name_variable(
     if let Some(Some(tag)) = tag
         && is_word(&tag)
     {
-        return id_name(&tag);
+        return id_name(&ctx.words.expand(&tag).unwrap_or(tag));
     }
     if let Some(name) = table_wide() {
         return name;
