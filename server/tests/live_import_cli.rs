@@ -133,3 +133,99 @@ async fn a_table_that_does_not_exist_and_an_engine_that_is_not_there_say_so() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("100001 is not in 1..=100000"), "{stderr}");
 }
+
+/// Makes moto check every request from now on, after creating an IAM user allowed only
+/// `dynamodb:ListTables`; returns the user's access key id and secret. With boto3 from the
+/// workspace's Python (scripts/setup.sh), like the export tools' runs.
+fn enforce_iam_with_a_lister(moto: &Moto) -> (String, String) {
+    let python =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.tools/venv/bin/python");
+    let script = r#"
+import json, sys, urllib.request
+import boto3
+url = sys.argv[1]
+kw = dict(endpoint_url=url, region_name="us-east-1", aws_access_key_id="setup", aws_secret_access_key="setup")
+iam = boto3.client("iam", **kw)
+iam.create_user(UserName="lister")
+iam.put_user_policy(UserName="lister", PolicyName="list-only", PolicyDocument=json.dumps({
+    "Version": "2012-10-17",
+    "Statement": [{"Effect": "Allow", "Action": ["dynamodb:ListTables"], "Resource": "*"}],
+}))
+key = iam.create_access_key(UserName="lister")["AccessKey"]
+urllib.request.urlopen(urllib.request.Request(url + "/moto-api/reset-auth", data=b"0", method="POST", headers={"Content-Type": "application/json"}))
+print(key["AccessKeyId"], key["SecretAccessKey"])
+"#;
+    let out = Command::new(python)
+        .args(["-c", script, &moto.url])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let (id, secret) = text.trim().split_once(' ').unwrap();
+    (id.to_string(), secret.to_string())
+}
+
+// issue 17: "missing permissions give a clear message" with IAM as moto enforces it: an
+// identity allowed to list tables but not to describe one is told which action was refused,
+// in the engine's own words; keyplan's dummy key on a checking engine is told that too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn missing_permissions_say_which_action_was_refused() {
+    let Some((moto, _)) = start_moto().await else {
+        return;
+    };
+    let (_guard, table) = orders_on(&moto).await;
+    let (id, secret) = enforce_iam_with_a_lister(&moto);
+    let out = Command::new(env!("CARGO_BIN_EXE_keyplan"))
+        .args([
+            "import",
+            "--endpoint",
+            "aws",
+            "--allow-aws",
+            "--table",
+            &table,
+            "-o",
+            "-",
+        ])
+        .env_remove("KEYPLAN_ENGINE")
+        .env_remove("KEYPLAN_ENDPOINT")
+        .env_remove("AWS_PROFILE")
+        // The SDK's standard chain sends "Amazon DynamoDB" to moto (AWS_ENDPOINT_URL).
+        .env("AWS_ENDPOINT_URL", &moto.url)
+        .env("AWS_ACCESS_KEY_ID", &id)
+        .env("AWS_SECRET_ACCESS_KEY", &secret)
+        .env("AWS_REGION", "us-east-1")
+        .env("AWS_EC2_METADATA_DISABLED", "true")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "error: engine `aws` does not allow keyplan's identity to describe table {table}"
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("is not authorized to perform: dynamodb:DescribeTable"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = keyplan(&[
+        "import",
+        "--endpoint",
+        &moto.url,
+        "--table",
+        &table,
+        "-o",
+        "-",
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("InvalidClientTokenId"), "{stderr}");
+    assert!(
+        stderr.contains("the dummy access key `keyplan`"),
+        "{stderr}"
+    );
+}

@@ -4,10 +4,11 @@
 //! engine enforces, throttling, or anything else with the engine's own code and message. No
 //! stack trace and no SDK debug dump ever reaches the user.
 
+use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 
 use super::convert::BadBinary;
-use crate::engine::{Engine, redact};
+use crate::engine::{Engine, EngineKind, redact};
 
 /// Why a run stopped.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -38,6 +39,13 @@ pub enum RunError {
     },
     #[error("engine `{engine}` refused the credentials: {detail}")]
     Credentials { engine: String, detail: String },
+    /// The engine knows the identity and does not allow it the action (IAM's AccessDenied).
+    #[error("engine `{engine}` does not allow keyplan's identity to {what}: {detail}")]
+    Denied {
+        engine: String,
+        what: String,
+        detail: String,
+    },
     #[error("engine `{engine}` refused to {what}: {detail}")]
     Refused {
         engine: String,
@@ -75,6 +83,8 @@ impl From<aws_smithy_types::error::operation::BuildError> for RunError {
 pub enum Failure {
     Unreachable,
     Credentials,
+    /// Known credentials without the permission (IAM's AccessDenied).
+    Denied,
     /// The engine says no: a validation error or a limit.
     Refused,
     /// Slow down and retry.
@@ -104,8 +114,8 @@ pub fn failure_of(code: &str) -> Failure {
         | "MissingAuthenticationTokenException"
         | "IncompleteSignatureException"
         | "InvalidClientTokenId"
-        | "ExpiredTokenException"
-        | "AccessDeniedException" => Failure::Credentials,
+        | "ExpiredTokenException" => Failure::Credentials,
+        "AccessDeniedException" | "AccessDenied" => Failure::Denied,
         "ProvisionedThroughputExceededException"
         | "ThrottlingException"
         | "RequestLimitExceeded" => Failure::Throttled,
@@ -116,17 +126,21 @@ pub fn failure_of(code: &str) -> Failure {
     }
 }
 
+/// The most of an answer that is not DynamoDB's JSON [`classify`] quotes.
+const QUOTED_BODY: usize = 400;
+
 /// Classifies an SDK error and says it in one line: `Code: message`, or what went wrong on the
 /// way to the engine.
-pub fn classify<E, R>(err: &SdkError<E, R>) -> (Failure, String)
+pub fn classify<E>(err: &SdkError<E, HttpResponse>) -> (Failure, String)
 where
     E: ProvideErrorMetadata + std::error::Error + 'static,
-    R: std::fmt::Debug,
 {
     match err {
         SdkError::ServiceError(service) => {
             let e = service.err();
-            let code = e.code().unwrap_or("UnknownError");
+            let Some(code) = e.code() else {
+                return unparsed(service.raw());
+            };
             let message = e.message().unwrap_or("").trim();
             let failure = failure_of(code);
             let text = if message.is_empty() {
@@ -164,6 +178,35 @@ where
     }
 }
 
+/// An error answer without a DynamoDB error code (moto answers IAM refusals in XML, a proxy
+/// in HTML): its HTTP status, what the status means, and the start of the body on one line.
+fn unparsed(raw: &HttpResponse) -> (Failure, String) {
+    let status = raw.status().as_u16();
+    let failure = match status {
+        401 | 403 => Failure::Denied,
+        429 => Failure::Throttled,
+        _ => Failure::Other,
+    };
+    let body = raw.body().bytes().unwrap_or_default();
+    let quoted = String::from_utf8_lossy(&body[..body.len().min(QUOTED_BODY)])
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let meaning = match status {
+        401 | 403 => " (credentials or permissions refused)",
+        429 => " (too many requests)",
+        _ => "",
+    };
+    let mut text = format!("HTTP {status}{meaning} without a DynamoDB error code");
+    if !quoted.is_empty() {
+        text.push_str(&format!(": {quoted}"));
+        if body.len() > QUOTED_BODY {
+            text.push_str(" ...");
+        }
+    }
+    (failure, text)
+}
+
 /// The error and its sources on one line, without repeating the SDK's generic outer words.
 fn chain(err: &dyn std::error::Error) -> String {
     let mut parts: Vec<String> = Vec::new();
@@ -184,13 +227,19 @@ fn chain(err: &dyn std::error::Error) -> String {
 
 /// Turns an SDK error while doing `what` on `engine` into a run error. Any URL credentials in
 /// the engine's words are hidden.
-pub fn run_error<E, R>(engine: &Engine, what: &str, err: &SdkError<E, R>) -> RunError
+pub fn run_error<E>(engine: &Engine, what: &str, err: &SdkError<E, HttpResponse>) -> RunError
 where
     E: ProvideErrorMetadata + std::error::Error + 'static,
-    R: std::fmt::Debug,
 {
     let (failure, detail) = classify(err);
-    let detail = redact(&detail);
+    let mut detail = redact(&detail);
+    if matches!(failure, Failure::Credentials | Failure::Denied)
+        && !matches!(engine.kind, EngineKind::Aws)
+    {
+        detail.push_str(
+            " (keyplan signs requests to a local engine with the dummy access key `keyplan`, which an engine that checks credentials refuses)",
+        );
+    }
     let name = engine.name.clone();
     let what = what.to_string();
     match failure {
@@ -210,6 +259,11 @@ where
         },
         Failure::Credentials => RunError::Credentials {
             engine: name,
+            detail,
+        },
+        Failure::Denied => RunError::Denied {
+            engine: name,
+            what,
             detail,
         },
         Failure::Refused => RunError::Refused {
@@ -249,7 +303,7 @@ mod tests {
         expect_test::expect![[r#"
             UnrecognizedClientException: Credentials
             ExpiredTokenException: Credentials
-            AccessDeniedException: Credentials
+            AccessDeniedException: Denied
             ThrottlingException: Throttled
             ProvisionedThroughputExceededException: Throttled
             LimitExceededException: Refused
