@@ -9,16 +9,24 @@ use web_sys::{Request, RequestInit, Response};
 
 use crate::run::state::Engines;
 
-/// Sends a request; `Err` when no answer came (server down, network).
-pub async fn fetch(method: &str, url: &str, body: Option<&str>) -> Result<(u16, String), String> {
-    let unreachable = |e: JsValue| {
-        format!(
-            "the keyplan server could not be reached ({})",
-            e.as_string()
-                .or_else(|| js_sys::JSON::stringify(&e).ok().and_then(|s| s.as_string()))
-                .unwrap_or_default()
-        )
-    };
+/// The text of a failure to reach the server.
+fn unreachable(e: JsValue) -> String {
+    format!(
+        "the keyplan server could not be reached ({})",
+        e.as_string()
+            .or_else(|| js_sys::JSON::stringify(&e).ok().and_then(|s| s.as_string()))
+            .unwrap_or_default()
+    )
+}
+
+/// Sends a request (`accept` as its Accept header, when given) and waits for the answer's
+/// head.
+async fn send(
+    method: &str,
+    url: &str,
+    body: Option<&str>,
+    accept: Option<&str>,
+) -> Result<Response, String> {
     let window = web_sys::window().ok_or("no window")?;
     let init = RequestInit::new();
     init.set_method(method);
@@ -32,16 +40,78 @@ pub async fn fetch(method: &str, url: &str, body: Option<&str>) -> Result<(u16, 
             .set("content-type", "application/json")
             .map_err(unreachable)?;
     }
-    let response: Response = JsFuture::from(window.fetch_with_request(&request))
+    if let Some(accept) = accept {
+        request
+            .headers()
+            .set("accept", accept)
+            .map_err(unreachable)?;
+    }
+    Ok(JsFuture::from(window.fetch_with_request(&request))
         .await
         .map_err(unreachable)?
-        .unchecked_into();
+        .unchecked_into())
+}
+
+/// Sends a request; `Err` when no answer came (server down, network).
+pub async fn fetch(method: &str, url: &str, body: Option<&str>) -> Result<(u16, String), String> {
+    let response = send(method, url, body, None).await?;
     let text = JsFuture::from(response.text().map_err(unreachable)?)
         .await
         .map_err(unreachable)?
         .as_string()
         .unwrap_or_default();
     Ok((response.status(), text))
+}
+
+/// The media type of an answer streamed one JSON object a line.
+const NDJSON: &str = "application/x-ndjson";
+
+/// Posts `body` asking for an answer streamed as JSON lines, and calls `line` with each line
+/// as it arrives. An answer that is not a stream (a request refused before the stream began)
+/// is returned whole: `Ok((status, Some(body)))`; a streamed one gives `Ok((status, None))`.
+pub async fn post_lines(
+    url: &str,
+    body: &str,
+    mut line: impl FnMut(&str),
+) -> Result<(u16, Option<String>), String> {
+    let response = send("POST", url, Some(body), Some(NDJSON)).await?;
+    let status = response.status();
+    let streamed = response
+        .headers()
+        .get("content-type")
+        .ok()
+        .flatten()
+        .is_some_and(|t| t.starts_with(NDJSON));
+    let stream = response.body().filter(|_| streamed);
+    let Some(stream) = stream else {
+        let text = JsFuture::from(response.text().map_err(unreachable)?)
+            .await
+            .map_err(unreachable)?
+            .as_string()
+            .unwrap_or_default();
+        return Ok((status, Some(text)));
+    };
+    let reader: web_sys::ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
+    let mut pending: Vec<u8> = Vec::new();
+    loop {
+        let chunk: web_sys::ReadableStreamReadResult = JsFuture::from(reader.read())
+            .await
+            .map_err(unreachable)?
+            .unchecked_into();
+        if chunk.get_done().unwrap_or(true) {
+            break;
+        }
+        pending.extend(js_sys::Uint8Array::new(&chunk.get_value()).to_vec());
+        while let Some(end) = pending.iter().position(|b| *b == b'\n') {
+            let rest = pending.split_off(end + 1);
+            line(String::from_utf8_lossy(&pending[..end]).trim());
+            pending = rest;
+        }
+    }
+    if !pending.is_empty() {
+        line(String::from_utf8_lossy(&pending).trim());
+    }
+    Ok((status, None))
 }
 
 /// The error message of an API answer: its `{"error": ...}` (every route answers errors so),

@@ -178,6 +178,91 @@ impl Request {
     }
 }
 
+/// How far a streamed import has read: after each page of a table's scan.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct Progress {
+    pub table: String,
+    /// The table's place among those read, from 0.
+    pub index: usize,
+    pub tables: usize,
+    /// Items read of this table so far.
+    pub read: u64,
+    /// Items the server expects to read of it: the sample, or the table's item count when
+    /// smaller (an estimate DynamoDB refreshes every six hours, so `read` may pass it).
+    pub expected: u64,
+}
+
+impl Progress {
+    /// The share of the whole import read, 0 to 1: the tables done and this one's part.
+    pub fn fraction(&self) -> f64 {
+        let tables = self.tables.max(1) as f64;
+        let this = (self.read as f64 / self.expected.max(1) as f64).min(1.0);
+        ((self.index as f64 + this) / tables).min(1.0)
+    }
+
+    /// "Reading orders from moto: 1,200 of about 100,000 items read (table 1 of 2)…", and
+    /// once the last table is read, "Read orders from moto: 100,000 items; inferring the
+    /// entities…".
+    pub fn line(&self, engine: &str) -> String {
+        let of = if self.tables > 1 {
+            format!(" (table {} of {})", self.index + 1, self.tables)
+        } else {
+            String::new()
+        };
+        let expected = self.expected.max(self.read);
+        if self.read >= expected && self.index + 1 >= self.tables {
+            return format!(
+                "Read {} from {engine}: {}; inferring the entities…",
+                self.table,
+                if self.read == 1 {
+                    "1 item".to_string()
+                } else {
+                    format!("{} items", thousands(self.read))
+                },
+            );
+        }
+        format!(
+            "Reading {} from {engine}: {} of about {} read{of}…",
+            self.table,
+            thousands(self.read),
+            if expected == 1 {
+                "1 item".to_string()
+            } else {
+                format!("{} items", thousands(expected))
+            },
+        )
+    }
+}
+
+/// One line of a streamed `POST /api/import/engine`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StreamLine {
+    Progress(Progress),
+    /// The answer a plain request gets, as its JSON text.
+    Answer(String),
+    /// The error the plain request would have answered with `status`.
+    Error {
+        status: u16,
+        error: String,
+    },
+}
+
+/// Reads one line of the stream; `None` for a line that is not one of the three.
+pub fn stream_line(line: &str) -> Option<StreamLine> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Wire {
+        Progress { progress: Progress },
+        Answer { answer: serde_json::Value },
+        Error { error: String, status: u16 },
+    }
+    Some(match serde_json::from_str::<Wire>(line).ok()? {
+        Wire::Progress { progress } => StreamLine::Progress(progress),
+        Wire::Answer { answer } => StreamLine::Answer(answer.to_string()),
+        Wire::Error { error, status } => StreamLine::Error { status, error },
+    })
+}
+
 /// A design read from an engine's tables.
 #[derive(Debug)]
 pub struct Imported {
@@ -353,6 +438,45 @@ mod tests {
                 .reading()
                 .starts_with("Reading every table from moto")
         );
+    }
+
+    #[test]
+    fn a_streamed_import_says_how_far_it_has_read_then_gives_the_answer_or_the_error() {
+        let progress = stream_line(
+            r#"{"progress":{"table":"orders","index":1,"tables":2,"read":1200,"expected":100000,"sample":100000}}"#,
+        );
+        let Some(StreamLine::Progress(p)) = progress else {
+            panic!("{progress:?}");
+        };
+        assert_eq!(
+            p.line("moto"),
+            "Reading orders from moto: 1,200 of about 100,000 items read (table 2 of 2)…"
+        );
+        assert!((p.fraction() - 0.506).abs() < 1e-9, "{}", p.fraction());
+        let one = Progress {
+            table: "t".into(),
+            index: 0,
+            tables: 1,
+            read: 1,
+            expected: 1,
+        };
+        assert_eq!(
+            one.line("embedded"),
+            "Read t from embedded: 1 item; inferring the entities…"
+        );
+        assert_eq!(one.fraction(), 1.0);
+        assert_eq!(
+            stream_line(r#"{"answer":{"format":"engine"}}"#),
+            Some(StreamLine::Answer(r#"{"format":"engine"}"#.to_string()))
+        );
+        assert_eq!(
+            stream_line(r#"{"error":"engine `moto` has no table `t`","status":404}"#),
+            Some(StreamLine::Error {
+                status: 404,
+                error: "engine `moto` has no table `t`".to_string()
+            })
+        );
+        assert_eq!(stream_line("not json"), None);
     }
 
     #[test]

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use axum::Router;
 use axum::middleware::from_fn_with_state;
 use tower_http::compression::CompressionLayer;
+use tower_http::compression::predicate::{DefaultPredicate, NotForContentType, Predicate};
 use tower_http::services::{ServeDir, ServeFile};
 
 pub mod api;
@@ -136,7 +137,11 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .nest_service("/api", api)
         .fallback_service(static_files)
-        .layer(CompressionLayer::new())
+        // A streamed answer (an engine import's progress lines, like the runs' events) is not
+        // compressed: the encoder would hold every line back until the end.
+        .layer(CompressionLayer::new().compress_when(
+            DefaultPredicate::new().and(NotForContentType::const_new(api::live::NDJSON)),
+        ))
         .layer(from_fn_with_state(hosts, security::check_host_and_origin))
         .layer(from_fn_with_state(headers, security::add_headers))
         .with_state(state)

@@ -70,13 +70,24 @@ pub async fn list_tables(engine: &Engine) -> Result<Vec<String>, RunError> {
     Ok(names)
 }
 
+/// How far the scan of one table has read, after a page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress<'a> {
+    pub table: &'a str,
+    /// Items read so far.
+    pub read: u64,
+    /// Items the scan expects to read: the sample, or the table's `ItemCount` when that is
+    /// smaller and not 0 (DynamoDB refreshes it about every six hours, so `read` may pass it).
+    pub expected: u64,
+}
+
 /// `table` described and sampled: at most `sample` items (clamped to [`MAX_SAMPLE`]).
-/// `progress` is called with the items read so far after every page.
+/// `progress` is told the items read so far after every page.
 pub async fn read_table(
     engine: &Engine,
     table: &str,
     sample: u64,
-    progress: &(dyn Fn(u64) + Send + Sync),
+    progress: &(dyn Fn(Progress<'_>) + Send + Sync),
 ) -> Result<(LiveTable, ScanStats), RunError> {
     let out = engine
         .client
@@ -115,7 +126,19 @@ pub async fn read_table(
         );
         d.attribute_name().filter(|_| on).map(str::to_string)
     });
-    let (items, stats) = scan(engine, table, sample.min(MAX_SAMPLE), progress).await?;
+    let sample = sample.min(MAX_SAMPLE);
+    let expected = match described.item_count {
+        0 => sample,
+        count => count.min(sample),
+    };
+    let each = |read: u64| {
+        progress(Progress {
+            table,
+            read,
+            expected,
+        })
+    };
+    let (items, stats) = scan(engine, table, sample, &each).await?;
     let Described {
         mut table,
         declared,
@@ -350,13 +373,12 @@ pub async fn read_tables(
     engine: &Engine,
     tables: &[String],
     sample: u64,
-    progress: &(dyn Fn(&str, u64) + Send + Sync),
+    progress: &(dyn Fn(Progress<'_>) + Send + Sync),
 ) -> Result<Vec<(LiveTable, ScanStats)>, RunError> {
     preflight(engine).await?;
     let mut out = Vec::new();
     for table in tables {
-        let each = |n: u64| progress(table, n);
-        out.push(read_table(engine, table, sample, &each).await?);
+        out.push(read_table(engine, table, sample, progress).await?);
     }
     Ok(out)
 }

@@ -98,7 +98,7 @@ async fn a_table_imported_from_an_engine_opens_as_a_new_design_and_the_engine_is
     assert!(before > 12, "the sample is loaded: {before} items");
     // What the server will infer from the same table, read here through the same functions.
     let read =
-        keyplan_server::live::read_tables(&engine, std::slice::from_ref(&table), 1_000, &|_, _| {})
+        keyplan_server::live::read_tables(&engine, std::slice::from_ref(&table), 1_000, &|_| {})
             .await
             .unwrap();
     let expected = live::import(
@@ -138,11 +138,31 @@ async fn a_table_imported_from_an_engine_opens_as_a_new_design_and_the_engine_is
         b.client.set_window_size(width, height).await.unwrap();
         screenshot_in(&b, scheme, &format!("engine-import-{scheme}-{width}")).await;
     }
-    // The import's request is held until the busy state has been seen.
+    // The import's request is held until the busy state has been seen, and its streamed
+    // answer's last line (the design) until the progress it streamed before has been seen.
     b.js("const fetch = window.fetch;\
           window.__keyplanRelease = new Promise(r => { window.__keyplanReleaseNow = r; });\
+          window.__keyplanAnswer = new Promise(r => { window.__keyplanAnswerNow = r; });\
+          const hold = response => {\
+            if (!response.body) return response;\
+            const decoder = new TextDecoder(), encoder = new TextEncoder();\
+            let pending = '';\
+            const held = new TransformStream({\
+              async transform(chunk, controller) {\
+                pending += decoder.decode(chunk, { stream: true });\
+                const lines = pending.split('\\n'); pending = lines.pop();\
+                for (const line of lines) {\
+                  if (line.includes('\"answer\"')) await window.__keyplanAnswer;\
+                  controller.enqueue(encoder.encode(line + '\\n'));\
+                }\
+              },\
+              flush(controller) { if (pending) controller.enqueue(encoder.encode(pending)); },\
+            });\
+            return new Response(response.body.pipeThrough(held),\
+              { status: response.status, headers: response.headers });\
+          };\
           window.fetch = (request, init) => String(request.url ?? request).includes('/api/import/engine')\
-            ? window.__keyplanRelease.then(() => fetch(request, init)) : fetch(request, init);\
+            ? window.__keyplanRelease.then(() => fetch(request, init)).then(hold) : fetch(request, init);\
           return 0;")
         .await;
     b.click("[data-testid=engine-import-start]").await;
@@ -158,6 +178,15 @@ async fn a_table_imported_from_an_engine_opens_as_a_new_design_and_the_engine_is
     );
     screenshot_in(&b, "light", "engine-import-busy-light-1024").await;
     b.js("window.__keyplanReleaseNow(); return 0;").await;
+    // issue 17 item 2: the dialog says how far the scan has read, page by page, to the end.
+    b.find("[data-testid=engine-import-progress][aria-valuenow='100']")
+        .await;
+    assert_eq!(
+        b.text("[data-testid=engine-import-reading]").await,
+        format!("Read {table} from dynoxide: {before} items; inferring the entities…")
+    );
+    screenshot_in(&b, "dark", "engine-import-progress-dark-1024").await;
+    b.js("window.__keyplanAnswerNow(); return 0;").await;
 
     let toast = b.toast_containing("Imported").await;
     assert!(

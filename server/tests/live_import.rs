@@ -281,7 +281,7 @@ async fn round_trip(
     let mut table = Vec::new();
     for (slug, design, names) in &loaded {
         let tables: Vec<String> = names.values().cloned().collect();
-        let read = read_tables(engine, &tables, 100_000, &|_, _| {})
+        let read = read_tables(engine, &tables, 100_000, &|_| {})
             .await
             .unwrap();
         let imported = live::import(
@@ -415,9 +415,7 @@ async fn a_live_table_gets_the_names_a_person_would_choose() {
         );
         let (guard, names) = load_design(&engine, &design, &counts).await;
         let tables: Vec<String> = names.values().cloned().collect();
-        let read = read_tables(&engine, &tables, 1_000, &|_, _| {})
-            .await
-            .unwrap();
+        let read = read_tables(&engine, &tables, 1_000, &|_| {}).await.unwrap();
         // The tables as their owner named them, not the run-scoped names they were loaded as.
         let read = read
             .into_iter()

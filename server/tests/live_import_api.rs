@@ -149,3 +149,90 @@ async fn unknown_engines_missing_tables_and_dead_endpoints_say_which() {
     }
     assert_eq!(state.runs.items_in_flight(), 0);
 }
+
+/// `POST /api/import/engine` asking for the stream: the status and each line as JSON.
+async fn streamed(
+    state: &AppState,
+    body: serde_json::Value,
+) -> (StatusCode, Vec<serde_json::Value>) {
+    let request = Request::post("/api/import/engine")
+        .header("content-type", "application/json")
+        .header("accept", "application/x-ndjson")
+        .header("accept-encoding", "gzip, br")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let response = app(state.clone()).oneshot(request).await.unwrap();
+    // A compressing encoder would hold every line back until the end of the scan.
+    assert_eq!(response.headers().get("content-encoding"), None);
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let text = String::from_utf8(bytes.to_vec()).unwrap();
+    let lines = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    (status, lines)
+}
+
+// issue 17 item 2: "shows progress": a streamed import says how many items of each table it
+// has read after every page of the scan, then gives the same answer as the plain request; an
+// error found once the stream has begun is its last line, with the status it would have had.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_streamed_import_reports_the_items_read_page_by_page_then_the_design() {
+    let (_dir, state) = state(Vec::new()).await;
+    let engine = state.engines.get(Some("embedded")).unwrap().clone();
+    let (_, design, _) = examples(None).remove(0);
+    let counts = [("Customer".to_string(), 300)].into_iter().collect();
+    let (_guard, names) = load_design(&engine, &design, &counts).await;
+    let orders = &names["orders"];
+    // 2,000 items of the order example's items are more than one 1 MB page of a Scan.
+    let (status, lines) = streamed(
+        &state,
+        serde_json::json!({"engine": "embedded", "tables": [orders], "sample": 2000}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let (last, progress) = lines.split_last().unwrap();
+    let read: Vec<u64> = progress
+        .iter()
+        .map(|l| {
+            assert_eq!(l["progress"]["table"], orders.as_str(), "{l}");
+            assert_eq!(l["progress"]["sample"], 2000, "{l}");
+            assert_eq!(l["progress"]["expected"], 2000, "the table holds more: {l}");
+            l["progress"]["read"].as_u64().unwrap()
+        })
+        .collect();
+    assert!(read.len() >= 2, "one progress line a page: {read:?}");
+    assert!(read.windows(2).all(|w| w[0] < w[1]), "{read:?}");
+    assert_eq!(read.last(), Some(&2000));
+    let answer = &last["answer"];
+    assert_eq!(answer["format"], "engine", "{last}");
+    assert_eq!(answer["tables"][0]["items"], 2000, "{last}");
+    assert!(keyplan_core::file::parse(&answer["design"].to_string()).is_ok());
+    assert_eq!(state.runs.items_in_flight(), 0);
+
+    // A table that is not there is found once the stream has started: the last line says so.
+    let (status, lines) = streamed(
+        &state,
+        serde_json::json!({"engine": "embedded", "tables": ["nope"]}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        lines.last().unwrap(),
+        &serde_json::json!({"error": "engine `embedded` has no table `nope`", "status": 404})
+    );
+    // What is wrong with the request itself is refused before the stream, with its status.
+    let (status, body) = call(
+        &state,
+        Request::post("/api/import/engine")
+            .header("content-type", "application/json")
+            .header("accept", "application/x-ndjson")
+            .body(Body::from(
+                r#"{"engine":"embedded","tables":["t"],"sample":0}"#,
+            ))
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+}

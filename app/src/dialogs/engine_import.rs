@@ -12,7 +12,8 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::engine_import::{
-    DEFAULT_SAMPLE, Request, TableInfo, from_server, parse_sample, tables_from_server, tables_url,
+    DEFAULT_SAMPLE, Request, StreamLine, TableInfo, from_server, parse_sample, stream_line,
+    tables_from_server, tables_url,
 };
 use crate::library::use_library;
 use crate::run::state::Engines;
@@ -32,8 +33,12 @@ enum Listing {
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Import {
     Idle,
-    /// The server is reading: what it reads, in words.
-    Reading(String),
+    /// The server is reading: what it reads, in words, and how much of it is read (in
+    /// thousandths), once the server has said.
+    Reading {
+        line: String,
+        permille: Option<u16>,
+    },
     Failed(String),
 }
 
@@ -173,40 +178,60 @@ pub fn EngineImport() -> impl IntoView {
             sample,
         })
     };
-    let reading = move || matches!(import.get(), Import::Reading(_));
+    let reading = move || matches!(import.get(), Import::Reading { .. });
 
-    let start =
-        move |_| {
-            let Some(request) = request() else {
-                return;
-            };
-            import.set(Import::Reading(request.reading()));
-            spawn_local(async move {
-                let answer =
-                    match crate::api::fetch("POST", "/api/import/engine", Some(&request.body()))
-                        .await
-                    {
-                        Ok((status, body)) => from_server(&request, status, &body),
-                        Err(message) => Err(message),
-                    };
-                match answer {
-                    Ok(imported) => {
-                        // Opened even when the dialog was closed meanwhile: what was read is not
-                        // thrown away. Another dialog the user opened since stays open.
-                        library.open_new(&store, &session, imported.design);
-                        if session.dialog.get_untracked() == Some(Dialog::EngineImport) {
-                            session.dialog.set(None);
-                        }
-                        crate::app::say_opened(&session, imported.message, imported.notes);
+    let start = move |_| {
+        let Some(request) = request() else {
+            return;
+        };
+        import.set(Import::Reading {
+            line: request.reading(),
+            permille: None,
+        });
+        spawn_local(async move {
+            // The answer streams: a line after every page of the scan, then the design.
+            let mut streamed: Option<Result<_, String>> = None;
+            let sent = crate::api::post_lines("/api/import/engine", &request.body(), |line| {
+                match stream_line(line) {
+                    Some(StreamLine::Progress(p)) => {
+                        let _ = import.try_set(Import::Reading {
+                            line: p.line(&request.engine),
+                            permille: Some((p.fraction() * 1000.0).round() as u16),
+                        });
                     }
-                    Err(message) => {
-                        if import.try_set(Import::Failed(message.clone())).is_some() {
-                            session.warn(format!("The import from the engine failed: {message}"));
-                        }
+                    Some(StreamLine::Answer(body)) => {
+                        streamed = Some(from_server(&request, 200, &body));
+                    }
+                    Some(StreamLine::Error { error, .. }) => streamed = Some(Err(error)),
+                    None => {}
+                }
+            })
+            .await;
+            let answer = match sent {
+                Ok((status, Some(body))) => from_server(&request, status, &body),
+                Ok((_, None)) => streamed.unwrap_or_else(|| {
+                    Err("the keyplan server's answer ended before the design came".to_string())
+                }),
+                Err(message) => Err(message),
+            };
+            match answer {
+                Ok(imported) => {
+                    // Opened even when the dialog was closed meanwhile: what was read is not
+                    // thrown away. Another dialog the user opened since stays open.
+                    library.open_new(&store, &session, imported.design);
+                    if session.dialog.get_untracked() == Some(Dialog::EngineImport) {
+                        session.dialog.set(None);
+                    }
+                    crate::app::say_opened(&session, imported.message, imported.notes);
+                }
+                Err(message) => {
+                    if import.try_set(Import::Failed(message.clone())).is_some() {
+                        session.warn(format!("The import from the engine failed: {message}"));
                     }
                 }
-            });
-        };
+            }
+        });
+    };
 
     let engine_list = move |list: Vec<crate::run::state::Engine>| {
         view! {
@@ -350,9 +375,18 @@ pub fn EngineImport() -> impl IntoView {
     let status = move || {
         match import.get() {
         Import::Idle => None,
-        Import::Reading(line) => Some(view! {
+        Import::Reading { line, permille: None } => Some(view! {
             <div class="engine-import-status">
                 <div class="run-progress busy" role="progressbar" aria-label="Importing from the engine"><div class="run-progress-bar"></div></div>
+                <p class="hint" data-testid="engine-import-reading">{line}</p>
+            </div>
+        }.into_any()),
+        Import::Reading { line, permille: Some(permille) } => Some(view! {
+            <div class="engine-import-status">
+                <div class="run-progress" role="progressbar" aria-label="Importing from the engine" data-testid="engine-import-progress"
+                    aria-valuemin="0" aria-valuemax="100" aria-valuenow=format!("{:.0}", f64::from(permille) / 10.0)>
+                    <div class="run-progress-bar" style:width=format!("{:.1}%", f64::from(permille) / 10.0)></div>
+                </div>
                 <p class="hint" data-testid="engine-import-reading">{line}</p>
             </div>
         }.into_any()),

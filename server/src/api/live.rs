@@ -7,7 +7,13 @@
 //! - `POST /api/import/engine` with `{"engine": "moto", "tables": ["orders"], "sample": 1000}`
 //!   (or `"all": true` for every table; `sample` defaults to 1,000, at most 100,000) -> the
 //!   answer of `POST /api/import` with `"format": "engine"`, plus `"tables"`: for each table
-//!   `{"name", "items", "pages", "read_units"}` (what the scan read and cost).
+//!   `{"name", "items", "pages", "read_units"}` (what the scan read and cost). With
+//!   `Accept: application/x-ndjson` the answer streams instead, one JSON object a line:
+//!   `{"progress": {"table", "index", "tables", "read", "expected", "sample"}}` after every
+//!   page of the scan (`expected`: the sample, or the table's item count when smaller), then
+//!   `{"answer": ...}` (the answer above) or `{"error": "...", "status": 404}`. What is wrong
+//!   with the request itself (the sample, the engine's name, the runs' budget) is refused
+//!   before the stream starts, with its status. A reader that goes away stops the scan.
 //!
 //! An engine is named, never addressed: the browser cannot make the server contact anything
 //! it was not started with. A sample is admitted against the runs' budget of items in flight
@@ -24,7 +30,7 @@ use serde::Deserialize;
 use crate::AppState;
 use crate::api::extract::Json;
 use crate::error::ApiError;
-use crate::live::{DEFAULT_SAMPLE, MAX_SAMPLE, list_tables, read_tables};
+use crate::live::{DEFAULT_SAMPLE, MAX_SAMPLE, Progress, list_tables, read_tables};
 use crate::runner::error::RunError;
 
 /// The most tables whose item counts the list reads (one `DescribeTable` each).
@@ -102,10 +108,80 @@ async fn item_counts(
         .await
 }
 
+/// The media type of a streamed import: one JSON object a line.
+pub const NDJSON: &str = "application/x-ndjson";
+
+/// Progress lines a streamed import may queue before a slow reader makes it skip some (the
+/// answer line is always sent).
+const PROGRESS_QUEUE: usize = 16;
+
 async fn import_engine(
     State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
     Json(request): Json<EngineImport>,
-) -> Result<axum::Json<serde_json::Value>, ApiError> {
+) -> Result<axum::response::Response, ApiError> {
+    use axum::response::IntoResponse;
+    let prepared = prepare(&state, request).await?;
+    let streamed = headers
+        .get_all(axum::http::header::ACCEPT)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|v| v.contains(NDJSON));
+    if !streamed {
+        let answer = read_and_import(&state, prepared, &|_| {}).await?;
+        return Ok(axum::Json(answer).into_response());
+    }
+    let (tx, rx) = tokio::sync::mpsc::channel::<String>(PROGRESS_QUEUE);
+    tokio::spawn(async move {
+        let progress_tx = tx.clone();
+        let (n_tables, sample) = (prepared.tables.len(), prepared.sample);
+        let names = prepared.tables.clone();
+        let progress = move |p: Progress<'_>| {
+            let index = names.iter().position(|t| t == p.table).unwrap_or_default();
+            let line = serde_json::json!({ "progress": {
+                "table": p.table, "index": index, "tables": n_tables,
+                "read": p.read, "expected": p.expected, "sample": sample,
+            }});
+            // A reader slower than the scan misses progress lines, never the answer.
+            let _ = progress_tx.try_send(format!("{line}\n"));
+        };
+        let last = tokio::select! {
+            answer = read_and_import(&state, prepared, &progress) => match answer {
+                Ok(answer) => serde_json::json!({ "answer": answer }),
+                Err(e) => {
+                    if let ApiError::Internal(error) = &e {
+                        tracing::error!("{error:#}");
+                    }
+                    serde_json::json!({ "error": e.to_string(), "status": e.status().as_u16() })
+                }
+            },
+            // The page went away: the scan stops with it.
+            () = tx.closed() => return,
+        };
+        let _ = tx.send(format!("{last}\n")).await;
+    });
+    // A channel that stays ended once ended: the compression layer polls after the end.
+    let mut rx = rx;
+    let lines = futures_util::stream::poll_fn(move |cx| {
+        rx.poll_recv(cx)
+            .map(|line| line.map(Ok::<_, std::convert::Infallible>))
+    });
+    let body = axum::body::Body::from_stream(lines);
+    Ok(([(axum::http::header::CONTENT_TYPE, NDJSON)], body).into_response())
+}
+
+/// An engine import admitted: the engine, the tables and the sample, and the admission that
+/// holds its items in the runs' budget until the design is made.
+struct Prepared {
+    engine: crate::engine::Engine,
+    tables: Vec<String>,
+    sample: u64,
+    admission: crate::api::runs::Admission,
+}
+
+/// Checks the request, resolves the engine and its tables, and admits the sample, before any
+/// item is read.
+async fn prepare(state: &AppState, request: EngineImport) -> Result<Prepared, ApiError> {
     let sample = request.sample.unwrap_or(DEFAULT_SAMPLE);
     if !(1..=MAX_SAMPLE).contains(&sample) {
         return Err(ApiError::BadRequest(format!(
@@ -136,7 +212,28 @@ async fn import_engine(
     // Every sampled item is held until the design is made: admitted before the first request.
     let items = usize::try_from(sample.saturating_mul(tables.len() as u64)).unwrap_or(usize::MAX);
     let admission = state.runs.admit(items)?;
-    let read = read_tables(&engine, &tables, sample, &|_, _| {})
+    Ok(Prepared {
+        engine,
+        tables,
+        sample,
+        admission,
+    })
+}
+
+/// Reads the admitted tables (telling `progress` the items read of each after every page) and
+/// infers the design in the heavy-work pool: the answer of `POST /api/import/engine`.
+async fn read_and_import(
+    state: &AppState,
+    prepared: Prepared,
+    progress: &(dyn Fn(Progress<'_>) + Send + Sync),
+) -> Result<serde_json::Value, ApiError> {
+    let Prepared {
+        engine,
+        tables,
+        sample,
+        admission,
+    } = prepared;
+    let read = read_tables(&engine, &tables, sample, progress)
         .await
         .map_err(engine_error)?;
     let scans: Vec<serde_json::Value> = read
@@ -174,5 +271,5 @@ async fn import_engine(
             }))
         })
         .await??;
-    Ok(axum::Json(answer))
+    Ok(answer)
 }

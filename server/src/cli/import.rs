@@ -127,20 +127,21 @@ async fn import_tables(args: &Args) -> anyhow::Result<Imported> {
     let bar = Mutex::new(None::<ProgressBar>);
     let terminal = std::io::stderr().is_terminal();
     let sample = args.sample;
-    let progress = |table: &str, n: u64| {
+    let progress = |p: crate::live::Progress<'_>| {
         if !terminal {
             return;
         }
         let Ok(mut bar) = bar.lock() else { return };
         let bar = bar.get_or_insert_with(|| {
-            let bar = ProgressBar::new(sample);
+            let bar = ProgressBar::new(p.expected);
             if let Ok(style) = ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} items") {
                 bar.set_style(style.progress_chars("=> "));
             }
             bar
         });
-        bar.set_message(table.to_string());
-        bar.set_position(n);
+        bar.set_message(p.table.to_string());
+        bar.set_length(p.expected.max(p.read));
+        bar.set_position(p.read);
     };
     let read = read_tables(engine, &tables, sample, &progress)
         .await
