@@ -342,6 +342,7 @@ fn Editor(
             "2" => session.center.set(CenterView::Data),
             "3" => session.center.set(CenterView::Cost),
             "4" => session.center.set(CenterView::Run),
+            "5" => session.center.set(CenterView::Migrate),
             _ => {}
         }
     });
@@ -399,6 +400,7 @@ fn Editor(
         }
         .into_any(),
         CenterView::Run => view! { <crate::run::RunView/> }.into_any(),
+        CenterView::Migrate => view! { <crate::panels::MigrateView/> }.into_any(),
     }
     };
 

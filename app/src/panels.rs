@@ -6,6 +6,7 @@ mod center_tabs;
 mod cost_view;
 mod data_view;
 mod findings;
+mod migrate_view;
 mod patterns;
 mod sample;
 mod verdict_badge;
@@ -13,6 +14,7 @@ mod verdict_badge;
 pub use center_tabs::CenterTabs;
 pub use cost_view::CostView;
 pub use data_view::DataView;
+pub use migrate_view::{MigrateView, mark_deployed};
 pub use sample::SampleCache;
 pub use verdict_badge::{Badge, VerdictBadge};
 

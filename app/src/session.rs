@@ -66,6 +66,7 @@ pub enum CenterView {
     Data,
     Cost,
     Run,
+    Migrate,
 }
 
 /// A modal dialog.

@@ -5,8 +5,10 @@
 //! [`LocalDesign`] as JSON (what the design list shows, read without loading any design),
 //! `files` its design file (`keyplan_core::file`, the same bytes `keyplan` writes), and
 //! `handles` the file it was opened from or saved to (a File System Access handle, where the
-//! browser has them). A design and its entry are written in one transaction, so the list never
-//! names a design that is not there, and a failed write changes nothing.
+//! browser has them), and `baselines` the design as last marked deployed (a [`Baseline`]: what
+//! the Migrate tab plans from; issue 18). A design and its entry are written in one
+//! transaction, so the list never names a design that is not there, and a failed write changes
+//! nothing. Version 2 added `baselines`; a version-1 database gains it on open.
 //!
 //! Three small things stay in localStorage, because they must be read or written synchronously:
 //! `keyplan.current` (the design open), and `keyplan.journal`, the open design's text written
@@ -24,10 +26,12 @@ use keyplan_core::Design;
 use leptos::wasm_bindgen::JsValue;
 
 const DB_NAME: &str = "keyplan";
-const DB_VERSION: u32 = 1;
+const DB_VERSION: u32 = 2;
 const META: &str = "meta";
 const FILES: &str = "files";
 const HANDLES: &str = "handles";
+const BASELINES: &str = "baselines";
+const STORES: [&str; 4] = [META, FILES, HANDLES, BASELINES];
 
 const CURRENT: &str = "keyplan.current";
 const JOURNAL: &str = "keyplan.journal";
@@ -148,7 +152,7 @@ async fn db() -> Result<Rc<Database>, String> {
         let Ok(database) = idb::DatabaseEvent::database(&event) else {
             return;
         };
-        for name in [META, FILES, HANDLES] {
+        for name in STORES {
             if !database.store_names().iter().any(|n| n == name) {
                 let _ = database.create_object_store(name, ObjectStoreParams::new());
             }
@@ -266,6 +270,41 @@ async fn finish(transaction: idb::Transaction) -> Result<(), String> {
     }
 }
 
+/// A design as it was when the user marked it deployed: the data in its tables has this shape.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Baseline {
+    /// The design file's text.
+    pub text: String,
+    /// When it was marked, in milliseconds since 1970.
+    pub marked: f64,
+}
+
+/// Stores `baseline` as design `id`'s deployed baseline, replacing any before.
+pub async fn save_baseline(id: &str, baseline: &Baseline) -> Result<(), String> {
+    let db = db().await?;
+    let transaction = db
+        .transaction(&[BASELINES], TransactionMode::ReadWrite)
+        .map_err(|e| refused("save the baseline", e))?;
+    let store = transaction
+        .object_store(BASELINES)
+        .map_err(|e| refused("save the baseline", e))?;
+    let value = serde_json::to_string(baseline).map_err(|e| refused("save the baseline", e))?;
+    let _request = store
+        .put(&JsValue::from_str(&value), Some(&JsValue::from_str(id)))
+        .map_err(|e| refused("save the baseline", e))?;
+    finish(transaction).await
+}
+
+/// Design `id`'s deployed baseline, if it has one.
+pub async fn baseline(id: &str) -> Result<Option<Baseline>, String> {
+    let Some(value) = get_value(BASELINES, id).await?.and_then(|v| v.as_string()) else {
+        return Ok(None);
+    };
+    serde_json::from_str(&value)
+        .map(Some)
+        .map_err(|e| format!("the stored baseline does not read ({e})"))
+}
+
 /// Remembers the file a design belongs to (a File System Access handle).
 pub async fn save_handle(id: &str, handle: &JsValue) -> Result<(), String> {
     let db = db().await?;
@@ -285,9 +324,9 @@ pub async fn save_handle(id: &str, handle: &JsValue) -> Result<(), String> {
 pub async fn remove(id: &str) -> Result<(), String> {
     let db = db().await?;
     let transaction = db
-        .transaction(&[META, FILES, HANDLES], TransactionMode::ReadWrite)
+        .transaction(&STORES, TransactionMode::ReadWrite)
         .map_err(|e| refused("delete", e))?;
-    for name in [META, FILES, HANDLES] {
+    for name in STORES {
         let store = transaction
             .object_store(name)
             .map_err(|e| refused("delete", e))?;

@@ -117,7 +117,7 @@ impl Resolution {
     }
 
     /// `Query on GSI1 (GSI1PK = :pk)`, `GetItem (PK = :pk AND SK = :sk)`, `Scan, not covered`.
-    fn words(&self) -> String {
+    pub fn words(&self) -> String {
         let mut out = self.operation.to_string();
         if let Some(index) = &self.index {
             let _ = write!(out, " on {index}");
@@ -263,7 +263,8 @@ impl Difference {
         )
     }
 
-    fn line(&self) -> String {
+    /// `+ index GSI1: added (...)`, as `keyplan diff` prints it.
+    pub fn line(&self) -> String {
         format!(
             "{} {}: {}",
             self.change.sign(),
@@ -274,7 +275,8 @@ impl Difference {
 }
 
 impl VerdictChange {
-    fn line(&self) -> String {
+    /// `~ Get order by ID: Scan -> Query on GSI4 (...)`, as `keyplan diff` prints it.
+    pub fn line(&self) -> String {
         let mark = if self.regression { "!" } else { "~" };
         let tail = if self.regression {
             "  (regression)"

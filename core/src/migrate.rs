@@ -38,6 +38,17 @@ pub enum Phase {
     Contract,
 }
 
+impl Phase {
+    /// `expand`, `migrate`, `contract`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Expand => "expand",
+            Phase::Migrate => "migrate",
+            Phase::Contract => "contract",
+        }
+    }
+}
+
 /// What a step does to the data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -53,6 +64,19 @@ pub enum StepKind {
     Rebuild,
     /// An index, attribute, entity or table dropped.
     Contract,
+}
+
+impl StepKind {
+    /// `online`, `backfill`, `re-key`, `rebuild`, `contract`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StepKind::Online => "online",
+            StepKind::Backfill => "backfill",
+            StepKind::Rekey => "re-key",
+            StepKind::Rebuild => "rebuild",
+            StepKind::Contract => "contract",
+        }
+    }
 }
 
 /// One step of a plan.
@@ -762,18 +786,7 @@ impl Plan {
         }
         let mut out = String::new();
         for (i, s) in self.steps.iter().enumerate() {
-            let kind = match s.kind {
-                StepKind::Online => "online",
-                StepKind::Backfill => "backfill",
-                StepKind::Rekey => "re-key",
-                StepKind::Rebuild => "rebuild",
-                StepKind::Contract => "contract",
-            };
-            let phase = match s.phase {
-                Phase::Expand => "expand",
-                Phase::Migrate => "migrate",
-                Phase::Contract => "contract",
-            };
+            let (phase, kind) = (s.phase.as_str(), s.kind.as_str());
             let _ = writeln!(out, "{}. [{phase}, {kind}] {}", i + 1, s.action);
             let _ = writeln!(out, "   why: {}", s.why);
             let items = s.items.map_or("unknown".to_string(), thousands);
@@ -810,7 +823,7 @@ impl Plan {
 }
 
 /// Units in words: `29.5`, `11,200,000,000` (whole from 1,000 up).
-fn units(n: f64) -> String {
+pub fn units(n: f64) -> String {
     if n >= 1000.0 {
         thousands(n.round() as u64)
     } else {
@@ -819,7 +832,7 @@ fn units(n: f64) -> String {
 }
 
 /// `2 h 5 min`, `40 s`, `0 s`.
-fn duration(seconds: f64) -> String {
+pub fn duration(seconds: f64) -> String {
     let s = seconds.ceil() as u64;
     match s {
         0..60 => format!("{s} s"),

@@ -218,7 +218,21 @@ pub fn EngineImport() -> impl IntoView {
                 Ok(imported) => {
                     // Opened even when the dialog was closed meanwhile: what was read is not
                     // thrown away. Another dialog the user opened since stays open.
+                    // The tables hold data in this shape: the design starts deployed, so the
+                    // Migrate tab plans every change from it (issue 18).
+                    let deployed = imported.design.clone();
                     library.open_new(&store, &session, imported.design);
+                    crate::panels::mark_deployed(
+                        library.current.get_untracked(),
+                        &deployed,
+                        move |stored| {
+                            if let Err(e) = stored {
+                                session.warn(format!(
+                                    "The imported design is open, but not marked as deployed: {e}"
+                                ));
+                            }
+                        },
+                    );
                     if session.dialog.get_untracked() == Some(Dialog::EngineImport) {
                         session.dialog.set(None);
                     }

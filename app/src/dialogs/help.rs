@@ -13,7 +13,7 @@ const SHORTCUTS: &[(&str, &str)] = &[
     ("P", "Add an access pattern"),
     ("Delete", "Delete the selected entities or pattern"),
     ("F", "Fit the design to the screen"),
-    ("1 / 2 / 3 / 4", "Canvas, data, cost, run"),
+    ("1 / 2 / 3 / 4 / 5", "Canvas, data, cost, run, migrate"),
     ("Shift + click", "Add a card to the selection"),
     ("Shift + drag", "Select the cards in a rectangle"),
     ("Arrow keys", "Nudge the focused card (Shift: further)"),

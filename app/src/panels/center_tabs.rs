@@ -1,4 +1,5 @@
-//! The tabs above the centre: the canvas, the data view, the cost view and the run panel.
+//! The tabs above the centre: the canvas, the data view, the cost view, the run panel and the
+//! migration plan.
 
 use leptos::prelude::*;
 
@@ -12,6 +13,7 @@ pub fn CenterTabs() -> impl IntoView {
             <button
                 role="tab"
                 class="tab"
+                data-testid=format!("tab-{}", label.to_lowercase())
                 title=format!("{label} ({key})")
                 aria-selected=move || (session.center.get() == view).to_string()
                 on:click=move |_| session.center.set(view)
@@ -26,6 +28,7 @@ pub fn CenterTabs() -> impl IntoView {
             {tab(CenterView::Data, "Data", "2")}
             {tab(CenterView::Cost, "Cost", "3")}
             {tab(CenterView::Run, "Run", "4")}
+            {tab(CenterView::Migrate, "Migrate", "5")}
         </div>
     }
 }

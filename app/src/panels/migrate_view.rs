@@ -1,0 +1,285 @@
+//! The Migrate tab (issue 18): the open design against the design its tables were deployed
+//! with. "Mark as deployed" stores the open design as that baseline (a design imported from an
+//! engine starts with one); the tab then shows what changed since (`keyplan diff`'s words), every
+//! pattern whose verdict changed, and core's migration plan (`keyplan migrate`'s steps, in
+//! expand / migrate / contract order, with their items, units, cost and duration). Nothing here
+//! plans or compares: [`keyplan_core::diff`] and [`keyplan_core::migrate`] do, as for the CLI.
+
+use std::collections::BTreeMap;
+
+use keyplan_core::Design;
+use keyplan_core::diff::{DesignDiff, diff};
+use keyplan_core::migrate::{Plan, PlanConfig, duration, plan, units};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use crate::library::use_library;
+use crate::session::use_session;
+use crate::storage::{Baseline, baseline, save_baseline};
+use crate::store::use_store;
+
+/// The open design's baseline, as read from the browser's storage.
+#[derive(Debug, Clone, PartialEq)]
+enum Stored {
+    Loading,
+    None,
+    /// The baseline, parsed, and when it was marked.
+    Marked {
+        design: Box<Design>,
+        marked: f64,
+    },
+    Failed(String),
+}
+
+impl Stored {
+    fn of(read: Result<Option<Baseline>, String>) -> Stored {
+        match read {
+            Ok(None) => Stored::None,
+            Ok(Some(b)) => match keyplan_core::file::parse(&b.text) {
+                Ok(design) => Stored::Marked {
+                    design: Box::new(design),
+                    marked: b.marked,
+                },
+                Err(e) => Stored::Failed(format!("the deployed baseline does not read: {e}")),
+            },
+            Err(e) => Stored::Failed(e),
+        }
+    }
+}
+
+/// Stores `design` as design `id`'s deployed baseline; the toast or the warning says how it
+/// went. `then` gets the stored state.
+pub fn mark_deployed(
+    id: String,
+    design: &Design,
+    then: impl FnOnce(Result<f64, String>) + 'static,
+) {
+    let baseline = Baseline {
+        text: keyplan_core::file::to_string(design),
+        marked: js_sys::Date::now(),
+    };
+    spawn_local(async move {
+        let marked = baseline.marked;
+        then(save_baseline(&id, &baseline).await.map(|()| marked));
+    });
+}
+
+/// "2 Dec 2026, 14:05" in the browser's locale and zone.
+fn when(marked: f64) -> String {
+    js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(marked))
+        .to_locale_string("default", &wasm_bindgen::JsValue::UNDEFINED)
+        .as_string()
+        .unwrap_or_default()
+}
+
+#[component]
+pub fn MigrateView() -> impl IntoView {
+    let store = use_store();
+    let library = use_library();
+    let session = use_session();
+    let stored = RwSignal::new(Stored::Loading);
+    // Read again whenever another design is opened.
+    Effect::new(move |_| {
+        let id = library.current.get();
+        stored.set(Stored::Loading);
+        spawn_local(async move {
+            let read = baseline(&id).await;
+            if library.current.get_untracked() == id {
+                let _ = stored.try_set(Stored::of(read));
+            }
+        });
+    });
+    let mark = move |_| {
+        let id = library.current.get_untracked();
+        let design = store.with_untracked(Clone::clone);
+        let kept = design.clone();
+        mark_deployed(id, &design, move |result| match result {
+            Ok(marked) => {
+                let _ = stored.try_set(Stored::Marked {
+                    design: Box::new(kept),
+                    marked,
+                });
+                session.say("Marked as deployed: the Migrate tab plans every change from here");
+            }
+            Err(e) => session.warn(format!("Could not mark the design as deployed: {e}")),
+        });
+    };
+    // Items per entity the user typed, for entities whose volume the design does not record.
+    let volumes: RwSignal<BTreeMap<String, u64>> = RwSignal::new(BTreeMap::new());
+    // What changed since the baseline, and the plan: recomputed on every edit.
+    let report = Memo::new(move |_| {
+        let config = PlanConfig {
+            items: volumes.get(),
+            ..PlanConfig::default()
+        };
+        stored.with(|s| match s {
+            Stored::Marked { design: old, .. } => {
+                Some(store.with(|new| (diff(old, new), plan(old, new, &config))))
+            }
+            _ => None,
+        })
+    });
+
+    let header = move || {
+        match stored.get() {
+        Stored::Loading => view! { <p class="hint" role="status">"Reading the deployed baseline…"</p> }.into_any(),
+        Stored::None => view! {
+            <p class="hint" data-testid="migrate-no-baseline">
+                "No deployed baseline yet. Mark the design as deployed when its tables hold data in this shape; every change after that is planned here as a migration: what changed, which verdicts, and the steps that take the data there, with their cost."
+            </p>
+        }
+        .into_any(),
+        Stored::Marked { marked, .. } => view! {
+            <p class="hint" data-testid="migrate-baseline">{format!("Compared with the design marked deployed on {}.", when(marked))}</p>
+        }
+        .into_any(),
+        Stored::Failed(message) => view! {
+            <p class="diagnostic error" role="alert">{message}</p>
+        }
+        .into_any(),
+    }
+    };
+
+    view! {
+        <div class="migrate-view" data-testid="migrate-view" tabindex="0" aria-label="Migrate">
+            <div class="migrate-head">
+                <h2>"Migrate from the deployed design"</h2>
+                <button
+                    class="button"
+                    data-testid="mark-deployed"
+                    disabled=move || stored.with(|s| matches!(s, Stored::Loading))
+                    on:click=mark
+                >
+                    "Mark as deployed"
+                </button>
+            </div>
+            {header}
+            {move || report.get().map(|(d, p)| view! { <Report diff=d plan=p volumes=volumes/> })}
+        </div>
+    }
+}
+
+#[component]
+fn Report(diff: DesignDiff, plan: Plan, volumes: RwSignal<BTreeMap<String, u64>>) -> impl IntoView {
+    if diff.is_empty() {
+        return view! {
+            <p class="hint" data-testid="migrate-summary">"No changes since the deployed design: nothing to migrate."</p>
+        }
+        .into_any();
+    }
+    let changes = diff.text();
+    let verdicts: Vec<(String, bool)> = diff
+        .verdicts
+        .iter()
+        .map(|v| (v.line(), v.regression))
+        .collect();
+    view! {
+        <p class="hint" data-testid="migrate-summary">{diff.summary()}</p>
+        {(!verdicts.is_empty()).then(|| view! {
+            <section aria-label="Verdicts that changed">
+                <h3>"Verdicts that changed"</h3>
+                <ul class="migrate-verdicts">
+                    {verdicts.into_iter().map(|(line, regression)| view! {
+                        <li class:diagnostic=regression class:error=regression data-testid="migrate-verdict">{line}</li>
+                    }).collect_view()}
+                </ul>
+            </section>
+        })}
+        <section aria-label="Migration plan">
+            <h3>"Migration plan"</h3>
+            <PlanTable plan=plan volumes=volumes/>
+        </section>
+        <details class="migrate-changes">
+            <summary>"What changed"</summary>
+            <pre data-testid="migrate-changes">{changes}</pre>
+        </details>
+    }
+    .into_any()
+}
+
+#[component]
+fn PlanTable(plan: Plan, volumes: RwSignal<BTreeMap<String, u64>>) -> impl IntoView {
+    if plan.steps.is_empty() {
+        return view! {
+            <p class="hint" data-testid="migrate-no-steps">"The data already has the new design's shape: nothing to rewrite."</p>
+        }
+        .into_any();
+    }
+    let totals = format!(
+        "{} RRU, {} WRU, ${:.4} on demand, {} at {} WCU/s",
+        units(plan.read_units),
+        units(plan.write_units),
+        plan.cost,
+        duration(plan.seconds),
+        units(plan.max_wcu)
+    );
+    // The entities whose volume is unknown, and those the user gave: a field each.
+    let mut asked: Vec<String> = plan.unknown_volumes.clone();
+    asked.extend(volumes.with_untracked(|v| v.keys().cloned().collect::<Vec<_>>()));
+    asked.sort();
+    asked.dedup();
+    let fields = (!asked.is_empty()).then(|| view! {
+        <fieldset class="migrate-volumes" data-testid="migrate-volumes">
+            <legend>"Items per entity in the deployed tables (the design records no volume for these)"</legend>
+            {asked.into_iter().map(|entity| {
+                let name = entity.clone();
+                let value = volumes.with_untracked(|v| v.get(&entity).map(u64::to_string)).unwrap_or_default();
+                view! {
+                    <label class="field inline">
+                        <span class="field-label">{entity.clone()}</span>
+                        <input class="input" type="text" inputmode="numeric" autocomplete="off"
+                            data-testid="migrate-volume" placeholder="unknown"
+                            aria-label=format!("Items of {entity}")
+                            prop:value=value
+                            on:change=move |ev| {
+                                let text = event_target_value(&ev).replace([',', '_', ' '], "");
+                                volumes.update(|v| match text.parse::<u64>() {
+                                    Ok(n) => { v.insert(name.clone(), n); }
+                                    Err(_) => { v.remove(&name); }
+                                });
+                            }
+                        />
+                    </label>
+                }
+            }).collect_view()}
+        </fieldset>
+    });
+    view! {
+        <table class="migrate-plan" data-testid="migrate-plan">
+            <thead>
+                <tr>
+                    <th scope="col">"#"</th>
+                    <th scope="col">"Phase"</th>
+                    <th scope="col">"Kind"</th>
+                    <th scope="col">"Step"</th>
+                    <th scope="col" class="num">"Items"</th>
+                    <th scope="col" class="num">"RRU"</th>
+                    <th scope="col" class="num">"WRU"</th>
+                    <th scope="col" class="num">"Cost"</th>
+                    <th scope="col" class="num">"Duration"</th>
+                </tr>
+            </thead>
+            <tbody>
+                {plan.steps.into_iter().enumerate().map(|(i, s)| view! {
+                    <tr data-testid="migrate-step">
+                        <td>{i + 1}</td>
+                        <td>{s.phase.as_str()}</td>
+                        <td data-testid="migrate-step-kind">{s.kind.as_str()}</td>
+                        <td>
+                            <div data-testid="migrate-step-action">{s.action}</div>
+                            <div class="hint">{s.why}</div>
+                        </td>
+                        <td class="num">{s.items.map_or("unknown".to_string(), keyplan_core::sample::thousands)}</td>
+                        <td class="num">{units(s.read_units)}</td>
+                        <td class="num">{units(s.write_units)}</td>
+                        <td class="num">{format!("${:.4}", s.cost)}</td>
+                        <td class="num">{duration(s.seconds)}</td>
+                    </tr>
+                }).collect_view()}
+            </tbody>
+        </table>
+        <p class="hint" data-testid="migrate-totals">{format!("Total: {totals}")}</p>
+        {fields}
+    }
+    .into_any()
+}
