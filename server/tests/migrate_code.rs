@@ -423,3 +423,208 @@ async fn every_typescript_migration_leaves_what_core_predicts_and_reruns_as_a_no
 async fn every_python_migration_leaves_what_core_predicts_and_reruns_as_a_no_op() {
     every_migration_leaves_what_core_predicts(Language::Python).await;
 }
+
+/// How many items of OLD's sample `entity` has in `table`.
+fn sample_items_of(table: &str, entity: &str) -> u64 {
+    let old = order_example();
+    let sample = sample_plan(&old, &Counts::default()).expect("the sample");
+    sample.items[table]
+        .iter()
+        .filter(|i| keyplan_core::sample::identify(&old, table, i).as_deref() == Some(entity))
+        .count() as u64
+}
+
+/// The re-key of OrderItem and the rebuild in `language`: a program refuses to start without
+/// its table or with one it does not know; a run stopped after its first checkpoint resumes
+/// from it (not with other segments), ends where core predicts, and writes each item once over
+/// both runs.
+async fn a_stopped_run_resumes_without_writing_twice(language: Language) {
+    let dir = work_dir();
+    let cases: Vec<(&str, Design, Plan)> = cases()
+        .into_iter()
+        .filter(|(what, _, _)| what.contains("re-keyed") || what.contains("LSI"))
+        .collect();
+    assert_eq!(cases.len(), 2, "the re-key and the rebuild");
+    let Some(programs) = programs(language, dir.path(), &cases) else {
+        return;
+    };
+    let Some((moto, engine)) = start_moto().await else {
+        return;
+    };
+    for ((what, new, plan), program) in cases.iter().zip(&programs) {
+        stopped_and_resumed(&moto, &engine, dir.path(), what, new, plan, program).await;
+    }
+}
+
+async fn stopped_and_resumed(
+    moto: &Moto,
+    engine: &Engine,
+    dir: &Path,
+    what: &str,
+    new: &Design,
+    plan: &Plan,
+    program: &Program,
+) {
+    let (moto, engine) = (moto, engine.clone());
+    let t = tables_for(&engine, new, plan).await;
+    let before = data(&engine, new, &t.all).await;
+    let checkpoint = dir.join(format!("{what}.checkpoint.json"));
+    let checkpoint = checkpoint.to_string_lossy();
+
+    let refused = program.run(moto, &BTreeMap::new(), &[]);
+    assert_eq!(refused.code, 2, "{}", refused.output);
+    assert!(
+        refused
+            .output
+            .contains("refusing to start: no table given for orders"),
+        "{}",
+        refused.output
+    );
+    let mut unknown = t.given.clone();
+    unknown.insert("bystander".to_string(), "bystander-orders".to_string());
+    let refused = program.run(moto, &unknown, &[]);
+    assert_eq!(refused.code, 2, "{}", refused.output);
+    assert!(
+        refused
+            .output
+            .contains("this migration has no table bystander"),
+        "{}",
+        refused.output
+    );
+    assert_eq!(
+        data(&engine, new, &t.all).await,
+        before,
+        "a refused run wrote"
+    );
+
+    let orders = read_table(&engine, &t.all["orders"]).await.len();
+    let page = (orders / 2).to_string();
+    let first = program.run(
+        moto,
+        &t.given,
+        &[
+            "--segments",
+            "1",
+            "--page-size",
+            &page,
+            "--max-pages",
+            "1",
+            "--checkpoint",
+            &checkpoint,
+        ],
+    );
+    assert_eq!(
+        first.code, 3,
+        "{what}: stopped after a page:\n{}",
+        first.output
+    );
+    assert_eq!(first.summary["done"], false, "{}", first.output);
+    let partial = data(&engine, new, &t.all).await;
+    assert!(first.writes() > 0, "{}", first.output);
+    assert_ne!(partial, predicted(new), "{what}: one page did it all");
+
+    let other = program.run(
+        moto,
+        &t.given,
+        &["--segments", "2", "--checkpoint", &checkpoint],
+    );
+    assert_eq!(other.code, 2, "{}", other.output);
+    assert!(
+        other.output.contains("was made with --segments 1"),
+        "{}",
+        other.output
+    );
+
+    let resumed = program.run(
+        moto,
+        &t.given,
+        &["--segments", "1", "--checkpoint", &checkpoint],
+    );
+    resumed.succeeded(&format!("{what}: the resumed run"));
+    assert_eq!(
+        data(&engine, new, &t.all).await,
+        predicted(new),
+        "{what}: the resumed run did not finish the migration"
+    );
+    // Each OrderItem is put at its new key once and deleted at its old one once; a rebuild
+    // puts every item once into the new table.
+    let rebuild = plan.steps.iter().any(|s| s.kind == StepKind::Rebuild);
+    let expected = if rebuild {
+        orders as u64
+    } else {
+        2 * sample_items_of("orders", "OrderItem")
+    };
+    assert_eq!(
+        first.writes() + resumed.writes(),
+        expected,
+        "{what}: written twice\n{}\n{}",
+        first.output,
+        resumed.output
+    );
+    if rebuild {
+        // The source does not change under a rebuild: the resumed run reads on from the
+        // checkpoint, not from the start.
+        let scanned = |r: &Ran| r.summary["scanned"].as_u64().expect("scanned");
+        assert_eq!(scanned(&first) + scanned(&resumed), orders as u64);
+    }
+    let again = program.run(
+        moto,
+        &t.given,
+        &["--segments", "1", "--checkpoint", &checkpoint],
+    );
+    again.succeeded(&format!("{what}: a run after the last"));
+    assert_eq!(again.summary["scanned"], 0, "{}", again.output);
+    t.cleanup().await;
+}
+
+// issue 18: a TypeScript run stopped after a checkpoint resumes where it was.
+#[tokio::test]
+async fn a_stopped_typescript_run_resumes_without_writing_twice() {
+    a_stopped_run_resumes_without_writing_twice(Language::TypeScript).await;
+}
+
+// issue 18: a Python run stopped after a checkpoint resumes where it was.
+#[tokio::test]
+async fn a_stopped_python_run_resumes_without_writing_twice() {
+    a_stopped_run_resumes_without_writing_twice(Language::Python).await;
+}
+
+/// `keyplan migrate OLD NEW --to LANGUAGE -o FILE` writes core's program; an unknown language
+/// is refused with the ones there are.
+#[test]
+fn the_cli_writes_the_migration_program() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let old = order_example();
+    let (_, new) = migrations().remove(1);
+    let old_file = dir.path().join("old.keyplan.json");
+    let new_file = dir.path().join("new.keyplan.json");
+    std::fs::write(&old_file, keyplan_core::file::to_string(&old)).expect("write");
+    std::fs::write(&new_file, keyplan_core::file::to_string(&new)).expect("write");
+    let out = dir.path().join("migrate.py");
+    let keyplan = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_keyplan"))
+            .arg("migrate")
+            .arg(&old_file)
+            .arg(&new_file)
+            .args(args)
+            .output()
+            .expect("keyplan runs")
+    };
+    let written = keyplan(&["--to", "python", "-o", &out.to_string_lossy()]);
+    assert!(written.status.success(), "{written:?}");
+    let (old, new) = (
+        keyplan_core::file::parse(&std::fs::read_to_string(&old_file).expect("read")).expect("old"),
+        keyplan_core::file::parse(&std::fs::read_to_string(&new_file).expect("read")).expect("new"),
+    );
+    let plan = plan(&old, &new, &PlanConfig::default());
+    assert_eq!(
+        std::fs::read_to_string(&out).expect("the program"),
+        generate(&old, &new, &plan, Language::Python).expect("generates")
+    );
+    let refused = keyplan(&["--to", "cobol"]);
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("typescript or python"),
+        "{refused:?}"
+    );
+}

@@ -402,7 +402,7 @@ class Migration:
         self.client = client
         self.bucket = Bucket(options["max_wcu"])
         self.checkpoint = checkpoint
-        self.counts = {"written": 0, "updated": 0, "deleted": 0, "present": 0, "gone": 0, "unchanged": 0, "units": 0}
+        self.counts = {"written": 0, "updated": 0, "deleted": 0, "present": 0, "gone": 0, "unchanged": 0, "units": 0, "scanned": 0}
         self.pages = 0
         self.stopped = False
         self.lock = threading.Lock()
@@ -554,6 +554,7 @@ class Migration:
             if place["lastKey"] is not None:
                 request["ExclusiveStartKey"] = from_json_key(place["lastKey"])
             page = self.client.scan(**request)
+            self.count("scanned", len(page.get("Items", [])))
             for item in page.get("Items", []):
                 self.process(step, item)
             last = page.get("LastEvaluatedKey")

@@ -429,6 +429,7 @@ interface Counts {
   present: number;
   gone: number;
   unchanged: number;
+  scanned: number;
   units: number;
 }
 
@@ -610,6 +611,7 @@ async function runSegment(ctx: Context, step: DataStep, segment: number): Promis
       Limit: ctx.options.pageSize,
       ExclusiveStartKey: place.lastKey === null ? undefined : fromJsonKey(place.lastKey),
     }));
+    ctx.counts.scanned += (page.Items ?? []).length;
     for (const item of page.Items ?? []) await processItem(ctx, step, item);
     const last = page.LastEvaluatedKey;
     if (last === undefined || Object.keys(last).length === 0) {
@@ -657,7 +659,7 @@ async function main(argv: string[]): Promise<number> {
     client,
     bucket: new Bucket(options.maxWcu),
     checkpoint,
-    counts: { written: 0, updated: 0, deleted: 0, present: 0, gone: 0, unchanged: 0, units: 0 },
+    counts: { written: 0, updated: 0, deleted: 0, present: 0, gone: 0, unchanged: 0, units: 0, scanned: 0 },
     pages: 0,
     stopped: false,
   };
