@@ -497,6 +497,21 @@ async fn stopped_and_resumed(
         "a refused run wrote"
     );
 
+    let rebuild = plan.steps.iter().any(|s| s.kind == StepKind::Rebuild);
+    if rebuild {
+        // The table a rebuild copies into must exist: the program does not create tables.
+        let mut absent = t.given.clone();
+        absent.insert(rebuilt_role("orders"), "no-such-table".to_string());
+        let refused = program.run(moto, &absent, &[]);
+        assert_eq!(refused.code, 2, "{}", refused.output);
+        assert!(
+            refused
+                .output
+                .contains("no-such-table (orders@new) cannot be described"),
+            "{}",
+            refused.output
+        );
+    }
     let orders = read_table(&engine, &t.all["orders"]).await.len();
     let page = (orders / 2).to_string();
     let first = program.run(
@@ -548,7 +563,6 @@ async fn stopped_and_resumed(
     );
     // Each OrderItem is put at its new key once and deleted at its old one once; a rebuild
     // puts every item once into the new table.
-    let rebuild = plan.steps.iter().any(|s| s.kind == StepKind::Rebuild);
     let expected = if rebuild {
         orders as u64
     } else {

@@ -344,7 +344,11 @@ fn header(out: &mut String, language: Language, plan: &Plan, data: &Data) {
     let c = language.comment();
     let file = format!("migrate.{}", language.extension());
     let run = match language {
-        Language::TypeScript => format!("tsc --strict {file} && node migrate.js"),
+        Language::TypeScript => {
+            format!(
+                "tsc --strict --target es2022 --module nodenext --types node {file} && node migrate.js"
+            )
+        }
         Language::Python => format!("python {file}"),
     };
     let tables: Vec<String> = data

@@ -380,8 +380,13 @@ def load_checkpoint(options):
     fresh = {"plan": MIGRATION["plan"], "segments": options["segments"], "tables": tables, "steps": {}}
     if not os.path.exists(options["checkpoint"]):
         return fresh
-    with open(options["checkpoint"], encoding="utf-8") as f:
-        found = json.load(f)
+    try:
+        with open(options["checkpoint"], encoding="utf-8") as f:
+            found = json.load(f)
+    except (OSError, ValueError) as error:
+        raise UsageError(f"the checkpoint {options['checkpoint']} cannot be read: {error}") from error
+    if not isinstance(found, dict):
+        raise UsageError(f"the checkpoint {options['checkpoint']} is not a checkpoint")
     if found.get("plan") != MIGRATION["plan"]:
         raise UsageError(
             f"the checkpoint {options['checkpoint']} is of another migration (plan {found.get('plan')}, "

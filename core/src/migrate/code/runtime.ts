@@ -447,7 +447,12 @@ function loadCheckpoint(options: Options): Checkpoint {
   const tables = Object.fromEntries([...options.tables.entries()].sort());
   const fresh: Checkpoint = { plan: MIGRATION.plan, segments: options.segments, tables, steps: {} };
   if (!fs.existsSync(options.checkpoint)) return fresh;
-  const found = JSON.parse(fs.readFileSync(options.checkpoint, "utf8")) as Checkpoint;
+  let found: Checkpoint;
+  try {
+    found = JSON.parse(fs.readFileSync(options.checkpoint, "utf8")) as Checkpoint;
+  } catch (error) {
+    throw new UsageError(`the checkpoint ${options.checkpoint} cannot be read: ${(error as Error).message}`);
+  }
   if (found.plan !== MIGRATION.plan) {
     throw new UsageError(`the checkpoint ${options.checkpoint} is of another migration (plan ${found.plan}, this one is ${MIGRATION.plan}): remove it or give another --checkpoint`);
   }
