@@ -489,24 +489,41 @@ function dryRun(what: string, table: string, item: Item): void {
   console.log(`DRY RUN ${what} ${table} ${JSON.stringify(toJson(item))}`);
 }
 
-async function put(ctx: Context, step: DataStep, role: string, key: string[], item: Item): Promise<void> {
-  const table = tableFor(ctx, step, role);
-  if (ctx.options.dryRun) return dryRun("put-if-absent", table, item);
-  const n = units(item);
+type CountName = "written" | "updated" | "deleted" | "present" | "gone";
+
+/// Sends a conditional write of `n` units, counting it `done`, or `failed` when its condition
+/// did not hold (the write was already made, or the item is gone).
+async function conditional(
+  ctx: Context,
+  n: number,
+  command: PutItemCommand | UpdateItemCommand | DeleteItemCommand,
+  done: CountName,
+  failed: CountName,
+): Promise<void> {
   await ctx.bucket.take(n);
   ctx.counts.units += n;
   try {
-    await ctx.client.send(new PutItemCommand({
-      TableName: table,
-      Item: item,
-      ConditionExpression: "attribute_not_exists(#k)",
-      ExpressionAttributeNames: { "#k": key[0] },
-    }));
-    ctx.counts.written++;
+    // One call per command type: the client's overloads take one at a time.
+    if (command instanceof PutItemCommand) await ctx.client.send(command);
+    else if (command instanceof UpdateItemCommand) await ctx.client.send(command);
+    else await ctx.client.send(command);
+    ctx.counts[done]++;
   } catch (error) {
     if (!conditionFailed(error)) throw error;
-    ctx.counts.present++;
+    ctx.counts[failed]++;
   }
+}
+
+async function put(ctx: Context, step: DataStep, role: string, key: string[], item: Item): Promise<void> {
+  const table = tableFor(ctx, step, role);
+  if (ctx.options.dryRun) return dryRun("put-if-absent", table, item);
+  const command = new PutItemCommand({
+    TableName: table,
+    Item: item,
+    ConditionExpression: "attribute_not_exists(#k)",
+    ExpressionAttributeNames: { "#k": key[0] },
+  });
+  await conditional(ctx, units(item), command, "written", "present");
 }
 
 async function update(ctx: Context, step: DataStep, key: string[], before: Item, after: Item): Promise<void> {
@@ -531,43 +548,27 @@ async function update(ctx: Context, step: DataStep, key: string[], before: Item,
   const expression = [set.length > 0 ? "SET " + set.join(", ") : "", remove.length > 0 ? "REMOVE " + remove.join(", ") : ""]
     .filter((s) => s !== "")
     .join(" ");
-  const n = units(before, after);
-  await ctx.bucket.take(n);
-  ctx.counts.units += n;
-  try {
-    await ctx.client.send(new UpdateItemCommand({
-      TableName: table,
-      Key: keyOf(key, before),
-      UpdateExpression: expression,
-      ConditionExpression: "attribute_exists(#k)",
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: Object.keys(values).length > 0 ? values : undefined,
-    }));
-    ctx.counts.updated++;
-  } catch (error) {
-    if (!conditionFailed(error)) throw error;
-    ctx.counts.gone++;
-  }
+  const command = new UpdateItemCommand({
+    TableName: table,
+    Key: keyOf(key, before),
+    UpdateExpression: expression,
+    ConditionExpression: "attribute_exists(#k)",
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: Object.keys(values).length > 0 ? values : undefined,
+  });
+  await conditional(ctx, units(before, after), command, "updated", "gone");
 }
 
 async function remove(ctx: Context, step: DataStep, key: string[], item: Item): Promise<void> {
   const table = tableFor(ctx, step, step.source);
   if (ctx.options.dryRun) return dryRun("delete", table, keyOf(key, item));
-  const n = units(item);
-  await ctx.bucket.take(n);
-  ctx.counts.units += n;
-  try {
-    await ctx.client.send(new DeleteItemCommand({
-      TableName: table,
-      Key: keyOf(key, item),
-      ConditionExpression: "attribute_exists(#k)",
-      ExpressionAttributeNames: { "#k": key[0] },
-    }));
-    ctx.counts.deleted++;
-  } catch (error) {
-    if (!conditionFailed(error)) throw error;
-    ctx.counts.gone++;
-  }
+  const command = new DeleteItemCommand({
+    TableName: table,
+    Key: keyOf(key, item),
+    ConditionExpression: "attribute_exists(#k)",
+    ExpressionAttributeNames: { "#k": key[0] },
+  });
+  await conditional(ctx, units(item), command, "deleted", "gone");
 }
 
 /// One scanned item: left alone when it already has the new shape, else written in it.
