@@ -180,11 +180,31 @@ fn work_dir() -> tempfile::TempDir {
         .expect("temp dir in .tools")
 }
 
-/// Issue 18's five migrations with their plans.
+/// Issue 18's five migrations with their plans, and two whose programs take paths those do
+/// not: an entity dropped (its items deleted), and a GSI key re-sharded (the write shard
+/// hashed by the program as core hashes it).
 fn cases() -> Vec<(&'static str, Design, Plan)> {
     let old = order_example();
+    let mut dropped = old.clone();
+    dropped.entities.retain(|e| e.name != "DailyOrderCount");
+    dropped.patterns.retain(|p| {
+        !p.entities.iter().any(|e| e == "DailyOrderCount")
+            && !p.writes.iter().any(|w| w.entity == "DailyOrderCount")
+    });
+    let mut resharded = old.clone();
+    resharded
+        .entities
+        .iter_mut()
+        .find(|e| e.name == "Order")
+        .expect("Order")
+        .keys
+        .insert("GSI1PK".into(), "STATUS#{status}#{shard:4}".into());
     migrations()
         .into_iter()
+        .chain([
+            ("DailyOrderCount dropped", dropped),
+            ("GSI1PK re-sharded 4 ways", resharded),
+        ])
         .map(|(what, new)| {
             let plan = plan(&old, &new, &PlanConfig::default());
             (what, new, plan)
@@ -406,9 +426,10 @@ async fn every_migration_leaves_what_core_predicts(language: Language) {
         );
         t.cleanup().await;
     }
-    // The GSI backfill, the re-key and the rebuild write; a GSI removed and a multi-attribute
-    // key are DynamoDB's to build, so their programs have nothing to write.
-    assert_eq!(data_steps, 3, "migrations that wrote");
+    // The GSI backfill, the re-key, the rebuild, the deletion and the re-sharding write; a GSI
+    // removed and a multi-attribute key are DynamoDB's to build, so their programs have
+    // nothing to write.
+    assert_eq!(data_steps, 5, "migrations that wrote");
     assert_eq!(scan_all(&engine, "bystander-orders").await, bystander);
 }
 

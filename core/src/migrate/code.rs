@@ -152,8 +152,16 @@ fn data(old: &Design, new: &Design, plan: &Plan) -> Result<Data, String> {
         roles.insert(source.clone());
         roles.extend(targets.iter().cloned());
         sources.insert(source.clone());
+        let first = if step.kind == StepKind::Rebuild {
+            format!(
+                " (create {} in the new design's shape first, e.g. from `keyplan export NEW --to cloudformation-json`; switching the application over and deleting the old table are yours)",
+                role_of(&source)
+            )
+        } else {
+            String::new()
+        };
         handling.push(format!(
-            "{number}. [{}, {}] {}: this program scans {source}{} and writes {}",
+            "{number}. [{}, {}] {}: this program scans {source}{} and writes {}{first}",
             step.phase.name(),
             step.kind.name(),
             step.action,
