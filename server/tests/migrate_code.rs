@@ -67,23 +67,14 @@ struct Ran {
 
 impl Program {
     fn run(&self, moto: &Moto, tables: &BTreeMap<String, String>, extra: &[&str]) -> Ran {
-        let mut command = Command::new(&self.command);
-        command
-            .current_dir(&self.dir)
-            .arg(&self.file)
-            .args(["--endpoint", &moto.url])
-            .env("AWS_ACCESS_KEY_ID", "test")
-            .env("AWS_SECRET_ACCESS_KEY", "test")
-            .env("AWS_REGION", "us-east-1")
-            .args(extra);
-        for (role, name) in tables {
-            command.arg("--table").arg(format!("{role}={name}"));
-        }
         let Output {
             status,
             stdout,
             stderr,
-        } = command.output().expect("the program starts");
+        } = self
+            .command(moto, tables, extra)
+            .output()
+            .expect("the program starts");
         let stdout = String::from_utf8_lossy(&stdout).to_string();
         let output = format!("{stdout}{}", String::from_utf8_lossy(&stderr));
         let summary = stdout
@@ -96,6 +87,22 @@ impl Program {
             output,
             summary,
         }
+    }
+
+    fn command(&self, moto: &Moto, tables: &BTreeMap<String, String>, extra: &[&str]) -> Command {
+        let mut command = Command::new(&self.command);
+        command
+            .current_dir(&self.dir)
+            .arg(&self.file)
+            .args(["--endpoint", &moto.url])
+            .env("AWS_ACCESS_KEY_ID", "test")
+            .env("AWS_SECRET_ACCESS_KEY", "test")
+            .env("AWS_REGION", "us-east-1")
+            .args(extra);
+        for (role, name) in tables {
+            command.arg("--table").arg(format!("{role}={name}"));
+        }
+        command
     }
 }
 
@@ -622,6 +629,90 @@ async fn a_stopped_typescript_run_resumes_without_writing_twice() {
 #[tokio::test]
 async fn a_stopped_python_run_resumes_without_writing_twice() {
     a_stopped_run_resumes_without_writing_twice(Language::Python).await;
+}
+
+/// The rebuild in `language`, killed (SIGKILL, as a crash stops it) once its first checkpoint
+/// is on disk: the next run reads on from the checkpoint and leaves what core predicts.
+async fn a_killed_run_resumes_from_its_checkpoint(language: Language) {
+    let dir = work_dir();
+    let cases: Vec<(&str, Design, Plan)> = cases()
+        .into_iter()
+        .filter(|(what, _, _)| what.contains("LSI"))
+        .collect();
+    let Some(programs) = programs(language, dir.path(), &cases) else {
+        return;
+    };
+    let Some((moto, engine)) = start_moto().await else {
+        return;
+    };
+    let (what, new, plan) = &cases[0];
+    let t = tables_for(&engine, new, plan).await;
+    let orders = read_table(&engine, &t.all["orders"]).await.len() as u64;
+    let checkpoint = dir.path().join("killed.checkpoint.json");
+    // One write unit a second: the run is still writing its second page when the first
+    // page's checkpoint appears.
+    let mut child = programs[0]
+        .command(
+            &moto,
+            &t.given,
+            &[
+                "--segments",
+                "1",
+                "--page-size",
+                "5",
+                "--max-wcu",
+                "1",
+                "--checkpoint",
+                &checkpoint.to_string_lossy(),
+            ],
+        )
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the program starts");
+    while !checkpoint.exists() {
+        if let Some(status) = child.try_wait().expect("the program's status") {
+            panic!("{what}: the run ended ({status}) before its first checkpoint");
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    child.kill().expect("kill the run");
+    child.wait().expect("the run is gone");
+    let copied = read_table(&engine, &t.given[&rebuilt_role("orders")])
+        .await
+        .len() as u64;
+    assert!(copied < orders, "{what}: the killed run copied everything");
+
+    let resumed = programs[0].run(
+        &moto,
+        &t.given,
+        &[
+            "--segments",
+            "1",
+            "--checkpoint",
+            &checkpoint.to_string_lossy(),
+        ],
+    );
+    resumed.succeeded(&format!("{what}: the run after the kill"));
+    assert_eq!(data(&engine, new, &t.all).await, predicted(new), "{what}");
+    let scanned = resumed.summary["scanned"].as_u64().expect("scanned");
+    assert!(
+        scanned < orders,
+        "{what}: the run after the kill read {scanned} of {orders} items: it started over"
+    );
+    t.cleanup().await;
+}
+
+// issue 18: a TypeScript run killed after a checkpoint resumes from it.
+#[tokio::test]
+async fn a_killed_typescript_run_resumes_from_its_checkpoint() {
+    a_killed_run_resumes_from_its_checkpoint(Language::TypeScript).await;
+}
+
+// issue 18: a Python run killed after a checkpoint resumes from it.
+#[tokio::test]
+async fn a_killed_python_run_resumes_from_its_checkpoint() {
+    a_killed_run_resumes_from_its_checkpoint(Language::Python).await;
 }
 
 /// `keyplan migrate OLD NEW --to LANGUAGE -o FILE` writes core's program; an unknown language
