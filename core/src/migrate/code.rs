@@ -379,7 +379,11 @@ fn header(out: &mut String, language: Language, plan: &Plan, data: &Data) {
         "  [--checkpoint FILE] [--max-pages N] [--dry-run]".to_string(),
         "Each table may instead be given as KEYPLAN_TABLE_<ROLE> (upper case, `-` and `@` as `_`)."
             .to_string(),
-        "It refuses to start without every table below, and writes to no other.".to_string(),
+        "It refuses to start without every one of those tables, and writes to no other.".to_string(),
+        "--max-pages N stops after N scan pages; a rerun resumes from the checkpoint. The last line"
+            .to_string(),
+        "is a JSON summary (writes, unchanged, ...). Exit 0 done, 1 failed, 2 refused, 3 stopped."
+            .to_string(),
         String::new(),
         "The plan's steps:".to_string(),
     ];
