@@ -40,7 +40,7 @@ pub enum Phase {
 
 impl Phase {
     /// `expand`, `migrate`, `contract`.
-    pub fn as_str(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             Phase::Expand => "expand",
             Phase::Migrate => "migrate",
@@ -68,7 +68,7 @@ pub enum StepKind {
 
 impl StepKind {
     /// `online`, `backfill`, `re-key`, `rebuild`, `contract`.
-    pub fn as_str(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             StepKind::Online => "online",
             StepKind::Backfill => "backfill",
@@ -447,21 +447,39 @@ fn table_steps(
     }
 }
 
-/// An item of `entity` stored in `old`'s shape, in `new`'s: every key attribute of `new`'s
-/// table whose template for the entity changed is rendered again from the item's own
-/// attributes (a write-shard variable from a hash of them, so a rerun writes the same shard),
-/// or dropped when `new` gives the entity none, so the item is in exactly the indexes `new`
-/// says. A key attribute whose template did not change keeps its value, and attributes no
-/// index of `new` is keyed on are kept as they are (deleting an index leaves them, harmless).
-/// `Ok(None)` when `new` has no such entity (its items are deleted); `Err` says which table
-/// key cannot be rendered and why. The runner writes what this returns, and the verification
-/// on an engine predicts the migrated data with it.
-pub fn migrated_item(
-    old: &Design,
-    new: &Design,
-    entity: &str,
-    item: &crate::Item,
-) -> Result<Option<crate::Item>, String> {
+/// How one key attribute of NEW's table is written on a migrated item of an entity: what
+/// [`migrated_item`] does with it, as data, so the generated migration scripts
+/// (`migrate::code`) follow the very same rules.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeyRule {
+    pub attribute: String,
+    pub ty: crate::model::KeyType,
+    /// The entity's template for it in NEW; `None` when NEW gives the entity none.
+    pub template: Option<crate::KeyTemplate>,
+    /// The template is the one OLD had for the entity in the same table: an item that carries
+    /// the attribute keeps its value.
+    pub unchanged: bool,
+    /// A key of NEW's table itself: an item must get a value.
+    pub table_key: bool,
+}
+
+/// What [`migrated_item`] does to every item of one entity.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ItemRules {
+    pub entity: String,
+    /// NEW's table the entity lives in.
+    pub table: String,
+    /// The key attributes of NEW's table the entity does not hold as attributes of its own,
+    /// each once, in the table's order.
+    pub keys: Vec<KeyRule>,
+    /// Attributes a write shard is not hashed from: the key attributes OLD and NEW derive for
+    /// the entity from templates, so an item already migrated hashes to the shard it got.
+    pub derived: std::collections::BTreeSet<String>,
+}
+
+/// The rules that migrate items of `entity` from `old`'s shape to `new`'s; `Ok(None)` when
+/// `new` has no such entity (its items are deleted).
+pub fn item_rules(old: &Design, new: &Design, entity: &str) -> Result<Option<ItemRules>, String> {
     let Some(e) = new.entity(entity) else {
         return Ok(None);
     };
@@ -473,48 +491,103 @@ pub fn migrated_item(
     };
     let before = old.entity(entity).filter(|o| o.table == e.table);
     let table_keys: Vec<&str> = table.primary_key().map(|k| k.name.as_str()).collect();
-    let mut out = item.clone();
-    let mut seen = std::collections::BTreeSet::new();
-    for key in table.key_attributes() {
-        if !seen.insert(key.name.as_str()) || e.attribute(&key.name).is_some() {
-            // An attribute of the entity's own is its key value as it is.
-            continue;
-        }
-        let template = e.keys.get(&key.name);
-        let unchanged = before.is_some_and(|o| o.keys.get(&key.name) == template);
-        if unchanged && (template.is_none() || item.contains_key(&key.name)) {
-            continue;
-        }
-        out.remove(&key.name);
-        let Some(template) = template else {
-            continue;
-        };
-        let rendered = crate::eval::render_key(template, key.ty, |v| match v.shards {
-            Some(n) => Some(crate::AttributeValue::S(shard_of(item, n).to_string())),
-            None => item.get(&v.name).cloned(),
-        });
-        match rendered {
-            Some(value) => {
-                out.insert(key.name.clone(), value);
+    let keys = table
+        .key_attributes()
+        .into_iter()
+        // An attribute of the entity's own is its key value as it is.
+        .filter(|key| e.attribute(&key.name).is_none())
+        .map(|key| {
+            let template = e.keys.get(&key.name);
+            KeyRule {
+                attribute: key.name.clone(),
+                ty: key.ty,
+                template: template.cloned(),
+                unchanged: before.is_some_and(|o| o.keys.get(&key.name) == template),
+                table_key: table_keys.contains(&key.name.as_str()),
             }
-            None if table_keys.contains(&key.name.as_str()) => {
-                return Err(format!(
-                    "an item of {entity} has no value for every variable of {}'s template {template}",
-                    key.name
-                ));
+        })
+        .collect();
+    let derived = e
+        .keys
+        .keys()
+        .chain(old.entity(entity).into_iter().flat_map(|o| o.keys.keys()))
+        .filter(|k| e.attribute(k).is_none())
+        .cloned()
+        .collect();
+    Ok(Some(ItemRules {
+        entity: entity.to_string(),
+        table: e.table.clone(),
+        keys,
+        derived,
+    }))
+}
+
+impl ItemRules {
+    /// `item` in NEW's shape: see [`migrated_item`].
+    pub fn apply(&self, item: &crate::Item) -> Result<crate::Item, String> {
+        let mut out = item.clone();
+        for rule in &self.keys {
+            if rule.unchanged && (rule.template.is_none() || item.contains_key(&rule.attribute)) {
+                continue;
             }
-            // Not every variable has a value: the item is not in that index.
-            None => {}
+            out.remove(&rule.attribute);
+            let Some(template) = &rule.template else {
+                continue;
+            };
+            let rendered = crate::eval::render_key(template, rule.ty, |v| match v.shards {
+                Some(n) => Some(crate::AttributeValue::S(
+                    shard_of(item, &self.derived, n).to_string(),
+                )),
+                None => item.get(&v.name).cloned(),
+            });
+            match rendered {
+                Some(value) => {
+                    out.insert(rule.attribute.clone(), value);
+                }
+                None if rule.table_key => {
+                    return Err(format!(
+                        "an item of {} has no value for every variable of {}'s template {template}",
+                        self.entity, rule.attribute
+                    ));
+                }
+                // Not every variable has a value: the item is not in that index.
+                None => {}
+            }
         }
+        Ok(out)
     }
-    Ok(Some(out))
+}
+
+/// An item of `entity` stored in `old`'s shape, in `new`'s: every key attribute of `new`'s
+/// table whose template for the entity changed is rendered again from the item's own
+/// attributes (a write-shard variable from a hash of them, so a rerun writes the same shard),
+/// or dropped when `new` gives the entity none, so the item is in exactly the indexes `new`
+/// says. A key attribute whose template did not change keeps its value, and attributes no
+/// index of `new` is keyed on are kept as they are (deleting an index leaves them, harmless).
+/// `Ok(None)` when `new` has no such entity (its items are deleted); `Err` says which table
+/// key cannot be rendered and why. The runner writes what this returns, the verification
+/// on an engine predicts the migrated data with it, and the generated scripts follow the same
+/// [`item_rules`].
+pub fn migrated_item(
+    old: &Design,
+    new: &Design,
+    entity: &str,
+    item: &crate::Item,
+) -> Result<Option<crate::Item>, String> {
+    item_rules(old, new, entity)?
+        .map(|rules| rules.apply(item))
+        .transpose()
 }
 
 /// A shard in `0..n` from the item's attributes (FNV-1a over their names and key texts, in
-/// the item's name order): the same item always gets the same shard.
-fn shard_of(item: &crate::Item, n: u32) -> u64 {
+/// the item's name order), leaving out the `derived` key attributes: the same item always
+/// gets the same shard, before its migration and after it (issue 18: a rerun changes nothing).
+pub fn shard_of(item: &crate::Item, derived: &std::collections::BTreeSet<String>, n: u32) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for (name, value) in item {
+        if derived.contains(name) {
+            continue;
+        }
         let text = value.as_key_text().unwrap_or_default();
         for byte in name.bytes().chain([0]).chain(text.bytes()).chain([0]) {
             hash ^= u64::from(byte);
@@ -786,7 +859,7 @@ impl Plan {
         }
         let mut out = String::new();
         for (i, s) in self.steps.iter().enumerate() {
-            let (phase, kind) = (s.phase.as_str(), s.kind.as_str());
+            let (phase, kind) = (s.phase.name(), s.kind.name());
             let _ = writeln!(out, "{}. [{phase}, {kind}] {}", i + 1, s.action);
             let _ = writeln!(out, "   why: {}", s.why);
             let items = s.items.map_or("unknown".to_string(), thousands);
@@ -840,6 +913,8 @@ pub fn duration(seconds: f64) -> String {
         _ => format!("{} h {} min", s / 3600, (s % 3600) / 60),
     }
 }
+
+pub mod code;
 
 #[cfg(test)]
 mod tests;

@@ -263,8 +263,8 @@ fn PlanTable(plan: Plan, volumes: RwSignal<BTreeMap<String, u64>>) -> impl IntoV
                 {plan.steps.into_iter().enumerate().map(|(i, s)| view! {
                     <tr data-testid="migrate-step">
                         <td>{i + 1}</td>
-                        <td>{s.phase.as_str()}</td>
-                        <td data-testid="migrate-step-kind">{s.kind.as_str()}</td>
+                        <td>{s.phase.name()}</td>
+                        <td data-testid="migrate-step-kind">{s.kind.name()}</td>
                         <td>
                             <div data-testid="migrate-step-action">{s.action}</div>
                             <div class="hint">{s.why}</div>

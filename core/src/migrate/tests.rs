@@ -228,6 +228,23 @@ fn an_entity_joining_an_existing_gsi_is_a_backfill() {
     );
 }
 
+/// An order of customer c1 in ORDERS' shape.
+fn order(id: &str) -> crate::Item {
+    [
+        ("PK", "CUSTOMER#c1".to_string()),
+        ("SK", format!("ORDER#{id}")),
+        ("GSI1PK", "STATUS#NEW".to_string()),
+        ("GSI1SK", format!("2026-01-01#{id}")),
+        ("orderId", id.to_string()),
+        ("customerId", "c1".to_string()),
+        ("status", "NEW".to_string()),
+        ("createdAt", "2026-01-01".to_string()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), crate::AttributeValue::S(v)))
+    .collect()
+}
+
 // issue 18: what the runner writes for an item: old key attributes gone, new ones rendered.
 #[test]
 fn a_migrated_item_has_the_new_keys_and_not_the_old() {
@@ -236,19 +253,7 @@ fn a_migrated_item_has_the_new_keys_and_not_the_old() {
         "PK=CUSTOMER#{customerId} SK=ORDER#{orderId} GSI1PK=STATUS#{status} GSI1SK={createdAt}#{orderId}",
         "PK=ORDER#{orderId} SK=ORDER GSI1PK=STATUS#{status}#{shard:4}",
     ));
-    let item: crate::Item = [
-        ("PK", "CUSTOMER#c1"),
-        ("SK", "ORDER#o1"),
-        ("GSI1PK", "STATUS#NEW"),
-        ("GSI1SK", "2026-01-01#o1"),
-        ("orderId", "o1"),
-        ("customerId", "c1"),
-        ("status", "NEW"),
-        ("createdAt", "2026-01-01"),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_string(), crate::AttributeValue::S(v.to_string())))
-    .collect();
+    let item = order("o1");
     let migrated = super::migrated_item(&old, &new, "Order", &item)
         .expect("renders")
         .expect("Order is kept");
@@ -279,4 +284,25 @@ fn a_migrated_item_has_the_new_keys_and_not_the_old() {
         super::migrated_item(&old, &dropped, "Order", &item),
         Ok(None)
     );
+}
+
+// issue 18: a migrated item migrates to itself, write shard included, so a migration script
+// run twice changes nothing the second time (the shard was hashed from the item's keys too).
+#[test]
+fn a_migrated_item_is_a_fixed_point_of_its_migration() {
+    let old = design(ORDERS);
+    let new = design(&ORDERS.replace(
+        "GSI1PK=STATUS#{status} GSI1SK={createdAt}#{orderId}",
+        "GSI1PK=STATUS#{status}#{shard:16} GSI1SK={createdAt}#{orderId}",
+    ));
+    for n in 0..40 {
+        let item = order(&format!("o{n}"));
+        let once = super::migrated_item(&old, &new, "Order", &item)
+            .expect("renders")
+            .expect("kept");
+        let twice = super::migrated_item(&old, &new, "Order", &once)
+            .expect("renders")
+            .expect("kept");
+        assert_eq!(once, twice, "order o{n}");
+    }
 }

@@ -8,6 +8,10 @@
 //! Durations are at `--max-wcu` write units per second (default 1,000, one partition's
 //! limit). Exit 0 with a plan, 2 when a design cannot be read.
 //!
+//! `--to typescript|python [-o FILE]` writes the plan as a program that moves the data itself
+//! (`keyplan_core::migrate::code`): a parallel, rate-limited, resumable Scan that rewrites
+//! each item with conditional writes, so a rerun changes nothing.
+//!
 //! `--verify` proves the plan on an engine (`--engine`, `--endpoint`; the embedded one by
 //! default): OLD's sample is loaded into run-scoped tables, the plan's steps executed, the
 //! data read back and compared with core's prediction, and NEW's patterns run on it (see
@@ -17,6 +21,7 @@
 use std::process::ExitCode;
 
 use anyhow::Context as _;
+use keyplan_core::migrate::code::{Language, generate};
 use keyplan_core::migrate::{DEFAULT_MAX_WCU, PlanConfig, plan};
 use keyplan_core::run::Status;
 use tokio_util::sync::CancellationToken;
@@ -46,6 +51,18 @@ pub struct Args {
     pub verify: bool,
     #[command(flatten)]
     pub engine: super::engine_choice::EngineChoice,
+    /// Write the migration as a program instead of the plan: typescript or python.
+    #[arg(long = "to", value_name = "LANGUAGE", value_parser = parse_language, conflicts_with_all = ["verify", "json"])]
+    pub to: Option<Language>,
+    /// With --to: write the program here instead of stdout.
+    #[arg(short = 'o', long = "out", value_name = "FILE", requires = "to")]
+    pub out: Option<std::path::PathBuf>,
+}
+
+fn parse_language(name: &str) -> Result<Language, String> {
+    Language::parse(name).ok_or_else(|| {
+        format!("`{name}` is not a language keyplan writes migrations in: typescript or python")
+    })
 }
 
 fn parse_items(arg: &str) -> Result<(String, u64), String> {
@@ -81,6 +98,16 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         ..PlanConfig::default()
     };
     let plan = plan(&old, &new, &config);
+    if let Some(language) = args.to {
+        let text = generate(&old, &new, &plan, language)
+            .map_err(|e| anyhow::anyhow!("cannot write the migration: {e}"))?;
+        match &args.out {
+            Some(path) => std::fs::write(path, &text)
+                .with_context(|| format!("cannot write {}", path.display()))?,
+            None => print(&text)?,
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     if !args.verify {
         if args.json {
             print(&format!("{}\n", serde_json::to_string_pretty(&plan)?))?;

@@ -203,16 +203,7 @@ async fn body(
         after.insert(table.name.clone(), items);
     }
 
-    // What core predicts: OLD's sample, migrated item by item.
-    let mut predicted: BTreeMap<String, Vec<Item>> = BTreeMap::new();
-    for (table, items) in &before.items {
-        for item in items {
-            let moved = migrate_one(old, new, table, item)?;
-            if let Some(m) = moved.item {
-                predicted.entry(moved.table).or_default().push(m);
-            }
-        }
-    }
+    let predicted = predict(old, new, &before.items)?;
     for table in &new.tables {
         let keys: Vec<String> = table.primary_key().map(|k| k.name.clone()).collect();
         let sorted = |items: Option<&Vec<Item>>| {
@@ -262,6 +253,26 @@ async fn body(
         verified.patterns.push(result);
     }
     Ok(())
+}
+
+/// What core predicts the migrated tables hold (by NEW's table name): `items` (by OLD's table
+/// name) migrated item by item. The verification and the tests of the generated migration
+/// programs compare the data with it.
+pub fn predict(
+    old: &Design,
+    new: &Design,
+    items: &BTreeMap<String, Vec<Item>>,
+) -> Result<BTreeMap<String, Vec<Item>>, RunError> {
+    let mut predicted: BTreeMap<String, Vec<Item>> = BTreeMap::new();
+    for (table, items) in items {
+        for item in items {
+            let moved = migrate_one(old, new, table, item)?;
+            if let Some(m) = moved.item {
+                predicted.entry(moved.table).or_default().push(m);
+            }
+        }
+    }
+    Ok(predicted)
 }
 
 fn skipped(check: &super::plan::Check, reason: &str) -> PatternResult {
