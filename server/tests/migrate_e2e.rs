@@ -7,6 +7,8 @@
 mod browser;
 
 use browser::*;
+use keyplan_core::migrate::code::{Language, generate};
+use keyplan_core::migrate::{PlanConfig, plan};
 
 /// Clicks the pattern row that names `pattern`.
 async fn select_pattern(b: &Browser, pattern: &str) {
@@ -89,6 +91,27 @@ async fn the_suggested_gsi_added_after_marking_deployed_is_planned_as_one_step()
     let totals = b.text("[data-testid=migrate-totals]").await;
     assert!(!totals.starts_with("Total: 0 RRU, 0 WRU"), "{totals}");
     b.screenshot("migrate-gsi-added").await;
+
+    // The program to download is core's, for the same plan: what `keyplan migrate --to` writes.
+    let dir = tempfile::tempdir().unwrap();
+    b.download_into(dir.path()).await;
+    b.click("[data-testid=migrate-download-typescript]").await;
+    b.toast_containing("Downloaded migrate-order-management.ts")
+        .await;
+    let file = dir.path().join("migrate-order-management.ts");
+    eventually("the program is downloaded", || async { file.is_file() }).await;
+    let config = PlanConfig {
+        items: [("Order".to_string(), 30_000)].into_iter().collect(),
+        ..PlanConfig::default()
+    };
+    let expected = generate(
+        &before,
+        &design,
+        &plan(&before, &design, &config),
+        Language::TypeScript,
+    )
+    .unwrap();
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), expected);
 
     // The baseline is kept in the browser: after a reload the plan is the same.
     b.visit(&server.url).await;

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use keyplan_core::Design;
 use keyplan_core::diff::{DesignDiff, diff};
+use keyplan_core::migrate::code::{Language, generate};
 use keyplan_core::migrate::{Plan, PlanConfig, duration, plan, units};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -120,6 +121,39 @@ pub fn MigrateView() -> impl IntoView {
         })
     });
 
+    // The plan as a program, written by core from the baseline and the open design.
+    let program = move |language: Language| {
+        let Stored::Marked { design: old, .. } = stored.get_untracked() else {
+            return;
+        };
+        let config = PlanConfig {
+            items: volumes.get_untracked(),
+            ..PlanConfig::default()
+        };
+        let written = store.with_untracked(|new| {
+            let plan = plan(&old, new, &config);
+            generate(&old, new, &plan, language).map(|text| {
+                (
+                    format!(
+                        "migrate-{}.{}",
+                        crate::storage::default_file_name(new).trim_end_matches(".keyplan.json"),
+                        language.extension()
+                    ),
+                    text,
+                )
+            })
+        });
+        match written {
+            Ok((name, text)) => {
+                if crate::save::download(&name, "text/plain", &text).is_ok() {
+                    session.say(format!("Downloaded {name}"));
+                } else {
+                    session.warn("The browser refused the download");
+                }
+            }
+            Err(e) => session.warn(format!("No migration program: {e}")),
+        }
+    };
     let header = move || {
         match stored.get() {
         Stored::Loading => view! { <p class="hint" role="status">"Reading the deployed baseline…"</p> }.into_any(),
@@ -155,6 +189,16 @@ pub fn MigrateView() -> impl IntoView {
             </div>
             {header}
             {move || report.get().map(|(d, p)| view! { <Report diff=d plan=p volumes=volumes/> })}
+            {move || report.with(|r| r.as_ref().is_some_and(|(_, p)| !p.steps.is_empty())).then(|| view! {
+                <section class="migrate-program" aria-label="Migration program">
+                    <h3>"Migration program"</h3>
+                    <p class="hint">"The plan as a program on the AWS SDK: a parallel scan by segment, rate-limited, resumable from a checkpoint file, with conditional writes so a second run changes nothing; --dry-run prints what it would write. It is given the real table names and refuses any other."</p>
+                    <div class="dialog-actions">
+                        <button class="button" data-testid="migrate-download-typescript" on:click=move |_| program(Language::TypeScript)>"Download TypeScript"</button>
+                        <button class="button" data-testid="migrate-download-python" on:click=move |_| program(Language::Python)>"Download Python"</button>
+                    </div>
+                </section>
+            })}
         </div>
     }
 }
