@@ -140,7 +140,7 @@ pub fn app(state: AppState) -> Router {
         // A streamed answer (an engine import's progress lines, like the runs' events) is not
         // compressed: the encoder would hold every line back until the end.
         .layer(CompressionLayer::new().compress_when(
-            DefaultPredicate::new().and(NotForContentType::const_new(api::live::NDJSON)),
+            DefaultPredicate::new().and(NotForContentType::const_new(api::stream::NDJSON)),
         ))
         .layer(from_fn_with_state(hosts, security::check_host_and_origin))
         .layer(from_fn_with_state(headers, security::add_headers))

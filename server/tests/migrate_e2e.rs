@@ -1,7 +1,8 @@
 //! The Migrate tab in the browser (issue 18 item 5): the order example marked as deployed, then
 //! the GSI its "Get order by ID" Scan is offered added, plans that GSI (created online, its key
-//! attributes backfilled onto the orders), shows the verdict that changed, and keeps its
-//! baseline across a reload.
+//! attributes backfilled onto the orders), shows the verdict that changed, offers core's
+//! migration program, proves the plan on the server's embedded engine, and keeps its baseline
+//! across a reload.
 #![allow(clippy::unwrap_used)]
 
 mod browser;
@@ -112,6 +113,15 @@ async fn the_suggested_gsi_added_after_marking_deployed_is_planned_as_one_step()
     )
     .unwrap();
     assert_eq!(std::fs::read_to_string(&file).unwrap(), expected);
+
+    // Proven on the server's embedded engine: the deployed design's sample migrated by the
+    // plan is what core predicts, and every pattern of the new design passes on it.
+    b.click("[data-testid=migrate-verify]").await;
+    let report = b.text("[data-testid=migrate-verified]").await;
+    assert!(report.ends_with("Verification passed."), "{report}");
+    assert!(report.contains("data: as core predicts, item for item"), "{report}");
+    assert!(report.contains("pass     Get order by ID"), "{report}");
+    b.screenshot("migrate-verified").await;
 
     // The baseline is kept in the browser: after a reload the plan is the same.
     b.visit(&server.url).await;

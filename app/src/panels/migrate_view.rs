@@ -15,6 +15,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::library::use_library;
+use crate::run::state::Engines;
 use crate::session::use_session;
 use crate::storage::{Baseline, baseline, save_baseline};
 use crate::store::use_store;
@@ -46,6 +47,50 @@ impl Stored {
             Err(e) => Stored::Failed(e),
         }
     }
+}
+
+/// The verification on an engine, as the stream tells it.
+#[derive(Debug, Clone, PartialEq)]
+enum Verification {
+    Idle,
+    /// Patterns checked so far.
+    Running {
+        checked: usize,
+    },
+    /// The server's report, in `keyplan migrate --verify`'s words.
+    Done {
+        ok: bool,
+        text: String,
+    },
+    Failed(String),
+}
+
+/// One line of `POST /api/migrate/verify`'s stream: a pattern checked ([`Verification::Running`],
+/// counted by the caller), the answer or the error.
+fn verification_line(line: &str) -> Option<Verification> {
+    let value: serde_json::Value = serde_json::from_str(line).ok()?;
+    if value.get("pattern").is_some() {
+        return Some(Verification::Running { checked: 1 });
+    }
+    if let Some(answer) = value.get("answer") {
+        return Some(Verification::Done {
+            ok: answer["ok"].as_bool().unwrap_or(false),
+            text: answer["text"]
+                .as_str()
+                .unwrap_or_default()
+                .trim()
+                .to_string(),
+        });
+    }
+    value
+        .get("error")
+        .and_then(|e| e.as_str())
+        .map(|e| Verification::Failed(e.to_string()))
+}
+
+/// A design as the JSON value of its file.
+fn design_value(design: &Design) -> serde_json::Value {
+    serde_json::from_str(&keyplan_core::file::to_string(design)).unwrap_or_default()
 }
 
 /// Stores `design` as design `id`'s deployed baseline; the toast or the warning says how it
@@ -154,6 +199,108 @@ pub fn MigrateView() -> impl IntoView {
             Err(e) => session.warn(format!("No migration program: {e}")),
         }
     };
+    // "Verify on engine": the server proves the plan on one of its engines.
+    let engines = RwSignal::new(Engines::Loading);
+    spawn_local(async move {
+        let _ = engines.try_set(crate::api::engines().await);
+    });
+    let engine = RwSignal::new(String::new());
+    let verification = RwSignal::new(Verification::Idle);
+    let verify = move |_| {
+        let Stored::Marked { design: old, .. } = stored.get_untracked() else {
+            return;
+        };
+        let name = engine.get_untracked();
+        let body = store.with_untracked(|new| {
+            serde_json::json!({
+                "engine": (!name.is_empty()).then_some(name.clone()),
+                "old": design_value(&old),
+                "new": design_value(new),
+                "items": volumes.get_untracked(),
+            })
+            .to_string()
+        });
+        verification.set(Verification::Running { checked: 0 });
+        spawn_local(async move {
+            let mut last: Option<Verification> = None;
+            let sent =
+                crate::api::post_lines(
+                    "/api/migrate/verify",
+                    &body,
+                    |line| match verification_line(line) {
+                        Some(Verification::Running { .. }) => {
+                            let checked = match verification.get_untracked() {
+                                Verification::Running { checked } => checked + 1,
+                                _ => 1,
+                            };
+                            let _ = verification.try_set(Verification::Running { checked });
+                        }
+                        Some(done) => last = Some(done),
+                        None => {}
+                    },
+                )
+                .await;
+            let done = match sent {
+                Ok((status, Some(body))) => {
+                    Verification::Failed(crate::api::error_message(status, &body))
+                }
+                Ok((_, None)) => last.unwrap_or_else(|| {
+                    Verification::Failed("the server's answer ended before the result".to_string())
+                }),
+                Err(message) => Verification::Failed(message),
+            };
+            let _ = verification.try_set(done);
+        });
+    };
+    let verify_controls = move || {
+        let list = match engines.get() {
+            Engines::Available(list) => list,
+            Engines::Loading => return view! { <p class="hint" role="status">"Looking for the keyplan server…"</p> }.into_any(),
+            _ => return view! {
+                <p class="hint" data-testid="migrate-verify-needs-serve">"Verifying needs the keyplan server: start "<code>"keyplan serve"</code>" and open the address it prints, or run "<code>"keyplan migrate OLD NEW --verify"</code>"."</p>
+            }.into_any(),
+        };
+        if engine.get_untracked().is_empty()
+            && let Some(first) = list.first()
+        {
+            engine.set(first.name.clone());
+        }
+        view! {
+            <div class="migrate-verify-row">
+                <label class="field inline">
+                    <span class="field-label">"Engine"</span>
+                    <select class="input" data-testid="migrate-verify-engine"
+                        prop:value=move || engine.get()
+                        on:change=move |ev| engine.set(event_target_value(&ev))>
+                        {list.into_iter().map(|e| view! { <option value=e.name.clone()>{e.name.clone()}</option> }).collect_view()}
+                    </select>
+                </label>
+                <button class="button primary" data-testid="migrate-verify"
+                    disabled=move || matches!(verification.get(), Verification::Running { .. })
+                    on:click=verify>
+                    "Verify on engine"
+                </button>
+            </div>
+        }
+        .into_any()
+    };
+    let verify_status = move || {
+        match verification.get() {
+        Verification::Idle => None,
+        Verification::Running { checked } => Some(view! {
+            <div class="engine-import-status">
+                <div class="run-progress busy" role="progressbar" aria-label="Verifying the migration"><div class="run-progress-bar"></div></div>
+                <p class="hint" data-testid="migrate-verifying">{format!("Loading the deployed design's sample, migrating it, then checking every pattern on it: {checked} checked…")}</p>
+            </div>
+        }.into_any()),
+        Verification::Done { ok, text } => Some(view! {
+            <pre class="migrate-verified" class:error=!ok data-testid="migrate-verified">{text}</pre>
+        }.into_any()),
+        Verification::Failed(message) => Some(view! {
+            <p class="diagnostic error" role="alert" data-testid="migrate-verify-error">{format!("The verification failed: {message}")}</p>
+        }.into_any()),
+    }
+    };
     let header = move || {
         match stored.get() {
         Stored::Loading => view! { <p class="hint" role="status">"Reading the deployed baseline…"</p> }.into_any(),
@@ -197,6 +344,12 @@ pub fn MigrateView() -> impl IntoView {
                         <button class="button" data-testid="migrate-download-typescript" on:click=move |_| program(Language::TypeScript)>"Download TypeScript"</button>
                         <button class="button" data-testid="migrate-download-python" on:click=move |_| program(Language::Python)>"Download Python"</button>
                     </div>
+                </section>
+                <section class="migrate-verify-box" aria-label="Verify on engine">
+                    <h3>"Verify on engine"</h3>
+                    <p class="hint">"Loads the deployed design's sample into fresh tables, runs the plan on them, compares the data item for item with keyplan's prediction and runs every pattern of the open design on it; the tables are deleted afterwards."</p>
+                    {verify_controls}
+                    <div aria-live="polite">{verify_status}</div>
                 </section>
             })}
         </div>

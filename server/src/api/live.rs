@@ -29,6 +29,7 @@ use serde::Deserialize;
 
 use crate::AppState;
 use crate::api::extract::Json;
+use crate::api::stream;
 use crate::error::ApiError;
 use crate::live::{DEFAULT_SAMPLE, MAX_SAMPLE, Progress, list_tables, read_tables};
 use crate::runner::error::RunError;
@@ -108,13 +109,6 @@ async fn item_counts(
         .await
 }
 
-/// The media type of a streamed import: one JSON object a line.
-pub const NDJSON: &str = "application/x-ndjson";
-
-/// Progress lines a streamed import may queue before a slow reader makes it skip some (the
-/// answer line is always sent).
-const PROGRESS_QUEUE: usize = 16;
-
 async fn import_engine(
     State(state): State<AppState>,
     headers: axum::http::HeaderMap,
@@ -122,52 +116,30 @@ async fn import_engine(
 ) -> Result<axum::response::Response, ApiError> {
     use axum::response::IntoResponse;
     let prepared = prepare(&state, request).await?;
-    let streamed = headers
-        .get_all(axum::http::header::ACCEPT)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .any(|v| v.contains(NDJSON));
-    if !streamed {
+    if !stream::wanted(&headers) {
         let answer = read_and_import(&state, prepared, &|_| {}).await?;
         return Ok(axum::Json(answer).into_response());
     }
-    let (tx, rx) = tokio::sync::mpsc::channel::<String>(PROGRESS_QUEUE);
-    tokio::spawn(async move {
-        let progress_tx = tx.clone();
+    Ok(stream::respond(move |lines| async move {
         let (n_tables, sample) = (prepared.tables.len(), prepared.sample);
         let names = prepared.tables.clone();
+        let sent = lines.clone();
         let progress = move |p: Progress<'_>| {
             let index = names.iter().position(|t| t == p.table).unwrap_or_default();
-            let line = serde_json::json!({ "progress": {
-                "table": p.table, "index": index, "tables": n_tables,
-                "read": p.read, "expected": p.expected, "sample": sample,
-            }});
-            // A reader slower than the scan misses progress lines, never the answer.
-            let _ = progress_tx.try_send(format!("{line}\n"));
+            sent.send(
+                "progress",
+                serde_json::json!({
+                    "table": p.table, "index": index, "tables": n_tables,
+                    "read": p.read, "expected": p.expected, "sample": sample,
+                }),
+            );
         };
-        let last = tokio::select! {
-            answer = read_and_import(&state, prepared, &progress) => match answer {
-                Ok(answer) => serde_json::json!({ "answer": answer }),
-                Err(e) => {
-                    if let ApiError::Internal(error) = &e {
-                        tracing::error!("{error:#}");
-                    }
-                    serde_json::json!({ "error": e.to_string(), "status": e.status().as_u16() })
-                }
-            },
-            // The page went away: the scan stops with it.
-            () = tx.closed() => return,
-        };
-        let _ = tx.send(format!("{last}\n")).await;
-    });
-    // A channel that stays ended once ended: the compression layer polls after the end.
-    let mut rx = rx;
-    let lines = futures_util::stream::poll_fn(move |cx| {
-        rx.poll_recv(cx)
-            .map(|line| line.map(Ok::<_, std::convert::Infallible>))
-    });
-    let body = axum::body::Body::from_stream(lines);
-    Ok(([(axum::http::header::CONTENT_TYPE, NDJSON)], body).into_response())
+        tokio::select! {
+            answer = read_and_import(&state, prepared, &progress) => answer,
+            // The page went away: the scan stops with it (it only reads).
+            () = lines.closed() => Err(ApiError::Unavailable("the page went away".to_string())),
+        }
+    }))
 }
 
 /// An engine import admitted: the engine, the tables and the sample, and the admission that

@@ -25,7 +25,9 @@ pub mod extract;
 pub mod health;
 pub mod import;
 pub mod live;
+pub mod migrate;
 pub mod runs;
+pub mod stream;
 
 /// Every API route. To add a feature, write `api/<feature>.rs` with
 /// `pub fn router() -> Router<AppState>` and merge it below.
@@ -35,6 +37,7 @@ pub fn router() -> Router<AppState> {
         .merge(export::router())
         .merge(import::router())
         .merge(live::router())
+        .merge(migrate::router())
         .merge(runs::router())
         .route("/", any(not_found))
         .fallback(not_found)

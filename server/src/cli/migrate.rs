@@ -23,7 +23,6 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use keyplan_core::migrate::code::{Language, generate};
 use keyplan_core::migrate::{DEFAULT_MAX_WCU, PlanConfig, plan};
-use keyplan_core::run::Status;
 use tokio_util::sync::CancellationToken;
 
 use crate::engine::Engines;
@@ -144,52 +143,11 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         print(&format!("{}\n", serde_json::to_string_pretty(&both)?))?;
     } else {
         print(&plan.text())?;
-        print(&verification_text(&verified, &engine.name))?;
+        print(&verified.text(&engine.name))?;
     }
     Ok(if verified.ok() {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     })
-}
-
-/// The verification in words: the steps executed, the data check, each pattern.
-fn verification_text(v: &runner::migrate::Verified, engine: &str) -> String {
-    let mut out = format!(
-        "\nVerified on {engine}: {} items loaded, {} steps executed ({} items written, {} deleted), {} items read back\n",
-        v.items_before,
-        v.executed.len(),
-        v.written,
-        v.deleted,
-        v.items_after
-    );
-    if v.data_mismatches.is_empty() {
-        out.push_str("  data: as core predicts, item for item\n");
-    }
-    for m in &v.data_mismatches {
-        out.push_str(&format!("  data differs: {m}\n"));
-    }
-    for p in &v.patterns {
-        let status = match p.status {
-            Status::Pass => "pass",
-            Status::Mismatch => "MISMATCH",
-            Status::Error => "ERROR",
-            Status::Skipped => "skipped",
-        };
-        let why = p
-            .message
-            .as_deref()
-            .map(|m| format!(": {m}"))
-            .unwrap_or_default();
-        out.push_str(&format!("  {status:<8} {}{why}\n", p.pattern));
-    }
-    for t in &v.left_behind {
-        out.push_str(&format!("  left behind: {t}\n"));
-    }
-    out.push_str(if v.ok() {
-        "Verification passed.\n"
-    } else {
-        "Verification FAILED.\n"
-    });
-    out
 }

@@ -58,6 +58,49 @@ pub struct Verified {
 }
 
 impl Verified {
+    /// What the verification found, as `keyplan migrate --verify` prints it: the steps
+    /// executed, the data check, each pattern.
+    pub fn text(&self, engine: &str) -> String {
+        let v = self;
+        let mut out = format!(
+            "\nVerified on {engine}: {} items loaded, {} steps executed ({} items written, {} deleted), {} items read back\n",
+            v.items_before,
+            v.executed.len(),
+            v.written,
+            v.deleted,
+            v.items_after
+        );
+        if v.data_mismatches.is_empty() {
+            out.push_str("  data: as core predicts, item for item\n");
+        }
+        for m in &v.data_mismatches {
+            out.push_str(&format!("  data differs: {m}\n"));
+        }
+        for p in &v.patterns {
+            let status = match p.status {
+                Status::Pass => "pass",
+                Status::Mismatch => "MISMATCH",
+                Status::Error => "ERROR",
+                Status::Skipped => "skipped",
+            };
+            let why = p
+                .message
+                .as_deref()
+                .map(|m| format!(": {m}"))
+                .unwrap_or_default();
+            out.push_str(&format!("  {status:<8} {}{why}\n", p.pattern));
+        }
+        for t in &v.left_behind {
+            out.push_str(&format!("  left behind: {t}\n"));
+        }
+        out.push_str(if v.ok() {
+            "Verification passed.\n"
+        } else {
+            "Verification FAILED.\n"
+        });
+        out
+    }
+
     /// The data is what core predicts and every pattern that ran matched.
     pub fn ok(&self) -> bool {
         self.data_mismatches.is_empty()
