@@ -22,7 +22,7 @@ async fn select_pattern(b: &Browser, pattern: &str) {
 }
 
 #[tokio::test]
-async fn the_suggested_gsi_added_after_marking_deployed_is_planned_as_one_step() {
+async fn the_suggested_gsi_added_after_marking_deployed_is_planned_offered_as_code_and_proven() {
     let Some((server, b)) = open_app().await else {
         return;
     };
@@ -119,9 +119,24 @@ async fn the_suggested_gsi_added_after_marking_deployed_is_planned_as_one_step()
     b.click("[data-testid=migrate-verify]").await;
     let report = b.text("[data-testid=migrate-verified]").await;
     assert!(report.ends_with("Verification passed."), "{report}");
-    assert!(report.contains("data: as core predicts, item for item"), "{report}");
+    assert!(
+        report.contains("data: as core predicts, item for item"),
+        "{report}"
+    );
     assert!(report.contains("pass     Get order by ID"), "{report}");
     b.screenshot("migrate-verified").await;
+    // The whole report, in both colour schemes, has no serious accessibility violation.
+    if b.inject_axe().await {
+        for scheme in ["light", "dark"] {
+            b.cdp(
+                "Emulation.setEmulatedMedia",
+                serde_json::json!({ "features": [{ "name": "prefers-color-scheme", "value": scheme }] }),
+            )
+            .await;
+            let found = b.axe(&format!("{scheme} migrate")).await;
+            assert!(found.is_empty(), "{found:#?}");
+        }
+    }
 
     // The baseline is kept in the browser: after a reload the plan is the same.
     b.visit(&server.url).await;

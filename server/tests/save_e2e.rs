@@ -522,6 +522,7 @@ async fn axe_finds_no_serious_violation_in_any_view_or_dialog() {
             ("Data", "data"),
             ("Cost", "cost"),
             ("Run", "run"),
+            ("Migrate", "migrate"),
         ] {
             b.button(tab).await.click().await.expect("switch view");
             b.autosaved().await;

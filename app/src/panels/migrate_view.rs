@@ -294,7 +294,7 @@ pub fn MigrateView() -> impl IntoView {
             </div>
         }.into_any()),
         Verification::Done { ok, text } => Some(view! {
-            <pre class="migrate-verified" class:error=!ok data-testid="migrate-verified">{text}</pre>
+            <pre class="migrate-verified" class:error=!ok data-testid="migrate-verified" tabindex="0" aria-label="Verification report">{text}</pre>
         }.into_any()),
         Verification::Failed(message) => Some(view! {
             <p class="diagnostic error" role="alert" data-testid="migrate-verify-error">{format!("The verification failed: {message}")}</p>
@@ -388,7 +388,7 @@ fn Report(diff: DesignDiff, plan: Plan, volumes: RwSignal<BTreeMap<String, u64>>
         </section>
         <details class="migrate-changes">
             <summary>"What changed"</summary>
-            <pre data-testid="migrate-changes">{changes}</pre>
+            <pre data-testid="migrate-changes" tabindex="0" aria-label="Every change since the deployed design">{changes}</pre>
         </details>
     }
     .into_any()
