@@ -350,14 +350,10 @@ fn Editor(
 
     // A link pasted into this tab's address bar opens like a fresh visit would.
     let links = window_event_listener_untyped("hashchange", move |_| {
-        let Some(hash) = web_sys::window().and_then(|w| w.location().hash().ok()) else {
+        let Some(linked) = linked_design() else {
             return;
         };
-        let Some(payload) = hash.strip_prefix("#d=") else {
-            return;
-        };
-        clear_hash();
-        match crate::share::decode(payload) {
+        match linked {
             Ok(design) => {
                 let notice = shared_copy_notice(&design.name);
                 library.open_new(&store, &session, design);

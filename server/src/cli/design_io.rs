@@ -180,16 +180,39 @@ pub fn sample_config(
     Ok(config)
 }
 
-/// Parses `NAME=VALUE` arguments.
-pub fn parse_pair(arg: &str) -> Result<(String, String), String> {
+/// Splits `NAME=VALUE` at the first `=`: the name trimmed and not empty, the value as given.
+/// `form` and `example` say in the error what was expected (`ENTITY=N`, `Order=1000`).
+fn split_pair<'a>(arg: &'a str, form: &str, example: &str) -> Result<(&'a str, &'a str), String> {
     let (name, value) = arg
         .split_once('=')
-        .ok_or_else(|| format!("`{arg}`: expected NAME=VALUE, e.g. `customerId=c-42`"))?;
+        .ok_or_else(|| format!("`{arg}`: expected {form}, e.g. `{example}`"))?;
     let name = name.trim();
     if name.is_empty() {
         return Err(format!("`{arg}`: the name before `=` is empty"));
     }
+    Ok((name, value))
+}
+
+/// Parses `NAME=VALUE` arguments.
+pub fn parse_pair(arg: &str) -> Result<(String, String), String> {
+    let (name, value) = split_pair(arg, "NAME=VALUE", "customerId=c-42")?;
     Ok((name.to_string(), value.to_string()))
+}
+
+/// Parses `ENTITY=N` arguments (`--count`, `--items`); `30_000` and `30,000` read as 30000.
+pub fn parse_entity_number<T: std::str::FromStr>(arg: &str) -> Result<(String, T), String> {
+    let (entity, n) = split_pair(arg, "ENTITY=N", "Order=1000")?;
+    let n = n
+        .trim()
+        .replace(['_', ','], "")
+        .parse()
+        .map_err(|_| format!("`{arg}`: `{}` is not a whole number", n.trim()))?;
+    Ok((entity.to_string(), n))
+}
+
+/// Parses `--count ENTITY=N`: items of an entity in the sample.
+pub fn parse_count(arg: &str) -> Result<(String, u32), String> {
+    parse_entity_number(arg)
 }
 
 /// Writes `text` to stdout. A closed pipe (`keyplan sample ... | head`) ends the output
@@ -200,5 +223,43 @@ pub fn print(text: &str) -> anyhow::Result<()> {
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => Ok(other?),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    // issue 14: one parser for the command line's NAME=VALUE arguments (`--var`, `--count`,
+    // `--items`), which were spelled twice with different rules.
+    #[test]
+    fn name_value_and_entity_number_arguments_are_read_by_one_rule() {
+        assert_eq!(
+            parse_pair(" customerId =c-42=x"),
+            Ok(("customerId".to_string(), "c-42=x".to_string()))
+        );
+        assert_eq!(
+            parse_pair("customerId").unwrap_err(),
+            "`customerId`: expected NAME=VALUE, e.g. `customerId=c-42`"
+        );
+        assert_eq!(parse_count("Order=10"), Ok(("Order".to_string(), 10)));
+        assert_eq!(
+            parse_entity_number::<u64>("Order= 30,000"),
+            Ok(("Order".to_string(), 30_000))
+        );
+        assert_eq!(
+            parse_count("Order").unwrap_err(),
+            "`Order`: expected ENTITY=N, e.g. `Order=1000`"
+        );
+        assert_eq!(
+            parse_count("Order=x").unwrap_err(),
+            "`Order=x`: `x` is not a whole number"
+        );
+        assert_eq!(
+            parse_count("=3").unwrap_err(),
+            "`=3`: the name before `=` is empty"
+        );
+        assert!(parse_count("Order=5000000000").is_err(), "more than a u32");
     }
 }

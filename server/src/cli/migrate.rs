@@ -28,7 +28,7 @@ use tokio_util::sync::CancellationToken;
 use crate::engine::Engines;
 use crate::runner::{self, RunId};
 
-use super::design_io::{check_entities, parse_pair, print};
+use super::design_io::{check_entities, parse_entity_number, print};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -36,7 +36,7 @@ pub struct Args {
     #[command(flatten)]
     pub designs: super::diff::Designs,
     /// Items of an entity in the table, `ENTITY=N`; repeatable.
-    #[arg(long = "items", value_name = "ENTITY=N", value_parser = parse_items)]
+    #[arg(long = "items", value_name = "ENTITY=N", value_parser = parse_entity_number::<u64>)]
     pub items: Vec<(String, u64)>,
     /// Write units per second the migration may use.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_WCU, value_parser = parse_rate)]
@@ -62,16 +62,6 @@ fn parse_language(name: &str) -> Result<Language, String> {
     Language::parse(name).ok_or_else(|| {
         format!("`{name}` is not a language keyplan writes migrations in: typescript or python")
     })
-}
-
-fn parse_items(arg: &str) -> Result<(String, u64), String> {
-    let (entity, n) = parse_pair(arg)?;
-    let n = n
-        .trim()
-        .replace('_', "")
-        .parse()
-        .map_err(|_| format!("`--items {arg}`: `{}` is not a whole number", n.trim()))?;
-    Ok((entity, n))
 }
 
 fn parse_rate(arg: &str) -> Result<f64, String> {

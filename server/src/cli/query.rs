@@ -35,7 +35,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1, env = "KEYPLAN_SEED")]
     pub seed: u64,
     /// Items to generate for an entity, `ENTITY=N`; repeatable.
-    #[arg(long = "count", value_name = "ENTITY=N", value_parser = crate::runner::build::parse_count)]
+    #[arg(long = "count", value_name = "ENTITY=N", value_parser = super::design_io::parse_count)]
     pub counts: Vec<(String, u32)>,
     #[command(flatten)]
     pub budget: Budget,

@@ -29,7 +29,7 @@ pub struct Args {
     #[command(flatten)]
     pub engine: super::engine_choice::EngineChoice,
     /// Items to generate for an entity, `ENTITY=N`; repeatable.
-    #[arg(long = "count", value_name = "ENTITY=N", value_parser = runner::build::parse_count)]
+    #[arg(long = "count", value_name = "ENTITY=N", value_parser = super::design_io::parse_count)]
     pub counts: Vec<(String, u32)>,
     /// The seed of the sample generator; the sample's default seed (the app's) when absent.
     #[arg(long, env = "KEYPLAN_SEED")]

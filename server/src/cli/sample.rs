@@ -25,7 +25,7 @@ pub struct Args {
     pub seed: u64,
     /// Items to generate for an entity, `ENTITY=N`; repeatable. Entities without a parent get
     /// 10 by default, children 3 per parent item.
-    #[arg(long = "count", value_name = "ENTITY=N", value_parser = crate::runner::build::parse_count)]
+    #[arg(long = "count", value_name = "ENTITY=N", value_parser = super::design_io::parse_count)]
     pub counts: Vec<(String, u32)>,
     #[command(flatten)]
     pub budget: Budget,

@@ -21,18 +21,6 @@ use super::plan::{
 /// How many items of each entity to generate; entities not named get the sample default.
 pub type Counts = BTreeMap<String, u32>;
 
-/// Parses `ENTITY=N` arguments.
-pub fn parse_count(arg: &str) -> Result<(String, u32), String> {
-    let (entity, n) = arg
-        .split_once('=')
-        .ok_or_else(|| format!("`--count {arg}`: expected ENTITY=N, e.g. `Order=1000`"))?;
-    let n: u32 = n
-        .trim()
-        .parse()
-        .map_err(|_| format!("`--count {arg}`: `{}` is not a whole number", n.trim()))?;
-    Ok((entity.trim().to_string(), n))
-}
-
 /// At most this many findings are listed in a refusal, each cut to [`MAX_FINDING_CHARS`].
 pub const MAX_FINDINGS_SHOWN: usize = 10;
 pub const MAX_FINDING_CHARS: usize = 300;
@@ -556,18 +544,5 @@ mod tests {
         let text = summarise(&braces);
         assert!(text.ends_with("… (5015 characters in all)"), "{text}");
         assert!(text.len() < 400, "{}", text.len());
-    }
-
-    #[test]
-    fn counts_are_entity_equals_number() {
-        assert_eq!(parse_count("Order=10"), Ok(("Order".to_string(), 10)));
-        assert_eq!(
-            parse_count("Order").unwrap_err(),
-            "`--count Order`: expected ENTITY=N, e.g. `Order=1000`"
-        );
-        assert_eq!(
-            parse_count("Order=x").unwrap_err(),
-            "`--count Order=x`: `x` is not a whole number"
-        );
     }
 }
