@@ -41,18 +41,7 @@ pub struct CardData {
 }
 
 pub fn type_label(ty: AttrType) -> &'static str {
-    match ty {
-        AttrType::S => "S",
-        AttrType::N => "N",
-        AttrType::B => "B",
-        AttrType::Bool => "BOOL",
-        AttrType::Null => "NULL",
-        AttrType::M => "M",
-        AttrType::L => "L",
-        AttrType::SS => "SS",
-        AttrType::NS => "NS",
-        AttrType::BS => "BS",
-    }
+    ty.as_str()
 }
 
 /// The colour slot of `index` (None: the table) in `table`.

@@ -154,6 +154,36 @@ pub enum AttrType {
 }
 
 impl AttrType {
+    /// Every attribute type, in DynamoDB's documentation order.
+    pub const ALL: [AttrType; 10] = [
+        AttrType::S,
+        AttrType::N,
+        AttrType::B,
+        AttrType::Bool,
+        AttrType::Null,
+        AttrType::M,
+        AttrType::L,
+        AttrType::SS,
+        AttrType::NS,
+        AttrType::BS,
+    ];
+
+    /// DynamoDB's name of the type: `S`, `BOOL`, `SS`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AttrType::S => "S",
+            AttrType::N => "N",
+            AttrType::B => "B",
+            AttrType::Bool => "BOOL",
+            AttrType::Null => "NULL",
+            AttrType::M => "M",
+            AttrType::L => "L",
+            AttrType::SS => "SS",
+            AttrType::NS => "NS",
+            AttrType::BS => "BS",
+        }
+    }
+
     /// The key type this attribute type can serve as, if any.
     pub fn as_key_type(self) -> Option<KeyType> {
         match self {
@@ -470,8 +500,28 @@ pub enum Action {
 }
 
 impl Action {
+    /// Every action.
+    pub const ALL: [Action; 5] = [
+        Action::Read,
+        Action::Put,
+        Action::Update,
+        Action::Delete,
+        Action::Transact,
+    ];
+
     pub fn is_read(self) -> bool {
         self == Action::Read
+    }
+
+    /// The action as the design file writes it: `read`, `put`, `transact`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Action::Read => "read",
+            Action::Put => "put",
+            Action::Update => "update",
+            Action::Delete => "delete",
+            Action::Transact => "transact",
+        }
     }
 }
 
@@ -496,6 +546,17 @@ pub enum SortOp {
 }
 
 impl SortOp {
+    /// Every operator.
+    pub const ALL: [SortOp; 7] = [
+        SortOp::Eq,
+        SortOp::Lt,
+        SortOp::Le,
+        SortOp::Gt,
+        SortOp::Ge,
+        SortOp::Between,
+        SortOp::BeginsWith,
+    ];
+
     /// The operator as written in a DynamoDB key condition expression.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -509,6 +570,28 @@ impl SortOp {
         }
     }
 }
+
+/// The names [`AttrType::as_str`], [`Action::as_str`] and [`SortOp::as_str`] give, read back:
+/// one spelling of each for the editor, the Workbench export and the test DSL (issue 14).
+macro_rules! from_name {
+    ($ty:ty, $what:literal) => {
+        impl std::str::FromStr for $ty {
+            type Err = String;
+            fn from_str(text: &str) -> Result<Self, String> {
+                <$ty>::ALL
+                    .into_iter()
+                    .find(|v| v.as_str() == text)
+                    .ok_or_else(|| {
+                        let names: Vec<&str> = <$ty>::ALL.iter().map(|v| v.as_str()).collect();
+                        format!("`{text}` is not {}: one of {}", $what, names.join(", "))
+                    })
+            }
+        }
+    };
+}
+from_name!(AttrType, "an attribute type");
+from_name!(Action, "an action");
+from_name!(SortOp, "a sort-key operator");
 
 /// A condition on one attribute that the pattern narrows by, which coverage maps onto an
 /// index's sort key: "orders since a date" is `{ "attribute": "createdAt", "op": ">=" }`.
@@ -641,6 +724,46 @@ fn is_default<T: Default + PartialEq>(value: &T) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // issue 14: each name is spelled once, and it is the design file's own (serde's).
+    #[test]
+    fn type_action_and_operator_names_read_back_and_match_the_file() {
+        for ty in AttrType::ALL {
+            assert_eq!(ty.as_str().parse::<AttrType>(), Ok(ty));
+            assert_eq!(
+                serde_json::to_string(&ty).unwrap_or_default(),
+                format!("\"{}\"", ty.as_str())
+            );
+        }
+        for action in Action::ALL {
+            assert_eq!(action.as_str().parse::<Action>(), Ok(action));
+            assert_eq!(
+                serde_json::to_string(&action).unwrap_or_default(),
+                format!("\"{}\"", action.as_str())
+            );
+        }
+        for op in SortOp::ALL {
+            assert_eq!(op.as_str().parse::<SortOp>(), Ok(op));
+            assert_eq!(
+                serde_json::to_string(&op).unwrap_or_default(),
+                format!("\"{}\"", op.as_str())
+            );
+        }
+        assert_eq!(
+            "bool".parse::<AttrType>(),
+            Err(
+                "`bool` is not an attribute type: one of S, N, B, BOOL, NULL, M, L, SS, NS, BS"
+                    .to_string()
+            )
+        );
+        assert_eq!(
+            "~".parse::<SortOp>(),
+            Err(
+                "`~` is not a sort-key operator: one of =, <, <=, >, >=, between, begins_with"
+                    .to_string()
+            )
+        );
+    }
 
     // issue 13: the key attributes are deduplicated through a set and one is found without
     // listing them all; both must keep the first of each name in index order (table, GSIs,

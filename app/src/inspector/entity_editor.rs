@@ -27,18 +27,7 @@ const TYPES: &[(&str, &str)] = &[
 ];
 
 fn parse_type(text: &str) -> AttrType {
-    match text {
-        "N" => AttrType::N,
-        "B" => AttrType::B,
-        "BOOL" => AttrType::Bool,
-        "NULL" => AttrType::Null,
-        "M" => AttrType::M,
-        "L" => AttrType::L,
-        "SS" => AttrType::SS,
-        "NS" => AttrType::NS,
-        "BS" => AttrType::BS,
-        _ => AttrType::S,
-    }
+    text.parse().unwrap_or_default()
 }
 
 /// The edit that renames entity `from` to `to`: the id attribute it started with

@@ -36,36 +36,15 @@ const OPS: &[(&str, &str)] = &[
 ];
 
 fn action_value(a: Action) -> &'static str {
-    match a {
-        Action::Read => "read",
-        Action::Put => "put",
-        Action::Update => "update",
-        Action::Delete => "delete",
-        Action::Transact => "transact",
-    }
+    a.as_str()
 }
 
 fn parse_action(v: &str) -> Action {
-    match v {
-        "put" => Action::Put,
-        "update" => Action::Update,
-        "delete" => Action::Delete,
-        "transact" => Action::Transact,
-        _ => Action::Read,
-    }
+    v.parse().unwrap_or_default()
 }
 
 fn parse_op(v: &str) -> Option<SortOp> {
-    Some(match v {
-        "=" => SortOp::Eq,
-        "<" => SortOp::Lt,
-        "<=" => SortOp::Le,
-        ">" => SortOp::Gt,
-        ">=" => SortOp::Ge,
-        "between" => SortOp::Between,
-        "begins_with" => SortOp::BeginsWith,
-        _ => return None,
-    })
+    v.parse().ok()
 }
 
 #[component]

@@ -136,15 +136,7 @@ fn pattern(words: &[&str]) -> AccessPattern {
                 i += 2;
             }
             "where" => {
-                let op = match words[i + 2] {
-                    "=" => SortOp::Eq,
-                    "<" => SortOp::Lt,
-                    "<=" => SortOp::Le,
-                    ">" => SortOp::Gt,
-                    ">=" => SortOp::Ge,
-                    "between" => SortOp::Between,
-                    _ => SortOp::BeginsWith,
-                };
+                let op = words[i + 2].parse().unwrap_or(SortOp::BeginsWith);
                 p.sort = Some(SortCondition {
                     attribute: words[i + 1].to_string(),
                     op,

@@ -125,18 +125,7 @@ struct TableModel {
 }
 
 fn attr_type(ty: AttrType) -> &'static str {
-    match ty {
-        AttrType::S => "S",
-        AttrType::N => "N",
-        AttrType::B => "B",
-        AttrType::Bool => "BOOL",
-        AttrType::Null => "NULL",
-        AttrType::M => "M",
-        AttrType::L => "L",
-        AttrType::SS => "SS",
-        AttrType::NS => "NS",
-        AttrType::BS => "BS",
-    }
+    ty.as_str()
 }
 
 fn key_attr(k: &KeyAttribute) -> Attr {
