@@ -2,7 +2,6 @@
 //! (autosave, shared links, keyboard shortcuts, files dropped on the window) and lays out the
 //! panels. It holds no editing rules: shortcuts dispatch the same edits as the buttons.
 
-use keyplan_core::Design;
 use keyplan_core::edit::Edit;
 use leptos::ev;
 use leptos::prelude::*;
@@ -57,31 +56,6 @@ fn AfterPaint(message: &'static str, children: ChildrenFn) -> impl IntoView {
     }
 }
 
-/// The design a shared link in the address carries, if any (the fragment is cleared).
-fn linked_design() -> Option<Result<Design, String>> {
-    let hash = web_sys::window().and_then(|w| w.location().hash().ok())?;
-    let payload = hash.strip_prefix("#d=")?;
-    clear_hash();
-    Some(crate::share::decode(payload).map_err(|e| e.to_string()))
-}
-
-/// What a user who opened a share link is told: it is their own copy.
-pub(crate) fn shared_copy_notice(name: &str) -> String {
-    format!(
-        "Opened a shared copy of \u{201c}{name}\u{201d}: it is saved in this browser as a new design, and your changes do not reach whoever shared it"
-    )
-}
-
-fn clear_hash() {
-    if let Some(w) = web_sys::window()
-        && let Ok(history) = w.history()
-    {
-        let path = w.location().pathname().unwrap_or_default();
-        let _ =
-            history.replace_state_with_url(&leptos::wasm_bindgen::JsValue::NULL, "", Some(&path));
-    }
-}
-
 /// True when the key event comes from a text field (typing there is not a shortcut).
 fn typing_in_field(ev: &web_sys::KeyboardEvent) -> bool {
     ev.target()
@@ -109,115 +83,12 @@ fn delete_selection(store: &Store, session: &Session) {
     }
 }
 
-/// Opens a file's text as a new local design: a keyplan design file, or anything
-/// `keyplan_core::import` recognises (NoSQL Workbench, the mcp schema.json, CloudFormation,
-/// Terraform, OneTable JSON). A JavaScript or TypeScript module (OneTable, ElectroDB) goes to
-/// the keyplan server's `POST /api/import` when the app is served by it. A keyplan design
-/// file stays linked to its file (`handle`, where the browser gave one): Save writes back to it.
-pub fn open_file_text(
-    library: &Library,
-    store: &Store,
-    session: &Session,
-    file_name: &str,
-    text: &str,
-    handle: Option<leptos::wasm_bindgen::JsValue>,
-) {
-    match crate::import::read(file_name, text) {
-        Ok(opened_file) => show_opened(library, store, session, file_name, opened_file, handle),
-        Err(crate::import::NotRead::Error(e)) => {
-            session.warn(crate::import::not_opened(file_name, &e));
-        }
-        Err(crate::import::NotRead::Module) => {
-            let (library, store, session) = (*library, *store, *session);
-            let (file_name, body) = (
-                file_name.to_string(),
-                crate::import::request_body(file_name, text),
-            );
-            leptos::task::spawn_local(async move {
-                // The Run panel's probe: is this page served by `keyplan serve`?
-                match crate::api::engines().await {
-                    crate::run::state::Engines::Available(_) => {}
-                    crate::run::state::Engines::Unreachable(message) => {
-                        return session.warn(crate::import::not_opened(&file_name, &message));
-                    }
-                    _ => return session.warn(crate::import::needs_server(&file_name)),
-                }
-                let answer = match crate::api::fetch("POST", "/api/import", Some(&body)).await {
-                    Ok((status, answer)) => crate::import::from_server(status, &answer),
-                    Err(message) => Err(message),
-                };
-                match answer {
-                    Ok(opened_file) => {
-                        show_opened(&library, &store, &session, &file_name, opened_file, None);
-                    }
-                    Err(e) => session.warn(crate::import::not_opened(&file_name, &e)),
-                }
-            });
-        }
-    }
-}
-
-/// Opens what was read as a new local design and says what it was, with every note.
-fn show_opened(
-    library: &Library,
-    store: &Store,
-    session: &Session,
-    file_name: &str,
-    opened_file: crate::import::Opened,
-    handle: Option<leptos::wasm_bindgen::JsValue>,
-) {
-    let opened = opened_file.message(file_name);
-    let is_design_file = opened_file.is_design_file();
-    let notes = opened_file.notes;
-    if is_design_file {
-        library.open_new_from(
-            store,
-            session,
-            opened_file.design,
-            Some(file_name.to_string()),
-            handle,
-        );
-    } else {
-        library.open_new(store, session, opened_file.design);
-    }
-    say_opened(session, opened, notes);
-}
-
-/// Says what was opened (`message`), listing every note the import left under it: a toast
-/// with notes stays until it is dismissed.
-pub fn say_opened(session: &Session, message: String, notes: Vec<String>) {
-    session.say_with_notes(
-        match notes.len() {
-            0 => message,
-            n => format!("{message}, with {}:", crate::text::plural(n, "note")),
-        },
-        notes,
-    );
-}
-
-/// Reads the files of a drop or a file picker and opens each.
-pub fn open_files(library: Library, store: Store, session: Session, files: web_sys::FileList) {
-    for i in 0..files.length() {
-        let Some(file) = files.item(i) else { continue };
-        leptos::task::spawn_local(async move {
-            let name = file.name();
-            match wasm_bindgen_futures::JsFuture::from(file.text()).await {
-                Ok(value) => {
-                    let text = value.as_string().unwrap_or_default();
-                    open_file_text(&library, &store, &session, &name, &text, None);
-                }
-                Err(_) => session.warn(format!("{name} could not be read")),
-            }
-        });
-    }
-}
-
 /// The whole app: reads the local designs (an asynchronous database), then shows the editor.
 /// On a first visit it shows the built-in order-management example.
 #[component]
 pub fn App() -> impl IntoView {
     let started = RwSignal::new_local(None::<crate::library::Start>);
-    let link = linked_design();
+    let link = crate::share::linked_design();
     leptos::task::spawn_local(async move {
         started.set(Some(crate::library::start(link).await));
     });
@@ -350,12 +221,12 @@ fn Editor(
 
     // A link pasted into this tab's address bar opens like a fresh visit would.
     let links = window_event_listener_untyped("hashchange", move |_| {
-        let Some(linked) = linked_design() else {
+        let Some(linked) = crate::share::linked_design() else {
             return;
         };
         match linked {
             Ok(design) => {
-                let notice = shared_copy_notice(&design.name);
+                let notice = crate::share::shared_copy_notice(&design.name);
                 library.open_new(&store, &session, design);
                 session.say(notice);
             }
@@ -371,7 +242,7 @@ fn Editor(
         ev.prevent_default();
         dragging_file.set(false);
         if let Some(files) = ev.data_transfer().and_then(|dt| dt.files()) {
-            open_files(library, store, session, files);
+            crate::opening::open_files(library, store, session, files);
         }
     };
     let on_dragover = move |ev: web_sys::DragEvent| {

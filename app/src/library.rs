@@ -105,7 +105,7 @@ pub async fn start(link: Option<Result<Design, String>>) -> Start {
     let joined = |messages: Vec<String>| (!messages.is_empty()).then(|| messages.join(" "));
     match link {
         Some(Ok(design)) => {
-            let notice = crate::app::shared_copy_notice(&design.name);
+            let notice = crate::share::shared_copy_notice(&design.name);
             return Start {
                 notice: Some(notice),
                 ..fresh(design, joined(messages))

@@ -1,5 +1,5 @@
-//! Share links in the app: the link for the open design at this page's address, and reading
-//! one from the address bar. The codec and its limits are core's (`keyplan_core::share`).
+//! Share links in the app: the link for the open design at this page's address, and the one
+//! reader of a link in the address bar (at start and when one is pasted into it). The codec and its limits are core's (`keyplan_core::share`).
 
 use keyplan_core::Design;
 
@@ -19,4 +19,29 @@ pub fn link(design: &Design) -> Result<String, String> {
         location.pathname().unwrap_or_else(|_| "/".into())
     );
     keyplan_core::share::link(&base, design).map_err(|e| e.to_string())
+}
+
+/// The design a shared link in the address carries, if any (the fragment is cleared).
+pub fn linked_design() -> Option<Result<Design, String>> {
+    let hash = web_sys::window().and_then(|w| w.location().hash().ok())?;
+    let payload = hash.strip_prefix("#d=")?;
+    clear_hash();
+    Some(decode(payload).map_err(|e| e.to_string()))
+}
+
+/// What a user who opened a share link is told: it is their own copy.
+pub(crate) fn shared_copy_notice(name: &str) -> String {
+    format!(
+        "Opened a shared copy of \u{201c}{name}\u{201d}: it is saved in this browser as a new design, and your changes do not reach whoever shared it"
+    )
+}
+
+fn clear_hash() {
+    if let Some(w) = web_sys::window()
+        && let Ok(history) = w.history()
+    {
+        let path = w.location().pathname().unwrap_or_default();
+        let _ =
+            history.replace_state_with_url(&leptos::wasm_bindgen::JsValue::NULL, "", Some(&path));
+    }
 }

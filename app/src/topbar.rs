@@ -9,21 +9,6 @@ use crate::library::use_library;
 use crate::session::{Dialog, use_session};
 use crate::store::use_store;
 
-/// Copies `text` to the clipboard; `done` learns whether the browser allowed it (callers keep
-/// the text on screen, selected, as the fallback).
-pub fn copy_text(text: String, done: impl FnOnce(bool) + 'static) {
-    let Some(window) = web_sys::window() else {
-        return done(false);
-    };
-    let _ = &text;
-    let clipboard = window.navigator().clipboard();
-    let promise = clipboard.write_text(&text);
-    leptos::task::spawn_local(async move {
-        let ok = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
-        done(ok);
-    });
-}
-
 #[component]
 pub fn TopBar() -> impl IntoView {
     let store = use_store();
@@ -104,7 +89,7 @@ pub fn TopBar() -> impl IntoView {
                         // file), else the file input.
                         leptos::task::spawn_local(async move {
                             match crate::save::pick_file().await {
-                                Some(Ok((handle, name, text))) => crate::app::open_file_text(
+                                Some(Ok((handle, name, text))) => crate::opening::open_file_text(
                                     &library, &store, &session, &name, &text, Some(handle),
                                 ),
                                 Some(Err(e)) if e.is_empty() => {}
@@ -132,7 +117,7 @@ pub fn TopBar() -> impl IntoView {
                     on:change=move |ev| {
                         let input = event_target::<web_sys::HtmlInputElement>(&ev);
                         if let Some(files) = input.files() {
-                            crate::app::open_files(library, store, session, files);
+                            crate::opening::open_files(library, store, session, files);
                         }
                         input.set_value("");
                     }

@@ -236,7 +236,7 @@ pub fn EngineImport() -> impl IntoView {
                     if session.dialog.get_untracked() == Some(Dialog::EngineImport) {
                         session.dialog.set(None);
                     }
-                    crate::app::say_opened(&session, imported.message, imported.notes);
+                    crate::opening::say_opened(&session, imported.message, imported.notes);
                 }
                 Err(message) => {
                     if import.try_set(Import::Failed(message.clone())).is_some() {

@@ -6,9 +6,9 @@
 use keyplan_core::export::{Format, export};
 use leptos::prelude::*;
 
+use crate::clipboard::copy_text;
 use crate::session::use_session;
 use crate::store::use_store;
-use crate::topbar::copy_text;
 
 /// What the dialog offers: the keyplan design file itself (what Save writes), or one of core's
 /// export formats.

@@ -4,9 +4,9 @@
 
 use leptos::prelude::*;
 
+use crate::clipboard::copy_text;
 use crate::session::use_session;
 use crate::store::use_store;
-use crate::topbar::copy_text;
 
 #[component]
 pub fn Share() -> impl IntoView {
