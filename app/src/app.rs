@@ -289,7 +289,7 @@ fn Editor(
                 <Inspector/>
             </div>
             <Dialogs/>
-            <crate::designs::StorageNotices/>
+            <crate::dialogs::designs::StorageNotices/>
             <crate::dialogs::ToastView/>
             <Show when=move || dragging_file.get()>
                 <div class="drop-overlay" aria-hidden="true">

@@ -6,6 +6,7 @@
 //! Tab and Shift+Tab inside it, and gives focus back to what had it when it closes. (The HTML
 //! `autofocus` attribute does not do this: the browser ignores it once something has focus.)
 
+pub mod designs;
 mod engine_import;
 
 pub use engine_import::EngineImportEntry;
@@ -104,8 +105,8 @@ pub fn Dialogs() -> impl IntoView {
                 Dialog::Export => ("Export", view! { <export::Export/> }.into_any()),
                 Dialog::Share => ("Share a link", view! { <share::Share/> }.into_any()),
                 Dialog::Help => ("Keyboard shortcuts", view! { <help::Help/> }.into_any()),
-                Dialog::Designs => ("Your designs", view! { <crate::designs::Designs/> }.into_any()),
-                Dialog::ConfirmDelete => ("Delete this design?", view! { <crate::designs::ConfirmDelete/> }.into_any()),
+                Dialog::Designs => ("Your designs", view! { <designs::Designs/> }.into_any()),
+                Dialog::ConfirmDelete => ("Delete this design?", view! { <designs::ConfirmDelete/> }.into_any()),
                 Dialog::EngineImport => ("Import from engine", view! { <engine_import::EngineImport/> }.into_any()),
             };
             view! {

@@ -14,7 +14,6 @@ pub mod app;
 pub mod canvas;
 pub mod cards;
 pub mod clipboard;
-pub mod designs;
 pub mod dialogs;
 pub mod engine_import;
 pub mod geometry;

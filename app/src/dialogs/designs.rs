@@ -113,7 +113,7 @@ pub fn Designs() -> impl IntoView {
                 />
             </ul>
             <div class="dialog-actions">
-                <crate::dialogs::EngineImportEntry card=false/>
+                <super::EngineImportEntry card=false/>
                 <button class="button danger" data-testid="delete-design" on:click=move |_| session.dialog.set(Some(Dialog::ConfirmDelete))>
                     "Delete the open design…"
                 </button>
