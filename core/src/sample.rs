@@ -726,10 +726,10 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
                     None => {}
                 }
             }
-            if !complete || seen_keys.contains(identity.as_str()) {
+            // Inserted, or a key made before (rare): the key is hashed once.
+            if !complete || !seen_keys.insert(identity.clone()) {
                 continue;
             }
-            seen_keys.insert(identity.clone());
             if !keep.is_empty() {
                 records[e].push(ParentRecord {
                     vars: keep
