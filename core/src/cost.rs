@@ -23,7 +23,7 @@
 //!   it; over 3,000 read or 1,000 write units per second it is hot, and the write shards that
 //!   would cool it are named.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 
 use serde::Serialize;
@@ -142,7 +142,7 @@ pub struct CostReport {
 fn entity_sizes(design: &Design, store: &Store) -> Vec<EntitySize> {
     let mut out: Vec<EntitySize> = Vec::with_capacity(design.entities.len());
     // Per table name: the positions in `out` of its entities with samples, by entity name.
-    let mut sampled: BTreeMap<&str, BTreeMap<&str, Vec<usize>>> = BTreeMap::new();
+    let mut sampled: BTreeMap<&str, HashMap<&str, Vec<usize>>> = BTreeMap::new();
     for entity in &design.entities {
         let mut size = EntitySize {
             entity: entity.name.clone(),
@@ -320,11 +320,11 @@ pub fn estimate(
 }
 
 /// The entity sizes by entity name, the first of each name (as a search of the list finds).
-struct SizesByName<'a>(BTreeMap<&'a str, &'a EntitySize>);
+struct SizesByName<'a>(HashMap<&'a str, &'a EntitySize>);
 
 impl<'a> SizesByName<'a> {
     fn new(sizes: &'a [EntitySize]) -> SizesByName<'a> {
-        let mut by_name = BTreeMap::new();
+        let mut by_name = HashMap::with_capacity(sizes.len());
         for size in sizes {
             by_name.entry(size.entity.as_str()).or_insert(size);
         }
@@ -467,9 +467,9 @@ struct Place<'a> {
 struct Loads {
     list: Vec<PartitionLoad>,
     /// By (table, index, partition): the position in `list`.
-    at: BTreeMap<(String, Option<String>, String), usize>,
+    at: HashMap<(String, Option<String>, String), usize>,
     /// (position in `list`, pattern) for every pattern a load has.
-    patterns: BTreeSet<(usize, String)>,
+    patterns: HashSet<(usize, String)>,
 }
 
 fn add_load(loads: &mut Loads, place: Place<'_>, pattern: &str, reads: f64, writes: f64) {

@@ -176,10 +176,11 @@ impl<'a> Prepared<'a> {
             .iter()
             .zip(per_table)
             .map(|(table, entities)| {
+                let templated = Templated::new(design, table, &entities);
                 let indexes = table
                     .indexes()
                     .into_iter()
-                    .map(|keys| prepare_index(design, keys, &entities))
+                    .map(|keys| prepare_index(design, keys, &entities, &templated))
                     .collect();
                 PreparedTable { table, indexes }
             })
@@ -208,21 +209,81 @@ impl<'a> Prepared<'a> {
     }
 }
 
+/// Which of a table's key attributes each of its entities has a template for
+/// ([`Entity::key_template`]): worked out once per entity from its own keys and attributes,
+/// so that an index whose keys an entity lacks is passed over without looking its keys up
+/// (10,000 entities and 21 indexes, issue 13).
+struct Templated<'a> {
+    /// The table's key attribute names, each with its position.
+    positions: HashMap<&'a str, usize>,
+    /// Per entity of the table (in the table's order), a flag per key attribute position.
+    flags: Vec<bool>,
+}
+
+impl<'a> Templated<'a> {
+    fn new(design: &Design, table: &'a Table, entities: &[usize]) -> Templated<'a> {
+        let positions: HashMap<&str, usize> = table
+            .key_attributes()
+            .into_iter()
+            .enumerate()
+            .map(|(position, key)| (key.name.as_str(), position))
+            .collect();
+        let width = positions.len();
+        let mut flags = vec![false; entities.len() * width];
+        for (at, &idx) in entities.iter().enumerate() {
+            let entity = &design.entities[idx];
+            let names = entity
+                .keys
+                .keys()
+                .chain(entity.attributes.iter().map(|a| &a.name));
+            for name in names {
+                if let Some(&position) = positions.get(name.as_str()) {
+                    flags[at * width + position] = true;
+                }
+            }
+        }
+        Templated { positions, flags }
+    }
+
+    /// The positions of `keys` among the table's key attributes, looked up once per index.
+    fn positions_of(&self, keys: &[crate::model::KeyAttribute]) -> Option<Vec<usize>> {
+        keys.iter()
+            .map(|k| self.positions.get(k.name.as_str()).copied())
+            .collect()
+    }
+
+    /// Whether the table's entity at position `at` has a template for every key at
+    /// `positions` (from [`Templated::positions_of`]).
+    fn has_all(&self, at: usize, positions: &[usize]) -> bool {
+        let width = self.positions.len();
+        positions.iter().all(|&p| self.flags[at * width + p])
+    }
+}
+
 fn prepare_index<'a>(
     design: &'a Design,
     keys: IndexKeys<'a>,
     entities: &[usize],
+    templated: &Templated<'_>,
 ) -> PreparedIndex<'a> {
     let mut members = Vec::new();
     let mut member_of = Vec::with_capacity(entities.len());
+    // The index's keys among the table's (all of them are: they are the table's key
+    // attributes).
+    let key_positions = templated
+        .positions_of(keys.partition_key)
+        .zip(templated.positions_of(keys.sort_key));
 
-    for &idx in entities {
+    for (at, &idx) in entities.iter().enumerate() {
         let entity = &design.entities[idx];
         let templates =
             |attrs: &'a [crate::model::KeyAttribute]| -> Option<Vec<Cow<'a, KeyTemplate>>> {
                 attrs.iter().map(|k| entity.key_template(&k.name)).collect()
             };
-        let present = if keys.partition_key.is_empty() {
+        let templated_keys = key_positions.as_ref().is_some_and(|(partition, sort)| {
+            templated.has_all(at, partition) && templated.has_all(at, sort)
+        });
+        let present = if keys.partition_key.is_empty() || !templated_keys {
             None
         } else {
             templates(keys.partition_key).and_then(|p| Some((p, templates(keys.sort_key)?)))

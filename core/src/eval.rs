@@ -20,6 +20,7 @@
 use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasherDefault, DefaultHasher, Hash, Hasher};
 
 use base64::Engine as _;
 use serde::Serialize;
@@ -272,6 +273,17 @@ impl Entry {
     }
 }
 
+/// A map whose hasher has fixed keys, so that its order (and the store's Debug text) is the
+/// same every time: the keys are the design's own names and values, hashed to be found fast.
+type FixedHashMap<K, V> = HashMap<K, V, BuildHasherDefault<DefaultHasher>>;
+
+/// A hash of a partition's key values, by which [`IndexStore::partition`] finds it.
+fn partition_hash(partition: &[KeyValue]) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    partition.hash(&mut hasher);
+    hasher.finish()
+}
+
 /// The table itself or one of its secondary indexes, sorted.
 #[derive(Debug, Clone)]
 pub struct IndexStore {
@@ -283,9 +295,14 @@ pub struct IndexStore {
     pub projection: Projection,
     entries: Vec<Entry>,
     /// By entity name: the positions in `entries` of its items, in index order. Built once
-    /// with the store, so that work per entity or per pattern does not walk every entry
-    /// (ordered, so that the store's Debug text is the same every time).
-    by_entity: BTreeMap<String, Vec<usize>>,
+    /// with the store, so that work per entity or per pattern does not walk every entry, and
+    /// hashed: the cost estimate looks 10,000 entities up 30,000 times (issue 13).
+    by_entity: FixedHashMap<String, Vec<usize>>,
+    /// By [`partition_hash`]: the range of `entries` a partition's entries fill, or `None`
+    /// for a hash two partitions share (those are searched for). A Query finds its partition
+    /// here instead of by a binary search of every entry, each step of which missed the
+    /// cache at 100,000 entries (issue 13).
+    partitions: FixedHashMap<u64, Option<(usize, usize)>>,
 }
 
 impl IndexStore {
@@ -324,13 +341,45 @@ impl IndexStore {
                 groups[r].push(at);
             }
         }
-        // Sorted by name already, so the map is built in one pass.
         self.by_entity = entities
             .iter()
             .zip(groups)
             .filter(|(_, positions)| !positions.is_empty())
             .map(|(name, positions)| (name.to_string(), positions))
             .collect();
+    }
+
+    /// Finds where each partition's entries are: what [`IndexStore::partition`] reads. The
+    /// entries are sorted, so a partition's are next to each other.
+    fn find_partitions(&mut self) {
+        let mut partitions = FixedHashMap::default();
+        let mut start = 0;
+        for run in self.entries.chunk_by(|a, b| a.partition == b.partition) {
+            partitions
+                .entry(partition_hash(&run[0].partition))
+                .and_modify(|range| *range = None)
+                .or_insert(Some((start, start + run.len())));
+            start += run.len();
+        }
+        self.partitions = partitions;
+    }
+
+    /// The entries of one partition, in index order (none when it holds no item).
+    fn partition(&self, partition: &[KeyValue]) -> &[Entry] {
+        let entries = &self.entries;
+        match self.partitions.get(&partition_hash(partition)) {
+            Some(Some((lo, hi))) if entries[*lo].partition == partition => &entries[*lo..*hi],
+            // Two partitions with this hash: searched for.
+            Some(None) => {
+                let lo = entries.partition_point(|e| e.partition.as_slice() < partition);
+                // From `lo` on, the partition's entries come first: equal keys, not compared
+                // by order.
+                let hi = lo + entries[lo..].partition_point(|e| e.partition == partition);
+                &entries[lo..hi]
+            }
+            // No partition has this hash, or another partition has it alone.
+            _ => &[],
+        }
     }
 }
 
@@ -386,9 +435,10 @@ impl TableStore {
         index.entries_of(entity).map(|e| e.size)
     }
 
-    /// For each entity with items in `index`, in name order: its name, how many entries it
-    /// has there and their projected sizes summed. What [`TableStore::projected_sizes_of`]
-    /// gives every entity, in one walk of the index instead of a lookup per entity.
+    /// For each entity with items in `index`, in no particular order: its name, how many
+    /// entries it has there and their projected sizes summed. What
+    /// [`TableStore::projected_sizes_of`] gives every entity, in one walk of the index instead
+    /// of a lookup per entity.
     pub fn projected_totals<'a>(
         &'a self,
         index: &'a IndexStore,
@@ -554,6 +604,7 @@ impl Store {
             });
             let mut slots: Vec<Option<KeyedLoad>> = loads.into_iter().map(Some).collect();
             let mut table_entries: Vec<Entry> = Vec::with_capacity(order.len());
+            table.items.reserve(order.len());
             for (rank, &at) in order.iter().enumerate() {
                 let replaced = order.get(rank + 1).is_some_and(|&next| {
                     matches!(
@@ -637,11 +688,13 @@ impl Store {
                     sort_key: keys.sort_key.to_vec(),
                     projection: keys.projection.clone(),
                     entries: Vec::new(),
-                    by_entity: BTreeMap::new(),
+                    by_entity: FixedHashMap::default(),
+                    partitions: FixedHashMap::default(),
                 };
                 if index.kind == IndexKind::Table {
                     index.entries = std::mem::take(&mut table_entries);
                     index.group_by_entity(&entities, &rank);
+                    index.find_partitions();
                     built.push(index);
                     continue;
                 }
@@ -686,6 +739,7 @@ impl Store {
                 let mut slots: Vec<Option<Entry>> = entries.into_iter().map(Some).collect();
                 index.entries = order.iter().filter_map(|&at| slots[at].take()).collect();
                 index.group_by_entity(&entities, &rank);
+                index.find_partitions();
                 built.push(index);
             }
             table.indexes = built;
@@ -766,11 +820,7 @@ impl Store {
         }
         let partition = typed_values(&index.partition_key, &query.partition, true)?;
         let bounds = SortBounds::new(index, &query.sort_equal, query.sort_condition.as_ref())?;
-        let entries = &index.entries;
-        let lo = entries.partition_point(|e| e.partition < partition);
-        // From `lo` on, the partition's entries come first: equal keys, not compared by order.
-        let hi = lo + entries[lo..].partition_point(|e| e.partition == partition);
-        let part = &entries[lo..hi];
+        let part = index.partition(&partition);
         let a = part.partition_point(|e| bounds.place(&e.sort) == Ordering::Less);
         let b = a + part[a..].partition_point(|e| bounds.place(&e.sort) != Ordering::Greater);
         let mut matching = &part[a..b];
@@ -880,11 +930,9 @@ impl Store {
         let partition = typed_values(&index.partition_key, &query.partition, true)?;
         let sort = typed_values(&index.sort_key, &query.sort_equal, true)
             .map_err(|e| QueryError::IncompleteKey(e.to_string()))?;
-        let entries = &index.entries;
-        let at = entries.partition_point(|e| (&e.partition, &e.sort) < (&partition, &sort));
-        let found = entries
-            .get(at)
-            .filter(|e| e.partition == partition && e.sort == sort);
+        let entries = index.partition(&partition);
+        let at = entries.partition_point(|e| e.sort < sort);
+        let found = entries.get(at).filter(|e| e.sort == sort);
         Ok((table, found))
     }
 
@@ -1290,6 +1338,14 @@ fn typed_key(text: &str, ty: KeyType) -> Option<AttributeValue> {
     }
 }
 
+/// [`typed_key`] of a text the caller no longer needs: a string key keeps it, not a copy.
+fn typed_key_of(text: String, ty: KeyType) -> Option<AttributeValue> {
+    match ty {
+        KeyType::S if !text.is_empty() => Some(AttributeValue::S(text)),
+        _ => typed_key(&text, ty),
+    }
+}
+
 /// The key attribute `name` of the verdict's table or index.
 fn key_type(table: &Table, name: &str) -> KeyType {
     table.key_attribute(name).map_or(KeyType::S, |k| k.ty)
@@ -1352,7 +1408,7 @@ fn plan_one(
             }
         }
         let ty = key_type(table, attribute);
-        typed_key(&text, ty).ok_or_else(|| {
+        typed_key_of(text, ty).ok_or_else(|| {
             PlanError::Query(QueryError::BadKeyValue {
                 attribute: attribute.to_string(),
                 message: format!("`{template}` does not render to a valid {ty:?} value"),
@@ -1414,8 +1470,8 @@ fn pick_inputs_by(
     verdict: &Verdict,
     pattern: &AccessPattern,
 ) -> Result<BTreeMap<String, String>, PlanError> {
-    let entity = pattern.entities.first().cloned().unwrap_or_default();
-    let no_sample = || PlanError::NoSample(entity.clone());
+    let entity = pattern.entities.first().map_or("", String::as_str);
+    let no_sample = || PlanError::NoSample(entity.to_string());
     let table_name = verdict.table.as_deref().ok_or_else(no_sample)?;
     let table = store.table(table_name).ok_or_else(no_sample)?;
     let index = table
@@ -1440,42 +1496,52 @@ fn pick_inputs_by(
     names.retain(|n| Some(*n) != range_attribute);
     // Group this entity's items in the index by their input values: sorted by them (a few
     // items per entity, so sorting is cheaper than hashing), each group a run. The largest
-    // group wins, the smallest key among equals.
-    let mut keyed: Vec<(Vec<&str>, &StoredItem)> = table
-        .items_of(index, &entity)
-        .filter_map(|stored| {
-            let key = names
-                .iter()
-                .map(|n| stored.item.get(*n).and_then(|v| v.as_key_text()))
-                .collect::<Option<Vec<&str>>>()?;
-            Some((key, stored))
-        })
-        .collect();
-    keyed.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut best: Option<&[(Vec<&str>, &StoredItem)]> = None;
-    for group in keyed.chunk_by(|a, b| a.0 == b.0) {
+    // group wins, the smallest key among equals. The keys are kept side by side in one
+    // vector, `names.len()` values an item, instead of a vector per item: the cost estimate
+    // picks inputs for 30,000 patterns at 10,000 entities (issue 13).
+    let width = names.len();
+    let mut texts: Vec<&str> = Vec::new();
+    let mut keyed: Vec<&StoredItem> = Vec::new();
+    for stored in table.items_of(index, entity) {
+        let start = texts.len();
+        for name in &names {
+            match stored.item.get(*name).and_then(|v| v.as_key_text()) {
+                Some(value) => texts.push(value),
+                None => break,
+            }
+        }
+        if texts.len() - start == width {
+            keyed.push(stored);
+        } else {
+            texts.truncate(start);
+        }
+    }
+    let key_of = |at: usize| &texts[at * width..(at + 1) * width];
+    let mut order: Vec<usize> = (0..keyed.len()).collect();
+    order.sort_by(|&a, &b| key_of(a).cmp(key_of(b)));
+    let mut best: Option<&[usize]> = None;
+    for group in order.chunk_by(|&a, &b| key_of(a) == key_of(b)) {
         if best.is_none_or(|b| group.len() > b.len()) {
             best = Some(group);
         }
     }
     let group = best.ok_or_else(no_sample)?;
-    let key = group[0].0.clone();
-    let items: Vec<&StoredItem> = group.iter().map(|(_, stored)| *stored).collect();
+    let items: Vec<&StoredItem> = group.iter().map(|&at| keyed[at]).collect();
     let mut inputs: BTreeMap<String, String> = names
         .into_iter()
-        .zip(key)
+        .zip(key_of(group[0]))
         .map(|(name, value)| (name.to_string(), value.to_string()))
         .collect();
     if let (Some(attribute), Some(sort)) = (range_attribute, &pattern.sort) {
-        let ty = entity_named(&entity)
+        let ty = entity_named(entity)
             .and_then(|e| e.attribute(attribute))
             .and_then(|a| a.ty.as_key_type())
             .unwrap_or(KeyType::S);
-        let mut values: Vec<(KeyValue, String)> = items
+        let mut values: Vec<(KeyValue, &str)> = items
             .iter()
             .filter_map(|s| s.item.get(attribute))
             .filter_map(|v| {
-                let text = v.as_key_text()?.to_string();
+                let text = v.as_key_text()?;
                 let typed = KeyValue::from_attribute(v, ty).ok()?;
                 Some((typed, text))
             })
@@ -1489,10 +1555,10 @@ fn pick_inputs_by(
                 SortOp::Between => (n / 4, Some(n - 1 - n / 4)),
                 SortOp::Eq | SortOp::BeginsWith => (0, None),
             };
-            inputs.insert(attribute.to_string(), values[value].1.clone());
+            inputs.insert(attribute.to_string(), values[value].1.to_string());
             if let Some(upper) = upper {
                 // `between` has two bounds: `{name}` is the lower, `{name_to}` the upper.
-                inputs.insert(format!("{attribute}_to"), values[upper].1.clone());
+                inputs.insert(format!("{attribute}_to"), values[upper].1.to_string());
             }
         }
     }

@@ -14,7 +14,7 @@
 //! randomness (the PRNG is seeded from the config), so it runs the same in the browser.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde::Serialize;
 
@@ -127,7 +127,14 @@ fn primary_templates<'a>(
 /// The attribute variables of `entity`'s primary key, in order.
 fn primary_vars(design: &Design, entity: &Entity) -> Vec<String> {
     let mut out = Vec::new();
-    for (_, _, template) in primary_templates(design, entity) {
+    let Some(table) = design.table(&entity.table) else {
+        return out;
+    };
+    // The templates borrowed, not copied as [`primary_templates`] gives them.
+    for key in table.primary_key() {
+        let Some(template) = entity.key_template(&key.name) else {
+            continue;
+        };
         for var in template.attribute_vars() {
             if !out.contains(&var.name) {
                 out.push(var.name.clone());
@@ -137,25 +144,62 @@ fn primary_vars(design: &Design, entity: &Entity) -> Vec<String> {
     out
 }
 
-/// Each table's key attributes ([`Table::key_attributes`](crate::model::Table::key_attributes)),
-/// by table name (the first table of a name, as [`Design::table`] finds): listed once for the
-/// design, not once per entity (a table with 20 GSIs has 42 keys).
-fn key_lists(design: &Design) -> BTreeMap<&str, Vec<&KeyAttribute>> {
+/// A table's key attributes ([`Table::key_attributes`](crate::model::Table::key_attributes)),
+/// and each one's position among them by name.
+struct KeyList<'a> {
+    keys: Vec<&'a KeyAttribute>,
+    positions: HashMap<&'a str, usize>,
+}
+
+impl KeyList<'_> {
+    /// The positions of the keys among `names`, in key order, each once: an entity's few
+    /// templates and attributes are looked up among the keys, not the 42 keys of a table with
+    /// 20 GSIs in each entity (issue 13).
+    fn positions<'n>(&self, names: impl Iterator<Item = &'n String>) -> Vec<usize> {
+        let mut out: Vec<usize> = names
+            .filter_map(|name| self.positions.get(name.as_str()).copied())
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The keys `entity` has a template for ([`Entity::key_template`]: its own, or the
+    /// attribute of the key's name), in key order.
+    fn templated(&self, entity: &Entity) -> impl Iterator<Item = &KeyAttribute> + '_ {
+        let names = entity
+            .keys
+            .keys()
+            .chain(entity.attributes.iter().map(|a| &a.name));
+        self.positions(names).into_iter().map(|at| self.keys[at])
+    }
+}
+
+/// Each table's [`KeyList`], by table name (the first table of a name, as [`Design::table`]
+/// finds): listed once for the design, not once per entity (a table with 20 GSIs has 42 keys).
+fn key_lists(design: &Design) -> BTreeMap<&str, KeyList<'_>> {
     let mut out = BTreeMap::new();
     for table in &design.tables {
-        out.entry(table.name.as_str())
-            .or_insert_with(|| table.key_attributes());
+        out.entry(table.name.as_str()).or_insert_with(|| {
+            let keys = table.key_attributes();
+            let positions = keys
+                .iter()
+                .enumerate()
+                .map(|(at, key)| (key.name.as_str(), at))
+                .collect();
+            KeyList { keys, positions }
+        });
     }
     out
 }
 
 /// Every variable `entity` needs a value for: its attributes, then any variable its key
 /// templates use that is not an attribute. `key_lists` is [`key_lists`] of the design.
-fn all_vars(key_lists: &BTreeMap<&str, Vec<&KeyAttribute>>, entity: &Entity) -> Vec<Attribute> {
+fn all_vars(key_lists: &BTreeMap<&str, KeyList<'_>>, entity: &Entity) -> Vec<Attribute> {
     let mut out: Vec<Attribute> = entity.attributes.clone();
-    if let Some(keys) = key_lists.get(entity.table.as_str()) {
-        for key in keys {
-            if let Some(template) = entity.keys.get(&key.name) {
+    if let Some(list) = key_lists.get(entity.table.as_str()) {
+        for at in list.positions(entity.keys.keys()) {
+            if let Some(template) = entity.keys.get(&list.keys[at].name) {
                 for var in template.attribute_vars() {
                     if !out.iter().any(|a| a.name == var.name) {
                         let mut attribute = Attribute::new(&var.name, AttrType::S);
@@ -179,6 +223,8 @@ struct Relations {
     order: Vec<usize>,
     /// Per entity index: [`all_vars`], in the order generation gives them values.
     vars: Vec<Vec<Attribute>>,
+    /// Per entity index: [`primary_vars`].
+    keys: Vec<Vec<String>>,
 }
 
 fn relations(design: &Design) -> Relations {
@@ -254,6 +300,7 @@ fn relations(design: &Design) -> Relations {
         order: parents_first(&parents),
         parents,
         vars,
+        keys,
     }
 }
 
@@ -525,10 +572,13 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
     let mut rng = oorandom::Rand64::new(u128::from(config.seed) ^ 0x6b65_7970_6c61_6e00);
     let mut data = SampleData::default();
     let mut records: Vec<Vec<ParentRecord>> = vec![Vec::new(); design.entities.len()];
-    // A hint only, so it is capped: huge counts must not reserve memory up front.
+    // A hint only, so it is capped: huge counts must not reserve memory up front. Entities
+    // with a count of their own make that many; the others are taken as roots.
     let expected: usize = design
         .entities
-        .len()
+        .iter()
+        .filter(|e| !config.counts.contains_key(&e.name))
+        .count()
         .saturating_mul(DEFAULT_ROOT_COUNT as usize)
         .saturating_add(
             config
@@ -538,6 +588,9 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
         )
         .min(MAX_SAMPLE_ITEMS as usize);
     let mut seen_keys: KeySet = KeySet::with_capacity_and_hasher(expected, Default::default());
+    // The same hint for the items, so that the list is not copied at each doubling on the way
+    // to 100,000 items (issue 13).
+    data.items.reserve(expected);
 
     for (table, items) in &design.samples {
         for item in items {
@@ -581,7 +634,7 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
                 _ => DEFAULT_ROOT_COUNT,
             },
         };
-        let primary: BTreeSet<String> = primary_vars(design, entity).into_iter().collect();
+        let primary = &relations.keys[e];
         // Decided once per entity: how each attribute gets its values, and each key's template.
         let attributes: Vec<(&Attribute, values::Kind, bool)> = relations.vars[e]
             .iter()
@@ -595,8 +648,8 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
             .collect();
         let keys: Vec<(&String, KeyType, Cow<'_, KeyTemplate>, bool)> = key_lists
             .get(table.name.as_str())
-            .map_or(&[][..], Vec::as_slice)
-            .iter()
+            .into_iter()
+            .flat_map(|list| list.templated(entity))
             .filter_map(|key| {
                 let template = entity.key_template(&key.name)?;
                 let is_primary = key.name == table.partition_key.name
@@ -673,10 +726,10 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
                     None => {}
                 }
             }
-            if !complete || seen_keys.contains(identity.as_str()) {
+            // Inserted, or a key made before (rare): the key is hashed once.
+            if !complete || !seen_keys.insert(identity.clone()) {
                 continue;
             }
-            seen_keys.insert(identity.clone());
             if !keep.is_empty() {
                 records[e].push(ParentRecord {
                     vars: keep

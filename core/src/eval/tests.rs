@@ -445,6 +445,45 @@ fn items_without_valid_keys_are_rejected_or_left_out_of_the_index() {
     .assert_debug_eq(&store.rejected);
 }
 
+// issue 13: a Query finds its partition by a hash of its key values, and a hash two
+// partitions share is marked so that the partition is searched for instead. With every hash
+// marked shared, every read must give what the lookup by hash gives.
+#[test]
+fn a_partition_whose_hash_another_shares_is_searched_for_with_the_same_result() {
+    let by_hash = store();
+    let mut searched = store();
+    for table in &mut searched.tables {
+        for index in &mut table.indexes {
+            for range in index.partitions.values_mut() {
+                *range = None;
+            }
+        }
+    }
+    let sort_begins = |q| with_sort(q, "SK", SortOp::BeginsWith, vec![s("ORDER#")]);
+    let queries = [
+        query(None, ("PK", "A")),
+        query(None, ("PK", "B")),
+        query(None, ("PK", "nothing here")),
+        sort_begins(query(None, ("PK", "A"))),
+        query(Some("byScore"), ("G", "g")),
+        query(Some("byScore"), ("G", "h")),
+        query(Some("byBlob"), ("G", "g")),
+        query(Some("byName"), ("PK", "A")),
+    ];
+    for q in &queries {
+        assert_eq!(searched.query(q), by_hash.query(q), "{q:?}");
+        assert_eq!(searched.count(q), by_hash.count(q), "{q:?}");
+    }
+    let read = |q: &KeyQuery| by_hash.query(q).expect("the query runs").items.len();
+    assert_eq!(read(&queries[0]), 5, "the table's partition A");
+    assert_eq!(read(&queries[4]), 4, "byScore's partition g");
+    for sort in ["PROFILE", "ORDER#1", "nothing"] {
+        let mut get = query(None, ("PK", "A"));
+        get.sort_equal = vec![("SK".into(), s(sort))];
+        assert_eq!(searched.get_item(&get), by_hash.get_item(&get), "{sort}");
+    }
+}
+
 #[test]
 fn get_item_finds_the_exact_key_and_a_miss_still_costs_a_read() {
     let store = store();
