@@ -37,9 +37,7 @@ use crate::limits::{
 use crate::model::{AccessPattern, Action, ByName, Design, Entity, Projection, Table, WriteStep};
 use crate::template::KeyTemplate;
 
-mod size;
-
-pub use size::{
+pub use crate::size::{
     Consistency, attribute_size, item_size, number_size, read_units, value_size, write_units,
 };
 

@@ -16,7 +16,7 @@ use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Bound;
 
-use crate::analysis::{KeyCondition, KeyPart, Operation, QuerySpec, SortKeyCondition, Verdict};
+use crate::answer::{KeyCondition, KeyPart, Operation, QuerySpec, SortKeyCondition, Verdict};
 use crate::model::{
     AccessPattern, Action, Design, Entity, IndexKeys, IndexKind, KeyType, Order, Projection,
     SortOp, Table,

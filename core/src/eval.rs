@@ -26,16 +26,17 @@ use base64::Engine as _;
 use serde::Serialize;
 
 use crate::analysis::{Operation, QuerySpec, Verdict};
-use crate::cost::{Consistency, attribute_size, item_size, read_units};
 use crate::item::{AttributeValue, Item};
 use crate::model::{
     AccessPattern, ByName, Design, Entity, IndexKind, KeyAttribute, KeyType, Projection, SortOp,
     Table,
 };
+use crate::size::{Consistency, attribute_size, item_size, read_units};
 use crate::template::{KeyTemplate, Part};
 
-pub mod number;
+pub use crate::number;
 
+pub use crate::item::decode_binary;
 pub use number::{Decimal, NumberError};
 
 /// A key attribute's value, typed so that the derived order is DynamoDB's order.
@@ -67,14 +68,6 @@ impl KeyValue {
             (ty, other) => Err(format!("a {ty:?} key cannot hold {}", type_name(other))),
         }
     }
-}
-
-/// Decodes a binary attribute's base64 text (standard alphabet, padding optional).
-pub fn decode_binary(text: &str) -> Option<Vec<u8>> {
-    base64::engine::general_purpose::STANDARD
-        .decode(text)
-        .or_else(|_| base64::engine::general_purpose::STANDARD_NO_PAD.decode(text))
-        .ok()
 }
 
 /// Encodes bytes as a binary attribute's base64 text.

@@ -33,7 +33,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::analysis::{Finding, Fix, Operation, Severity, Verdict};
+use crate::answer::{Finding, Fix, Operation, Severity, Verdict};
 use crate::coverage::shape;
 use crate::coverage::{Member, Prepared, PreparedIndex, PreparedTable};
 use crate::limits;

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
 /// An item: attribute names to values, in a stable order.
@@ -38,4 +39,12 @@ impl AttributeValue {
             _ => None,
         }
     }
+}
+
+/// Decodes a binary attribute's base64 text (standard alphabet, padding optional).
+pub fn decode_binary(text: &str) -> Option<Vec<u8>> {
+    base64::engine::general_purpose::STANDARD
+        .decode(text)
+        .or_else(|_| base64::engine::general_purpose::STANDARD_NO_PAD.decode(text))
+        .ok()
 }

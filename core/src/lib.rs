@@ -7,6 +7,7 @@
 
 pub mod aggregate;
 pub mod analysis;
+pub mod answer;
 pub mod concentration;
 pub mod cost;
 pub mod coverage;
@@ -25,9 +26,11 @@ pub mod item;
 pub mod limits;
 pub mod migrate;
 pub mod model;
+pub mod number;
 pub mod run;
 pub mod sample;
 pub mod share;
+pub mod size;
 pub mod template;
 
 pub use analysis::{

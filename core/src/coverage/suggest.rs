@@ -7,7 +7,7 @@
 //! it gets an LSI or a table key instead.
 
 use super::{PreparedTable, ReadContext};
-use crate::analysis::{Suggestion, SuggestionKind};
+use crate::answer::{Suggestion, SuggestionKind};
 use crate::model::Entity;
 
 pub(super) fn suggestion(

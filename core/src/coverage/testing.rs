@@ -11,7 +11,7 @@
 //! ```
 //! A key attribute's type is `name:N`; `keys_only` ends a gsi line for that projection.
 
-use crate::analysis::Verdict;
+use crate::answer::Verdict;
 use crate::model::*;
 use crate::template::KeyTemplate;
 

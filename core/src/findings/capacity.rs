@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use super::Findings;
-use crate::analysis::{Operation, Severity, Verdict};
+use crate::answer::{Operation, Severity, Verdict};
 use crate::coverage::{Member, Prepared};
 use crate::limits;
 use crate::model::{Action, AttrType, Entity, IndexKind};

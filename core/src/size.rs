@@ -6,10 +6,9 @@
 //! elements (names included for a map), sets the sum of their elements. Nothing here rounds
 //! except the unit functions, which round up to DynamoDB's 4 KB read and 1 KB write units.
 
-use crate::eval::decode_binary;
-use crate::eval::number::significant_digits;
-use crate::item::{AttributeValue, Item};
+use crate::item::{AttributeValue, Item, decode_binary};
 use crate::limits::{READ_UNIT_BYTES, WRITE_UNIT_BYTES};
+use crate::number::significant_digits;
 
 /// How a read is made, which sets its price per 4 KB.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]

@@ -1,0 +1,260 @@
+//! The answer types: the verdict of an access pattern (its operation, index, key condition,
+//! suggestion), the findings with their quick fixes, and the [`Analysis`] that holds both.
+//! Plain data with no reasoning in it, the leaf that coverage, findings, the evaluator and the
+//! exporters all import; [`crate::analysis::analyze`] computes them (issue 14: with the types
+//! in the same file as `analyze()`, coverage and findings imported the analysis back).
+
+use serde::Serialize;
+
+use crate::model::{AttrType, SortOp};
+use crate::template::KeyTemplate;
+
+/// The DynamoDB operation a pattern resolves to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum Operation {
+    GetItem,
+    Query,
+    /// No index serves the read: the design is incomplete for this pattern.
+    Scan,
+    PutItem,
+    UpdateItem,
+    DeleteItem,
+    TransactWriteItems,
+}
+
+impl Operation {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Operation::GetItem => "GetItem",
+            Operation::Query => "Query",
+            Operation::Scan => "Scan",
+            Operation::PutItem => "PutItem",
+            Operation::UpdateItem => "UpdateItem",
+            Operation::DeleteItem => "DeleteItem",
+            Operation::TransactWriteItems => "TransactWriteItems",
+        }
+    }
+}
+
+/// A key condition expression with its placeholder values, as a Query or GetItem sends it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct KeyCondition {
+    /// `PK = :pk AND begins_with(SK, :sk)`; for GetItem, the key's equalities joined by AND.
+    pub expression: String,
+    /// Each placeholder and the template of its value: (`:pk`, `CUSTOMER#{customerId}`). A
+    /// value of a range condition on an unbound variable is written as that variable
+    /// (`{createdAt}`); `between` has two placeholders.
+    pub values: Vec<(String, String)>,
+}
+
+/// A key attribute and the template its value is rendered from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct KeyPart {
+    /// The key attribute's name (`PK`, `GSI1SK`, or a natural attribute of a multi-attribute
+    /// GSI key).
+    pub attribute: String,
+    pub template: KeyTemplate,
+}
+
+/// The condition on the (last) sort-key attribute of a Query.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SortKeyCondition {
+    pub attribute: String,
+    pub op: SortOp,
+    /// One template, or two for `between`. Rendered with the pattern's inputs and, for a range,
+    /// the condition's own value (`{createdAt}`); for begins_with, the prefix template.
+    pub values: Vec<KeyTemplate>,
+}
+
+/// The structured form of a GetItem or Query: what [`KeyCondition`] says as text, for the
+/// evaluator, the exporters and the runner to execute without re-parsing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct QuerySpec {
+    /// Equalities on the partition key (one attribute, or up to four for a multi-attribute
+    /// GSI key). A write-sharded template keeps its shard variable; see [`Verdict::shards`].
+    pub partition: Vec<KeyPart>,
+    /// Equalities on leading sort-key attributes (a GetItem's sort key; the leading parts of
+    /// a multi-attribute GSI sort key).
+    pub sort_equal: Vec<KeyPart>,
+    pub sort_condition: Option<SortKeyCondition>,
+}
+
+/// How one access pattern is served.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Verdict {
+    /// The pattern's name.
+    pub pattern: String,
+    pub operation: Operation,
+    /// The table the operation runs on.
+    pub table: Option<String>,
+    /// The index queried; `None` for the table itself (and for Scan and writes).
+    pub index: Option<String>,
+    pub key_condition: Option<KeyCondition>,
+    /// The same key condition, structured.
+    pub query: Option<QuerySpec>,
+    /// DynamoDB's ScanIndexForward: false for a descending read.
+    pub scan_forward: bool,
+    /// For a Query that names its order or reads descending: the order it gives, in words
+    /// (`newest first by createdAt (ScanIndexForward=false on GSI1SK)`).
+    pub order: Option<String>,
+    /// For a write-sharded partition key: the number of Queries to scatter over and merge.
+    pub shards: Option<u32>,
+    /// For a read: true unless the operation is Scan. Writes are always covered.
+    pub covered: bool,
+    /// For Scan: why each index cannot serve the pattern. For a covered read with several
+    /// candidate indexes: why this one was chosen.
+    pub reasons: Vec<String>,
+    /// For Scan: a concrete index that would serve the pattern.
+    pub suggestion: Option<Suggestion>,
+}
+
+/// The kind of key a [`Suggestion`] proposes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SuggestionKind {
+    /// A new global secondary index.
+    Gsi,
+    /// A local secondary index: the table's partition key, another sort key. It can only be
+    /// added when the table is created.
+    Lsi,
+    /// The table's own key (a strongly consistent read the inputs cannot reach otherwise).
+    TableKey,
+}
+
+/// What would serve a read no index serves, as key templates an editor can apply directly,
+/// and in words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Suggestion {
+    pub kind: SuggestionKind,
+    /// The partition key's template; `None` for an LSI, which keeps the table's.
+    pub partition: Option<String>,
+    /// The sort key's template, if the index needs one.
+    pub sort: Option<String>,
+    /// The entities whose items fill the keys: each of them gets the templates.
+    pub entities: Vec<String>,
+    /// The advice as `keyplan check` prints it.
+    pub text: String,
+    /// What to know before following the advice (a constant partition key is a hot
+    /// partition): shown next to it, never apart.
+    pub warning: Option<String>,
+}
+
+impl std::fmt::Display for Suggestion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)?;
+        match &self.warning {
+            Some(warning) => write!(f, " (warning: {warning})"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// How bad a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+/// Something worth knowing about a design, with a stable code and where it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// Stable across versions, for CI allow-lists: `KP0xx`.
+    pub code: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    /// Where in the design: `entities/Order/keys/PK`, `tables/orders/gsis/GSI1`,
+    /// `patterns/Get order by id`.
+    pub path: String,
+    /// A change that resolves the finding, offered as a quick fix; [`Fix::edit`] makes it an
+    /// edit of the design.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<Fix>,
+}
+
+/// A quick fix a finding offers, as data: what to change, by name. It becomes an
+/// [`crate::edit::Edit`] through [`Fix::edit`], so applying it is one undoable step.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Fix {
+    /// Adds the attribute a key template uses to its entity, required (a key needs it).
+    AddAttribute {
+        entity: String,
+        attribute: String,
+        #[serde(rename = "type")]
+        ty: AttrType,
+    },
+    /// Renames `from` to `to` among a pattern's inputs, sort condition and order.
+    RenamePatternAttribute {
+        pattern: String,
+        from: String,
+        to: String,
+    },
+}
+
+impl Fix {
+    /// What the fix does, as a button or `keyplan check` says it.
+    pub fn label(&self) -> String {
+        match self {
+            Fix::AddAttribute {
+                entity, attribute, ..
+            } => format!("Add attribute `{attribute}` to {entity}"),
+            Fix::RenamePatternAttribute { pattern, from, to } => {
+                format!("Rename `{from}` to `{to}` in `{pattern}`")
+            }
+        }
+    }
+}
+
+/// Everything keyplan says about a design.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Analysis {
+    /// One verdict per pattern, in design order.
+    pub verdicts: Vec<Verdict>,
+    /// Findings, most severe first, then in design order.
+    pub findings: Vec<Finding>,
+}
+
+impl Analysis {
+    /// How many read patterns are served without a Scan, out of how many reads.
+    pub fn coverage(&self) -> (usize, usize) {
+        let reads: Vec<&Verdict> = self
+            .verdicts
+            .iter()
+            .filter(|v| {
+                matches!(
+                    v.operation,
+                    Operation::GetItem | Operation::Query | Operation::Scan
+                )
+            })
+            .collect();
+        (reads.iter().filter(|v| v.covered).count(), reads.len())
+    }
+
+    /// True when every read is covered and no finding is an error: `keyplan check` exits 0.
+    pub fn passes(&self) -> bool {
+        let (covered, reads) = self.coverage();
+        covered == reads && self.findings.iter().all(|f| f.severity != Severity::Error)
+    }
+
+    /// How many findings are errors.
+    pub fn errors(&self) -> usize {
+        self.findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+            .count()
+    }
+
+    /// The coverage line: `7 of 9 read patterns covered`, with `, 2 errors` while error
+    /// findings stand (a design with errors is not done, however many reads are covered).
+    pub fn summary(&self) -> String {
+        let (covered, reads) = self.coverage();
+        match self.errors() {
+            0 => format!("{covered} of {reads} read patterns covered"),
+            1 => format!("{covered} of {reads} read patterns covered, 1 error"),
+            n => format!("{covered} of {reads} read patterns covered, {n} errors"),
+        }
+    }
+}
