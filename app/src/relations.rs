@@ -15,18 +15,9 @@ pub struct Relation {
     pub via: String,
 }
 
-/// The last attribute variable of the entity's primary key (table partition then sort key).
+/// The entity's identity ([`Entity::identity`]): the last attribute variable of its primary key.
 pub fn identity(design: &Design, entity: &Entity) -> Option<String> {
-    let table = design.table(&entity.table)?;
-    let mut last = None;
-    for key in table.primary_key() {
-        if let Some(template) = entity.key_template(&key.name)
-            && let Some(var) = template.attribute_vars().last()
-        {
-            last = Some(var.name.clone());
-        }
-    }
-    last
+    entity.identity(design.table(&entity.table)?)
 }
 
 fn id_like(name: &str) -> bool {

@@ -453,6 +453,22 @@ impl Entity {
         self.attribute(key_attribute)
             .map(|a| std::borrow::Cow::Owned(KeyTemplate::variable(&a.name)))
     }
+
+    /// The entity's identity in `table` (its own table): the last attribute variable of its
+    /// primary key, partition key then sort key (Customer: `customerId`; an OrderItem at
+    /// `ORDER#{orderId}` / `ITEM#{itemId}`: `itemId`). Another entity that carries it refers
+    /// to this one; the canvas draws that line and the sample makes it a parent.
+    pub fn identity(&self, table: &Table) -> Option<String> {
+        let mut last = None;
+        for key in table.primary_key() {
+            if let Some(template) = self.key_template(&key.name)
+                && let Some(var) = template.attribute_vars().last()
+            {
+                last = Some(var.name.clone());
+            }
+        }
+        last
+    }
 }
 
 /// An attribute of an entity.

@@ -234,11 +234,16 @@ fn relations(design: &Design) -> Relations {
         .iter()
         .map(|e| primary_vars(design, e))
         .collect();
-    // A variable's owner: the first entity whose primary key ends with it.
+    // A variable's owner: the first entity whose identity it is.
+    let identities: Vec<Option<String>> = design
+        .entities
+        .iter()
+        .map(|e| design.table(&e.table).and_then(|t| e.identity(t)))
+        .collect();
     let mut owners: BTreeMap<&str, usize> = BTreeMap::new();
-    for (i, k) in keys.iter().enumerate() {
-        if let Some(last) = k.last() {
-            owners.entry(last.as_str()).or_insert(i);
+    for (i, identity) in identities.iter().enumerate() {
+        if let Some(identity) = identity {
+            owners.entry(identity.as_str()).or_insert(i);
         }
     }
     let key_lists = key_lists(design);
@@ -288,7 +293,7 @@ fn relations(design: &Design) -> Relations {
             .filter(|v| names[*i].contains(v.as_str()))
             .cloned()
             .collect();
-        if let Some(own) = keys[*i].last()
+        if let Some(own) = &identities[*i]
             && names[*p].contains(own.as_str())
             && !shared.contains(own)
         {
