@@ -17,27 +17,9 @@ use std::time::{Duration, Instant};
 
 use keyplan_core::Design;
 use keyplan_core::export::{Format, export};
+use run_support::{repo, tool};
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .canonicalize()
-        .expect("the repository exists")
-}
-
-/// The tool at `relative` under the repository, or `None` after saying it is skipped; under
-/// `KEYPLAN_REQUIRE_TOOLS=1` a missing tool is a failure.
-fn tool(relative: &str) -> Option<PathBuf> {
-    let path = repo().join(relative);
-    if path.exists() {
-        return Some(path);
-    }
-    if std::env::var("KEYPLAN_REQUIRE_TOOLS").as_deref() == Ok("1") {
-        panic!("{relative} is missing: run scripts/setup.sh");
-    }
-    eprintln!("skipped: {relative} missing, run `make test`");
-    None
-}
+mod run_support;
 
 /// (name, design) for every example and every corpus design that imports.
 fn designs() -> Vec<(String, Design)> {

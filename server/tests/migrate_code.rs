@@ -26,28 +26,8 @@ use keyplan_server::runner::migrate::predict;
 use keyplan_server::runner::tables::{TableGuard, create};
 use keyplan_server::runner::{RunEvent, RunId};
 use migrate_support::{migrations, order_example};
-use run_support::{Moto, create_bystander, load_design, scan_all, start_moto};
+use run_support::{Moto, create_bystander, load_design, repo, scan_all, start_moto, tool};
 use tokio_util::sync::CancellationToken;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .canonicalize()
-        .expect("the repository exists")
-}
-
-/// The tool at `relative` under the repository, or `None` after saying it is skipped.
-fn tool(relative: &str) -> Option<PathBuf> {
-    let path = repo().join(relative);
-    if path.exists() {
-        return Some(path);
-    }
-    if std::env::var("KEYPLAN_REQUIRE_TOOLS").as_deref() == Ok("1") {
-        panic!("{relative} is missing: run scripts/setup.sh");
-    }
-    eprintln!("skipped: {relative} missing, run `make test`");
-    None
-}
 
 /// A generated program ready to run: `node FILE.js` or `python FILE.py`.
 struct Program {

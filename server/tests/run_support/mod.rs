@@ -45,21 +45,31 @@ impl Drop for Moto {
     }
 }
 
-/// The workspace's moto_server (installed by scripts/setup.sh), or `None` with the skip
-/// message; with `KEYPLAN_REQUIRE_TOOLS=1` a missing moto fails the test.
-pub fn moto_binary() -> Option<PathBuf> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.tools/venv/bin/moto_server");
-    if path.is_file() {
+/// The repository's root.
+pub fn repo() -> PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .canonicalize()
+        .expect("the repository exists")
+}
+
+/// The tool at `relative` under the repository (installed by scripts/setup.sh), or `None`
+/// after saying it is skipped; under `KEYPLAN_REQUIRE_TOOLS=1` a missing tool is a failure.
+pub fn tool(relative: &str) -> Option<PathBuf> {
+    let path = repo().join(relative);
+    if path.exists() {
         return Some(path);
     }
     if std::env::var("KEYPLAN_REQUIRE_TOOLS").as_deref() == Ok("1") {
-        panic!(
-            "moto_server missing at {}: run scripts/setup.sh",
-            path.display()
-        );
+        panic!("{relative} is missing: run scripts/setup.sh");
     }
-    eprintln!("skipped: moto missing, run `make test`");
+    eprintln!("skipped: {relative} missing, run `make test`");
     None
+}
+
+/// The workspace's moto_server, or `None` with the skip message ([`tool`]).
+pub fn moto_binary() -> Option<PathBuf> {
+    tool(".tools/venv/bin/moto_server")
 }
 
 /// Starts moto and waits until a signed ListTables answers (polled every 50 ms).
