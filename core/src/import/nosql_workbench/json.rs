@@ -116,6 +116,23 @@ macro_rules! scalars_to_other {
     };
 }
 
+/// A seed that reads its value whatever the JSON type, as its own visitor.
+macro_rules! seed_of_any {
+    ($($visitor:ty),*) => {
+        $(impl<'de> DeserializeSeed<'de> for $visitor {
+            type Value = <$visitor as Visitor<'de>>::Value;
+            fn deserialize<D: de::Deserializer<'de>>(
+                self,
+                deserializer: D,
+            ) -> Result<Self::Value, D::Error> {
+                deserializer.deserialize_any(self)
+            }
+        })*
+    };
+}
+
+seed_of_any!(Plain, Items, ItemSeed, Typed);
+
 impl Node<'_> {
     /// A value that holds no items: itself.
     fn other(self, value: Value) -> Value {
@@ -201,13 +218,6 @@ impl<'de> Visitor<'de> for Node<'_> {
 /// A plain tree, as `serde_json::Value` reads it.
 struct Plain;
 
-impl<'de> DeserializeSeed<'de> for Plain {
-    type Value = Value;
-    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
 impl<'de> Visitor<'de> for Plain {
     type Value = Value;
 
@@ -266,16 +276,6 @@ impl Items {
                 message: format!("expected a list, found {}", kind(&value)),
             })),
         }
-    }
-}
-
-impl<'de> DeserializeSeed<'de> for Items {
-    type Value = Option<Result<Vec<Item>, ImportError>>;
-    fn deserialize<D: de::Deserializer<'de>>(
-        self,
-        deserializer: D,
-    ) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_any(self)
     }
 }
 
@@ -343,16 +343,6 @@ impl ItemSeed {
     }
 }
 
-impl<'de> DeserializeSeed<'de> for ItemSeed {
-    type Value = Result<Item, Wrong>;
-    fn deserialize<D: de::Deserializer<'de>>(
-        self,
-        deserializer: D,
-    ) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
 impl<'de> Visitor<'de> for ItemSeed {
     type Value = Result<Item, Wrong>;
 
@@ -398,16 +388,6 @@ struct Typed;
 impl Typed {
     fn other(self, _: Value) -> Option<AttributeValue> {
         None
-    }
-}
-
-impl<'de> DeserializeSeed<'de> for Typed {
-    type Value = Option<AttributeValue>;
-    fn deserialize<D: de::Deserializer<'de>>(
-        self,
-        deserializer: D,
-    ) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_any(self)
     }
 }
 
