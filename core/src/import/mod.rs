@@ -334,10 +334,12 @@ fn top_level_keys(text: &str) -> Option<Vec<String>> {
     serde::Deserializer::deserialize_map(&mut deserializer, Keys).ok()
 }
 
-/// A file's text and its parses, each made once, when a reader first asks for it.
+/// A file's text and its parses, each made once, when a reader first asks for it, for
+/// detection and then the reader it chose: the reader takes the source, and with it what was
+/// parsed (a NoSQL Workbench model's items, read beside its JSON tree, move into the design).
 pub(crate) struct Source<'a> {
     pub(crate) text: &'a str,
-    json: std::cell::OnceCell<Result<Value, ImportError>>,
+    json: std::cell::OnceCell<Result<nosql_workbench::Json, ImportError>>,
     yaml: std::cell::OnceCell<Result<Value, ImportError>>,
     hcl: std::cell::OnceCell<Result<hcl::Body, ImportError>>,
     /// What the text is as a JavaScript/TypeScript module: OneTable, ElectroDB or neither.
@@ -357,17 +359,23 @@ impl<'a> Source<'a> {
         }
     }
 
-    /// The text as JSON, when it is at most [`MAX_IMPORT_BYTES`] long.
+    /// The text as JSON, when it is at most [`MAX_IMPORT_BYTES`] long: the tree, without a
+    /// NoSQL Workbench model's items (see [`Source::into_json`]).
     pub(crate) fn json(&self) -> Result<&Value, ImportError> {
         self.json
-            .get_or_init(|| {
-                if self.text.len() > MAX_IMPORT_BYTES {
-                    return Err(too_large(self.text));
-                }
-                serde_json::from_str(self.text).map_err(ImportError::from)
-            })
+            .get_or_init(|| parse_json(self.text))
             .as_ref()
+            .map(|json| &json.value)
             .map_err(Clone::clone)
+    }
+
+    /// The text as JSON, with a NoSQL Workbench model's items read beside the tree, parsed
+    /// now unless detection did already.
+    fn into_json(self) -> Result<nosql_workbench::Json, ImportError> {
+        match self.json.into_inner() {
+            Some(json) => json,
+            None => parse_json(self.text),
+        }
     }
 
     /// The text as YAML, read into JSON values (CloudFormation's short-form tags become their
@@ -421,13 +429,21 @@ impl<'a> Source<'a> {
     }
 }
 
+/// [`Source::json`]'s parse: JSON of at most [`MAX_IMPORT_BYTES`].
+fn parse_json(text: &str) -> Result<nosql_workbench::Json, ImportError> {
+    if text.len() > MAX_IMPORT_BYTES {
+        return Err(too_large(text));
+    }
+    nosql_workbench::parse_json(text)
+}
+
 /// One format's reader: whether a text is in the format, and how to read it. Detection tries
 /// [`READERS`] in order; a new format is one more entry.
 struct Reader {
     format: Format,
     /// `Ok` when the text has this format's shape, else why not, in words.
     fits: fn(&Source<'_>) -> Result<(), String>,
-    read: fn(&Source<'_>) -> Result<Imported, ImportError>,
+    read: fn(Source<'_>) -> Result<Imported, ImportError>,
 }
 
 const READERS: &[Reader] = &[
@@ -463,7 +479,7 @@ const READERS: &[Reader] = &[
                 Err("no `ModelName` or `DataModel`".into())
             }
         },
-        read: |source| nosql_workbench::import_value(source.json()?),
+        read: |source| nosql_workbench::import_json(source.into_json()?),
     },
     Reader {
         format: Format::Mcp,
@@ -490,12 +506,12 @@ const READERS: &[Reader] = &[
     Reader {
         format: Format::CloudFormation,
         fits: cloudformation::fits,
-        read: cloudformation::import_source,
+        read: |source| cloudformation::import_source(&source),
     },
     Reader {
         format: Format::Terraform,
         fits: terraform::fits,
-        read: terraform::import_source,
+        read: |source| terraform::import_source(&source),
     },
     Reader {
         format: Format::ElectroDb,
@@ -616,12 +632,12 @@ pub fn detect_and_import(text: &str) -> Result<Imported, ImportError> {
 pub fn detect_and_import_as(text: &str) -> Result<(Format, Imported), ImportError> {
     let source = Source::new(text);
     let format = detect_source(&source)?;
-    Ok((format, (reader(format).read)(&source)?))
+    Ok((format, (reader(format).read)(source)?))
 }
 
 /// Reads `text` as `format`.
 pub fn import(format: Format, text: &str) -> Result<Imported, ImportError> {
-    (reader(format).read)(&Source::new(text))
+    (reader(format).read)(Source::new(text))
 }
 
 /// A JSON value and the path that leads to it (`DataModel[0].KeyAttributes`), for errors that
@@ -753,7 +769,7 @@ impl<'a> At<'a> {
     }
 }
 
-fn kind(value: &Value) -> &'static str {
+pub(crate) fn kind(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "true or false",

@@ -21,16 +21,21 @@ use crate::item::{AttributeValue, Item};
 use crate::model::{AttrType, Billing, Design, Gsi, KeyAttribute, KeyType, Lsi, Projection, Table};
 
 mod infer;
+mod json;
+
+pub(crate) use json::{Json, TableItems, parse as parse_json};
 
 use super::{At, ImportError, Imported, plain_value};
 
 /// Reads a NoSQL Workbench model export.
 pub fn import(text: &str) -> Result<Imported, ImportError> {
-    let value: serde_json::Value = serde_json::from_str(text)?;
-    import_value(&value)
+    import_json(parse_json(text)?)
 }
 
-pub(crate) fn import_value(value: &serde_json::Value) -> Result<Imported, ImportError> {
+/// Reads a model from its JSON, taking the items read beside the tree (see `json.rs`).
+pub(crate) fn import_json(json: Json) -> Result<Imported, ImportError> {
+    let Json { value, mut tables } = json;
+    let value = &value;
     let root = At::root(value);
     let name = match root.get("ModelName") {
         Some(n) => n.str()?.to_string(),
@@ -54,8 +59,12 @@ pub(crate) fn import_value(value: &serde_json::Value) -> Result<Imported, Import
     );
     let data_model = root.require("DataModel")?;
     let mut entity_names = Vec::new();
-    for table_at in data_model.array()? {
-        let table = read_table(&table_at, &mut imported.notes)?;
+    for (position, table_at) in data_model.array()?.into_iter().enumerate() {
+        let items = tables
+            .get_mut(position)
+            .map(std::mem::take)
+            .unwrap_or_default();
+        let table = read_table(&table_at, items, &mut imported.notes)?;
         let entities = infer::infer_entities(&table, &mut entity_names, &mut imported.notes);
         imported.design.entities.extend(entities);
         let WorkbenchTable {
@@ -101,26 +110,62 @@ pub(crate) fn infer_from_items(
 
 /// The table's items, then each facet item no earlier one equals, moved rather than copied.
 /// Equal items are found through a hash of each: `contains` on the growing list compared every
-/// pair, billions of comparisons for a model with 80,000 items in its facets.
+/// pair, billions of comparisons for a model with 80,000 items in its facets. The first item of
+/// each hash is kept in one map, and only hashes that unequal items share get a list (a list
+/// per hash made a 32 MB model's 400,000 facet items as many allocations, issue 15).
 fn samples(items: Vec<Item>, facets: Vec<Facet>) -> Vec<Item> {
     let mut samples = items;
     if facets.iter().all(|f| f.items.is_empty()) {
         return samples;
     }
-    let mut by_hash: HashMap<u64, Vec<usize>> = HashMap::new();
+    let n_facet_items: usize = facets.iter().map(|f| f.items.len()).sum();
+    samples.reserve(n_facet_items);
+    let mut by_hash = ByHash::with_capacity(samples.len() + n_facet_items);
     for (index, item) in samples.iter().enumerate() {
-        by_hash.entry(item_hash(item)).or_default().push(index);
+        by_hash.record(item_hash(item), index);
     }
     for item in facets.into_iter().flat_map(|f| f.items) {
         let hash = item_hash(&item);
-        let same = by_hash.entry(hash).or_default();
-        if same.iter().any(|&i| samples[i] == item) {
+        if by_hash.earlier(hash).any(|i| samples[i] == item) {
             continue;
         }
-        same.push(samples.len());
+        by_hash.record(hash, samples.len());
         samples.push(item);
     }
     samples
+}
+
+/// Items' positions by their hash: each hash's first, and the further ones of a hash several
+/// items have.
+struct ByHash {
+    first: HashMap<u64, usize>,
+    further: HashMap<u64, Vec<usize>>,
+}
+
+impl ByHash {
+    fn with_capacity(n: usize) -> ByHash {
+        ByHash {
+            first: HashMap::with_capacity(n),
+            further: HashMap::new(),
+        }
+    }
+
+    fn record(&mut self, hash: u64, index: usize) {
+        match self.first.entry(hash) {
+            std::collections::hash_map::Entry::Vacant(entry) => {
+                entry.insert(index);
+            }
+            std::collections::hash_map::Entry::Occupied(_) => {
+                self.further.entry(hash).or_default().push(index)
+            }
+        }
+    }
+
+    /// The positions recorded with `hash`, in the order they were.
+    fn earlier(&self, hash: u64) -> impl Iterator<Item = usize> + '_ {
+        let further = self.further.get(&hash).into_iter().flatten();
+        self.first.get(&hash).into_iter().chain(further).copied()
+    }
 }
 
 /// A hash of an item's names and values, equal for equal items.
@@ -186,7 +231,12 @@ struct Facet {
     items: Vec<Item>,
 }
 
-fn read_table(at: &At<'_>, notes: &mut Vec<String>) -> Result<WorkbenchTable, ImportError> {
+/// Reads one `DataModel` entry, `data` holding its items and its facets' (see `json.rs`).
+fn read_table(
+    at: &At<'_>,
+    data: TableItems,
+    notes: &mut Vec<String>,
+) -> Result<WorkbenchTable, ImportError> {
     let name = at.require("TableName")?.str()?.to_string();
     let keys = at.require("KeyAttributes")?;
     let partition_key = read_key(&keys.require("PartitionKey")?)?;
@@ -229,14 +279,16 @@ fn read_table(at: &At<'_>, notes: &mut Vec<String>) -> Result<WorkbenchTable, Im
         }
     }
     let billing = read_billing(at, notes)?;
-    let items = match at.get("TableData") {
-        Some(data) => read_items(&data)?,
-        None => Vec::new(),
-    };
+    let TableItems {
+        items,
+        facets: mut facet_items,
+    } = data;
+    let items = items.transpose()?.unwrap_or_default();
     let mut facets = Vec::new();
     if let Some(list) = at.get("TableFacets") {
-        for facet in list.array()? {
-            facets.push(read_facet(&facet)?);
+        for (position, facet) in list.array()?.into_iter().enumerate() {
+            let items = facet_items.get_mut(position).and_then(Option::take);
+            facets.push(read_facet(&facet, items)?);
         }
     }
     Ok(WorkbenchTable {
@@ -378,43 +430,6 @@ fn read_billing(at: &At<'_>, notes: &mut Vec<String>) -> Result<Billing, ImportE
     }
 }
 
-/// The items of `TableData`. Read straight from the values; only when one is wrong is the list
-/// read again with a path for each value, to say where (a path per item and value cost a
-/// fifth of an item-heavy model's reading).
-fn read_items(at: &At<'_>) -> Result<Vec<Item>, ImportError> {
-    let read = |list: &Vec<serde_json::Value>| -> Option<Vec<Item>> {
-        let mut items = Vec::with_capacity(list.len());
-        for value in list {
-            let mut item = Item::new();
-            for (name, value) in value.as_object()? {
-                item.insert(name.clone(), typed_value(value)?);
-            }
-            items.push(item);
-        }
-        Some(items)
-    };
-    match at.value().as_array().and_then(read) {
-        Some(items) => Ok(items),
-        None => read_items_where(at),
-    }
-}
-
-/// [`read_items`] with the path of each item and value, for the error.
-fn read_items_where(at: &At<'_>) -> Result<Vec<Item>, ImportError> {
-    let mut items = Vec::new();
-    for item_at in at.array()? {
-        let mut item = Item::new();
-        for (name, value_at) in item_at.members()? {
-            let value = typed_value(value_at.value()).ok_or_else(|| {
-                value_at.invalid("expected a value in DynamoDB JSON, such as {\"S\": \"text\"}")
-            })?;
-            item.insert(name.to_string(), value);
-        }
-        items.push(item);
-    }
-    Ok(items)
-}
-
 /// A value in DynamoDB JSON (`{"S": "x"}`). Workbench writes the insides of `M` and `L` either
 /// typed or as plain JSON (`{"M": {"is_enabled": true}}`); both are read.
 fn typed_value(value: &serde_json::Value) -> Option<AttributeValue> {
@@ -459,7 +474,11 @@ fn typed_value(value: &serde_json::Value) -> Option<AttributeValue> {
     })
 }
 
-fn read_facet(at: &At<'_>) -> Result<Facet, ImportError> {
+/// Reads one facet, `items` holding its `TableData` (see `json.rs`).
+fn read_facet(
+    at: &At<'_>,
+    items: Option<Result<Vec<Item>, ImportError>>,
+) -> Result<Facet, ImportError> {
     let name = at.require("FacetName")?.str()?.to_string();
     let (partition_alias, sort_alias) = match at.get("KeyAttributeAlias") {
         Some(alias) => (
@@ -480,10 +499,7 @@ fn read_facet(at: &At<'_>) -> Result<Facet, ImportError> {
             attributes.push(a.str()?.to_string());
         }
     }
-    let items = match at.get("TableData") {
-        Some(data) => read_items(&data)?,
-        None => Vec::new(),
-    };
+    let items = items.transpose()?.unwrap_or_default();
     Ok(Facet {
         name,
         partition_alias,

@@ -236,6 +236,63 @@ fn workbench_structure_errors_name_the_path() {
     );
 }
 
+// issue 15: a Workbench model's items are read straight into items beside the JSON tree (a
+// tree of a 32 MB model's took seconds); what the tree made of duplicate members, of items that
+// are not DynamoDB JSON and of nesting too deep is kept, errors in the order they came.
+#[test]
+fn workbench_items_read_beside_the_tree_keep_its_errors_and_its_last_duplicates() {
+    let table = |data: &str| workbench(&format!(r#"{{"TableName":"t",{PK_SK},{data}}}"#));
+    let item = r#"{"PK":{"S":"A#1"},"SK":{"S":"x"}}"#;
+    let cases = [
+        // A member given twice counts once, the last.
+        r#""TableData":[{"PK":{"X":1},"PK":{"S":"A#1"},"SK":{"S":"w"},"SK":{"S":"x","S":"y"}}]"#
+            .to_string(),
+        r#""TableData":[{"PK":{"S":"A#1"},"PK":{"X":1}}]"#.to_string(),
+        format!(r#""TableData":[{{"PK":{{"X":1}}}}],"TableData":[{item}]"#),
+        format!(r#""TableData":[{item}],"TableData":null"#),
+        // The first wrong value by name, in the first wrong item.
+        format!(r#""TableData":[{item},{{"zz":{{"X":1}},"PK":{{"S":"A#2"}},"aa":5}},7]"#),
+        format!(r#""TableData":[{item},[1]]"#),
+        r#""TableData":{"a":1}"#.to_string(),
+        format!(
+            r#""TableFacets":[{{"FacetName":"A","TableData":[{item},{{"SK":{{"SS":["a",true]}}}}]}}]"#
+        ),
+        // The table's own error comes first, as before its items.
+        r#""TableFacets":[{"TableData":[{"PK":{"X":1}}]}]"#.to_string(),
+        // Too deep inside an item, or after a wrong one: the recursion limit, where it is.
+        format!(r#""TableData":[{{"PK":{{"L":{}}}}}]"#, "[".repeat(200)),
+        format!(r#""TableData":[{{"PK":{{"X":1}}}},{}]"#, "[".repeat(200)),
+    ];
+    let actual: String = cases
+        .iter()
+        .map(|data| match import(Format::NosqlWorkbench, &table(data)) {
+            Ok(imported) => {
+                let samples = imported
+                    .design
+                    .samples
+                    .get("t")
+                    .cloned()
+                    .unwrap_or_default();
+                format!("{} items: {:?}\n", samples.len(), samples)
+            }
+            Err(e) => format!("error: {e}\n"),
+        })
+        .collect();
+    expect![[r#"
+        1 items: [{"PK": S("A#1"), "SK": S("y")}]
+        error: DataModel[0].TableData[0].PK: expected a value in DynamoDB JSON, such as {"S": "text"}
+        1 items: [{"PK": S("A#1"), "SK": S("x")}]
+        0 items: []
+        error: DataModel[0].TableData[1].aa: expected a value in DynamoDB JSON, such as {"S": "text"}
+        error: DataModel[0].TableData[1]: expected an object, found a list
+        error: DataModel[0].TableData: expected a list, found an object
+        error: DataModel[0].TableFacets[0].TableData[1].SK: expected a value in DynamoDB JSON, such as {"S": "text"}
+        error: DataModel[0].TableFacets[0].FacetName missing
+        error: line 1, column 374: recursion limit exceeded
+        error: line 1, column 380: recursion limit exceeded
+    "#]].assert_eq(&actual);
+}
+
 #[test]
 fn workbench_facets_become_entities_with_templates_from_items_and_aliases() {
     // RecurringPayments-like: aliases name the variables the item values leave unnamed.
