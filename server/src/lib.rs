@@ -44,6 +44,15 @@ pub struct AppState {
 }
 
 impl AppState {
+    /// The engine a request names (`None`: the default), or the 400 that lists the engines:
+    /// a name, never an address.
+    pub fn requested_engine(&self, name: Option<&str>) -> Result<engine::Engine, error::ApiError> {
+        self.engines
+            .get(name)
+            .cloned()
+            .map_err(|e| error::ApiError::BadRequest(e.to_string()))
+    }
+
     pub fn new(dist: Dist) -> Self {
         AppState {
             dist,

@@ -165,11 +165,7 @@ async fn prepare(state: &AppState, request: EngineImport) -> Result<Prepared, Ap
             "name the tables to import in `tables`, or set `all`, not both".to_string(),
         ));
     }
-    let engine = state
-        .engines
-        .get(Some(&request.engine))
-        .map_err(|e| ApiError::BadRequest(e.to_string()))?
-        .clone();
+    let engine = state.requested_engine(Some(&request.engine))?;
     let tables = if request.all {
         list_tables(&engine).await.map_err(engine_error)?
     } else {

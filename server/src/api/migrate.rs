@@ -50,11 +50,7 @@ async fn verify(
     State(state): State<AppState>,
     Json(request): Json<Verify>,
 ) -> Result<axum::response::Response, ApiError> {
-    let engine = state
-        .engines
-        .get(request.engine.as_deref())
-        .map_err(|e| ApiError::BadRequest(e.to_string()))?
-        .clone();
+    let engine = state.requested_engine(request.engine.as_deref())?;
     let admission = state.runs.admit(MAX_ITEMS_PER_RUN as usize)?;
     let Verify {
         old, new, items, ..

@@ -283,11 +283,7 @@ async fn start(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<StartRun>,
 ) -> Result<(StatusCode, Json<Started>), ApiError> {
-    let engine = state
-        .engines
-        .get(request.engine.as_deref())
-        .map_err(|e| ApiError::BadRequest(e.to_string()))?
-        .clone();
+    let engine = state.requested_engine(request.engine.as_deref())?;
     // Admission before any work: a refused run costs no parsing and no planning.
     let admission = state.runs.admit(MAX_ITEMS_PER_RUN as usize)?;
     let sample = SampleConfig::new(request.counts, request.seed);
