@@ -1,78 +1,19 @@
 //! Turning coverage's structured suggestion of a GSI into the edit that adds it, so one
-//! click fixes a Scan.
-//!
-//! The edit is a single [`Edit::Batch`]: the new index (named `GSI<n>`, keyed on `GSI<n>PK` and
-//! `GSI<n>SK`, the next free number) and the key templates of every entity the suggestion
-//! names.
+//! click fixes a Scan: core's [`Suggestion::edit`], the one `keyplan check --fix` applies.
 
 use keyplan_core::edit::Edit;
-use keyplan_core::{
-    Design, Gsi, KeyAttribute, KeyTemplate, KeyType, Projection, Suggestion, SuggestionKind,
-};
+use keyplan_core::{Design, Suggestion};
 
 /// The edit adding the suggested GSI to the table of the entities it names; `None` for another
 /// kind of advice (an LSI, the table's key), which no edit of an existing table can follow.
 pub fn apply_edit(design: &Design, suggestion: &Suggestion) -> Option<Edit> {
-    if suggestion.kind != SuggestionKind::Gsi {
-        return None;
-    }
-    let partition = suggestion.partition.as_ref()?;
-    let table = suggestion
-        .entities
-        .iter()
-        .find_map(|e| design.entity(e))
-        .map(|e| e.table.clone())?;
-    let t = design.table(&table)?;
-    let taken = |n: usize| {
-        let name = format!("GSI{n}");
-        t.gsi(&name).is_some()
-            || t.lsi(&name).is_some()
-            || t.key_attributes()
-                .iter()
-                .any(|k| k.name == format!("{name}PK") || k.name == format!("{name}SK"))
-    };
-    let n = (1..).find(|n| !taken(*n))?;
-    let name = format!("GSI{n}");
-    let pk = format!("{name}PK");
-    let sk = format!("{name}SK");
-    let mut edits = vec![Edit::AddGsi {
-        table: table.clone(),
-        at: t.gsis.len(),
-        gsi: Gsi {
-            name,
-            partition_key: vec![KeyAttribute::new(&pk, KeyType::S)],
-            sort_key: suggestion
-                .sort
-                .as_ref()
-                .map(|_| vec![KeyAttribute::new(&sk, KeyType::S)])
-                .unwrap_or_default(),
-            projection: Projection::All,
-        },
-    }];
-    for entity in &suggestion.entities {
-        if design.entity(entity).is_none() {
-            continue;
-        }
-        edits.push(Edit::SetKeyTemplate {
-            entity: entity.clone(),
-            key: pk.clone(),
-            template: Some(KeyTemplate::parse(partition)),
-        });
-        if let Some(sort) = &suggestion.sort {
-            edits.push(Edit::SetKeyTemplate {
-                entity: entity.clone(),
-                key: sk.clone(),
-                template: Some(KeyTemplate::parse(sort)),
-            });
-        }
-    }
-    Some(Edit::Batch(edits))
+    suggestion.edit(design)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use keyplan_core::{AccessPattern, analyze};
+    use keyplan_core::{AccessPattern, SuggestionKind, analyze};
 
     /// The suggestion core makes for a read of Customer by email, on the first example.
     fn by_email() -> (Design, Suggestion) {

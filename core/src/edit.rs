@@ -17,8 +17,11 @@
 //! [`follow_attribute_rename`] is the edit a rename offers next: the patterns that named the
 //! old attribute, renamed too.
 
-use crate::analysis::Fix;
-use crate::model::{AccessPattern, Attribute, Design, Entity, Gsi, Lsi, Point, Table};
+use crate::answer::{Fix, Suggestion, SuggestionKind};
+use crate::model::{
+    AccessPattern, Attribute, Design, Entity, Gsi, KeyAttribute, KeyType, Lsi, Point, Projection,
+    Table,
+};
 use crate::template::{KeyTemplate, Part};
 
 /// One change to a design. [`apply`] performs it and returns its inverse.
@@ -664,6 +667,71 @@ fn with_entities(undo: Edit, restore: Vec<Edit>) -> Edit {
         edits.push(undo);
         edits.extend(restore);
         Edit::Batch(edits)
+    }
+}
+
+impl Suggestion {
+    /// The edit that adds the suggested GSI to the table of the entities it names (named
+    /// `GSI<n>`, keyed on `GSI<n>PK` and `GSI<n>SK`, the next free number, with the key templates
+    /// of every entity the suggestion names): one [`Edit::Batch`], one undo step. `None` for
+    /// another kind of advice (an LSI, the table's key), which no edit of an existing table can
+    /// follow. The app's "Add this GSI" and `keyplan check --fix` both apply it (issue 14).
+    pub fn edit(&self, design: &Design) -> Option<Edit> {
+        let suggestion = self;
+        if suggestion.kind != SuggestionKind::Gsi {
+            return None;
+        }
+        let partition = suggestion.partition.as_ref()?;
+        let table = suggestion
+            .entities
+            .iter()
+            .find_map(|e| design.entity(e))
+            .map(|e| e.table.clone())?;
+        let t = design.table(&table)?;
+        let taken = |n: usize| {
+            let name = format!("GSI{n}");
+            t.gsi(&name).is_some()
+                || t.lsi(&name).is_some()
+                || t.key_attributes()
+                    .iter()
+                    .any(|k| k.name == format!("{name}PK") || k.name == format!("{name}SK"))
+        };
+        let n = (1..).find(|n| !taken(*n))?;
+        let name = format!("GSI{n}");
+        let pk = format!("{name}PK");
+        let sk = format!("{name}SK");
+        let mut edits = vec![Edit::AddGsi {
+            table: table.clone(),
+            at: t.gsis.len(),
+            gsi: Gsi {
+                name,
+                partition_key: vec![KeyAttribute::new(&pk, KeyType::S)],
+                sort_key: suggestion
+                    .sort
+                    .as_ref()
+                    .map(|_| vec![KeyAttribute::new(&sk, KeyType::S)])
+                    .unwrap_or_default(),
+                projection: Projection::All,
+            },
+        }];
+        for entity in &suggestion.entities {
+            if design.entity(entity).is_none() {
+                continue;
+            }
+            edits.push(Edit::SetKeyTemplate {
+                entity: entity.clone(),
+                key: pk.clone(),
+                template: Some(KeyTemplate::parse(partition)),
+            });
+            if let Some(sort) = &suggestion.sort {
+                edits.push(Edit::SetKeyTemplate {
+                    entity: entity.clone(),
+                    key: sk.clone(),
+                    template: Some(KeyTemplate::parse(sort)),
+                });
+            }
+        }
+        Some(Edit::Batch(edits))
     }
 }
 

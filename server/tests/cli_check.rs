@@ -517,3 +517,52 @@ fn migrate_verify_proves_the_plan_on_the_embedded_engine() {
         json["verified"]["items_after"]
     );
 }
+
+// issue 14: the "Add this GSI" edit is core's, so `check --fix` applies it to a file: the order
+// example's "Get order by ID" Scan gets the GSI the app would add, the file is written back and
+// checks clean; a second run changes nothing; another tool's file is refused, not rewritten.
+#[test]
+fn check_fix_adds_the_suggested_gsi_to_the_file_as_the_app_would() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let example = keyplan_core::examples::get("order-management").expect("the example");
+    let path = write_design(dir.path(), "orders.keyplan.json", &example);
+    let path_text = path.to_str().expect("utf-8 path");
+    let out = keyplan(&["check", "--fix", path_text]);
+    exits(&out, 0);
+    assert!(
+        stderr(&out).contains(&format!(
+            "fixed {path_text}: added GSI4 for `Get order by ID` (Query on GSI4)"
+        )),
+        "{}",
+        stderr(&out)
+    );
+    // The file holds what the app's edit makes of the example.
+    let mut expected = example.clone();
+    let suggestion = keyplan_core::analyze(&example)
+        .verdicts
+        .into_iter()
+        .find(|v| v.pattern == "Get order by ID")
+        .and_then(|v| v.suggestion)
+        .expect("the Scan's suggestion");
+    keyplan_core::edit::apply(&mut expected, suggestion.edit(&example).expect("an edit"))
+        .expect("applies");
+    let fixed = std::fs::read_to_string(&path).expect("the fixed file");
+    assert_eq!(fixed, keyplan_core::file::to_string(&expected));
+    let again = keyplan(&["check", "--fix", path_text]);
+    exits(&again, 0);
+    assert!(!stderr(&again).contains("fixed"), "{}", stderr(&again));
+    assert_eq!(std::fs::read_to_string(&path).expect("the file"), fixed);
+
+    let workbench =
+        corpus("nosql-workbench/aws-dynamodb-examples/ChatSystem__ChatSystemSchema.json");
+    let before = std::fs::read(&workbench).expect("the corpus file");
+    let out = keyplan(&["check", "--fix", workbench.to_str().expect("utf-8 path")]);
+    exits(&out, 2);
+    assert!(
+        stderr(&out)
+            .contains("--fix writes keyplan design files, and this is a NoSQL Workbench model"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read(&workbench).expect("the corpus file"), before);
+}

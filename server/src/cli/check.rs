@@ -19,7 +19,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anstyle::{AnsiColor, Style};
-use keyplan_core::import::Imported;
+use anyhow::Context as _;
+use keyplan_core::import::{Format, Imported};
 use keyplan_core::{Analysis, Operation, Severity, analyze};
 use serde::Serialize;
 
@@ -34,6 +35,10 @@ pub struct Args {
     /// Print one JSON document instead of tables.
     #[arg(long)]
     pub json: bool,
+    /// Add the GSI each Scan is offered to the design file (keyplan design files only; the app's
+    /// "Add this GSI"), write the file back, then check it.
+    #[arg(long)]
+    pub fix: bool,
 }
 
 /// The `--json` document.
@@ -103,6 +108,45 @@ pub fn design_report(file: &str, name: &str, analysis: &Analysis) -> DesignRepor
     }
 }
 
+/// Applies, one at a time, the GSI suggested for each read that needs a Scan (core's
+/// [`keyplan_core::Suggestion::edit`], what the app's "Add this GSI" applies), keeping each only
+/// when its pattern is then served without a Scan; says what each added.
+fn add_suggested_gsis(design: &mut keyplan_core::Design) -> Vec<String> {
+    let mut added = Vec::new();
+    let mut tried: Vec<String> = Vec::new();
+    loop {
+        let analysis = analyze(design);
+        let next = analysis.verdicts.iter().find_map(|v| {
+            if v.covered || tried.contains(&v.pattern) {
+                return None;
+            }
+            let edit = v.suggestion.as_ref()?.edit(design)?;
+            Some((v.pattern.clone(), edit))
+        });
+        let Some((pattern, edit)) = next else {
+            return added;
+        };
+        tried.push(pattern.clone());
+        let mut after = design.clone();
+        if keyplan_core::edit::apply(&mut after, edit).is_err() {
+            continue;
+        }
+        let served = analyze(&after)
+            .verdicts
+            .into_iter()
+            .find(|v| v.pattern == pattern)
+            .filter(|v| v.covered);
+        if let Some(v) = served {
+            let index = v.index.clone().unwrap_or_default();
+            added.push(format!(
+                "added {index} for `{pattern}` ({} on {index})",
+                v.operation.as_str()
+            ));
+            *design = after;
+        }
+    }
+}
+
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut unreadable = false;
     let mut all_pass = true;
@@ -111,7 +155,16 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let mut text = String::new();
     for path in &args.files {
-        let imported = match super::design_io::read_imported(path, args.from) {
+        let mut imported = match super::design_io::read_imported(path, args.from) {
+            Ok((format, _)) if args.fix && format != Format::Keyplan => {
+                eprintln!(
+                    "error: {}: --fix writes keyplan design files, and this is {}; `keyplan import` it first",
+                    path.display(),
+                    format.described()
+                );
+                unreadable = true;
+                continue;
+            }
             Ok((_, imported)) => imported,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -119,6 +172,16 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
                 continue;
             }
         };
+        if args.fix {
+            let added = add_suggested_gsis(&mut imported.design);
+            if !added.is_empty() {
+                std::fs::write(path, keyplan_core::file::to_string(&imported.design))
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+            }
+            for line in &added {
+                eprintln!("fixed {}: {line}", path.display());
+            }
+        }
         let analysis = analyze(&imported.design);
         all_pass &= analysis.passes();
         let file = path.display().to_string();
