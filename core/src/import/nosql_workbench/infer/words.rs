@@ -17,6 +17,8 @@ pub(super) struct Words {
 struct Word {
     /// The word's parts as written (`shipment`, `Item`).
     parts: Vec<String>,
+    /// The same parts normalised ([`super::normalise`]), worked out once for every tag asked.
+    normal_parts: Vec<String>,
     /// The tag (normalised) that leads the last part of the entity's table keys, its own
     /// identity: `shp` for `shipmentItem` stored at `PK = o#1, SK = shp#2`. None for an
     /// attribute's stem.
@@ -27,7 +29,7 @@ impl Words {
     /// An entity's name and the tag its identity (the last tagged part of its table keys)
     /// leads with, if any.
     pub(super) fn entity(&mut self, name: &str, identity: Option<&str>) {
-        self.push(name, identity.map(normal));
+        self.push(name, identity.map(super::normalise));
     }
 
     /// An attribute of the table: its stem is a word when its name says it is an id
@@ -44,7 +46,12 @@ impl Words {
         if parts.is_empty() {
             return;
         }
-        self.words.push(Word { parts, identity });
+        let normal_parts = parts.iter().map(|p| super::normalise(p)).collect();
+        self.words.push(Word {
+            parts,
+            normal_parts,
+            identity,
+        });
     }
 
     /// The word `tag` abbreviates, when one does unambiguously (see [`Word::abbreviated_by`];
@@ -57,7 +64,7 @@ impl Words {
     /// `Device`), when every name gives the same words (`c` of `company_id` and
     /// `customer_id` expands to nothing).
     pub(super) fn expand(&self, tag: &str) -> Option<String> {
-        let t = normal(tag);
+        let t = super::normalise(tag);
         if t.is_empty() {
             return None;
         }
@@ -70,9 +77,9 @@ impl Words {
             .collect();
         owners.sort_by_key(String::len);
         if let Some(shortest) = owners.first() {
-            let tie = owners
-                .iter()
-                .any(|o| o.len() == shortest.len() && normal(o) != normal(shortest));
+            let tie = owners.iter().any(|o| {
+                o.len() == shortest.len() && super::normalise(o) != super::normalise(shortest)
+            });
             return (!tie).then(|| shortest.clone());
         }
         let phrases: Vec<String> = self
@@ -87,7 +94,7 @@ impl Words {
         let first = phrases.first()?;
         phrases
             .iter()
-            .all(|p| normal(p) == normal(first))
+            .all(|p| super::normalise(p) == super::normalise(first))
             .then(|| first.clone())
     }
 }
@@ -97,10 +104,10 @@ impl Word {
     /// letter, hold its letters in order and are longer, and it is not itself their leading
     /// parts (`order` of `orderItem`).
     fn abbreviated_by(&self, tag: &str, n: usize) -> bool {
-        let parts: Vec<String> = self.parts[..n].iter().map(|p| normal(p)).collect();
+        let parts = &self.normal_parts[..n];
         let joined = parts.concat();
         let mut leading = String::new();
-        for part in &parts {
+        for part in parts {
             leading.push_str(part);
             if leading == tag {
                 return false;
@@ -120,13 +127,6 @@ impl Word {
     fn text(&self, n: usize) -> String {
         self.parts[..n].concat()
     }
-}
-
-fn normal(text: &str) -> String {
-    text.chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_lowercase())
-        .collect()
 }
 
 #[cfg(test)]
