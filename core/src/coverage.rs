@@ -16,10 +16,10 @@ use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Bound;
 
+use crate::accepts::{self, Read, Schema};
 use crate::answer::{KeyCondition, KeyPart, Operation, QuerySpec, SortKeyCondition, Verdict};
 use crate::model::{
-    AccessPattern, Action, Design, Entity, IndexKeys, IndexKind, KeyType, Order, Projection,
-    SortOp, Table,
+    AccessPattern, Action, Design, Entity, IndexKeys, IndexKind, Order, Projection, SortOp, Table,
 };
 use crate::template::{KeyTemplate, Part};
 
@@ -945,7 +945,7 @@ impl<'p, 'a> ReadContext<'p, 'a> {
         index: &'a PreparedIndex<'a>,
     ) -> Result<Candidate<'a>, String> {
         let keys = index.keys;
-        if self.pattern.consistent && keys.kind == IndexKind::Gsi {
+        if accepts::consistent_read(keys.kind, self.pattern.consistent).is_err() {
             return Err(self.why(|| {
                 "a GSI is eventually consistent, and the pattern needs strongly consistent reads"
                     .to_string()
@@ -1189,21 +1189,16 @@ impl<'p, 'a> ReadContext<'p, 'a> {
                 }
             }
         }
-        // DynamoDB takes begins_with on a string or binary sort key only, and refuses the
-        // Query otherwise (issue 16: `check` called it covered while a run skipped it).
-        if let Some(cond) = &query.sort_condition
-            && cond.op == SortOp::BeginsWith
-            && keys
-                .sort_key
-                .iter()
-                .any(|k| k.name == cond.attribute && k.ty == KeyType::N)
+        // What DynamoDB would refuse is no Query, whatever the shapes say (issue 16: `check`
+        // called a begins_with on a number sort key covered while a run skipped it).
+        let read = match operation {
+            Operation::GetItem => Read::GetItem,
+            _ => Read::Query,
+        };
+        if let Err(refusal) =
+            accepts::query_spec(Schema::from(&keys), read, self.pattern.consistent, &query)
         {
-            return Err(self.why(|| {
-                format!(
-                    "begins_with needs a string or binary sort key, and `{}` is a number",
-                    cond.attribute
-                )
-            }));
+            return Err(self.why(|| refusal.to_string()));
         }
         // One item (a GetItem) is in any order; more, with no sort key left, in none.
         if let Some(order) = &self.pattern.order_by

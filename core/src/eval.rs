@@ -25,6 +25,7 @@ use std::hash::{BuildHasherDefault, DefaultHasher, Hash, Hasher};
 use base64::Engine as _;
 use serde::Serialize;
 
+use crate::accepts::{self, Read, Refusal, Schema, Test};
 use crate::analysis::{Operation, QuerySpec, Verdict};
 use crate::item::{AttributeValue, Item};
 use crate::model::{
@@ -97,31 +98,17 @@ pub enum QueryError {
     NoTable(String),
     #[error("table `{table}` has no index `{index}`")]
     NoIndex { table: String, index: String },
-    #[error("the key condition gives no value for `{0}`, a partition key attribute")]
-    MissingPartitionKey(String),
-    #[error("`{0}` is not a key attribute of the index queried, or is given twice")]
-    NotAKey(String),
+    /// The key condition's shape breaks one of DynamoDB's rules ([`crate::accepts`]).
+    #[error(transparent)]
+    Refused(#[from] Refusal),
     #[error("`{attribute}`: {message}")]
     BadKeyValue { attribute: String, message: String },
-    #[error("begins_with needs a string or binary sort key; `{0}` is a number")]
-    BeginsWithOnNumber(String),
-    #[error("`{attribute}`: {op} takes {expected} value(s), not {found}")]
-    Arity {
-        attribute: String,
-        op: &'static str,
-        expected: usize,
-        found: usize,
-    },
     #[error("between's lower bound is greater than its upper bound")]
     BetweenReversed,
     #[error("Limit must be at least 1")]
     ZeroLimit,
-    #[error("consistent reads are not supported on global secondary indexes")]
-    ConsistentOnGsi,
     #[error("the exclusive start key is invalid: {0}")]
     BadStartKey(String),
-    #[error("GetItem needs the whole primary key: {0}")]
-    IncompleteKey(String),
 }
 
 /// A sort-key condition with concrete values (one, or two for `between`).
@@ -299,6 +286,15 @@ pub struct IndexStore {
 }
 
 impl IndexStore {
+    /// The index's keys, as [`crate::accepts`] checks a key condition against them.
+    pub fn schema(&self) -> Schema<'_> {
+        Schema {
+            kind: self.kind,
+            partition_key: &self.partition_key,
+            sort_key: &self.sort_key,
+        }
+    }
+
     /// How many items the index holds.
     pub fn len(&self) -> usize {
         self.entries.len()
@@ -808,9 +804,18 @@ impl Store {
         if query.limit == Some(0) {
             return Err(QueryError::ZeroLimit);
         }
-        if query.consistent && index.kind == IndexKind::Gsi {
-            return Err(QueryError::ConsistentOnGsi);
-        }
+        accepts::key_condition(
+            index.schema(),
+            Read::Query,
+            query.consistent,
+            query.partition.iter().map(|(name, _)| name.as_str()),
+            query.sort_equal.iter().map(|(name, _)| name.as_str()),
+            query.sort_condition.as_ref().map(|t| Test {
+                attribute: &t.attribute,
+                op: t.op,
+                values: t.values.len(),
+            }),
+        )?;
         let partition = typed_values(&index.partition_key, &query.partition, true)?;
         let bounds = SortBounds::new(index, &query.sort_equal, query.sort_condition.as_ref())?;
         let part = index.partition(&partition);
@@ -920,9 +925,16 @@ impl Store {
     /// The checks of GetItem and the entry of the item it finds, if any.
     fn find_item(&self, query: &KeyQuery) -> Result<(&TableStore, Option<&Entry>), QueryError> {
         let (table, index) = self.resolve(&query.table, None)?;
+        accepts::key_condition(
+            index.schema(),
+            Read::GetItem,
+            query.consistent,
+            query.partition.iter().map(|(name, _)| name.as_str()),
+            query.sort_equal.iter().map(|(name, _)| name.as_str()),
+            None,
+        )?;
         let partition = typed_values(&index.partition_key, &query.partition, true)?;
-        let sort = typed_values(&index.sort_key, &query.sort_equal, true)
-            .map_err(|e| QueryError::IncompleteKey(e.to_string()))?;
+        let sort = typed_values(&index.sort_key, &query.sort_equal, true)?;
         let entries = index.partition(&partition);
         let at = entries.partition_point(|e| e.sort < sort);
         let found = entries.get(at).filter(|e| e.sort == sort);
@@ -1041,20 +1053,14 @@ fn last_key(table: &TableStore, index: &IndexStore, item: &Item) -> Item {
         .collect()
 }
 
-/// The typed values for `keys`, in key order, from the (name, value) pairs given. With
-/// `complete`, every key must be given; otherwise a leading run of them.
+/// The typed values for `keys`, in key order, from the (name, value) pairs given: a leading run
+/// of them, or with `complete` every one. The condition's shape was checked first
+/// ([`accepts::key_condition`]); this types the values.
 fn typed_values(
     keys: &[KeyAttribute],
     given: &[(String, AttributeValue)],
     complete: bool,
 ) -> Result<Vec<KeyValue>, QueryError> {
-    for (name, _) in given {
-        if given.iter().filter(|(n, _)| n == name).count() > 1
-            || !keys.iter().any(|k| &k.name == name)
-        {
-            return Err(QueryError::NotAKey(name.clone()));
-        }
-    }
     let mut out = Vec::with_capacity(keys.len());
     for key in keys {
         match given.iter().find(|(n, _)| *n == key.name) {
@@ -1066,16 +1072,11 @@ fn typed_values(
                     }
                 })?)
             }
-            None if complete => return Err(QueryError::MissingPartitionKey(key.name.clone())),
+            None if complete => {
+                return Err(Refusal::MissingPartitionKey(key.name.clone()).into());
+            }
             None => break,
         }
-    }
-    if out.len() != given.len() {
-        // A value for a later key attribute without the ones before it.
-        let skipped = keys
-            .get(out.len())
-            .map_or(String::new(), |k| k.name.clone());
-        return Err(QueryError::NotAKey(skipped));
     }
     Ok(out)
 }
@@ -1098,24 +1099,10 @@ impl SortBounds {
         let test = match test {
             None => None,
             Some(test) => {
+                // Its place in the key, arity and operator were checked by the authority.
                 let Some(key) = index.sort_key.get(equal_values.len()) else {
-                    return Err(QueryError::NotAKey(test.attribute.clone()));
+                    return Err(Refusal::NotAKey(test.attribute.clone()).into());
                 };
-                if key.name != test.attribute {
-                    return Err(QueryError::NotAKey(test.attribute.clone()));
-                }
-                let expected = if test.op == SortOp::Between { 2 } else { 1 };
-                if test.values.len() != expected {
-                    return Err(QueryError::Arity {
-                        attribute: test.attribute.clone(),
-                        op: test.op.as_str(),
-                        expected,
-                        found: test.values.len(),
-                    });
-                }
-                if test.op == SortOp::BeginsWith && key.ty == KeyType::N {
-                    return Err(QueryError::BeginsWithOnNumber(key.name.clone()));
-                }
                 let values = test
                     .values
                     .iter()

@@ -5,6 +5,7 @@
 //! returns data, so the browser app and the server compute the same answers. It builds for
 //! native targets and for wasm32.
 
+pub mod accepts;
 pub mod aggregate;
 pub mod analysis;
 pub mod answer;

@@ -714,7 +714,7 @@ fn begins_with_on_a_number_sort_key_is_not_a_query() {
         ",
         expect![[r#"
             by_prefix: Scan
-              - the table: begins_with needs a string or binary sort key, and `SK` is a number
+              - the table: begins_with needs a string or binary sort key; `SK` is a number
               suggestion: a GSI with partition key `PLAYER#{player}` and sort key `{score}` would serve it
             from: Query
               PK = :pk AND SK >= :sk

@@ -15,6 +15,7 @@ mod python;
 mod rust;
 mod typescript;
 
+use crate::accepts;
 use crate::analysis::{Operation, Verdict, verdicts};
 use crate::export::names::{self, Lang, Scope};
 use crate::model::{
@@ -447,6 +448,26 @@ fn read_call(design: &Lookup<'_>, pattern: &AccessPattern, verdict: &Verdict) ->
             });
         }
     };
+    // The same authority coverage asked: a call DynamoDB would refuse is not written.
+    let read = match verdict.operation {
+        Operation::GetItem => accepts::Read::GetItem,
+        _ => accepts::Read::Query,
+    };
+    let refused = table
+        .indexes()
+        .iter()
+        .find(|i| i.name == verdict.index.as_deref())
+        .map(|keys| accepts::query_spec(keys.into(), read, pattern.consistent, spec));
+    match refused {
+        None => {
+            return Kind::Skip(format!(
+                "the index the verdict names is not in `{}`",
+                table.name
+            ));
+        }
+        Some(Err(refusal)) => return Kind::Skip(format!("DynamoDB would refuse it: {refusal}")),
+        Some(Ok(())) => {}
+    }
     let to_value = |attr: &str, template: &KeyTemplate| TemplatedKey {
         attr: attr.to_string(),
         ty: key_type_of(table, attr),
