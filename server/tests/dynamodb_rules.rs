@@ -45,7 +45,7 @@ fn text_template(choice: u8, e: &str) -> String {
 
 fn key_type(choice: u8) -> &'static str {
     match choice % 5 {
-        0 | 1 | 2 => "S",
+        0..=2 => "S",
         3 => "N",
         _ => "B",
     }
