@@ -31,6 +31,7 @@ pub mod number;
 pub mod run;
 pub mod sample;
 pub mod share;
+pub mod simulate;
 pub mod size;
 pub mod template;
 

@@ -9,14 +9,13 @@
 use std::collections::BTreeMap;
 
 use keyplan_core::eval::{self, LoadItem, Store};
-use keyplan_core::model::{Action, Design, Entity, KeyType, WriteStep};
+use keyplan_core::model::Design;
 use keyplan_core::sample::SampleConfig;
-use keyplan_core::{AttributeValue, Item, Operation, Severity, Verdict};
+use keyplan_core::simulate;
+use keyplan_core::{Item, Operation, Severity, Verdict};
 
 use super::error::RunError;
-use super::plan::{
-    Check, CheckKind, ExpectedPage, KeyQuery, Plan, ReadCheck, WriteCheck, WriteRequest,
-};
+use super::plan::{Check, CheckKind, ExpectedPage, KeyQuery, Plan, ReadCheck, WriteCheck};
 
 /// How many items of each entity to generate; entities not named get the sample default.
 pub type Counts = BTreeMap<String, u32>;
@@ -253,277 +252,22 @@ fn expected_pages(
 // Writes
 
 /// Sample items of one entity, in table order.
-fn items_of<'a>(store: &'a Store, entity: &'a Entity) -> Vec<&'a Item> {
-    store
-        .table(&entity.table)
-        .map(|t| {
-            t.items()
-                .iter()
-                .filter(|s| s.entity.as_deref() == Some(entity.name.as_str()))
-                .map(|s| &s.item)
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 fn write_check(
     design: &Design,
     store: &Store,
     pattern: &keyplan_core::AccessPattern,
     verdict: &Verdict,
 ) -> CheckKind {
-    let steps: Vec<WriteStep> = match pattern.action {
-        Action::Transact => pattern.writes.clone(),
-        Action::Read => return CheckKind::Skip("not a write".to_string()),
-        action => pattern
-            .entities
-            .iter()
-            .map(|e| WriteStep {
-                action,
-                entity: e.clone(),
-                count: 1,
-                condition: pattern.condition.clone(),
-                changes: pattern.changes.clone(),
-            })
-            .collect(),
-    };
-    if steps.is_empty() {
-        return CheckKind::Skip("the write names no entity".to_string());
+    match simulate::writes(design, store, pattern) {
+        Ok(s) => CheckKind::Write(WriteCheck {
+            pattern: pattern.name.clone(),
+            operation: verdict.operation,
+            requests: s.requests,
+            after: s.after,
+            repeat_fails: s.repeat_fails,
+        }),
+        Err(why) => CheckKind::Skip(why),
     }
-    let mut shared: BTreeMap<String, AttributeValue> = BTreeMap::new();
-    let mut requests = Vec::new();
-    let mut after = Vec::new();
-    let mut repeat_fails = false;
-    for (step_index, step) in steps.iter().enumerate() {
-        let Some(entity) = design.entity(&step.entity) else {
-            return CheckKind::Skip(format!("no entity `{}`", step.entity));
-        };
-        let Some(table) = design.table(&entity.table) else {
-            return CheckKind::Skip(format!("no table `{}`", entity.table));
-        };
-        let existing = items_of(store, entity);
-        let Some(base) = existing.last().copied() else {
-            return CheckKind::Skip(format!("no sample item of {} to write from", entity.name));
-        };
-        let key_of = |item: &Item| -> Item {
-            table
-                .key_attributes()
-                .into_iter()
-                .take(1 + usize::from(table.sort_key.is_some()))
-                .filter_map(|k| item.get(&k.name).map(|v| (k.name.clone(), v.clone())))
-                .collect()
-        };
-        match step.action {
-            Action::Put => {
-                let mut introduced = BTreeMap::new();
-                for copy in 0..step.count.max(1) {
-                    let item = fresh_item(
-                        design,
-                        entity,
-                        base,
-                        &shared,
-                        &mut introduced,
-                        step_index,
-                        copy,
-                    );
-                    if step
-                        .condition
-                        .as_deref()
-                        .is_some_and(|c| c.contains("attribute_not_exists"))
-                    {
-                        repeat_fails = true;
-                    }
-                    after.push((table.name.clone(), key_of(&item), Some(item.clone())));
-                    requests.push(WriteRequest::Put {
-                        table: table.name.clone(),
-                        item,
-                        condition: step.condition.clone(),
-                    });
-                }
-                for (k, v) in introduced {
-                    shared.entry(k).or_insert(v);
-                }
-            }
-            Action::Update => {
-                let key = key_of(base);
-                let mut updated = base.clone();
-                let mut set = Vec::new();
-                for change in &step.changes {
-                    let value = changed_value(entity, change, base.get(change));
-                    updated.insert(change.clone(), value.clone());
-                    set.push((change.clone(), value));
-                }
-                // Index keys built from a changed attribute change with it (not the table's
-                // own key, which an update cannot change).
-                for (attribute, value) in rendered_keys(design, entity, &updated) {
-                    if !key.contains_key(&attribute) && updated.get(&attribute) != Some(&value) {
-                        updated.insert(attribute.clone(), value.clone());
-                        set.push((attribute, value));
-                    }
-                }
-                if set.is_empty() {
-                    return CheckKind::Skip("the update changes no attribute".to_string());
-                }
-                after.push((table.name.clone(), key.clone(), Some(updated)));
-                requests.push(WriteRequest::Update {
-                    table: table.name.clone(),
-                    key,
-                    set,
-                    condition: step.condition.clone(),
-                });
-            }
-            Action::Delete => {
-                let key = key_of(base);
-                after.push((table.name.clone(), key.clone(), None));
-                requests.push(WriteRequest::Delete {
-                    table: table.name.clone(),
-                    key,
-                    condition: step.condition.clone(),
-                });
-            }
-            Action::Read | Action::Transact => {
-                return CheckKind::Skip(format!("a {:?} step cannot be written", step.action));
-            }
-        }
-    }
-    CheckKind::Write(WriteCheck {
-        pattern: pattern.name.clone(),
-        operation: verdict.operation,
-        requests,
-        after,
-        repeat_fails,
-    })
-}
-
-/// A new item of `entity` made from `base`: every variable of its table-key templates gets a
-/// new value (the transaction's shared one if an earlier step chose it, so an order and its
-/// lines agree on `orderId`), and every key template is rendered again.
-fn fresh_item(
-    design: &Design,
-    entity: &Entity,
-    base: &Item,
-    shared: &BTreeMap<String, AttributeValue>,
-    introduced: &mut BTreeMap<String, AttributeValue>,
-    step: usize,
-    copy: u32,
-) -> Item {
-    let mut item = base.clone();
-    let Some(table) = design.table(&entity.table) else {
-        return item;
-    };
-    let primary = table.primary_key();
-    let mut vars = Vec::new();
-    for key in primary {
-        if let Some(template) = entity.key_template(&key.name) {
-            for var in template.attribute_vars() {
-                if !vars.contains(&var.name) {
-                    vars.push(var.name.clone());
-                }
-            }
-        }
-    }
-    for var in vars {
-        let value = match shared.get(&var) {
-            Some(v) => v.clone(),
-            None => {
-                let old = base
-                    .get(&var)
-                    .cloned()
-                    .unwrap_or(AttributeValue::S(var.clone()));
-                let new = renewed(&old, step, copy);
-                if copy == 0 {
-                    introduced.insert(var.clone(), new.clone());
-                }
-                new
-            }
-        };
-        item.insert(var, value);
-    }
-    for (attribute, value) in rendered_keys(design, entity, &item) {
-        item.insert(attribute, value);
-    }
-    item
-}
-
-/// A value no sample item has: `o-3` becomes `o-3-run1-0`, a number grows by a million.
-fn renewed(old: &AttributeValue, step: usize, copy: u32) -> AttributeValue {
-    match old {
-        AttributeValue::N(n) => {
-            let base: i64 = n.parse::<f64>().map(|f| f as i64).unwrap_or(0);
-            AttributeValue::N(
-                (base + 1_000_000 + (step as i64) * 1000 + i64::from(copy)).to_string(),
-            )
-        }
-        AttributeValue::S(s) => AttributeValue::S(format!("{s}-run{step}-{copy}")),
-        other => other.clone(),
-    }
-}
-
-/// The value an update sets: the next of an enum's values, a number plus one, a string marked.
-fn changed_value(entity: &Entity, attribute: &str, old: Option<&AttributeValue>) -> AttributeValue {
-    let known = entity.attribute(attribute);
-    if let Some(values) = known.map(|a| &a.values).filter(|v| !v.is_empty()) {
-        let current = old.and_then(|o| o.as_key_text());
-        let at = values.iter().position(|v| Some(v.as_str()) == current);
-        let next = at.map_or(0, |i| (i + 1) % values.len());
-        return AttributeValue::S(values[next].clone());
-    }
-    match old {
-        Some(AttributeValue::N(n)) => {
-            let value = n.parse::<f64>().unwrap_or(0.0) + 1.0;
-            AttributeValue::N(format_number(value))
-        }
-        Some(AttributeValue::S(s)) => AttributeValue::S(format!("{s}-updated")),
-        Some(AttributeValue::Bool(b)) => AttributeValue::Bool(!b),
-        _ => match known.map(|a| a.ty) {
-            Some(keyplan_core::AttrType::N) => AttributeValue::N("1".to_string()),
-            _ => AttributeValue::S("updated".to_string()),
-        },
-    }
-}
-
-fn format_number(value: f64) -> String {
-    if value.fract() == 0.0 && value.abs() < 1e15 {
-        format!("{}", value as i64)
-    } else {
-        value.to_string()
-    }
-}
-
-/// Every key attribute `entity` fills, rendered from `item`'s attributes (a shard variable
-/// gets a shard chosen from the item's other values, stable for the same values).
-fn rendered_keys(design: &Design, entity: &Entity, item: &Item) -> Vec<(String, AttributeValue)> {
-    let Some(table) = design.table(&entity.table) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for (attribute, template) in &entity.keys {
-        let ty = table
-            .key_attributes()
-            .into_iter()
-            .find(|k| &k.name == attribute)
-            .map_or(KeyType::S, |k| k.ty);
-        let seed: String = template
-            .attribute_vars()
-            .filter_map(|v| item.get(&v.name).and_then(|x| x.as_key_text()))
-            .collect();
-        let rendered = eval::render_key(template, ty, |var| match var.shards {
-            Some(n) => Some(AttributeValue::S(
-                (fnv(&seed) % u64::from(n.max(1))).to_string(),
-            )),
-            None => item.get(&var.name).cloned(),
-        });
-        if let Some(value) = rendered {
-            out.push((attribute.clone(), value));
-        }
-    }
-    out
-}
-
-fn fnv(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 #[cfg(test)]

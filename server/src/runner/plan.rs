@@ -172,24 +172,5 @@ pub struct WriteCheck {
     pub repeat_fails: bool,
 }
 
-/// One write, by design table name.
-#[derive(Debug, Clone, PartialEq)]
-pub enum WriteRequest {
-    Put {
-        table: String,
-        item: Item,
-        condition: Option<String>,
-    },
-    /// `SET` each attribute to its value.
-    Update {
-        table: String,
-        key: Item,
-        set: Vec<(String, AttributeValue)>,
-        condition: Option<String>,
-    },
-    Delete {
-        table: String,
-        key: Item,
-        condition: Option<String>,
-    },
-}
+/// One write, by design table name: core's write simulation makes them.
+pub use keyplan_core::simulate::WriteRequest;
