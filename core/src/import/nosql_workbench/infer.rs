@@ -1345,7 +1345,7 @@ fn is_key_like(name: &str) -> bool {
 
 /// `ORDER_ITEM` -> `OrderItem`, `orderItem` -> `OrderItem`, `c` -> `C`; never empty.
 fn pascal(name: &str) -> String {
-    let out = crate::export::names::pascal(name);
+    let out = crate::casing::pascal(name);
     if out.is_empty() {
         "Item".to_string()
     } else {
@@ -1355,7 +1355,7 @@ fn pascal(name: &str) -> String {
 
 /// `ORDER_ITEM` -> `orderItem`, `User` -> `user`.
 fn camel(name: &str) -> String {
-    crate::export::names::camel(name)
+    crate::casing::camel(name)
 }
 
 /// The variable name for the value after a tag: `USER` -> `userId`, `suuid` -> `suuid`.

@@ -5,7 +5,7 @@
 //! (`customer_id`, `DeviceID`). Nothing is guessed from a dictionary: a tag no author's word
 //! expands keeps its own name.
 
-use crate::export::names;
+use crate::casing;
 
 /// Words a tag may abbreviate, in the order the author wrote them.
 #[derive(Debug, Default)]
@@ -42,7 +42,7 @@ impl Words {
     }
 
     fn push(&mut self, text: &str, identity: Option<String>) {
-        let parts = names::words(text);
+        let parts = casing::words(text);
         if parts.is_empty() {
             return;
         }
