@@ -107,7 +107,7 @@ pub struct Step {
 
 /// A migration plan: its steps in order, and their totals.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Plan {
+pub struct MigrationPlan {
     pub steps: Vec<Step>,
     pub read_units: f64,
     pub write_units: f64,
@@ -144,7 +144,7 @@ impl Default for PlanConfig {
 }
 
 /// The plan that takes data in `old`'s shape to `new`'s.
-pub fn plan(old: &Design, new: &Design, config: &PlanConfig) -> Plan {
+pub fn plan(old: &Design, new: &Design, config: &PlanConfig) -> MigrationPlan {
     let sizes = Sizes::of(old, new, config);
     let mut steps = Vec::new();
     for table in &new.tables {
@@ -182,7 +182,7 @@ pub fn plan(old: &Design, new: &Design, config: &PlanConfig) -> Plan {
     }
     steps.sort_by_key(|s| s.phase);
     let sum = |f: fn(&Step) -> f64| steps.iter().map(f).sum::<f64>();
-    Plan {
+    MigrationPlan {
         read_units: sum(|s| s.read_units),
         write_units: sum(|s| s.write_units),
         cost: sum(|s| s.cost),
@@ -850,7 +850,7 @@ impl<'a> Sizes<'a> {
     }
 }
 
-impl Plan {
+impl MigrationPlan {
     /// The plan as text: one numbered step a paragraph, then the totals.
     pub fn text(&self) -> String {
         if self.steps.is_empty() {

@@ -641,7 +641,7 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
         };
         let primary = &relations.keys[e];
         // Decided once per entity: how each attribute gets its values, and each key's template.
-        let attributes: Vec<(&Attribute, values::Kind, bool)> = relations.vars[e]
+        let attributes: Vec<(&Attribute, values::Recipe, bool)> = relations.vars[e]
             .iter()
             .map(|a| {
                 let kind = values::classify(a, &entity.name, config.seed);

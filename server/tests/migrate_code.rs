@@ -17,7 +17,7 @@ use std::process::{Command, Output};
 
 use keyplan_core::Item;
 use keyplan_core::migrate::code::{Language, generate, rebuilt_role, roles};
-use keyplan_core::migrate::{Plan, PlanConfig, StepKind, plan};
+use keyplan_core::migrate::{MigrationPlan, PlanConfig, StepKind, plan};
 use keyplan_core::model::Design;
 use keyplan_server::engine::Engine;
 use keyplan_server::runner::build::{Counts, plan as sample_plan};
@@ -104,7 +104,7 @@ impl Ran {
 fn programs(
     language: Language,
     dir: &Path,
-    cases: &[(&str, Design, Plan)],
+    cases: &[(&str, Design, MigrationPlan)],
 ) -> Option<Vec<Program>> {
     let old = order_example();
     let mut sources = Vec::new();
@@ -170,7 +170,7 @@ fn work_dir() -> tempfile::TempDir {
 /// Issue 18's five migrations with their plans, and two whose programs take paths those do
 /// not: an entity dropped (its items deleted), and a GSI key re-sharded (the write shard
 /// hashed by the program as core hashes it).
-fn cases() -> Vec<(&'static str, Design, Plan)> {
+fn cases() -> Vec<(&'static str, Design, MigrationPlan)> {
     let old = order_example();
     let mut dropped = old.clone();
     dropped.entities.retain(|e| e.name != "DailyOrderCount");
@@ -211,7 +211,7 @@ struct Tables {
 
 /// OLD's tables created on moto and loaded with its sample, and the tables a rebuild copies
 /// into created in NEW's shape.
-async fn tables_for(engine: &Engine, new: &Design, plan: &Plan) -> Tables {
+async fn tables_for(engine: &Engine, new: &Design, plan: &MigrationPlan) -> Tables {
     let old = order_example();
     let (guard, mut names) = load_design(engine, &old, &Counts::default()).await;
     let rebuilt = TableGuard::new(engine);
@@ -448,7 +448,7 @@ fn sample_items_of(table: &str, entity: &str) -> u64 {
 /// both runs.
 async fn a_stopped_run_resumes_without_writing_twice(language: Language) {
     let dir = work_dir();
-    let cases: Vec<(&str, Design, Plan)> = cases()
+    let cases: Vec<(&str, Design, MigrationPlan)> = cases()
         .into_iter()
         .filter(|(what, _, _)| what.contains("re-keyed") || what.contains("LSI"))
         .collect();
@@ -470,7 +470,7 @@ async fn stopped_and_resumed(
     dir: &Path,
     what: &str,
     new: &Design,
-    plan: &Plan,
+    plan: &MigrationPlan,
     program: &Program,
 ) {
     let (moto, engine) = (moto, engine.clone());
@@ -615,7 +615,7 @@ async fn a_stopped_python_run_resumes_without_writing_twice() {
 /// is on disk: the next run reads on from the checkpoint and leaves what core predicts.
 async fn a_killed_run_resumes_from_its_checkpoint(language: Language) {
     let dir = work_dir();
-    let cases: Vec<(&str, Design, Plan)> = cases()
+    let cases: Vec<(&str, Design, MigrationPlan)> = cases()
         .into_iter()
         .filter(|(what, _, _)| what.contains("LSI"))
         .collect();

@@ -18,7 +18,7 @@ async fn verified(
     engine: &Engine,
     old: &Design,
     new: &Design,
-    plan: &keyplan_core::migrate::Plan,
+    plan: &keyplan_core::migrate::MigrationPlan,
 ) -> Verified {
     verify(
         engine,

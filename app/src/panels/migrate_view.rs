@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use keyplan_core::Design;
 use keyplan_core::diff::{DesignDiff, diff};
 use keyplan_core::migrate::code::{Language, generate};
-use keyplan_core::migrate::{Plan, PlanConfig, duration, plan, units};
+use keyplan_core::migrate::{MigrationPlan, PlanConfig, duration, plan, units};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -357,7 +357,11 @@ pub fn MigrateView() -> impl IntoView {
 }
 
 #[component]
-fn Report(diff: DesignDiff, plan: Plan, volumes: RwSignal<BTreeMap<String, u64>>) -> impl IntoView {
+fn Report(
+    diff: DesignDiff,
+    plan: MigrationPlan,
+    volumes: RwSignal<BTreeMap<String, u64>>,
+) -> impl IntoView {
     if diff.is_empty() {
         return view! {
             <p class="hint" data-testid="migrate-summary">"No changes since the deployed design: nothing to migrate."</p>
@@ -395,7 +399,7 @@ fn Report(diff: DesignDiff, plan: Plan, volumes: RwSignal<BTreeMap<String, u64>>
 }
 
 #[component]
-fn PlanTable(plan: Plan, volumes: RwSignal<BTreeMap<String, u64>>) -> impl IntoView {
+fn PlanTable(plan: MigrationPlan, volumes: RwSignal<BTreeMap<String, u64>>) -> impl IntoView {
     if plan.steps.is_empty() {
         return view! {
             <p class="hint" data-testid="migrate-no-steps">"The data already has the new design's shape: nothing to rewrite."</p>

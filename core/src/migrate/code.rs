@@ -1,4 +1,4 @@
-//! Migration code (issue 18): a [`Plan`] as a program in TypeScript on
+//! Migration code (issue 18): a [`MigrationPlan`] as a program in TypeScript on
 //! `@aws-sdk/client-dynamodb` or Python on boto3, which moves the data itself.
 //!
 //! The program is two parts. The first is data written here from the plan and the two
@@ -27,7 +27,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
-use super::{ItemRules, Phase, Plan, Step, StepKind, item_rules};
+use super::{ItemRules, MigrationPlan, Phase, Step, StepKind, item_rules};
 use crate::model::{Design, KeyType};
 use crate::template::{KeyTemplate, Part};
 
@@ -81,7 +81,7 @@ pub fn rebuilt_role(table: &str) -> String {
 pub fn generate(
     old: &Design,
     new: &Design,
-    plan: &Plan,
+    plan: &MigrationPlan,
     language: Language,
 ) -> Result<String, String> {
     let data = data(old, new, plan)?;
@@ -93,7 +93,7 @@ pub fn generate(
 }
 
 /// The table roles the program for `plan` must be given (`--table ROLE=NAME`), sorted.
-pub fn roles(old: &Design, new: &Design, plan: &Plan) -> Result<Vec<String>, String> {
+pub fn roles(old: &Design, new: &Design, plan: &MigrationPlan) -> Result<Vec<String>, String> {
     Ok(data(old, new, plan)?.roles)
 }
 
@@ -105,7 +105,7 @@ struct Data {
     roles: Vec<String>,
 }
 
-fn data(old: &Design, new: &Design, plan: &Plan) -> Result<Data, String> {
+fn data(old: &Design, new: &Design, plan: &MigrationPlan) -> Result<Data, String> {
     let rebuilt: BTreeSet<&str> = plan
         .steps
         .iter()
@@ -348,7 +348,7 @@ fn parts(template: &KeyTemplate) -> Value {
         .collect()
 }
 
-fn header(out: &mut String, language: Language, plan: &Plan, data: &Data) {
+fn header(out: &mut String, language: Language, plan: &MigrationPlan, data: &Data) {
     let c = language.comment();
     let file = format!("migrate.{}", language.extension());
     let run = match language {

@@ -161,9 +161,9 @@ impl<'a> Generator<'a> {
     }
 
     /// A value of the kind `kind` for the attribute `name`.
-    pub(super) fn value(&mut self, kind: &Kind) -> AttributeValue {
+    pub(super) fn value(&mut self, kind: &Recipe) -> AttributeValue {
         match kind {
-            Kind::Enum { values, number } => {
+            Recipe::Enum { values, number } => {
                 let v = values[self.below(values.len() as u64) as usize].clone();
                 if *number {
                     AttributeValue::N(v)
@@ -171,16 +171,16 @@ impl<'a> Generator<'a> {
                     AttributeValue::S(v)
                 }
             }
-            Kind::DistinctN(d) => AttributeValue::N(decimal(self.below(*d) + 1)),
-            Kind::DistinctS(d, initials) => {
+            Recipe::DistinctN(d) => AttributeValue::N(decimal(self.below(*d) + 1)),
+            Recipe::DistinctS(d, initials) => {
                 let mut text = String::with_capacity(initials.len() + 4);
                 text.push_str(initials);
                 text.push('-');
                 push_padded(&mut text, self.below(*d) + 1, 2);
                 AttributeValue::S(text)
             }
-            Kind::Id { stem, salt } => AttributeValue::S(self.id(stem, *salt)),
-            Kind::Email => {
+            Recipe::Id { stem, salt } => AttributeValue::S(self.id(stem, *salt)),
+            Recipe::Email => {
                 let (first, last) = self.person();
                 // `{first}.{last}{index}@example.com`, lowercase, hyphens dropped.
                 let mut text = String::with_capacity(first.len() + last.len() + 24);
@@ -195,7 +195,7 @@ impl<'a> Generator<'a> {
                 text.push_str("@example.com");
                 AttributeValue::S(text)
             }
-            Kind::Username => {
+            Recipe::Username => {
                 let (first, last) = self.person();
                 AttributeValue::S(format!(
                     "{}{}",
@@ -203,9 +203,9 @@ impl<'a> Generator<'a> {
                     last[..1].to_ascii_lowercase()
                 ))
             }
-            Kind::FirstName => AttributeValue::S(self.person().0.to_string()),
-            Kind::LastName => AttributeValue::S(self.person().1.to_string()),
-            Kind::FullName => {
+            Recipe::FirstName => AttributeValue::S(self.person().0.to_string()),
+            Recipe::LastName => AttributeValue::S(self.person().1.to_string()),
+            Recipe::FullName => {
                 let (first, last) = self.person();
                 let mut text = String::with_capacity(first.len() + 1 + last.len());
                 text.push_str(first);
@@ -213,36 +213,36 @@ impl<'a> Generator<'a> {
                 text.push_str(last);
                 AttributeValue::S(text)
             }
-            Kind::TitleName => {
+            Recipe::TitleName => {
                 let mut text = String::with_capacity(24);
                 push_capitalised(&mut text, self.pick(WORDS));
                 text.push(' ');
                 push_capitalised(&mut text, self.pick(WORDS));
                 AttributeValue::S(text)
             }
-            Kind::Time => {
+            Recipe::Time => {
                 let t = self.next_time();
                 AttributeValue::S(iso_datetime(t))
             }
-            Kind::Date => {
+            Recipe::Date => {
                 let t = self.next_time();
                 AttributeValue::S(iso_date(t))
             }
-            Kind::Phone => AttributeValue::S(format!("+1-555-01{:02}", self.below(100))),
-            Kind::Address => AttributeValue::S(format!(
+            Recipe::Phone => AttributeValue::S(format!("+1-555-01{:02}", self.below(100))),
+            Recipe::Address => AttributeValue::S(format!(
                 "{} {}, {}",
                 self.between(1, 240),
                 self.pick(STREETS),
                 self.pick(CITIES)
             )),
-            Kind::Pick(list) => AttributeValue::S(self.pick(list).to_string()),
-            Kind::Url => AttributeValue::S(format!(
+            Recipe::Pick(list) => AttributeValue::S(self.pick(list).to_string()),
+            Recipe::Url => AttributeValue::S(format!(
                 "https://example.com/{}/{}",
                 self.pick(WORDS),
                 self.below(1000)
             )),
-            Kind::Sku => AttributeValue::S(format!("SKU-{:05}", self.below(100_000))),
-            Kind::Text => {
+            Recipe::Sku => AttributeValue::S(format!("SKU-{:05}", self.below(100_000))),
+            Recipe::Text => {
                 // Written in place: a sentence of words, the first capitalised (the words
                 // drawn in the same order as ever, so the sample does not change).
                 let n = self.between(3, 7);
@@ -258,26 +258,28 @@ impl<'a> Generator<'a> {
                 }
                 AttributeValue::S(text)
             }
-            Kind::Words => AttributeValue::S(format!("{}-{}", self.pick(WORDS), self.pick(WORDS))),
-            Kind::Expiry => AttributeValue::N(signed_decimal(self.anchor + 90 * DAY)),
-            Kind::EpochTime => {
+            Recipe::Words => {
+                AttributeValue::S(format!("{}-{}", self.pick(WORDS), self.pick(WORDS)))
+            }
+            Recipe::Expiry => AttributeValue::N(signed_decimal(self.anchor + 90 * DAY)),
+            Recipe::EpochTime => {
                 let t = self.next_time();
                 AttributeValue::N(signed_decimal(t))
             }
-            Kind::Money(low, high) => {
+            Recipe::Money(low, high) => {
                 let c = self.between(low * 100, high * 100);
                 AttributeValue::N(money(c))
             }
-            Kind::Integer(low, high) => {
+            Recipe::Integer(low, high) => {
                 AttributeValue::N(signed_decimal(self.between(*low, *high)))
             }
-            Kind::Binary => {
+            Recipe::Binary => {
                 let len = self.between(8, 16) as usize;
                 AttributeValue::B(encode_binary(&self.bytes(len)))
             }
-            Kind::Bool => AttributeValue::Bool(self.chance(0.5)),
-            Kind::Null => AttributeValue::Null(true),
-            Kind::AddressMap => {
+            Recipe::Bool => AttributeValue::Bool(self.chance(0.5)),
+            Recipe::Null => AttributeValue::Null(true),
+            Recipe::AddressMap => {
                 let mut map = BTreeMap::new();
                 let street = format!("{} {}", self.between(1, 240), self.pick(STREETS));
                 map.insert("street".to_string(), AttributeValue::S(street));
@@ -291,7 +293,7 @@ impl<'a> Generator<'a> {
                 );
                 AttributeValue::M(map)
             }
-            Kind::Map => {
+            Recipe::Map => {
                 let mut map = BTreeMap::new();
                 map.insert(
                     "label".to_string(),
@@ -307,7 +309,7 @@ impl<'a> Generator<'a> {
                 );
                 AttributeValue::M(map)
             }
-            Kind::List => {
+            Recipe::List => {
                 let n = self.between(1, 3);
                 AttributeValue::L(
                     (0..n)
@@ -315,7 +317,7 @@ impl<'a> Generator<'a> {
                         .collect(),
                 )
             }
-            Kind::StringSet => {
+            Recipe::StringSet => {
                 let n = self.between(1, 3) as usize;
                 let mut set: Vec<String> = Vec::new();
                 while set.len() < n {
@@ -327,7 +329,7 @@ impl<'a> Generator<'a> {
                 set.sort();
                 AttributeValue::SS(set)
             }
-            Kind::NumberSet => {
+            Recipe::NumberSet => {
                 let n = self.between(1, 3) as usize;
                 let mut set: Vec<i64> = Vec::new();
                 while set.len() < n {
@@ -339,7 +341,7 @@ impl<'a> Generator<'a> {
                 set.sort_unstable();
                 AttributeValue::NS(set.iter().map(i64::to_string).collect())
             }
-            Kind::BinarySet => {
+            Recipe::BinarySet => {
                 let a = self.bytes(8);
                 let mut b = self.bytes(8);
                 if a == b {
@@ -376,7 +378,7 @@ impl<'a> Generator<'a> {
 /// How an attribute's values are made, decided once per attribute from its type, name and
 /// hints.
 #[derive(Debug, Clone)]
-pub(super) enum Kind {
+pub(super) enum Recipe {
     Enum { values: Vec<String>, number: bool },
     DistinctN(u64),
     DistinctS(u64, String),
@@ -412,11 +414,11 @@ pub(super) enum Kind {
 }
 
 /// Decides how `attribute` of `entity` gets its values.
-pub(super) fn classify(attribute: &Attribute, entity: &str, seed: u64) -> Kind {
+pub(super) fn classify(attribute: &Attribute, entity: &str, seed: u64) -> Recipe {
     let name = attribute.name.as_str();
     let lower = name.to_ascii_lowercase();
     if !attribute.values.is_empty() {
-        return Kind::Enum {
+        return Recipe::Enum {
             values: attribute.values.clone(),
             number: attribute.ty == AttrType::N,
         };
@@ -426,26 +428,28 @@ pub(super) fn classify(attribute: &Attribute, entity: &str, seed: u64) -> Kind {
         && !is_id(name)
     {
         return match attribute.ty {
-            AttrType::N => Kind::DistinctN(distinct),
-            _ => Kind::DistinctS(distinct, initials(name)),
+            AttrType::N => Recipe::DistinctN(distinct),
+            _ => Recipe::DistinctS(distinct, initials(name)),
         };
     }
     match attribute.ty {
         AttrType::S => classify_string(name, &lower, entity, seed),
         AttrType::N => classify_number(name, &lower),
-        AttrType::B => Kind::Binary,
-        AttrType::Bool => Kind::Bool,
-        AttrType::Null => Kind::Null,
-        AttrType::M if lower.contains("address") || lower.contains("location") => Kind::AddressMap,
-        AttrType::M => Kind::Map,
-        AttrType::L => Kind::List,
-        AttrType::SS => Kind::StringSet,
-        AttrType::NS => Kind::NumberSet,
-        AttrType::BS => Kind::BinarySet,
+        AttrType::B => Recipe::Binary,
+        AttrType::Bool => Recipe::Bool,
+        AttrType::Null => Recipe::Null,
+        AttrType::M if lower.contains("address") || lower.contains("location") => {
+            Recipe::AddressMap
+        }
+        AttrType::M => Recipe::Map,
+        AttrType::L => Recipe::List,
+        AttrType::SS => Recipe::StringSet,
+        AttrType::NS => Recipe::NumberSet,
+        AttrType::BS => Recipe::BinarySet,
     }
 }
 
-fn classify_string(name: &str, lower: &str, entity: &str, seed: u64) -> Kind {
+fn classify_string(name: &str, lower: &str, entity: &str, seed: u64) -> Recipe {
     let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
     if is_id(name) {
         let stem = id_stem(name);
@@ -455,72 +459,72 @@ fn classify_string(name: &str, lower: &str, entity: &str, seed: u64) -> Kind {
             stem
         };
         let salt = fnv(seed, &format!("{entity}.{name}"));
-        return Kind::Id { stem, salt };
+        return Recipe::Id { stem, salt };
     }
     if has(&["email"]) {
-        return Kind::Email;
+        return Recipe::Email;
     }
     if matches!(lower, "username" | "login" | "handle") {
-        return Kind::Username;
+        return Recipe::Username;
     }
     if has(&["firstname"]) || lower == "givenname" {
-        return Kind::FirstName;
+        return Recipe::FirstName;
     }
     if has(&["lastname", "surname"]) || lower == "familyname" {
-        return Kind::LastName;
+        return Recipe::LastName;
     }
     if lower.ends_with("name") && !lower.contains("file") {
         if lower == "name" || has(&["customer", "user", "full", "person", "contact"]) {
-            return Kind::FullName;
+            return Recipe::FullName;
         }
-        return Kind::TitleName;
+        return Recipe::TitleName;
     }
     if is_time(name) {
-        return Kind::Time;
+        return Recipe::Time;
     }
     if is_date(lower) {
-        return Kind::Date;
+        return Recipe::Date;
     }
     if has(&["phone", "mobile"]) {
-        return Kind::Phone;
+        return Recipe::Phone;
     }
     if has(&["address"]) {
-        return Kind::Address;
+        return Recipe::Address;
     }
     if has(&["city"]) {
-        return Kind::Pick(CITIES);
+        return Recipe::Pick(CITIES);
     }
     if has(&["country"]) {
-        return Kind::Pick(&["PT", "US", "JP", "KE", "CA", "FR", "AU", "NO"]);
+        return Recipe::Pick(&["PT", "US", "JP", "KE", "CA", "FR", "AU", "NO"]);
     }
     if has(&["currency"]) {
-        return Kind::Pick(&["USD", "EUR", "GBP", "JPY"]);
+        return Recipe::Pick(&["USD", "EUR", "GBP", "JPY"]);
     }
     if has(&["url", "website", "link"]) {
-        return Kind::Url;
+        return Recipe::Url;
     }
     if has(&["sku"]) {
-        return Kind::Sku;
+        return Recipe::Sku;
     }
     if has(&["description", "note", "comment", "title", "text", "body"]) {
-        return Kind::Text;
+        return Recipe::Text;
     }
-    Kind::Words
+    Recipe::Words
 }
 
-fn classify_number(name: &str, lower: &str) -> Kind {
+fn classify_number(name: &str, lower: &str) -> Recipe {
     let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
     if has(&["expire"]) || lower == "ttl" {
-        return Kind::Expiry;
+        return Recipe::Expiry;
     }
     if is_time(name) || has(&["epoch", "timestamp"]) {
-        return Kind::EpochTime;
+        return Recipe::EpochTime;
     }
     if has(&["price", "cost", "fee"]) {
-        return Kind::Money(1, 500);
+        return Recipe::Money(1, 500);
     }
     if has(&["total", "amount", "balance", "revenue"]) {
-        return Kind::Money(10, 2000);
+        return Recipe::Money(10, 2000);
     }
     let (low, high) = if has(&["quantity"]) || lower == "qty" {
         (1, 10)
@@ -539,7 +543,7 @@ fn classify_number(name: &str, lower: &str) -> Kind {
     } else {
         (0, 1000)
     };
-    Kind::Integer(low, high)
+    Recipe::Integer(low, high)
 }
 
 fn fnv(seed: u64, text: &str) -> u64 {

@@ -192,7 +192,7 @@ pub(super) fn write(design: &Design) -> Vec<u8> {
     write_layout(&mut w, layout);
     w.count(samples.len());
     for (entity, items) in samples {
-        w.name(Kind::Entity, entity);
+        w.name(Interned::Entity, entity);
         w.seq(items, write_item);
     }
     let orders: Vec<(usize, &String)> = patterns
@@ -202,7 +202,7 @@ pub(super) fn write(design: &Design) -> Vec<u8> {
         .collect();
     w.seq(&orders, |w, (i, attribute)| {
         w.count(*i);
-        w.name(Kind::Attribute, attribute);
+        w.name(Interned::Attribute, attribute);
     });
     let volumes: Vec<(usize, &Volume)> = entities
         .iter()
@@ -249,7 +249,7 @@ pub(super) fn read(bytes: &[u8], version: u32) -> Result<Design, WireError> {
     let mut samples = BTreeMap::new();
     let n_samples = r.count("sampled entities")?;
     for _ in 0..n_samples {
-        let entity = r.name(Kind::Entity, "a sampled entity")?;
+        let entity = r.name(Interned::Entity, "a sampled entity")?;
         let items = r.seq("sample items", |r| read_map(r, 0))?;
         samples.insert(entity, items);
     }
@@ -261,7 +261,7 @@ pub(super) fn read(bytes: &[u8], version: u32) -> Result<Design, WireError> {
             let at = r.at;
             // An index, not a count: it is bounded by the patterns, not by the bytes left.
             let index = usize::try_from(r.varint("a pattern's index")?).unwrap_or(usize::MAX);
-            let attribute = r.name(Kind::Attribute, "an order's attribute")?;
+            let attribute = r.name(Interned::Attribute, "an order's attribute")?;
             let in_order = previous.is_none_or(|p| index > p);
             let Some(pattern) = patterns.get_mut(index).filter(|_| in_order) else {
                 return Err(WireError {
@@ -366,12 +366,12 @@ fn code<T: PartialEq + Copy>(table: &[T], value: T) -> u8 {
 
 fn write_key(w: &mut Writer, key: &KeyAttribute) {
     let KeyAttribute { name, ty } = key;
-    w.name(Kind::Key, name);
+    w.name(Interned::Key, name);
     w.u8(code(&KEY_TYPES, *ty));
 }
 
 fn read_key(r: &mut Reader) -> Result<KeyAttribute, WireError> {
-    let name = r.name(Kind::Key, "a key attribute's name")?;
+    let name = r.name(Interned::Key, "a key attribute's name")?;
     let ty = r.pick(&KEY_TYPES, "key type")?;
     Ok(KeyAttribute { name, ty })
 }
@@ -382,7 +382,7 @@ fn write_projection(w: &mut Writer, projection: &Projection) {
         Projection::KeysOnly => w.u8(1),
         Projection::Include { attributes } => {
             w.u8(2);
-            w.seq(attributes, |w, a| w.name(Kind::Attribute, a));
+            w.seq(attributes, |w, a| w.name(Interned::Attribute, a));
         }
     }
 }
@@ -394,7 +394,7 @@ fn read_projection(r: &mut Reader) -> Result<Projection, WireError> {
         1 => Ok(Projection::KeysOnly),
         2 => Ok(Projection::Include {
             attributes: r.seq("projected attributes", |r| {
-                r.name(Kind::Attribute, "a projected attribute")
+                r.name(Interned::Attribute, "a projected attribute")
             })?,
         }),
         n => Err(WireError {
@@ -418,7 +418,7 @@ fn write_table(w: &mut Writer, table: &Table) {
         billing,
         ttl_attribute,
     } = table;
-    w.name(Kind::Table, name);
+    w.name(Interned::Table, name);
     write_key(w, partition_key);
     let mut flags = 0;
     if sort_key.is_some() {
@@ -461,12 +461,12 @@ fn write_table(w: &mut Writer, table: &Table) {
         w.varint(*write);
     }
     if let Some(ttl) = ttl_attribute {
-        w.name(Kind::Attribute, ttl);
+        w.name(Interned::Attribute, ttl);
     }
 }
 
 fn read_table(r: &mut Reader) -> Result<Table, WireError> {
-    let name = r.name(Kind::Table, "a table's name")?;
+    let name = r.name(Interned::Table, "a table's name")?;
     let partition_key = read_key(r)?;
     let flags = r.flags(TABLE_SORT_KEY | TABLE_PROVISIONED | TABLE_TTL, "table")?;
     let sort_key = r.when(flags & TABLE_SORT_KEY != 0, read_key)?;
@@ -494,7 +494,7 @@ fn read_table(r: &mut Reader) -> Result<Table, WireError> {
         Billing::OnDemand
     };
     let ttl_attribute = r.when(flags & TABLE_TTL != 0, |r| {
-        r.name(Kind::Attribute, "the TTL attribute")
+        r.name(Interned::Attribute, "the TTL attribute")
     })?;
     Ok(Table {
         name,
@@ -522,8 +522,8 @@ fn write_entity(w: &mut Writer, entity: &Entity) {
         // Written after the orders (version 3), so versions 1 and 2 read as they always did.
         volume: _,
     } = entity;
-    w.name(Kind::Entity, name);
-    w.name(Kind::Table, table);
+    w.name(Interned::Entity, name);
+    w.name(Interned::Table, table);
     w.prose(DESCRIPTION, description);
     w.seq(attributes, |w, attribute| {
         let Attribute {
@@ -533,7 +533,7 @@ fn write_entity(w: &mut Writer, entity: &Entity) {
             values,
             distinct,
         } = attribute;
-        w.name(Kind::Attribute, name);
+        w.name(Interned::Attribute, name);
         let mut flags = code(&ATTR_TYPES, *ty);
         if *required {
             flags |= ATTR_REQUIRED;
@@ -546,7 +546,7 @@ fn write_entity(w: &mut Writer, entity: &Entity) {
         }
         w.u8(flags);
         if !values.is_empty() {
-            w.seq(values, |w, v| w.name(Kind::Value, v));
+            w.seq(values, |w, v| w.name(Interned::Value, v));
         }
         if let Some(distinct) = distinct {
             w.varint(*distinct);
@@ -554,17 +554,17 @@ fn write_entity(w: &mut Writer, entity: &Entity) {
     });
     w.count(keys.len());
     for (key, template) in keys {
-        w.name(Kind::Key, key);
+        w.name(Interned::Key, key);
         w.template(template.source());
     }
 }
 
 fn read_entity(r: &mut Reader) -> Result<Entity, WireError> {
-    let name = r.name(Kind::Entity, "an entity's name")?;
-    let table = r.name(Kind::Table, "an entity's table")?;
+    let name = r.name(Interned::Entity, "an entity's name")?;
+    let table = r.name(Interned::Table, "an entity's table")?;
     let description = r.prose(DESCRIPTION, "an entity's description")?;
     let attributes = r.seq("attributes", |r| {
-        let name = r.name(Kind::Attribute, "an attribute's name")?;
+        let name = r.name(Interned::Attribute, "an attribute's name")?;
         let at = r.at;
         let flags = r.u8("an attribute's flags")?;
         if flags & !(ATTR_TYPE_MASK | ATTR_REQUIRED | ATTR_VALUES | ATTR_DISTINCT) != 0 {
@@ -583,7 +583,7 @@ fn read_entity(r: &mut Reader) -> Result<Entity, WireError> {
                 ),
             })?;
         let values = if flags & ATTR_VALUES != 0 {
-            r.seq("values", |r| r.name(Kind::Value, "a value"))?
+            r.seq("values", |r| r.name(Interned::Value, "a value"))?
         } else {
             Vec::new()
         };
@@ -599,7 +599,7 @@ fn read_entity(r: &mut Reader) -> Result<Entity, WireError> {
     let n_keys = r.count("key templates")?;
     let mut keys = BTreeMap::new();
     for _ in 0..n_keys {
-        let key = r.name(Kind::Key, "a key attribute's name")?;
+        let key = r.name(Interned::Key, "a key attribute's name")?;
         // Parsed here, once; a bad template keeps its source and diagnostics.
         let template = KeyTemplate::parse(&r.template()?);
         keys.insert(key, template);
@@ -672,17 +672,17 @@ fn write_pattern(w: &mut Writer, pattern: &AccessPattern) {
         flags |= PATTERN_CONDITION;
     }
     w.u8(flags);
-    w.seq(entities, |w, e| w.name(Kind::Entity, e));
-    w.seq(inputs, |w, i| w.name(Kind::Attribute, i));
+    w.seq(entities, |w, e| w.name(Interned::Entity, e));
+    w.seq(inputs, |w, i| w.name(Interned::Attribute, i));
     if let Some(SortCondition { attribute, op }) = sort {
-        w.name(Kind::Attribute, attribute);
+        w.name(Interned::Attribute, attribute);
         w.u8(code(&SORT_OPS, *op));
     }
     w.num(*rate);
     if let Some(page_size) = page_size {
         w.varint(u64::from(*page_size));
     }
-    w.seq(changes, |w, c| w.name(Kind::Attribute, c));
+    w.seq(changes, |w, c| w.name(Interned::Attribute, c));
     w.seq(writes, |w, step| {
         let WriteStep {
             action,
@@ -699,14 +699,14 @@ fn write_pattern(w: &mut Writer, pattern: &AccessPattern) {
             flags |= WRITE_CONDITION;
         }
         w.u8(flags);
-        w.name(Kind::Entity, entity);
+        w.name(Interned::Entity, entity);
         if *count != 1 {
             w.varint(u64::from(*count));
         }
         if let Some(condition) = condition {
             w.str(condition);
         }
-        w.seq(changes, |w, c| w.name(Kind::Attribute, c));
+        w.seq(changes, |w, c| w.name(Interned::Attribute, c));
     });
     if let Some(condition) = condition {
         w.str(condition);
@@ -720,21 +720,21 @@ fn read_pattern(r: &mut Reader) -> Result<AccessPattern, WireError> {
     let flags = r.u8("a pattern's flags")?;
     let action = action_of(flags, at)?;
     let entities = r.seq("a pattern's entities", |r| {
-        r.name(Kind::Entity, "an entity name")
+        r.name(Interned::Entity, "an entity name")
     })?;
     let inputs = r.seq("a pattern's inputs", |r| {
-        r.name(Kind::Attribute, "an input")
+        r.name(Interned::Attribute, "an input")
     })?;
     let sort = r.when(flags & PATTERN_SORT != 0, |r| {
         Ok(SortCondition {
-            attribute: r.name(Kind::Attribute, "a sort condition's attribute")?,
+            attribute: r.name(Interned::Attribute, "a sort condition's attribute")?,
             op: r.pick(&SORT_OPS, "sort operator")?,
         })
     })?;
     let rate = r.finite(&format!("the rate of pattern `{name}`"))?;
     let page_size = r.when(flags & PATTERN_PAGE_SIZE != 0, |r| r.u32("a page size"))?;
     let changes = r.seq("a pattern's changes", |r| {
-        r.name(Kind::Attribute, "a changed attribute")
+        r.name(Interned::Attribute, "a changed attribute")
     })?;
     let writes = r.seq("transaction writes", |r| {
         let at = r.at;
@@ -746,7 +746,7 @@ fn read_pattern(r: &mut Reader) -> Result<AccessPattern, WireError> {
             });
         }
         let action = action_of(flags, at)?;
-        let entity = r.name(Kind::Entity, "a write's entity")?;
+        let entity = r.name(Interned::Entity, "a write's entity")?;
         let count = if flags & WRITE_COUNT != 0 {
             r.u32("a write's count")?
         } else {
@@ -756,7 +756,7 @@ fn read_pattern(r: &mut Reader) -> Result<AccessPattern, WireError> {
             r.str("a write's condition")
         })?;
         let changes = r.seq("a write's changes", |r| {
-            r.name(Kind::Attribute, "a changed attribute")
+            r.name(Interned::Attribute, "a changed attribute")
         })?;
         Ok(WriteStep {
             action,
@@ -820,7 +820,7 @@ const VALUE_BS: u8 = 11;
 fn write_item(w: &mut Writer, item: &Item) {
     w.count(item.len());
     for (attribute, value) in item {
-        w.name(Kind::Attribute, attribute);
+        w.name(Interned::Attribute, attribute);
         write_value(w, value);
     }
 }
@@ -829,11 +829,11 @@ fn write_value(w: &mut Writer, value: &AttributeValue) {
     match value {
         AttributeValue::S(s) => {
             w.u8(VALUE_S);
-            w.name(Kind::Value, s);
+            w.name(Interned::Value, s);
         }
         AttributeValue::N(n) => {
             w.u8(VALUE_N);
-            w.name(Kind::Value, n);
+            w.name(Interned::Value, n);
         }
         AttributeValue::B(b) => {
             w.u8(VALUE_B);
@@ -855,7 +855,7 @@ fn write_value(w: &mut Writer, value: &AttributeValue) {
                 AttributeValue::NS(_) => VALUE_NS,
                 _ => VALUE_BS,
             });
-            w.seq(set, |w, member| w.name(Kind::Value, member));
+            w.seq(set, |w, member| w.name(Interned::Value, member));
         }
     }
 }
@@ -865,7 +865,7 @@ fn read_map(r: &mut Reader, depth: usize) -> Result<Item, WireError> {
     let n = r.count("a sample item's attributes")?;
     let mut item = BTreeMap::new();
     for _ in 0..n {
-        let attribute = r.name(Kind::Attribute, "a sample attribute's name")?;
+        let attribute = r.name(Interned::Attribute, "a sample attribute's name")?;
         let value = read_value(r, depth)?;
         item.insert(attribute, value);
     }
@@ -880,10 +880,10 @@ fn read_value(r: &mut Reader, depth: usize) -> Result<AttributeValue, WireError>
             problem: format!("a sample value nests deeper than {MAX_VALUE_DEPTH} levels"),
         });
     }
-    let set = |r: &mut Reader| r.seq("set members", |r| r.name(Kind::Value, "a set member"));
+    let set = |r: &mut Reader| r.seq("set members", |r| r.name(Interned::Value, "a set member"));
     Ok(match r.u8("a sample value's type")? {
-        VALUE_S => AttributeValue::S(r.name(Kind::Value, "a string value")?),
-        VALUE_N => AttributeValue::N(r.name(Kind::Value, "a number value")?),
+        VALUE_S => AttributeValue::S(r.name(Interned::Value, "a string value")?),
+        VALUE_N => AttributeValue::N(r.name(Interned::Value, "a number value")?),
         VALUE_B => AttributeValue::B(r.str("a binary value")?),
         VALUE_FALSE => AttributeValue::Bool(false),
         VALUE_TRUE => AttributeValue::Bool(true),
@@ -913,7 +913,7 @@ const MAX_EXPANDED_BYTES: usize = super::MAX_DESIGN_BYTES;
 /// The kinds of names the wire interns, each in its own numbered list: the first time a name
 /// of a kind appears it travels as text and joins the list; later it travels as its index.
 #[derive(Debug, Clone, Copy)]
-enum Kind {
+enum Interned {
     Table,
     Key,
     Entity,
@@ -921,16 +921,16 @@ enum Kind {
     Value,
 }
 
-const KINDS: usize = 5;
+const INTERNED_LISTS: usize = 5;
 
-impl Kind {
+impl Interned {
     fn noun(self) -> &'static str {
         match self {
-            Kind::Table => "table",
-            Kind::Key => "key attribute",
-            Kind::Entity => "entity",
-            Kind::Attribute => "attribute",
-            Kind::Value => "value",
+            Interned::Table => "table",
+            Interned::Key => "key attribute",
+            Interned::Entity => "entity",
+            Interned::Attribute => "attribute",
+            Interned::Value => "value",
         }
     }
 }
@@ -968,7 +968,7 @@ fn write_layout(w: &mut Writer, layout: &BTreeMap<String, Point>) {
     w.varint(unit);
     w.count(layout.len());
     for (entity, Point { x, y }) in layout {
-        w.name(Kind::Entity, entity);
+        w.name(Interned::Entity, entity);
         for c in [x, y] {
             match (unit, whole(*c)) {
                 (0, _) | (_, None) => w.num(*c),
@@ -983,7 +983,7 @@ fn read_layout(r: &mut Reader) -> Result<BTreeMap<String, Point>, WireError> {
     let mut layout = BTreeMap::new();
     let n_positions = r.count("canvas positions")?;
     for _ in 0..n_positions {
-        let entity = r.name(Kind::Entity, "a canvas position's entity")?;
+        let entity = r.name(Interned::Entity, "a canvas position's entity")?;
         let coordinate = |r: &mut Reader, axis: &str| {
             let what = format!("the {axis} position of `{entity}`");
             if unit == 0 {
@@ -1011,7 +1011,7 @@ fn read_layout(r: &mut Reader) -> Result<BTreeMap<String, Point>, WireError> {
 struct Writer {
     bytes: Vec<u8>,
     /// Every name written so far, by kind, with its index in that kind's list.
-    known: [BTreeMap<String, usize>; KINDS],
+    known: [BTreeMap<String, usize>; INTERNED_LISTS],
     /// The titles and the descriptions met so far, in order: they travel ahead of the
     /// structure (see [`write`]).
     prose: [Vec<String>; 2],
@@ -1024,7 +1024,7 @@ impl Writer {
 
     /// A name of `kind`: `index + 1` when it was written before, else 0 and its text (which
     /// then joins the list).
-    fn name(&mut self, kind: Kind, name: &str) {
+    fn name(&mut self, kind: Interned, name: &str) {
         let known = &mut self.known[kind as usize];
         if let Some(&index) = known.get(name) {
             self.varint(index as u64 + 1);
@@ -1046,7 +1046,7 @@ impl Writer {
             let Some(close) = source[open..].find('}').map(|i| open + i) else {
                 break;
             };
-            let known = &self.known[Kind::Attribute as usize];
+            let known = &self.known[Interned::Attribute as usize];
             if let Some(&index) = known.get(&source[open + 1..close]) {
                 self.literal(&source[literal..open]);
                 self.varint(index as u64 + 2);
@@ -1120,7 +1120,7 @@ struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
     /// The names read so far, by kind: what an index refers to.
-    names: [Vec<String>; KINDS],
+    names: [Vec<String>; INTERNED_LISTS],
     /// Bytes that back-references may still produce; see [`MAX_EXPANDED_BYTES`].
     budget: usize,
     /// The texts read ahead of the structure, not yet claimed by it.
@@ -1137,7 +1137,7 @@ impl Reader<'_> {
     }
 
     /// A [`Writer::name`].
-    fn name(&mut self, kind: Kind, what: &str) -> Result<String, WireError> {
+    fn name(&mut self, kind: Interned, what: &str) -> Result<String, WireError> {
         let at = self.at;
         let n = self.varint(what)?;
         if n == 0 {
@@ -1152,7 +1152,7 @@ impl Reader<'_> {
     /// The name of `kind` at `index`, charged to the expansion budget.
     fn reference(
         &mut self,
-        kind: Kind,
+        kind: Interned,
         index: u64,
         what: &str,
         at: usize,
@@ -1188,7 +1188,7 @@ impl Reader<'_> {
             if n == 1 {
                 source.push_str(&self.str(what)?);
             } else {
-                let name = self.reference(Kind::Attribute, n - 2, what, at)?;
+                let name = self.reference(Interned::Attribute, n - 2, what, at)?;
                 let name = format!("{{{name}}}");
                 source.push_str(&name);
             }

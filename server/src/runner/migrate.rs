@@ -20,7 +20,7 @@ use aws_sdk_dynamodb::types::{
     GlobalSecondaryIndexUpdate,
 };
 use keyplan_core::eval::LoadItem;
-use keyplan_core::migrate::{Phase, Plan as MigrationPlan, Step, StepKind, migrated_item};
+use keyplan_core::migrate::{MigrationPlan, Phase, Step, StepKind, migrated_item};
 use keyplan_core::model::{Design, Table};
 use keyplan_core::run::{PatternResult, RunEvent, Status};
 use keyplan_core::{Item, analyze};
