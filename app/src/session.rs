@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use keyplan_core::Point;
+use keyplan_core::{Place, Point};
 
 use crate::geometry::Viewport;
 
@@ -24,26 +24,26 @@ pub enum Selection {
 }
 
 impl Selection {
-    /// The selection a finding's path points at: `entities/Order/keys/PK` selects Order,
-    /// `tables/orders/gsis/GSI1` that index, `patterns/Get order` that pattern.
-    pub fn from_path(path: &str) -> (Selection, Option<String>) {
-        let parts: Vec<&str> = path.split('/').collect();
-        match parts.as_slice() {
-            ["entities", entity, "keys", key, ..] => (
-                Selection::Entities(vec![entity.to_string()]),
-                Some(key.to_string()),
-            ),
-            ["entities", entity, ..] => (Selection::Entities(vec![entity.to_string()]), None),
-            ["tables", table, "gsis" | "lsis", index, ..] => (
+    /// The selection a finding's place points at: a key selects its entity (and focuses the
+    /// key), an attribute or the entity's table its entity, an index that index.
+    pub fn of_place(place: &Place) -> (Selection, Option<String>) {
+        match place {
+            Place::Key { entity, key } => {
+                (Selection::Entities(vec![entity.clone()]), Some(key.clone()))
+            }
+            Place::Entity(entity)
+            | Place::Keys(entity)
+            | Place::EntityTable(entity)
+            | Place::Attribute { entity, .. } => (Selection::Entities(vec![entity.clone()]), None),
+            Place::Index { table, index, .. } => (
                 Selection::Index {
-                    table: table.to_string(),
-                    index: index.to_string(),
+                    table: table.clone(),
+                    index: index.clone(),
                 },
                 None,
             ),
-            ["tables", table, ..] => (Selection::Table(table.to_string()), None),
-            ["patterns", pattern, ..] => (Selection::Pattern(pattern.to_string()), None),
-            _ => (Selection::None, None),
+            Place::Table(table) => (Selection::Table(table.clone()), None),
+            Place::Pattern(pattern) => (Selection::Pattern(pattern.clone()), None),
         }
     }
 
@@ -184,22 +184,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_findings_path_selects_its_place() {
+    fn a_findings_place_selects_it() {
         assert_eq!(
-            Selection::from_path("entities/Order/keys/PK"),
+            Selection::of_place(&Place::key("Order", "PK")),
             (Selection::Entities(vec!["Order".into()]), Some("PK".into()))
         );
         assert_eq!(
-            Selection::from_path("tables/orders/gsis/GSI1").0,
+            Selection::of_place(&Place::gsi("orders", "GSI1")).0,
             Selection::Index {
                 table: "orders".into(),
                 index: "GSI1".into()
             }
         );
         assert_eq!(
-            Selection::from_path("patterns/Get order by ID").0,
+            Selection::of_place(&Place::Pattern("Get order by ID".into())).0,
             Selection::Pattern("Get order by ID".into())
         );
-        assert_eq!(Selection::from_path("nonsense").0, Selection::None);
+        assert_eq!(
+            Selection::of_place(&Place::Attribute {
+                entity: "Order".into(),
+                attribute: "status".into()
+            })
+            .0,
+            Selection::Entities(vec!["Order".into()])
+        );
     }
 }

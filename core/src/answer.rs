@@ -165,13 +165,102 @@ pub struct Finding {
     pub code: &'static str,
     pub severity: Severity,
     pub message: String,
-    /// Where in the design: `entities/Order/keys/PK`, `tables/orders/gsis/GSI1`,
-    /// `patterns/Get order by id`.
-    pub path: String,
+    /// Where in the design; written as a path (`entities/Order/keys/PK`,
+    /// `tables/orders/gsis/GSI1`, `patterns/Get order by id`) by [`Place`]'s `Display`.
+    #[serde(rename = "path")]
+    pub place: Place,
     /// A change that resolves the finding, offered as a quick fix; [`Fix::edit`] makes it an
     /// edit of the design.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<Fix>,
+}
+
+/// Where in a design a finding is: typed, so the app selects the place without parsing a path
+/// back (issue 14), and written as the path `keyplan check` and the JSON output show.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Place {
+    /// `tables/orders`
+    Table(String),
+    /// `tables/orders/gsis/GSI1`, `tables/orders/lsis/ByDate`
+    Index {
+        table: String,
+        kind: IndexPlace,
+        index: String,
+    },
+    /// `entities/Order`
+    Entity(String),
+    /// `entities/Order/attributes/status`
+    Attribute { entity: String, attribute: String },
+    /// `entities/Order/table`: the table the entity names.
+    EntityTable(String),
+    /// `entities/Order/keys`: the entity's key templates together.
+    Keys(String),
+    /// `entities/Order/keys/PK`
+    Key { entity: String, key: String },
+    /// `patterns/Get order by id`
+    Pattern(String),
+}
+
+/// Which list of a table an index place is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum IndexPlace {
+    Gsi,
+    Lsi,
+}
+
+impl Place {
+    /// The place of index `index` of `table`.
+    pub fn gsi(table: &str, index: &str) -> Place {
+        Place::Index {
+            table: table.to_string(),
+            kind: IndexPlace::Gsi,
+            index: index.to_string(),
+        }
+    }
+
+    pub fn lsi(table: &str, index: &str) -> Place {
+        Place::Index {
+            table: table.to_string(),
+            kind: IndexPlace::Lsi,
+            index: index.to_string(),
+        }
+    }
+
+    pub fn key(entity: &str, key: &str) -> Place {
+        Place::Key {
+            entity: entity.to_string(),
+            key: key.to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Place::Table(t) => write!(f, "tables/{t}"),
+            Place::Index { table, kind, index } => {
+                let list = match kind {
+                    IndexPlace::Gsi => "gsis",
+                    IndexPlace::Lsi => "lsis",
+                };
+                write!(f, "tables/{table}/{list}/{index}")
+            }
+            Place::Entity(e) => write!(f, "entities/{e}"),
+            Place::Attribute { entity, attribute } => {
+                write!(f, "entities/{entity}/attributes/{attribute}")
+            }
+            Place::EntityTable(e) => write!(f, "entities/{e}/table"),
+            Place::Keys(e) => write!(f, "entities/{e}/keys"),
+            Place::Key { entity, key } => write!(f, "entities/{entity}/keys/{key}"),
+            Place::Pattern(p) => write!(f, "patterns/{p}"),
+        }
+    }
+}
+
+impl Serialize for Place {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
 }
 
 /// A quick fix a finding offers, as data: what to change, by name. It becomes an

@@ -33,7 +33,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::answer::{Finding, Fix, Operation, Severity, Verdict};
+use crate::answer::{Finding, Fix, Operation, Place, Severity, Verdict};
 use crate::coverage::shape;
 use crate::coverage::{Member, Prepared, PreparedIndex, PreparedTable};
 use crate::limits;
@@ -68,12 +68,12 @@ pub(crate) fn findings_of(prepared: &Prepared<'_>, verdicts: &[Verdict]) -> Vec<
 struct Findings(Vec<Finding>);
 
 impl Findings {
-    fn push(&mut self, code: &'static str, severity: Severity, path: String, message: String) {
+    fn push(&mut self, code: &'static str, severity: Severity, place: Place, message: String) {
         self.0.push(Finding {
             code,
             severity,
             message,
-            path,
+            place,
             fix: None,
         });
     }
@@ -83,7 +83,7 @@ impl Findings {
         &mut self,
         code: &'static str,
         severity: Severity,
-        path: String,
+        place: Place,
         message: String,
         fix: Option<Fix>,
     ) {
@@ -91,20 +91,20 @@ impl Findings {
             code,
             severity,
             message,
-            path,
+            place,
             fix,
         });
     }
 }
 
-fn table_path(table: &Table) -> String {
-    format!("tables/{}", table.name)
+fn table_path(table: &Table) -> Place {
+    Place::Table(table.name.clone())
 }
 
-fn index_path(table: &Table, kind: IndexKind, name: Option<&str>) -> String {
+fn index_path(table: &Table, kind: IndexKind, name: Option<&str>) -> Place {
     match (kind, name) {
-        (IndexKind::Gsi, Some(n)) => format!("tables/{}/gsis/{n}", table.name),
-        (IndexKind::Lsi, Some(n)) => format!("tables/{}/lsis/{n}", table.name),
+        (IndexKind::Gsi, Some(n)) => Place::gsi(&table.name, n),
+        (IndexKind::Lsi, Some(n)) => Place::lsi(&table.name, n),
         _ => table_path(table),
     }
 }
@@ -172,7 +172,7 @@ fn names(design: &Design, out: &mut Findings) {
     }
     let mut seen = HashSet::with_capacity(design.entities.len());
     for entity in &design.entities {
-        let path = || format!("entities/{}", entity.name);
+        let path = || Place::Entity(entity.name.clone());
         if entity.name.trim().is_empty() {
             out.push(
                 "KP016",
@@ -195,7 +195,10 @@ fn names(design: &Design, out: &mut Findings) {
                 out.push(
                     "KP017",
                     Severity::Error,
-                    format!("{}/attributes/{}", path(), a.name),
+                    Place::Attribute {
+                        entity: entity.name.clone(),
+                        attribute: a.name.clone(),
+                    },
                     format!("{} has two attributes named `{}`", entity.name, a.name),
                 );
             }
@@ -204,14 +207,14 @@ fn names(design: &Design, out: &mut Findings) {
             out.push(
                 "KP018",
                 Severity::Error,
-                format!("{}/table", path()),
+                Place::EntityTable(entity.name.clone()),
                 format!("{} lives in unknown table `{}`", entity.name, entity.table),
             );
         }
     }
     let mut seen = HashSet::with_capacity(design.patterns.len());
     for pattern in &design.patterns {
-        let path = || format!("patterns/{}", pattern.name);
+        let path = || Place::Pattern(pattern.name.clone());
         if pattern.name.trim().is_empty() {
             out.push(
                 "KP016",
@@ -275,7 +278,7 @@ fn tables(table: &Table, out: &mut Findings) {
             out.push(
                 "KP009",
                 Severity::Error,
-                format!("{}/lsis/{}", path(), lsi.name),
+                Place::lsi(&table.name, &lsi.name),
                 format!(
                     "LSI `{}` needs a table with a sort key, and `{}` has none",
                     lsi.name, table.name
@@ -311,7 +314,7 @@ fn tables(table: &Table, out: &mut Findings) {
                 out.push(
                     "KP011",
                     Severity::Error,
-                    format!("{}/gsis/{}", path(), gsi.name),
+                    Place::gsi(&table.name, &gsi.name),
                     format!(
                         "GSI `{}` has {} {which} key attributes; a multi-attribute key takes at most {}",
                         gsi.name,
@@ -325,7 +328,7 @@ fn tables(table: &Table, out: &mut Findings) {
             out.push(
                 "KP011",
                 Severity::Error,
-                format!("{}/gsis/{}", path(), gsi.name),
+                Place::gsi(&table.name, &gsi.name),
                 format!("GSI `{}` has no partition key", gsi.name),
             );
         }
@@ -349,7 +352,7 @@ fn collisions(prepared: &Prepared<'_>, t: usize, out: &mut Findings) {
                 out.push(
                     "KP004",
                     Severity::Error,
-                    format!("entities/{}/keys", eb.name),
+                    Place::Keys(eb.name.clone()),
                     format!(
                         "{} ({}) and {} ({}) can have the same primary key in `{}`: one would overwrite the other; give each a distinct prefix",
                         ea.name,
@@ -384,7 +387,7 @@ fn describe_key(m: &Member<'_>) -> String {
 /// KP001, KP002, KP003, KP015, KP020, KP021: each key template of an entity.
 fn entity_keys(entity: &Entity, table: Option<&PreparedTable<'_>>, out: &mut Findings) {
     for (key, template) in &entity.keys {
-        let path = || format!("entities/{}/keys/{key}", entity.name);
+        let path = || Place::key(&entity.name, key);
         for d in template.diagnostics() {
             out.push(
                 "KP001",
@@ -472,7 +475,7 @@ fn key_type(
     key: &str,
     template: &KeyTemplate,
     ty: KeyType,
-    path: &dyn Fn() -> String,
+    path: &dyn Fn() -> Place,
     out: &mut Findings,
 ) {
     if ty == KeyType::S {
@@ -513,7 +516,7 @@ fn numbers_in_string_sort_key(
     entity: &Entity,
     key: &str,
     template: &KeyTemplate,
-    path: &dyn Fn() -> String,
+    path: &dyn Fn() -> Place,
     out: &mut Findings,
 ) {
     for var in template.attribute_vars() {
@@ -540,7 +543,7 @@ fn key_length(
     key: &str,
     template: &KeyTemplate,
     is_partition: bool,
-    path: &dyn Fn() -> String,
+    path: &dyn Fn() -> Place,
     out: &mut Findings,
 ) {
     let limit = if is_partition {
@@ -619,7 +622,7 @@ fn patterns(prepared: &Prepared<'_>, verdicts: &[Verdict], out: &mut Findings) {
     let mut used_indexes: HashSet<(&str, Option<&str>)> = HashSet::new();
     let mut read_entities: HashSet<&str> = HashSet::with_capacity(design.entities.len());
     for (pattern, verdict) in design.patterns.iter().zip(verdicts) {
-        let path = || format!("patterns/{}", pattern.name);
+        let path = || Place::Pattern(pattern.name.clone());
         let named: Vec<&str> = match pattern.action {
             Action::Transact => pattern.writes.iter().map(|w| w.entity.as_str()).collect(),
             _ => pattern.entities.iter().map(String::as_str).collect(),
@@ -702,7 +705,7 @@ fn patterns(prepared: &Prepared<'_>, verdicts: &[Verdict], out: &mut Findings) {
             out.push(
                 "KP013",
                 Severity::Info,
-                format!("entities/{}", entity.name),
+                Place::Entity(entity.name.clone()),
                 format!(
                     "no read pattern reads {}: add the patterns that read it, so coverage can check them",
                     entity.name
@@ -717,7 +720,7 @@ fn skipped_types(
     prepared: &Prepared<'_>,
     pattern: &crate::model::AccessPattern,
     verdict: &Verdict,
-    path: &dyn Fn() -> String,
+    path: &dyn Fn() -> Place,
     out: &mut Findings,
 ) {
     if verdict.operation != Operation::Query {

@@ -37,7 +37,8 @@ pub mod size;
 pub mod template;
 
 pub use analysis::{
-    Analysis, Finding, Fix, Operation, Severity, Suggestion, SuggestionKind, Verdict, analyze,
+    Analysis, Finding, Fix, Operation, Place, Severity, Suggestion, SuggestionKind, Verdict,
+    analyze,
 };
 pub use item::{AttributeValue, Item};
 pub use model::*;

@@ -120,12 +120,12 @@ pub fn PatternEditor(
     // The pattern's findings that offer a quick fix (an input that is not an attribute, with the
     // name it likely meant).
     let fixes = {
-        let path = format!("patterns/{name}");
+        let place = keyplan_core::Place::Pattern(name.clone());
         Memo::new(move |_| {
             store.analysis.with(|a| {
                 a.findings
                     .iter()
-                    .filter(|f| f.path == path)
+                    .filter(|f| f.place == place)
                     .filter_map(|f| f.fix.clone())
                     .collect::<Vec<_>>()
             })

@@ -59,13 +59,13 @@ pub fn TemplateInput(
         })
     });
     let findings = {
-        let path = format!("entities/{entity}/keys/{key_name}");
+        let place = keyplan_core::Place::key(&entity, &key_name);
         Memo::new(move |_| {
             store.analysis.with(|a| {
                 a.findings
                     .iter()
                     // KP001 repeats the parse diagnostics listed above it (issue 12).
-                    .filter(|f| f.path == path && f.code != "KP001")
+                    .filter(|f| f.place == place && f.code != "KP001")
                     .map(|f| (format!("{} {}", f.code, f.message), f.fix.clone()))
                     .collect::<Vec<_>>()
             })

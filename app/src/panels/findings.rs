@@ -20,16 +20,16 @@ pub fn FindingList() -> impl IntoView {
             <ul class="finding-list" aria-label="Findings">
                 <For
                     each=findings
-                    key=|f| (f.code, f.path.clone(), f.message.clone(), f.fix.clone())
+                    key=|f| (f.code, f.place.clone(), f.message.clone(), f.fix.clone())
                     children=move |f| {
                         let (class, label) = match f.severity {
                             Severity::Error => ("severity error", "error"),
                             Severity::Warning => ("severity warning", "warning"),
                             Severity::Info => ("severity info", "info"),
                         };
-                        let path = f.path.clone();
+                        let place = f.place.clone();
                         let go = move |_| {
-                            let (selection, key) = Selection::from_path(&path);
+                            let (selection, key) = Selection::of_place(&place);
                             session.select(selection);
                             session.focus_key.set(key);
                         };
@@ -52,7 +52,7 @@ pub fn FindingList() -> impl IntoView {
                                     <span class=class>{label}</span>" "
                                     <span class="finding-code">{f.code}</span>" "
                                     <span class="finding-message">{f.message.clone()}</span>" "
-                                    <span class="finding-path">{f.path.clone()}</span>
+                                    <span class="finding-path">{f.place.to_string()}</span>
                                 </button>
                                 {fix}
                             </li>

@@ -424,7 +424,7 @@ fn check_example(slug: &str, expect: Expect) {
     for f in &analysis.findings {
         out.push_str(&format!(
             "{} {:?} {}: {}\n",
-            f.code, f.severity, f.path, f.message
+            f.code, f.severity, f.place, f.message
         ));
     }
     expect.assert_eq(&out);

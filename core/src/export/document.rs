@@ -213,7 +213,7 @@ pub fn markdown(design: &Design) -> String {
                 Severity::Info => "info",
             };
             let _ = write!(out, "| {severity} | {} | ", f.code);
-            push_md_cell(&mut out, &f.path);
+            push_md_cell(&mut out, &f.place.to_string());
             out.push_str(" | ");
             push_md_cell(&mut out, &f.message);
             out.push_str(" |\n");

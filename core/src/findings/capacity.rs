@@ -8,14 +8,14 @@
 use std::collections::HashMap;
 
 use super::Findings;
-use crate::answer::{Operation, Severity, Verdict};
+use crate::answer::{Operation, Place, Severity, Verdict};
 use crate::coverage::{Member, Prepared};
 use crate::limits;
 use crate::model::{Action, AttrType, Entity, IndexKind};
 use crate::template::KeyTemplate;
 
 /// A partition key value shape several patterns may load.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Load {
     read_units: f64,
     write_units: f64,
@@ -23,7 +23,7 @@ struct Load {
     write_patterns: Vec<String>,
     shards: u32,
     why_few: String,
-    path: String,
+    place: Place,
     key: String,
     template: String,
 }
@@ -53,7 +53,7 @@ pub(super) fn hot_partitions(prepared: &Prepared<'_>, verdicts: &[Verdict], out:
                     .product::<u32>()
                     .max(1),
                 why_few,
-                path: format!("entities/{}/keys/{index_key}", entity.name),
+                place: Place::key(&entity.name, index_key),
                 key: index_key.to_string(),
                 template: member
                     .partition
@@ -61,7 +61,10 @@ pub(super) fn hot_partitions(prepared: &Prepared<'_>, verdicts: &[Verdict], out:
                     .map(|t| t.source())
                     .collect::<Vec<_>>()
                     .join(", "),
-                ..Load::default()
+                read_units: 0.0,
+                write_units: 0.0,
+                read_patterns: Vec::new(),
+                write_patterns: Vec::new(),
             }
         });
         load.read_units += read;
@@ -238,7 +241,7 @@ pub(super) fn hot_partitions(prepared: &Prepared<'_>, verdicts: &[Verdict], out:
             out.push(
                 "KP014",
                 Severity::Warning,
-                load.path.clone(),
+                load.place.clone(),
                 format!(
                     "{} `{}` takes few values ({}), and {} can send about {:.0} {what} units a second to one of them{}, over one partition's {:.0}: {fix}",
                     load.key,

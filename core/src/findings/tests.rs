@@ -17,7 +17,7 @@ fn check(text: &str, expect: Expect) {
                 .unwrap_or_default();
             format!(
                 "{} {:?} {}\n  {}\n{fix}",
-                f.code, f.severity, f.path, f.message
+                f.code, f.severity, f.place, f.message
             )
         })
         .collect();

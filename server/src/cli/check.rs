@@ -101,7 +101,7 @@ pub fn design_report(file: &str, name: &str, analysis: &Analysis) -> DesignRepor
                 code: f.code,
                 severity: f.severity,
                 message: f.message.clone(),
-                path: f.path.clone(),
+                path: f.place.to_string(),
                 fix: f.fix.as_ref().map(|fix| fix.label()),
             })
             .collect(),
@@ -350,7 +350,7 @@ pub fn render_text(file: &str, imported: &Imported, analysis: &Analysis) -> Stri
                 cell(style, label, 7),
                 cell(Style::new(), f.code, code_width),
                 f.message,
-                paint(DIM, &format!("({})", f.path))
+                paint(DIM, &format!("({})", f.place))
             );
             if let Some(fix) = &f.fix {
                 let _ = writeln!(

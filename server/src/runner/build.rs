@@ -75,7 +75,7 @@ pub fn plan_sample(design: &Design, sample: &SampleConfig) -> Result<Plan, RunEr
         .findings
         .iter()
         .filter(|f| f.severity == Severity::Error)
-        .map(|f| format!("{} ({}): {}", f.code, f.path, f.message))
+        .map(|f| format!("{} ({}): {}", f.code, f.place, f.message))
         .collect();
     if !errors.is_empty() {
         return Err(RunError::Design(summarise(&errors)));
