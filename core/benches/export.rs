@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use keyplan_core::Design;
-use keyplan_core::export::{Format, export};
+use keyplan_core::export::{Target, export};
 
 fn size(design: &Design) -> usize {
     design.entities.len()
@@ -67,7 +67,7 @@ fn all_formats(c: &mut Criterion) {
     each.sample_size(20)
         .measurement_time(std::time::Duration::from_secs(1))
         .warm_up_time(std::time::Duration::from_millis(300));
-    for format in Format::ALL {
+    for format in Target::ALL {
         each.bench_function(format.name(), |b| {
             b.iter(|| export(std::hint::black_box(&design), format).expect("exports"))
         });
@@ -75,7 +75,7 @@ fn all_formats(c: &mut Criterion) {
     each.finish();
     c.bench_function("export all 13 formats of the largest design", |b| {
         b.iter(|| {
-            for format in Format::ALL {
+            for format in Target::ALL {
                 let text = export(std::hint::black_box(&design), format).expect("exports");
                 std::hint::black_box(text);
             }

@@ -12,7 +12,7 @@
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use keyplan_core::export::{Format, export};
+use keyplan_core::export::{Target, export};
 use keyplan_core::share;
 
 /// Bytes of a gzip member: 10-byte header, the DEFLATE stream, CRC-32 and length (8 bytes).
@@ -59,7 +59,7 @@ fn main() {
                 continue;
             }
         };
-        let nwb = match export(&design, Format::NosqlWorkbench) {
+        let nwb = match export(&design, Target::NosqlWorkbench) {
             Ok(text) => text,
             Err(e) => {
                 println!("{slug:<24} NoSQL Workbench export failed: {e}");

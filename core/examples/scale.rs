@@ -47,7 +47,7 @@ use std::time::{Duration, Instant};
 use keyplan_core::analysis::{verdict_of, verdicts};
 use keyplan_core::analyze;
 use keyplan_core::eval::{self, Store};
-use keyplan_core::export::{Format, export};
+use keyplan_core::export::{Target, export};
 use keyplan_core::model::Design;
 use keyplan_core::sample::{SampleConfig, generate};
 
@@ -257,7 +257,7 @@ fn rows<'d>(design: &'d Design, text: &'d str) -> Vec<Row<'d>> {
             Box::new(move || Box::new(query(design))),
         ),
     ];
-    for format in Format::ALL {
+    for format in Target::ALL {
         rows.push((
             format!("export {}", format.name()),
             Box::new(move || Box::new(export(design, format))),

@@ -507,7 +507,7 @@ fn built_in_examples_round_trip_through_a_workbench_export() {
     let mut table = String::new();
     for (slug, design) in keyplan_core::examples::all() {
         let exported =
-            keyplan_core::export::export(&design, keyplan_core::export::Format::NosqlWorkbench)
+            keyplan_core::export::export(&design, keyplan_core::export::Target::NosqlWorkbench)
                 .unwrap_or_else(|e| panic!("{slug}: {e}"));
         let back = import::import(Format::NosqlWorkbench, &exported)
             .unwrap_or_else(|e| panic!("{slug}: the export imports: {e}"))
@@ -637,7 +637,7 @@ fn table_lines(design: &keyplan_core::model::Design) -> Vec<String> {
 // OneTable's `ttl: true` field carries the TTL.
 #[test]
 fn every_design_exported_to_each_format_with_an_importer_imports_back_the_same() {
-    use keyplan_core::export::{self, Format as Export};
+    use keyplan_core::export::{self, Target as Export};
     let mut designs: Vec<(String, keyplan_core::model::Design)> = keyplan_core::examples::all()
         .into_iter()
         .map(|(slug, design)| (slug.to_string(), design))

@@ -537,7 +537,7 @@ async fn imports_show_every_note_exports_have_names_and_a_shared_link_says_it_is
     // The design file itself first (Save's format), then every export by its name.
     let titles: Vec<String> = std::iter::once("keyplan design file (.keyplan.json)".to_string())
         .chain(
-            keyplan_core::export::Format::ALL
+            keyplan_core::export::Target::ALL
                 .iter()
                 .map(|f| f.title().to_string()),
         )

@@ -55,7 +55,7 @@ async fn an_export_comes_with_its_content_type_and_a_download_name() {
 
 #[tokio::test]
 async fn every_format_exports_the_seed() {
-    for format in keyplan_core::export::Format::ALL {
+    for format in keyplan_core::export::Target::ALL {
         let (status, headers, body) = post(&format!("/api/export/{format}"), seed()).await;
         assert_eq!(status, StatusCode::OK, "{format}: {body}");
         assert_eq!(

@@ -16,7 +16,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use keyplan_core::Design;
-use keyplan_core::export::{Format, export};
+use keyplan_core::export::{Target, export};
 use run_support::{repo, tool};
 
 mod run_support;
@@ -71,7 +71,7 @@ fn designs() -> Vec<(String, Design)> {
     out
 }
 
-fn write_all(dir: &Path, format: Format, suffix: &str) -> Vec<(String, Design, PathBuf)> {
+fn write_all(dir: &Path, format: Target, suffix: &str) -> Vec<(String, Design, PathBuf)> {
     designs()
         .into_iter()
         .map(|(name, design)| {
@@ -99,10 +99,10 @@ fn cfn_lint_finds_no_error_or_warning_in_any_cloudformation_export() {
         return;
     };
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut files = write_all(dir.path(), Format::CloudFormationJson, ".template.json");
+    let mut files = write_all(dir.path(), Target::CloudFormationJson, ".template.json");
     files.extend(write_all(
         dir.path(),
-        Format::CloudFormationYaml,
+        Target::CloudFormationYaml,
         ".template.yaml",
     ));
     let (ok, output) = run(Command::new(cfn_lint)
@@ -123,10 +123,10 @@ fn every_typescript_export_passes_tsc_strict_against_the_real_packages() {
         .expect("temp dir in .tools");
     let mut n_files = 0;
     for (format, suffix) in [
-        (Format::TypeScript, ".access.ts"),
-        (Format::ElectroDb, ".electrodb.ts"),
-        (Format::OneTable, ".onetable.ts"),
-        (Format::Cdk, ".stack.ts"),
+        (Target::TypeScript, ".access.ts"),
+        (Target::ElectroDb, ".electrodb.ts"),
+        (Target::OneTable, ".onetable.ts"),
+        (Target::Cdk, ".stack.ts"),
     ] {
         n_files += write_all(dir.path(), format, suffix).len();
     }
@@ -183,7 +183,7 @@ fn terraform_parses_with_python_hcl2_and_declares_exactly_the_key_attributes() {
         return;
     };
     let dir = tempfile::tempdir().expect("temp dir");
-    let files = write_all(dir.path(), Format::Terraform, ".tf");
+    let files = write_all(dir.path(), Target::Terraform, ".tf");
     let (ok, output) = run(Command::new(python)
         .arg("-c")
         .arg(
@@ -373,7 +373,7 @@ fn generated_python_returns_on_moto_what_core_evaluation_returns_for_the_seed() 
     };
     let module = write(
         "order_management_access.py",
-        &export(design, Format::Python).expect("exports"),
+        &export(design, Target::Python).expect("exports"),
     );
     let (tables, items, requests) = seed.write_inputs(dir.path());
     let runs_file = requests;
@@ -542,7 +542,7 @@ impl Seed {
         let files = [
             (
                 "tables.json",
-                export(&self.design, Format::CreateTable).expect("exports"),
+                export(&self.design, Target::CreateTable).expect("exports"),
             ),
             ("items.json", serde_json::to_string(&items).expect("JSON")),
             (
@@ -626,7 +626,7 @@ fn generated_typescript_returns_on_moto_what_core_evaluation_returns_for_the_see
     let source = dir.path().join("access.ts");
     std::fs::write(
         &source,
-        export(&seed.design, Format::TypeScript).expect("exports"),
+        export(&seed.design, Target::TypeScript).expect("exports"),
     )
     .expect("write");
     let (ok, output) = run(Command::new(tsc)
@@ -696,7 +696,7 @@ fn nosql_workbench_export_then_import_keeps_every_corpus_design() {
         if lossy {
             continue;
         }
-        let text = export(&design, Format::NosqlWorkbench).expect("exports");
+        let text = export(&design, Target::NosqlWorkbench).expect("exports");
         let imported = keyplan_core::import::detect_and_import(&text)
             .unwrap_or_else(|e| panic!("{name}: the Workbench export does not import: {e}"));
         assert_eq!(shape(&imported.design), shape(&design), "{name}");

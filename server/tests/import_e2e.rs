@@ -8,7 +8,7 @@
 mod browser;
 
 use browser::{Browser, eventually, open_app, prerequisites, start_server};
-use keyplan_core::export::{Format as Export, export};
+use keyplan_core::export::{Target as Export, export};
 
 /// The example design in `to`, and what core reads back from it.
 fn exported(to: Export) -> (String, keyplan_core::import::Imported) {

@@ -3,7 +3,7 @@
 //! download. The text is exactly what `keyplan export` prints (and, for the design file, what
 //! Save writes).
 
-use keyplan_core::export::{Format, export};
+use keyplan_core::export::{Target, export};
 use leptos::prelude::*;
 
 use crate::clipboard::copy_text;
@@ -15,7 +15,7 @@ use crate::store::use_store;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Choice {
     DesignFile,
-    Export(Format),
+    Export(Target),
 }
 
 impl Choice {
@@ -52,7 +52,7 @@ impl Choice {
 pub fn Export() -> impl IntoView {
     let store = use_store();
     let session = use_session();
-    let format = RwSignal::new(Choice::Export(Format::CloudFormationJson));
+    let format = RwSignal::new(Choice::Export(Target::CloudFormationJson));
     let output = Memo::new(move |_| {
         let f = format.get();
         store.with(|d| f.output(d))
@@ -80,7 +80,7 @@ pub fn Export() -> impl IntoView {
         <div class="export">
             <div class="export-toolbar">
                 <label class="field inline">
-                    <span class="field-label">"Format"</span>
+                    <span class="field-label">"Target"</span>
                     <select
                         class="input"
                         aria-label="Export format"
@@ -89,7 +89,7 @@ pub fn Export() -> impl IntoView {
                             let value = event_target_value(&ev);
                             if value == Choice::DesignFile.value() {
                                 format.set(Choice::DesignFile);
-                            } else if let Ok(f) = value.parse::<Format>() {
+                            } else if let Ok(f) = value.parse::<Target>() {
                                 format.set(Choice::Export(f));
                             }
                         }
@@ -97,7 +97,7 @@ pub fn Export() -> impl IntoView {
                         <option value=Choice::DesignFile.value() selected=move || format.get() == Choice::DesignFile>
                             "keyplan design file (.keyplan.json)"
                         </option>
-                        {Format::ALL.iter().map(|f| {
+                        {Target::ALL.iter().map(|f| {
                             let choice = Choice::Export(*f);
                             view! { <option value=choice.value() title=format!("keyplan export --to {}", f.name()) selected=move || format.get() == choice>{f.title()}</option> }
                         }).collect_view()}

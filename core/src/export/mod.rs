@@ -29,9 +29,9 @@ mod workbench;
 mod tests;
 
 /// An export format, named on the command line and in the server's route as
-/// [`Format::name`].
+/// [`Target::name`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Format {
+pub enum Target {
     CloudFormationJson,
     CloudFormationYaml,
     Terraform,
@@ -47,96 +47,96 @@ pub enum Format {
     Svg,
 }
 
-impl Format {
+impl Target {
     /// Every format, in the order the command line lists them.
-    pub const ALL: [Format; 13] = [
-        Format::CloudFormationJson,
-        Format::CloudFormationYaml,
-        Format::Terraform,
-        Format::CreateTable,
-        Format::Cdk,
-        Format::NosqlWorkbench,
-        Format::ElectroDb,
-        Format::OneTable,
-        Format::TypeScript,
-        Format::Python,
-        Format::Rust,
-        Format::Markdown,
-        Format::Svg,
+    pub const ALL: [Target; 13] = [
+        Target::CloudFormationJson,
+        Target::CloudFormationYaml,
+        Target::Terraform,
+        Target::CreateTable,
+        Target::Cdk,
+        Target::NosqlWorkbench,
+        Target::ElectroDb,
+        Target::OneTable,
+        Target::TypeScript,
+        Target::Python,
+        Target::Rust,
+        Target::Markdown,
+        Target::Svg,
     ];
 
     /// The name used by `keyplan export --to NAME` and `POST /api/export/NAME`.
     pub fn name(self) -> &'static str {
         match self {
-            Format::CloudFormationJson => "cloudformation-json",
-            Format::CloudFormationYaml => "cloudformation-yaml",
-            Format::Terraform => "terraform",
-            Format::CreateTable => "create-table",
-            Format::Cdk => "cdk",
-            Format::NosqlWorkbench => "nosql-workbench",
-            Format::ElectroDb => "electrodb",
-            Format::OneTable => "onetable",
-            Format::TypeScript => "typescript",
-            Format::Python => "python",
-            Format::Rust => "rust",
-            Format::Markdown => "markdown",
-            Format::Svg => "svg",
+            Target::CloudFormationJson => "cloudformation-json",
+            Target::CloudFormationYaml => "cloudformation-yaml",
+            Target::Terraform => "terraform",
+            Target::CreateTable => "create-table",
+            Target::Cdk => "cdk",
+            Target::NosqlWorkbench => "nosql-workbench",
+            Target::ElectroDb => "electrodb",
+            Target::OneTable => "onetable",
+            Target::TypeScript => "typescript",
+            Target::Python => "python",
+            Target::Rust => "rust",
+            Target::Markdown => "markdown",
+            Target::Svg => "svg",
         }
     }
 
     /// The format's name for people, as the app lists it: "CloudFormation (YAML)".
     pub fn title(self) -> &'static str {
         match self {
-            Format::CloudFormationJson => "CloudFormation (JSON)",
-            Format::CloudFormationYaml => "CloudFormation (YAML)",
-            Format::Terraform => "Terraform",
-            Format::CreateTable => "AWS CLI create-table",
-            Format::Cdk => "AWS CDK (TypeScript)",
-            Format::NosqlWorkbench => "NoSQL Workbench model",
-            Format::ElectroDb => "ElectroDB entities",
-            Format::OneTable => "OneTable schema",
-            Format::TypeScript => "TypeScript access code",
-            Format::Python => "Python (boto3) access code",
-            Format::Rust => "Rust (aws-sdk-dynamodb) access code",
-            Format::Markdown => "Markdown documentation",
-            Format::Svg => "SVG diagram",
+            Target::CloudFormationJson => "CloudFormation (JSON)",
+            Target::CloudFormationYaml => "CloudFormation (YAML)",
+            Target::Terraform => "Terraform",
+            Target::CreateTable => "AWS CLI create-table",
+            Target::Cdk => "AWS CDK (TypeScript)",
+            Target::NosqlWorkbench => "NoSQL Workbench model",
+            Target::ElectroDb => "ElectroDB entities",
+            Target::OneTable => "OneTable schema",
+            Target::TypeScript => "TypeScript access code",
+            Target::Python => "Python (boto3) access code",
+            Target::Rust => "Rust (aws-sdk-dynamodb) access code",
+            Target::Markdown => "Markdown documentation",
+            Target::Svg => "SVG diagram",
         }
     }
 
     /// The file name ending, with its dot: `.template.yaml`, `.ts`.
     pub fn extension(self) -> &'static str {
         match self {
-            Format::CloudFormationJson => ".template.json",
-            Format::CloudFormationYaml => ".template.yaml",
-            Format::Terraform => ".tf",
-            Format::CreateTable => ".create-table.json",
-            Format::Cdk => ".stack.ts",
-            Format::NosqlWorkbench => ".workbench.json",
-            Format::ElectroDb => ".electrodb.ts",
-            Format::OneTable => ".onetable.ts",
-            Format::TypeScript => ".access.ts",
-            Format::Python => "_access.py",
-            Format::Rust => "_access.rs",
-            Format::Markdown => ".md",
-            Format::Svg => ".svg",
+            Target::CloudFormationJson => ".template.json",
+            Target::CloudFormationYaml => ".template.yaml",
+            Target::Terraform => ".tf",
+            Target::CreateTable => ".create-table.json",
+            Target::Cdk => ".stack.ts",
+            Target::NosqlWorkbench => ".workbench.json",
+            Target::ElectroDb => ".electrodb.ts",
+            Target::OneTable => ".onetable.ts",
+            Target::TypeScript => ".access.ts",
+            Target::Python => "_access.py",
+            Target::Rust => "_access.rs",
+            Target::Markdown => ".md",
+            Target::Svg => ".svg",
         }
     }
 
     /// The HTTP Content-Type of the exported text.
     pub fn content_type(self) -> &'static str {
         match self {
-            Format::CloudFormationJson | Format::CreateTable | Format::NosqlWorkbench => {
+            Target::CloudFormationJson | Target::CreateTable | Target::NosqlWorkbench => {
                 "application/json; charset=utf-8"
             }
-            Format::CloudFormationYaml => "application/yaml; charset=utf-8",
-            Format::Terraform => "text/plain; charset=utf-8",
-            Format::Cdk | Format::ElectroDb | Format::OneTable | Format::TypeScript => {
+            Target::CloudFormationYaml => "application/yaml; charset=utf-8",
+            Target::Terraform => "text/plain; charset=utf-8",
+            Target::Cdk | Target::ElectroDb | Target::OneTable | Target::TypeScript => {
                 "text/typescript; charset=utf-8"
             }
-            Format::Python => "text/x-python; charset=utf-8",
-            Format::Rust => "text/x-rust; charset=utf-8",
-            Format::Markdown => "text/markdown; charset=utf-8",
-            Format::Svg => "image/svg+xml; charset=utf-8",
+            Target::Python => "text/x-python; charset=utf-8",
+            Target::Rust => "text/x-rust; charset=utf-8",
+            Target::Markdown => "text/markdown; charset=utf-8",
+            Target::Svg => "image/svg+xml; charset=utf-8",
         }
     }
 
@@ -144,7 +144,7 @@ impl Format {
     /// `order_management_access.py` (Python and Rust module names cannot hold dashes).
     pub fn file_name(self, design: &Design) -> String {
         let stem = match self {
-            Format::Python | Format::Rust => names::snake(&design.name),
+            Target::Python | Target::Rust => names::snake(&design.name),
             _ => names::kebab(&design.name),
         };
         let stem = if stem.is_empty() {
@@ -156,22 +156,22 @@ impl Format {
     }
 }
 
-impl fmt::Display for Format {
+impl fmt::Display for Target {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
 }
 
-/// A format name that is not one of [`Format::ALL`].
+/// A format name that is not one of [`Target::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown export format `{0}`: use one of {list}", list = Format::ALL.map(Format::name).join(", "))]
+#[error("unknown export format `{0}`: use one of {list}", list = Target::ALL.map(Target::name).join(", "))]
 pub struct UnknownFormat(pub String);
 
-impl FromStr for Format {
+impl FromStr for Target {
     type Err = UnknownFormat;
 
-    fn from_str(s: &str) -> Result<Format, UnknownFormat> {
-        Format::ALL
+    fn from_str(s: &str) -> Result<Target, UnknownFormat> {
+        Target::ALL
             .into_iter()
             .find(|f| f.name() == s)
             .ok_or_else(|| UnknownFormat(s.to_string()))
@@ -201,30 +201,30 @@ fn export_sample(design: &Design) -> crate::sample::SampleData {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ExportError {
     #[error("the design has no tables: add a table before exporting {0}")]
-    NoTables(Format),
+    NoTables(Target),
     #[error("could not write YAML: {0}")]
     Yaml(String),
 }
 
 /// Exports `design` as `format`.
-pub fn export(design: &Design, format: Format) -> Result<String, ExportError> {
-    let needs_tables = !matches!(format, Format::Markdown | Format::Svg);
+pub fn export(design: &Design, format: Target) -> Result<String, ExportError> {
+    let needs_tables = !matches!(format, Target::Markdown | Target::Svg);
     if needs_tables && design.tables.is_empty() {
         return Err(ExportError::NoTables(format));
     }
     Ok(match format {
-        Format::CloudFormationJson => cloudformation::json(design),
-        Format::CloudFormationYaml => cloudformation::yaml(design)?,
-        Format::Terraform => terraform::terraform(design),
-        Format::CreateTable => create_table::create_table(design),
-        Format::Cdk => cdk::cdk(design),
-        Format::NosqlWorkbench => workbench::workbench(design),
-        Format::ElectroDb => electrodb::electrodb(design),
-        Format::OneTable => onetable::onetable(design),
-        Format::TypeScript => access::typescript(design),
-        Format::Python => access::python(design),
-        Format::Rust => access::rust(design),
-        Format::Markdown => document::markdown(design),
-        Format::Svg => svg::svg(design),
+        Target::CloudFormationJson => cloudformation::json(design),
+        Target::CloudFormationYaml => cloudformation::yaml(design)?,
+        Target::Terraform => terraform::terraform(design),
+        Target::CreateTable => create_table::create_table(design),
+        Target::Cdk => cdk::cdk(design),
+        Target::NosqlWorkbench => workbench::workbench(design),
+        Target::ElectroDb => electrodb::electrodb(design),
+        Target::OneTable => onetable::onetable(design),
+        Target::TypeScript => access::typescript(design),
+        Target::Python => access::python(design),
+        Target::Rust => access::rust(design),
+        Target::Markdown => document::markdown(design),
+        Target::Svg => svg::svg(design),
     })
 }

@@ -11,7 +11,7 @@ use crate::model::{Billing, Gsi, KeyAttribute, KeyType, Projection, Table};
 #[test]
 fn every_format_of_every_example_is_pinned() {
     for (slug, design) in crate::examples::all() {
-        for format in Format::ALL {
+        for format in Target::ALL {
             let text =
                 export(&design, format).unwrap_or_else(|e| panic!("{slug} as {format}: {e}"));
             insta::assert_snapshot!(format!("{slug}.{}", format.name()), text);
@@ -21,17 +21,17 @@ fn every_format_of_every_example_is_pinned() {
 
 #[test]
 fn format_names_round_trip_and_unknown_names_list_the_choices() {
-    for format in Format::ALL {
-        assert_eq!(format.name().parse::<Format>(), Ok(format));
+    for format in Target::ALL {
+        assert_eq!(format.name().parse::<Target>(), Ok(format));
     }
     expect![[r#"unknown export format `yaml`: use one of cloudformation-json, cloudformation-yaml, terraform, create-table, cdk, nosql-workbench, electrodb, onetable, typescript, python, rust, markdown, svg"#]]
-        .assert_eq(&"yaml".parse::<Format>().unwrap_err().to_string());
+        .assert_eq(&"yaml".parse::<Target>().unwrap_err().to_string());
 }
 
 #[test]
 fn download_names_suit_each_language() {
     let design = Design::new("Order management");
-    let names: Vec<String> = Format::ALL.iter().map(|f| f.file_name(&design)).collect();
+    let names: Vec<String> = Target::ALL.iter().map(|f| f.file_name(&design)).collect();
     expect![[r#"
         order-management.template.json
         order-management.template.yaml
@@ -53,11 +53,11 @@ fn download_names_suit_each_language() {
 fn a_design_without_tables_exports_only_its_document() {
     let design = Design::new("empty");
     assert_eq!(
-        export(&design, Format::Terraform),
-        Err(ExportError::NoTables(Format::Terraform))
+        export(&design, Target::Terraform),
+        Err(ExportError::NoTables(Target::Terraform))
     );
-    assert!(export(&design, Format::Markdown).is_ok());
-    assert!(export(&design, Format::Svg).is_ok());
+    assert!(export(&design, Target::Markdown).is_ok());
+    assert!(export(&design, Target::Svg).is_ok());
 }
 
 fn check_idents(input: &str, expect: Expect) {
@@ -142,7 +142,7 @@ fn multi_attribute_design() -> Design {
 
 #[test]
 fn multi_attribute_gsi_keys_list_every_attribute_in_order() {
-    let text = export(&multi_attribute_design(), Format::CloudFormationJson).unwrap();
+    let text = export(&multi_attribute_design(), Target::CloudFormationJson).unwrap();
     let json: serde_json::Value = serde_json::from_str(&text).unwrap();
     let props = &json["Resources"]["MatchesTable"]["Properties"];
     expect![[r#"[{"AttributeName":"tournamentId","KeyType":"HASH"},{"AttributeName":"region","KeyType":"HASH"},{"AttributeName":"round","KeyType":"RANGE"},{"AttributeName":"score","KeyType":"RANGE"}]"#]]
@@ -160,7 +160,7 @@ fn multi_attribute_gsi_keys_list_every_attribute_in_order() {
     );
     expect![[r#"{"ReadCapacityUnits":5,"WriteCapacityUnits":2}"#]]
         .assert_eq(&props["ProvisionedThroughput"].to_string());
-    let cdk = export(&multi_attribute_design(), Format::Cdk).unwrap();
+    let cdk = export(&multi_attribute_design(), Target::Cdk).unwrap();
     assert!(
         cdk.contains("partitionKeys: [{ name: 'tournamentId'"),
         "{cdk}"
@@ -172,12 +172,12 @@ fn user_text_cannot_break_out_of_generated_strings() {
     let mut design = multi_attribute_design();
     design.name = "a\"b'c`${x}</svg>".into();
     design.tables[0].name = "t${x}%{y}".into();
-    let tf = export(&design, Format::Terraform).unwrap();
+    let tf = export(&design, Target::Terraform).unwrap();
     assert!(
         tf.contains(r#"name           = "t$${x}%%{y}-${var.environment}""#),
         "{tf}"
     );
-    let svg = export(&design, Format::Svg).unwrap();
+    let svg = export(&design, Target::Svg).unwrap();
     assert!(
         !svg.contains("</svg>\"") && svg.contains("&lt;/svg&gt;"),
         "{svg}"
@@ -199,7 +199,7 @@ fn exports_use_the_first_entity_of_a_name() {
     again.description = "the second Thing1".into();
     design.entities.push(again);
     let mut lines = Vec::new();
-    for format in [Format::TypeScript, Format::Python, Format::Rust] {
+    for format in [Target::TypeScript, Target::Python, Target::Rust] {
         let text = export(&design, format).unwrap();
         // The signature, down to the line that opens the body.
         let signature = text
@@ -213,7 +213,7 @@ fn exports_use_the_first_entity_of_a_name() {
         lines.push(format!("{format}: {}", signature.join(" ")));
     }
     let workbench: serde_json::Value =
-        serde_json::from_str(&export(&design, Format::NosqlWorkbench).unwrap()).unwrap();
+        serde_json::from_str(&export(&design, Target::NosqlWorkbench).unwrap()).unwrap();
     for facet in workbench["DataModel"][0]["TableFacets"].as_array().unwrap() {
         lines.push(format!(
             "workbench: {} has {} items",

@@ -1277,7 +1277,7 @@ fn verdict_lines(design: &Design) -> Vec<String> {
 #[cfg(feature = "js")]
 #[test]
 fn examples_exported_to_onetable_and_electrodb_import_back_with_the_same_verdicts() {
-    use crate::export::{Format as Export, export};
+    use crate::export::{Target as Export, export};
     let mut differences = Vec::new();
     let mut n_patterns = 0;
     for (slug, design) in crate::examples::all() {

@@ -12,7 +12,7 @@ use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use keyplan_core::export::{Format, export};
+use keyplan_core::export::{Target, export};
 
 use crate::AppState;
 use crate::api::extract::JsonText;
@@ -27,7 +27,7 @@ async fn export_design(
     Path(format): Path<String>,
     JsonText(body): JsonText,
 ) -> Result<Response, ApiError> {
-    let format: Format = format
+    let format: Target = format
         .parse()
         .map_err(|e: keyplan_core::export::UnknownFormat| ApiError::NotFound(e.to_string()))?;
     let (text, file_name) = state

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use keyplan_core::export::{Format, export};
+use keyplan_core::export::{Target, export};
 
 use super::design_io::read_design;
 
@@ -22,14 +22,14 @@ pub struct Args {
     /// The format: cloudformation-json, cloudformation-yaml, terraform, create-table, cdk,
     /// nosql-workbench, electrodb, onetable, typescript, python, rust, markdown or svg.
     #[arg(long = "to", value_name = "FORMAT", value_parser = parse_format)]
-    pub format: Format,
+    pub format: Target,
     /// Write here instead of stdout.
     #[arg(short = 'o', long = "out", value_name = "OUT")]
     pub out: Option<PathBuf>,
 }
 
-fn parse_format(name: &str) -> Result<Format, String> {
-    name.parse::<Format>().map_err(|e| e.to_string())
+fn parse_format(name: &str) -> Result<Target, String> {
+    name.parse::<Target>().map_err(|e| e.to_string())
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
