@@ -25,6 +25,8 @@ use crate::template::{KeyTemplate, Part};
 
 mod filter;
 pub(crate) mod shape;
+
+pub(crate) use filter::clause as filter_clause;
 mod suggest;
 
 use shape::{BoundPrefix, bound_prefix, push_literal};
