@@ -26,7 +26,7 @@ use crate::template::{KeyTemplate, Part};
 mod filter;
 pub(crate) mod shape;
 
-pub(crate) use filter::clause as filter_clause;
+pub use filter::clause as filter_clause;
 mod suggest;
 
 use shape::{BoundPrefix, bound_prefix, push_literal};

@@ -121,8 +121,9 @@ pub(crate) fn expression(
     })
 }
 
-/// One condition in DynamoDB's syntax.
-pub(crate) fn clause(op: FilterOp, name: &str, values: &[String]) -> String {
+/// One condition in DynamoDB's syntax, on the attribute (or its placeholder) `name` with
+/// the value placeholders `values`: `#status <> :status`, `attribute_exists(#a)`.
+pub fn clause(op: FilterOp, name: &str, values: &[String]) -> String {
     let first = values.first().map_or("", String::as_str);
     match op {
         FilterOp::Exists => format!("attribute_exists({name})"),
