@@ -23,7 +23,7 @@ use crate::model::{
 };
 use crate::template::{KeyTemplate, Part};
 
-mod filter;
+pub(crate) mod filter;
 pub(crate) mod shape;
 
 pub use filter::clause as filter_clause;

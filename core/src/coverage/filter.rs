@@ -159,3 +159,77 @@ fn unique(taken: &mut HashSet<String>, sigil: char, text: &str) -> String {
     }
     name
 }
+
+/// What would read a filtered pattern without reading what its filter drops: an index that
+/// serves it by key already, or the index to add.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Narrowing {
+    /// An index of the design serves the pattern with the condition in its key.
+    Existing { index: String },
+    /// The index that would, as coverage suggests it for a Scan.
+    Suggested(crate::answer::Suggestion),
+}
+
+/// For the first of `pattern`'s filter conditions a key can apply (`=`, or `in` as one Query
+/// per value, as an input; a range, begins_with or attribute_exists as the sort condition,
+/// when the pattern has none), the condition and what would serve the pattern with it in the
+/// key instead of the filter. `<>`, contains and attribute_not_exists narrow no key, and are
+/// passed over.
+pub(crate) fn narrowing(
+    prepared: &super::Prepared<'_>,
+    pattern: &AccessPattern,
+) -> Option<(crate::model::FilterCondition, Narrowing)> {
+    use crate::model::{SortCondition, SortOp};
+    for (at, condition) in pattern.filter.iter().enumerate() {
+        let mut keyed = pattern.clone();
+        keyed.filter.remove(at);
+        let sort_op = match condition.op {
+            // An `in` is one Query per value, each an equality.
+            FilterOp::Eq | FilterOp::In => None,
+            FilterOp::Lt => Some(SortOp::Lt),
+            FilterOp::Le => Some(SortOp::Le),
+            FilterOp::Gt => Some(SortOp::Gt),
+            FilterOp::Ge => Some(SortOp::Ge),
+            FilterOp::Between => Some(SortOp::Between),
+            FilterOp::BeginsWith => Some(SortOp::BeginsWith),
+            // A sort key on the attribute holds only the items that have it (a sparse index).
+            FilterOp::Exists => Some(SortOp::Ge),
+            FilterOp::Ne | FilterOp::Contains | FilterOp::NotExists => continue,
+        };
+        match sort_op {
+            None => keyed.inputs.push(condition.attribute.clone()),
+            Some(_) if keyed.sort.is_some() => continue,
+            Some(op) => {
+                keyed.sort = Some(SortCondition {
+                    attribute: condition.attribute.clone(),
+                    op,
+                })
+            }
+        }
+        let verdict = super::verdict_of(prepared, &keyed);
+        let still_filtered = verdict
+            .filter
+            .as_ref()
+            .is_some_and(|f| f.terms.iter().any(|t| t.attribute == condition.attribute));
+        if verdict.covered && !still_filtered {
+            let index = verdict.index.unwrap_or_else(|| "the table".to_string());
+            return Some((condition.clone(), Narrowing::Existing { index }));
+        }
+        let returned: Vec<usize> = keyed
+            .entities
+            .iter()
+            .filter_map(|name| prepared.entity_by_name.get(name.as_str()).copied())
+            .collect();
+        let (table, _) = (*prepared.homes.get(*returned.first()?)?)?;
+        let ctx = super::ReadContext {
+            prepared,
+            pattern: &keyed,
+            returned: &returned,
+            explain: false,
+        };
+        if let Some(suggestion) = super::suggest::suggestion(&ctx, &prepared.tables[table]) {
+            return Some((condition.clone(), Narrowing::Suggested(suggestion)));
+        }
+    }
+    None
+}
