@@ -697,16 +697,17 @@ fn read_verdict(prepared: &Prepared<'_>, pattern: &AccessPattern) -> Verdict {
     reasons.extend(best.notes(prepared));
     // GetItem takes no FilterExpression: a Query on the whole key reads the same one item
     // and applies the filter (issue 16).
-    if best.operation == Operation::GetItem
-        && !pattern.filter.is_empty()
-        && let Some(last) = best.query.sort_equal.pop()
-    {
+    if best.operation == Operation::GetItem && !pattern.filter.is_empty() {
         best.operation = Operation::Query;
-        best.query.sort_condition = Some(SortKeyCondition {
-            attribute: last.attribute,
-            op: SortOp::Eq,
-            values: vec![last.template],
-        });
+        // The sort key's equality becomes the Query's sort-key condition (a table with no
+        // sort key has only its partition key's).
+        if let Some(last) = best.query.sort_equal.pop() {
+            best.query.sort_condition = Some(SortKeyCondition {
+                attribute: last.attribute,
+                op: SortOp::Eq,
+                values: vec![last.template],
+            });
+        }
         reasons.push(
             "GetItem takes no FilterExpression: a Query on the whole key reads the same item and applies the filter"
                 .to_string(),
