@@ -1748,6 +1748,8 @@ pub struct PatternRun {
     pub inputs: BTreeMap<String, String>,
     /// Each query's key condition, written out.
     pub conditions: Vec<String>,
+    /// The filter the queries share, written out (`status <> "DONE"`); `None` without one.
+    pub filter: Option<String>,
     pub result: Merged,
 }
 
@@ -1809,6 +1811,11 @@ fn run_found(
         operation: plan.operation,
         inputs,
         conditions: plan.queries.iter().map(KeyQuery::describe).collect(),
+        filter: plan
+            .queries
+            .first()
+            .map(KeyQuery::describe_filter)
+            .filter(|f| !f.is_empty()),
         result,
     })
 }
