@@ -794,15 +794,7 @@ impl Store {
     /// Executes one Query exactly as DynamoDB does, returning one page.
     pub fn query(&self, query: &KeyQuery) -> Result<Page, QueryError> {
         let (table, index, matching, consistency) = self.matching(query)?;
-        Ok(self.read_page(
-            table,
-            index,
-            matching,
-            query.forward,
-            query.limit,
-            consistency,
-            &query.filter,
-        ))
+        Ok(self.read_page(table, index, matching, query, consistency))
     }
 
     /// How many items [`Store::query`]'s page reads, before any filter (its ScannedCount), with
@@ -879,12 +871,11 @@ impl Store {
         table: &TableStore,
         index: &IndexStore,
         matching: &[Entry],
-        forward: bool,
-        limit: Option<u32>,
+        query: &KeyQuery,
         consistency: Consistency,
-        filter: &[FilterTest],
     ) -> Page {
-        let limit = limit.map_or(usize::MAX, |l| l as usize);
+        let (forward, filter) = (query.forward, &query.filter);
+        let limit = query.limit.map_or(usize::MAX, |l| l as usize);
         let mut page = Page {
             items: Vec::new(),
             entities: Vec::new(),

@@ -577,14 +577,14 @@ fn read_filter(at: &At<'_>) -> Result<(String, Vec<String>), ImportError> {
     Ok((parts.join(&format!(" {joiner} ")), params))
 }
 
+/// The filter conditions kept and the notes on renamed values, or why they do not fit.
+type KeptFilter = Result<(Vec<FilterCondition>, Vec<String>), String>;
+
 /// A `filter_expression`'s conditions as keyplan filter conditions (issue 16), or why they do
 /// not fit: keyplan's filter is a conjunction of conditions on an attribute of the entity, so
 /// `OR`, `size(...)` and `attribute_type` are not kept, nor a condition on a field the entity
 /// lacks. The values' parameters are renamed to keyplan's inputs (`min_total` is `total`).
-fn filter_conditions(
-    at: &At<'_>,
-    entity: &McpEntity<'_>,
-) -> Result<Result<(Vec<FilterCondition>, Vec<String>), String>, ImportError> {
+fn filter_conditions(at: &At<'_>, entity: &McpEntity<'_>) -> Result<KeptFilter, ImportError> {
     if let Some(op) = at.get("logical_operator")
         && !op.str()?.eq_ignore_ascii_case("AND")
     {
