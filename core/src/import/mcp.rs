@@ -526,6 +526,33 @@ fn sort_op(at: &At<'_>) -> Result<SortOp, ImportError> {
 /// A `filter_expression` (`conditions` of `field` with `operator` or `function` and the
 /// parameters `param`, `param2` or `params`, joined by `logical_operator`) in DynamoDB's
 /// words, and the names of the parameters it uses.
+/// A filter condition's `operator`, `function` and parameters (`param`, `param2`, then
+/// `params`), in order.
+fn filter_condition_parts(
+    condition: &At<'_>,
+) -> Result<(Option<String>, Option<String>, Vec<String>), ImportError> {
+    let operator = condition
+        .get("operator")
+        .map(|o| o.str().map(str::to_string))
+        .transpose()?;
+    let function = condition
+        .get("function")
+        .map(|f| f.str().map(str::to_string))
+        .transpose()?;
+    let mut params = Vec::new();
+    for key in ["param", "param2"] {
+        if let Some(p) = condition.get(key) {
+            params.push(p.str()?.to_string());
+        }
+    }
+    if let Some(list) = condition.get("params") {
+        for p in list.array()? {
+            params.push(p.str()?.to_string());
+        }
+    }
+    Ok((operator, function, params))
+}
+
 fn read_filter(at: &At<'_>) -> Result<(String, Vec<String>), ImportError> {
     let joiner = match at.get("logical_operator") {
         Some(op) => op.str()?.to_string(),
@@ -535,27 +562,9 @@ fn read_filter(at: &At<'_>) -> Result<(String, Vec<String>), ImportError> {
     let mut params = Vec::new();
     for condition in at.require("conditions")?.array()? {
         let field = condition.require("field")?.str()?;
-        let mut named = Vec::new();
-        for key in ["param", "param2"] {
-            if let Some(p) = condition.get(key) {
-                named.push(format!(":{}", p.str()?));
-                params.push(p.str()?.to_string());
-            }
-        }
-        if let Some(list) = condition.get("params") {
-            for p in list.array()? {
-                named.push(format!(":{}", p.str()?));
-                params.push(p.str()?.to_string());
-            }
-        }
-        let operator = condition
-            .get("operator")
-            .map(|o| o.str().map(str::to_string))
-            .transpose()?;
-        let function = condition
-            .get("function")
-            .map(|f| f.str().map(str::to_string))
-            .transpose()?;
+        let (operator, function, mine) = filter_condition_parts(&condition)?;
+        let named: Vec<String> = mine.iter().map(|p| format!(":{p}")).collect();
+        params.extend(mine);
         let operand = match function.as_deref() {
             Some("size") => format!("size({field})"),
             _ => field.to_string(),
@@ -597,25 +606,7 @@ fn filter_conditions(at: &At<'_>, entity: &McpEntity<'_>) -> Result<KeptFilter, 
     let mut renamed = Vec::new();
     for condition in at.require("conditions")?.array()? {
         let field = condition.require("field")?.str()?;
-        let function = condition
-            .get("function")
-            .map(|f| f.str().map(str::to_string))
-            .transpose()?;
-        let operator = condition
-            .get("operator")
-            .map(|o| o.str().map(str::to_string))
-            .transpose()?;
-        let mut params = Vec::new();
-        for key in ["param", "param2"] {
-            if let Some(p) = condition.get(key) {
-                params.push(p.str()?.to_string());
-            }
-        }
-        if let Some(list) = condition.get("params") {
-            for p in list.array()? {
-                params.push(p.str()?.to_string());
-            }
-        }
+        let (operator, function, params) = filter_condition_parts(&condition)?;
         let op = match (function.as_deref(), operator.as_deref()) {
             (Some("begins_with"), _) => FilterOp::BeginsWith,
             (Some("contains"), _) => FilterOp::Contains,
