@@ -249,7 +249,7 @@ pub fn DataView() -> impl IntoView {
                         view! {
                             <code class="key-condition" data-testid="run-filter">{format!("FILTER {text}")}</code>
                             <p class="hint" data-testid="run-read-returned">
-                                {format!("read {read}, returned {returned}: the filter dropped {} after the read, and they cost as much as the rest", read.saturating_sub(returned))}
+                                {format!("read {read}, returned {returned}: the filter dropped {} after the read (the read units count all {read})", read.saturating_sub(returned))}
                             </p>
                         }
                     })}

@@ -445,7 +445,7 @@ mod tests {
         expect_test::expect![[r#"
             x.keyplan.json (Order management)
               PATTERN                          OPERATION          INDEX KEY CONDITION
-              Get order by ID                  Scan               -
+              Get order by ID                  Scan               -       FILTER #orderId = :orderId
                                                because the table: PK = `CUSTOMER#{customerId}` needs `customerId`, which is not an input
                                                because GSI1: GSI1PK = `STATUS#{status}#SHARD{shard:10}` needs `status`, which is not an input
                                                because GSI2: GSI2PK = `FC#{fulfillmentCenter}` needs `fulfillmentCenter`, which is not an input
