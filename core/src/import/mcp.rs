@@ -526,11 +526,13 @@ fn sort_op(at: &At<'_>) -> Result<SortOp, ImportError> {
 /// A `filter_expression` (`conditions` of `field` with `operator` or `function` and the
 /// parameters `param`, `param2` or `params`, joined by `logical_operator`) in DynamoDB's
 /// words, and the names of the parameters it uses.
+/// A filter condition's `operator`, `function` and parameters, as [`filter_condition_parts`]
+/// reads them.
+type ConditionParts = (Option<String>, Option<String>, Vec<String>);
+
 /// A filter condition's `operator`, `function` and parameters (`param`, `param2`, then
 /// `params`), in order.
-fn filter_condition_parts(
-    condition: &At<'_>,
-) -> Result<(Option<String>, Option<String>, Vec<String>), ImportError> {
+fn filter_condition_parts(condition: &At<'_>) -> Result<ConditionParts, ImportError> {
     let operator = condition
         .get("operator")
         .map(|o| o.str().map(str::to_string))
