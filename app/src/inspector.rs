@@ -6,6 +6,7 @@
 mod design_editor;
 mod entity_editor;
 mod field;
+mod filter_editor;
 mod key_list;
 mod pattern_editor;
 mod table_editor;

@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use crate::model::{AttrType, SortOp};
+use crate::model::{AttrType, FilterOp, SortOp};
 use crate::template::KeyTemplate;
 
 /// The DynamoDB operation a pattern resolves to.
@@ -79,6 +79,47 @@ pub struct QuerySpec {
     pub sort_condition: Option<SortKeyCondition>,
 }
 
+/// One condition of a read's FilterExpression, structured: the attribute, the operator and
+/// the inputs its values are given as.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FilterTerm {
+    pub attribute: String,
+    pub op: FilterOp,
+    /// The inputs whose values the condition compares with, in order (none for
+    /// attribute_exists; two for between).
+    pub inputs: Vec<String>,
+    /// Where the condition comes from: the pattern's `filter`, or an input (or, for a Scan, the
+    /// sort condition) no key of the index holds.
+    pub source: FilterSource,
+}
+
+/// Why a [`FilterTerm`] is in a read's FilterExpression.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FilterSource {
+    /// One of the pattern's filter conditions.
+    Filter,
+    /// An input the key condition does not use: matched after the read.
+    Input,
+    /// A Scan's sort condition, which no key applies.
+    Sort,
+}
+
+/// A FilterExpression with its placeholders, as a Query or Scan sends it: what DynamoDB
+/// applies to every item the key condition read, before the page is returned.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FilterExpression {
+    /// `#status = :status AND #total >= :total`, conditions joined by AND.
+    pub expression: String,
+    /// Each ExpressionAttributeNames placeholder and its attribute: (`#status`, `status`).
+    pub names: Vec<(String, String)>,
+    /// Each value placeholder and the template of its value, as [`KeyCondition::values`]:
+    /// (`:status`, `{status}`).
+    pub values: Vec<(String, String)>,
+    /// The same conditions, structured, in the expression's order.
+    pub terms: Vec<FilterTerm>,
+}
+
 /// How one access pattern is served.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Verdict {
@@ -92,6 +133,8 @@ pub struct Verdict {
     pub key_condition: Option<KeyCondition>,
     /// The same key condition, structured.
     pub query: Option<QuerySpec>,
+    /// For a Query or Scan whose items are matched after the read: the FilterExpression.
+    pub filter: Option<FilterExpression>,
     /// DynamoDB's ScanIndexForward: false for a descending read.
     pub scan_forward: bool,
     /// For a Query that names its order or reads descending: the order it gives, in words

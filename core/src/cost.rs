@@ -382,8 +382,12 @@ fn read_cost(
             let bytes = (items_per_query * index_bytes as f64).ceil() as usize;
             let per_query = read_units(bytes, consistency);
             cost.read_units = per_query * f64::from(queries);
+            // The sample's count is of the items read, before any filter (issue 16): a
+            // filter drops items after DynamoDB has read, and charged for, them.
             let source = if pattern.page_size.is_some() {
                 "a full page"
+            } else if !pattern.filter.is_empty() {
+                "as many as the sample reads, before the filter"
             } else {
                 "as many as the sample returns"
             };

@@ -23,7 +23,10 @@ use crate::model::{
 };
 use crate::template::{KeyTemplate, Part};
 
+pub(crate) mod filter;
 pub(crate) mod shape;
+
+pub use filter::clause as filter_clause;
 mod suggest;
 
 use shape::{BoundPrefix, bound_prefix, push_literal};
@@ -356,6 +359,7 @@ fn empty_verdict(pattern: &AccessPattern, operation: Operation) -> Verdict {
         index: None,
         key_condition: None,
         query: None,
+        filter: None,
         scan_forward: pattern.order == Order::Asc,
         order: None,
         shards: None,
@@ -638,7 +642,7 @@ fn read_verdict(prepared: &Prepared<'_>, pattern: &AccessPattern) -> Verdict {
         .indexes
         .iter()
         .enumerate()
-        .filter_map(|(position, index)| ctx.candidate(position, index).ok())
+        .filter_map(|(position, index)| ctx.filtered_candidate(position, index).ok())
         .collect();
     candidates.sort_by_key(Candidate::rank);
     let mut candidates = candidates.into_iter();
@@ -654,7 +658,7 @@ fn read_verdict(prepared: &Prepared<'_>, pattern: &AccessPattern) -> Verdict {
                     .iter()
                     .enumerate()
                     .filter_map(|(position, index)| {
-                        let reason = ctx.candidate(position, index).err()?;
+                        let reason = ctx.filtered_candidate(position, index).err()?;
                         let label = index_label(&index.keys);
                         let mut line = String::with_capacity(label.len() + 2 + reason.len());
                         line.push_str(label);
@@ -685,10 +689,30 @@ fn read_verdict(prepared: &Prepared<'_>, pattern: &AccessPattern) -> Verdict {
                 "the pattern has no inputs yet: name the attributes the caller knows".to_string(),
             );
         }
+        verdict.filter = filter::expression(filter::scan_terms(pattern), None);
         return verdict;
     };
+    let mut best = best;
     let mut reasons: Vec<String> = unknown.iter().map(|u| u.to_string()).collect();
     reasons.extend(best.notes(prepared));
+    // GetItem takes no FilterExpression: a Query on the whole key reads the same one item
+    // and applies the filter (issue 16).
+    if best.operation == Operation::GetItem && !pattern.filter.is_empty() {
+        best.operation = Operation::Query;
+        // The sort key's equality becomes the Query's sort-key condition (a table with no
+        // sort key has only its partition key's).
+        if let Some(last) = best.query.sort_equal.pop() {
+            best.query.sort_condition = Some(SortKeyCondition {
+                attribute: last.attribute,
+                op: SortOp::Eq,
+                values: vec![last.template],
+            });
+        }
+        reasons.push(
+            "GetItem takes no FilterExpression: a Query on the whole key reads the same item and applies the filter"
+                .to_string(),
+        );
+    }
     for other in candidates {
         reasons.push(why_better(&best, &other));
     }
@@ -696,6 +720,12 @@ fn read_verdict(prepared: &Prepared<'_>, pattern: &AccessPattern) -> Verdict {
     verdict.covered = true;
     verdict.index = best.keys.name.map(str::to_string);
     verdict.key_condition = Some(key_condition_text(&best.query));
+    if best.operation == Operation::Query {
+        verdict.filter = filter::expression(
+            filter::query_terms(pattern, &best.unused_inputs),
+            verdict.key_condition.as_ref(),
+        );
+    }
     verdict.order = order_text(pattern, &best);
     verdict.query = Some(best.query);
     verdict.shards = best.shards;
@@ -936,6 +966,29 @@ impl<'p, 'a> ReadContext<'p, 'a> {
             reason()
         } else {
             String::new()
+        }
+    }
+
+    /// [`ReadContext::candidate`], refused when its FilterExpression would name a key
+    /// attribute of the index, which DynamoDB refuses in a Query (issue 16).
+    fn filtered_candidate(
+        &self,
+        position: usize,
+        index: &'a PreparedIndex<'a>,
+    ) -> Result<Candidate<'a>, String> {
+        let candidate = self.candidate(position, index)?;
+        if candidate.operation == Operation::GetItem && self.pattern.filter.is_empty() {
+            return Ok(candidate);
+        }
+        let terms = filter::query_terms(self.pattern, &candidate.unused_inputs);
+        match filter::key_attribute_filtered(&candidate.keys, &terms) {
+            None => Ok(candidate),
+            Some(attribute) => Err(self.why(|| {
+                format!(
+                    "`{attribute}` is a key attribute of {}, and a Query's FilterExpression cannot name one: make it an input or the sort condition",
+                    index_label(&candidate.keys)
+                )
+            })),
         }
     }
 

@@ -13,8 +13,14 @@
 //! coverage [`Verdict`] and input values into the queries to run, and [`pick_inputs`] finds
 //! input values in the sample data whose partition has results.
 //!
-//! Not modelled: filter and projection expressions, and an LSI Query fetching unprojected
-//! attributes from the table (results carry what the index projects). Nothing here does IO;
+//! A query's filter ([`FilterTest`], issue 16) is applied as DynamoDB applies a
+//! FilterExpression: after the key condition, to each item read, so the Limit and the 1 MB page
+//! count the items read, not those returned (a page can come back empty with a
+//! LastEvaluatedKey), and the read units are those of everything read; a page reports both
+//! ([`Page::scanned`], DynamoDB's ScannedCount, and its items, the Count).
+//!
+//! Not modelled: projection expressions, and an LSI Query fetching unprojected attributes from
+//! the table (results carry what the index projects, and the filter sees what it projects). Nothing here does IO;
 //! bad queries are [`QueryError`] values, never panics.
 
 use std::borrow::Cow;
@@ -29,13 +35,16 @@ use crate::accepts::{self, Read, Refusal, Schema, Test};
 use crate::analysis::{Operation, QuerySpec, Verdict};
 use crate::item::{AttributeValue, Item};
 use crate::model::{
-    AccessPattern, ByName, Design, Entity, IndexKind, KeyAttribute, KeyType, Projection, SortOp,
-    Table,
+    AccessPattern, AttrType, ByName, Design, Entity, FilterOp, IndexKind, KeyAttribute, KeyType,
+    Projection, SortOp, Table,
 };
 use crate::size::{Consistency, attribute_size, item_size, read_units};
 use crate::template::{KeyTemplate, Part};
 
 pub use crate::number;
+
+mod filter;
+pub use filter::FilterTest;
 
 pub use crate::item::decode_binary;
 pub use number::{Decimal, NumberError};
@@ -136,6 +145,8 @@ pub struct KeyQuery {
     pub exclusive_start_key: Option<Item>,
     /// ConsistentRead: strong reads cost twice an eventual one.
     pub consistent: bool,
+    /// The FilterExpression's conditions, all of which a returned item meets.
+    pub filter: Vec<FilterTest>,
 }
 
 impl KeyQuery {
@@ -155,7 +166,21 @@ impl KeyQuery {
             limit: None,
             exclusive_start_key: None,
             consistent: false,
+            filter: Vec::new(),
         }
+    }
+
+    /// The filter expression with values written inline, for people to read:
+    /// `status <> "DONE" AND attribute_exists(shippedAt)`; empty without a filter.
+    pub fn describe_filter(&self) -> String {
+        self.filter
+            .iter()
+            .map(|test| {
+                let values: Vec<String> = test.values.iter().map(show_value).collect();
+                crate::coverage::filter_clause(test.op, &test.attribute, &values)
+            })
+            .collect::<Vec<_>>()
+            .join(" AND ")
     }
 
     /// The key condition expression with values written inline, for people to read:
@@ -216,6 +241,9 @@ pub struct Page {
     pub bytes_read: usize,
     /// The read units consumed.
     pub read_units: f64,
+    /// How many items were read before the filter (DynamoDB's ScannedCount; `items.len()` is
+    /// its Count).
+    pub scanned: usize,
 }
 
 /// An item the store refused, and why.
@@ -762,18 +790,12 @@ impl Store {
     /// Executes one Query exactly as DynamoDB does, returning one page.
     pub fn query(&self, query: &KeyQuery) -> Result<Page, QueryError> {
         let (table, index, matching, consistency) = self.matching(query)?;
-        Ok(self.read_page(
-            table,
-            index,
-            matching,
-            query.forward,
-            query.limit,
-            consistency,
-        ))
+        Ok(self.read_page(table, index, matching, query, consistency))
     }
 
-    /// How many items [`Store::query`]'s page holds, with the same checks and the same stops
-    /// (the Limit, the 1 MB page), without copying them: what the cost estimate reads.
+    /// How many items [`Store::query`]'s page reads, before any filter (its ScannedCount), with
+    /// the same checks and the same stops (the Limit, the 1 MB page), without copying them:
+    /// what the cost estimate reads, since a filter drops items only after paying for them.
     pub fn count(&self, query: &KeyQuery) -> Result<usize, QueryError> {
         let (_, _, matching, _) = self.matching(query)?;
         let limit = query.limit.map_or(usize::MAX, |l| l as usize);
@@ -854,17 +876,18 @@ impl Store {
         table: &TableStore,
         index: &IndexStore,
         matching: &[Entry],
-        forward: bool,
-        limit: Option<u32>,
+        query: &KeyQuery,
         consistency: Consistency,
     ) -> Page {
-        let limit = limit.map_or(usize::MAX, |l| l as usize);
+        let (forward, filter) = (query.forward, &query.filter);
+        let limit = query.limit.map_or(usize::MAX, |l| l as usize);
         let mut page = Page {
             items: Vec::new(),
             entities: Vec::new(),
             last_evaluated_key: None,
             bytes_read: 0,
             read_units: 0.0,
+            scanned: 0,
         };
         let mut last: Option<&Entry> = None;
         let mut stopped = false;
@@ -874,19 +897,25 @@ impl Store {
             Box::new(matching.iter().rev())
         };
         for entry in ordered {
-            if page.items.len() >= limit || page.bytes_read >= crate::limits::MAX_PAGE_BYTES {
+            if page.scanned >= limit || page.bytes_read >= crate::limits::MAX_PAGE_BYTES {
                 stopped = true;
                 break;
             }
             let stored = &table.items[entry.item];
-            page.items.push(table.project(index, &stored.item));
-            page.entities.push(stored.entity.clone());
+            let projected = table.project(index, &stored.item);
+            // The filter sees the item as read and drops it after the read: it still counts
+            // towards the Limit, the page and the units.
+            if filter::matches_all(filter, &projected) {
+                page.items.push(projected);
+                page.entities.push(stored.entity.clone());
+            }
+            page.scanned += 1;
             page.bytes_read += entry.size;
             last = Some(entry);
         }
         // DynamoDB stops reading at the Limit (or the 1 MB page) without looking further, so a
         // page that reached the Limit carries a LastEvaluatedKey even when nothing follows.
-        if page.items.len() >= limit || page.bytes_read >= crate::limits::MAX_PAGE_BYTES {
+        if page.scanned >= limit || page.bytes_read >= crate::limits::MAX_PAGE_BYTES {
             stopped = true;
         }
         if stopped && let Some(entry) = last {
@@ -911,11 +940,13 @@ impl Store {
             last_evaluated_key: None,
             bytes_read: 0,
             read_units: read_units(0, consistency),
+            scanned: 0,
         };
         if let Some(entry) = found {
             let stored = &table.items[entry.item];
             page.items.push(stored.item.clone());
             page.entities.push(stored.entity.clone());
+            page.scanned = 1;
             page.bytes_read = stored.size;
             page.read_units = read_units(stored.size, consistency);
         }
@@ -960,6 +991,7 @@ impl Store {
                 entities: page.entities.clone(),
                 bytes_read: page.bytes_read,
                 read_units: page.read_units,
+                scanned: page.scanned,
                 pages: vec![page],
             });
         }
@@ -991,6 +1023,7 @@ impl Store {
         }
         let read_units = pages.iter().map(|p| p.read_units).sum();
         let bytes_read = pages.iter().map(|p| p.bytes_read).sum();
+        let scanned = pages.iter().map(|p| p.scanned).sum();
         let (items, entities) = rows
             .iter()
             .map(|(_, _, page, at)| {
@@ -1006,6 +1039,7 @@ impl Store {
             pages,
             bytes_read,
             read_units,
+            scanned,
         })
     }
 }
@@ -1037,6 +1071,8 @@ pub struct Merged {
     pub pages: Vec<Page>,
     pub bytes_read: usize,
     pub read_units: f64,
+    /// The items read before the filter, over every query (ScannedCount summed).
+    pub scanned: usize,
 }
 
 /// The LastEvaluatedKey of `item`: the index's key attributes and the table's primary key.
@@ -1354,7 +1390,9 @@ pub fn plan(
     let shards = verdict.shards.unwrap_or(1).max(1);
     let mut queries = Vec::with_capacity(shards as usize);
     for shard in 0..shards {
-        queries.push(plan_one(table, verdict, pattern, spec, inputs, shard)?);
+        queries.push(plan_one(
+            design, table, verdict, pattern, spec, inputs, shard,
+        )?);
     }
     Ok(Plan {
         pattern: verdict.pattern.clone(),
@@ -1364,6 +1402,7 @@ pub fn plan(
 }
 
 fn plan_one(
+    design: &Design,
     table: &Table,
     verdict: &Verdict,
     pattern: &AccessPattern,
@@ -1420,10 +1459,76 @@ fn plan_one(
             values,
         });
     }
+    if let Some(expression) = &verdict.filter {
+        for term in &expression.terms {
+            let ty = filter_value_type(design, pattern, &term.attribute, term.op);
+            let values = term
+                .inputs
+                .iter()
+                .map(|name| {
+                    let text = inputs
+                        .get(name)
+                        .ok_or_else(|| PlanError::MissingInput(name.clone()))?;
+                    typed_filter_value(text, ty).ok_or_else(|| {
+                        PlanError::Query(QueryError::BadKeyValue {
+                            attribute: term.attribute.clone(),
+                            message: format!("`{text}` is not a valid {} value", ty.as_str()),
+                        })
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            query.filter.push(FilterTest {
+                attribute: term.attribute.clone(),
+                op: term.op,
+                values,
+            });
+        }
+    }
     query.forward = verdict.scan_forward;
     query.limit = pattern.page_size;
     query.consistent = pattern.consistent;
     Ok(query)
+}
+
+/// The type of a filter value on `attribute`: the attribute's own type among the pattern's
+/// entities, or its elements' for `contains` on a set (a string for a list, or unknown).
+fn filter_value_type(
+    design: &Design,
+    pattern: &AccessPattern,
+    attribute: &str,
+    op: FilterOp,
+) -> AttrType {
+    let ty = pattern
+        .entities
+        .iter()
+        .filter_map(|e| design.entity(e)?.attribute(attribute))
+        .map(|a| a.ty)
+        .next()
+        .unwrap_or(AttrType::S);
+    match (op, ty) {
+        (FilterOp::Contains, AttrType::SS | AttrType::L | AttrType::M) => AttrType::S,
+        (FilterOp::Contains, AttrType::NS) => AttrType::N,
+        (FilterOp::Contains, AttrType::BS) => AttrType::B,
+        (_, ty) => ty,
+    }
+}
+
+/// An input's text as a filter value of type `ty`: a number must be one, binary is the
+/// text's bytes (as a key renders it), a boolean `true` or `false`; other types are compared
+/// as strings. `None` when the text is not of the type.
+fn typed_filter_value(text: &str, ty: AttrType) -> Option<AttributeValue> {
+    match ty {
+        AttrType::N => Decimal::parse(text)
+            .ok()
+            .map(|d| AttributeValue::N(d.to_string())),
+        AttrType::B => Some(AttributeValue::B(encode_binary(text.as_bytes()))),
+        AttrType::Bool => match text {
+            "true" => Some(AttributeValue::Bool(true)),
+            "false" => Some(AttributeValue::Bool(false)),
+            _ => None,
+        },
+        _ => Some(AttributeValue::S(text.to_string())),
+    }
 }
 
 /// Input values for a pattern taken from the stored items: the inputs of the item of the
@@ -1542,7 +1647,75 @@ fn pick_inputs_by(
             }
         }
     }
+    if let Some(expression) = &verdict.filter {
+        let terms = expression
+            .terms
+            .iter()
+            .filter(|t| t.source == crate::answer::FilterSource::Filter);
+        for term in terms {
+            pick_filter_values(term, &items, || table.items_of(index, entity), &mut inputs);
+        }
+    }
     Ok(inputs)
+}
+
+/// Values for a filter condition's inputs (those not given already), taken as a request
+/// would plausibly send them: from the anchor partition's items (`group`), else from any of
+/// the entity's (`all`). `=`, `<>` and begins_with take the first item's value, contains an
+/// element of it (or the string itself), a range the quartiles as [`pick_inputs`] takes a
+/// sort condition's, in the first distinct values.
+fn pick_filter_values<'s, I: Iterator<Item = &'s StoredItem>>(
+    term: &crate::answer::FilterTerm,
+    group: &[&'s StoredItem],
+    all: impl FnOnce() -> I,
+    inputs: &mut BTreeMap<String, String>,
+) {
+    if term.inputs.iter().all(|name| inputs.contains_key(name)) {
+        return;
+    }
+    let of = |stored: &&StoredItem| stored.item.get(&term.attribute).cloned();
+    let mut found: Vec<AttributeValue> = group.iter().filter_map(of).collect();
+    if found.is_empty() {
+        found = all().filter_map(|s| of(&s)).collect();
+    }
+    let text = |value: &AttributeValue| -> Option<String> {
+        match value {
+            AttributeValue::Bool(b) => Some(b.to_string()),
+            AttributeValue::SS(set) | AttributeValue::NS(set) | AttributeValue::BS(set) => {
+                set.first().cloned()
+            }
+            AttributeValue::L(list) => list.first()?.as_key_text().map(str::to_string),
+            other => other.as_key_text().map(str::to_string),
+        }
+    };
+    let Some(first) = found.first().and_then(text) else {
+        return;
+    };
+    let mut sorted: Vec<(Option<KeyValue>, String)> = found
+        .iter()
+        .filter_map(|v| {
+            let typed = [KeyType::S, KeyType::N, KeyType::B]
+                .into_iter()
+                .find_map(|ty| KeyValue::from_attribute(v, ty).ok());
+            Some((typed, text(v)?))
+        })
+        .collect();
+    sorted.sort();
+    sorted.dedup();
+    let n = sorted.len();
+    let chosen: Vec<String> = match term.op {
+        FilterOp::Gt | FilterOp::Ge => vec![sorted[n / 4].1.clone()],
+        FilterOp::Lt | FilterOp::Le => vec![sorted[n - 1 - n / 4].1.clone()],
+        FilterOp::Between => vec![sorted[n / 4].1.clone(), sorted[n - 1 - n / 4].1.clone()],
+        FilterOp::In => sorted.iter().map(|(_, t)| t.clone()).collect(),
+        _ => vec![first],
+    };
+    for (i, name) in term.inputs.iter().enumerate() {
+        // An `in` of more values than the sample has repeats the last.
+        if let Some(value) = chosen.get(i).or(chosen.last()) {
+            inputs.entry(name.clone()).or_insert_with(|| value.clone());
+        }
+    }
 }
 
 /// The outcome of running one read pattern over the sample.
@@ -1553,6 +1726,8 @@ pub struct PatternRun {
     pub inputs: BTreeMap<String, String>,
     /// Each query's key condition, written out.
     pub conditions: Vec<String>,
+    /// The filter the queries share, written out (`status <> "DONE"`); `None` without one.
+    pub filter: Option<String>,
     pub result: Merged,
 }
 
@@ -1594,9 +1769,11 @@ fn run_found(
             pages: Vec::new(),
             bytes_read: 0,
             read_units: 0.0,
+            scanned: 0,
         };
         for query in &plan.queries {
             let page = store.get_item(query)?;
+            merged.scanned += page.scanned;
             merged.items.extend(page.items.iter().cloned());
             merged.entities.extend(page.entities.iter().cloned());
             merged.bytes_read += page.bytes_read;
@@ -1612,6 +1789,11 @@ fn run_found(
         operation: plan.operation,
         inputs,
         conditions: plan.queries.iter().map(KeyQuery::describe).collect(),
+        filter: plan
+            .queries
+            .first()
+            .map(KeyQuery::describe_filter)
+            .filter(|f| !f.is_empty()),
         result,
     })
 }

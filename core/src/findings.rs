@@ -30,6 +30,7 @@
 //! | KP021 | warning  | a number inside a string sort key sorts as text (`10` before `2`) |
 //! | KP022 | error    | a transaction over DynamoDB's 100 items |
 //! | KP023 | error    | a read pattern that contradicts itself (its sort or order attribute is also an input) |
+//! | KP024 | warning  | on the sample, a read's filter discards more than 90% of what it reads (the index that would not) |
 
 use std::collections::{HashMap, HashSet};
 
@@ -41,6 +42,7 @@ use crate::model::{Action, AttrType, Design, Entity, IndexKind, KeyType, Project
 use crate::template::KeyTemplate;
 
 mod capacity;
+mod filters;
 
 /// Every finding for `design`, in design order.
 pub fn findings(design: &Design, verdicts: &[Verdict]) -> Vec<Finding> {
@@ -62,6 +64,7 @@ pub(crate) fn findings_of(prepared: &Prepared<'_>, verdicts: &[Verdict]) -> Vec<
     }
     patterns(prepared, verdicts, &mut out);
     capacity::hot_partitions(prepared, verdicts, &mut out);
+    filters::discarding(prepared, verdicts, &mut out);
     out.0
 }
 

@@ -609,6 +609,147 @@ macro_rules! from_name {
 from_name!(AttrType, "an attribute type");
 from_name!(Action, "an action");
 from_name!(SortOp, "a sort-key operator");
+from_name!(FilterOp, "a filter operator");
+
+/// A FilterExpression operator: what DynamoDB applies to each item a Query or Scan read, after
+/// the key condition and before the page is returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum FilterOp {
+    #[serde(rename = "=")]
+    Eq,
+    #[serde(rename = "<>")]
+    Ne,
+    #[serde(rename = "<")]
+    Lt,
+    #[serde(rename = "<=")]
+    Le,
+    #[serde(rename = ">")]
+    Gt,
+    #[serde(rename = ">=")]
+    Ge,
+    #[serde(rename = "between")]
+    Between,
+    #[serde(rename = "begins_with")]
+    BeginsWith,
+    #[serde(rename = "contains")]
+    Contains,
+    #[serde(rename = "in")]
+    In,
+    #[serde(rename = "attribute_exists")]
+    Exists,
+    #[serde(rename = "attribute_not_exists")]
+    NotExists,
+}
+
+impl FilterOp {
+    /// Every operator.
+    pub const ALL: [FilterOp; 12] = [
+        FilterOp::Eq,
+        FilterOp::Ne,
+        FilterOp::Lt,
+        FilterOp::Le,
+        FilterOp::Gt,
+        FilterOp::Ge,
+        FilterOp::Between,
+        FilterOp::BeginsWith,
+        FilterOp::Contains,
+        FilterOp::In,
+        FilterOp::Exists,
+        FilterOp::NotExists,
+    ];
+
+    /// The operator as the design file writes it, which is also DynamoDB's (`<>`,
+    /// `attribute_exists`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FilterOp::Eq => "=",
+            FilterOp::Ne => "<>",
+            FilterOp::Lt => "<",
+            FilterOp::Le => "<=",
+            FilterOp::Gt => ">",
+            FilterOp::Ge => ">=",
+            FilterOp::Between => "between",
+            FilterOp::BeginsWith => "begins_with",
+            FilterOp::Contains => "contains",
+            FilterOp::In => "in",
+            FilterOp::Exists => "attribute_exists",
+            FilterOp::NotExists => "attribute_not_exists",
+        }
+    }
+}
+
+impl From<SortOp> for FilterOp {
+    /// A sort-key operator as a filter operator (a Scan filters by the sort condition).
+    fn from(op: SortOp) -> FilterOp {
+        match op {
+            SortOp::Eq => FilterOp::Eq,
+            SortOp::Lt => FilterOp::Lt,
+            SortOp::Le => FilterOp::Le,
+            SortOp::Gt => FilterOp::Gt,
+            SortOp::Ge => FilterOp::Ge,
+            SortOp::Between => FilterOp::Between,
+            SortOp::BeginsWith => FilterOp::BeginsWith,
+        }
+    }
+}
+
+/// A condition the read's items must meet to be returned, applied by DynamoDB after the key
+/// condition (a FilterExpression): "only the unshipped ones" is
+/// `{ "attribute": "status", "op": "<>" }`. Like a [`SortCondition`], it holds no value: the
+/// caller gives the values at request time, as inputs named by [`FilterCondition::value_names`]
+/// (`status`; `total` and `total_to` for `between`; `status_1` to `status_3` for an `in` of
+/// three). A filter reads every item the key selects and returns fewer: it costs what it
+/// reads.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct FilterCondition {
+    pub attribute: String,
+    pub op: FilterOp,
+    /// For `in`: how many values the caller gives (1 to 100, DynamoDB's limit; 2 when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<u32>,
+}
+
+impl FilterCondition {
+    /// The most values an `in` takes: DynamoDB allows up to 100 in an IN list.
+    pub const MAX_IN_VALUES: u32 = 100;
+
+    pub fn new(attribute: impl Into<String>, op: FilterOp) -> FilterCondition {
+        FilterCondition {
+            attribute: attribute.into(),
+            op,
+            count: None,
+        }
+    }
+
+    /// How many values the condition compares with: none for attribute_exists and
+    /// attribute_not_exists, two for between, [`FilterCondition::count`] (clamped to 1 to 100)
+    /// for in, one otherwise.
+    pub fn n_values(&self) -> usize {
+        match self.op {
+            FilterOp::Exists | FilterOp::NotExists => 0,
+            FilterOp::Between => 2,
+            FilterOp::In => self.count.unwrap_or(2).clamp(1, Self::MAX_IN_VALUES) as usize,
+            _ => 1,
+        }
+    }
+
+    /// The inputs the condition's values are given as, in order: `status`; `total` and
+    /// `total_to` for between (as a sort condition's); `status_1`, `status_2`... for in.
+    pub fn value_names(&self) -> Vec<String> {
+        let attribute = &self.attribute;
+        match self.op {
+            FilterOp::Exists | FilterOp::NotExists => Vec::new(),
+            FilterOp::Between => vec![attribute.clone(), format!("{attribute}_to")],
+            FilterOp::In => (1..=self.n_values())
+                .map(|i| format!("{attribute}_{i}"))
+                .collect(),
+            _ => vec![attribute.clone()],
+        }
+    }
+}
 
 /// A condition on one attribute that the pattern narrows by, which coverage maps onto an
 /// index's sort key: "orders since a date" is `{ "attribute": "createdAt", "op": ">=" }`.
@@ -670,6 +811,10 @@ pub struct AccessPattern {
     /// A condition the read narrows by, mapped onto an index's sort key.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<SortCondition>,
+    /// Conditions every returned item meets, all of them (a FilterExpression joined by AND),
+    /// applied after the key condition: the read still reads, and pays for, what they drop.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub filter: Vec<FilterCondition>,
     #[serde(default, skip_serializing_if = "is_default")]
     pub order: Order,
     /// The attribute the results must come back ordered by (`createdAt` for "newest first"),
@@ -706,6 +851,7 @@ impl AccessPattern {
             entities: entities.iter().map(|s| s.to_string()).collect(),
             inputs: inputs.iter().map(|s| s.to_string()).collect(),
             sort: None,
+            filter: Vec::new(),
             order: Order::Asc,
             order_by: None,
             consistent: false,
@@ -757,6 +903,13 @@ mod tests {
             assert_eq!(
                 serde_json::to_string(&action).unwrap_or_default(),
                 format!("\"{}\"", action.as_str())
+            );
+        }
+        for op in FilterOp::ALL {
+            assert_eq!(op.as_str().parse::<FilterOp>(), Ok(op));
+            assert_eq!(
+                serde_json::to_string(&op).unwrap_or_default(),
+                format!("\"{}\"", op.as_str())
             );
         }
         for op in SortOp::ALL {

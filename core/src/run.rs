@@ -156,6 +156,12 @@ pub struct PatternResult {
     pub expected_items: usize,
     #[serde(default)]
     pub actual_items: usize,
+    /// For a read with a filter: the items core predicts its key condition reads before the
+    /// filter, and the engine's ScannedCount (issue 16).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_scanned: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actual_scanned: Option<usize>,
     /// Requests sent (Queries across shards and pages, or writes).
     #[serde(default)]
     pub requests: usize,
@@ -196,6 +202,8 @@ impl PatternResult {
             status: Status::Pass,
             expected_items: 0,
             actual_items: 0,
+            expected_scanned: None,
+            actual_scanned: None,
             requests: 0,
             latency_ms: 0.0,
             consumed_capacity: 0.0,

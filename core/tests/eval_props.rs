@@ -3,12 +3,16 @@
 //! it page by page (Limit + ExclusiveStartKey) returns the same items as reading it at once.
 //! The reference ordering here is written independently of the evaluator: numbers are kept as
 //! integers of hundredths and printed in several textual forms (`1.5`, `1.50`, `15E-1`).
+//! With a filter (issue 16) on a non-key attribute, the pages hold only the items that meet
+//! it while the Limit counts the items read, and together they are the filtered brute force.
 
 use std::cmp::Ordering;
 
 use base64::Engine as _;
-use keyplan_core::eval::{KeyQuery, LoadItem, SortTest, Store};
-use keyplan_core::model::{Design, Gsi, KeyAttribute, KeyType, Projection, SortOp, Table};
+use keyplan_core::eval::{FilterTest, KeyQuery, LoadItem, SortTest, Store};
+use keyplan_core::model::{
+    Design, FilterOp, Gsi, KeyAttribute, KeyType, Projection, SortOp, Table,
+};
 use keyplan_core::sample::{SampleConfig, generate};
 use keyplan_core::{AttributeValue, Item};
 use proptest::prelude::*;
@@ -113,6 +117,8 @@ struct Case {
     operands: (usize, usize),
     forward: bool,
     limit: u32,
+    /// A filter `F <> k` on the item's non-key attribute `F` (see [`f_of`]).
+    filter: Option<i64>,
 }
 
 fn case() -> impl Strategy<Value = Case> {
@@ -154,10 +160,23 @@ fn case() -> impl Strategy<Value = Case> {
                 (any::<prop::sample::Index>(), any::<prop::sample::Index>()),
                 any::<bool>(),
                 1u32..6,
+                proptest::option::of(0i64..3),
             )
         })
         .prop_map(
-            |((pk, sk, gpk, gsk), pks, gpks, rows, use_gsi, anchor, op, (a, b), forward, limit)| {
+            |(
+                (pk, sk, gpk, gsk),
+                pks,
+                gpks,
+                rows,
+                use_gsi,
+                anchor,
+                op,
+                (a, b),
+                forward,
+                limit,
+                filter,
+            )| {
                 let rows: Vec<Row> = rows
                     .into_iter()
                     .filter(|(_, s, _, _, _)| sk.is_none() || s.is_some())
@@ -182,6 +201,7 @@ fn case() -> impl Strategy<Value = Case> {
                     operands: (a.index(n), b.index(n)),
                     forward,
                     limit,
+                    filter,
                 }
             },
         )
@@ -240,6 +260,19 @@ fn item(row: &Row) -> Item {
     item
 }
 
+/// The non-key attribute `F` of a row's item: 0, 1 or 2, from its keys' text, so that a row
+/// replacing another carries its own.
+fn f_of(row: &Row) -> i64 {
+    (identity(&item(row)).len() % 3) as i64
+}
+
+/// The item as loaded: its keys and `F` (in the GSI too, as KEYS_ONLY leaves it out there).
+fn loaded(row: &Row) -> Item {
+    let mut item = item(row);
+    item.insert("F".into(), AttributeValue::N(f_of(row).to_string()));
+    item
+}
+
 fn identity(item: &Item) -> String {
     format!("{:?}/{:?}", item.get("PK"), item.get("SK"))
 }
@@ -282,7 +315,7 @@ proptest! {
         let rows = survivors(&case.rows);
         let store = Store::build(
             &design,
-            case.rows.iter().map(|r| LoadItem { table: "t".into(), entity: None, item: item(r) }),
+            case.rows.iter().map(|r| LoadItem { table: "t".into(), entity: None, item: loaded(r) }),
         );
         prop_assert!(store.rejected.is_empty(), "{:?}", store.rejected);
         let keyed: Vec<(&Row, (Value, Option<Value>))> =
@@ -322,6 +355,17 @@ proptest! {
             });
         }
 
+        // The filter `F <> k`. The GSI projects KEYS_ONLY, so `F` is missing there and every
+        // item meets `<>`, as in DynamoDB.
+        if let Some(k) = case.filter {
+            query.filter.push(FilterTest {
+                attribute: "F".into(),
+                op: FilterOp::Ne,
+                values: vec![AttributeValue::N(k.to_string())],
+            });
+        }
+        let kept = |row: &Row| case.use_gsi || case.filter.is_none_or(|k| f_of(row) != k);
+
         // The brute force: filter every row, then sort by the index key and the table key.
         let mut expected: Vec<(&Row, (Value, Option<Value>))> = keyed
             .iter()
@@ -340,11 +384,14 @@ proptest! {
         if !case.forward {
             expected.reverse();
         }
-        let expected: Vec<String> = expected.iter().map(|(r, _)| identity(&item(r))).collect();
+        let read = expected.len();
+        let expected: Vec<String> =
+            expected.iter().filter(|(r, _)| kept(r)).map(|(r, _)| identity(&item(r))).collect();
 
         let all = store.query(&query).expect("the query is valid");
         let got: Vec<String> = all.items.iter().map(identity).collect();
         prop_assert_eq!(&got, &expected);
+        prop_assert_eq!(all.scanned, read);
         prop_assert!(all.last_evaluated_key.is_none());
 
         // Page by page: the concatenated pages are the unpaged result.
@@ -352,7 +399,9 @@ proptest! {
         query.limit = Some(case.limit);
         for _ in 0..100 {
             let page = store.query(&query).expect("a page is valid");
-            prop_assert!(page.items.len() <= case.limit as usize);
+            // The Limit counts the items read; the filter returns some of them.
+            prop_assert!(page.scanned <= case.limit as usize);
+            prop_assert!(page.items.len() <= page.scanned);
             paged.extend(page.items.iter().map(identity));
             match page.last_evaluated_key {
                 Some(key) => query.exclusive_start_key = Some(key),

@@ -10,9 +10,9 @@ use std::collections::BTreeMap;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use keyplan_core::model::{
-    AccessPattern, Action, AttrType, Attribute, Billing, CURRENT_VERSION, Design, Entity, Gsi,
-    KeyAttribute, KeyType, Lsi, Order, Point, Projection, SortCondition, SortOp, Table, Volume,
-    WriteStep,
+    AccessPattern, Action, AttrType, Attribute, Billing, CURRENT_VERSION, Design, Entity,
+    FilterCondition, FilterOp, Gsi, KeyAttribute, KeyType, Lsi, Order, Point, Projection,
+    SortCondition, SortOp, Table, Volume, WriteStep,
 };
 use keyplan_core::share::{decode, encode, link};
 use keyplan_core::{AttributeValue, Item, KeyTemplate};
@@ -208,6 +208,17 @@ fn pattern() -> impl Strategy<Value = AccessPattern> {
         ]),
     )
         .prop_map(|(attribute, op)| SortCondition { attribute, op });
+    // issue 16: filters travel in link version 4.
+    let filter = (
+        name(),
+        prop::sample::select(FilterOp::ALL.to_vec()),
+        prop::option::of(any::<u32>()),
+    )
+        .prop_map(|(attribute, op, count)| FilterCondition {
+            attribute,
+            op,
+            count,
+        });
     let write = (
         action(),
         name(),
@@ -226,7 +237,11 @@ fn pattern() -> impl Strategy<Value = AccessPattern> {
         (name(), text(), action()),
         prop::collection::vec(name(), 0..3),
         prop::collection::vec(name(), 0..3),
-        (prop::option::of(sort), prop::option::of(name())),
+        (
+            prop::option::of(sort),
+            prop::option::of(name()),
+            prop::collection::vec(filter, 0..3),
+        ),
         (any::<bool>(), any::<bool>(), finite()),
         prop::option::of(any::<u32>()),
         prop::collection::vec(name(), 0..3),
@@ -238,7 +253,7 @@ fn pattern() -> impl Strategy<Value = AccessPattern> {
                 (name, description, action),
                 entities,
                 inputs,
-                (sort, order_by),
+                (sort, order_by, filter),
                 (desc, consistent, rate),
                 page_size,
                 changes,
@@ -251,6 +266,7 @@ fn pattern() -> impl Strategy<Value = AccessPattern> {
                 entities,
                 inputs,
                 sort,
+                filter,
                 order: if desc { Order::Desc } else { Order::Asc },
                 order_by,
                 consistent,

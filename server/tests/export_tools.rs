@@ -487,7 +487,43 @@ struct Seed {
 
 impl Seed {
     fn new() -> Seed {
-        let design = keyplan_core::examples::get("order-management").expect("the seed example");
+        let mut design = keyplan_core::examples::get("order-management").expect("the seed example");
+        // issue 16: the generated reads send their filters, whose values are inputs too; a
+        // number compared, an `in` of two strings, and a paged read whose filter leaves pages
+        // short.
+        for (name, condition) in [
+            (
+                "Get order items",
+                keyplan_core::model::FilterCondition::new(
+                    "price",
+                    keyplan_core::model::FilterOp::Gt,
+                ),
+            ),
+            (
+                "Get orders by status",
+                keyplan_core::model::FilterCondition {
+                    count: Some(2),
+                    ..keyplan_core::model::FilterCondition::new(
+                        "fulfillmentCenter",
+                        keyplan_core::model::FilterOp::In,
+                    )
+                },
+            ),
+            (
+                "Get customer orders",
+                keyplan_core::model::FilterCondition::new(
+                    "status",
+                    keyplan_core::model::FilterOp::Ne,
+                ),
+            ),
+        ] {
+            let pattern = design
+                .patterns
+                .iter_mut()
+                .find(|p| p.name == name)
+                .expect("the seed has the pattern");
+            pattern.filter.push(condition);
+        }
         let analysis = keyplan_core::analyze(&design);
         let sample =
             keyplan_core::sample::generate(&design, &keyplan_core::sample::SampleConfig::default());

@@ -129,3 +129,11 @@ async fn a_limit_the_engine_enforces_is_reported_and_nothing_is_left_behind() {
     );
     assert_eq!(run_tables(&engine).await, Vec::<String>::new());
 }
+
+// issue 16: the runner sends each read's FilterExpression and compares the items and the
+// ScannedCount with core's evaluation.
+#[tokio::test]
+async fn filtered_reads_return_and_read_what_core_predicts() {
+    let (_engines, engine) = embedded().await;
+    check_filters(&engine).await;
+}

@@ -21,6 +21,15 @@ async fn moto_runs_every_example_isolated_and_leaves_nothing_behind() {
     check_engine(&engine, Some(4)).await;
 }
 
+// issue 16: moto, an independent implementation, applies the filters as core predicts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moto_applies_filters_as_core_predicts() {
+    let Some((_moto, engine)) = start_moto().await else {
+        return;
+    };
+    check_filters(&engine).await;
+}
+
 /// The order example's run through a tap that cancels it while the `n`th `target` request is
 /// in flight; returns the run's events.
 async fn cancelled_in_flight(

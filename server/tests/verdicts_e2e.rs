@@ -252,3 +252,83 @@ async fn a_typed_key_variable_is_one_click_from_an_attribute_and_a_new_pattern_g
     );
     b.close().await;
 }
+
+// issue 16: a filter condition is added in the pattern editor, the verdict shows the
+// FilterExpression, the Data tab shows how many items the read read and returned (core's
+// evaluation of the same sample), and removing it takes the filter away.
+#[tokio::test]
+async fn a_filter_added_in_the_editor_shows_in_the_verdict_and_the_data_tab_reads_more_than_it_returns()
+ {
+    let Some((_server, b)) = open_app().await else {
+        return;
+    };
+    let pattern = "Get order items";
+    b.js(&format!(
+        "Array.from(document.querySelectorAll('[data-testid=pattern-row]')).find(r => r.innerText.includes('{pattern}')).click();"
+    ))
+    .await;
+    b.click("[data-testid=filter-add]").await;
+    b.find("[data-testid=filter-attribute]")
+        .await
+        .select_by_value("price")
+        .await
+        .expect("choose price");
+    b.find("[data-testid=filter-op]")
+        .await
+        .select_by_value(">")
+        .await
+        .expect("choose >");
+    eventually("the verdict shows the filter", || async {
+        b.has("[data-testid=filter-expression]").await
+            && b.text("[data-testid=filter-expression]").await == "#price > :price"
+    })
+    .await;
+    let saved = b.saved_design().await;
+    let filter = &saved.pattern(pattern).expect("the pattern").filter;
+    assert_eq!(
+        filter,
+        &[keyplan_core::FilterCondition::new(
+            "price",
+            keyplan_core::FilterOp::Gt
+        )]
+    );
+
+    // What core says the read reads and returns on the app's sample.
+    let store = keyplan_core::eval::Store::build(
+        &saved,
+        keyplan_core::sample::generate(&saved, &Default::default()).load_items(),
+    );
+    let verdict = keyplan_core::analysis::verdict_of(&saved, saved.pattern(pattern).expect("it"));
+    let run = keyplan_core::eval::run_pattern(&saved, &store, &verdict, None).expect("it runs");
+    let (read, returned) = (run.result.scanned, run.result.items.len());
+    assert!(read > returned, "the sample has an item the filter drops");
+    // The shortcut goes to the page, not to the select that has the focus.
+    b.js("document.activeElement.blur();").await;
+    b.press(&[], '2').await;
+    eventually("the Data tab shows read vs returned", || async {
+        b.has("[data-testid=run-read-returned]").await
+            && b.text("[data-testid=run-read-returned]")
+                .await
+                .starts_with(&format!("read {read}, returned {returned}:"))
+    })
+    .await;
+    assert!(
+        b.text("[data-testid=run-filter]")
+            .await
+            .starts_with("FILTER price > "),
+        "the filter with its value"
+    );
+    b.screenshot("filter-data-tab").await;
+
+    b.press(&[], '1').await;
+    b.click("[data-testid=filter-remove]").await;
+    eventually("the filter is gone", || async {
+        !b.has("[data-testid=filter-expression]").await
+            && b.saved_design()
+                .await
+                .pattern(pattern)
+                .is_some_and(|p| p.filter.is_empty())
+    })
+    .await;
+    b.close().await;
+}

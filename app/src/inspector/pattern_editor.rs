@@ -1,4 +1,5 @@
-//! The access-pattern editor: what it returns, what the caller knows, the sort condition,
+//! The access-pattern editor: what it returns, what the caller knows, the sort condition, the
+//! filter conditions ([`FilterEditor`]),
 //! the order (which attribute, which way: apart from the range condition), consistency and
 //! rate; with the live verdict (its key condition with each placeholder's value, the order it
 //! gives, its reasons), the quick fixes of the pattern's findings, and for a Scan the index
@@ -9,6 +10,7 @@ use keyplan_core::{Action, Order, SortCondition, SortOp, SuggestionKind};
 use leptos::prelude::*;
 
 use super::field::{TextField, options};
+use super::filter_editor::FilterEditor;
 use super::modify_pattern;
 use crate::panels::Badge;
 use crate::panels::VerdictBadge;
@@ -193,6 +195,15 @@ pub fn PatternEditor(
                                     }).collect_view()}
                                 </dl>
                             })}
+                            {v.filter.clone().map(|f| view! {
+                                <p class="field-label">"Filter"</p>
+                                <code class="key-condition" data-testid="filter-expression">{f.expression}</code>
+                                <dl class="key-values" data-testid="filter-values">
+                                    {f.names.into_iter().chain(f.values).map(|(placeholder, value)| view! {
+                                        <div class="key-value"><dt class="mono">{placeholder}</dt><dd class="mono">{value}</dd></div>
+                                    }).collect_view()}
+                                </dl>
+                            })}
                             {v.order.clone().map(|o| view! { <p class="hint" data-testid="verdict-order">{o}</p> })}
                             <ul class="reasons" class:scan=scan data-testid="verdict-reasons">
                                 {v.reasons.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}
@@ -322,6 +333,11 @@ pub fn PatternEditor(
                         </select>
                     </label>
                 </div>
+                <FilterEditor
+                    name=name.clone()
+                    filter=Signal::derive(move || pattern.with(|p| p.as_ref().map(|p| p.filter.clone()).unwrap_or_default()))
+                    candidates=candidates.into()
+                />
                 <div class="field-row">
                     <label class="field">
                         <span class="field-label">"Order"</span>

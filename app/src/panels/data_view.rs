@@ -96,6 +96,9 @@ struct Run {
     inputs: String,
     items: Vec<(Option<String>, Vec<String>)>,
     error: Option<String>,
+    /// For a read with a filter (issue 16): its FilterExpression with the values written in,
+    /// and how many items the key condition read before it.
+    filter: Option<(String, usize)>,
 }
 
 #[component]
@@ -158,6 +161,7 @@ pub fn DataView() -> impl IntoView {
                     "{} is not a key read: nothing to evaluate",
                     verdict.operation.as_str()
                 )),
+                filter: None,
             });
         }
         let outcome =
@@ -165,6 +169,7 @@ pub fn DataView() -> impl IntoView {
         Some(match outcome {
             Ok(r) => Run {
                 pattern: name,
+                filter: r.filter.clone().map(|text| (text, r.result.scanned)),
                 conditions: r.conditions.clone(),
                 inputs: r
                     .inputs
@@ -197,6 +202,7 @@ pub fn DataView() -> impl IntoView {
                 inputs: String::new(),
                 items: Vec::new(),
                 error: Some(e.to_string()),
+                filter: None,
             },
         })
     });
@@ -238,6 +244,15 @@ pub fn DataView() -> impl IntoView {
                     <h3>{format!("{} on the sample", r.pattern)}</h3>
                     {(!r.inputs.is_empty()).then(|| view! { <p class="hint">{format!("inputs: {}", r.inputs)}</p> })}
                     {r.conditions.into_iter().map(|c| view! { <code class="key-condition">{c}</code> }).collect_view()}
+                    {r.filter.map(|(text, read)| {
+                        let returned = r.items.len();
+                        view! {
+                            <code class="key-condition" data-testid="run-filter">{format!("FILTER {text}")}</code>
+                            <p class="hint" data-testid="run-read-returned">
+                                {format!("read {read}, returned {returned}: the filter dropped {} after the read (the read units count all {read})", read.saturating_sub(returned))}
+                            </p>
+                        }
+                    })}
                     {r.error.map(|e| view! { <p class="diagnostic warning">{e}</p> })}
                     <ul class="run-items">
                         {r.items.into_iter().map(|(entity, text)| {

@@ -324,3 +324,52 @@ fn the_cost_report_and_kp014_agree_on_a_key_of_a_few_hundred_values() {
         )
     "#]].assert_debug_eq(&(hot_in_cost, kp014));
 }
+
+// issue 16: a filter drops items only after the read, so a filtered read costs what its key
+// condition reads, the same as without the filter.
+#[test]
+fn a_filtered_read_costs_what_it_reads_before_the_filter() {
+    let plain = order_design_with(|_| {});
+    let mut filtered = plain.clone();
+    for pattern in &mut filtered.patterns {
+        if pattern.name == "Get order items" {
+            pattern.filter = vec![crate::model::FilterCondition::new(
+                "price",
+                crate::model::FilterOp::Gt,
+            )];
+        }
+    }
+    let units = |design: &crate::Design| {
+        let (analysis, report) = analysed_cost(design);
+        let verdict = analysis
+            .verdicts
+            .iter()
+            .find(|v| v.pattern == "Get order items")
+            .expect("the pattern");
+        let run = crate::eval::run_pattern(
+            design,
+            &Store::build(
+                design,
+                generate(design, &SampleConfig::default()).load_items(),
+            ),
+            verdict,
+            None,
+        )
+        .expect("it runs");
+        let cost = report
+            .patterns
+            .iter()
+            .find(|p| p.pattern == "Get order items")
+            .expect("its cost");
+        format!(
+            "{} RCU ({}), read {} returned {}",
+            cost.read_units,
+            cost.breakdown.join("; "),
+            run.result.scanned,
+            run.result.items.len()
+        )
+    };
+    expect!["0.5 RCU (3.0 items of ~126 B (as many as the sample returns)), read 3 returned 3"]
+        .assert_eq(&units(&plain));
+    expect!["0.5 RCU (3.0 items of ~126 B (as many as the sample reads, before the filter)), read 3 returned 2"].assert_eq(&units(&filtered));
+}

@@ -6,7 +6,7 @@
 //! gsi GSI1 GSI1PK GSI1SK                  # on the last table; `a,b` for multi-attribute keys
 //! lsi LSI1 LSI1SK
 //! entity Order orderId customerId total:N status=NEW|DONE fc~12 | PK=CUSTOMER#{customerId} SK=ORDER#{orderId}
-//! read by_status Order by status where createdAt > desc order createdAt consistent rate 2000 page 100
+//! read by_status Order by status where createdAt > filter total >= desc order createdAt consistent rate 2000 page 100
 //! put add_order Order rate 5
 //! ```
 //! A key attribute's type is `name:N`; `keys_only` ends a gsi line for that projection.
@@ -143,6 +143,19 @@ fn pattern(words: &[&str]) -> AccessPattern {
                 });
                 i += 3;
             }
+            // `filter status <>`, `filter tags contains`, `filter status in 3`
+            "filter" => {
+                let op = words[i + 2].parse().unwrap_or(FilterOp::Eq);
+                let mut condition = FilterCondition::new(words[i + 1], op);
+                i += 3;
+                if op == FilterOp::In
+                    && let Some(n) = words.get(i).and_then(|w| w.parse().ok())
+                {
+                    condition.count = Some(n);
+                    i += 1;
+                }
+                p.filter.push(condition);
+            }
             "desc" => {
                 p.order = Order::Desc;
                 i += 1;
@@ -186,6 +199,15 @@ pub(crate) fn show(v: &Verdict) -> String {
     if let Some(kc) = &v.key_condition {
         out.push_str(&format!("  {}\n", kc.expression));
         for (name, value) in &kc.values {
+            out.push_str(&format!("    {name} = {value}\n"));
+        }
+    }
+    if let Some(filter) = &v.filter {
+        out.push_str(&format!("  filter: {}\n", filter.expression));
+        for (name, attribute) in &filter.names {
+            out.push_str(&format!("    {name} = {attribute}\n"));
+        }
+        for (name, value) in &filter.values {
             out.push_str(&format!("    {name} = {value}\n"));
         }
     }

@@ -170,6 +170,11 @@ fn a_condition_on_an_attribute_that_is_not_the_next_variable_cannot_use_that_ind
         &format!("{ORDERS}\nread customer_orders_by_date Order by customerId where createdAt >="),
         expect![[r#"
             customer_orders_by_date: Scan
+              filter: #customerId = :customerId AND #createdAt >= :createdAt
+                #customerId = customerId
+                #createdAt = createdAt
+                :customerId = {customerId}
+                :createdAt = {createdAt}
               - the table: the condition on `createdAt` does not map onto SK: in Order's `ORDER#{orderId}` after `ORDER#`, the next variable is `orderId`, not `createdAt`
               - GSI1: GSI1PK = `STATUS#{status}#SHARD{shard:10}` needs `status`, which is not an input
               suggestion: a GSI with partition key `CUSTOMER#{customerId}` and sort key `{createdAt}#{orderId}` would serve it
@@ -183,6 +188,9 @@ fn a_strongly_consistent_read_rejects_a_gsi() {
         &format!("{ORDERS}\nread orders_by_status Order by status consistent"),
         expect![[r#"
             orders_by_status: Scan
+              filter: #status = :status
+                #status = status
+                :status = {status}
               - the table: PK = `CUSTOMER#{customerId}` needs `customerId`, which is not an input
               - GSI1: a GSI is eventually consistent, and the pattern needs strongly consistent reads
               suggestion: a strongly consistent read needs the table's own key (a GSI is eventually consistent): key the table by partition key `STATUS#{status}` and sort key `{orderId}`, or drop the consistency need and add a GSI with those keys
@@ -233,6 +241,9 @@ fn a_multi_attribute_gsi_key_binds_leading_sort_attributes_by_equality() {
                 :pk1 = {tenantId}
                 :pk2 = {region}
             tenant_tickets: Scan
+              filter: #tenantId = :tenantId
+                #tenantId = tenantId
+                :tenantId = {tenantId}
               - the table: PK = `TICKET#{ticketId}` needs `ticketId`, which is not an input
               - ByRegion: region = `{region}` needs `region`, which is not an input
               suggestion: a GSI with partition key `TENANT#{tenantId}` and sort key `{ticketId}` would serve it
@@ -271,10 +282,18 @@ fn a_read_no_index_serves_is_a_scan_with_reasons_and_a_suggestion() {
         ),
         expect![[r#"
             get_order: Scan
+              filter: #orderId = :orderId
+                #orderId = orderId
+                :orderId = {orderId}
               - the table: PK = `CUSTOMER#{customerId}` needs `customerId`, which is not an input
               - GSI1: GSI1PK = `STATUS#{status}#SHARD{shard:10}` needs `status`, which is not an input
               suggestion: a GSI with partition key `ORDER#{orderId}` would serve it
             recent_by_total: Scan
+              filter: #status = :status AND #total > :total
+                #status = status
+                #total = total
+                :status = {status}
+                :total = {total}
               - the table: PK = `CUSTOMER#{customerId}` needs `customerId`, which is not an input
               - GSI1: the condition on `total` does not map onto GSI1SK: in Order's `{createdAt}#{orderId}`, the next variable is `createdAt`, not `total`
               suggestion: a GSI with partition key `STATUS#{status}` and sort key `{total}#{orderId}` would serve it
@@ -346,6 +365,11 @@ fn entities_in_different_partitions_or_tables_cannot_be_read_together() {
         ",
         expect![[r#"
             user_and_team: Scan
+              filter: #userId = :userId AND #teamId = :teamId
+                #userId = userId
+                #teamId = teamId
+                :userId = {userId}
+                :teamId = {teamId}
               - the table: User and Team keep different PK values (`USER#{userId}` and `TEAM#{teamId}`), so no one partition holds both
               suggestion: a GSI with partition key `USER#{userId}#TEAM#{teamId}` would serve it (each of User, Team filling both keys)
             user_and_events: Scan
@@ -365,6 +389,9 @@ fn an_input_the_key_does_not_use_is_a_filter() {
               PK = :pk AND begins_with(SK, :sk)
                 :pk = CUSTOMER#{customerId}
                 :sk = ORDER#
+              filter: #status = :status
+                #status = status
+                :status = {status}
               - `status` not in the table's key: filter after the read
               - chose the table over GSI1, which also serves it: a Query on the table needs no index (no extra writes or storage) and can read consistently
         "#]],
@@ -437,6 +464,9 @@ fn order_management_example_leaves_get_order_by_id_to_a_scan_as_the_seed_states_
         expect![[r#"
             7/8 reads covered
             Get order by ID: Scan
+              filter: #orderId = :orderId
+                #orderId = orderId
+                :orderId = {orderId}
               - the table: PK = `CUSTOMER#{customerId}` needs `customerId`, which is not an input
               - GSI1: GSI1PK = `STATUS#{status}#SHARD{shard:10}` needs `status`, which is not an input
               - GSI2: GSI2PK = `FC#{fulfillmentCenter}` needs `fulfillmentCenter`, which is not an input
@@ -589,9 +619,17 @@ fn an_input_no_returned_entity_has_gets_no_suggestion_and_says_what_was_meant() 
         ",
         expect![[r#"
             get_order: Scan
+              filter: #orderId = :orderId
+                #orderId = orderId
+                :orderId = {orderId}
               - input `orderId` is not an attribute of Order: did you mean `id`?
               - the table: PK = `CUSTOMER#{customerId}` needs `customerId`, which is not an input
             since: Scan
+              filter: #customerId = :customerId AND #created >= :created
+                #customerId = customerId
+                #created = created
+                :customerId = {customerId}
+                :created = {created}
               - sort attribute `created` is not an attribute of Order: did you mean `createdAt`?
               - the table: the condition on `created` does not map onto SK: in Order's `ORDER#{id}` after `ORDER#`, the next variable is `id`, not `created`
         "#]],
@@ -647,6 +685,9 @@ fn an_order_is_apart_from_the_range_condition_and_only_a_sort_key_that_sorts_by_
                 :pk = STATUS#{status}
               order: oldest first by createdAt (ScanIndexForward=true on GSI1SK)
             customer_orders_newest: Scan (descending)
+              filter: #customerId = :customerId
+                #customerId = customerId
+                :customerId = {customerId}
               - the table: the order by `createdAt` is not the order of SK: it sorts by `orderId` after `ORDER#`
               - ByStatus: GSI1PK = `STATUS#{status}` needs `status`, which is not an input
               - ByPriority: GSI2PK = `PRIO#{status}` needs `status`, which is not an input
@@ -656,6 +697,11 @@ fn an_order_is_apart_from_the_range_condition_and_only_a_sort_key_that_sorts_by_
                 :pk = CUSTOMER#{customerId}
               order: descending by orderId (ScanIndexForward=false on SK)
             recent_by_status: Scan
+              filter: #status = :status AND #createdAt >= :createdAt
+                #status = status
+                #createdAt = createdAt
+                :status = {status}
+                :createdAt = {createdAt}
               - a Query returns a range in the order of its attribute: it cannot narrow by `createdAt` and order by `priority`; sort after the read, or order by `createdAt`
               - the table: PK = `CUSTOMER#{customerId}` needs `customerId`, which is not an input
               - ByStatus: the order by `priority` is not the order of GSI1SK: it sorts by `createdAt`
@@ -714,6 +760,11 @@ fn begins_with_on_a_number_sort_key_is_not_a_query() {
         ",
         expect![[r#"
             by_prefix: Scan
+              filter: #player = :player AND begins_with(#score, :score)
+                #player = player
+                #score = score
+                :player = {player}
+                :score = {score}
               - the table: begins_with needs a string or binary sort key; `SK` is a number
               suggestion: a GSI with partition key `PLAYER#{player}` and sort key `{score}` would serve it
             from: Query
@@ -732,8 +783,105 @@ fn a_pattern_that_contradicts_itself_gets_no_suggestion() {
         &format!("{ORDERS}\nread since Order by status,createdAt where createdAt >="),
         expect![[r#"
             since: Scan
+              filter: #status = :status AND #createdAt = :createdAt AND #createdAt >= :createdAt
+                #status = status
+                #createdAt = createdAt
+                :status = {status}
+                :createdAt = {createdAt}
               - the table: PK = `CUSTOMER#{customerId}` needs `customerId`, which is not an input
               - GSI1: the condition on `createdAt` does not map onto GSI1SK: in Order's `{createdAt}#{orderId}` after `{createdAt}#`, the next variable is `orderId`, not `createdAt`
+        "#]],
+    );
+}
+
+// issue 16: a pattern's filter conditions are its Query's FilterExpression, after the inputs
+// its key leaves unused, with attribute-name placeholders (`status` is a reserved word).
+#[test]
+fn a_filter_is_the_querys_filter_expression_after_the_unused_inputs() {
+    check(
+        &format!(
+            "{ORDERS}\nread open_orders Order by customerId,total filter status <> filter createdAt between filter status in 3"
+        ),
+        expect![[r#"
+            open_orders: Query
+              PK = :pk AND begins_with(SK, :sk)
+                :pk = CUSTOMER#{customerId}
+                :sk = ORDER#
+              filter: #total = :total AND #status <> :status AND #createdAt BETWEEN :createdAt AND :createdAt_to AND #status IN (:status_1, :status_2, :status_3)
+                #total = total
+                #status = status
+                #createdAt = createdAt
+                :total = {total}
+                :status = {status}
+                :createdAt = {createdAt}
+                :createdAt_to = {createdAt_to}
+                :status_1 = {status_1}
+                :status_2 = {status_2}
+                :status_3 = {status_3}
+              - `total` not in the table's key: filter after the read
+        "#]],
+    );
+}
+
+// issue 16: DynamoDB refuses a Query whose FilterExpression names a key attribute of the index
+// it queries; an index keyed on the filtered attribute cannot serve it with that filter.
+#[test]
+fn a_filter_on_a_key_attribute_of_the_index_refuses_that_index() {
+    check(
+        "
+        table t PK SK
+        gsi ByStatus status createdAt
+        entity Order orderId customerId status createdAt | PK=CUSTOMER#{customerId} SK=ORDER#{orderId}
+        read by_status Order by status filter createdAt >=
+        read mine Order by customerId filter status =
+        ",
+        expect![[r#"
+            by_status: Scan
+              filter: #status = :status AND #createdAt >= :createdAt
+                #status = status
+                #createdAt = createdAt
+                :status = {status}
+                :createdAt = {createdAt}
+              - the table: PK = `CUSTOMER#{customerId}` needs `customerId`, which is not an input
+              - ByStatus: `createdAt` is a key attribute of ByStatus, and a Query's FilterExpression cannot name one: make it an input or the sort condition
+              suggestion: a GSI with partition key `STATUS#{status}` and sort key `{orderId}` would serve it
+            mine: Query
+              PK = :pk
+                :pk = CUSTOMER#{customerId}
+              filter: #status = :status
+                #status = status
+                :status = {status}
+        "#]],
+    );
+}
+
+// issue 16: GetItem takes no FilterExpression, so a filtered read of one item by its whole
+// key is a Query on that key; a Scan shows everything it filters by.
+#[test]
+fn a_filtered_get_item_is_a_query_and_a_scan_filters_by_everything() {
+    check(
+        &format!(
+            "{ORDERS}\nread get_open Order by customerId,orderId filter status attribute_exists\nread scan Order by total where createdAt > filter status ="
+        ),
+        expect![[r#"
+            get_open: Query
+              PK = :pk AND SK = :sk
+                :pk = CUSTOMER#{customerId}
+                :sk = ORDER#{orderId}
+              filter: attribute_exists(#status)
+                #status = status
+              - GetItem takes no FilterExpression: a Query on the whole key reads the same item and applies the filter
+            scan: Scan
+              filter: #total = :total AND #createdAt > :createdAt AND #status = :status
+                #total = total
+                #createdAt = createdAt
+                #status = status
+                :total = {total}
+                :createdAt = {createdAt}
+                :status = {status}
+              - the table: PK = `CUSTOMER#{customerId}` needs `customerId`, which is not an input
+              - GSI1: GSI1PK = `STATUS#{status}#SHARD{shard:10}` needs `status`, which is not an input
+              suggestion: a GSI with partition key `TOTAL#{total}` and sort key `{createdAt}#{orderId}` would serve it
         "#]],
     );
 }

@@ -725,3 +725,122 @@ fn counting_every_pattern_gives_the_item_counts_of_running_them() {
         assert_eq!(count_all(&design, &store, &verdicts), runs, "{name}");
     }
 }
+
+fn filtered(
+    mut q: KeyQuery,
+    attribute: &str,
+    op: FilterOp,
+    values: Vec<AttributeValue>,
+) -> KeyQuery {
+    q.filter.push(FilterTest {
+        attribute: attribute.into(),
+        op,
+        values,
+    });
+    q
+}
+
+/// The page as [`show_page`] shows it, then how many items were read and returned.
+fn check_filtered(query: KeyQuery, expect: Expect) {
+    let actual = match store().query(&query) {
+        Ok(page) => format!(
+            "{}read {}, returned {}\n",
+            show_page(&page, &["PK", "SK", "score", "name", "note"]),
+            page.scanned,
+            page.items.len()
+        ),
+        Err(e) => format!("error: {e}\n"),
+    };
+    expect.assert_eq(&actual);
+}
+
+// issue 16: a filter is applied after the key condition: the Limit counts the items read, so
+// a page can come back empty with a LastEvaluatedKey, and the units are those of every item
+// read.
+#[test]
+fn a_filter_drops_items_after_the_read_and_the_limit_counts_what_was_read() {
+    let mut limited = filtered(query(None, ("PK", "A")), "name", FilterOp::Eq, vec![s("b")]);
+    limited.limit = Some(2);
+    check_filtered(
+        limited,
+        expect![[r#"
+            LEK PK="A" SK="ORDER#10"
+            60 B, 0.5 RCU
+            read 2, returned 0
+        "#]],
+    );
+    check_filtered(
+        filtered(query(None, ("PK", "A")), "name", FilterOp::Eq, vec![s("b")]),
+        expect![[r#"
+            PK="A" SK="ORDER#2" score=10.0 name="b" note="y"
+            no LEK
+            141 B, 0.5 RCU
+            read 5, returned 1
+        "#]],
+    );
+    // A missing attribute meets only `<>` and attribute_not_exists.
+    check_filtered(
+        filtered(query(None, ("PK", "A")), "name", FilterOp::Ne, vec![s("b")]),
+        expect![[r#"
+            PK="A" SK="ORDER#1" score=-3 name="é"
+            PK="A" SK="ORDER#10" score=9.5 name="a"
+            PK="A" SK="Order#3" score=10 name="Z"
+            PK="A" SK="PROFILE" score=100
+            no LEK
+            141 B, 0.5 RCU
+            read 5, returned 4
+        "#]],
+    );
+    check_filtered(
+        filtered(
+            query(None, ("PK", "A")),
+            "note",
+            FilterOp::NotExists,
+            vec![],
+        ),
+        expect![[r#"
+            PK="A" SK="ORDER#1" score=-3 name="é"
+            PK="A" SK="ORDER#10" score=9.5 name="a"
+            PK="A" SK="Order#3" score=10 name="Z"
+            PK="A" SK="PROFILE" score=100
+            no LEK
+            141 B, 0.5 RCU
+            read 5, returned 4
+        "#]],
+    );
+    // Numbers compare exactly, whatever their spelling; a string never equals a number.
+    check_filtered(
+        filtered(
+            filtered(
+                query(None, ("PK", "A")),
+                "score",
+                FilterOp::Between,
+                vec![n("9.5"), n("1e1")],
+            ),
+            "SK",
+            FilterOp::BeginsWith,
+            vec![s("ORDER#")],
+        ),
+        expect![[r#"
+            PK="A" SK="ORDER#10" score=9.5 name="a"
+            PK="A" SK="ORDER#2" score=10.0 name="b" note="y"
+            no LEK
+            141 B, 0.5 RCU
+            read 5, returned 2
+        "#]],
+    );
+    check_filtered(
+        filtered(
+            query(None, ("PK", "A")),
+            "score",
+            FilterOp::In,
+            vec![s("10"), n("100.00")],
+        ),
+        expect![[r#"
+            PK="A" SK="PROFILE" score=100
+            no LEK
+            141 B, 0.5 RCU
+            read 5, returned 1
+        "#]],
+    );
+}

@@ -375,3 +375,36 @@ fn a_pattern_whose_sort_or_order_attribute_is_also_an_input_contradicts_itself()
         "#]],
     );
 }
+
+// issue 16: a filter that discards most of what its read reads costs the reads of all of it;
+// KP024 says so on the sample and names the index that would read only what is returned.
+#[test]
+fn a_filter_that_discards_most_of_its_read_is_a_warning_with_the_index_that_would_not() {
+    check(
+        "
+        table shop PK SK
+        gsi GSI1 GSI1PK GSI1SK
+        entity Customer customerId | PK=CUSTOMER#{customerId} SK=PROFILE
+        entity Order orderId customerId email status=NEW|PAID|SHIPPED|DONE total:N | PK=CUSTOMER#{customerId} SK=ORDER#{orderId} GSI1PK=ORDERS GSI1SK={orderId}
+        read customer Customer by customerId
+        read one_order Order filter orderId =
+        read by_email Order filter email =
+        read listed Order filter orderId in 1
+        read customers_orders Order filter customerId =
+        read open Order filter status <>
+        read unshipped Order filter orderId <>
+        read without Order filter customerId attribute_not_exists
+        read mine Order by customerId filter email =
+        ",
+        expect![[r#"
+            KP024 Warning patterns/one_order
+              on the sample, the filter of `one_order` discards 29 of the 30 items it reads (97%), and every read pays for all of them: with `orderId` in the key instead of the filter, GSI1 serves it reading only what it returns
+            KP024 Warning patterns/by_email
+              on the sample, the filter of `by_email` discards 29 of the 30 items it reads (97%), and every read pays for all of them: with `email` in the key instead of the filter, a GSI with partition key `EMAIL#{email}` and sort key `{orderId}` would serve it
+            KP024 Warning patterns/listed
+              on the sample, the filter of `listed` discards 29 of the 30 items it reads (97%), and every read pays for all of them: with `orderId` in the key instead of the filter (one Query per value of its `in`), GSI1 serves it reading only what it returns
+            KP024 Warning patterns/without
+              on the sample, the filter of `without` discards 30 of the 30 items it reads (100%), and every read pays for all of them: no key applies its conditions (<>, contains and attribute_not_exists narrow no key): model the items it keeps as their own entity or partition
+        "#]],
+    );
+}

@@ -18,8 +18,8 @@
 
 use crate::item::AttributeValue;
 use crate::model::{
-    AccessPattern, Action, AttrType, Attribute, Design, Entity, Gsi, KeyAttribute, KeyType,
-    Projection, SortCondition, SortOp, Table, WriteStep,
+    AccessPattern, Action, AttrType, Attribute, Design, Entity, FilterCondition, FilterOp, Gsi,
+    KeyAttribute, KeyType, Projection, SortCondition, SortOp, Table, WriteStep,
 };
 use crate::template::KeyTemplate;
 
@@ -526,6 +526,35 @@ fn sort_op(at: &At<'_>) -> Result<SortOp, ImportError> {
 /// A `filter_expression` (`conditions` of `field` with `operator` or `function` and the
 /// parameters `param`, `param2` or `params`, joined by `logical_operator`) in DynamoDB's
 /// words, and the names of the parameters it uses.
+/// A filter condition's `operator`, `function` and parameters, as [`filter_condition_parts`]
+/// reads them.
+type ConditionParts = (Option<String>, Option<String>, Vec<String>);
+
+/// A filter condition's `operator`, `function` and parameters (`param`, `param2`, then
+/// `params`), in order.
+fn filter_condition_parts(condition: &At<'_>) -> Result<ConditionParts, ImportError> {
+    let operator = condition
+        .get("operator")
+        .map(|o| o.str().map(str::to_string))
+        .transpose()?;
+    let function = condition
+        .get("function")
+        .map(|f| f.str().map(str::to_string))
+        .transpose()?;
+    let mut params = Vec::new();
+    for key in ["param", "param2"] {
+        if let Some(p) = condition.get(key) {
+            params.push(p.str()?.to_string());
+        }
+    }
+    if let Some(list) = condition.get("params") {
+        for p in list.array()? {
+            params.push(p.str()?.to_string());
+        }
+    }
+    Ok((operator, function, params))
+}
+
 fn read_filter(at: &At<'_>) -> Result<(String, Vec<String>), ImportError> {
     let joiner = match at.get("logical_operator") {
         Some(op) => op.str()?.to_string(),
@@ -535,27 +564,9 @@ fn read_filter(at: &At<'_>) -> Result<(String, Vec<String>), ImportError> {
     let mut params = Vec::new();
     for condition in at.require("conditions")?.array()? {
         let field = condition.require("field")?.str()?;
-        let mut named = Vec::new();
-        for key in ["param", "param2"] {
-            if let Some(p) = condition.get(key) {
-                named.push(format!(":{}", p.str()?));
-                params.push(p.str()?.to_string());
-            }
-        }
-        if let Some(list) = condition.get("params") {
-            for p in list.array()? {
-                named.push(format!(":{}", p.str()?));
-                params.push(p.str()?.to_string());
-            }
-        }
-        let operator = condition
-            .get("operator")
-            .map(|o| o.str().map(str::to_string))
-            .transpose()?;
-        let function = condition
-            .get("function")
-            .map(|f| f.str().map(str::to_string))
-            .transpose()?;
+        let (operator, function, mine) = filter_condition_parts(&condition)?;
+        let named: Vec<String> = mine.iter().map(|p| format!(":{p}")).collect();
+        params.extend(mine);
         let operand = match function.as_deref() {
             Some("size") => format!("size({field})"),
             _ => field.to_string(),
@@ -575,6 +586,72 @@ fn read_filter(at: &At<'_>) -> Result<(String, Vec<String>), ImportError> {
         parts.push(text);
     }
     Ok((parts.join(&format!(" {joiner} ")), params))
+}
+
+/// The filter conditions kept and the notes on renamed values, or why they do not fit.
+type KeptFilter = Result<(Vec<FilterCondition>, Vec<String>), String>;
+
+/// A `filter_expression`'s conditions as keyplan filter conditions (issue 16), or why they do
+/// not fit: keyplan's filter is a conjunction of conditions on an attribute of the entity, so
+/// `OR`, `size(...)` and `attribute_type` are not kept, nor a condition on a field the entity
+/// lacks. The values' parameters are renamed to keyplan's inputs (`min_total` is `total`).
+fn filter_conditions(at: &At<'_>, entity: &McpEntity<'_>) -> Result<KeptFilter, ImportError> {
+    if let Some(op) = at.get("logical_operator")
+        && !op.str()?.eq_ignore_ascii_case("AND")
+    {
+        return Ok(Err(format!(
+            "joins its conditions with {}, and keyplan's filter is all of its conditions (AND)",
+            op.str()?
+        )));
+    }
+    let mut conditions = Vec::new();
+    let mut renamed = Vec::new();
+    for condition in at.require("conditions")?.array()? {
+        let field = condition.require("field")?.str()?;
+        let (operator, function, params) = filter_condition_parts(&condition)?;
+        let op = match (function.as_deref(), operator.as_deref()) {
+            (Some("begins_with"), _) => FilterOp::BeginsWith,
+            (Some("contains"), _) => FilterOp::Contains,
+            (Some("attribute_exists"), _) => FilterOp::Exists,
+            (Some("attribute_not_exists"), _) => FilterOp::NotExists,
+            (Some(other), _) => {
+                return Ok(Err(format!(
+                    "uses {other}({field}), which keyplan's filter conditions do not hold"
+                )));
+            }
+            (None, Some(op)) => match op.to_ascii_lowercase().parse::<FilterOp>() {
+                Ok(op) => op,
+                Err(_) => return Ok(Err(format!("compares `{field}` with `{op}`"))),
+            },
+            (None, None) => {
+                return Err(condition.invalid("a condition needs an operator or a function"));
+            }
+        };
+        if !entity.has_field(field) {
+            return Ok(Err(format!(
+                "filters on `{field}`, which is not a field of {}",
+                entity.name
+            )));
+        }
+        let mut kept = FilterCondition::new(field, op);
+        if op == FilterOp::In {
+            let n = u32::try_from(params.len()).unwrap_or(u32::MAX);
+            if !(1..=FilterCondition::MAX_IN_VALUES).contains(&n) {
+                return Ok(Err(format!(
+                    "has an `in` of {n} values, and DynamoDB takes 1 to {}",
+                    FilterCondition::MAX_IN_VALUES
+                )));
+            }
+            kept.count = Some(n);
+        }
+        for (param, input) in params.iter().zip(kept.value_names()) {
+            if *param != input {
+                renamed.push(format!("`{param}` is `{input}`"));
+            }
+        }
+        conditions.push(kept);
+    }
+    Ok(Ok((conditions, renamed)))
 }
 
 fn read_pattern(
@@ -628,9 +705,20 @@ fn read_pattern(
     let filter_params = match at.get("filter_expression") {
         Some(filter_at) => {
             let (text, params) = read_filter(&filter_at)?;
-            imported.notes.push(format!(
-                "pattern {name}: filter_expression `{text}` is not kept (keyplan patterns hold no filters yet); the read is judged by its key condition alone"
-            ));
+            match filter_conditions(&filter_at, entity)? {
+                Ok((conditions, renamed)) => {
+                    pattern.filter = conditions;
+                    if !renamed.is_empty() {
+                        imported.notes.push(format!(
+                            "pattern {name}: filter_expression `{text}` is kept as its filter; its values are given as keyplan's inputs: {}",
+                            renamed.join(", ")
+                        ));
+                    }
+                }
+                Err(why) => imported.notes.push(format!(
+                    "pattern {name}: filter_expression `{text}` is not kept: it {why}; the read is judged by its key condition alone"
+                )),
+            }
             params
         }
         None => Vec::new(),

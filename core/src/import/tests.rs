@@ -59,6 +59,15 @@ fn summary(design: &Design) -> String {
             .as_ref()
             .map(|s| format!(" sort {} {}", s.attribute, s.op.as_str()))
             .unwrap_or_default();
+        let filter: String = p
+            .filter
+            .iter()
+            .map(|f| match f.count {
+                Some(n) => format!(" filter {} {} {n}", f.attribute, f.op.as_str()),
+                None => format!(" filter {} {}", f.attribute, f.op.as_str()),
+            })
+            .collect();
+        let sort = format!("{sort}{filter}");
         let writes: Vec<String> = p
             .writes
             .iter()
@@ -632,9 +641,10 @@ fn mcp_consistent_read_is_kept_and_no_gsi_serves_it() {
 }
 
 // issue 15: an mcp `filter_expression` was dropped without a word, and its parameters were
-// read as key or range values.
+// read as key or range values. issue 16: it is the pattern's filter, its values renamed to
+// keyplan's inputs.
 #[test]
-fn mcp_filter_expression_is_kept_as_a_note_and_its_parameters_are_not_keys() {
+fn mcp_filter_expression_is_kept_as_the_filter_and_its_parameters_are_not_keys() {
     check(
         Format::Mcp,
         &mcp_table(MCP_ORDER),
@@ -646,8 +656,8 @@ fn mcp_filter_expression_is_kept_as_a_note_and_its_parameters_are_not_keys() {
             entity Order (Shop) pk=USER#{user_id} sort_key=ORDER#{order_id} [user_id:S! order_id:S! status:S! created_at:S! total:N!]
             pattern order_now Read ["Order"] inputs ["user_id", "order_id"]
             pattern open_orders Read ["Order"] inputs ["status"]
-            pattern big_orders Read ["Order"] inputs ["user_id"]
-            note: pattern big_orders: filter_expression `total >= :min_total` is not kept (keyplan patterns hold no filters yet); the read is judged by its key condition alone
+            pattern big_orders Read ["Order"] inputs ["user_id"] filter total >=
+            note: pattern big_orders: filter_expression `total >= :min_total` is kept as its filter; its values are given as keyplan's inputs: `min_total` is `total`
             note: entity_type values (ORDER) are not kept: keyplan tells entities apart by their key templates
             note: pattern_id and return_type are not kept; each pattern's operation and index_name are keyplan's to decide (compare with `keyplan check`)
             declared big_orders: Query None
@@ -1483,5 +1493,76 @@ fn another_tools_file_over_the_limit_is_refused_before_parsing_and_a_large_desig
             .design
             .description,
         "large"
+    );
+}
+
+// issue 16: what an mcp filter_expression says that keyplan's filter cannot hold is a note,
+// and the read keeps no filter; what it can is kept, each operator and function.
+#[test]
+fn mcp_filter_expressions_that_do_not_fit_are_notes() {
+    let pattern = |name: &str, filter: &str| {
+        format!(
+            r#"{{"pattern_id":9,"name":"{name}","description":"","operation":"Query",
+             "filter_expression":{filter},
+             "parameters":[{{"name":"user_id","type":"string"}},{{"name":"a","type":"string"}},{{"name":"b","type":"string"}},{{"name":"c","type":"string"}}],"return_type":"entity_list"}}"#
+        )
+    };
+    let patterns = [
+        pattern(
+            "ored",
+            r#"{"conditions":[{"field":"status","operator":"=","param":"a"},{"field":"total","operator":">","param":"b"}],"logical_operator":"OR"}"#,
+        ),
+        pattern(
+            "sized",
+            r#"{"conditions":[{"field":"status","function":"size","operator":">","param":"a"}]}"#,
+        ),
+        pattern(
+            "unknown",
+            r#"{"conditions":[{"field":"colour","operator":"=","param":"a"}]}"#,
+        ),
+        pattern(
+            "kept",
+            r#"{"conditions":[{"field":"status","operator":"in","params":["a","b","c"]},{"field":"created_at","function":"attribute_exists"},{"field":"total","operator":"between","param":"a","param2":"b"},{"field":"status","operator":"<>","param":"status"}]}"#,
+        ),
+    ];
+    let order = MCP_ORDER.replacen(
+        r#""access_patterns":["#,
+        &format!(r#""access_patterns":[{},"#, patterns.join(",")),
+        1,
+    );
+    check(
+        Format::Mcp,
+        &mcp_table(&order),
+        expect![[r#"
+        design "Shop"
+        table Shop PK pk:S SK sort_key:S OnDemand
+          gsi ByStatus status:S / created_at:S All
+          gsi Inverted sort_key:S / pk:S KeysOnly
+        entity Order (Shop) pk=USER#{user_id} sort_key=ORDER#{order_id} [user_id:S! order_id:S! status:S! created_at:S! total:N!]
+        pattern ored Read ["Order"] inputs ["user_id"]
+        pattern sized Read ["Order"] inputs ["user_id"]
+        pattern unknown Read ["Order"] inputs ["user_id"]
+        pattern kept Read ["Order"] inputs ["user_id"] filter status in 3 filter created_at attribute_exists filter total between filter status <>
+        pattern order_now Read ["Order"] inputs ["user_id", "order_id"]
+        pattern open_orders Read ["Order"] inputs ["status"]
+        pattern big_orders Read ["Order"] inputs ["user_id"] filter total >=
+        note: pattern ored: filter_expression `status = :a OR total > :b` is not kept: it joins its conditions with OR, and keyplan's filter is all of its conditions (AND); the read is judged by its key condition alone
+        note: pattern ored: parameter(s) c are not attributes of Order; dropped
+        note: pattern sized: filter_expression `size(status) > :a` is not kept: it uses size(status), which keyplan's filter conditions do not hold; the read is judged by its key condition alone
+        note: pattern sized: parameter(s) b, c are not attributes of Order; dropped
+        note: pattern unknown: filter_expression `colour = :a` is not kept: it filters on `colour`, which is not a field of Order; the read is judged by its key condition alone
+        note: pattern unknown: parameter(s) b, c are not attributes of Order; dropped
+        note: pattern kept: filter_expression `status IN (:a, :b, :c) AND attribute_exists(created_at) AND total BETWEEN :a AND :b AND status <> :status` is kept as its filter; its values are given as keyplan's inputs: `a` is `status_1`, `b` is `status_2`, `c` is `status_3`, `a` is `total`, `b` is `total_to`
+        note: pattern big_orders: filter_expression `total >= :min_total` is kept as its filter; its values are given as keyplan's inputs: `min_total` is `total`
+        note: entity_type values (ORDER) are not kept: keyplan tells entities apart by their key templates
+        note: pattern_id and return_type are not kept; each pattern's operation and index_name are keyplan's to decide (compare with `keyplan check`)
+        declared big_orders: Query None
+        declared kept: Query None
+        declared open_orders: Query Some("ByStatus")
+        declared order_now: GetItem None
+        declared ored: Query None
+        declared sized: Query None
+        declared unknown: Query None
+    "#]],
     );
 }

@@ -36,7 +36,7 @@ fn the_order_management_example_round_trips_with_its_canvas_positions() {
     assert!(!design.layout.is_empty());
     let payload = encode(&design).expect("fits in a link");
     // issue 13: version 2, with its checksum, is what links are written in.
-    assert!(payload.starts_with("3."), "{payload}");
+    assert!(payload.starts_with("4."), "{payload}");
     assert_eq!(decode(&payload), Ok(design));
 }
 
@@ -103,7 +103,12 @@ fn a_design_file_version_does_not_travel() {
 #[test]
 fn the_version_prefix_dispatches_to_its_reader() {
     let body = encode(&Design::new("v")).expect("fits")[2..].to_string();
-    assert_eq!(decode_version("3", &body).map(|d| d.name), Ok("v".into()));
+    assert_eq!(decode_version("4", &body).map(|d| d.name), Ok("v".into()));
+    // Version 3's reader sees the filters' count as a byte after the design.
+    assert!(matches!(
+        decode_version("3", &body),
+        Err(LinkError::Malformed { .. })
+    ));
     // Version 2's reader sees the volumes' count as a byte after the design.
     assert!(matches!(
         decode_version("2", &body),
@@ -114,13 +119,13 @@ fn the_version_prefix_dispatches_to_its_reader() {
         decode_version("1", &body),
         Err(LinkError::Malformed { .. })
     ));
-    // Version 1's bytes are version 3's without the orders and the volumes, here their counts
-    // (a zero byte each).
+    // Version 1's bytes are version 4's without the orders, the volumes and the filters, here
+    // their counts (a zero byte each).
     let mut v1_bytes = v1::write(&Design::new("v"));
     assert_eq!(
-        (v1_bytes.pop(), v1_bytes.pop()),
-        (Some(0), Some(0)),
-        "empty lists of orders and volumes end version 3's bytes"
+        (v1_bytes.pop(), v1_bytes.pop(), v1_bytes.pop()),
+        (Some(0), Some(0), Some(0)),
+        "empty lists of orders, volumes and filters end version 4's bytes"
     );
     let v1_body = payload_of_bytes(&v1_bytes)[2..].to_string();
     assert_eq!(
@@ -128,8 +133,8 @@ fn the_version_prefix_dispatches_to_its_reader() {
         Ok("v".into())
     );
     assert_eq!(
-        decode_version("4", &body),
-        Err(LinkError::TooNew { found: 4 })
+        decode_version("5", &body),
+        Err(LinkError::TooNew { found: 5 })
     );
     for bad in ["0", "01", "", "v1", "1a", "99999999999"] {
         assert!(
@@ -167,18 +172,18 @@ fn bad_links_say_what_is_wrong() {
     check(
         "hello",
         expect![
-            "the link has no version: it should start with a version such as `3.`, not `hello`"
+            "the link has no version: it should start with a version such as `4.`, not `hello`"
         ],
     );
     check(
         "7.AAAA",
         expect![
-            "the link was made by a newer keyplan (link version 7, this one reads up to 3): upgrade keyplan"
+            "the link was made by a newer keyplan (link version 7, this one reads up to 4): upgrade keyplan"
         ],
     );
     check(
         "x1.AAAA",
-        expect!["`x1` is not a link version: this keyplan reads versions 1 to 3"],
+        expect!["`x1` is not a link version: this keyplan reads versions 1 to 4"],
     );
     check(
         "1.AB+C",
@@ -247,8 +252,11 @@ fn a_truncated_link_says_it_was_cut_short() {
 #[test]
 fn garbage_in_or_after_the_design_is_refused() {
     let mut bytes = v1::write(&Design::new("g"));
-    // Version 1's bytes: version 3's without the (empty) lists of orders and volumes.
-    assert_eq!((bytes.pop(), bytes.pop()), (Some(0), Some(0)));
+    // Version 1's bytes: version 4's without the (empty) lists of orders, volumes and filters.
+    assert_eq!(
+        (bytes.pop(), bytes.pop(), bytes.pop()),
+        (Some(0), Some(0), Some(0))
+    );
     bytes.extend_from_slice(b"xyz");
     check(
         &payload_of_bytes(&bytes),
@@ -502,8 +510,67 @@ fn a_pattern_order_travels_in_version_2() {
     design.patterns[1].order_by = Some("createdAt".into());
     design.patterns[3].order_by = Some("lineNo".into());
     let ordered = encode(&design).expect("fits");
-    assert!(ordered.starts_with("3."), "{ordered}");
+    assert!(ordered.starts_with("4."), "{ordered}");
     assert_eq!(decode(&ordered), Ok(design));
+}
+
+// issue 16: a pattern's filter conditions travel in version 4, after the volumes; an old link
+// still opens (without them), and a filter for a pattern that is not there, or an operator
+// that does not exist, is refused with where it is.
+#[test]
+fn filters_travel_in_version_4_and_bad_ones_are_refused() {
+    use crate::model::{FilterCondition, FilterOp};
+    let mut design = crate::examples::first();
+    design.patterns[1].filter = vec![
+        FilterCondition::new("status", FilterOp::Ne),
+        FilterCondition {
+            count: Some(3),
+            ..FilterCondition::new("status", FilterOp::In)
+        },
+    ];
+    design.patterns[2].filter = vec![FilterCondition::new("deletedAt", FilterOp::NotExists)];
+    let link = encode(&design).expect("fits");
+    assert!(link.starts_with("4."), "{link}");
+    assert_eq!(decode(&link), Ok(design.clone()));
+
+    let plain = Design::new("f");
+    let mut bytes = v1::write(&plain);
+    assert_eq!(bytes.pop(), Some(0), "no filters: an empty list");
+    let checked = |bytes: &[u8]| {
+        let mut with_sum = bytes.to_vec();
+        with_sum.extend_from_slice(&crc32(bytes).to_le_bytes());
+        format!("4.{}", &payload_of_bytes(&with_sum)[2..])
+    };
+    // One filtered pattern, index 0, in a design with no pattern.
+    let mut hostile = bytes.clone();
+    hostile.extend_from_slice(&[1, 0, 1]);
+    check(
+        &checked(&hostile),
+        expect![
+            "the link's design is damaged: at byte 14: a filter for pattern 0, but there are 0 patterns and filters come by increasing pattern"
+        ],
+    );
+    let mut one = plain.clone();
+    one.patterns
+        .push(crate::model::AccessPattern::read("p", &["E"], &[]));
+    let mut bytes = v1::write(&one);
+    assert_eq!(bytes.pop(), Some(0));
+    // Pattern 0, one condition on attribute `a` (a new name), operator 12 (there are 12).
+    bytes.extend_from_slice(&[1, 0, 1]);
+    let name_at = bytes.len();
+    let mut named = v1::write(&{
+        let mut d = one.clone();
+        d.patterns[0].filter = vec![FilterCondition::new("a", FilterOp::Eq)];
+        d
+    });
+    named.truncate(named.len() - 1);
+    let name_bytes = &named[name_at..];
+    bytes.extend_from_slice(name_bytes);
+    bytes.push(12);
+    check(
+        &checked(&bytes),
+        expect!["the link's design is damaged: at byte 31: 12 is not a filter operator"],
+    );
 }
 
 #[test]

@@ -1,10 +1,11 @@
-//! Link format versions 1, 2 and 3: the byte layout of a design, written and read by hand.
+//! Link format versions 1 to 4: the byte layout of a design, written and read by hand.
 //!
 //! Version 2 is version 1 followed by the patterns' orders (`order_by`, which version 1 cannot
 //! carry): `seq<varint pattern index, name<attribute>>`, indexes increasing. Version 3 (issue
 //! 17) is version 2 followed by the entities' volumes (measured on a live table):
 //! `seq<varint entity index, varint items, varint item bytes, varint sampled>`, indexes
-//! increasing. Before the tails, every version's bytes are version 1's.
+//! increasing. Version 4 (issue 16) is version 3 followed by the patterns' filters
+//! ([`write_filters`]). Before the tails, every version's bytes are version 1's.
 //!
 //! Only this module knows the layout; the model knows nothing of it, so renaming or reordering
 //! anything in [`crate::model`] cannot change what an old link means. Once released, version 1
@@ -66,9 +67,9 @@ use std::sync::LazyLock;
 
 use crate::item::{AttributeValue, Item};
 use crate::model::{
-    AccessPattern, Action, AttrType, Attribute, Billing, CURRENT_VERSION, Design, Entity, Gsi,
-    KeyAttribute, KeyType, Lsi, Order, Point, Projection, SortCondition, SortOp, Table, Volume,
-    WriteStep,
+    AccessPattern, Action, AttrType, Attribute, Billing, CURRENT_VERSION, Design, Entity,
+    FilterCondition, FilterOp, Gsi, KeyAttribute, KeyType, Lsi, Order, Point, Projection,
+    SortCondition, SortOp, Table, Volume, WriteStep,
 };
 use crate::template::KeyTemplate;
 
@@ -169,8 +170,8 @@ pub(super) struct WireError {
     pub problem: String,
 }
 
-/// The bytes of `design` in version 3's layout (version 1's, then the patterns' orders, then
-/// the entities' volumes). Its `version` (the design-file format) does
+/// The bytes of `design` in version 4's layout (version 1's, then the patterns' orders, the
+/// entities' volumes, then the patterns' filters). Its `version` (the design-file format) does
 /// not travel: a decoded link is always a current design.
 pub(super) fn write(design: &Design) -> Vec<u8> {
     let Design {
@@ -220,6 +221,7 @@ pub(super) fn write(design: &Design) -> Vec<u8> {
         w.varint(*item_bytes);
         w.varint(*sampled);
     });
+    write_filters(&mut w, patterns);
     let mut whole = Writer::default();
     for texts in &w.prose {
         whole.seq(texts, |whole, text| whole.str(text));
@@ -228,7 +230,7 @@ pub(super) fn write(design: &Design) -> Vec<u8> {
     whole.bytes
 }
 
-/// The design in version-`version` (1, 2 or 3) `bytes`, which must be consumed exactly.
+/// The design in version-`version` (1 to 4) `bytes`, which must be consumed exactly.
 pub(super) fn read(bytes: &[u8], version: u32) -> Result<Design, WireError> {
     let mut r = Reader {
         bytes,
@@ -301,6 +303,9 @@ pub(super) fn read(bytes: &[u8], version: u32) -> Result<Design, WireError> {
             previous = Some(index);
         }
     }
+    if version >= 4 {
+        read_filters(&mut r, &mut patterns)?;
+    }
     let left_over = r.prose.iter().map(VecDeque::len).sum::<usize>();
     if left_over > 0 {
         return Err(WireError {
@@ -349,6 +354,97 @@ const ACTIONS: [Action; 5] = [
     Action::Delete,
     Action::Transact,
 ];
+/// Version 4's filter operators, by wire code: never reorder, only append.
+const FILTER_OPS: [FilterOp; 12] = [
+    FilterOp::Eq,
+    FilterOp::Ne,
+    FilterOp::Lt,
+    FilterOp::Le,
+    FilterOp::Gt,
+    FilterOp::Ge,
+    FilterOp::Between,
+    FilterOp::BeginsWith,
+    FilterOp::Contains,
+    FilterOp::In,
+    FilterOp::Exists,
+    FilterOp::NotExists,
+];
+/// A filter condition's wire byte: its operator's code, and this bit when a count follows.
+const FILTER_COUNT: u8 = 0x80;
+
+/// Version 4's tail: the patterns' filters (issue 16),
+/// `seq<varint pattern index, seq<name<attribute>, u8 op | FILTER_COUNT, [varint count]>>`,
+/// pattern indexes increasing, only patterns with a filter.
+fn write_filters(w: &mut Writer, patterns: &[AccessPattern]) {
+    let filtered: Vec<(usize, &Vec<FilterCondition>)> = patterns
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| !p.filter.is_empty())
+        .map(|(i, p)| (i, &p.filter))
+        .collect();
+    w.seq(&filtered, |w, (i, conditions)| {
+        w.count(*i);
+        w.seq(conditions, |w, condition| {
+            let FilterCondition {
+                attribute,
+                op,
+                count,
+            } = condition;
+            w.name(Interned::Attribute, attribute);
+            let mut byte = code(&FILTER_OPS, *op);
+            if count.is_some() {
+                byte |= FILTER_COUNT;
+            }
+            w.u8(byte);
+            if let Some(count) = count {
+                w.varint(u64::from(*count));
+            }
+        });
+    });
+}
+
+/// Reads [`write_filters`]'s tail into `patterns`.
+fn read_filters(r: &mut Reader, patterns: &mut [AccessPattern]) -> Result<(), WireError> {
+    let n_filtered = r.count("pattern filters")?;
+    let mut previous: Option<usize> = None;
+    let n_patterns = patterns.len();
+    for _ in 0..n_filtered {
+        let at = r.at;
+        // An index, not a count: it is bounded by the patterns, not by the bytes left.
+        let index = usize::try_from(r.varint("a pattern's index")?).unwrap_or(usize::MAX);
+        let in_order = previous.is_none_or(|p| index > p);
+        if index >= n_patterns || !in_order {
+            return Err(WireError {
+                at,
+                problem: format!(
+                    "a filter for pattern {index}, but there are {n_patterns} patterns and filters come by increasing pattern"
+                ),
+            });
+        }
+        let conditions = r.seq("a pattern's filter conditions", |r| {
+            let attribute = r.name(Interned::Attribute, "a filter condition's attribute")?;
+            let at = r.at;
+            let byte = r.u8("a filter operator")?;
+            let op = FILTER_OPS
+                .get(usize::from(byte & !FILTER_COUNT))
+                .copied()
+                .ok_or_else(|| WireError {
+                    at,
+                    problem: format!("{} is not a filter operator", byte & !FILTER_COUNT),
+                })?;
+            let count = r.when(byte & FILTER_COUNT != 0, |r| r.u32("an in's value count"))?;
+            Ok(FilterCondition {
+                attribute,
+                op,
+                count,
+            })
+        })?;
+        patterns[index].filter = conditions;
+        previous = Some(index);
+    }
+    Ok(())
+}
+
 const SORT_OPS: [SortOp; 7] = [
     SortOp::Eq,
     SortOp::Lt,
@@ -646,6 +742,8 @@ fn write_pattern(w: &mut Writer, pattern: &AccessPattern) {
         order,
         // Carried after the samples, in version 2.
         order_by: _,
+        // Carried after the volumes, in version 4.
+        filter: _,
         consistent,
         rate,
         page_size,
@@ -782,6 +880,7 @@ fn read_pattern(r: &mut Reader) -> Result<AccessPattern, WireError> {
             Order::Asc
         },
         order_by: None,
+        filter: Vec::new(),
         consistent: flags & PATTERN_CONSISTENT != 0,
         rate,
         page_size,

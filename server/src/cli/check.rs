@@ -62,6 +62,9 @@ pub struct PatternReport {
     /// `None` for the table itself (and for Scan and writes).
     pub index: Option<String>,
     pub key_condition: Option<String>,
+    /// The FilterExpression applied after the read (issue 16).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub filter: Option<String>,
     pub covered: bool,
     pub reasons: Vec<String>,
 }
@@ -90,6 +93,7 @@ pub fn design_report(file: &str, name: &str, analysis: &Analysis) -> DesignRepor
                 operation: v.operation.as_str(),
                 index: v.index.clone(),
                 key_condition: v.key_condition.as_ref().map(|k| k.expression.clone()),
+                filter: v.filter.as_ref().map(|f| f.expression.clone()),
                 covered: v.covered,
                 reasons: v.reasons.clone(),
             })
@@ -263,6 +267,9 @@ pub fn render_text(file: &str, imported: &Imported, analysis: &Analysis) -> Stri
                     }
                 })
                 .unwrap_or_default();
+            if let Some(filter) = &v.filter {
+                condition.push_str(&format!("  FILTER {}", filter.expression));
+            }
             if let Some(shards) = v.shards {
                 condition.push_str(&format!("  x{shards} shards, merged"));
             }
@@ -438,7 +445,7 @@ mod tests {
         expect_test::expect![[r#"
             x.keyplan.json (Order management)
               PATTERN                          OPERATION          INDEX KEY CONDITION
-              Get order by ID                  Scan               -
+              Get order by ID                  Scan               -       FILTER #orderId = :orderId
                                                because the table: PK = `CUSTOMER#{customerId}` needs `customerId`, which is not an input
                                                because GSI1: GSI1PK = `STATUS#{status}#SHARD{shard:10}` needs `status`, which is not an input
                                                because GSI2: GSI2PK = `FC#{fulfillmentCenter}` needs `fulfillmentCenter`, which is not an input

@@ -143,6 +143,13 @@ pub fn describe(verdict: &Verdict, run: &PatternRun) -> String {
     for condition in &run.conditions {
         let _ = writeln!(out, "key condition: {condition}");
     }
+    if let Some(filter) = &run.filter {
+        let _ = writeln!(
+            out,
+            "filter: {filter} (read {} item(s) before it)",
+            run.result.scanned
+        );
+    }
     if run.operation == Operation::Query {
         let _ = writeln!(
             out,

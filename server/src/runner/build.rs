@@ -189,6 +189,7 @@ fn read_check(design: &Design, store: &Store, verdict: &Verdict) -> CheckKind {
                     .sort_condition
                     .as_ref()
                     .map(|s| (s.attribute.clone(), s.op, s.values.clone())),
+                filter: query.filter.clone(),
             },
             pages,
         ));
@@ -230,6 +231,7 @@ fn expected_pages(
         return Ok(vec![ExpectedPage {
             items: page.items,
             read_units: page.read_units,
+            scanned: page.scanned,
         }]);
     }
     let mut pages = Vec::new();
@@ -240,6 +242,7 @@ fn expected_pages(
         pages.push(ExpectedPage {
             items: page.items,
             read_units: page.read_units,
+            scanned: page.scanned,
         });
         match next {
             Some(key) if pages.len() < 100_000 => query.exclusive_start_key = Some(key),

@@ -29,6 +29,8 @@ pub type Names<'a> = &'a (dyn Fn(&str) -> String + Send + Sync);
 struct Tally {
     requests: usize,
     capacity: f64,
+    /// The items the engine read before the filter (ScannedCount summed).
+    scanned: usize,
 }
 
 /// Runs a read and compares it with the prediction: each query's pages item for item, and for
@@ -42,6 +44,7 @@ pub async fn read(
     let started = Instant::now();
     let mut tally = Tally::default();
     let outcome = read_and_compare(engine, names, check, &mut tally).await;
+    let scanned = tally.scanned;
     let mut result = PatternResult::new(
         index,
         &check.pattern,
@@ -49,8 +52,15 @@ pub async fn read(
         check.index.clone(),
     );
     result.expected_items = check.n_expected();
+    let filtered = check.queries.iter().any(|(q, _)| q.has_filter());
+    if filtered {
+        result.expected_scanned = Some(check.n_scanned());
+    }
     result.inputs = check.inputs.clone();
     result.predicted_capacity = Some(check.predicted_units());
+    if filtered {
+        result.actual_scanned = Some(scanned);
+    }
     finish(result, started, &tally, outcome)
 }
 
@@ -99,10 +109,22 @@ async fn read_and_compare(
     let mut diffs = Vec::new();
     let mut actual = 0;
     let mut first_pages = Vec::new();
-    for (shard, ((_, expected), answer)) in check.queries.iter().zip(answers).enumerate() {
-        let (pages, requests, capacity) = answer?;
+    for (shard, ((query, expected), answer)) in check.queries.iter().zip(answers).enumerate() {
+        let (pages, requests, capacity, scanned) = answer?;
         tally.requests += requests;
         tally.capacity += capacity;
+        tally.scanned += scanned;
+        let want_scanned: usize = expected.iter().map(|p| p.scanned).sum();
+        if query.has_filter() && scanned != want_scanned {
+            let label = if sharded {
+                format!("shard {shard}: ")
+            } else {
+                String::new()
+            };
+            diffs.push(format!(
+                "{label}the engine read {scanned} items before the filter (ScannedCount), core predicts {want_scanned}"
+            ));
+        }
         let label = if sharded {
             format!("shard {shard}: ")
         } else {
@@ -151,7 +173,9 @@ async fn read_and_compare(
     Ok((actual, diffs))
 }
 
-type Pages = (Vec<Vec<Item>>, usize, f64);
+/// The pages' items, the requests sent, the capacity consumed and the items read before the
+/// filter.
+type Pages = (Vec<Vec<Item>>, usize, f64, usize);
 
 async fn get_item(
     engine: &Engine,
@@ -173,11 +197,9 @@ async fn get_item(
         .consumed_capacity()
         .and_then(|c| c.capacity_units())
         .unwrap_or(0.0);
-    Ok((
-        vec![out.item().map(item_from_sdk).into_iter().collect()],
-        1,
-        capacity,
-    ))
+    let items: Vec<Item> = out.item().map(item_from_sdk).into_iter().collect();
+    let scanned = items.len();
+    Ok((vec![items], 1, capacity, scanned))
 }
 
 /// One Query, paged to the end.
@@ -187,7 +209,14 @@ async fn query_pages(
     check: &ReadCheck,
     query: &KeyQuery,
 ) -> Result<Pages, RunError> {
-    let (expression, names, values) = query.expression();
+    let (expression, mut names, mut values) = query.expression();
+    let filter = query
+        .filter_expression()
+        .map(|(text, more_names, more_values)| {
+            names.extend(more_names);
+            values.extend(more_values);
+            text
+        });
     let names: HashMap<String, String> = names.into_iter().collect();
     let values = values
         .iter()
@@ -196,6 +225,7 @@ async fn query_pages(
     let mut pages = Vec::new();
     let mut start: Option<HashMap<String, Sdk>> = None;
     let mut capacity = 0.0;
+    let mut scanned = 0usize;
     loop {
         let out = engine
             .client
@@ -203,6 +233,7 @@ async fn query_pages(
             .table_name(table)
             .set_index_name(check.index.clone())
             .key_condition_expression(&expression)
+            .set_filter_expression(filter.clone())
             .set_expression_attribute_names(Some(names.clone()))
             .set_expression_attribute_values(Some(values.clone()))
             .scan_index_forward(check.scan_forward)
@@ -221,6 +252,7 @@ async fn query_pages(
             .and_then(|c| c.capacity_units())
             .unwrap_or(0.0);
         pages.push(out.items().iter().map(item_from_sdk).collect());
+        scanned += usize::try_from(out.scanned_count()).unwrap_or(0);
         match out.last_evaluated_key() {
             Some(key) if !key.is_empty() => start = Some(key.clone()),
             _ => break,
@@ -232,7 +264,7 @@ async fn query_pages(
         }
     }
     let requests = pages.len();
-    Ok((pages, requests, capacity))
+    Ok((pages, requests, capacity, scanned))
 }
 
 /// DynamoDB's order of key values: strings and binaries by bytes, numbers by value.

@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+use keyplan_core::eval::FilterTest;
 use keyplan_core::{AttributeValue, Item, Operation, SortOp, Table};
 
 /// Everything one run does.
@@ -93,6 +94,16 @@ impl ReadCheck {
             .sum()
     }
 
+    /// The items core predicts the key conditions read before any filter, over all queries
+    /// and pages (the ScannedCounts summed).
+    pub fn n_scanned(&self) -> usize {
+        self.queries
+            .iter()
+            .flat_map(|(_, pages)| pages)
+            .map(|p| p.scanned)
+            .sum()
+    }
+
     /// Every item core predicts over all queries and pages.
     pub fn n_expected(&self) -> usize {
         self.queries
@@ -109,6 +120,8 @@ pub struct ExpectedPage {
     pub items: Vec<Item>,
     /// The read units core's cost model charges for the page.
     pub read_units: f64,
+    /// The items read for the page before the filter (its ScannedCount).
+    pub scanned: usize,
 }
 
 /// A key condition's text, its `#name` placeholders and its `:value` placeholders.
@@ -120,6 +133,8 @@ pub struct KeyQuery {
     pub partition: Vec<(String, AttributeValue)>,
     pub sort_equal: Vec<(String, AttributeValue)>,
     pub sort_condition: Option<(String, SortOp, Vec<AttributeValue>)>,
+    /// The FilterExpression's conditions (issue 16), applied after the key condition.
+    pub filter: Vec<FilterTest>,
 }
 
 impl KeyQuery {
@@ -145,6 +160,42 @@ impl KeyQuery {
             });
         }
         (terms.join(" AND "), names, values)
+    }
+
+    /// The FilterExpression with `#f`/`:f` placeholders (apart from the key condition's), its
+    /// names and its values; `None` without a filter.
+    pub fn filter_expression(&self) -> Option<Expression> {
+        if self.filter.is_empty() {
+            return None;
+        }
+        let mut terms = Vec::new();
+        let mut names = Vec::new();
+        let mut values = Vec::new();
+        for (i, test) in self.filter.iter().enumerate() {
+            let name = format!("#f{i}");
+            names.push((name.clone(), test.attribute.clone()));
+            let placeholders: Vec<String> = test
+                .values
+                .iter()
+                .enumerate()
+                .map(|(j, v)| {
+                    let placeholder = format!(":f{i}_{j}");
+                    values.push((placeholder.clone(), v.clone()));
+                    placeholder
+                })
+                .collect();
+            terms.push(keyplan_core::coverage::filter_clause(
+                test.op,
+                &name,
+                &placeholders,
+            ));
+        }
+        Some((terms.join(" AND "), names, values))
+    }
+
+    /// Whether the read has a filter, so that its ScannedCount and Count differ.
+    pub fn has_filter(&self) -> bool {
+        !self.filter.is_empty()
     }
 
     /// The full primary key, for a GetItem.

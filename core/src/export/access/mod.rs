@@ -52,6 +52,10 @@ struct Read {
     table: String,
     index: Option<String>,
     key_condition: String,
+    /// The FilterExpression (issue 16), its names and values among `names` and `values`.
+    filter: Option<String>,
+    /// Each input a filter value is given as, and the attribute it is compared with (its type).
+    filter_inputs: Vec<(String, String)>,
     names: Vec<(String, String)>,
     values: Vec<Placeholder>,
     forward: bool,
@@ -423,24 +427,29 @@ fn read_call(design: &Lookup<'_>, pattern: &AccessPattern, verdict: &Verdict) ->
     let spec = match (&verdict.query, verdict.operation) {
         (Some(spec), Operation::GetItem | Operation::Query) => spec,
         _ => {
-            // No index serves the read: a filtered Scan, said plainly.
-            let mut names_scope = Scope::new();
-            let mut names = Vec::new();
-            let mut values = Vec::new();
-            let mut terms = Vec::new();
-            for input in &pattern.inputs {
-                let n = placeholder(input, &mut names_scope, "a");
-                terms.push(format!("#{n} = :{n}"));
-                names.push((format!("#{n}"), input.clone()));
-                values.push((format!(":{n}"), input.clone()));
-            }
+            // No index serves the read: a filtered Scan, said plainly, with the verdict's
+            // FilterExpression (the inputs, the sort condition, the filter conditions).
+            let (filter, names, values) = match &verdict.filter {
+                Some(f) => (
+                    f.expression.clone(),
+                    f.names.clone(),
+                    f.values
+                        .iter()
+                        .map(|(name, template)| {
+                            let input = template.trim_start_matches('{').trim_end_matches('}');
+                            (name.clone(), input.to_string())
+                        })
+                        .collect(),
+                ),
+                None => (String::new(), Vec::new(), Vec::new()),
+            };
             let mut why = verdict.reasons.clone();
             if let Some(s) = &verdict.suggestion {
                 why.push(format!("suggestion: {s}"));
             }
             return Kind::Scan(Scan {
                 table: Some(table.name.clone()),
-                filter: terms.join(" AND "),
+                filter,
                 names,
                 values,
                 limit,
@@ -528,6 +537,40 @@ fn read_call(design: &Lookup<'_>, pattern: &AccessPattern, verdict: &Verdict) ->
             terms.push(term);
         }
     }
+    // The FilterExpression, its placeholders kept apart from the key condition's (`#f_`,
+    // `:f_`), each value an input of the function typed by the attribute it is compared with.
+    let mut filter = None;
+    let mut filter_inputs = Vec::new();
+    if let Some(expression) = &verdict.filter {
+        let mut clauses = Vec::new();
+        for term in &expression.terms {
+            let n = placeholder(&format!("f_{}", term.attribute), &mut name_scope, "f");
+            names.push((format!("#{n}"), term.attribute.clone()));
+            let ty = input_type(design, &pattern.entities, &term.attribute)
+                .as_key_type()
+                .unwrap_or(KeyType::S);
+            let mut value_names = Vec::new();
+            for input in &term.inputs {
+                let v = placeholder(&format!("f_{input}"), &mut value_scope, "f");
+                values.push(Placeholder {
+                    name: format!(":{v}"),
+                    value: TemplatedKey {
+                        attr: term.attribute.clone(),
+                        ty,
+                        template: KeyTemplate::variable(input),
+                    },
+                });
+                value_names.push(format!(":{v}"));
+                filter_inputs.push((input.clone(), term.attribute.clone()));
+            }
+            clauses.push(crate::coverage::filter_clause(
+                term.op,
+                &format!("#{n}"),
+                &value_names,
+            ));
+        }
+        filter = Some(clauses.join(" AND "));
+    }
     let shards = verdict.shards.and_then(|n| {
         spec.partition
             .iter()
@@ -543,6 +586,8 @@ fn read_call(design: &Lookup<'_>, pattern: &AccessPattern, verdict: &Verdict) ->
         table: table.name.clone(),
         index: verdict.index.clone(),
         key_condition: terms.join(" AND "),
+        filter,
+        filter_inputs,
         names,
         values,
         forward: verdict.scan_forward,
@@ -602,6 +647,12 @@ fn calls(design: &Lookup<'_>) -> Vec<Call> {
                 Kind::Query(r) => {
                     for p in &r.values {
                         push_inputs(&mut inputs, &p.value.template, design, &pattern.entities);
+                    }
+                    // A filter value (`status_1`, `total_to`) has its attribute's type.
+                    for (input, attribute) in &r.filter_inputs {
+                        if let Some(i) = inputs.iter_mut().find(|i| i.attr == *input) {
+                            i.ty = input_type(design, &pattern.entities, attribute);
+                        }
                     }
                 }
                 Kind::Scan(s) => {

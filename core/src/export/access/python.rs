@@ -329,6 +329,9 @@ impl Dialect for Python {
             "KeyConditionExpression".to_string(),
             py_str(&r.key_condition),
         ));
+        if let Some(filter) = &r.filter {
+            request.push(("FilterExpression".to_string(), py_str(filter)));
+        }
         request.push((
             "ExpressionAttributeNames".to_string(),
             dict(&quoted_values(&r.names)),

@@ -120,6 +120,9 @@ impl Rust {
             "{ind}.key_condition_expression({})",
             rs_str(&r.key_condition)
         );
+        if let Some(filter) = &r.filter {
+            let _ = writeln!(out, "{ind}.filter_expression({})", rs_str(filter));
+        }
         names_calls(out, &r.names, ind);
         for p in &r.values {
             let _ = writeln!(

@@ -79,6 +79,9 @@ impl TypeScript {
             "{ind}KeyConditionExpression: {},",
             ts_str(&r.key_condition)
         );
+        if let Some(filter) = &r.filter {
+            let _ = writeln!(out, "{ind}FilterExpression: {},", ts_str(filter));
+        }
         let _ = writeln!(
             out,
             "{ind}ExpressionAttributeNames: {},",

@@ -1,0 +1,90 @@
+//! KP024 (issue 16): a read whose filter, on the sample, discards more than 90% of the items
+//! its key condition reads. DynamoDB charges for every item read, so such a read pays ten
+//! times for what it returns, and more as its partitions grow; the finding names the index that
+//! would read only what is returned (one the design has, or the one to add).
+//!
+//! This is the one finding that looks at sample data: the default sample is generated only
+//! when a covered read has a filter, and not at all past [`MAX_ITEMS`] items.
+
+use super::Findings;
+use crate::answer::{Operation, Place, Severity, Verdict};
+use crate::coverage::Prepared;
+use crate::coverage::filter::{Narrowing, narrowing};
+use crate::eval::{Store, run_pattern};
+use crate::model::AccessPattern;
+use crate::sample::{SampleConfig, generate_within};
+
+/// The largest sample the check generates: beyond it, the design is left unchecked rather
+/// than slow to analyse.
+pub(crate) const MAX_ITEMS: u64 = 20_000;
+
+/// The share of the items read a filter may discard before KP024 warns.
+const MAX_DISCARDED: f64 = 0.9;
+
+/// Reads fewer items than this on the sample tell too little to warn about.
+const MIN_READ: usize = 10;
+
+/// KP024 for every covered read with a filter.
+pub(super) fn discarding(prepared: &Prepared<'_>, verdicts: &[Verdict], out: &mut Findings) {
+    let design = prepared.design;
+    // The verdicts are the patterns', in design order: paired, not looked up by name (a
+    // design can have 50,000 patterns).
+    let filtered: Vec<(&AccessPattern, &Verdict)> = design
+        .patterns
+        .iter()
+        .zip(verdicts)
+        .filter(|(p, v)| !p.filter.is_empty() && v.operation == Operation::Query)
+        .collect();
+    if filtered.is_empty() {
+        return;
+    }
+    let Ok(sample) = generate_within(design, &SampleConfig::default(), MAX_ITEMS) else {
+        return;
+    };
+    let store = Store::build(design, sample.into_load_items());
+    for (pattern, verdict) in filtered {
+        let Ok(run) = run_pattern(design, &store, verdict, None) else {
+            continue;
+        };
+        let read = run.result.scanned;
+        let returned = run.result.items.len();
+        if read < MIN_READ {
+            continue;
+        }
+        let discarded = read - returned.min(read);
+        if (discarded as f64) <= MAX_DISCARDED * read as f64 {
+            continue;
+        }
+        let keyed = |condition: &crate::model::FilterCondition| {
+            let per_value = if condition.op == crate::model::FilterOp::In {
+                " (one Query per value of its `in`)"
+            } else {
+                ""
+            };
+            format!(
+                "with `{}` in the key instead of the filter{per_value}",
+                condition.attribute
+            )
+        };
+        let instead = match narrowing(prepared, pattern) {
+            Some((condition, Narrowing::Existing { index })) => format!(
+                "{}, {index} serves it reading only what it returns",
+                keyed(&condition)
+            ),
+            Some((condition, Narrowing::Suggested(suggestion))) => {
+                format!("{}, {suggestion}", keyed(&condition))
+            }
+            None => "no key applies its conditions (<>, contains and attribute_not_exists narrow no key): model the items it keeps as their own entity or partition".to_string(),
+        };
+        out.push(
+            "KP024",
+            Severity::Warning,
+            Place::Pattern(pattern.name.clone()),
+            format!(
+                "on the sample, the filter of `{}` discards {discarded} of the {read} items it reads ({:.0}%), and every read pays for all of them: {instead}",
+                pattern.name,
+                discarded as f64 * 100.0 / read as f64
+            ),
+        );
+    }
+}
