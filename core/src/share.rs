@@ -26,7 +26,8 @@
 //! is weak on short inputs (RFC 3309 replaced it in SCTP for that reason), and links are short;
 //! zlib's header would also cost 6 more bytes. Version 1 links (no orders, no checksum) still
 //! open. Version 3 (issue 17) adds the entities' volumes after the orders, with the same
-//! checksum.
+//! checksum; version 4 (issue 16) the tables' replicas and the patterns' peak factors after
+//! the volumes.
 
 mod v1;
 
@@ -39,7 +40,7 @@ use miniz_oxide::inflate::core::{DecompressorOxide, decompress, inflate_flags};
 use crate::model::Design;
 
 /// The link format this build writes (the newest it reads).
-pub const LINK_VERSION: u32 = 3;
+pub const LINK_VERSION: u32 = 4;
 /// The longest payload (after `#d=`) a link may carry, in characters: 64 KiB of text. Browsers
 /// and chat tools start truncating URLs somewhere past this.
 pub const MAX_LINK_CHARS: usize = 64 * 1024;
@@ -197,7 +198,7 @@ fn decode_version(version: &str, body: &str) -> Result<Design, LinkError> {
                 problem: format!("at byte {}: {}", e.at, e.problem),
             })
         }
-        Some(n @ (2 | 3)) => {
+        Some(n @ (2..=4)) => {
             let bytes = inflate(v1::dictionary(), &unbase64(body)?)?;
             let Some(split) = bytes.len().checked_sub(4) else {
                 return Err(LinkError::Truncated);

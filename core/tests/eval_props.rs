@@ -202,6 +202,7 @@ fn design(case: &Case) -> Design {
         lsis: vec![],
         billing: Default::default(),
         ttl_attribute: None,
+        replicas: Vec::new(),
     });
     design
 }

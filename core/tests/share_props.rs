@@ -89,11 +89,11 @@ fn table() -> impl Strategy<Value = Table> {
         prop::option::of(key()),
         prop::collection::vec(gsi, 0..4),
         prop::collection::vec(lsi, 0..3),
-        billing,
+        (billing, prop::collection::vec(name(), 0..3)),
         prop::option::of(name()),
     )
         .prop_map(
-            |(name, partition_key, sort_key, gsis, lsis, billing, ttl_attribute)| Table {
+            |(name, partition_key, sort_key, gsis, lsis, (billing, replicas), ttl_attribute)| Table {
                 name,
                 partition_key,
                 sort_key,
@@ -101,6 +101,7 @@ fn table() -> impl Strategy<Value = Table> {
                 lsis,
                 billing,
                 ttl_attribute,
+                replicas,
             },
         )
 }
@@ -166,7 +167,8 @@ fn entity() -> impl Strategy<Value = Entity> {
         text(),
         prop::collection::vec(attribute, 0..5),
         prop::collection::btree_map(name(), template(), 0..5),
-        prop::option::of((any::<u64>(), any::<u64>(), any::<u64>())),
+        // An item size of 0 does not exist: the link writes 0 for "the sample's mean".
+        prop::option::of((any::<u64>(), prop::option::of(1..=u64::MAX), any::<u64>())),
     )
         .prop_map(
             |(name, table, description, attributes, keys, volume)| Entity {
@@ -227,7 +229,7 @@ fn pattern() -> impl Strategy<Value = AccessPattern> {
         prop::collection::vec(name(), 0..3),
         prop::collection::vec(name(), 0..3),
         (prop::option::of(sort), prop::option::of(name())),
-        (any::<bool>(), any::<bool>(), finite()),
+        (any::<bool>(), any::<bool>(), finite(), finite()),
         prop::option::of(any::<u32>()),
         prop::collection::vec(name(), 0..3),
         prop::collection::vec(write, 0..4),
@@ -239,7 +241,7 @@ fn pattern() -> impl Strategy<Value = AccessPattern> {
                 entities,
                 inputs,
                 (sort, order_by),
-                (desc, consistent, rate),
+                (desc, consistent, rate, peak_factor),
                 page_size,
                 changes,
                 writes,
@@ -255,6 +257,7 @@ fn pattern() -> impl Strategy<Value = AccessPattern> {
                 order_by,
                 consistent,
                 rate,
+                peak_factor,
                 page_size,
                 changes,
                 writes,

@@ -35,8 +35,8 @@ fn the_order_management_example_round_trips_with_its_canvas_positions() {
     let design = order_management();
     assert!(!design.layout.is_empty());
     let payload = encode(&design).expect("fits in a link");
-    // issue 13: version 2, with its checksum, is what links are written in.
-    assert!(payload.starts_with("3."), "{payload}");
+    // issue 13: version 2, with its checksum, is what links are written in; issue 16: 4.
+    assert!(payload.starts_with("4."), "{payload}");
     assert_eq!(decode(&payload), Ok(design));
 }
 
@@ -103,24 +103,28 @@ fn a_design_file_version_does_not_travel() {
 #[test]
 fn the_version_prefix_dispatches_to_its_reader() {
     let body = encode(&Design::new("v")).expect("fits")[2..].to_string();
-    assert_eq!(decode_version("3", &body).map(|d| d.name), Ok("v".into()));
-    // Version 2's reader sees the volumes' count as a byte after the design.
-    assert!(matches!(
-        decode_version("2", &body),
-        Err(LinkError::Malformed { .. })
-    ));
+    assert_eq!(decode_version("4", &body).map(|d| d.name), Ok("v".into()));
+    // Version 3's reader sees the billing tail's counts as bytes after the design, version 2's
+    // the volumes' too.
+    for older in ["3", "2"] {
+        assert!(matches!(
+            decode_version(older, &body),
+            Err(LinkError::Malformed { .. })
+        ));
+    }
     // Version 1's reader sees the checksum as bytes after the design.
     assert!(matches!(
         decode_version("1", &body),
         Err(LinkError::Malformed { .. })
     ));
-    // Version 1's bytes are version 3's without the orders and the volumes, here their counts
-    // (a zero byte each).
+    // Version 1's bytes are version 4's without the orders, the volumes, the replicas and the
+    // peak factors, here their counts (a zero byte each).
     let mut v1_bytes = v1::write(&Design::new("v"));
+    let tail: Vec<Option<u8>> = (0..4).map(|_| v1_bytes.pop()).collect();
     assert_eq!(
-        (v1_bytes.pop(), v1_bytes.pop()),
-        (Some(0), Some(0)),
-        "empty lists of orders and volumes end version 3's bytes"
+        tail,
+        [Some(0); 4],
+        "empty lists of orders, volumes, replicas and peak factors end version 4's bytes"
     );
     let v1_body = payload_of_bytes(&v1_bytes)[2..].to_string();
     assert_eq!(
@@ -128,8 +132,8 @@ fn the_version_prefix_dispatches_to_its_reader() {
         Ok("v".into())
     );
     assert_eq!(
-        decode_version("4", &body),
-        Err(LinkError::TooNew { found: 4 })
+        decode_version("5", &body),
+        Err(LinkError::TooNew { found: 5 })
     );
     for bad in ["0", "01", "", "v1", "1a", "99999999999"] {
         assert!(
@@ -167,18 +171,18 @@ fn bad_links_say_what_is_wrong() {
     check(
         "hello",
         expect![
-            "the link has no version: it should start with a version such as `3.`, not `hello`"
+            "the link has no version: it should start with a version such as `4.`, not `hello`"
         ],
     );
     check(
         "7.AAAA",
         expect![
-            "the link was made by a newer keyplan (link version 7, this one reads up to 3): upgrade keyplan"
+            "the link was made by a newer keyplan (link version 7, this one reads up to 4): upgrade keyplan"
         ],
     );
     check(
         "x1.AAAA",
-        expect!["`x1` is not a link version: this keyplan reads versions 1 to 3"],
+        expect!["`x1` is not a link version: this keyplan reads versions 1 to 4"],
     );
     check(
         "1.AB+C",
@@ -247,8 +251,10 @@ fn a_truncated_link_says_it_was_cut_short() {
 #[test]
 fn garbage_in_or_after_the_design_is_refused() {
     let mut bytes = v1::write(&Design::new("g"));
-    // Version 1's bytes: version 3's without the (empty) lists of orders and volumes.
-    assert_eq!((bytes.pop(), bytes.pop()), (Some(0), Some(0)));
+    // Version 1's bytes: version 4's without the (empty) lists of orders, volumes, replicas
+    // and peak factors.
+    let tail: Vec<Option<u8>> = (0..4).map(|_| bytes.pop()).collect();
+    assert_eq!(tail, [Some(0); 4]);
     bytes.extend_from_slice(b"xyz");
     check(
         &payload_of_bytes(&bytes),
@@ -502,7 +508,7 @@ fn a_pattern_order_travels_in_version_2() {
     design.patterns[1].order_by = Some("createdAt".into());
     design.patterns[3].order_by = Some("lineNo".into());
     let ordered = encode(&design).expect("fits");
-    assert!(ordered.starts_with("3."), "{ordered}");
+    assert!(ordered.starts_with("4."), "{ordered}");
     assert_eq!(decode(&ordered), Ok(design));
 }
 
@@ -511,4 +517,25 @@ fn the_checksum_is_crc_32_ieee() {
     // The standard check value of CRC-32 for the ASCII digits 1 to 9.
     assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
     assert_eq!(crc32(b""), 0);
+}
+
+// issue 16: a table's global-table replicas, a pattern's peak factor and a volume set by hand
+// (no item size: the sample's mean) travel in version 4; version 3 links still open.
+#[test]
+fn replicas_peak_factors_and_hand_set_volumes_travel_in_version_4() {
+    let mut design = crate::examples::first();
+    let base = design.clone();
+    design.tables[0].replicas = vec!["eu-west-1".into(), "ap-south-1".into()];
+    design.patterns[2].peak_factor = 2.5;
+    design.entities[1].volume = Some(crate::model::Volume::items(2_800_000_000));
+    let payload = encode(&design).expect("fits");
+    assert!(payload.starts_with("4."), "{payload}");
+    assert_eq!(decode(&payload), Ok(design));
+    // A version-3 link of the same design without them reads as before.
+    let mut v3 = v1::write(&base);
+    v3.truncate(v3.len() - 2);
+    let checksum = crate::share::crc32(&v3);
+    v3.extend_from_slice(&checksum.to_le_bytes());
+    let packed = deflate(v1::dictionary(), &v3);
+    assert_eq!(decode(&format!("3.{}", URL_SAFE_NO_PAD.encode(packed))), Ok(base));
 }

@@ -1,10 +1,12 @@
-//! Link format versions 1, 2 and 3: the byte layout of a design, written and read by hand.
+//! Link format versions 1 to 4: the byte layout of a design, written and read by hand.
 //!
 //! Version 2 is version 1 followed by the patterns' orders (`order_by`, which version 1 cannot
 //! carry): `seq<varint pattern index, name<attribute>>`, indexes increasing. Version 3 (issue
 //! 17) is version 2 followed by the entities' volumes (measured on a live table):
 //! `seq<varint entity index, varint items, varint item bytes, varint sampled>`, indexes
-//! increasing. Before the tails, every version's bytes are version 1's.
+//! increasing (an item size of 0: the sample's mean). Version 4 (issue 16) adds the billing
+//! tail, [`write_billing`]: the tables' global-table replicas and the patterns' peak factors.
+//! Before the tails, every version's bytes are version 1's.
 //!
 //! Only this module knows the layout; the model knows nothing of it, so renaming or reordering
 //! anything in [`crate::model`] cannot change what an old link means. Once released, version 1
@@ -169,8 +171,8 @@ pub(super) struct WireError {
     pub problem: String,
 }
 
-/// The bytes of `design` in version 3's layout (version 1's, then the patterns' orders, then
-/// the entities' volumes). Its `version` (the design-file format) does
+/// The bytes of `design` in version 4's layout (version 1's, then the patterns' orders, the
+/// entities' volumes, then the billing tail). Its `version` (the design-file format) does
 /// not travel: a decoded link is always a current design.
 pub(super) fn write(design: &Design) -> Vec<u8> {
     let Design {
@@ -217,9 +219,11 @@ pub(super) fn write(design: &Design) -> Vec<u8> {
         } = volume;
         w.count(*i);
         w.varint(*items);
-        w.varint(*item_bytes);
+        // 0: the sample's mean (no item has 0 bytes; a measured volume always has a size).
+        w.varint(item_bytes.unwrap_or(0));
         w.varint(*sampled);
     });
+    write_billing(&mut w, tables, patterns);
     let mut whole = Writer::default();
     for texts in &w.prose {
         whole.seq(texts, |whole, text| whole.str(text));
@@ -228,7 +232,7 @@ pub(super) fn write(design: &Design) -> Vec<u8> {
     whole.bytes
 }
 
-/// The design in version-`version` (1, 2 or 3) `bytes`, which must be consumed exactly.
+/// The design in version-`version` (1 to 4) `bytes`, which must be consumed exactly.
 pub(super) fn read(bytes: &[u8], version: u32) -> Result<Design, WireError> {
     let mut r = Reader {
         bytes,
@@ -285,7 +289,7 @@ pub(super) fn read(bytes: &[u8], version: u32) -> Result<Design, WireError> {
             let index = usize::try_from(r.varint("an entity's index")?).unwrap_or(usize::MAX);
             let volume = Volume {
                 items: r.varint("an entity's item count")?,
-                item_bytes: r.varint("an entity's item size")?,
+                item_bytes: Some(r.varint("an entity's item size")?).filter(|&bytes| bytes > 0),
                 sampled: r.varint("an entity's sampled items")?,
             };
             let in_order = previous.is_none_or(|p| index > p);
@@ -300,6 +304,10 @@ pub(super) fn read(bytes: &[u8], version: u32) -> Result<Design, WireError> {
             entity.volume = Some(volume);
             previous = Some(index);
         }
+    }
+    let mut tables = tables;
+    if version >= 4 {
+        read_billing(&mut r, &mut tables, &mut patterns)?;
     }
     let left_over = r.prose.iter().map(VecDeque::len).sum::<usize>();
     if left_over > 0 {
@@ -417,6 +425,8 @@ fn write_table(w: &mut Writer, table: &Table) {
         lsis,
         billing,
         ttl_attribute,
+        // Version 4's tail, after the volumes: see [`write_billing`].
+        replicas: _,
     } = table;
     w.name(Kind::Table, name);
     write_key(w, partition_key);
@@ -504,6 +514,7 @@ fn read_table(r: &mut Reader) -> Result<Table, WireError> {
         lsis,
         billing,
         ttl_attribute,
+        replicas: Vec::new(),
     })
 }
 
@@ -635,6 +646,79 @@ fn action_of(flags: u8, at: usize) -> Result<Action, WireError> {
         })
 }
 
+/// Version 4's billing tail (issue 16), after the volumes: the tables' global-table replicas,
+/// `seq<varint table index, seq<str region>>`, then the patterns' peak factors other than 1,
+/// `seq<varint pattern index, num factor>`, indexes increasing in both.
+fn write_billing(w: &mut Writer, tables: &[Table], patterns: &[AccessPattern]) {
+    let replicated: Vec<(usize, &Vec<String>)> = tables
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| !t.replicas.is_empty())
+        .map(|(i, t)| (i, &t.replicas))
+        .collect();
+    w.seq(&replicated, |w, (i, regions)| {
+        w.count(*i);
+        w.seq(regions, |w, region| w.str(region));
+    });
+    let peaks: Vec<(usize, f64)> = patterns
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.peak_factor != 1.0)
+        .map(|(i, p)| (i, p.peak_factor))
+        .collect();
+    w.seq(&peaks, |w, (i, factor)| {
+        w.count(*i);
+        w.num(*factor);
+    });
+}
+
+/// Reads [`write_billing`]'s tail into `tables` and `patterns`.
+fn read_billing(
+    r: &mut Reader,
+    tables: &mut [Table],
+    patterns: &mut [AccessPattern],
+) -> Result<(), WireError> {
+    let n_replicated = r.count("replicated tables")?;
+    let mut previous: Option<usize> = None;
+    let n_tables = tables.len();
+    for _ in 0..n_replicated {
+        let at = r.at;
+        let index = usize::try_from(r.varint("a table's index")?).unwrap_or(usize::MAX);
+        let regions = r.seq("a table's replica Regions", |r| r.str("a Region"))?;
+        let in_order = previous.is_none_or(|p| index > p);
+        let Some(table) = tables.get_mut(index).filter(|_| in_order) else {
+            return Err(WireError {
+                at,
+                problem: format!(
+                    "replicas for table {index}, but there are {n_tables} tables and replicas come by increasing table"
+                ),
+            });
+        };
+        table.replicas = regions;
+        previous = Some(index);
+    }
+    let n_peaks = r.count("pattern peak factors")?;
+    let mut previous: Option<usize> = None;
+    let n_patterns = patterns.len();
+    for _ in 0..n_peaks {
+        let at = r.at;
+        let index = usize::try_from(r.varint("a pattern's index")?).unwrap_or(usize::MAX);
+        let factor = r.finite("a pattern's peak factor")?;
+        let in_order = previous.is_none_or(|p| index > p);
+        let Some(pattern) = patterns.get_mut(index).filter(|_| in_order) else {
+            return Err(WireError {
+                at,
+                problem: format!(
+                    "a peak factor for pattern {index}, but there are {n_patterns} patterns and peak factors come by increasing pattern"
+                ),
+            });
+        };
+        pattern.peak_factor = factor;
+        previous = Some(index);
+    }
+    Ok(())
+}
+
 fn write_pattern(w: &mut Writer, pattern: &AccessPattern) {
     let AccessPattern {
         name,
@@ -648,6 +732,8 @@ fn write_pattern(w: &mut Writer, pattern: &AccessPattern) {
         order_by: _,
         consistent,
         rate,
+        // Version 4's tail, after the volumes: see [`write_billing`].
+        peak_factor: _,
         page_size,
         changes,
         writes,
@@ -784,6 +870,7 @@ fn read_pattern(r: &mut Reader) -> Result<AccessPattern, WireError> {
         order_by: None,
         consistent: flags & PATTERN_CONSISTENT != 0,
         rate,
+        peak_factor: 1.0,
         page_size,
         changes,
         writes,
