@@ -591,7 +591,16 @@ fn read_cost(
         .clone()
         .or_else(|| by_name.entity(entity).map(|e| e.table.clone()))
         .unwrap_or_default();
-    read_units_of(verdict, pattern, &table, table_bytes, entity_size, run, consistency, cost);
+    read_units_of(
+        verdict,
+        pattern,
+        &table,
+        table_bytes,
+        entity_size,
+        run,
+        consistency,
+        cost,
+    );
     cost.tables.push(TableUnits {
         table,
         read_units: cost.read_units,
@@ -653,8 +662,12 @@ fn read_units_of(
             // A Scan reads every item of the table, one 1 MB page at a time: the items stored
             // (volumes, else the sample's), not only the sample's.
             let bytes = table_bytes.get(table).copied().unwrap_or_default().ceil();
-            let pages = (bytes / crate::limits::MAX_PAGE_BYTES as f64).ceil().max(1.0);
-            cost.read_units = (bytes / crate::limits::READ_UNIT_BYTES as f64).ceil().max(1.0)
+            let pages = (bytes / crate::limits::MAX_PAGE_BYTES as f64)
+                .ceil()
+                .max(1.0);
+            cost.read_units = (bytes / crate::limits::READ_UNIT_BYTES as f64)
+                .ceil()
+                .max(1.0)
                 * consistency.units_per_block();
             cost.breakdown.push(format!(
                 "Scan of the whole table: {} in {pages} page(s); grows with the table",
@@ -1140,10 +1153,9 @@ fn billing(
                                 None,
                                 "reserved capacity is sold for the Standard class only".to_string(),
                             ),
-                            (_, None) => (
-                                None,
-                                format!("{} does not sell this term", prices.region),
-                            ),
+                            (_, None) => {
+                                (None, format!("{} does not sell this term", prices.region))
+                            }
                             (TableClass::Standard, Some(term)) => {
                                 let rcu_blocks = (rcu_average / 100.0).floor();
                                 let wcu_blocks = (reservable_wcu / 100.0).floor();
@@ -1190,8 +1202,8 @@ fn billing(
             }
         }
         let standard = &prices.standard;
-        let break_even_utilization = (standard.per_wcu_hour / 3_600.0)
-            / (standard.per_million_write_units / 1e6);
+        let break_even_utilization =
+            (standard.per_wcu_hour / 3_600.0) / (standard.per_million_write_units / 1e6);
         let peak_price = rcu_peak * standard.per_rcu_hour + wcu_peak * standard.per_wcu_hour;
         let peak_capacity_use = if peak_price > 0.0 {
             (reads.average * standard.per_rcu_hour + writes_average * standard.per_wcu_hour)
@@ -1308,7 +1320,10 @@ impl CostReport {
         let _ = writeln!(
             out,
             "monthly, on-demand, Standard, {}: requests ${:.2} + storage ${:.2} = ${:.2} (30-day month)",
-            self.prices.region, self.monthly_request_cost, self.monthly_storage_cost, self.monthly_total
+            self.prices.region,
+            self.monthly_request_cost,
+            self.monthly_storage_cost,
+            self.monthly_total
         );
         out
     }

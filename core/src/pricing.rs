@@ -172,19 +172,16 @@ pub const DEFAULT_REGION: &str = "us-east-1";
 impl Prices {
     /// The prices of `region`, if keyplan knows them.
     pub fn region(region: &str) -> Option<Prices> {
-        REGIONS
-            .iter()
-            .find(|(code, ..)| *code == region)
-            .map(
-                |&(code, verified, standard, standard_ia, one, three)| Prices {
-                    region: code.to_string(),
-                    verified,
-                    standard,
-                    standard_ia,
-                    reserved_one_year: one,
-                    reserved_three_year: three,
-                },
-            )
+        REGIONS.iter().find(|(code, ..)| *code == region).map(
+            |&(code, verified, standard, standard_ia, one, three)| Prices {
+                region: code.to_string(),
+                verified,
+                standard,
+                standard_ia,
+                reserved_one_year: one,
+                reserved_three_year: three,
+            },
+        )
     }
 
     /// The Regions [`Prices::region`] knows, in order.

@@ -93,15 +93,17 @@ fn table() -> impl Strategy<Value = Table> {
         prop::option::of(name()),
     )
         .prop_map(
-            |(name, partition_key, sort_key, gsis, lsis, (billing, replicas), ttl_attribute)| Table {
-                name,
-                partition_key,
-                sort_key,
-                gsis,
-                lsis,
-                billing,
-                ttl_attribute,
-                replicas,
+            |(name, partition_key, sort_key, gsis, lsis, (billing, replicas), ttl_attribute)| {
+                Table {
+                    name,
+                    partition_key,
+                    sort_key,
+                    gsis,
+                    lsis,
+                    billing,
+                    ttl_attribute,
+                    replicas,
+                }
             },
         )
 }

@@ -537,5 +537,8 @@ fn replicas_peak_factors_and_hand_set_volumes_travel_in_version_4() {
     let checksum = crate::share::crc32(&v3);
     v3.extend_from_slice(&checksum.to_le_bytes());
     let packed = deflate(v1::dictionary(), &v3);
-    assert_eq!(decode(&format!("3.{}", URL_SAFE_NO_PAD.encode(packed))), Ok(base));
+    assert_eq!(
+        decode(&format!("3.{}", URL_SAFE_NO_PAD.encode(packed))),
+        Ok(base)
+    );
 }
