@@ -30,6 +30,7 @@
 //! | KP021 | warning  | a number inside a string sort key sorts as text (`10` before `2`) |
 //! | KP022 | error    | a transaction over DynamoDB's 100 items |
 //! | KP023 | error    | a read pattern that contradicts itself (its sort or order attribute is also an input) |
+//! | KP029 | error    | an item collection over 10 GB in a table with an LSI, from the entities' volumes (warning past half) |
 
 use std::collections::{HashMap, HashSet};
 
@@ -62,6 +63,7 @@ pub(crate) fn findings_of(prepared: &Prepared<'_>, verdicts: &[Verdict]) -> Vec<
     }
     patterns(prepared, verdicts, &mut out);
     capacity::hot_partitions(prepared, verdicts, &mut out);
+    capacity::item_collections(design, &mut out);
     out.0
 }
 

@@ -46,6 +46,9 @@ pub const PARTITION_WRITE_UNITS_PER_SECOND: f64 = 1000.0;
 pub const READ_UNIT_BYTES: usize = 4 * 1024;
 /// Bytes one write unit covers.
 pub const WRITE_UNIT_BYTES: usize = 1024;
+/// Bytes of one item collection (the items of one partition-key value and their LSI entries)
+/// in a table with a local secondary index.
+pub const MAX_ITEM_COLLECTION_BYTES: f64 = 10.0 * 1024.0 * 1024.0 * 1024.0;
 /// Storage overhead per item, and per index entry.
 pub const ITEM_STORAGE_OVERHEAD_BYTES: usize = 100;
 

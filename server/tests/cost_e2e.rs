@@ -34,7 +34,13 @@ async fn the_cost_tab_shows_every_billing_mode_and_follows_the_region() {
     let rows = modes(&b).await;
     let labels: Vec<String> = rows
         .iter()
-        .map(|r| r.split(['\t', '$', '—']).next().unwrap_or_default().trim().to_string())
+        .map(|r| {
+            r.split(['\t', '$', '—'])
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_string()
+        })
         .collect();
     assert_eq!(
         labels,
@@ -52,7 +58,9 @@ async fn the_cost_tab_shows_every_billing_mode_and_follows_the_region() {
     // The billion orders are stored: the storage table counts them.
     let storage = b.texts(".cost-table tbody tr").await;
     assert!(
-        storage.iter().any(|r| r.starts_with("orders") && r.contains("1000")),
+        storage
+            .iter()
+            .any(|r| r.starts_with("orders") && r.contains("1000")),
         "{storage:?}"
     );
     let us_east = rows[0].clone();

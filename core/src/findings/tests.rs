@@ -375,3 +375,60 @@ fn a_pattern_whose_sort_or_order_attribute_is_also_an_input_contradicts_itself()
         "#]],
     );
 }
+
+// issue 16: with an LSI, a partition-key value's items and their LSI entries may hold at most
+// 10 GB. From the volumes: a customer's profile and orders share `CUSTOMER#{customerId}`, a
+// 500 customers for two billion orders is 4 million orders each (over); a million
+// customers keep each collection small; a status takes every order of its value.
+#[test]
+fn an_item_collection_past_10_gb_with_an_lsi_is_an_error() {
+    check(
+        "
+        table shop PK SK
+        lsi ByDate createdAt
+        entity Customer customerId name | PK=CUSTOMER#{customerId} SK=PROFILE
+        entity Order orderId customerId createdAt | PK=CUSTOMER#{customerId} SK=ORDER#{orderId}
+        volume Customer 500
+        volume Order 2000000000 2000
+        read orders Order by customerId
+        read profile Customer by customerId
+        ",
+        expect![[r#"
+            KP029 Error tables/shop/lsis
+              PK `CUSTOMER#{customerId}` in `shop` gathers `Customer` and `Order` into item collections of about 15.6 GB each (one per `Customer`: 500 of them), with LSI `ByDate`: over the 10 GB an item collection may hold in a table with an LSI: writes to it will fail (ItemCollectionSizeLimitExceededException); put the LSI's sort key in a GSI instead, or a more selective value in PK
+            KP012 Warning tables/shop/lsis/ByDate
+              no read pattern uses ByDate of `shop`: it costs writes and storage for nothing; drop it or add the pattern it is for
+        "#]],
+    );
+    check(
+        "
+        table shop PK SK
+        lsi ByDate createdAt
+        entity Customer customerId name | PK=CUSTOMER#{customerId} SK=PROFILE
+        entity Order orderId customerId createdAt | PK=CUSTOMER#{customerId} SK=ORDER#{orderId}
+        volume Customer 1000000
+        volume Order 2000000000 2000
+        read orders Order by customerId
+        read profile Customer by customerId
+        ",
+        expect![[r#"
+            KP012 Warning tables/shop/lsis/ByDate
+              no read pattern uses ByDate of `shop`: it costs writes and storage for nothing; drop it or add the pattern it is for
+        "#]],
+    );
+    check(
+        "
+        table queue PK SK
+        lsi ByDate createdAt
+        entity Job jobId status=NEW|DONE createdAt | PK=STATUS#{status} SK=JOB#{jobId}
+        volume Job 5000000 1000
+        read jobs Job by status
+        ",
+        expect![[r#"
+            KP029 Error tables/queue/lsis
+              PK `STATUS#{status}` in `queue` gathers `Job` into item collections of about 10.2 GB each (`status` has 2 known values), with LSI `ByDate`: over the 10 GB an item collection may hold in a table with an LSI: writes to it will fail (ItemCollectionSizeLimitExceededException); put the LSI's sort key in a GSI instead, or a more selective value in PK
+            KP012 Warning tables/queue/lsis/ByDate
+              no read pattern uses ByDate of `queue`: it costs writes and storage for nothing; drop it or add the pattern it is for
+        "#]],
+    );
+}
