@@ -281,10 +281,7 @@ pub(super) fn item_collections(design: &Design, out: &mut Findings) {
             let (Some(volume), Some(template)) = (entity.volume, entity.key_template(pk)) else {
                 continue;
             };
-            let item = volume
-                .item_bytes
-                .map_or(item_bytes(entity) as f64, |b| b as f64)
-                + limits::ITEM_STORAGE_OVERHEAD_BYTES as f64;
+            let item = item_bytes(entity) as f64 + limits::ITEM_STORAGE_OVERHEAD_BYTES as f64;
             // Each LSI projecting everything holds a copy; keys-only or include ones, a part
             // of it, counted here as a copy too (an upper bound).
             let bytes = volume.items as f64 * item * (1 + table.lsis.len()) as f64;
@@ -387,8 +384,12 @@ fn few_values(entity: &Entity, templates: &[std::borrow::Cow<'_, KeyTemplate>]) 
     Some(why.join(", "))
 }
 
-/// A rough item size: attribute names plus a typical value, plus the key attributes.
+/// An entity's item size: its volume's when it gives one (measured, or expected by whoever
+/// drew the design), else a rough one: attribute names plus a typical value, plus the keys.
 pub(crate) fn item_bytes(entity: &Entity) -> usize {
+    if let Some(bytes) = entity.volume.and_then(|v| v.item_bytes) {
+        return usize::try_from(bytes).unwrap_or(usize::MAX);
+    }
     let attributes: usize = entity
         .attributes
         .iter()

@@ -432,3 +432,23 @@ fn an_item_collection_past_10_gb_with_an_lsi_is_an_error() {
         "#]],
     );
 }
+
+// issue 16: KP014 sized a read by a rough guess from the attribute names; a volume's item size
+// is what the items weigh. 3 KB orders read 100 to a page take 37 units a request, not 1.
+#[test]
+fn a_hot_partition_is_judged_at_the_volumes_item_size() {
+    check(
+        "
+        table app PK SK
+        gsi ByStatus GPK GSK
+        entity Order orderId status=NEW|PAID createdAt | PK=ORDER#{orderId} SK=ORDER GPK=STATUS#{status} GSK={createdAt}
+        volume Order 1000000 3000
+        read by_status Order by status page 100 rate 100
+        read order Order by orderId
+        ",
+        expect![[r#"
+            KP014 Warning entities/Order/keys/GPK
+              GPK `STATUS#{status}` takes few values (`status` has 2 known values), and `by_status` can send about 3700 read units a second to one of them, over one partition's 3000: write-shard it into 2 (`STATUS#{status}#SHARD{shard:2}`) and read the shards in parallel
+        "#]],
+    );
+}
