@@ -374,6 +374,23 @@ pub fn PatternEditor(
                             }}
                         />
                     </label>
+                    <label class="field">
+                        <span class="field-label">"Peak ÷ average"</span>
+                        <input
+                            class="input"
+                            type="number"
+                            min="1"
+                            step="any"
+                            data-testid="peak-factor"
+                            aria-label="How many times its average rate the peak rate is"
+                            prop:value=move || pattern.with(|p| p.as_ref().map(|p| p.peak_factor.to_string()).unwrap_or_default())
+                            on:change={ let e = edit.clone(); move |ev| {
+                                if let Ok(factor) = event_target_value(&ev).parse::<f64>() && factor.is_finite() && factor >= 1.0 {
+                                    e(Box::new(move |p| p.peak_factor = factor));
+                                }
+                            }}
+                        />
+                    </label>
                 </div>
                 <label class="check">
                     <input
