@@ -1339,16 +1339,12 @@ impl CostReport {
                 "mode", "Standard", "Standard-IA"
             );
             for mode in Mode::ALL {
-                let cell = |class| match table.monthly(mode, class) {
-                    Some(x) => format!("${x:.2}"),
-                    None => "-".to_string(),
-                };
                 let _ = writeln!(
                     out,
                     "    {:<30} {:>14} {:>14}",
                     mode.label(),
-                    cell(TableClass::Standard),
-                    cell(TableClass::StandardInfrequentAccess)
+                    table.cell(mode, TableClass::Standard),
+                    table.cell(mode, TableClass::StandardInfrequentAccess)
                 );
                 for line in table.notes(mode) {
                     let _ = writeln!(out, "        {line}");
@@ -1413,16 +1409,12 @@ impl CostReport {
             let _ = writeln!(out, "| mode | Standard | Standard-IA | why |");
             let _ = writeln!(out, "|---|---:|---:|---|");
             for mode in Mode::ALL {
-                let cell = |class| match table.monthly(mode, class) {
-                    Some(x) => format!("${x:.2}"),
-                    None => "-".to_string(),
-                };
                 let _ = writeln!(
                     out,
                     "| {} | {} | {} | {} |",
                     mode.label(),
-                    cell(TableClass::Standard),
-                    cell(TableClass::StandardInfrequentAccess),
+                    table.cell(mode, TableClass::Standard),
+                    table.cell(mode, TableClass::StandardInfrequentAccess),
                     table.notes(mode).join("; ")
                 );
             }
@@ -1455,6 +1447,13 @@ impl CostReport {
 }
 
 impl TableBilling {
+    /// The monthly cost of `mode` in `class` as a report shows it: `$12.34`, `-` when the mode
+    /// is not offered.
+    pub fn cell(&self, mode: Mode, class: TableClass) -> String {
+        self.monthly(mode, class)
+            .map_or_else(|| "-".to_string(), |x| format!("${x:.2}"))
+    }
+
     /// `orders (on-demand; us-east-1 + eu-west-1):`
     pub fn heading(&self) -> String {
         format!(

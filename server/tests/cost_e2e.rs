@@ -76,3 +76,33 @@ async fn the_cost_tab_shows_every_billing_mode_and_follows_the_region() {
     let caption = b.text("[data-testid=billing-modes] caption").await;
     assert!(caption.contains("eu-west-1"), "{caption}");
 }
+
+#[tokio::test]
+async fn an_entitys_items_in_production_set_in_the_inspector_are_stored_and_shared() {
+    let Some((server, b)) = open_app().await else {
+        return;
+    };
+    b.visit(&server.url).await;
+    b.press(&[], '1').await;
+    b.click("[data-entity=Order] .card-head").await;
+    b.type_into("[data-testid=entity-volume]", "2800000000")
+        .await;
+    eventually("the volume is in the design", || async {
+        b.saved_design()
+            .await
+            .entity("Order")
+            .and_then(|e| e.volume)
+            .map(|v| (v.items, v.item_bytes))
+            == Some((2_800_000_000, None))
+    })
+    .await;
+    b.press(&[], '3').await;
+    b.find("[data-testid=billing-modes]").await;
+    let storage = b.texts(".cost-table tbody tr").await;
+    assert!(
+        storage
+            .iter()
+            .any(|r| r.starts_with("orders") && r.contains("2800")),
+        "{storage:?}"
+    );
+}

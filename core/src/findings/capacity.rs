@@ -275,8 +275,8 @@ pub(super) fn hot_partitions(prepared: &Prepared<'_>, verdicts: &[Verdict], out:
 pub(super) fn item_collections(design: &Design, out: &mut Findings) {
     for table in design.tables.iter().filter(|t| !t.lsis.is_empty()) {
         let pk = &table.partition_key.name;
-        // Partition-key template text -> (entities with their bytes, the template).
-        let mut groups: Vec<(String, Vec<(&Entity, f64)>, KeyTemplate)> = Vec::new();
+        // By partition-key template text: its entities with their bytes, and the template.
+        let mut groups: Vec<Collection<'_>> = Vec::new();
         for entity in design.entities_in(&table.name) {
             let (Some(volume), Some(template)) = (entity.volume, entity.key_template(pk)) else {
                 continue;
@@ -331,6 +331,10 @@ pub(super) fn item_collections(design: &Design, out: &mut Findings) {
         }
     }
 }
+
+/// The entities whose items share a partition template's collections, with their bytes (text,
+/// members, template).
+type Collection<'a> = (String, Vec<(&'a Entity, f64)>, KeyTemplate);
 
 /// The share of a partition template's items that its busiest value holds, and why.
 fn collection_share(

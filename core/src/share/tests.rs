@@ -542,3 +542,29 @@ fn replicas_peak_factors_and_hand_set_volumes_travel_in_version_4() {
         Ok(base)
     );
 }
+
+/// A version-4 payload of the wire bytes `wire`, with their checksum.
+fn payload_v4(mut wire: Vec<u8>) -> String {
+    let checksum = crate::share::crc32(&wire);
+    wire.extend_from_slice(&checksum.to_le_bytes());
+    format!(
+        "4.{}",
+        URL_SAFE_NO_PAD.encode(deflate(v1::dictionary(), &wire))
+    )
+}
+
+// issue 16: the billing tail trusts nothing: replicas for a table the design does not have are
+// refused, saying where.
+#[test]
+fn replicas_for_a_table_that_is_not_there_are_refused() {
+    let mut wire = v1::write(&Design::new("r"));
+    // The empty replicas and peak factors, replaced by replicas for table 5 of none.
+    wire.truncate(wire.len() - 2);
+    wire.extend_from_slice(&[1, 5, 0, 0]);
+    check(
+        &payload_v4(wire),
+        expect![
+            "the link's design is damaged: at byte 14: replicas for table 5, but there are 0 tables and replicas come by increasing table"
+        ],
+    );
+}

@@ -258,52 +258,37 @@ pub(super) fn read(bytes: &[u8], version: u32) -> Result<Design, WireError> {
         samples.insert(entity, items);
     }
     if version >= 2 {
-        let n_orders = r.count("pattern orders")?;
-        let mut previous: Option<usize> = None;
-        let n_patterns = patterns.len();
-        for _ in 0..n_orders {
-            let at = r.at;
-            // An index, not a count: it is bounded by the patterns, not by the bytes left.
-            let index = usize::try_from(r.varint("a pattern's index")?).unwrap_or(usize::MAX);
-            let attribute = r.name(Kind::Attribute, "an order's attribute")?;
-            let in_order = previous.is_none_or(|p| index > p);
-            let Some(pattern) = patterns.get_mut(index).filter(|_| in_order) else {
-                return Err(WireError {
-                    at,
-                    problem: format!(
-                        "an order for pattern {index}, but there are {n_patterns} patterns and orders come by increasing pattern"
-                    ),
-                });
-            };
-            pattern.order_by = Some(attribute);
-            previous = Some(index);
-        }
+        let orders = Tail {
+            list: "pattern orders",
+            entry: "an order",
+            entries: "orders",
+            of: "pattern",
+            of_many: "patterns",
+            index: "a pattern's index",
+        };
+        read_tail(&mut r, &mut patterns, orders, |r, pattern| {
+            pattern.order_by = Some(r.name(Kind::Attribute, "an order's attribute")?);
+            Ok(())
+        })?;
     }
     let mut entities = entities;
     if version >= 3 {
-        let n_volumes = r.count("entity volumes")?;
-        let mut previous: Option<usize> = None;
-        let n_entities = entities.len();
-        for _ in 0..n_volumes {
-            let at = r.at;
-            let index = usize::try_from(r.varint("an entity's index")?).unwrap_or(usize::MAX);
-            let volume = Volume {
+        let volumes = Tail {
+            list: "entity volumes",
+            entry: "a volume",
+            entries: "volumes",
+            of: "entity",
+            of_many: "entities",
+            index: "an entity's index",
+        };
+        read_tail(&mut r, &mut entities, volumes, |r, entity| {
+            entity.volume = Some(Volume {
                 items: r.varint("an entity's item count")?,
                 item_bytes: Some(r.varint("an entity's item size")?).filter(|&bytes| bytes > 0),
                 sampled: r.varint("an entity's sampled items")?,
-            };
-            let in_order = previous.is_none_or(|p| index > p);
-            let Some(entity) = entities.get_mut(index).filter(|_| in_order) else {
-                return Err(WireError {
-                    at,
-                    problem: format!(
-                        "a volume for entity {index}, but there are {n_entities} entities and volumes come by increasing entity"
-                    ),
-                });
-            };
-            entity.volume = Some(volume);
-            previous = Some(index);
-        }
+            });
+            Ok(())
+        })?;
     }
     let mut tables = tables;
     if version >= 4 {
@@ -646,6 +631,49 @@ fn action_of(flags: u8, at: usize) -> Result<Action, WireError> {
         })
 }
 
+/// The words of one tail's errors: `a volume for entity 7, but there are 3 entities and
+/// volumes come by increasing entity`.
+struct Tail {
+    list: &'static str,
+    entry: &'static str,
+    entries: &'static str,
+    of: &'static str,
+    of_many: &'static str,
+    /// What the index is called in an error: `an entity's index`.
+    index: &'static str,
+}
+
+/// Reads a tail, `seq<varint index, entry>`: each entry, read by `read` into the item at its
+/// index of `items`; indexes must increase and name an item. An index is not a count: it is
+/// bounded by the items, not by the bytes left.
+fn read_tail<T>(
+    r: &mut Reader,
+    items: &mut [T],
+    words: Tail,
+    read: impl Fn(&mut Reader, &mut T) -> Result<(), WireError>,
+) -> Result<(), WireError> {
+    let n_entries = r.count(words.list)?;
+    let mut previous: Option<usize> = None;
+    let n_items = items.len();
+    for _ in 0..n_entries {
+        let at = r.at;
+        let index = usize::try_from(r.varint(words.index)?).unwrap_or(usize::MAX);
+        let in_order = previous.is_none_or(|p| index > p);
+        let Some(item) = items.get_mut(index).filter(|_| in_order) else {
+            return Err(WireError {
+                at,
+                problem: format!(
+                    "{} for {} {index}, but there are {n_items} {} and {} come by increasing {}",
+                    words.entry, words.of, words.of_many, words.entries, words.of
+                ),
+            });
+        };
+        read(r, item)?;
+        previous = Some(index);
+    }
+    Ok(())
+}
+
 /// Version 4's billing tail (issue 16), after the volumes: the tables' global-table replicas,
 /// `seq<varint table index, seq<str region>>`, then the patterns' peak factors other than 1,
 /// `seq<varint pattern index, num factor>`, indexes increasing in both.
@@ -678,44 +706,30 @@ fn read_billing(
     tables: &mut [Table],
     patterns: &mut [AccessPattern],
 ) -> Result<(), WireError> {
-    let n_replicated = r.count("replicated tables")?;
-    let mut previous: Option<usize> = None;
-    let n_tables = tables.len();
-    for _ in 0..n_replicated {
-        let at = r.at;
-        let index = usize::try_from(r.varint("a table's index")?).unwrap_or(usize::MAX);
-        let regions = r.seq("a table's replica Regions", |r| r.str("a Region"))?;
-        let in_order = previous.is_none_or(|p| index > p);
-        let Some(table) = tables.get_mut(index).filter(|_| in_order) else {
-            return Err(WireError {
-                at,
-                problem: format!(
-                    "replicas for table {index}, but there are {n_tables} tables and replicas come by increasing table"
-                ),
-            });
-        };
-        table.replicas = regions;
-        previous = Some(index);
-    }
-    let n_peaks = r.count("pattern peak factors")?;
-    let mut previous: Option<usize> = None;
-    let n_patterns = patterns.len();
-    for _ in 0..n_peaks {
-        let at = r.at;
-        let index = usize::try_from(r.varint("a pattern's index")?).unwrap_or(usize::MAX);
-        let factor = r.finite("a pattern's peak factor")?;
-        let in_order = previous.is_none_or(|p| index > p);
-        let Some(pattern) = patterns.get_mut(index).filter(|_| in_order) else {
-            return Err(WireError {
-                at,
-                problem: format!(
-                    "a peak factor for pattern {index}, but there are {n_patterns} patterns and peak factors come by increasing pattern"
-                ),
-            });
-        };
-        pattern.peak_factor = factor;
-        previous = Some(index);
-    }
+    let replicas = Tail {
+        list: "replicated tables",
+        entry: "replicas",
+        entries: "replicas",
+        of: "table",
+        of_many: "tables",
+        index: "a table's index",
+    };
+    read_tail(r, tables, replicas, |r, table| {
+        table.replicas = r.seq("a table's replica Regions", |r| r.str("a Region"))?;
+        Ok(())
+    })?;
+    let peaks = Tail {
+        list: "pattern peak factors",
+        entry: "a peak factor",
+        entries: "peak factors",
+        of: "pattern",
+        of_many: "patterns",
+        index: "a pattern's index",
+    };
+    read_tail(r, patterns, peaks, |r, pattern| {
+        pattern.peak_factor = r.finite("a pattern's peak factor")?;
+        Ok(())
+    })?;
     Ok(())
 }
 
