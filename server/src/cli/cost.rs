@@ -144,7 +144,7 @@ mod tests {
         assert_eq!(report.patterns.len(), design.patterns.len());
         let table = report.to_table();
         assert!(table.contains("Create order"));
-        assert!(table.contains("monthly: requests $"));
+        assert!(table.contains("monthly, on-demand, Standard, us-east-1: requests $"));
         let json = serde_json::to_value(&report).expect("the report serialises");
         assert!(json["monthly_total"].as_f64().unwrap_or_default() > 0.0);
     }
