@@ -357,13 +357,13 @@ pub fn PatternEditor(
                 </div>
                 <div class="field-row">
                     <label class="field">
-                        <span class="field-label">"Rate (req/s)"</span>
+                        <span class="field-label">"Peak rate (req/s)"</span>
                         <input
                             class="input"
                             type="number"
                             min="0"
                             step="any"
-                            aria-label="Rate in requests per second"
+                            aria-label="Peak rate in requests per second"
                             prop:value=move || pattern.with(|p| p.as_ref().map(|p| p.rate.to_string()).unwrap_or_default())
                             on:focus=move |_| store.begin()
                             on:blur=move |_| store.commit()
