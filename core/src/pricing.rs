@@ -172,16 +172,21 @@ pub const DEFAULT_REGION: &str = "us-east-1";
 impl Prices {
     /// The prices of `region`, if keyplan knows them.
     pub fn region(region: &str) -> Option<Prices> {
-        REGIONS.iter().find(|(code, ..)| *code == region).map(
-            |&(code, verified, standard, standard_ia, one, three)| Prices {
-                region: code.to_string(),
-                verified,
-                standard,
-                standard_ia,
-                reserved_one_year: one,
-                reserved_three_year: three,
-            },
-        )
+        REGIONS
+            .iter()
+            .find(|(code, ..)| *code == region)
+            .map(Prices::of_row)
+    }
+
+    fn of_row(&(code, verified, standard, standard_ia, one, three): &RegionRow) -> Prices {
+        Prices {
+            region: code.to_string(),
+            verified,
+            standard,
+            standard_ia,
+            reserved_one_year: one,
+            reserved_three_year: three,
+        }
     }
 
     /// The Regions [`Prices::region`] knows, in order.
@@ -199,34 +204,12 @@ impl Prices {
             )
         })
     }
-
-    /// On-demand price per million write request units, Standard class (the figure most
-    /// estimates quote).
-    pub fn per_million_write_units(&self) -> f64 {
-        self.standard.per_million_write_units
-    }
-
-    pub fn per_million_read_units(&self) -> f64 {
-        self.standard.per_million_read_units
-    }
-
-    pub fn per_gb_month(&self) -> f64 {
-        self.standard.per_gb_month
-    }
 }
 
 impl Default for Prices {
-    /// us-east-1's.
+    /// us-east-1's ([`DEFAULT_REGION`], the first row).
     fn default() -> Prices {
-        let (code, verified, standard, standard_ia, one, three) = REGIONS[0];
-        Prices {
-            region: code.to_string(),
-            verified,
-            standard,
-            standard_ia,
-            reserved_one_year: one,
-            reserved_three_year: three,
-        }
+        Prices::of_row(&REGIONS[0])
     }
 }
 
