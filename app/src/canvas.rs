@@ -56,6 +56,7 @@ fn new_table(name: String) -> Table {
         lsis: Vec::new(),
         billing: Default::default(),
         ttl_attribute: None,
+        replicas: Vec::new(),
     }
 }
 

@@ -148,6 +148,7 @@ mod tests {
             lsis: vec![],
             billing: Default::default(),
             ttl_attribute: None,
+            replicas: Vec::new(),
         };
         table.ttl_attribute = None;
         design.tables.push(table);

@@ -1,9 +1,11 @@
-//! Capacity and cost: item sizes, read and write units per access pattern, the monthly
-//! on-demand bill, and a per-partition throughput check.
+//! Capacity and cost: item sizes, read and write units per access pattern, the monthly bill of
+//! every table under every billing mode, and a per-partition throughput check.
 //!
 //! Everything is computed from the design, its coverage verdicts and a [`Store`] of sample
-//! items (for average item sizes and for how many items each read returns); prices are
-//! parameters ([`Prices`], defaulting to us-east-1 on-demand). Nothing here does IO.
+//! items (for average item sizes and for how many items each read returns), scaled to the
+//! entities' volumes (the items a table holds in production: [`crate::model::Volume`]);
+//! prices are parameters ([`Prices`], a Region's, from [`crate::pricing`]; us-east-1 by
+//! default). Nothing here does IO.
 //!
 //! The arithmetic, stated once:
 //! - a month is 30 days, [`MONTH_SECONDS`] = 2,592,000 s; a GB is 2^30 bytes;
@@ -16,7 +18,14 @@
 //!   whose changed attributes feed an index key costs a delete and a put in that index, and one
 //!   that changes nothing an index projects costs that index nothing; a transaction doubles;
 //! - storage: every item's size plus 100 bytes, and every index entry's projected size plus
-//!   100 bytes, for the item counts given (default: the sample's);
+//!   100 bytes, for the item counts given (`counts`, else the entity's volume, else the
+//!   sample's, which the report then says); an item's size is the volume's when it gives one,
+//!   else the sample's mean (and an index entry's is scaled with it);
+//! - rates: a pattern's `rate` is its peak, its average the peak over its `peak_factor`;
+//!   on-demand bills the average, provisioned capacity holds the average (auto scaling) or the
+//!   peak (fixed) over the target utilisation; reserved capacity covers whole blocks of 100 of
+//!   the auto-scaled capacity, the rest billed as provisioned; a global table writes every
+//!   table write and every index write in each of its Regions, and stores a copy in each;
 //! - the partition check: a partition key built only from a constant, an enum or a date takes a
 //!   pattern's whole rate on one partition (one shard's share when write-sharded; every shard
 //!   takes the full rate of a scatter-gather read), one built from `distinct: N` hints 1/N of
@@ -29,7 +38,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::analysis::{Operation, Verdict};
-use crate::eval::{PlanError, Store, TableStore, count_one};
+use crate::eval::{PlanError, Store, count_one};
 use crate::limits::{
     ITEM_STORAGE_OVERHEAD_BYTES, PARTITION_READ_UNITS_PER_SECOND, PARTITION_WRITE_UNITS_PER_SECOND,
     Prices,
@@ -46,12 +55,42 @@ pub const MONTH_SECONDS: f64 = 30.0 * 86_400.0;
 /// Bytes in a GB of storage.
 pub const BYTES_PER_GB: f64 = 1_073_741_824.0;
 
+/// Hours in the 30-day month.
+pub const MONTH_HOURS: f64 = MONTH_SECONDS / 3_600.0;
+/// The share of provisioned capacity auto scaling aims to use: AWS's default target.
+pub const DEFAULT_TARGET_UTILIZATION: f64 = 0.7;
+
 /// What the estimate assumes beyond the design.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct CostConfig {
     pub prices: Prices,
-    /// Items stored per entity, for storage; entities not named use the sample's count.
+    /// Items stored per entity, overriding the entities' volumes; entities named neither here
+    /// nor by a volume use the sample's count.
     pub counts: BTreeMap<String, u64>,
+    /// The share of provisioned capacity used (0 to 1]: capacity = load / target.
+    pub target_utilization: f64,
+}
+
+impl Default for CostConfig {
+    fn default() -> CostConfig {
+        CostConfig {
+            prices: Prices::default(),
+            counts: BTreeMap::new(),
+            target_utilization: DEFAULT_TARGET_UTILIZATION,
+        }
+    }
+}
+
+/// Where an entity's stored item count comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ItemsFrom {
+    /// Given for the estimate (`--stored ENTITY=N`).
+    Given,
+    /// The entity's volume.
+    Volume,
+    /// The sample's items, standing in for a volume nobody gave.
+    Sample,
 }
 
 /// The average size of an entity's items in the table and in each index.
@@ -61,8 +100,11 @@ pub struct EntitySize {
     pub table: String,
     /// Sample items of the entity.
     pub samples: usize,
-    /// Average item size in bytes (rounded up).
+    /// Average item size in bytes (rounded up): the volume's, else the sample's.
     pub average_bytes: usize,
+    /// Items stored in production, and where that figure comes from.
+    pub items: f64,
+    pub items_from: ItemsFrom,
     /// Per secondary index the entity lands in: the index, the share of the entity's items in
     /// it (0 to 1) and their average projected size.
     pub indexes: Vec<(String, f64, usize)>,
@@ -75,6 +117,8 @@ pub struct PatternCost {
     pub operation: &'static str,
     /// Requests per second at peak.
     pub rate: f64,
+    /// Requests per second averaged over the month (the peak over the pattern's peak factor).
+    pub average_rate: f64,
     /// Read units one request consumes.
     pub read_units: f64,
     /// Write units one request consumes, all indexes included.
@@ -83,7 +127,137 @@ pub struct PatternCost {
     pub breakdown: Vec<String>,
     pub monthly_read_units: f64,
     pub monthly_write_units: f64,
+    /// On-demand, Standard class, at the average rate, in the table's own Region.
     pub monthly_cost: f64,
+    /// The units of one request by table: reads, writes to the table, writes to its indexes.
+    pub tables: Vec<TableUnits>,
+}
+
+/// The units one request of a pattern consumes in one table.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TableUnits {
+    pub table: String,
+    pub read_units: f64,
+    pub table_write_units: f64,
+    pub index_write_units: f64,
+}
+
+/// Units per second, averaged over the month and at peak.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+pub struct Throughput {
+    pub average: f64,
+    pub peak: f64,
+}
+
+/// A billing mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    OnDemand,
+    /// Provisioned capacity that auto scaling keeps at the load over the target utilisation.
+    ProvisionedAutoScaled,
+    /// Provisioned capacity fixed at the peak over the target utilisation.
+    ProvisionedAtPeak,
+    /// Auto-scaled provisioned capacity, its whole blocks of 100 reserved for a year.
+    ReservedOneYear,
+    ReservedThreeYear,
+}
+
+impl Mode {
+    pub const ALL: [Mode; 5] = [
+        Mode::OnDemand,
+        Mode::ProvisionedAutoScaled,
+        Mode::ProvisionedAtPeak,
+        Mode::ReservedOneYear,
+        Mode::ReservedThreeYear,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Mode::OnDemand => "on-demand",
+            Mode::ProvisionedAutoScaled => "provisioned, auto scaling",
+            Mode::ProvisionedAtPeak => "provisioned at peak",
+            Mode::ReservedOneYear => "provisioned, 1-year reserved",
+            Mode::ReservedThreeYear => "provisioned, 3-year reserved",
+        }
+    }
+}
+
+/// A table class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TableClass {
+    Standard,
+    StandardInfrequentAccess,
+}
+
+impl TableClass {
+    pub const ALL: [TableClass; 2] = [TableClass::Standard, TableClass::StandardInfrequentAccess];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            TableClass::Standard => "Standard",
+            TableClass::StandardInfrequentAccess => "Standard-IA",
+        }
+    }
+}
+
+/// A table's monthly bill under one billing mode and table class.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ModeCost {
+    pub mode: Mode,
+    pub class: TableClass,
+    /// `None` when the mode is not offered (reserved capacity for Standard-IA, or a term the
+    /// Region does not sell).
+    pub monthly: Option<f64>,
+    /// Of which storage, in every Region.
+    pub storage: f64,
+    /// Paid once for a reservation, spread over its term in `monthly`.
+    pub upfront: f64,
+    /// Months of a reservation after which it has paid for itself against provisioned
+    /// capacity bought by the hour.
+    pub break_even_months: Option<f64>,
+    /// The arithmetic, in words.
+    pub why: String,
+}
+
+/// One table's bill, side by side under every billing mode.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TableBilling {
+    pub table: String,
+    /// How the design bills it: `on-demand`, `provisioned 5 RCU / 5 WCU`.
+    pub billing: String,
+    /// The Region the prices are for, then the table's replicas.
+    pub regions: Vec<String>,
+    /// Read units per second (in the table's own Region; reads are local).
+    pub reads: Throughput,
+    /// Write units per second to the table, and to its indexes (in every Region).
+    pub table_writes: Throughput,
+    pub index_writes: Throughput,
+    /// Table and indexes, in one Region.
+    pub storage_gb: f64,
+    /// Provisioned capacity per Region: auto-scaled (average) and at peak, at the target.
+    pub rcu_average: f64,
+    pub wcu_average: f64,
+    pub rcu_peak: f64,
+    pub wcu_peak: f64,
+    pub target_utilization: f64,
+    /// The average use of provisioned capacity above which it is cheaper than on-demand
+    /// (Standard; reads and writes price alike).
+    pub break_even_utilization: f64,
+    /// How much of capacity fixed at the peak the average load uses, weighted by price (0 to 1).
+    pub peak_capacity_use: f64,
+    pub modes: Vec<ModeCost>,
+}
+
+impl TableBilling {
+    /// The cost of `mode` in `class`, if offered.
+    pub fn monthly(&self, mode: Mode, class: TableClass) -> Option<f64> {
+        self.modes
+            .iter()
+            .find(|m| m.mode == mode && m.class == class)
+            .and_then(|m| m.monthly)
+    }
 }
 
 /// The storage of one table or index.
@@ -130,6 +304,11 @@ pub struct CostReport {
     pub patterns: Vec<PatternCost>,
     pub storage: Vec<StorageCost>,
     pub partitions: Vec<PartitionLoad>,
+    /// Every table under every billing mode and table class.
+    pub billing: Vec<TableBilling>,
+    /// Entities whose stored items are the sample's, for want of a volume.
+    pub sample_only: Vec<String>,
+    /// On-demand, Standard, every Region of every table: the patterns at their average rate.
     pub monthly_request_cost: f64,
     pub monthly_storage_cost: f64,
     pub monthly_total: f64,
@@ -137,8 +316,11 @@ pub struct CostReport {
 
 /// Sizes of the entity in the table and each index, from the store. Each secondary index is
 /// walked once, entity by entity, instead of looked up for every entity (issue 13).
-fn entity_sizes(design: &Design, store: &Store) -> Vec<EntitySize> {
+fn entity_sizes(design: &Design, store: &Store, config: &CostConfig) -> Vec<EntitySize> {
     let mut out: Vec<EntitySize> = Vec::with_capacity(design.entities.len());
+    // Per entity in `out`: the volume's item size over the sample's mean, which scales the
+    // entity's index entries too.
+    let mut scale: Vec<f64> = Vec::with_capacity(design.entities.len());
     // Per table name: the positions in `out` of its entities with samples, by entity name.
     let mut sampled: BTreeMap<&str, HashMap<&str, Vec<usize>>> = BTreeMap::new();
     for entity in &design.entities {
@@ -147,6 +329,8 @@ fn entity_sizes(design: &Design, store: &Store) -> Vec<EntitySize> {
             table: entity.table.clone(),
             samples: 0,
             average_bytes: 0,
+            items: 0.0,
+            items_from: ItemsFrom::Sample,
             indexes: Vec::new(),
         };
         // The table itself first: its entries are the table's items, in order.
@@ -168,7 +352,25 @@ fn entity_sizes(design: &Design, store: &Store) -> Vec<EntitySize> {
                     .push(out.len());
             }
         }
+        let sample_mean = size.average_bytes;
+        let given_bytes = entity
+            .volume
+            .and_then(|v| v.item_bytes)
+            .map(|b| usize::try_from(b).unwrap_or(usize::MAX));
+        let mut ratio = 1.0;
+        if let Some(bytes) = given_bytes {
+            if sample_mean > 0 {
+                ratio = bytes as f64 / sample_mean as f64;
+            }
+            size.average_bytes = bytes;
+        }
+        (size.items, size.items_from) = match (config.counts.get(&entity.name), entity.volume) {
+            (Some(&n), _) => (n as f64, ItemsFrom::Given),
+            (None, Some(volume)) => (volume.items as f64, ItemsFrom::Volume),
+            (None, None) => (size.samples as f64, ItemsFrom::Sample),
+        };
         out.push(size);
+        scale.push(ratio);
     }
     for (table_name, entities) in &sampled {
         let Some(table) = store.table(table_name) else {
@@ -178,10 +380,11 @@ fn entity_sizes(design: &Design, store: &Store) -> Vec<EntitySize> {
             for (name, entries, bytes) in table.projected_totals(index) {
                 for &at in entities.get(name).map_or(&[][..], Vec::as_slice) {
                     let samples = out[at].samples;
+                    let projected = bytes.div_ceil(entries) as f64 * scale[at];
                     out[at].indexes.push((
                         index.name.clone().unwrap_or_default(),
                         entries as f64 / samples as f64,
-                        bytes.div_ceil(entries),
+                        projected.ceil() as usize,
                     ));
                 }
             }
@@ -205,7 +408,13 @@ pub fn estimate(
     store: &Store,
     config: &CostConfig,
 ) -> CostReport {
-    let sizes = entity_sizes(design, store);
+    let sizes = entity_sizes(design, store, config);
+    // The bytes of every table's items, for Scans: the stored items at their sizes.
+    let mut table_bytes: HashMap<&str, f64> = HashMap::new();
+    for size in &sizes {
+        *table_bytes.entry(size.table.as_str()).or_default() +=
+            size.items * size.average_bytes as f64;
+    }
     // Only how many items each read returns matters here: counted, not copied, and only for
     // the reads whose units depend on it (issue 13). A pattern's count is its last GetItem or
     // Query verdict's, should several verdicts carry its name.
@@ -217,7 +426,7 @@ pub fn estimate(
         }
     }
     let sizes_by_name = SizesByName::new(&sizes);
-    let prices = config.prices;
+    let prices = &config.prices.standard;
     let mut patterns = Vec::new();
     let mut loads = Loads::default();
     for verdict in verdicts {
@@ -228,12 +437,14 @@ pub fn estimate(
             pattern: pattern.name.clone(),
             operation: verdict.operation.as_str(),
             rate: pattern.rate,
+            average_rate: pattern.average_rate(),
             read_units: 0.0,
             write_units: 0.0,
             breakdown: Vec::new(),
             monthly_read_units: 0.0,
             monthly_write_units: 0.0,
             monthly_cost: 0.0,
+            tables: Vec::new(),
         };
         if pattern.is_read() {
             let run = if reads_sample_count(verdict, pattern) {
@@ -247,7 +458,7 @@ pub fn estimate(
                 &by_name,
                 verdict,
                 pattern,
-                store,
+                &table_bytes,
                 &sizes_by_name,
                 run.as_ref(),
                 &mut cost,
@@ -263,13 +474,14 @@ pub fn estimate(
                 &mut loads,
             );
         }
-        cost.monthly_read_units = cost.read_units * pattern.rate * MONTH_SECONDS;
-        cost.monthly_write_units = cost.write_units * pattern.rate * MONTH_SECONDS;
+        cost.monthly_read_units = cost.read_units * cost.average_rate * MONTH_SECONDS;
+        cost.monthly_write_units = cost.write_units * cost.average_rate * MONTH_SECONDS;
         cost.monthly_cost = cost.monthly_read_units / 1e6 * prices.per_million_read_units
             + cost.monthly_write_units / 1e6 * prices.per_million_write_units;
         patterns.push(cost);
     }
     let storage = storage(design, &sizes, config);
+    let billing = billing(design, &patterns, &storage, config);
     let mut loads = loads.list;
     for load in &mut loads {
         let reads_hot = load.read_units_per_second > PARTITION_READ_UNITS_PER_SECOND;
@@ -302,18 +514,32 @@ pub fn estimate(
             ))
         })
     });
-    let monthly_request_cost = patterns.iter().map(|p| p.monthly_cost).sum();
-    let monthly_storage_cost = storage.iter().map(|s| s.monthly_cost).sum();
+    // The headline is on-demand, Standard: the sum of each table's row, replicas included.
+    let on_demand = |b: &TableBilling| {
+        b.modes
+            .iter()
+            .find(|m| m.mode == Mode::OnDemand && m.class == TableClass::Standard)
+            .map_or((0.0, 0.0), |m| (m.monthly.unwrap_or_default(), m.storage))
+    };
+    let monthly_total: f64 = billing.iter().map(|b| on_demand(b).0).sum();
+    let monthly_storage_cost: f64 = billing.iter().map(|b| on_demand(b).1).sum();
+    let sample_only = sizes
+        .iter()
+        .filter(|s| s.items_from == ItemsFrom::Sample)
+        .map(|s| s.entity.clone())
+        .collect();
     CostReport {
-        prices,
+        prices: config.prices.clone(),
         month_seconds: MONTH_SECONDS,
         entities: sizes,
         patterns,
         storage,
         partitions: loads,
-        monthly_request_cost,
+        billing,
+        sample_only,
+        monthly_request_cost: monthly_total - monthly_storage_cost,
         monthly_storage_cost,
-        monthly_total: monthly_request_cost + monthly_storage_cost,
+        monthly_total,
     }
 }
 
@@ -344,7 +570,7 @@ fn read_cost(
     by_name: &ByName<'_>,
     verdict: &Verdict,
     pattern: &AccessPattern,
-    store: &Store,
+    table_bytes: &HashMap<&str, f64>,
     sizes: &SizesByName<'_>,
     run: Option<&Result<usize, PlanError>>,
     cost: &mut PatternCost,
@@ -360,6 +586,41 @@ fn read_cost(
         .map(String::as_str)
         .unwrap_or_default();
     let entity_size = sizes.of(entity);
+    let table = verdict
+        .table
+        .clone()
+        .or_else(|| by_name.entity(entity).map(|e| e.table.clone()))
+        .unwrap_or_default();
+    read_units_of(
+        verdict,
+        pattern,
+        &table,
+        table_bytes,
+        entity_size,
+        run,
+        consistency,
+        cost,
+    );
+    cost.tables.push(TableUnits {
+        table,
+        read_units: cost.read_units,
+        table_write_units: 0.0,
+        index_write_units: 0.0,
+    });
+}
+
+/// The read units of one request of a read pattern, with where they go.
+#[allow(clippy::too_many_arguments)]
+fn read_units_of(
+    verdict: &Verdict,
+    pattern: &AccessPattern,
+    table: &str,
+    table_bytes: &HashMap<&str, f64>,
+    entity_size: Option<&EntitySize>,
+    run: Option<&Result<usize, PlanError>>,
+    consistency: Consistency,
+    cost: &mut PatternCost,
+) {
     match verdict.operation {
         Operation::GetItem => {
             let bytes = entity_size.map_or(0, |s| s.average_bytes);
@@ -402,18 +663,19 @@ fn read_cost(
             }
         }
         _ => {
-            // A Scan reads every item of the table, one 1 MB page at a time.
-            let table = verdict
-                .table
-                .clone()
-                .or_else(|| by_name.entity(entity).map(|e| e.table.clone()))
-                .unwrap_or_default();
-            let bytes = store.table(&table).map_or(0, TableStore::bytes);
-            let pages = bytes.div_ceil(crate::limits::MAX_PAGE_BYTES).max(1);
-            cost.read_units = bytes.div_ceil(crate::limits::READ_UNIT_BYTES).max(1) as f64
+            // A Scan reads every item of the table, one 1 MB page at a time: the items stored
+            // (volumes, else the sample's), not only the sample's.
+            let bytes = table_bytes.get(table).copied().unwrap_or_default().ceil();
+            let pages = (bytes / crate::limits::MAX_PAGE_BYTES as f64)
+                .ceil()
+                .max(1.0);
+            cost.read_units = (bytes / crate::limits::READ_UNIT_BYTES as f64)
+                .ceil()
+                .max(1.0)
                 * consistency.units_per_block();
             cost.breakdown.push(format!(
-                "Scan of the whole table: {bytes} B of samples in {pages} page(s); grows with the table"
+                "Scan of the whole table: {} in {pages} page(s); grows with the table",
+                bytes_text(bytes)
             ));
         }
     }
@@ -596,6 +858,7 @@ fn write_cost(
         };
         let table_units = write_units(bytes) as f64 * count * factor;
         cost.write_units += table_units;
+        add_table_units(cost, &table.name, table_units, 0.0);
         let times = if step.count > 1 {
             format!("{} x ", step.count)
         } else {
@@ -635,6 +898,7 @@ fn write_cost(
                 continue;
             }
             cost.write_units += units;
+            add_table_units(cost, &table.name, 0.0, units);
             let share_note = if *share < 1.0 {
                 format!(", {:.0}% of items", share * 100.0)
             } else {
@@ -644,6 +908,22 @@ fn write_cost(
                 .push(format!("{index}: {units}{why}{share_note}"));
             add_write_load(loads, table, entity, Some(index), pattern, units);
         }
+    }
+}
+
+/// Adds write units of one request to `table`'s entry in `cost.tables`.
+fn add_table_units(cost: &mut PatternCost, table: &str, table_writes: f64, index_writes: f64) {
+    match cost.tables.iter_mut().find(|t| t.table == table) {
+        Some(units) => {
+            units.table_write_units += table_writes;
+            units.index_write_units += index_writes;
+        }
+        None => cost.tables.push(TableUnits {
+            table: table.to_string(),
+            read_units: 0.0,
+            table_write_units: table_writes,
+            index_write_units: index_writes,
+        }),
     }
 }
 
@@ -736,10 +1016,7 @@ fn storage(design: &Design, sizes: &[EntitySize], config: &CostConfig) -> Vec<St
         add(&table.name, None, 0.0, 0.0);
     }
     for size in sizes {
-        let count = config
-            .counts
-            .get(&size.entity)
-            .map_or(size.samples as f64, |&n| n as f64);
+        let count = size.items;
         add(
             &size.table,
             None,
@@ -757,27 +1034,261 @@ fn storage(design: &Design, sizes: &[EntitySize], config: &CostConfig) -> Vec<St
         }
     }
     for s in &mut out {
-        s.monthly_cost = s.bytes / BYTES_PER_GB * config.prices.per_gb_month;
+        s.monthly_cost = s.bytes / BYTES_PER_GB * config.prices.standard.per_gb_month;
     }
     out
+}
+
+/// Every table's bill under every billing mode and table class, from the patterns' units, their
+/// average and peak rates, and the storage.
+fn billing(
+    design: &Design,
+    patterns: &[PatternCost],
+    storage: &[StorageCost],
+    config: &CostConfig,
+) -> Vec<TableBilling> {
+    let target = if config.target_utilization > 0.0 && config.target_utilization <= 1.0 {
+        config.target_utilization
+    } else {
+        DEFAULT_TARGET_UTILIZATION
+    };
+    let prices = &config.prices;
+    let mut out = Vec::with_capacity(design.tables.len());
+    for table in &design.tables {
+        let mut reads = Throughput::default();
+        let mut table_writes = Throughput::default();
+        let mut index_writes = Throughput::default();
+        for pattern in patterns {
+            for units in pattern.tables.iter().filter(|u| u.table == table.name) {
+                for (sum, per_request) in [
+                    (&mut reads, units.read_units),
+                    (&mut table_writes, units.table_write_units),
+                    (&mut index_writes, units.index_write_units),
+                ] {
+                    sum.average += per_request * pattern.average_rate;
+                    sum.peak += per_request * pattern.rate;
+                }
+            }
+        }
+        let storage_gb: f64 = storage
+            .iter()
+            .filter(|s| s.table == table.name)
+            .map(|s| s.bytes / BYTES_PER_GB)
+            .sum();
+        let regions: Vec<String> = std::iter::once(prices.region.clone())
+            .chain(table.replicas.iter().cloned())
+            .collect();
+        let n_regions = regions.len() as f64;
+        let writes_average = table_writes.average + index_writes.average;
+        let writes_peak = table_writes.peak + index_writes.peak;
+        // A provisioned table has at least 1 RCU and 1 WCU.
+        let capacity = |units: f64| (units / target).ceil().max(1.0);
+        let rcu_average = capacity(reads.average);
+        let wcu_average = capacity(writes_average);
+        let rcu_peak = capacity(reads.peak);
+        let wcu_peak = capacity(writes_peak);
+        // Replicated writes (rWCU) cannot be reserved: in a global table only the indexes'
+        // writes can.
+        let reservable_wcu = if table.replicas.is_empty() {
+            wcu_average
+        } else {
+            (index_writes.average / target).ceil()
+        };
+        let regions_note = if table.replicas.is_empty() {
+            String::new()
+        } else {
+            format!(" x {} Regions", regions.len())
+        };
+        let mut modes = Vec::new();
+        for class in TableClass::ALL {
+            let c = match class {
+                TableClass::Standard => &prices.standard,
+                TableClass::StandardInfrequentAccess => &prices.standard_ia,
+            };
+            let storage_cost = storage_gb * n_regions * c.per_gb_month;
+            let storage_note = format!(
+                "{} GB{regions_note} at ${}/GB",
+                round_to(storage_gb, 1),
+                c.per_gb_month
+            );
+            let provisioned = |rcu: f64, wcu: f64| {
+                MONTH_HOURS * (rcu * c.per_rcu_hour + n_regions * wcu * c.per_wcu_hour)
+            };
+            for mode in Mode::ALL {
+                let mut upfront = 0.0;
+                let mut break_even_months = None;
+                let (monthly, why) = match mode {
+                    Mode::OnDemand => (
+                        Some(
+                            reads.average * MONTH_SECONDS / 1e6 * c.per_million_read_units
+                                + n_regions * writes_average * MONTH_SECONDS / 1e6
+                                    * c.per_million_write_units
+                                + storage_cost,
+                        ),
+                        format!(
+                            "{} RRU/s and {} WRU/s{regions_note} on average, at ${}/M and ${}/M; {storage_note}",
+                            round_to(reads.average, 1),
+                            round_to(writes_average, 1),
+                            c.per_million_read_units,
+                            c.per_million_write_units
+                        ),
+                    ),
+                    Mode::ProvisionedAutoScaled => (
+                        Some(provisioned(rcu_average, wcu_average) + storage_cost),
+                        format!(
+                            "{rcu_average} RCU and {wcu_average} WCU{regions_note} (the average at {:.0}% use) for {MONTH_HOURS} h; {storage_note}",
+                            target * 100.0
+                        ),
+                    ),
+                    Mode::ProvisionedAtPeak => (
+                        Some(provisioned(rcu_peak, wcu_peak) + storage_cost),
+                        format!(
+                            "{rcu_peak} RCU and {wcu_peak} WCU{regions_note} (the peak at {:.0}% use) all month; {storage_note}",
+                            target * 100.0
+                        ),
+                    ),
+                    Mode::ReservedOneYear | Mode::ReservedThreeYear => {
+                        let term = match mode {
+                            Mode::ReservedOneYear => prices.reserved_one_year,
+                            _ => prices.reserved_three_year,
+                        };
+                        match (class, term) {
+                            (TableClass::StandardInfrequentAccess, _) => (
+                                None,
+                                "reserved capacity is sold for the Standard class only".to_string(),
+                            ),
+                            (_, None) => {
+                                (None, format!("{} does not sell this term", prices.region))
+                            }
+                            (TableClass::Standard, Some(term)) => {
+                                let rcu_blocks = (rcu_average / 100.0).floor();
+                                let wcu_blocks = (reservable_wcu / 100.0).floor();
+                                upfront =
+                                    rcu_blocks * term.rcu_upfront + wcu_blocks * term.wcu_upfront;
+                                let hourly_by_the_hour = 100.0
+                                    * (rcu_blocks * c.per_rcu_hour + wcu_blocks * c.per_wcu_hour);
+                                let hourly_reserved =
+                                    rcu_blocks * term.rcu_hourly + wcu_blocks * term.wcu_hourly;
+                                let saving = (hourly_by_the_hour - hourly_reserved) * MONTH_HOURS;
+                                if upfront > 0.0 && saving > 0.0 {
+                                    break_even_months = Some(upfront / saving);
+                                }
+                                let monthly = provisioned(rcu_average, wcu_average)
+                                    - hourly_by_the_hour * MONTH_HOURS
+                                    + hourly_reserved * MONTH_HOURS
+                                    + upfront / f64::from(term.months)
+                                    + storage_cost;
+                                let why = if rcu_blocks + wcu_blocks == 0.0 {
+                                    "under 100 units of capacity: nothing to reserve".to_string()
+                                } else {
+                                    format!(
+                                        "{} RCU and {} WCU reserved (${} upfront over {} months), the rest auto-scaled; {storage_note}",
+                                        rcu_blocks * 100.0,
+                                        wcu_blocks * 100.0,
+                                        round_to(upfront, 0),
+                                        term.months
+                                    )
+                                };
+                                (Some(monthly), why)
+                            }
+                        }
+                    }
+                };
+                modes.push(ModeCost {
+                    mode,
+                    class,
+                    monthly,
+                    storage: storage_cost,
+                    upfront,
+                    break_even_months,
+                    why,
+                });
+            }
+        }
+        let standard = &prices.standard;
+        let break_even_utilization =
+            (standard.per_wcu_hour / 3_600.0) / (standard.per_million_write_units / 1e6);
+        let peak_price = rcu_peak * standard.per_rcu_hour + wcu_peak * standard.per_wcu_hour;
+        let peak_capacity_use = if peak_price > 0.0 {
+            (reads.average * standard.per_rcu_hour + writes_average * standard.per_wcu_hour)
+                / peak_price
+        } else {
+            0.0
+        };
+        out.push(TableBilling {
+            table: table.name.clone(),
+            billing: match table.billing {
+                crate::model::Billing::OnDemand => "on-demand".to_string(),
+                crate::model::Billing::Provisioned { read, write } => {
+                    format!("provisioned {read} RCU / {write} WCU")
+                }
+            },
+            regions,
+            reads,
+            table_writes,
+            index_writes,
+            storage_gb,
+            rcu_average,
+            wcu_average,
+            rcu_peak,
+            wcu_peak,
+            target_utilization: target,
+            break_even_utilization,
+            peak_capacity_use,
+            modes,
+        });
+    }
+    out
+}
+
+/// `x` rounded to `digits` decimals, for the words of an explanation.
+fn round_to(x: f64, digits: i32) -> f64 {
+    let scale = 10f64.powi(digits);
+    (x * scale).round() / scale
+}
+
+/// A byte count in the largest unit that keeps it at least 1: `812 B`, `4.1 TB` (binary units).
+pub fn bytes_text(bytes: f64) -> String {
+    const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
+    let mut value = bytes;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{value:.0} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
 }
 
 impl CostReport {
     /// The report as a plain-text table, for the CLI and for tests.
     pub fn to_table(&self) -> String {
+        let mut out = self.patterns_text();
+        out.push_str(&self.storage_text());
+        out.push_str(&self.billing_text());
+        out.push_str(&self.partitions_text());
+        out
+    }
+
+    /// Each pattern's units and on-demand cost, with where its units go.
+    pub fn patterns_text(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "{:<36} {:<18} {:>8} {:>8} {:>8} {:>12}",
-            "pattern", "operation", "rate/s", "RCU/req", "WCU/req", "$/month"
+            "{:<36} {:<18} {:>8} {:>8} {:>8} {:>8} {:>12}",
+            "pattern", "operation", "peak/s", "avg/s", "RCU/req", "WCU/req", "$/month"
         );
         for p in &self.patterns {
             let _ = writeln!(
                 out,
-                "{:<36} {:<18} {:>8} {:>8} {:>8} {:>12.2}",
+                "{:<36} {:<18} {:>8} {:>8} {:>8} {:>8} {:>12.2}",
                 truncate(&p.pattern, 36),
                 p.operation,
                 p.rate,
+                round_to(p.average_rate, 2),
                 p.read_units,
                 p.write_units,
                 p.monthly_cost
@@ -786,6 +1297,12 @@ impl CostReport {
                 let _ = writeln!(out, "    {line}");
             }
         }
+        out
+    }
+
+    /// The storage of every table and index, and the on-demand headline.
+    pub fn storage_text(&self) -> String {
+        let mut out = String::new();
         let _ = writeln!(out, "storage:");
         for s in &self.storage {
             let name = match &s.index {
@@ -794,15 +1311,57 @@ impl CostReport {
             };
             let _ = writeln!(
                 out,
-                "    {:<30} {:>10.0} items {:>14.0} B {:>12.4}",
-                name, s.items, s.bytes, s.monthly_cost
+                "    {:<30} {:>12.0} items {:>10} {:>12.2}",
+                name,
+                s.items,
+                bytes_text(s.bytes),
+                s.monthly_cost
             );
+        }
+        if let Some(note) = self.sample_only_note() {
+            let _ = writeln!(out, "    {note}");
         }
         let _ = writeln!(
             out,
-            "monthly: requests ${:.2} + storage ${:.4} = ${:.2} (30-day month)",
-            self.monthly_request_cost, self.monthly_storage_cost, self.monthly_total
+            "monthly, on-demand, Standard, {}: requests ${:.2} + storage ${:.2} = ${:.2} (30-day month)",
+            self.prices.region,
+            self.monthly_request_cost,
+            self.monthly_storage_cost,
+            self.monthly_total
         );
+        out
+    }
+
+    /// Every table's billing modes side by side, each with its arithmetic.
+    pub fn billing_text(&self) -> String {
+        let mut out = String::new();
+        for table in &self.billing {
+            let _ = writeln!(out, "{}", table.heading());
+            let _ = writeln!(
+                out,
+                "    {:<30} {:>14} {:>14}",
+                "mode", "Standard", "Standard-IA"
+            );
+            for mode in Mode::ALL {
+                let _ = writeln!(
+                    out,
+                    "    {:<30} {:>14} {:>14}",
+                    mode.label(),
+                    table.cell(mode, TableClass::Standard),
+                    table.cell(mode, TableClass::StandardInfrequentAccess)
+                );
+                for line in table.notes(mode) {
+                    let _ = writeln!(out, "        {line}");
+                }
+            }
+            let _ = writeln!(out, "    {}", table.break_even_note());
+        }
+        out
+    }
+
+    /// The partitions a key concentrates traffic on, hot or not.
+    pub fn partitions_text(&self) -> String {
+        let mut out = String::new();
         if !self.partitions.is_empty() {
             let _ = writeln!(out, "partitions (per partition, per second):");
         }
@@ -826,6 +1385,117 @@ impl CostReport {
             );
         }
         out
+    }
+}
+
+impl CostReport {
+    /// What the report says when some entities' stored items are the sample's.
+    pub fn sample_only_note(&self) -> Option<String> {
+        (!self.sample_only.is_empty()).then(|| {
+            format!(
+                "sample items only for {}: give each a volume (\"volume\": {{ \"items\": N }}) or --stored ENTITY=N for a real storage figure",
+                self.sample_only.join(", ")
+            )
+        })
+    }
+
+    /// The report as Markdown: the billing modes of every table side by side, then the
+    /// patterns, for a pull request or a design document.
+    pub fn to_markdown(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "## Monthly cost ({}, 30-day month)\n",
+            self.prices.region
+        );
+        for table in &self.billing {
+            let _ = writeln!(out, "### {}\n", table.heading().trim_end_matches(':'));
+            let _ = writeln!(out, "| mode | Standard | Standard-IA | why |");
+            let _ = writeln!(out, "|---|---:|---:|---|");
+            for mode in Mode::ALL {
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {} |",
+                    mode.label(),
+                    table.cell(mode, TableClass::Standard),
+                    table.cell(mode, TableClass::StandardInfrequentAccess),
+                    table.notes(mode).join("; ")
+                );
+            }
+            let _ = writeln!(out, "\n{}\n", table.break_even_note());
+        }
+        if let Some(note) = self.sample_only_note() {
+            let _ = writeln!(out, "Storage: {note}.\n");
+        }
+        let _ = writeln!(out, "### Access patterns (on-demand, Standard)\n");
+        let _ = writeln!(
+            out,
+            "| pattern | operation | peak/s | avg/s | RCU/req | WCU/req | $/month |"
+        );
+        let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---:|");
+        for p in &self.patterns {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | ${:.2} |",
+                p.pattern.replace('|', "\\|"),
+                p.operation,
+                p.rate,
+                round_to(p.average_rate, 2),
+                p.read_units,
+                p.write_units,
+                p.monthly_cost
+            );
+        }
+        out
+    }
+}
+
+impl TableBilling {
+    /// The monthly cost of `mode` in `class` as a report shows it: `$12.34`, `-` when the mode
+    /// is not offered.
+    pub fn cell(&self, mode: Mode, class: TableClass) -> String {
+        self.monthly(mode, class)
+            .map_or_else(|| "-".to_string(), |x| format!("${x:.2}"))
+    }
+
+    /// `orders (on-demand; us-east-1 + eu-west-1):`
+    pub fn heading(&self) -> String {
+        format!(
+            "billing modes, table {} (the design's: {}; {}):",
+            self.table,
+            self.billing,
+            self.regions.join(" + ")
+        )
+    }
+
+    /// Why `mode` costs what it does: the Standard class's arithmetic, the break-even of a
+    /// reservation, and Standard-IA's when it is offered.
+    pub fn notes(&self, mode: Mode) -> Vec<String> {
+        let mut notes = Vec::new();
+        if let Some(standard) = self
+            .modes
+            .iter()
+            .find(|m| m.mode == mode && m.class == TableClass::Standard)
+        {
+            notes.push(standard.why.clone());
+            if let Some(months) = standard.break_even_months {
+                notes.push(format!(
+                    "pays for itself after {:.1} months against capacity bought by the hour",
+                    months
+                ));
+            }
+        }
+        notes
+    }
+
+    /// When provisioned capacity is cheaper than on-demand.
+    pub fn break_even_note(&self) -> String {
+        format!(
+            "provisioned is cheaper than on-demand when its capacity is more than {:.0}% used on average (fixed at the peak, it would be {:.0}% used; auto scaling aims at {:.0}%)",
+            self.break_even_utilization * 100.0,
+            self.peak_capacity_use * 100.0,
+            self.target_utilization * 100.0
+        )
     }
 }
 

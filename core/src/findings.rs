@@ -31,6 +31,7 @@
 //! | KP022 | error    | a transaction over DynamoDB's 100 items |
 //! | KP023 | error    | a read pattern that contradicts itself (its sort or order attribute is also an input) |
 //! | KP024 | warning  | on the sample, a read's filter discards more than 90% of what it reads (the index that would not) |
+//! | KP029 | error    | an item collection over 10 GB in a table with an LSI, from the entities' volumes (warning past half) |
 
 use std::collections::{HashMap, HashSet};
 
@@ -65,6 +66,7 @@ pub(crate) fn findings_of(prepared: &Prepared<'_>, verdicts: &[Verdict]) -> Vec<
     patterns(prepared, verdicts, &mut out);
     capacity::hot_partitions(prepared, verdicts, &mut out);
     filters::discarding(prepared, verdicts, &mut out);
+    capacity::item_collections(design, &mut out);
     out.0
 }
 

@@ -37,6 +37,7 @@ pub fn design(n_entities: usize) -> Design {
         lsis: Vec::new(),
         billing: Billing::OnDemand,
         ttl_attribute: None,
+        replicas: Vec::new(),
     });
     for i in 0..n_entities {
         let name = format!("Thing{i}");

@@ -29,6 +29,7 @@ pub mod limits;
 pub mod migrate;
 pub mod model;
 pub mod number;
+pub mod pricing;
 pub mod run;
 pub mod sample;
 pub mod share;

@@ -1,8 +1,8 @@
 //! DynamoDB's limits, capacity arithmetic and prices, each in one place with its source.
 //!
 //! Source: the DynamoDB developer guide (service quotas, naming rules, capacity-unit
-//! calculations) and AWS's on-demand pricing for us-east-1, standard table class, as collected
-//! in keyplan's reference notes (shared/reference/dynamodb-facts.md). Change a number here only.
+//! calculations), as collected in keyplan's reference notes (shared/reference/dynamodb-facts.md).
+//! Change a number here only. Prices are not limits: they are in [`crate::pricing`].
 
 /// Default quota of global secondary indexes per table (can be raised on request).
 pub const MAX_GSIS: usize = 20;
@@ -46,6 +46,9 @@ pub const PARTITION_WRITE_UNITS_PER_SECOND: f64 = 1000.0;
 pub const READ_UNIT_BYTES: usize = 4 * 1024;
 /// Bytes one write unit covers.
 pub const WRITE_UNIT_BYTES: usize = 1024;
+/// Bytes of one item collection (the items of one partition-key value and their LSI entries)
+/// in a table with a local secondary index.
+pub const MAX_ITEM_COLLECTION_BYTES: f64 = 10.0 * 1024.0 * 1024.0 * 1024.0;
 /// Storage overhead per item, and per index entry.
 pub const ITEM_STORAGE_OVERHEAD_BYTES: usize = 100;
 
@@ -57,20 +60,5 @@ pub fn is_valid_table_name(name: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
 
-/// On-demand prices in US dollars; defaults are us-east-1, standard table class.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Prices {
-    pub per_million_write_units: f64,
-    pub per_million_read_units: f64,
-    pub per_gb_month: f64,
-}
-
-impl Default for Prices {
-    fn default() -> Self {
-        Prices {
-            per_million_write_units: 0.625,
-            per_million_read_units: 0.125,
-            per_gb_month: 0.25,
-        }
-    }
-}
+/// The prices, per Region, live in [`crate::pricing`] with their sources.
+pub use crate::pricing::Prices;

@@ -682,7 +682,9 @@ impl<'a> Sizes<'a> {
         for e in old.entities.iter().chain(&new.entities) {
             if let Some(v) = &e.volume {
                 items.entry(e.name.clone()).or_insert(v.items);
-                bytes.entry(e.name.clone()).or_insert(v.item_bytes);
+                if let Some(item_bytes) = v.item_bytes {
+                    bytes.entry(e.name.clone()).or_insert(item_bytes);
+                }
             }
         }
         items.extend(config.items.clone());
@@ -808,8 +810,8 @@ impl<'a> Sizes<'a> {
         work: Work,
     ) -> Step {
         let prices = &self.config.prices;
-        let cost = work.write_units / 1e6 * prices.per_million_write_units
-            + work.read_units / 1e6 * prices.per_million_read_units;
+        let cost = work.write_units / 1e6 * prices.standard.per_million_write_units
+            + work.read_units / 1e6 * prices.standard.per_million_read_units;
         let unknown = entity.is_some_and(|e| !self.items.contains_key(e));
         Step {
             phase,

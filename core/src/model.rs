@@ -243,6 +243,10 @@ pub struct Table {
     pub billing: Billing,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ttl_attribute: Option<String>,
+    /// The other AWS Regions this table is replicated to, as a global table (`eu-west-1`): every
+    /// write to the table is also a replicated write in each of them, and each stores a copy.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replicas: Vec<String>,
 }
 
 impl Table {
@@ -417,25 +421,43 @@ pub struct Entity {
     /// is absent from that index (sparse).
     #[serde(default)]
     pub keys: BTreeMap<String, KeyTemplate>,
-    /// How many items of the entity a live table holds and how large they are, when the design
-    /// was read from one (`keyplan import --table`); absent in a design drawn by hand.
+    /// How many items of the entity the table holds in production, and how large they are:
+    /// measured when the design was read from a live table (`keyplan import --table`), or
+    /// expected, set by whoever draws the design (`"volume": { "items": 2800000000 }`). Storage,
+    /// item collections, Scans and the cost report use it; absent, they use the sample's items.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub volume: Option<Volume>,
 }
 
-/// An entity's items in a live table, estimated from a bounded sample of it: the entity's share
-/// of the sampled items times the table's item count (DescribeTable's `ItemCount`, which
-/// DynamoDB updates about every six hours), and the sampled items' mean size.
+/// An entity's items in production. From a live table, estimated from a bounded sample of it:
+/// the entity's share of the sampled items times the table's item count (DescribeTable's
+/// `ItemCount`, which DynamoDB updates about every six hours), and the sampled items' mean
+/// size. Set by hand, the item count alone, the size defaulting to the sample's mean.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Volume {
     /// Items of the entity in the table.
     pub items: u64,
-    /// Their mean size in bytes, as DynamoDB counts item size (names and values).
-    pub item_bytes: u64,
-    /// Of how many sampled items the figures were estimated.
+    /// Their mean size in bytes, as DynamoDB counts item size (names and values); absent, the
+    /// mean of the design's sample items of the entity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item_bytes: Option<u64>,
+    /// Of how many sampled items of a live table the figures were estimated; 0 when they were
+    /// set by hand.
+    #[serde(default, skip_serializing_if = "is_default")]
     pub sampled: u64,
+}
+
+impl Volume {
+    /// A volume set by hand: `items` items of the sample's mean size.
+    pub fn items(items: u64) -> Volume {
+        Volume {
+            items,
+            item_bytes: None,
+            sampled: 0,
+        }
+    }
 }
 
 impl Entity {
@@ -827,6 +849,11 @@ pub struct AccessPattern {
     /// Expected requests per second at peak.
     #[serde(default = "one_f64")]
     pub rate: f64,
+    /// How many times its average rate the peak `rate` is: 3 means the pattern averages a third
+    /// of its peak over a month. On-demand bills the average, provisioned capacity must hold
+    /// the peak. 1 (the default): the pattern runs at its peak all month.
+    #[serde(default = "one_f64", skip_serializing_if = "is_one_f64")]
+    pub peak_factor: f64,
     /// The Limit of one page of results.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_size: Option<u32>,
@@ -856,6 +883,7 @@ impl AccessPattern {
             order_by: None,
             consistent: false,
             rate: 1.0,
+            peak_factor: 1.0,
             page_size: None,
             changes: Vec::new(),
             writes: Vec::new(),
@@ -865,6 +893,17 @@ impl AccessPattern {
 
     pub fn is_read(&self) -> bool {
         self.action.is_read()
+    }
+
+    /// Requests per second averaged over a month: the peak `rate` over the `peak_factor` (a
+    /// factor under 1, or not a number, counts as 1: the average cannot exceed the peak).
+    pub fn average_rate(&self) -> f64 {
+        let factor = if self.peak_factor.is_finite() && self.peak_factor > 1.0 {
+            self.peak_factor
+        } else {
+            1.0
+        };
+        self.rate / factor
     }
 }
 
@@ -878,6 +917,10 @@ fn is_one_u32(n: &u32) -> bool {
 
 fn one_f64() -> f64 {
     1.0
+}
+
+fn is_one_f64(n: &f64) -> bool {
+    *n == 1.0
 }
 
 fn is_default<T: Default + PartialEq>(value: &T) -> bool {
@@ -968,6 +1011,7 @@ mod tests {
             }],
             billing: Billing::OnDemand,
             ttl_attribute: None,
+            replicas: Vec::new(),
         };
         let listed: Vec<String> = table
             .key_attributes()

@@ -26,7 +26,8 @@
 //! is weak on short inputs (RFC 3309 replaced it in SCTP for that reason), and links are short;
 //! zlib's header would also cost 6 more bytes. Version 1 links (no orders, no checksum) still
 //! open. Version 3 (issue 17) adds the entities' volumes after the orders, with the same
-//! checksum; version 4 (issue 16) the patterns' filters after the volumes.
+//! checksum; version 4 (issue 16) the tables' replicas, the patterns' peak factors and their
+//! filters after the volumes.
 
 mod v1;
 

@@ -222,6 +222,7 @@ fn design(case: &Case) -> Design {
         lsis: vec![],
         billing: Default::default(),
         ttl_attribute: None,
+        replicas: Vec::new(),
     });
     design
 }

@@ -89,18 +89,21 @@ fn table() -> impl Strategy<Value = Table> {
         prop::option::of(key()),
         prop::collection::vec(gsi, 0..4),
         prop::collection::vec(lsi, 0..3),
-        billing,
+        (billing, prop::collection::vec(name(), 0..3)),
         prop::option::of(name()),
     )
         .prop_map(
-            |(name, partition_key, sort_key, gsis, lsis, billing, ttl_attribute)| Table {
-                name,
-                partition_key,
-                sort_key,
-                gsis,
-                lsis,
-                billing,
-                ttl_attribute,
+            |(name, partition_key, sort_key, gsis, lsis, (billing, replicas), ttl_attribute)| {
+                Table {
+                    name,
+                    partition_key,
+                    sort_key,
+                    gsis,
+                    lsis,
+                    billing,
+                    ttl_attribute,
+                    replicas,
+                }
             },
         )
 }
@@ -166,7 +169,8 @@ fn entity() -> impl Strategy<Value = Entity> {
         text(),
         prop::collection::vec(attribute, 0..5),
         prop::collection::btree_map(name(), template(), 0..5),
-        prop::option::of((any::<u64>(), any::<u64>(), any::<u64>())),
+        // An item size of 0 does not exist: the link writes 0 for "the sample's mean".
+        prop::option::of((any::<u64>(), prop::option::of(1..=u64::MAX), any::<u64>())),
     )
         .prop_map(
             |(name, table, description, attributes, keys, volume)| Entity {
@@ -242,7 +246,7 @@ fn pattern() -> impl Strategy<Value = AccessPattern> {
             prop::option::of(name()),
             prop::collection::vec(filter, 0..3),
         ),
-        (any::<bool>(), any::<bool>(), finite()),
+        (any::<bool>(), any::<bool>(), finite(), finite()),
         prop::option::of(any::<u32>()),
         prop::collection::vec(name(), 0..3),
         prop::collection::vec(write, 0..4),
@@ -254,7 +258,7 @@ fn pattern() -> impl Strategy<Value = AccessPattern> {
                 entities,
                 inputs,
                 (sort, order_by, filter),
-                (desc, consistent, rate),
+                (desc, consistent, rate, peak_factor),
                 page_size,
                 changes,
                 writes,
@@ -271,6 +275,7 @@ fn pattern() -> impl Strategy<Value = AccessPattern> {
                 order_by,
                 consistent,
                 rate,
+                peak_factor,
                 page_size,
                 changes,
                 writes,

@@ -264,6 +264,7 @@ fn describe(
             lsis,
             billing,
             ttl_attribute: None,
+            replicas: Vec::new(),
         },
         declared: declared
             .into_iter()

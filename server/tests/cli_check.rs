@@ -60,6 +60,7 @@ fn design(with_scan: bool) -> Design {
         lsis: Vec::new(),
         billing: Default::default(),
         ttl_attribute: None,
+        replicas: Vec::new(),
     });
     let mut user_id = Attribute::new("userId", AttrType::S);
     user_id.required = true;

@@ -175,6 +175,35 @@ pub fn EntityEditor(
                         }
                     })
                 />
+                <label class="field">
+                    <span class="field-label">"Items in production"</span>
+                    <input
+                        class="input"
+                        type="number"
+                        min="0"
+                        step="1"
+                        data-testid="entity-volume"
+                        placeholder="the sample's"
+                        aria-label="Items of the entity in production"
+                        prop:value=move || entity.with(|e| e.as_ref().and_then(|e| e.volume).map(|v| v.items.to_string()).unwrap_or_default())
+                        on:change={
+                            let name = n6.clone();
+                            move |ev| {
+                                let text = event_target_value(&ev);
+                                let Some(mut changed) = entity.get_untracked() else {
+                                    return;
+                                };
+                                changed.volume = match text.trim().parse::<u64>() {
+                                    // The size stays the measured one, or the sample's mean.
+                                    Ok(items) => Some(keyplan_core::model::Volume { items, ..changed.volume.unwrap_or(keyplan_core::model::Volume::items(items)) }),
+                                    Err(_) if text.trim().is_empty() => None,
+                                    Err(_) => return,
+                                };
+                                store.dispatch(Edit::SetEntity { name: name.clone(), entity: changed });
+                            }
+                        }
+                    />
+                </label>
             </section>
             <section class="inspector-section">
                 <div class="section-head">

@@ -373,19 +373,36 @@ pub fn PatternEditor(
                 </div>
                 <div class="field-row">
                     <label class="field">
-                        <span class="field-label">"Rate (req/s)"</span>
+                        <span class="field-label">"Peak rate (req/s)"</span>
                         <input
                             class="input"
                             type="number"
                             min="0"
                             step="any"
-                            aria-label="Rate in requests per second"
+                            aria-label="Peak rate in requests per second"
                             prop:value=move || pattern.with(|p| p.as_ref().map(|p| p.rate.to_string()).unwrap_or_default())
                             on:focus=move |_| store.begin()
                             on:blur=move |_| store.commit()
                             on:input={ let e = e9.clone(); move |ev| {
                                 if let Ok(rate) = event_target_value(&ev).parse::<f64>() && rate.is_finite() && rate >= 0.0 {
                                     e(Box::new(move |p| p.rate = rate));
+                                }
+                            }}
+                        />
+                    </label>
+                    <label class="field">
+                        <span class="field-label">"Peak ÷ average"</span>
+                        <input
+                            class="input"
+                            type="number"
+                            min="1"
+                            step="any"
+                            data-testid="peak-factor"
+                            aria-label="How many times its average rate the peak rate is"
+                            prop:value=move || pattern.with(|p| p.as_ref().map(|p| p.peak_factor.to_string()).unwrap_or_default())
+                            on:change={ let e = edit.clone(); move |ev| {
+                                if let Ok(factor) = event_target_value(&ev).parse::<f64>() && factor.is_finite() && factor >= 1.0 {
+                                    e(Box::new(move |p| p.peak_factor = factor));
                                 }
                             }}
                         />

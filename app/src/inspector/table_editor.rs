@@ -191,6 +191,11 @@ pub fn TableEditor(
                     <TextField label="TTL attribute" mono=true placeholder="none" value=field(|t| t.ttl_attribute.clone().unwrap_or_default())
                         on_change=Callback::new({ let s = s6.clone(); move |v: String| s(Box::new(move |t| { let v = v.trim().to_string(); t.ttl_attribute = (!v.is_empty()).then_some(v); })) })/>
                 </div>
+                // A global table's other Regions, comma-separated: the cost counts their writes.
+                <TextField label="Replica Regions" mono=true placeholder="none (one Region)" testid="table-replicas" value=field(|t| t.replicas.join(", "))
+                    on_change=Callback::new({ let s = s6.clone(); move |v: String| s(Box::new(move |t| {
+                        t.replicas = v.split(',').map(str::trim).filter(|r| !r.is_empty()).map(str::to_string).collect();
+                    })) })/>
             </section>
             <section class="inspector-section">
                 <div class="section-head">

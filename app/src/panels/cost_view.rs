@@ -1,8 +1,11 @@
 //! The cost view: core's capacity and cost model (`keyplan_core::cost`) over the sample items
-//! at every pattern's rate: the monthly total, each pattern's units and cost, storage per table
-//! and index, and partitions that would run hot.
+//! and the entities' volumes at every pattern's rate: the monthly total, every table's bill
+//! under every billing mode side by side (core decides each figure and its why), each
+//! pattern's units and cost, storage per table and index, and partitions that would run hot.
+//! The Region whose prices apply is chosen here (session state, not part of the design).
 
-use keyplan_core::cost::{CostConfig, estimate};
+use keyplan_core::cost::{CostConfig, Mode, TableClass, estimate};
+use keyplan_core::pricing::{DEFAULT_REGION, Prices};
 use leptos::prelude::*;
 
 use super::sample::{SampleRefused, use_sample};
@@ -20,12 +23,15 @@ fn dollars(x: f64) -> String {
 pub fn CostView() -> impl IntoView {
     let store = use_store();
     let sample = use_sample();
+    let region = RwSignal::new(DEFAULT_REGION.to_string());
     let report = Memo::new(move |_| {
+        let config = CostConfig {
+            prices: region.with(|r| Prices::region(r)).unwrap_or_default(),
+            ..CostConfig::default()
+        };
         sample.with(|s| {
             store.analysis.with(|analysis| {
-                store.with_untracked(|d| {
-                    estimate(d, &analysis.verdicts, &s.store, &CostConfig::default())
-                })
+                store.with_untracked(|d| estimate(d, &analysis.verdicts, &s.store, &config))
             })
         })
     });
@@ -36,11 +42,39 @@ pub fn CostView() -> impl IntoView {
                 let r = report.get();
                 let hot: Vec<_> = r.partitions.iter().filter(|p| p.hot).cloned().collect();
                 view! {
+                    <label class="cost-region">"Prices of "
+                        <select class="input" data-testid="region" aria-label="Region" prop:value=move || region.get() on:change=move |ev| region.set(event_target_value(&ev))>
+                            {Prices::regions().map(|code| view! { <option value=code>{code}</option> }).collect_view()}
+                        </select>
+                    </label>
                     <div class="cost-summary">
                         <div class="metric"><span class="metric-value" data-testid="monthly-total">{dollars(r.monthly_total)}</span><span class="metric-label">"per month"</span></div>
                         <div class="metric"><span class="metric-value">{dollars(r.monthly_request_cost)}</span><span class="metric-label">"requests"</span></div>
                         <div class="metric"><span class="metric-value">{dollars(r.monthly_storage_cost)}</span><span class="metric-label">"storage"</span></div>
                     </div>
+                    {r.sample_only_note().map(|note| view! { <p class="diagnostic info" data-testid="sample-only">{note}</p> })}
+                    {r.billing.iter().map(|table| {
+                        let heading = table.heading();
+                        let rows = Mode::ALL.into_iter().map(|mode| {
+                            let cell = |class| table.monthly(mode, class).map_or("—".to_string(), dollars);
+                            let why = table.notes(mode).join("\n");
+                            view! {
+                                <tr title=why>
+                                    <td>{mode.label()}</td>
+                                    <td class="num">{cell(TableClass::Standard)}</td>
+                                    <td class="num">{cell(TableClass::StandardInfrequentAccess)}</td>
+                                </tr>
+                            }
+                        }).collect_view();
+                        view! {
+                            <table class="cost-table" data-testid="billing-modes">
+                                <caption>{heading}</caption>
+                                <thead><tr><th>"Billing mode"</th><th class="num">"Standard"</th><th class="num">"Standard-IA"</th></tr></thead>
+                                <tbody>{rows}</tbody>
+                            </table>
+                            <p class="metric-label">{table.break_even_note()}</p>
+                        }
+                    }).collect_view()}
                     {(!hot.is_empty()).then(|| view! {
                         <section class="hot-list">
                             <h3>"Hot partitions"</h3>

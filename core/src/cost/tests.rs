@@ -157,43 +157,73 @@ fn order_report() -> CostReport {
 #[test]
 fn the_order_design_costs_per_pattern_and_in_total() {
     expect![[r#"
-        pattern                              operation            rate/s  RCU/req  WCU/req      $/month
-        Get order by ID                      Scan                    200        3        0       194.40
-            Scan of the whole table: 22608 B of samples in 1 page(s); grows with the table
-        Get customer orders                  Query                   300        1        0        97.20
+        pattern                              operation            peak/s    avg/s  RCU/req  WCU/req      $/month
+        Get order by ID                      Scan                    200      200  1643129        0 106474759.20
+            Scan of the whole table: 12.5 GB in 12837 page(s); grows with the table
+        Get customer orders                  Query                   300      300        1        0        97.20
             25.0 items of ~288 B (a full page)
-        Get orders by status                 Query                  2000       40        0     25920.00
+        Get orders by status                 Query                  2000     2000       40        0     25920.00
             10 queries x 4 (100.0 items of ~288 B each, a full page)
-        Get order items                      Query                   400      0.5        0        64.80
+        Get order items                      Query                   400      400      0.5        0        64.80
             3.0 items of ~126 B (as many as the sample returns)
-        Get customer profile                 GetItem                 500        1        0       162.00
+        Get customer profile                 GetItem                 500      500        1        0       162.00
             1 item of ~140 B
-        Get orders by fulfillment center     Query                   100        2        0        64.80
+        Get orders by fulfillment center     Query                   100      100        2        0        64.80
             50.0 items of ~288 B (a full page)
-        Get daily order count by status      Query                     5      0.5        0         0.81
+        Get daily order count by status      Query                     5        5      0.5        0         0.81
             1.0 items of ~128 B (as many as the sample returns)
-        Get order events                     Query                    50      0.5        0         8.10
+        Get order events                     Query                    50       50      0.5        0         8.10
             3.0 items of ~159 B (as many as the sample returns)
-        Create order                         TransactWriteItems      100        0       16      2592.00
+        Create order                         TransactWriteItems      100      100        0       16      2592.00
             put Order in orders: 2
             GSI1: 2
             GSI2: 2
             put 3 x OrderItem in orders: 6
             update DailyOrderCount in orders: 2
             GSI3: 2
-        Update order status                  UpdateItem              300        0        4      1944.00
+        Update order status                  UpdateItem              300      300        0        4      1944.00
             update Order in orders: 1
             GSI1: 2 (delete+put: status changes its key)
             GSI2: 1
-        Record order event                   PutItem                 800        0        1      1296.00
+        Record order event                   PutItem                 800      800        0        1      1296.00
             put OrderEvent in order-events: 1
         storage:
-            orders                           81004000 items    21560912000 B       5.0200
-            order-events                    100000000 items    25900000000 B       6.0303
-            orders/GSI1                      20000000 items     7760000000 B       1.8068
-            orders/GSI2                      20000000 items     7760000000 B       1.8068
-            orders/GSI3                          4000 items         912000 B       0.0002
-        monthly: requests $32344.11 + storage $14.6641 = $32358.77 (30-day month)
+            orders                             81004000 items    20.1 GB         5.02
+            order-events                      100000000 items    24.1 GB         6.03
+            orders/GSI1                        20000000 items     7.2 GB         1.81
+            orders/GSI2                        20000000 items     7.2 GB         1.81
+            orders/GSI3                            4000 items   890.6 KB         0.00
+        monthly, on-demand, Standard, us-east-1: requests $106506908.91 + storage $14.66 = $106506923.57 (30-day month)
+        billing modes, table orders (the design's: on-demand; us-east-1):
+            mode                                 Standard    Standard-IA
+            on-demand                       $106505613.44  $133132009.47
+                328707002.5 RRU/s and 2800 WRU/s on average, at $0.125/M and $0.625/M; 34.5 GB at $0.25/GB
+            provisioned, auto scaling        $43954703.23   $54098117.92
+                469581433 RCU and 4001 WCU (the average at 70% use) for 720 h; 34.5 GB at $0.25/GB
+            provisioned at peak              $43954703.23   $54098117.92
+                469581433 RCU and 4001 WCU (the peak at 70% use) all month; 34.5 GB at $0.25/GB
+            provisioned, 1-year reserved     $20192881.03              -
+                469581400 RCU and 4000 WCU reserved ($140880420 upfront over 12 months), the rest auto-scaled; 34.5 GB at $0.25/GB
+                pays for itself after 4.0 months against capacity bought by the hour
+            provisioned, 3-year reserved     $10105837.20              -
+                469581400 RCU and 4000 WCU reserved ($169056504 upfront over 36 months), the rest auto-scaled; 34.5 GB at $0.25/GB
+                pays for itself after 4.4 months against capacity bought by the hour
+            provisioned is cheaper than on-demand when its capacity is more than 29% used on average (fixed at the peak, it would be 70% used; auto scaling aims at 70%)
+        billing modes, table order-events (the design's: on-demand; us-east-1):
+            mode                                 Standard    Standard-IA
+            on-demand                            $1310.13       $1632.54
+                25 RRU/s and 800 WRU/s on average, at $0.125/M and $0.625/M; 24.1 GB at $0.25/GB
+            provisioned, auto scaling             $544.32        $673.16
+                36 RCU and 1143 WCU (the average at 70% use) for 720 h; 24.1 GB at $0.25/GB
+            provisioned at peak                   $544.32        $673.16
+                36 RCU and 1143 WCU (the peak at 70% use) all month; 24.1 GB at $0.25/GB
+            provisioned, 1-year reserved          $268.40              -
+                0 RCU and 1100 WCU reserved ($1650 upfront over 12 months), the rest auto-scaled; 24.1 GB at $0.25/GB
+                pays for itself after 4.0 months against capacity bought by the hour
+            provisioned, 3-year reserved          $148.68              -
+                0 RCU and 1100 WCU reserved ($1980 upfront over 36 months), the rest auto-scaled; 24.1 GB at $0.25/GB
+                pays for itself after 4.4 months against capacity bought by the hour
+            provisioned is cheaper than on-demand when its capacity is more than 29% used on average (fixed at the peak, it would be 70% used; auto scaling aims at 70%)
         partitions (per partition, per second):
             orders/GSI1 STATUS#PENDING#SHARD0 (STATUS#{status}#SHARD{shard:10}): 8000.0 RCU/s, 80.0 WCU/s: HOT: every scatter-gather request reads each shard: fewer shards or a smaller page per shard, or cache the reads (DAX) [Get orders by status, Create order, Update order status]
             orders ANALYTICS (ANALYTICS): 2.5 RCU/s, 200.0 WCU/s: ok [Get daily order count by status, Create order]
@@ -278,7 +308,7 @@ fn the_first_pattern_and_entity_of_a_name_are_the_ones_costed() {
             "Get Thing1 GetItem 1/s 0.5 0: 1 item of ~225 B",
             "Thing1 of parent Query 1/s 0.5 0: 1.0 items of ~225 B (as many as the sample returns)",
             "Thing1 by status Query 50/s 2 0: 4 queries x 0.5 (0.8 items of ~240 B each, as many as the sample returns)",
-            "Thing1 by id Scan 1/s 1 0: Scan of the whole table: 4480 B of samples in 1 page(s); grows with the table",
+            "Thing1 by id Scan 1/s 1 0: Scan of the whole table: 4.4 KB in 1 page(s); grows with the table",
             "Put Thing1 PutItem 10/s 0 1.8: put Thing1 in app: 1; GSI2: 0.8, 80% of items",
             "Get Thing1 GetItem 1/s 0.5 0: 1 item of ~225 B",
         ]
@@ -372,4 +402,235 @@ fn a_filtered_read_costs_what_it_reads_before_the_filter() {
     expect!["0.5 RCU (3.0 items of ~126 B (as many as the sample returns)), read 3 returned 3"]
         .assert_eq(&units(&plain));
     expect!["0.5 RCU (3.0 items of ~126 B (as many as the sample reads, before the filter)), read 3 returned 2"].assert_eq(&units(&filtered));
+}
+
+/// The storage and the billing modes of a design in the coverage tests' compact form, over
+/// its default sample, at us-east-1's prices.
+fn check(text: &str, expect: expect_test::Expect) {
+    let design = crate::coverage::testing::design(text);
+    let (_, report) = analysed_cost(&design);
+    expect.assert_eq(&format!(
+        "{}{}",
+        report.storage_text(),
+        report.billing_text()
+    ));
+}
+
+// issue 16: storage cost $0.0000 on every design, because it counted the sample's few hundred
+// items. A volume gives the items stored (and, optionally, their size); without one the report
+// says its figure is the sample's.
+#[test]
+fn storage_counts_the_volumes_items_at_their_size_or_the_samples_mean() {
+    check(
+        "table t PK SK
+         entity User userId name | PK=USER#{userId} SK=PROFILE
+         entity Post postId userId body | PK=USER#{userId} SK=POST#{postId}
+         volume User 10000000
+         volume Post 2000000000 2048
+         read get_user User by userId",
+        expect![[r#"
+            storage:
+                t                                2010000000 items     3.9 TB      1000.62
+            monthly, on-demand, Standard, us-east-1: requests $0.16 + storage $1000.62 = $1000.78 (30-day month)
+            billing modes, table t (the design's: on-demand; us-east-1):
+                mode                                 Standard    Standard-IA
+                on-demand                            $1000.78        $400.45
+                    0.5 RRU/s and 0 WRU/s on average, at $0.125/M and $0.625/M; 4002.5 GB at $0.25/GB
+                provisioned, auto scaling            $1001.18        $400.95
+                    1 RCU and 1 WCU (the average at 70% use) for 720 h; 4002.5 GB at $0.25/GB
+                provisioned at peak                  $1001.18        $400.95
+                    1 RCU and 1 WCU (the peak at 70% use) all month; 4002.5 GB at $0.25/GB
+                provisioned, 1-year reserved         $1001.18              -
+                    under 100 units of capacity: nothing to reserve
+                provisioned, 3-year reserved         $1001.18              -
+                    under 100 units of capacity: nothing to reserve
+                provisioned is cheaper than on-demand when its capacity is more than 29% used on average (fixed at the peak, it would be 8% used; auto scaling aims at 70%)
+        "#]],
+    );
+    check(
+        "table t PK SK
+         entity User userId name | PK=USER#{userId} SK=PROFILE
+         read get_user User by userId",
+        expect![[r#"
+            storage:
+                t                                        10 items     1.6 KB         0.00
+                sample items only for User: give each a volume ("volume": { "items": N }) or --stored ENTITY=N for a real storage figure
+            monthly, on-demand, Standard, us-east-1: requests $0.16 + storage $0.00 = $0.16 (30-day month)
+            billing modes, table t (the design's: on-demand; us-east-1):
+                mode                                 Standard    Standard-IA
+                on-demand                               $0.16          $0.20
+                    0.5 RRU/s and 0 WRU/s on average, at $0.125/M and $0.625/M; 0 GB at $0.25/GB
+                provisioned, auto scaling               $0.56          $0.70
+                    1 RCU and 1 WCU (the average at 70% use) for 720 h; 0 GB at $0.25/GB
+                provisioned at peak                     $0.56          $0.70
+                    1 RCU and 1 WCU (the peak at 70% use) all month; 0 GB at $0.25/GB
+                provisioned, 1-year reserved            $0.56              -
+                    under 100 units of capacity: nothing to reserve
+                provisioned, 3-year reserved            $0.56              -
+                    under 100 units of capacity: nothing to reserve
+                provisioned is cheaper than on-demand when its capacity is more than 29% used on average (fixed at the peak, it would be 8% used; auto scaling aims at 70%)
+        "#]],
+    );
+}
+
+// issue 16: cost knew only on-demand. A pattern's peak rate over its peak factor is its
+// average: on-demand and auto-scaled capacity follow the average, capacity fixed at the peak
+// holds the peak; reserved capacity covers whole blocks of 100 of the auto-scaled capacity.
+#[test]
+fn every_billing_mode_prices_the_average_or_the_peak_it_must_hold() {
+    check(
+        "table t PK SK
+         entity Order orderId status | PK=ORDER#{orderId} SK=ORDER
+         volume Order 1000000
+         read get_order Order by orderId rate 6000 peak 3
+         put add_order Order rate 900 peak 3",
+        expect![[r#"
+            storage:
+                t                                   1000000 items   161.2 MB         0.04
+            monthly, on-demand, Standard, us-east-1: requests $810.00 + storage $0.04 = $810.04 (30-day month)
+            billing modes, table t (the design's: on-demand; us-east-1):
+                mode                                 Standard    Standard-IA
+                on-demand                             $810.04       $1012.52
+                    1000 RRU/s and 300 WRU/s on average, at $0.125/M and $0.625/M; 0.2 GB at $0.25/GB
+                provisioned, auto scaling             $334.57        $414.83
+                    1429 RCU and 429 WCU (the average at 70% use) for 720 h; 0.2 GB at $0.25/GB
+                provisioned at peak                  $1003.06       $1243.76
+                    4286 RCU and 1286 WCU (the peak at 70% use) all month; 0.2 GB at $0.25/GB
+                provisioned, 1-year reserved          $163.39              -
+                    1400 RCU and 400 WCU reserved ($1020 upfront over 12 months), the rest auto-scaled; 0.2 GB at $0.25/GB
+                    pays for itself after 4.0 months against capacity bought by the hour
+                provisioned, 3-year reserved           $89.78              -
+                    1400 RCU and 400 WCU reserved ($1224 upfront over 36 months), the rest auto-scaled; 0.2 GB at $0.25/GB
+                    pays for itself after 4.4 months against capacity bought by the hour
+                provisioned is cheaper than on-demand when its capacity is more than 29% used on average (fixed at the peak, it would be 23% used; auto scaling aims at 70%)
+        "#]],
+    );
+}
+
+// issue 16: a global table writes each table write and each index write in every Region (at
+// the price of a single-Region write since November 2024) and stores a copy in each; reads
+// stay local, and replicated writes cannot be reserved.
+#[test]
+fn a_global_table_pays_its_writes_and_storage_in_every_region() {
+    check(
+        "table t PK SK
+         gsi GSI1 status
+         entity Order orderId status | PK=ORDER#{orderId} SK=ORDER
+         volume Order 1000000
+         replicas eu-west-1 ap-south-1
+         read get_order Order by orderId rate 1000
+         put add_order Order rate 500",
+        expect![[r#"
+            storage:
+                t                                   1000000 items   161.2 MB         0.04
+                t/GSI1                              1000000 items   161.2 MB         0.04
+            monthly, on-demand, Standard, us-east-1: requests $5022.00 + storage $0.24 = $5022.24 (30-day month)
+            billing modes, table t (the design's: on-demand; us-east-1 + eu-west-1 + ap-south-1):
+                mode                                 Standard    Standard-IA
+                on-demand                            $5022.24       $6277.59
+                    500 RRU/s and 1000 WRU/s x 3 Regions on average, at $0.125/M and $0.625/M; 0.3 GB x 3 Regions at $0.25/GB
+                provisioned, auto scaling            $2073.48       $2582.64
+                    715 RCU and 1429 WCU x 3 Regions (the average at 70% use) for 720 h; 0.3 GB x 3 Regions at $0.25/GB
+                provisioned at peak                  $2073.48       $2582.64
+                    715 RCU and 1429 WCU x 3 Regions (the peak at 70% use) all month; 0.3 GB x 3 Regions at $0.25/GB
+                provisioned, 1-year reserved         $1862.47              -
+                    700 RCU and 700 WCU reserved ($1260 upfront over 12 months), the rest auto-scaled; 0.3 GB x 3 Regions at $0.25/GB
+                    pays for itself after 4.0 months against capacity bought by the hour
+                provisioned, 3-year reserved         $1771.24              -
+                    700 RCU and 700 WCU reserved ($1512 upfront over 36 months), the rest auto-scaled; 0.3 GB x 3 Regions at $0.25/GB
+                    pays for itself after 4.4 months against capacity bought by the hour
+                provisioned is cheaper than on-demand when its capacity is more than 29% used on average (fixed at the peak, it would be 70% used; auto scaling aims at 70%)
+        "#]],
+    );
+}
+
+// issue 16: the order article's production figures ("Performance at Scale": 4.1 TB, 2.8
+// billion items, 180,000 RCU and 42,000 WCU at peak, $28,400 a month) entered into keyplan's
+// order example, and what keyplan says that table costs under each billing mode. The design is
+// the article's table: the order-events table (its separate event stream) and "Get order by
+// ID" (a Scan in keyplan's example, to show the finding; the article reads orders by
+// customer) are left out. The figures in, stated:
+// - items: 2.8 billion, split as an order store would hold them (50 million customers, 700
+//   million orders, 2.05 billion order lines, 30,000 daily counters), of 1,364 bytes each, so
+//   that with DynamoDB's 100 bytes of overhead the table holds 2.8e9 x 1,464 B = 4.1 TB
+//   (decimal, as the console shows it);
+// - rates: the example's rates scaled so that the table and its indexes take 180,000 read
+//   units and 42,000 write units a second at peak (the article gives peaks only); the average
+//   is assumed to be half the peak (peak factor 2), an ordinary daily cycle.
+// keyplan's answer: provisioned capacity that auto scaling keeps at the average over 70% use
+// costs about $27,500 a month, close to the article's $28,400 (which includes what keyplan
+// does not count: backups, streams, data transfer); on-demand would cost more than twice as
+// much, capacity fixed at the peak nearly twice, and reserving the steady capacity for a year
+// would halve it again, paying for itself in four months. (3.7 TB below is binary: 4.1e12 B.)
+#[test]
+fn the_order_articles_production_table_under_every_billing_mode() {
+    let text = include_str!("../../../examples/order-management.keyplan.json");
+    let mut design = crate::file::parse(text).expect("the example parses");
+    design.tables.retain(|t| t.name == "orders");
+    design.entities.retain(|e| e.table == "orders");
+    design.patterns.retain(|p| {
+        p.name != "Get order by ID"
+            && p.name != "Get order events"
+            && p.name != "Record order event"
+    });
+    for (entity, items) in [
+        ("Customer", 50_000_000),
+        ("Order", 700_000_000),
+        ("OrderItem", 2_049_970_000),
+        ("DailyOrderCount", 30_000),
+    ] {
+        let entity = design
+            .entities
+            .iter_mut()
+            .find(|e| e.name == entity)
+            .expect("the example's entity");
+        entity.volume = Some(crate::model::Volume {
+            items,
+            item_bytes: Some(1_364),
+            sampled: 0,
+        });
+    }
+    // The example's peak units, then its rates scaled to the article's peaks.
+    let (_, before) = analysed_cost(&design);
+    let orders = &before.billing[0];
+    let read_scale = 180_000.0 / orders.reads.peak;
+    let write_scale = 42_000.0 / (orders.table_writes.peak + orders.index_writes.peak);
+    for pattern in &mut design.patterns {
+        pattern.rate *= if pattern.is_read() {
+            read_scale
+        } else {
+            write_scale
+        };
+        pattern.peak_factor = 2.0;
+    }
+    let (_, report) = analysed_cost(&design);
+    let orders = &report.billing[0];
+    let figures = format!(
+        "items {}, table {} + indexes {}, peak {:.0} RCU/s and {:.0} WCU/s (rates x {:.1} and x {:.1})\n",
+        report.entities.iter().map(|e| e.items).sum::<f64>(),
+        bytes_text(report.storage[0].bytes),
+        bytes_text(report.storage[1..].iter().map(|s| s.bytes).sum()),
+        orders.reads.peak,
+        orders.table_writes.peak + orders.index_writes.peak,
+        read_scale,
+        write_scale,
+    );
+    expect![[r#"
+        items 2800000000, table 3.7 TB + indexes 1.9 TB, peak 180000 RCU/s and 42000 WCU/s (rates x 0.5 and x 7.5)
+        billing modes, table orders (the design's: on-demand; us-east-1):
+            mode                                 Standard    Standard-IA
+            on-demand                           $64611.64      $79547.66
+                90000 RRU/s and 21000 WRU/s on average, at $0.125/M and $0.625/M; 5726.6 GB at $0.25/GB
+            provisioned, auto scaling           $27506.45      $32880.73
+                128572 RCU and 30001 WCU (the average at 70% use) for 720 h; 5726.6 GB at $0.25/GB
+            provisioned at peak                 $53580.69      $65188.11
+                257143 RCU and 60001 WCU (the peak at 70% use) all month; 5726.6 GB at $0.25/GB
+            provisioned, 1-year reserved        $13479.15              -
+                128500 RCU and 30000 WCU reserved ($83550 upfront over 12 months), the rest auto-scaled; 5726.6 GB at $0.25/GB
+                pays for itself after 4.0 months against capacity bought by the hour
+            provisioned, 3-year reserved         $7453.77              -
+                128500 RCU and 30000 WCU reserved ($100260 upfront over 36 months), the rest auto-scaled; 5726.6 GB at $0.25/GB
+                pays for itself after 4.4 months against capacity bought by the hour
+            provisioned is cheaper than on-demand when its capacity is more than 29% used on average (fixed at the peak, it would be 35% used; auto scaling aims at 70%)
+    "#]].assert_eq(&format!("{figures}{}", report.billing_text()));
 }

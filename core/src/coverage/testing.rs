@@ -7,7 +7,9 @@
 //! lsi LSI1 LSI1SK
 //! entity Order orderId customerId total:N status=NEW|DONE fc~12 | PK=CUSTOMER#{customerId} SK=ORDER#{orderId}
 //! read by_status Order by status where createdAt > filter total >= desc order createdAt consistent rate 2000 page 100
-//! put add_order Order rate 5
+//! put add_order Order rate 5 peak 3             # peak 3: the average rate is a third of 5
+//! volume Order 2800000000 1400            # the entity's items in production, [mean bytes]
+//! replicas eu-west-1 ap-south-1           # the last table is a global table in these too
 //! ```
 //! A key attribute's type is `name:N`; `keys_only` ends a gsi line for that projection.
 
@@ -29,6 +31,7 @@ pub(crate) fn design(text: &str) -> Design {
                 lsis: Vec::new(),
                 billing: Billing::OnDemand,
                 ttl_attribute: None,
+                replicas: Vec::new(),
             }),
             "gsi" => {
                 let projection = if words.last() == Some(&"keys_only") {
@@ -79,6 +82,22 @@ pub(crate) fn design(text: &str) -> Design {
                 });
             }
             "read" | "put" | "update" | "delete" => d.patterns.push(pattern(&words)),
+            "volume" => {
+                let entity = d
+                    .entities
+                    .iter_mut()
+                    .find(|e| e.name == words[1])
+                    .expect("the entity first");
+                entity.volume = Some(Volume {
+                    items: words[2].parse().expect("an item count"),
+                    item_bytes: words.get(3).map(|b| b.parse().expect("a size in bytes")),
+                    sampled: 0,
+                });
+            }
+            "replicas" => {
+                let table = d.tables.last_mut().expect("a table first");
+                table.replicas = words[1..].iter().map(|w| w.to_string()).collect();
+            }
             other => panic!("unknown line kind `{other}`"),
         }
     }
@@ -174,6 +193,10 @@ fn pattern(words: &[&str]) -> AccessPattern {
             }
             "page" => {
                 p.page_size = words[i + 1].parse().ok();
+                i += 2;
+            }
+            "peak" => {
+                p.peak_factor = words[i + 1].parse().unwrap_or(1.0);
                 i += 2;
             }
             other => panic!("unknown pattern word `{other}`"),

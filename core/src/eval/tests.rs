@@ -42,6 +42,7 @@ fn design() -> Design {
         }],
         billing: Default::default(),
         ttl_attribute: None,
+        replicas: Vec::new(),
     });
     design
 }

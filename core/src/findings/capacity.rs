@@ -1,4 +1,6 @@
-//! KP014: hot partitions. A partition key that takes few values (a constant, an enum, a date,
+//! KP014: hot partitions. KP029: item collections over 10 GB in a table with an LSI.
+//!
+//! KP014: A partition key that takes few values (a constant, an enum, a date,
 //! a small `distinct` hint) concentrates traffic: at worst all of a pattern's traffic lands on
 //! one value, and one partition serves 3,000 read units and 1,000 write units a second.
 //!
@@ -11,7 +13,7 @@ use super::Findings;
 use crate::answer::{Operation, Place, Severity, Verdict};
 use crate::coverage::{Member, Prepared};
 use crate::limits;
-use crate::model::{Action, AttrType, Entity, IndexKind};
+use crate::model::{Action, AttrType, Design, Entity, IndexKind};
 use crate::template::KeyTemplate;
 
 /// A partition key value shape several patterns may load.
@@ -265,6 +267,120 @@ pub(super) fn hot_partitions(prepared: &Prepared<'_>, verdicts: &[Verdict], out:
     }
 }
 
+/// KP029: in a table with an LSI, the items of one partition-key value and their LSI entries
+/// (an item collection) may hold at most 10 GB; writes past it fail. From the entities'
+/// volumes: the entities whose table partition key has the same template share collections
+/// (a customer's profile and orders under `CUSTOMER#{customerId}`); a collection holds their
+/// bytes over the values the key takes: the busiest value's share when the key takes few values
+/// ([`crate::concentration`]), else an even share of the values, which a `distinct` hint or the
+/// volume of the entity that variable identifies (the Customer entity for `customerId`) gives.
+/// A key whose values nothing counts is not judged.
+pub(super) fn item_collections(design: &Design, out: &mut Findings) {
+    for table in design.tables.iter().filter(|t| !t.lsis.is_empty()) {
+        let pk = &table.partition_key.name;
+        // By partition-key template text: its entities with their bytes, and the template.
+        let mut groups: Vec<Collection<'_>> = Vec::new();
+        for entity in design.entities_in(&table.name) {
+            let (Some(volume), Some(template)) = (entity.volume, entity.key_template(pk)) else {
+                continue;
+            };
+            let item = item_bytes(entity) as f64 + limits::ITEM_STORAGE_OVERHEAD_BYTES as f64;
+            // Each LSI projecting everything holds a copy; keys-only or include ones, a part
+            // of it, counted here as a copy too (an upper bound).
+            let bytes = volume.items as f64 * item * (1 + table.lsis.len()) as f64;
+            let source = template.source().to_string();
+            match groups.iter_mut().find(|(s, ..)| *s == source) {
+                Some((_, members, _)) => members.push((entity, bytes)),
+                None => groups.push((source, vec![(entity, bytes)], template.into_owned())),
+            }
+        }
+        for (source, members, template) in groups {
+            let total: f64 = members.iter().map(|(_, b)| b).sum();
+            let Some((share, why)) = collection_share(design, &members, &template) else {
+                continue;
+            };
+            let busiest = total * share;
+            let limit = limits::MAX_ITEM_COLLECTION_BYTES;
+            if busiest <= limit / 2.0 {
+                continue;
+            }
+            let severity = if busiest > limit {
+                Severity::Error
+            } else {
+                Severity::Warning
+            };
+            let names: Vec<String> = members
+                .iter()
+                .map(|(e, _)| format!("`{}`", e.name))
+                .collect();
+            let lsis: Vec<String> = table.lsis.iter().map(|l| format!("`{}`", l.name)).collect();
+            let verdict = if busiest > limit {
+                "over the 10 GB an item collection may hold in a table with an LSI: writes to it will fail (ItemCollectionSizeLimitExceededException)"
+            } else {
+                "past half the 10 GB an item collection may hold in a table with an LSI"
+            };
+            out.push(
+                "KP029",
+                severity,
+                // The (first) LSI that makes the limit apply: selecting it shows the cause.
+                table.lsis.first().map_or_else(
+                    || Place::Table(table.name.clone()),
+                    |lsi| Place::lsi(&table.name, &lsi.name),
+                ),
+                format!(
+                    "{pk} `{source}` in `{}` gathers {} into item collections of about {} each ({why}), with LSI {}: {verdict}; put the LSI's sort key in a GSI instead, or a more selective value in {pk}",
+                    table.name,
+                    names.join(" and "),
+                    crate::cost::bytes_text(busiest),
+                    lsis.join(", ")
+                ),
+            );
+        }
+    }
+}
+
+/// The entities whose items share a partition template's collections, with their bytes (text,
+/// members, template).
+type Collection<'a> = (String, Vec<(&'a Entity, f64)>, KeyTemplate);
+
+/// The share of a partition template's items that its busiest value holds, and why.
+fn collection_share(
+    design: &Design,
+    members: &[(&Entity, f64)],
+    template: &KeyTemplate,
+) -> Option<(f64, String)> {
+    let mut share = 1.0;
+    let mut why = Vec::new();
+    for var in template.attribute_vars() {
+        let attribute = members.iter().find_map(|(e, _)| e.attribute(&var.name));
+        if let Some(few) = attribute.and_then(crate::concentration::few_values) {
+            share *= few.busiest_share();
+            why.push(few.to_string());
+            continue;
+        }
+        if let Some(count) = attribute.and_then(|a| a.distinct) {
+            share /= count.max(1) as f64;
+            why.push(format!("`{}` takes about {count} values", var.name));
+            continue;
+        }
+        // The entity this variable identifies: as many values as it has items.
+        let identified = design.entities.iter().find(|e| {
+            e.volume.is_some()
+                && design
+                    .table(&e.table)
+                    .and_then(|t| e.identity(t))
+                    .is_some_and(|id| id == var.name)
+        })?;
+        let count = identified.volume.map_or(1, |v| v.items).max(1);
+        share /= count as f64;
+        why.push(format!("one per `{}`: {count} of them", identified.name));
+    }
+    if why.is_empty() {
+        why.push("a constant: one collection".to_string());
+    }
+    Some((share, why.join(", ")))
+}
+
 /// Why a partition key takes few values, or `None` when one of its variables can take many
 /// (by [`crate::concentration::few_values`], the rule the cost report applies too).
 fn few_values(entity: &Entity, templates: &[std::borrow::Cow<'_, KeyTemplate>]) -> Option<String> {
@@ -279,8 +395,12 @@ fn few_values(entity: &Entity, templates: &[std::borrow::Cow<'_, KeyTemplate>]) 
     Some(why.join(", "))
 }
 
-/// A rough item size: attribute names plus a typical value, plus the key attributes.
+/// An entity's item size: its volume's when it gives one (measured, or expected by whoever
+/// drew the design), else a rough one: attribute names plus a typical value, plus the keys.
 pub(crate) fn item_bytes(entity: &Entity) -> usize {
+    if let Some(bytes) = entity.volume.and_then(|v| v.item_bytes) {
+        return usize::try_from(bytes).unwrap_or(usize::MAX);
+    }
     let attributes: usize = entity
         .attributes
         .iter()

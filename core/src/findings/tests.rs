@@ -408,3 +408,80 @@ fn a_filter_that_discards_most_of_its_read_is_a_warning_with_the_index_that_woul
         "#]],
     );
 }
+
+// issue 16: with an LSI, a partition-key value's items and their LSI entries may hold at most
+// 10 GB. From the volumes: a customer's profile and orders share `CUSTOMER#{customerId}`, a
+// 500 customers for two billion orders is 4 million orders each (over); a million
+// customers keep each collection small; a status takes every order of its value.
+#[test]
+fn an_item_collection_past_10_gb_with_an_lsi_is_an_error() {
+    check(
+        "
+        table shop PK SK
+        lsi ByDate createdAt
+        entity Customer customerId name | PK=CUSTOMER#{customerId} SK=PROFILE
+        entity Order orderId customerId createdAt | PK=CUSTOMER#{customerId} SK=ORDER#{orderId}
+        volume Customer 500
+        volume Order 2000000000 2000
+        read orders Order by customerId
+        read profile Customer by customerId
+        ",
+        expect![[r#"
+            KP029 Error tables/shop/lsis/ByDate
+              PK `CUSTOMER#{customerId}` in `shop` gathers `Customer` and `Order` into item collections of about 15.6 GB each (one per `Customer`: 500 of them), with LSI `ByDate`: over the 10 GB an item collection may hold in a table with an LSI: writes to it will fail (ItemCollectionSizeLimitExceededException); put the LSI's sort key in a GSI instead, or a more selective value in PK
+            KP012 Warning tables/shop/lsis/ByDate
+              no read pattern uses ByDate of `shop`: it costs writes and storage for nothing; drop it or add the pattern it is for
+        "#]],
+    );
+    check(
+        "
+        table shop PK SK
+        lsi ByDate createdAt
+        entity Customer customerId name | PK=CUSTOMER#{customerId} SK=PROFILE
+        entity Order orderId customerId createdAt | PK=CUSTOMER#{customerId} SK=ORDER#{orderId}
+        volume Customer 1000000
+        volume Order 2000000000 2000
+        read orders Order by customerId
+        read profile Customer by customerId
+        ",
+        expect![[r#"
+            KP012 Warning tables/shop/lsis/ByDate
+              no read pattern uses ByDate of `shop`: it costs writes and storage for nothing; drop it or add the pattern it is for
+        "#]],
+    );
+    check(
+        "
+        table queue PK SK
+        lsi ByDate createdAt
+        entity Job jobId status=NEW|DONE createdAt | PK=STATUS#{status} SK=JOB#{jobId}
+        volume Job 5000000 1000
+        read jobs Job by status
+        ",
+        expect![[r#"
+            KP029 Error tables/queue/lsis/ByDate
+              PK `STATUS#{status}` in `queue` gathers `Job` into item collections of about 10.2 GB each (`status` has 2 known values), with LSI `ByDate`: over the 10 GB an item collection may hold in a table with an LSI: writes to it will fail (ItemCollectionSizeLimitExceededException); put the LSI's sort key in a GSI instead, or a more selective value in PK
+            KP012 Warning tables/queue/lsis/ByDate
+              no read pattern uses ByDate of `queue`: it costs writes and storage for nothing; drop it or add the pattern it is for
+        "#]],
+    );
+}
+
+// issue 16: KP014 sized a read by a rough guess from the attribute names; a volume's item size
+// is what the items weigh. 3 KB orders read 100 to a page take 37 units a request, not 1.
+#[test]
+fn a_hot_partition_is_judged_at_the_volumes_item_size() {
+    check(
+        "
+        table app PK SK
+        gsi ByStatus GPK GSK
+        entity Order orderId status=NEW|PAID createdAt | PK=ORDER#{orderId} SK=ORDER GPK=STATUS#{status} GSK={createdAt}
+        volume Order 1000000 3000
+        read by_status Order by status page 100 rate 100
+        read order Order by orderId
+        ",
+        expect![[r#"
+            KP014 Warning entities/Order/keys/GPK
+              GPK `STATUS#{status}` takes few values (`status` has 2 known values), and `by_status` can send about 3700 read units a second to one of them, over one partition's 3000: write-shard it into 2 (`STATUS#{status}#SHARD{shard:2}`) and read the shards in parallel
+        "#]],
+    );
+}

@@ -393,6 +393,7 @@ fn read_table(
         lsis,
         billing,
         ttl_attribute,
+        replicas: Vec::new(),
     })
 }
 

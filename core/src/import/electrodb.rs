@@ -599,6 +599,7 @@ mod reader {
                         lsis: Vec::new(),
                         billing: Default::default(),
                         ttl_attribute: None,
+                        replicas: Vec::new(),
                     });
                     design.tables.len() - 1
                 }

@@ -137,7 +137,7 @@ fn measure(
                 e.name,
                 percent(v.sampled, sampled),
                 v.items,
-                v.item_bytes
+                v.item_bytes.unwrap_or_default()
             ))
         })
         .collect();
@@ -161,7 +161,7 @@ fn volume(count: u64, bytes: u64, sampled: u64, total: u64) -> Volume {
         / u128::from(sampled.max(1));
     Volume {
         items: u64::try_from(items).unwrap_or(u64::MAX),
-        item_bytes: (bytes + count / 2) / count.max(1),
+        item_bytes: Some((bytes + count / 2) / count.max(1)),
         sampled: count,
     }
 }
@@ -184,7 +184,7 @@ mod tests {
     fn a_share_of_the_sample_scales_to_the_table() {
         // 250 of 1,000 sampled, table of 40,000: 10,000 items.
         let v = volume(250, 250 * 180, 1000, 40_000);
-        assert_eq!((v.items, v.item_bytes, v.sampled), (10_000, 180, 250));
+        assert_eq!((v.items, v.item_bytes, v.sampled), (10_000, Some(180), 250));
         // A whole table read: the counts are the counts.
         assert_eq!(volume(3, 10, 7, 7).items, 3);
         // No overflow near the top.

@@ -100,6 +100,7 @@ pub(crate) fn import_value(value: &serde_json::Value) -> Result<Imported, Import
             lsis: Vec::new(),
             billing: Default::default(),
             ttl_attribute: None,
+            replicas: Vec::new(),
         });
     }
     // A key attribute is a number when every entity fills it with one numeric field.

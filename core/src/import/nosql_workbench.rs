@@ -300,6 +300,7 @@ fn read_table(
             lsis,
             billing,
             ttl_attribute: None,
+            replicas: Vec::new(),
         },
         declared,
         items,

@@ -308,6 +308,7 @@ fn read_schema(
         lsis: Vec::new(),
         billing: Default::default(),
         ttl_attribute: None,
+        replicas: Vec::new(),
     };
     for (name, index) in indexes.members()? {
         if name == "primary" {

@@ -311,5 +311,6 @@ fn read_table(label: &str, at: &At<'_>, notes: &mut Vec<String>) -> Result<Table
         lsis,
         billing,
         ttl_attribute,
+        replicas: Vec::new(),
     })
 }

@@ -187,7 +187,7 @@ fn recorded_volumes_count_without_items() {
     let mut old = old;
     old.entities[0].volume = Some(crate::model::Volume {
         items: 1_200_000,
-        item_bytes: 2_500,
+        item_bytes: Some(2_500),
         sampled: 1_000,
     });
     let p = plan(&old, &new, &PlanConfig::default());

@@ -396,6 +396,7 @@ fn chain(depth: usize) -> Design {
         lsis: Vec::new(),
         billing: crate::model::Billing::OnDemand,
         ttl_attribute: None,
+        replicas: Vec::new(),
     });
     for i in 0..depth {
         let parent = if i == 0 {

@@ -35,7 +35,7 @@ fn the_order_management_example_round_trips_with_its_canvas_positions() {
     let design = order_management();
     assert!(!design.layout.is_empty());
     let payload = encode(&design).expect("fits in a link");
-    // issue 13: version 2, with its checksum, is what links are written in.
+    // issue 13: version 2, with its checksum, is what links are written in; issue 16: 4.
     assert!(payload.starts_with("4."), "{payload}");
     assert_eq!(decode(&payload), Ok(design));
 }
@@ -104,28 +104,27 @@ fn a_design_file_version_does_not_travel() {
 fn the_version_prefix_dispatches_to_its_reader() {
     let body = encode(&Design::new("v")).expect("fits")[2..].to_string();
     assert_eq!(decode_version("4", &body).map(|d| d.name), Ok("v".into()));
-    // Version 3's reader sees the filters' count as a byte after the design.
-    assert!(matches!(
-        decode_version("3", &body),
-        Err(LinkError::Malformed { .. })
-    ));
-    // Version 2's reader sees the volumes' count as a byte after the design.
-    assert!(matches!(
-        decode_version("2", &body),
-        Err(LinkError::Malformed { .. })
-    ));
+    // Version 3's reader sees the billing and filter tails' counts as bytes after the design,
+    // version 2's the volumes' too.
+    for older in ["3", "2"] {
+        assert!(matches!(
+            decode_version(older, &body),
+            Err(LinkError::Malformed { .. })
+        ));
+    }
     // Version 1's reader sees the checksum as bytes after the design.
     assert!(matches!(
         decode_version("1", &body),
         Err(LinkError::Malformed { .. })
     ));
-    // Version 1's bytes are version 4's without the orders, the volumes and the filters, here
-    // their counts (a zero byte each).
+    // Version 1's bytes are version 4's without the orders, the volumes, the replicas, the
+    // peak factors and the filters, here their counts (a zero byte each).
     let mut v1_bytes = v1::write(&Design::new("v"));
+    let tail: Vec<Option<u8>> = (0..5).map(|_| v1_bytes.pop()).collect();
     assert_eq!(
-        (v1_bytes.pop(), v1_bytes.pop(), v1_bytes.pop()),
-        (Some(0), Some(0), Some(0)),
-        "empty lists of orders, volumes and filters end version 4's bytes"
+        tail,
+        [Some(0); 5],
+        "empty lists of orders, volumes, replicas, peak factors and filters end version 4's bytes"
     );
     let v1_body = payload_of_bytes(&v1_bytes)[2..].to_string();
     assert_eq!(
@@ -252,11 +251,10 @@ fn a_truncated_link_says_it_was_cut_short() {
 #[test]
 fn garbage_in_or_after_the_design_is_refused() {
     let mut bytes = v1::write(&Design::new("g"));
-    // Version 1's bytes: version 4's without the (empty) lists of orders, volumes and filters.
-    assert_eq!(
-        (bytes.pop(), bytes.pop(), bytes.pop()),
-        (Some(0), Some(0), Some(0))
-    );
+    // Version 1's bytes: version 4's without the (empty) lists of orders, volumes, replicas,
+    // peak factors and filters.
+    let tail: Vec<Option<u8>> = (0..5).map(|_| bytes.pop()).collect();
+    assert_eq!(tail, [Some(0); 5]);
     bytes.extend_from_slice(b"xyz");
     check(
         &payload_of_bytes(&bytes),
@@ -547,7 +545,7 @@ fn filters_travel_in_version_4_and_bad_ones_are_refused() {
     check(
         &checked(&hostile),
         expect![
-            "the link's design is damaged: at byte 14: a filter for pattern 0, but there are 0 patterns and filters come by increasing pattern"
+            "the link's design is damaged: at byte 16: a filter for pattern 0, but there are 0 patterns and filters come by increasing pattern"
         ],
     );
     let mut one = plain.clone();
@@ -569,7 +567,7 @@ fn filters_travel_in_version_4_and_bad_ones_are_refused() {
     bytes.push(12);
     check(
         &checked(&bytes),
-        expect!["the link's design is damaged: at byte 31: 12 is not a filter operator"],
+        expect!["the link's design is damaged: at byte 33: 12 is not a filter operator"],
     );
 }
 
@@ -578,4 +576,54 @@ fn the_checksum_is_crc_32_ieee() {
     // The standard check value of CRC-32 for the ASCII digits 1 to 9.
     assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
     assert_eq!(crc32(b""), 0);
+}
+
+// issue 16: a table's global-table replicas, a pattern's peak factor and a volume set by hand
+// (no item size: the sample's mean) travel in version 4; version 3 links still open.
+#[test]
+fn replicas_peak_factors_and_hand_set_volumes_travel_in_version_4() {
+    let mut design = crate::examples::first();
+    let base = design.clone();
+    design.tables[0].replicas = vec!["eu-west-1".into(), "ap-south-1".into()];
+    design.patterns[2].peak_factor = 2.5;
+    design.entities[1].volume = Some(crate::model::Volume::items(2_800_000_000));
+    let payload = encode(&design).expect("fits");
+    assert!(payload.starts_with("4."), "{payload}");
+    assert_eq!(decode(&payload), Ok(design));
+    // A version-3 link of the same design without them reads as before.
+    let mut v3 = v1::write(&base);
+    v3.truncate(v3.len() - 3);
+    let checksum = crate::share::crc32(&v3);
+    v3.extend_from_slice(&checksum.to_le_bytes());
+    let packed = deflate(v1::dictionary(), &v3);
+    assert_eq!(
+        decode(&format!("3.{}", URL_SAFE_NO_PAD.encode(packed))),
+        Ok(base)
+    );
+}
+
+/// A version-4 payload of the wire bytes `wire`, with their checksum.
+fn payload_v4(mut wire: Vec<u8>) -> String {
+    let checksum = crate::share::crc32(&wire);
+    wire.extend_from_slice(&checksum.to_le_bytes());
+    format!(
+        "4.{}",
+        URL_SAFE_NO_PAD.encode(deflate(v1::dictionary(), &wire))
+    )
+}
+
+// issue 16: the billing tail trusts nothing: replicas for a table the design does not have are
+// refused, saying where.
+#[test]
+fn replicas_for_a_table_that_is_not_there_are_refused() {
+    let mut wire = v1::write(&Design::new("r"));
+    // The empty replicas, peak factors and filters, replaced by replicas for table 5 of none.
+    wire.truncate(wire.len() - 3);
+    wire.extend_from_slice(&[1, 5, 0, 0]);
+    check(
+        &payload_v4(wire),
+        expect![
+            "the link's design is damaged: at byte 14: replicas for table 5, but there are 0 tables and replicas come by increasing table"
+        ],
+    );
 }

@@ -4,8 +4,10 @@
 //! carry): `seq<varint pattern index, name<attribute>>`, indexes increasing. Version 3 (issue
 //! 17) is version 2 followed by the entities' volumes (measured on a live table):
 //! `seq<varint entity index, varint items, varint item bytes, varint sampled>`, indexes
-//! increasing. Version 4 (issue 16) is version 3 followed by the patterns' filters
-//! ([`write_filters`]). Before the tails, every version's bytes are version 1's.
+//! increasing (an item size of 0: the sample's mean). Version 4 (issue 16) adds the billing
+//! tail, [`write_billing`]: the tables' global-table replicas and the patterns' peak factors,
+//! then the patterns' filters ([`write_filters`]). Before the tails, every version's bytes are
+//! version 1's.
 //!
 //! Only this module knows the layout; the model knows nothing of it, so renaming or reordering
 //! anything in [`crate::model`] cannot change what an old link means. Once released, version 1
@@ -171,8 +173,8 @@ pub(super) struct WireError {
 }
 
 /// The bytes of `design` in version 4's layout (version 1's, then the patterns' orders, the
-/// entities' volumes, then the patterns' filters). Its `version` (the design-file format) does
-/// not travel: a decoded link is always a current design.
+/// entities' volumes, then the billing tail and the patterns' filters). Its `version` (the
+/// design-file format) does not travel: a decoded link is always a current design.
 pub(super) fn write(design: &Design) -> Vec<u8> {
     let Design {
         version: _,
@@ -218,9 +220,11 @@ pub(super) fn write(design: &Design) -> Vec<u8> {
         } = volume;
         w.count(*i);
         w.varint(*items);
-        w.varint(*item_bytes);
+        // 0: the sample's mean (no item has 0 bytes; a measured volume always has a size).
+        w.varint(item_bytes.unwrap_or(0));
         w.varint(*sampled);
     });
+    write_billing(&mut w, tables, patterns);
     write_filters(&mut w, patterns);
     let mut whole = Writer::default();
     for texts in &w.prose {
@@ -256,52 +260,41 @@ pub(super) fn read(bytes: &[u8], version: u32) -> Result<Design, WireError> {
         samples.insert(entity, items);
     }
     if version >= 2 {
-        let n_orders = r.count("pattern orders")?;
-        let mut previous: Option<usize> = None;
-        let n_patterns = patterns.len();
-        for _ in 0..n_orders {
-            let at = r.at;
-            // An index, not a count: it is bounded by the patterns, not by the bytes left.
-            let index = usize::try_from(r.varint("a pattern's index")?).unwrap_or(usize::MAX);
-            let attribute = r.name(Interned::Attribute, "an order's attribute")?;
-            let in_order = previous.is_none_or(|p| index > p);
-            let Some(pattern) = patterns.get_mut(index).filter(|_| in_order) else {
-                return Err(WireError {
-                    at,
-                    problem: format!(
-                        "an order for pattern {index}, but there are {n_patterns} patterns and orders come by increasing pattern"
-                    ),
-                });
-            };
-            pattern.order_by = Some(attribute);
-            previous = Some(index);
-        }
+        let orders = Tail {
+            list: "pattern orders",
+            entry: "an order",
+            entries: "orders",
+            of: "pattern",
+            of_many: "patterns",
+            index: "a pattern's index",
+        };
+        read_tail(&mut r, &mut patterns, orders, |r, pattern| {
+            pattern.order_by = Some(r.name(Interned::Attribute, "an order's attribute")?);
+            Ok(())
+        })?;
     }
     let mut entities = entities;
     if version >= 3 {
-        let n_volumes = r.count("entity volumes")?;
-        let mut previous: Option<usize> = None;
-        let n_entities = entities.len();
-        for _ in 0..n_volumes {
-            let at = r.at;
-            let index = usize::try_from(r.varint("an entity's index")?).unwrap_or(usize::MAX);
-            let volume = Volume {
+        let volumes = Tail {
+            list: "entity volumes",
+            entry: "a volume",
+            entries: "volumes",
+            of: "entity",
+            of_many: "entities",
+            index: "an entity's index",
+        };
+        read_tail(&mut r, &mut entities, volumes, |r, entity| {
+            entity.volume = Some(Volume {
                 items: r.varint("an entity's item count")?,
-                item_bytes: r.varint("an entity's item size")?,
+                item_bytes: Some(r.varint("an entity's item size")?).filter(|&bytes| bytes > 0),
                 sampled: r.varint("an entity's sampled items")?,
-            };
-            let in_order = previous.is_none_or(|p| index > p);
-            let Some(entity) = entities.get_mut(index).filter(|_| in_order) else {
-                return Err(WireError {
-                    at,
-                    problem: format!(
-                        "a volume for entity {index}, but there are {n_entities} entities and volumes come by increasing entity"
-                    ),
-                });
-            };
-            entity.volume = Some(volume);
-            previous = Some(index);
-        }
+            });
+            Ok(())
+        })?;
+    }
+    let mut tables = tables;
+    if version >= 4 {
+        read_billing(&mut r, &mut tables, &mut patterns)?;
     }
     if version >= 4 {
         read_filters(&mut r, &mut patterns)?;
@@ -405,23 +398,16 @@ fn write_filters(w: &mut Writer, patterns: &[AccessPattern]) {
 
 /// Reads [`write_filters`]'s tail into `patterns`.
 fn read_filters(r: &mut Reader, patterns: &mut [AccessPattern]) -> Result<(), WireError> {
-    let n_filtered = r.count("pattern filters")?;
-    let mut previous: Option<usize> = None;
-    let n_patterns = patterns.len();
-    for _ in 0..n_filtered {
-        let at = r.at;
-        // An index, not a count: it is bounded by the patterns, not by the bytes left.
-        let index = usize::try_from(r.varint("a pattern's index")?).unwrap_or(usize::MAX);
-        let in_order = previous.is_none_or(|p| index > p);
-        if index >= n_patterns || !in_order {
-            return Err(WireError {
-                at,
-                problem: format!(
-                    "a filter for pattern {index}, but there are {n_patterns} patterns and filters come by increasing pattern"
-                ),
-            });
-        }
-        let conditions = r.seq("a pattern's filter conditions", |r| {
+    let filters = Tail {
+        list: "pattern filters",
+        entry: "a filter",
+        entries: "filters",
+        of: "pattern",
+        of_many: "patterns",
+        index: "a pattern's index",
+    };
+    read_tail(r, patterns, filters, |r, pattern| {
+        pattern.filter = r.seq("a pattern's filter conditions", |r| {
             let attribute = r.name(Interned::Attribute, "a filter condition's attribute")?;
             let at = r.at;
             let byte = r.u8("a filter operator")?;
@@ -439,10 +425,8 @@ fn read_filters(r: &mut Reader, patterns: &mut [AccessPattern]) -> Result<(), Wi
                 count,
             })
         })?;
-        patterns[index].filter = conditions;
-        previous = Some(index);
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 const SORT_OPS: [SortOp; 7] = [
@@ -513,6 +497,8 @@ fn write_table(w: &mut Writer, table: &Table) {
         lsis,
         billing,
         ttl_attribute,
+        // Version 4's tail, after the volumes: see [`write_billing`].
+        replicas: _,
     } = table;
     w.name(Interned::Table, name);
     write_key(w, partition_key);
@@ -600,6 +586,7 @@ fn read_table(r: &mut Reader) -> Result<Table, WireError> {
         lsis,
         billing,
         ttl_attribute,
+        replicas: Vec::new(),
     })
 }
 
@@ -731,6 +718,108 @@ fn action_of(flags: u8, at: usize) -> Result<Action, WireError> {
         })
 }
 
+/// The words of one tail's errors: `a volume for entity 7, but there are 3 entities and
+/// volumes come by increasing entity`.
+struct Tail {
+    list: &'static str,
+    entry: &'static str,
+    entries: &'static str,
+    of: &'static str,
+    of_many: &'static str,
+    /// What the index is called in an error: `an entity's index`.
+    index: &'static str,
+}
+
+/// Reads a tail, `seq<varint index, entry>`: each entry, read by `read` into the item at its
+/// index of `items`; indexes must increase and name an item. An index is not a count: it is
+/// bounded by the items, not by the bytes left.
+fn read_tail<T>(
+    r: &mut Reader,
+    items: &mut [T],
+    words: Tail,
+    read: impl Fn(&mut Reader, &mut T) -> Result<(), WireError>,
+) -> Result<(), WireError> {
+    let n_entries = r.count(words.list)?;
+    let mut previous: Option<usize> = None;
+    let n_items = items.len();
+    for _ in 0..n_entries {
+        let at = r.at;
+        let index = usize::try_from(r.varint(words.index)?).unwrap_or(usize::MAX);
+        let in_order = previous.is_none_or(|p| index > p);
+        let Some(item) = items.get_mut(index).filter(|_| in_order) else {
+            return Err(WireError {
+                at,
+                problem: format!(
+                    "{} for {} {index}, but there are {n_items} {} and {} come by increasing {}",
+                    words.entry, words.of, words.of_many, words.entries, words.of
+                ),
+            });
+        };
+        read(r, item)?;
+        previous = Some(index);
+    }
+    Ok(())
+}
+
+/// Version 4's billing tail (issue 16), after the volumes: the tables' global-table replicas,
+/// `seq<varint table index, seq<str region>>`, then the patterns' peak factors other than 1,
+/// `seq<varint pattern index, num factor>`, indexes increasing in both.
+fn write_billing(w: &mut Writer, tables: &[Table], patterns: &[AccessPattern]) {
+    let replicated: Vec<(usize, &Vec<String>)> = tables
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| !t.replicas.is_empty())
+        .map(|(i, t)| (i, &t.replicas))
+        .collect();
+    w.seq(&replicated, |w, (i, regions)| {
+        w.count(*i);
+        w.seq(regions, |w, region| w.str(region));
+    });
+    let peaks: Vec<(usize, f64)> = patterns
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.peak_factor != 1.0)
+        .map(|(i, p)| (i, p.peak_factor))
+        .collect();
+    w.seq(&peaks, |w, (i, factor)| {
+        w.count(*i);
+        w.num(*factor);
+    });
+}
+
+/// Reads [`write_billing`]'s tail into `tables` and `patterns`.
+fn read_billing(
+    r: &mut Reader,
+    tables: &mut [Table],
+    patterns: &mut [AccessPattern],
+) -> Result<(), WireError> {
+    let replicas = Tail {
+        list: "replicated tables",
+        entry: "replicas",
+        entries: "replicas",
+        of: "table",
+        of_many: "tables",
+        index: "a table's index",
+    };
+    read_tail(r, tables, replicas, |r, table| {
+        table.replicas = r.seq("a table's replica Regions", |r| r.str("a Region"))?;
+        Ok(())
+    })?;
+    let peaks = Tail {
+        list: "pattern peak factors",
+        entry: "a peak factor",
+        entries: "peak factors",
+        of: "pattern",
+        of_many: "patterns",
+        index: "a pattern's index",
+    };
+    read_tail(r, patterns, peaks, |r, pattern| {
+        pattern.peak_factor = r.finite("a pattern's peak factor")?;
+        Ok(())
+    })?;
+    Ok(())
+}
+
 fn write_pattern(w: &mut Writer, pattern: &AccessPattern) {
     let AccessPattern {
         name,
@@ -746,6 +835,8 @@ fn write_pattern(w: &mut Writer, pattern: &AccessPattern) {
         filter: _,
         consistent,
         rate,
+        // Version 4's tail, after the volumes: see [`write_billing`].
+        peak_factor: _,
         page_size,
         changes,
         writes,
@@ -883,6 +974,7 @@ fn read_pattern(r: &mut Reader) -> Result<AccessPattern, WireError> {
         filter: Vec::new(),
         consistent: flags & PATTERN_CONSISTENT != 0,
         rate,
+        peak_factor: 1.0,
         page_size,
         changes,
         writes,

@@ -1,10 +1,14 @@
-//! `keyplan cost FILE`: the capacity and monthly on-demand cost of every access pattern, the
-//! storage, the total, and the partitions that would run hot.
+//! `keyplan cost FILE`: the capacity and monthly cost of every access pattern, the storage,
+//! every table's bill under every billing mode side by side (on-demand, provisioned
+//! auto-scaled and at the peak, 1- and 3-year reserved; Standard and Standard-IA; global-table
+//! replicas), and the partitions that would run hot.
 //!
-//! Item sizes come from the design's sample items (`--seed`, `--count`); storage is priced for
-//! `--stored ENTITY=N` items per entity (default: the sample's counts). Prices default to
-//! us-east-1 on-demand, standard table class; a month is 30 days. `--json` prints the whole
-//! report as one JSON document.
+//! Item sizes come from the entities' volumes, else the design's sample items (`--seed`,
+//! `--count`); storage is priced for `--stored ENTITY=N` items per entity, else the entities'
+//! volumes, else the sample's counts (which the report says). Prices are `--region`'s (default
+//! us-east-1, from core's pricing module), each overridable; a month is 30 days. `--json`
+//! prints the whole report as one JSON document, `--markdown` the billing modes and patterns as
+//! Markdown tables.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -24,8 +28,17 @@ pub struct Args {
     #[command(flatten)]
     pub from: super::design_io::From,
     /// Print the report as one JSON document.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "markdown")]
     pub json: bool,
+    /// Print the billing modes and the patterns as Markdown tables.
+    #[arg(long)]
+    pub markdown: bool,
+    /// The AWS Region whose prices to use (us-east-1, us-east-2, us-west-2, eu-west-1).
+    #[arg(long, env = "KEYPLAN_REGION", default_value = keyplan_core::pricing::DEFAULT_REGION)]
+    pub region: String,
+    /// The share of provisioned capacity auto scaling aims to use, over 0 and at most 1.
+    #[arg(long, default_value_t = keyplan_core::cost::DEFAULT_TARGET_UTILIZATION, value_parser = parse_utilization)]
+    pub target_utilization: f64,
     /// The seed of the sample generator (item sizes are averaged over the sample).
     #[arg(long, default_value_t = 1, env = "KEYPLAN_SEED")]
     pub seed: u64,
@@ -37,15 +50,33 @@ pub struct Args {
     pub stored: Vec<(String, u32)>,
     #[command(flatten)]
     pub budget: Budget,
-    /// US dollars per million write request units.
-    #[arg(long, env = "KEYPLAN_PRICE_WRITE", default_value_t = Prices::default().per_million_write_units)]
-    pub price_write: f64,
-    /// US dollars per million read request units.
-    #[arg(long, env = "KEYPLAN_PRICE_READ", default_value_t = Prices::default().per_million_read_units)]
-    pub price_read: f64,
-    /// US dollars per GB-month of storage.
-    #[arg(long, env = "KEYPLAN_PRICE_STORAGE", default_value_t = Prices::default().per_gb_month)]
-    pub price_storage: f64,
+    /// US dollars per million write request units (Standard), instead of the Region's.
+    #[arg(long, env = "KEYPLAN_PRICE_WRITE")]
+    pub price_write: Option<f64>,
+    /// US dollars per million read request units (Standard), instead of the Region's.
+    #[arg(long, env = "KEYPLAN_PRICE_READ")]
+    pub price_read: Option<f64>,
+    /// US dollars per GB-month of storage (Standard), instead of the Region's.
+    #[arg(long, env = "KEYPLAN_PRICE_STORAGE")]
+    pub price_storage: Option<f64>,
+    /// US dollars per provisioned write capacity unit and hour (Standard), instead of the
+    /// Region's.
+    #[arg(long)]
+    pub price_wcu_hour: Option<f64>,
+    /// US dollars per provisioned read capacity unit and hour (Standard), instead of the
+    /// Region's.
+    #[arg(long)]
+    pub price_rcu_hour: Option<f64>,
+}
+
+/// A target utilisation: a number over 0 and at most 1.
+fn parse_utilization(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= 1.0 => Ok(x),
+        _ => Err(format!(
+            "`{text}` is not a target utilisation: a number over 0 and at most 1, such as 0.7"
+        )),
+    }
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -53,12 +84,27 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let sample = sample_config(&design, args.seed, &args.counts, args.budget)?;
     // The same check as --count: a stored count must name an entity.
     check_entities(&design, "--stored", &args.stored)?;
+    let mut prices = Prices::for_region(&args.region).map_err(anyhow::Error::msg)?;
+    for (price, given) in [
+        (
+            &mut prices.standard.per_million_write_units,
+            args.price_write,
+        ),
+        (&mut prices.standard.per_million_read_units, args.price_read),
+        (&mut prices.standard.per_gb_month, args.price_storage),
+        (&mut prices.standard.per_wcu_hour, args.price_wcu_hour),
+        (&mut prices.standard.per_rcu_hour, args.price_rcu_hour),
+    ] {
+        if let Some(given) = given {
+            if !(given.is_finite() && given >= 0.0) {
+                anyhow::bail!("a price must be a number of dollars, 0 or more, not {given}");
+            }
+            *price = given;
+        }
+    }
     let config = CostConfig {
-        prices: Prices {
-            per_million_write_units: args.price_write,
-            per_million_read_units: args.price_read,
-            per_gb_month: args.price_storage,
-        },
+        prices,
+        target_utilization: args.target_utilization,
         counts: args
             .stored
             .iter()
@@ -68,6 +114,8 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let report = report(&design, &sample, &config);
     if args.json {
         print(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
+    } else if args.markdown {
+        print(&report.to_markdown())?;
     } else {
         print(&report.to_table())?;
     }
@@ -96,7 +144,7 @@ mod tests {
         assert_eq!(report.patterns.len(), design.patterns.len());
         let table = report.to_table();
         assert!(table.contains("Create order"));
-        assert!(table.contains("monthly: requests $"));
+        assert!(table.contains("monthly, on-demand, Standard, us-east-1: requests $"));
         let json = serde_json::to_value(&report).expect("the report serialises");
         assert!(json["monthly_total"].as_f64().unwrap_or_default() > 0.0);
     }

@@ -872,6 +872,7 @@ pub fn generated_design(n: usize) -> Design {
         lsis: Vec::new(),
         billing: Default::default(),
         ttl_attribute: None,
+        replicas: Vec::new(),
     });
     for i in 0..n {
         let name = format!("Entity{i:03}");
