@@ -30,6 +30,9 @@
 //! | KP021 | warning  | a number inside a string sort key sorts as text (`10` before `2`) |
 //! | KP022 | error    | a transaction over DynamoDB's 100 items |
 //! | KP023 | error    | a read pattern that contradicts itself (its sort or order attribute is also an input) |
+//! | KP025 | info     | a GSI key that joins attributes into one string (fix: a multi-attribute key) |
+//! | KP026 | warning  | in a multi-tenant table, a GSI whose partition key lacks the tenant |
+//! | KP028 | error    | a read pattern that asks an order its index cannot give (no sort key, or one item) |
 
 use std::collections::{HashMap, HashSet};
 
@@ -41,6 +44,7 @@ use crate::model::{Action, AttrType, Design, Entity, IndexKind, KeyType, Project
 use crate::template::KeyTemplate;
 
 mod capacity;
+mod guidance;
 
 /// Every finding for `design`, in design order.
 pub fn findings(design: &Design, verdicts: &[Verdict]) -> Vec<Finding> {
@@ -62,6 +66,8 @@ pub(crate) fn findings_of(prepared: &Prepared<'_>, verdicts: &[Verdict]) -> Vec<
     }
     patterns(prepared, verdicts, &mut out);
     capacity::hot_partitions(prepared, verdicts, &mut out);
+    guidance::multi_attribute_keys(prepared, verdicts, &mut out);
+    guidance::tenant_in_gsi_partitions(prepared, &mut out);
     out.0
 }
 
