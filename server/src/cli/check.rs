@@ -36,7 +36,9 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     /// Add the GSI each Scan is offered to the design file (keyplan design files only; the app's
-    /// "Add this GSI"), write the file back, then check it.
+    /// "Add this GSI"), and key each GSI that joins attributes into one string on those
+    /// attributes where a finding offers it (KP025, the app's "Apply"), write the file back,
+    /// then check it.
     #[arg(long)]
     pub fix: bool,
 }
@@ -147,6 +149,39 @@ fn add_suggested_gsis(design: &mut keyplan_core::Design) -> Vec<String> {
     }
 }
 
+/// Applies, one at a time, each multi-attribute key a finding offers (KP025, core's
+/// [`keyplan_core::Fix::edit`], the app's "Apply"): core offers it only when every pattern the
+/// GSI serves is still served after it. Says what each changed.
+fn use_multi_attribute_keys(design: &mut keyplan_core::Design) -> Vec<String> {
+    let mut changed = Vec::new();
+    let mut tried: Vec<keyplan_core::Fix> = Vec::new();
+    loop {
+        let next = analyze(design)
+            .findings
+            .into_iter()
+            .find_map(|f| match f.fix {
+                Some(fix @ keyplan_core::Fix::UseMultiAttributeKey { .. })
+                    if !tried.contains(&fix) =>
+                {
+                    Some(fix)
+                }
+                _ => None,
+            });
+        let Some(fix) = next else {
+            return changed;
+        };
+        tried.push(fix.clone());
+        let Some(edit) = fix.edit(design) else {
+            continue;
+        };
+        let mut after = design.clone();
+        if keyplan_core::edit::apply(&mut after, edit).is_ok() {
+            changed.push(fix.label());
+            *design = after;
+        }
+    }
+}
+
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut unreadable = false;
     let mut all_pass = true;
@@ -173,7 +208,8 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         };
         if args.fix {
-            let added = add_suggested_gsis(&mut imported.design);
+            let mut added = add_suggested_gsis(&mut imported.design);
+            added.extend(use_multi_attribute_keys(&mut imported.design));
             if !added.is_empty() {
                 std::fs::write(path, keyplan_core::file::to_string(&imported.design))
                     .with_context(|| format!("cannot write {}", path.display()))?;
