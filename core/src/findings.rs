@@ -619,7 +619,7 @@ fn max_value_bytes(entity: &Entity, name: &str, shards: Option<u32>) -> (usize, 
     }
 }
 
-/// KP005, KP012, KP013, KP018, KP019, KP022, KP023: the patterns and what they use.
+/// KP005, KP012, KP013, KP018, KP019, KP022, KP023, KP028: the patterns and what they use.
 fn patterns(prepared: &Prepared<'_>, verdicts: &[Verdict], out: &mut Findings) {
     let design = prepared.design;
     let mut used_indexes: HashSet<(&str, Option<&str>)> = HashSet::new();
@@ -660,13 +660,17 @@ fn patterns(prepared: &Prepared<'_>, verdicts: &[Verdict], out: &mut Findings) {
                     }),
                 );
             }
-            for contradiction in crate::coverage::contradictions(pattern) {
+            let contradictions = crate::coverage::contradictions(pattern);
+            for contradiction in &contradictions {
                 out.push(
                     "KP023",
                     Severity::Error,
                     path(),
                     format!("`{}` contradicts itself: {contradiction}", pattern.name),
                 );
+            }
+            if contradictions.is_empty() {
+                unordered(prepared, pattern, verdict, &path, out);
             }
             skipped_types(prepared, pattern, verdict, &path, out);
         }
@@ -716,6 +720,61 @@ fn patterns(prepared: &Prepared<'_>, verdicts: &[Verdict], out: &mut Findings) {
             );
         }
     }
+}
+
+/// KP028: a covered read that asks an order (`order: desc`, `order_by`) its operation cannot
+/// give: a GetItem (one item), or a Query on an index without a sort key, or with its whole
+/// sort key bound by the inputs, whose items share one sort-key value (issue 16). No
+/// suggestion goes with it: the pattern, not the design, has to say which order it means.
+fn unordered(
+    prepared: &Prepared<'_>,
+    pattern: &crate::model::AccessPattern,
+    verdict: &Verdict,
+    path: &dyn Fn() -> String,
+    out: &mut Findings,
+) {
+    let asks = pattern.order_by.is_some() || pattern.order == crate::model::Order::Desc;
+    if !asks || !verdict.covered || verdict.order.is_some() {
+        return;
+    }
+    let asked = match &pattern.order_by {
+        Some(by) => format!("its results ordered by `{by}`"),
+        None => "its results in descending order".to_string(),
+    };
+    let Some(index) = prepared
+        .tables
+        .iter()
+        .find(|t| verdict.table.as_deref() == Some(t.table.name.as_str()))
+        .and_then(|t| {
+            t.indexes
+                .iter()
+                .find(|i| i.keys.name == verdict.index.as_deref())
+        })
+    else {
+        return;
+    };
+    let label = crate::coverage::index_label(&index.keys);
+    let why = match (verdict.operation, index.keys.sort_key) {
+        (Operation::GetItem, _) => {
+            "it reads one item (a GetItem on its full primary key), and one item has no order; drop the order, or the input that names the item".to_string()
+        }
+        (_, []) => format!(
+            "{label}, which serves it, has no sort key, so its Query returns a partition's items in no order; give {label} a sort key on the attribute to order by, or drop the order"
+        ),
+        (_, keys) => {
+            let names: Vec<String> = keys.iter().map(|k| format!("`{}`", k.name)).collect();
+            format!(
+                "its inputs bind all of {label}'s sort key ({}), so the items it returns share one sort-key value and come back in no order; drop the order, or the input that binds the last sort-key attribute",
+                names.join(", ")
+            )
+        }
+    };
+    out.push(
+        "KP028",
+        Severity::Error,
+        path(),
+        format!("`{}` asks {asked}, but {why}", pattern.name),
+    );
 }
 
 /// KP005: the chosen Query's sort condition also matches another entity type in the partition.

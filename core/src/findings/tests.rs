@@ -589,3 +589,30 @@ fn no_multi_attribute_edit_when_a_pattern_would_lose_its_query() {
         "#]],
     );
 }
+
+// issue 16 item 2: a read that asks an order its operation cannot give contradicts itself: a
+// GetItem (one item), a Query on an index without a sort key, or one whose inputs bind its
+// whole sort key. Each is an error naming the pattern and the order asked, with no suggestion.
+#[test]
+fn an_order_asked_of_an_index_without_a_sort_key_or_of_one_item_is_an_error() {
+    check(
+        "
+        table shop PK SK
+        gsi GSI1 GSI1PK
+        gsi GSI2 GSI2PK GSI2SK
+        entity Order orderId customerId status createdAt | PK=ORDER#{orderId} SK=ORDER GSI1PK=STATUS#{status} GSI2PK=CUSTOMER#{customerId} GSI2SK={createdAt}
+        read one Order by orderId order createdAt
+        read by_status Order by status desc
+        read at Order by customerId,createdAt desc
+        read recent Order by customerId desc
+        ",
+        expect![[r#"
+            KP028 Error patterns/one
+              `one` asks its results ordered by `createdAt`, but it reads one item (a GetItem on its full primary key), and one item has no order; drop the order, or the input that names the item
+            KP028 Error patterns/by_status
+              `by_status` asks its results in descending order, but GSI1, which serves it, has no sort key, so its Query returns a partition's items in no order; give GSI1 a sort key on the attribute to order by, or drop the order
+            KP028 Error patterns/at
+              `at` asks its results in descending order, but its inputs bind all of GSI2's sort key (`GSI2SK`), so the items it returns share one sort-key value and come back in no order; drop the order, or the input that binds the last sort-key attribute
+        "#]],
+    );
+}
