@@ -252,3 +252,86 @@ async fn a_typed_key_variable_is_one_click_from_an_attribute_and_a_new_pattern_g
     );
     b.close().await;
 }
+
+#[tokio::test]
+async fn applying_the_multi_attribute_offer_from_the_findings_keys_the_gsi_on_the_attributes() {
+    // issue 16 item 7: a GSI sort key that joins `{total}#{orderId}` is offered as a
+    // multi-attribute key; Apply in the Findings list changes the GSI, drops the joined
+    // template, keeps both reads covered, and the offer is gone.
+    let Some((server, b)) = open_app().await else {
+        return;
+    };
+    let design = keyplan_core::file::parse(
+        r#"{
+      "version": 1,
+      "name": "orders",
+      "tables": [{
+        "name": "orders",
+        "partition_key": { "name": "PK" },
+        "sort_key": { "name": "SK" },
+        "gsis": [{
+          "name": "ByStatus",
+          "partition_key": [{ "name": "GSI1PK" }],
+          "sort_key": [{ "name": "GSI1SK" }]
+        }]
+      }],
+      "entities": [{
+        "name": "Order",
+        "table": "orders",
+        "attributes": [
+          { "name": "orderId", "required": true },
+          { "name": "status", "required": true },
+          { "name": "total", "type": "N", "required": true }
+        ],
+        "keys": {
+          "PK": "ORDER#{orderId}",
+          "SK": "ORDER",
+          "GSI1PK": "STATUS#{status}",
+          "GSI1SK": "{total}#{orderId}"
+        }
+      }],
+      "patterns": [
+        { "name": "Get order", "entities": ["Order"], "inputs": ["orderId"] },
+        { "name": "Big orders by status", "entities": ["Order"], "inputs": ["status"],
+          "sort": { "attribute": "total", "op": ">=" }, "order": "desc" }
+      ]
+    }"#,
+    )
+    .expect("the design parses");
+    open_design(&b, &server.url, &design).await;
+    assert_eq!(
+        b.text("[data-testid=coverage-summary]").await,
+        "2 of 2 read patterns covered"
+    );
+    b.click("[data-testid=findings-tab]").await;
+    let apply = b.find("[data-code=KP025] [data-testid=finding-fix]").await;
+    assert_eq!(
+        apply.text().await.expect("text"),
+        "Use a multi-attribute sort key (total, orderId) on ByStatus"
+    );
+    apply.click().await.expect("click Apply");
+    eventually("the offer is gone once applied", || async {
+        !b.has("[data-code=KP025]").await
+    })
+    .await;
+    let saved = b.saved_design().await;
+    let gsi = &saved.tables[0].gsis[0];
+    let keys: Vec<(&str, keyplan_core::KeyType)> = gsi
+        .sort_key
+        .iter()
+        .map(|k| (k.name.as_str(), k.ty))
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            ("total", keyplan_core::KeyType::N),
+            ("orderId", keyplan_core::KeyType::S)
+        ]
+    );
+    assert!(!saved.entities[0].keys.contains_key("GSI1SK"));
+    assert_eq!(
+        b.text("[data-testid=coverage-summary]").await,
+        "2 of 2 read patterns covered"
+    );
+    b.close().await;
+}
