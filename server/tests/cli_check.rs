@@ -592,42 +592,12 @@ fn apply_multi_attribute_offers(design: &mut Design) -> Vec<String> {
 #[test]
 fn check_fix_turns_a_joined_gsi_key_into_a_multi_attribute_key() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let text = r#"{
-      "version": 1,
-      "name": "orders",
-      "tables": [{
-        "name": "orders",
-        "partition_key": { "name": "PK" },
-        "sort_key": { "name": "SK" },
-        "gsis": [{
-          "name": "ByStatus",
-          "partition_key": [{ "name": "GSI1PK" }],
-          "sort_key": [{ "name": "GSI1SK" }]
-        }]
-      }],
-      "entities": [{
-        "name": "Order",
-        "table": "orders",
-        "attributes": [
-          { "name": "orderId", "required": true },
-          { "name": "status", "required": true },
-          { "name": "total", "type": "N", "required": true }
-        ],
-        "keys": {
-          "PK": "ORDER#{orderId}",
-          "SK": "ORDER",
-          "GSI1PK": "STATUS#{status}",
-          "GSI1SK": "{total}#{orderId}"
-        }
-      }],
-      "patterns": [
-        { "name": "Get order", "entities": ["Order"], "inputs": ["orderId"] },
-        { "name": "Big orders by status", "entities": ["Order"], "inputs": ["status"],
-          "sort": { "attribute": "total", "op": ">=" }, "order": "desc" }
-      ]
-    }"#;
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/joined-gsi-key.keyplan.json"),
+    )
+    .expect("the fixture");
     let path = dir.path().join("orders.keyplan.json");
-    std::fs::write(&path, text).expect("write the design");
+    std::fs::write(&path, &text).expect("write the design");
     let path_text = path.to_str().expect("utf-8 path");
     let before = keyplan(&["check", path_text]);
     assert!(stdout(&before).contains("KP025"), "{}", stdout(&before));
@@ -637,7 +607,7 @@ fn check_fix_turns_a_joined_gsi_key_into_a_multi_attribute_key() {
         stderr(&out),
         format!("fixed {path_text}: Use a multi-attribute sort key (total, orderId) on ByStatus\n")
     );
-    let mut expected = keyplan_core::file::parse(text).expect("the design parses");
+    let mut expected = keyplan_core::file::parse(&text).expect("the design parses");
     assert_eq!(
         apply_multi_attribute_offers(&mut expected),
         ["Use a multi-attribute sort key (total, orderId) on ByStatus"]

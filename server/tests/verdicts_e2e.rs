@@ -261,43 +261,11 @@ async fn applying_the_multi_attribute_offer_from_the_findings_keys_the_gsi_on_th
     let Some((server, b)) = open_app().await else {
         return;
     };
-    let design = keyplan_core::file::parse(
-        r#"{
-      "version": 1,
-      "name": "orders",
-      "tables": [{
-        "name": "orders",
-        "partition_key": { "name": "PK" },
-        "sort_key": { "name": "SK" },
-        "gsis": [{
-          "name": "ByStatus",
-          "partition_key": [{ "name": "GSI1PK" }],
-          "sort_key": [{ "name": "GSI1SK" }]
-        }]
-      }],
-      "entities": [{
-        "name": "Order",
-        "table": "orders",
-        "attributes": [
-          { "name": "orderId", "required": true },
-          { "name": "status", "required": true },
-          { "name": "total", "type": "N", "required": true }
-        ],
-        "keys": {
-          "PK": "ORDER#{orderId}",
-          "SK": "ORDER",
-          "GSI1PK": "STATUS#{status}",
-          "GSI1SK": "{total}#{orderId}"
-        }
-      }],
-      "patterns": [
-        { "name": "Get order", "entities": ["Order"], "inputs": ["orderId"] },
-        { "name": "Big orders by status", "entities": ["Order"], "inputs": ["status"],
-          "sort": { "attribute": "total", "op": ">=" }, "order": "desc" }
-      ]
-    }"#,
+    let text = std::fs::read_to_string(
+        browser::workspace().join("tests/fixtures/joined-gsi-key.keyplan.json"),
     )
-    .expect("the design parses");
+    .expect("the fixture");
+    let design = keyplan_core::file::parse(&text).expect("the design parses");
     open_design(&b, &server.url, &design).await;
     assert_eq!(
         b.text("[data-testid=coverage-summary]").await,
