@@ -502,8 +502,13 @@ fn check_fixed(text: &str, code: &str, expect: Expect) {
         .and_then(|f| f.fix.clone())
         .expect("the finding offers a fix");
     let edit = fix.edit(&d).expect("the fix fits the design");
-    crate::edit::apply(&mut d, edit).expect("the edit applies");
+    let before = d.clone();
+    let undo = crate::edit::apply(&mut d, edit).expect("the edit applies");
     assert_eq!(fix.edit(&d), None, "an applied fix is not offered again");
+    // One undo step puts the design back exactly.
+    let mut undone = d.clone();
+    crate::edit::apply(&mut undone, undo).expect("the undo applies");
+    assert_eq!(undone, before);
     let mut out = String::new();
     for table in &d.tables {
         for gsi in &table.gsis {
@@ -613,6 +618,36 @@ fn an_order_asked_of_an_index_without_a_sort_key_or_of_one_item_is_an_error() {
               `by_status` asks its results in descending order, but GSI1, which serves it, has no sort key, so its Query returns a partition's items in no order; give GSI1 a sort key on the attribute to order by, or drop the order
             KP028 Error patterns/at
               `at` asks its results in descending order, but its inputs bind all of GSI2's sort key (`GSI2SK`), so the items it returns share one sort-key value and come back in no order; drop the order, or the input that binds the last sort-key attribute
+        "#]],
+    );
+}
+
+// issue 16 item 7: both keys joined (the tenant and a status; a date and an id) become one
+// multi-attribute GSI, still serving its pattern, in one undoable edit.
+#[test]
+fn the_multi_attribute_edit_replaces_both_joined_keys_of_a_gsi() {
+    check_fixed(
+        "
+        table saas pk sk
+        gsi gsi2 gsi2pk gsi2sk
+        entity Project tenantId projectId status updatedAt | pk=TENANT#{tenantId} sk=PROJECT#{projectId} gsi2pk=TENANT#{tenantId}#STATUS#{status} gsi2sk={updatedAt}#{projectId}
+        read project Project by tenantId,projectId
+        read by_status Project by tenantId,status desc
+        ",
+        "KP025",
+        expect![[r#"
+            gsi2 tenantId:S,status:S / updatedAt:S,projectId:S
+            Project: pk=TENANT#{tenantId} sk=PROJECT#{projectId}
+            project: GetItem
+              pk = :pk AND sk = :sk
+                :pk = TENANT#{tenantId}
+                :sk = PROJECT#{projectId}
+            by_status: Query on gsi2 (descending)
+              tenantId = :pk1 AND status = :pk2
+                :pk1 = {tenantId}
+                :pk2 = {status}
+              order: newest first by updatedAt (ScanIndexForward=false on updatedAt)
+              - chose gsi2 over the table, which also serves it: its key uses more of the inputs (0 left to filter instead of 1)
         "#]],
     );
 }
