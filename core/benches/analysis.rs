@@ -64,6 +64,33 @@ fn bench(c: &mut Criterion) {
     c.bench_function("analyze 200 entities, 1000 patterns, 20 GSIs", |b| {
         b.iter(|| analyze(black_box(&design)))
     });
+    // The worst case of KP025 (issue 16): every GSI's members fill its sort key with one
+    // joined template, so each GSI's multi-attribute offer is checked on a copy of the design
+    // (its members, then every pattern it serves).
+    let offered = every_gsi_offered(&design);
+    let n_offers = analyze(&offered)
+        .findings
+        .iter()
+        .filter(|f| f.code == "KP025" && f.fix.is_some())
+        .count();
+    eprintln!("the same design with every GSI offered a multi-attribute key: {n_offers} offers");
+    c.bench_function(
+        "analyze 200 entities, 1000 patterns, 20 GSIs each offered a multi-attribute key",
+        |b| b.iter(|| analyze(black_box(&offered))),
+    );
+}
+
+/// `design` with every GSI sort key filled by `{createdAt}#{status}` in every entity.
+fn every_gsi_offered(design: &keyplan_core::Design) -> keyplan_core::Design {
+    let mut offered = design.clone();
+    for entity in &mut offered.entities {
+        for (key, template) in entity.keys.iter_mut() {
+            if key.starts_with("GSI") && key.ends_with("SK") {
+                *template = keyplan_core::KeyTemplate::parse("{createdAt}#{status}");
+            }
+        }
+    }
+    offered
 }
 
 criterion_group!(benches, bench);

@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use crate::model::{AttrType, FilterOp, SortOp};
+use crate::model::{AttrType, FilterOp, KeyAttribute, SortOp};
 use crate::template::KeyTemplate;
 
 /// The DynamoDB operation a pattern resolves to.
@@ -324,6 +324,15 @@ pub enum Fix {
         from: String,
         to: String,
     },
+    /// Replaces a GSI's key that every item fills by joining attributes into one string
+    /// (`{status}#{createdAt}`) with a multi-attribute key of those attributes, and drops the
+    /// entities' templates for the key it replaces (issue 16). An empty list keeps that key.
+    UseMultiAttributeKey {
+        table: String,
+        gsi: String,
+        partition: Vec<KeyAttribute>,
+        sort: Vec<KeyAttribute>,
+    },
 }
 
 impl Fix {
@@ -335,6 +344,25 @@ impl Fix {
             } => format!("Add attribute `{attribute}` to {entity}"),
             Fix::RenamePatternAttribute { pattern, from, to } => {
                 format!("Rename `{from}` to `{to}` in `{pattern}`")
+            }
+            Fix::UseMultiAttributeKey {
+                gsi,
+                partition,
+                sort,
+                ..
+            } => {
+                let list = |keys: &[KeyAttribute]| {
+                    keys.iter()
+                        .map(|k| k.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                let roles: Vec<String> = [("partition", partition), ("sort", sort)]
+                    .into_iter()
+                    .filter(|(_, keys)| !keys.is_empty())
+                    .map(|(role, keys)| format!("{role} key ({})", list(keys)))
+                    .collect();
+                format!("Use a multi-attribute {} on {gsi}", roles.join(" and "))
             }
         }
     }

@@ -767,8 +767,76 @@ impl Fix {
                     to: to.clone(),
                 })
             }
+            Fix::UseMultiAttributeKey {
+                table,
+                gsi,
+                partition,
+                sort,
+            } => multi_attribute_key(design, table, gsi, partition, sort),
         }
     }
+}
+
+/// The edit behind [`Fix::UseMultiAttributeKey`]: GSI `gsi` of `table` keyed on the
+/// attributes `partition` and `sort` (an empty list keeps that key), as one batch. First each
+/// entity's template for a replaced key attribute is removed (unless another index of the
+/// table still uses that attribute), then the GSI is set: the templates go, rather than being
+/// carried to the new key names, because the new keys are the entities' own attributes.
+/// `None` when the GSI is gone or a key to replace is no longer one attribute (applied).
+fn multi_attribute_key(
+    design: &Design,
+    table: &str,
+    gsi: &str,
+    partition: &[KeyAttribute],
+    sort: &[KeyAttribute],
+) -> Option<Edit> {
+    let t = design.table(table)?;
+    let old = t.gsi(gsi)?;
+    let mut new = old.clone();
+    let mut replaced: Vec<&str> = Vec::new();
+    for (keys, old_keys, new_keys) in [
+        (partition, &old.partition_key, &mut new.partition_key),
+        (sort, &old.sort_key, &mut new.sort_key),
+    ] {
+        if keys.is_empty() {
+            continue;
+        }
+        let [only] = old_keys.as_slice() else {
+            return None;
+        };
+        replaced.push(&only.name);
+        *new_keys = keys.to_vec();
+    }
+    if replaced.is_empty() {
+        return None;
+    }
+    let mut after = t.clone();
+    if let Some(at) = after.gsis.iter().position(|g| g.name == gsi) {
+        after.gsis[at] = new.clone();
+    }
+    let still_used: Vec<&str> = after
+        .key_attributes()
+        .iter()
+        .map(|k| k.name.as_str())
+        .collect();
+    let mut edits = Vec::new();
+    for entity in design.entities_in(table) {
+        for key in &replaced {
+            if !still_used.contains(key) && entity.keys.contains_key(*key) {
+                edits.push(Edit::SetKeyTemplate {
+                    entity: entity.name.clone(),
+                    key: key.to_string(),
+                    template: None,
+                });
+            }
+        }
+    }
+    edits.push(Edit::SetGsi {
+        table: table.to_string(),
+        name: gsi.to_string(),
+        gsi: new,
+    });
+    Some(Edit::Batch(edits))
 }
 
 /// What renaming attribute `from` of `entity` to `to` (already applied) offers next: the same

@@ -31,6 +31,9 @@
 //! | KP022 | error    | a transaction over DynamoDB's 100 items |
 //! | KP023 | error    | a read pattern that contradicts itself (its sort or order attribute is also an input) |
 //! | KP024 | warning  | on the sample, a read's filter discards more than 90% of what it reads (the index that would not) |
+//! | KP025 | info     | a GSI key that joins attributes into one string (fix: a multi-attribute key) |
+//! | KP026 | warning  | in a multi-tenant table, a GSI whose partition key lacks the tenant |
+//! | KP028 | error    | a read pattern that asks an order its index cannot give (no sort key, or one item) |
 //! | KP029 | error    | an item collection over 10 GB in a table with an LSI, from the entities' volumes (warning past half) |
 
 use std::collections::{HashMap, HashSet};
@@ -44,6 +47,7 @@ use crate::template::KeyTemplate;
 
 mod capacity;
 mod filters;
+mod guidance;
 
 /// Every finding for `design`, in design order.
 pub fn findings(design: &Design, verdicts: &[Verdict]) -> Vec<Finding> {
@@ -67,6 +71,8 @@ pub(crate) fn findings_of(prepared: &Prepared<'_>, verdicts: &[Verdict]) -> Vec<
     capacity::hot_partitions(prepared, verdicts, &mut out);
     filters::discarding(prepared, verdicts, &mut out);
     capacity::item_collections(design, &mut out);
+    guidance::multi_attribute_keys(prepared, verdicts, &mut out);
+    guidance::tenant_in_gsi_partitions(prepared, &mut out);
     out.0
 }
 
@@ -621,7 +627,7 @@ fn max_value_bytes(entity: &Entity, name: &str, shards: Option<u32>) -> (usize, 
     }
 }
 
-/// KP005, KP012, KP013, KP018, KP019, KP022, KP023: the patterns and what they use.
+/// KP005, KP012, KP013, KP018, KP019, KP022, KP023, KP028: the patterns and what they use.
 fn patterns(prepared: &Prepared<'_>, verdicts: &[Verdict], out: &mut Findings) {
     let design = prepared.design;
     let mut used_indexes: HashSet<(&str, Option<&str>)> = HashSet::new();
@@ -662,13 +668,17 @@ fn patterns(prepared: &Prepared<'_>, verdicts: &[Verdict], out: &mut Findings) {
                     }),
                 );
             }
-            for contradiction in crate::coverage::contradictions(pattern) {
+            let contradictions = crate::coverage::contradictions(pattern);
+            for contradiction in &contradictions {
                 out.push(
                     "KP023",
                     Severity::Error,
                     path(),
                     format!("`{}` contradicts itself: {contradiction}", pattern.name),
                 );
+            }
+            if contradictions.is_empty() {
+                unordered(prepared, pattern, verdict, &path, out);
             }
             skipped_types(prepared, pattern, verdict, &path, out);
         }
@@ -718,6 +728,61 @@ fn patterns(prepared: &Prepared<'_>, verdicts: &[Verdict], out: &mut Findings) {
             );
         }
     }
+}
+
+/// KP028: a covered read that asks an order (`order: desc`, `order_by`) its operation cannot
+/// give: a GetItem (one item), or a Query on an index without a sort key, or with its whole
+/// sort key bound by the inputs, whose items share one sort-key value (issue 16). No
+/// suggestion goes with it: the pattern, not the design, has to say which order it means.
+fn unordered(
+    prepared: &Prepared<'_>,
+    pattern: &crate::model::AccessPattern,
+    verdict: &Verdict,
+    path: &dyn Fn() -> Place,
+    out: &mut Findings,
+) {
+    let asks = pattern.order_by.is_some() || pattern.order == crate::model::Order::Desc;
+    if !asks || !verdict.covered || verdict.order.is_some() {
+        return;
+    }
+    let asked = match &pattern.order_by {
+        Some(by) => format!("its results ordered by `{by}`"),
+        None => "its results in descending order".to_string(),
+    };
+    let Some(index) = prepared
+        .tables
+        .iter()
+        .find(|t| verdict.table.as_deref() == Some(t.table.name.as_str()))
+        .and_then(|t| {
+            t.indexes
+                .iter()
+                .find(|i| i.keys.name == verdict.index.as_deref())
+        })
+    else {
+        return;
+    };
+    let label = crate::coverage::index_label(&index.keys);
+    let why = match (verdict.operation, index.keys.sort_key) {
+        (Operation::GetItem, _) => {
+            "it reads one item (a GetItem on its full primary key), and one item has no order; drop the order, or the input that names the item".to_string()
+        }
+        (_, []) => format!(
+            "{label}, which serves it, has no sort key, so its Query returns a partition's items in no order; give {label} a sort key on the attribute to order by, or drop the order"
+        ),
+        (_, keys) => {
+            let names: Vec<String> = keys.iter().map(|k| format!("`{}`", k.name)).collect();
+            format!(
+                "its inputs bind all of {label}'s sort key ({}), so the items it returns share one sort-key value and come back in no order; drop the order, or the input that binds the last sort-key attribute",
+                names.join(", ")
+            )
+        }
+    };
+    out.push(
+        "KP028",
+        Severity::Error,
+        path(),
+        format!("`{}` asks {asked}, but {why}", pattern.name),
+    );
 }
 
 /// KP005: the chosen Query's sort condition also matches another entity type in the partition.

@@ -208,7 +208,7 @@ impl From<KeyType> for AttrType {
 }
 
 /// A key attribute of a table or index: its name and scalar type.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct KeyAttribute {

@@ -826,3 +826,41 @@ fn every_design_exported_to_each_format_with_an_importer_imports_back_the_same()
     "#]]
     .assert_eq(&report);
 }
+
+/// Issue 16's guidance and contradiction findings (KP019 unknown attributes, KP023 and KP028
+/// contradictions, KP025 multi-attribute keys, KP026 tenants) on every corpus model that
+/// imports alone, as a reviewed table: each line is a finding keyplan stands by on a real design.
+#[test]
+fn corpus_models_get_the_reviewed_guidance_and_contradiction_findings() {
+    const CODES: [&str; 5] = ["KP019", "KP023", "KP025", "KP026", "KP028"];
+    let mut report = String::new();
+    let mut counts = std::collections::BTreeMap::<&str, usize>::new();
+    for (path, text) in corpus_files() {
+        let Ok(imported) = import::detect_and_import(&text) else {
+            continue;
+        };
+        let analysis = analyze(&imported.design);
+        let file = path.rsplit('/').next().unwrap_or(&path);
+        for finding in analysis.findings.iter().filter(|f| CODES.contains(&f.code)) {
+            *counts.entry(finding.code).or_default() += 1;
+            let fix = finding
+                .fix
+                .as_ref()
+                .map(|fix| format!("\n    fix: {}", fix.label()))
+                .unwrap_or_default();
+            writeln!(
+                report,
+                "{file} {} {}\n    {}{fix}",
+                finding.code, finding.place, finding.message
+            )
+            .expect("writing to a String cannot fail");
+        }
+    }
+    writeln!(report, "{counts:?}").expect("writing to a String cannot fail");
+    expect![[r#"
+        device-state-log__json__DeviceStateLog_7.json KP025 tables/DeviceStateLog/gsis/GSI2
+            GSI2 of `DeviceStateLog`: DeviceStateLog.State#Date `{State}#{Date}` joins 2 attributes into one string; a multi-attribute sort key (State, Date) keeps each attribute's own type (numbers sort as numbers, nothing is zero-padded) and DynamoDB indexes the attributes the items already have: no key to write, no backfill
+            fix: Use a multi-attribute sort key (State, Date) on GSI2
+        {"KP025": 1}
+    "#]].assert_eq(&report);
+}

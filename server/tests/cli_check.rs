@@ -547,6 +547,8 @@ fn check_fix_adds_the_suggested_gsi_to_the_file_as_the_app_would() {
         .expect("the Scan's suggestion");
     keyplan_core::edit::apply(&mut expected, suggestion.edit(&example).expect("an edit"))
         .expect("applies");
+    // Then each multi-attribute key the findings offer (issue 16), as the app's "Apply".
+    apply_multi_attribute_offers(&mut expected);
     let fixed = std::fs::read_to_string(&path).expect("the fixed file");
     assert_eq!(fixed, keyplan_core::file::to_string(&expected));
     let again = keyplan(&["check", "--fix", path_text]);
@@ -566,4 +568,77 @@ fn check_fix_adds_the_suggested_gsi_to_the_file_as_the_app_would() {
         stderr(&out)
     );
     assert_eq!(std::fs::read(&workbench).expect("the corpus file"), before);
+}
+
+/// Applies each multi-attribute key a KP025 finding offers, one at a time, as the app's
+/// "Apply" does; returns their labels.
+fn apply_multi_attribute_offers(design: &mut Design) -> Vec<String> {
+    let mut labels = Vec::new();
+    while let Some(fix) = keyplan_core::analyze(design)
+        .findings
+        .into_iter()
+        .filter(|f| f.code == "KP025")
+        .find_map(|f| f.fix)
+    {
+        let edit = fix.edit(design).expect("an offered fix fits");
+        keyplan_core::edit::apply(design, edit).expect("applies");
+        labels.push(fix.label());
+    }
+    labels
+}
+
+// issue 16 item 7: `check --fix` keys a GSI whose templates join attributes on those attributes
+// (KP025's multi-attribute key, the app's "Apply"): the file holds core's edit, every read is
+// still covered, the finding is gone and a second run changes nothing.
+#[test]
+fn check_fix_turns_a_joined_gsi_key_into_a_multi_attribute_key() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/joined-gsi-key.keyplan.json"),
+    )
+    .expect("the fixture");
+    let path = dir.path().join("orders.keyplan.json");
+    std::fs::write(&path, &text).expect("write the design");
+    let path_text = path.to_str().expect("utf-8 path");
+    let before = keyplan(&["check", path_text]);
+    assert!(stdout(&before).contains("KP025"), "{}", stdout(&before));
+    let out = keyplan(&["check", "--fix", path_text]);
+    exits(&out, 0);
+    assert_eq!(
+        stderr(&out),
+        format!("fixed {path_text}: Use a multi-attribute sort key (total, orderId) on ByStatus\n")
+    );
+    let mut expected = keyplan_core::file::parse(&text).expect("the design parses");
+    assert_eq!(
+        apply_multi_attribute_offers(&mut expected),
+        ["Use a multi-attribute sort key (total, orderId) on ByStatus"]
+    );
+    let fixed = std::fs::read_to_string(&path).expect("the fixed file");
+    assert_eq!(fixed, keyplan_core::file::to_string(&expected));
+    let design = keyplan_core::file::parse(&fixed).expect("the fixed file parses");
+    let gsi = &design.tables[0].gsis[0];
+    assert_eq!(
+        gsi.sort_key,
+        [
+            KeyAttribute::new("total", KeyType::N),
+            KeyAttribute::new("orderId", KeyType::S)
+        ]
+    );
+    assert!(!design.entities[0].keys.contains_key("GSI1SK"));
+    let analysis = keyplan_core::analyze(&design);
+    assert_eq!(analysis.coverage(), (2, 2));
+    let by_status = &analysis.verdicts[1];
+    assert_eq!(by_status.index.as_deref(), Some("ByStatus"));
+    assert_eq!(
+        by_status
+            .key_condition
+            .as_ref()
+            .map(|k| k.expression.as_str()),
+        Some("GSI1PK = :pk AND total >= :sk")
+    );
+    assert!(!stdout(&out).contains("KP025"), "{}", stdout(&out));
+    let again = keyplan(&["check", "--fix", path_text]);
+    exits(&again, 0);
+    assert_eq!(stderr(&again), "");
+    assert_eq!(std::fs::read_to_string(&path).expect("the file"), fixed);
 }

@@ -332,3 +332,54 @@ async fn a_filter_added_in_the_editor_shows_in_the_verdict_and_the_data_tab_read
     .await;
     b.close().await;
 }
+
+#[tokio::test]
+async fn applying_the_multi_attribute_offer_from_the_findings_keys_the_gsi_on_the_attributes() {
+    // issue 16 item 7: a GSI sort key that joins `{total}#{orderId}` is offered as a
+    // multi-attribute key; Apply in the Findings list changes the GSI, drops the joined
+    // template, keeps both reads covered, and the offer is gone.
+    let Some((server, b)) = open_app().await else {
+        return;
+    };
+    let text = std::fs::read_to_string(
+        browser::workspace().join("tests/fixtures/joined-gsi-key.keyplan.json"),
+    )
+    .expect("the fixture");
+    let design = keyplan_core::file::parse(&text).expect("the design parses");
+    open_design(&b, &server.url, &design).await;
+    assert_eq!(
+        b.text("[data-testid=coverage-summary]").await,
+        "2 of 2 read patterns covered"
+    );
+    b.click("[data-testid=findings-tab]").await;
+    let apply = b.find("[data-code=KP025] [data-testid=finding-fix]").await;
+    assert_eq!(
+        apply.text().await.expect("text"),
+        "Use a multi-attribute sort key (total, orderId) on ByStatus"
+    );
+    apply.click().await.expect("click Apply");
+    eventually("the offer is gone once applied", || async {
+        !b.has("[data-code=KP025]").await
+    })
+    .await;
+    let saved = b.saved_design().await;
+    let gsi = &saved.tables[0].gsis[0];
+    let keys: Vec<(&str, keyplan_core::KeyType)> = gsi
+        .sort_key
+        .iter()
+        .map(|k| (k.name.as_str(), k.ty))
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            ("total", keyplan_core::KeyType::N),
+            ("orderId", keyplan_core::KeyType::S)
+        ]
+    );
+    assert!(!saved.entities[0].keys.contains_key("GSI1SK"));
+    assert_eq!(
+        b.text("[data-testid=coverage-summary]").await,
+        "2 of 2 read patterns covered"
+    );
+    b.close().await;
+}

@@ -7,7 +7,7 @@
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use keyplan_core::export::{Format, export};
+use keyplan_core::export::{Target, export};
 
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"));
@@ -32,7 +32,7 @@ fn main() {
     }
     let mut modules = String::new();
     for (i, (name, design)) in designs.iter().enumerate() {
-        let Ok(code) = export(design, Format::Rust) else {
+        let Ok(code) = export(design, Target::Rust) else {
             continue;
         };
         // `include!` cannot take inner doc comments: they become plain comments.

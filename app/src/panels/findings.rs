@@ -1,5 +1,6 @@
 //! The findings list: severity, code, message and where; selecting one goes to its place, and
-//! a finding's quick fix (core's [`keyplan_core::Fix`]) is a button beside it.
+//! a finding's quick fix (core's [`keyplan_core::Fix`]: add an attribute, rename an input,
+//! apply a multi-attribute GSI key) is a button beside it, which dispatches core's edit.
 
 use keyplan_core::Severity;
 use leptos::prelude::*;
@@ -46,7 +47,7 @@ pub fn FindingList() -> impl IntoView {
                             }
                         });
                         view! {
-                            <li class="finding-row" data-testid="finding-row">
+                            <li class="finding-row" data-testid="finding-row" data-code=f.code>
                                 <button class="finding-button" on:click=go>
                                     // Its name is its text, spaced: "error KP002 ... entities/Order".
                                     <span class=class>{label}</span>" "

@@ -511,6 +511,8 @@ fn order_management_example_leaves_get_order_by_id_to_a_scan_as_the_seed_states_
                 :sk = EVENT#{occurredAt}#{eventId}
             KP021 Warning entities/Order/keys/GSI2SK: Order.GSI2SK `{priority}#{orderId}` puts the number `priority` in a string sort key, where it sorts as text (`10` before `2`): zero-pad it to a fixed width when writing (`priority` as `0002`)
             KP012 Warning tables/orders/gsis/GSI3: no read pattern uses GSI3 of `orders`: it costs writes and storage for nothing; drop it or add the pattern it is for
+            KP025 Info tables/orders/gsis/GSI1: GSI1 of `orders`: Order.GSI1SK `{createdAt}#{orderId}` joins 2 attributes into one string; a multi-attribute sort key (createdAt, orderId) keeps each attribute's own type (numbers sort as numbers, nothing is zero-padded) and DynamoDB indexes the attributes the items already have: no key to write, no backfill
+            KP025 Info tables/orders/gsis/GSI2: GSI2 of `orders`: Order.GSI2SK `{priority}#{orderId}` joins 2 attributes into one string; a multi-attribute sort key (priority, orderId) keeps each attribute's own type (numbers sort as numbers, nothing is zero-padded) and DynamoDB indexes the attributes the items already have: no key to write, no backfill
         "#]],
     );
 }
@@ -562,6 +564,8 @@ fn saas_multi_tenant_example_covers_every_read() {
               pk = :pk AND sk = :sk
                 :pk = TENANT#{tenantId}
                 :sk = PROJECT#{projectId}
+            KP026 Warning tables/saas/gsis/gsi1: gsi1 of `saas`: its partition key does not hold `tenantId`, which 4 of the table's 4 entities keep in theirs, so one Query on gsi1 can return items of several tenants (User at `EMAIL#{email}`); put `{tenantId}` in its partition key, or check the tenant of every item it returns
+            KP025 Info tables/saas/gsis/gsi1: gsi1 of `saas`: Tenant.gsi1sk `{createdAt}#{tenantId}` joins 2 attributes into one string; a multi-attribute sort key (createdAt, tenantId) keeps each attribute's own type (numbers sort as numbers, nothing is zero-padded) and DynamoDB indexes the attributes the items already have: no key to write, no backfill (no edit offered: Tenant and User fill gsi1pk differently (`PLAN#{plan}` and `EMAIL#{email}`), so the key also tells them apart)
         "#]],
     );
 }
@@ -602,6 +606,7 @@ fn ecommerce_orders_example_covers_every_read() {
                 :pk = STATUS#{status}
                 :sk = {createdAt}$
             Place order: TransactWriteItems
+            KP025 Info tables/shop/gsis/GSI2: GSI2 of `shop`: Order.GSI2SK `{createdAt}#{orderId}` joins 2 attributes into one string; a multi-attribute sort key (createdAt, orderId) keeps each attribute's own type (numbers sort as numbers, nothing is zero-padded) and DynamoDB indexes the attributes the items already have: no key to write, no backfill
         "#]],
     );
 }

@@ -11,6 +11,10 @@ use crate::export::cloudformation::key_type;
 use crate::export::names::{self, Lang, Scope, hcl_str};
 use crate::model::{Billing, Design, Projection};
 
+/// The provider version a multi-attribute GSI key needs (`key_schema` in
+/// `global_secondary_index`).
+const MULTI_ATTRIBUTE_PROVIDER: &str = ">= 6.29.0";
+
 fn projection(out: &mut String, p: &Projection) {
     match p {
         Projection::All => out.push_str("    projection_type = \"ALL\"\n"),
@@ -30,8 +34,22 @@ pub fn terraform(design: &Design) -> String {
         "# DynamoDB tables of {} (exported by keyplan).\n",
         names::one_line(&design.name)
     );
-    out.push_str(
-        "terraform {\n  required_providers {\n    aws = {\n      source  = \"hashicorp/aws\"\n      version = \">= 6.0\"\n    }\n  }\n}\n\n",
+    // Multi-attribute GSI keys are `key_schema` blocks, which the provider takes from 6.29.0
+    // (hashicorp/terraform-provider-aws#45357, released 28 January 2026; its `hash_key` and
+    // `range_key` take one attribute each): a design with one asks for that version.
+    let multi = design
+        .tables
+        .iter()
+        .flat_map(|t| &t.gsis)
+        .any(|g| g.partition_key.len() > 1 || g.sort_key.len() > 1);
+    let version = if multi {
+        MULTI_ATTRIBUTE_PROVIDER
+    } else {
+        ">= 6.0"
+    };
+    let _ = write!(
+        out,
+        "terraform {{\n  required_providers {{\n    aws = {{\n      source  = \"hashicorp/aws\"\n      version = \"{version}\"\n    }}\n  }}\n}}\n\n"
     );
     out.push_str(
         "variable \"environment\" {\n  description = \"Suffix of every table name, so one configuration serves each stage\"\n  type        = string\n  default     = \"dev\"\n}\n",
@@ -82,7 +100,7 @@ pub fn terraform(design: &Design) -> String {
             let multi = gsi.partition_key.len() > 1 || gsi.sort_key.len() > 1;
             if multi {
                 out.push_str(
-                    "    # A multi-attribute key: needs an AWS provider with key_schema blocks.\n",
+                    "    # A multi-attribute key (DynamoDB, November 2025): key_schema blocks, in order,\n    # which the AWS provider takes from version 6.29.0.\n",
                 );
                 for (keys, kind) in [(&gsi.partition_key, "HASH"), (&gsi.sort_key, "RANGE")] {
                     for k in keys.iter() {

@@ -168,6 +168,50 @@ fn multi_attribute_gsi_keys_list_every_attribute_in_order() {
     );
 }
 
+// issue 16 item 7: the AWS provider takes multi-attribute GSI keys as `key_schema` blocks
+// from 6.29.0 (hashicorp/terraform-provider-aws#45357, released 28 January 2026); the export
+// writes them for such a GSI only, asks for that provider version, and says why.
+#[test]
+fn terraform_writes_a_multi_attribute_gsi_as_key_schema_blocks_and_asks_for_provider_6_29() {
+    let tf = export(&multi_attribute_design(), Target::Terraform).unwrap();
+    let gsi_start = tf.find("global_secondary_index").unwrap();
+    let gsi_end = gsi_start + tf[gsi_start..].find("\n  }").unwrap();
+    expect![[r#"
+        global_secondary_index {
+            name = "ByTournamentRegion"
+            # A multi-attribute key (DynamoDB, November 2025): key_schema blocks, in order,
+            # which the AWS provider takes from version 6.29.0.
+            key_schema {
+              attribute_name = "tournamentId"
+              key_type       = "HASH"
+            }
+            key_schema {
+              attribute_name = "region"
+              key_type       = "HASH"
+            }
+            key_schema {
+              attribute_name = "round"
+              key_type       = "RANGE"
+            }
+            key_schema {
+              attribute_name = "score"
+              key_type       = "RANGE"
+            }
+            projection_type    = "INCLUDE"
+            non_key_attributes = ["winner"]
+            read_capacity      = 5
+            write_capacity     = 2"#]]
+    .assert_eq(&tf[gsi_start..gsi_end]);
+    assert!(tf.contains("version = \">= 6.29.0\""), "{tf}");
+    let single = export(
+        &crate::examples::get("saas-multi-tenant").unwrap(),
+        Target::Terraform,
+    )
+    .unwrap();
+    assert!(single.contains("version = \">= 6.0\""), "{single}");
+    assert!(!single.contains("key_schema"), "{single}");
+}
+
 #[test]
 fn user_text_cannot_break_out_of_generated_strings() {
     let mut design = multi_attribute_design();

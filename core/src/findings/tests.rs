@@ -485,3 +485,279 @@ fn a_hot_partition_is_judged_at_the_volumes_item_size() {
         "#]],
     );
 }
+
+// issue 16 item 7: a GSI sort key that joins two attributes is offered as a multi-attribute
+// key, and the offer is an edit; an overloaded GSI, whose templates tell entity types apart,
+// gets the advice without the edit, saying why.
+#[test]
+fn a_gsi_key_that_joins_attributes_is_offered_a_multi_attribute_key() {
+    check(
+        "
+        table shop PK SK
+        gsi GSI1 GSI1PK GSI1SK
+        entity Order orderId customerId status createdAt | PK=CUSTOMER#{customerId} SK=ORDER#{orderId} GSI1PK=STATUS#{status} GSI1SK={createdAt}#{orderId}
+        read customer_orders Order by customerId
+        read by_status Order by status where createdAt >=
+        ",
+        expect![[r#"
+            KP025 Info tables/shop/gsis/GSI1
+              GSI1 of `shop`: Order.GSI1SK `{createdAt}#{orderId}` joins 2 attributes into one string; a multi-attribute sort key (createdAt, orderId) keeps each attribute's own type (numbers sort as numbers, nothing is zero-padded) and DynamoDB indexes the attributes the items already have: no key to write, no backfill
+              fix: Use a multi-attribute sort key (createdAt, orderId) on GSI1
+        "#]],
+    );
+    check(
+        "
+        table app pk sk
+        gsi gsi1 gsi1pk gsi1sk
+        entity User userId email | pk=USER#{userId} sk=USER gsi1pk=EMAIL#{email} gsi1sk=USER
+        entity Project projectId status updatedAt | pk=PROJECT#{projectId} sk=PROJECT gsi1pk=PROJECTS#{status} gsi1sk={updatedAt}#{projectId}
+        read user User by userId
+        read project Project by projectId
+        read by_email User by email
+        read by_status Project by status
+        ",
+        expect![[r#"
+            KP025 Info tables/app/gsis/gsi1
+              gsi1 of `app`: Project.gsi1sk `{updatedAt}#{projectId}` joins 2 attributes into one string; a multi-attribute sort key (updatedAt, projectId) keeps each attribute's own type (numbers sort as numbers, nothing is zero-padded) and DynamoDB indexes the attributes the items already have: no key to write, no backfill (no edit offered: User and Project fill gsi1sk differently (`USER` and `{updatedAt}#{projectId}`), so the key also tells them apart)
+        "#]],
+    );
+}
+
+// issue 16 item 7: the edit is not offered when natural keys would change who is in the
+// index (another entity has the attributes and would join it) or a joined value is no key
+// type.
+#[test]
+fn no_multi_attribute_edit_when_another_entity_would_join_or_a_type_cannot_be_a_key() {
+    check(
+        "
+        table shop PK SK
+        gsi GSI1 GSI1PK
+        entity Order orderId status day | PK=ORDER#{orderId} SK=ORDER GSI1PK={status}#{day}
+        entity Return returnId status day | PK=RETURN#{returnId} SK=RETURN
+        read order Order by orderId
+        read ret Return by returnId
+        read by_day Order by status,day
+        ",
+        expect![[r#"
+            KP025 Info tables/shop/gsis/GSI1
+              GSI1 of `shop`: Order.GSI1PK `{status}#{day}` joins 2 attributes into one string; a multi-attribute partition key (status, day) keeps each attribute's own type (numbers sort as numbers, nothing is zero-padded) and DynamoDB indexes the attributes the items already have: no key to write, no backfill (no edit offered: Return has those attributes too, and would join GSI1)
+        "#]],
+    );
+    check(
+        "
+        table shop PK SK
+        gsi GSI1 GSI1PK
+        entity Order orderId status meta:M | PK=ORDER#{orderId} SK=ORDER GSI1PK={status}#{meta}
+        read order Order by orderId
+        read odd Order by status,meta
+        ",
+        expect![[r#"
+            KP015 Warning entities/Order/keys/GSI1PK
+              Order.GSI1PK `{status}#{meta}` can reach about 2049 bytes, over DynamoDB's 2048-byte partition key limit (`status`, `meta` free text): bound or hash the long values
+            KP025 Info tables/shop/gsis/GSI1
+              GSI1 of `shop`: Order.GSI1PK `{status}#{meta}` joins 2 attributes into one string; a multi-attribute partition key (status, meta) keeps each attribute's own type (numbers sort as numbers, nothing is zero-padded) and DynamoDB indexes the attributes the items already have: no key to write, no backfill (no edit offered: Order.meta is of type M, and a key attribute is S, N or B)
+        "#]],
+    );
+}
+
+// issue 16 item 7: in a multi-tenant table (the tenant in most partition keys), a GSI whose
+// partition key lacks the tenant can read across tenants; the tenant's own record is exempt,
+// and a parent id in every key (`customerId`) is no tenant.
+#[test]
+fn a_gsi_without_the_tenant_in_a_multi_tenant_table_is_a_warning() {
+    check(
+        "
+        table saas pk sk
+        gsi gsi1 gsi1pk gsi1sk
+        gsi gsi2 gsi2pk
+        entity Tenant tenantId plan | pk=TENANT#{tenantId} sk=META gsi1pk=PLAN#{plan} gsi1sk=TENANT
+        entity User tenantId userId email | pk=TENANT#{tenantId} sk=USER#{userId} gsi1pk=EMAIL#{email} gsi1sk=USER
+        entity Project tenantId projectId status | pk=TENANT#{tenantId} sk=PROJECT#{projectId} gsi2pk=TENANT#{tenantId}#{status}
+        read tenant Tenant by tenantId
+        read users User by tenantId
+        read on_plan Tenant by plan
+        read login User by email
+        read by_status Project by tenantId,status
+        ",
+        expect![[r#"
+            KP026 Warning tables/saas/gsis/gsi1
+              gsi1 of `saas`: its partition key does not hold `tenantId`, which 3 of the table's 3 entities keep in theirs, so one Query on gsi1 can return items of several tenants (User at `EMAIL#{email}`); put `{tenantId}` in its partition key, or check the tenant of every item it returns
+            KP025 Info tables/saas/gsis/gsi2
+              gsi2 of `saas`: Project.gsi2pk `TENANT#{tenantId}#{status}` joins 2 attributes into one string; a multi-attribute partition key (tenantId, status) keeps each attribute's own type (numbers sort as numbers, nothing is zero-padded) and DynamoDB indexes the attributes the items already have: no key to write, no backfill
+              fix: Use a multi-attribute partition key (tenantId, status) on gsi2
+        "#]],
+    );
+    check(
+        "
+        table shop PK SK
+        gsi GSI1 GSI1PK
+        entity Customer customerId email | PK=CUSTOMER#{customerId} SK=PROFILE GSI1PK=EMAIL#{email}
+        entity Order customerId orderId | PK=CUSTOMER#{customerId} SK=ORDER#{orderId}
+        read customer Customer,Order by customerId
+        read login Customer by email
+        ",
+        expect![""],
+    );
+}
+
+/// The design after applying the fix of the first finding with `code`, as each pattern's
+/// verdict, with the GSI's keys and the templates left for them.
+fn check_fixed(text: &str, code: &str, expect: Expect) {
+    let mut d = design(text);
+    let analysis = crate::analysis::analyze(&d);
+    let fix = analysis
+        .findings
+        .iter()
+        .find(|f| f.code == code)
+        .and_then(|f| f.fix.clone())
+        .expect("the finding offers a fix");
+    let edit = fix.edit(&d).expect("the fix fits the design");
+    let before = d.clone();
+    let undo = crate::edit::apply(&mut d, edit).expect("the edit applies");
+    assert_eq!(fix.edit(&d), None, "an applied fix is not offered again");
+    // One undo step puts the design back exactly.
+    let mut undone = d.clone();
+    crate::edit::apply(&mut undone, undo).expect("the undo applies");
+    assert_eq!(undone, before);
+    let mut out = String::new();
+    for table in &d.tables {
+        for gsi in &table.gsis {
+            let names = |keys: &[crate::model::KeyAttribute]| {
+                keys.iter()
+                    .map(|k| format!("{}:{:?}", k.name, k.ty))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            };
+            out.push_str(&format!(
+                "{} {} / {}\n",
+                gsi.name,
+                names(&gsi.partition_key),
+                names(&gsi.sort_key)
+            ));
+        }
+    }
+    for entity in &d.entities {
+        let keys: Vec<String> = entity
+            .keys
+            .iter()
+            .map(|(k, t)| format!("{k}={t}"))
+            .collect();
+        out.push_str(&format!("{}: {}\n", entity.name, keys.join(" ")));
+    }
+    for verdict in crate::analysis::analyze(&d).verdicts {
+        out.push_str(&crate::coverage::testing::show(&verdict));
+    }
+    expect.assert_eq(&out);
+}
+
+// issue 16 item 7: applying the multi-attribute offer keeps every pattern the GSI served
+// served, now on the natural attributes, and drops the templates of the replaced key.
+#[test]
+fn the_multi_attribute_edit_keeps_every_pattern_of_the_gsi_served() {
+    check_fixed(
+        "
+        table shop PK SK
+        gsi GSI1 GSI1PK GSI1SK
+        entity Order orderId customerId status createdAt:N | PK=CUSTOMER#{customerId} SK=ORDER#{orderId} GSI1PK=STATUS#{status} GSI1SK={createdAt}#{orderId}
+        read customer_orders Order by customerId
+        read by_status Order by status where createdAt >= desc
+        read one Order by status,createdAt,orderId
+        ",
+        "KP025",
+        expect![[r#"
+            GSI1 GSI1PK:S / createdAt:N,orderId:S
+            Order: GSI1PK=STATUS#{status} PK=CUSTOMER#{customerId} SK=ORDER#{orderId}
+            customer_orders: Query
+              PK = :pk
+                :pk = CUSTOMER#{customerId}
+            by_status: Query on GSI1 (descending)
+              GSI1PK = :pk AND createdAt >= :sk
+                :pk = STATUS#{status}
+                :sk = {createdAt}
+              order: newest first by createdAt (ScanIndexForward=false on createdAt)
+            one: Query on GSI1
+              GSI1PK = :pk AND createdAt = :sk1 AND orderId = :sk2
+                :pk = STATUS#{status}
+                :sk1 = {createdAt}
+                :sk2 = {orderId}
+        "#]],
+    );
+}
+
+// issue 16 item 7: no edit when a pattern the GSI serves would lose its Query: begins_with
+// on a number, which a string key took and a number key refuses.
+#[test]
+fn no_multi_attribute_edit_when_a_pattern_would_lose_its_query() {
+    check(
+        "
+        table shop PK SK
+        gsi GSI1 GSI1PK GSI1SK
+        entity Order orderId status createdAt:N | PK=ORDER#{orderId} SK=ORDER GSI1PK=STATUS#{status} GSI1SK={createdAt}#{orderId}
+        read order Order by orderId
+        read by_status Order by status where createdAt begins_with
+        ",
+        expect![[r#"
+            KP021 Warning entities/Order/keys/GSI1SK
+              Order.GSI1SK `{createdAt}#{orderId}` puts the number `createdAt` in a string sort key, where it sorts as text (`10` before `2`): zero-pad it to a fixed width when writing (`createdAt` as `0002`)
+            KP025 Info tables/shop/gsis/GSI1
+              GSI1 of `shop`: Order.GSI1SK `{createdAt}#{orderId}` joins 2 attributes into one string; a multi-attribute sort key (createdAt, orderId) keeps each attribute's own type (numbers sort as numbers, nothing is zero-padded) and DynamoDB indexes the attributes the items already have: no key to write, no backfill (no edit offered: `by_status` would need a Scan after it (GSI1 would not serve it: begins_with needs a string or binary sort key; `createdAt` is a number))
+        "#]],
+    );
+}
+
+// issue 16 item 2: a read that asks an order its operation cannot give contradicts itself: a
+// GetItem (one item), a Query on an index without a sort key, or one whose inputs bind its
+// whole sort key. Each is an error naming the pattern and the order asked, with no suggestion.
+#[test]
+fn an_order_asked_of_an_index_without_a_sort_key_or_of_one_item_is_an_error() {
+    check(
+        "
+        table shop PK SK
+        gsi GSI1 GSI1PK
+        gsi GSI2 GSI2PK GSI2SK
+        entity Order orderId customerId status createdAt | PK=ORDER#{orderId} SK=ORDER GSI1PK=STATUS#{status} GSI2PK=CUSTOMER#{customerId} GSI2SK={createdAt}
+        read one Order by orderId order createdAt
+        read by_status Order by status desc
+        read at Order by customerId,createdAt desc
+        read recent Order by customerId desc
+        ",
+        expect![[r#"
+            KP028 Error patterns/one
+              `one` asks its results ordered by `createdAt`, but it reads one item (a GetItem on its full primary key), and one item has no order; drop the order, or the input that names the item
+            KP028 Error patterns/by_status
+              `by_status` asks its results in descending order, but GSI1, which serves it, has no sort key, so its Query returns a partition's items in no order; give GSI1 a sort key on the attribute to order by, or drop the order
+            KP028 Error patterns/at
+              `at` asks its results in descending order, but its inputs bind all of GSI2's sort key (`GSI2SK`), so the items it returns share one sort-key value and come back in no order; drop the order, or the input that binds the last sort-key attribute
+        "#]],
+    );
+}
+
+// issue 16 item 7: both keys joined (the tenant and a status; a date and an id) become one
+// multi-attribute GSI, still serving its pattern, in one undoable edit.
+#[test]
+fn the_multi_attribute_edit_replaces_both_joined_keys_of_a_gsi() {
+    check_fixed(
+        "
+        table saas pk sk
+        gsi gsi2 gsi2pk gsi2sk
+        entity Project tenantId projectId status updatedAt | pk=TENANT#{tenantId} sk=PROJECT#{projectId} gsi2pk=TENANT#{tenantId}#STATUS#{status} gsi2sk={updatedAt}#{projectId}
+        read project Project by tenantId,projectId
+        read by_status Project by tenantId,status desc
+        ",
+        "KP025",
+        expect![[r#"
+            gsi2 tenantId:S,status:S / updatedAt:S,projectId:S
+            Project: pk=TENANT#{tenantId} sk=PROJECT#{projectId}
+            project: GetItem
+              pk = :pk AND sk = :sk
+                :pk = TENANT#{tenantId}
+                :sk = PROJECT#{projectId}
+            by_status: Query on gsi2 (descending)
+              tenantId = :pk1 AND status = :pk2
+                :pk1 = {tenantId}
+                :pk2 = {status}
+              order: newest first by updatedAt (ScanIndexForward=false on updatedAt)
+              - chose gsi2 over the table, which also serves it: its key uses more of the inputs (0 left to filter instead of 1)
+        "#]],
+    );
+}

@@ -36,7 +36,9 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     /// Add the GSI each Scan is offered to the design file (keyplan design files only; the app's
-    /// "Add this GSI"), write the file back, then check it.
+    /// "Add this GSI"), and key each GSI that joins attributes into one string on those
+    /// attributes where a finding offers it (KP025, the app's "Apply"), write the file back,
+    /// then check it.
     #[arg(long)]
     pub fix: bool,
 }
@@ -151,6 +153,39 @@ fn add_suggested_gsis(design: &mut keyplan_core::Design) -> Vec<String> {
     }
 }
 
+/// Applies, one at a time, each multi-attribute key a finding offers (KP025, core's
+/// [`keyplan_core::Fix::edit`], the app's "Apply"): core offers it only when every pattern the
+/// GSI serves is still served after it. Says what each changed.
+fn use_multi_attribute_keys(design: &mut keyplan_core::Design) -> Vec<String> {
+    let mut changed = Vec::new();
+    let mut tried: Vec<keyplan_core::Fix> = Vec::new();
+    loop {
+        let next = analyze(design)
+            .findings
+            .into_iter()
+            .find_map(|f| match f.fix {
+                Some(fix @ keyplan_core::Fix::UseMultiAttributeKey { .. })
+                    if !tried.contains(&fix) =>
+                {
+                    Some(fix)
+                }
+                _ => None,
+            });
+        let Some(fix) = next else {
+            return changed;
+        };
+        tried.push(fix.clone());
+        let Some(edit) = fix.edit(design) else {
+            continue;
+        };
+        let mut after = design.clone();
+        if keyplan_core::edit::apply(&mut after, edit).is_ok() {
+            changed.push(fix.label());
+            *design = after;
+        }
+    }
+}
+
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut unreadable = false;
     let mut all_pass = true;
@@ -177,7 +212,8 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         };
         if args.fix {
-            let added = add_suggested_gsis(&mut imported.design);
+            let mut added = add_suggested_gsis(&mut imported.design);
+            added.extend(use_multi_attribute_keys(&mut imported.design));
             if !added.is_empty() {
                 std::fs::write(path, keyplan_core::file::to_string(&imported.design))
                     .with_context(|| format!("cannot write {}", path.display()))?;
@@ -464,7 +500,11 @@ mod tests {
               FINDINGS
               warning KP021 Order.GSI2SK `{priority}#{orderId}` puts the number `priority` in a string sort key, where it sorts as text (`10` before `2`): zero-pad it to a fixed width when writing (`priority` as `0002`) (entities/Order/keys/GSI2SK)
               warning KP012 no read pattern uses GSI3 of `orders`: it costs writes and storage for nothing; drop it or add the pattern it is for (tables/orders/gsis/GSI3)
-              7 of 8 reads covered, 0 errors, 2 warnings, 0 info: FAIL
+              info    KP025 GSI1 of `orders`: Order.GSI1SK `{createdAt}#{orderId}` joins 2 attributes into one string; a multi-attribute sort key (createdAt, orderId) keeps each attribute's own type (numbers sort as numbers, nothing is zero-padded) and DynamoDB indexes the attributes the items already have: no key to write, no backfill (tables/orders/gsis/GSI1)
+                            fix: Use a multi-attribute sort key (createdAt, orderId) on GSI1
+              info    KP025 GSI2 of `orders`: Order.GSI2SK `{priority}#{orderId}` joins 2 attributes into one string; a multi-attribute sort key (priority, orderId) keeps each attribute's own type (numbers sort as numbers, nothing is zero-padded) and DynamoDB indexes the attributes the items already have: no key to write, no backfill (tables/orders/gsis/GSI2)
+                            fix: Use a multi-attribute sort key (priority, orderId) on GSI2
+              7 of 8 reads covered, 0 errors, 2 warnings, 2 info: FAIL
 
         "#]].assert_eq(&text_of("order-management"));
     }
