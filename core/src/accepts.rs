@@ -18,11 +18,15 @@
 //! - an LSI is queried with the table's partition key ([`crate::model::Table::indexes`] gives
 //!   an LSI the table's partition key, so its key condition is checked against it).
 //!
+//! - in a FilterExpression, `begins_with` takes a string or binary operand, and the ordering
+//!   comparisons (`<`, `<=`, `>`, `>=`, `BETWEEN`) a string, number or binary one: a filter on
+//!   an attribute of another type is refused whatever the index ([`filter_condition`]).
+//!
 //! The values themselves (a number key given text, an empty string) are the evaluator's to
 //! check, since only it has them; everything here is about the condition's shape, so it can be
 //! asked of a verdict's key templates as well as of a query with values.
 
-use crate::model::{IndexKeys, IndexKind, KeyAttribute, KeyType, SortOp};
+use crate::model::{AttrType, FilterOp, IndexKeys, IndexKind, KeyAttribute, KeyType, SortOp};
 
 /// The keys of the table or index a read is sent to.
 #[derive(Debug, Clone, Copy)]
@@ -88,6 +92,54 @@ pub enum Refusal {
     GetItemIncomplete(String),
     #[error("GetItem takes no condition on `{0}`: it needs the whole primary key by equality")]
     GetItemWithCondition(String),
+    #[error("the filter's {op} takes {takes}; `{attribute}` is {ty}")]
+    FilterOperand {
+        attribute: String,
+        op: &'static str,
+        takes: &'static str,
+        ty: &'static str,
+    },
+}
+
+/// Whether DynamoDB takes `op` in a FilterExpression on `attribute`, of type `ty` (its values
+/// are of that type): DynamoDB refuses the whole request otherwise ("Incorrect operand type
+/// for operator or function").
+pub fn filter_condition(attribute: &str, ty: AttrType, op: FilterOp) -> Result<(), Refusal> {
+    let scalar = matches!(ty, AttrType::S | AttrType::N | AttrType::B);
+    let (ok, takes) = match op {
+        FilterOp::BeginsWith => (
+            matches!(ty, AttrType::S | AttrType::B),
+            "a string or binary value",
+        ),
+        FilterOp::Lt | FilterOp::Le | FilterOp::Gt | FilterOp::Ge | FilterOp::Between => {
+            (scalar, "a string, number or binary value")
+        }
+        _ => (true, ""),
+    };
+    if ok {
+        return Ok(());
+    }
+    Err(Refusal::FilterOperand {
+        attribute: attribute.to_string(),
+        op: op.as_str(),
+        takes,
+        ty: type_words(ty),
+    })
+}
+
+fn type_words(ty: AttrType) -> &'static str {
+    match ty {
+        AttrType::S => "a string",
+        AttrType::N => "a number",
+        AttrType::B => "binary",
+        AttrType::Bool => "a boolean",
+        AttrType::Null => "null",
+        AttrType::M => "a map",
+        AttrType::L => "a list",
+        AttrType::SS => "a string set",
+        AttrType::NS => "a number set",
+        AttrType::BS => "a binary set",
+    }
 }
 
 /// Whether a strongly consistent read of this kind of index is accepted.

@@ -631,6 +631,22 @@ fn read_verdict(prepared: &Prepared<'_>, pattern: &AccessPattern) -> Verdict {
     let table = &prepared.tables[table_idx];
     verdict.table = Some(table.table.name.clone());
     let entities: Vec<&Entity> = returned.iter().map(|&i| prepared.entity(i)).collect();
+    // A filter DynamoDB refuses (begins_with on a number) fails the request on every index: no
+    // read serves the pattern, and no index would.
+    for condition in &pattern.filter {
+        let ty = entities
+            .iter()
+            .find_map(|e| e.attribute(&condition.attribute))
+            .map(|a| a.ty);
+        if let Some(ty) = ty
+            && let Err(refusal) = accepts::filter_condition(&condition.attribute, ty, condition.op)
+        {
+            verdict
+                .reasons
+                .push(format!("DynamoDB refuses it: {refusal}"));
+            return verdict;
+        }
+    }
     let unknown = unknown_attributes(pattern, &entities);
     let mut ctx = ReadContext {
         prepared,

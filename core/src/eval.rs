@@ -838,6 +838,11 @@ impl Store {
                 values: t.values.len(),
             }),
         )?;
+        for test in &query.filter {
+            for value in &test.values {
+                accepts::filter_condition(&test.attribute, value.attr_type(), test.op)?;
+            }
+        }
         let partition = typed_values(&index.partition_key, &query.partition, true)?;
         let bounds = SortBounds::new(index, &query.sort_equal, query.sort_condition.as_ref())?;
         let part = index.partition(&partition);

@@ -1,7 +1,7 @@
 //! Issue 16 item 1: every GetItem or Query verdict core gives is one DynamoDB accepts. Random
 //! designs (string, number and binary keys, overloaded and multi-attribute GSI keys, LSIs,
 //! sparse indexes) and random read patterns (inputs, sort conditions with every operator,
-//! orders, consistent reads, pages) are analysed by core; each design's covered reads run on
+//! filters with every operator, orders, consistent reads, pages) are analysed by core; each design's covered reads run on
 //! the embedded engine, which must accept every request (no ValidationException) and return
 //! exactly the items core's evaluation predicts, page by page.
 #![allow(clippy::unwrap_used)]
@@ -9,7 +9,7 @@
 mod run_support;
 
 use keyplan_core::Operation;
-use keyplan_core::model::SortOp;
+use keyplan_core::model::{FilterOp, SortOp};
 use keyplan_server::runner::build::{Counts, plan};
 use keyplan_server::runner::{RunEvent, Status};
 use proptest::prelude::*;
@@ -59,7 +59,7 @@ struct Choices {
     gsis: Vec<(u8, u8, u8)>,
     lsi: Option<u8>,
     templates: Vec<u8>,
-    patterns: Vec<(u8, u8, u8, u8, u8, u8)>,
+    patterns: Vec<(u8, u8, u8, u8, u8, u8, u8)>,
 }
 
 fn choices() -> impl Strategy<Value = Choices> {
@@ -70,6 +70,7 @@ fn choices() -> impl Strategy<Value = Choices> {
         prop::collection::vec(any::<u8>(), 16),
         prop::collection::vec(
             (
+                any::<u8>(),
                 any::<u8>(),
                 any::<u8>(),
                 any::<u8>(),
@@ -147,7 +148,8 @@ fn design(c: &Choices) -> Value {
         }
     }
     table["gsis"] = json!(gsis);
-    if let Some(lsi) = c.lsi {
+    // An LSI needs the table's sort key (KP009).
+    if let Some(lsi) = c.lsi.filter(|_| sort_type.is_some()) {
         let (name, ty) = if lsi % 2 == 0 {
             ("LSK", "S")
         } else {
@@ -203,7 +205,7 @@ fn design(c: &Choices) -> Value {
             .push(json!({ "name": e, "table": "items", "attributes": attributes, "keys": keys }));
     }
     let mut patterns = Vec::new();
-    for (n, &(who, inputs, sort, op, order, extra)) in c.patterns.iter().enumerate() {
+    for (n, &(who, inputs, sort, op, order, extra, filter)) in c.patterns.iter().enumerate() {
         let returned: Vec<&str> = match who % 3 {
             0 => vec!["Alpha"],
             1 => vec!["Beta"],
@@ -224,7 +226,8 @@ fn design(c: &Choices) -> Value {
                 pattern["sort"] = json!({ "attribute": attribute, "op": op.as_str() });
             }
         }
-        if order % 2 == 1 {
+        // A descending order only where something orders: KP028 refuses it of one item.
+        if order % 4 == 1 && !inputs.contains(&"id") {
             pattern["order"] = json!("desc");
         }
         if order % 5 == 3 {
@@ -232,6 +235,12 @@ fn design(c: &Choices) -> Value {
         }
         if extra % 4 == 1 {
             pattern["consistent"] = json!(true);
+        }
+        // One filter condition in about a third of the reads, any operator, any attribute.
+        if filter % 3 == 1 {
+            let (attribute, _) = ATTRIBUTES[usize::from(filter / 3) % ATTRIBUTES.len()];
+            let op = FilterOp::ALL[usize::from(filter / 18) % FilterOp::ALL.len()];
+            pattern["filter"] = json!([{ "attribute": attribute, "op": op }]);
         }
         if extra % 3 == 2 {
             pattern["page_size"] = json!(2);
@@ -255,6 +264,7 @@ struct Seen {
     reads: usize,
     by_index: usize,
     conditions: usize,
+    filtered: usize,
     /// Why the first refused designs were refused.
     why: Vec<String>,
 }
@@ -304,6 +314,7 @@ fn every_get_item_or_query_verdict_runs_on_the_engine_and_returns_what_core_pred
             }
             s.reads += 1;
             s.by_index += usize::from(verdict.index.is_some());
+            s.filtered += usize::from(verdict.filter.is_some());
             s.conditions += usize::from(
                 verdict
                     .query
@@ -344,5 +355,8 @@ fn every_get_item_or_query_verdict_runs_on_the_engine_and_returns_what_core_pred
     // conditions among them.
     eprintln!("{seen:?}");
     assert!(seen.designs * 2 >= cases as usize, "{seen:?}");
-    assert!(seen.by_index > 0 && seen.conditions > 0, "{seen:?}");
+    assert!(
+        seen.by_index > 0 && seen.conditions > 0 && seen.filtered > 0,
+        "{seen:?}"
+    );
 }

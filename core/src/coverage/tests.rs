@@ -890,3 +890,31 @@ fn a_filtered_get_item_is_a_query_and_a_scan_filters_by_everything() {
         "#]],
     );
 }
+
+// issue 16: DynamoDB refuses a FilterExpression whose begins_with or ordering comparison takes
+// a value of the wrong type, whatever the index: such a read is served by nothing (found by the
+// property test of random designs on the embedded engine).
+#[test]
+fn a_filter_dynamodb_refuses_serves_no_read() {
+    check(
+        "
+        table scores PK SK
+        entity Score player score:N tags:M | PK=PLAYER#{player} SK=SCORE#{score}
+        read prefix Score by player filter score begins_with
+        read below Score by player filter tags <
+        read above Score by player filter score >
+        ",
+        expect![[r#"
+            prefix: Scan
+              - DynamoDB refuses it: the filter's begins_with takes a string or binary value; `score` is a number
+            below: Scan
+              - DynamoDB refuses it: the filter's < takes a string, number or binary value; `tags` is a map
+            above: Query
+              PK = :pk
+                :pk = PLAYER#{player}
+              filter: #score > :score
+                #score = score
+                :score = {score}
+        "#]],
+    );
+}
