@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use keyplan_core::eval::{self, Store};
+use keyplan_core::eval::{self, ItemStore};
 use keyplan_core::sample::{SampleConfig, generate};
 use keyplan_core::{Operation, analyze};
 
@@ -47,11 +47,11 @@ fn benches(c: &mut Criterion) {
     group.bench_function("load 100k items into a store", |b| {
         b.iter_batched(
             || data.load_items().collect::<Vec<_>>(),
-            |items| Store::build(&design, items),
+            |items| ItemStore::build(&design, items),
             criterion::BatchSize::LargeInput,
         )
     });
-    let store = Store::build(&design, data.load_items());
+    let store = ItemStore::build(&design, data.load_items());
     let verdicts = analyze(&design).verdicts;
     let reads: Vec<_> = verdicts
         .iter()

@@ -46,7 +46,7 @@ use std::time::{Duration, Instant};
 
 use keyplan_core::analysis::{verdict_of, verdicts};
 use keyplan_core::analyze;
-use keyplan_core::eval::{self, Store};
+use keyplan_core::eval::{self, ItemStore};
 use keyplan_core::export::{Target, export};
 use keyplan_core::model::Design;
 use keyplan_core::sample::{SampleConfig, generate};
@@ -200,7 +200,7 @@ fn print_table(title: &str, unit: Unit, sizes: &[usize], rows: &[(String, Vec<f6
 /// `keyplan query FILE "Thing0 of parent"`: the sample moved into its store, the pattern's
 /// verdict, the pattern run with inputs picked from the sample.
 fn query(design: &Design) -> Option<eval::PatternRun> {
-    let store = Store::build(
+    let store = ItemStore::build(
         design,
         generate(design, &SampleConfig::default()).into_load_items(),
     );
@@ -212,7 +212,7 @@ fn query(design: &Design) -> Option<eval::PatternRun> {
 
 /// `keyplan cost FILE`: the sample moved into its store, the verdicts and the estimate.
 fn cost(design: &Design) -> keyplan_core::cost::CostReport {
-    let store = Store::build(
+    let store = ItemStore::build(
         design,
         generate(design, &SampleConfig::default()).into_load_items(),
     );

@@ -2,12 +2,12 @@
 //! key value and sorted as DynamoDB keeps them, each tagged with its entity, for the app to
 //! draw as NoSQL Workbench's aggregate view does.
 //!
-//! Plain data derived from a [`Store`]; nothing here knows how it is drawn. Partitions are
+//! Plain data derived from a [`ItemStore`]; nothing here knows how it is drawn. Partitions are
 //! listed in key order (DynamoDB itself spreads them by hash; key order is for people).
 
 use serde::Serialize;
 
-use crate::eval::{IndexStore, KeyValue, Store};
+use crate::eval::{IndexStore, ItemStore, KeyValue};
 use crate::item::{AttributeValue, Item};
 use crate::model::IndexKind;
 
@@ -105,7 +105,7 @@ fn index_view(table: &crate::eval::TableStore, index: &IndexStore) -> IndexView 
 }
 
 /// The aggregate view of every table in `store`.
-pub fn aggregate(store: &Store) -> AggregateView {
+pub fn aggregate(store: &ItemStore) -> AggregateView {
     AggregateView {
         tables: store
             .tables()
@@ -166,7 +166,7 @@ mod tests {
                 item,
             }
         };
-        let store = Store::build(
+        let store = ItemStore::build(
             &design,
             vec![
                 item("B", "2", None, "E"),

@@ -1,7 +1,7 @@
 //! Capacity and cost: item sizes, read and write units per access pattern, the monthly bill of
 //! every table under every billing mode, and a per-partition throughput check.
 //!
-//! Everything is computed from the design, its coverage verdicts and a [`Store`] of sample
+//! Everything is computed from the design, its coverage verdicts and a [`ItemStore`] of sample
 //! items (for average item sizes and for how many items each read returns), scaled to the
 //! entities' volumes (the items a table holds in production: [`crate::model::Volume`]);
 //! prices are parameters ([`Prices`], a Region's, from [`crate::pricing`]; us-east-1 by
@@ -38,7 +38,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::analysis::{Operation, Verdict};
-use crate::eval::{PlanError, Store, count_one};
+use crate::eval::{ItemStore, PlanError, count_one};
 use crate::limits::{
     ITEM_STORAGE_OVERHEAD_BYTES, PARTITION_READ_UNITS_PER_SECOND, PARTITION_WRITE_UNITS_PER_SECOND,
     Prices,
@@ -316,7 +316,7 @@ pub struct CostReport {
 
 /// Sizes of the entity in the table and each index, from the store. Each secondary index is
 /// walked once, entity by entity, instead of looked up for every entity (issue 13).
-fn entity_sizes(design: &Design, store: &Store, config: &CostConfig) -> Vec<EntitySize> {
+fn entity_sizes(design: &Design, store: &ItemStore, config: &CostConfig) -> Vec<EntitySize> {
     let mut out: Vec<EntitySize> = Vec::with_capacity(design.entities.len());
     // Per entity in `out`: the volume's item size over the sample's mean, which scales the
     // entity's index entries too.
@@ -405,7 +405,7 @@ fn average(sizes: &[usize]) -> usize {
 pub fn estimate(
     design: &Design,
     verdicts: &[Verdict],
-    store: &Store,
+    store: &ItemStore,
     config: &CostConfig,
 ) -> CostReport {
     let sizes = entity_sizes(design, store, config);

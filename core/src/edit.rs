@@ -175,7 +175,7 @@ impl Edit {
 
 /// What kind of thing a name belongs to, for error messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub enum Element {
     Table,
     Index,
     Entity,
@@ -183,14 +183,14 @@ pub enum Kind {
     Pattern,
 }
 
-impl std::fmt::Display for Kind {
+impl std::fmt::Display for Element {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            Kind::Table => "table",
-            Kind::Index => "index",
-            Kind::Entity => "entity",
-            Kind::Attribute => "attribute",
-            Kind::Pattern => "access pattern",
+            Element::Table => "table",
+            Element::Index => "index",
+            Element::Entity => "entity",
+            Element::Attribute => "attribute",
+            Element::Pattern => "access pattern",
         })
     }
 }
@@ -199,13 +199,17 @@ impl std::fmt::Display for Kind {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EditError {
     #[error("there is no {kind} named `{name}`")]
-    NotFound { kind: Kind, name: String },
+    NotFound { kind: Element, name: String },
     #[error("another {kind} is already named `{name}`: names must be unique")]
-    NameTaken { kind: Kind, name: String },
+    NameTaken { kind: Element, name: String },
     #[error("every {kind} needs a name")]
-    EmptyName { kind: Kind },
+    EmptyName { kind: Element },
     #[error("position {at} is past the end of the {kind} list ({len} long)")]
-    OutOfRange { kind: Kind, at: usize, len: usize },
+    OutOfRange {
+        kind: Element,
+        at: usize,
+        len: usize,
+    },
     #[error("SetEntity cannot rename `{name}` to `{to}`: use RenameEntity")]
     RenameThroughSet { name: String, to: String },
 }
@@ -221,11 +225,11 @@ pub fn apply(design: &mut Design, edit: Edit) -> Result<Edit, EditError> {
         ))),
 
         Edit::AddTable { at, table } => {
-            check_name(Kind::Table, &table.name)?;
+            check_name(Element::Table, &table.name)?;
             if design.table(&table.name).is_some() {
-                return Err(taken(Kind::Table, &table.name));
+                return Err(taken(Element::Table, &table.name));
             }
-            check_at(Kind::Table, at, design.tables.len())?;
+            check_at(Element::Table, at, design.tables.len())?;
             let name = table.name.clone();
             design.tables.insert(at, table);
             Ok(Edit::RemoveTable { name })
@@ -238,12 +242,12 @@ pub fn apply(design: &mut Design, edit: Edit) -> Result<Edit, EditError> {
         Edit::SetTable { name, table } => set_table(design, name, table),
 
         Edit::AddGsi { table, at, gsi } => {
-            check_name(Kind::Index, &gsi.name)?;
+            check_name(Element::Index, &gsi.name)?;
             let t = table_mut(design, &table)?;
             if has_index(t, &gsi.name) {
-                return Err(taken(Kind::Index, &gsi.name));
+                return Err(taken(Element::Index, &gsi.name));
             }
-            check_at(Kind::Index, at, t.gsis.len())?;
+            check_at(Element::Index, at, t.gsis.len())?;
             let name = gsi.name.clone();
             t.gsis.insert(at, gsi);
             Ok(Edit::RemoveGsi { table, name })
@@ -255,11 +259,11 @@ pub fn apply(design: &mut Design, edit: Edit) -> Result<Edit, EditError> {
             Ok(Edit::AddGsi { table, at, gsi })
         }
         Edit::SetGsi { table, name, gsi } => {
-            check_name(Kind::Index, &gsi.name)?;
+            check_name(Element::Index, &gsi.name)?;
             let t = table_mut(design, &table)?;
             let at = position(&t.gsis, |g| g.name == name).ok_or_else(|| missing_index(&name))?;
             if gsi.name != name && has_index(t, &gsi.name) {
-                return Err(taken(Kind::Index, &gsi.name));
+                return Err(taken(Element::Index, &gsi.name));
             }
             let new_name = gsi.name.clone();
             let before = t.clone();
@@ -276,12 +280,12 @@ pub fn apply(design: &mut Design, edit: Edit) -> Result<Edit, EditError> {
             ))
         }
         Edit::AddLsi { table, at, lsi } => {
-            check_name(Kind::Index, &lsi.name)?;
+            check_name(Element::Index, &lsi.name)?;
             let t = table_mut(design, &table)?;
             if has_index(t, &lsi.name) {
-                return Err(taken(Kind::Index, &lsi.name));
+                return Err(taken(Element::Index, &lsi.name));
             }
-            check_at(Kind::Index, at, t.lsis.len())?;
+            check_at(Element::Index, at, t.lsis.len())?;
             let name = lsi.name.clone();
             t.lsis.insert(at, lsi);
             Ok(Edit::RemoveLsi { table, name })
@@ -293,11 +297,11 @@ pub fn apply(design: &mut Design, edit: Edit) -> Result<Edit, EditError> {
             Ok(Edit::AddLsi { table, at, lsi })
         }
         Edit::SetLsi { table, name, lsi } => {
-            check_name(Kind::Index, &lsi.name)?;
+            check_name(Element::Index, &lsi.name)?;
             let t = table_mut(design, &table)?;
             let at = position(&t.lsis, |l| l.name == name).ok_or_else(|| missing_index(&name))?;
             if lsi.name != name && has_index(t, &lsi.name) {
-                return Err(taken(Kind::Index, &lsi.name));
+                return Err(taken(Element::Index, &lsi.name));
             }
             let new_name = lsi.name.clone();
             let before = t.clone();
@@ -319,11 +323,11 @@ pub fn apply(design: &mut Design, edit: Edit) -> Result<Edit, EditError> {
             entity,
             position,
         } => {
-            check_name(Kind::Entity, &entity.name)?;
+            check_name(Element::Entity, &entity.name)?;
             if design.entity(&entity.name).is_some() {
-                return Err(taken(Kind::Entity, &entity.name));
+                return Err(taken(Element::Entity, &entity.name));
             }
-            check_at(Kind::Entity, at, design.entities.len())?;
+            check_at(Element::Entity, at, design.entities.len())?;
             let name = entity.name.clone();
             // A position already stored under the new name (a dangling reference) would be
             // dropped by the inverse's RemoveEntity: the inverse puts it back.
@@ -397,7 +401,7 @@ pub fn apply(design: &mut Design, edit: Edit) -> Result<Edit, EditError> {
             let e = entity_mut(design, &entity)?;
             let len = e.attributes.len();
             let slot = e.attributes.get_mut(at).ok_or(EditError::OutOfRange {
-                kind: Kind::Attribute,
+                kind: Element::Attribute,
                 at,
                 len,
             })?;
@@ -446,11 +450,11 @@ pub fn apply(design: &mut Design, edit: Edit) -> Result<Edit, EditError> {
         }
 
         Edit::AddPattern { at, pattern } => {
-            check_name(Kind::Pattern, &pattern.name)?;
+            check_name(Element::Pattern, &pattern.name)?;
             if design.pattern(&pattern.name).is_some() {
-                return Err(taken(Kind::Pattern, &pattern.name));
+                return Err(taken(Element::Pattern, &pattern.name));
             }
-            check_at(Kind::Pattern, at, design.patterns.len())?;
+            check_at(Element::Pattern, at, design.patterns.len())?;
             let name = pattern.name.clone();
             design.patterns.insert(at, pattern);
             Ok(Edit::RemovePattern { name })
@@ -461,10 +465,10 @@ pub fn apply(design: &mut Design, edit: Edit) -> Result<Edit, EditError> {
             Ok(Edit::AddPattern { at, pattern })
         }
         Edit::SetPattern { name, pattern } => {
-            check_name(Kind::Pattern, &pattern.name)?;
+            check_name(Element::Pattern, &pattern.name)?;
             let at = pattern_at(design, &name)?;
             if pattern.name != name && design.pattern(&pattern.name).is_some() {
-                return Err(taken(Kind::Pattern, &pattern.name));
+                return Err(taken(Element::Pattern, &pattern.name));
             }
             let new_name = pattern.name.clone();
             let old = std::mem::replace(&mut design.patterns[at], pattern);
@@ -475,7 +479,7 @@ pub fn apply(design: &mut Design, edit: Edit) -> Result<Edit, EditError> {
         }
 
         Edit::RenamePatternAttribute { pattern, from, to } => {
-            check_name(Kind::Attribute, &to)?;
+            check_name(Element::Attribute, &to)?;
             let at = pattern_at(design, &pattern)?;
             let p = &mut design.patterns[at];
             let old = p.clone();
@@ -543,7 +547,7 @@ pub fn apply(design: &mut Design, edit: Edit) -> Result<Edit, EditError> {
 }
 
 fn set_table(design: &mut Design, name: String, table: Table) -> Result<Edit, EditError> {
-    check_name(Kind::Table, &table.name)?;
+    check_name(Element::Table, &table.name)?;
     let at = table_at(design, &name)?;
     let to = table.name.clone();
     let renames = renamed_keys(&design.tables[at], &table);
@@ -559,7 +563,7 @@ fn set_table(design: &mut Design, name: String, table: Table) -> Result<Edit, Ed
         ));
     }
     if design.table(&to).is_some() {
-        return Err(taken(Kind::Table, &to));
+        return Err(taken(Element::Table, &to));
     }
     // Renaming carries entities and samples along. If something already referred to the new
     // name (a dangling reference), the exact inverse is the previous design.
@@ -882,13 +886,13 @@ pub fn follow_attribute_rename(
 }
 
 fn rename_entity(design: &mut Design, from: String, to: String) -> Result<Edit, EditError> {
-    check_name(Kind::Entity, &to)?;
+    check_name(Element::Entity, &to)?;
     let at = entity_at(design, &from)?;
     if from == to {
         return Ok(Edit::RenameEntity { from, to });
     }
     if design.entity(&to).is_some() {
-        return Err(taken(Kind::Entity, &to));
+        return Err(taken(Element::Entity, &to));
     }
     let dangling = design.layout.contains_key(&to)
         || design
@@ -943,7 +947,7 @@ fn rename_var(template: &KeyTemplate, from: &str, to: &str) -> Option<KeyTemplat
     Some(KeyTemplate::parse(&source))
 }
 
-fn check_name(kind: Kind, name: &str) -> Result<(), EditError> {
+fn check_name(kind: Element, name: &str) -> Result<(), EditError> {
     if name.trim().is_empty() {
         Err(EditError::EmptyName { kind })
     } else {
@@ -951,7 +955,7 @@ fn check_name(kind: Kind, name: &str) -> Result<(), EditError> {
     }
 }
 
-fn check_at(kind: Kind, at: usize, len: usize) -> Result<(), EditError> {
+fn check_at(kind: Element, at: usize, len: usize) -> Result<(), EditError> {
     if at > len {
         Err(EditError::OutOfRange { kind, at, len })
     } else {
@@ -959,14 +963,14 @@ fn check_at(kind: Kind, at: usize, len: usize) -> Result<(), EditError> {
     }
 }
 
-fn taken(kind: Kind, name: &str) -> EditError {
+fn taken(kind: Element, name: &str) -> EditError {
     EditError::NameTaken {
         kind,
         name: name.to_string(),
     }
 }
 
-fn not_found(kind: Kind, name: &str) -> EditError {
+fn not_found(kind: Element, name: &str) -> EditError {
     EditError::NotFound {
         kind,
         name: name.to_string(),
@@ -974,7 +978,7 @@ fn not_found(kind: Kind, name: &str) -> EditError {
 }
 
 fn missing_index(name: &str) -> EditError {
-    not_found(Kind::Index, name)
+    not_found(Element::Index, name)
 }
 
 fn position<T>(items: &[T], pred: impl Fn(&T) -> bool) -> Option<usize> {
@@ -986,7 +990,7 @@ fn has_index(table: &Table, name: &str) -> bool {
 }
 
 fn table_at(design: &Design, name: &str) -> Result<usize, EditError> {
-    position(&design.tables, |t| t.name == name).ok_or_else(|| not_found(Kind::Table, name))
+    position(&design.tables, |t| t.name == name).ok_or_else(|| not_found(Element::Table, name))
 }
 
 fn table_mut<'a>(design: &'a mut Design, name: &str) -> Result<&'a mut Table, EditError> {
@@ -995,7 +999,7 @@ fn table_mut<'a>(design: &'a mut Design, name: &str) -> Result<&'a mut Table, Ed
 }
 
 fn entity_at(design: &Design, name: &str) -> Result<usize, EditError> {
-    position(&design.entities, |e| e.name == name).ok_or_else(|| not_found(Kind::Entity, name))
+    position(&design.entities, |e| e.name == name).ok_or_else(|| not_found(Element::Entity, name))
 }
 
 fn entity_mut<'a>(design: &'a mut Design, name: &str) -> Result<&'a mut Entity, EditError> {
@@ -1004,7 +1008,7 @@ fn entity_mut<'a>(design: &'a mut Design, name: &str) -> Result<&'a mut Entity, 
 }
 
 fn pattern_at(design: &Design, name: &str) -> Result<usize, EditError> {
-    position(&design.patterns, |p| p.name == name).ok_or_else(|| not_found(Kind::Pattern, name))
+    position(&design.patterns, |p| p.name == name).ok_or_else(|| not_found(Element::Pattern, name))
 }
 
 #[cfg(test)]

@@ -1,15 +1,15 @@
 //! In-memory evaluation of GetItem and Query with DynamoDB's semantics, over sample items.
 //!
-//! A [`Store`] holds each table's items and, for the table and every index, the entries sorted
+//! A [`ItemStore`] holds each table's items and, for the table and every index, the entries sorted
 //! the way DynamoDB keeps them: by partition key, then sort key (strings by their UTF-8 bytes,
 //! binary by its decoded bytes, numbers numerically as exact decimals, never as floats). An item
 //! lacking an index's key attributes is absent from that index (sparse). Index entries with an
 //! equal index key are ordered by the table's primary key, which is also what makes a
 //! LastEvaluatedKey (index keys plus table keys) a total position.
 //!
-//! [`Store::query`] executes one [`KeyQuery`]: key condition, ScanIndexForward, Limit,
+//! [`ItemStore::query`] executes one [`KeyQuery`]: key condition, ScanIndexForward, Limit,
 //! ExclusiveStartKey, the 1 MB page, the index's projection and the read units consumed.
-//! [`Store::scatter_gather`] runs one query per write shard and merges them. [`plan`] turns a
+//! [`ItemStore::scatter_gather`] runs one query per write shard and merges them. [`plan`] turns a
 //! coverage [`Verdict`] and input values into the queries to run, and [`pick_inputs`] finds
 //! input values in the sample data whose partition has results.
 //!
@@ -524,7 +524,7 @@ impl TableStore {
 
 /// Every table of a design with its items, ready to be queried.
 #[derive(Debug, Clone)]
-pub struct Store {
+pub struct ItemStore {
     tables: Vec<TableStore>,
     /// Items (or index entries) left out because their keys are missing or of the wrong type.
     pub rejected: Vec<Rejected>,
@@ -562,10 +562,10 @@ fn key_values<'k>(
     Ok(out)
 }
 
-impl Store {
+impl ItemStore {
     /// Loads `items` into the tables of `design`. A later item with the same primary key
     /// replaces an earlier one, as a PutItem would.
-    pub fn build(design: &Design, items: impl IntoIterator<Item = LoadItem>) -> Store {
+    pub fn build(design: &Design, items: impl IntoIterator<Item = LoadItem>) -> ItemStore {
         let mut rejected = Vec::new();
         let mut tables: Vec<TableStore> = design
             .tables
@@ -761,7 +761,7 @@ impl Store {
             }
             table.indexes = built;
         }
-        Store { tables, rejected }
+        ItemStore { tables, rejected }
     }
 
     pub fn tables(&self) -> &[TableStore] {
@@ -793,7 +793,7 @@ impl Store {
         Ok(self.read_page(table, index, matching, query, consistency))
     }
 
-    /// How many items [`Store::query`]'s page reads, before any filter (its ScannedCount), with
+    /// How many items [`ItemStore::query`]'s page reads, before any filter (its ScannedCount), with
     /// the same checks and the same stops (the Limit, the 1 MB page), without copying them:
     /// what the cost estimate reads, since a filter drops items only after paying for them.
     pub fn count(&self, query: &KeyQuery) -> Result<usize, QueryError> {
@@ -977,7 +977,7 @@ impl Store {
         Ok((table, found))
     }
 
-    /// How many items (0 or 1) [`Store::get_item`] returns, with the same checks, without
+    /// How many items (0 or 1) [`ItemStore::get_item`] returns, with the same checks, without
     /// copying the item.
     pub fn count_item(&self, query: &KeyQuery) -> Result<usize, QueryError> {
         Ok(usize::from(self.find_item(query)?.1.is_some()))
@@ -1049,8 +1049,8 @@ impl Store {
     }
 }
 
-impl Store {
-    /// How many items [`Store::scatter_gather`] of `queries` merges, with the same checks,
+impl ItemStore {
+    /// How many items [`ItemStore::scatter_gather`] of `queries` merges, with the same checks,
     /// without copying them.
     pub fn count_scatter_gather(&self, queries: &[KeyQuery]) -> Result<usize, QueryError> {
         let mut items = 0usize;
@@ -1292,7 +1292,7 @@ pub enum PlanError {
 
 /// What a read pattern runs: its queries (one per shard for a scatter-gather) and operation.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Plan {
+pub struct ReadPlan {
     pub pattern: String,
     pub operation: Operation,
     pub queries: Vec<KeyQuery>,
@@ -1380,7 +1380,7 @@ pub fn plan(
     verdict: &Verdict,
     pattern: &AccessPattern,
     inputs: &BTreeMap<String, String>,
-) -> Result<Plan, PlanError> {
+) -> Result<ReadPlan, PlanError> {
     if !matches!(verdict.operation, Operation::GetItem | Operation::Query) {
         return Err(PlanError::NotAKeyRead(
             verdict.pattern.clone(),
@@ -1399,7 +1399,7 @@ pub fn plan(
             design, table, verdict, pattern, spec, inputs, shard,
         )?);
     }
-    Ok(Plan {
+    Ok(ReadPlan {
         pattern: verdict.pattern.clone(),
         operation: verdict.operation,
         queries,
@@ -1543,7 +1543,7 @@ fn typed_filter_value(text: &str, ty: AttrType) -> Option<AttributeValue> {
 /// for `between`; `=` and `begins_with` take the anchor item's value.
 pub fn pick_inputs(
     design: &Design,
-    store: &Store,
+    store: &ItemStore,
     verdict: &Verdict,
     pattern: &AccessPattern,
 ) -> Result<BTreeMap<String, String>, PlanError> {
@@ -1556,7 +1556,7 @@ type EntityLookup<'d, 'l> = &'l dyn Fn(&str) -> Option<&'d Entity>;
 /// [`pick_inputs`] with the entities looked up by `entity_named`.
 fn pick_inputs_by(
     entity_named: EntityLookup<'_, '_>,
-    store: &Store,
+    store: &ItemStore,
     verdict: &Verdict,
     pattern: &AccessPattern,
 ) -> Result<BTreeMap<String, String>, PlanError> {
@@ -1740,7 +1740,7 @@ pub struct PatternRun {
 /// stored items).
 pub fn run_pattern(
     design: &Design,
-    store: &Store,
+    store: &ItemStore,
     verdict: &Verdict,
     inputs: Option<BTreeMap<String, String>>,
 ) -> Result<PatternRun, PlanError> {
@@ -1761,7 +1761,7 @@ pub fn run_pattern(
 fn run_found(
     design: &Design,
     entity_named: EntityLookup<'_, '_>,
-    store: &Store,
+    store: &ItemStore,
     verdict: &Verdict,
     pattern: &AccessPattern,
     inputs: Option<BTreeMap<String, String>>,
@@ -1808,11 +1808,11 @@ fn run_found(
 fn inputs_and_plan(
     design: &Design,
     entity_named: EntityLookup<'_, '_>,
-    store: &Store,
+    store: &ItemStore,
     verdict: &Verdict,
     pattern: &AccessPattern,
     inputs: Option<BTreeMap<String, String>>,
-) -> Result<(BTreeMap<String, String>, Plan), PlanError> {
+) -> Result<(BTreeMap<String, String>, ReadPlan), PlanError> {
     if !matches!(verdict.operation, Operation::GetItem | Operation::Query) {
         return Err(PlanError::NotAKeyRead(
             verdict.pattern.clone(),
@@ -1832,7 +1832,7 @@ fn inputs_and_plan(
 /// same errors as [`run_all`].
 pub fn count_all(
     design: &Design,
-    store: &Store,
+    store: &ItemStore,
     verdicts: &[Verdict],
 ) -> Vec<(String, Result<usize, PlanError>)> {
     let by_name = ByName::new(design);
@@ -1849,7 +1849,7 @@ pub fn count_all(
 pub(crate) fn count_one(
     by_name: &ByName<'_>,
     design: &Design,
-    store: &Store,
+    store: &ItemStore,
     verdict: &Verdict,
 ) -> Result<usize, PlanError> {
     let entity_named = |name: &str| by_name.entity(name);
@@ -1872,7 +1872,7 @@ pub(crate) fn count_one(
 /// design order; other verdicts are skipped.
 pub fn run_all(
     design: &Design,
-    store: &Store,
+    store: &ItemStore,
     verdicts: &[Verdict],
 ) -> Vec<(String, Result<PatternRun, PlanError>)> {
     let by_name = ByName::new(design);

@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::eval::Store;
+use crate::eval::ItemStore;
 use crate::item::{AttributeValue, Item};
 use crate::model::{AccessPattern, Action, AttrType, Design, Entity, KeyType, WriteStep};
 
@@ -50,7 +50,7 @@ pub struct Simulated {
     pub repeat_fails: bool,
 }
 
-fn items_of<'a>(store: &'a Store, entity: &'a Entity) -> Vec<&'a Item> {
+fn items_of<'a>(store: &'a ItemStore, entity: &'a Entity) -> Vec<&'a Item> {
     store
         .table(&entity.table)
         .map(|t| {
@@ -68,7 +68,7 @@ fn items_of<'a>(store: &'a Store, entity: &'a Entity) -> Vec<&'a Item> {
 /// sample item to write from, an update that changes nothing).
 pub fn writes(
     design: &Design,
-    store: &Store,
+    store: &ItemStore,
     pattern: &AccessPattern,
 ) -> Result<Simulated, String> {
     let steps: Vec<WriteStep> = match pattern.action {

@@ -9,7 +9,7 @@
 use std::cmp::Ordering;
 
 use base64::Engine as _;
-use keyplan_core::eval::{FilterTest, KeyQuery, LoadItem, SortTest, Store};
+use keyplan_core::eval::{FilterTest, ItemStore, KeyQuery, LoadItem, SortTest};
 use keyplan_core::model::{
     Design, FilterOp, Gsi, KeyAttribute, KeyType, Projection, SortOp, Table,
 };
@@ -314,7 +314,7 @@ proptest! {
     fn a_query_returns_what_a_brute_force_filter_and_sort_returns(case in case()) {
         let design = design(&case);
         let rows = survivors(&case.rows);
-        let store = Store::build(
+        let store = ItemStore::build(
             &design,
             case.rows.iter().map(|r| LoadItem { table: "t".into(), entity: None, item: loaded(r) }),
         );
@@ -425,7 +425,7 @@ proptest! {
         let a = generate(&design, &config);
         let b = generate(&design, &config);
         prop_assert_eq!(&a, &b);
-        let store = Store::build(&design, a.load_items());
+        let store = ItemStore::build(&design, a.load_items());
         prop_assert!(store.rejected.is_empty(), "{:?}", store.rejected);
         prop_assert_eq!(a.count("Order"), orders as usize);
     }

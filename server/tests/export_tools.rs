@@ -527,7 +527,7 @@ impl Seed {
         let analysis = keyplan_core::analyze(&design);
         let sample =
             keyplan_core::sample::generate(&design, &keyplan_core::sample::SampleConfig::default());
-        let store = keyplan_core::eval::Store::build(&design, sample.load_items());
+        let store = keyplan_core::eval::ItemStore::build(&design, sample.load_items());
         let runs = keyplan_core::eval::run_all(&design, &store, &analysis.verdicts);
         let mut expected = BTreeMap::new();
         let mut requests = Vec::new();

@@ -294,7 +294,7 @@ async fn a_filter_added_in_the_editor_shows_in_the_verdict_and_the_data_tab_read
     );
 
     // What core says the read reads and returns on the app's sample.
-    let store = keyplan_core::eval::Store::build(
+    let store = keyplan_core::eval::ItemStore::build(
         &saved,
         keyplan_core::sample::generate(&saved, &Default::default()).load_items(),
     );

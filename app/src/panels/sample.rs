@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use keyplan_core::eval::Store as ItemStore;
+use keyplan_core::eval::ItemStore;
 use keyplan_core::sample::{MAX_SAMPLE_ITEMS, SampleConfig, generate_within};
 use leptos::prelude::*;
 

@@ -1,7 +1,7 @@
 use expect_test::expect;
 
 use super::*;
-use crate::eval::Store;
+use crate::eval::ItemStore;
 use crate::item::{AttributeValue, Item};
 use crate::sample::{SampleConfig, generate};
 
@@ -128,7 +128,7 @@ fn set_rate(design: &mut crate::Design, name: &str, rate: f64) {
 /// The analysis and the cost report of `design` over its default sample.
 fn analysed_cost(design: &crate::Design) -> (crate::analysis::Analysis, CostReport) {
     let data = generate(design, &SampleConfig::default());
-    let store = Store::build(design, data.load_items());
+    let store = ItemStore::build(design, data.load_items());
     let analysis = crate::analyze(design);
     let report = estimate(design, &analysis.verdicts, &store, &CostConfig::default());
     (analysis, report)
@@ -138,7 +138,7 @@ fn order_report() -> CostReport {
     let text = include_str!("../../../examples/order-management.keyplan.json");
     let design = crate::file::parse(text).expect("the example parses");
     let data = generate(&design, &SampleConfig::default());
-    let store = Store::build(&design, data.load_items());
+    let store = ItemStore::build(&design, data.load_items());
     let analysis = crate::analyze(&design);
     let config = CostConfig {
         counts: [
@@ -284,7 +284,7 @@ fn the_first_pattern_and_entity_of_a_name_are_the_ones_costed() {
     elsewhere.table = "nowhere".into();
     design.entities.push(elsewhere);
     let data = generate(&design, &SampleConfig::default());
-    let store = Store::build(&design, data.load_items());
+    let store = ItemStore::build(&design, data.load_items());
     let analysis = crate::analyze(&design);
     let report = estimate(&design, &analysis.verdicts, &store, &CostConfig::default());
     let lines: Vec<String> = report
@@ -378,7 +378,7 @@ fn a_filtered_read_costs_what_it_reads_before_the_filter() {
             .expect("the pattern");
         let run = crate::eval::run_pattern(
             design,
-            &Store::build(
+            &ItemStore::build(
                 design,
                 generate(design, &SampleConfig::default()).load_items(),
             ),

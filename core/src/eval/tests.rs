@@ -58,9 +58,9 @@ fn item(pairs: &[(&str, AttributeValue)]) -> LoadItem {
     }
 }
 
-fn store() -> Store {
+fn store() -> ItemStore {
     let blob = |bytes: &[u8]| AttributeValue::B(encode_binary(bytes));
-    Store::build(
+    ItemStore::build(
         &design(),
         vec![
             item(&[
@@ -574,7 +574,7 @@ fn an_entitys_items_in_an_index_are_the_index_filtered_by_that_entity() {
     let mut replacing = loads[2].clone();
     replacing.item.insert("title".into(), s(&"x".repeat(500)));
     loads.push(replacing);
-    let store = Store::build(&design, loads);
+    let store = ItemStore::build(&design, loads);
     let table = store.table("app").expect("the table");
     let sizes: usize = table.items().iter().map(|s| s.size).sum();
     assert_eq!(table.bytes(), sizes);
@@ -713,7 +713,7 @@ fn counting_every_pattern_gives_the_item_counts_of_running_them() {
     let mut designs = crate::examples::all();
     designs.push(("generated", crate::generated::design(30)));
     for (name, design) in designs {
-        let store = Store::build(
+        let store = ItemStore::build(
             &design,
             crate::sample::generate(&design, &Default::default()).into_load_items(),
         );

@@ -10,7 +10,7 @@ use std::fmt::Write;
 
 use crate::analysis::{KeyCondition, Severity, analyze};
 use crate::cost::{self, CostConfig};
-use crate::eval::Store;
+use crate::eval::ItemStore;
 use crate::export::names::{md_cell, one_line, push_md_cell};
 use crate::model::{Billing, Design, Projection, Table};
 
@@ -222,7 +222,7 @@ pub fn markdown(design: &Design) -> String {
 
     if !design.tables.is_empty() {
         let sample = super::export_sample(design);
-        let store = Store::build(design, sample.into_load_items());
+        let store = ItemStore::build(design, sample.into_load_items());
         let report = cost::estimate(design, &analysis.verdicts, &store, &CostConfig::default());
         out.push_str("\n## Cost estimate\n\n");
         let _ = writeln!(

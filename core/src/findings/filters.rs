@@ -10,7 +10,7 @@ use super::Findings;
 use crate::answer::{Operation, Place, Severity, Verdict};
 use crate::coverage::Prepared;
 use crate::coverage::filter::{Narrowing, narrowing};
-use crate::eval::{Store, run_pattern};
+use crate::eval::{ItemStore, run_pattern};
 use crate::model::AccessPattern;
 use crate::sample::{SampleConfig, generate_within};
 
@@ -41,7 +41,7 @@ pub(super) fn discarding(prepared: &Prepared<'_>, verdicts: &[Verdict], out: &mu
     let Ok(sample) = generate_within(design, &SampleConfig::default(), MAX_ITEMS) else {
         return;
     };
-    let store = Store::build(design, sample.into_load_items());
+    let store = ItemStore::build(design, sample.into_load_items());
     for (pattern, verdict) in filtered {
         let Ok(run) = run_pattern(design, &store, verdict, None) else {
             continue;

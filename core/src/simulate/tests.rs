@@ -12,7 +12,7 @@ fn check(slug: &str, expect: Expect) {
         .map(|(_, d)| d)
         .expect("a built-in example");
     let sample = crate::sample::generate(&design, &SampleConfig::new(BTreeMap::new(), None));
-    let store = Store::build(&design, sample.load_items());
+    let store = ItemStore::build(&design, sample.load_items());
     let text = |item: &Item| -> String {
         item.iter()
             .map(|(k, v)| format!("{k}={}", v.as_key_text().unwrap_or("…")))

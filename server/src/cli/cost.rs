@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use keyplan_core::cost::{CostConfig, CostReport, estimate};
-use keyplan_core::eval::Store;
+use keyplan_core::eval::ItemStore;
 use keyplan_core::limits::Prices;
 use keyplan_core::model::Design;
 use keyplan_core::sample::{SampleConfig, generate};
@@ -125,7 +125,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// The cost report of `design` over its sample.
 pub fn report(design: &Design, sample: &SampleConfig, config: &CostConfig) -> CostReport {
     // The sample moves into the store, and cost reads the verdicts only (issue 13: scale).
-    let store = Store::build(design, generate(design, sample).into_load_items());
+    let store = ItemStore::build(design, generate(design, sample).into_load_items());
     let verdicts = keyplan_core::analysis::verdicts(design);
     estimate(design, &verdicts, &store, config)
 }

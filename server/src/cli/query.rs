@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use keyplan_core::eval::{self, PatternRun, Store};
+use keyplan_core::eval::{self, ItemStore, PatternRun};
 use keyplan_core::model::{AccessPattern, Design};
 use keyplan_core::sample::generate;
 use keyplan_core::{Operation, Verdict};
@@ -48,7 +48,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let design = read_design(&args.file, args.from)?;
     let config = sample_config(&design, args.seed, &args.counts, args.budget)?;
     // The sample moves into the store, and a query reads the verdicts only (issue 13: scale).
-    let store = Store::build(&design, generate(&design, &config).into_load_items());
+    let store = ItemStore::build(&design, generate(&design, &config).into_load_items());
     // Only this pattern's verdict: a big design's others took a third of the time.
     let pattern = find_pattern(&design, &args.pattern)?;
     let verdict = keyplan_core::analysis::verdict_of(&design, pattern);
@@ -90,7 +90,7 @@ pub fn find_pattern<'a>(design: &'a Design, name: &str) -> anyhow::Result<&'a Ac
 /// Runs the pattern with the inputs picked from the sample, overridden by `given`.
 pub fn execute(
     design: &Design,
-    store: &Store,
+    store: &ItemStore,
     verdict: &Verdict,
     given: &[(String, String)],
 ) -> anyhow::Result<PatternRun> {
@@ -203,7 +203,7 @@ mod tests {
     #[test]
     fn a_pattern_runs_with_inputs_from_the_sample_or_given_ones() {
         let design = order_design();
-        let store = Store::build(&design, generate(&design, &Default::default()).load_items());
+        let store = ItemStore::build(&design, generate(&design, &Default::default()).load_items());
         let pattern = find_pattern(&design, "get ORDER items").expect("found loosely");
         let verdict = keyplan_core::analysis::verdict_of(&design, pattern);
         let run = execute(&design, &store, &verdict, &[]).expect("the pattern runs");
@@ -217,7 +217,7 @@ mod tests {
     #[test]
     fn an_unknown_or_uncovered_pattern_is_a_clear_error() {
         let design = order_design();
-        let store = Store::build(&design, generate(&design, &Default::default()).load_items());
+        let store = ItemStore::build(&design, generate(&design, &Default::default()).load_items());
         let err = find_pattern(&design, "nope").expect_err("no such pattern");
         assert!(err.to_string().contains("Get order items"));
         let scan = find_pattern(&design, "Get order by ID").expect("exists");

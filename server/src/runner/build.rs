@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use keyplan_core::eval::{self, LoadItem, Store};
+use keyplan_core::eval::{self, ItemStore, LoadItem};
 use keyplan_core::model::Design;
 use keyplan_core::sample::SampleConfig;
 use keyplan_core::simulate;
@@ -104,7 +104,7 @@ pub fn plan_loads(
     analysis: &keyplan_core::Analysis,
     loads: Vec<LoadItem>,
 ) -> Result<Plan, RunError> {
-    let store = Store::build(design, loads.iter().cloned());
+    let store = ItemStore::build(design, loads.iter().cloned());
     if let Some(rejected) = store.rejected.iter().find(|r| r.index.is_none()) {
         return Err(RunError::Design(format!(
             "a sample item of table `{}` cannot be stored: {}",
@@ -141,7 +141,7 @@ pub fn plan_loads(
     })
 }
 
-fn read_check(design: &Design, store: &Store, verdict: &Verdict) -> CheckKind {
+fn read_check(design: &Design, store: &ItemStore, verdict: &Verdict) -> CheckKind {
     let Some(pattern) = design.pattern(&verdict.pattern) else {
         return CheckKind::Skip("the verdict names no pattern".to_string());
     };
@@ -222,7 +222,7 @@ fn read_check(design: &Design, store: &Store, verdict: &Verdict) -> CheckKind {
 
 /// Every page core's evaluation returns for `query`, following its LastEvaluatedKeys.
 fn expected_pages(
-    store: &Store,
+    store: &ItemStore,
     query: &eval::KeyQuery,
     operation: Operation,
 ) -> Result<Vec<ExpectedPage>, eval::QueryError> {
@@ -257,7 +257,7 @@ fn expected_pages(
 /// Sample items of one entity, in table order.
 fn write_check(
     design: &Design,
-    store: &Store,
+    store: &ItemStore,
     pattern: &keyplan_core::AccessPattern,
     verdict: &Verdict,
 ) -> CheckKind {

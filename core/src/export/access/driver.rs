@@ -14,7 +14,7 @@ use crate::model::Design;
 use crate::template::{KeyTemplate, Part};
 
 use super::{
-    Call, DeleteStep, Get, Kind, Lookup, PutStep, Read, Scan, Step, TemplatedKey, UpdateStep,
+    Call, CallKind, DeleteStep, Get, Lookup, PutStep, Read, Scan, Step, TemplatedKey, UpdateStep,
 };
 use super::{calls, doc_line, transact_params};
 
@@ -213,15 +213,15 @@ pub(super) fn render<D: Dialect>(design: &Design, mut dialect: D) -> String {
         };
         dialect.before(&mut out, &f);
         match &call.kind {
-            Kind::Skip(why) => {
+            CallKind::Skip(why) => {
                 let why = names::one_line(why);
                 let _ = writeln!(out, "{}{name}: not generated: {why}.", D::NOTE);
             }
-            Kind::Get(get) => dialect.get(&mut out, &f, get),
-            Kind::Query(read) => dialect.query(&mut out, &f, read),
-            Kind::Scan(scan) => dialect.scan(&mut out, &f, scan),
-            Kind::Write(step) => write_step(&dialect, &mut out, step, &Write::Alone(&f)),
-            Kind::Transact(steps) => {
+            CallKind::Get(get) => dialect.get(&mut out, &f, get),
+            CallKind::Query(read) => dialect.query(&mut out, &f, read),
+            CallKind::Scan(scan) => dialect.scan(&mut out, &f, scan),
+            CallKind::Write(step) => write_step(&dialect, &mut out, step, &Write::Alone(&f)),
+            CallKind::Transact(steps) => {
                 let params: Vec<StepParam<'_>> = steps
                     .iter()
                     .zip(transact_params(steps, D::LANG, D::CASE))
@@ -240,7 +240,7 @@ pub(super) fn render<D: Dialect>(design: &Design, mut dialect: D) -> String {
                 dialect.transaction_end(&mut out);
             }
         }
-        if !matches!(call.kind, Kind::Skip(_)) {
+        if !matches!(call.kind, CallKind::Skip(_)) {
             registry.push((call.pattern.clone(), name));
         }
     }

@@ -169,7 +169,7 @@ fn transact_params(
 }
 
 #[derive(Debug, Clone)]
-enum Kind {
+enum CallKind {
     Get(Get),
     Query(Read),
     Scan(Scan),
@@ -190,7 +190,7 @@ struct Call {
     inputs: Vec<Input>,
     /// Entities returned or written.
     entities: Vec<String>,
-    kind: Kind,
+    kind: CallKind,
 }
 
 /// Placeholder names: `#` or `:` then the attribute's letters, digits and `_`, unique.
@@ -410,7 +410,7 @@ fn step_key_inputs(s: &Step) -> Vec<&TemplatedKey> {
     }
 }
 
-fn read_call(design: &Lookup<'_>, pattern: &AccessPattern, verdict: &Verdict) -> Kind {
+fn read_call(design: &Lookup<'_>, pattern: &AccessPattern, verdict: &Verdict) -> CallKind {
     let Some(table_name) = verdict.table.clone().or_else(|| {
         pattern
             .entities
@@ -418,10 +418,10 @@ fn read_call(design: &Lookup<'_>, pattern: &AccessPattern, verdict: &Verdict) ->
             .and_then(|e| design.entity(e))
             .map(|e| e.table.clone())
     }) else {
-        return Kind::Skip("the pattern names no entity in a table".to_string());
+        return CallKind::Skip("the pattern names no entity in a table".to_string());
     };
     let Some(table) = design.table(&table_name) else {
-        return Kind::Skip(format!("table `{table_name}` does not exist"));
+        return CallKind::Skip(format!("table `{table_name}` does not exist"));
     };
     let limit = pattern.page_size;
     let spec = match (&verdict.query, verdict.operation) {
@@ -447,7 +447,7 @@ fn read_call(design: &Lookup<'_>, pattern: &AccessPattern, verdict: &Verdict) ->
             if let Some(s) = &verdict.suggestion {
                 why.push(format!("suggestion: {s}"));
             }
-            return Kind::Scan(Scan {
+            return CallKind::Scan(Scan {
                 table: Some(table.name.clone()),
                 filter,
                 names,
@@ -469,12 +469,14 @@ fn read_call(design: &Lookup<'_>, pattern: &AccessPattern, verdict: &Verdict) ->
         .map(|keys| accepts::query_spec(keys.into(), read, pattern.consistent, spec));
     match refused {
         None => {
-            return Kind::Skip(format!(
+            return CallKind::Skip(format!(
                 "the index the verdict names is not in `{}`",
                 table.name
             ));
         }
-        Some(Err(refusal)) => return Kind::Skip(format!("DynamoDB would refuse it: {refusal}")),
+        Some(Err(refusal)) => {
+            return CallKind::Skip(format!("DynamoDB would refuse it: {refusal}"));
+        }
         Some(Ok(())) => {}
     }
     let to_value = |attr: &str, template: &KeyTemplate| TemplatedKey {
@@ -483,7 +485,7 @@ fn read_call(design: &Lookup<'_>, pattern: &AccessPattern, verdict: &Verdict) ->
         template: template.clone(),
     };
     if verdict.operation == Operation::GetItem {
-        return Kind::Get(Get {
+        return CallKind::Get(Get {
             table: table.name.clone(),
             key: spec
                 .partition
@@ -582,7 +584,7 @@ fn read_call(design: &Lookup<'_>, pattern: &AccessPattern, verdict: &Verdict) ->
         .find(|i| i.name == verdict.index.as_deref())
         .and_then(|i| i.sort_key.last())
         .map(|k| (k.name.clone(), k.ty));
-    Kind::Query(Read {
+    CallKind::Query(Read {
         table: table.name.clone(),
         index: verdict.index.clone(),
         key_condition: terms.join(" AND "),
@@ -619,9 +621,11 @@ fn calls(design: &Lookup<'_>) -> Vec<Call> {
                         })
                         .collect();
                     if steps.is_empty() {
-                        Kind::Skip("the transaction has no writes to known entities".to_string())
+                        CallKind::Skip(
+                            "the transaction has no writes to known entities".to_string(),
+                        )
                     } else {
-                        Kind::Transact(steps)
+                        CallKind::Transact(steps)
                     }
                 }
                 action => match pattern.entities.first().and_then(|e| {
@@ -633,18 +637,18 @@ fn calls(design: &Lookup<'_>) -> Vec<Call> {
                         pattern.condition.clone(),
                     )
                 }) {
-                    Some(s) => Kind::Write(s),
-                    None => Kind::Skip("the write names no known entity".to_string()),
+                    Some(s) => CallKind::Write(s),
+                    None => CallKind::Skip("the write names no known entity".to_string()),
                 },
             };
             let mut inputs = Vec::new();
             match &kind {
-                Kind::Get(g) => {
+                CallKind::Get(g) => {
                     for k in &g.key {
                         push_inputs(&mut inputs, &k.template, design, &pattern.entities);
                     }
                 }
-                Kind::Query(r) => {
+                CallKind::Query(r) => {
                     for p in &r.values {
                         push_inputs(&mut inputs, &p.value.template, design, &pattern.entities);
                     }
@@ -655,7 +659,7 @@ fn calls(design: &Lookup<'_>) -> Vec<Call> {
                         }
                     }
                 }
-                Kind::Scan(s) => {
+                CallKind::Scan(s) => {
                     for (_, attr) in &s.values {
                         inputs.push(Input {
                             attr: attr.clone(),
@@ -663,15 +667,15 @@ fn calls(design: &Lookup<'_>) -> Vec<Call> {
                         });
                     }
                 }
-                Kind::Write(s) => {
+                CallKind::Write(s) => {
                     for k in step_key_inputs(s) {
                         push_inputs(&mut inputs, &k.template, design, &pattern.entities);
                     }
                 }
-                Kind::Transact(_) | Kind::Skip(_) => {}
+                CallKind::Transact(_) | CallKind::Skip(_) => {}
             }
             let entities = match &kind {
-                Kind::Transact(steps) => {
+                CallKind::Transact(steps) => {
                     steps.iter().map(|(s, _)| s.entity().to_string()).collect()
                 }
                 _ => pattern.entities.clone(),
@@ -733,7 +737,7 @@ fn writes_shards(design: &Design) -> bool {
 fn gathers_shards(calls: &[Call]) -> bool {
     calls
         .iter()
-        .any(|c| matches!(&c.kind, Kind::Query(r) if r.shards.is_some()))
+        .any(|c| matches!(&c.kind, CallKind::Query(r) if r.shards.is_some()))
 }
 
 /// The TypeScript module on `@aws-sdk/lib-dynamodb`.

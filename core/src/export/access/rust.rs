@@ -8,7 +8,7 @@ use crate::model::{AttrType, Design, KeyType};
 
 use super::driver::{Dialect, Function, Idents, Layout, StepParam, Tables, Write, step_params};
 use super::{
-    Call, DeleteStep, Get, Input, Kind, PutStep, Read, Scan, Step, TemplatedKey, UpdateStep,
+    Call, CallKind, DeleteStep, Get, Input, PutStep, Read, Scan, Step, TemplatedKey, UpdateStep,
     update_expression, writes_shards,
 };
 
@@ -275,7 +275,9 @@ impl Dialect for Rust {
             "//! Access code for {} (exported by keyplan): one function per access pattern, on\n//! aws-sdk-dynamodb.\n",
             names::one_line(&design.name)
         );
-        let uses_transact = calls.iter().any(|c| matches!(c.kind, Kind::Transact(_)));
+        let uses_transact = calls
+            .iter()
+            .any(|c| matches!(c.kind, CallKind::Transact(_)));
         let uses_blob = design
             .tables
             .iter()
@@ -284,7 +286,7 @@ impl Dialect for Rust {
         let transact_steps: Vec<&Step> = calls
             .iter()
             .flat_map(|c| match &c.kind {
-                Kind::Transact(steps) => steps.iter().map(|(s, _)| s).collect(),
+                CallKind::Transact(steps) => steps.iter().map(|(s, _)| s).collect(),
                 _ => Vec::new(),
             })
             .collect();
@@ -301,7 +303,7 @@ impl Dialect for Rust {
             types.push("Update");
         }
         out.push_str("use std::collections::HashMap;\n\n");
-        if calls.iter().any(|c| !matches!(c.kind, Kind::Skip(_))) {
+        if calls.iter().any(|c| !matches!(c.kind, CallKind::Skip(_))) {
             out.push_str("use aws_sdk_dynamodb::Client;\n");
         }
         if uses_blob {

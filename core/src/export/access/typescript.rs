@@ -10,7 +10,7 @@ use crate::model::{AttrType, Design};
 
 use super::driver::{Dialect, Function, StepParam, Tables, Write, enclosed};
 use super::{
-    Call, DeleteStep, Get, Input, Kind, PutStep, Read, Scan, Step, TemplatedKey, UpdateStep,
+    Call, CallKind, DeleteStep, Get, Input, PutStep, Read, Scan, Step, TemplatedKey, UpdateStep,
     gathers_shards, update_expression,
 };
 
@@ -259,29 +259,29 @@ impl Dialect for TypeScript {
             names::one_line(&design.name)
         );
         let mut commands = vec!["DynamoDBDocumentClient"];
-        let uses = |f: &dyn Fn(&Kind) -> bool| calls.iter().any(|c| f(&c.kind));
+        let uses = |f: &dyn Fn(&CallKind) -> bool| calls.iter().any(|c| f(&c.kind));
         let any_step = |want: fn(&Step) -> bool| {
             uses(&|k| match k {
-                Kind::Write(s) => want(s),
+                CallKind::Write(s) => want(s),
                 _ => false,
             })
         };
         if any_step(|s| matches!(s, Step::Delete(_))) {
             commands.push("DeleteCommand");
         }
-        if uses(&|k| matches!(k, Kind::Get(_))) {
+        if uses(&|k| matches!(k, CallKind::Get(_))) {
             commands.push("GetCommand");
         }
         if any_step(|s| matches!(s, Step::Put(_))) {
             commands.push("PutCommand");
         }
-        if uses(&|k| matches!(k, Kind::Query(_))) {
+        if uses(&|k| matches!(k, CallKind::Query(_))) {
             commands.push("QueryCommand");
         }
-        if uses(&|k| matches!(k, Kind::Scan(_))) {
+        if uses(&|k| matches!(k, CallKind::Scan(_))) {
             commands.push("ScanCommand");
         }
-        if uses(&|k| matches!(k, Kind::Transact(_))) {
+        if uses(&|k| matches!(k, CallKind::Transact(_))) {
             commands.push("TransactWriteCommand");
         }
         if any_step(|s| matches!(s, Step::Update(_))) {
