@@ -840,7 +840,7 @@ impl ItemStore {
         )?;
         for test in &query.filter {
             for value in &test.values {
-                accepts::filter_condition(&test.attribute, value.attr_type(), test.op)?;
+                accepts::filter_condition(&test.attribute, AttrType::of(value), test.op)?;
             }
         }
         let partition = typed_values(&index.partition_key, &query.partition, true)?;

@@ -32,23 +32,6 @@ pub enum AttributeValue {
 }
 
 impl AttributeValue {
-    /// The value's DynamoDB type.
-    pub fn attr_type(&self) -> crate::model::AttrType {
-        use crate::model::AttrType;
-        match self {
-            AttributeValue::S(_) => AttrType::S,
-            AttributeValue::N(_) => AttrType::N,
-            AttributeValue::B(_) => AttrType::B,
-            AttributeValue::Bool(_) => AttrType::Bool,
-            AttributeValue::Null(_) => AttrType::Null,
-            AttributeValue::M(_) => AttrType::M,
-            AttributeValue::L(_) => AttrType::L,
-            AttributeValue::SS(_) => AttrType::SS,
-            AttributeValue::NS(_) => AttrType::NS,
-            AttributeValue::BS(_) => AttrType::BS,
-        }
-    }
-
     /// The value as key text: a string's or number's text; `None` for other types.
     pub fn as_key_text(&self) -> Option<&str> {
         match self {

@@ -610,6 +610,25 @@ impl SortOp {
     }
 }
 
+impl AttrType {
+    /// The type of `value`.
+    pub fn of(value: &crate::item::AttributeValue) -> AttrType {
+        use crate::item::AttributeValue as V;
+        match value {
+            V::S(_) => AttrType::S,
+            V::N(_) => AttrType::N,
+            V::B(_) => AttrType::B,
+            V::Bool(_) => AttrType::Bool,
+            V::Null(_) => AttrType::Null,
+            V::M(_) => AttrType::M,
+            V::L(_) => AttrType::L,
+            V::SS(_) => AttrType::SS,
+            V::NS(_) => AttrType::NS,
+            V::BS(_) => AttrType::BS,
+        }
+    }
+}
+
 /// The names [`AttrType::as_str`], [`Action::as_str`] and [`SortOp::as_str`] give, read back:
 /// one spelling of each for the editor, the Workbench export and the test DSL (issue 14).
 macro_rules! from_name {

@@ -529,18 +529,3 @@ fn parse_attr_type(at: &At<'_>) -> Result<AttrType, ImportError> {
         ))
     })
 }
-
-fn value_type(value: &AttributeValue) -> AttrType {
-    match value {
-        AttributeValue::S(_) => AttrType::S,
-        AttributeValue::N(_) => AttrType::N,
-        AttributeValue::B(_) => AttrType::B,
-        AttributeValue::Bool(_) => AttrType::Bool,
-        AttributeValue::Null(_) => AttrType::Null,
-        AttributeValue::M(_) => AttrType::M,
-        AttributeValue::L(_) => AttrType::L,
-        AttributeValue::SS(_) => AttrType::SS,
-        AttributeValue::NS(_) => AttrType::NS,
-        AttributeValue::BS(_) => AttrType::BS,
-    }
-}

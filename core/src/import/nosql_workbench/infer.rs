@@ -18,7 +18,7 @@ use crate::model::{AttrType, Attribute, Entity, KeyAttribute, KeyType};
 use crate::template::KeyTemplate;
 
 use super::super::{template_literal, unique_name, variable_name};
-use super::{Facet, WorkbenchTable, value_type};
+use super::{Facet, WorkbenchTable};
 
 mod words;
 use words::Words;
@@ -651,7 +651,7 @@ fn build_entity(
     let mut held: BTreeMap<&str, (usize, AttrType)> = BTreeMap::new();
     for item in items {
         for (attr, value) in *item {
-            held.entry(attr).or_insert((0, value_type(value))).0 += 1;
+            held.entry(attr).or_insert((0, AttrType::of(value))).0 += 1;
         }
     }
     let mut names: Vec<String> = facet_attributes.to_vec();
