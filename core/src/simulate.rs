@@ -293,11 +293,7 @@ fn rendered_keys(design: &Design, entity: &Entity, item: &Item) -> Vec<(String, 
     };
     let mut out = Vec::new();
     for (attribute, template) in &entity.keys {
-        let ty = table
-            .key_attributes()
-            .into_iter()
-            .find(|k| &k.name == attribute)
-            .map_or(KeyType::S, |k| k.ty);
+        let ty = table.key_attribute(attribute).map_or(KeyType::S, |k| k.ty);
         let seed: String = template
             .attribute_vars()
             .filter_map(|v| item.get(&v.name).and_then(|x| x.as_key_text()))
