@@ -399,7 +399,13 @@ fn group_by_shape<'a>(ctx: &Context<'a>) -> Vec<(String, String, Vec<&'a Item>)>
     let mut segments: Vec<&'a str> = Vec::new();
     let mut separators: Vec<char> = Vec::new();
     let mut readings: Vec<Reading<'a, ()>> = Vec::new();
+    // The previous item's tokens and group: an entity's items come in runs, and a comparison
+    // with the previous item spares hashing every item's tokens (a twentieth of a 32 MB
+    // model's import went to SipHash here, issue 15).
+    let mut previous: Vec<ShapeToken<'a>> = Vec::new();
+    let mut previous_group: Option<usize> = None;
     for item in &ctx.table.items {
+        std::mem::swap(&mut previous, &mut tokens);
         tokens.clear();
         for key in std::iter::once(pk).chain(sk) {
             tokens.push(ShapeToken::Key);
@@ -420,8 +426,15 @@ fn group_by_shape<'a>(ctx: &Context<'a>) -> Vec<(String, String, Vec<&'a Item>)>
                 });
             }
         }
-        match group_of.get(tokens.as_slice()) {
-            Some(&group) => groups[group].2.push(item),
+        let known = match previous_group {
+            Some(group) if previous == tokens => Some(group),
+            _ => group_of.get(tokens.as_slice()).copied(),
+        };
+        match known {
+            Some(group) => {
+                groups[group].2.push(item);
+                previous_group = Some(group);
+            }
             None => {
                 // The group's shapes, and with attributes to name it: its first item's,
                 // classified in full.
@@ -441,6 +454,7 @@ fn group_by_shape<'a>(ctx: &Context<'a>) -> Vec<(String, String, Vec<&'a Item>)>
                     .map(|c| c.as_ref().map(Classified::named_shape).unwrap_or_default())
                     .collect();
                 group_of.insert(tokens.clone(), groups.len());
+                previous_group = Some(groups.len());
                 groups.push((shapes, named, vec![item]));
             }
         }
