@@ -156,6 +156,7 @@ pub enum AttrType {
 
 impl AttrType {
     /// Every attribute type, in DynamoDB's documentation order.
+    /// A share link codes each by its position here (share::v1): append only, never reorder.
     pub const ALL: [AttrType; 10] = [
         AttrType::S,
         AttrType::N,
@@ -250,6 +251,21 @@ pub struct Table {
 }
 
 impl Table {
+    /// A table with these keys and nothing else yet: no indexes, the default billing, no TTL,
+    /// no replicas. The importers and a share link start from it and fill in what they read.
+    pub fn new(name: String, partition_key: KeyAttribute, sort_key: Option<KeyAttribute>) -> Table {
+        Table {
+            name,
+            partition_key,
+            sort_key,
+            gsis: Vec::new(),
+            lsis: Vec::new(),
+            billing: Billing::default(),
+            ttl_attribute: None,
+            replicas: Vec::new(),
+        }
+    }
+
     pub fn gsi(&self, name: &str) -> Option<&Gsi> {
         self.gsis.iter().find(|g| g.name == name)
     }
@@ -540,6 +556,7 @@ pub enum Action {
 
 impl Action {
     /// Every action.
+    /// A share link codes each by its position here (share::v1): append only, never reorder.
     pub const ALL: [Action; 5] = [
         Action::Read,
         Action::Put,
@@ -586,6 +603,7 @@ pub enum SortOp {
 
 impl SortOp {
     /// Every operator.
+    /// A share link codes each by its position here (share::v1): append only, never reorder.
     pub const ALL: [SortOp; 7] = [
         SortOp::Eq,
         SortOp::Lt,
@@ -685,6 +703,7 @@ pub enum FilterOp {
 
 impl FilterOp {
     /// Every operator.
+    /// A share link codes each by its position here (share::v1): append only, never reorder.
     pub const ALL: [FilterOp; 12] = [
         FilterOp::Eq,
         FilterOp::Ne,

@@ -95,32 +95,19 @@ fn table() -> impl Strategy<Value = Table> {
         .prop_map(
             |(name, partition_key, sort_key, gsis, lsis, (billing, replicas), ttl_attribute)| {
                 Table {
-                    name,
-                    partition_key,
-                    sort_key,
                     gsis,
                     lsis,
                     billing,
                     ttl_attribute,
                     replicas,
+                    ..Table::new(name, partition_key, sort_key)
                 }
             },
         )
 }
 
 fn attr_type() -> impl Strategy<Value = AttrType> {
-    prop::sample::select(vec![
-        AttrType::S,
-        AttrType::N,
-        AttrType::B,
-        AttrType::Bool,
-        AttrType::Null,
-        AttrType::M,
-        AttrType::L,
-        AttrType::SS,
-        AttrType::NS,
-        AttrType::BS,
-    ])
+    prop::sample::select(AttrType::ALL.to_vec())
 }
 
 /// Valid templates, write-sharded ones, invalid ones and noise.
@@ -189,28 +176,11 @@ fn entity() -> impl Strategy<Value = Entity> {
 }
 
 fn action() -> impl Strategy<Value = Action> {
-    prop::sample::select(vec![
-        Action::Read,
-        Action::Put,
-        Action::Update,
-        Action::Delete,
-        Action::Transact,
-    ])
+    prop::sample::select(Action::ALL.to_vec())
 }
 
 fn pattern() -> impl Strategy<Value = AccessPattern> {
-    let sort = (
-        name(),
-        prop::sample::select(vec![
-            SortOp::Eq,
-            SortOp::Lt,
-            SortOp::Le,
-            SortOp::Gt,
-            SortOp::Ge,
-            SortOp::Between,
-            SortOp::BeginsWith,
-        ]),
-    )
+    let sort = (name(), prop::sample::select(SortOp::ALL.to_vec()))
         .prop_map(|(attribute, op)| SortCondition { attribute, op });
     // issue 16: filters travel in link version 4.
     let filter = (

@@ -346,13 +346,11 @@ fn read_table(
     if hash.len() > 1 || range.len() > 1 {
         return Err(schema_at.invalid("a table's key has one HASH and at most one RANGE element"));
     }
-    let partition_key = hash.remove(0);
-    let sort_key = range.pop();
-    let mut gsis = Vec::new();
+    let mut table = Table::new(name, hash.remove(0), range.pop());
     if let Some(list) = properties.get("GlobalSecondaryIndexes") {
         for index in list.array()? {
             let (partition_key, sort_key) = key_schema(&index.require("KeySchema")?, &definitions)?;
-            gsis.push(Gsi {
+            table.gsis.push(Gsi {
                 name: index.require("IndexName")?.str()?.to_string(),
                 partition_key,
                 sort_key,
@@ -360,7 +358,6 @@ fn read_table(
             });
         }
     }
-    let mut lsis = Vec::new();
     if let Some(list) = properties.get("LocalSecondaryIndexes") {
         for index in list.array()? {
             let schema = index.require("KeySchema")?;
@@ -368,33 +365,23 @@ fn read_table(
             let Some(sort_key) = range.pop() else {
                 return Err(schema.invalid("an LSI needs a RANGE key"));
             };
-            lsis.push(Lsi {
+            table.lsis.push(Lsi {
                 name: index.require("IndexName")?.str()?.to_string(),
                 sort_key,
                 projection: projection(index.get("Projection"))?,
             });
         }
     }
-    let billing = billing(&name, global, properties, notes)?;
-    let ttl_attribute = match properties.get("TimeToLiveSpecification") {
-        Some(ttl) => enabled_ttl(&ttl, "Enabled", "AttributeName", true)?,
-        None => None,
-    };
+    table.billing = billing(&table.name, global, properties, notes)?;
+    if let Some(ttl) = properties.get("TimeToLiveSpecification") {
+        table.ttl_attribute = enabled_ttl(&ttl, "Enabled", "AttributeName", true)?;
+    }
     if let Some(stream) = properties.get("StreamSpecification") {
         let view = stream.get("StreamViewType").and_then(|v| v.str().ok());
-        note_stream(&name, view, notes);
+        note_stream(&table.name, view, notes);
     }
-    note_not_kept(&name, properties, KEPT, notes)?;
-    Ok(Table {
-        name,
-        partition_key,
-        sort_key,
-        gsis,
-        lsis,
-        billing,
-        ttl_attribute,
-        replicas: Vec::new(),
-    })
+    note_not_kept(&table.name, properties, KEPT, notes)?;
+    Ok(table)
 }
 
 fn billing(

@@ -221,7 +221,7 @@ fn read_table(label: &str, at: &At<'_>, notes: &mut Vec<String>) -> Result<Table
     };
     let partition_key = key(&at.require("hash_key")?)?;
     let sort_key = at.get("range_key").map(|k| key(&k)).transpose()?;
-    let mut gsis = Vec::new();
+    let mut table = Table::new(name, partition_key, sort_key);
     if let Some(list) = at.get("global_secondary_index") {
         for index in list.array()? {
             let mut partition = Vec::new();
@@ -246,7 +246,7 @@ fn read_table(label: &str, at: &At<'_>, notes: &mut Vec<String>) -> Result<Table
                     sort.push(key(&range)?);
                 }
             }
-            gsis.push(Gsi {
+            table.gsis.push(Gsi {
                 name: index.require("name")?.str()?.to_string(),
                 partition_key: partition,
                 sort_key: sort,
@@ -254,10 +254,9 @@ fn read_table(label: &str, at: &At<'_>, notes: &mut Vec<String>) -> Result<Table
             });
         }
     }
-    let mut lsis = Vec::new();
     if let Some(list) = at.get("local_secondary_index") {
         for index in list.array()? {
-            lsis.push(Lsi {
+            table.lsis.push(Lsi {
                 name: index.require("name")?.str()?.to_string(),
                 sort_key: key(&index.require("range_key")?)?,
                 projection: projection(&index)?,
@@ -269,15 +268,15 @@ fn read_table(label: &str, at: &At<'_>, notes: &mut Vec<String>) -> Result<Table
         .get("billing_mode")
         .map(|m| m.str().map(str::to_string))
         .transpose()?;
-    let billing = match mode.as_deref() {
+    table.billing = match mode.as_deref() {
         Some("PAY_PER_REQUEST") => Billing::OnDemand,
         Some("PROVISIONED") | None => Billing::Provisioned {
             read: match at.get("read_capacity") {
-                Some(c) => capacity(&c, notes, &name)?,
+                Some(c) => capacity(&c, notes, &table.name)?,
                 None => 1,
             },
             write: match at.get("write_capacity") {
-                Some(c) => capacity(&c, notes, &name)?,
+                Some(c) => capacity(&c, notes, &table.name)?,
                 None => 1,
             },
         },
@@ -287,30 +286,20 @@ fn read_table(label: &str, at: &At<'_>, notes: &mut Vec<String>) -> Result<Table
             )));
         }
     };
-    let ttl_attribute = match at
+    if let Some(ttl) = at
         .get("ttl")
         .and_then(|t| t.array().ok())
         .and_then(|t| t.into_iter().next())
     {
-        Some(ttl) => enabled_ttl(&ttl, "enabled", "attribute_name", false)?,
-        None => None,
-    };
+        table.ttl_attribute = enabled_ttl(&ttl, "enabled", "attribute_name", false)?;
+    }
     if at
         .get("stream_enabled")
         .is_some_and(|s| s.bool().unwrap_or(false))
     {
         let view = at.get("stream_view_type");
-        note_stream(&name, view.as_ref().and_then(|v| v.str().ok()), notes);
+        note_stream(&table.name, view.as_ref().and_then(|v| v.str().ok()), notes);
     }
-    note_not_kept(&name, at, KEPT, notes)?;
-    Ok(Table {
-        name,
-        partition_key,
-        sort_key,
-        gsis,
-        lsis,
-        billing,
-        ttl_attribute,
-        replicas: Vec::new(),
-    })
+    note_not_kept(&table.name, at, KEPT, notes)?;
+    Ok(table)
 }

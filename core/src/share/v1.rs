@@ -327,41 +327,13 @@ pub(super) fn read(bytes: &[u8], version: u32) -> Result<Design, WireError> {
     })
 }
 
+// An enum value's wire code is its position in these lists; all but the key types' are the
+// model's `ALL` lists, which is why those are append-only.
 const KEY_TYPES: [KeyType; 3] = [KeyType::S, KeyType::N, KeyType::B];
-const ATTR_TYPES: [AttrType; 10] = [
-    AttrType::S,
-    AttrType::N,
-    AttrType::B,
-    AttrType::Bool,
-    AttrType::Null,
-    AttrType::M,
-    AttrType::L,
-    AttrType::SS,
-    AttrType::NS,
-    AttrType::BS,
-];
-const ACTIONS: [Action; 5] = [
-    Action::Read,
-    Action::Put,
-    Action::Update,
-    Action::Delete,
-    Action::Transact,
-];
+const ATTR_TYPES: [AttrType; 10] = AttrType::ALL;
+const ACTIONS: [Action; 5] = Action::ALL;
 /// Version 4's filter operators, by wire code: never reorder, only append.
-const FILTER_OPS: [FilterOp; 12] = [
-    FilterOp::Eq,
-    FilterOp::Ne,
-    FilterOp::Lt,
-    FilterOp::Le,
-    FilterOp::Gt,
-    FilterOp::Ge,
-    FilterOp::Between,
-    FilterOp::BeginsWith,
-    FilterOp::Contains,
-    FilterOp::In,
-    FilterOp::Exists,
-    FilterOp::NotExists,
-];
+const FILTER_OPS: [FilterOp; 12] = FilterOp::ALL;
 /// A filter condition's wire byte: its operator's code, and this bit when a count follows.
 const FILTER_COUNT: u8 = 0x80;
 
@@ -429,15 +401,7 @@ fn read_filters(r: &mut Reader, patterns: &mut [AccessPattern]) -> Result<(), Wi
     })
 }
 
-const SORT_OPS: [SortOp; 7] = [
-    SortOp::Eq,
-    SortOp::Lt,
-    SortOp::Le,
-    SortOp::Gt,
-    SortOp::Ge,
-    SortOp::Between,
-    SortOp::BeginsWith,
-];
+const SORT_OPS: [SortOp; 7] = SortOp::ALL;
 
 /// The wire code of `value` in `table`. Each table lists every variant, so this never misses.
 fn code<T: PartialEq + Copy>(table: &[T], value: T) -> u8 {
@@ -552,7 +516,8 @@ fn read_table(r: &mut Reader) -> Result<Table, WireError> {
     let partition_key = read_key(r)?;
     let flags = r.flags(TABLE_SORT_KEY | TABLE_PROVISIONED | TABLE_TTL, "table")?;
     let sort_key = r.when(flags & TABLE_SORT_KEY != 0, read_key)?;
-    let gsis = r.seq("GSIs", |r| {
+    let mut table = Table::new(name, partition_key, sort_key);
+    table.gsis = r.seq("GSIs", |r| {
         Ok(Gsi {
             name: r.str("a GSI's name")?,
             partition_key: r.seq("partition key attributes", read_key)?,
@@ -560,34 +525,23 @@ fn read_table(r: &mut Reader) -> Result<Table, WireError> {
             projection: read_projection(r)?,
         })
     })?;
-    let lsis = r.seq("LSIs", |r| {
+    table.lsis = r.seq("LSIs", |r| {
         Ok(Lsi {
             name: r.str("an LSI's name")?,
             sort_key: read_key(r)?,
             projection: read_projection(r)?,
         })
     })?;
-    let billing = if flags & TABLE_PROVISIONED != 0 {
-        Billing::Provisioned {
+    if flags & TABLE_PROVISIONED != 0 {
+        table.billing = Billing::Provisioned {
             read: r.varint("provisioned reads")?,
             write: r.varint("provisioned writes")?,
-        }
-    } else {
-        Billing::OnDemand
-    };
-    let ttl_attribute = r.when(flags & TABLE_TTL != 0, |r| {
+        };
+    }
+    table.ttl_attribute = r.when(flags & TABLE_TTL != 0, |r| {
         r.name(Interned::Attribute, "the TTL attribute")
     })?;
-    Ok(Table {
-        name,
-        partition_key,
-        sort_key,
-        gsis,
-        lsis,
-        billing,
-        ttl_attribute,
-        replicas: Vec::new(),
-    })
+    Ok(table)
 }
 
 const ATTR_TYPE_MASK: u8 = 0x0f;
