@@ -7,10 +7,11 @@
 #   nice -n 19 scripts/fuzz.sh 240 design_file   # on a shared machine
 #
 # The corpus grows in fuzz/corpus/TARGET (git-ignored; design_file is seeded with examples/,
-# key_template with a few templates, import_* with fuzz/seeds/import_*, onetable and electrodb
-# with tests/fixtures/). A crash leaves its input in fuzz/artifacts/TARGET/ and makes the
-# script exit 1 after the other targets have run; reproduce it with the command the script
-# printed for the target and the input: `cargo +nightly fuzz run [-O] TARGET
+# key_template with a few templates, import_* with keyplan's exports of examples/ and with
+# fuzz/seeds/import_*, onetable and electrodb with tests/fixtures/). A crash leaves its input
+# in fuzz/artifacts/TARGET/ and makes the script exit 1 after the other targets have run;
+# reproduce it with the command the script printed for the target and the input:
+# `cargo +nightly fuzz run [-O] TARGET
 # fuzz/artifacts/TARGET/crash-...` (`-O` for onetable and electrodb, see below).
 # FUZZ_TARGET_DIR (default fuzz/target) chooses cargo's target dir.
 #
@@ -82,7 +83,20 @@ for template in 'CUSTOMER#{customerId}' '{createdAt}#{orderId}' 'PROFILE' \
   [ -e "corpus/key_template/seed-$seed" ] || printf '%s' "$template" >"corpus/key_template/seed-$seed"
 done
 
-# The importers start from keyplan's own exports of the examples (fuzz/seeds/TARGET).
+# The importers start from keyplan's own exports of the examples, made here so that they follow
+# the exporters (TARGET:FORMAT:EXTENSION), and from the inputs in fuzz/seeds/TARGET that no
+# export writes.
+exports=(import_terraform:terraform:tf)
+for export in "${exports[@]}"; do
+  IFS=: read -r target format extension <<<"$export"
+  [[ " ${targets[*]} " == *" $target "* ]] || continue
+  mkdir -p "corpus/$target"
+  for example in "$KEYPLAN_ROOT"/examples/*.keyplan.json; do
+    out="$KEYPLAN_ROOT/fuzz/corpus/$target/$(basename "$example" .keyplan.json).$extension"
+    [ -e "$out" ] || cargo run --quiet --manifest-path "$KEYPLAN_ROOT/Cargo.toml" \
+      -p keyplan-server --bin keyplan -- export "$example" --to "$format" -o "$out"
+  done
+done
 for seeds in "$KEYPLAN_ROOT"/fuzz/seeds/*/; do
   target=$(basename "$seeds")
   mkdir -p "corpus/$target"
