@@ -4,6 +4,7 @@
 //! before any work within the server's limits.
 #![allow(clippy::unwrap_used)]
 
+mod app_support;
 mod run_support;
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -13,22 +14,14 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use http_body_util::BodyExt;
 use keyplan_server::api::runs::Limits;
 use keyplan_server::heavy::Pool;
 use keyplan_server::security::Hosts;
-use keyplan_server::{AppState, Dist, app};
-use tower::ServiceExt;
+use keyplan_server::{AppState, Dist};
 
+/// The stand-in app starts with a module script, which the CSP must allow.
 fn dist() -> (tempfile::TempDir, Dist) {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("index.html"),
-        "<!doctype html><script type=\"module\">start()</script>",
-    )
-    .unwrap();
-    let dist = Dist::locate(Some(dir.path().to_path_buf())).unwrap();
-    (dir, dist)
+    app_support::dist_with("<!doctype html><script type=\"module\">start()</script>")
 }
 
 fn plain_state() -> (tempfile::TempDir, AppState) {
@@ -65,14 +58,11 @@ impl Answer {
 }
 
 async fn call(state: &AppState, request: Request<Body>) -> Answer {
-    let response = app(state.clone()).oneshot(request).await.unwrap();
-    let status = response.status();
-    let headers = response.headers().clone();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let answer = app_support::send(state, request).await;
     Answer {
-        status,
-        headers,
-        body: String::from_utf8_lossy(&bytes).into_owned(),
+        body: answer.text(),
+        status: answer.status,
+        headers: answer.headers,
     }
 }
 

@@ -1,37 +1,14 @@
 //! `POST /api/export/{format}` through the router, without a socket (issue 5).
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode, header};
-use http_body_util::BodyExt;
-use keyplan_server::{AppState, Dist, app};
-use tower::ServiceExt;
+mod app_support;
+
+use axum::http::{StatusCode, header};
 
 async fn post(uri: &str, body: String) -> (StatusCode, header::HeaderMap, String) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    std::fs::write(dir.path().join("index.html"), "<!doctype html>").expect("index");
-    let dist = Dist::locate(Some(dir.path().to_path_buf())).expect("dist");
-    let response = app(AppState::new(dist))
-        .oneshot(
-            Request::post(uri)
-                .header(header::CONTENT_TYPE, "application/json")
-                .body(Body::from(body))
-                .expect("request"),
-        )
-        .await
-        .expect("the app answers");
-    let status = response.status();
-    let headers = response.headers().clone();
-    let bytes = response
-        .into_body()
-        .collect()
-        .await
-        .expect("body")
-        .to_bytes();
-    (
-        status,
-        headers,
-        String::from_utf8_lossy(&bytes).into_owned(),
-    )
+    let (_dir, state) = app_support::state();
+    let answer = app_support::send(&state, app_support::post(uri, "application/json", body)).await;
+    let text = answer.text();
+    (answer.status, answer.headers, text)
 }
 
 fn seed() -> String {

@@ -1,35 +1,15 @@
 //! `POST /api/import` through the router, without a socket (issue 15): the app hands the
 //! server the OneTable and ElectroDB modules its own build cannot parse.
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode, header};
-use http_body_util::BodyExt;
-use keyplan_server::{AppState, Dist, app};
-use tower::ServiceExt;
+mod app_support;
+
+use axum::http::StatusCode;
 
 async fn post(content_type: &str, body: String) -> (StatusCode, serde_json::Value) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    std::fs::write(dir.path().join("index.html"), "<!doctype html>").expect("index");
-    let dist = Dist::locate(Some(dir.path().to_path_buf())).expect("dist");
-    let response = app(AppState::new(dist))
-        .oneshot(
-            Request::post("/api/import")
-                .header(header::CONTENT_TYPE, content_type)
-                .body(Body::from(body))
-                .expect("request"),
-        )
-        .await
-        .expect("the app answers");
-    let status = response.status();
-    let bytes = response
-        .into_body()
-        .collect()
-        .await
-        .expect("body")
-        .to_bytes();
-    let value = serde_json::from_slice(&bytes)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&bytes)));
-    (status, value)
+    let (_dir, state) = app_support::state();
+    let request = app_support::post("/api/import", content_type, body);
+    let answer = app_support::send(&state, request).await;
+    (answer.status, answer.json())
 }
 
 fn request(name: &str, text: &str) -> String {

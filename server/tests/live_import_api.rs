@@ -3,46 +3,22 @@
 //! addresses; a missing table is a 404, an engine that is not there a 502, both saying which.
 #![allow(clippy::unwrap_used)]
 
+mod app_support;
 mod run_support;
 
+use app_support::{get, state_with_engines as state};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use http_body_util::BodyExt;
-use keyplan_server::engine::{Engines, EnginesConfig};
-use keyplan_server::{AppState, Dist, app};
+use keyplan_server::AppState;
 use run_support::*;
-use tower::ServiceExt;
-
-async fn state(endpoints: Vec<String>) -> (tempfile::TempDir, AppState) {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("index.html"), "<!doctype html>").unwrap();
-    let dist = Dist::locate(Some(dir.path().to_path_buf())).unwrap();
-    let engines = Engines::start(&EnginesConfig {
-        embedded: true,
-        endpoints,
-        allow_aws: false,
-    })
-    .await
-    .unwrap();
-    (dir, AppState::new(dist).with_engines(engines))
-}
 
 async fn call(state: &AppState, request: Request<Body>) -> (StatusCode, serde_json::Value) {
-    let response = app(state.clone()).oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&bytes).unwrap())
+    let answer = app_support::send(state, request).await;
+    (answer.status, answer.json())
 }
 
 fn post(body: serde_json::Value) -> Request<Body> {
-    Request::post("/api/import/engine")
-        .header("content-type", "application/json")
-        .body(Body::from(body.to_string()))
-        .unwrap()
-}
-
-fn get(path: &str) -> Request<Body> {
-    Request::get(path).body(Body::empty()).unwrap()
+    app_support::post_json("/api/import/engine", &body)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -161,17 +137,10 @@ async fn streamed(
         .header("accept-encoding", "gzip, br")
         .body(Body::from(body.to_string()))
         .unwrap();
-    let response = app(state.clone()).oneshot(request).await.unwrap();
+    let answer = app_support::send(state, request).await;
     // A compressing encoder would hold every line back until the end of the scan.
-    assert_eq!(response.headers().get("content-encoding"), None);
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    let text = String::from_utf8(bytes.to_vec()).unwrap();
-    let lines = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect();
-    (status, lines)
+    assert_eq!(answer.headers.get("content-encoding"), None);
+    (answer.status, answer.json_lines())
 }
 
 // issue 17 item 2: "shows progress": a streamed import says how many items of each table it

@@ -4,29 +4,12 @@
 //! passed in `keyplan migrate --verify`'s words, and no table is left.
 #![allow(clippy::unwrap_used)]
 
+mod app_support;
 mod migrate_support;
 mod run_support;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use http_body_util::BodyExt;
-use keyplan_server::engine::{Engines, EnginesConfig};
-use keyplan_server::{AppState, Dist, app};
-use tower::ServiceExt;
-
-async fn state() -> (tempfile::TempDir, AppState) {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("index.html"), "<!doctype html>").unwrap();
-    let dist = Dist::locate(Some(dir.path().to_path_buf())).unwrap();
-    let engines = Engines::start(&EnginesConfig {
-        embedded: true,
-        endpoints: Vec::new(),
-        allow_aws: false,
-    })
-    .await
-    .unwrap();
-    (dir, AppState::new(dist).with_engines(engines))
-}
+use axum::http::StatusCode;
+use keyplan_server::AppState;
 
 fn design_json(design: &keyplan_core::Design) -> serde_json::Value {
     serde_json::from_str(&keyplan_core::file::to_string(design)).unwrap()
@@ -34,24 +17,14 @@ fn design_json(design: &keyplan_core::Design) -> serde_json::Value {
 
 /// The status and the lines of `POST /api/migrate/verify` with `body`.
 async fn verify(state: &AppState, body: serde_json::Value) -> (StatusCode, Vec<serde_json::Value>) {
-    let request = Request::post("/api/migrate/verify")
-        .header("content-type", "application/json")
-        .body(Body::from(body.to_string()))
-        .unwrap();
-    let response = app(state.clone()).oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    let lines = String::from_utf8(bytes.to_vec())
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    (status, lines)
+    let request = app_support::post_json("/api/migrate/verify", &body);
+    let answer = app_support::send(state, request).await;
+    (answer.status, answer.json_lines())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_migration_verified_from_the_app_streams_its_patterns_and_passes() {
-    let (_dir, state) = state().await;
+    let (_dir, state) = app_support::state_with_engines(Vec::new()).await;
     let old = migrate_support::order_example();
     let (_, new) = migrate_support::migrations().remove(0);
     let (status, lines) = verify(

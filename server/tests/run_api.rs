@@ -2,35 +2,24 @@
 //! cleanup, and a closed event stream cancelling the run and deleting its tables.
 #![allow(clippy::unwrap_used)]
 
+mod app_support;
 mod run_support;
 
+use app_support::embedded_state as state;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
-use keyplan_server::{AppState, Dist, app};
+use keyplan_server::{AppState, app};
 use run_support::*;
 use tower::ServiceExt;
 
-async fn state() -> (tempfile::TempDir, AppState, keyplan_server::engine::Engine) {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("index.html"), "<!doctype html>").unwrap();
-    let dist = Dist::locate(Some(dir.path().to_path_buf())).unwrap();
-    let (engines, engine) = embedded().await;
-    (dir, AppState::new(dist).with_engines(engines), engine)
-}
-
 async fn call(state: &AppState, request: Request<Body>) -> (StatusCode, String) {
-    let response = app(state.clone()).oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (status, String::from_utf8_lossy(&bytes).into_owned())
+    let answer = app_support::send(state, request).await;
+    (answer.status, answer.text())
 }
 
 fn post_run(body: serde_json::Value) -> Request<Body> {
-    Request::post("/api/runs")
-        .header("content-type", "application/json")
-        .body(Body::from(body.to_string()))
-        .unwrap()
+    app_support::post_json("/api/runs", &body)
 }
 
 fn example() -> serde_json::Value {

@@ -4,30 +4,15 @@
 //! to plan millions of items until the server died.
 #![allow(clippy::unwrap_used)]
 
-mod run_support;
+mod app_support;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use http_body_util::BodyExt;
-use keyplan_server::{AppState, Dist, app};
-use tower::ServiceExt;
+use axum::http::StatusCode;
 
 async fn refusal(design: serde_json::Value, counts: serde_json::Value) -> (StatusCode, String) {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("index.html"), "<!doctype html>").unwrap();
-    let dist = Dist::locate(Some(dir.path().to_path_buf())).unwrap();
-    let (engines, _) = run_support::embedded().await;
-    let state = AppState::new(dist).with_engines(engines);
-    let request = Request::post("/api/runs")
-        .header("content-type", "application/json")
-        .body(Body::from(
-            serde_json::json!({"design": design, "counts": counts}).to_string(),
-        ))
-        .unwrap();
-    let response = app(state).oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (status, String::from_utf8_lossy(&bytes).into_owned())
+    let (_dir, state, _) = app_support::embedded_state().await;
+    let body = serde_json::json!({"design": design, "counts": counts});
+    let answer = app_support::send(&state, app_support::post_json("/api/runs", &body)).await;
+    (answer.status, answer.text())
 }
 
 fn design_file(path: &str) -> serde_json::Value {
