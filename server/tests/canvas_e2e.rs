@@ -10,8 +10,8 @@
 mod browser;
 
 use browser::{
-    Browser, CONTROL, ESCAPE, SHIFT, eventually, generated_design, open_app, prerequisites,
-    start_server, workspace,
+    Browser, CONTROL, ESCAPE, SHIFT, app_test, app_test_with_server, eventually, generated_design,
+    prerequisites, start_server, workspace,
 };
 
 fn example_names() -> Vec<String> {
@@ -22,347 +22,329 @@ fn example_names() -> Vec<String> {
         .collect()
 }
 
-#[tokio::test]
-async fn a_scan_turns_into_a_query_on_the_gsi_its_suggestion_names() {
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
+#[test]
+fn a_scan_turns_into_a_query_on_the_gsi_its_suggestion_names() {
+    app_test(async |b| {
+        // A blank design, one entity with key templates, one pattern by a non-key attribute.
+        b.new_blank_design().await;
+        b.add_first_entity("Product").await;
+        b.type_into("[data-testid=template-PK]", "PRODUCT#{newEntityId}")
+            .await;
+        b.type_into("[data-testid=template-SK]", "DETAILS").await;
+        b.click("[data-testid=add-attribute]").await;
+        b.type_into("[aria-label='Name of attribute 2']", "category")
+            .await;
+        b.click("[data-testid=add-pattern]").await;
+        b.type_into("[data-testid=pattern-inputs]", "category")
+            .await;
 
-    // A blank design, one entity with key templates, one pattern by a non-key attribute.
-    b.new_blank_design().await;
-    b.add_first_entity("Product").await;
-    b.type_into("[data-testid=template-PK]", "PRODUCT#{newEntityId}")
+        let badge = "[data-testid=pattern-row] [data-testid=verdict-badge]";
+        eventually("the badge says Scan", || async {
+            b.texts(badge).await == ["Scan"]
+        })
         .await;
-    b.type_into("[data-testid=template-SK]", "DETAILS").await;
-    b.click("[data-testid=add-attribute]").await;
-    b.type_into("[aria-label='Name of attribute 2']", "category")
-        .await;
-    b.click("[data-testid=add-pattern]").await;
-    b.type_into("[data-testid=pattern-inputs]", "category")
-        .await;
+        let suggestion = b.text("[data-testid=suggestion]").await;
+        assert!(
+            suggestion.starts_with("a GSI with partition key `"),
+            "unexpected suggestion: {suggestion}"
+        );
+        b.screenshot("canvas-scan-with-suggestion").await;
 
-    let badge = "[data-testid=pattern-row] [data-testid=verdict-badge]";
-    eventually("the badge says Scan", || async {
-        b.texts(badge).await == ["Scan"]
-    })
-    .await;
-    let suggestion = b.text("[data-testid=suggestion]").await;
-    assert!(
-        suggestion.starts_with("a GSI with partition key `"),
-        "unexpected suggestion: {suggestion}"
-    );
-    b.screenshot("canvas-scan-with-suggestion").await;
-
-    b.click("[data-testid=apply-suggestion]").await;
-    eventually("the badge says Query on GSI1", || async {
-        b.texts(badge).await == ["Query on GSI1"]
-    })
-    .await;
-    let design = b.saved_design().await;
-    let table = &design.tables[0];
-    assert!(table.gsi("GSI1").is_some(), "the suggested GSI was added");
-    let product = design.entity("Product").expect("Product");
-    assert_eq!(product.keys["PK"].source(), "PRODUCT#{newEntityId}");
-    assert!(suggestion.contains(product.keys["GSI1PK"].source()));
-    b.screenshot("canvas-query-on-gsi").await;
-    b.close().await;
+        b.click("[data-testid=apply-suggestion]").await;
+        eventually("the badge says Query on GSI1", || async {
+            b.texts(badge).await == ["Query on GSI1"]
+        })
+        .await;
+        let design = b.saved_design().await;
+        let table = &design.tables[0];
+        assert!(table.gsi("GSI1").is_some(), "the suggested GSI was added");
+        let product = design.entity("Product").expect("Product");
+        assert_eq!(product.keys["PK"].source(), "PRODUCT#{newEntityId}");
+        assert!(suggestion.contains(product.keys["GSI1PK"].source()));
+        b.screenshot("canvas-query-on-gsi").await;
+    });
 }
 
-#[tokio::test]
-async fn a_drag_undoes_in_one_step_redoes_and_survives_a_reload() {
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    let card = "[data-entity=Customer]";
-    let before = b.position(card).await;
+#[test]
+fn a_drag_undoes_in_one_step_redoes_and_survives_a_reload() {
+    app_test(async |b| {
+        let card = "[data-entity=Customer]";
+        let before = b.position(card).await;
 
-    b.drag(&format!("{card} .card-head"), 120.0, 80.0).await;
-    let dragged = b.position(card).await;
-    assert!(
-        (dragged.0 - before.0 - 120.0).abs() < 3.0 && (dragged.1 - before.1 - 80.0).abs() < 3.0,
-        "the card follows the pointer: {before:?} -> {dragged:?}"
-    );
-    let moved_to = b.saved_design().await.layout["Customer"];
+        b.drag(&format!("{card} .card-head"), 120.0, 80.0).await;
+        let dragged = b.position(card).await;
+        assert!(
+            (dragged.0 - before.0 - 120.0).abs() < 3.0 && (dragged.1 - before.1 - 80.0).abs() < 3.0,
+            "the card follows the pointer: {before:?} -> {dragged:?}"
+        );
+        let moved_to = b.saved_design().await.layout["Customer"];
 
-    b.press(&[CONTROL], 'z').await;
-    eventually("undo puts the card back", || async {
-        let now = b.position(card).await;
-        (now.0 - before.0).abs() < 1.0 && (now.1 - before.1).abs() < 1.0
-    })
-    .await;
-    assert_eq!(
-        b.saved_design().await.layout,
-        keyplan_core::examples::first().layout,
-        "one undo restores every position: the drag was one step"
-    );
+        b.press(&[CONTROL], 'z').await;
+        eventually("undo puts the card back", || async {
+            let now = b.position(card).await;
+            (now.0 - before.0).abs() < 1.0 && (now.1 - before.1).abs() < 1.0
+        })
+        .await;
+        assert_eq!(
+            b.saved_design().await.layout,
+            keyplan_core::examples::first().layout,
+            "one undo restores every position: the drag was one step"
+        );
 
-    // Selecting things (a click on a card, a pattern, the background) never clears redo.
-    b.click("[data-entity=Order] .card-head").await;
-    b.click("[data-pattern='Get customer orders']").await;
-    b.press(&[], ESCAPE).await;
-    b.press(&[SHIFT, CONTROL], 'z').await;
-    eventually("redo moves it again", || async {
-        b.saved_design().await.layout["Customer"] == moved_to
-    })
-    .await;
+        // Selecting things (a click on a card, a pattern, the background) never clears redo.
+        b.click("[data-entity=Order] .card-head").await;
+        b.click("[data-pattern='Get customer orders']").await;
+        b.press(&[], ESCAPE).await;
+        b.press(&[SHIFT, CONTROL], 'z').await;
+        eventually("redo moves it again", || async {
+            b.saved_design().await.layout["Customer"] == moved_to
+        })
+        .await;
 
-    b.client.refresh().await.expect("reload");
-    b.find("[data-testid=coverage-summary]").await;
-    assert_eq!(b.texts("[data-testid=entity-name]").await, example_names());
-    assert_eq!(
-        b.saved_design().await.layout["Customer"],
-        moved_to,
-        "the move is saved"
-    );
-    b.close().await;
+        b.client.refresh().await.expect("reload");
+        b.find("[data-testid=coverage-summary]").await;
+        assert_eq!(b.texts("[data-testid=entity-name]").await, example_names());
+        assert_eq!(
+            b.saved_design().await.layout["Customer"],
+            moved_to,
+            "the move is saved"
+        );
+    });
 }
 
 /// Escape during a drag puts the card back and leaves nothing to undo; the next drag works.
-#[tokio::test]
-async fn escape_abandons_a_drag() {
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    let card = "[data-entity=Customer]";
-    let before = b.position(card).await;
+#[test]
+fn escape_abandons_a_drag() {
+    app_test(async |b| {
+        let card = "[data-entity=Customer]";
+        let before = b.position(card).await;
 
-    b.drag_then_escape(&format!("{card} .card-head"), 120.0, 80.0)
-        .await;
-    let after = b.position(card).await;
-    assert!(
-        (after.0 - before.0).abs() < 1.0 && (after.1 - before.1).abs() < 1.0,
-        "the card is back where it started: {before:?} -> {after:?}"
-    );
-    assert_eq!(
-        b.saved_design().await.layout,
-        keyplan_core::examples::first().layout,
-        "nothing moved"
-    );
-    let undo = b.find("[aria-label='Undo (Ctrl+Z)']").await;
-    assert_eq!(
-        undo.attr("disabled").await.expect("attr").as_deref(),
-        Some("true"),
-        "an abandoned drag leaves nothing to undo"
-    );
+        b.drag_then_escape(&format!("{card} .card-head"), 120.0, 80.0)
+            .await;
+        let after = b.position(card).await;
+        assert!(
+            (after.0 - before.0).abs() < 1.0 && (after.1 - before.1).abs() < 1.0,
+            "the card is back where it started: {before:?} -> {after:?}"
+        );
+        assert_eq!(
+            b.saved_design().await.layout,
+            keyplan_core::examples::first().layout,
+            "nothing moved"
+        );
+        let undo = b.find("[aria-label='Undo (Ctrl+Z)']").await;
+        assert_eq!(
+            undo.attr("disabled").await.expect("attr").as_deref(),
+            Some("true"),
+            "an abandoned drag leaves nothing to undo"
+        );
 
-    b.drag(&format!("{card} .card-head"), 40.0, 0.0).await;
-    let moved = b.position(card).await;
-    assert!(
-        (moved.0 - before.0 - 40.0).abs() < 3.0,
-        "a drag after it works"
-    );
-    b.close().await;
+        b.drag(&format!("{card} .card-head"), 40.0, 0.0).await;
+        let moved = b.position(card).await;
+        assert!(
+            (moved.0 - before.0 - 40.0).abs() < 3.0,
+            "a drag after it works"
+        );
+    });
 }
 
 /// A GSI's keys are edited one attribute at a time, each with its type: a second partition key
 /// attribute is added and removed, and a sort key becomes a number.
-#[tokio::test]
-async fn index_keys_are_edited_attribute_by_attribute_with_their_types() {
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    b.click(".table-head").await;
-    let gsi1 = "[data-testid=index-card][data-index=GSI1]";
-    let gsi = |design: &keyplan_core::Design| design.tables[0].gsi("GSI1").expect("GSI1").clone();
+#[test]
+fn index_keys_are_edited_attribute_by_attribute_with_their_types() {
+    app_test(async |b| {
+        b.click(".table-head").await;
+        let gsi1 = "[data-testid=index-card][data-index=GSI1]";
+        let gsi =
+            |design: &keyplan_core::Design| design.tables[0].gsi("GSI1").expect("GSI1").clone();
 
-    b.find(&format!("{gsi1} select[aria-label='Sort key 1 type']"))
-        .await
-        .select_by_value("N")
-        .await
-        .expect("choose N");
-    eventually("the sort key is a number", || async {
-        gsi(&b.saved_design().await).sort_key[0].ty == keyplan_core::KeyType::N
-    })
-    .await;
-
-    b.click(&format!(
-        "{gsi1} [aria-label='Add a Partition key attribute']"
-    ))
-    .await;
-    b.type_into(
-        &format!("{gsi1} [aria-label='New Partition key attribute']"),
-        "region",
-    )
-    .await;
-    eventually("a second partition key attribute", || async {
-        let names: Vec<String> = gsi(&b.saved_design().await)
-            .partition_key
-            .iter()
-            .map(|k| k.name.clone())
-            .collect();
-        names == ["GSI1PK", "region"]
-    })
-    .await;
-
-    b.click(&format!("{gsi1} [aria-label='Remove Partition key 2']"))
+        b.find(&format!("{gsi1} select[aria-label='Sort key 1 type']"))
+            .await
+            .select_by_value("N")
+            .await
+            .expect("choose N");
+        eventually("the sort key is a number", || async {
+            gsi(&b.saved_design().await).sort_key[0].ty == keyplan_core::KeyType::N
+        })
         .await;
-    eventually(
-        "back to one attribute, the sort key still a number",
-        || async {
-            let g = gsi(&b.saved_design().await);
-            g.partition_key.len() == 1 && g.sort_key[0].ty == keyplan_core::KeyType::N
-        },
-    )
-    .await;
-    b.screenshot("inspector-index-keys").await;
-    b.close().await;
+
+        b.click(&format!(
+            "{gsi1} [aria-label='Add a Partition key attribute']"
+        ))
+        .await;
+        b.type_into(
+            &format!("{gsi1} [aria-label='New Partition key attribute']"),
+            "region",
+        )
+        .await;
+        eventually("a second partition key attribute", || async {
+            let names: Vec<String> = gsi(&b.saved_design().await)
+                .partition_key
+                .iter()
+                .map(|k| k.name.clone())
+                .collect();
+            names == ["GSI1PK", "region"]
+        })
+        .await;
+
+        b.click(&format!("{gsi1} [aria-label='Remove Partition key 2']"))
+            .await;
+        eventually(
+            "back to one attribute, the sort key still a number",
+            || async {
+                let g = gsi(&b.saved_design().await);
+                g.partition_key.len() == 1 && g.sort_key[0].ty == keyplan_core::KeyType::N
+            },
+        )
+        .await;
+        b.screenshot("inspector-index-keys").await;
+    });
 }
 
 /// A large sample is shown a page at a time: the first 200 items, then 200 more on request.
-#[tokio::test]
-async fn the_data_view_shows_a_large_sample_a_page_at_a_time() {
-    let Some((server, b)) = open_app().await else {
-        return;
-    };
-    let design = generated_design(8);
-    let sample = keyplan_core::sample::generate(&design, &Default::default());
-    let total = sample.items.iter().filter(|i| i.table == "app").count();
-    assert!(total > 400, "the design's sample is large enough: {total}");
-    b.store_as_open_design(&keyplan_core::file::to_string(&design))
-        .await;
-    b.client.goto(&server.url).await.expect("open the app");
-    b.find("[data-entity=Entity007]").await;
+#[test]
+fn the_data_view_shows_a_large_sample_a_page_at_a_time() {
+    app_test_with_server(async |server, b| {
+        let design = generated_design(8);
+        let sample = keyplan_core::sample::generate(&design, &Default::default());
+        let total = sample.items.iter().filter(|i| i.table == "app").count();
+        assert!(total > 400, "the design's sample is large enough: {total}");
+        b.store_as_open_design(&keyplan_core::file::to_string(&design))
+            .await;
+        b.client.goto(&server.url).await.expect("open the app");
+        b.find("[data-entity=Entity007]").await;
 
-    b.press(&[], '2').await;
-    let rows = "[data-testid=data-view] table.aggregate tbody tr";
-    let text = b.text("[data-testid=more-rows]").await;
-    assert_eq!(b.texts(rows).await.len(), 200);
-    assert!(
-        text.contains(&format!("Showing 200 of {total} items")),
-        "{text}"
-    );
-    b.button("Show 200 more")
-        .await
-        .click()
-        .await
-        .expect("show more");
-    eventually("400 rows", || async { b.texts(rows).await.len() == 400 }).await;
-    b.close().await;
+        b.press(&[], '2').await;
+        let rows = "[data-testid=data-view] table.aggregate tbody tr";
+        let text = b.text("[data-testid=more-rows]").await;
+        assert_eq!(b.texts(rows).await.len(), 200);
+        assert!(
+            text.contains(&format!("Showing 200 of {total} items")),
+            "{text}"
+        );
+        b.button("Show 200 more")
+            .await
+            .click()
+            .await
+            .expect("show more");
+        eventually("400 rows", || async { b.texts(rows).await.len() == 400 }).await;
+    });
 }
 
 /// Autosave waits for an idle moment; an edit made just before the page goes away is saved
 /// when it goes. The page is told that no idle moment will come (as on a machine too busy for
 /// one before the reload): only the save when the page goes can keep the edit.
-#[tokio::test]
-async fn an_edit_made_just_before_a_reload_is_not_lost() {
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    b.click("[data-entity=Customer] .card-head").await;
-    b.find("[data-testid=template-PK]").await;
-    b.autosaved().await;
-    // issue 20: this used to keep the page busy for a fixed 200 ms and hope the reload came
-    // first.
-    b.js("window.requestIdleCallback = () => 0;\
+#[test]
+fn an_edit_made_just_before_a_reload_is_not_lost() {
+    app_test(async |b| {
+        b.click("[data-entity=Customer] .card-head").await;
+        b.find("[data-testid=template-PK]").await;
+        b.autosaved().await;
+        // issue 20: this used to keep the page busy for a fixed 200 ms and hope the reload came
+        // first.
+        b.js("window.requestIdleCallback = () => 0;\
           const input = document.querySelector('[data-testid=template-PK]');\
           input.value = 'CUSTOMER#{customerId}#V2';\
           input.dispatchEvent(new Event('input', { bubbles: true }));\
           location.reload();\
           return 0;")
-        .await;
-    b.find("[data-entity=Customer] .card-head").await;
-    let customer = b.saved_design().await;
-    let customer = customer.entity("Customer").expect("Customer");
-    assert_eq!(customer.keys["PK"].source(), "CUSTOMER#{customerId}#V2");
-    b.close().await;
+            .await;
+        b.find("[data-entity=Customer] .card-head").await;
+        let customer = b.saved_design().await;
+        let customer = customer.entity("Customer").expect("Customer");
+        assert_eq!(customer.keys["PK"].source(), "CUSTOMER#{customerId}#V2");
+    });
 }
 
 /// issue 20: opening another design (a file, a link) while the open design's autosave still
 /// waited for an idle moment saved the other design in its place, and the edit was lost. The
 /// edit and the link come in one script, so the link's `hashchange` runs before any idle moment.
-#[tokio::test]
-async fn an_edit_just_before_a_link_opens_another_design_is_kept() {
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    b.autosaved().await;
-    let linked = generated_design(1);
-    let payload = keyplan_core::share::encode(&linked).expect("a link payload");
-    b.client
-        .execute(
-            "document.querySelector('[data-testid=add-entity]').click();\
-             location.hash = '#d=' + arguments[0];",
-            vec![serde_json::Value::String(payload)],
-        )
-        .await
-        .expect("edit, then open the link");
-    b.find("[data-entity=Entity000]").await;
-
-    let designs = b.local_design_files().await;
-    let names: Vec<&str> = designs.iter().map(|d| d.name.as_str()).collect();
-    let example = keyplan_core::examples::first();
-    assert_eq!(names, [example.name.as_str(), linked.name.as_str()]);
-    assert!(
-        designs[0].entity("NewEntity").is_some(),
-        "the entity added just before the link is saved: {:?}",
-        designs[0]
-            .entities
-            .iter()
-            .map(|e| &e.name)
-            .collect::<Vec<_>>()
-    );
-    b.close().await;
-}
-
-#[tokio::test]
-async fn shift_click_selects_two_cards_that_move_and_undo_together() {
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    let (customer, order) = ("[data-entity=Customer]", "[data-entity=Order]");
-    let before = (b.position(customer).await, b.position(order).await);
-    b.click(&format!("{customer} .card-head")).await;
-    b.shift_click(&format!("{order} .card-head")).await;
-    eventually("both cards are selected", || async {
+#[test]
+fn an_edit_just_before_a_link_opens_another_design_is_kept() {
+    app_test(async |b| {
+        b.autosaved().await;
+        let linked = generated_design(1);
+        let payload = keyplan_core::share::encode(&linked).expect("a link payload");
         b.client
-            .find_all(fantoccini::Locator::Css(".card.selected"))
+            .execute(
+                "document.querySelector('[data-testid=add-entity]').click();\
+             location.hash = '#d=' + arguments[0];",
+                vec![serde_json::Value::String(payload)],
+            )
             .await
-            .map(|found| found.len() == 2)
-            .unwrap_or(false)
-    })
-    .await;
+            .expect("edit, then open the link");
+        b.find("[data-entity=Entity000]").await;
 
-    b.drag(&format!("{customer} .card-head"), 60.0, 100.0).await;
-    let after = (b.position(customer).await, b.position(order).await);
-    for (was, now) in [(before.0, after.0), (before.1, after.1)] {
+        let designs = b.local_design_files().await;
+        let names: Vec<&str> = designs.iter().map(|d| d.name.as_str()).collect();
+        let example = keyplan_core::examples::first();
+        assert_eq!(names, [example.name.as_str(), linked.name.as_str()]);
         assert!(
-            (now.0 - was.0 - 60.0).abs() < 3.0 && (now.1 - was.1 - 100.0).abs() < 3.0,
-            "every selected card moves with the pointer: {was:?} -> {now:?}"
+            designs[0].entity("NewEntity").is_some(),
+            "the entity added just before the link is saved: {:?}",
+            designs[0]
+                .entities
+                .iter()
+                .map(|e| &e.name)
+                .collect::<Vec<_>>()
         );
-    }
-    b.press(&[CONTROL], 'z').await;
-    eventually("one undo puts both back", || async {
-        b.saved_design().await.layout == keyplan_core::examples::first().layout
-    })
-    .await;
-    b.close().await;
+    });
 }
 
-#[tokio::test]
-async fn the_wheel_zooms_around_the_pointer() {
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    let card = "[data-entity=Order] .card-head";
-    let zoom_label = ".zoom-level";
-    let zoom_before = b.text(zoom_label).await;
-    let (x, y) = b.centre(card).await;
-    b.wheel(x, y, -300).await;
-    eventually("the zoom level grows", || async {
-        let now = b.text(zoom_label).await;
-        now.trim_end_matches('%').parse::<f64>().unwrap_or(0.0)
-            > zoom_before
-                .trim_end_matches('%')
-                .parse::<f64>()
-                .unwrap_or(0.0)
-    })
-    .await;
-    let (x2, y2) = b.centre(card).await;
-    assert!(
-        (x2 - x).abs() < 3.0 && (y2 - y).abs() < 3.0,
-        "the point under the pointer stays put: ({x}, {y}) -> ({x2}, {y2})"
-    );
-    b.close().await;
+#[test]
+fn shift_click_selects_two_cards_that_move_and_undo_together() {
+    app_test(async |b| {
+        let (customer, order) = ("[data-entity=Customer]", "[data-entity=Order]");
+        let before = (b.position(customer).await, b.position(order).await);
+        b.click(&format!("{customer} .card-head")).await;
+        b.shift_click(&format!("{order} .card-head")).await;
+        eventually("both cards are selected", || async {
+            b.client
+                .find_all(fantoccini::Locator::Css(".card.selected"))
+                .await
+                .map(|found| found.len() == 2)
+                .unwrap_or(false)
+        })
+        .await;
+
+        b.drag(&format!("{customer} .card-head"), 60.0, 100.0).await;
+        let after = (b.position(customer).await, b.position(order).await);
+        for (was, now) in [(before.0, after.0), (before.1, after.1)] {
+            assert!(
+                (now.0 - was.0 - 60.0).abs() < 3.0 && (now.1 - was.1 - 100.0).abs() < 3.0,
+                "every selected card moves with the pointer: {was:?} -> {now:?}"
+            );
+        }
+        b.press(&[CONTROL], 'z').await;
+        eventually("one undo puts both back", || async {
+            b.saved_design().await.layout == keyplan_core::examples::first().layout
+        })
+        .await;
+    });
+}
+
+#[test]
+fn the_wheel_zooms_around_the_pointer() {
+    app_test(async |b| {
+        let card = "[data-entity=Order] .card-head";
+        let zoom_label = ".zoom-level";
+        let zoom_before = b.text(zoom_label).await;
+        let (x, y) = b.centre(card).await;
+        b.wheel(x, y, -300).await;
+        eventually("the zoom level grows", || async {
+            let now = b.text(zoom_label).await;
+            now.trim_end_matches('%').parse::<f64>().unwrap_or(0.0)
+                > zoom_before
+                    .trim_end_matches('%')
+                    .parse::<f64>()
+                    .unwrap_or(0.0)
+        })
+        .await;
+        let (x2, y2) = b.centre(card).await;
+        assert!(
+            (x2 - x).abs() < 3.0 && (y2 - y).abs() < 3.0,
+            "the point under the pointer stays put: ({x}, {y}) -> ({x2}, {y2})"
+        );
+    });
 }
 
 #[tokio::test]
@@ -487,55 +469,53 @@ async fn a_shared_link_opens_the_same_design_in_a_fresh_profile_and_a_broken_one
     a.close().await;
 }
 
-#[tokio::test]
-async fn screenshots_of_the_main_views() {
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    b.screenshot("canvas-overview").await;
+#[test]
+fn screenshots_of_the_main_views() {
+    app_test(async |b| {
+        b.screenshot("canvas-overview").await;
 
-    // A pattern selected: its index and entities light up.
-    b.click("[data-pattern='Get orders by status']").await;
-    b.find("[data-testid=verdict-box]").await;
-    b.screenshot("canvas-pattern-selected").await;
+        // A pattern selected: its index and entities light up.
+        b.click("[data-pattern='Get orders by status']").await;
+        b.find("[data-testid=verdict-box]").await;
+        b.screenshot("canvas-pattern-selected").await;
 
-    // An entity with a broken template, underlined as typed.
-    b.click("[data-entity=Order] .card-head").await;
-    b.type_into("[data-testid=template-SK]", "ORDER#{orderId")
-        .await;
-    b.find(".template-field.invalid").await;
-    b.screenshot("canvas-template-diagnostic").await;
-    b.press(&[CONTROL], 'z').await;
+        // An entity with a broken template, underlined as typed.
+        b.click("[data-entity=Order] .card-head").await;
+        b.type_into("[data-testid=template-SK]", "ORDER#{orderId")
+            .await;
+        b.find(".template-field.invalid").await;
+        b.screenshot("canvas-template-diagnostic").await;
+        b.press(&[CONTROL], 'z').await;
 
-    b.click("[data-testid=findings-tab]").await;
-    b.screenshot("canvas-findings").await;
-    b.button("Data").await.click().await.expect("data tab");
-    b.find("[data-testid=data-view] table").await;
-    b.screenshot("canvas-data-view").await;
-    b.button("Cost").await.click().await.expect("cost tab");
-    b.find("[data-testid=monthly-total]").await;
-    b.screenshot("canvas-cost-view").await;
-    b.press(&[], '?').await;
-    b.find("[data-testid=dialog]").await;
-    b.screenshot("canvas-help").await;
-    b.press(&[], ESCAPE).await;
+        b.click("[data-testid=findings-tab]").await;
+        b.screenshot("canvas-findings").await;
+        b.button("Data").await.click().await.expect("data tab");
+        b.find("[data-testid=data-view] table").await;
+        b.screenshot("canvas-data-view").await;
+        b.button("Cost").await.click().await.expect("cost tab");
+        b.find("[data-testid=monthly-total]").await;
+        b.screenshot("canvas-cost-view").await;
+        b.press(&[], '?').await;
+        b.find("[data-testid=dialog]").await;
+        b.screenshot("canvas-help").await;
+        b.press(&[], ESCAPE).await;
 
-    // Usable from 1024 px wide: nothing is cut off sideways, the canvas keeps its room.
-    b.client
-        .set_window_size(1024, 768)
-        .await
-        .expect("a 1024 px window");
-    b.button("Canvas").await.click().await.expect("canvas tab");
-    b.click(".sidebar.left [role=tab]").await;
-    b.click("[data-pattern='Get orders by status']").await;
-    let fits = b
-        .js("const d = document.documentElement;\
+        // Usable from 1024 px wide: nothing is cut off sideways, the canvas keeps its room.
+        b.client
+            .set_window_size(1024, 768)
+            .await
+            .expect("a 1024 px window");
+        b.button("Canvas").await.click().await.expect("canvas tab");
+        b.click(".sidebar.left [role=tab]").await;
+        b.click("[data-pattern='Get orders by status']").await;
+        let fits = b
+            .js("const d = document.documentElement;\
              const canvas = document.querySelector('.canvas').getBoundingClientRect();\
              return [d.scrollWidth, d.clientWidth, canvas.width];")
-        .await;
-    let [scroll, client, canvas] = [0, 1, 2].map(|i| fits[i].as_f64().expect("a width"));
-    assert!(scroll <= client, "no sideways scrolling at 1024 px: {fits}");
-    assert!(canvas >= 400.0, "the canvas keeps room at 1024 px: {fits}");
-    b.screenshot("canvas-1024").await;
-    b.close().await;
+            .await;
+        let [scroll, client, canvas] = [0, 1, 2].map(|i| fits[i].as_f64().expect("a width"));
+        assert!(scroll <= client, "no sideways scrolling at 1024 px: {fits}");
+        assert!(canvas >= 400.0, "the canvas keeps room at 1024 px: {fits}");
+        b.screenshot("canvas-1024").await;
+    });
 }

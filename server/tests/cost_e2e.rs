@@ -6,7 +6,7 @@
 
 mod browser;
 
-use browser::{Browser, eventually, open_app};
+use browser::{Browser, app_test_with_server, eventually};
 
 /// The rows of the first table's billing modes: mode, Standard, Standard-IA (the order example
 /// has two tables, each with its five modes).
@@ -16,97 +16,95 @@ async fn modes(b: &Browser) -> Vec<String> {
     rows
 }
 
-#[tokio::test]
-async fn the_cost_tab_shows_every_billing_mode_and_follows_the_region() {
-    let Some((server, b)) = open_app().await else {
-        return;
-    };
-    // The order example, its orders holding a billion items.
-    let mut design = keyplan_core::examples::first();
-    design
-        .entities
-        .iter_mut()
-        .find(|e| e.name == "Order")
-        .expect("Order")
-        .volume = Some(keyplan_core::model::Volume::items(1_000_000_000));
-    b.store_as_open_design(&keyplan_core::file::to_string(&design))
-        .await;
-    b.visit(&server.url).await;
-    b.press(&[], '3').await;
-    b.find("[data-testid=billing-modes]").await;
-    let rows = modes(&b).await;
-    let labels: Vec<String> = rows
-        .iter()
-        .map(|r| {
-            r.split(['\t', '$', '—'])
-                .next()
-                .unwrap_or_default()
-                .trim()
-                .to_string()
-        })
-        .collect();
-    assert_eq!(
-        labels,
-        [
-            "on-demand",
-            "provisioned, auto scaling",
-            "provisioned at peak",
-            "provisioned, 1-year reserved",
-            "provisioned, 3-year reserved"
-        ],
-        "{rows:?}"
-    );
-    // Reserved capacity is not sold for Standard-IA.
-    assert!(rows[3].ends_with('—'), "{rows:?}");
-    // The billion orders are stored: the storage table counts them.
-    let storage = b.texts(".cost-table tbody tr").await;
-    assert!(
-        storage
+#[test]
+fn the_cost_tab_shows_every_billing_mode_and_follows_the_region() {
+    app_test_with_server(async |server, b| {
+        // The order example, its orders holding a billion items.
+        let mut design = keyplan_core::examples::first();
+        design
+            .entities
+            .iter_mut()
+            .find(|e| e.name == "Order")
+            .expect("Order")
+            .volume = Some(keyplan_core::model::Volume::items(1_000_000_000));
+        b.store_as_open_design(&keyplan_core::file::to_string(&design))
+            .await;
+        b.visit(&server.url).await;
+        b.press(&[], '3').await;
+        b.find("[data-testid=billing-modes]").await;
+        let rows = modes(&b).await;
+        let labels: Vec<String> = rows
             .iter()
-            .any(|r| r.starts_with("orders") && r.contains("1000")),
-        "{storage:?}"
-    );
-    let us_east = rows[0].clone();
-    b.find("[data-testid=region]")
-        .await
-        .select_by_value("eu-west-1")
-        .await
-        .expect("choose a Region");
-    eventually("the on-demand figure at eu-west-1's prices", || async {
-        modes(&b).await[0] != us_east
-    })
-    .await;
-    let caption = b.text("[data-testid=billing-modes] caption").await;
-    assert!(caption.contains("eu-west-1"), "{caption}");
+            .map(|r| {
+                r.split(['\t', '$', '—'])
+                    .next()
+                    .unwrap_or_default()
+                    .trim()
+                    .to_string()
+            })
+            .collect();
+        assert_eq!(
+            labels,
+            [
+                "on-demand",
+                "provisioned, auto scaling",
+                "provisioned at peak",
+                "provisioned, 1-year reserved",
+                "provisioned, 3-year reserved"
+            ],
+            "{rows:?}"
+        );
+        // Reserved capacity is not sold for Standard-IA.
+        assert!(rows[3].ends_with('—'), "{rows:?}");
+        // The billion orders are stored: the storage table counts them.
+        let storage = b.texts(".cost-table tbody tr").await;
+        assert!(
+            storage
+                .iter()
+                .any(|r| r.starts_with("orders") && r.contains("1000")),
+            "{storage:?}"
+        );
+        let us_east = rows[0].clone();
+        b.find("[data-testid=region]")
+            .await
+            .select_by_value("eu-west-1")
+            .await
+            .expect("choose a Region");
+        eventually("the on-demand figure at eu-west-1's prices", || async {
+            modes(&b).await[0] != us_east
+        })
+        .await;
+        let caption = b.text("[data-testid=billing-modes] caption").await;
+        assert!(caption.contains("eu-west-1"), "{caption}");
+    });
 }
 
-#[tokio::test]
-async fn an_entitys_items_in_production_set_in_the_inspector_are_stored_and_counted() {
-    let Some((server, b)) = open_app().await else {
-        return;
-    };
-    b.visit(&server.url).await;
-    b.press(&[], '1').await;
-    b.click("[data-entity=Order] .card-head").await;
-    b.type_into("[data-testid=entity-volume]", "2800000000")
+#[test]
+fn an_entitys_items_in_production_set_in_the_inspector_are_stored_and_counted() {
+    app_test_with_server(async |server, b| {
+        b.visit(&server.url).await;
+        b.press(&[], '1').await;
+        b.click("[data-entity=Order] .card-head").await;
+        b.type_into("[data-testid=entity-volume]", "2800000000")
+            .await;
+        eventually("the volume is in the design", || async {
+            b.saved_design()
+                .await
+                .entity("Order")
+                .and_then(|e| e.volume)
+                .map(|v| (v.items, v.item_bytes))
+                == Some((2_800_000_000, None))
+        })
         .await;
-    eventually("the volume is in the design", || async {
-        b.saved_design()
-            .await
-            .entity("Order")
-            .and_then(|e| e.volume)
-            .map(|v| (v.items, v.item_bytes))
-            == Some((2_800_000_000, None))
-    })
-    .await;
-    // The field keeps the focus (a `3` would go into it): the tab is clicked.
-    b.click("[data-testid=tab-cost]").await;
-    b.find("[data-testid=billing-modes]").await;
-    let storage = b.texts(".cost-table tbody tr").await;
-    assert!(
-        storage
-            .iter()
-            .any(|r| r.starts_with("orders") && r.contains("2800")),
-        "{storage:?}"
-    );
+        // The field keeps the focus (a `3` would go into it): the tab is clicked.
+        b.click("[data-testid=tab-cost]").await;
+        b.find("[data-testid=billing-modes]").await;
+        let storage = b.texts(".cost-table tbody tr").await;
+        assert!(
+            storage
+                .iter()
+                .any(|r| r.starts_with("orders") && r.contains("2800")),
+            "{storage:?}"
+        );
+    });
 }

@@ -10,7 +10,9 @@
 
 mod browser;
 
-use browser::{Browser, CONTROL, ESCAPE, eventually, open_app, prerequisites, start_server};
+use browser::{
+    Browser, CONTROL, ESCAPE, app_test, eventually, open_app, prerequisites, start_server,
+};
 use fantoccini::Locator;
 
 /// Every pair of entity cards that overlap on screen, by name.
@@ -53,156 +55,147 @@ async fn assert_no_overlap(b: &Browser, step: &str) {
 
 // issue 12, defect 1: the canvas captured the pointer on pointerdown, so the button's click
 // went to the canvas and a mouse click on "Add an entity" did nothing.
-#[tokio::test]
-async fn a_mouse_click_on_add_an_entity_in_a_blank_canvas_adds_one_and_says_which_table() {
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    b.new_blank_design().await;
-    b.mouse_click(".canvas-empty button").await;
-    eventually("a card is on the canvas", || async {
-        b.texts("[data-testid=entity-name]").await == ["NewEntity"]
-    })
-    .await;
-    // The first entity needs a table: the user is told one was made, and which.
-    let toast = b.text("[data-testid=toast]").await;
-    assert!(
-        toast.contains("Added table \u{201c}app\u{201d}"),
-        "the new table is named: {toast}"
-    );
-    assert_eq!(
-        b.value("[data-testid=entity-name-input]").await,
-        "NewEntity"
-    );
-    b.close().await;
+#[test]
+fn a_mouse_click_on_add_an_entity_in_a_blank_canvas_adds_one_and_says_which_table() {
+    app_test(async |b| {
+        b.new_blank_design().await;
+        b.mouse_click(".canvas-empty button").await;
+        eventually("a card is on the canvas", || async {
+            b.texts("[data-testid=entity-name]").await == ["NewEntity"]
+        })
+        .await;
+        // The first entity needs a table: the user is told one was made, and which.
+        let toast = b.text("[data-testid=toast]").await;
+        assert!(
+            toast.contains("Added table \u{201c}app\u{201d}"),
+            "the new table is named: {toast}"
+        );
+        assert_eq!(
+            b.value("[data-testid=entity-name-input]").await,
+            "NewEntity"
+        );
+    });
 }
 
 // issue 12: new cards landed exactly on top of the previous one.
-#[tokio::test]
-async fn entities_added_one_after_another_never_land_on_each_other() {
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    b.new_blank_design().await;
-    for n in 1..=4 {
+#[test]
+fn entities_added_one_after_another_never_land_on_each_other() {
+    app_test(async |b| {
+        b.new_blank_design().await;
+        for n in 1..=4 {
+            b.mouse_click("[data-testid=add-entity]").await;
+            eventually("the card appears", || async {
+                b.texts("[data-testid=entity-name]").await.len() == n
+            })
+            .await;
+            assert_no_overlap(&b, &format!("adding entity {n}")).await;
+        }
+        // Into an example too, whose middle is full of cards.
+        b.mouse_click_on(b.button("New").await).await;
+        b.mouse_click("[data-testid=gallery-example]").await;
+        b.find("[data-entity=Order]").await;
+        let before = b.texts("[data-testid=entity-name]").await.len();
         b.mouse_click("[data-testid=add-entity]").await;
         eventually("the card appears", || async {
-            b.texts("[data-testid=entity-name]").await.len() == n
+            b.texts("[data-testid=entity-name]").await.len() == before + 1
         })
         .await;
-        assert_no_overlap(&b, &format!("adding entity {n}")).await;
-    }
-    // Into an example too, whose middle is full of cards.
-    b.mouse_click_on(b.button("New").await).await;
-    b.mouse_click("[data-testid=gallery-example]").await;
-    b.find("[data-entity=Order]").await;
-    let before = b.texts("[data-testid=entity-name]").await.len();
-    b.mouse_click("[data-testid=add-entity]").await;
-    eventually("the card appears", || async {
-        b.texts("[data-testid=entity-name]").await.len() == before + 1
-    })
-    .await;
-    assert_no_overlap(&b, "adding an entity to the example").await;
-    b.close().await;
+        assert_no_overlap(&b, "adding an entity to the example").await;
+    });
 }
 
 // issue 12, defect 4: the data view showed the first six attributes of every item,
 // alphabetically and without a word, so Order items never showed `status`.
-#[tokio::test]
-async fn the_data_view_shows_every_attribute_of_an_item_key_attributes_first() {
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    b.press(&[], '2').await;
-    b.find("[data-testid=data-view] table.aggregate").await;
-    let rows = b
+#[test]
+fn the_data_view_shows_every_attribute_of_an_item_key_attributes_first() {
+    app_test(async |b| {
+        b.press(&[], '2').await;
+        b.find("[data-testid=data-view] table.aggregate").await;
+        let rows = b
         .js("return Array.from(document.querySelectorAll('[data-testid=data-view] table.aggregate tbody tr'), r => [r.querySelector('.entity-tag').innerText, r.querySelector('[data-testid=item-attributes]').innerText]);")
         .await;
-    let order = rows
-        .as_array()
-        .expect("rows")
-        .iter()
-        .find(|r| r[0] == "Order")
-        .expect("an Order item in the table's view")[1]
-        .as_str()
-        .expect("text")
-        .to_string();
-    for shown in ["GSI1PK: STATUS#", "status: ", "orderId: ", "customerId: "] {
-        assert!(order.contains(shown), "{shown:?} in {order:?}");
-    }
-    assert!(
-        order.find("GSI1PK").expect("GSI1PK") < order.find("orderId").expect("orderId"),
-        "key attributes come first: {order}"
-    );
-    // Order has 11 attributes besides PK and SK: the others are behind a "+N more".
-    assert!(order.contains("+3 more"), "{order}");
-    b.mouse_click("[data-testid=item-attributes] .more-attributes")
-        .await;
-    let first = b.text("[data-testid=item-attributes]").await;
-    assert!(!first.contains("more"), "expanded: {first}");
-    b.close().await;
+        let order = rows
+            .as_array()
+            .expect("rows")
+            .iter()
+            .find(|r| r[0] == "Order")
+            .expect("an Order item in the table's view")[1]
+            .as_str()
+            .expect("text")
+            .to_string();
+        for shown in ["GSI1PK: STATUS#", "status: ", "orderId: ", "customerId: "] {
+            assert!(order.contains(shown), "{shown:?} in {order:?}");
+        }
+        assert!(
+            order.find("GSI1PK").expect("GSI1PK") < order.find("orderId").expect("orderId"),
+            "key attributes come first: {order}"
+        );
+        // Order has 11 attributes besides PK and SK: the others are behind a "+N more".
+        assert!(order.contains("+3 more"), "{order}");
+        b.mouse_click("[data-testid=item-attributes] .more-attributes")
+            .await;
+        let first = b.text("[data-testid=item-attributes]").await;
+        assert!(!first.contains("more"), "expanded: {first}");
+    });
 }
 
 // issue 12, defect 6: the inspector kept showing a refused rename, an undone attribute name
 // (`value=` where `prop:value` is needed) and a cleared sort attribute.
-#[tokio::test]
-async fn the_inspector_shows_what_the_design_holds_after_a_refused_rename_an_undo_and_a_cleared_sort()
- {
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    // A refused rename: the name is taken, the field shows the name kept.
-    b.mouse_click("[data-entity=Customer] .card-head").await;
-    b.click_and_type("[data-testid=entity-name-input]", "Order")
+#[test]
+fn the_inspector_shows_what_the_design_holds_after_a_refused_rename_an_undo_and_a_cleared_sort() {
+    app_test(async |b| {
+        // A refused rename: the name is taken, the field shows the name kept.
+        b.mouse_click("[data-entity=Customer] .card-head").await;
+        b.click_and_type("[data-testid=entity-name-input]", "Order")
+            .await;
+        let toast = b.text("[data-testid=toast]").await;
+        assert!(toast.contains("Order"), "the refusal is explained: {toast}");
+        eventually("the field shows the kept name", || async {
+            b.value("[data-testid=entity-name-input]").await == "Customer"
+        })
         .await;
-    let toast = b.text("[data-testid=toast]").await;
-    assert!(toast.contains("Order"), "the refusal is explained: {toast}");
-    eventually("the field shows the kept name", || async {
-        b.value("[data-testid=entity-name-input]").await == "Customer"
-    })
-    .await;
 
-    // An attribute renamed, then undone: the field shows the old name again.
-    let first_attribute = "[aria-label='Name of attribute 2']";
-    b.click_and_type(first_attribute, "fullName").await;
-    eventually("the attribute is renamed", || async {
-        b.saved_design()
-            .await
-            .entity("Customer")
-            .is_some_and(|c| c.attributes[1].name == "fullName")
-    })
-    .await;
-    b.press(&[CONTROL], 'z').await;
-    eventually("undo shows the old name in the field", || async {
-        b.value(first_attribute).await == "name"
-    })
-    .await;
+        // An attribute renamed, then undone: the field shows the old name again.
+        let first_attribute = "[aria-label='Name of attribute 2']";
+        b.click_and_type(first_attribute, "fullName").await;
+        eventually("the attribute is renamed", || async {
+            b.saved_design()
+                .await
+                .entity("Customer")
+                .is_some_and(|c| c.attributes[1].name == "fullName")
+        })
+        .await;
+        b.press(&[CONTROL], 'z').await;
+        eventually("undo shows the old name in the field", || async {
+            b.value(first_attribute).await == "name"
+        })
+        .await;
 
-    // A sort condition cleared: "Sort by" shows none.
-    b.mouse_click("[data-pattern='Get orders by status']").await;
-    assert_eq!(
-        b.value("[aria-label='Sort condition attribute']").await,
-        "createdAt"
-    );
-    b.find("[aria-label='Sort condition operator']")
-        .await
-        .select_by_value("")
-        .await
-        .expect("no sort condition");
-    eventually("the sort is gone from the design", || async {
-        b.saved_design()
+        // A sort condition cleared: "Sort by" shows none.
+        b.mouse_click("[data-pattern='Get orders by status']").await;
+        assert_eq!(
+            b.value("[aria-label='Sort condition attribute']").await,
+            "createdAt"
+        );
+        b.find("[aria-label='Sort condition operator']")
             .await
-            .pattern("Get orders by status")
-            .is_some_and(|p| p.sort.is_none())
-    })
-    .await;
-    eventually("Sort by shows none", || async {
-        b.value("[aria-label='Sort condition attribute']")
+            .select_by_value("")
             .await
-            .is_empty()
-    })
-    .await;
-    b.close().await;
+            .expect("no sort condition");
+        eventually("the sort is gone from the design", || async {
+            b.saved_design()
+                .await
+                .pattern("Get orders by status")
+                .is_some_and(|p| p.sort.is_none())
+        })
+        .await;
+        eventually("Sort by shows none", || async {
+            b.value("[aria-label='Sort condition attribute']")
+                .await
+                .is_empty()
+        })
+        .await;
+    });
 }
 
 /// What overflows the window in the current view: the page scrolling sideways, or a control
@@ -350,84 +343,81 @@ async fn every_view_fits_the_window_at_1024_and_1440_in_light_and_dark() {
 }
 
 // issue 12, defect 12: the smaller things, each as a user meets it.
-#[tokio::test]
-async fn the_small_things_read_right() {
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
+#[test]
+fn the_small_things_read_right() {
+    app_test(async |b| {
+        // The help lists 4 (Run) with the other views.
+        b.press(&[], '?').await;
+        let help = b.text("[data-testid=dialog]").await;
+        assert!(help.contains("1 / 2 / 3 / 4"), "{help}");
+        b.press(&[], ESCAPE).await;
 
-    // The help lists 4 (Run) with the other views.
-    b.press(&[], '?').await;
-    let help = b.text("[data-testid=dialog]").await;
-    assert!(help.contains("1 / 2 / 3 / 4"), "{help}");
-    b.press(&[], ESCAPE).await;
-
-    // Gallery descriptions end at a word, with an ellipsis when cut.
-    b.mouse_click_on(b.button("New").await).await;
-    let shown = b.texts("[data-testid=gallery-text]").await;
-    let examples = keyplan_core::examples::all();
-    assert_eq!(shown.len(), examples.len());
-    for (text, (_, design)) in shown.iter().zip(&examples) {
-        let full = design.description.trim();
-        match text.strip_suffix('\u{2026}') {
-            None => assert_eq!(text, full),
-            Some(cut) => {
-                let next = full[cut.len()..].chars().next().unwrap_or(' ');
-                assert!(
-                    full.starts_with(cut) && !next.is_alphanumeric(),
-                    "cut mid-word: {text:?} of {full:?}"
-                );
+        // Gallery descriptions end at a word, with an ellipsis when cut.
+        b.mouse_click_on(b.button("New").await).await;
+        let shown = b.texts("[data-testid=gallery-text]").await;
+        let examples = keyplan_core::examples::all();
+        assert_eq!(shown.len(), examples.len());
+        for (text, (_, design)) in shown.iter().zip(&examples) {
+            let full = design.description.trim();
+            match text.strip_suffix('\u{2026}') {
+                None => assert_eq!(text, full),
+                Some(cut) => {
+                    let next = full[cut.len()..].chars().next().unwrap_or(' ');
+                    assert!(
+                        full.starts_with(cut) && !next.is_alphanumeric(),
+                        "cut mid-word: {text:?} of {full:?}"
+                    );
+                }
             }
         }
-    }
-    b.press(&[], ESCAPE).await;
+        b.press(&[], ESCAPE).await;
 
-    // A template error is said once, inline, not again as finding KP001.
-    b.mouse_click("[data-entity=Order] .card-head").await;
-    b.click_and_type("[data-testid=template-SK]", "ORDER#{orderId")
-        .await;
-    b.find(".template-field.invalid").await;
-    let said = b
-        .texts(".template-row.focused .diagnostic, .template-row .diagnostic")
-        .await;
-    assert!(!said.is_empty());
-    assert!(
-        said.iter().all(|d| !d.starts_with("KP001")),
-        "said twice: {said:?}"
-    );
-    b.press(&[CONTROL], 'z').await;
+        // A template error is said once, inline, not again as finding KP001.
+        b.mouse_click("[data-entity=Order] .card-head").await;
+        b.click_and_type("[data-testid=template-SK]", "ORDER#{orderId")
+            .await;
+        b.find(".template-field.invalid").await;
+        let said = b
+            .texts(".template-row.focused .diagnostic, .template-row .diagnostic")
+            .await;
+        assert!(!said.is_empty());
+        assert!(
+            said.iter().all(|d| !d.starts_with("KP001")),
+            "said twice: {said:?}"
+        );
+        b.press(&[CONTROL], 'z').await;
 
-    // A long table name stays inside its cards.
-    b.mouse_click(".table-head").await;
-    b.click_and_type(
-        "[data-testid=table-name-input]",
-        "customer-orders-production-eu-west-1",
-    )
-    .await;
-    eventually("the card shows the new table", || async {
-        b.text("[data-entity=Order] [data-testid=card-table]").await
-            == "customer-orders-production-eu-west-1"
-    })
-    .await;
-    let (card, chip) = (
-        b.rect("[data-entity=Order]").await,
-        b.rect("[data-entity=Order] [data-testid=card-table]").await,
-    );
-    assert!(
-        chip[2] <= card[2],
-        "the chip {chip:?} overflows its card {card:?}"
-    );
-    b.press(&[CONTROL], 'z').await;
-
-    // A relationship's label is drawn over a card put on top of it.
-    b.press(&[], ESCAPE).await;
-    let label = "[data-testid=relation-label]";
-    let (x, y) = b.centre(label).await;
-    let (hx, hy) = b.centre("[data-entity=DailyOrderCount] .card-head").await;
-    b.drag("[data-entity=DailyOrderCount] .card-head", x - hx, y - hy)
+        // A long table name stays inside its cards.
+        b.mouse_click(".table-head").await;
+        b.click_and_type(
+            "[data-testid=table-name-input]",
+            "customer-orders-production-eu-west-1",
+        )
         .await;
-    let (x, y) = b.centre(label).await;
-    let top = b
+        eventually("the card shows the new table", || async {
+            b.text("[data-entity=Order] [data-testid=card-table]").await
+                == "customer-orders-production-eu-west-1"
+        })
+        .await;
+        let (card, chip) = (
+            b.rect("[data-entity=Order]").await,
+            b.rect("[data-entity=Order] [data-testid=card-table]").await,
+        );
+        assert!(
+            chip[2] <= card[2],
+            "the chip {chip:?} overflows its card {card:?}"
+        );
+        b.press(&[CONTROL], 'z').await;
+
+        // A relationship's label is drawn over a card put on top of it.
+        b.press(&[], ESCAPE).await;
+        let label = "[data-testid=relation-label]";
+        let (x, y) = b.centre(label).await;
+        let (hx, hy) = b.centre("[data-entity=DailyOrderCount] .card-head").await;
+        b.drag("[data-entity=DailyOrderCount] .card-head", x - hx, y - hy)
+            .await;
+        let (x, y) = b.centre(label).await;
+        let top = b
         .js(&format!(
             "for (const s of document.querySelectorAll('.relations')) s.style.pointerEvents = 'auto';\
              const e = document.elementFromPoint({x}, {y});\
@@ -435,67 +425,65 @@ async fn the_small_things_read_right() {
              return e ? e.tagName + ' ' + (e.getAttribute('class') || '') : 'nothing';"
         ))
         .await;
-    assert_eq!(
-        top.as_str().unwrap_or_default(),
-        "text relation-label",
-        "the label is on top"
-    );
+        assert_eq!(
+            top.as_str().unwrap_or_default(),
+            "text relation-label",
+            "the label is on top"
+        );
 
-    // Counts: "1 table", not "1 tables".
-    b.new_blank_design().await;
-    b.mouse_click(".canvas-empty button").await;
-    b.find("[data-entity=NewEntity]").await;
-    b.press(&[], ESCAPE).await;
-    eventually("the design's counts", || async {
-        b.texts("[data-testid=inspector] .hint")
-            .await
-            .iter()
-            .any(|t| t == "1 table · 1 entity · 0 access patterns")
-    })
-    .await;
-    b.close().await;
+        // Counts: "1 table", not "1 tables".
+        b.new_blank_design().await;
+        b.mouse_click(".canvas-empty button").await;
+        b.find("[data-entity=NewEntity]").await;
+        b.press(&[], ESCAPE).await;
+        eventually("the design's counts", || async {
+            b.texts("[data-testid=inspector] .hint")
+                .await
+                .iter()
+                .any(|t| t == "1 table · 1 entity · 0 access patterns")
+        })
+        .await;
+    });
 }
 
 // issue 12: at 1024 px the left tabs wrapped at two-digit counts and "Order" broke into
 // "Orde r" in the data view.
-#[tokio::test]
-async fn at_1024_px_tabs_and_entity_names_stay_on_one_line() {
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    b.client.set_window_size(1024, 768).await.expect("resize");
-    // Two-digit counts in both left tabs.
-    for n in 0..4 {
-        b.mouse_click("[data-testid=add-pattern]").await;
-        eventually("the pattern is added", || async {
-            b.texts("[data-testid=pattern-row]").await.len() == 11 + n + 1
-        })
-        .await;
-    }
-    let heights = b
+#[test]
+fn at_1024_px_tabs_and_entity_names_stay_on_one_line() {
+    app_test(async |b| {
+        b.client.set_window_size(1024, 768).await.expect("resize");
+        // Two-digit counts in both left tabs.
+        for n in 0..4 {
+            b.mouse_click("[data-testid=add-pattern]").await;
+            eventually("the pattern is added", || async {
+                b.texts("[data-testid=pattern-row]").await.len() == 11 + n + 1
+            })
+            .await;
+        }
+        let heights = b
         .js("return Array.from(document.querySelectorAll('.sidebar.left .tab'), t => [t.innerText, t.getBoundingClientRect().height, t.querySelector('.count').getBoundingClientRect().height]);")
         .await;
-    for tab in heights.as_array().expect("tabs") {
-        let (height, count) = (tab[1].as_f64().expect("h"), tab[2].as_f64().expect("h"));
-        assert!(height < 2.0 * count + 12.0, "the tab wraps: {tab}");
-        let one_line = b
+        for tab in heights.as_array().expect("tabs") {
+            let (height, count) = (tab[1].as_f64().expect("h"), tab[2].as_f64().expect("h"));
+            assert!(height < 2.0 * count + 12.0, "the tab wraps: {tab}");
+            let one_line = b
             .js("return getComputedStyle(document.querySelector('.sidebar.left .tab')).whiteSpace;")
             .await;
-        assert_eq!(one_line, "nowrap");
-    }
-    b.press(&[], '2').await;
-    b.find("[data-testid=data-view] table.aggregate").await;
-    let tags = b
+            assert_eq!(one_line, "nowrap");
+        }
+        b.press(&[], '2').await;
+        b.find("[data-testid=data-view] table.aggregate").await;
+        let tags = b
         .js("return Array.from(document.querySelectorAll('.aggregate .entity-tag'), t => [t.innerText, t.getBoundingClientRect().height]);")
         .await;
-    for tag in tags.as_array().expect("tags") {
-        assert!(
-            tag[1].as_f64().expect("height") < 22.0,
-            "an entity name wraps: {tag}"
-        );
-    }
-    b.screenshot("data-view-1024").await;
-    b.close().await;
+        for tag in tags.as_array().expect("tags") {
+            assert!(
+                tag[1].as_f64().expect("height") < 22.0,
+                "an entity name wraps: {tag}"
+            );
+        }
+        b.screenshot("data-view-1024").await;
+    });
 }
 
 /// A NoSQL Workbench-free import with two notes: an mcp schema.json.
@@ -596,135 +584,133 @@ async fn has_required_attribute(b: &Browser, entity: &str, attribute: &str) {
 // Blank, add an entity, type key templates whose attributes come from quick fixes (inline and
 // from the findings list), a second table, four patterns, a suggestion applied, Save; no card
 // on top of another, no console error.
-#[tokio::test]
-async fn the_first_five_minutes_by_mouse() {
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    b.new_blank_design().await;
+#[test]
+fn the_first_five_minutes_by_mouse() {
+    app_test(async |b| {
+        b.new_blank_design().await;
 
-    // The first entity, by mouse on the empty canvas's button; its id follows its name.
-    b.mouse_click(".canvas-empty button").await;
-    b.find("[data-entity=NewEntity]").await;
-    b.click_and_type("[data-testid=entity-name-input]", "Customer")
-        .await;
-    eventually("the card is renamed", || async {
-        b.texts("[data-testid=entity-name]").await == ["Customer"]
-    })
-    .await;
-    assert_eq!(
-        b.value("[aria-label='Name of attribute 1']").await,
-        "customerId",
-        "the placeholder id follows the name"
-    );
-    b.click_and_type("[data-testid=template-PK]", "CUSTOMER#{customerId}")
-        .await;
-    // A variable that is no attribute yet: the template offers to add it.
-    b.click_and_type("[data-testid=template-SK]", "PROFILE#{email}")
-        .await;
-    apply_fix(&b, "template-fix", "Add attribute `email` to Customer").await;
-    has_required_attribute(&b, "Customer", "email").await;
-    assert_no_overlap(&b, "the first entity").await;
-
-    // A second entity in the same table.
-    b.mouse_click("[data-testid=add-entity]").await;
-    b.find("[data-entity=NewEntity]").await;
-    b.click_and_type("[data-testid=entity-name-input]", "Order")
-        .await;
-    card_on_screen(&b, "Order").await;
-    b.click_and_type("[data-testid=template-PK]", "CUSTOMER#{customerId}")
-        .await;
-    apply_fix(&b, "template-fix", "Add attribute `customerId` to Order").await;
-    has_required_attribute(&b, "Order", "customerId").await;
-    b.click_and_type("[data-testid=template-SK]", "ORDER#{orderId}")
-        .await;
-    b.mouse_click("[data-testid=add-attribute]").await;
-    b.click_and_type("[aria-label='Name of attribute 3']", "status")
-        .await;
-    assert_no_overlap(&b, "the second entity").await;
-
-    // A second table, and an entity in it.
-    b.mouse_click("[data-testid=add-table]").await;
-    eventually("the table editor shows the new table", || async {
-        b.value("[data-testid=table-name-input]").await == "table2"
-    })
-    .await;
-    b.mouse_click("[data-testid=add-entity]").await;
-    b.find("[data-entity=NewEntity]").await;
-    b.click_and_type("[data-testid=entity-name-input]", "AuditEvent")
-        .await;
-    card_on_screen(&b, "AuditEvent").await;
-    b.click_and_type("[data-testid=template-PK]", "EVENT#{auditEventId}")
-        .await;
-    b.click_and_type("[data-testid=template-SK]", "AT#{createdAt}")
-        .await;
-    assert_no_overlap(&b, "the entity in the second table").await;
-    let design = b.saved_design().await;
-    assert_eq!(
-        design.entity("AuditEvent").map(|e| e.table.as_str()),
-        Some("table2")
-    );
-
-    // The third key variable's attribute, from the findings list this time.
-    b.mouse_click("[data-testid=findings-tab]").await;
-    apply_fix(&b, "finding-fix", "Add attribute `createdAt` to AuditEvent").await;
-    has_required_attribute(&b, "AuditEvent", "createdAt").await;
-    b.mouse_click("[data-testid=patterns-tab]").await;
-
-    // Four patterns, each from its entity's card.
-    let patterns = [
-        ("Customer", "customerId"),
-        ("Order", "customerId"),
-        ("Order", "status"),
-        ("AuditEvent", "auditEventId"),
-    ];
-    for (n, (entity, inputs)) in patterns.iter().enumerate() {
-        b.mouse_click(&format!("[data-entity={entity}] .card-head"))
+        // The first entity, by mouse on the empty canvas's button; its id follows its name.
+        b.mouse_click(".canvas-empty button").await;
+        b.find("[data-entity=NewEntity]").await;
+        b.click_and_type("[data-testid=entity-name-input]", "Customer")
             .await;
-        b.mouse_click("[data-testid=add-pattern]").await;
-        eventually("the pattern is added", || async {
-            b.texts("[data-testid=pattern-row]").await.len() == n + 1
+        eventually("the card is renamed", || async {
+            b.texts("[data-testid=entity-name]").await == ["Customer"]
         })
         .await;
-        b.click_and_type("[data-testid=pattern-inputs]", inputs)
+        assert_eq!(
+            b.value("[aria-label='Name of attribute 1']").await,
+            "customerId",
+            "the placeholder id follows the name"
+        );
+        b.click_and_type("[data-testid=template-PK]", "CUSTOMER#{customerId}")
             .await;
-    }
-    let badge = "[data-testid=pattern-row] [data-testid=verdict-badge]";
-    eventually("the verdicts", || async {
-        b.texts(badge).await.len() == 4 && b.texts(badge).await[2] == "Scan"
-    })
-    .await;
+        // A variable that is no attribute yet: the template offers to add it.
+        b.click_and_type("[data-testid=template-SK]", "PROFILE#{email}")
+            .await;
+        apply_fix(&b, "template-fix", "Add attribute `email` to Customer").await;
+        has_required_attribute(&b, "Customer", "email").await;
+        assert_no_overlap(&b, "the first entity").await;
 
-    // The Scan's suggestion, applied.
-    b.mouse_click("[data-pattern='New access pattern 3']").await;
-    b.mouse_click("[data-testid=apply-suggestion]").await;
-    eventually("the suggested index serves it", || async {
-        b.texts(badge).await[2] == "Query on GSI1"
-    })
-    .await;
-    assert_no_overlap(&b, "the patterns").await;
-    let design = b.saved_design().await;
-    assert_eq!(design.entities.len(), 3);
-    assert_eq!(design.tables.len(), 2);
-    assert_eq!(design.patterns.len(), 4);
+        // A second entity in the same table.
+        b.mouse_click("[data-testid=add-entity]").await;
+        b.find("[data-entity=NewEntity]").await;
+        b.click_and_type("[data-testid=entity-name-input]", "Order")
+            .await;
+        card_on_screen(&b, "Order").await;
+        b.click_and_type("[data-testid=template-PK]", "CUSTOMER#{customerId}")
+            .await;
+        apply_fix(&b, "template-fix", "Add attribute `customerId` to Order").await;
+        has_required_attribute(&b, "Order", "customerId").await;
+        b.click_and_type("[data-testid=template-SK]", "ORDER#{orderId}")
+            .await;
+        b.mouse_click("[data-testid=add-attribute]").await;
+        b.click_and_type("[aria-label='Name of attribute 3']", "status")
+            .await;
+        assert_no_overlap(&b, "the second entity").await;
 
-    // Save, by mouse: the browser asks where (its save picker), the file holds the bytes
-    // `keyplan` writes for the design, and the top bar names the file.
-    b.offer_file_to_save("shop.keyplan.json").await;
-    b.mouse_click("[data-testid=save]").await;
-    eventually("the top bar names the saved file", || async {
-        b.texts("[data-testid=file-name]").await == ["shop.keyplan.json"]
-    })
-    .await;
-    assert_eq!(
-        b.file_text("shop.keyplan.json").await,
-        keyplan_core::file::to_string(&design)
-    );
-    assert!(!b.has("[data-testid=edited]").await, "saved, so not edited");
-    b.screenshot("first-five-minutes").await;
-    let errors = b.console_errors().await;
-    assert!(errors.is_empty(), "console errors: {errors:#?}");
-    b.close().await;
+        // A second table, and an entity in it.
+        b.mouse_click("[data-testid=add-table]").await;
+        eventually("the table editor shows the new table", || async {
+            b.value("[data-testid=table-name-input]").await == "table2"
+        })
+        .await;
+        b.mouse_click("[data-testid=add-entity]").await;
+        b.find("[data-entity=NewEntity]").await;
+        b.click_and_type("[data-testid=entity-name-input]", "AuditEvent")
+            .await;
+        card_on_screen(&b, "AuditEvent").await;
+        b.click_and_type("[data-testid=template-PK]", "EVENT#{auditEventId}")
+            .await;
+        b.click_and_type("[data-testid=template-SK]", "AT#{createdAt}")
+            .await;
+        assert_no_overlap(&b, "the entity in the second table").await;
+        let design = b.saved_design().await;
+        assert_eq!(
+            design.entity("AuditEvent").map(|e| e.table.as_str()),
+            Some("table2")
+        );
+
+        // The third key variable's attribute, from the findings list this time.
+        b.mouse_click("[data-testid=findings-tab]").await;
+        apply_fix(&b, "finding-fix", "Add attribute `createdAt` to AuditEvent").await;
+        has_required_attribute(&b, "AuditEvent", "createdAt").await;
+        b.mouse_click("[data-testid=patterns-tab]").await;
+
+        // Four patterns, each from its entity's card.
+        let patterns = [
+            ("Customer", "customerId"),
+            ("Order", "customerId"),
+            ("Order", "status"),
+            ("AuditEvent", "auditEventId"),
+        ];
+        for (n, (entity, inputs)) in patterns.iter().enumerate() {
+            b.mouse_click(&format!("[data-entity={entity}] .card-head"))
+                .await;
+            b.mouse_click("[data-testid=add-pattern]").await;
+            eventually("the pattern is added", || async {
+                b.texts("[data-testid=pattern-row]").await.len() == n + 1
+            })
+            .await;
+            b.click_and_type("[data-testid=pattern-inputs]", inputs)
+                .await;
+        }
+        let badge = "[data-testid=pattern-row] [data-testid=verdict-badge]";
+        eventually("the verdicts", || async {
+            b.texts(badge).await.len() == 4 && b.texts(badge).await[2] == "Scan"
+        })
+        .await;
+
+        // The Scan's suggestion, applied.
+        b.mouse_click("[data-pattern='New access pattern 3']").await;
+        b.mouse_click("[data-testid=apply-suggestion]").await;
+        eventually("the suggested index serves it", || async {
+            b.texts(badge).await[2] == "Query on GSI1"
+        })
+        .await;
+        assert_no_overlap(&b, "the patterns").await;
+        let design = b.saved_design().await;
+        assert_eq!(design.entities.len(), 3);
+        assert_eq!(design.tables.len(), 2);
+        assert_eq!(design.patterns.len(), 4);
+
+        // Save, by mouse: the browser asks where (its save picker), the file holds the bytes
+        // `keyplan` writes for the design, and the top bar names the file.
+        b.offer_file_to_save("shop.keyplan.json").await;
+        b.mouse_click("[data-testid=save]").await;
+        eventually("the top bar names the saved file", || async {
+            b.texts("[data-testid=file-name]").await == ["shop.keyplan.json"]
+        })
+        .await;
+        assert_eq!(
+            b.file_text("shop.keyplan.json").await,
+            keyplan_core::file::to_string(&design)
+        );
+        assert!(!b.has("[data-testid=edited]").await, "saved, so not edited");
+        b.screenshot("first-five-minutes").await;
+        let errors = b.console_errors().await;
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+    });
 }
 
 // issue 12: the cards of an imported design were placed on a grid with a fixed row height,

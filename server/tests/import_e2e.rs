@@ -7,7 +7,7 @@
 
 mod browser;
 
-use browser::{Browser, eventually, open_app, prerequisites, start_server};
+use browser::{Browser, app_test, eventually, prerequisites, start_server};
 use keyplan_core::export::{Target as Export, export};
 
 /// The example design in `to`, and what core reads back from it.
@@ -196,73 +196,73 @@ fn fixture(path: &str) -> String {
 
 // issue 15: the app's build has no JavaScript parser; served by `keyplan serve` it hands the
 // modules to POST /api/import and says what came back, errors with their line and column.
-#[tokio::test]
-async fn modules_dropped_or_chosen_open_through_the_server_and_say_what_was_read() {
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    let accept = b
-        .js("return document.querySelector('[data-testid=file-input]').accept;")
-        .await;
-    let accept = accept.as_str().expect("the accept attribute");
-    for extension in [".js", ".mjs", ".cjs", ".ts"] {
+#[test]
+fn modules_dropped_or_chosen_open_through_the_server_and_say_what_was_read() {
+    app_test(async |b| {
+        let accept = b
+            .js("return document.querySelector('[data-testid=file-input]').accept;")
+            .await;
+        let accept = accept.as_str().expect("the accept attribute");
+        for extension in [".js", ".mjs", ".cjs", ".ts"] {
+            assert!(
+                accept.split(',').any(|a| a == extension),
+                "{extension}: {accept}"
+            );
+        }
+
+        b.drop_file("orders.ts", ORDERS_TS).await;
+        let toast = b.toast_containing("Opened orders.ts").await;
+        b.screenshot("import-electrodb-toast").await;
         assert!(
-            accept.split(',').any(|a| a == extension),
-            "{extension}: {accept}"
+            toast
+                .starts_with("Opened orders.ts as an ElectroDB service: 4 entities, 3 collections"),
+            "{toast}"
         );
-    }
+        eventually("the service's entities are on the canvas", || async {
+            let mut names = entity_names(&b).await;
+            names.sort();
+            names == ["customer", "item", "order", "shipment"]
+        })
+        .await;
 
-    b.drop_file("orders.ts", ORDERS_TS).await;
-    let toast = b.toast_containing("Opened orders.ts").await;
-    b.screenshot("import-electrodb-toast").await;
-    assert!(
-        toast.starts_with("Opened orders.ts as an ElectroDB service: 4 entities, 3 collections"),
-        "{toast}"
-    );
-    eventually("the service's entities are on the canvas", || async {
-        let mut names = entity_names(&b).await;
-        names.sort();
-        names == ["customer", "item", "order", "shipment"]
-    })
-    .await;
+        // A OneTable schema written as a JavaScript module, chosen in the file picker.
+        let text = fixture("onetable/overview-schema.js");
+        let (format, expected) =
+            keyplan_core::import::detect_and_import_as(&text).expect("the fixture imports");
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let file = dir.path().join("overview-schema.js");
+        std::fs::write(&file, &text).expect("write the schema");
+        b.choose_file(&file).await;
+        let toast = b.toast_containing("Opened overview-schema.js").await;
+        b.screenshot("import-onetable-toast").await;
+        assert!(
+            toast.starts_with(&format!(
+                "Opened overview-schema.js as a OneTable schema: {} entities",
+                expected.design.entities.len()
+            )),
+            "{toast}"
+        );
+        assert_eq!(format, keyplan_core::import::Format::OneTable);
+        let names: Vec<String> = expected
+            .design
+            .entities
+            .iter()
+            .map(|e| e.name.clone())
+            .collect();
+        eventually("the schema's models are on the canvas", || async {
+            entity_names(&b).await == names
+        })
+        .await;
 
-    // A OneTable schema written as a JavaScript module, chosen in the file picker.
-    let text = fixture("onetable/overview-schema.js");
-    let (format, expected) =
-        keyplan_core::import::detect_and_import_as(&text).expect("the fixture imports");
-    let dir = tempfile::tempdir().expect("a temp dir");
-    let file = dir.path().join("overview-schema.js");
-    std::fs::write(&file, &text).expect("write the schema");
-    b.choose_file(&file).await;
-    let toast = b.toast_containing("Opened overview-schema.js").await;
-    b.screenshot("import-onetable-toast").await;
-    assert!(
-        toast.starts_with(&format!(
-            "Opened overview-schema.js as a OneTable schema: {} entities",
-            expected.design.entities.len()
-        )),
-        "{toast}"
-    );
-    assert_eq!(format, keyplan_core::import::Format::OneTable);
-    let names: Vec<String> = expected
-        .design
-        .entities
-        .iter()
-        .map(|e| e.name.clone())
-        .collect();
-    eventually("the schema's models are on the canvas", || async {
-        entity_names(&b).await == names
-    })
-    .await;
-
-    // A module that does not parse: the server's error, with its line and column.
-    b.drop_file("broken.ts", BROKEN_TS).await;
-    let toast = b.toast_containing("broken.ts could not be opened").await;
-    b.screenshot("import-module-error").await;
-    assert!(
-        toast.starts_with("broken.ts could not be opened: line 6, column "),
-        "{toast}"
-    );
+        // A module that does not parse: the server's error, with its line and column.
+        b.drop_file("broken.ts", BROKEN_TS).await;
+        let toast = b.toast_containing("broken.ts could not be opened").await;
+        b.screenshot("import-module-error").await;
+        assert!(
+            toast.starts_with("broken.ts could not be opened: line 6, column "),
+            "{toast}"
+        );
+    });
 }
 
 /// The built app served by a static web server (Python's), without keyplan's API.

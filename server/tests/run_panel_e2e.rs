@@ -7,7 +7,7 @@
 
 mod browser;
 
-use browser::{Browser, eventually, open_app};
+use browser::{Browser, app_test, app_test_with_server, eventually};
 
 /// Opens the Run tab and waits for its engine list.
 async fn open_run_tab(b: &Browser) {
@@ -19,136 +19,132 @@ async fn open_run_tab(b: &Browser) {
     b.find("[data-testid=run-engine]").await;
 }
 
-#[tokio::test]
-async fn running_the_order_example_on_the_embedded_engine_passes_every_covered_pattern() {
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    let patterns = keyplan_core::examples::first().patterns.len();
+#[test]
+fn running_the_order_example_on_the_embedded_engine_passes_every_covered_pattern() {
+    app_test(async |b| {
+        let patterns = keyplan_core::examples::first().patterns.len();
 
-    open_run_tab(&b).await;
-    let engine = b
-        .js("return document.querySelector('[data-testid=run-engine]').value;")
-        .await;
-    assert_eq!(
-        engine, "embedded",
-        "the default engine is preselected by name"
-    );
-    b.click("[data-testid=run-start]").await;
+        open_run_tab(&b).await;
+        let engine = b
+            .js("return document.querySelector('[data-testid=run-engine]').value;")
+            .await;
+        assert_eq!(
+            engine, "embedded",
+            "the default engine is preselected by name"
+        );
+        b.click("[data-testid=run-start]").await;
 
-    eventually("the run finishes", || async {
-        let status = b.texts("[data-testid=run-status]").await;
-        status.iter().any(|s| {
-            s.starts_with("Passed") || s.starts_with("Finished") || s.starts_with("The run failed")
+        eventually("the run finishes", || async {
+            let status = b.texts("[data-testid=run-status]").await;
+            status.iter().any(|s| {
+                s.starts_with("Passed")
+                    || s.starts_with("Finished")
+                    || s.starts_with("The run failed")
+            })
         })
-    })
-    .await;
-    let status = b.texts("[data-testid=run-status]").await;
-    let results = b.texts("[data-testid=run-pattern-status]").await;
-    b.screenshot("run-panel").await;
-    assert!(
-        status[0].starts_with("Passed"),
-        "run status: {status:?}, patterns: {results:?}"
-    );
-    assert_eq!(results.len(), patterns, "one row per pattern: {results:?}");
-    // The example keeps one read no index serves (a Scan): the run skips it, as its verdict says.
-    let design = keyplan_core::examples::first();
-    let (covered, reads) = keyplan_core::analyze(&design).coverage();
-    let skipped = results
-        .iter()
-        .filter(|r| r.eq_ignore_ascii_case("skipped"))
-        .count();
-    let passed = results
-        .iter()
-        .filter(|r| r.eq_ignore_ascii_case("pass"))
-        .count();
-    assert_eq!(skipped, reads - covered, "{results:?}");
-    assert_eq!(
-        passed,
-        patterns - skipped,
-        "every other pattern passes: {results:?}"
-    );
-    let cleanup = b.texts("[data-testid=run-cleanup]").await;
-    assert!(cleanup[0].starts_with("Cleanup: deleted"), "{cleanup:?}");
-    b.close().await;
+        .await;
+        let status = b.texts("[data-testid=run-status]").await;
+        let results = b.texts("[data-testid=run-pattern-status]").await;
+        b.screenshot("run-panel").await;
+        assert!(
+            status[0].starts_with("Passed"),
+            "run status: {status:?}, patterns: {results:?}"
+        );
+        assert_eq!(results.len(), patterns, "one row per pattern: {results:?}");
+        // The example keeps one read no index serves (a Scan): the run skips it, as its verdict says.
+        let design = keyplan_core::examples::first();
+        let (covered, reads) = keyplan_core::analyze(&design).coverage();
+        let skipped = results
+            .iter()
+            .filter(|r| r.eq_ignore_ascii_case("skipped"))
+            .count();
+        let passed = results
+            .iter()
+            .filter(|r| r.eq_ignore_ascii_case("pass"))
+            .count();
+        assert_eq!(skipped, reads - covered, "{results:?}");
+        assert_eq!(
+            passed,
+            patterns - skipped,
+            "every other pattern passes: {results:?}"
+        );
+        let cleanup = b.texts("[data-testid=run-cleanup]").await;
+        assert!(cleanup[0].starts_with("Cleanup: deleted"), "{cleanup:?}");
+    });
 }
 
 /// The sample the panel asks for is the one the run writes: an invalid count keeps Run off
 /// with a message; 3 items per entity (with seed 7) write exactly as many items as core
 /// generates for those counts. That the seed reaches the generator is checked by the API test
 /// (`run_api.rs`): the item count does not depend on it.
-#[tokio::test]
-async fn items_per_entity_and_a_seed_choose_the_sample_the_run_writes() {
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    open_run_tab(&b).await;
+#[test]
+fn items_per_entity_and_a_seed_choose_the_sample_the_run_writes() {
+    app_test(async |b| {
+        open_run_tab(&b).await;
 
-    b.find("[data-testid=run-items]")
-        .await
-        .send_keys("abc")
-        .await
-        .expect("type");
-    assert!(
-        b.text("[data-testid=run-sample-error]")
+        b.find("[data-testid=run-items]")
             .await
-            .contains("`abc`"),
-        "the message names the bad value"
-    );
-    let start = b.find("[data-testid=run-start]").await;
-    assert_eq!(
-        start.attr("disabled").await.expect("attr").as_deref(),
-        Some("true"),
-        "Run is off while a field is invalid"
-    );
+            .send_keys("abc")
+            .await
+            .expect("type");
+        assert!(
+            b.text("[data-testid=run-sample-error]")
+                .await
+                .contains("`abc`"),
+            "the message names the bad value"
+        );
+        let start = b.find("[data-testid=run-start]").await;
+        assert_eq!(
+            start.attr("disabled").await.expect("attr").as_deref(),
+            Some("true"),
+            "Run is off while a field is invalid"
+        );
 
-    b.type_into("[data-testid=run-items]", "3").await;
-    b.type_into("[data-testid=run-seed]", "7").await;
-    b.click("[data-testid=run-start]").await;
-    eventually("the run finishes", || async {
-        let status = b.texts("[data-testid=run-status]").await;
-        status
+        b.type_into("[data-testid=run-items]", "3").await;
+        b.type_into("[data-testid=run-seed]", "7").await;
+        b.click("[data-testid=run-start]").await;
+        eventually("the run finishes", || async {
+            let status = b.texts("[data-testid=run-status]").await;
+            status
+                .iter()
+                .any(|s| s.starts_with("Passed") || s.starts_with("The run failed"))
+        })
+        .await;
+        let design = keyplan_core::examples::first();
+        let counts = design
+            .entities
             .iter()
-            .any(|s| s.starts_with("Passed") || s.starts_with("The run failed"))
-    })
-    .await;
-    let design = keyplan_core::examples::first();
-    let counts = design
-        .entities
-        .iter()
-        .map(|e| (e.name.clone(), 3))
-        .collect();
-    let expected = keyplan_core::sample::generate(
-        &design,
-        &keyplan_core::sample::SampleConfig::new(counts, Some(7)),
-    )
-    .items
-    .len();
-    let status = b.texts("[data-testid=run-status]").await;
-    assert!(
-        status[0].starts_with("Passed") && status[0].contains(&format!(" {expected} items")),
-        "expected {expected} items written: {status:?}"
-    );
-    b.close().await;
+            .map(|e| (e.name.clone(), 3))
+            .collect();
+        let expected = keyplan_core::sample::generate(
+            &design,
+            &keyplan_core::sample::SampleConfig::new(counts, Some(7)),
+        )
+        .items
+        .len();
+        let status = b.texts("[data-testid=run-status]").await;
+        assert!(
+            status[0].starts_with("Passed") && status[0].contains(&format!(" {expected} items")),
+            "expected {expected} items written: {status:?}"
+        );
+    });
 }
 
-#[tokio::test]
-async fn a_server_that_went_away_is_reported_instead_of_an_engine_list() {
-    let Some((server, b)) = open_app().await else {
-        return;
-    };
-    b.find("[data-testid=entity-name]").await;
-    drop(server);
+#[test]
+fn a_server_that_went_away_is_reported_instead_of_an_engine_list() {
+    app_test_with_server(async |server, b| {
+        b.find("[data-testid=entity-name]").await;
+        drop(server);
 
-    b.button("Run")
-        .await
-        .click()
-        .await
-        .expect("open the Run tab");
-    let message = b.text("[data-testid=run-unreachable]").await;
-    assert!(
-        message.starts_with("Cannot run: the keyplan server could not be reached"),
-        "{message}"
-    );
-    b.close().await;
+        b.button("Run")
+            .await
+            .click()
+            .await
+            .expect("open the Run tab");
+        let message = b.text("[data-testid=run-unreachable]").await;
+        assert!(
+            message.starts_with("Cannot run: the keyplan server could not be reached"),
+            "{message}"
+        );
+    });
 }

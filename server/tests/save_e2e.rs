@@ -15,8 +15,8 @@ mod browser;
 use std::path::{Path, PathBuf};
 
 use browser::{
-    Browser, CONTROL, ESCAPE, SHIFT, downloads, eventually, generated_design, open_app,
-    prerequisites, start_server, workspace,
+    Browser, CONTROL, ESCAPE, SHIFT, app_test, app_test_with_server, downloads, eventually,
+    generated_design, open_app, prerequisites, start_server, workspace,
 };
 use serde_json::{Value, json};
 
@@ -25,182 +25,174 @@ async fn title_text(b: &Browser) -> String {
 }
 
 // issue 12: a design could not be saved as a file at all.
-#[tokio::test]
-async fn save_downloads_the_design_file_the_cli_writes_where_the_browser_cannot_write_files() {
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    let dir = tempfile::tempdir().expect("a download directory");
-    b.download_into(dir.path()).await;
-    b.without_file_pickers().await;
-    b.autosaved().await;
+#[test]
+fn save_downloads_the_design_file_the_cli_writes_where_the_browser_cannot_write_files() {
+    app_test(async |b| {
+        let dir = tempfile::tempdir().expect("a download directory");
+        b.download_into(dir.path()).await;
+        b.without_file_pickers().await;
+        b.autosaved().await;
 
-    b.press(&[CONTROL], 's').await;
-    eventually("the design file is downloaded", || async {
-        downloads(dir.path()).len() == 1
-    })
-    .await;
-    let first = &downloads(dir.path())[0].clone();
-    assert_eq!(
-        first.file_name().and_then(|n| n.to_str()),
-        Some("order-management.keyplan.json")
-    );
-    let cli = keyplan_core::file::to_string(&keyplan_core::examples::first());
-    assert_eq!(std::fs::read_to_string(first).expect("read it"), cli);
-    eventually("the top bar names the file", || async {
-        b.texts("[data-testid=file-name]").await == ["order-management.keyplan.json"]
-    })
-    .await;
-    assert!(!b.has("[data-testid=edited]").await);
-
-    // An edit marks the design edited; the Save button writes the edited design.
-    b.type_into("[data-testid=design-name-input]", "Order management v2")
+        b.press(&[CONTROL], 's').await;
+        eventually("the design file is downloaded", || async {
+            downloads(dir.path()).len() == 1
+        })
         .await;
-    b.find("[data-testid=edited]").await;
-    // Chrome asks before a page's second download; grant it as a user would.
-    let _ = b
-        .try_cdp(
-            "Browser.setPermission",
-            json!({ "permission": { "name": "automatic-downloads" }, "setting": "granted" }),
-        )
+        let first = &downloads(dir.path())[0].clone();
+        assert_eq!(
+            first.file_name().and_then(|n| n.to_str()),
+            Some("order-management.keyplan.json")
+        );
+        let cli = keyplan_core::file::to_string(&keyplan_core::examples::first());
+        assert_eq!(std::fs::read_to_string(first).expect("read it"), cli);
+        eventually("the top bar names the file", || async {
+            b.texts("[data-testid=file-name]").await == ["order-management.keyplan.json"]
+        })
         .await;
-    std::fs::remove_file(first).expect("remove the first download");
-    b.click("[data-testid=save]").await;
-    eventually("the edited design is downloaded", || async {
-        downloads(dir.path()).len() == 1
-    })
-    .await;
-    let saved = keyplan_core::file::to_string(&b.saved_design().await);
-    assert!(saved.contains("Order management v2"));
-    let second = &downloads(dir.path())[0];
-    assert_eq!(std::fs::read_to_string(second).expect("read it"), saved);
-    eventually("the edited mark goes", || async {
-        !b.has("[data-testid=edited]").await
-    })
-    .await;
+        assert!(!b.has("[data-testid=edited]").await);
 
-    // The export dialog offers the design file too.
-    b.button("Export").await.click().await.expect("open export");
-    b.find("[data-testid=export-format] option[value=keyplan]")
-        .await
-        .click()
-        .await
-        .expect("pick the design file");
-    eventually("the preview is the design file", || async {
-        b.text("[data-testid=export-preview]").await.trim() == saved.trim()
-    })
-    .await;
-    b.close().await;
+        // An edit marks the design edited; the Save button writes the edited design.
+        b.type_into("[data-testid=design-name-input]", "Order management v2")
+            .await;
+        b.find("[data-testid=edited]").await;
+        // Chrome asks before a page's second download; grant it as a user would.
+        let _ = b
+            .try_cdp(
+                "Browser.setPermission",
+                json!({ "permission": { "name": "automatic-downloads" }, "setting": "granted" }),
+            )
+            .await;
+        std::fs::remove_file(first).expect("remove the first download");
+        b.click("[data-testid=save]").await;
+        eventually("the edited design is downloaded", || async {
+            downloads(dir.path()).len() == 1
+        })
+        .await;
+        let saved = keyplan_core::file::to_string(&b.saved_design().await);
+        assert!(saved.contains("Order management v2"));
+        let second = &downloads(dir.path())[0];
+        assert_eq!(std::fs::read_to_string(second).expect("read it"), saved);
+        eventually("the edited mark goes", || async {
+            !b.has("[data-testid=edited]").await
+        })
+        .await;
+
+        // The export dialog offers the design file too.
+        b.button("Export").await.click().await.expect("open export");
+        b.find("[data-testid=export-format] option[value=keyplan]")
+            .await
+            .click()
+            .await
+            .expect("pick the design file");
+        eventually("the preview is the design file", || async {
+            b.text("[data-testid=export-preview]").await.trim() == saved.trim()
+        })
+        .await;
+    });
 }
 
 // issue 12: Save writes back to the file the design was opened from; Save as asks where.
-#[tokio::test]
-async fn save_writes_back_to_the_file_the_design_was_opened_from() {
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    let mut design = generated_design(3);
-    design.name = "Write-back shop".into();
-    let text = keyplan_core::file::to_string(&design);
-    b.offer_file_to_open("shop.keyplan.json", &text).await;
+#[test]
+fn save_writes_back_to_the_file_the_design_was_opened_from() {
+    app_test(async |b| {
+        let mut design = generated_design(3);
+        design.name = "Write-back shop".into();
+        let text = keyplan_core::file::to_string(&design);
+        b.offer_file_to_open("shop.keyplan.json", &text).await;
 
-    b.click("[aria-label='Open a file']").await;
-    eventually("the file opens under its name", || async {
-        b.texts("[data-testid=file-name]").await == ["shop.keyplan.json"]
-    })
-    .await;
-    assert_eq!(title_text(&b).await, "Write-back shop");
-    assert!(!b.has("[data-testid=edited]").await);
-
-    b.type_into("[data-testid=design-name-input]", "Write-back shop, edited")
+        b.click("[aria-label='Open a file']").await;
+        eventually("the file opens under its name", || async {
+            b.texts("[data-testid=file-name]").await == ["shop.keyplan.json"]
+        })
         .await;
-    b.find("[data-testid=edited]").await;
-    b.press(&[CONTROL], 's').await;
-    eventually("the edited mark goes once saved", || async {
-        !b.has("[data-testid=edited]").await
-    })
-    .await;
-    let expected = keyplan_core::file::to_string(&b.saved_design().await);
-    assert!(expected.contains("Write-back shop, edited"));
-    assert_eq!(b.file_text("shop.keyplan.json").await, expected);
+        assert_eq!(title_text(&b).await, "Write-back shop");
+        assert!(!b.has("[data-testid=edited]").await);
 
-    // Save as writes where the picker says and links the design to that file.
-    b.offer_file_to_save("copy.keyplan.json").await;
-    b.click("[data-testid=save-as]").await;
-    eventually("the design is linked to the new file", || async {
-        b.texts("[data-testid=file-name]").await == ["copy.keyplan.json"]
-    })
-    .await;
-    assert_eq!(b.file_text("copy.keyplan.json").await, expected);
-    assert_eq!(
-        b.js("return window.suggestedName;").await,
-        json!("shop.keyplan.json")
-    );
-    b.close().await;
+        b.type_into("[data-testid=design-name-input]", "Write-back shop, edited")
+            .await;
+        b.find("[data-testid=edited]").await;
+        b.press(&[CONTROL], 's').await;
+        eventually("the edited mark goes once saved", || async {
+            !b.has("[data-testid=edited]").await
+        })
+        .await;
+        let expected = keyplan_core::file::to_string(&b.saved_design().await);
+        assert!(expected.contains("Write-back shop, edited"));
+        assert_eq!(b.file_text("shop.keyplan.json").await, expected);
+
+        // Save as writes where the picker says and links the design to that file.
+        b.offer_file_to_save("copy.keyplan.json").await;
+        b.click("[data-testid=save-as]").await;
+        eventually("the design is linked to the new file", || async {
+            b.texts("[data-testid=file-name]").await == ["copy.keyplan.json"]
+        })
+        .await;
+        assert_eq!(b.file_text("copy.keyplan.json").await, expected);
+        assert_eq!(
+            b.js("return window.suggestedName;").await,
+            json!("shop.keyplan.json")
+        );
+    });
 }
 
 // issue 12: designs move from localStorage (the old layout) into IndexedDB on first load.
-#[tokio::test]
-async fn designs_in_the_old_local_storage_layout_move_into_the_database() {
-    let Some((server, b)) = open_app().await else {
-        return;
-    };
-    let mut legacy = generated_design(2);
-    legacy.name = "Legacy shop".into();
-    b.store_as_open_design(&keyplan_core::file::to_string(&legacy))
-        .await;
+#[test]
+fn designs_in_the_old_local_storage_layout_move_into_the_database() {
+    app_test_with_server(async |server, b| {
+        let mut legacy = generated_design(2);
+        legacy.name = "Legacy shop".into();
+        b.store_as_open_design(&keyplan_core::file::to_string(&legacy))
+            .await;
 
-    b.visit(&server.url).await;
-    eventually("the old design opens", || async {
-        title_text(&b).await == "Legacy shop"
-    })
-    .await;
-    assert_eq!(
-        b.texts("[data-testid=entity-name]").await,
-        ["Entity000", "Entity001"]
-    );
-    let left = b
+        b.visit(&server.url).await;
+        eventually("the old design opens", || async {
+            title_text(&b).await == "Legacy shop"
+        })
+        .await;
+        assert_eq!(
+            b.texts("[data-testid=entity-name]").await,
+            ["Entity000", "Entity001"]
+        );
+        let left = b
         .js("return Object.keys(localStorage).filter(k => k.startsWith('keyplan.design')).length;")
         .await;
-    assert_eq!(left, json!(0), "the old keys are removed once moved");
-    let designs = b.local_designs().await;
-    assert!(designs.contains(&"Legacy shop".to_string()), "{designs:?}");
+        assert_eq!(left, json!(0), "the old keys are removed once moved");
+        let designs = b.local_designs().await;
+        assert!(designs.contains(&"Legacy shop".to_string()), "{designs:?}");
 
-    b.visit(&server.url).await;
-    eventually("it opens again from the database", || async {
-        title_text(&b).await == "Legacy shop"
-    })
-    .await;
-    b.close().await;
+        b.visit(&server.url).await;
+        eventually("it opens again from the database", || async {
+            title_text(&b).await == "Legacy shop"
+        })
+        .await;
+    });
 }
 
 // issue 12: IndexedDB writes are asynchronous; an edit right before the page goes is kept.
-#[tokio::test]
-async fn an_edit_right_before_a_reload_survives_it() {
-    let Some((server, b)) = open_app().await else {
-        return;
-    };
-    b.autosaved().await;
-    // The edit and the reload in one script: no idle moment for autosave in between.
-    b.js(
-        "const field = document.querySelector('[data-testid=design-name-input]');\
+#[test]
+fn an_edit_right_before_a_reload_survives_it() {
+    app_test_with_server(async |server, b| {
+        b.autosaved().await;
+        // The edit and the reload in one script: no idle moment for autosave in between.
+        b.js(
+            "const field = document.querySelector('[data-testid=design-name-input]');\
           field.focus();\
           field.value = 'Renamed right before the reload';\
           field.dispatchEvent(new Event('input', { bubbles: true }));\
           setTimeout(() => location.reload(), 0);\
           return 0;",
-    )
-    .await;
-    eventually("the page reloads", || async {
-        b.js("return performance.getEntriesByType('navigation')[0].type;")
-            .await
-            == json!("reload")
-    })
-    .await;
-    b.find("[data-testid=coverage-summary]").await;
-    assert_eq!(title_text(&b).await, "Renamed right before the reload");
-    let _ = server;
-    b.close().await;
+        )
+        .await;
+        eventually("the page reloads", || async {
+            b.js("return performance.getEntriesByType('navigation')[0].type;")
+                .await
+                == json!("reload")
+        })
+        .await;
+        b.find("[data-testid=coverage-summary]").await;
+        assert_eq!(title_text(&b).await, "Renamed right before the reload");
+        let _ = server;
+    });
 }
 
 /// The corpus beside the checkout (`shared/` next to it in CI, two levels up in a worktree).
@@ -335,74 +327,70 @@ async fn a_design_too_big_for_the_storage_says_so_and_offers_a_way_out() {
 }
 
 // issue 12: "Delete this design from the browser" deleted at once, with no way back.
-#[tokio::test]
-async fn deleting_a_design_asks_first_and_can_be_undone() {
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    b.autosaved().await;
-    b.click("[data-testid=delete-this-design]").await;
-    b.find("[data-testid=confirm-delete]").await;
-    b.click("[data-testid=confirm-cancel]").await;
-    assert_eq!(b.local_designs().await, ["Order management"]);
+#[test]
+fn deleting_a_design_asks_first_and_can_be_undone() {
+    app_test(async |b| {
+        b.autosaved().await;
+        b.click("[data-testid=delete-this-design]").await;
+        b.find("[data-testid=confirm-delete]").await;
+        b.click("[data-testid=confirm-cancel]").await;
+        assert_eq!(b.local_designs().await, ["Order management"]);
 
-    b.click("[data-testid=delete-this-design]").await;
-    b.click("[data-testid=confirm-delete]").await;
-    b.find("[data-testid=undo-delete]").await;
-    eventually("a blank design replaces it", || async {
-        title_text(&b).await == "Untitled design"
-    })
-    .await;
-    assert_eq!(b.local_designs().await, ["Untitled design"]);
+        b.click("[data-testid=delete-this-design]").await;
+        b.click("[data-testid=confirm-delete]").await;
+        b.find("[data-testid=undo-delete]").await;
+        eventually("a blank design replaces it", || async {
+            title_text(&b).await == "Untitled design"
+        })
+        .await;
+        assert_eq!(b.local_designs().await, ["Untitled design"]);
 
-    b.click("[data-testid=undo-delete]").await;
-    eventually("the deleted design is back and open", || async {
-        title_text(&b).await == "Order management"
-    })
-    .await;
-    let mut designs = b.local_designs().await;
-    designs.sort();
-    assert_eq!(designs, ["Order management", "Untitled design"]);
-    b.close().await;
+        b.click("[data-testid=undo-delete]").await;
+        eventually("the deleted design is back and open", || async {
+            title_text(&b).await == "Order management"
+        })
+        .await;
+        let mut designs = b.local_designs().await;
+        designs.sort();
+        assert_eq!(designs, ["Order management", "Untitled design"]);
+    });
 }
 
 // issue 12: the design list was a bare <select> with no dates, rename or duplicate.
-#[tokio::test]
-async fn the_design_list_shows_dates_and_renames_and_duplicates() {
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    b.autosaved().await;
-    b.click("[data-testid=design-switcher]").await;
-    let meta = b.text("[data-testid=design-row] .design-meta").await;
-    assert!(meta.chars().any(|c| c.is_ascii_digit()), "{meta:?}");
+#[test]
+fn the_design_list_shows_dates_and_renames_and_duplicates() {
+    app_test(async |b| {
+        b.autosaved().await;
+        b.click("[data-testid=design-switcher]").await;
+        let meta = b.text("[data-testid=design-row] .design-meta").await;
+        assert!(meta.chars().any(|c| c.is_ascii_digit()), "{meta:?}");
 
-    b.click("[data-testid=design-duplicate]").await;
-    eventually("the copy opens", || async {
-        title_text(&b).await == "Order management (copy)"
-    })
-    .await;
+        b.click("[data-testid=design-duplicate]").await;
+        eventually("the copy opens", || async {
+            title_text(&b).await == "Order management (copy)"
+        })
+        .await;
 
-    b.click("[data-testid=design-switcher]").await;
-    eventually("the list has both", || async {
-        b.texts("[data-testid=design-name]").await.len() == 2
-    })
-    .await;
-    // Rename the original (not the open one): the second row, newest first.
-    b.js("document.querySelectorAll('[data-testid=design-rename]')[1].click(); return 0;")
+        b.click("[data-testid=design-switcher]").await;
+        eventually("the list has both", || async {
+            b.texts("[data-testid=design-name]").await.len() == 2
+        })
         .await;
-    b.type_into("[data-testid=design-rename-input]", "Orders, original")
+        // Rename the original (not the open one): the second row, newest first.
+        b.js("document.querySelectorAll('[data-testid=design-rename]')[1].click(); return 0;")
+            .await;
+        b.type_into("[data-testid=design-rename-input]", "Orders, original")
+            .await;
+        eventually("the list shows the new name", || async {
+            let mut names = b.texts("[data-testid=design-name]").await;
+            names.sort();
+            names == ["Order management (copy)", "Orders, original"]
+        })
         .await;
-    eventually("the list shows the new name", || async {
-        let mut names = b.texts("[data-testid=design-name]").await;
-        names.sort();
-        names == ["Order management (copy)", "Orders, original"]
-    })
-    .await;
-    let mut designs = b.local_designs().await;
-    designs.sort();
-    assert_eq!(designs, ["Order management (copy)", "Orders, original"]);
-    b.close().await;
+        let mut designs = b.local_designs().await;
+        designs.sort();
+        assert_eq!(designs, ["Order management (copy)", "Orders, original"]);
+    });
 }
 
 /// Where focus is: the element's label (its aria-label, else its text) and whether it is in
@@ -419,52 +407,48 @@ async fn focus(b: &Browser) -> (String, bool) {
 }
 
 // issue 12: dialogs neither took focus, nor kept Tab inside, nor gave it back.
-#[tokio::test]
-async fn dialogs_take_focus_keep_tab_inside_and_give_it_back() {
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    let help = "[aria-label='Keyboard shortcuts (?)']";
-    b.click(help).await;
-    b.find("[data-testid=dialog]").await;
-    eventually("the dialog takes focus", || async { focus(&b).await.1 }).await;
-    for _ in 0..4 {
-        b.press(&[], '\u{E004}').await;
-        assert!(focus(&b).await.1, "Tab left the dialog");
-    }
-    b.press(&[SHIFT], '\u{E004}').await;
-    assert!(focus(&b).await.1, "Shift+Tab left the dialog");
-    b.press(&[], ESCAPE).await;
-    eventually("focus goes back to the help button", || async {
-        focus(&b).await.0 == "Keyboard shortcuts (?)"
-    })
-    .await;
+#[test]
+fn dialogs_take_focus_keep_tab_inside_and_give_it_back() {
+    app_test(async |b| {
+        let help = "[aria-label='Keyboard shortcuts (?)']";
+        b.click(help).await;
+        b.find("[data-testid=dialog]").await;
+        eventually("the dialog takes focus", || async { focus(&b).await.1 }).await;
+        for _ in 0..4 {
+            b.press(&[], '\u{E004}').await;
+            assert!(focus(&b).await.1, "Tab left the dialog");
+        }
+        b.press(&[SHIFT], '\u{E004}').await;
+        assert!(focus(&b).await.1, "Shift+Tab left the dialog");
+        b.press(&[], ESCAPE).await;
+        eventually("focus goes back to the help button", || async {
+            focus(&b).await.0 == "Keyboard shortcuts (?)"
+        })
+        .await;
 
-    // The export dialog focuses its first control, the format.
-    b.button("Export").await.click().await.expect("open export");
-    eventually("the format has focus", || async {
-        focus(&b).await.0 == "Export format"
-    })
-    .await;
-    b.press(&[SHIFT], '\u{E004}').await;
-    assert!(
-        focus(&b).await.1,
-        "Shift+Tab from the first control wraps inside"
-    );
-    b.close().await;
+        // The export dialog focuses its first control, the format.
+        b.button("Export").await.click().await.expect("open export");
+        eventually("the format has focus", || async {
+            focus(&b).await.0 == "Export format"
+        })
+        .await;
+        b.press(&[SHIFT], '\u{E004}').await;
+        assert!(
+            focus(&b).await.1,
+            "Shift+Tab from the first control wraps inside"
+        );
+    });
 }
 
 // issue 12: entity cards and "+ Entity" showed no focus ring; every control must be reachable
 // by Tab and show one.
-#[tokio::test]
-async fn every_control_is_reachable_by_tab_and_shows_a_focus_ring() {
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    b.autosaved().await;
-    // Record each element that takes focus, with whether a ring is drawn (an outline or the
-    // focus box-shadow) at that moment.
-    b.js("window.focusLog = [];\
+#[test]
+fn every_control_is_reachable_by_tab_and_shows_a_focus_ring() {
+    app_test(async |b| {
+        b.autosaved().await;
+        // Record each element that takes focus, with whether a ring is drawn (an outline or the
+        // focus box-shadow) at that moment.
+        b.js("window.focusLog = [];\
           document.addEventListener('focusin', e => {\
             const s = getComputedStyle(e.target);\
             const ring = (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2) || s.boxShadow.includes('0px 0px 0px 3px');\
@@ -473,16 +457,16 @@ async fn every_control_is_reachable_by_tab_and_shows_a_focus_ring() {
           document.activeElement.blur();\
           return 0;")
         .await;
-    let controls = b
+        let controls = b
         .js("return Array.from(document.querySelectorAll('button, input, select, textarea, [tabindex]'))\
                .filter(e => !e.disabled && e.tabIndex >= 0 && e.getClientRects().length > 0).length;")
         .await
         .as_u64()
         .expect("a count");
-    for _ in 0..controls + 5 {
-        b.press(&[], '\u{E004}').await;
-    }
-    let report = b
+        for _ in 0..controls + 5 {
+            b.press(&[], '\u{E004}').await;
+        }
+        let report = b
         .js("const all = Array.from(document.querySelectorAll('button, input, select, textarea, [tabindex]'))\
                .filter(e => !e.disabled && e.tabIndex >= 0 && e.getClientRects().length > 0);\
              const name = e => e.getAttribute('aria-label') || e.getAttribute('data-testid') || e.innerText.trim().slice(0, 30) || e.tagName;\
@@ -494,84 +478,82 @@ async fn every_control_is_reachable_by_tab_and_shows_a_focus_ring() {
                addEntity: window.focusLog.some(f => f.el.dataset.testid === 'add-entity'),\
              };")
         .await;
-    assert_eq!(report["unreached"], json!([]), "not reachable by Tab");
-    assert_eq!(report["ringless"], json!([]), "focused without a ring");
-    assert!(report["cards"].as_u64().unwrap_or(0) > 0, "{report}");
-    assert_eq!(report["addEntity"], json!(true), "{report}");
-    b.close().await;
+        assert_eq!(report["unreached"], json!([]), "not reachable by Tab");
+        assert_eq!(report["ringless"], json!([]), "focused without a ring");
+        assert!(report["cards"].as_u64().unwrap_or(0) > 0, "{report}");
+        assert_eq!(report["addEntity"], json!(true), "{report}");
+    });
 }
 
 // issue 12: axe-core on every main view and dialog reports no serious or critical violation.
-#[tokio::test]
-async fn axe_finds_no_serious_violation_in_any_view_or_dialog() {
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    if !b.inject_axe().await {
-        return;
-    }
-    let mut found = Vec::new();
-    for scheme in ["light", "dark"] {
-        b.cdp(
-            "Emulation.setEmulatedMedia",
-            json!({ "features": [{ "name": "prefers-color-scheme", "value": scheme }] }),
-        )
-        .await;
-        for (tab, view) in [
-            ("Canvas", "canvas"),
-            ("Data", "data"),
-            ("Cost", "cost"),
-            ("Run", "run"),
-            ("Migrate", "migrate"),
-        ] {
-            b.button(tab).await.click().await.expect("switch view");
-            b.autosaved().await;
-            found.extend(b.axe(&format!("{scheme} {view}")).await);
+#[test]
+fn axe_finds_no_serious_violation_in_any_view_or_dialog() {
+    app_test(async |b| {
+        if !b.inject_axe().await {
+            return;
         }
-        b.button("Canvas")
-            .await
-            .click()
-            .await
-            .expect("back to the canvas");
-        // The inspector of a selected entity and of a selected pattern.
-        b.click(".card").await;
-        found.extend(b.axe(&format!("{scheme} entity inspector")).await);
-        b.click("[data-testid=pattern-row]").await;
-        found.extend(b.axe(&format!("{scheme} pattern inspector")).await);
-        b.click("[data-testid=findings-tab]").await;
-        b.find("[data-testid=finding-row]").await;
-        found.extend(b.axe(&format!("{scheme} findings")).await);
-        b.click("[data-testid=patterns-tab]").await;
-        b.press(&[], ESCAPE).await;
-        for (open, dialog) in [
-            ("[data-testid=design-switcher]", "design list"),
-            ("[data-testid=delete-this-design]", "delete confirmation"),
-            ("[data-testid=share]", "share"),
-            ("[aria-label='Keyboard shortcuts (?)']", "help"),
-        ] {
-            b.click(open).await;
-            b.find("[data-testid=dialog]").await;
-            found.extend(b.axe(&format!("{scheme} {dialog} dialog")).await);
-            b.click("[data-testid=dialog-close]").await;
-        }
-        for (button, dialog) in [("New", "gallery"), ("Export", "export")] {
-            b.button(button)
+        let mut found = Vec::new();
+        for scheme in ["light", "dark"] {
+            b.cdp(
+                "Emulation.setEmulatedMedia",
+                json!({ "features": [{ "name": "prefers-color-scheme", "value": scheme }] }),
+            )
+            .await;
+            for (tab, view) in [
+                ("Canvas", "canvas"),
+                ("Data", "data"),
+                ("Cost", "cost"),
+                ("Run", "run"),
+                ("Migrate", "migrate"),
+            ] {
+                b.button(tab).await.click().await.expect("switch view");
+                b.autosaved().await;
+                found.extend(b.axe(&format!("{scheme} {view}")).await);
+            }
+            b.button("Canvas")
                 .await
                 .click()
                 .await
-                .expect("open the dialog");
-            b.find("[data-testid=dialog]").await;
-            found.extend(b.axe(&format!("{scheme} {dialog} dialog")).await);
+                .expect("back to the canvas");
+            // The inspector of a selected entity and of a selected pattern.
+            b.click(".card").await;
+            found.extend(b.axe(&format!("{scheme} entity inspector")).await);
+            b.click("[data-testid=pattern-row]").await;
+            found.extend(b.axe(&format!("{scheme} pattern inspector")).await);
+            b.click("[data-testid=findings-tab]").await;
+            b.find("[data-testid=finding-row]").await;
+            found.extend(b.axe(&format!("{scheme} findings")).await);
+            b.click("[data-testid=patterns-tab]").await;
+            b.press(&[], ESCAPE).await;
+            for (open, dialog) in [
+                ("[data-testid=design-switcher]", "design list"),
+                ("[data-testid=delete-this-design]", "delete confirmation"),
+                ("[data-testid=share]", "share"),
+                ("[aria-label='Keyboard shortcuts (?)']", "help"),
+            ] {
+                b.click(open).await;
+                b.find("[data-testid=dialog]").await;
+                found.extend(b.axe(&format!("{scheme} {dialog} dialog")).await);
+                b.click("[data-testid=dialog-close]").await;
+            }
+            for (button, dialog) in [("New", "gallery"), ("Export", "export")] {
+                b.button(button)
+                    .await
+                    .click()
+                    .await
+                    .expect("open the dialog");
+                b.find("[data-testid=dialog]").await;
+                found.extend(b.axe(&format!("{scheme} {dialog} dialog")).await);
+                b.click("[data-testid=dialog-close]").await;
+            }
+            // The import from an engine (issue 17), opened from the design list, once the
+            // embedded engine's (empty) list of tables is shown.
+            b.click("[data-testid=design-switcher]").await;
+            b.click("[data-testid=engine-import-open]").await;
+            b.find("[data-testid=engine-import-empty]").await;
+            found.extend(b.axe(&format!("{scheme} import from engine dialog")).await);
             b.click("[data-testid=dialog-close]").await;
         }
-        // The import from an engine (issue 17), opened from the design list, once the
-        // embedded engine's (empty) list of tables is shown.
-        b.click("[data-testid=design-switcher]").await;
-        b.click("[data-testid=engine-import-open]").await;
-        b.find("[data-testid=engine-import-empty]").await;
-        found.extend(b.axe(&format!("{scheme} import from engine dialog")).await);
-        b.click("[data-testid=dialog-close]").await;
-    }
-    assert!(found.is_empty(), "{}", found.join("\n"));
-    b.close().await;
+        assert!(found.is_empty(), "{}", found.join("\n"));
+    });
 }

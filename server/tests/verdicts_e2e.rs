@@ -9,7 +9,7 @@
 
 mod browser;
 
-use browser::{Browser, CONTROL, eventually, open_app};
+use browser::{Browser, CONTROL, app_test, app_test_with_server, eventually, open_app};
 use keyplan_core::{Design, KeyTemplate};
 
 /// Opens `design` as the open local design, in the browser of `open_app`.
@@ -23,186 +23,178 @@ fn summary_is_green_script() -> &'static str {
     "return document.querySelector('[data-testid=coverage-summary]').classList.contains('all-covered');"
 }
 
-#[tokio::test]
-async fn the_coverage_line_counts_errors_and_is_not_green_until_the_quick_fix_clears_them() {
+#[test]
+fn the_coverage_line_counts_errors_and_is_not_green_until_the_quick_fix_clears_them() {
     // issue 12: "4 of 4 read patterns covered" showed in green beside two error findings.
-    let Some((server, b)) = open_app().await else {
-        return;
-    };
-    // Every read covered, and one error: Customer's GSI3PK names `mail`, no attribute of it.
-    let mut design = keyplan_core::examples::first();
-    design.patterns.retain(|p| p.name != "Get order by ID");
-    design
-        .entities
-        .iter_mut()
-        .find(|e| e.name == "Customer")
-        .expect("Customer")
-        .keys
-        .insert("GSI3PK".into(), KeyTemplate::parse("EMAIL#{mail}"));
-    let (covered, reads) = keyplan_core::analyze(&design).coverage();
-    assert_eq!(covered, reads, "the design covers every read");
-    open_design(&b, &server.url, &design).await;
+    app_test_with_server(async |server, b| {
+        // Every read covered, and one error: Customer's GSI3PK names `mail`, no attribute of it.
+        let mut design = keyplan_core::examples::first();
+        design.patterns.retain(|p| p.name != "Get order by ID");
+        design
+            .entities
+            .iter_mut()
+            .find(|e| e.name == "Customer")
+            .expect("Customer")
+            .keys
+            .insert("GSI3PK".into(), KeyTemplate::parse("EMAIL#{mail}"));
+        let (covered, reads) = keyplan_core::analyze(&design).coverage();
+        assert_eq!(covered, reads, "the design covers every read");
+        open_design(&b, &server.url, &design).await;
 
-    let summary = b.text("[data-testid=coverage-summary]").await;
-    assert_eq!(
-        summary,
-        format!("{covered} of {reads} read patterns covered, 1 error")
-    );
-    assert_eq!(
-        b.js(summary_is_green_script()).await,
-        serde_json::json!(false),
-        "not green while an error stands"
-    );
+        let summary = b.text("[data-testid=coverage-summary]").await;
+        assert_eq!(
+            summary,
+            format!("{covered} of {reads} read patterns covered, 1 error")
+        );
+        assert_eq!(
+            b.js(summary_is_green_script()).await,
+            serde_json::json!(false),
+            "not green while an error stands"
+        );
 
-    b.click("[data-testid=findings-tab]").await;
-    let fix = b.find("[data-testid=finding-fix]").await;
-    assert_eq!(
-        fix.text().await.expect("text"),
-        "Add attribute `mail` to Customer"
-    );
-    fix.click().await.expect("click the quick fix");
-    eventually("the coverage line turns green", || async {
-        b.js(summary_is_green_script()).await == serde_json::json!(true)
-    })
-    .await;
-    assert_eq!(
-        b.text("[data-testid=coverage-summary]").await,
-        format!("{covered} of {reads} read patterns covered")
-    );
-    let customer = b.saved_design().await;
-    let mail = customer
-        .entity("Customer")
-        .and_then(|e| e.attribute("mail"))
-        .expect("the fix added `mail`");
-    assert!(mail.required, "a key variable is added required");
-    b.close().await;
+        b.click("[data-testid=findings-tab]").await;
+        let fix = b.find("[data-testid=finding-fix]").await;
+        assert_eq!(
+            fix.text().await.expect("text"),
+            "Add attribute `mail` to Customer"
+        );
+        fix.click().await.expect("click the quick fix");
+        eventually("the coverage line turns green", || async {
+            b.js(summary_is_green_script()).await == serde_json::json!(true)
+        })
+        .await;
+        assert_eq!(
+            b.text("[data-testid=coverage-summary]").await,
+            format!("{covered} of {reads} read patterns covered")
+        );
+        let customer = b.saved_design().await;
+        let mail = customer
+            .entity("Customer")
+            .and_then(|e| e.attribute("mail"))
+            .expect("the fix added `mail`");
+        assert!(mail.required, "a key variable is added required");
+    });
 }
 
-#[tokio::test]
-async fn renaming_an_attribute_offers_to_rename_the_patterns_and_a_left_behind_input_says_what_it_meant()
- {
+#[test]
+fn renaming_an_attribute_offers_to_rename_the_patterns_and_a_left_behind_input_says_what_it_meant()
+{
     // issue 12: after renaming `orderId` to `id`, the pattern was suggested a GSI on
     // `{orderId}`, a variable that no longer exists.
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    b.click("[data-entity=Order] .card-head").await;
-    b.type_into("[aria-label='Name of attribute 1']", "id")
+    app_test(async |b| {
+        b.click("[data-entity=Order] .card-head").await;
+        b.type_into("[aria-label='Name of attribute 1']", "id")
+            .await;
+        let offer = b.text("[data-testid=rename-offer]").await;
+        assert!(
+            offer.starts_with("1 pattern still names `orderId`: rename it to `id` there too?"),
+            "{offer}"
+        );
+        b.click("[data-testid=rename-offer-apply]").await;
+        eventually("the patterns name `id`", || async {
+            let d = b.saved_design().await;
+            d.pattern("Get order by ID").expect("p").inputs == ["id"]
+                && d.pattern("Get order items").expect("p").inputs == ["orderId"]
+        })
         .await;
-    let offer = b.text("[data-testid=rename-offer]").await;
-    assert!(
-        offer.starts_with("1 pattern still names `orderId`: rename it to `id` there too?"),
-        "{offer}"
-    );
-    b.click("[data-testid=rename-offer-apply]").await;
-    eventually("the patterns name `id`", || async {
-        let d = b.saved_design().await;
-        d.pattern("Get order by ID").expect("p").inputs == ["id"]
-            && d.pattern("Get order items").expect("p").inputs == ["orderId"]
-    })
-    .await;
 
-    // One undo takes the patterns back; the attribute stays renamed.
-    b.press(&[CONTROL], 'z').await;
-    eventually("undo restores the inputs", || async {
-        let d = b.saved_design().await;
-        d.pattern("Get order by ID").expect("p").inputs == ["orderId"]
-            && d.entity("Order").expect("Order").attribute("id").is_some()
-    })
-    .await;
+        // One undo takes the patterns back; the attribute stays renamed.
+        b.press(&[CONTROL], 'z').await;
+        eventually("undo restores the inputs", || async {
+            let d = b.saved_design().await;
+            d.pattern("Get order by ID").expect("p").inputs == ["orderId"]
+                && d.entity("Order").expect("Order").attribute("id").is_some()
+        })
+        .await;
 
-    b.click("[data-pattern='Get order by ID']").await;
-    let reasons = b.text("[data-testid=verdict-reasons]").await;
-    assert!(
-        reasons.contains("input `orderId` is not an attribute of Order: did you mean `id`?"),
-        "{reasons}"
-    );
-    assert!(
-        b.texts("[data-testid=suggestion]").await.is_empty(),
-        "no index on a variable that does not exist is suggested"
-    );
-    let fix = b.find("[data-testid=pattern-fix]").await;
-    assert_eq!(
-        fix.text().await.expect("text"),
-        "Rename `orderId` to `id` in `Get order by ID`"
-    );
-    fix.click().await.expect("apply the fix");
-    eventually("the suggestion is keyed on `id`", || async {
-        b.texts("[data-testid=suggestion]").await
-            == ["a GSI with partition key `ORDER#{id}` would serve it"]
-    })
-    .await;
-    b.close().await;
+        b.click("[data-pattern='Get order by ID']").await;
+        let reasons = b.text("[data-testid=verdict-reasons]").await;
+        assert!(
+            reasons.contains("input `orderId` is not an attribute of Order: did you mean `id`?"),
+            "{reasons}"
+        );
+        assert!(
+            b.texts("[data-testid=suggestion]").await.is_empty(),
+            "no index on a variable that does not exist is suggested"
+        );
+        let fix = b.find("[data-testid=pattern-fix]").await;
+        assert_eq!(
+            fix.text().await.expect("text"),
+            "Rename `orderId` to `id` in `Get order by ID`"
+        );
+        fix.click().await.expect("apply the fix");
+        eventually("the suggestion is keyed on `id`", || async {
+            b.texts("[data-testid=suggestion]").await
+                == ["a GSI with partition key `ORDER#{id}` would serve it"]
+        })
+        .await;
+    });
 }
 
-#[tokio::test]
-async fn renaming_the_tables_partition_key_carries_every_template_and_undo_restores_them() {
+#[test]
+fn renaming_the_tables_partition_key_carries_every_template_and_undo_restores_them() {
     // issue 12: renaming PK to pk orphaned every entity's template for PK.
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    b.click(".table-head").await;
-    b.type_into("[data-testid=table-partition-key]", "pk").await;
-    eventually("every template moved to pk", || async {
-        let d = b.saved_design().await;
-        d.tables[0].partition_key.name == "pk"
-            && d.entities_in("orders")
-                .all(|e| e.keys.contains_key("pk") && !e.keys.contains_key("PK"))
-    })
-    .await;
-    b.press(&[CONTROL], 'z').await;
-    eventually("undo restores PK and its templates", || async {
-        b.saved_design().await == keyplan_core::examples::first()
-    })
-    .await;
-    b.close().await;
+    app_test(async |b| {
+        b.click(".table-head").await;
+        b.type_into("[data-testid=table-partition-key]", "pk").await;
+        eventually("every template moved to pk", || async {
+            let d = b.saved_design().await;
+            d.tables[0].partition_key.name == "pk"
+                && d.entities_in("orders")
+                    .all(|e| e.keys.contains_key("pk") && !e.keys.contains_key("PK"))
+        })
+        .await;
+        b.press(&[CONTROL], 'z').await;
+        eventually("undo restores PK and its templates", || async {
+            b.saved_design().await == keyplan_core::examples::first()
+        })
+        .await;
+    });
 }
 
-#[tokio::test]
-async fn the_order_is_chosen_apart_from_the_range_and_the_verdict_states_it_with_its_values() {
+#[test]
+fn the_order_is_chosen_apart_from_the_range_and_the_verdict_states_it_with_its_values() {
     // issue 12: "newest first" could not name its attribute without a range condition, and
     // the verdict box showed `:sk` without its value.
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    b.click("[data-pattern='Get customer orders']").await;
-    assert_eq!(
-        b.texts("[data-testid=key-values] .key-value").await,
-        [":pk\nCUSTOMER#{customerId}", ":sk\nORDER#"]
-    );
-    assert_eq!(
-        b.text("[data-testid=verdict-order]").await,
-        "descending by orderId (ScanIndexForward=false on SK)"
-    );
-    // Ordered by createdAt: the table's SK sorts by orderId, so the table no longer serves it.
-    b.find("[data-testid=order-by]")
-        .await
-        .select_by_value("createdAt")
-        .await
-        .expect("order by createdAt");
-    let badge = "[data-pattern='Get customer orders'] [data-testid=verdict-badge]";
-    eventually("the pattern is a Scan", || async {
-        b.texts(badge).await == ["Scan"]
-    })
-    .await;
-    let reasons = b.text("[data-testid=verdict-reasons]").await;
-    assert!(
+    app_test(async |b| {
+        b.click("[data-pattern='Get customer orders']").await;
+        assert_eq!(
+            b.texts("[data-testid=key-values] .key-value").await,
+            [":pk\nCUSTOMER#{customerId}", ":sk\nORDER#"]
+        );
+        assert_eq!(
+            b.text("[data-testid=verdict-order]").await,
+            "descending by orderId (ScanIndexForward=false on SK)"
+        );
+        // Ordered by createdAt: the table's SK sorts by orderId, so the table no longer serves it.
+        b.find("[data-testid=order-by]")
+            .await
+            .select_by_value("createdAt")
+            .await
+            .expect("order by createdAt");
+        let badge = "[data-pattern='Get customer orders'] [data-testid=verdict-badge]";
+        eventually("the pattern is a Scan", || async {
+            b.texts(badge).await == ["Scan"]
+        })
+        .await;
+        let reasons = b.text("[data-testid=verdict-reasons]").await;
+        assert!(
         reasons.contains(
             "the table: the order by `createdAt` is not the order of SK: it sorts by `orderId` after `ORDER#`"
         ),
         "{reasons}"
     );
-    assert_eq!(
-        b.texts("[data-testid=suggestion]").await,
-        [
-            "a GSI with partition key `CUSTOMER#{customerId}` and sort key `{createdAt}#{orderId}` would serve it"
-        ]
-    );
-    let saved = b.saved_design().await;
-    let pattern = saved.pattern("Get customer orders").expect("p");
-    assert_eq!(pattern.order_by.as_deref(), Some("createdAt"));
-    assert_eq!(pattern.sort, None, "no range condition came with the order");
-    b.close().await;
+        assert_eq!(
+            b.texts("[data-testid=suggestion]").await,
+            [
+                "a GSI with partition key `CUSTOMER#{customerId}` and sort key `{createdAt}#{orderId}` would serve it"
+            ]
+        );
+        let saved = b.saved_design().await;
+        let pattern = saved.pattern("Get customer orders").expect("p");
+        assert_eq!(pattern.order_by.as_deref(), Some("createdAt"));
+        assert_eq!(pattern.sort, None, "no range condition came with the order");
+    });
 }
 
 #[tokio::test]
@@ -256,130 +248,126 @@ async fn a_typed_key_variable_is_one_click_from_an_attribute_and_a_new_pattern_g
 // issue 16: a filter condition is added in the pattern editor, the verdict shows the
 // FilterExpression, the Data tab shows how many items the read read and returned (core's
 // evaluation of the same sample), and removing it takes the filter away.
-#[tokio::test]
-async fn a_filter_added_in_the_editor_shows_in_the_verdict_and_the_data_tab_reads_more_than_it_returns()
- {
-    let Some((_server, b)) = open_app().await else {
-        return;
-    };
-    let pattern = "Get order items";
-    b.js(&format!(
+#[test]
+fn a_filter_added_in_the_editor_shows_in_the_verdict_and_the_data_tab_reads_more_than_it_returns() {
+    app_test(async |b| {
+        let pattern = "Get order items";
+        b.js(&format!(
         "Array.from(document.querySelectorAll('[data-testid=pattern-row]')).find(r => r.innerText.includes('{pattern}')).click();"
     ))
     .await;
-    b.click("[data-testid=filter-add]").await;
-    b.find("[data-testid=filter-attribute]")
-        .await
-        .select_by_value("price")
-        .await
-        .expect("choose price");
-    b.find("[data-testid=filter-op]")
-        .await
-        .select_by_value(">")
-        .await
-        .expect("choose >");
-    eventually("the verdict shows the filter", || async {
-        b.has("[data-testid=filter-expression]").await
-            && b.text("[data-testid=filter-expression]").await == "#price > :price"
-    })
-    .await;
-    let saved = b.saved_design().await;
-    let filter = &saved.pattern(pattern).expect("the pattern").filter;
-    assert_eq!(
-        filter,
-        &[keyplan_core::FilterCondition::new(
-            "price",
-            keyplan_core::FilterOp::Gt
-        )]
-    );
-
-    // What core says the read reads and returns on the app's sample.
-    let store = keyplan_core::eval::ItemStore::build(
-        &saved,
-        keyplan_core::sample::generate(&saved, &Default::default()).load_items(),
-    );
-    let verdict = keyplan_core::analysis::verdict_of(&saved, saved.pattern(pattern).expect("it"));
-    let run = keyplan_core::eval::run_pattern(&saved, &store, &verdict, None).expect("it runs");
-    let (read, returned) = (run.result.scanned, run.result.items.len());
-    assert!(read > returned, "the sample has an item the filter drops");
-    // The shortcut goes to the page, not to the select that has the focus.
-    b.js("document.activeElement.blur();").await;
-    b.press(&[], '2').await;
-    eventually("the Data tab shows read vs returned", || async {
-        b.has("[data-testid=run-read-returned]").await
-            && b.text("[data-testid=run-read-returned]")
-                .await
-                .starts_with(&format!("read {read}, returned {returned}:"))
-    })
-    .await;
-    assert!(
-        b.text("[data-testid=run-filter]")
+        b.click("[data-testid=filter-add]").await;
+        b.find("[data-testid=filter-attribute]")
             .await
-            .starts_with("FILTER price > "),
-        "the filter with its value"
-    );
-    b.screenshot("filter-data-tab").await;
+            .select_by_value("price")
+            .await
+            .expect("choose price");
+        b.find("[data-testid=filter-op]")
+            .await
+            .select_by_value(">")
+            .await
+            .expect("choose >");
+        eventually("the verdict shows the filter", || async {
+            b.has("[data-testid=filter-expression]").await
+                && b.text("[data-testid=filter-expression]").await == "#price > :price"
+        })
+        .await;
+        let saved = b.saved_design().await;
+        let filter = &saved.pattern(pattern).expect("the pattern").filter;
+        assert_eq!(
+            filter,
+            &[keyplan_core::FilterCondition::new(
+                "price",
+                keyplan_core::FilterOp::Gt
+            )]
+        );
 
-    b.press(&[], '1').await;
-    b.click("[data-testid=filter-remove]").await;
-    eventually("the filter is gone", || async {
-        !b.has("[data-testid=filter-expression]").await
-            && b.saved_design()
+        // What core says the read reads and returns on the app's sample.
+        let store = keyplan_core::eval::ItemStore::build(
+            &saved,
+            keyplan_core::sample::generate(&saved, &Default::default()).load_items(),
+        );
+        let verdict =
+            keyplan_core::analysis::verdict_of(&saved, saved.pattern(pattern).expect("it"));
+        let run = keyplan_core::eval::run_pattern(&saved, &store, &verdict, None).expect("it runs");
+        let (read, returned) = (run.result.scanned, run.result.items.len());
+        assert!(read > returned, "the sample has an item the filter drops");
+        // The shortcut goes to the page, not to the select that has the focus.
+        b.js("document.activeElement.blur();").await;
+        b.press(&[], '2').await;
+        eventually("the Data tab shows read vs returned", || async {
+            b.has("[data-testid=run-read-returned]").await
+                && b.text("[data-testid=run-read-returned]")
+                    .await
+                    .starts_with(&format!("read {read}, returned {returned}:"))
+        })
+        .await;
+        assert!(
+            b.text("[data-testid=run-filter]")
                 .await
-                .pattern(pattern)
-                .is_some_and(|p| p.filter.is_empty())
-    })
-    .await;
-    b.close().await;
+                .starts_with("FILTER price > "),
+            "the filter with its value"
+        );
+        b.screenshot("filter-data-tab").await;
+
+        b.press(&[], '1').await;
+        b.click("[data-testid=filter-remove]").await;
+        eventually("the filter is gone", || async {
+            !b.has("[data-testid=filter-expression]").await
+                && b.saved_design()
+                    .await
+                    .pattern(pattern)
+                    .is_some_and(|p| p.filter.is_empty())
+        })
+        .await;
+    });
 }
 
-#[tokio::test]
-async fn applying_the_multi_attribute_offer_from_the_findings_keys_the_gsi_on_the_attributes() {
+#[test]
+fn applying_the_multi_attribute_offer_from_the_findings_keys_the_gsi_on_the_attributes() {
     // issue 16 item 7: a GSI sort key that joins `{total}#{orderId}` is offered as a
     // multi-attribute key; Apply in the Findings list changes the GSI, drops the joined
     // template, keeps both reads covered, and the offer is gone.
-    let Some((server, b)) = open_app().await else {
-        return;
-    };
-    let text = std::fs::read_to_string(
-        browser::workspace().join("tests/fixtures/joined-gsi-key.keyplan.json"),
-    )
-    .expect("the fixture");
-    let design = keyplan_core::file::parse(&text).expect("the design parses");
-    open_design(&b, &server.url, &design).await;
-    assert_eq!(
-        b.text("[data-testid=coverage-summary]").await,
-        "2 of 2 read patterns covered"
-    );
-    b.click("[data-testid=findings-tab]").await;
-    let apply = b.find("[data-code=KP025] [data-testid=finding-fix]").await;
-    assert_eq!(
-        apply.text().await.expect("text"),
-        "Use a multi-attribute sort key (total, orderId) on ByStatus"
-    );
-    apply.click().await.expect("click Apply");
-    eventually("the offer is gone once applied", || async {
-        !b.has("[data-code=KP025]").await
-    })
-    .await;
-    let saved = b.saved_design().await;
-    let gsi = &saved.tables[0].gsis[0];
-    let keys: Vec<(&str, keyplan_core::KeyType)> = gsi
-        .sort_key
-        .iter()
-        .map(|k| (k.name.as_str(), k.ty))
-        .collect();
-    assert_eq!(
-        keys,
-        [
-            ("total", keyplan_core::KeyType::N),
-            ("orderId", keyplan_core::KeyType::S)
-        ]
-    );
-    assert!(!saved.entities[0].keys.contains_key("GSI1SK"));
-    assert_eq!(
-        b.text("[data-testid=coverage-summary]").await,
-        "2 of 2 read patterns covered"
-    );
-    b.close().await;
+    app_test_with_server(async |server, b| {
+        let text = std::fs::read_to_string(
+            browser::workspace().join("tests/fixtures/joined-gsi-key.keyplan.json"),
+        )
+        .expect("the fixture");
+        let design = keyplan_core::file::parse(&text).expect("the design parses");
+        open_design(&b, &server.url, &design).await;
+        assert_eq!(
+            b.text("[data-testid=coverage-summary]").await,
+            "2 of 2 read patterns covered"
+        );
+        b.click("[data-testid=findings-tab]").await;
+        let apply = b.find("[data-code=KP025] [data-testid=finding-fix]").await;
+        assert_eq!(
+            apply.text().await.expect("text"),
+            "Use a multi-attribute sort key (total, orderId) on ByStatus"
+        );
+        apply.click().await.expect("click Apply");
+        eventually("the offer is gone once applied", || async {
+            !b.has("[data-code=KP025]").await
+        })
+        .await;
+        let saved = b.saved_design().await;
+        let gsi = &saved.tables[0].gsis[0];
+        let keys: Vec<(&str, keyplan_core::KeyType)> = gsi
+            .sort_key
+            .iter()
+            .map(|k| (k.name.as_str(), k.ty))
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                ("total", keyplan_core::KeyType::N),
+                ("orderId", keyplan_core::KeyType::S)
+            ]
+        );
+        assert!(!saved.entities[0].keys.contains_key("GSI1SK"));
+        assert_eq!(
+            b.text("[data-testid=coverage-summary]").await,
+            "2 of 2 read patterns covered"
+        );
+    });
 }

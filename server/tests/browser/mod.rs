@@ -149,6 +149,28 @@ pub async fn open_app() -> Option<(Server, Browser)> {
     Some((server, b))
 }
 
+/// A test of the app in a browser, on a current-thread runtime as `#[tokio::test]` runs one:
+/// [`open_app`], `test` on its browser, then the browser closed. The test skips, running
+/// nothing, when the prerequisites are missing.
+pub fn app_test(test: impl AsyncFnOnce(&Browser)) {
+    app_test_with_server(async |_, b| test(b).await);
+}
+
+/// [`app_test`] for a test that needs the server too (to visit it again).
+pub fn app_test_with_server(test: impl AsyncFnOnce(&Server, &Browser)) {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime for the test")
+        .block_on(async {
+            let Some((server, b)) = open_app().await else {
+                return;
+            };
+            test(&server, &b).await;
+            b.close().await;
+        });
+}
+
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .and_then(|listener| listener.local_addr())
