@@ -157,11 +157,8 @@ fn index_keys_are_edited_attribute_by_attribute_with_their_types() {
         let gsi =
             |design: &keyplan_core::Design| design.tables[0].gsi("GSI1").expect("GSI1").clone();
 
-        b.find(&format!("{gsi1} select[aria-label='Sort key 1 type']"))
-            .await
-            .select_by_value("N")
-            .await
-            .expect("choose N");
+        b.select(&format!("{gsi1} select[aria-label='Sort key 1 type']"), "N")
+            .await;
         eventually("the sort key is a number", || async {
             gsi(&b.saved_design().await).sort_key[0].ty == keyplan_core::KeyType::N
         })
@@ -221,11 +218,7 @@ fn the_data_view_shows_a_large_sample_a_page_at_a_time() {
             text.contains(&format!("Showing 200 of {total} items")),
             "{text}"
         );
-        b.button("Show 200 more")
-            .await
-            .click()
-            .await
-            .expect("show more");
+        b.click_button("Show 200 more").await;
         eventually("400 rows", || async { b.texts(rows).await.len() == 400 }).await;
     });
 }

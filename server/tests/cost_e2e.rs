@@ -65,11 +65,7 @@ fn the_cost_tab_shows_every_billing_mode_and_follows_the_region() {
             "{storage:?}"
         );
         let us_east = rows[0].clone();
-        b.find("[data-testid=region]")
-            .await
-            .select_by_value("eu-west-1")
-            .await
-            .expect("choose a Region");
+        b.select("[data-testid=region]", "eu-west-1").await;
         eventually("the on-demand figure at eu-west-1's prices", || async {
             modes(&b).await[0] != us_east
         })

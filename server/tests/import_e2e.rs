@@ -331,11 +331,7 @@ async fn on_a_static_host_import_from_engine_says_it_needs_keyplan_serve() {
     let host = static_host(&dist);
     let b = Browser::open().await;
     b.visit(&host.url).await;
-    b.button("New")
-        .await
-        .click()
-        .await
-        .expect("open the gallery");
+    b.click_button("New").await;
     // "Looking for the keyplan server…" shows until the probe of `/api/engines` answers.
     let reason = async |prefix: &str| {
         eventually("the reason import from engine is not offered", || async {

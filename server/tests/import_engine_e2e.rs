@@ -59,11 +59,7 @@ async fn open_dialog_on(b: &Browser, name: &str) {
     b.click("[data-testid=engine-import-open]").await;
     b.find("[role=dialog][aria-label='Import from engine']")
         .await;
-    b.find("[data-testid=engine-import-engine]")
-        .await
-        .select_by_value(name)
-        .await
-        .expect("pick the engine");
+    b.select("[data-testid=engine-import-engine]", name).await;
 }
 
 /// The checkbox of table `table` in the dialog, once listed.
@@ -255,11 +251,7 @@ async fn a_table_gone_and_an_engine_that_does_not_answer_are_reported_with_the_s
     assert!(b.has("[data-testid=engine-import]").await);
     screenshot_in(&b, "dark", "engine-import-error-dark").await;
 
-    b.find("[data-testid=engine-import-engine]")
-        .await
-        .select_by_value("dead")
-        .await
-        .expect("pick the dead engine");
+    b.select("[data-testid=engine-import-engine]", "dead").await;
     // Within the engine's 5-second preflight, the server's 502 message.
     eventually("the dead engine's message", || async {
         b.texts("[data-testid=engine-import-error]")
@@ -297,11 +289,7 @@ async fn the_dialog_works_by_keyboard_alone_keeps_focus_inside_and_passes_axe() 
     };
 
     // From the gallery this time ("New").
-    b.button("New")
-        .await
-        .click()
-        .await
-        .expect("open the gallery");
+    b.click_button("New").await;
     b.find("[data-testid=engine-import-open]").await;
     screenshot_in(&b, "light", "engine-import-gallery").await;
     b.click("[data-testid=engine-import-open]").await;
@@ -311,11 +299,8 @@ async fn the_dialog_works_by_keyboard_alone_keeps_focus_inside_and_passes_axe() 
         focus(&b).await == ("engine-import-engine".to_string(), true)
     })
     .await;
-    b.find("[data-testid=engine-import-engine]")
-        .await
-        .select_by_value("dynoxide")
-        .await
-        .expect("pick the engine");
+    b.select("[data-testid=engine-import-engine]", "dynoxide")
+        .await;
     b.find(&table_box(&table)).await;
     if b.inject_axe().await {
         for scheme in ["light", "dark"] {

@@ -9,18 +9,13 @@ use std::process::Command;
 
 use run_support::*;
 
-fn keyplan(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_keyplan"))
-        .args(args)
-        .env_remove("KEYPLAN_ENGINE")
-        .env_remove("KEYPLAN_ENDPOINT")
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+/// `keyplan import --endpoint ENDPOINT --table TABLE` and `more` arguments: its exit code and
+/// stderr.
+fn import(endpoint: &str, table: &str, more: &[&str]) -> (i32, String) {
+    let mut args = vec!["import", "--endpoint", endpoint, "--table", table];
+    args.extend(more);
+    let (code, _, stderr) = keyplan(&args);
+    (code, stderr)
 }
 
 /// The order example's `orders` table on moto with 100 customers' items.
@@ -43,17 +38,11 @@ async fn a_table_on_an_endpoint_imports_as_a_design_with_its_entities_and_volume
     let (_guard, table) = orders_on(&moto).await;
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("orders.keyplan.json");
-    let (code, _, stderr) = keyplan(&[
-        "import",
-        "--endpoint",
+    let (code, stderr) = import(
         &moto.url,
-        "--table",
         &table,
-        "--sample",
-        "50",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+        &["--sample", "50", "-o", out.to_str().unwrap()],
+    );
     assert_eq!(code, 0, "{stderr}");
     // The scan stops at the sample, however big the table.
     assert!(
@@ -86,29 +75,13 @@ async fn a_table_that_does_not_exist_and_an_engine_that_is_not_there_say_so() {
     let Some((moto, _)) = start_moto().await else {
         return;
     };
-    let (code, _, stderr) = keyplan(&[
-        "import",
-        "--endpoint",
-        &moto.url,
-        "--table",
-        "nope",
-        "-o",
-        "-",
-    ]);
+    let (code, stderr) = import(&moto.url, "nope", &["-o", "-"]);
     assert_eq!(code, 1, "{stderr}");
     assert!(
         stderr.contains("error: engine `endpoint` has no table `nope`"),
         "{stderr}"
     );
-    let (code, _, stderr) = keyplan(&[
-        "import",
-        "--endpoint",
-        "http://127.0.0.1:1",
-        "--table",
-        "orders",
-        "-o",
-        "-",
-    ]);
+    let (code, stderr) = import("http://127.0.0.1:1", "orders", &["-o", "-"]);
     assert_eq!(code, 1, "{stderr}");
     assert!(
         stderr.contains("error: cannot reach engine `endpoint` (http://127.0.0.1:1) within 5 s"),
@@ -119,17 +92,7 @@ async fn a_table_that_does_not_exist_and_an_engine_that_is_not_there_say_so() {
     assert_eq!(code, 1, "{stderr}");
     assert!(stderr.contains("--endpoint URL"), "{stderr}");
     // A sample above the bound is refused before anything is read.
-    let (code, _, stderr) = keyplan(&[
-        "import",
-        "--endpoint",
-        &moto.url,
-        "--table",
-        "t",
-        "--sample",
-        "100001",
-        "-o",
-        "-",
-    ]);
+    let (code, stderr) = import(&moto.url, "t", &["--sample", "100001", "-o", "-"]);
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("100001 is not in 1..=100000"), "{stderr}");
 }
@@ -213,15 +176,7 @@ async fn missing_permissions_say_which_action_was_refused() {
         stderr.contains("is not authorized to perform: dynamodb:DescribeTable"),
         "{stderr}"
     );
-    let (code, _, stderr) = keyplan(&[
-        "import",
-        "--endpoint",
-        &moto.url,
-        "--table",
-        &table,
-        "-o",
-        "-",
-    ]);
+    let (code, stderr) = import(&moto.url, &table, &["-o", "-"]);
     assert_eq!(code, 1, "{stderr}");
     assert!(stderr.contains("InvalidClientTokenId"), "{stderr}");
     assert!(

@@ -2,22 +2,9 @@
 //! with a clear message when the engine cannot be reached or the arguments are wrong.
 #![allow(clippy::unwrap_used)]
 
-use std::process::Command;
+mod run_support;
 
-fn keyplan(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_keyplan"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .env_remove("KEYPLAN_ENGINE")
-        .env_remove("KEYPLAN_ENDPOINT")
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use run_support::keyplan;
 
 const EXAMPLE: &str = "examples/order-management.keyplan.json";
 

@@ -11,11 +11,7 @@ use browser::{Browser, app_test, app_test_with_server, eventually};
 
 /// Opens the Run tab and waits for its engine list.
 async fn open_run_tab(b: &Browser) {
-    b.button("Run")
-        .await
-        .click()
-        .await
-        .expect("open the Run tab");
+    b.click_button("Run").await;
     b.find("[data-testid=run-engine]").await;
 }
 
@@ -136,11 +132,7 @@ fn a_server_that_went_away_is_reported_instead_of_an_engine_list() {
         b.find("[data-testid=entity-name]").await;
         drop(server);
 
-        b.button("Run")
-            .await
-            .click()
-            .await
-            .expect("open the Run tab");
+        b.click_button("Run").await;
         let message = b.text("[data-testid=run-unreachable]").await;
         assert!(
             message.starts_with("Cannot run: the keyplan server could not be reached"),

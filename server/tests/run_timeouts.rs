@@ -73,10 +73,7 @@ fn short(url: &str) -> Engine {
 #[tokio::test]
 async fn an_engine_that_hangs_after_answering_fails_with_the_operation_and_the_limit() {
     let engine = short(&fake_engine(Fake::Hangs).await);
-    let (_, design, counts) = examples(Some(2)).remove(0);
-    let plan = keyplan_server::runner::build::plan(&design, &counts).unwrap();
-    let (summary, events) = collect(&engine, &plan).await;
-    assert!(!summary.ok);
+    let events = failed_run(&engine).await;
     let message = failure(&events);
     assert!(
         message.starts_with("engine `fake` did not answer while trying to create table `"),
@@ -92,10 +89,7 @@ async fn an_engine_that_hangs_after_answering_fails_with_the_operation_and_the_l
 #[tokio::test]
 async fn a_table_stuck_creating_is_reported_while_waiting_and_given_up_at_a_stated_deadline() {
     let engine = short(&fake_engine(Fake::StuckCreating).await);
-    let (_, design, counts) = examples(Some(2)).remove(0);
-    let plan = keyplan_server::runner::build::plan(&design, &counts).unwrap();
-    let (summary, events) = collect(&engine, &plan).await;
-    assert!(!summary.ok);
+    let events = failed_run(&engine).await;
     let waiting = events
         .iter()
         .find_map(|e| match e {

@@ -79,11 +79,8 @@ fn save_downloads_the_design_file_the_cli_writes_where_the_browser_cannot_write_
 
         // The export dialog offers the design file too.
         b.button("Export").await.click().await.expect("open export");
-        b.find("[data-testid=export-format] option[value=keyplan]")
-            .await
-            .click()
-            .await
-            .expect("pick the design file");
+        b.click("[data-testid=export-format] option[value=keyplan]")
+            .await;
         eventually("the preview is the design file", || async {
             b.text("[data-testid=export-preview]").await.trim() == saved.trim()
         })
@@ -510,11 +507,7 @@ fn axe_finds_no_serious_violation_in_any_view_or_dialog() {
                 b.autosaved().await;
                 found.extend(b.axe(&format!("{scheme} {view}")).await);
             }
-            b.button("Canvas")
-                .await
-                .click()
-                .await
-                .expect("back to the canvas");
+            b.click_button("Canvas").await;
             // The inspector of a selected entity and of a selected pattern.
             b.click(".card").await;
             found.extend(b.axe(&format!("{scheme} entity inspector")).await);
@@ -537,11 +530,7 @@ fn axe_finds_no_serious_violation_in_any_view_or_dialog() {
                 b.click("[data-testid=dialog-close]").await;
             }
             for (button, dialog) in [("New", "gallery"), ("Export", "export")] {
-                b.button(button)
-                    .await
-                    .click()
-                    .await
-                    .expect("open the dialog");
+                b.click_button(button).await;
                 b.find("[data-testid=dialog]").await;
                 found.extend(b.axe(&format!("{scheme} {dialog} dialog")).await);
                 b.click("[data-testid=dialog-close]").await;

@@ -167,11 +167,7 @@ fn the_order_is_chosen_apart_from_the_range_and_the_verdict_states_it_with_its_v
             "descending by orderId (ScanIndexForward=false on SK)"
         );
         // Ordered by createdAt: the table's SK sorts by orderId, so the table no longer serves it.
-        b.find("[data-testid=order-by]")
-            .await
-            .select_by_value("createdAt")
-            .await
-            .expect("order by createdAt");
+        b.select("[data-testid=order-by]", "createdAt").await;
         let badge = "[data-pattern='Get customer orders'] [data-testid=verdict-badge]";
         eventually("the pattern is a Scan", || async {
             b.texts(badge).await == ["Scan"]
@@ -257,16 +253,8 @@ fn a_filter_added_in_the_editor_shows_in_the_verdict_and_the_data_tab_reads_more
     ))
     .await;
         b.click("[data-testid=filter-add]").await;
-        b.find("[data-testid=filter-attribute]")
-            .await
-            .select_by_value("price")
-            .await
-            .expect("choose price");
-        b.find("[data-testid=filter-op]")
-            .await
-            .select_by_value(">")
-            .await
-            .expect("choose >");
+        b.select("[data-testid=filter-attribute]", "price").await;
+        b.select("[data-testid=filter-op]", ">").await;
         eventually("the verdict shows the filter", || async {
             b.has("[data-testid=filter-expression]").await
                 && b.text("[data-testid=filter-expression]").await == "#price > :price"

@@ -440,6 +440,24 @@ impl Browser {
         self.find(css).await.click().await.expect("click");
     }
 
+    /// Clicks the first button whose text is `text`, waiting for it.
+    pub async fn click_button(&self, text: &str) {
+        self.button(text)
+            .await
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("cannot click the button {text:?}: {e}"));
+    }
+
+    /// Chooses the option whose value is `value` in the first select matching `css`.
+    pub async fn select(&self, css: &str, value: &str) {
+        self.find(css)
+            .await
+            .select_by_value(value)
+            .await
+            .unwrap_or_else(|e| panic!("cannot choose {value:?} in {css}: {e}"));
+    }
+
     /// A real mouse click (move, press, release) on the first element matching `css`: what a
     /// user does, with every pointer event the page listens to on the way, landing on whatever
     /// is on top at that point (WebDriver's element click refuses a covered element instead).

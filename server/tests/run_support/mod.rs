@@ -53,6 +53,23 @@ pub fn repo() -> PathBuf {
         .expect("the repository exists")
 }
 
+/// `keyplan ARGS` run from the repository's root, with no engine chosen by the environment:
+/// its exit code, stdout and stderr.
+pub fn keyplan(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_keyplan"))
+        .args(args)
+        .current_dir(repo())
+        .env_remove("KEYPLAN_ENGINE")
+        .env_remove("KEYPLAN_ENDPOINT")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// The tool at `relative` under the repository (installed by scripts/setup.sh), or `None`
 /// after saying it is skipped; under `KEYPLAN_REQUIRE_TOOLS=1` a missing tool is a failure.
 pub fn tool(relative: &str) -> Option<PathBuf> {
@@ -151,6 +168,15 @@ pub fn failure(events: &[RunEvent]) -> String {
             _ => None,
         })
         .expect("the run failed")
+}
+
+/// Runs the first example, two items an entity, on `engine`, which must fail: the run's
+/// events.
+pub async fn failed_run(engine: &Engine) -> Vec<RunEvent> {
+    let (_, design, counts) = examples(Some(2)).remove(0);
+    let (summary, events) = collect(engine, &plan(&design, &counts).unwrap()).await;
+    assert!(!summary.ok);
+    events
 }
 
 /// Every table whose name starts with the run prefix.
