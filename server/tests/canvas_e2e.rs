@@ -11,7 +11,7 @@ mod browser;
 
 use browser::{
     Browser, CONTROL, ESCAPE, SHIFT, app_test, app_test_with_server, eventually, generated_design,
-    prerequisites, start_server, workspace,
+    open_app, prerequisites, start_server, workspace,
 };
 
 fn example_names() -> Vec<String> {
@@ -416,10 +416,9 @@ async fn the_cloudformation_export_is_byte_identical_to_the_cli() {
 
 #[tokio::test]
 async fn a_shared_link_opens_the_same_design_in_a_fresh_profile_and_a_broken_one_changes_nothing() {
-    let Some(dist) = prerequisites() else { return };
-    let server = start_server(&dist);
-    let a = Browser::open().await;
-    a.visit(&server.url).await;
+    let Some((server, a)) = open_app().await else {
+        return;
+    };
     a.type_into("[data-testid=design-name-input]", "Shared shop")
         .await;
     a.drag("[data-entity=Order] .card-head", 40.0, 200.0).await;
@@ -427,13 +426,7 @@ async fn a_shared_link_opens_the_same_design_in_a_fresh_profile_and_a_broken_one
     assert_eq!(shared.name, "Shared shop");
 
     a.click("[data-testid=share]").await;
-    let link = a
-        .find("[data-testid=share-link]")
-        .await
-        .prop("value")
-        .await
-        .expect("value")
-        .expect("a link");
+    let link = a.share_link().await;
     assert!(link.contains("/#d="), "{link}");
     a.screenshot("canvas-share-dialog").await;
 

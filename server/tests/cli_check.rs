@@ -295,6 +295,15 @@ fn schema_prints_the_json_schema_of_the_design_file() {
     assert_eq!(stdout(&out), keyplan_server::cli::schema::design_schema());
 }
 
+/// The member of the JSON list `list` whose `name` is `name`.
+fn named<'a>(list: &'a mut serde_json::Value, name: &str) -> &'a mut serde_json::Value {
+    list.as_array_mut()
+        .expect("a list")
+        .iter_mut()
+        .find(|member| member["name"] == name)
+        .unwrap_or_else(|| panic!("no {name}"))
+}
+
 /// The order example and the same design with a GSI that serves "Get order by ID" (issue 18's
 /// first migration: the Scan it reports today).
 fn order_example_with_and_without_an_order_id_gsi(dir: &Path) -> (PathBuf, PathBuf) {
@@ -302,12 +311,7 @@ fn order_example_with_and_without_an_order_id_gsi(dir: &Path) -> (PathBuf, PathB
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/order-management.keyplan.json");
     let text = std::fs::read_to_string(&example).expect("the example is readable");
     let mut design: serde_json::Value = serde_json::from_str(&text).expect("the example is JSON");
-    let orders = design["tables"]
-        .as_array_mut()
-        .expect("tables")
-        .iter_mut()
-        .find(|t| t["name"] == "orders")
-        .expect("the orders table");
+    let orders = named(&mut design["tables"], "orders");
     orders["gsis"]
         .as_array_mut()
         .expect("gsis")
@@ -316,12 +320,7 @@ fn order_example_with_and_without_an_order_id_gsi(dir: &Path) -> (PathBuf, PathB
             "partition_key": [{"name": "GSI4PK", "type": "S"}],
             "projection": {"type": "ALL"}
         }));
-    let order = design["entities"]
-        .as_array_mut()
-        .expect("entities")
-        .iter_mut()
-        .find(|e| e["name"] == "Order")
-        .expect("the Order entity");
+    let order = named(&mut design["entities"], "Order");
     order["keys"]["GSI4PK"] = serde_json::json!("ORDER#{orderId}");
     let old = dir.join("old.keyplan.json");
     let new = dir.join("new.keyplan.json");

@@ -494,10 +494,9 @@ const MCP_WITH_TWO_NOTES: &str = r#"{"tables":[{"table_config":{"table_name":"t"
 // slug; a share link opened in a fresh browser said nothing about being a copy.
 #[tokio::test]
 async fn imports_show_every_note_exports_have_names_and_a_shared_link_says_it_is_a_copy() {
-    let Some(dist) = prerequisites() else { return };
-    let server = start_server(&dist);
-    let a = Browser::open().await;
-    a.visit(&server.url).await;
+    let Some((server, a)) = open_app().await else {
+        return;
+    };
 
     let notes = keyplan_core::import::detect_and_import(MCP_WITH_TWO_NOTES)
         .expect("the schema imports")
@@ -531,13 +530,7 @@ async fn imports_show_every_note_exports_have_names_and_a_shared_link_says_it_is
     a.press(&[], ESCAPE).await;
 
     a.mouse_click("[data-testid=share]").await;
-    let link = a
-        .find("[data-testid=share-link]")
-        .await
-        .prop("value")
-        .await
-        .expect("value")
-        .expect("a link");
+    let link = a.share_link().await;
     let b = Browser::open().await;
     b.visit(&link).await;
     let toast = b.text("[data-testid=toast]").await;

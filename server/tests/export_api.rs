@@ -68,34 +68,24 @@ fn the_cli_writes_an_export_and_names_the_formats_on_a_typo() {
     let dir = tempfile::tempdir().expect("temp dir");
     let design = dir.path().join("seed.keyplan.json");
     std::fs::write(&design, seed()).expect("write design");
+    let design = design.to_str().expect("utf-8 path");
     let out = dir.path().join("seed.tf");
-    let status = std::process::Command::new(env!("CARGO_BIN_EXE_keyplan"))
-        .args([
-            "export",
-            design.to_str().expect("utf-8 path"),
-            "--to",
-            "terraform",
-            "-o",
-        ])
-        .arg(&out)
-        .status()
-        .expect("keyplan runs");
-    assert!(status.success());
+    let export = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_keyplan"))
+            .args(["export", design])
+            .args(args)
+            .output()
+            .expect("keyplan runs")
+    };
+    let output = export(&["--to", "terraform", "-o", out.to_str().expect("utf-8 path")]);
+    assert!(output.status.success());
     let text = std::fs::read_to_string(&out).expect("the export was written");
     assert!(
         text.contains("resource \"aws_dynamodb_table\" \"orders\""),
         "{text}"
     );
 
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_keyplan"))
-        .args([
-            "export",
-            design.to_str().expect("utf-8 path"),
-            "--to",
-            "yaml",
-        ])
-        .output()
-        .expect("keyplan runs");
+    let output = export(&["--to", "yaml"]);
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("cloudformation-yaml"), "{stderr}");

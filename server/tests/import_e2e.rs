@@ -7,7 +7,7 @@
 
 mod browser;
 
-use browser::{Browser, app_test, eventually, prerequisites, start_server};
+use browser::{Browser, app_test, eventually, open_app, prerequisites};
 use keyplan_core::export::{Target as Export, export};
 
 /// The example design in `to`, and what core reads back from it.
@@ -29,10 +29,9 @@ async fn entity_names(b: &Browser) -> Vec<String> {
 #[tokio::test]
 async fn a_dropped_cloudformation_template_and_a_chosen_workbench_model_open_and_say_what_they_are()
 {
-    let Some(dist) = prerequisites() else { return };
-    let server = start_server(&dist);
-    let b = Browser::open().await;
-    b.visit(&server.url).await;
+    let Some((server, b)) = open_app().await else {
+        return;
+    };
 
     // The picker offers the formats core reads, not only JSON.
     let accept = b
@@ -306,13 +305,22 @@ fn static_host(dist: &std::path::Path) -> StaticHost {
     }
 }
 
-// issue 15: on a static host there is no server to read a module; the toast says what to do.
-#[tokio::test]
-async fn a_module_opened_on_a_static_host_says_to_start_keyplan_serve() {
-    let Some(dist) = prerequisites() else { return };
+/// The built app on a static host, opened in a fresh browser; `None` (the test skips) when the
+/// prerequisites are missing.
+async fn open_on_a_static_host() -> Option<(StaticHost, Browser)> {
+    let dist = prerequisites()?;
     let host = static_host(&dist);
     let b = Browser::open().await;
     b.visit(&host.url).await;
+    Some((host, b))
+}
+
+// issue 15: on a static host there is no server to read a module; the toast says what to do.
+#[tokio::test]
+async fn a_module_opened_on_a_static_host_says_to_start_keyplan_serve() {
+    let Some((_host, b)) = open_on_a_static_host().await else {
+        return;
+    };
     b.drop_file("orders.ts", ORDERS_TS).await;
     let toast = b.toast_containing("orders.ts could not be opened").await;
     b.screenshot("import-needs-server").await;
@@ -327,10 +335,9 @@ async fn a_module_opened_on_a_static_host_says_to_start_keyplan_serve() {
 // import is offered (the gallery, the design list) instead of offering it.
 #[tokio::test]
 async fn on_a_static_host_import_from_engine_says_it_needs_keyplan_serve() {
-    let Some(dist) = prerequisites() else { return };
-    let host = static_host(&dist);
-    let b = Browser::open().await;
-    b.visit(&host.url).await;
+    let Some((_host, b)) = open_on_a_static_host().await else {
+        return;
+    };
     b.click_button("New").await;
     // "Looking for the keyplan server…" shows until the probe of `/api/engines` answers.
     let reason = async |prefix: &str| {

@@ -332,11 +332,7 @@ fn print(engine: &str, table: &[(String, Accuracy)]) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_example_comes_back_from_the_embedded_engine_and_nothing_is_written() {
     let (_engines, engine) = embedded().await;
-    // 60 items of each entity: enough for a write-sharded key to show its last shard.
-    let table = round_trip(&engine, examples(Some(60))).await;
-    let report = print("embedded", &table);
-    eprintln!("{report}");
-    assert!(table.iter().all(|(_, a)| a.missed.is_empty()), "{report}");
+    every_example_comes_back_from("embedded", &engine).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -344,8 +340,14 @@ async fn every_example_comes_back_from_moto_and_nothing_is_written() {
     let Some((_moto, engine)) = start_moto().await else {
         return;
     };
-    let table = round_trip(&engine, examples(Some(60))).await;
-    let report = print("moto", &table);
+    every_example_comes_back_from("moto", &engine).await;
+}
+
+/// Every example round-tripped through `engine` with 60 items of each entity (enough for a
+/// write-sharded key to show its last shard), its report printed: nothing may be missed.
+async fn every_example_comes_back_from(name: &str, engine: &Engine) {
+    let table = round_trip(engine, examples(Some(60))).await;
+    let report = print(name, &table);
     eprintln!("{report}");
     assert!(table.iter().all(|(_, a)| a.missed.is_empty()), "{report}");
 }

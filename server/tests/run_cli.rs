@@ -28,32 +28,38 @@ fn run_prints_json_events_and_exits_0_when_every_pattern_passes() {
     );
 }
 
+/// `keyplan ARGS` exits with `code`, its stderr saying `reason`.
+fn fails(args: &[&str], code: i32, reason: &str) {
+    let (exit, _, stderr) = keyplan(args);
+    assert_eq!(exit, code, "{stderr}");
+    assert!(stderr.contains(reason), "{stderr}");
+}
+
 #[test]
 fn run_on_an_unreachable_endpoint_exits_1_and_says_so() {
-    let (code, _, stderr) = keyplan(&["run", EXAMPLE, "--endpoint", "http://127.0.0.1:1"]);
-    assert_eq!(code, 1);
-    assert!(
-        stderr.contains("error: cannot reach engine `endpoint` (http://127.0.0.1:1) within 5 s"),
-        "{stderr}"
+    fails(
+        &["run", EXAMPLE, "--endpoint", "http://127.0.0.1:1"],
+        1,
+        "error: cannot reach engine `endpoint` (http://127.0.0.1:1) within 5 s",
     );
 }
 
 #[test]
 fn run_refuses_bad_arguments_with_the_reason() {
-    let (code, _, stderr) = keyplan(&["run", EXAMPLE, "--count", "Nope=3"]);
-    assert_eq!(code, 1);
-    assert!(
-        stderr.contains("`--count Nope=...` names no entity of the design"),
-        "{stderr}"
+    fails(
+        &["run", EXAMPLE, "--count", "Nope=3"],
+        1,
+        "`--count Nope=...` names no entity of the design",
     );
-    let (code, _, stderr) = keyplan(&["run", EXAMPLE, "--endpoint", "aws"]);
-    assert_eq!(code, 1);
-    assert!(stderr.contains("refused without `--allow-aws`"), "{stderr}");
+    fails(
+        &["run", EXAMPLE, "--endpoint", "aws"],
+        1,
+        "refused without `--allow-aws`",
+    );
     // issue 13: unreadable input exits 2, as from every subcommand.
-    let (code, _, stderr) = keyplan(&["run", "missing.keyplan.json"]);
-    assert_eq!(code, 2);
-    assert!(
-        stderr.contains("missing.keyplan.json: cannot read"),
-        "{stderr}"
+    fails(
+        &["run", "missing.keyplan.json"],
+        2,
+        "missing.keyplan.json: cannot read",
     );
 }

@@ -511,6 +511,16 @@ impl Browser {
         [0, 1, 2, 3].map(|i| v[i].as_f64().expect("a number"))
     }
 
+    /// The link the open Share dialog shows.
+    pub async fn share_link(&self) -> String {
+        self.find("[data-testid=share-link]")
+            .await
+            .prop("value")
+            .await
+            .expect("value")
+            .expect("a link")
+    }
+
     /// Opens the gallery and a blank design, by mouse.
     pub async fn new_blank_design(&self) {
         self.mouse_click_on(self.button("New").await).await;
