@@ -2,6 +2,8 @@
 //! 0, 1 and 2, the exact `--json` shape, imports that write readable design files, and the
 //! committed JSON Schema kept in step with the types.
 
+mod cli_support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -10,11 +12,7 @@ use keyplan_core::model::{
 };
 
 fn keyplan(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_keyplan"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the keyplan binary runs")
+    cli_support::keyplan_without(&[], args)
 }
 
 fn stdout(output: &Output) -> String {
@@ -52,16 +50,11 @@ fn corpus(relative: &str) -> PathBuf {
 /// A one-table design: a user read by id, and (when `with_scan`) a read by email no index serves.
 fn design(with_scan: bool) -> Design {
     let mut design = Design::new("users");
-    design.tables.push(Table {
-        name: "app".into(),
-        partition_key: KeyAttribute::new("PK", KeyType::S),
-        sort_key: Some(KeyAttribute::new("SK", KeyType::S)),
-        gsis: Vec::new(),
-        lsis: Vec::new(),
-        billing: Default::default(),
-        ttl_attribute: None,
-        replicas: Vec::new(),
-    });
+    design.tables.push(Table::new(
+        "app".into(),
+        KeyAttribute::new("PK", KeyType::S),
+        Some(KeyAttribute::new("SK", KeyType::S)),
+    ));
     let mut user_id = Attribute::new("userId", AttrType::S);
     user_id.required = true;
     let mut email = Attribute::new("email", AttrType::S);

@@ -3,20 +3,27 @@
 //! keyplan has no prices for and a target utilisation out of range are refused, saying why.
 #![allow(clippy::unwrap_used)]
 
-use std::process::{Command, Output};
+mod cli_support;
+
+use std::process::Output;
 
 use expect_test::expect;
 
+/// The variables that would choose the Region and prices.
+const PRICING: [&str; 4] = [
+    "KEYPLAN_REGION",
+    "KEYPLAN_PRICE_WRITE",
+    "KEYPLAN_PRICE_READ",
+    "KEYPLAN_PRICE_STORAGE",
+];
+
 fn keyplan(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_keyplan"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env_remove("KEYPLAN_REGION")
-        .env_remove("KEYPLAN_PRICE_WRITE")
-        .env_remove("KEYPLAN_PRICE_READ")
-        .env_remove("KEYPLAN_PRICE_STORAGE")
-        .output()
-        .expect("the keyplan binary runs")
+    cli_support::keyplan_without(&PRICING, args)
+}
+
+/// `keyplan ARGS`, which must exit 0: its stdout.
+fn succeeds(args: &[&str]) -> String {
+    cli_support::succeeds(&PRICING, args)
 }
 
 const EXAMPLE: &str = concat!(
@@ -26,14 +33,7 @@ const EXAMPLE: &str = concat!(
 
 #[test]
 fn the_markdown_report_puts_every_billing_mode_side_by_side_at_the_regions_prices() {
-    let out = keyplan(&["cost", EXAMPLE, "--markdown", "--region", "eu-west-1"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = succeeds(&["cost", EXAMPLE, "--markdown", "--region", "eu-west-1"]);
     // The headings, and each mode's row without its explanation.
     let heads: Vec<String> = text
         .lines()
@@ -59,14 +59,8 @@ fn the_markdown_report_puts_every_billing_mode_side_by_side_at_the_regions_price
 
 #[test]
 fn the_json_report_has_each_table_under_five_modes_and_two_classes() {
-    let out = keyplan(&["cost", EXAMPLE, "--json", "--price-write", "1.25"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let text = succeeds(&["cost", EXAMPLE, "--json", "--price-write", "1.25"]);
+    let report: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(report["prices"]["region"], "us-east-1");
     assert_eq!(
         report["prices"]["standard"]["per_million_write_units"],
@@ -83,18 +77,16 @@ fn the_json_report_has_each_table_under_five_modes_and_two_classes() {
 
 #[test]
 fn an_unknown_region_and_a_target_out_of_range_are_refused() {
-    let out = keyplan(&["cost", EXAMPLE, "--region", "mars-1"]);
-    assert_eq!(out.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("no prices for Region `mars-1`: keyplan knows us-east-1, us-east-2, us-west-2, eu-west-1"),
-        "{stderr}"
+    cli_support::fails(
+        &PRICING,
+        &["cost", EXAMPLE, "--region", "mars-1"],
+        1,
+        "no prices for Region `mars-1`: keyplan knows us-east-1, us-east-2, us-west-2, eu-west-1",
     );
-    let out = keyplan(&["cost", EXAMPLE, "--target-utilization", "1.5"]);
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("`1.5` is not a target utilisation"),
-        "{stderr}"
+    cli_support::fails(
+        &PRICING,
+        &["cost", EXAMPLE, "--target-utilization", "1.5"],
+        2,
+        "`1.5` is not a target utilisation",
     );
 }

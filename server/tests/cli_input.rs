@@ -3,17 +3,13 @@
 //! names the file; nothing goes to stdout. (`check` and `import` did; the others exited 1.)
 #![allow(clippy::unwrap_used)]
 
+mod cli_support;
+
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn keyplan(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_keyplan"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env_remove("KEYPLAN_ENGINE")
-        .env_remove("KEYPLAN_ENDPOINT")
-        .output()
-        .expect("the keyplan binary runs")
+    cli_support::keyplan_without(&["KEYPLAN_ENGINE", "KEYPLAN_ENDPOINT"], args)
 }
 
 /// Each kind of bad input, as (what it is, its path) under `dir`.
@@ -193,20 +189,23 @@ fn every_subcommand_reads_every_format_and_from_overrides_detection() {
 fn a_file_no_format_fits_says_what_was_tried_and_why() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("schema.json");
-    std::fs::write(
-        &path,
-        r#"{"version": "0.0.1", "format": "onetable:1.1.0", "indexes": {"primary": {"hash": "pk"}}}"#,
-    )
-    .unwrap();
     let out_file = dir.path().join("out.keyplan.json");
-    let out = keyplan(&[
-        "import",
-        path.to_str().unwrap(),
-        "-o",
-        out_file.to_str().unwrap(),
-    ]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    // Imports `schema` from a file: the exit code and stderr.
+    let import = |schema: &str| {
+        std::fs::write(&path, schema).unwrap();
+        let out = keyplan(&[
+            "import",
+            path.to_str().unwrap(),
+            "-o",
+            out_file.to_str().unwrap(),
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        (out.status.code(), stderr)
+    };
+    let (code, stderr) = import(
+        r#"{"version": "0.0.1", "format": "onetable:1.1.0", "indexes": {"primary": {"hash": "pk"}}}"#,
+    );
+    assert_eq!(code, Some(2), "{stderr}");
     for part in [
         "keyplan reads a OneTable schema (JSON or JavaScript/TypeScript), a keyplan design, a NoSQL Workbench model",
         "not a OneTable schema: no `models` and `indexes` objects",
@@ -217,19 +216,10 @@ fn a_file_no_format_fits_says_what_was_tried_and_why() {
     }
 
     // And the OneTable schema the issue met now reads as one.
-    std::fs::write(
-        &path,
+    let (code, stderr) = import(
         r#"{"version": "0.0.1", "format": "onetable:1.1.0", "indexes": {"primary": {"hash": "pk"}}, "models": {}}"#,
-    )
-    .unwrap();
-    let out = keyplan(&[
-        "import",
-        path.to_str().unwrap(),
-        "-o",
-        out_file.to_str().unwrap(),
-    ]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    );
+    assert_eq!(code, Some(0), "{stderr}");
     assert!(stderr.contains("as a OneTable schema"), "{stderr}");
     assert!(
         stderr.contains(": 1 table, 0 entities, 0 patterns"),

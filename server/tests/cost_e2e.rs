@@ -16,6 +16,17 @@ async fn modes(b: &Browser) -> Vec<String> {
     rows
 }
 
+/// The storage table's row for the orders table shows `items`.
+async fn orders_stored(b: &Browser, items: &str) {
+    let storage = b.texts(".cost-table tbody tr").await;
+    assert!(
+        storage
+            .iter()
+            .any(|r| r.starts_with("orders") && r.contains(items)),
+        "{storage:?}"
+    );
+}
+
 #[test]
 fn the_cost_tab_shows_every_billing_mode_and_follows_the_region() {
     app_test_with_server(async |server, b| {
@@ -57,13 +68,7 @@ fn the_cost_tab_shows_every_billing_mode_and_follows_the_region() {
         // Reserved capacity is not sold for Standard-IA.
         assert!(rows[3].ends_with('—'), "{rows:?}");
         // The billion orders are stored: the storage table counts them.
-        let storage = b.texts(".cost-table tbody tr").await;
-        assert!(
-            storage
-                .iter()
-                .any(|r| r.starts_with("orders") && r.contains("1000")),
-            "{storage:?}"
-        );
+        orders_stored(&b, "1000").await;
         let us_east = rows[0].clone();
         b.select("[data-testid=region]", "eu-west-1").await;
         eventually("the on-demand figure at eu-west-1's prices", || async {
@@ -95,12 +100,6 @@ fn an_entitys_items_in_production_set_in_the_inspector_are_stored_and_counted() 
         // The field keeps the focus (a `3` would go into it): the tab is clicked.
         b.click("[data-testid=tab-cost]").await;
         b.find("[data-testid=billing-modes]").await;
-        let storage = b.texts(".cost-table tbody tr").await;
-        assert!(
-            storage
-                .iter()
-                .any(|r| r.starts_with("orders") && r.contains("2800")),
-            "{storage:?}"
-        );
+        orders_stored(&b, "2800").await;
     });
 }
