@@ -17,8 +17,14 @@ async fn call(state: &AppState, request: Request<Body>) -> (StatusCode, serde_js
     (answer.status, answer.json())
 }
 
-fn post(body: serde_json::Value) -> Request<Body> {
-    app_support::post_json("/api/import/engine", &body)
+/// The `error` of a JSON error answer.
+fn error(body: &serde_json::Value) -> &str {
+    body["error"].as_str().expect("an error answer")
+}
+
+/// `POST /api/import/engine` with `body`: the status and the JSON answer.
+async fn import(state: &AppState, body: serde_json::Value) -> (StatusCode, serde_json::Value) {
+    call(state, app_support::post_json("/api/import/engine", &body)).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -49,9 +55,9 @@ async fn a_named_engine_lists_its_tables_and_one_imports_as_a_design() {
         "{body}"
     );
 
-    let (status, body) = call(
+    let (status, body) = import(
         &state,
-        post(serde_json::json!({"engine": "moto", "tables": [orders], "sample": 20})),
+        serde_json::json!({"engine": "moto", "tables": [orders], "sample": 20}),
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{body}");
@@ -85,22 +91,19 @@ async fn unknown_engines_missing_tables_and_dead_endpoints_say_which() {
         "no engine named `nope`; the engines are: dead, embedded"
     );
     // A URL is not an engine: nothing is contacted.
-    let (status, body) = call(
+    let (status, body) = import(
         &state,
-        post(serde_json::json!({"engine": "http://169.254.169.254", "tables": ["t"]})),
+        serde_json::json!({"engine": "http://169.254.169.254", "tables": ["t"]}),
     )
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     assert!(
-        body["error"]
-            .as_str()
-            .unwrap()
-            .starts_with("no engine named `http://169.254.169.254`"),
+        error(&body).starts_with("no engine named `http://169.254.169.254`"),
         "{body}"
     );
-    let (status, body) = call(
+    let (status, body) = import(
         &state,
-        post(serde_json::json!({"engine": "embedded", "tables": ["nope"]})),
+        serde_json::json!({"engine": "embedded", "tables": ["nope"]}),
     )
     .await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
@@ -108,10 +111,7 @@ async fn unknown_engines_missing_tables_and_dead_endpoints_say_which() {
     let (status, body) = call(&state, get("/api/engines/dead/tables")).await;
     assert_eq!(status, StatusCode::BAD_GATEWAY, "{body}");
     assert!(
-        body["error"]
-            .as_str()
-            .unwrap()
-            .starts_with("cannot reach engine `dead` (http://127.0.0.1:1) within 5 s"),
+        error(&body).starts_with("cannot reach engine `dead` (http://127.0.0.1:1) within 5 s"),
         "{body}"
     );
     for bad in [
@@ -120,7 +120,7 @@ async fn unknown_engines_missing_tables_and_dead_endpoints_say_which() {
         serde_json::json!({"engine": "embedded"}),
         serde_json::json!({"engine": "embedded", "tables": ["t"], "all": true}),
     ] {
-        let (status, body) = call(&state, post(bad.clone())).await;
+        let (status, body) = import(&state, bad.clone()).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{bad} -> {body}");
     }
     assert_eq!(state.runs.items_in_flight(), 0);

@@ -29,11 +29,7 @@ fn example() -> serde_json::Value {
 #[tokio::test]
 async fn engines_are_listed_by_name_and_a_url_is_not_an_engine() {
     let (_dir, state, _) = state().await;
-    let (status, body) = call(
-        &state,
-        Request::get("/api/engines").body(Body::empty()).unwrap(),
-    )
-    .await;
+    let (status, body) = call(&state, app_support::get("/api/engines")).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(
         body,
@@ -81,13 +77,7 @@ async fn a_run_streams_its_events_from_start_to_cleanup() {
     let started: serde_json::Value = serde_json::from_str(&body).unwrap();
     let id = started["id"].as_str().unwrap();
     assert_eq!(started["events"], format!("/api/runs/{id}/events"));
-    let (status, stream) = call(
-        &state,
-        Request::get(format!("/api/runs/{id}/events"))
-            .body(Body::empty())
-            .unwrap(),
-    )
-    .await;
+    let (status, stream) = call(&state, app_support::get(&format!("/api/runs/{id}/events"))).await;
     assert_eq!(status, StatusCode::OK);
     let names: Vec<&str> = stream
         .lines()
@@ -118,13 +108,7 @@ async fn a_run_streams_its_events_from_start_to_cleanup() {
     assert_eq!(done["mismatched"], 0);
     assert_eq!(run_tables(&engine).await, Vec::<String>::new());
     // A second watcher gets the whole log again; a reconnect resumes after the last id.
-    let (_, again) = call(
-        &state,
-        Request::get(format!("/api/runs/{id}/events"))
-            .body(Body::empty())
-            .unwrap(),
-    )
-    .await;
+    let (_, again) = call(&state, app_support::get(&format!("/api/runs/{id}/events"))).await;
     assert_eq!(again, stream);
     let last_id = names.len() - 1;
     let (_, resumed) = call(
@@ -159,11 +143,7 @@ async fn closing_the_event_stream_cancels_the_run_and_deletes_its_tables() {
         .unwrap()
         .to_string();
     let response = app(state.clone())
-        .oneshot(
-            Request::get(format!("/api/runs/{id}/events"))
-                .body(Body::empty())
-                .unwrap(),
-        )
+        .oneshot(app_support::get(&format!("/api/runs/{id}/events")))
         .await
         .unwrap();
     let mut body = response.into_body();
@@ -178,13 +158,7 @@ async fn closing_the_event_stream_cancels_the_run_and_deletes_its_tables() {
     drop(body);
     // The run sees the cancel, deletes its tables and records its last event.
     for _ in 0..200 {
-        let (_, log) = call(
-            &state,
-            Request::get(format!("/api/runs/{id}/events"))
-                .body(Body::empty())
-                .unwrap(),
-        )
-        .await;
+        let (_, log) = call(&state, app_support::get(&format!("/api/runs/{id}/events"))).await;
         if log.contains("event: failed") {
             assert!(log.contains("the run was cancelled"), "{log}");
             assert_eq!(run_tables(&engine).await, Vec::<String>::new());
@@ -233,11 +207,7 @@ async fn a_run_with_counts_and_a_seed_writes_the_sample_they_imply() {
     .await;
     assert_eq!(status, StatusCode::ACCEPTED, "{body}");
     let started: keyplan_core::run::Started = serde_json::from_str(&body).unwrap();
-    let (_, stream) = call(
-        &state,
-        Request::get(&started.events).body(Body::empty()).unwrap(),
-    )
-    .await;
+    let (_, stream) = call(&state, app_support::get(&started.events)).await;
     let event = event_data(&stream, "started");
     assert_eq!(event["id"], started.id.as_str());
     assert_eq!(event["items"], implied, "{stream}");
