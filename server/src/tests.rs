@@ -58,16 +58,18 @@ async fn health_answers_json_with_the_version() {
 
 #[tokio::test]
 async fn the_root_serves_the_built_index() {
-    let (_dir, state) = built_app();
-    let (status, _, body) = get(state, "/", &[]).await;
-    assert_eq!(status, StatusCode::OK);
-    assert_eq!(body, INDEX);
+    answers_with_the_index("/").await;
 }
 
 #[tokio::test]
 async fn an_unknown_app_path_falls_back_to_the_index() {
+    answers_with_the_index("/designs/orders/entities").await;
+}
+
+/// A GET of `uri` answers 200 with the built index.
+async fn answers_with_the_index(uri: &str) {
     let (_dir, state) = built_app();
-    let (status, _, body) = get(state, "/designs/orders/entities", &[]).await;
+    let (status, _, body) = get(state, uri, &[]).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body, INDEX);
 }
