@@ -9,6 +9,7 @@
 //! app/src/text.rs, the Terraform alignment in core); these check what a user sees.
 
 mod browser;
+mod corpus_support;
 
 use browser::{
     Browser, CONTROL, ESCAPE, app_test, eventually, open_app, prerequisites, start_server,
@@ -710,12 +711,8 @@ async fn no_card_of_an_imported_corpus_design_lies_on_another() {
         eprintln!("skipped: the corpus is not here");
         return;
     };
-    let mut files: Vec<std::path::PathBuf> = ["nosql-workbench", "mcp-data-model"]
-        .iter()
-        .flat_map(|dir| walk_json(&corpus.join(dir)))
-        .filter(|p| !p.to_string_lossy().contains("usage_data"))
-        .collect();
-    files.sort();
+    let mut files = corpus_support::model_files(&corpus);
+    files.retain(|p| !p.to_string_lossy().contains("usage_data"));
     if files.is_empty() {
         eprintln!("skipped: the corpus is not here");
         return;
@@ -751,23 +748,4 @@ async fn no_card_of_an_imported_corpus_design_lies_on_another() {
         problems.join("\n")
     );
     b.close().await;
-}
-
-fn walk_json(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    entries
-        .flatten()
-        .flat_map(|e| {
-            let path = e.path();
-            if path.is_dir() {
-                walk_json(&path)
-            } else if path.extension().is_some_and(|x| x == "json") {
-                vec![path]
-            } else {
-                Vec::new()
-            }
-        })
-        .collect()
 }

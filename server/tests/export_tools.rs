@@ -19,6 +19,7 @@ use keyplan_core::Design;
 use keyplan_core::export::{Target, export};
 use run_support::{repo, tool};
 
+mod corpus_support;
 mod run_support;
 
 /// (name, design) for every example and every corpus design that imports.
@@ -32,24 +33,7 @@ fn designs() -> Vec<(String, Design)> {
     let text = std::fs::read_to_string(&fixture).expect("the kitchen-sink fixture");
     let design = keyplan_core::file::parse(&text).expect("the kitchen-sink fixture parses");
     out.push(("kitchen_sink".to_string(), design));
-    let corpus = repo().join("../shared/corpus");
-    let mut files = Vec::new();
-    let mut dirs = vec![corpus];
-    while let Some(dir) = dirs.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "json") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    for path in files {
+    for path in corpus_support::json_files(&repo().join("../shared/corpus")) {
         let Ok(text) = std::fs::read_to_string(&path) else {
             continue;
         };

@@ -7,6 +7,7 @@
 //! the same items before and after, and no table appears or goes.
 #![allow(clippy::unwrap_used)]
 
+mod corpus_support;
 mod run_support;
 
 use std::collections::BTreeMap;
@@ -226,12 +227,7 @@ async fn counts(engine: &Engine, tables: &[String]) -> Vec<(String, i32)> {
 /// Every design of ../shared/corpus that imports and plans a sample, by file name.
 fn corpus() -> Vec<(String, Design, keyplan_server::runner::build::Counts)> {
     let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus"));
-    let mut files: Vec<std::path::PathBuf> = ["nosql-workbench", "mcp-data-model"]
-        .iter()
-        .flat_map(|dir| walk(&root.join(dir)))
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
+    let files = corpus_support::model_files(root);
     assert!(!files.is_empty(), "no corpus at {}", root.display());
     files
         .into_iter()
@@ -240,23 +236,6 @@ fn corpus() -> Vec<(String, Design, keyplan_server::runner::build::Counts)> {
             let imported = keyplan_core::import::detect_and_import(&text).ok()?;
             let name = path.file_stem()?.to_string_lossy().into_owned();
             Some((name, imported.design, Default::default()))
-        })
-        .collect()
-}
-
-fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    entries
-        .flatten()
-        .flat_map(|e| {
-            let path = e.path();
-            if path.is_dir() {
-                walk(&path)
-            } else {
-                vec![path]
-            }
         })
         .collect()
 }
