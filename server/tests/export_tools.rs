@@ -22,6 +22,15 @@ use run_support::{repo, tool};
 mod corpus_support;
 mod run_support;
 
+/// The tool at `relative` and moto_server, or `None` when either is missing (each says so, see
+/// [`tool`]).
+fn tool_and_moto(relative: &str) -> Option<(std::path::PathBuf, std::path::PathBuf)> {
+    match (tool(relative), run_support::moto_binary()) {
+        (Some(tool), Some(moto)) => Some((tool, moto)),
+        _ => None,
+    }
+}
+
 /// (name, design) for every example and every corpus design that imports.
 fn designs() -> Vec<(String, Design)> {
     let mut out: Vec<(String, Design)> = keyplan_core::examples::all()
@@ -341,10 +350,7 @@ print(json.dumps({"reads": results, "writes": written}))
 
 #[test]
 fn generated_python_returns_on_moto_what_core_evaluation_returns_for_the_seed() {
-    let (Some(python), Some(moto_server)) = (
-        tool(".tools/venv/bin/python"),
-        tool(".tools/venv/bin/moto_server"),
-    ) else {
+    let Some((python, moto_server)) = tool_and_moto(".tools/venv/bin/python") else {
         return;
     };
     let seed = Seed::new();
@@ -631,10 +637,7 @@ const read = (path) => JSON.parse(fs.readFileSync(path, 'utf8'));
 
 #[test]
 fn generated_typescript_returns_on_moto_what_core_evaluation_returns_for_the_seed() {
-    let (Some(tsc), Some(moto_server)) = (
-        tool(".tools/node_modules/.bin/tsc"),
-        tool(".tools/venv/bin/moto_server"),
-    ) else {
+    let Some((tsc, moto_server)) = tool_and_moto(".tools/node_modules/.bin/tsc") else {
         return;
     };
     let seed = Seed::new();
