@@ -27,11 +27,7 @@ async fn overlapping_cards(b: &Browser) -> Vec<String> {
              }\
              return out;")
         .await;
-    v.as_array()
-        .expect("a list")
-        .iter()
-        .map(|s| s.as_str().unwrap_or_default().to_string())
-        .collect()
+    browser::strings(&v)
 }
 
 /// Waits until the card of `entity` is seen whole inside the canvas (issue 12: a new card
@@ -223,13 +219,7 @@ async fn overflow(b: &Browser, must_see: &[&str]) -> Vec<String> {
          }}\
          return out;"
     );
-    b.js(&script)
-        .await
-        .as_array()
-        .expect("a list")
-        .iter()
-        .map(|s| s.as_str().unwrap_or_default().to_string())
-        .collect()
+    browser::strings(&b.js(&script).await)
 }
 
 /// Every main view at `width` x `height`: nothing overflows, and a screenshot of each.

@@ -554,12 +554,7 @@ impl Browser {
                 "return Array.from(document.querySelectorAll(arguments[0]), e => e.innerText.trim());",
             )
             .await;
-        value
-            .as_array()
-            .expect("a list")
-            .iter()
-            .map(|v| v.as_str().unwrap_or_default().to_string())
-            .collect()
+        strings(&value)
     }
 
     /// Replaces a field's text as a user would (select all, type) and presses Enter.
@@ -836,12 +831,7 @@ impl Browser {
                  }\
                  return window.__keyplanToasts;")
             .await;
-        value
-            .as_array()
-            .expect("a list")
-            .iter()
-            .map(|v| v.as_str().unwrap_or_default().to_string())
-            .collect()
+        strings(&value)
     }
 
     /// Waits for a toast containing `text` (one that came and went counts) and returns it.
@@ -871,6 +861,16 @@ impl Browser {
     pub async fn close(self) {
         let _ = self.client.close().await;
     }
+}
+
+/// The strings of a script's list (a member that is not a string reads as empty).
+pub fn strings(value: &serde_json::Value) -> Vec<String> {
+    value
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|v| v.as_str().unwrap_or_default().to_string())
+        .collect()
 }
 
 /// Polls `check` every 50 ms until it returns true; fails after [`PATIENCE`].
