@@ -8,6 +8,19 @@ fn order_design() -> Design {
     .expect("the shared fixture parses")
 }
 
+/// The order example and an empty history: where each test starts.
+fn start() -> (Design, History) {
+    (order_design(), History::new())
+}
+
+/// Renames the design, then undoes that: the rename waits to be redone.
+fn rename_and_undo(history: &mut History, design: &mut Design) {
+    history
+        .apply(design, Edit::SetName("Shop".into()))
+        .expect("rename");
+    history.undo(design).expect("undo");
+}
+
 fn at(x: f64, y: f64) -> Point {
     Point { x, y }
 }
@@ -18,26 +31,29 @@ fn move_card(name: &str, x: f64, y: f64) -> Edit {
     }
 }
 
-/// A drag as the canvas does it: begin on pointer-down, a move per pointer-move, commit on
-/// pointer-up.
-fn drag(history: &mut History, design: &mut Design, name: &str, to: &[(f64, f64)]) {
+/// A drag of the Order card as the canvas does it: begin on pointer-down, a move per
+/// pointer-move, commit on pointer-up.
+fn drag_order(history: &mut History, design: &mut Design, to: &[(f64, f64)]) {
+    drag_order_not_let_go(history, design, to);
+    history.commit();
+}
+
+/// [`drag_order`] up to its last move, the pointer still down.
+fn drag_order_not_let_go(history: &mut History, design: &mut Design, to: &[(f64, f64)]) {
     history.begin();
     for &(x, y) in to {
         history
-            .apply(design, move_card(name, x, y))
+            .apply(design, move_card("Order", x, y))
             .expect("a move applies");
     }
-    history.commit();
 }
 
 #[test]
 fn undo_after_a_drag_restores_the_cards_position() {
-    let mut design = order_design();
-    let mut history = History::new();
-    drag(
+    let (mut design, mut history) = start();
+    drag_order(
         &mut history,
         &mut design,
-        "Order",
         &[(370.0, 70.0), (400.0, 90.0), (500.0, 300.0)],
     );
     assert_eq!(design.layout["Order"], at(500.0, 300.0));
@@ -47,10 +63,9 @@ fn undo_after_a_drag_restores_the_cards_position() {
 
 #[test]
 fn a_whole_drag_is_one_undo_step() {
-    let mut design = order_design();
-    let mut history = History::new();
+    let (mut design, mut history) = start();
     let path: Vec<(f64, f64)> = (0..1000).map(|i| (f64::from(i), 1.0)).collect();
-    drag(&mut history, &mut design, "Order", &path);
+    drag_order(&mut history, &mut design, &path);
     assert_eq!(history.n_undo(), 1);
     history.undo(&mut design).expect("undo");
     assert!(!history.can_undo());
@@ -58,8 +73,7 @@ fn a_whole_drag_is_one_undo_step() {
 
 #[test]
 fn a_multi_select_drag_moves_and_restores_every_selected_card_together() {
-    let mut design = order_design();
-    let mut history = History::new();
+    let (mut design, mut history) = start();
     history.begin();
     for step in 1..=3 {
         let d = f64::from(step) * 10.0;
@@ -82,14 +96,8 @@ fn a_multi_select_drag_moves_and_restores_every_selected_card_together() {
 
 #[test]
 fn redo_after_undo_repeats_the_drag() {
-    let mut design = order_design();
-    let mut history = History::new();
-    drag(
-        &mut history,
-        &mut design,
-        "Order",
-        &[(1.0, 1.0), (2.0, 2.0)],
-    );
+    let (mut design, mut history) = start();
+    drag_order(&mut history, &mut design, &[(1.0, 1.0), (2.0, 2.0)]);
     history.undo(&mut design).expect("undo");
     assert!(history.redo(&mut design).expect("redo"));
     assert_eq!(design.layout["Order"], at(2.0, 2.0));
@@ -98,12 +106,8 @@ fn redo_after_undo_repeats_the_drag() {
 
 #[test]
 fn a_new_edit_after_undo_clears_redo() {
-    let mut design = order_design();
-    let mut history = History::new();
-    history
-        .apply(&mut design, Edit::SetName("Shop".into()))
-        .expect("rename");
-    history.undo(&mut design).expect("undo");
+    let (mut design, mut history) = start();
+    rename_and_undo(&mut history, &mut design);
     assert!(history.can_redo());
     history
         .apply(&mut design, Edit::SetName("Store".into()))
@@ -113,12 +117,8 @@ fn a_new_edit_after_undo_clears_redo() {
 
 #[test]
 fn an_edit_that_changes_nothing_keeps_redo_and_adds_no_step() {
-    let mut design = order_design();
-    let mut history = History::new();
-    history
-        .apply(&mut design, Edit::SetName("Shop".into()))
-        .expect("rename");
-    history.undo(&mut design).expect("undo");
+    let (mut design, mut history) = start();
+    rename_and_undo(&mut history, &mut design);
     // Clicking a card (selection) never reaches the history; re-typing the same name is a
     // document edit that changes nothing.
     let same = Edit::SetName(design.name.clone());
@@ -130,12 +130,8 @@ fn an_edit_that_changes_nothing_keeps_redo_and_adds_no_step() {
 
 #[test]
 fn undo_while_dragging_ends_the_drag_and_undoes_it() {
-    let mut design = order_design();
-    let mut history = History::new();
-    history.begin();
-    history
-        .apply(&mut design, move_card("Order", 0.0, 0.0))
-        .expect("move");
+    let (mut design, mut history) = start();
+    drag_order_not_let_go(&mut history, &mut design, &[(0.0, 0.0)]);
     assert!(history.is_recording());
     history.undo(&mut design).expect("undo");
     assert!(!history.is_recording());
@@ -144,15 +140,8 @@ fn undo_while_dragging_ends_the_drag_and_undoes_it() {
 
 #[test]
 fn cancelling_a_drag_puts_the_cards_back_and_records_nothing() {
-    let mut design = order_design();
-    let mut history = History::new();
-    history.begin();
-    history
-        .apply(&mut design, move_card("Order", 0.0, 0.0))
-        .expect("move");
-    history
-        .apply(&mut design, move_card("Order", 9.0, 9.0))
-        .expect("move");
+    let (mut design, mut history) = start();
+    drag_order_not_let_go(&mut history, &mut design, &[(0.0, 0.0), (9.0, 9.0)]);
     history.cancel(&mut design).expect("cancel");
     assert_eq!(design, order_design());
     assert!(!history.can_undo());
@@ -160,8 +149,7 @@ fn cancelling_a_drag_puts_the_cards_back_and_records_nothing() {
 
 #[test]
 fn typing_in_a_field_between_focus_and_blur_is_one_undo_step() {
-    let mut design = order_design();
-    let mut history = History::new();
+    let (mut design, mut history) = start();
     history.begin();
     for typed in ["G", "Ge", "Get", "Get c"] {
         let edit = Edit::SetPattern {
@@ -195,8 +183,7 @@ fn the_oldest_steps_fall_off_past_the_limit() {
 
 #[test]
 fn undoing_everything_then_redoing_everything_returns_to_the_last_design() {
-    let mut design = order_design();
-    let mut history = History::new();
+    let (mut design, mut history) = start();
     let edits = vec![
         Edit::RenameEntity {
             from: "Order".into(),
@@ -221,8 +208,7 @@ fn undoing_everything_then_redoing_everything_returns_to_the_last_design() {
 
 #[test]
 fn a_refused_edit_is_not_recorded() {
-    let mut design = order_design();
-    let mut history = History::new();
+    let (mut design, mut history) = start();
     let err = history.apply(
         &mut design,
         Edit::RemoveEntity {
