@@ -231,12 +231,31 @@ fn compact(value: &Value) -> String {
     }
 }
 
-fn key_type(at: &At<'_>) -> Result<KeyType, ImportError> {
+/// The attributes a table's keys may name, with their types: each member of `list` holds its
+/// name in `name` and its type in `ty` (`AttributeName` and `AttributeType` in CloudFormation,
+/// `name` and `type` in a Terraform `attribute` block).
+pub(crate) fn attribute_definitions(
+    list: &At<'_>,
+    name: &str,
+    ty: &str,
+) -> Result<Vec<(String, KeyType)>, ImportError> {
+    let mut definitions = Vec::new();
+    for definition in list.array()? {
+        definitions.push((
+            definition.require(name)?.str()?.to_string(),
+            key_type(&definition.require(ty)?, ty)?,
+        ));
+    }
+    Ok(definitions)
+}
+
+/// A key attribute's type, `S`, `N` or `B`, at `at`, which the source calls `field`.
+fn key_type(at: &At<'_>, field: &str) -> Result<KeyType, ImportError> {
     match at.str()? {
         "S" => Ok(KeyType::S),
         "N" => Ok(KeyType::N),
         "B" => Ok(KeyType::B),
-        other => Err(at.invalid(format!("AttributeType `{other}`: expected S, N or B"))),
+        other => Err(at.invalid(format!("{field} `{other}`: expected S, N or B"))),
     }
 }
 
@@ -334,13 +353,11 @@ fn read_table(
     notes: &mut Vec<String>,
 ) -> Result<Table, ImportError> {
     let name = table_name(id, properties, notes);
-    let mut definitions = Vec::new();
-    for definition in properties.require("AttributeDefinitions")?.array()? {
-        definitions.push((
-            definition.require("AttributeName")?.str()?.to_string(),
-            key_type(&definition.require("AttributeType")?)?,
-        ));
-    }
+    let definitions = attribute_definitions(
+        &properties.require("AttributeDefinitions")?,
+        "AttributeName",
+        "AttributeType",
+    )?;
     let schema_at = properties.require("KeySchema")?;
     let (mut hash, mut range) = key_schema(&schema_at, &definitions)?;
     if hash.len() > 1 || range.len() > 1 {

@@ -13,10 +13,11 @@
 
 use serde_json::{Map, Value};
 
-use crate::model::{Billing, Gsi, KeyAttribute, KeyType, Lsi, Projection, Table};
+use crate::model::{Billing, Gsi, KeyAttribute, Lsi, Projection, Table};
 
 use super::cloudformation::{
-    enabled_ttl, literal_name, note_not_kept, note_stream, projection_of, tables_only,
+    attribute_definitions, enabled_ttl, literal_name, note_not_kept, note_stream, projection_of,
+    tables_only,
 };
 use super::{At, ImportError, Imported, Source};
 
@@ -148,15 +149,6 @@ fn expression_json(expr: &hcl::Expression) -> Value {
     }
 }
 
-fn key_type(at: &At<'_>) -> Result<KeyType, ImportError> {
-    match at.str()? {
-        "S" => Ok(KeyType::S),
-        "N" => Ok(KeyType::N),
-        "B" => Ok(KeyType::B),
-        other => Err(at.invalid(format!("type `{other}`: expected S, N or B"))),
-    }
-}
-
 /// The text of a name: its literal part when it is interpolated.
 fn name_of(at: &At<'_>) -> Result<String, ImportError> {
     let text = at.str()?;
@@ -203,15 +195,10 @@ fn read_table(label: &str, at: &At<'_>, notes: &mut Vec<String>) -> Result<Table
         Some(name) => name_of(&name)?,
         None => label.to_string(),
     };
-    let mut definitions: Vec<(String, KeyType)> = Vec::new();
-    if let Some(list) = at.get("attribute") {
-        for attribute in list.array()? {
-            definitions.push((
-                attribute.require("name")?.str()?.to_string(),
-                key_type(&attribute.require("type")?)?,
-            ));
-        }
-    }
+    let definitions = match at.get("attribute") {
+        Some(list) => attribute_definitions(&list, "name", "type")?,
+        None => Vec::new(),
+    };
     let key = |key_at: &At<'_>| -> Result<KeyAttribute, ImportError> {
         let name = key_at.str()?;
         match definitions.iter().find(|(n, _)| n == name) {

@@ -60,17 +60,18 @@ fn a_gsi_on_a_template_the_items_lack_is_created_then_backfilled() {
     );
 }
 
-// issue 18: an entity re-keyed from `{id}` to `TYPE#{id}`.
-#[test]
-fn a_changed_table_key_template_is_a_re_key() {
-    let old = "
+/// One entity keyed by `{userId}`, which the re-key tests change to `USER#{userId}`.
+const USERS: &str = "
         table app PK SK
         entity User userId | PK={userId} SK=PROFILE
     ";
-    let new = old.replace("PK={userId}", "PK=USER#{userId}");
+
+// issue 18: an entity re-keyed from `{id}` to `TYPE#{id}`.
+#[test]
+fn a_changed_table_key_template_is_a_re_key() {
     check(
-        old,
-        &new,
+        USERS,
+        &USERS.replace("PK={userId}", "PK=USER#{userId}"),
         &[("User", 5_000)],
         expect![[r#"
             1. [migrate, re-key] Copy every User item to its new key (PK = USER#{userId}), then delete the old one; the application writes both meanwhile
@@ -151,14 +152,9 @@ fn a_multi_attribute_key_on_attributes_the_items_carry_is_online() {
 
 #[test]
 fn a_step_without_a_volume_says_it_is_unknown() {
-    let old = "
-        table app PK SK
-        entity User userId | PK={userId} SK=PROFILE
-    ";
-    let new = old.replace("PK={userId}", "PK=USER#{userId}");
     check(
-        old,
-        &new,
+        USERS,
+        &USERS.replace("PK={userId}", "PK=USER#{userId}"),
         &[],
         expect![[r#"
             1. [migrate, re-key] Copy every User item to its new key (PK = USER#{userId}), then delete the old one; the application writes both meanwhile
