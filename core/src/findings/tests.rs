@@ -409,6 +409,22 @@ fn a_filter_that_discards_most_of_its_read_is_a_warning_with_the_index_that_woul
     );
 }
 
+/// A shop whose table has an LSI, with `customers` customers and two billion 2 KB orders.
+fn shop_with_an_lsi(customers: u64) -> String {
+    format!(
+        "
+        table shop PK SK
+        lsi ByDate createdAt
+        entity Customer customerId name | PK=CUSTOMER#{{customerId}} SK=PROFILE
+        entity Order orderId customerId createdAt | PK=CUSTOMER#{{customerId}} SK=ORDER#{{orderId}}
+        volume Customer {customers}
+        volume Order 2000000000 2000
+        read orders Order by customerId
+        read profile Customer by customerId
+        "
+    )
+}
+
 // issue 16: with an LSI, a partition-key value's items and their LSI entries may hold at most
 // 10 GB. From the volumes: a customer's profile and orders share `CUSTOMER#{customerId}`, a
 // 500 customers for two billion orders is 4 million orders each (over); a million
@@ -416,16 +432,7 @@ fn a_filter_that_discards_most_of_its_read_is_a_warning_with_the_index_that_woul
 #[test]
 fn an_item_collection_past_10_gb_with_an_lsi_is_an_error() {
     check(
-        "
-        table shop PK SK
-        lsi ByDate createdAt
-        entity Customer customerId name | PK=CUSTOMER#{customerId} SK=PROFILE
-        entity Order orderId customerId createdAt | PK=CUSTOMER#{customerId} SK=ORDER#{orderId}
-        volume Customer 500
-        volume Order 2000000000 2000
-        read orders Order by customerId
-        read profile Customer by customerId
-        ",
+        &shop_with_an_lsi(500),
         expect![[r#"
             KP029 Error tables/shop/lsis/ByDate
               PK `CUSTOMER#{customerId}` in `shop` gathers `Customer` and `Order` into item collections of about 15.6 GB each (one per `Customer`: 500 of them), with LSI `ByDate`: over the 10 GB an item collection may hold in a table with an LSI: writes to it will fail (ItemCollectionSizeLimitExceededException); put the LSI's sort key in a GSI instead, or a more selective value in PK
@@ -434,16 +441,7 @@ fn an_item_collection_past_10_gb_with_an_lsi_is_an_error() {
         "#]],
     );
     check(
-        "
-        table shop PK SK
-        lsi ByDate createdAt
-        entity Customer customerId name | PK=CUSTOMER#{customerId} SK=PROFILE
-        entity Order orderId customerId createdAt | PK=CUSTOMER#{customerId} SK=ORDER#{orderId}
-        volume Customer 1000000
-        volume Order 2000000000 2000
-        read orders Order by customerId
-        read profile Customer by customerId
-        ",
+        &shop_with_an_lsi(1000000),
         expect![[r#"
             KP012 Warning tables/shop/lsis/ByDate
               no read pattern uses ByDate of `shop`: it costs writes and storage for nothing; drop it or add the pattern it is for
