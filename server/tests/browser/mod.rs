@@ -491,6 +491,13 @@ impl Browser {
             .to_string()
     }
 
+    /// Whether the first element matching `css` is disabled (`disabled="true"`), waiting for
+    /// it.
+    pub async fn is_disabled(&self, css: &str) -> bool {
+        let element = self.find(css).await;
+        element.attr("disabled").await.expect("attr").as_deref() == Some("true")
+    }
+
     /// Whether an element matches `css` now (no wait).
     pub async fn has(&self, css: &str) -> bool {
         self.js(&format!("return document.querySelector({css:?}) !== null;"))
