@@ -23,6 +23,14 @@ fn summary_is_green_script() -> &'static str {
     "return document.querySelector('[data-testid=coverage-summary]').classList.contains('all-covered');"
 }
 
+/// Opens the Findings tab and clicks the quick fix at `css`, whose label must be `label`.
+async fn click_fix(b: &Browser, css: &str, label: &str) {
+    b.click("[data-testid=findings-tab]").await;
+    let fix = b.find(css).await;
+    assert_eq!(fix.text().await.expect("text"), label);
+    fix.click().await.expect("click the quick fix");
+}
+
 #[test]
 fn the_coverage_line_counts_errors_and_is_not_green_until_the_quick_fix_clears_them() {
     // issue 12: "4 of 4 read patterns covered" showed in green beside two error findings.
@@ -52,13 +60,12 @@ fn the_coverage_line_counts_errors_and_is_not_green_until_the_quick_fix_clears_t
             "not green while an error stands"
         );
 
-        b.click("[data-testid=findings-tab]").await;
-        let fix = b.find("[data-testid=finding-fix]").await;
-        assert_eq!(
-            fix.text().await.expect("text"),
-            "Add attribute `mail` to Customer"
-        );
-        fix.click().await.expect("click the quick fix");
+        click_fix(
+            &b,
+            "[data-testid=finding-fix]",
+            "Add attribute `mail` to Customer",
+        )
+        .await;
         eventually("the coverage line turns green", || async {
             b.js(summary_is_green_script()).await == serde_json::json!(true)
         })
@@ -327,13 +334,12 @@ fn applying_the_multi_attribute_offer_from_the_findings_keys_the_gsi_on_the_attr
             b.text("[data-testid=coverage-summary]").await,
             "2 of 2 read patterns covered"
         );
-        b.click("[data-testid=findings-tab]").await;
-        let apply = b.find("[data-code=KP025] [data-testid=finding-fix]").await;
-        assert_eq!(
-            apply.text().await.expect("text"),
-            "Use a multi-attribute sort key (total, orderId) on ByStatus"
-        );
-        apply.click().await.expect("click Apply");
+        click_fix(
+            &b,
+            "[data-code=KP025] [data-testid=finding-fix]",
+            "Use a multi-attribute sort key (total, orderId) on ByStatus",
+        )
+        .await;
         eventually("the offer is gone once applied", || async {
             !b.has("[data-code=KP025]").await
         })
