@@ -23,9 +23,16 @@ fn summary_is_green_script() -> &'static str {
     "return document.querySelector('[data-testid=coverage-summary]').classList.contains('all-covered');"
 }
 
-/// Opens the Findings tab and clicks the quick fix at `css`, whose label must be `label`.
+/// No index is suggested for the selected pattern; `why` says why none may be.
+async fn suggests_nothing(b: &Browser, why: &str) {
+    assert!(
+        b.texts("[data-testid=suggestion]").await.is_empty(),
+        "{why}"
+    );
+}
+
+/// Clicks the quick fix at `css`, whose label must be `label`.
 async fn click_fix(b: &Browser, css: &str, label: &str) {
-    b.click("[data-testid=findings-tab]").await;
     let fix = b.find(css).await;
     assert_eq!(fix.text().await.expect("text"), label);
     fix.click().await.expect("click the quick fix");
@@ -60,6 +67,7 @@ fn the_coverage_line_counts_errors_and_is_not_green_until_the_quick_fix_clears_t
             "not green while an error stands"
         );
 
+        b.click("[data-testid=findings-tab]").await;
         click_fix(
             &b,
             "[data-testid=finding-fix]",
@@ -120,16 +128,17 @@ fn renaming_an_attribute_offers_to_rename_the_patterns_and_a_left_behind_input_s
             reasons.contains("input `orderId` is not an attribute of Order: did you mean `id`?"),
             "{reasons}"
         );
-        assert!(
-            b.texts("[data-testid=suggestion]").await.is_empty(),
-            "no index on a variable that does not exist is suggested"
-        );
-        let fix = b.find("[data-testid=pattern-fix]").await;
-        assert_eq!(
-            fix.text().await.expect("text"),
-            "Rename `orderId` to `id` in `Get order by ID`"
-        );
-        fix.click().await.expect("apply the fix");
+        suggests_nothing(
+            &b,
+            "no index on a variable that does not exist is suggested",
+        )
+        .await;
+        click_fix(
+            &b,
+            "[data-testid=pattern-fix]",
+            "Rename `orderId` to `id` in `Get order by ID`",
+        )
+        .await;
         eventually("the suggestion is keyed on `id`", || async {
             b.texts("[data-testid=suggestion]").await
                 == ["a GSI with partition key `ORDER#{id}` would serve it"]
@@ -215,12 +224,12 @@ async fn a_typed_key_variable_is_one_click_from_an_attribute_and_a_new_pattern_g
         .await;
     b.type_into("[data-testid=template-SK]", "PROFILE#{email}")
         .await;
-    let fix = b.find("[data-testid=template-fix]").await;
-    assert_eq!(
-        fix.text().await.expect("text"),
-        "Add attribute `email` to Customer"
-    );
-    fix.click().await.expect("add the attribute");
+    click_fix(
+        &b,
+        "[data-testid=template-fix]",
+        "Add attribute `email` to Customer",
+    )
+    .await;
     eventually("email is a required attribute", || async {
         b.saved_design()
             .await
@@ -241,10 +250,7 @@ async fn a_typed_key_variable_is_one_click_from_an_attribute_and_a_new_pattern_g
         reasons.starts_with("the pattern has no inputs yet"),
         "{reasons}"
     );
-    assert!(
-        b.texts("[data-testid=suggestion]").await.is_empty(),
-        "nothing is suggested for a pattern with no inputs"
-    );
+    suggests_nothing(&b, "nothing is suggested for a pattern with no inputs").await;
     b.close().await;
 }
 
@@ -334,6 +340,7 @@ fn applying_the_multi_attribute_offer_from_the_findings_keys_the_gsi_on_the_attr
             b.text("[data-testid=coverage-summary]").await,
             "2 of 2 read patterns covered"
         );
+        b.click("[data-testid=findings-tab]").await;
         click_fix(
             &b,
             "[data-code=KP025] [data-testid=finding-fix]",
