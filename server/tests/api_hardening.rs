@@ -5,11 +5,11 @@
 #![allow(clippy::unwrap_used)]
 
 mod app_support;
+mod browser;
 mod run_support;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use axum::body::Body;
@@ -309,39 +309,6 @@ async fn a_forged_host_is_refused_with_421_and_a_foreign_origin_with_403() {
     .assert_eq(&out.join("\n"));
 }
 
-/// `keyplan serve` on a free port, killed on drop.
-struct Serve {
-    child: Child,
-    port: u16,
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve(dist: &std::path::Path, extra: &[&str]) -> Serve {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_keyplan"))
-        .args(["serve", "--host", "127.0.0.1", "--port", "0", "--dist"])
-        .arg(dist)
-        .args(extra)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let port = line
-        .trim()
-        .rsplit_once(':')
-        .and_then(|(_, p)| p.parse().ok())
-        .unwrap_or_else(|| panic!("unexpected first line: {line:?}"));
-    Serve { child, port }
-}
-
 /// One raw HTTP/1.1 exchange on a socket: the status code and the body.
 fn raw(port: u16, request: &str) -> (u16, String) {
     let mut socket = TcpStream::connect(("127.0.0.1", port)).unwrap();
@@ -363,8 +330,12 @@ fn raw(port: u16, request: &str) -> (u16, String) {
 #[test]
 fn the_real_server_refuses_a_rebound_host_and_a_foreign_origin_on_its_socket() {
     let (_dir, dist) = dist();
-    let server = serve(dist.path(), &["--allowed-host", "box.lan"]);
-    let port = server.port;
+    let server = browser::start_server_with(dist.path(), &["--allowed-host", "box.lan"]);
+    let port: u16 = server
+        .url
+        .rsplit_once(':')
+        .and_then(|(_, p)| p.parse().ok())
+        .expect("the server's port");
     let request = |host: &str, extra: &str, line: &str, body: &str| {
         format!(
             "{line} HTTP/1.1\r\nHost: {host}\r\n{extra}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
