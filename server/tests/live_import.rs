@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 use keyplan_core::import::live::{self, Options};
 use keyplan_core::model::{Design, Entity};
-use keyplan_core::template::{KeyTemplate, Part};
+use keyplan_core::template::{KeyTemplate, Var};
 use keyplan_server::engine::Engine;
 use keyplan_server::live::read_tables;
 use run_support::*;
@@ -36,17 +36,13 @@ struct Accuracy {
 
 /// A template with its variables blanked: `CUSTOMER#{}#ORDER#{}`; shards keep their count.
 fn shape(template: &KeyTemplate) -> String {
-    template
-        .parts()
-        .iter()
-        .map(|part| match part {
-            Part::Literal(text) => text.clone(),
-            Part::Var(var) => match var.shards {
-                Some(n) => format!("{{:{n}}}"),
-                None => "{}".to_string(),
-            },
+    let blank = |var: &Var| {
+        Some(match var.shards {
+            Some(n) => format!("{{:{n}}}"),
+            None => "{}".to_string(),
         })
-        .collect()
+    };
+    template.render(blank).expect("a blank for every variable")
 }
 
 /// Every key template of `entity` in `design`, by key attribute, as shapes.
