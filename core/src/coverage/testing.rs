@@ -17,6 +17,15 @@ use crate::answer::Verdict;
 use crate::model::*;
 use crate::template::KeyTemplate;
 
+/// `keys` as the text form writes a key attribute, `name:type` (the type in full: `name:S`),
+/// joined by `separator`.
+pub(crate) fn typed_keys(keys: &[KeyAttribute], separator: &str) -> String {
+    keys.iter()
+        .map(|k| format!("{}:{:?}", k.name, k.ty))
+        .collect::<Vec<_>>()
+        .join(separator)
+}
+
 pub(crate) fn design(text: &str) -> Design {
     let mut d = Design::new("test");
     for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {

@@ -1,6 +1,6 @@
 use expect_test::{Expect, expect};
 
-use crate::coverage::testing::design;
+use crate::coverage::testing::{design, typed_keys};
 
 /// Prints every finding of the design: code, severity, path and message.
 fn check(text: &str, expect: Expect) {
@@ -620,17 +620,11 @@ fn check_fixed(text: &str, code: &str, expect: Expect) {
     let mut out = String::new();
     for table in &d.tables {
         for gsi in &table.gsis {
-            let names = |keys: &[crate::model::KeyAttribute]| {
-                keys.iter()
-                    .map(|k| format!("{}:{:?}", k.name, k.ty))
-                    .collect::<Vec<_>>()
-                    .join(",")
-            };
             out.push_str(&format!(
                 "{} {} / {}\n",
                 gsi.name,
-                names(&gsi.partition_key),
-                names(&gsi.sort_key)
+                typed_keys(&gsi.partition_key, ","),
+                typed_keys(&gsi.sort_key, ",")
             ));
         }
     }

@@ -3,6 +3,7 @@
 use expect_test::{Expect, expect};
 
 use super::{Format, detect, detect_and_import, import};
+use crate::coverage::testing::typed_keys;
 use crate::model::Design;
 
 /// A compact, reviewable rendering of a design: tables with keys and indexes, entities with
@@ -23,17 +24,11 @@ fn summary(design: &Design) -> String {
             t.billing
         );
         for g in &t.gsis {
-            let names = |keys: &[crate::model::KeyAttribute]| {
-                keys.iter()
-                    .map(|k| format!("{}:{:?}", k.name, k.ty))
-                    .collect::<Vec<_>>()
-                    .join("+")
-            };
             out += &format!(
                 "  gsi {} {} / {} {:?}\n",
                 g.name,
-                names(&g.partition_key),
-                names(&g.sort_key),
+                typed_keys(&g.partition_key, "+"),
+                typed_keys(&g.sort_key, "+"),
                 g.projection
             );
         }
