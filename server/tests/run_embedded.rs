@@ -21,8 +21,7 @@ async fn the_embedded_engine_runs_every_example_isolated_and_leaves_nothing_behi
 async fn an_unreachable_endpoint_fails_fast_with_a_clear_message_and_creates_nothing() {
     // Port 1 on loopback: nothing listens, the connection is refused.
     let engine = Engine::endpoint("local", "http://127.0.0.1:1");
-    let events = failed_run(&engine).await;
-    let message = failure(&events);
+    let (message, events) = failed_run(&engine).await;
     assert!(
         message.starts_with("cannot reach engine `local` (http://127.0.0.1:1) within 5 s"),
         "{message}"

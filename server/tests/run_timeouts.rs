@@ -73,8 +73,7 @@ fn short(url: &str) -> Engine {
 #[tokio::test]
 async fn an_engine_that_hangs_after_answering_fails_with_the_operation_and_the_limit() {
     let engine = short(&fake_engine(Fake::Hangs).await);
-    let events = failed_run(&engine).await;
-    let message = failure(&events);
+    let (message, _) = failed_run(&engine).await;
     assert!(
         message.starts_with("engine `fake` did not answer while trying to create table `"),
         "{message}"
@@ -89,7 +88,7 @@ async fn an_engine_that_hangs_after_answering_fails_with_the_operation_and_the_l
 #[tokio::test]
 async fn a_table_stuck_creating_is_reported_while_waiting_and_given_up_at_a_stated_deadline() {
     let engine = short(&fake_engine(Fake::StuckCreating).await);
-    let events = failed_run(&engine).await;
+    let (message, events) = failed_run(&engine).await;
     let waiting = events
         .iter()
         .find_map(|e| match e {
@@ -100,7 +99,6 @@ async fn a_table_stuck_creating_is_reported_while_waiting_and_given_up_at_a_stat
         })
         .unwrap();
     assert_eq!(waiting, ("CREATING".to_string(), 1.0));
-    let message = failure(&events);
     assert!(
         message.contains(
             "the table was still CREATING after 1 s, this engine's deadline for a new table"

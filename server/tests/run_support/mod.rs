@@ -170,13 +170,13 @@ pub fn failure(events: &[RunEvent]) -> String {
         .expect("the run failed")
 }
 
-/// Runs the first example, two items an entity, on `engine`, which must fail: the run's
-/// events.
-pub async fn failed_run(engine: &Engine) -> Vec<RunEvent> {
+/// Runs the first example, two items an entity, on `engine`, which must fail: the message of
+/// its `failed` event, and every event.
+pub async fn failed_run(engine: &Engine) -> (String, Vec<RunEvent>) {
     let (_, design, counts) = examples(Some(2)).remove(0);
     let (summary, events) = collect(engine, &plan(&design, &counts).unwrap()).await;
     assert!(!summary.ok);
-    events
+    (failure(&events), events)
 }
 
 /// Every table whose name starts with the run prefix.
