@@ -22,11 +22,11 @@ use run_support::{repo, tool};
 mod corpus_support;
 mod run_support;
 
-/// The tool at `relative` and moto_server, or `None` when either is missing (each says so, see
-/// [`tool`]).
-fn tool_and_moto(relative: &str) -> Option<(std::path::PathBuf, std::path::PathBuf)> {
+/// What a run of generated code on moto needs: the tool at `relative`, moto_server and the
+/// seed; `None` when a tool is missing (each says so, see [`tool`]).
+fn moto_run(relative: &str) -> Option<(std::path::PathBuf, std::path::PathBuf, Seed)> {
     match (tool(relative), run_support::moto_binary()) {
-        (Some(tool), Some(moto)) => Some((tool, moto)),
+        (Some(tool), Some(moto)) => Some((tool, moto, Seed::new())),
         _ => None,
     }
 }
@@ -350,10 +350,9 @@ print(json.dumps({"reads": results, "writes": written}))
 
 #[test]
 fn generated_python_returns_on_moto_what_core_evaluation_returns_for_the_seed() {
-    let Some((python, moto_server)) = tool_and_moto(".tools/venv/bin/python") else {
+    let Some((python, moto_server, seed)) = moto_run(".tools/venv/bin/python") else {
         return;
     };
-    let seed = Seed::new();
     let (design, sample) = (&seed.design, &seed.sample);
     let dir = tempfile::tempdir().expect("temp dir");
     let write = |name: &str, text: &str| {
@@ -637,10 +636,9 @@ const read = (path) => JSON.parse(fs.readFileSync(path, 'utf8'));
 
 #[test]
 fn generated_typescript_returns_on_moto_what_core_evaluation_returns_for_the_seed() {
-    let Some((tsc, moto_server)) = tool_and_moto(".tools/node_modules/.bin/tsc") else {
+    let Some((tsc, moto_server, seed)) = moto_run(".tools/node_modules/.bin/tsc") else {
         return;
     };
-    let seed = Seed::new();
     // Inside .tools, so node and tsc resolve the npm packages there.
     let dir = tempfile::Builder::new()
         .prefix("tsmoto-")
