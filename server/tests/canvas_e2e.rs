@@ -361,10 +361,8 @@ async fn a_nosql_workbench_file_opens_as_a_new_design_with_its_entities() {
     let b = Browser::open().await;
     b.visit(&server.url).await;
     b.choose_file(&file).await;
-    eventually("the imported entities are on the canvas", || async {
-        b.texts("[data-testid=entity-name]").await == expected
-    })
-    .await;
+    b.wait_for_entities("the imported entities are on the canvas", &expected)
+        .await;
     let toast = b.toast_containing("Opened an-online-shop").await;
     assert!(toast.starts_with("Opened an-online-shop"), "{toast}");
     // The example the user had is still there, as another local design. issue 20: a file

@@ -57,10 +57,8 @@ fn a_mouse_click_on_add_an_entity_in_a_blank_canvas_adds_one_and_says_which_tabl
     app_test(async |b| {
         b.new_blank_design().await;
         b.mouse_click(".canvas-empty button").await;
-        eventually("a card is on the canvas", || async {
-            b.texts("[data-testid=entity-name]").await == ["NewEntity"]
-        })
-        .await;
+        b.wait_for_entities("a card is on the canvas", &["NewEntity"])
+            .await;
         // The first entity needs a table: the user is told one was made, and which.
         let toast = b.text("[data-testid=toast]").await;
         assert!(
@@ -574,10 +572,8 @@ fn the_first_five_minutes_by_mouse() {
         b.find("[data-entity=NewEntity]").await;
         b.click_and_type("[data-testid=entity-name-input]", "Customer")
             .await;
-        eventually("the card is renamed", || async {
-            b.texts("[data-testid=entity-name]").await == ["Customer"]
-        })
-        .await;
+        b.wait_for_entities("the card is renamed", &["Customer"])
+            .await;
         assert_eq!(
             b.value("[aria-label='Name of attribute 1']").await,
             "customerId",
@@ -723,10 +719,8 @@ async fn no_card_of_an_imported_corpus_design_lies_on_another() {
             .map(|e| e.name.clone())
             .collect();
         b.choose_file(file).await;
-        eventually("the imported entities are on the canvas", || async {
-            b.texts("[data-testid=entity-name]").await == expected
-        })
-        .await;
+        b.wait_for_entities("the imported entities are on the canvas", &expected)
+            .await;
         let overlaps = overlapping_cards(&b).await;
         if !overlaps.is_empty() {
             problems.push(format!("{}: {overlaps:?}", file.display()));

@@ -22,10 +22,6 @@ fn exported(to: Export) -> (String, keyplan_core::import::Imported) {
     (text, back)
 }
 
-async fn entity_names(b: &Browser) -> Vec<String> {
-    b.texts("[data-testid=entity-name]").await
-}
-
 #[tokio::test]
 async fn a_dropped_cloudformation_template_and_a_chosen_workbench_model_open_and_say_what_they_are()
 {
@@ -60,7 +56,7 @@ async fn a_dropped_cloudformation_template_and_a_chosen_workbench_model_open_and
     );
     assert!(toast.contains("no entities or access patterns"), "{toast}");
     eventually("the template's design has no entity cards", || async {
-        entity_names(&b).await.is_empty()
+        b.entity_names().await.is_empty()
     })
     .await;
 
@@ -80,10 +76,8 @@ async fn a_dropped_cloudformation_template_and_a_chosen_workbench_model_open_and
         "{toast}"
     );
     let expected: Vec<String> = design.entities.iter().map(|e| e.name.clone()).collect();
-    eventually("the model's entities are on the canvas", || async {
-        entity_names(&b).await == expected
-    })
-    .await;
+    b.wait_for_entities("the model's entities are on the canvas", &expected)
+        .await;
 }
 
 /// A service of four ElectroDB entities in three collections, as its author writes it.
@@ -218,7 +212,7 @@ fn modules_dropped_or_chosen_open_through_the_server_and_say_what_was_read() {
             "{toast}"
         );
         eventually("the service's entities are on the canvas", || async {
-            let mut names = entity_names(&b).await;
+            let mut names = b.entity_names().await;
             names.sort();
             names == ["customer", "item", "order", "shipment"]
         })
@@ -248,10 +242,8 @@ fn modules_dropped_or_chosen_open_through_the_server_and_say_what_was_read() {
             .iter()
             .map(|e| e.name.clone())
             .collect();
-        eventually("the schema's models are on the canvas", || async {
-            entity_names(&b).await == names
-        })
-        .await;
+        b.wait_for_entities("the schema's models are on the canvas", &names)
+            .await;
 
         // A module that does not parse: the server's error, with its line and column.
         b.drop_file("broken.ts", BROKEN_TS).await;

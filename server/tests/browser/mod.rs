@@ -540,10 +540,21 @@ impl Browser {
         self.mouse_click("[data-testid=add-entity]").await;
         self.type_into("[data-testid=entity-name-input]", name)
             .await;
-        eventually("the card is renamed", || async {
-            self.texts("[data-testid=entity-name]").await == [name]
-        })
-        .await;
+        self.wait_for_entities("the card is renamed", &[name]).await;
+    }
+
+    /// The names on the canvas's entity cards, in document order.
+    pub async fn entity_names(&self) -> Vec<String> {
+        self.texts("[data-testid=entity-name]").await
+    }
+
+    /// Waits (see [`eventually`]) until the canvas's entity cards are `names`, in order; `what`
+    /// says what is awaited when the wait fails.
+    pub async fn wait_for_entities<T>(&self, what: &str, names: &[T])
+    where
+        String: PartialEq<T>,
+    {
+        eventually(what, || async { self.entity_names().await == names }).await;
     }
 
     /// The rendered text of the first element matching `css`, waiting for it to appear.
