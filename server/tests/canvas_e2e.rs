@@ -15,11 +15,7 @@ use browser::{
 };
 
 fn example_names() -> Vec<String> {
-    keyplan_core::examples::first()
-        .entities
-        .iter()
-        .map(|e| e.name.clone())
-        .collect()
+    browser::entity_names_of(&keyplan_core::examples::first())
 }
 
 #[test]
@@ -354,7 +350,7 @@ async fn a_nosql_workbench_file_opens_as_a_new_design_with_its_entities() {
         .expect("the corpus file imports")
         .design;
     let imported_name = imported.name.clone();
-    let expected: Vec<String> = imported.entities.iter().map(|e| e.name.clone()).collect();
+    let expected = browser::entity_names_of(&imported);
     assert!(!expected.is_empty());
 
     let server = start_server(&dist);

@@ -15,7 +15,7 @@ use fantoccini::Locator;
 async fn a_first_visit_shows_the_order_example_and_its_coverage() {
     let Some(dist) = prerequisites() else { return };
     let design = keyplan_core::examples::first();
-    let expected_names: Vec<String> = design.entities.iter().map(|e| e.name.clone()).collect();
+    let expected_names = browser::entity_names_of(&design);
     let (covered, reads) = keyplan_core::analyze(&design).coverage();
     let expected_summary = format!("{covered} of {reads} read patterns covered");
 

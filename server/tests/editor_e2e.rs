@@ -712,12 +712,7 @@ async fn no_card_of_an_imported_corpus_design_lies_on_another() {
         let Ok(imported) = keyplan_core::import::detect_and_import(&text) else {
             continue;
         };
-        let expected: Vec<String> = imported
-            .design
-            .entities
-            .iter()
-            .map(|e| e.name.clone())
-            .collect();
+        let expected = browser::entity_names_of(&imported.design);
         b.choose_file(file).await;
         b.wait_for_entities("the imported entities are on the canvas", &expected)
             .await;

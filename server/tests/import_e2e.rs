@@ -75,7 +75,7 @@ async fn a_dropped_cloudformation_template_and_a_chosen_workbench_model_open_and
         )),
         "{toast}"
     );
-    let expected: Vec<String> = design.entities.iter().map(|e| e.name.clone()).collect();
+    let expected = browser::entity_names_of(&design);
     b.wait_for_entities("the model's entities are on the canvas", &expected)
         .await;
 }
@@ -236,12 +236,7 @@ fn modules_dropped_or_chosen_open_through_the_server_and_say_what_was_read() {
             "{toast}"
         );
         assert_eq!(format, keyplan_core::import::Format::OneTable);
-        let names: Vec<String> = expected
-            .design
-            .entities
-            .iter()
-            .map(|e| e.name.clone())
-            .collect();
+        let names = browser::entity_names_of(&expected.design);
         b.wait_for_entities("the schema's models are on the canvas", &names)
             .await;
 

@@ -103,8 +103,7 @@ async fn a_table_imported_from_an_engine_opens_as_a_new_design_and_the_engine_is
         Options::default(),
     )
     .design;
-    let mut expected_entities: Vec<String> =
-        expected.entities.iter().map(|e| e.name.clone()).collect();
+    let mut expected_entities = browser::entity_names_of(&expected);
     expected_entities.sort();
     assert!(!expected_entities.is_empty());
 
@@ -195,7 +194,7 @@ async fn a_table_imported_from_an_engine_opens_as_a_new_design_and_the_engine_is
     assert!(!b.has("[data-testid=dialog]").await, "the dialog closed");
     assert_eq!(b.text("[data-testid=design-title]").await, table);
     let opened = b.saved_design().await;
-    let mut entities: Vec<String> = opened.entities.iter().map(|e| e.name.clone()).collect();
+    let mut entities = browser::entity_names_of(&opened);
     entities.sort();
     assert_eq!(entities, expected_entities);
     assert_eq!(opened.tables[0].name, table);

@@ -881,6 +881,11 @@ impl Browser {
     }
 }
 
+/// The names of `design`'s entities, in order: the cards the canvas shows of it.
+pub fn entity_names_of(design: &Design) -> Vec<String> {
+    design.entities.iter().map(|e| e.name.clone()).collect()
+}
+
 /// The strings of a script's list (a member that is not a string reads as empty).
 pub fn strings(value: &serde_json::Value) -> Vec<String> {
     value
