@@ -5,8 +5,6 @@
 
 mod cli_support;
 
-use std::process::Output;
-
 use expect_test::expect;
 
 /// The variables that would choose the Region and prices.
@@ -16,10 +14,6 @@ const PRICING: [&str; 4] = [
     "KEYPLAN_PRICE_READ",
     "KEYPLAN_PRICE_STORAGE",
 ];
-
-fn keyplan(args: &[&str]) -> Output {
-    cli_support::keyplan_without(&PRICING, args)
-}
 
 /// `keyplan ARGS`, which must exit 0: its stdout.
 fn succeeds(args: &[&str]) -> String {

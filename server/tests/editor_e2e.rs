@@ -483,7 +483,7 @@ const MCP_WITH_TWO_NOTES: &str = r#"{"tables":[{"table_config":{"table_name":"t"
 // slug; a share link opened in a fresh browser said nothing about being a copy.
 #[tokio::test]
 async fn imports_show_every_note_exports_have_names_and_a_shared_link_says_it_is_a_copy() {
-    let Some((server, a)) = open_app().await else {
+    let Some((_server, a)) = open_app().await else {
         return;
     };
 

@@ -25,7 +25,7 @@ fn exported(to: Export) -> (String, keyplan_core::import::Imported) {
 #[tokio::test]
 async fn a_dropped_cloudformation_template_and_a_chosen_workbench_model_open_and_say_what_they_are()
 {
-    let Some((server, b)) = open_app().await else {
+    let Some((_server, b)) = open_app().await else {
         return;
     };
 

@@ -1,5 +1,6 @@
 //! The shared corpus of real designs (`../shared/corpus` beside the checkout), for the tests
 //! that run keyplan over every model in it.
+#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 
