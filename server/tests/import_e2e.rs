@@ -22,6 +22,20 @@ fn exported(to: Export) -> (String, keyplan_core::import::Imported) {
     (text, back)
 }
 
+/// The file picker offers every one of `extensions`.
+async fn picker_accepts(b: &Browser, extensions: &[&str]) {
+    let accept = b
+        .js("return document.querySelector('[data-testid=file-input]').accept;")
+        .await;
+    let accept = accept.as_str().expect("the accept attribute");
+    for extension in extensions {
+        assert!(
+            accept.split(',').any(|a| a == *extension),
+            "{extension}: {accept}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn a_dropped_cloudformation_template_and_a_chosen_workbench_model_open_and_say_what_they_are()
 {
@@ -30,16 +44,7 @@ async fn a_dropped_cloudformation_template_and_a_chosen_workbench_model_open_and
     };
 
     // The picker offers the formats core reads, not only JSON.
-    let accept = b
-        .js("return document.querySelector('[data-testid=file-input]').accept;")
-        .await;
-    let accept = accept.as_str().expect("the accept attribute");
-    for extension in [".json", ".yaml", ".yml", ".tf"] {
-        assert!(
-            accept.split(',').any(|a| a == extension),
-            "{extension}: {accept}"
-        );
-    }
+    picker_accepts(&b, &[".json", ".yaml", ".yml", ".tf"]).await;
 
     let (template, imported) = exported(Export::CloudFormationYaml);
     b.drop_file("stack.yaml", &template).await;
@@ -192,16 +197,7 @@ fn fixture(path: &str) -> String {
 #[test]
 fn modules_dropped_or_chosen_open_through_the_server_and_say_what_was_read() {
     app_test(async |b| {
-        let accept = b
-            .js("return document.querySelector('[data-testid=file-input]').accept;")
-            .await;
-        let accept = accept.as_str().expect("the accept attribute");
-        for extension in [".js", ".mjs", ".cjs", ".ts"] {
-            assert!(
-                accept.split(',').any(|a| a == extension),
-                "{extension}: {accept}"
-            );
-        }
+        picker_accepts(&b, &[".js", ".mjs", ".cjs", ".ts"]).await;
 
         b.drop_file("orders.ts", ORDERS_TS).await;
         let toast = b.toast_containing("Opened orders.ts").await;
