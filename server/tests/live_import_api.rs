@@ -17,14 +17,21 @@ async fn call(state: &AppState, request: Request<Body>) -> (StatusCode, serde_js
     (answer.status, answer.json())
 }
 
-/// The `error` of a JSON error answer.
-fn error(body: &serde_json::Value) -> &str {
-    body["error"].as_str().expect("an error answer")
+/// `request` is refused with `status`: the error it says.
+async fn refused(state: &AppState, request: Request<Body>, status: StatusCode) -> String {
+    let (got, body) = call(state, request).await;
+    assert_eq!(got, status, "{body}");
+    body["error"].as_str().expect("an error answer").to_string()
+}
+
+/// `POST /api/import/engine` with `body`.
+fn import_request(body: &serde_json::Value) -> Request<Body> {
+    app_support::post_json("/api/import/engine", body)
 }
 
 /// `POST /api/import/engine` with `body`: the status and the JSON answer.
 async fn import(state: &AppState, body: serde_json::Value) -> (StatusCode, serde_json::Value) {
-    call(state, app_support::post_json("/api/import/engine", &body)).await
+    call(state, import_request(&body)).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -84,35 +91,36 @@ async fn unknown_engines_missing_tables_and_dead_endpoints_say_which() {
     // An endpoint nothing listens on: registered, but it never answers.
     let (_dir, state) = state(vec!["dead=http://127.0.0.1:1".to_string()]).await;
 
-    let (status, body) = call(&state, get("/api/engines/nope/tables")).await;
-    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
     assert_eq!(
-        body["error"],
+        refused(
+            &state,
+            get("/api/engines/nope/tables"),
+            StatusCode::NOT_FOUND
+        )
+        .await,
         "no engine named `nope`; the engines are: dead, embedded"
     );
     // A URL is not an engine: nothing is contacted.
-    let (status, body) = import(
-        &state,
-        serde_json::json!({"engine": "http://169.254.169.254", "tables": ["t"]}),
-    )
-    .await;
-    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    let url = serde_json::json!({"engine": "http://169.254.169.254", "tables": ["t"]});
+    let error = refused(&state, import_request(&url), StatusCode::BAD_REQUEST).await;
     assert!(
-        error(&body).starts_with("no engine named `http://169.254.169.254`"),
-        "{body}"
+        error.starts_with("no engine named `http://169.254.169.254`"),
+        "{error}"
     );
-    let (status, body) = import(
+    let missing = serde_json::json!({"engine": "embedded", "tables": ["nope"]});
+    assert_eq!(
+        refused(&state, import_request(&missing), StatusCode::NOT_FOUND).await,
+        "engine `embedded` has no table `nope`"
+    );
+    let dead = refused(
         &state,
-        serde_json::json!({"engine": "embedded", "tables": ["nope"]}),
+        get("/api/engines/dead/tables"),
+        StatusCode::BAD_GATEWAY,
     )
     .await;
-    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
-    assert_eq!(body["error"], "engine `embedded` has no table `nope`");
-    let (status, body) = call(&state, get("/api/engines/dead/tables")).await;
-    assert_eq!(status, StatusCode::BAD_GATEWAY, "{body}");
     assert!(
-        error(&body).starts_with("cannot reach engine `dead` (http://127.0.0.1:1) within 5 s"),
-        "{body}"
+        dead.starts_with("cannot reach engine `dead` (http://127.0.0.1:1) within 5 s"),
+        "{dead}"
     );
     for bad in [
         serde_json::json!({"engine": "embedded", "tables": ["t"], "sample": 0}),
