@@ -43,7 +43,7 @@ fn the_cost_tab_shows_every_billing_mode_and_follows_the_region() {
         b.visit(&server.url).await;
         b.press(&[], '3').await;
         b.find("[data-testid=billing-modes]").await;
-        let rows = modes(&b).await;
+        let rows = modes(b).await;
         let labels: Vec<String> = rows
             .iter()
             .map(|r| {
@@ -68,11 +68,11 @@ fn the_cost_tab_shows_every_billing_mode_and_follows_the_region() {
         // Reserved capacity is not sold for Standard-IA.
         assert!(rows[3].ends_with('—'), "{rows:?}");
         // The billion orders are stored: the storage table counts them.
-        orders_stored(&b, "1000").await;
+        orders_stored(b, "1000").await;
         let us_east = rows[0].clone();
         b.select("[data-testid=region]", "eu-west-1").await;
         eventually("the on-demand figure at eu-west-1's prices", || async {
-            modes(&b).await[0] != us_east
+            modes(b).await[0] != us_east
         })
         .await;
         let caption = b.text("[data-testid=billing-modes] caption").await;
@@ -100,6 +100,6 @@ fn an_entitys_items_in_production_set_in_the_inspector_are_stored_and_counted() 
         // The field keeps the focus (a `3` would go into it): the tab is clicked.
         b.click("[data-testid=tab-cost]").await;
         b.find("[data-testid=billing-modes]").await;
-        orders_stored(&b, "2800").await;
+        orders_stored(b, "2800").await;
     });
 }

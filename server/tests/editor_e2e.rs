@@ -83,7 +83,7 @@ fn entities_added_one_after_another_never_land_on_each_other() {
                 b.texts("[data-testid=entity-name]").await.len() == n
             })
             .await;
-            assert_no_overlap(&b, &format!("adding entity {n}")).await;
+            assert_no_overlap(b, &format!("adding entity {n}")).await;
         }
         // Into an example too, whose middle is full of cards.
         b.mouse_click_on(b.button("New").await).await;
@@ -95,7 +95,7 @@ fn entities_added_one_after_another_never_land_on_each_other() {
             b.texts("[data-testid=entity-name]").await.len() == before + 1
         })
         .await;
-        assert_no_overlap(&b, "adding an entity to the example").await;
+        assert_no_overlap(b, "adding an entity to the example").await;
     });
 }
 
@@ -584,26 +584,26 @@ fn the_first_five_minutes_by_mouse() {
         // A variable that is no attribute yet: the template offers to add it.
         b.click_and_type("[data-testid=template-SK]", "PROFILE#{email}")
             .await;
-        apply_fix(&b, "template-fix", "Add attribute `email` to Customer").await;
-        has_required_attribute(&b, "Customer", "email").await;
-        assert_no_overlap(&b, "the first entity").await;
+        apply_fix(b, "template-fix", "Add attribute `email` to Customer").await;
+        has_required_attribute(b, "Customer", "email").await;
+        assert_no_overlap(b, "the first entity").await;
 
         // A second entity in the same table.
         b.mouse_click("[data-testid=add-entity]").await;
         b.find("[data-entity=NewEntity]").await;
         b.click_and_type("[data-testid=entity-name-input]", "Order")
             .await;
-        card_on_screen(&b, "Order").await;
+        card_on_screen(b, "Order").await;
         b.click_and_type("[data-testid=template-PK]", "CUSTOMER#{customerId}")
             .await;
-        apply_fix(&b, "template-fix", "Add attribute `customerId` to Order").await;
-        has_required_attribute(&b, "Order", "customerId").await;
+        apply_fix(b, "template-fix", "Add attribute `customerId` to Order").await;
+        has_required_attribute(b, "Order", "customerId").await;
         b.click_and_type("[data-testid=template-SK]", "ORDER#{orderId}")
             .await;
         b.mouse_click("[data-testid=add-attribute]").await;
         b.click_and_type("[aria-label='Name of attribute 3']", "status")
             .await;
-        assert_no_overlap(&b, "the second entity").await;
+        assert_no_overlap(b, "the second entity").await;
 
         // A second table, and an entity in it.
         b.mouse_click("[data-testid=add-table]").await;
@@ -615,12 +615,12 @@ fn the_first_five_minutes_by_mouse() {
         b.find("[data-entity=NewEntity]").await;
         b.click_and_type("[data-testid=entity-name-input]", "AuditEvent")
             .await;
-        card_on_screen(&b, "AuditEvent").await;
+        card_on_screen(b, "AuditEvent").await;
         b.click_and_type("[data-testid=template-PK]", "EVENT#{auditEventId}")
             .await;
         b.click_and_type("[data-testid=template-SK]", "AT#{createdAt}")
             .await;
-        assert_no_overlap(&b, "the entity in the second table").await;
+        assert_no_overlap(b, "the entity in the second table").await;
         let design = b.saved_design().await;
         assert_eq!(
             design.entity("AuditEvent").map(|e| e.table.as_str()),
@@ -629,8 +629,8 @@ fn the_first_five_minutes_by_mouse() {
 
         // The third key variable's attribute, from the findings list this time.
         b.mouse_click("[data-testid=findings-tab]").await;
-        apply_fix(&b, "finding-fix", "Add attribute `createdAt` to AuditEvent").await;
-        has_required_attribute(&b, "AuditEvent", "createdAt").await;
+        apply_fix(b, "finding-fix", "Add attribute `createdAt` to AuditEvent").await;
+        has_required_attribute(b, "AuditEvent", "createdAt").await;
         b.mouse_click("[data-testid=patterns-tab]").await;
 
         // Four patterns, each from its entity's card.
@@ -664,7 +664,7 @@ fn the_first_five_minutes_by_mouse() {
             b.texts(badge).await[2] == "Query on GSI1"
         })
         .await;
-        assert_no_overlap(&b, "the patterns").await;
+        assert_no_overlap(b, "the patterns").await;
         let design = b.saved_design().await;
         assert_eq!(design.entities.len(), 3);
         assert_eq!(design.tables.len(), 2);

@@ -197,7 +197,7 @@ fn fixture(path: &str) -> String {
 #[test]
 fn modules_dropped_or_chosen_open_through_the_server_and_say_what_was_read() {
     app_test(async |b| {
-        picker_accepts(&b, &[".js", ".mjs", ".cjs", ".ts"]).await;
+        picker_accepts(b, &[".js", ".mjs", ".cjs", ".ts"]).await;
 
         b.drop_file("orders.ts", ORDERS_TS).await;
         let toast = b.toast_containing("Opened orders.ts").await;

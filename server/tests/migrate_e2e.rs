@@ -33,7 +33,7 @@ fn the_suggested_gsi_added_after_marking_deployed_is_planned_offered_as_code_and
             "No changes since the deployed design: nothing to migrate."
         );
 
-        select_pattern(&b, "Get order by ID").await;
+        select_pattern(b, "Get order by ID").await;
         let suggestion = b.text("[data-testid=suggestion]").await;
         b.click("[data-testid=apply-suggestion]").await;
         eventually("the plan has its step", || async {

@@ -20,7 +20,7 @@ fn running_the_order_example_on_the_embedded_engine_passes_every_covered_pattern
     app_test(async |b| {
         let patterns = keyplan_core::examples::first().patterns.len();
 
-        open_run_tab(&b).await;
+        open_run_tab(b).await;
         let engine = b
             .js("return document.querySelector('[data-testid=run-engine]').value;")
             .await;
@@ -76,7 +76,7 @@ fn running_the_order_example_on_the_embedded_engine_passes_every_covered_pattern
 #[test]
 fn items_per_entity_and_a_seed_choose_the_sample_the_run_writes() {
     app_test(async |b| {
-        open_run_tab(&b).await;
+        open_run_tab(b).await;
 
         b.find("[data-testid=run-items]")
             .await

@@ -102,7 +102,7 @@ fn save_writes_back_to_the_file_the_design_was_opened_from() {
             b.texts("[data-testid=file-name]").await == ["shop.keyplan.json"]
         })
         .await;
-        assert_eq!(title_text(&b).await, "Write-back shop");
+        assert_eq!(title_text(b).await, "Write-back shop");
         assert!(!b.has("[data-testid=edited]").await);
 
         b.type_into("[data-testid=design-name-input]", "Write-back shop, edited")
@@ -143,7 +143,7 @@ fn designs_in_the_old_local_storage_layout_move_into_the_database() {
 
         b.visit(&server.url).await;
         eventually("the old design opens", || async {
-            title_text(&b).await == "Legacy shop"
+            title_text(b).await == "Legacy shop"
         })
         .await;
         assert_eq!(
@@ -159,7 +159,7 @@ fn designs_in_the_old_local_storage_layout_move_into_the_database() {
 
         b.visit(&server.url).await;
         eventually("it opens again from the database", || async {
-            title_text(&b).await == "Legacy shop"
+            title_text(b).await == "Legacy shop"
         })
         .await;
     });
@@ -187,7 +187,7 @@ fn an_edit_right_before_a_reload_survives_it() {
         })
         .await;
         b.find("[data-testid=coverage-summary]").await;
-        assert_eq!(title_text(&b).await, "Renamed right before the reload");
+        assert_eq!(title_text(b).await, "Renamed right before the reload");
         let _ = server;
     });
 }
@@ -337,14 +337,14 @@ fn deleting_a_design_asks_first_and_can_be_undone() {
         b.click("[data-testid=confirm-delete]").await;
         b.find("[data-testid=undo-delete]").await;
         eventually("a blank design replaces it", || async {
-            title_text(&b).await == "Untitled design"
+            title_text(b).await == "Untitled design"
         })
         .await;
         assert_eq!(b.local_designs().await, ["Untitled design"]);
 
         b.click("[data-testid=undo-delete]").await;
         eventually("the deleted design is back and open", || async {
-            title_text(&b).await == "Order management"
+            title_text(b).await == "Order management"
         })
         .await;
         let mut designs = b.local_designs().await;
@@ -364,7 +364,7 @@ fn the_design_list_shows_dates_and_renames_and_duplicates() {
 
         b.click("[data-testid=design-duplicate]").await;
         eventually("the copy opens", || async {
-            title_text(&b).await == "Order management (copy)"
+            title_text(b).await == "Order management (copy)"
         })
         .await;
 
@@ -410,28 +410,28 @@ fn dialogs_take_focus_keep_tab_inside_and_give_it_back() {
         let help = "[aria-label='Keyboard shortcuts (?)']";
         b.click(help).await;
         b.find("[data-testid=dialog]").await;
-        eventually("the dialog takes focus", || async { focus(&b).await.1 }).await;
+        eventually("the dialog takes focus", || async { focus(b).await.1 }).await;
         for _ in 0..4 {
             b.press(&[], '\u{E004}').await;
-            assert!(focus(&b).await.1, "Tab left the dialog");
+            assert!(focus(b).await.1, "Tab left the dialog");
         }
         b.press(&[SHIFT], '\u{E004}').await;
-        assert!(focus(&b).await.1, "Shift+Tab left the dialog");
+        assert!(focus(b).await.1, "Shift+Tab left the dialog");
         b.press(&[], ESCAPE).await;
         eventually("focus goes back to the help button", || async {
-            focus(&b).await.0 == "Keyboard shortcuts (?)"
+            focus(b).await.0 == "Keyboard shortcuts (?)"
         })
         .await;
 
         // The export dialog focuses its first control, the format.
         b.button("Export").await.click().await.expect("open export");
         eventually("the format has focus", || async {
-            focus(&b).await.0 == "Export format"
+            focus(b).await.0 == "Export format"
         })
         .await;
         b.press(&[SHIFT], '\u{E004}').await;
         assert!(
-            focus(&b).await.1,
+            focus(b).await.1,
             "Shift+Tab from the first control wraps inside"
         );
     });

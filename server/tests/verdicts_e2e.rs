@@ -31,6 +31,12 @@ async fn suggests_nothing(b: &Browser, why: &str) {
     );
 }
 
+/// Opens the Findings tab and clicks the quick fix at `css` there (see [`click_fix`]).
+async fn click_finding_fix(b: &Browser, css: &str, label: &str) {
+    b.click("[data-testid=findings-tab]").await;
+    click_fix(b, css, label).await;
+}
+
 /// Clicks the quick fix at `css`, whose label must be `label`.
 async fn click_fix(b: &Browser, css: &str, label: &str) {
     let fix = b.find(css).await;
@@ -54,7 +60,7 @@ fn the_coverage_line_counts_errors_and_is_not_green_until_the_quick_fix_clears_t
             .insert("GSI3PK".into(), KeyTemplate::parse("EMAIL#{mail}"));
         let (covered, reads) = keyplan_core::analyze(&design).coverage();
         assert_eq!(covered, reads, "the design covers every read");
-        open_design(&b, &server.url, &design).await;
+        open_design(b, &server.url, &design).await;
 
         let summary = b.text("[data-testid=coverage-summary]").await;
         assert_eq!(
@@ -67,9 +73,8 @@ fn the_coverage_line_counts_errors_and_is_not_green_until_the_quick_fix_clears_t
             "not green while an error stands"
         );
 
-        b.click("[data-testid=findings-tab]").await;
-        click_fix(
-            &b,
+        click_finding_fix(
+            b,
             "[data-testid=finding-fix]",
             "Add attribute `mail` to Customer",
         )
@@ -128,13 +133,9 @@ fn renaming_an_attribute_offers_to_rename_the_patterns_and_a_left_behind_input_s
             reasons.contains("input `orderId` is not an attribute of Order: did you mean `id`?"),
             "{reasons}"
         );
-        suggests_nothing(
-            &b,
-            "no index on a variable that does not exist is suggested",
-        )
-        .await;
+        suggests_nothing(b, "no index on a variable that does not exist is suggested").await;
         click_fix(
-            &b,
+            b,
             "[data-testid=pattern-fix]",
             "Rename `orderId` to `id` in `Get order by ID`",
         )
@@ -335,14 +336,13 @@ fn applying_the_multi_attribute_offer_from_the_findings_keys_the_gsi_on_the_attr
         )
         .expect("the fixture");
         let design = keyplan_core::file::parse(&text).expect("the design parses");
-        open_design(&b, &server.url, &design).await;
+        open_design(b, &server.url, &design).await;
         assert_eq!(
             b.text("[data-testid=coverage-summary]").await,
             "2 of 2 read patterns covered"
         );
-        b.click("[data-testid=findings-tab]").await;
-        click_fix(
-            &b,
+        click_finding_fix(
+            b,
             "[data-code=KP025] [data-testid=finding-fix]",
             "Use a multi-attribute sort key (total, orderId) on ByStatus",
         )
