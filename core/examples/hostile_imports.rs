@@ -9,7 +9,8 @@
 //!
 //! Run (a release build: the figures mean nothing in debug): `scripts/hostile-imports`, or
 //! `cargo run --release -p keyplan-core --features js --example hostile_imports`; with words
-//! (`scripts/hostile-imports Workbench`), only the files whose name holds one of them.
+//! (`scripts/hostile-imports Workbench`), only the files whose name holds one of them, and with
+//! readers' names (`scripts/hostile-imports "32 MB" detect mcp`), only those readers.
 
 use std::time::{Duration, Instant};
 
@@ -304,8 +305,12 @@ fn main() {
         "{:<34} {:>9} {:<16} {:>9} {:>9}  outcome",
         "file", "bytes", "reader", "ms", "cpu ms"
     );
-    // `scripts/hostile-imports Workbench`: only the files whose name holds one of the words.
-    let only: Vec<String> = std::env::args().skip(1).collect();
+    // `scripts/hostile-imports Workbench`: only the files whose name holds one of the words;
+    // `scripts/hostile-imports "32 MB" mcp`: only the readers named (`detect` or a format), to
+    // profile one row.
+    let is_reader = |word: &str| word == "detect" || word.parse::<Format>().is_ok();
+    let (only_readers, only): (Vec<String>, Vec<String>) =
+        std::env::args().skip(1).partition(|word| is_reader(word));
     for case in cases() {
         if !only.is_empty() && !only.iter().any(|word| case.name.contains(word.as_str())) {
             continue;
@@ -323,6 +328,7 @@ fn main() {
                 Box::new(move |text: &str| import::import(format, text)),
             ));
         }
+        readers.retain(|(reader, _)| only_readers.is_empty() || only_readers.contains(reader));
         for (reader, read) in &readers {
             let (took, said) = timed(&text, |text| read(text));
             let elapsed = took.wall;
