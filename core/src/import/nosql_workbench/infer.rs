@@ -319,10 +319,19 @@ fn attribute_words(table: &WorkbenchTable) -> Words {
         .key_attributes()
         .into_iter()
         .map(|k| k.name.as_str());
+    // An item with the names of the one before it adds none: a run of an entity's items is
+    // compared name by name, where hashing every item's names into `seen` was a fifth of a
+    // 32 MB model's inference (issue 15).
+    let mut previous: Option<&Item> = None;
     let held = table
         .items
         .iter()
         .chain(table.facets.iter().flat_map(|f| f.items.iter()))
+        .filter(move |item| {
+            let same = previous.is_some_and(|p| p.keys().eq(item.keys()));
+            previous = Some(item);
+            !same
+        })
         .flat_map(|item| item.keys().map(String::as_str));
     for name in declared.chain(keys).chain(held) {
         if seen.insert(name) {
@@ -404,9 +413,18 @@ fn group_by_shape<'a>(ctx: &Context<'a>) -> Vec<(String, String, Vec<&'a Item>)>
     // model's import went to SipHash here, issue 15).
     let mut previous: Vec<ShapeToken<'a>> = Vec::new();
     let mut previous_group: Option<usize> = None;
+    // The item's attributes with text values, listed once: each segment is looked for among
+    // them, and walking the item's map for every segment was a tenth of a 32 MB model's
+    // inference (issue 15).
+    let mut texts: Vec<(&'a str, &'a str)> = Vec::new();
     for item in &ctx.table.items {
         std::mem::swap(&mut previous, &mut tokens);
         tokens.clear();
+        texts.clear();
+        texts.extend(
+            item.iter()
+                .filter_map(|(name, value)| Some((name.as_str(), value.as_key_text()?))),
+        );
         for key in std::iter::once(pk).chain(sk) {
             tokens.push(ShapeToken::Key);
             let Some(text) = item.get(key).and_then(AttributeValue::as_key_text) else {
@@ -414,7 +432,7 @@ fn group_by_shape<'a>(ctx: &Context<'a>) -> Vec<(String, String, Vec<&'a Item>)>
             };
             split_into(text, &mut segments, &mut separators);
             let held =
-                |segment: &str| has_matching_attribute(ctx, item, segment, key).then_some(());
+                |segment: &str| has_matching_attribute(ctx, &texts, segment, key).then_some(());
             read_segments(&segments, held, &mut readings);
             for (i, (segment, reading)) in segments.iter().zip(&readings).enumerate() {
                 if i > 0 {
@@ -662,12 +680,35 @@ fn build_entity(
     // The other attributes: the facet's list, or what the items hold, in declared order. One
     // pass over the items counts the items holding each attribute and keeps the type of its
     // first value (a pass per attribute took seconds on an item-heavy model).
+    // An item with the names of the one before it only adds to their counts, which a run of
+    // such items does at its end: an entry per attribute of each of a 32 MB model's 400,000
+    // items was a tenth of its inference (issue 15).
     let mut held: BTreeMap<&str, (usize, AttrType)> = BTreeMap::new();
+    let mut run: Option<(&Item, usize)> = None;
+    let end_run = |held: &mut BTreeMap<&str, (usize, AttrType)>, run: Option<(&Item, usize)>| {
+        let Some((first, n_more)) = run else {
+            return;
+        };
+        for name in first.keys() {
+            if let Some((count, _)) = held.get_mut(name.as_str()) {
+                *count += n_more;
+            }
+        }
+    };
     for item in items {
+        if let Some((first, n_more)) = &mut run
+            && first.keys().eq(item.keys())
+        {
+            *n_more += 1;
+            continue;
+        }
+        end_run(&mut held, run.take());
         for (attr, value) in *item {
             held.entry(attr).or_insert((0, AttrType::of(value))).0 += 1;
         }
+        run = Some((item, 0));
     }
+    end_run(&mut held, run);
     let mut names: Vec<String> = facet_attributes.to_vec();
     for (declared, _) in &ctx.table.declared {
         if held.contains_key(declared.as_str()) && !names.contains(declared) {
@@ -883,20 +924,23 @@ fn split(value: &str) -> (Vec<&str>, Vec<char>) {
 fn split_into<'v>(value: &'v str, segments: &mut Vec<&'v str>, separators: &mut Vec<char>) {
     segments.clear();
     separators.clear();
+    // By bytes, not characters (decoding every key value's characters was a seventh of a
+    // 32 MB model's inference, issue 15): the separators are ASCII, and a byte before a `:`
+    // is an ASCII letter only when the character before it is (every byte of a longer
+    // character is 0x80 or more).
+    let bytes = value.as_bytes();
     let mut start = 0;
-    let mut previous: Option<char> = None;
-    for (i, c) in value.char_indices() {
-        let is_separator = match c {
-            '#' | '|' => true,
-            ':' => previous.is_some_and(|p| p.is_ascii_alphabetic()),
+    for (i, &b) in bytes.iter().enumerate() {
+        let is_separator = match b {
+            b'#' | b'|' => true,
+            b':' => i > 0 && bytes[i - 1].is_ascii_alphabetic(),
             _ => false,
         };
         if is_separator {
             segments.push(&value[start..i]);
-            separators.push(c);
-            start = i + c.len_utf8();
+            separators.push(char::from(b));
+            start = i + 1;
         }
-        previous = Some(c);
     }
     segments.push(&value[start..]);
 }
@@ -1001,20 +1045,34 @@ enum ShapeToken<'v> {
     Separator(char),
 }
 
-/// Whether [`matching_attribute`] finds an attribute, without naming it: the item's attributes
-/// are the declared ones it holds and its others, so every one is tried, in any order.
-fn has_matching_attribute(ctx: &Context<'_>, item: &Item, segment: &str, key: &str) -> bool {
-    if segment.chars().count() < 2 && is_word(segment) {
+/// Whether [`matching_attribute`] finds an attribute, without naming it, among an item's
+/// attributes with text values (`texts`, name and text): the item's attributes are the
+/// declared ones it holds and its others, so every one is tried, in any order.
+fn has_matching_attribute(
+    ctx: &Context<'_>,
+    texts: &[(&str, &str)],
+    segment: &str,
+    key: &str,
+) -> bool {
+    if is_one_letter(segment) {
         return false;
     }
-    item.iter()
-        .any(|(name, value)| value.as_key_text() == Some(segment) && ctx.can_name(name, key))
+    texts
+        .iter()
+        .any(|(name, text)| *text == segment && ctx.can_name(name, key))
+}
+
+/// A word of one letter (`c`), which is a tag, never a value (a one-digit number may be one).
+/// Without counting the characters of every segment of every key value.
+fn is_one_letter(segment: &str) -> bool {
+    let mut chars = segment.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_') && chars.next().is_none()
 }
 
 /// The item attribute (other than keys) whose value is exactly `segment`, in declared order.
 fn matching_attribute(ctx: &Context<'_>, item: &Item, segment: &str, key: &str) -> Option<String> {
     // A one-letter word is a tag (`c#...`), never a value; a one-digit number may be one.
-    if segment.chars().count() < 2 && is_word(segment) {
+    if is_one_letter(segment) {
         return None;
     }
     let declared = ctx.table.declared.iter().map(|(n, _)| n);
