@@ -573,17 +573,27 @@ fn build_entity(
         }
     }
 
+    // The items in runs of the same attribute names, which hold the same keys: an entity's
+    // items come in runs, and a lookup or a count per attribute of each of a 32 MB model's
+    // 400,000 items was a fifth of its inference (issue 15).
+    let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        match runs.last_mut() {
+            Some(run) if items[run.start].keys().eq(item.keys()) => run.end = i + 1,
+            _ => runs.push(i..i + 1),
+        }
+    }
+
     // Each variable's values by item, to tell one attribute used twice (`c#{cId}` in PK and
     // SK) from two that only share a name (`u#{uId}#follower` and `u#{uId}`).
     let mut variables: Vec<(String, Vec<(usize, String)>)> = Vec::new();
     for (key, alias) in key_list {
         let is_table_key = key.name == table.partition_key.name
             || table.sort_key.as_ref().is_some_and(|s| s.name == key.name);
-        let carried: Vec<(usize, &Item)> = items
+        let carried: Vec<(usize, &Item)> = runs
             .iter()
-            .copied()
-            .enumerate()
-            .filter(|(_, i)| i.contains_key(&key.name))
+            .filter(|run| items[run.start].contains_key(&key.name))
+            .flat_map(|run| run.clone().map(|i| (i, items[i])))
             .collect();
         let inferred = if !carried.is_empty() {
             infer_template(ctx, key, &carried, alias)
@@ -678,37 +688,15 @@ fn build_entity(
     }
 
     // The other attributes: the facet's list, or what the items hold, in declared order. One
-    // pass over the items counts the items holding each attribute and keeps the type of its
-    // first value (a pass per attribute took seconds on an item-heavy model).
-    // An item with the names of the one before it only adds to their counts, which a run of
-    // such items does at its end: an entry per attribute of each of a 32 MB model's 400,000
-    // items was a tenth of its inference (issue 15).
+    // pass over the runs counts the items holding each attribute and keeps the type of its
+    // first value, which a run's first item holds (a pass per attribute took seconds on an
+    // item-heavy model).
     let mut held: BTreeMap<&str, (usize, AttrType)> = BTreeMap::new();
-    let mut run: Option<(&Item, usize)> = None;
-    let end_run = |held: &mut BTreeMap<&str, (usize, AttrType)>, run: Option<(&Item, usize)>| {
-        let Some((first, n_more)) = run else {
-            return;
-        };
-        for name in first.keys() {
-            if let Some((count, _)) = held.get_mut(name.as_str()) {
-                *count += n_more;
-            }
+    for run in &runs {
+        for (attr, value) in items[run.start] {
+            held.entry(attr).or_insert((0, AttrType::of(value))).0 += run.len();
         }
-    };
-    for item in items {
-        if let Some((first, n_more)) = &mut run
-            && first.keys().eq(item.keys())
-        {
-            *n_more += 1;
-            continue;
-        }
-        end_run(&mut held, run.take());
-        for (attr, value) in *item {
-            held.entry(attr).or_insert((0, AttrType::of(value))).0 += 1;
-        }
-        run = Some((item, 0));
     }
-    end_run(&mut held, run);
     let mut names: Vec<String> = facet_attributes.to_vec();
     for (declared, _) in &ctx.table.declared {
         if held.contains_key(declared.as_str()) && !names.contains(declared) {
