@@ -405,9 +405,6 @@ fn group_by_shape<'a>(ctx: &Context<'a>) -> Vec<(String, String, Vec<&'a Item>)>
     // only whether some attribute holds each segment. Buffers are reused from item to item.
     let mut group_of: HashMap<Vec<ShapeToken<'a>>, usize> = HashMap::new();
     let mut tokens: Vec<ShapeToken<'a>> = Vec::new();
-    let mut segments: Vec<&'a str> = Vec::new();
-    let mut separators: Vec<char> = Vec::new();
-    let mut readings: Vec<Reading<'a, ()>> = Vec::new();
     // The previous item's tokens and group: an entity's items come in runs, and a comparison
     // with the previous item spares hashing every item's tokens (a twentieth of a 32 MB
     // model's import went to SipHash here, issue 15).
@@ -430,19 +427,19 @@ fn group_by_shape<'a>(ctx: &Context<'a>) -> Vec<(String, String, Vec<&'a Item>)>
             let Some(text) = item.get(key).and_then(AttributeValue::as_key_text) else {
                 continue;
             };
-            split_into(text, &mut segments, &mut separators);
-            let held =
-                |segment: &str| has_matching_attribute(ctx, &texts, segment, key).then_some(());
-            read_segments(&segments, held, &mut readings);
-            for (i, (segment, reading)) in segments.iter().zip(&readings).enumerate() {
-                if i > 0 {
-                    tokens.push(ShapeToken::Separator(separators[i - 1]));
+            // Segment by segment as the value is split, into no lists of segments and readings.
+            let mut reader = SegmentReader::default();
+            split_each(text, |separator, segment| {
+                if let Some(separator) = separator {
+                    tokens.push(ShapeToken::Separator(separator));
                 }
-                tokens.push(match reading {
+                let held =
+                    |segment: &str| has_matching_attribute(ctx, &texts, segment, key).then_some(());
+                tokens.push(match reader.read(segment, held) {
                     Reading::Literal => ShapeToken::Literal(segment),
                     Reading::Placeholder(_) | Reading::Var(_) => ShapeToken::Var,
                 });
-            }
+            });
         }
         let known = match previous_group {
             Some(group) if previous == tokens => Some(group),
@@ -912,12 +909,22 @@ fn split(value: &str) -> (Vec<&str>, Vec<char>) {
 fn split_into<'v>(value: &'v str, segments: &mut Vec<&'v str>, separators: &mut Vec<char>) {
     segments.clear();
     separators.clear();
+    split_each(value, |separator, segment| {
+        separators.extend(separator);
+        segments.push(segment);
+    });
+}
+
+/// [`split`], each segment handed to `each` with the separator before it (`None` for the
+/// first).
+fn split_each<'v>(value: &'v str, mut each: impl FnMut(Option<char>, &'v str)) {
     // By bytes, not characters (decoding every key value's characters was a seventh of a
     // 32 MB model's inference, issue 15): the separators are ASCII, and a byte before a `:`
     // is an ASCII letter only when the character before it is (every byte of a longer
     // character is 0x80 or more).
     let bytes = value.as_bytes();
     let mut start = 0;
+    let mut before = None;
     for (i, &b) in bytes.iter().enumerate() {
         let is_separator = match b {
             b'#' | b'|' => true,
@@ -925,12 +932,12 @@ fn split_into<'v>(value: &'v str, segments: &mut Vec<&'v str>, separators: &mut 
             _ => false,
         };
         if is_separator {
-            segments.push(&value[start..i]);
-            separators.push(char::from(b));
+            each(before, &value[start..i]);
+            before = Some(char::from(b));
             start = i + 1;
         }
     }
-    segments.push(&value[start..]);
+    each(before, &value[start..]);
 }
 
 /// A word: letters and underscores, no digits.
@@ -990,10 +997,25 @@ fn read_segments<'v, A>(
     readings: &mut Vec<Reading<'v, A>>,
 ) {
     readings.clear();
-    let n = segments.len();
-    // Whether the last slot that is not an empty literal is a variable.
-    let mut previous_is_var: Option<bool> = None;
+    let mut reader = SegmentReader::default();
     for segment in segments {
+        readings.push(reader.read(segment, &mut attribute));
+    }
+}
+
+/// [`read_segments`] one segment at a time, in order: what it knows of the segments before.
+#[derive(Default)]
+struct SegmentReader {
+    /// Whether the last slot that is not an empty literal is a variable.
+    previous_is_var: Option<bool>,
+}
+
+impl SegmentReader {
+    fn read<'v, A>(
+        &mut self,
+        segment: &'v str,
+        attribute: impl FnOnce(&str) -> Option<A>,
+    ) -> Reading<'v, A> {
         let reading = if let Some(name) = placeholder(segment) {
             Reading::Placeholder(name)
         } else if segment.is_empty() || (segment.starts_with('"') && segment.ends_with('"')) {
@@ -1003,9 +1025,9 @@ fn read_segments<'v, A>(
         } else if !is_word(segment) {
             Reading::Var(None)
         } else {
-            match previous_is_var {
-                // A whole value or a leading word is a constant or a tag.
-                _ if n == 1 => Reading::Literal,
+            match self.previous_is_var {
+                // A whole value or a leading word is a constant or a tag (a whole value's
+                // one segment is its first).
                 None => Reading::Literal,
                 // The word after a tag is the tag's value.
                 Some(false) => Reading::Var(None),
@@ -1015,10 +1037,10 @@ fn read_segments<'v, A>(
         };
         match reading {
             Reading::Literal if segment.is_empty() => {}
-            Reading::Literal => previous_is_var = Some(false),
-            Reading::Placeholder(_) | Reading::Var(_) => previous_is_var = Some(true),
+            Reading::Literal => self.previous_is_var = Some(false),
+            Reading::Placeholder(_) | Reading::Var(_) => self.previous_is_var = Some(true),
         }
-        readings.push(reading);
+        reading
     }
 }
 
