@@ -55,6 +55,16 @@ fn repeat(open: &str, n: usize, close: &str) -> String {
 
 const MB: usize = 1024 * 1024;
 
+/// `head`, the lines `line` makes of 0 to 9,999, and `tail`.
+fn ten_thousand_lines(head: &str, line: impl Fn(usize) -> String, tail: &str) -> String {
+    let mut out = String::from(head);
+    for i in 0..10_000 {
+        out.push_str(&line(i));
+    }
+    out.push_str(tail);
+    out
+}
+
 /// A NoSQL Workbench model whose sample items fill about `bytes`, in the table's `TableData`
 /// or (`in_facet`) in a facet's, as format 3.0 writes them.
 fn workbench_items(bytes: usize, in_facet: bool) -> String {
@@ -213,24 +223,18 @@ fn cases() -> Vec<Case> {
         // JavaScript of 100,000 tokens: an ElectroDB entity with 10,000 attributes (10 tokens
         // each), a OneTable schema with 10,000 fields, a flat array of 50,000 numbers.
         case("ElectroDB entity, 100k tokens", || {
-            let mut entity = String::from(
+            ten_thousand_lines(
                 "import { Entity } from 'electrodb';\nexport const E = new Entity({\n  model: { entity: 'e', version: '1', service: 's' },\n  attributes: {\n",
-            );
-            for i in 0..10_000 {
-                entity.push_str(&format!("    a{i}: {{ type: 'string' }},\n"));
-            }
-            entity.push_str("  },\n  indexes: { byId: { pk: { field: 'pk', composite: ['a0'] }, sk: { field: 'sk', composite: ['a1'] } } },\n}, { table: 't' });\n");
-            entity
+                |i| format!("    a{i}: {{ type: 'string' }},\n"),
+                "  },\n  indexes: { byId: { pk: { field: 'pk', composite: ['a0'] }, sk: { field: 'sk', composite: ['a1'] } } },\n}, { table: 't' });\n",
+            )
         }),
         case("OneTable schema, 100k tokens", || {
-            let mut schema = String::from(
+            ten_thousand_lines(
                 "export const Schema = {\n  version: '0.1.0',\n  indexes: { primary: { hash: 'pk', sort: 'sk' } },\n  models: {\n    User: {\n      pk: { type: String, value: 'USER#${a0}' },\n      sk: { type: String, value: 'USER#' },\n",
-            );
-            for i in 0..10_000 {
-                schema.push_str(&format!("      a{i}: {{ type: String }},\n"));
-            }
-            schema.push_str("    },\n  },\n} as const;\n");
-            schema
+                |i| format!("      a{i}: {{ type: String }},\n"),
+                "    },\n  },\n} as const;\n",
+            )
         }),
         case("JS array, 100k tokens", || {
             let numbers: Vec<String> = (0..50_000).map(|i| i.to_string()).collect();
