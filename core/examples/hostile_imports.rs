@@ -9,7 +9,8 @@
 //!
 //! Run (a release build: the figures mean nothing in debug): `scripts/hostile-imports`, or
 //! `cargo run --release -p keyplan-core --features js --example hostile_imports`; with words
-//! (`scripts/hostile-imports Workbench`), only the files whose name holds one of them.
+//! (`scripts/hostile-imports Workbench`), only the files whose name holds one of them, and with
+//! readers' names (`scripts/hostile-imports "32 MB" detect mcp`), only those readers.
 
 use std::time::{Duration, Instant};
 
@@ -25,10 +26,20 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 /// One way of reading a file: detection, or one format's reader.
 type Read = Box<dyn Fn(&str) -> Result<Imported, import::ImportError> + Sync>;
 
-/// A file's name in the table and its text.
+/// A file's name in the table and how to make its text (`None`: it cannot be made here). The
+/// text is made only for the files a run times: building every one of them took longer than
+/// timing one (`scripts/hostile-imports "32 MB"`).
 struct Case {
     name: &'static str,
-    text: String,
+    text: Box<dyn FnOnce() -> Option<String>>,
+}
+
+/// A case whose text can always be made.
+fn case(name: &'static str, text: impl FnOnce() -> String + 'static) -> Case {
+    Case {
+        name,
+        text: Box::new(move || Some(text())),
+    }
 }
 
 fn repeat(open: &str, n: usize, close: &str) -> String {
@@ -43,6 +54,16 @@ fn repeat(open: &str, n: usize, close: &str) -> String {
 }
 
 const MB: usize = 1024 * 1024;
+
+/// `head`, the lines `line` makes of 0 to 9,999, and `tail`.
+fn ten_thousand_lines(head: &str, line: impl Fn(usize) -> String, tail: &str) -> String {
+    let mut out = String::from(head);
+    for i in 0..10_000 {
+        out.push_str(&line(i));
+    }
+    out.push_str(tail);
+    out
+}
 
 /// A NoSQL Workbench model whose sample items fill about `bytes`, in the table's `TableData`
 /// or (`in_facet`) in a facet's, as format 3.0 writes them.
@@ -102,153 +123,124 @@ fn online_shop_80_000() -> Option<String> {
 }
 
 fn cases() -> Vec<Case> {
-    let mut out = Vec::new();
-    // Deep nesting, in each syntax.
-    out.push(Case {
-        name: "JSON, 1M brackets deep",
-        text: repeat("[", MB, "]"),
-    });
-    out.push(Case {
-        name: "JSON object, 100k deep",
-        text: format!(
-            "{{\"version\": 1, \"x\": {}}}",
-            repeat("{\"a\":", 100_000, "}")
-        ),
-    });
-    out.push(Case {
-        name: "YAML flow, 1M brackets deep",
-        text: format!("Resources: {}", repeat("[", MB, "]")),
-    });
-    let mut block = String::from("Resources:\n");
-    for depth in 1..1000 {
-        block.push_str(&" ".repeat(depth));
-        block.push_str("a:\n");
-    }
-    out.push(Case {
-        name: "YAML block mappings, 1000 deep",
-        text: block,
-    });
-    out.push(Case {
-        name: "HCL list, 1M brackets deep",
-        text: format!("x = {}", repeat("[", MB, "]")),
-    });
-    out.push(Case {
-        name: "HCL blocks, 100k deep",
-        text: repeat("resource \"aws_dynamodb_table\" \"t\" {\n", 100_000, "}\n"),
-    });
-    out.push(Case {
-        name: "HCL expression, 100k parentheses",
-        text: format!("locals {{ x = {} }}", repeat("(", 100_000, ")")),
-    });
-    out.push(Case {
-        name: "JS brackets, 1M deep",
-        text: format!("export const x = {};", repeat("[", MB, "]")),
-    });
-    out.push(Case {
-        name: "JS prefix operators, 1M",
-        text: format!("export const x = {}1;", "!".repeat(MB)),
-    });
-    out.push(Case {
-        name: "JS arrows, 100k",
-        text: format!("export const x = {}1;", "() => ".repeat(100_000)),
-    });
-    out.push(Case {
-        name: "JS new Entity, 100k deep",
-        text: format!(
-            "import {{ Entity }} from 'electrodb';\nexport const e = new Entity({});",
-            repeat("{ model: ", 100_000, " }")
-        ),
-    });
-
-    // 50 MB files.
-    out.push(Case {
-        name: "Workbench model, 32 MB (the limit)",
-        text: workbench_items(import::MAX_IMPORT_BYTES - 64, false),
-    });
-    out.push(Case {
-        name: "Workbench facet items, 32 MB",
-        text: workbench_items(import::MAX_IMPORT_BYTES - 64, true),
-    });
-    match online_shop_80_000() {
-        Some(text) => out.push(Case {
-            name: "Workbench online shop, 80k items",
-            text,
+    vec![
+        // Deep nesting, in each syntax.
+        case("JSON, 1M brackets deep", || repeat("[", MB, "]")),
+        case("JSON object, 100k deep", || {
+            format!(
+                "{{\"version\": 1, \"x\": {}}}",
+                repeat("{\"a\":", 100_000, "}")
+            )
         }),
-        None => {
-            eprintln!("skipped the 80,000-item online shop: the corpus is not beside the checkout")
-        }
-    }
-    out.push(Case {
-        name: "Workbench model, 50 MB of items",
-        text: workbench_items(50 * MB, false),
-    });
-    let string = format!("{{\"version\": 1, \"name\": \"{}\"}}", "x".repeat(50 * MB));
-    out.push(Case {
-        name: "JSON, one 50 MB string",
-        text: string,
-    });
-    let mut yaml = String::from(
-        "Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: t\n      Tags:\n",
-    );
-    while yaml.len() < 50 * MB {
-        yaml.push_str("        - Key: k\n          Value: v\n");
-    }
-    out.push(Case {
-        name: "CloudFormation YAML, 50 MB",
-        text: yaml,
-    });
-    let mut hcl = String::new();
-    let mut n = 0;
-    while hcl.len() < 50 * MB {
-        hcl.push_str(&format!(
-            "resource \"aws_dynamodb_table\" \"t{n}\" {{\n  name = \"t{n}\"\n  hash_key = \"pk\"\n  attribute {{\n    name = \"pk\"\n    type = \"S\"\n  }}\n}}\n"
-        ));
-        n += 1;
-    }
-    out.push(Case {
-        name: "Terraform, 50 MB",
-        text: hcl,
-    });
-    let mut module = String::from("export const x = [");
-    while module.len() < 50 * MB {
-        module.push_str("1, ");
-    }
-    module.push_str("];");
-    out.push(Case {
-        name: "JS module, 50 MB",
-        text: module,
-    });
-
-    // JavaScript of 100,000 tokens: an ElectroDB entity with 10,000 attributes (10 tokens
-    // each), a OneTable schema with 10,000 fields, a flat array of 50,000 numbers.
-    let mut entity = String::from(
-        "import { Entity } from 'electrodb';\nexport const E = new Entity({\n  model: { entity: 'e', version: '1', service: 's' },\n  attributes: {\n",
-    );
-    for i in 0..10_000 {
-        entity.push_str(&format!("    a{i}: {{ type: 'string' }},\n"));
-    }
-    entity.push_str("  },\n  indexes: { byId: { pk: { field: 'pk', composite: ['a0'] }, sk: { field: 'sk', composite: ['a1'] } } },\n}, { table: 't' });\n");
-    out.push(Case {
-        name: "ElectroDB entity, 100k tokens",
-        text: entity,
-    });
-    let mut schema = String::from(
-        "export const Schema = {\n  version: '0.1.0',\n  indexes: { primary: { hash: 'pk', sort: 'sk' } },\n  models: {\n    User: {\n      pk: { type: String, value: 'USER#${a0}' },\n      sk: { type: String, value: 'USER#' },\n",
-    );
-    for i in 0..10_000 {
-        schema.push_str(&format!("      a{i}: {{ type: String }},\n"));
-    }
-    schema.push_str("    },\n  },\n} as const;\n");
-    out.push(Case {
-        name: "OneTable schema, 100k tokens",
-        text: schema,
-    });
-    let numbers: Vec<String> = (0..50_000).map(|i| i.to_string()).collect();
-    out.push(Case {
-        name: "JS array, 100k tokens",
-        text: format!("export const x = [{}];", numbers.join(", ")),
-    });
-    out
+        case("YAML flow, 1M brackets deep", || {
+            format!("Resources: {}", repeat("[", MB, "]"))
+        }),
+        case("YAML block mappings, 1000 deep", || {
+            let mut block = String::from("Resources:\n");
+            for depth in 1..1000 {
+                block.push_str(&" ".repeat(depth));
+                block.push_str("a:\n");
+            }
+            block
+        }),
+        case("HCL list, 1M brackets deep", || {
+            format!("x = {}", repeat("[", MB, "]"))
+        }),
+        case("HCL blocks, 100k deep", || {
+            repeat("resource \"aws_dynamodb_table\" \"t\" {\n", 100_000, "}\n")
+        }),
+        case("HCL expression, 100k parentheses", || {
+            format!("locals {{ x = {} }}", repeat("(", 100_000, ")"))
+        }),
+        case("JS brackets, 1M deep", || {
+            format!("export const x = {};", repeat("[", MB, "]"))
+        }),
+        case("JS prefix operators, 1M", || {
+            format!("export const x = {}1;", "!".repeat(MB))
+        }),
+        case("JS arrows, 100k", || {
+            format!("export const x = {}1;", "() => ".repeat(100_000))
+        }),
+        case("JS new Entity, 100k deep", || {
+            format!(
+                "import {{ Entity }} from 'electrodb';\nexport const e = new Entity({});",
+                repeat("{ model: ", 100_000, " }")
+            )
+        }),
+        // 50 MB files.
+        case("Workbench model, 32 MB (the limit)", || {
+            workbench_items(import::MAX_IMPORT_BYTES - 64, false)
+        }),
+        case("Workbench facet items, 32 MB", || {
+            workbench_items(import::MAX_IMPORT_BYTES - 64, true)
+        }),
+        Case {
+            name: "Workbench online shop, 80k items",
+            text: Box::new(|| {
+                let text = online_shop_80_000();
+                if text.is_none() {
+                    eprintln!(
+                        "skipped the 80,000-item online shop: the corpus is not beside the checkout"
+                    );
+                }
+                text
+            }),
+        },
+        case("Workbench model, 50 MB of items", || {
+            workbench_items(50 * MB, false)
+        }),
+        case("JSON, one 50 MB string", || {
+            format!("{{\"version\": 1, \"name\": \"{}\"}}", "x".repeat(50 * MB))
+        }),
+        case("CloudFormation YAML, 50 MB", || {
+            let mut yaml = String::from(
+                "Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: t\n      Tags:\n",
+            );
+            while yaml.len() < 50 * MB {
+                yaml.push_str("        - Key: k\n          Value: v\n");
+            }
+            yaml
+        }),
+        case("Terraform, 50 MB", || {
+            let mut hcl = String::new();
+            let mut n = 0;
+            while hcl.len() < 50 * MB {
+                hcl.push_str(&format!(
+                    "resource \"aws_dynamodb_table\" \"t{n}\" {{\n  name = \"t{n}\"\n  hash_key = \"pk\"\n  attribute {{\n    name = \"pk\"\n    type = \"S\"\n  }}\n}}\n"
+                ));
+                n += 1;
+            }
+            hcl
+        }),
+        case("JS module, 50 MB", || {
+            let mut module = String::from("export const x = [");
+            while module.len() < 50 * MB {
+                module.push_str("1, ");
+            }
+            module.push_str("];");
+            module
+        }),
+        // JavaScript of 100,000 tokens: an ElectroDB entity with 10,000 attributes (10 tokens
+        // each), a OneTable schema with 10,000 fields, a flat array of 50,000 numbers.
+        case("ElectroDB entity, 100k tokens", || {
+            ten_thousand_lines(
+                "import { Entity } from 'electrodb';\nexport const E = new Entity({\n  model: { entity: 'e', version: '1', service: 's' },\n  attributes: {\n",
+                |i| format!("    a{i}: {{ type: 'string' }},\n"),
+                "  },\n  indexes: { byId: { pk: { field: 'pk', composite: ['a0'] }, sk: { field: 'sk', composite: ['a1'] } } },\n}, { table: 't' });\n",
+            )
+        }),
+        case("OneTable schema, 100k tokens", || {
+            ten_thousand_lines(
+                "export const Schema = {\n  version: '0.1.0',\n  indexes: { primary: { hash: 'pk', sort: 'sk' } },\n  models: {\n    User: {\n      pk: { type: String, value: 'USER#${a0}' },\n      sk: { type: String, value: 'USER#' },\n",
+                |i| format!("      a{i}: {{ type: String }},\n"),
+                "    },\n  },\n} as const;\n",
+            )
+        }),
+        case("JS array, 100k tokens", || {
+            let numbers: Vec<String> = (0..50_000).map(|i| i.to_string()).collect();
+            format!("export const x = [{}];", numbers.join(", "))
+        }),
+    ]
 }
 
 /// What a reader made of a file, in a few words.
@@ -317,12 +309,19 @@ fn main() {
         "{:<34} {:>9} {:<16} {:>9} {:>9}  outcome",
         "file", "bytes", "reader", "ms", "cpu ms"
     );
-    // `scripts/hostile-imports Workbench`: only the files whose name holds one of the words.
-    let only: Vec<String> = std::env::args().skip(1).collect();
+    // `scripts/hostile-imports Workbench`: only the files whose name holds one of the words;
+    // `scripts/hostile-imports "32 MB" mcp`: only the readers named (`detect` or a format), to
+    // profile one row.
+    let is_reader = |word: &str| word == "detect" || word.parse::<Format>().is_ok();
+    let (only_readers, only): (Vec<String>, Vec<String>) =
+        std::env::args().skip(1).partition(|word| is_reader(word));
     for case in cases() {
         if !only.is_empty() && !only.iter().any(|word| case.name.contains(word.as_str())) {
             continue;
         }
+        let Some(text) = (case.text)() else {
+            continue;
+        };
         let mut readers: Vec<(String, Read)> = vec![(
             "detect".to_string(),
             Box::new(|text: &str| import::detect_and_import(text)),
@@ -333,8 +332,9 @@ fn main() {
                 Box::new(move |text: &str| import::import(format, text)),
             ));
         }
+        readers.retain(|(reader, _)| only_readers.is_empty() || only_readers.contains(reader));
         for (reader, read) in &readers {
-            let (took, said) = timed(&case.text, |text| read(text));
+            let (took, said) = timed(&text, |text| read(text));
             let elapsed = took.wall;
             slowest = slowest.max(elapsed);
             let ok = if said == "PANIC" {
@@ -353,7 +353,7 @@ fn main() {
             println!(
                 "{:<34} {:>9} {:<16} {:>9.1} {cpu:>9}  {ok:<5} {said}",
                 case.name,
-                case.text.len(),
+                text.len(),
                 reader,
                 elapsed.as_secs_f64() * 1000.0
             );

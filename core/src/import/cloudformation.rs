@@ -71,6 +71,11 @@ fn is_table(resource: &Value) -> Option<bool> {
 }
 
 pub(crate) fn import_source(source: &Source<'_>) -> Result<Imported, ImportError> {
+    if source.json_lacks("Resources") {
+        return Err(ImportError::Missing {
+            path: "Resources".into(),
+        });
+    }
     let value = match source.json() {
         Ok(value) => value,
         Err(_) => source.yaml()?,

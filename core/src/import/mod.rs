@@ -309,29 +309,95 @@ fn too_large(text: &str) -> ImportError {
     }
 }
 
-/// The names at the top level of a JSON object, read without building its values (for text
-/// too large to parse whole); `None` when the text is not a JSON object.
-fn top_level_keys(text: &str) -> Option<Vec<String>> {
-    struct Keys;
-    impl<'de> serde::de::Visitor<'de> for Keys {
+/// How [`top_level_keys`] reads the values beside the names.
+#[derive(Clone, Copy)]
+enum Values {
+    /// Skipped, as fast as serde_json can: for text too large to parse whole, where an error
+    /// deep inside does not matter.
+    Skipped,
+    /// Read as the tree's parse reads them, without keeping them: every level counts against
+    /// serde_json's nesting limit and every number and string is parsed, so the names come
+    /// only from text that [`parse_json`] takes, and text it refuses gives `None`.
+    Checked,
+}
+
+/// The names at the top level of a JSON object, read without building its values; `None`
+/// when the text is not a JSON object.
+fn top_level_keys(text: &str, values: Values) -> Option<Vec<String>> {
+    use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+    struct Keys(Values);
+    impl<'de> Visitor<'de> for Keys {
         type Value = Vec<String>;
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             f.write_str("an object")
         }
-        fn visit_map<A: serde::de::MapAccess<'de>>(
-            self,
-            mut map: A,
-        ) -> Result<Vec<String>, A::Error> {
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Vec<String>, A::Error> {
             let mut keys = Vec::new();
             while let Some(key) = map.next_key::<String>()? {
-                map.next_value::<serde::de::IgnoredAny>()?;
+                match self.0 {
+                    Values::Skipped => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                    Values::Checked => map.next_value_seed(Checked)?,
+                }
                 keys.push(key);
             }
             Ok(keys)
         }
     }
+
+    /// Any value, read with `deserialize_any` at every level as the tree's visitors read it
+    /// (serde_json's own skipping, `IgnoredAny`, neither counts nesting nor parses numbers).
+    struct Checked;
+    impl<'de> DeserializeSeed<'de> for Checked {
+        type Value = ();
+        fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+            deserializer.deserialize_any(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Checked {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("any JSON value")
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_str<E>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_unit<E>(self) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while seq.next_element_seed(Checked)?.is_some() {}
+            Ok(())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            // A name is read as the tree reads it (serde_json reads any name as a string).
+            while map.next_key::<IgnoredAny>()?.is_some() {
+                map.next_value_seed(Checked)?;
+            }
+            Ok(())
+        }
+    }
+
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    serde::Deserializer::deserialize_map(&mut deserializer, Keys).ok()
+    let keys = serde::Deserializer::deserialize_map(&mut deserializer, Keys(values)).ok()?;
+    match values {
+        Values::Skipped => Some(keys),
+        Values::Checked => deserializer.end().ok().map(|()| keys),
+    }
 }
 
 /// A file's text and its parses, each made once, when a reader first asks for it, for
@@ -376,6 +442,20 @@ impl<'a> Source<'a> {
             Some(json) => json,
             None => parse_json(self.text),
         }
+    }
+
+    /// Whether the text, not parsed yet, is a JSON object without the member `name`: a
+    /// reader asked for a file by name answers that its top-level member is missing, as
+    /// parsing the file would, without building the tree. `mcp` and `cloudformation` took
+    /// 300 ms to say so of a 32 MB NoSQL Workbench model (issue 15); the names are read in
+    /// one pass that takes exactly the text the parse takes, so a syntax error or nesting too
+    /// deep is still the parse's to report (`false`). A file that has the member is read
+    /// twice, the pass costing a fraction of the parse.
+    pub(crate) fn json_lacks(&self, name: &str) -> bool {
+        self.json.get().is_none()
+            && self.text.len() <= MAX_IMPORT_BYTES
+            && top_level_keys(self.text, Values::Checked)
+                .is_some_and(|keys| !keys.iter().any(|key| key == name))
     }
 
     /// The text as YAML, read into JSON values (CloudFormation's short-form tags become their
@@ -501,7 +581,14 @@ const READERS: &[Reader] = &[
                 None => Err("no `tables` list".into()),
             }
         },
-        read: |source| mcp::import_value(source.json()?),
+        read: |source| {
+            if source.json_lacks("tables") {
+                return Err(ImportError::Missing {
+                    path: "tables".into(),
+                });
+            }
+            mcp::import_value(source.json()?)
+        },
     },
     Reader {
         format: Format::CloudFormation,
@@ -542,7 +629,7 @@ fn detect_source(source: &Source<'_>) -> Result<Format, ImportError> {
     // Larger than another tool's file is read: a keyplan design file (its top-level names say
     // so, read without building the values), or refused before anything is parsed.
     if source.text.len() > MAX_IMPORT_BYTES {
-        let keys = top_level_keys(source.text).unwrap_or_default();
+        let keys = top_level_keys(source.text, Values::Skipped).unwrap_or_default();
         let has = |name: &str| keys.iter().any(|k| k == name);
         if has("version") && !(has("models") && has("indexes")) {
             return Ok(Format::Keyplan);

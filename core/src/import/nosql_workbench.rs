@@ -15,7 +15,7 @@
 //! and the items' key values. This file only reads the format.
 
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
+use std::hash::Hasher;
 
 use crate::item::{AttributeValue, Item};
 use crate::model::{AttrType, Billing, Design, Gsi, KeyAttribute, KeyType, Lsi, Projection, Table};
@@ -121,11 +121,12 @@ fn samples(items: Vec<Item>, facets: Vec<Facet>) -> Vec<Item> {
     let n_facet_items: usize = facets.iter().map(|f| f.items.len()).sum();
     samples.reserve(n_facet_items);
     let mut by_hash = ByHash::with_capacity(samples.len() + n_facet_items);
+    let mut bytes = Vec::new();
     for (index, item) in samples.iter().enumerate() {
-        by_hash.record(item_hash(item), index);
+        by_hash.record(item_hash(item, &mut bytes), index);
     }
     for item in facets.into_iter().flat_map(|f| f.items) {
-        let hash = item_hash(&item);
+        let hash = item_hash(&item, &mut bytes);
         if by_hash.earlier(hash).any(|i| samples[i] == item) {
             continue;
         }
@@ -168,35 +169,64 @@ impl ByHash {
     }
 }
 
-/// A hash of an item's names and values, equal for equal items.
-fn item_hash(item: &Item) -> u64 {
-    fn value(v: &AttributeValue, state: &mut impl Hasher) {
-        std::mem::discriminant(v).hash(state);
+/// A hash of an item's names and values, equal for equal items. The item is written out into
+/// `bytes` (cleared first, kept from item to item) and hashed in one piece: a write to the
+/// hasher for each name, tag and value was a seventh of reading a 32 MB model's 400,000 facet
+/// items (issue 15). Two items write the same bytes only when they are equal: each text ends
+/// with 0xFF and each list or map with 0xFE, bytes that UTF-8 text never holds and that no
+/// value's tag (0 to 9) or text starts with.
+fn item_hash(item: &Item, bytes: &mut Vec<u8>) -> u64 {
+    const TEXT_END: u8 = 0xFF;
+    const LIST_END: u8 = 0xFE;
+    fn text(s: &str, bytes: &mut Vec<u8>) {
+        bytes.extend_from_slice(s.as_bytes());
+        bytes.push(TEXT_END);
+    }
+    fn tagged(tag: u8, s: &str, bytes: &mut Vec<u8>) {
+        bytes.push(tag);
+        text(s, bytes);
+    }
+    fn texts(tag: u8, list: &[String], bytes: &mut Vec<u8>) {
+        bytes.push(tag);
+        for s in list {
+            text(s, bytes);
+        }
+        bytes.push(LIST_END);
+    }
+    fn value(v: &AttributeValue, bytes: &mut Vec<u8>) {
         match v {
-            AttributeValue::S(s) | AttributeValue::N(s) | AttributeValue::B(s) => s.hash(state),
-            AttributeValue::Bool(b) | AttributeValue::Null(b) => b.hash(state),
+            AttributeValue::S(s) => tagged(0, s, bytes),
+            AttributeValue::N(s) => tagged(1, s, bytes),
+            AttributeValue::B(s) => tagged(2, s, bytes),
+            AttributeValue::Bool(b) => bytes.extend_from_slice(&[3, u8::from(*b)]),
+            AttributeValue::Null(b) => bytes.extend_from_slice(&[4, u8::from(*b)]),
             AttributeValue::M(members) => {
-                members.len().hash(state);
+                bytes.push(5);
                 for (k, v) in members {
-                    k.hash(state);
-                    value(v, state);
+                    text(k, bytes);
+                    value(v, bytes);
                 }
+                bytes.push(LIST_END);
             }
             AttributeValue::L(list) => {
-                list.len().hash(state);
+                bytes.push(6);
                 for v in list {
-                    value(v, state);
+                    value(v, bytes);
                 }
+                bytes.push(LIST_END);
             }
-            AttributeValue::SS(l) | AttributeValue::NS(l) | AttributeValue::BS(l) => l.hash(state),
+            AttributeValue::SS(l) => texts(7, l, bytes),
+            AttributeValue::NS(l) => texts(8, l, bytes),
+            AttributeValue::BS(l) => texts(9, l, bytes),
         }
     }
-    let mut state = std::hash::DefaultHasher::new();
-    item.len().hash(&mut state);
+    bytes.clear();
     for (name, v) in item {
-        name.hash(&mut state);
-        value(v, &mut state);
+        text(name, bytes);
+        value(v, bytes);
     }
+    let mut state = std::hash::DefaultHasher::new();
+    state.write(bytes);
     state.finish()
 }
 

@@ -950,6 +950,54 @@ resource "aws_s3_bucket" "b" {}
     );
 }
 
+// issue 15: the mcp and CloudFormation readers, asked by name for JSON without their
+// top-level member, say it is missing without parsing the tree; what the parse refuses (a
+// number out of range, nesting past serde_json's limit, text after the value, a syntax error
+// after the names) keeps the parse's error, and a top level that is not an object reads as
+// it did.
+#[test]
+fn a_reader_by_name_finds_its_member_missing_as_the_parse_would() {
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    let texts = [
+        r#"{"ModelName": "m", "DataModel": [{"TableData": [{"pk": {"S": "a"}}]}]}"#.to_string(),
+        r#"{"ModelName": "m", "x": 1e400}"#.to_string(),
+        format!(r#"{{"ModelName": "m", "x": {deep}}}"#),
+        r#"{"ModelName": "m"} x"#.to_string(),
+        r#"{"ModelName": "m", "x": [1, 2,]}"#.to_string(),
+        r#"{"ModelName": "m", "x": "\ud800"}"#.to_string(),
+        r#"[{"tables": []}]"#.to_string(),
+        r#"{"tables": null, "Resources": null}"#.to_string(),
+    ];
+    let mut out = String::new();
+    for text in &texts {
+        for format in [Format::Mcp, Format::CloudFormation] {
+            let said = match import(format, text) {
+                Ok(imported) => summary(&imported.design),
+                Err(e) => e.to_string(),
+            };
+            out += &format!("{format}: {said}\n");
+        }
+    }
+    expect![[r#"
+        mcp: tables missing
+        cloudformation: Resources missing
+        mcp: line 1, column 29: number out of range
+        cloudformation: Resources missing
+        mcp: line 1, column 151: recursion limit exceeded
+        cloudformation: line 1, column 152: brackets nested more than 128 deep
+        mcp: line 1, column 20: trailing characters
+        cloudformation: the document: deserializing from YAML containing more than one document is not supported
+        mcp: line 1, column 31: trailing comma
+        cloudformation: Resources missing
+        mcp: line 1, column 32: unexpected end of hex escape
+        cloudformation: line 1, column 28: found invalid Unicode character escape code at line 1 column 28, while parsing a quoted scalar at line 1 column 25
+        mcp: tables missing
+        cloudformation: Resources missing
+        mcp: tables missing
+        cloudformation: Resources missing
+    "#]].assert_eq(&out);
+}
+
 // issue 15: hostile files give a clear error, never a panic or a stack overflow: deep
 // nesting in each syntax, and a 50 MB file, which YAML and HCL refuse before parsing.
 #[test]

@@ -319,10 +319,19 @@ fn attribute_words(table: &WorkbenchTable) -> Words {
         .key_attributes()
         .into_iter()
         .map(|k| k.name.as_str());
+    // An item with the names of the one before it adds none: a run of an entity's items is
+    // compared name by name, where hashing every item's names into `seen` was a fifth of a
+    // 32 MB model's inference (issue 15).
+    let mut previous: Option<&Item> = None;
     let held = table
         .items
         .iter()
         .chain(table.facets.iter().flat_map(|f| f.items.iter()))
+        .filter(move |item| {
+            let same = previous.is_some_and(|p| p.keys().eq(item.keys()));
+            previous = Some(item);
+            !same
+        })
         .flat_map(|item| item.keys().map(String::as_str));
     for name in declared.chain(keys).chain(held) {
         if seen.insert(name) {
@@ -396,35 +405,41 @@ fn group_by_shape<'a>(ctx: &Context<'a>) -> Vec<(String, String, Vec<&'a Item>)>
     // only whether some attribute holds each segment. Buffers are reused from item to item.
     let mut group_of: HashMap<Vec<ShapeToken<'a>>, usize> = HashMap::new();
     let mut tokens: Vec<ShapeToken<'a>> = Vec::new();
-    let mut segments: Vec<&'a str> = Vec::new();
-    let mut separators: Vec<char> = Vec::new();
-    let mut readings: Vec<Reading<'a, ()>> = Vec::new();
     // The previous item's tokens and group: an entity's items come in runs, and a comparison
     // with the previous item spares hashing every item's tokens (a twentieth of a 32 MB
     // model's import went to SipHash here, issue 15).
     let mut previous: Vec<ShapeToken<'a>> = Vec::new();
     let mut previous_group: Option<usize> = None;
+    // The item's attributes with text values, listed once: each segment is looked for among
+    // them, and walking the item's map for every segment was a tenth of a 32 MB model's
+    // inference (issue 15).
+    let mut texts: Vec<(&'a str, &'a str)> = Vec::new();
     for item in &ctx.table.items {
         std::mem::swap(&mut previous, &mut tokens);
         tokens.clear();
+        texts.clear();
+        texts.extend(
+            item.iter()
+                .filter_map(|(name, value)| Some((name.as_str(), value.as_key_text()?))),
+        );
         for key in std::iter::once(pk).chain(sk) {
             tokens.push(ShapeToken::Key);
             let Some(text) = item.get(key).and_then(AttributeValue::as_key_text) else {
                 continue;
             };
-            split_into(text, &mut segments, &mut separators);
-            let held =
-                |segment: &str| has_matching_attribute(ctx, item, segment, key).then_some(());
-            read_segments(&segments, held, &mut readings);
-            for (i, (segment, reading)) in segments.iter().zip(&readings).enumerate() {
-                if i > 0 {
-                    tokens.push(ShapeToken::Separator(separators[i - 1]));
+            // Segment by segment as the value is split, into no lists of segments and readings.
+            let mut reader = SegmentReader::default();
+            split_each(text, |separator, segment| {
+                if let Some(separator) = separator {
+                    tokens.push(ShapeToken::Separator(separator));
                 }
-                tokens.push(match reading {
+                let held =
+                    |segment: &str| has_matching_attribute(ctx, &texts, segment, key).then_some(());
+                tokens.push(match reader.read(segment, held) {
                     Reading::Literal => ShapeToken::Literal(segment),
                     Reading::Placeholder(_) | Reading::Var(_) => ShapeToken::Var,
                 });
-            }
+            });
         }
         let known = match previous_group {
             Some(group) if previous == tokens => Some(group),
@@ -555,17 +570,27 @@ fn build_entity(
         }
     }
 
+    // The items in runs of the same attribute names, which hold the same keys: an entity's
+    // items come in runs, and a lookup or a count per attribute of each of a 32 MB model's
+    // 400,000 items was a fifth of its inference (issue 15).
+    let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        match runs.last_mut() {
+            Some(run) if items[run.start].keys().eq(item.keys()) => run.end = i + 1,
+            _ => runs.push(i..i + 1),
+        }
+    }
+
     // Each variable's values by item, to tell one attribute used twice (`c#{cId}` in PK and
     // SK) from two that only share a name (`u#{uId}#follower` and `u#{uId}`).
     let mut variables: Vec<(String, Vec<(usize, String)>)> = Vec::new();
     for (key, alias) in key_list {
         let is_table_key = key.name == table.partition_key.name
             || table.sort_key.as_ref().is_some_and(|s| s.name == key.name);
-        let carried: Vec<(usize, &Item)> = items
+        let carried: Vec<(usize, &Item)> = runs
             .iter()
-            .copied()
-            .enumerate()
-            .filter(|(_, i)| i.contains_key(&key.name))
+            .filter(|run| items[run.start].contains_key(&key.name))
+            .flat_map(|run| run.clone().map(|i| (i, items[i])))
             .collect();
         let inferred = if !carried.is_empty() {
             infer_template(ctx, key, &carried, alias)
@@ -660,12 +685,13 @@ fn build_entity(
     }
 
     // The other attributes: the facet's list, or what the items hold, in declared order. One
-    // pass over the items counts the items holding each attribute and keeps the type of its
-    // first value (a pass per attribute took seconds on an item-heavy model).
+    // pass over the runs counts the items holding each attribute and keeps the type of its
+    // first value, which a run's first item holds (a pass per attribute took seconds on an
+    // item-heavy model).
     let mut held: BTreeMap<&str, (usize, AttrType)> = BTreeMap::new();
-    for item in items {
-        for (attr, value) in *item {
-            held.entry(attr).or_insert((0, AttrType::of(value))).0 += 1;
+    for run in &runs {
+        for (attr, value) in items[run.start] {
+            held.entry(attr).or_insert((0, AttrType::of(value))).0 += run.len();
         }
     }
     let mut names: Vec<String> = facet_attributes.to_vec();
@@ -883,22 +909,35 @@ fn split(value: &str) -> (Vec<&str>, Vec<char>) {
 fn split_into<'v>(value: &'v str, segments: &mut Vec<&'v str>, separators: &mut Vec<char>) {
     segments.clear();
     separators.clear();
+    split_each(value, |separator, segment| {
+        separators.extend(separator);
+        segments.push(segment);
+    });
+}
+
+/// [`split`], each segment handed to `each` with the separator before it (`None` for the
+/// first).
+fn split_each<'v>(value: &'v str, mut each: impl FnMut(Option<char>, &'v str)) {
+    // By bytes, not characters (decoding every key value's characters was a seventh of a
+    // 32 MB model's inference, issue 15): the separators are ASCII, and a byte before a `:`
+    // is an ASCII letter only when the character before it is (every byte of a longer
+    // character is 0x80 or more).
+    let bytes = value.as_bytes();
     let mut start = 0;
-    let mut previous: Option<char> = None;
-    for (i, c) in value.char_indices() {
-        let is_separator = match c {
-            '#' | '|' => true,
-            ':' => previous.is_some_and(|p| p.is_ascii_alphabetic()),
+    let mut before = None;
+    for (i, &b) in bytes.iter().enumerate() {
+        let is_separator = match b {
+            b'#' | b'|' => true,
+            b':' => i > 0 && bytes[i - 1].is_ascii_alphabetic(),
             _ => false,
         };
         if is_separator {
-            segments.push(&value[start..i]);
-            separators.push(c);
-            start = i + c.len_utf8();
+            each(before, &value[start..i]);
+            before = Some(char::from(b));
+            start = i + 1;
         }
-        previous = Some(c);
     }
-    segments.push(&value[start..]);
+    each(before, &value[start..]);
 }
 
 /// A word: letters and underscores, no digits.
@@ -958,10 +997,25 @@ fn read_segments<'v, A>(
     readings: &mut Vec<Reading<'v, A>>,
 ) {
     readings.clear();
-    let n = segments.len();
-    // Whether the last slot that is not an empty literal is a variable.
-    let mut previous_is_var: Option<bool> = None;
+    let mut reader = SegmentReader::default();
     for segment in segments {
+        readings.push(reader.read(segment, &mut attribute));
+    }
+}
+
+/// [`read_segments`] one segment at a time, in order: what it knows of the segments before.
+#[derive(Default)]
+struct SegmentReader {
+    /// Whether the last slot that is not an empty literal is a variable.
+    previous_is_var: Option<bool>,
+}
+
+impl SegmentReader {
+    fn read<'v, A>(
+        &mut self,
+        segment: &'v str,
+        attribute: impl FnOnce(&str) -> Option<A>,
+    ) -> Reading<'v, A> {
         let reading = if let Some(name) = placeholder(segment) {
             Reading::Placeholder(name)
         } else if segment.is_empty() || (segment.starts_with('"') && segment.ends_with('"')) {
@@ -971,9 +1025,9 @@ fn read_segments<'v, A>(
         } else if !is_word(segment) {
             Reading::Var(None)
         } else {
-            match previous_is_var {
-                // A whole value or a leading word is a constant or a tag.
-                _ if n == 1 => Reading::Literal,
+            match self.previous_is_var {
+                // A whole value or a leading word is a constant or a tag (a whole value's
+                // one segment is its first).
                 None => Reading::Literal,
                 // The word after a tag is the tag's value.
                 Some(false) => Reading::Var(None),
@@ -983,10 +1037,10 @@ fn read_segments<'v, A>(
         };
         match reading {
             Reading::Literal if segment.is_empty() => {}
-            Reading::Literal => previous_is_var = Some(false),
-            Reading::Placeholder(_) | Reading::Var(_) => previous_is_var = Some(true),
+            Reading::Literal => self.previous_is_var = Some(false),
+            Reading::Placeholder(_) | Reading::Var(_) => self.previous_is_var = Some(true),
         }
-        readings.push(reading);
+        reading
     }
 }
 
@@ -1001,20 +1055,34 @@ enum ShapeToken<'v> {
     Separator(char),
 }
 
-/// Whether [`matching_attribute`] finds an attribute, without naming it: the item's attributes
-/// are the declared ones it holds and its others, so every one is tried, in any order.
-fn has_matching_attribute(ctx: &Context<'_>, item: &Item, segment: &str, key: &str) -> bool {
-    if segment.chars().count() < 2 && is_word(segment) {
+/// Whether [`matching_attribute`] finds an attribute, without naming it, among an item's
+/// attributes with text values (`texts`, name and text): the item's attributes are the
+/// declared ones it holds and its others, so every one is tried, in any order.
+fn has_matching_attribute(
+    ctx: &Context<'_>,
+    texts: &[(&str, &str)],
+    segment: &str,
+    key: &str,
+) -> bool {
+    if is_one_letter(segment) {
         return false;
     }
-    item.iter()
-        .any(|(name, value)| value.as_key_text() == Some(segment) && ctx.can_name(name, key))
+    texts
+        .iter()
+        .any(|(name, text)| *text == segment && ctx.can_name(name, key))
+}
+
+/// A word of one letter (`c`), which is a tag, never a value (a one-digit number may be one).
+/// Without counting the characters of every segment of every key value.
+fn is_one_letter(segment: &str) -> bool {
+    let mut chars = segment.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_') && chars.next().is_none()
 }
 
 /// The item attribute (other than keys) whose value is exactly `segment`, in declared order.
 fn matching_attribute(ctx: &Context<'_>, item: &Item, segment: &str, key: &str) -> Option<String> {
     // A one-letter word is a tag (`c#...`), never a value; a one-digit number may be one.
-    if segment.chars().count() < 2 && is_word(segment) {
+    if is_one_letter(segment) {
         return None;
     }
     let declared = ctx.table.declared.iter().map(|(n, _)| n);
