@@ -654,10 +654,14 @@ fn read_verdict(prepared: &Prepared<'_>, pattern: &AccessPattern) -> Verdict {
         returned: &returned,
         explain: false,
     };
+    // An index without the first returned entity serves nothing: passed over before building
+    // a candidate, since most of a big table's indexes hold none of its entities (21 indexes,
+    // one holding a given entity, for 50,000 patterns; issue 13).
     let mut candidates: Vec<Candidate<'_>> = table
         .indexes
         .iter()
         .enumerate()
+        .filter(|(_, index)| prepared.member_position(index, returned[0]).is_some())
         .filter_map(|(position, index)| ctx.filtered_candidate(position, index).ok())
         .collect();
     candidates.sort_by_key(Candidate::rank);
