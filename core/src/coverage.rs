@@ -458,20 +458,34 @@ fn placeholder(stem: &str, i: usize, n: usize) -> String {
 }
 
 /// The key condition expression and its placeholder values, from the structured query.
+/// The clauses are written into the expression in place, not formatted one by one and
+/// joined: every covered read has one (40,000 at 10,000 entities, issue 13).
 fn key_condition_text(query: &QuerySpec) -> KeyCondition {
-    let mut clauses = Vec::new();
+    let mut expression = String::new();
     let mut values = Vec::new();
+    // Each clause is text, so an empty expression is one before the first clause.
+    let and = |expression: &mut String| {
+        if !expression.is_empty() {
+            expression.push_str(" AND ");
+        }
+    };
+    let equal = |expression: &mut String, part: &KeyPart, name: &str| {
+        and(expression);
+        expression.push_str(&part.attribute);
+        expression.push_str(" = ");
+        expression.push_str(name);
+    };
     let n_pk = query.partition.len();
     for (i, part) in query.partition.iter().enumerate() {
         let name = placeholder("pk", i, n_pk);
-        clauses.push(format!("{} = {name}", part.attribute));
+        equal(&mut expression, part, &name);
         values.push((name, part.template.source().to_string()));
     }
     let n_sk = query.sort_equal.len() + query.sort_condition.as_ref().map_or(0, |c| c.values.len());
     let mut sk = (0..n_sk).map(|i| placeholder("sk", i, n_sk));
     for part in &query.sort_equal {
         let name = sk.next().unwrap_or_default();
-        clauses.push(format!("{} = {name}", part.attribute));
+        equal(&mut expression, part, &name);
         values.push((name, part.template.source().to_string()));
     }
     if let Some(cond) = &query.sort_condition {
@@ -480,21 +494,20 @@ fn key_condition_text(query: &QuerySpec) -> KeyCondition {
             .iter()
             .map(|_| sk.next().unwrap_or_default())
             .collect();
-        let attr = &cond.attribute;
-        clauses.push(match (cond.op, names.as_slice()) {
-            (SortOp::BeginsWith, [a]) => format!("begins_with({attr}, {a})"),
-            (SortOp::Between, [a, b]) => format!("{attr} BETWEEN {a} AND {b}"),
-            (op, [a]) => format!("{attr} {} {a}", op.as_str()),
-            (op, _) => format!("{attr} {} {}", op.as_str(), names.join(", ")),
-        });
+        let attr = cond.attribute.as_str();
+        and(&mut expression);
+        let parts: &[&str] = match (cond.op, names.as_slice()) {
+            (SortOp::BeginsWith, [a]) => &["begins_with(", attr, ", ", a, ")"],
+            (SortOp::Between, [a, b]) => &[attr, " BETWEEN ", a, " AND ", b],
+            (op, [a]) => &[attr, " ", op.as_str(), " ", a],
+            (op, _) => &[attr, " ", op.as_str(), " ", &names.join(", ")],
+        };
+        parts.iter().for_each(|p| expression.push_str(p));
         for (name, t) in names.into_iter().zip(&cond.values) {
             values.push((name, t.source().to_string()));
         }
     }
-    KeyCondition {
-        expression: clauses.join(" AND "),
-        values,
-    }
+    KeyCondition { expression, values }
 }
 
 /// A way one index serves a read.
