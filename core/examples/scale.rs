@@ -30,6 +30,7 @@
 //! measure one thing while working on it. `KEYPLAN_SCALE_DUMP=FILE` writes, per size and row, a
 //! hash and the length of what the row computed (the Debug text of the analysis, sample, cost
 //! report or query run; the export's text) to FILE: an optimisation must leave it the same.
+//! With `--once` (`scale --once 1000 10000 cost markdown`) it writes them without timing.
 //!
 //! The rows do what the CLI does, with its allocator (jemalloc): `cost` and `query` build the
 //! store from the sample (moved, not copied); `cost` computes the verdicts alone (no
@@ -275,7 +276,12 @@ fn keyplan_scale_counted(f: &mut dyn FnMut()) {
 
 /// `--once`, the child of `--instructions`: each row computed once, in [`keyplan_scale_counted`],
 /// its name printed after it.
+/// With `KEYPLAN_SCALE_DUMP=FILE`, the rows' fingerprints are written to FILE as the timing
+/// writes them, each computed once more outside the count: a check that an optimisation
+/// changed no output, in seconds instead of the timing's minutes.
 fn once(sizes: &[usize], wanted: &dyn Fn(&str) -> bool) {
+    let dump_file = std::env::var_os("KEYPLAN_SCALE_DUMP");
+    let mut dump = String::new();
     for &n in sizes {
         let design = keyplan_core::generated::design(n);
         let text = keyplan_core::file::to_string(&design);
@@ -283,8 +289,15 @@ fn once(sizes: &[usize], wanted: &dyn Fn(&str) -> bool) {
             if wanted(&name) {
                 keyplan_scale_counted(&mut || drop(black_box(compute())));
                 println!("{n}\t{name}");
+                if dump_file.is_some() {
+                    let computed = format!("{:?}", compute());
+                    let _ = writeln!(dump, "{n} {name}: {}", fingerprint(&computed));
+                }
             }
         }
+    }
+    if let Some(file) = dump_file {
+        std::fs::write(&file, dump).expect("write the KEYPLAN_SCALE_DUMP file");
     }
 }
 

@@ -6,8 +6,6 @@
 //! Only the filter lives here; which index serves the read is coverage's, and nothing here
 //! changes a key condition.
 
-use std::collections::HashSet;
-
 use crate::answer::{FilterExpression, FilterSource, FilterTerm, KeyCondition};
 use crate::model::{AccessPattern, FilterOp, IndexKeys};
 
@@ -80,7 +78,10 @@ pub(crate) fn expression(
     if terms.is_empty() {
         return None;
     }
-    let mut taken: HashSet<String> = key_condition
+    // The names and placeholders taken so far: a few, searched in a list rather than hashed
+    // (a set, with its hasher seeded per call, was half of a one-term expression's work; every
+    // Scan has one, 10,000 at 10,000 entities, issue 13).
+    let mut taken: Vec<String> = key_condition
         .into_iter()
         .flat_map(|kc| kc.values.iter().map(|(name, _)| name.clone()))
         .collect();
@@ -100,7 +101,10 @@ pub(crate) fn expression(
             .inputs
             .iter()
             .map(|input| {
-                let template = format!("{{{input}}}");
+                let mut template = String::with_capacity(input.len() + 2);
+                template.push('{');
+                template.push_str(input);
+                template.push('}');
                 match values.iter().find(|(_, t)| *t == template) {
                     Some((placeholder, _)) => placeholder.clone(),
                     None => {
@@ -141,7 +145,7 @@ pub fn clause(op: FilterOp, name: &str, values: &[String]) -> String {
 
 /// `sigil` and `text` made a valid placeholder (letters, digits and `_`; DynamoDB's rule for
 /// attribute name and value placeholders), numbered when `taken` holds it already.
-fn unique(taken: &mut HashSet<String>, sigil: char, text: &str) -> String {
+fn unique(taken: &mut Vec<String>, sigil: char, text: &str) -> String {
     let mut base = String::with_capacity(text.len() + 1);
     base.push(sigil);
     base.extend(
@@ -153,10 +157,11 @@ fn unique(taken: &mut HashSet<String>, sigil: char, text: &str) -> String {
     }
     let mut name = base.clone();
     let mut n = 2;
-    while !taken.insert(name.clone()) {
+    while taken.contains(&name) {
         name = format!("{base}{n}");
         n += 1;
     }
+    taken.push(name.clone());
     name
 }
 

@@ -8,11 +8,11 @@
 
 use std::fmt::Write;
 
-use crate::analysis::{KeyCondition, Severity, analyze};
+use crate::analysis::{KeyCondition, Severity, Verdict, analyze};
 use crate::cost::{self, CostConfig};
 use crate::eval::ItemStore;
 use crate::export::names::{md_cell, one_line, push_md_cell};
-use crate::model::{Billing, Design, Projection, Table};
+use crate::model::{AccessPattern, Billing, Design, Projection, Table};
 
 fn projection(p: &Projection) -> String {
     match p {
@@ -120,6 +120,56 @@ fn push_code_cell(out: &mut String, text: &str) {
     }
 }
 
+/// The notes of a pattern's row, joined by `; `, written at the end of `cell`.
+fn pattern_notes(cell: &mut String, pattern: &AccessPattern, verdict: &Verdict) {
+    let mut first = true;
+    let mut note = |cell: &mut String| {
+        if !first {
+            cell.push_str("; ");
+        }
+        first = false;
+    };
+    if !verdict.scan_forward {
+        note(cell);
+        cell.push_str("ScanIndexForward = false");
+    }
+    if let Some(n) = pattern.page_size {
+        note(cell);
+        let _ = write!(cell, "Limit {n}");
+    }
+    if let Some(n) = verdict.shards {
+        note(cell);
+        let _ = write!(cell, "scatter-gather over {n} shards");
+    }
+    if pattern.consistent {
+        note(cell);
+        cell.push_str("strongly consistent");
+    }
+    if !verdict.covered {
+        for reason in &verdict.reasons {
+            note(cell);
+            cell.push_str(reason);
+        }
+        if let Some(s) = &verdict.suggestion {
+            note(cell);
+            let _ = write!(cell, "suggestion: {s}");
+        }
+    }
+    if let Some(c) = &pattern.condition {
+        note(cell);
+        let _ = write!(cell, "if {c}");
+    }
+    for w in &pattern.writes {
+        note(cell);
+        cell.push_str(&format!("{:?}", w.action).to_lowercase());
+        cell.push(' ');
+        if w.count > 1 {
+            let _ = write!(cell, "{} x ", w.count);
+        }
+        cell.push_str(&w.entity);
+    }
+}
+
 pub fn markdown(design: &Design) -> String {
     let analysis = analyze(design);
     let mut out = String::new();
@@ -143,61 +193,45 @@ pub fn markdown(design: &Design) -> String {
 
     out.push_str("\n## Access patterns\n\n");
     out.push_str("| # | Access pattern | Table / index | Operation | Key condition | Notes |\n|---|---|---|---|---|---|\n");
+    // Each cell is written into one reused buffer, then escaped into place: a String per
+    // note, cloned reasons (a Scan has one per index) and their join were a tenth of the
+    // 10,000-entity document's own work (issue 13).
+    let mut cell = String::new();
     for (i, (pattern, verdict)) in design.patterns.iter().zip(&analysis.verdicts).enumerate() {
-        let on = match (&verdict.table, &verdict.index) {
-            (Some(t), Some(idx)) => format!("{t} / {idx}"),
-            (Some(t), None) => format!("{t} / table"),
-            (None, _) => "-".to_string(),
-        };
-        let condition = verdict
-            .key_condition
-            .as_ref()
-            .map(|kc| format!("`{}`", key_condition_text(kc).replace('`', "'")))
-            .unwrap_or_else(|| "-".to_string());
-        let mut notes = Vec::new();
-        if !verdict.scan_forward {
-            notes.push("ScanIndexForward = false".to_string());
-        }
-        if let Some(n) = pattern.page_size {
-            notes.push(format!("Limit {n}"));
-        }
-        if let Some(n) = verdict.shards {
-            notes.push(format!("scatter-gather over {n} shards"));
-        }
-        if pattern.consistent {
-            notes.push("strongly consistent".to_string());
-        }
-        if !verdict.covered {
-            notes.extend(verdict.reasons.iter().cloned());
-            if let Some(s) = &verdict.suggestion {
-                notes.push(format!("suggestion: {s}"));
-            }
-        }
-        if let Some(c) = &pattern.condition {
-            notes.push(format!("if {c}"));
-        }
-        for w in &pattern.writes {
-            let count = if w.count > 1 {
-                format!("{} x ", w.count)
-            } else {
-                String::new()
-            };
-            notes.push(format!(
-                "{} {count}{}",
-                format!("{:?}", w.action).to_lowercase(),
-                w.entity
-            ));
-        }
         let _ = write!(out, "| {} | ", i + 1);
         push_md_cell(&mut out, &pattern.name);
         out.push_str(" | ");
-        push_md_cell(&mut out, &on);
+        cell.clear();
+        match (&verdict.table, &verdict.index) {
+            (Some(t), Some(idx)) => {
+                let _ = write!(cell, "{t} / {idx}");
+            }
+            (Some(t), None) => {
+                let _ = write!(cell, "{t} / table");
+            }
+            (None, _) => cell.push('-'),
+        }
+        push_md_cell(&mut out, &cell);
         out.push_str(" | ");
         out.push_str(verdict.operation.as_str());
         out.push_str(" | ");
-        push_md_cell(&mut out, &condition);
+        cell.clear();
+        match &verdict.key_condition {
+            Some(kc) => {
+                cell.push('`');
+                cell.extend(key_condition_text(kc).chars().map(|c| match c {
+                    '`' => '\'',
+                    c => c,
+                }));
+                cell.push('`');
+            }
+            None => cell.push('-'),
+        }
+        push_md_cell(&mut out, &cell);
         out.push_str(" | ");
-        push_md_cell(&mut out, &notes.join("; "));
+        cell.clear();
+        pattern_notes(&mut cell, pattern, verdict);
+        push_md_cell(&mut out, &cell);
         out.push_str(" |\n");
     }
 

@@ -458,7 +458,7 @@ fn classify_string(name: &str, lower: &str, entity: &str, seed: u64) -> Recipe {
         } else {
             stem
         };
-        let salt = fnv(seed, &format!("{entity}.{name}"));
+        let salt = fnv(seed, &[entity, ".", name]);
         return Recipe::Id { stem, salt };
     }
     if has(&["email"]) {
@@ -546,9 +546,11 @@ fn classify_number(name: &str, lower: &str) -> Recipe {
     Recipe::Integer(low, high)
 }
 
-fn fnv(seed: u64, text: &str) -> u64 {
+/// FNV-1a of the parts' bytes one after the other, as of their concatenation (which is not
+/// formatted: an id attribute of every entity is salted so).
+fn fnv(seed: u64, text: &[&str]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ seed;
-    for b in text.bytes() {
+    for b in text.iter().flat_map(|part| part.bytes()) {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
