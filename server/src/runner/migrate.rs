@@ -223,16 +223,17 @@ async fn body(
     for step in &plan.steps {
         super::go_on(cancel)?;
         let started = std::time::Instant::now();
-        execute(
+        let detail = execute(
             engine, old, new, &names, step, guard, cancel, emit, verified,
         )
         .await?;
         verified.executed.push(format!(
-            "{:?} {:?}: {} ({:.0} ms)",
+            "{:?} {:?}: {} ({:.0} ms{})",
             step.phase,
             step.kind,
             step.action,
-            started.elapsed().as_secs_f64() * 1000.0
+            started.elapsed().as_secs_f64() * 1000.0,
+            detail.map(|d| format!(": {d}")).unwrap_or_default()
         ));
     }
 
@@ -337,7 +338,7 @@ async fn execute(
     cancel: &CancellationToken,
     emit: &(dyn Fn(RunEvent) + Send + Sync),
     verified: &mut Verified,
-) -> Result<(), RunError> {
+) -> Result<Option<String>, RunError> {
     let new_table = new.table(&step.table);
     match (step.phase, step.kind, &step.index, &step.entity) {
         // A table the new design adds.
@@ -352,6 +353,7 @@ async fn execute(
                 emit,
             )
             .await
+            .map(|()| None)
         }
         (Phase::Expand, StepKind::Online, Some(index), _) => {
             let table = new_table.ok_or_else(|| missing(&step.table))?;
@@ -363,7 +365,9 @@ async fn execute(
             {
                 delete_gsi(engine, table, name, index, cancel, emit).await?;
             }
-            create_gsi(engine, table, name, index, cancel, emit).await
+            create_gsi(engine, table, name, index, cancel, emit)
+                .await
+                .map(|()| None)
         }
         (Phase::Migrate, StepKind::Backfill | StepKind::Rekey, _, Some(entity)) => {
             let from = old.entity(entity).map(|e| e.table.clone()).ok_or_else(|| {
@@ -379,6 +383,7 @@ async fn execute(
                 verified,
             )
             .await
+            .map(Some)
         }
         (Phase::Migrate, StepKind::Rebuild, _, _) => {
             let table = new_table.ok_or_else(|| missing(&step.table))?;
@@ -401,11 +406,12 @@ async fn execute(
                 verified,
             )
             .await
+            .map(Some)
         }
         (Phase::Contract, StepKind::Contract, Some(index), _) => {
             // A GSI replaced under its own name was deleted before it was created again.
             if new_table.is_some_and(|t| t.gsi(index).is_some()) {
-                return Ok(());
+                return Ok(None);
             }
             let table = old.table(&step.table).ok_or_else(|| missing(&step.table))?;
             delete_gsi(
@@ -417,6 +423,7 @@ async fn execute(
                 emit,
             )
             .await
+            .map(|()| None)
         }
         (Phase::Contract, StepKind::Contract, None, Some(entity))
             if new.entity(entity).is_none() =>
@@ -431,9 +438,10 @@ async fn execute(
                 verified,
             )
             .await
+            .map(Some)
         }
         // Attributes no longer written, tables dropped (the cleanup deletes every table).
-        _ => Ok(()),
+        _ => Ok(None),
     }
 }
 
@@ -445,7 +453,8 @@ fn missing(table: &str) -> RunError {
 
 /// Scans OLD's table `from` (of the designs `(old, new)`) and writes each item (of `entity`, or every item) in NEW's shape
 /// where NEW keeps it: a PutItem at its new key, and a DeleteItem of the old key when the key
-/// or the table changed. Items of an entity NEW drops are deleted.
+/// or the table changed. Items of an entity NEW drops are deleted. Returns what each part took
+/// (the Scan, core's migration of the items, the puts, the deletes), for the step's line.
 async fn rewrite(
     engine: &Engine,
     (old, new): (&Design, &Design),
@@ -454,10 +463,17 @@ async fn rewrite(
     entity: Option<&str>,
     cancel: &CancellationToken,
     verified: &mut Verified,
-) -> Result<(), RunError> {
+) -> Result<String, RunError> {
     let source = names.old.get(from).ok_or_else(|| missing(from))?.clone();
     let old_table = old.table(from).ok_or_else(|| missing(from))?;
+    let mut clock = std::time::Instant::now();
+    let mut lap = || {
+        let seconds = clock.elapsed().as_secs_f64();
+        clock = std::time::Instant::now();
+        seconds
+    };
     let scanned = scan_all(engine, &source, verified.items_before).await?;
+    let scan_s = lap();
     // Puts first, then deletes: a migration stopped between the two leaves both copies, never
     // neither.
     let mut puts: Vec<(String, Item)> = Vec::new();
@@ -477,17 +493,25 @@ async fn rewrite(
             deletes.push(key_of(old_table, item));
         }
     }
+    let migrate_s = lap();
     let writes: Vec<(&str, Write<'_>)> = puts
         .iter()
         .map(|(t, i)| (t.as_str(), Write::Put(i)))
         .collect();
     verified.written += write_all(engine, &writes, cancel, &|_, _| {}).await?.items;
+    let put_s = lap();
     let writes: Vec<(&str, Write<'_>)> = deletes
         .iter()
         .map(|k| (source.as_str(), Write::Delete(k)))
         .collect();
     verified.deleted += write_all(engine, &writes, cancel, &|_, _| {}).await?.items;
-    Ok(())
+    Ok(format!(
+        "Scan of {} items {scan_s:.1} s, migrated in core {migrate_s:.1} s, {} puts {put_s:.1} s, {} deletes {:.1} s",
+        scanned.len(),
+        puts.len(),
+        deletes.len(),
+        lap()
+    ))
 }
 
 /// Where an item of OLD's table `table` goes in NEW.
@@ -541,7 +565,9 @@ async fn scan_all(engine: &Engine, name: &str, expected: usize) -> Result<Vec<It
     Ok(items)
 }
 
-async fn create_gsi(
+/// Adds GSI `index` of `table` (NEW's) to the engine table `name` and waits until it is
+/// active. Public for the migration benchmark, whose naive copy must end with the same index.
+pub async fn create_gsi(
     engine: &Engine,
     table: &Table,
     name: &str,
