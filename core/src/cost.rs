@@ -44,6 +44,7 @@ use crate::limits::{
     Prices,
 };
 use crate::model::{AccessPattern, Action, ByName, Design, Entity, Projection, Table, WriteStep};
+use crate::pricing::dollars;
 use crate::template::KeyTemplate;
 
 pub use crate::size::{
@@ -1323,11 +1324,11 @@ impl CostReport {
         }
         let _ = writeln!(
             out,
-            "monthly, on-demand, Standard, {}: requests ${:.2} + storage ${:.2} = ${:.2} (30-day month)",
+            "monthly, on-demand, Standard, {}: requests {} + storage {} = {} (30-day month)",
             self.prices.region,
-            self.monthly_request_cost,
-            self.monthly_storage_cost,
-            self.monthly_total
+            dollars(self.monthly_request_cost, 2),
+            dollars(self.monthly_storage_cost, 2),
+            dollars(self.monthly_total, 2)
         );
         out
     }
@@ -1337,19 +1338,24 @@ impl CostReport {
         let mut out = String::new();
         for table in &self.billing {
             let _ = writeln!(out, "{}", table.heading());
+            let cells = Mode::ALL.map(|mode| {
+                (
+                    table.cell(mode, TableClass::Standard),
+                    table.cell(mode, TableClass::StandardInfrequentAccess),
+                )
+            });
+            // Fourteen places hold up to $9,999,999.99; a larger bill widens its column.
+            let width = |cell: fn(&(String, String)) -> &String| {
+                cells.iter().map(|c| cell(c).len()).max().unwrap_or(0).max(14)
+            };
+            let (w1, w2) = (width(|c| &c.0), width(|c| &c.1));
             let _ = writeln!(
                 out,
-                "    {:<30} {:>14} {:>14}",
+                "    {:<30} {:>w1$} {:>w2$}",
                 "mode", "Standard", "Standard-IA"
             );
-            for mode in Mode::ALL {
-                let _ = writeln!(
-                    out,
-                    "    {:<30} {:>14} {:>14}",
-                    mode.label(),
-                    table.cell(mode, TableClass::Standard),
-                    table.cell(mode, TableClass::StandardInfrequentAccess)
-                );
+            for (mode, (standard, infrequent)) in Mode::ALL.into_iter().zip(&cells) {
+                let _ = writeln!(out, "    {:<30} {standard:>w1$} {infrequent:>w2$}", mode.label());
                 for line in table.notes(mode) {
                     let _ = writeln!(out, "        {line}");
                 }
@@ -1436,14 +1442,14 @@ impl CostReport {
         for p in &self.patterns {
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {} | {} | ${:.2} |",
+                "| {} | {} | {} | {} | {} | {} | {} |",
                 p.pattern.replace('|', "\\|"),
                 p.operation,
                 p.rate,
                 round_to(p.average_rate, 2),
                 p.read_units,
                 p.write_units,
-                p.monthly_cost
+                dollars(p.monthly_cost, 2)
             );
         }
         out
@@ -1451,11 +1457,11 @@ impl CostReport {
 }
 
 impl TableBilling {
-    /// The monthly cost of `mode` in `class` as a report shows it: `$12.34`, `-` when the mode
+    /// The monthly cost of `mode` in `class` as a report shows it: `$1,234.56`, `-` when the mode
     /// is not offered.
     pub fn cell(&self, mode: Mode, class: TableClass) -> String {
         self.monthly(mode, class)
-            .map_or_else(|| "-".to_string(), |x| format!("${x:.2}"))
+            .map_or_else(|| "-".to_string(), |x| dollars(x, 2))
     }
 
     /// `orders (on-demand; us-east-1 + eu-west-1):`

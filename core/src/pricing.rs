@@ -213,9 +213,54 @@ impl Default for Prices {
     }
 }
 
+/// A dollar amount as every report and view shows one: `decimals` places, thousands grouped
+/// with commas (`$32,344.00`), so a large bill reads at a glance. A value that is not finite
+/// is shown as Rust prints it, after the `$`.
+pub fn dollars(x: f64, decimals: usize) -> String {
+    let text = format!("{:.*}", decimals, x.abs());
+    if !x.is_finite() {
+        return format!("${text}");
+    }
+    let (whole, fraction) = text.split_at(text.find('.').unwrap_or(text.len()));
+    let mut out = String::with_capacity(text.len() + whole.len() / 3 + 2);
+    // `-0.00` is not a debt: the sign is kept only for what still shows as non-zero.
+    if x < 0.0 && text.bytes().any(|b| matches!(b, b'1'..=b'9')) {
+        out.push('-');
+    }
+    out.push('$');
+    for (i, digit) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out.push_str(fraction);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dollars_group_thousands_after_rounding() {
+        for (x, decimals, shown) in [
+            (0.0, 2, "$0.00"),
+            (7.5, 2, "$7.50"),
+            (999.995, 2, "$1,000.00"),
+            (32_344.0, 2, "$32,344.00"),
+            (32_344.4, 0, "$32,344"),
+            (1_234_567.891, 2, "$1,234,567.89"),
+            (100.0, 0, "$100"),
+            (123_456.0, 0, "$123,456"),
+            (-1_500.0, 2, "-$1,500.00"),
+            (-0.001, 2, "$0.00"),
+            (0.00012, 4, "$0.0001"),
+            (f64::INFINITY, 2, "$inf"),
+        ] {
+            assert_eq!(dollars(x, decimals), shown, "{x} to {decimals} places");
+        }
+    }
 
     // The 1- and 3-year figures reproduce AWS's stated discounts of about 54% and 77% over
     // standard provisioned capacity (100 units for a year: 8,760 hours).

@@ -11,12 +11,9 @@ use leptos::prelude::*;
 use super::sample::{SampleRefused, use_sample};
 use crate::store::use_store;
 
+/// Whole dollars from $100 up, where cents are noise beside the estimate's precision.
 fn dollars(x: f64) -> String {
-    if x >= 100.0 {
-        format!("${x:.0}")
-    } else {
-        format!("${x:.2}")
-    }
+    keyplan_core::pricing::dollars(x, if x >= 100.0 { 0 } else { 2 })
 }
 
 #[component]

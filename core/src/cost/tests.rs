@@ -193,25 +193,25 @@ fn the_order_design_costs_per_pattern_and_in_total() {
             orders/GSI1                        20000000 items     7.2 GB         1.81
             orders/GSI2                        20000000 items     7.2 GB         1.81
             orders/GSI3                            4000 items   890.6 KB         0.00
-        monthly, on-demand, Standard, us-east-1: requests $106506908.91 + storage $14.66 = $106506923.57 (30-day month)
+        monthly, on-demand, Standard, us-east-1: requests $106,506,908.91 + storage $14.66 = $106,506,923.57 (30-day month)
         billing modes, table orders (the design's: on-demand; us-east-1):
-            mode                                 Standard    Standard-IA
-            on-demand                       $106505613.44  $133132009.47
+            mode                                  Standard     Standard-IA
+            on-demand                      $106,505,613.44 $133,132,009.47
                 328707002.5 RRU/s and 2800 WRU/s on average, at $0.125/M and $0.625/M; 34.5 GB at $0.25/GB
-            provisioned, auto scaling        $43954703.23   $54098117.92
+            provisioned, auto scaling       $43,954,703.23  $54,098,117.92
                 469581433 RCU and 4001 WCU (the average at 70% use) for 720 h; 34.5 GB at $0.25/GB
-            provisioned at peak              $43954703.23   $54098117.92
+            provisioned at peak             $43,954,703.23  $54,098,117.92
                 469581433 RCU and 4001 WCU (the peak at 70% use) all month; 34.5 GB at $0.25/GB
-            provisioned, 1-year reserved     $20192881.03              -
+            provisioned, 1-year reserved    $20,192,881.03               -
                 469581400 RCU and 4000 WCU reserved ($140880420 upfront over 12 months), the rest auto-scaled; 34.5 GB at $0.25/GB
                 pays for itself after 4.0 months against capacity bought by the hour
-            provisioned, 3-year reserved     $10105837.20              -
+            provisioned, 3-year reserved    $10,105,837.20               -
                 469581400 RCU and 4000 WCU reserved ($169056504 upfront over 36 months), the rest auto-scaled; 34.5 GB at $0.25/GB
                 pays for itself after 4.4 months against capacity bought by the hour
             provisioned is cheaper than on-demand when its capacity is more than 29% used on average (fixed at the peak, it would be 70% used; auto scaling aims at 70%)
         billing modes, table order-events (the design's: on-demand; us-east-1):
             mode                                 Standard    Standard-IA
-            on-demand                            $1310.13       $1632.54
+            on-demand                           $1,310.13      $1,632.54
                 25 RRU/s and 800 WRU/s on average, at $0.125/M and $0.625/M; 24.1 GB at $0.25/GB
             provisioned, auto scaling             $544.32        $673.16
                 36 RCU and 1143 WCU (the average at 70% use) for 720 h; 24.1 GB at $0.25/GB
@@ -431,18 +431,18 @@ fn storage_counts_the_volumes_items_at_their_size_or_the_samples_mean() {
         expect![[r#"
             storage:
                 t                                2010000000 items     3.9 TB      1000.62
-            monthly, on-demand, Standard, us-east-1: requests $0.16 + storage $1000.62 = $1000.78 (30-day month)
+            monthly, on-demand, Standard, us-east-1: requests $0.16 + storage $1,000.62 = $1,000.78 (30-day month)
             billing modes, table t (the design's: on-demand; us-east-1):
                 mode                                 Standard    Standard-IA
-                on-demand                            $1000.78        $400.45
+                on-demand                           $1,000.78        $400.45
                     0.5 RRU/s and 0 WRU/s on average, at $0.125/M and $0.625/M; 4002.5 GB at $0.25/GB
-                provisioned, auto scaling            $1001.18        $400.95
+                provisioned, auto scaling           $1,001.18        $400.95
                     1 RCU and 1 WCU (the average at 70% use) for 720 h; 4002.5 GB at $0.25/GB
-                provisioned at peak                  $1001.18        $400.95
+                provisioned at peak                 $1,001.18        $400.95
                     1 RCU and 1 WCU (the peak at 70% use) all month; 4002.5 GB at $0.25/GB
-                provisioned, 1-year reserved         $1001.18              -
+                provisioned, 1-year reserved        $1,001.18              -
                     under 100 units of capacity: nothing to reserve
-                provisioned, 3-year reserved         $1001.18              -
+                provisioned, 3-year reserved        $1,001.18              -
                     under 100 units of capacity: nothing to reserve
                 provisioned is cheaper than on-demand when its capacity is more than 29% used on average (fixed at the peak, it would be 8% used; auto scaling aims at 70%)
         "#]],
@@ -490,11 +490,11 @@ fn every_billing_mode_prices_the_average_or_the_peak_it_must_hold() {
             monthly, on-demand, Standard, us-east-1: requests $810.00 + storage $0.04 = $810.04 (30-day month)
             billing modes, table t (the design's: on-demand; us-east-1):
                 mode                                 Standard    Standard-IA
-                on-demand                             $810.04       $1012.52
+                on-demand                             $810.04      $1,012.52
                     1000 RRU/s and 300 WRU/s on average, at $0.125/M and $0.625/M; 0.2 GB at $0.25/GB
                 provisioned, auto scaling             $334.57        $414.83
                     1429 RCU and 429 WCU (the average at 70% use) for 720 h; 0.2 GB at $0.25/GB
-                provisioned at peak                  $1003.06       $1243.76
+                provisioned at peak                 $1,003.06      $1,243.76
                     4286 RCU and 1286 WCU (the peak at 70% use) all month; 0.2 GB at $0.25/GB
                 provisioned, 1-year reserved          $163.39              -
                     1400 RCU and 400 WCU reserved ($1020 upfront over 12 months), the rest auto-scaled; 0.2 GB at $0.25/GB
@@ -524,19 +524,19 @@ fn a_global_table_pays_its_writes_and_storage_in_every_region() {
             storage:
                 t                                   1000000 items   161.2 MB         0.04
                 t/GSI1                              1000000 items   161.2 MB         0.04
-            monthly, on-demand, Standard, us-east-1: requests $5022.00 + storage $0.24 = $5022.24 (30-day month)
+            monthly, on-demand, Standard, us-east-1: requests $5,022.00 + storage $0.24 = $5,022.24 (30-day month)
             billing modes, table t (the design's: on-demand; us-east-1 + eu-west-1 + ap-south-1):
                 mode                                 Standard    Standard-IA
-                on-demand                            $5022.24       $6277.59
+                on-demand                           $5,022.24      $6,277.59
                     500 RRU/s and 1000 WRU/s x 3 Regions on average, at $0.125/M and $0.625/M; 0.3 GB x 3 Regions at $0.25/GB
-                provisioned, auto scaling            $2073.48       $2582.64
+                provisioned, auto scaling           $2,073.48      $2,582.64
                     715 RCU and 1429 WCU x 3 Regions (the average at 70% use) for 720 h; 0.3 GB x 3 Regions at $0.25/GB
-                provisioned at peak                  $2073.48       $2582.64
+                provisioned at peak                 $2,073.48      $2,582.64
                     715 RCU and 1429 WCU x 3 Regions (the peak at 70% use) all month; 0.3 GB x 3 Regions at $0.25/GB
-                provisioned, 1-year reserved         $1862.47              -
+                provisioned, 1-year reserved        $1,862.47              -
                     700 RCU and 700 WCU reserved ($1260 upfront over 12 months), the rest auto-scaled; 0.3 GB x 3 Regions at $0.25/GB
                     pays for itself after 4.0 months against capacity bought by the hour
-                provisioned, 3-year reserved         $1771.24              -
+                provisioned, 3-year reserved        $1,771.24              -
                     700 RCU and 700 WCU reserved ($1512 upfront over 36 months), the rest auto-scaled; 0.3 GB x 3 Regions at $0.25/GB
                     pays for itself after 4.4 months against capacity bought by the hour
                 provisioned is cheaper than on-demand when its capacity is more than 29% used on average (fixed at the peak, it would be 70% used; auto scaling aims at 70%)
@@ -619,16 +619,16 @@ fn the_order_articles_production_table_under_every_billing_mode() {
         items 2800000000, table 3.7 TB + indexes 1.9 TB, peak 180000 RCU/s and 42000 WCU/s (rates x 0.5 and x 7.5)
         billing modes, table orders (the design's: on-demand; us-east-1):
             mode                                 Standard    Standard-IA
-            on-demand                           $64611.64      $79547.66
+            on-demand                          $64,611.64     $79,547.66
                 90000 RRU/s and 21000 WRU/s on average, at $0.125/M and $0.625/M; 5726.6 GB at $0.25/GB
-            provisioned, auto scaling           $27506.45      $32880.73
+            provisioned, auto scaling          $27,506.45     $32,880.73
                 128572 RCU and 30001 WCU (the average at 70% use) for 720 h; 5726.6 GB at $0.25/GB
-            provisioned at peak                 $53580.69      $65188.11
+            provisioned at peak                $53,580.69     $65,188.11
                 257143 RCU and 60001 WCU (the peak at 70% use) all month; 5726.6 GB at $0.25/GB
-            provisioned, 1-year reserved        $13479.15              -
+            provisioned, 1-year reserved       $13,479.15              -
                 128500 RCU and 30000 WCU reserved ($83550 upfront over 12 months), the rest auto-scaled; 5726.6 GB at $0.25/GB
                 pays for itself after 4.0 months against capacity bought by the hour
-            provisioned, 3-year reserved         $7453.77              -
+            provisioned, 3-year reserved        $7,453.77              -
                 128500 RCU and 30000 WCU reserved ($100260 upfront over 36 months), the rest auto-scaled; 5726.6 GB at $0.25/GB
                 pays for itself after 4.4 months against capacity bought by the hour
             provisioned is cheaper than on-demand when its capacity is more than 29% used on average (fixed at the peak, it would be 35% used; auto scaling aims at 70%)

@@ -13,6 +13,7 @@ use crate::cost::{self, CostConfig};
 use crate::eval::ItemStore;
 use crate::export::names::{md_cell, one_line, push_md_cell};
 use crate::model::{AccessPattern, Billing, Design, Projection, Table};
+use crate::pricing::dollars;
 
 fn projection(p: &Projection) -> String {
     match p {
@@ -276,8 +277,10 @@ pub fn markdown(design: &Design) -> String {
         }
         let _ = writeln!(
             out,
-            "\nRequests ${:.2} + storage ${:.2} = **${:.2} a month**.",
-            report.monthly_request_cost, report.monthly_storage_cost, report.monthly_total
+            "\nRequests {} + storage {} = **{} a month**.",
+            dollars(report.monthly_request_cost, 2),
+            dollars(report.monthly_storage_cost, 2),
+            dollars(report.monthly_total, 2)
         );
         let hot: Vec<_> = report.partitions.iter().filter(|p| p.hot).collect();
         if !hot.is_empty() {
