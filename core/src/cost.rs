@@ -44,7 +44,7 @@ use crate::limits::{
     Prices,
 };
 use crate::model::{AccessPattern, Action, ByName, Design, Entity, Projection, Table, WriteStep};
-use crate::pricing::dollars;
+use crate::pricing::{dollars, grouped};
 use crate::template::KeyTemplate;
 
 pub use crate::size::{
@@ -1285,14 +1285,14 @@ impl CostReport {
         for p in &self.patterns {
             let _ = writeln!(
                 out,
-                "{:<36} {:<18} {:>8} {:>8} {:>8} {:>8} {:>12.2}",
+                "{:<36} {:<18} {:>8} {:>8} {:>8} {:>8} {:>12}",
                 truncate(&p.pattern, 36),
                 p.operation,
                 p.rate,
                 round_to(p.average_rate, 2),
                 p.read_units,
                 p.write_units,
-                p.monthly_cost
+                grouped(p.monthly_cost, 2)
             );
             for line in &p.breakdown {
                 let _ = writeln!(out, "    {line}");

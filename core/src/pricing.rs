@@ -217,17 +217,26 @@ impl Default for Prices {
 /// with commas (`$32,344.00`), so a large bill reads at a glance. A value that is not finite
 /// is shown as Rust prints it, after the `$`.
 pub fn dollars(x: f64, decimals: usize) -> String {
+    let shown = grouped(x, decimals);
+    match shown.strip_prefix('-') {
+        Some(amount) => format!("-${amount}"),
+        None => format!("${shown}"),
+    }
+}
+
+/// `x` to `decimals` places with its thousands grouped by commas (`32,344.00`), for a column
+/// whose heading names the unit (`$/month`).
+pub fn grouped(x: f64, decimals: usize) -> String {
     let text = format!("{:.*}", decimals, x.abs());
     if !x.is_finite() {
-        return format!("${text}");
+        return text;
     }
     let (whole, fraction) = text.split_at(text.find('.').unwrap_or(text.len()));
-    let mut out = String::with_capacity(text.len() + whole.len() / 3 + 2);
+    let mut out = String::with_capacity(text.len() + whole.len() / 3 + 1);
     // `-0.00` is not a debt: the sign is kept only for what still shows as non-zero.
     if x < 0.0 && text.bytes().any(|b| matches!(b, b'1'..=b'9')) {
         out.push('-');
     }
-    out.push('$');
     for (i, digit) in whole.chars().enumerate() {
         if i > 0 && (whole.len() - i) % 3 == 0 {
             out.push(',');
@@ -259,6 +268,11 @@ mod tests {
             (f64::INFINITY, 2, "$inf"),
         ] {
             assert_eq!(dollars(x, decimals), shown, "{x} to {decimals} places");
+            assert_eq!(
+                format!("${}", grouped(x, decimals)),
+                shown.replacen("-$", "$-", 1),
+                "{x} to {decimals} places"
+            );
         }
     }
 

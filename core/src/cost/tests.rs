@@ -158,11 +158,11 @@ fn order_report() -> CostReport {
 fn the_order_design_costs_per_pattern_and_in_total() {
     expect![[r#"
         pattern                              operation            peak/s    avg/s  RCU/req  WCU/req      $/month
-        Get order by ID                      Scan                    200      200  1643129        0 106474759.20
+        Get order by ID                      Scan                    200      200  1643129        0 106,474,759.20
             Scan of the whole table: 12.5 GB in 12837 page(s); grows with the table
         Get customer orders                  Query                   300      300        1        0        97.20
             25.0 items of ~288 B (a full page)
-        Get orders by status                 Query                  2000     2000       40        0     25920.00
+        Get orders by status                 Query                  2000     2000       40        0    25,920.00
             10 queries x 4 (100.0 items of ~288 B each, a full page)
         Get order items                      Query                   400      400      0.5        0        64.80
             3.0 items of ~126 B (as many as the sample returns)
@@ -174,18 +174,18 @@ fn the_order_design_costs_per_pattern_and_in_total() {
             1.0 items of ~128 B (as many as the sample returns)
         Get order events                     Query                    50       50      0.5        0         8.10
             3.0 items of ~159 B (as many as the sample returns)
-        Create order                         TransactWriteItems      100      100        0       16      2592.00
+        Create order                         TransactWriteItems      100      100        0       16     2,592.00
             put Order in orders: 2
             GSI1: 2
             GSI2: 2
             put 3 x OrderItem in orders: 6
             update DailyOrderCount in orders: 2
             GSI3: 2
-        Update order status                  UpdateItem              300      300        0        4      1944.00
+        Update order status                  UpdateItem              300      300        0        4     1,944.00
             update Order in orders: 1
             GSI1: 2 (delete+put: status changes its key)
             GSI2: 1
-        Record order event                   PutItem                 800      800        0        1      1296.00
+        Record order event                   PutItem                 800      800        0        1     1,296.00
             put OrderEvent in order-events: 1
         storage:
             orders                             81004000 items    20.1 GB         5.02

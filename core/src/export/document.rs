@@ -13,7 +13,7 @@ use crate::cost::{self, CostConfig};
 use crate::eval::ItemStore;
 use crate::export::names::{md_cell, one_line, push_md_cell};
 use crate::model::{AccessPattern, Billing, Design, Projection, Table};
-use crate::pricing::dollars;
+use crate::pricing::{dollars, grouped};
 
 fn projection(p: &Projection) -> String {
     match p {
@@ -271,8 +271,12 @@ pub fn markdown(design: &Design) -> String {
             push_md_cell(&mut out, &p.pattern);
             let _ = writeln!(
                 out,
-                " | {} | {} | {} | {} | {:.2} |",
-                p.operation, p.rate, p.read_units, p.write_units, p.monthly_cost
+                " | {} | {} | {} | {} | {} |",
+                p.operation,
+                p.rate,
+                p.read_units,
+                p.write_units,
+                grouped(p.monthly_cost, 2)
             );
         }
         let _ = writeln!(
