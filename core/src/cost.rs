@@ -1346,7 +1346,12 @@ impl CostReport {
             });
             // Fourteen places hold up to $9,999,999.99; a larger bill widens its column.
             let width = |cell: fn(&(String, String)) -> &String| {
-                cells.iter().map(|c| cell(c).len()).max().unwrap_or(0).max(14)
+                cells
+                    .iter()
+                    .map(|c| cell(c).len())
+                    .max()
+                    .unwrap_or(0)
+                    .max(14)
             };
             let (w1, w2) = (width(|c| &c.0), width(|c| &c.1));
             let _ = writeln!(
@@ -1355,7 +1360,11 @@ impl CostReport {
                 "mode", "Standard", "Standard-IA"
             );
             for (mode, (standard, infrequent)) in Mode::ALL.into_iter().zip(&cells) {
-                let _ = writeln!(out, "    {:<30} {standard:>w1$} {infrequent:>w2$}", mode.label());
+                let _ = writeln!(
+                    out,
+                    "    {:<30} {standard:>w1$} {infrequent:>w2$}",
+                    mode.label()
+                );
                 for line in table.notes(mode) {
                     let _ = writeln!(out, "        {line}");
                 }
