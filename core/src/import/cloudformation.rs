@@ -71,11 +71,7 @@ fn is_table(resource: &Value) -> Option<bool> {
 }
 
 pub(crate) fn import_source(source: &Source<'_>) -> Result<Imported, ImportError> {
-    if source.json_lacks("Resources") {
-        return Err(ImportError::Missing {
-            path: "Resources".into(),
-        });
-    }
+    source.require_member("Resources")?;
     let value = match source.json() {
         Ok(value) => value,
         Err(_) => source.yaml()?,
