@@ -42,6 +42,15 @@ async fn card_on_screen(b: &Browser, entity: &str) {
     .await;
 }
 
+/// An entity added with the inspector's button and named `name`, its card seen whole.
+async fn add_entity_by_mouse(b: &Browser, name: &str) {
+    b.mouse_click("[data-testid=add-entity]").await;
+    b.find("[data-entity=NewEntity]").await;
+    b.click_and_type("[data-testid=entity-name-input]", name)
+        .await;
+    card_on_screen(b, name).await;
+}
+
 async fn assert_no_overlap(b: &Browser, step: &str) {
     let overlaps = overlapping_cards(b).await;
     assert!(
@@ -589,11 +598,7 @@ fn the_first_five_minutes_by_mouse() {
         assert_no_overlap(b, "the first entity").await;
 
         // A second entity in the same table.
-        b.mouse_click("[data-testid=add-entity]").await;
-        b.find("[data-entity=NewEntity]").await;
-        b.click_and_type("[data-testid=entity-name-input]", "Order")
-            .await;
-        card_on_screen(b, "Order").await;
+        add_entity_by_mouse(b, "Order").await;
         b.click_and_type("[data-testid=template-PK]", "CUSTOMER#{customerId}")
             .await;
         apply_fix(b, "template-fix", "Add attribute `customerId` to Order").await;
@@ -611,11 +616,7 @@ fn the_first_five_minutes_by_mouse() {
             b.value("[data-testid=table-name-input]").await == "table2"
         })
         .await;
-        b.mouse_click("[data-testid=add-entity]").await;
-        b.find("[data-entity=NewEntity]").await;
-        b.click_and_type("[data-testid=entity-name-input]", "AuditEvent")
-            .await;
-        card_on_screen(b, "AuditEvent").await;
+        add_entity_by_mouse(b, "AuditEvent").await;
         b.click_and_type("[data-testid=template-PK]", "EVENT#{auditEventId}")
             .await;
         b.click_and_type("[data-testid=template-SK]", "AT#{createdAt}")
