@@ -6,6 +6,8 @@
 //! Only the filter lives here; which index serves the read is coverage's, and nothing here
 //! changes a key condition.
 
+use std::collections::BTreeSet;
+
 use crate::answer::{FilterExpression, FilterSource, FilterTerm, KeyCondition};
 use crate::model::{AccessPattern, FilterOp, IndexKeys};
 
@@ -78,10 +80,11 @@ pub(crate) fn expression(
     if terms.is_empty() {
         return None;
     }
-    // The names and placeholders taken so far: a few, searched in a list rather than hashed
-    // (a set, with its hasher seeded per call, was half of a one-term expression's work; every
-    // Scan has one, 10,000 at 10,000 entities, issue 13).
-    let mut taken: Vec<String> = key_condition
+    // The names and placeholders taken so far: an ordered set, not a hashed one (a HashSet,
+    // its hasher seeded per call, was half of a one-term expression's work; every Scan has
+    // one, 10,000 at 10,000 entities, issue 13), and not a list, which a pattern of thousands
+    // of filter terms would search quadratically.
+    let mut taken: BTreeSet<String> = key_condition
         .into_iter()
         .flat_map(|kc| kc.values.iter().map(|(name, _)| name.clone()))
         .collect();
@@ -145,7 +148,7 @@ pub fn clause(op: FilterOp, name: &str, values: &[String]) -> String {
 
 /// `sigil` and `text` made a valid placeholder (letters, digits and `_`; DynamoDB's rule for
 /// attribute name and value placeholders), numbered when `taken` holds it already.
-fn unique(taken: &mut Vec<String>, sigil: char, text: &str) -> String {
+fn unique(taken: &mut BTreeSet<String>, sigil: char, text: &str) -> String {
     let mut base = String::with_capacity(text.len() + 1);
     base.push(sigil);
     base.extend(
@@ -157,11 +160,10 @@ fn unique(taken: &mut Vec<String>, sigil: char, text: &str) -> String {
     }
     let mut name = base.clone();
     let mut n = 2;
-    while taken.contains(&name) {
+    while !taken.insert(name.clone()) {
         name = format!("{base}{n}");
         n += 1;
     }
-    taken.push(name.clone());
     name
 }
 
