@@ -110,8 +110,13 @@ fn Editor(
     let library = Library::new(&start);
     let message = start.message;
     provide_context(store);
-    provide_context(crate::panels::SampleCache::new(store));
     provide_context(session);
+    // The worker (issue 19) loads in the first idle moment after the first paint, so neither
+    // the paint nor the first export or data view waits for it.
+    let worker_status = RwSignal::new(crate::compute::Status::Idle);
+    crate::compute::init(worker_status);
+    provide_context(crate::compute::WorkerStatus(worker_status));
+    request_animation_frame(move || when_idle(crate::compute::start));
     provide_context(library);
     if let Some(message) = message {
         session.warn(message);

@@ -2,13 +2,16 @@
 //! an awslabs/mcp schema.json, CloudFormation, Terraform, a OneTable schema in JSON), told
 //! apart by `keyplan_core::import`. OneTable and ElectroDB modules in JavaScript or TypeScript
 //! need a parser the app's bundle leaves out (core's `js` feature): they are handed to
-//! `keyplan serve`'s `POST /api/import` when the app is served by it. Here are the plain
-//! decisions (which file goes where, what the server's answer means, what the toast says);
-//! `app.rs` only moves the bytes.
+//! `keyplan serve`'s `POST /api/import` when the app is served by it. Core's importers run in
+//! the worker ([`crate::jobs`]). Here are the plain decisions (which file goes where, what the
+//! worker's or the server's answer means, what the toast says); `opening.rs` only moves the
+//! bytes.
 
 use keyplan_core::Design;
-use keyplan_core::import::{Format, ImportError};
+use keyplan_core::import::Format;
 use serde::Deserialize;
+
+use crate::jobs::{self, Imported, Job};
 
 /// What the file picker and the drop zone offer: every extension a format core reads uses,
 /// modules included (the server reads those).
@@ -62,21 +65,37 @@ pub fn is_module_name(file_name: &str) -> bool {
     MODULE_EXTENSIONS.iter().any(|e| lower.ends_with(e))
 }
 
-/// Reads a file's text in whichever format it is in. A module (by its name, or by core's
-/// word that it needs the JavaScript parser) is [`NotRead::Module`].
-pub fn read(file_name: &str, text: &str) -> Result<Opened, NotRead> {
+/// Reads a file's text in whichever format it is in, in the worker; `then` gets what was read.
+/// A module (by its name, or by core's word that it needs the JavaScript parser) is
+/// [`NotRead::Module`].
+pub fn read(file_name: &str, text: &str, then: impl FnOnce(Result<Opened, NotRead>) + 'static) {
     if is_module_name(file_name) {
-        return Err(NotRead::Module);
+        return then(Err(NotRead::Module));
     }
-    match keyplan_core::import::detect_and_import_as(text) {
-        Ok((format, imported)) => Ok(Opened {
+    let job = Job::Import {
+        text: text.to_string(),
+    };
+    // An import opens a new design whatever the open one does meanwhile: no revision to match.
+    crate::compute::once(0, job, move |answer| then(from_worker(answer)));
+}
+
+/// What the worker's answer to an import means.
+pub fn from_worker(answer: Result<jobs::Answer, String>) -> Result<Opened, NotRead> {
+    match answer.map_err(NotRead::Error)? {
+        jobs::Answer::Imported(Imported::Opened {
             format,
-            summary: imported.summary(format),
-            design: imported.design,
-            notes: imported.notes,
+            design,
+            summary,
+            notes,
+        }) => Ok(Opened {
+            format: crate::jobs::format_named(&format).map_err(NotRead::Error)?,
+            design: *design,
+            summary,
+            notes,
         }),
-        Err(ImportError::NeedsJs { .. }) => Err(NotRead::Module),
-        Err(e) => Err(NotRead::Error(e.to_string())),
+        jobs::Answer::Imported(Imported::Module) => Err(NotRead::Module),
+        jobs::Answer::Imported(Imported::Error(e)) => Err(NotRead::Error(e)),
+        other => Err(NotRead::Error(crate::compute::unexpected(other))),
     }
 }
 
@@ -139,25 +158,29 @@ pub fn from_server(status: u16, body: &str) -> Result<Opened, String> {
 mod tests {
     use super::*;
 
+    /// What `read` gives for a file that is not a module by its name: the worker's answer.
+    fn read_here(text: &str) -> Result<Opened, NotRead> {
+        from_worker(Ok(crate::jobs::Worker::default().answer(Job::Import {
+            text: text.to_string(),
+        })))
+    }
+
     #[test]
     fn modules_are_told_apart_by_their_extension_or_by_core() {
-        assert_eq!(read("orders.ts", "{}").err(), Some(NotRead::Module));
-        assert_eq!(read("Schema.MJS", "x").err(), Some(NotRead::Module));
+        assert!(is_module_name("orders.ts"));
+        assert!(is_module_name("Schema.MJS"));
+        assert!(!is_module_name("orders.json"));
         // No module extension, but it imports: core says it needs the JavaScript parser (in a
         // build whose core reads modules, as `cargo test --workspace` unifies it, core reads it
         // instead).
         if !keyplan_core::import::READS_MODULES {
             assert_eq!(
-                read(
-                    "schema",
-                    "import { Entity } from 'electrodb';\nexport const a = 1;"
-                )
-                .err(),
+                read_here("import { Entity } from 'electrodb';\nexport const a = 1;").err(),
                 Some(NotRead::Module)
             );
         }
         assert!(matches!(
-            read("notes.txt", "hello"),
+            read_here("hello"),
             Err(NotRead::Error(e)) if e.starts_with("not a format keyplan reads")
         ));
     }
@@ -165,7 +188,7 @@ mod tests {
     #[test]
     fn a_local_import_says_what_was_read() {
         let template = "Resources:\n  T:\n    Type: AWS::DynamoDB::Table\n    Properties:\n      TableName: t\n      BillingMode: PAY_PER_REQUEST\n      KeySchema: [{AttributeName: pk, KeyType: HASH}]\n      AttributeDefinitions: [{AttributeName: pk, AttributeType: S}]\n";
-        let opened = read("stack.yaml", template).expect("a template");
+        let opened = read_here(template).expect("a template");
         assert_eq!(
             opened.message("stack.yaml"),
             "Opened stack.yaml as a CloudFormation template: 1 table, no entities"

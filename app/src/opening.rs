@@ -21,7 +21,24 @@ pub fn open_file_text(
     text: &str,
     handle: Option<leptos::wasm_bindgen::JsValue>,
 ) {
-    match crate::import::read(file_name, text) {
+    let (library, store, session) = (*library, *store, *session);
+    let (name, kept) = (file_name.to_string(), text.to_string());
+    crate::import::read(file_name, text, move |read| {
+        opened_or_not(&library, &store, &session, &name, &kept, read, handle);
+    });
+}
+
+/// Opens what [`crate::import::read`] read, says why not, or hands a module to the server.
+fn opened_or_not(
+    library: &Library,
+    store: &Store,
+    session: &Session,
+    file_name: &str,
+    text: &str,
+    read: Result<crate::import::Opened, crate::import::NotRead>,
+    handle: Option<leptos::wasm_bindgen::JsValue>,
+) {
+    match read {
         Ok(opened_file) => show_opened(library, store, session, file_name, opened_file, handle),
         Err(crate::import::NotRead::Error(e)) => {
             session.warn(crate::import::not_opened(file_name, &e));

@@ -8,14 +8,12 @@ mod data_view;
 mod findings;
 mod migrate_view;
 mod patterns;
-mod sample;
 mod verdict_badge;
 
 pub use center_tabs::CenterTabs;
 pub use cost_view::CostView;
 pub use data_view::DataView;
 pub use migrate_view::{MigrateView, mark_deployed};
-pub use sample::SampleCache;
 pub use verdict_badge::{Badge, VerdictBadge};
 
 use keyplan_core::AccessPattern;

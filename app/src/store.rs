@@ -23,6 +23,8 @@ pub struct Store {
     doc: RwSignal<Document>,
     /// Bumped by every change a verdict or finding could depend on.
     revision: RwSignal<u64>,
+    /// Bumped by every change of the document, card moves included.
+    version: RwSignal<u64>,
     /// What core says about the design, recomputed once per revision.
     pub analysis: Memo<Analysis>,
     /// The message of the last refused edit, for the toast.
@@ -43,6 +45,7 @@ impl Store {
         Store {
             doc,
             revision,
+            version: RwSignal::new(0),
             analysis,
             refusal: RwSignal::new(None),
         }
@@ -68,6 +71,7 @@ impl Store {
     pub fn dispatch(&self, edit: Edit) -> bool {
         let semantic = !edit.only_moves_cards();
         let mut outcome = Ok(false);
+        self.version.update(|v| *v += 1);
         self.doc.update(|d| {
             let Document { design, history } = d;
             outcome = history.apply(design, edit);
@@ -93,11 +97,13 @@ impl Store {
 
     /// Closes the undo group as one step.
     pub fn commit(&self) {
+        self.version.update(|v| *v += 1);
         self.doc.update(|d| d.history.commit());
     }
 
     /// Abandons the undo group, putting things back (Escape during a drag).
     pub fn cancel(&self) {
+        self.version.update(|v| *v += 1);
         self.doc.update(|d| {
             let Document { design, history } = d;
             let _ = history.cancel(design);
@@ -117,6 +123,7 @@ impl Store {
         f: impl FnOnce(&mut History, &mut Design) -> Result<bool, keyplan_core::edit::EditError>,
     ) {
         let mut outcome = Ok(false);
+        self.version.update(|v| *v += 1);
         self.doc.update(|d| {
             let Document { design, history } = d;
             outcome = f(history, design);
@@ -143,6 +150,7 @@ impl Store {
 
     /// Opens another design: a fresh history, since its edits belong to another document.
     pub fn open(&self, design: Design) {
+        self.version.update(|v| *v += 1);
         self.doc.set(Document {
             design,
             history: History::new(),
@@ -156,10 +164,36 @@ impl Store {
         self.revision.track();
     }
 
+    /// The design's revision as `tracks` counts changes, tracked: what a request to the worker
+    /// carries (issue 19).
+    pub fn revision(&self, tracks: Tracks) -> u64 {
+        match tracks {
+            Tracks::Semantics => self.revision.get(),
+            Tracks::Everything => self.version.get(),
+        }
+    }
+
+    /// [`Store::revision`], untracked: what an answer's revision is compared with.
+    pub fn revision_untracked(&self, tracks: Tracks) -> u64 {
+        match tracks {
+            Tracks::Semantics => self.revision.get_untracked(),
+            Tracks::Everything => self.version.get_untracked(),
+        }
+    }
+
     /// Tracks every change of the document (for autosave).
     pub fn track(&self) {
         self.doc.track();
     }
+}
+
+/// Which changes a revision counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tracks {
+    /// Every change a verdict, a sample or a cost could depend on: all but card moves.
+    Semantics,
+    /// Every change, card moves included (an export writes where the cards are).
+    Everything,
 }
 
 /// The store provided by [`crate::App`].

@@ -10,6 +10,11 @@
 //! says nothing of whether the edit fits in one frame. The wall time with that wait is printed
 //! beside it.
 //!
+//! Then the long tasks (issue 19): with a `PerformanceObserver` of `longtask` entries (every
+//! main-thread task over 50 ms), the Data tab, the Cost tab and the Export dialog are opened in
+//! turn, each until what it shows is on the page, and every long task each one caused is
+//! printed (none is the target: the work is the worker's).
+//!
 //! Ignored by `cargo test` (figures, not assertions); run by `scripts/bench-canvas`.
 
 mod browser;
@@ -150,6 +155,41 @@ async fn canvas_benchmark() {
     // An edit that changes nothing: what the method itself costs.
     let nothing = edit_to_paint(&b, "", 60).await;
     b.js("document.querySelector('[data-entity=Entity010]').dispatchEvent(new PointerEvent('pointerup', { bubbles: true, pointerId: 1 })); return 0;").await;
+
+    // Long tasks while the heavy views open, each until what it shows is there.
+    b.js(
+        "window.__long = []; new PerformanceObserver(l => { for (const e of l.getEntries()) window.__long.push(e.duration); }).observe({ type: 'longtask' }); return 0;",
+    )
+    .await;
+    let mut long_tasks = Vec::new();
+    for (what, open, shown) in [
+        (
+            "Data tab",
+            "[data-testid=tab-data]",
+            "[data-testid=item-attributes]",
+        ),
+        (
+            "Cost tab",
+            "[data-testid=tab-cost]",
+            "[data-testid=monthly-total]",
+        ),
+    ] {
+        b.click(open).await;
+        b.find(shown).await;
+        long_tasks.push((
+            what,
+            b.js("const l = window.__long; window.__long = []; return l;")
+                .await,
+        ));
+    }
+    b.click("[data-testid=tab-canvas]").await;
+    b.button("Export").await.click().await.expect("open export");
+    b.find("[data-testid=export-preview]").await;
+    long_tasks.push((
+        "Export dialog",
+        b.js("const l = window.__long; window.__long = []; return l;")
+            .await,
+    ));
     b.close().await;
 
     println!("design: 100 entities, 400 patterns ({covered} of {reads} reads covered)");
@@ -160,4 +200,22 @@ async fn canvas_benchmark() {
     report("nothing changed (the method's floor)", &nothing);
     report("key template (re-analysis)", &typing);
     report("card move", &moving);
+    for (what, tasks) in long_tasks {
+        let durations: Vec<String> = tasks
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|d| d.as_f64())
+            .map(|d| format!("{d:.0} ms"))
+            .collect();
+        println!(
+            "long tasks opening the {what}: {} ({})",
+            durations.len(),
+            if durations.is_empty() {
+                "none over 50 ms".to_string()
+            } else {
+                durations.join(", ")
+            }
+        );
+    }
 }

@@ -1,14 +1,17 @@
 //! The export dialog: the keyplan design file itself and every format core writes
 //! (`keyplan_core::export`), computed in the browser from the open design, to copy or
 //! download. The text is exactly what `keyplan export` prints (and, for the design file, what
-//! Save writes).
+//! Save writes). The exports are written by the worker ([`crate::compute`]); the design file
+//! is the store's own text, written here.
 
-use keyplan_core::export::{Target, export};
+use keyplan_core::export::Target;
 use leptos::prelude::*;
 
 use crate::clipboard::copy_text;
+use crate::compute::{Computing, WorkerNotice, follow};
+use crate::jobs::{Answer, Job};
 use crate::session::use_session;
-use crate::store::use_store;
+use crate::store::{Tracks, use_store};
 
 /// What the dialog offers: the keyplan design file itself (what Save writes), or one of core's
 /// export formats.
@@ -23,13 +26,6 @@ impl Choice {
         match self {
             Choice::DesignFile => "keyplan",
             Choice::Export(f) => f.name(),
-        }
-    }
-
-    fn output(self, design: &keyplan_core::Design) -> Result<String, String> {
-        match self {
-            Choice::DesignFile => Ok(keyplan_core::file::to_string(design)),
-            Choice::Export(f) => export(design, f).map_err(|e| e.to_string()),
         }
     }
 
@@ -53,13 +49,30 @@ pub fn Export() -> impl IntoView {
     let store = use_store();
     let session = use_session();
     let format = RwSignal::new(Choice::Export(Target::CloudFormationJson));
-    let output = Memo::new(move |_| {
-        let f = format.get();
-        store.with(|d| f.output(d))
+    // The export, from the worker: a job for every change of the design or of the format.
+    let exported = follow(
+        store,
+        Tracks::Everything,
+        move || match format.get() {
+            Choice::DesignFile => None,
+            Choice::Export(f) => Some(Job::Export {
+                design: store.with(Clone::clone),
+                target: f.name().to_string(),
+            }),
+        },
+        |answer| match answer {
+            Answer::Text(text) => Ok(text),
+            other => Err(crate::compute::unexpected(other)),
+        },
+    );
+    // What the dialog shows: `None` while the first answer is computed.
+    let output = Memo::new(move |_| match format.get() {
+        Choice::DesignFile => Some(Ok(store.with(keyplan_core::file::to_string))),
+        Choice::Export(_) => exported.with(|e| e.result().map(|r| r.and_then(|text| text))),
     });
     let file_name = move || store.with(|d| format.get().file_name(d));
     let copy = move |_| {
-        if let Ok(text) = output.get_untracked() {
+        if let Some(Ok(text)) = output.get_untracked() {
             copy_text(text, move |ok| {
                 if ok {
                     session.say("Copied to the clipboard");
@@ -68,7 +81,7 @@ pub fn Export() -> impl IntoView {
         }
     };
     let save = move |_| {
-        if let Ok(text) = output.get_untracked() {
+        if let Some(Ok(text)) = output.get_untracked() {
             let f = format.get_untracked();
             let name = store.with_untracked(|d| f.file_name(d));
             if crate::save::download(&name, f.content_type(), &text).is_err() {
@@ -107,9 +120,11 @@ pub fn Export() -> impl IntoView {
                 <button class="button" data-testid="export-copy" on:click=copy>"Copy"</button>
                 <button class="button primary" data-testid="export-download" on:click=save>"Download"</button>
             </div>
+            <WorkerNotice/>
             {move || match output.get() {
-                Ok(text) => view! { <pre class="export-preview" data-testid="export-preview" tabindex="0" aria-label="Export preview">{text}</pre> }.into_any(),
-                Err(e) => view! { <p class="diagnostic error">{e}</p> }.into_any(),
+                Some(Ok(text)) => view! { <pre class="export-preview" data-testid="export-preview" tabindex="0" aria-label="Export preview">{text}</pre> }.into_any(),
+                Some(Err(e)) => view! { <p class="diagnostic error">{e}</p> }.into_any(),
+                None => view! { <Computing what="the export"/> }.into_any(),
             }}
         </div>
     }

@@ -3,16 +3,19 @@
 //! engine starts with one); the tab then shows what changed since (`keyplan diff`'s words), every
 //! pattern whose verdict changed, and core's migration plan (`keyplan migrate`'s steps, in
 //! expand / migrate / contract order, with their items, units, cost and duration). Nothing here
-//! plans or compares: [`keyplan_core::diff`] and [`keyplan_core::migrate`] do, as for the CLI.
+//! plans or compares: [`keyplan_core::diff`] and [`keyplan_core::migrate`] do, as for the CLI,
+//! in the worker ([`crate::jobs::migrate`]).
 
 use std::collections::BTreeMap;
 
 use keyplan_core::Design;
-use keyplan_core::diff::{DesignDiff, diff};
-use keyplan_core::migrate::code::{Language, generate};
-use keyplan_core::migrate::{MigrationPlan, PlanConfig, duration, plan, units};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+
+use crate::compute::{Computed, Computing, WorkerNotice, follow};
+use crate::jobs::migrate::MigratePage;
+use crate::jobs::{Answer, Job};
+use crate::store::Tracks;
 
 use crate::library::use_library;
 use crate::run::state::Engines;
@@ -152,52 +155,64 @@ pub fn MigrateView() -> impl IntoView {
     };
     // Items per entity the user typed, for entities whose volume the design does not record.
     let volumes: RwSignal<BTreeMap<String, u64>> = RwSignal::new(BTreeMap::new());
-    // What changed since the baseline, and the plan: recomputed on every edit.
-    let report = Memo::new(move |_| {
-        let config = PlanConfig {
-            items: volumes.get(),
-            ..PlanConfig::default()
-        };
-        stored.with(|s| match s {
-            Stored::Marked { design: old, .. } => {
-                Some(store.with(|new| (diff(old, new), plan(old, new, &config))))
-            }
-            _ => None,
-        })
-    });
+    // What changed since the baseline, and the plan: recomputed by the worker on every edit.
+    let report = follow(
+        store,
+        Tracks::Semantics,
+        move || {
+            let items = volumes.get();
+            stored.with(|s| match s {
+                Stored::Marked { design: old, .. } => Some(Job::Migrate {
+                    old: (**old).clone(),
+                    new: store.with_untracked(Clone::clone),
+                    items,
+                }),
+                _ => None,
+            })
+        },
+        |answer| match answer {
+            Answer::Migrate(page) => Ok(page),
+            other => Err(crate::compute::unexpected(other)),
+        },
+    );
+    let has_steps = move || report.with(|r| matches!(r, Computed::Ready(p) if !p.steps.is_empty()));
 
-    // The plan as a program, written by core from the baseline and the open design.
-    let program = move |language: Language| {
+    // The plan as a program, written by core (in the worker) from the baseline and the open
+    // design. `language` is `typescript` or `python`, `extension` its file's.
+    let program = move |language: &'static str, extension: &'static str| {
         let Stored::Marked { design: old, .. } = stored.get_untracked() else {
             return;
         };
-        let config = PlanConfig {
-            items: volumes.get_untracked(),
-            ..PlanConfig::default()
-        };
-        let written = store.with_untracked(|new| {
-            let plan = plan(&old, new, &config);
-            generate(&old, new, &plan, language).map(|text| {
-                (
-                    format!(
-                        "migrate-{}.{}",
-                        crate::storage::default_file_name(new).trim_end_matches(".keyplan.json"),
-                        language.extension()
-                    ),
-                    text,
-                )
-            })
+        let (new, name) = store.with_untracked(|new| {
+            let name = format!(
+                "migrate-{}.{extension}",
+                crate::storage::default_file_name(new).trim_end_matches(".keyplan.json"),
+            );
+            (new.clone(), name)
         });
-        match written {
-            Ok((name, text)) => {
-                if crate::save::download(&name, "text/plain", &text).is_ok() {
-                    session.say(format!("Downloaded {name}"));
-                } else {
-                    session.warn("The browser refused the download");
+        let job = Job::Program {
+            old: *old,
+            new,
+            items: volumes.get_untracked(),
+            language: language.to_string(),
+        };
+        crate::compute::once(
+            store.revision_untracked(Tracks::Semantics),
+            job,
+            move |answer| match answer.and_then(|a| match a {
+                Answer::Text(text) => text,
+                other => Err(crate::compute::unexpected(other)),
+            }) {
+                Ok(text) => {
+                    if crate::save::download(&name, "text/plain", &text).is_ok() {
+                        session.say(format!("Downloaded {name}"));
+                    } else {
+                        session.warn("The browser refused the download");
+                    }
                 }
-            }
-            Err(e) => session.warn(format!("No migration program: {e}")),
-        }
+                Err(e) => session.warn(format!("No migration program: {e}")),
+            },
+        );
     };
     // "Verify on engine": the server proves the plan on one of its engines.
     let engines = RwSignal::new(Engines::Loading);
@@ -335,14 +350,20 @@ pub fn MigrateView() -> impl IntoView {
                 </button>
             </div>
             {header}
-            {move || report.get().map(|(d, p)| view! { <Report diff=d plan=p volumes=volumes/> })}
-            {move || report.with(|r| r.as_ref().is_some_and(|(_, p)| !p.steps.is_empty())).then(|| view! {
+            <WorkerNotice/>
+            {move || match report.get() {
+                Computed::Ready(page) => Some(view! { <Report page=page volumes=volumes/> }.into_any()),
+                Computed::Failed(e) => Some(view! { <p class="diagnostic error" role="alert">{format!("No migration plan: {e}")}</p> }.into_any()),
+                Computed::Waiting => Some(view! { <Computing what="the migration plan"/> }.into_any()),
+                Computed::Off => None,
+            }}
+            {move || has_steps().then(|| view! {
                 <section class="migrate-program" aria-label="Migration program">
                     <h3>"Migration program"</h3>
                     <p class="hint">"The plan as a program on the AWS SDK: a parallel scan by segment, rate-limited, resumable from a checkpoint file, with conditional writes so a second run changes nothing; --dry-run prints what it would write. It is given the real table names and refuses any other."</p>
                     <div class="dialog-actions">
-                        <button class="button" data-testid="migrate-download-typescript" on:click=move |_| program(Language::TypeScript)>"Download TypeScript"</button>
-                        <button class="button" data-testid="migrate-download-python" on:click=move |_| program(Language::Python)>"Download Python"</button>
+                        <button class="button" data-testid="migrate-download-typescript" on:click=move |_| program("typescript", "ts")>"Download TypeScript"</button>
+                        <button class="button" data-testid="migrate-download-python" on:click=move |_| program("python", "py")>"Download Python"</button>
                     </div>
                 </section>
                 <section class="migrate-verify-box" aria-label="Verify on engine">
@@ -357,25 +378,17 @@ pub fn MigrateView() -> impl IntoView {
 }
 
 #[component]
-fn Report(
-    diff: DesignDiff,
-    plan: MigrationPlan,
-    volumes: RwSignal<BTreeMap<String, u64>>,
-) -> impl IntoView {
-    if diff.is_empty() {
+fn Report(page: MigratePage, volumes: RwSignal<BTreeMap<String, u64>>) -> impl IntoView {
+    if page.unchanged {
         return view! {
             <p class="hint" data-testid="migrate-summary">"No changes since the deployed design: nothing to migrate."</p>
         }
         .into_any();
     }
-    let changes = diff.text();
-    let verdicts: Vec<(String, bool)> = diff
-        .verdicts
-        .iter()
-        .map(|v| (v.line(), v.regression))
-        .collect();
+    let verdicts = page.verdicts.clone();
+    let changes = page.changes.clone();
     view! {
-        <p class="hint" data-testid="migrate-summary">{diff.summary()}</p>
+        <p class="hint" data-testid="migrate-summary">{page.summary.clone()}</p>
         {(!verdicts.is_empty()).then(|| view! {
             <section aria-label="Verdicts that changed">
                 <h3>"Verdicts that changed"</h3>
@@ -388,7 +401,7 @@ fn Report(
         })}
         <section aria-label="Migration plan">
             <h3>"Migration plan"</h3>
-            <PlanTable plan=plan volumes=volumes/>
+            <PlanTable page=page volumes=volumes/>
         </section>
         <details class="migrate-changes">
             <summary>"What changed"</summary>
@@ -399,23 +412,16 @@ fn Report(
 }
 
 #[component]
-fn PlanTable(plan: MigrationPlan, volumes: RwSignal<BTreeMap<String, u64>>) -> impl IntoView {
-    if plan.steps.is_empty() {
+fn PlanTable(page: MigratePage, volumes: RwSignal<BTreeMap<String, u64>>) -> impl IntoView {
+    if page.steps.is_empty() {
         return view! {
             <p class="hint" data-testid="migrate-no-steps">"The data already has the new design's shape: nothing to rewrite."</p>
         }
         .into_any();
     }
-    let totals = format!(
-        "{} RRU, {} WRU, ${:.4} on demand, {} at {} WCU/s",
-        units(plan.read_units),
-        units(plan.write_units),
-        plan.cost,
-        duration(plan.seconds),
-        units(plan.max_wcu)
-    );
+    let totals = page.totals;
     // The entities whose volume is unknown, and those the user gave: a field each.
-    let mut asked: Vec<String> = plan.unknown_volumes.clone();
+    let mut asked: Vec<String> = page.unknown_volumes.clone();
     asked.extend(volumes.with_untracked(|v| v.keys().cloned().collect::<Vec<_>>()));
     asked.sort();
     asked.dedup();
@@ -461,20 +467,20 @@ fn PlanTable(plan: MigrationPlan, volumes: RwSignal<BTreeMap<String, u64>>) -> i
                 </tr>
             </thead>
             <tbody>
-                {plan.steps.into_iter().enumerate().map(|(i, s)| view! {
+                {page.steps.into_iter().enumerate().map(|(i, s)| view! {
                     <tr data-testid="migrate-step">
                         <td>{i + 1}</td>
-                        <td>{s.phase.name()}</td>
-                        <td data-testid="migrate-step-kind">{s.kind.name()}</td>
+                        <td>{s.phase}</td>
+                        <td data-testid="migrate-step-kind">{s.kind}</td>
                         <td>
                             <div data-testid="migrate-step-action">{s.action}</div>
                             <div class="hint">{s.why}</div>
                         </td>
-                        <td class="num">{s.items.map_or("unknown".to_string(), keyplan_core::sample::thousands)}</td>
-                        <td class="num">{units(s.read_units)}</td>
-                        <td class="num">{units(s.write_units)}</td>
-                        <td class="num">{format!("${:.4}", s.cost)}</td>
-                        <td class="num">{duration(s.seconds)}</td>
+                        <td class="num">{s.items}</td>
+                        <td class="num">{s.read_units}</td>
+                        <td class="num">{s.write_units}</td>
+                        <td class="num">{s.cost}</td>
+                        <td class="num">{s.duration}</td>
                     </tr>
                 }).collect_view()}
             </tbody>

@@ -1,0 +1,407 @@
+//! The main thread's side of the worker (issue 19). Exports, imports, the sample and what is
+//! evaluated on it, the cost model and the migration plan run in a second WebAssembly module in
+//! a dedicated Web Worker ([`crate::jobs`], `src/bin/keyplan-worker.rs`), so the module the first
+//! paint waits for holds none of them and no frame waits for them.
+//!
+//! The worker is started in the first idle moment after the first paint (or by the first
+//! request, whichever comes first); requests made before it has loaded wait in a queue and are
+//! sent when it says it is ready, so a view shows its placeholder meanwhile, never a frozen
+//! page. Every request carries the revision of the design it was made for, and [`follow`]
+//! drops an answer for an older request or an older revision. A worker that stops (a panic, an
+//! out-of-memory trap) fails the requests it held, with why, and is started again; the
+//! [`Status`] says so, and the views show it.
+//!
+//! Not gloo-worker: its bridge has no error event and panics when a worker cannot be created,
+//! and both are what this module is for. The messages are JSON text (`serde_json`, already in
+//! both modules), one [`crate::jobs::Request`] or [`crate::jobs::Notice`] a message.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{ErrorEvent, MessageEvent};
+
+use crate::jobs::{Answer, Job, Notice, Reply, Request};
+use crate::store::{Store, Tracks};
+
+/// The worker's loader, written by trunk beside the app (`data-loader-shim`).
+pub const LOADER: &str = "keyplan-worker_loader.js";
+
+/// How the worker is doing, for the views' placeholders and notices.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    /// Not started yet.
+    Idle,
+    /// Started, its module still loading.
+    Loading,
+    Ready,
+    /// It stopped (`reason`) and was started again; `times` in all.
+    Restarted {
+        times: u32,
+        reason: String,
+    },
+    /// It could not be started or did not load; the next request tries again.
+    Unavailable(String),
+}
+
+type Callback = Box<dyn FnOnce(Result<Reply, String>)>;
+type Handlers = (
+    Closure<dyn FnMut(MessageEvent)>,
+    Closure<dyn FnMut(ErrorEvent)>,
+);
+
+#[derive(Default)]
+struct Bridge {
+    worker: Option<web_sys::Worker>,
+    ready: bool,
+    /// Requests written before the worker said it was ready.
+    queue: Vec<String>,
+    /// Each request sent and not answered, by id.
+    pending: BTreeMap<u64, Callback>,
+    next_id: u64,
+    crashes: u32,
+    /// The message of a panic the worker posted just before it stopped.
+    panic: Option<String>,
+    handlers: Option<Handlers>,
+    /// Handlers of stopped workers. Kept, never dropped: a handler is what drops them, and a
+    /// closure must not be dropped while it runs (a stop is rare, a pair is small).
+    retired: Vec<Handlers>,
+    status: Option<RwSignal<Status>>,
+}
+
+thread_local! {
+    static BRIDGE: RefCell<Bridge> = RefCell::new(Bridge::default());
+}
+
+/// Sets the signal [`Status`] is shown from (the app's, once).
+pub fn init(status: RwSignal<Status>) {
+    BRIDGE.with_borrow_mut(|b| b.status = Some(status));
+}
+
+fn set_status(status: Status) {
+    if let Some(signal) = BRIDGE.with_borrow(|b| b.status) {
+        let _ = signal.try_set(status);
+    }
+}
+
+/// Starts the worker unless it is started.
+pub fn start() {
+    if BRIDGE.with_borrow(|b| b.worker.is_some()) {
+        return;
+    }
+    let created = web_sys::Worker::new(LOADER);
+    let worker = match created {
+        Ok(w) => w,
+        Err(e) => {
+            let reason = format!(
+                "the worker could not be started: {}",
+                e.as_string()
+                    .or_else(|| js_sys::JSON::stringify(&e).ok().and_then(|s| s.as_string()))
+                    .unwrap_or_default()
+            );
+            fail_pending(&reason);
+            set_status(Status::Unavailable(reason));
+            return;
+        }
+    };
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
+        if let Some(text) = event.data().as_string() {
+            received(&text);
+        }
+    });
+    let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(|event: ErrorEvent| {
+        event.prevent_default();
+        stopped(event.message());
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    BRIDGE.with_borrow_mut(|b| {
+        b.worker = Some(worker);
+        b.ready = false;
+        b.panic = None;
+        b.handlers = Some((on_message, on_error));
+    });
+    // After a stop, the status keeps saying so while the new worker loads.
+    if BRIDGE.with_borrow(|b| b.crashes == 0) {
+        set_status(Status::Loading);
+    }
+}
+
+/// A message from the worker.
+fn received(text: &str) {
+    let notice = match serde_json::from_str::<Notice>(text) {
+        Ok(n) => n,
+        Err(e) => return stopped(format!("the worker's message did not read: {e}")),
+    };
+    match notice {
+        Notice::Ready => {
+            let (worker, queue) = BRIDGE.with_borrow_mut(|b| {
+                b.ready = true;
+                (b.worker.clone(), std::mem::take(&mut b.queue))
+            });
+            if let Some(worker) = worker {
+                for request in queue {
+                    let _ = worker.post_message(&JsValue::from_str(&request));
+                }
+            }
+            let restarted = BRIDGE.with_borrow(|b| b.crashes > 0);
+            if !restarted {
+                set_status(Status::Ready);
+            }
+        }
+        Notice::Panicked(message) => BRIDGE.with_borrow_mut(|b| b.panic = Some(message)),
+        Notice::Reply(reply) => {
+            let callback = BRIDGE.with_borrow_mut(|b| b.pending.remove(&reply.id));
+            if let Some(callback) = callback {
+                callback(Ok(*reply));
+            }
+        }
+    }
+}
+
+/// The worker stopped, or never loaded: its requests fail with why; a worker that had loaded
+/// is started again.
+fn stopped(message: String) {
+    let (had_loaded, panic, times) = BRIDGE.with_borrow_mut(|b| {
+        if let Some(worker) = b.worker.take() {
+            worker.terminate();
+            worker.set_onmessage(None);
+            worker.set_onerror(None);
+        }
+        if let Some(handlers) = b.handlers.take() {
+            b.retired.push(handlers);
+        }
+        let had_loaded = std::mem::replace(&mut b.ready, false);
+        if had_loaded {
+            b.crashes += 1;
+        }
+        (had_loaded, b.panic.take(), b.crashes)
+    });
+    let reason = panic.unwrap_or(message);
+    if had_loaded {
+        fail_pending(&format!(
+            "the worker stopped while computing this ({reason}); it has been restarted"
+        ));
+        set_status(Status::Restarted { times, reason });
+        start();
+    } else {
+        let reason = format!("the worker did not load ({reason})");
+        fail_pending(&reason);
+        set_status(Status::Unavailable(reason));
+    }
+}
+
+fn fail_pending(reason: &str) {
+    let pending = BRIDGE.with_borrow_mut(|b| {
+        b.queue.clear();
+        std::mem::take(&mut b.pending)
+    });
+    for callback in pending.into_values() {
+        callback(Err(reason.to_string()));
+    }
+}
+
+/// A new request id.
+pub fn next_id() -> u64 {
+    BRIDGE.with_borrow_mut(|b| {
+        b.next_id += 1;
+        b.next_id
+    })
+}
+
+/// Sends `job` (for design revision `rev`) as request `id`; `then` gets the reply, or why
+/// there is none. Starts the worker when it is not started.
+pub fn ask(id: u64, rev: u64, job: Job, then: impl FnOnce(Result<Reply, String>) + 'static) {
+    let text = match serde_json::to_string(&Request { id, rev, job }) {
+        Ok(t) => t,
+        Err(e) => return then(Err(format!("the request could not be written: {e}"))),
+    };
+    start();
+    let worker = BRIDGE.with_borrow_mut(|b| {
+        if b.worker.is_none() {
+            return Err(());
+        }
+        b.pending.insert(id, Box::new(then));
+        if b.ready {
+            Ok(b.worker.clone())
+        } else {
+            b.queue.push(text.clone());
+            Ok(None)
+        }
+    });
+    match worker {
+        // `start` failed: it said why, and `then` was not kept.
+        Err(()) => {}
+        Ok(Some(worker)) => {
+            if let Err(e) = worker.post_message(&JsValue::from_str(&text)) {
+                let callback = BRIDGE.with_borrow_mut(|b| b.pending.remove(&id));
+                if let Some(callback) = callback {
+                    callback(Err(format!("the request could not be sent: {e:?}")));
+                }
+            }
+        }
+        Ok(None) => {}
+    }
+}
+
+/// What a view shows of the worker's answer to the job it follows: never an answer computed
+/// for a design that has changed since (issue 19).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Computed<T> {
+    /// No job (the view asks for nothing).
+    Off,
+    /// A request is out; the answer before it is for a design that is no more.
+    Waiting,
+    Ready(T),
+    /// Why the latest request has no answer.
+    Failed(String),
+}
+
+impl<T: Clone> Computed<T> {
+    /// The answer or why there is none; `None` while there is no answer yet.
+    pub fn result(&self) -> Option<Result<T, String>> {
+        match self {
+            Computed::Ready(value) => Some(Ok(value.clone())),
+            Computed::Failed(e) => Some(Err(e.clone())),
+            Computed::Off | Computed::Waiting => None,
+        }
+    }
+}
+
+/// Follows `job` (nothing while it is `None`): every time what it reads changes, and the
+/// design's revision as `tracks` counts it, the job is sent again. An answer is kept only when
+/// it is for the latest request and for the revision the design has now; any other is dropped.
+/// `pick` takes the view's answer out of the worker's.
+pub fn follow<T>(
+    store: Store,
+    tracks: Tracks,
+    job: impl Fn() -> Option<Job> + 'static,
+    pick: fn(Answer) -> Result<T, String>,
+) -> RwSignal<Computed<T>>
+where
+    T: Clone + Send + Sync + 'static,
+{
+    let state = RwSignal::new(Computed::<T>::Off);
+    let latest = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let rev = store.revision(tracks);
+        let Some(job) = job() else {
+            latest.set_value(0);
+            state.set(Computed::Off);
+            return;
+        };
+        let id = next_id();
+        latest.set_value(id);
+        state.set(Computed::Waiting);
+        ask(id, rev, job, move |reply| {
+            let answered_rev = reply.as_ref().ok().map(|r| r.rev);
+            let now = store.revision_untracked(tracks);
+            if !is_current(latest.try_get_value(), id, answered_rev, now) {
+                return;
+            }
+            let _ = state.try_set(match reply.and_then(|r| pick(r.answer)) {
+                Ok(value) => Computed::Ready(value),
+                Err(e) => Computed::Failed(e),
+            });
+        });
+    });
+    state
+}
+
+/// Whether the answer to request `id`, computed for revision `answered` (`None`: no answer,
+/// only why), is the one to show: the view's latest request is `latest` (`None` once the view
+/// is gone) and the design is at revision `now`. A result for an older request or an older
+/// design is dropped (issue 19).
+pub fn is_current(latest: Option<u64>, id: u64, answered: Option<u64>, now: u64) -> bool {
+    latest == Some(id) && answered.is_none_or(|rev| rev == now)
+}
+
+/// Asks once: `then` gets the answer, or why there is none (a request of a user's, such as an
+/// import or a download, whose answer is wanted whatever the design does meanwhile).
+pub fn once(rev: u64, job: Job, then: impl FnOnce(Result<Answer, String>) + 'static) {
+    ask(next_id(), rev, job, move |reply| {
+        then(reply.map(|r| r.answer))
+    });
+}
+
+/// An answer that is not the kind asked for (a worker of another build).
+pub fn unexpected(answer: Answer) -> String {
+    match answer {
+        Answer::Refused(reason) => reason,
+        other => format!("the worker answered something else: {other:?}")
+            .chars()
+            .take(200)
+            .collect(),
+    }
+}
+
+/// The worker's status, provided by the app.
+pub fn use_status() -> RwSignal<Status> {
+    expect_context::<WorkerStatus>().0
+}
+
+/// The worker's status as context.
+#[derive(Debug, Clone, Copy)]
+pub struct WorkerStatus(pub RwSignal<Status>);
+
+/// A line under a view that waits for the worker, or shows that it stopped: nothing while all
+/// is well.
+#[component]
+pub fn WorkerNotice() -> impl IntoView {
+    let status = use_status();
+    move || {
+        match status.get() {
+        Status::Restarted { times, reason } => Some(view! {
+            <p class="diagnostic warning" role="status" data-testid="worker-restarted">
+                {format!(
+                    "The background worker stopped ({reason}) and was restarted{}: what it was computing is computed again when asked.",
+                    if times > 1 { format!(", {times} times so far") } else { String::new() }
+                )}
+            </p>
+        }.into_any()),
+        Status::Unavailable(reason) => Some(view! {
+            <p class="diagnostic error" role="alert" data-testid="worker-unavailable">
+                {format!("The background worker is not available: {reason}. Exports, imports, the data and cost views need it; reload the page to try again.")}
+            </p>
+        }.into_any()),
+        _ => None,
+    }
+    }
+}
+
+/// The placeholder of a view whose first answer has not come yet.
+#[component]
+pub fn Computing(
+    /// What is being computed, in words: "the sample".
+    what: &'static str,
+) -> impl IntoView {
+    let status = use_status();
+    let text = move || match status.get() {
+        Status::Idle | Status::Loading => {
+            format!("Loading the background worker, then computing {what}…")
+        }
+        _ => format!("Computing {what}…"),
+    };
+    view! { <p class="hint computing" role="status" data-testid="computing">{text}</p> }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_current;
+
+    #[test]
+    fn only_the_latest_requests_answer_for_the_design_as_it_is_is_shown() {
+        assert!(is_current(Some(4), 4, Some(10), 10));
+        // A newer request is out: the older answer is dropped, whatever its revision.
+        assert!(!is_current(Some(5), 4, Some(10), 10));
+        // The design changed after the request: dropped.
+        assert!(!is_current(Some(4), 4, Some(10), 11));
+        // The view is gone.
+        assert!(!is_current(None, 4, Some(10), 10));
+        // No answer (the worker stopped): the reason is shown for the latest request.
+        assert!(is_current(Some(4), 4, None, 10));
+        assert!(!is_current(Some(5), 4, None, 10));
+    }
+}

@@ -1,0 +1,336 @@
+//! The work the app hands to its worker (issue 19): exports, imports, the sample and what is
+//! evaluated on it (the data view, the cost view), the migration plan and its programs. The
+//! main thread keeps the store, the editor, the canvas and `analyze()`; everything here runs in
+//! the second WebAssembly module (`src/bin/keyplan-worker.rs`), so none of it is in the module
+//! the first paint waits for, and none of it blocks a frame.
+//!
+//! The messages are plain data, JSON both ways: a [`Request`] carries the design revision it
+//! was asked for, and its [`Reply`] carries it back, so the main thread drops an answer computed
+//! for a design that has changed since ([`crate::compute`]). Each answer is what a view shows,
+//! already in words and figures (the pages in [`data`], [`cost`] and [`migrate`]): the views
+//! render it and decide nothing.
+//!
+//! [`Worker`] is the worker's state (the sample of the last design asked about, kept for the
+//! next question about the same design) and [`Worker::answer`] its whole work: pure, and tested
+//! natively like the rest of core.
+
+pub mod cost;
+pub mod data;
+pub mod migrate;
+
+use std::collections::BTreeMap;
+
+use keyplan_core::Design;
+use keyplan_core::eval::ItemStore;
+use keyplan_core::import::{Format, ImportError};
+use keyplan_core::sample::{MAX_SAMPLE_ITEMS, SampleConfig, generate_within};
+use serde::{Deserialize, Serialize};
+
+/// What the main thread asks, with the revision of the design it was asked for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Request {
+    pub id: u64,
+    pub rev: u64,
+    pub job: Job,
+}
+
+/// The worker's answer to the request `id`, for design revision `rev`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reply {
+    pub id: u64,
+    pub rev: u64,
+    pub answer: Answer,
+}
+
+/// What the worker posts besides replies.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Notice {
+    /// The module has loaded and listens.
+    Ready,
+    /// A panic's message, posted by the panic hook just before the module stops.
+    Panicked(String),
+    Reply(Box<Reply>),
+}
+
+/// A job for the worker.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Job {
+    /// One of core's export formats, by its `--to` name.
+    Export { design: Design, target: String },
+    /// A file's text, in whichever format core detects.
+    Import { text: String },
+    /// The data view: the sample of `design` by table and index, the index `index` shown
+    /// (table, index name; the first when `None`), its first `shown` items, and the pattern
+    /// `pattern` evaluated on the sample.
+    Data {
+        design: Design,
+        pattern: Option<String>,
+        index: Option<(String, Option<String>)>,
+        shown: usize,
+    },
+    /// The cost view at the prices of `region`.
+    Cost { design: Design, region: String },
+    /// What changed from `old` (the deployed baseline) to `new`, and the migration plan.
+    Migrate {
+        old: Design,
+        new: Design,
+        items: BTreeMap<String, u64>,
+    },
+    /// The migration plan as a program in `language` (`typescript` or `python`).
+    Program {
+        old: Design,
+        new: Design,
+        items: BTreeMap<String, u64>,
+        language: String,
+    },
+}
+
+/// A file read by core's importers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Imported {
+    Opened {
+        /// The format's name (`Format`'s `FromStr`).
+        format: String,
+        design: Box<Design>,
+        summary: String,
+        notes: Vec<String>,
+    },
+    /// A JavaScript or TypeScript module: the keyplan server reads it.
+    Module,
+    /// Not a file keyplan reads, in core's words.
+    Error(String),
+}
+
+/// The worker's answer, one variant per kind of job.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Answer {
+    /// An export's or a program's text, or why there is none.
+    Text(Result<String, String>),
+    Imported(Imported),
+    Data(data::DataPage),
+    Cost(cost::CostPage),
+    Migrate(migrate::MigratePage),
+    /// The request could not be read (a main module and a worker of different builds).
+    Refused(String),
+}
+
+/// The sample of one design loaded into core's evaluator, with the verdicts it is read with.
+#[derive(Debug)]
+pub struct Loaded {
+    design: Design,
+    store: ItemStore,
+    verdicts: Vec<keyplan_core::Verdict>,
+    /// Why the sample is empty: it would have been over the budget.
+    refused: Option<String>,
+}
+
+impl Loaded {
+    fn new(design: Design) -> Loaded {
+        let (data, refused) =
+            match generate_within(&design, &SampleConfig::default(), MAX_SAMPLE_ITEMS) {
+                Ok(data) => (data, None),
+                Err(e) => (Default::default(), Some(format!("No sample: {e}."))),
+            };
+        let store = ItemStore::build(&design, data.into_load_items());
+        let verdicts = keyplan_core::analysis::verdicts(&design);
+        Loaded {
+            design,
+            store,
+            verdicts,
+            refused,
+        }
+    }
+}
+
+/// The worker's state between requests.
+#[derive(Debug, Default)]
+pub struct Worker {
+    /// The sample of the last design the data or cost view asked about: "Show more", another
+    /// index or another Region reuse it instead of generating it again.
+    loaded: Option<Loaded>,
+}
+
+impl Worker {
+    /// The sample of `design`, generated only when the design differs from the last one's.
+    fn loaded(&mut self, design: Design) -> &Loaded {
+        if self.loaded.as_ref().is_some_and(|l| l.design != design) {
+            // Drop the old store before building the new one: both at once doubled the peak.
+            self.loaded = None;
+        }
+        self.loaded.get_or_insert_with(|| Loaded::new(design))
+    }
+
+    /// Does `job`.
+    pub fn answer(&mut self, job: Job) -> Answer {
+        match job {
+            Job::Export { design, target } => Answer::Text(
+                target
+                    .parse::<keyplan_core::export::Target>()
+                    .map_err(|e| e.to_string())
+                    .and_then(|t| {
+                        keyplan_core::export::export(&design, t).map_err(|e| e.to_string())
+                    }),
+            ),
+            Job::Import { text } => Answer::Imported(import(&text)),
+            Job::Data {
+                design,
+                pattern,
+                index,
+                shown,
+            } => {
+                let loaded = self.loaded(design);
+                Answer::Data(data::page(loaded, pattern.as_deref(), index, shown))
+            }
+            Job::Cost { design, region } => {
+                let loaded = self.loaded(design);
+                Answer::Cost(cost::page(loaded, &region))
+            }
+            Job::Migrate { old, new, items } => Answer::Migrate(migrate::page(&old, &new, items)),
+            Job::Program {
+                old,
+                new,
+                items,
+                language,
+            } => Answer::Text(migrate::program(&old, &new, items, &language)),
+        }
+    }
+
+    /// Reads a request's JSON, does its job and writes the reply's JSON. A request that does
+    /// not read gets [`Answer::Refused`] with the reason (under id 0 when not even that reads).
+    pub fn answer_json(&mut self, text: &str) -> String {
+        let reply = match serde_json::from_str::<Request>(text) {
+            Ok(Request { id, rev, job }) => Reply {
+                id,
+                rev,
+                answer: self.answer(job),
+            },
+            Err(e) => Reply {
+                id: serde_json::from_str::<serde_json::Value>(text)
+                    .ok()
+                    .and_then(|v| v.get("id").and_then(serde_json::Value::as_u64))
+                    .unwrap_or(0),
+                rev: 0,
+                answer: Answer::Refused(format!("the worker could not read the request: {e}")),
+            },
+        };
+        notice_json(&Notice::Reply(Box::new(reply)))
+    }
+}
+
+/// A notice as the JSON the main thread reads.
+pub fn notice_json(notice: &Notice) -> String {
+    serde_json::to_string(notice).unwrap_or_else(|e| {
+        format!(r#"{{"Panicked":"the worker could not write its answer: {e}"}}"#)
+    })
+}
+
+/// Reads a file's text in whichever format it is in.
+fn import(text: &str) -> Imported {
+    match keyplan_core::import::detect_and_import_as(text) {
+        Ok((format, imported)) => Imported::Opened {
+            format: format.as_str().to_string(),
+            summary: imported.summary(format),
+            design: Box::new(imported.design),
+            notes: imported.notes,
+        },
+        Err(ImportError::NeedsJs { .. }) => Imported::Module,
+        Err(e) => Imported::Error(e.to_string()),
+    }
+}
+
+/// A format's name back into the format (what [`Imported::Opened`] carries).
+pub fn format_named(name: &str) -> Result<Format, String> {
+    name.parse::<Format>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn example() -> Design {
+        keyplan_core::examples::first()
+    }
+
+    #[test]
+    fn an_export_in_the_worker_is_the_cli_export() {
+        let design = example();
+        let mut worker = Worker::default();
+        for target in keyplan_core::export::Target::ALL {
+            let answer = worker.answer(Job::Export {
+                design: design.clone(),
+                target: target.name().to_string(),
+            });
+            let expected = keyplan_core::export::export(&design, target).map_err(|e| e.to_string());
+            assert_eq!(answer, Answer::Text(expected), "{}", target.name());
+        }
+        assert!(matches!(
+            worker.answer(Job::Export { design, target: "nope".into() }),
+            Answer::Text(Err(e)) if e.contains("nope")
+        ));
+    }
+
+    #[test]
+    fn a_request_goes_through_json_and_keeps_its_id_and_revision() {
+        let mut worker = Worker::default();
+        let request = Request {
+            id: 7,
+            rev: 41,
+            job: Job::Import {
+                text: keyplan_core::file::to_string(&example()),
+            },
+        };
+        let reply: Notice = serde_json::from_str(
+            &worker.answer_json(&serde_json::to_string(&request).expect("writes")),
+        )
+        .expect("the reply reads");
+        let Notice::Reply(reply) = reply else {
+            panic!("not a reply: {reply:?}");
+        };
+        let Reply { id, rev, answer } = *reply;
+        assert_eq!((id, rev), (7, 41));
+        let Answer::Imported(Imported::Opened { format, design, .. }) = answer else {
+            panic!("not opened: {answer:?}");
+        };
+        assert_eq!(format_named(&format), Ok(Format::Keyplan));
+        assert_eq!(*design, example());
+        // A request from another build does not read: the reason comes back under its id.
+        let refused: Notice = serde_json::from_str(
+            &worker.answer_json(r#"{"id":9,"rev":1,"job":{"Frobnicate":{}}}"#),
+        )
+        .expect("reads");
+        assert!(
+            matches!(&refused, Notice::Reply(r) if r.id == 9 && matches!(&r.answer, Answer::Refused(e) if e.contains("Frobnicate"))),
+            "{refused:?}"
+        );
+    }
+
+    #[test]
+    fn imports_say_what_was_read_or_why_not() {
+        let mut worker = Worker::default();
+        assert!(matches!(
+            worker.answer(Job::Import { text: "hello".into() }),
+            Answer::Imported(Imported::Error(e)) if e.starts_with("not a format keyplan reads")
+        ));
+        if !keyplan_core::import::READS_MODULES {
+            assert_eq!(
+                worker.answer(Job::Import {
+                    text: "import { Entity } from 'electrodb';\nexport const a = 1;".into()
+                }),
+                Answer::Imported(Imported::Module)
+            );
+        }
+    }
+
+    #[test]
+    fn the_sample_is_generated_once_per_design() {
+        let mut worker = Worker::default();
+        let design = example();
+        let first: *const ItemStore = &worker.loaded(design.clone()).store;
+        let again: *const ItemStore = &worker.loaded(design.clone()).store;
+        assert_eq!(first, again, "the same design reuses its sample");
+        let mut changed = design;
+        changed.name.push('!');
+        worker.loaded(changed.clone());
+        assert_eq!(worker.loaded.as_ref().map(|l| &l.design), Some(&changed));
+    }
+}

@@ -1,0 +1,142 @@
+//! The worker (issue 19), in headless Chromium on `keyplan serve`: its module is fetched only
+//! after the first paint, the views it computes for show its answers, and a worker that stops
+//! while it computes is restarted and the view says so.
+
+mod browser;
+
+use browser::{Browser, app_test, eventually, prerequisites, start_server};
+
+/// The names of the files the page has fetched so far.
+async fn fetched(b: &Browser) -> Vec<String> {
+    browser::strings(
+        &b.js("return performance.getEntriesByType('resource').map(e => e.name.split('/').pop());")
+            .await,
+    )
+}
+
+#[test]
+fn the_worker_loads_after_the_first_paint_and_answers_the_heavy_views() {
+    app_test(async |b| {
+        b.find("[data-entity=Order]").await;
+        // The first paint needs the main module only; the worker comes after it. (The page's
+        // timeline has the worker's script; what the worker fetches is in the worker's.)
+        let paint = b
+            .js("const p = performance.getEntriesByName('first-paint')[0]; return p ? p.startTime : null;")
+            .await;
+        let paint = paint.as_f64().expect("the page has painted");
+        eventually("the worker is started", || async {
+            fetched(b)
+                .await
+                .iter()
+                .any(|f| f == "keyplan-worker_loader.js")
+        })
+        .await;
+        let worker_start = b
+            .js("return performance.getEntriesByType('resource').find(e => e.name.endsWith('keyplan-worker_loader.js')).startTime;")
+            .await
+            .as_f64()
+            .expect("a start time");
+        assert!(
+            worker_start > paint,
+            "the worker was started at {worker_start} ms, before the first paint at {paint} ms"
+        );
+        let main_files = fetched(b).await;
+        assert!(
+            main_files
+                .iter()
+                .any(|f| f.starts_with("keyplan-app-") && f.ends_with("_bg.wasm")),
+            "{main_files:?}"
+        );
+
+        // Each heavy view shows the worker's answer.
+        b.click("[data-testid=tab-data]").await;
+        b.find("[data-testid=item-attributes]").await;
+        b.click("[data-testid=tab-cost]").await;
+        let total = b.text("[data-testid=monthly-total]").await;
+        assert!(total.starts_with('$'), "{total}");
+        assert!(!b.has("[data-testid=worker-restarted]").await);
+        assert!(!b.has("[data-testid=worker-unavailable]").await);
+    });
+}
+
+#[test]
+fn an_edit_is_shown_in_the_data_view_and_no_answer_for_the_old_design_stays() {
+    app_test(async |b| {
+        b.find("[data-entity=Order]").await;
+        b.click("[data-testid=tab-data]").await;
+        b.find("[data-testid=item-attributes]").await;
+        let tags = b.texts(".data-view .entity-tag").await;
+        assert!(tags.iter().any(|t| t == "Order"), "{tags:?}");
+        // Rename the entity from the inspector: the data view asks again, and what it shows is
+        // computed for the renamed design.
+        b.click("[data-testid=tab-canvas]").await;
+        b.click("[data-entity=Order] .card-head").await;
+        b.type_into("[data-testid=entity-name-input]", "Purchase")
+            .await;
+        b.find("[data-entity=Purchase]").await;
+        b.click("[data-testid=tab-data]").await;
+        eventually("the data view shows the renamed entity", || async {
+            let tags = b.texts(".data-view .entity-tag").await;
+            tags.iter().any(|t| t == "Purchase") && !tags.iter().any(|t| t == "Order")
+        })
+        .await;
+    });
+}
+
+/// A copy of the built app whose worker throws, instead of answering, on any request for the
+/// markdown export: a worker that stops while it computes, as a panic or an out-of-memory trap
+/// stops it.
+fn dist_with_a_worker_that_stops_on_markdown() -> tempfile::TempDir {
+    let dist = prerequisites().expect("the built app");
+    let copy = tempfile::tempdir().expect("a temporary directory");
+    for entry in std::fs::read_dir(&dist).expect("read dist") {
+        let entry = entry.expect("an entry");
+        if entry.file_type().expect("its type").is_file() {
+            std::fs::copy(entry.path(), copy.path().join(entry.file_name())).expect("copy");
+        }
+    }
+    let loader = copy.path().join("keyplan-worker_loader.js");
+    let original = std::fs::read_to_string(&loader).expect("the loader");
+    // Registered before the module's own handler, so it runs first and keeps the message
+    // from it.
+    let stopping = format!(
+        "self.addEventListener('message', e => {{ if (String(e.data).includes('\"target\":\"markdown\"')) {{ e.stopImmediatePropagation(); throw new Error('stopped on purpose by the test'); }} }});\n{original}"
+    );
+    std::fs::write(&loader, stopping).expect("write the loader");
+    copy
+}
+
+#[tokio::test]
+async fn a_worker_that_stops_is_restarted_and_the_view_says_so() {
+    if prerequisites().is_none() {
+        return;
+    }
+    let dist = dist_with_a_worker_that_stops_on_markdown();
+    let server = start_server(dist.path());
+    let b = Browser::open().await;
+    b.visit(&server.url).await;
+    b.find("[data-entity=Order]").await;
+    b.button("Export").await.click().await.expect("open export");
+    b.find("[data-testid=export-preview]").await;
+    b.select("[data-testid=export-format]", "markdown").await;
+    let error = b.text(".export .diagnostic.error").await;
+    assert!(
+        error.contains("the worker stopped while computing this")
+            && error.contains("stopped on purpose by the test"),
+        "{error}"
+    );
+    let notice = b.text("[data-testid=worker-restarted]").await;
+    assert!(notice.contains("was restarted"), "{notice}");
+    b.screenshot("worker-restarted").await;
+    // The restarted worker answers the next request.
+    b.select("[data-testid=export-format]", "cloudformation-json")
+        .await;
+    eventually("the restarted worker's export", || async {
+        b.has("[data-testid=export-preview]").await
+            && b.text("[data-testid=export-preview]")
+                .await
+                .contains("AWS::DynamoDB::Table")
+    })
+    .await;
+    b.close().await;
+}
