@@ -33,29 +33,6 @@ fn when_idle(f: impl FnOnce() + 'static) {
     }
 }
 
-/// Shows `message` for one frame, then the children: a view that computes for a while on a
-/// large design (the sample data, the cost model) lets the tab switch paint first instead of
-/// freezing the click.
-#[component]
-fn AfterPaint(message: &'static str, children: ChildrenFn) -> impl IntoView {
-    let ready = RwSignal::new(false);
-    // rAF runs before the frame is painted; the task it queues runs after. The view may be
-    // gone by then (another tab chosen): try_set does nothing on a disposed signal.
-    request_animation_frame(move || {
-        set_timeout(
-            move || {
-                ready.try_set(true);
-            },
-            Default::default(),
-        )
-    });
-    view! {
-        <Show when=move || ready.get() fallback=move || view! { <p class="empty-note loading">{message}</p> }>
-            {children()}
-        </Show>
-    }
-}
-
 /// True when the key event comes from a text field (typing there is not a shortcut).
 fn typing_in_field(ev: &web_sys::KeyboardEvent) -> bool {
     ev.target()
@@ -260,26 +237,25 @@ fn Editor(
         }
     };
 
-    let center = move || {
-        match session.center.get() {
+    let center = move || match session.center.get() {
         CenterView::Canvas => view! { <Canvas/> }.into_any(),
         CenterView::Data => view! {
-            <AfterPaint message="Generating the sample data…"><DataView/></AfterPaint>
+            <DataView/>
         }
         .into_any(),
         CenterView::Cost => view! {
-            <AfterPaint message="Estimating the cost over the sample data…"><crate::panels::CostView/></AfterPaint>
+            <crate::panels::CostView/>
         }
         .into_any(),
         CenterView::Run => view! { <crate::run::RunView/> }.into_any(),
         CenterView::Migrate => view! { <crate::panels::MigrateView/> }.into_any(),
-    }
     };
 
     view! {
         <div
             class="app"
             data-storage=move || library.state.get().as_str()
+            data-worker=move || worker_status.with(crate::compute::Status::name)
             on:dragover=on_dragover
             on:dragleave=move |_| dragging_file.set(false)
             on:drop=on_drop

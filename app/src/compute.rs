@@ -46,6 +46,19 @@ pub enum Status {
     Unavailable(String),
 }
 
+impl Status {
+    /// One word for the status, the app's `data-worker` (for tests and benchmarks to wait on).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Status::Idle => "idle",
+            Status::Loading => "loading",
+            Status::Ready => "ready",
+            Status::Restarted { .. } => "restarted",
+            Status::Unavailable(_) => "unavailable",
+        }
+    }
+}
+
 type Callback = Box<dyn FnOnce(Result<Reply, String>)>;
 type Handlers = (
     Closure<dyn FnMut(MessageEvent)>,
@@ -273,11 +286,15 @@ impl<T: Clone> Computed<T> {
 /// Follows `job` (nothing while it is `None`): every time what it reads changes, and the
 /// design's revision as `tracks` counts it, the job is sent again. An answer is kept only when
 /// it is for the latest request and for the revision the design has now; any other is dropped.
-/// `pick` takes the view's answer out of the worker's.
+/// While a new answer is computed the view shows that it waits, unless `keep` and the answer
+/// shown was computed for the design as it is (the data view's next page of the same sample:
+/// the page stays, and so does the scroll position). `pick` takes the view's answer out of the
+/// worker's.
 pub fn follow<T>(
     store: Store,
     tracks: Tracks,
     job: impl Fn() -> Option<Job> + 'static,
+    keep: bool,
     pick: fn(Answer) -> Result<T, String>,
 ) -> RwSignal<Computed<T>>
 where
@@ -285,6 +302,8 @@ where
 {
     let state = RwSignal::new(Computed::<T>::Off);
     let latest = StoredValue::new(0u64);
+    // The revision the answer shown was computed for.
+    let shown_rev = StoredValue::new(None::<u64>);
     Effect::new(move |_| {
         let rev = store.revision(tracks);
         let Some(job) = job() else {
@@ -294,7 +313,13 @@ where
         };
         let id = next_id();
         latest.set_value(id);
-        state.set(Computed::Waiting);
+        let still_current = keep
+            && shown_rev.get_value() == Some(rev)
+            && state.with_untracked(|s| matches!(s, Computed::Ready(_)));
+        if !still_current {
+            shown_rev.set_value(None);
+            state.set(Computed::Waiting);
+        }
         ask(id, rev, job, move |reply| {
             let answered_rev = reply.as_ref().ok().map(|r| r.rev);
             let now = store.revision_untracked(tracks);
@@ -302,8 +327,14 @@ where
                 return;
             }
             let _ = state.try_set(match reply.and_then(|r| pick(r.answer)) {
-                Ok(value) => Computed::Ready(value),
-                Err(e) => Computed::Failed(e),
+                Ok(value) => {
+                    shown_rev.try_set_value(answered_rev);
+                    Computed::Ready(value)
+                }
+                Err(e) => {
+                    shown_rev.try_set_value(None);
+                    Computed::Failed(e)
+                }
             });
         });
     });

@@ -40,6 +40,7 @@ fn the_worker_loads_after_the_first_paint_and_answers_the_heavy_views() {
             worker_start > paint,
             "the worker was started at {worker_start} ms, before the first paint at {paint} ms"
         );
+        b.find(".app[data-worker=ready]").await;
         let main_files = fetched(b).await;
         assert!(
             main_files
@@ -83,10 +84,8 @@ fn an_edit_is_shown_in_the_data_view_and_no_answer_for_the_old_design_stays() {
     });
 }
 
-/// A copy of the built app whose worker throws, instead of answering, on any request for the
-/// markdown export: a worker that stops while it computes, as a panic or an out-of-memory trap
-/// stops it.
-fn dist_with_a_worker_that_stops_on_markdown() -> tempfile::TempDir {
+/// A copy of the built app whose worker loader is `loader(the original loader)`.
+fn dist_with_worker_loader(loader: impl FnOnce(&str) -> String) -> tempfile::TempDir {
     let dist = prerequisites().expect("the built app");
     let copy = tempfile::tempdir().expect("a temporary directory");
     for entry in std::fs::read_dir(&dist).expect("read dist") {
@@ -95,15 +94,53 @@ fn dist_with_a_worker_that_stops_on_markdown() -> tempfile::TempDir {
             std::fs::copy(entry.path(), copy.path().join(entry.file_name())).expect("copy");
         }
     }
-    let loader = copy.path().join("keyplan-worker_loader.js");
-    let original = std::fs::read_to_string(&loader).expect("the loader");
+    let path = copy.path().join("keyplan-worker_loader.js");
+    let original = std::fs::read_to_string(&path).expect("the loader");
+    std::fs::write(&path, loader(&original)).expect("write the loader");
+    copy
+}
+
+/// A copy of the built app whose worker throws, instead of answering, on any request for the
+/// markdown export: a worker that stops while it computes, as a panic or an out-of-memory trap
+/// stops it.
+fn dist_with_a_worker_that_stops_on_markdown() -> tempfile::TempDir {
     // Registered before the module's own handler, so it runs first and keeps the message
     // from it.
-    let stopping = format!(
-        "self.addEventListener('message', e => {{ if (String(e.data).includes('\"target\":\"markdown\"')) {{ e.stopImmediatePropagation(); throw new Error('stopped on purpose by the test'); }} }});\n{original}"
+    dist_with_worker_loader(|original| {
+        format!(
+            "self.addEventListener('message', e => {{ if (String(e.data).includes('\"target\":\"markdown\"')) {{ e.stopImmediatePropagation(); throw new Error('stopped on purpose by the test'); }} }});\n{original}"
+        )
+    })
+}
+
+#[tokio::test]
+async fn while_the_worker_has_not_arrived_the_views_wait_and_the_editor_works() {
+    if prerequisites().is_none() {
+        return;
+    }
+    // A worker whose module never arrives (as on a slow connection): it never says it is ready.
+    let dist = dist_with_worker_loader(|_| "// the module never arrives\n".to_string());
+    let server = start_server(dist.path());
+    let b = Browser::open().await;
+    b.visit(&server.url).await;
+    b.find("[data-entity=Order]").await;
+    b.button("Export").await.click().await.expect("open export");
+    let waiting = b.text("[data-testid=computing]").await;
+    assert_eq!(
+        waiting,
+        "Loading the background worker, then computing the export…"
     );
-    std::fs::write(&loader, stopping).expect("write the loader");
-    copy
+    b.press(&[], browser::ESCAPE).await;
+    b.click("[data-testid=tab-data]").await;
+    b.find("[data-testid=computing]").await;
+    // The editor does not wait for it: an entity is selected and renamed, its verdicts follow.
+    b.click("[data-testid=tab-canvas]").await;
+    b.click("[data-entity=Order] .card-head").await;
+    b.type_into("[data-testid=entity-name-input]", "Purchase")
+        .await;
+    b.find("[data-entity=Purchase]").await;
+    assert!(!b.has("[data-testid=worker-unavailable]").await);
+    b.close().await;
 }
 
 #[tokio::test]

@@ -27,6 +27,7 @@ pub fn CostView() -> impl IntoView {
                 region: region.get(),
             })
         },
+        false,
         |answer| match answer {
             Answer::Cost(page) => Ok(page),
             other => Err(crate::compute::unexpected(other)),

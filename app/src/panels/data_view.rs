@@ -93,6 +93,7 @@ pub fn DataView() -> impl IntoView {
                 shown: shown.get(),
             })
         },
+        true,
         |answer| match answer {
             Answer::Data(page) => Ok(page),
             other => Err(crate::compute::unexpected(other)),

@@ -170,6 +170,7 @@ pub fn MigrateView() -> impl IntoView {
                 _ => None,
             })
         },
+        false,
         |answer| match answer {
             Answer::Migrate(page) => Ok(page),
             other => Err(crate::compute::unexpected(other)),
