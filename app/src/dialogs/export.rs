@@ -44,46 +44,6 @@ impl Choice {
     }
 }
 
-/// Lines of the preview laid out together: the browser skips laying out the chunks out of view
-/// (`content-visibility: auto`), so a long export (thousands of lines) opens without a long
-/// task (issue 19).
-const CHUNK_LINES: usize = 100;
-
-/// `text` in runs of [`CHUNK_LINES`] lines, each with its line ends: joined, they are `text`.
-fn chunks(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut lines = 0;
-    for (at, _) in text.match_indices('\n') {
-        lines += 1;
-        if lines == CHUNK_LINES {
-            out.push(text[start..=at].to_string());
-            start = at + 1;
-            lines = 0;
-        }
-    }
-    if start < text.len() {
-        out.push(text[start..].to_string());
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_chunks_join_to_the_text() {
-        let text: String = (0..250).map(|i| format!("line {i}\n")).collect::<String>() + "last";
-        let parts = chunks(&text);
-        assert_eq!(parts.len(), 3);
-        assert_eq!(parts.concat(), text);
-        assert_eq!(parts[0].lines().count(), CHUNK_LINES);
-        assert_eq!(chunks(""), Vec::<String>::new());
-        assert_eq!(chunks("a\n").concat(), "a\n");
-    }
-}
-
 #[component]
 pub fn Export() -> impl IntoView {
     let store = use_store();
@@ -163,11 +123,7 @@ pub fn Export() -> impl IntoView {
             </div>
             <WorkerNotice/>
             {move || match output.get() {
-                Some(Ok(text)) => view! {
-                    <pre class="export-preview" data-testid="export-preview" tabindex="0" aria-label="Export preview">
-                        {chunks(&text).into_iter().map(|chunk| view! { <span class="export-chunk">{chunk}</span> }).collect_view()}
-                    </pre>
-                }.into_any(),
+                Some(Ok(text)) => view! { <pre class="export-preview" data-testid="export-preview" tabindex="0" aria-label="Export preview">{text}</pre> }.into_any(),
                 Some(Err(e)) => view! { <p class="diagnostic error">{e}</p> }.into_any(),
                 None => view! { <Computing what="the export"/> }.into_any(),
             }}
