@@ -25,14 +25,14 @@
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, HashMap};
-use std::hash::{BuildHasherDefault, DefaultHasher, Hash, Hasher};
+use std::collections::BTreeMap;
 
 use base64::Engine as _;
 use serde::Serialize;
 
 use crate::accepts::{self, Read, Refusal, Schema, Test};
 use crate::analysis::{Operation, QuerySpec, Verdict};
+use crate::fast_hash::{FastHashMap, FastHashSet, hash_of};
 use crate::item::{AttributeValue, Item};
 use crate::model::{
     AccessPattern, AttrType, ByName, Design, Entity, FilterOp, IndexKind, KeyAttribute, KeyType,
@@ -283,13 +283,13 @@ impl Entry {
 
 /// A map whose hasher has fixed keys, so that its order (and the store's Debug text) is the
 /// same every time: the keys are the design's own names and values, hashed to be found fast.
-type FixedHashMap<K, V> = HashMap<K, V, BuildHasherDefault<DefaultHasher>>;
+/// SipHash was a tenth of building the store from 100,000 items (issue 13); a partition hash
+/// two partitions share costs a search, not a wrong answer.
+type FixedHashMap<K, V> = FastHashMap<K, V>;
 
 /// A hash of a partition's key values, by which [`IndexStore::partition`] finds it.
 fn partition_hash(partition: &[KeyValue]) -> u64 {
-    let mut hasher = DefaultHasher::new();
-    partition.hash(&mut hasher);
-    hasher.finish()
+    hash_of(partition)
 }
 
 /// The table itself or one of its secondary indexes, sorted.
@@ -370,9 +370,12 @@ impl IndexStore {
     /// Finds where each partition's entries are: what [`IndexStore::partition`] reads. The
     /// entries are sorted, so a partition's are next to each other.
     fn find_partitions(&mut self) {
-        let mut partitions = FixedHashMap::default();
+        // Counted first, so that the map is sized once instead of rehashed at each doubling.
+        let runs = || self.entries.chunk_by(|a, b| a.partition == b.partition);
+        let mut partitions =
+            FixedHashMap::with_capacity_and_hasher(runs().count(), Default::default());
         let mut start = 0;
-        for run in self.entries.chunk_by(|a, b| a.partition == b.partition) {
+        for run in runs() {
             partitions
                 .entry(partition_hash(&run[0].partition))
                 .and_modify(|range| *range = None)
@@ -684,11 +687,11 @@ impl ItemStore {
                 .items
                 .iter()
                 .filter_map(|s| s.entity.as_deref())
-                .collect::<std::collections::HashSet<&str>>()
+                .collect::<FastHashSet<&str>>()
                 .into_iter()
                 .collect();
             entities.sort_unstable();
-            let rank_of: HashMap<&str, usize> =
+            let rank_of: FastHashMap<&str, usize> =
                 entities.iter().enumerate().map(|(r, &e)| (e, r)).collect();
             let rank: Vec<Option<usize>> = table
                 .items
@@ -701,7 +704,7 @@ impl ItemStore {
             // item (most items are in few of a table's indexes).
             let index_keys = table.table.indexes();
             let mut holding: Vec<Vec<usize>> = vec![Vec::new(); index_keys.len()];
-            let mut by_first_key: HashMap<&str, Vec<usize>> = HashMap::new();
+            let mut by_first_key: FastHashMap<&str, Vec<usize>> = FastHashMap::default();
             for (at, keys) in index_keys.iter().enumerate() {
                 // The table's own entries are its items, keyed already.
                 if keys.kind == IndexKind::Table {

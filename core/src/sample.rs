@@ -14,11 +14,12 @@
 //! randomness (the PRNG is seeded from the config), so it runs the same in the browser.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
 
 use crate::eval::{LoadItem, render_key_in};
+use crate::fast_hash::FastHashSet;
 use crate::item::{AttributeValue, Item};
 use crate::model::{AttrType, Attribute, Design, Entity, KeyAttribute, KeyType};
 use crate::template::{KeyTemplate, Part};
@@ -542,25 +543,7 @@ pub fn generate_within(
 
 /// Primary keys seen so far. Sample keys are not hostile input, so a fast multiply-rotate hash
 /// stands in for SipHash (which took a sixth of the generation time).
-type KeySet = HashSet<String, std::hash::BuildHasherDefault<KeyHasher>>;
-
-#[derive(Debug, Default)]
-struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word))
-                .wrapping_mul(0x517c_c1b7_2722_0a95);
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
+type KeySet = FastHashSet<String>;
 
 /// A generated or imported item of an entity, as a parent for others.
 #[derive(Debug, Clone)]
