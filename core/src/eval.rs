@@ -668,8 +668,15 @@ impl ItemStore {
                 indexes: Vec::new(),
             })
             .collect();
-        // Per table: each item's primary key values and the item, in load order.
+        // Per table: each item's primary key values and the item, in load order. A design of
+        // one table has every item there, so its list is sized for all of them up front: grown
+        // by doubling, each step copied every load so far into memory never touched before
+        // (100,000 loads at 10,000 entities, issue 13).
+        let items = items.into_iter();
         let mut keyed: Vec<Vec<KeyedLoad>> = vec![Vec::new(); tables.len()];
+        if let [only] = keyed.as_mut_slice() {
+            only.reserve(items.size_hint().0);
+        }
         let table_keys: Vec<(Vec<KeyAttribute>, Vec<KeyAttribute>)> = tables
             .iter()
             .map(|t| {
