@@ -25,14 +25,15 @@
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasherDefault, DefaultHasher};
 
 use base64::Engine as _;
 use serde::Serialize;
 
 use crate::accepts::{self, Read, Refusal, Schema, Test};
 use crate::analysis::{Operation, QuerySpec, Verdict};
-use crate::fast_hash::{FastHashMap, FastHashSet, hash_of};
+use crate::fast_hash::{FastHashMap, hash_of};
 use crate::item::{AttributeValue, Item};
 use crate::model::{
     AccessPattern, AttrType, ByName, Design, Entity, FilterOp, IndexKind, KeyAttribute, KeyType,
@@ -332,12 +333,14 @@ impl Entry {
 }
 
 /// A map whose hasher has fixed keys, so that its order (and the store's Debug text) is the
-/// same every time: the keys are the design's own names and values, hashed to be found fast.
-/// SipHash was a tenth of building the store from 100,000 items (issue 13); a partition hash
-/// two partitions share costs a search, not a wrong answer.
-type FixedHashMap<K, V> = FastHashMap<K, V>;
+/// same every time: SipHash, for keys a design chooses (entity names), which a hostile design
+/// could otherwise choose to collide in [`FastHashMap`]'s hash, making each insert search all
+/// the others.
+type FixedHashMap<K, V> = HashMap<K, V, BuildHasherDefault<DefaultHasher>>;
 
-/// A hash of a partition's key values, by which [`IndexStore::partition`] finds it.
+/// A hash of a partition's key values, by which [`IndexStore::partition`] finds it: the fast
+/// hash (SipHash was a tenth of building the store from 100,000 items, issue 13), since two
+/// partitions that share one cost a search, not a wrong answer, nor a slower map.
 fn partition_hash(partition: &[KeyValue]) -> u64 {
     hash_of(partition)
 }
@@ -360,7 +363,7 @@ pub struct IndexStore {
     /// for a hash two partitions share (those are searched for). A Query finds its partition
     /// here instead of by a binary search of every entry, each step of which missed the
     /// cache at 100,000 entries (issue 13).
-    partitions: FixedHashMap<u64, Option<(usize, usize)>>,
+    partitions: FastHashMap<u64, Option<(usize, usize)>>,
 }
 
 impl IndexStore {
@@ -423,7 +426,7 @@ impl IndexStore {
         // Counted first, so that the map is sized once instead of rehashed at each doubling.
         let runs = || self.entries.chunk_by(|a, b| a.partition == b.partition);
         let mut partitions =
-            FixedHashMap::with_capacity_and_hasher(runs().count(), Default::default());
+            FastHashMap::with_capacity_and_hasher(runs().count(), Default::default());
         let mut start = 0;
         for run in runs() {
             partitions
@@ -772,11 +775,11 @@ impl ItemStore {
                 .items
                 .iter()
                 .filter_map(|s| s.entity.as_deref())
-                .collect::<FastHashSet<&str>>()
+                .collect::<std::collections::HashSet<&str>>()
                 .into_iter()
                 .collect();
             entities.sort_unstable();
-            let rank_of: FastHashMap<&str, usize> =
+            let rank_of: HashMap<&str, usize> =
                 entities.iter().enumerate().map(|(r, &e)| (e, r)).collect();
             let rank: Vec<Option<usize>> = table
                 .items
@@ -789,6 +792,8 @@ impl ItemStore {
             // item (most items are in few of a table's indexes).
             let index_keys = table.table.indexes();
             let mut holding: Vec<Vec<usize>> = vec![Vec::new(); index_keys.len()];
+            // Hashed fast: a million attribute names looked up at 100,000 items, among the
+            // few names that key the table's indexes.
             let mut by_first_key: FastHashMap<&str, Vec<usize>> = FastHashMap::default();
             for (at, keys) in index_keys.iter().enumerate() {
                 // The table's own entries are its items, keyed already.
@@ -824,7 +829,7 @@ impl ItemStore {
                     projection: keys.projection.clone(),
                     entries: Vec::new(),
                     by_entity: FixedHashMap::default(),
-                    partitions: FixedHashMap::default(),
+                    partitions: FastHashMap::default(),
                 };
                 if index.kind == IndexKind::Table {
                     index.entries = std::mem::take(&mut table_entries);
