@@ -1,10 +1,10 @@
 //! A fast hash for the maps of work that grows with a design (the sample's keys, the item
-//! store's partitions and entities): a multiply-rotate over 8-byte words, with fixed keys, so
-//! that a map's order is the same every time. SipHash, std's, took a sixth of the sample's
-//! generation and a tenth of building the store from 100,000 items (issue 13).
+//! store's partitions and the names keying its indexes): a multiply-rotate over 8-byte words,
+//! with fixed keys, so that a map's order is the same every time. SipHash, std's, took a sixth
+//! of the sample's generation and a tenth of building the store from 100,000 items (issue 13).
 //!
 //! Not for maps whose keys a hostile design could choose to collide where a collision costs
-//! more than a lookup: those keep std's seeded hasher. No IO here.
+//! more than a lookup (entity names): those keep SipHash. No IO here.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
