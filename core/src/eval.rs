@@ -26,13 +26,14 @@
 use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
-use std::hash::{BuildHasherDefault, DefaultHasher, Hash, Hasher};
+use std::hash::{BuildHasherDefault, DefaultHasher};
 
 use base64::Engine as _;
 use serde::Serialize;
 
 use crate::accepts::{self, Read, Refusal, Schema, Test};
 use crate::analysis::{Operation, QuerySpec, Verdict};
+use crate::fast_hash::{FastHashMap, hash_of};
 use crate::item::{AttributeValue, Item};
 use crate::model::{
     AccessPattern, AttrType, ByName, Design, Entity, FilterOp, IndexKind, KeyAttribute, KeyType,
@@ -264,11 +265,61 @@ pub struct StoredItem {
     pub size: usize,
 }
 
+/// The values of a key (its attributes' in order), a one-attribute key's held in place: every
+/// key but a multi-attribute one. A vector each was two more allocations per entry and a
+/// pointer further from every comparison of the store's sorts and searches (200,000 entries at
+/// 10,000 entities, issue 13). Compared, ordered and hashed as the slice of its values.
+#[derive(Debug, Clone, Default)]
+enum Keys {
+    #[default]
+    Empty,
+    One(KeyValue),
+    Many(Vec<KeyValue>),
+}
+
+impl Keys {
+    fn as_slice(&self) -> &[KeyValue] {
+        match self {
+            Keys::Empty => &[],
+            Keys::One(value) => std::slice::from_ref(value),
+            Keys::Many(values) => values,
+        }
+    }
+}
+
+impl std::ops::Deref for Keys {
+    type Target = [KeyValue];
+
+    fn deref(&self) -> &[KeyValue] {
+        self.as_slice()
+    }
+}
+
+impl PartialEq for Keys {
+    fn eq(&self, other: &Keys) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Keys {}
+
+impl PartialOrd for Keys {
+    fn partial_cmp(&self, other: &Keys) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Keys {
+    fn cmp(&self, other: &Keys) -> Ordering {
+        self.as_slice().cmp(other.as_slice())
+    }
+}
+
 /// One entry of an index: its key values, the item it points at and its projected size.
 #[derive(Debug, Clone)]
 struct Entry {
-    partition: Vec<KeyValue>,
-    sort: Vec<KeyValue>,
+    partition: Keys,
+    sort: Keys,
     /// The item's position in the table, which is its table key's rank: ties of the index key
     /// are ordered by it, as by the table's primary key.
     item: usize,
@@ -282,14 +333,16 @@ impl Entry {
 }
 
 /// A map whose hasher has fixed keys, so that its order (and the store's Debug text) is the
-/// same every time: the keys are the design's own names and values, hashed to be found fast.
+/// same every time: SipHash, for keys a design chooses (entity names), which a hostile design
+/// could otherwise choose to collide in [`FastHashMap`]'s hash, making each insert search all
+/// the others.
 type FixedHashMap<K, V> = HashMap<K, V, BuildHasherDefault<DefaultHasher>>;
 
-/// A hash of a partition's key values, by which [`IndexStore::partition`] finds it.
+/// A hash of a partition's key values, by which [`IndexStore::partition`] finds it: the fast
+/// hash (SipHash was a tenth of building the store from 100,000 items, issue 13), since two
+/// partitions that share one cost a search, not a wrong answer, nor a slower map.
 fn partition_hash(partition: &[KeyValue]) -> u64 {
-    let mut hasher = DefaultHasher::new();
-    partition.hash(&mut hasher);
-    hasher.finish()
+    hash_of(partition)
 }
 
 /// The table itself or one of its secondary indexes, sorted.
@@ -310,7 +363,7 @@ pub struct IndexStore {
     /// for a hash two partitions share (those are searched for). A Query finds its partition
     /// here instead of by a binary search of every entry, each step of which missed the
     /// cache at 100,000 entries (issue 13).
-    partitions: FixedHashMap<u64, Option<(usize, usize)>>,
+    partitions: FastHashMap<u64, Option<(usize, usize)>>,
 }
 
 impl IndexStore {
@@ -370,11 +423,14 @@ impl IndexStore {
     /// Finds where each partition's entries are: what [`IndexStore::partition`] reads. The
     /// entries are sorted, so a partition's are next to each other.
     fn find_partitions(&mut self) {
-        let mut partitions = FixedHashMap::default();
+        // Counted first, so that the map is sized once instead of rehashed at each doubling.
+        let runs = || self.entries.chunk_by(|a, b| a.partition == b.partition);
+        let mut partitions =
+            FastHashMap::with_capacity_and_hasher(runs().count(), Default::default());
         let mut start = 0;
-        for run in self.entries.chunk_by(|a, b| a.partition == b.partition) {
+        for run in runs() {
             partitions
-                .entry(partition_hash(&run[0].partition))
+                .entry(partition_hash(run[0].partition.as_slice()))
                 .and_modify(|range| *range = None)
                 .or_insert(Some((start, start + run.len())));
             start += run.len();
@@ -386,13 +442,13 @@ impl IndexStore {
     fn partition(&self, partition: &[KeyValue]) -> &[Entry] {
         let entries = &self.entries;
         match self.partitions.get(&partition_hash(partition)) {
-            Some(Some((lo, hi))) if entries[*lo].partition == partition => &entries[*lo..*hi],
+            Some(Some((lo, hi))) if *entries[*lo].partition == *partition => &entries[*lo..*hi],
             // Two partitions with this hash: searched for.
             Some(None) => {
                 let lo = entries.partition_point(|e| e.partition.as_slice() < partition);
                 // From `lo` on, the partition's entries come first: equal keys, not compared
                 // by order.
-                let hi = lo + entries[lo..].partition_point(|e| e.partition == partition);
+                let hi = lo + entries[lo..].partition_point(|e| *e.partition == *partition);
                 &entries[lo..hi]
             }
             // No partition has this hash, or another partition has it alone.
@@ -540,55 +596,88 @@ pub struct LoadItem {
 }
 
 /// An item to load with its partition and sort key values.
-type KeyedLoad = (Vec<KeyValue>, Vec<KeyValue>, LoadItem);
+type KeyedLoad = (Keys, Keys, LoadItem);
 
+/// The values of `item`'s key `keys`, or the first key attribute it lacks (with why its value
+/// cannot be a key, when it has one).
 fn key_values<'k>(
     item: &Item,
     keys: &'k [KeyAttribute],
-) -> Result<Vec<KeyValue>, (&'k str, Option<String>)> {
+) -> Result<Keys, (&'k str, Option<String>)> {
+    let value = |k: &'k KeyAttribute| match item.get(&k.name) {
+        None => Err((k.name.as_str(), None)),
+        Some(v) => KeyValue::from_attribute(v, k.ty).map_err(|e| (k.name.as_str(), Some(e))),
+    };
+    let [first, rest @ ..] = keys else {
+        return Ok(Keys::Empty);
+    };
+    let first = value(first)?;
+    if rest.is_empty() {
+        return Ok(Keys::One(first));
+    }
     // A plain loop into an exact-size vector: this runs for every item and index on a load,
     // and most items are not in most indexes, so nothing is allocated before a key is found.
-    let mut out = Vec::new();
-    for k in keys {
-        match item.get(&k.name) {
-            None => return Err((&k.name, None)),
-            Some(v) => {
-                if out.is_empty() {
-                    out.reserve_exact(keys.len());
-                }
-                out.push(KeyValue::from_attribute(v, k.ty).map_err(|e| (k.name.as_str(), Some(e)))?)
-            }
-        }
+    let mut out = Vec::with_capacity(keys.len());
+    out.push(first);
+    for k in rest {
+        out.push(value(k)?);
     }
-    Ok(out)
+    Ok(Keys::Many(out))
 }
 
-/// An order-keeping summary of key values: the first value's variant, then the first 15 bytes
+/// An order-keeping summary of key values: the first value's variant, then the first 31 bytes
 /// of its text (a string's or binary's; none of a number), zero-padded. Where two summaries
 /// differ the values compare as they do (a zero pad is below any byte, and the variants are in
 /// [`KeyValue`]'s order), so that a sort follows the values' pointers only on a tie: it
-/// compared the full keys of 100,000 items, a cache miss each (issue 13).
-fn key_summary(values: &[KeyValue]) -> u128 {
+/// compared the full keys of 100,000 items, a cache miss each (issue 13). 31 bytes, not 15:
+/// keys share long beginnings (`PARENT123#parent_`, `CUSTOMER#cust_`), and 15 bytes left most
+/// of a table's comparisons to the full keys.
+fn key_summary(values: &[KeyValue]) -> (u128, u128) {
     let (variant, text): (u8, &[u8]) = match values.first() {
-        None => return 0,
+        None => return (0, 0),
         Some(KeyValue::S(s)) => (1, s.as_bytes()),
         Some(KeyValue::N(_)) => (2, &[]),
         Some(KeyValue::B(b)) => (3, b),
     };
-    let mut head = [0u8; 16];
+    let mut head = [0u8; 32];
     head[0] = variant;
-    let n = text.len().min(15);
+    let n = text.len().min(31);
     head[1..=n].copy_from_slice(&text[..n]);
-    u128::from_be_bytes(head)
+    let (high, low) = head.split_at(16);
+    (
+        u128::from_be_bytes(high.try_into().unwrap_or_default()),
+        u128::from_be_bytes(low.try_into().unwrap_or_default()),
+    )
+}
+
+/// Puts `items` in the order `order` gives (a permutation of their positions: `items[k]`
+/// becomes what `items[order[k]]` was) in place, each cycle of the permutation followed once:
+/// moving them into a list of options and out again into a third list copied 100,000 loads
+/// twice into memory never touched before (issue 13).
+fn permute<T>(items: &mut [T], mut order: Vec<usize>) {
+    const DONE: usize = usize::MAX;
+    for start in 0..items.len() {
+        let mut at = start;
+        while order[at] != DONE {
+            let from = order[at];
+            order[at] = DONE;
+            if from == start {
+                break;
+            }
+            items.swap(at, from);
+            at = from;
+        }
+    }
 }
 
 /// The positions of the summarised keys in the order of `cmp` (a total order, so that the
 /// unstable sort is exact), which the [`key_summary`]s decide wherever they differ.
 fn sorted_positions(
-    summaries: impl Iterator<Item = u128>,
+    summaries: impl Iterator<Item = (u128, u128)>,
     cmp: impl Fn(usize, usize) -> Ordering,
 ) -> Vec<usize> {
-    let mut keyed: Vec<(u128, usize)> = summaries.enumerate().map(|(at, s)| (s, at)).collect();
+    let mut keyed: Vec<((u128, u128), usize)> =
+        summaries.enumerate().map(|(at, s)| (s, at)).collect();
     keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| cmp(a.1, b.1)));
     keyed.into_iter().map(|(_, at)| at).collect()
 }
@@ -609,8 +698,15 @@ impl ItemStore {
                 indexes: Vec::new(),
             })
             .collect();
-        // Per table: each item's primary key values and the item, in load order.
+        // Per table: each item's primary key values and the item, in load order. A design of
+        // one table has every item there, so its list is sized for all of them up front: grown
+        // by doubling, each step copied every load so far into memory never touched before
+        // (100,000 loads at 10,000 entities, issue 13).
+        let items = items.into_iter();
         let mut keyed: Vec<Vec<KeyedLoad>> = vec![Vec::new(); tables.len()];
+        if let [only] = keyed.as_mut_slice() {
+            only.reserve(items.size_hint().0);
+        }
         let table_keys: Vec<(Vec<KeyAttribute>, Vec<KeyAttribute>)> = tables
             .iter()
             .map(|t| {
@@ -642,29 +738,24 @@ impl ItemStore {
                 }),
             }
         }
-        for (table, loads) in tables.iter_mut().zip(keyed) {
+        for (table, mut loads) in tables.iter_mut().zip(keyed) {
             // Table order, with load order among equal keys: the last of them wins, as a later
             // PutItem replaces an earlier one. Positions are sorted, not the loads themselves,
             // which would move every item's keys and attributes at each step of the sort.
             let order = sorted_positions(loads.iter().map(|l| key_summary(&l.0)), |a, b| {
                 (&loads[a].0, &loads[a].1, a).cmp(&(&loads[b].0, &loads[b].1, b))
             });
-            let mut slots: Vec<Option<KeyedLoad>> = loads.into_iter().map(Some).collect();
-            let mut table_entries: Vec<Entry> = Vec::with_capacity(order.len());
-            table.items.reserve(order.len());
-            for (rank, &at) in order.iter().enumerate() {
-                let replaced = order.get(rank + 1).is_some_and(|&next| {
-                    matches!(
-                        (&slots[at], &slots[next]),
-                        (Some(this), Some(next)) if this.0 == next.0 && this.1 == next.1
-                    )
-                });
+            permute(&mut loads, order);
+            let mut table_entries: Vec<Entry> = Vec::with_capacity(loads.len());
+            table.items.reserve(loads.len());
+            let mut loads = loads.into_iter().peekable();
+            while let Some((partition, sort, load)) = loads.next() {
+                let replaced = loads
+                    .peek()
+                    .is_some_and(|next| next.0 == partition && next.1 == sort);
                 if replaced {
                     continue;
                 }
-                let Some((partition, sort, load)) = slots[at].take() else {
-                    continue;
-                };
                 let size = item_size(&load.item);
                 table_entries.push(Entry {
                     partition,
@@ -701,7 +792,9 @@ impl ItemStore {
             // item (most items are in few of a table's indexes).
             let index_keys = table.table.indexes();
             let mut holding: Vec<Vec<usize>> = vec![Vec::new(); index_keys.len()];
-            let mut by_first_key: HashMap<&str, Vec<usize>> = HashMap::new();
+            // Hashed fast: a million attribute names looked up at 100,000 items, among the
+            // few names that key the table's indexes.
+            let mut by_first_key: FastHashMap<&str, Vec<usize>> = FastHashMap::default();
             for (at, keys) in index_keys.iter().enumerate() {
                 // The table's own entries are its items, keyed already.
                 if keys.kind == IndexKind::Table {
@@ -736,7 +829,7 @@ impl ItemStore {
                     projection: keys.projection.clone(),
                     entries: Vec::new(),
                     by_entity: FixedHashMap::default(),
-                    partitions: FixedHashMap::default(),
+                    partitions: FastHashMap::default(),
                 };
                 if index.kind == IndexKind::Table {
                     index.entries = std::mem::take(&mut table_entries);
@@ -783,8 +876,8 @@ impl ItemStore {
                         .cmp(&b.partition)
                         .then_with(|| a.position().cmp(&b.position()))
                 });
-                let mut slots: Vec<Option<Entry>> = entries.into_iter().map(Some).collect();
-                index.entries = order.iter().filter_map(|&at| slots[at].take()).collect();
+                permute(&mut entries, order);
+                index.entries = entries;
                 index.group_by_entity(&entities, &rank);
                 index.find_partitions();
                 built.push(index);
@@ -1002,8 +1095,8 @@ impl ItemStore {
         let partition = typed_values(&index.partition_key, &query.partition, true)?;
         let sort = typed_values(&index.sort_key, &query.sort_equal, true)?;
         let entries = index.partition(&partition);
-        let at = entries.partition_point(|e| e.sort < sort);
-        let found = entries.get(at).filter(|e| e.sort == sort);
+        let at = entries.partition_point(|e| *e.sort < *sort);
+        let found = entries.get(at).filter(|e| *e.sort == *sort);
         Ok((table, found))
     }
 
@@ -1032,7 +1125,7 @@ impl ItemStore {
         }
         let mut pages = Vec::with_capacity(queries.len());
         // (sort key, table key, page, item in page): merged by position, copied once at the end.
-        let mut rows: Vec<(Vec<KeyValue>, Vec<KeyValue>, usize, usize)> = Vec::new();
+        let mut rows: Vec<(Keys, Keys, usize, usize)> = Vec::new();
         let mut forward = true;
         let mut limit = None;
         for query in queries {
@@ -1274,11 +1367,11 @@ fn start_position(
     start: &Item,
     partition: &[KeyValue],
     bounds: &SortBounds,
-) -> Result<(Vec<KeyValue>, usize, bool), QueryError> {
+) -> Result<(Keys, usize, bool), QueryError> {
     let bad = |message: String| QueryError::BadStartKey(message);
     let start_partition = key_values(start, &index.partition_key)
         .map_err(|(a, _)| bad(format!("it has no valid `{a}`")))?;
-    if start_partition != partition {
+    if *start_partition != *partition {
         return Err(bad(
             "it is in another partition than the query's".to_string()
         ));

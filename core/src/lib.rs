@@ -18,6 +18,7 @@ pub mod edit;
 pub mod eval;
 pub mod examples;
 pub mod export;
+mod fast_hash;
 pub mod file;
 pub mod findings;
 #[doc(hidden)]

@@ -845,3 +845,23 @@ fn a_filter_drops_items_after_the_read_and_the_limit_counts_what_was_read() {
         "#]],
     );
 }
+
+#[test]
+fn permute_puts_each_item_where_the_order_says_through_every_cycle() {
+    // Cycles of one, two and three positions, and the whole list reversed.
+    let orders: [&[usize]; 4] = [
+        &[0, 1, 2, 3, 4],
+        &[1, 0, 2, 3, 4],
+        &[2, 0, 1, 4, 3],
+        &[4, 3, 2, 1, 0],
+    ];
+    let shown: Vec<String> = orders
+        .iter()
+        .map(|order| {
+            let mut items = vec!['a', 'b', 'c', 'd', 'e'];
+            permute(&mut items, order.to_vec());
+            items.into_iter().collect()
+        })
+        .collect();
+    expect![[r#"["abcde", "bacde", "cabed", "edcba"]"#]].assert_eq(&format!("{shown:?}"));
+}
