@@ -94,6 +94,31 @@ fn Editor(
     crate::compute::init(worker_status);
     provide_context(crate::compute::WorkerStatus(worker_status));
     request_animation_frame(move || when_idle(crate::compute::start));
+    // KP024's reads on the sample, measured by the worker for each revision of a design with a
+    // filtered read (`Store::measured` drops those for a revision the design has left).
+    Effect::new(move |_| {
+        let rev = store.revision(crate::store::Tracks::Semantics);
+        let job = store.with_untracked(|d| {
+            d.patterns
+                .iter()
+                .any(|p| !p.filter.is_empty())
+                .then(|| crate::jobs::Job::FilterReads { design: d.clone() })
+        });
+        let Some(job) = job else { return };
+        let ask = move || {
+            crate::compute::once(rev, job, move |answer| {
+                if let Ok(crate::jobs::Answer::FilterReads(reads)) = answer {
+                    store.measured(rev, reads);
+                }
+            });
+        };
+        // Not before the first paint: the worker is started after it, not by this.
+        if worker_status.get_untracked() == crate::compute::Status::Idle {
+            request_animation_frame(move || when_idle(ask));
+        } else {
+            ask();
+        }
+    });
     provide_context(library);
     if let Some(message) = message {
         session.warn(message);

@@ -76,6 +76,9 @@ pub enum Job {
         new: Design,
         items: BTreeMap<String, u64>,
     },
+    /// What each covered read with a filter reads and returns on the sample (KP024's input,
+    /// judged with the rest of the analysis on the main thread).
+    FilterReads { design: Design },
     /// The migration plan as a program in `language` (`typescript` or `python`).
     Program {
         old: Design,
@@ -110,6 +113,7 @@ pub enum Answer {
     Data(data::DataPage),
     Cost(cost::CostPage),
     Migrate(migrate::MigratePage),
+    FilterReads(Vec<keyplan_core::findings::FilterRead>),
     /// The request could not be read (a main module and a worker of different builds).
     Refused(String),
 }
@@ -186,6 +190,12 @@ impl Worker {
                 Answer::Cost(cost::page(loaded, &region))
             }
             Job::Migrate { old, new, items } => Answer::Migrate(migrate::page(&old, &new, items)),
+            Job::FilterReads { design } => {
+                Answer::FilterReads(keyplan_core::findings::filter_reads(
+                    &design,
+                    &keyplan_core::analysis::verdicts(&design),
+                ))
+            }
             Job::Program {
                 old,
                 new,
@@ -301,6 +311,30 @@ mod tests {
         assert!(
             matches!(&refused, Notice::Reply(r) if r.id == 9 && matches!(&r.answer, Answer::Refused(e) if e.contains("Frobnicate"))),
             "{refused:?}"
+        );
+    }
+
+    #[test]
+    fn the_filtered_reads_measured_in_the_worker_give_the_cli_analysis() {
+        let mut design = example();
+        let pattern = design
+            .patterns
+            .iter_mut()
+            .find(|p| p.name == "Get customer orders")
+            .expect("the example's pattern");
+        pattern.filter = vec![keyplan_core::model::FilterCondition::new(
+            "status",
+            keyplan_core::model::FilterOp::Eq,
+        )];
+        let Answer::FilterReads(reads) = Worker::default().answer(Job::FilterReads {
+            design: design.clone(),
+        }) else {
+            panic!("not reads");
+        };
+        assert_eq!(reads.len(), 1, "{reads:?}");
+        assert_eq!(
+            keyplan_core::analysis::analyze_measured(&design, Some(&reads)),
+            keyplan_core::analyze(&design)
         );
     }
 

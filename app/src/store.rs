@@ -6,8 +6,9 @@
 //! drag repaints cards and lines without re-analysing the design.
 
 use keyplan_core::edit::Edit;
+use keyplan_core::findings::FilterRead;
 use keyplan_core::history::History;
-use keyplan_core::{Analysis, Design, analyze};
+use keyplan_core::{Analysis, Design, analysis::analyze_measured};
 use leptos::prelude::*;
 
 /// The design and its history, changed together.
@@ -25,8 +26,11 @@ pub struct Store {
     revision: RwSignal<u64>,
     /// Bumped by every change of the document, card moves included.
     version: RwSignal<u64>,
-    /// What core says about the design, recomputed once per revision.
+    /// What core says about the design, recomputed once per revision, and again when the
+    /// worker has measured the design's filtered reads on the sample.
     pub analysis: Memo<Analysis>,
+    /// The filtered reads the worker measured (KP024's input), and the revision they are for.
+    measured: RwSignal<Option<(u64, Vec<FilterRead>)>>,
     /// The message of the last refused edit, for the toast.
     pub refusal: RwSignal<Option<String>>,
 }
@@ -38,16 +42,35 @@ impl Store {
             history: History::new(),
         });
         let revision = RwSignal::new(0u64);
+        let measured = RwSignal::new(None::<(u64, Vec<FilterRead>)>);
+        // KP024, the one finding that reads sample data, is judged on reads the worker
+        // measures (`measure`): this thread never generates a sample (issue 19). Until they
+        // come for this revision, the analysis has no KP024.
         let analysis = Memo::new(move |_| {
-            revision.track();
-            doc.with_untracked(|d| analyze(&d.design))
+            let rev = revision.get();
+            measured.with(|m| {
+                let reads = match m {
+                    Some((at, reads)) if *at == rev => reads.as_slice(),
+                    _ => &[],
+                };
+                doc.with_untracked(|d| analyze_measured(&d.design, Some(reads)))
+            })
         });
         Store {
             doc,
+            measured,
             revision,
             version: RwSignal::new(0),
             analysis,
             refusal: RwSignal::new(None),
+        }
+    }
+
+    /// Takes the worker's measurement of the filtered reads of revision `rev`; one for a
+    /// revision the design has left is dropped.
+    pub fn measured(&self, rev: u64, reads: Vec<FilterRead>) {
+        if rev == self.revision.get_untracked() {
+            self.measured.set(Some((rev, reads)));
         }
     }
 

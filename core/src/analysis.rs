@@ -24,9 +24,28 @@ pub fn verdict_of(design: &Design, pattern: &crate::model::AccessPattern) -> Ver
 /// Analyses a design: a verdict per pattern, then the findings. The design's tables, indexes
 /// and key templates are looked up once, for both.
 pub fn analyze(design: &Design) -> Analysis {
+    analyze_measured(design, None)
+}
+
+/// [`analyze`] with KP024 (the one finding that looks at sample data) judged on `reads`
+/// measured elsewhere ([`crate::findings::filter_reads`], in the browser app's worker), or
+/// measured here when `None`. Given no reads (`Some(&[])`), nothing samples and KP024 says
+/// nothing: what the app's main thread shows until the worker has measured (issue 19).
+pub fn analyze_measured(
+    design: &Design,
+    reads: Option<&[crate::findings::FilterRead]>,
+) -> Analysis {
     let prepared = crate::coverage::Prepared::new(design);
     let verdicts = crate::coverage::verdicts_of(&prepared);
-    let mut findings = crate::findings::findings_of(&prepared, &verdicts);
+    let measured;
+    let reads = match reads {
+        Some(reads) => reads,
+        None => {
+            measured = crate::findings::filter_reads(design, &verdicts);
+            &measured
+        }
+    };
+    let mut findings = crate::findings::findings_of(&prepared, &verdicts, reads);
     findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
     Analysis { verdicts, findings }
 }
@@ -51,6 +70,46 @@ mod tests {
             assert!(!alone.is_empty(), "{name} has no verdicts");
             assert_eq!(alone, analyze(&design).verdicts, "{name}");
         }
+    }
+
+    // issue 19: the app measures KP024's reads in its worker and judges them with the rest of
+    // the analysis; the result must be the analysis that measures them itself.
+    #[test]
+    fn reads_measured_apart_give_the_same_analysis() {
+        let mut designs = designs();
+        // The design of KP024's own test: filters that discard most of what they read.
+        designs.push((
+            "filtered",
+            crate::coverage::testing::design(
+                "
+                table shop PK SK
+                gsi GSI1 GSI1PK GSI1SK
+                entity Customer customerId | PK=CUSTOMER#{customerId} SK=PROFILE
+                entity Order orderId customerId email status=NEW|PAID|SHIPPED|DONE total:N | PK=CUSTOMER#{customerId} SK=ORDER#{orderId} GSI1PK=ORDERS GSI1SK={orderId}
+                read customer Customer by customerId
+                read one_order Order filter orderId =
+                read open Order filter status <>
+                read mine Order by customerId filter email =
+                ",
+            ),
+        ));
+        let mut warned = false;
+        for (name, design) in designs {
+            let whole = analyze(&design);
+            let reads = crate::findings::filter_reads(&design, &whole.verdicts);
+            assert_eq!(analyze_measured(&design, Some(&reads)), whole, "{name}");
+            let unmeasured = analyze_measured(&design, Some(&[]));
+            assert_eq!(unmeasured.verdicts, whole.verdicts, "{name}");
+            assert!(
+                !unmeasured.findings.iter().any(|f| f.code == "KP024"),
+                "{name}"
+            );
+            warned |= whole.findings.iter().any(|f| f.code == "KP024");
+        }
+        assert!(
+            warned,
+            "some design warns KP024, so the comparison means something"
+        );
     }
 
     // issue 13: `keyplan query` computes the verdict of its one pattern alone.

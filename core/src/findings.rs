@@ -49,13 +49,24 @@ mod capacity;
 mod filters;
 mod guidance;
 
+pub use filters::{FilterRead, filter_reads};
+
 /// Every finding for `design`, in design order.
 pub fn findings(design: &Design, verdicts: &[Verdict]) -> Vec<Finding> {
-    findings_of(&Prepared::new(design), verdicts)
+    findings_of(
+        &Prepared::new(design),
+        verdicts,
+        &filter_reads(design, verdicts),
+    )
 }
 
-/// [`findings`] of an already prepared design (the one coverage used).
-pub(crate) fn findings_of(prepared: &Prepared<'_>, verdicts: &[Verdict]) -> Vec<Finding> {
+/// [`findings`] of an already prepared design (the one coverage used), KP024 judged on
+/// `reads` (none: no KP024).
+pub(crate) fn findings_of(
+    prepared: &Prepared<'_>,
+    verdicts: &[Verdict],
+    reads: &[FilterRead],
+) -> Vec<Finding> {
     let design = prepared.design;
     let mut out = Findings(Vec::new());
     names(design, &mut out);
@@ -69,7 +80,7 @@ pub(crate) fn findings_of(prepared: &Prepared<'_>, verdicts: &[Verdict]) -> Vec<
     }
     patterns(prepared, verdicts, &mut out);
     capacity::hot_partitions(prepared, verdicts, &mut out);
-    filters::discarding(prepared, verdicts, &mut out);
+    filters::discarding(prepared, verdicts, reads, &mut out);
     capacity::item_collections(design, &mut out);
     guidance::multi_attribute_keys(prepared, verdicts, &mut out);
     guidance::tenant_in_gsi_partitions(prepared, &mut out);

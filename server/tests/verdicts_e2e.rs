@@ -325,6 +325,41 @@ fn a_filter_added_in_the_editor_shows_in_the_verdict_and_the_data_tab_reads_more
     });
 }
 
+// issue 19: KP024 (a filter that discards most of what it reads, judged on the sample) is
+// measured by the worker and judged on the main thread: the Findings tab shows it as
+// `keyplan check` does, and an edit that keeps the filter's read small takes it away.
+#[test]
+fn a_filter_that_discards_most_of_its_read_is_found_as_the_cli_finds_it() {
+    app_test_with_server(async |server, b| {
+        let file = std::fs::read_to_string(
+            browser::workspace().join("tests/fixtures/kp024-shop.keyplan.json"),
+        )
+        .expect("the fixture");
+        let design = keyplan_core::file::parse(&file).expect("it reads");
+        let cli: Vec<String> = keyplan_core::analyze(&design)
+            .findings
+            .iter()
+            .filter(|f| f.code == "KP024")
+            .map(|f| f.message.clone())
+            .collect();
+        assert_eq!(cli.len(), 1, "the CLI warns KP024 once: {cli:?}");
+        b.store_as_open_design(&file).await;
+        b.visit(&server.url).await;
+        b.find("[data-entity=Order]").await;
+        b.click("[data-testid=findings-tab]").await;
+        eventually(
+            "the Findings tab shows KP024 as the CLI says it",
+            || async {
+                b.texts("[data-testid=finding-row][data-code=KP024]")
+                    .await
+                    .iter()
+                    .any(|t| t.contains(&cli[0]))
+            },
+        )
+        .await;
+    });
+}
+
 #[test]
 fn applying_the_multi_attribute_offer_from_the_findings_keys_the_gsi_on_the_attributes() {
     // issue 16 item 7: a GSI sort key that joins `{total}#{orderId}` is offered as a

@@ -24,30 +24,79 @@ const MAX_DISCARDED: f64 = 0.9;
 /// Reads fewer items than this on the sample tell too little to warn about.
 const MIN_READ: usize = 10;
 
-/// KP024 for every covered read with a filter.
-pub(super) fn discarding(prepared: &Prepared<'_>, verdicts: &[Verdict], out: &mut Findings) {
-    let design = prepared.design;
+/// What a covered read with a filter reads and returns on the default sample: the measurement
+/// KP024 judges. Measured apart from the judgement so the browser app measures in its worker
+/// (the sample and the evaluator stay out of the module that paints) and judges on the main
+/// thread with the rest of the analysis (issue 19).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FilterRead {
+    /// The pattern's position in the design.
+    pub pattern: usize,
+    /// Items its key condition read.
+    pub read: usize,
+    /// Items the filter kept.
+    pub returned: usize,
+}
+
+/// The covered reads with a filter, with their verdicts, in design order.
+fn filtered<'d>(
+    design: &'d crate::model::Design,
+    verdicts: &'d [Verdict],
+) -> impl Iterator<Item = (usize, &'d AccessPattern, &'d Verdict)> {
     // The verdicts are the patterns', in design order: paired, not looked up by name (a
     // design can have 50,000 patterns).
-    let filtered: Vec<(&AccessPattern, &Verdict)> = design
+    design
         .patterns
         .iter()
         .zip(verdicts)
-        .filter(|(p, v)| !p.filter.is_empty() && v.operation == Operation::Query)
-        .collect();
-    if filtered.is_empty() {
-        return;
+        .enumerate()
+        .filter(|(_, (p, v))| !p.filter.is_empty() && v.operation == Operation::Query)
+        .map(|(i, (p, v))| (i, p, v))
+}
+
+/// Every covered read with a filter run on the default sample (none generated when there is
+/// no such read, or when the sample would be over [`MAX_ITEMS`]).
+pub fn filter_reads(design: &crate::model::Design, verdicts: &[Verdict]) -> Vec<FilterRead> {
+    if filtered(design, verdicts).next().is_none() {
+        return Vec::new();
     }
     let Ok(sample) = generate_within(design, &SampleConfig::default(), MAX_ITEMS) else {
-        return;
+        return Vec::new();
     };
     let store = ItemStore::build(design, sample.into_load_items());
-    for (pattern, verdict) in filtered {
-        let Ok(run) = run_pattern(design, &store, verdict, None) else {
+    filtered(design, verdicts)
+        .filter_map(|(pattern, _, verdict)| {
+            let run = run_pattern(design, &store, verdict, None).ok()?;
+            Some(FilterRead {
+                pattern,
+                read: run.result.scanned,
+                returned: run.result.items.len(),
+            })
+        })
+        .collect()
+}
+
+/// KP024 for every covered read with a filter, judged on `reads` (what [`filter_reads`]
+/// measured for this design and these verdicts).
+pub(super) fn discarding(
+    prepared: &Prepared<'_>,
+    verdicts: &[Verdict],
+    reads: &[FilterRead],
+    out: &mut Findings,
+) {
+    let design = prepared.design;
+    for measured in reads {
+        let Some((pattern, verdict)) = design
+            .patterns
+            .get(measured.pattern)
+            .zip(verdicts.get(measured.pattern))
+        else {
             continue;
         };
-        let read = run.result.scanned;
-        let returned = run.result.items.len();
+        if pattern.filter.is_empty() || verdict.operation != Operation::Query {
+            continue;
+        }
+        let (read, returned) = (measured.read, measured.returned);
         if read < MIN_READ {
             continue;
         }
