@@ -77,21 +77,11 @@ mod tests {
     #[test]
     fn reads_measured_apart_give_the_same_analysis() {
         let mut designs = designs();
-        // The design of KP024's own test: filters that discard most of what they read.
+        // The browser test's fixture: `one_order` reads all 30 sample orders to keep one.
         designs.push((
             "filtered",
-            crate::coverage::testing::design(
-                "
-                table shop PK SK
-                gsi GSI1 GSI1PK GSI1SK
-                entity Customer customerId | PK=CUSTOMER#{customerId} SK=PROFILE
-                entity Order orderId customerId email status=NEW|PAID|SHIPPED|DONE total:N | PK=CUSTOMER#{customerId} SK=ORDER#{orderId} GSI1PK=ORDERS GSI1SK={orderId}
-                read customer Customer by customerId
-                read one_order Order filter orderId =
-                read open Order filter status <>
-                read mine Order by customerId filter email =
-                ",
-            ),
+            crate::file::parse(include_str!("../../tests/fixtures/kp024-shop.keyplan.json"))
+                .expect("the fixture reads"),
         ));
         let mut warned = false;
         for (name, design) in designs {
