@@ -103,3 +103,29 @@ fn an_entitys_items_in_production_set_in_the_inspector_are_stored_and_counted() 
         orders_stored(b, "2800").await;
     });
 }
+
+// issue 19: a design of 400 patterns draws its pattern rows a chunk a frame (so opening the tab
+// is never one long task); every row is there once the chunks have come, in design order.
+#[test]
+fn every_patterns_row_of_a_large_design_is_drawn() {
+    app_test_with_server(async |server, b| {
+        let design = browser::generated_design(100);
+        b.store_as_open_design(&keyplan_core::file::to_string(&design))
+            .await;
+        b.visit(&server.url).await;
+        b.find("[data-entity=Entity099] .card-head").await;
+        b.click("[data-testid=tab-cost]").await;
+        b.find("[data-testid=pattern-costs]").await;
+        eventually("all 400 pattern rows", || async {
+            b.texts("[data-testid=pattern-costs] tbody tr").await.len() == 400
+        })
+        .await;
+        let rows = b.texts("[data-testid=pattern-costs] tbody tr").await;
+        let names: Vec<&str> = rows
+            .iter()
+            .map(|r| r.split('\t').next().unwrap_or_default().trim())
+            .collect();
+        let expected: Vec<&str> = design.patterns.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, expected);
+    });
+}
