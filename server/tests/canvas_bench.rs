@@ -117,6 +117,11 @@ async fn canvas_benchmark() {
     let design = generated_design(100);
     let (covered, reads) = keyplan_core::analyze(&design).coverage();
     let file = keyplan_core::file::to_string(&design);
+    // The design as a file, for profiling the page by hand (a browser's profiler on this same
+    // design): `KEYPLAN_BENCH_DESIGN=PATH scripts/bench-canvas`.
+    if let Some(path) = std::env::var_os("KEYPLAN_BENCH_DESIGN") {
+        std::fs::write(path, &file).expect("write the benchmark design");
+    }
 
     let server = start_server(&dist);
     let b = Browser::open().await;

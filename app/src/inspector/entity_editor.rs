@@ -82,6 +82,9 @@ pub fn EntityEditor(
         let name = name.clone();
         Memo::new(move |_| store.with(|d| d.entity(&name).cloned()))
     };
+    // The attribute rows are drawn from their own memo: a key-template keystroke changes the
+    // entity but not its attributes, and must not rebuild every row of the table below it.
+    let attributes = Memo::new(move |_| entity.with(|e| e.as_ref().map(|e| e.attributes.clone())));
     let tables = Memo::new(move |_| {
         store.with(|d| d.tables.iter().map(|t| t.name.clone()).collect::<Vec<_>>())
     });
@@ -264,7 +267,7 @@ pub fn EntityEditor(
                 <div class="attr-table" role="group" aria-label="Attributes">
                     {move || {
                         let name = n6.clone();
-                        entity.get().map(|e| e.attributes.into_iter().enumerate().map(|(at, a)| {
+                        attributes.get().map(|attributes| attributes.into_iter().enumerate().map(|(at, a)| {
                             attribute_row(name.clone(), at, a, offer)
                         }).collect_view())
                     }}
