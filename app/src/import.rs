@@ -88,7 +88,7 @@ pub fn from_worker(answer: Result<jobs::Answer, String>) -> Result<Opened, NotRe
             summary,
             notes,
         }) => Ok(Opened {
-            format: crate::jobs::format_named(&format).map_err(NotRead::Error)?,
+            format: format.parse::<Format>().map_err(NotRead::Error)?,
             design: *design,
             summary,
             notes,
