@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 
 use keyplan_core::Design;
 use keyplan_core::eval::ItemStore;
-use keyplan_core::import::{Format, ImportError};
+use keyplan_core::import::ImportError;
 use keyplan_core::sample::{MAX_SAMPLE_ITEMS, SampleConfig, generate_within};
 use serde::{Deserialize, Serialize};
 
@@ -330,7 +330,10 @@ mod tests {
         let Answer::Imported(Imported::Opened { format, design, .. }) = answer else {
             panic!("not opened: {answer:?}");
         };
-        assert_eq!(format.parse::<Format>(), Ok(Format::Keyplan));
+        assert_eq!(
+            format.parse::<keyplan_core::import::Format>(),
+            Ok(keyplan_core::import::Format::Keyplan)
+        );
         assert_eq!(*design, example());
         // A request from another build does not read: the reason comes back under its id.
         let refused: Notice = serde_json::from_str(
