@@ -12,7 +12,8 @@ mod browser;
 mod corpus_support;
 
 use browser::{
-    Browser, CONTROL, ESCAPE, app_test, eventually, open_app, prerequisites, start_server,
+    Browser, CONTROL, ESCAPE, app_test, app_test_with_server, eventually, open_app, prerequisites,
+    start_server,
 };
 use fantoccini::Locator;
 
@@ -728,4 +729,29 @@ async fn no_card_of_an_imported_corpus_design_lies_on_another() {
         problems.join("\n")
     );
     b.close().await;
+}
+
+// issue 19: the pattern list of a 400-pattern design is drawn a chunk a frame after the first
+// paint; every row arrives, in design order, and a pattern added afterwards is listed at once.
+#[test]
+fn every_pattern_of_a_large_design_is_listed_and_one_added_is_too() {
+    app_test_with_server(async |server, b| {
+        let design = browser::generated_design(100);
+        b.store_as_open_design(&keyplan_core::file::to_string(&design))
+            .await;
+        b.visit(&server.url).await;
+        b.find("[data-entity=Entity099] .card-head").await;
+        let names = "return [...document.querySelectorAll('[data-testid=pattern-row]')].map(r => r.dataset.pattern);";
+        eventually("all 400 pattern rows", || async {
+            b.js(names).await.as_array().map(Vec::len) == Some(400)
+        })
+        .await;
+        let listed = b.js(names).await;
+        let expected: Vec<&str> = design.patterns.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(listed, serde_json::json!(expected));
+        b.click("[data-entity=Entity007] .card-head").await;
+        b.click("[data-testid=add-pattern]").await;
+        b.find("[data-pattern='New access pattern']").await;
+        assert_eq!(b.js(names).await.as_array().map(Vec::len), Some(401));
+    });
 }

@@ -98,39 +98,18 @@ pub fn CostView() -> impl IntoView {
     }
 }
 
-/// Pattern rows drawn with the rest of the page; the others follow [`ROWS_PER_FRAME`] a frame.
-/// A design of 400 patterns drew every row in the task that opened the view, a long task of
-/// 58-79 ms on this 2-core machine (issue 19's long-task figure); in chunks, no frame holds more
-/// than a few milliseconds of rows, and every row is there a handful of frames later.
-const FIRST_ROWS: usize = 40;
-const ROWS_PER_FRAME: usize = 40;
-
-/// How many of `total` rows are drawn once `shown` are: one more chunk.
-fn next_chunk(shown: usize, total: usize) -> usize {
-    (shown + ROWS_PER_FRAME).min(total)
-}
-
 /// Each pattern's units and cost, drawn a chunk a frame.
 #[component]
 fn PatternCosts(rows: Vec<PatternRow>) -> impl IntoView {
     let total = rows.len();
     let rows = StoredValue::new(rows);
-    let shown = RwSignal::new(FIRST_ROWS.min(total));
-    Effect::new(move |_| {
-        let now = shown.get();
-        if now < total {
-            // Disposed with the view (another tab, another design): `try_set` does nothing.
-            request_animation_frame(move || {
-                shown.try_set(next_chunk(now, total));
-            });
-        }
-    });
+    let drawn = super::chunks::rows_drawn(move || total);
     view! {
         <table class="cost-table" data-testid="pattern-costs" aria-rowcount=total + 1>
             <thead><tr><th>"Access pattern"</th><th>"Operation"</th><th class="num">"Rate/s"</th><th class="num">"RRU"</th><th class="num">"WRU"</th><th class="num">"Monthly"</th></tr></thead>
             <tbody>
                 <For
-                    each=move || 0..shown.get()
+                    each=move || 0..drawn.get().min(total)
                     key=|at| *at
                     children=move |at| {
                         let p = rows.with_value(|rows| rows[at].clone());
@@ -148,22 +127,5 @@ fn PatternCosts(rows: Vec<PatternRow>) -> impl IntoView {
                 />
             </tbody>
         </table>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_chunks_reach_every_row_and_stop_there() {
-        let mut shown = FIRST_ROWS.min(401);
-        let mut frames = 0;
-        while shown < 401 {
-            shown = next_chunk(shown, 401);
-            frames += 1;
-        }
-        assert_eq!((shown, frames), (401, 10));
-        assert_eq!(next_chunk(3, 3), 3);
     }
 }

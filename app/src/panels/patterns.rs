@@ -62,6 +62,8 @@ pub fn PatternList() -> impl IntoView {
             })
         })
     });
+    // A design of hundreds of patterns draws its rows a chunk a frame (issue 19).
+    let drawn = super::chunks::rows_drawn(move || rows.with(Vec::len));
     view! {
         <div class="panel-body">
             <div class="panel-actions">
@@ -71,7 +73,7 @@ pub fn PatternList() -> impl IntoView {
             </div>
             <ul class="pattern-list" role="listbox" aria-label="Access patterns">
                 <For
-                    each=move || rows.get()
+                    each=move || rows.with(|rows| rows.iter().take(drawn.get()).cloned().collect::<Vec<_>>())
                     key=row_key
                     children=move |row| {
                         let Row { name, entities, badge, scan, condition } = row;
