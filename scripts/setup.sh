@@ -20,7 +20,8 @@ command -v cargo >/dev/null || {
 
 # --- Debian packages, only when one is missing -------------------------------------------
 missing=()
-for pkg in chromium chromium-driver; do
+# brotli: scripts/build.sh precompresses the app for `keyplan serve` at brotli's best quality.
+for pkg in chromium chromium-driver brotli; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || missing+=("$pkg")
 done
 command -v npm >/dev/null || missing+=(nodejs npm)

@@ -136,7 +136,13 @@ pub fn app(state: AppState) -> Router {
     let dist = state.dist.path();
     let index = std::fs::read_to_string(dist.join("index.html")).unwrap_or_default();
     let headers = security::Headers::for_index(&index);
-    let static_files = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
+    // The app's files are served precompressed where scripts/build.sh left `.br` and `.gz`
+    // copies beside them (brotli at its best quality, made once per build); a file without
+    // them is compressed on the fly by the layer below, which passes encoded answers through.
+    let static_files = ServeDir::new(dist)
+        .precompressed_br()
+        .precompressed_gzip()
+        .fallback(ServeFile::new(dist.join("index.html")));
     let hosts = state.hosts.clone();
     // Around the whole API router (not its routes), so the error shape also covers what the
     // router itself answers: a 405 with its `Allow`.

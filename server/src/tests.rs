@@ -91,6 +91,36 @@ async fn static_files_are_gzipped_when_the_client_accepts_it() {
     assert_eq!(headers[header::CONTENT_ENCODING], "gzip");
 }
 
+// scripts/build.sh leaves `.br` and `.gz` copies beside the app's files: they are sent as they
+// are (these stand-ins are not real compressed data, so only the file itself can answer with
+// them), in the encoding the browser prefers, and a file without them is still compressed.
+#[tokio::test]
+async fn precompressed_copies_are_served_as_they_are() {
+    let (dir, state) = built_app();
+    std::fs::write(dir.path().join("app.js.br"), "brotli copy").expect("write .br");
+    std::fs::write(dir.path().join("app.js.gz"), "gzip copy").expect("write .gz");
+    for (accepts, encoding, body) in [
+        ("gzip, deflate, br, zstd", "br", "brotli copy"),
+        ("gzip", "gzip", "gzip copy"),
+    ] {
+        let (status, headers, sent) =
+            get(state.clone(), "/app.js", &[("accept-encoding", accepts)]).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(headers[header::CONTENT_ENCODING], encoding, "{accepts}");
+        assert_eq!(
+            headers[header::CONTENT_TYPE],
+            "text/javascript",
+            "{accepts}"
+        );
+        assert_eq!(sent, body, "{accepts}");
+    }
+    // Without the copies, the layer compresses on the fly.
+    std::fs::remove_file(dir.path().join("app.js.br")).expect("remove .br");
+    let (_, headers, sent) = get(state, "/app.js", &[("accept-encoding", "br")]).await;
+    assert_eq!(headers[header::CONTENT_ENCODING], "br");
+    assert_ne!(sent, "brotli copy");
+}
+
 #[test]
 fn a_missing_dist_names_the_command_that_builds_it() {
     let dir = tempfile::tempdir().expect("temp dir");

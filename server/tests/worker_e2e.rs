@@ -97,6 +97,10 @@ fn dist_with_worker_loader(loader: impl FnOnce(&str) -> String) -> tempfile::Tem
     let path = copy.path().join("keyplan-worker_loader.js");
     let original = std::fs::read_to_string(&path).expect("the loader");
     std::fs::write(&path, loader(&original)).expect("write the loader");
+    // The build's precompressed copies of the loader would be served instead of the edit.
+    for copied in ["keyplan-worker_loader.js.br", "keyplan-worker_loader.js.gz"] {
+        let _ = std::fs::remove_file(copy.path().join(copied));
+    }
     copy
 }
 
