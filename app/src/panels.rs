@@ -3,6 +3,7 @@
 //! views themselves.
 
 mod center_tabs;
+mod chunks;
 mod cost_view;
 mod data_view;
 mod findings;
