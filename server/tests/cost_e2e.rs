@@ -110,10 +110,7 @@ fn an_entitys_items_in_production_set_in_the_inspector_are_stored_and_counted() 
 fn every_patterns_row_of_a_large_design_is_drawn() {
     app_test_with_server(async |server, b| {
         let design = browser::generated_design(100);
-        b.store_as_open_design(&keyplan_core::file::to_string(&design))
-            .await;
-        b.visit(&server.url).await;
-        b.find("[data-entity=Entity099] .card-head").await;
+        b.open_design(&server.url, &design).await;
         b.click("[data-testid=tab-cost]").await;
         b.find("[data-testid=pattern-costs]").await;
         eventually("all 400 pattern rows", || async {

@@ -737,10 +737,7 @@ async fn no_card_of_an_imported_corpus_design_lies_on_another() {
 fn every_pattern_of_a_large_design_is_listed_and_one_added_is_too() {
     app_test_with_server(async |server, b| {
         let design = browser::generated_design(100);
-        b.store_as_open_design(&keyplan_core::file::to_string(&design))
-            .await;
-        b.visit(&server.url).await;
-        b.find("[data-entity=Entity099] .card-head").await;
+        b.open_design(&server.url, &design).await;
         let names = "return [...document.querySelectorAll('[data-testid=pattern-row]')].map(r => r.dataset.pattern);";
         eventually("all 400 pattern rows", || async {
             b.js(names).await.as_array().map(Vec::len) == Some(400)

@@ -815,6 +815,18 @@ impl Browser {
             .expect("wait for the pending autosave");
     }
 
+    /// Opens the app at `url` on `design` (see [`Browser::store_as_open_design`]) and waits
+    /// for the card of its last entity.
+    pub async fn open_design(&self, url: &str, design: &Design) {
+        self.store_as_open_design(&keyplan_core::file::to_string(design))
+            .await;
+        self.visit(url).await;
+        if let Some(last) = design.entities.last() {
+            self.find(&format!("[data-entity={}] .card-head", last.name))
+                .await;
+        }
+    }
+
     /// Stores the design file `file` as the open local design in the layout keyplan used before
     /// IndexedDB (localStorage); the next visit migrates and opens it. The open page's pending autosave runs first, so it cannot
     /// overwrite this when the page goes.
