@@ -69,8 +69,8 @@ type Handlers = (
 struct Bridge {
     worker: Option<web_sys::Worker>,
     ready: bool,
-    /// Requests written before the worker said it was ready.
-    queue: Vec<String>,
+    /// Requests written before the worker said it was ready, as they will be posted.
+    queue: Vec<JsValue>,
     /// Each request sent and not answered, by id.
     pending: BTreeMap<u64, Callback>,
     next_id: u64,
@@ -156,7 +156,7 @@ fn received(text: &str) {
             });
             if let Some(worker) = worker {
                 for request in queue {
-                    let _ = worker.post_message(&JsValue::from_str(&request));
+                    let _ = worker.post_message(&request);
                 }
             }
             let restarted = BRIDGE.with_borrow(|b| b.crashes > 0);
@@ -227,9 +227,25 @@ pub fn next_id() -> u64 {
 /// Sends `job` (for design revision `rev`) as request `id`; `then` gets the reply, or why
 /// there is none. Starts the worker when it is not started.
 pub fn ask(id: u64, rev: u64, job: Job, then: impl FnOnce(Result<Reply, String>) + 'static) {
+    ask_with(id, rev, job, None, then);
+}
+
+/// [`ask`], with a file posted beside the request (a [`Job::ImportFile`]): the worker reads
+/// it, so this thread never copies its text (issue 19).
+fn ask_with(
+    id: u64,
+    rev: u64,
+    job: Job,
+    file: Option<&web_sys::File>,
+    then: impl FnOnce(Result<Reply, String>) + 'static,
+) {
     let text = match serde_json::to_string(&Request { id, rev, job }) {
-        Ok(t) => t,
+        Ok(t) => JsValue::from_str(&t),
         Err(e) => return then(Err(format!("the request could not be written: {e}"))),
+    };
+    let message: JsValue = match file {
+        Some(file) => js_sys::Array::of2(&text, file).into(),
+        None => text,
     };
     start();
     let worker = BRIDGE.with_borrow_mut(|b| {
@@ -240,7 +256,7 @@ pub fn ask(id: u64, rev: u64, job: Job, then: impl FnOnce(Result<Reply, String>)
         if b.ready {
             Ok(b.worker.clone())
         } else {
-            b.queue.push(text.clone());
+            b.queue.push(message.clone());
             Ok(None)
         }
     });
@@ -248,7 +264,7 @@ pub fn ask(id: u64, rev: u64, job: Job, then: impl FnOnce(Result<Reply, String>)
         // `start` failed: it said why, and `then` was not kept.
         Err(()) => {}
         Ok(Some(worker)) => {
-            if let Err(e) = worker.post_message(&JsValue::from_str(&text)) {
+            if let Err(e) = worker.post_message(&message) {
                 let callback = BRIDGE.with_borrow_mut(|b| b.pending.remove(&id));
                 if let Some(callback) = callback {
                     callback(Err(format!("the request could not be sent: {e:?}")));
@@ -353,6 +369,14 @@ pub fn is_current(latest: Option<u64>, id: u64, answered: Option<u64>, now: u64)
 /// import or a download, whose answer is wanted whatever the design does meanwhile).
 pub fn once(rev: u64, job: Job, then: impl FnOnce(Result<Answer, String>) + 'static) {
     ask(next_id(), rev, job, move |reply| {
+        then(reply.map(|r| r.answer))
+    });
+}
+
+/// Asks the worker to import `file`, which it reads itself; `then` gets the answer.
+pub fn import_file(file: &web_sys::File, then: impl FnOnce(Result<Answer, String>) + 'static) {
+    // An import opens a new design whatever the open one does meanwhile: no revision to match.
+    ask_with(next_id(), 0, Job::ImportFile, Some(file), move |reply| {
         then(reply.map(|r| r.answer))
     });
 }

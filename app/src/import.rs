@@ -11,7 +11,7 @@ use keyplan_core::Design;
 use keyplan_core::import::Format;
 use serde::Deserialize;
 
-use crate::jobs::{self, Imported, Job};
+use crate::jobs::{self, Imported};
 
 /// What the file picker and the drop zone offer: every extension a format core reads uses,
 /// modules included (the server reads those).
@@ -63,20 +63,6 @@ pub enum NotRead {
 pub fn is_module_name(file_name: &str) -> bool {
     let lower = file_name.to_ascii_lowercase();
     MODULE_EXTENSIONS.iter().any(|e| lower.ends_with(e))
-}
-
-/// Reads a file's text in whichever format it is in, in the worker; `then` gets what was read.
-/// A module (by its name, or by core's word that it needs the JavaScript parser) is
-/// [`NotRead::Module`].
-pub fn read(file_name: &str, text: &str, then: impl FnOnce(Result<Opened, NotRead>) + 'static) {
-    if is_module_name(file_name) {
-        return then(Err(NotRead::Module));
-    }
-    let job = Job::Import {
-        text: text.to_string(),
-    };
-    // An import opens a new design whatever the open one does meanwhile: no revision to match.
-    crate::compute::once(0, job, move |answer| then(from_worker(answer)));
 }
 
 /// What the worker's answer to an import means.
@@ -160,9 +146,11 @@ mod tests {
 
     /// What `read` gives for a file that is not a module by its name: the worker's answer.
     fn read_here(text: &str) -> Result<Opened, NotRead> {
-        from_worker(Ok(crate::jobs::Worker::default().answer(Job::Import {
-            text: text.to_string(),
-        })))
+        from_worker(Ok(crate::jobs::Worker::default().answer(
+            crate::jobs::Job::Import {
+                text: text.to_string(),
+            },
+        )))
     }
 
     #[test]

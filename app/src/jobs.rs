@@ -59,6 +59,9 @@ pub enum Job {
     Export { design: Design, target: String },
     /// A file's text, in whichever format core detects.
     Import { text: String },
+    /// [`Job::Import`] of the file posted beside the request (a `File` the worker reads
+    /// itself, so the page never copies a large file's text: issue 19).
+    ImportFile,
     /// The data view: the sample of `design` by table and index, the index `index` shown
     /// (table, index name; the first when `None`), its first `shown` items, and the pattern
     /// `pattern` evaluated on the sample.
@@ -186,6 +189,9 @@ impl Worker {
                     }),
             ),
             Job::Import { text } => Answer::Imported(import(&text)),
+            Job::ImportFile => {
+                Answer::Imported(Imported::Error("no file came with the request".to_string()))
+            }
             Job::Data {
                 design,
                 pattern,
@@ -218,11 +224,23 @@ impl Worker {
     /// Reads a request's JSON, does its job and writes the reply's JSON. A request that does
     /// not read gets [`Answer::Refused`] with the reason (under id 0 when not even that reads).
     pub fn answer_json(&mut self, text: &str) -> String {
+        self.answer_json_with(text, None)
+    }
+
+    /// [`Worker::answer_json`] for a request posted with a file: `file` is its text, or why it
+    /// could not be read; a [`Job::ImportFile`] imports it.
+    pub fn answer_json_with(&mut self, text: &str, file: Option<Result<String, String>>) -> String {
         let reply = match serde_json::from_str::<Request>(text) {
             Ok(Request { id, rev, job }) => Reply {
                 id,
                 rev,
-                answer: self.answer(job),
+                answer: match (job, file) {
+                    (Job::ImportFile, Some(Ok(text))) => self.answer(Job::Import { text }),
+                    (Job::ImportFile, Some(Err(e))) => Answer::Imported(Imported::Error(format!(
+                        "the file could not be read: {e}"
+                    ))),
+                    (job, _) => self.answer(job),
+                },
             },
             Err(e) => Reply {
                 id: serde_json::from_str::<serde_json::Value>(text)
@@ -385,6 +403,37 @@ mod tests {
                 Answer::Imported(Imported::Module)
             );
         }
+    }
+
+    #[test]
+    fn a_file_posted_beside_the_request_is_imported() {
+        let mut worker = Worker::default();
+        let request = serde_json::to_string(&Request {
+            id: 3,
+            rev: 0,
+            job: Job::ImportFile,
+        })
+        .expect("writes");
+        let imported = |reply: String| match serde_json::from_str::<Notice>(&reply) {
+            Ok(Notice::Reply(reply)) => match reply.answer {
+                Answer::Imported(imported) => imported,
+                other => panic!("not an import: {other:?}"),
+            },
+            other => panic!("not a reply: {other:?}"),
+        };
+        let file = keyplan_core::file::to_string(&example());
+        assert!(matches!(
+            imported(worker.answer_json_with(&request, Some(Ok(file)))),
+            Imported::Opened { design, .. } if *design == example()
+        ));
+        assert_eq!(
+            imported(worker.answer_json_with(&request, Some(Err("NotReadableError".into())))),
+            Imported::Error("the file could not be read: NotReadableError".into())
+        );
+        assert_eq!(
+            imported(worker.answer_json(&request)),
+            Imported::Error("no file came with the request".into())
+        );
     }
 
     #[test]

@@ -4,73 +4,78 @@
 //! what was read. Out of `app.rs` so the top bar and the dialogs that open designs do not
 //! import the app back (issue 14).
 
+use leptos::wasm_bindgen::JsValue;
+
 use crate::library::Library;
 use crate::session::Session;
 use crate::store::Store;
 
-/// Opens a file's text as a new local design: a keyplan design file, or anything
+/// Opens a file as a new local design: a keyplan design file, or anything
 /// `keyplan_core::import` recognises (NoSQL Workbench, the mcp schema.json, CloudFormation,
-/// Terraform, OneTable JSON). A JavaScript or TypeScript module (OneTable, ElectroDB) goes to
-/// the keyplan server's `POST /api/import` when the app is served by it. A keyplan design
-/// file stays linked to its file (`handle`, where the browser gave one): Save writes back to it.
-pub fn open_file_text(
+/// Terraform, OneTable JSON), read by the worker from the `File` itself, so this thread never
+/// copies its text (a 17.7 MB model cost it a 300 ms task: issue 19). A JavaScript or
+/// TypeScript module (OneTable, ElectroDB) goes to the keyplan server's `POST /api/import`
+/// when the app is served by it. A keyplan design file stays linked to its file (`handle`,
+/// where the browser gave one): Save writes back to it.
+pub fn open_file(
     library: &Library,
     store: &Store,
     session: &Session,
-    file_name: &str,
-    text: &str,
-    handle: Option<leptos::wasm_bindgen::JsValue>,
+    file: web_sys::File,
+    handle: Option<JsValue>,
 ) {
     let (library, store, session) = (*library, *store, *session);
-    let (name, kept) = (file_name.to_string(), text.to_string());
-    crate::import::read(file_name, text, move |read| {
-        opened_or_not(&library, &store, &session, &name, &kept, read, handle);
+    let name = file.name();
+    if crate::import::is_module_name(&name) {
+        return send_module(library, store, session, file);
+    }
+    let sent = file.clone();
+    crate::compute::import_file(&sent, move |answer| {
+        match crate::import::from_worker(answer) {
+            Ok(opened_file) => {
+                show_opened(&library, &store, &session, &name, opened_file, handle);
+            }
+            Err(crate::import::NotRead::Error(e)) => {
+                session.warn(crate::import::not_opened(&name, &e));
+            }
+            // Core's word that it is a module though its name does not say so.
+            Err(crate::import::NotRead::Module) => send_module(library, store, session, file),
+        }
     });
 }
 
-/// Opens what [`crate::import::read`] read, says why not, or hands a module to the server.
-fn opened_or_not(
-    library: &Library,
-    store: &Store,
-    session: &Session,
-    file_name: &str,
-    text: &str,
-    read: Result<crate::import::Opened, crate::import::NotRead>,
-    handle: Option<leptos::wasm_bindgen::JsValue>,
-) {
-    match read {
-        Ok(opened_file) => show_opened(library, store, session, file_name, opened_file, handle),
-        Err(crate::import::NotRead::Error(e)) => {
-            session.warn(crate::import::not_opened(file_name, &e));
+/// Hands a JavaScript or TypeScript module to the keyplan server, which reads it (the app's
+/// bundle leaves the JavaScript parser out), and opens what it read.
+fn send_module(library: Library, store: Store, session: Session, file: web_sys::File) {
+    leptos::task::spawn_local(async move {
+        let file_name = file.name();
+        let Some(text) = wasm_bindgen_futures::JsFuture::from(file.text())
+            .await
+            .ok()
+            .and_then(|t| t.as_string())
+        else {
+            return session.warn(format!("{file_name} could not be read"));
+        };
+        // The Run panel's probe: is this page served by `keyplan serve`?
+        match crate::api::engines().await {
+            crate::run::state::Engines::Available(_) => {}
+            crate::run::state::Engines::Unreachable(message) => {
+                return session.warn(crate::import::not_opened(&file_name, &message));
+            }
+            _ => return session.warn(crate::import::needs_server(&file_name)),
         }
-        Err(crate::import::NotRead::Module) => {
-            let (library, store, session) = (*library, *store, *session);
-            let (file_name, body) = (
-                file_name.to_string(),
-                crate::import::request_body(file_name, text),
-            );
-            leptos::task::spawn_local(async move {
-                // The Run panel's probe: is this page served by `keyplan serve`?
-                match crate::api::engines().await {
-                    crate::run::state::Engines::Available(_) => {}
-                    crate::run::state::Engines::Unreachable(message) => {
-                        return session.warn(crate::import::not_opened(&file_name, &message));
-                    }
-                    _ => return session.warn(crate::import::needs_server(&file_name)),
-                }
-                let answer = match crate::api::fetch("POST", "/api/import", Some(&body)).await {
-                    Ok((status, answer)) => crate::import::from_server(status, &answer),
-                    Err(message) => Err(message),
-                };
-                match answer {
-                    Ok(opened_file) => {
-                        show_opened(&library, &store, &session, &file_name, opened_file, None);
-                    }
-                    Err(e) => session.warn(crate::import::not_opened(&file_name, &e)),
-                }
-            });
+        let body = crate::import::request_body(&file_name, &text);
+        let answer = match crate::api::fetch("POST", "/api/import", Some(&body)).await {
+            Ok((status, answer)) => crate::import::from_server(status, &answer),
+            Err(message) => Err(message),
+        };
+        match answer {
+            Ok(opened_file) => {
+                show_opened(&library, &store, &session, &file_name, opened_file, None);
+            }
+            Err(e) => session.warn(crate::import::not_opened(&file_name, &e)),
         }
-    }
+    });
 }
 
 /// Opens what was read as a new local design and says what it was, with every note.
@@ -80,7 +85,7 @@ fn show_opened(
     session: &Session,
     file_name: &str,
     opened_file: crate::import::Opened,
-    handle: Option<leptos::wasm_bindgen::JsValue>,
+    handle: Option<JsValue>,
 ) {
     let opened = opened_file.message(file_name);
     let is_design_file = opened_file.is_design_file();
@@ -111,19 +116,11 @@ pub fn say_opened(session: &Session, message: String, notes: Vec<String>) {
     );
 }
 
-/// Reads the files of a drop or a file picker and opens each.
+/// Opens each file of a drop or a file picker.
 pub fn open_files(library: Library, store: Store, session: Session, files: web_sys::FileList) {
     for i in 0..files.length() {
-        let Some(file) = files.item(i) else { continue };
-        leptos::task::spawn_local(async move {
-            let name = file.name();
-            match wasm_bindgen_futures::JsFuture::from(file.text()).await {
-                Ok(value) => {
-                    let text = value.as_string().unwrap_or_default();
-                    open_file_text(&library, &store, &session, &name, &text, None);
-                }
-                Err(_) => session.warn(format!("{name} could not be read")),
-            }
-        });
+        if let Some(file) = files.item(i) {
+            open_file(&library, &store, &session, file, None);
+        }
     }
 }

@@ -212,10 +212,10 @@ fn downloaded(library: Library, session: Session, name: &str, text: &str) {
     }
 }
 
-/// A file chosen with the browser's open picker: its handle (Save writes back to it), its
-/// name and its text. `None` when the browser has no picker (use the file input) or the user
-/// cancelled (`Some(Err)` reports a file that could not be read).
-pub async fn pick_file() -> Option<Result<(JsValue, String, String), String>> {
+/// A file chosen with the browser's open picker: its handle (Save writes back to it) and the
+/// file (the worker reads its text). `None` when the browser has no picker (use the file
+/// input) or the user cancelled (`Some(Err)` reports a file that could not be opened).
+pub async fn pick_file() -> Option<Result<(JsValue, web_sys::File), String>> {
     let show = picker("showOpenFilePicker")?;
     let window = web_sys::window().map(JsValue::from).unwrap_or_default();
     let promise = show
@@ -227,14 +227,14 @@ pub async fn pick_file() -> Option<Result<(JsValue, String, String), String>> {
         Err(_) => return None,
     };
     let handle = js_sys::Array::from(&handles).get(0);
-    let read = async {
+    let file = async {
         let file: web_sys::FileSystemFileHandle = handle.clone().dyn_into()?;
-        let file: web_sys::File = JsFuture::from(file.get_file()).await?.dyn_into()?;
-        let text = JsFuture::from(file.text()).await?;
-        Ok::<_, JsValue>((file.name(), text.as_string().unwrap_or_default()))
+        JsFuture::from(file.get_file())
+            .await?
+            .dyn_into::<web_sys::File>()
     };
-    Some(match read.await {
-        Ok((name, text)) => Ok((handle, name, text)),
+    Some(match file.await {
+        Ok(file) => Ok((handle, file)),
         Err(e) => Err(describe(&e)),
     })
 }

@@ -89,8 +89,8 @@ pub fn TopBar() -> impl IntoView {
                         // file), else the file input.
                         leptos::task::spawn_local(async move {
                             match crate::save::pick_file().await {
-                                Some(Ok((handle, name, text))) => crate::opening::open_file_text(
-                                    &library, &store, &session, &name, &text, Some(handle),
+                                Some(Ok((handle, file))) => crate::opening::open_file(
+                                    &library, &store, &session, file, Some(handle),
                                 ),
                                 Some(Err(e)) if e.is_empty() => {}
                                 Some(Err(e)) => session.warn(format!("The file could not be read: {e}")),

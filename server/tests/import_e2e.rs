@@ -339,3 +339,25 @@ async fn on_a_static_host_import_from_engine_says_it_needs_keyplan_serve() {
     assert!(!b.has("[data-testid=engine-import-open]").await);
     b.close().await;
 }
+
+// issue 19: the worker reads an imported file itself; the page never takes its text (a 17.7 MB
+// model cost the page a 300 ms task copying it). Here the page cannot read files at all, and a
+// dropped template still opens.
+#[test]
+fn a_dropped_file_is_read_by_the_worker_not_the_page() {
+    app_test(async |b| {
+        b.js(
+            "Blob.prototype.text = () => Promise.reject(new Error('read by the page'));\
+              Blob.prototype.arrayBuffer = () => Promise.reject(new Error('read by the page'));\
+              return 0;",
+        )
+        .await;
+        let (template, _) = exported(Export::CloudFormationYaml);
+        b.drop_file("stack.yaml", &template).await;
+        let toast = b.toast_containing("stack.yaml").await;
+        assert!(
+            toast.starts_with("Opened stack.yaml as a CloudFormation template"),
+            "{toast}"
+        );
+    });
+}

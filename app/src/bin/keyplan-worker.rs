@@ -16,16 +16,40 @@ fn post(text: &str) {
     let _ = scope().post_message(&JsValue::from_str(text));
 }
 
+/// The text of the file posted beside a request, read synchronously (this is the worker's
+/// own thread), or why it could not be read.
+fn read_file(file: &JsValue) -> Result<String, String> {
+    let blob: &web_sys::Blob = file
+        .dyn_ref()
+        .ok_or_else(|| "what came with the request is not a file".to_string())?;
+    let reader = web_sys::FileReaderSync::new().map_err(|e| describe(&e))?;
+    reader.read_as_text(blob).map_err(|e| describe(&e))
+}
+
+/// A JavaScript error's name and message.
+fn describe(error: &JsValue) -> String {
+    error
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| format!("{}: {}", String::from(e.name()), String::from(e.message())))
+        .unwrap_or_else(|| format!("{error:?}"))
+}
+
 fn main() {
     std::panic::set_hook(Box::new(|info| {
         post(&notice_json(&Notice::Panicked(info.to_string())));
     }));
     let mut worker = Worker::default();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-        let Some(text) = event.data().as_string() else {
+        let data = event.data();
+        if let Some(text) = data.as_string() {
+            return post(&worker.answer_json(&text));
+        }
+        // A request with a file beside it, `[request, file]`: the file is read here.
+        let parts = js_sys::Array::from(&data);
+        let Some(text) = parts.get(0).as_string() else {
             return;
         };
-        post(&worker.answer_json(&text));
+        post(&worker.answer_json_with(&text, Some(read_file(&parts.get(1)))));
     });
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
