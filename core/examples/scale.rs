@@ -34,7 +34,7 @@
 //!
 //! The rows do what the CLI does, with its allocator (jemalloc): `cost` and `query` build the
 //! store from the sample (moved, not copied); `cost` computes the verdicts alone (no
-//! findings), `query` only its pattern's, as `keyplan cost` and `keyplan query` do.
+//! findings, no reasons), `query` only its pattern's, as `keyplan cost` and `keyplan query` do.
 //!
 //! The designs are [`keyplan_core::generated::design`], the one `benches/analysis.rs` uses at
 //! 200 entities: one table with 20 GSIs, entities in groups of five sharing a parent partition,
@@ -45,7 +45,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use keyplan_core::analysis::{verdict_of, verdicts};
+use keyplan_core::analysis::{verdict_of, verdicts_unexplained};
 use keyplan_core::analyze;
 use keyplan_core::eval::{self, ItemStore};
 use keyplan_core::export::{Target, export};
@@ -211,13 +211,14 @@ fn query(design: &Design) -> Option<eval::PatternRun> {
     eval::run_pattern(design, &store, &verdict, inputs).ok()
 }
 
-/// `keyplan cost FILE`: the sample moved into its store, the verdicts and the estimate.
+/// `keyplan cost FILE`: the sample moved into its store, the verdicts (without their
+/// reasons) and the estimate.
 fn cost(design: &Design) -> keyplan_core::cost::CostReport {
     let store = ItemStore::build(
         design,
         generate(design, &SampleConfig::default()).into_load_items(),
     );
-    let verdicts = verdicts(design);
+    let verdicts = verdicts_unexplained(design);
     keyplan_core::cost::estimate(
         design,
         &verdicts,

@@ -298,6 +298,14 @@ pub fn ts_template_text(s: &str) -> String {
 fn double_quoted(s: &str, control: impl Fn(u32) -> String) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
+    push_quoted_body(&mut out, s, &control, false);
+    out.push('"');
+    out
+}
+
+/// What [`double_quoted`] writes between the quotes, at the end of `out`; with `braces`, each
+/// `{` and `}` doubled as well, as a `format!` or f-string's literal text needs.
+fn push_quoted_body(out: &mut String, s: &str, control: &dyn Fn(u32) -> String, braces: bool) {
     for c in s.chars() {
         match c {
             '\\' => out.push_str("\\\\"),
@@ -305,12 +313,25 @@ fn double_quoted(s: &str, control: impl Fn(u32) -> String) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
+            '{' if braces => out.push_str("{{"),
+            '}' if braces => out.push_str("}}"),
             c if c.is_control() => out.push_str(&control(c as u32)),
             c => out.push(c),
         }
     }
-    out.push('"');
-    out
+}
+
+/// The literal text of a Rust `format!` string at the end of `out`: [`rs_str`]'s escapes
+/// (without its quotes), braces doubled. Written in place: the access code writes one for
+/// every literal piece of a key template (issue 13).
+pub fn push_rs_format_text(out: &mut String, s: &str) {
+    push_quoted_body(out, s, &|n| format!("\\u{{{n:x}}}"), true);
+}
+
+/// The literal text of a Python f-string at the end of `out`: [`py_str`]'s escapes (without
+/// its quotes), braces doubled.
+pub fn push_py_format_text(out: &mut String, s: &str) {
+    push_quoted_body(out, s, &|n| format!("\\u{n:04x}"), true);
 }
 
 /// A double-quoted Python string literal.
@@ -340,6 +361,16 @@ pub fn md_cell(s: &str) -> String {
 /// [`md_cell`] of `s` written at the end of `out`, for a document that writes its cells in
 /// place (50,000 pattern rows at 10,000 entities, issue 13).
 pub fn push_md_cell(out: &mut String, s: &str) {
+    // Most cells have none of the four: found by a pass with no early exit, which the compiler
+    // turns into vector instructions, then copied whole: a fifth of the byte-by-byte loop's
+    // instructions below on the 10,000-entity document's 308,000 cells (331M -> 59M, issue 13).
+    let special = s.bytes().fold(false, |found, byte| {
+        found | matches!(byte, b'\\' | b'|' | b'\n' | b'\r')
+    });
+    if !special {
+        out.push_str(s);
+        return;
+    }
     // One pass, copying the runs between the characters it replaces whole (an export writes a
     // cell per pattern and finding, 10,000s in a big design; char by char took a twentieth of
     // the 10,000-entity document, issue 13). The four are ASCII, so a byte never splits a char.
@@ -378,6 +409,15 @@ pub fn xml(s: &str) -> String {
 /// A `//` or `#` comment body on one line: the words of `s` (split at any whitespace) joined
 /// by single spaces.
 pub fn one_line(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    push_one_line(&mut out, s);
+    out
+}
+
+/// [`one_line`] of `s` written at the end of `out`: the access code writes a comment line
+/// per reason of every Scan (21 at 10,000 entities, 210,000 lines), each a string of its own
+/// before (issue 13).
+pub fn push_one_line(out: &mut String, s: &str) {
     // Most text is already one line of ASCII words, copied as it is: no byte outside ASCII,
     // no whitespace but single spaces between words.
     let mut after_space = true;
@@ -388,16 +428,15 @@ pub fn one_line(s: &str) -> String {
         fine
     });
     if plain && (!after_space || s.is_empty()) {
-        return s.to_string();
+        out.push_str(s);
+        return;
     }
-    let mut out = String::with_capacity(s.len());
-    for word in s.split_whitespace() {
-        if !out.is_empty() {
+    for (i, word) in s.split_whitespace().enumerate() {
+        if i > 0 {
             out.push(' ');
         }
         out.push_str(word);
     }
-    out
 }
 
 /// Whitespace for `char::is_whitespace` among ASCII bytes (`u8::is_ascii_whitespace` leaves

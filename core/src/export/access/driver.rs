@@ -121,7 +121,7 @@ pub(super) trait Dialect {
     /// The interpolation of `text` and `args`: a string-valued expression.
     fn interpolation(&self, text: &str, _args: &[String]) -> String {
         let [open, close] = Self::QUOTES;
-        format!("{open}{text}{close}")
+        [open, text, close].concat()
     }
 
     /// An expression drawing a write shard, 0 to `n` - 1.

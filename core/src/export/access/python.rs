@@ -39,10 +39,15 @@ impl Python {
     }
 
     fn params(&self, inputs: &[Input]) -> String {
-        inputs
-            .iter()
-            .map(|i| format!(", {}: {}", self.ident(&i.attr), input_type(i.ty)))
-            .collect()
+        // Pushed into one string, not a formatted string per parameter collected (issue 13).
+        let mut params = String::new();
+        for i in inputs {
+            params.push_str(", ");
+            params.push_str(&self.ident(&i.attr));
+            params.push_str(": ");
+            params.push_str(input_type(i.ty));
+        }
+        params
     }
 
     fn table(&self, name: &str) -> String {
@@ -267,8 +272,7 @@ impl Dialect for Python {
     /// Literal text is escaped; the expressions go in raw (they use single quotes, since an
     /// f-string expression cannot hold a backslash before Python 3.12).
     fn text(&self, text: &mut String, s: &str) {
-        let quoted = py_str(&s.replace('{', "{{").replace('}', "}}"));
-        text.push_str(&quoted[1..quoted.len() - 1]);
+        names::push_py_format_text(text, s);
     }
 
     fn preamble(&mut self, out: &mut String, design: &Design, calls: &[Call], _: &mut Scope) {
@@ -411,7 +415,9 @@ impl Dialect for Python {
     fn scan(&self, out: &mut String, f: &Function<'_>, s: &Scan) {
         self.page_signature(out, f, s.limit, "");
         for why in &s.why {
-            let _ = writeln!(out, "    # {}", names::one_line(why));
+            out.push_str("    # ");
+            names::push_one_line(out, why);
+            out.push('\n');
         }
         out.push_str("    # No index serves this pattern: this Scan reads the whole table.\n");
         let mut request = vec![(

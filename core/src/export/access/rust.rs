@@ -33,16 +33,18 @@ impl Rust {
     }
 
     fn params(&self, inputs: &[Input]) -> String {
-        inputs
-            .iter()
-            .map(|i| {
-                format!(
-                    ", {}: {}",
-                    self.ident(&i.attr),
-                    if i.ty == AttrType::N { "f64" } else { "&str" }
-                )
-            })
-            .collect()
+        // Pushed into one string, not a formatted string per parameter collected (issue 13).
+        let mut params = String::new();
+        for i in inputs {
+            params.push_str(", ");
+            params.push_str(&self.ident(&i.attr));
+            params.push_str(if i.ty == AttrType::N {
+                ": f64"
+            } else {
+                ": &str"
+            });
+        }
+        params
     }
 
     /// Statements binding each variable a key needs, read from an item (`text(&item, "x")?`);
@@ -237,10 +239,11 @@ impl Dialect for Rust {
     /// Every key value is an `AttributeValue` of the key's type, built from the string.
     fn value(&self, k: &TemplatedKey, var: &dyn Fn(&str) -> String) -> String {
         let text = self.string(&k.template, var);
+        // Joined, not formatted: a key value is written for every key of every call.
         match k.ty {
-            KeyType::S => format!("AttributeValue::S({text})"),
-            KeyType::N => format!("AttributeValue::N({text})"),
-            KeyType::B => format!("AttributeValue::B(Blob::new({text}))"),
+            KeyType::S => ["AttributeValue::S(", &text, ")"].concat(),
+            KeyType::N => ["AttributeValue::N(", &text, ")"].concat(),
+            KeyType::B => ["AttributeValue::B(Blob::new(", &text, "))"].concat(),
         }
     }
 
@@ -255,8 +258,7 @@ impl Dialect for Rust {
 
     /// A `format!` string: its text escaped as a string literal's, its braces doubled.
     fn text(&self, text: &mut String, s: &str) {
-        let quoted = rs_str(&s.replace('{', "{{").replace('}', "}}"));
-        text.push_str(&quoted[1..quoted.len() - 1]);
+        names::push_rs_format_text(text, s);
     }
 
     fn hole(&self, text: &mut String, args: &mut Vec<String>, expr: String) {
@@ -266,7 +268,19 @@ impl Dialect for Rust {
 
     fn interpolation(&self, text: &str, args: &[String]) -> String {
         let [open, close] = Self::QUOTES;
-        format!("{open}{text}{close}{})", args.join(", "))
+        let args_len: usize = args.iter().map(|a| a.len() + 2).sum();
+        let mut out = String::with_capacity(open.len() + text.len() + close.len() + args_len + 1);
+        out.push_str(open);
+        out.push_str(text);
+        out.push_str(close);
+        for (i, arg) in args.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(arg);
+        }
+        out.push(')');
+        out
     }
 
     fn preamble(&mut self, out: &mut String, design: &Design, calls: &[Call], _: &mut Scope) {
@@ -410,7 +424,9 @@ impl Dialect for Rust {
     fn scan(&self, out: &mut String, f: &Function<'_>, s: &Scan) {
         self.page_signature(out, f, "");
         for why in &s.why {
-            let _ = writeln!(out, "    // {}", names::one_line(why));
+            out.push_str("    // ");
+            names::push_one_line(out, why);
+            out.push('\n');
         }
         out.push_str("    // No index serves this pattern: this Scan reads the whole table.\n");
         let _ = writeln!(

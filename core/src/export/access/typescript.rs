@@ -436,7 +436,9 @@ impl Dialect for TypeScript {
 
     fn scan(&self, out: &mut String, f: &Function<'_>, s: &Scan) {
         for why in &s.why {
-            let _ = writeln!(out, "// {}", names::one_line(why));
+            out.push_str("// ");
+            names::push_one_line(out, why);
+            out.push('\n');
         }
         self.page_signature(out, f);
         out.push_str("  // No index serves this pattern: this Scan reads the whole table.\n");
