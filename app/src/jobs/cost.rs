@@ -123,7 +123,7 @@ pub fn page(loaded: &Loaded, region: &str) -> CostPage {
         total: dollars(r.monthly_total),
         requests: dollars(r.monthly_request_cost),
         storage_cost: dollars(r.monthly_storage_cost),
-        sample_only: r.sample_only_note(),
+        sample_only: sample_only(&r.sample_only),
         billing,
         hot,
         patterns: r
@@ -155,8 +155,31 @@ pub fn page(loaded: &Loaded, region: &str) -> CostPage {
     }
 }
 
+/// Entities named in the storage note before the rest are counted.
+const NAMED: usize = 5;
+
+/// The storage note in the app's words: which entities' stored items are only the sample's (a
+/// few named, the rest counted: a 100-entity design listed all 100) and where the app sets a
+/// real figure (core's note names the CLI's `--stored` and the file's `volume`).
+fn sample_only(names: &[String]) -> Option<String> {
+    let listed = match names.len() {
+        0 => return None,
+        n if n <= NAMED => names.join(", "),
+        n => format!("{} and {} more", names[..NAMED].join(", "), n - NAMED),
+    };
+    Some(format!(
+        "Storage counts only the sample's items for {listed}: set \u{201c}Items in production\u{201d} in {} inspector for a real figure.",
+        if names.len() == 1 {
+            "its"
+        } else {
+            "each one's"
+        }
+    ))
+}
+
 #[cfg(test)]
 mod tests {
+    use super::sample_only;
     use crate::jobs::{Answer, Job, Worker};
 
     #[test]
@@ -202,5 +225,24 @@ mod tests {
         );
         let elsewhere = page(&mut worker, "eu-west-1");
         assert_ne!(elsewhere.total, here.total, "another Region's prices");
+    }
+
+    #[test]
+    fn the_storage_note_names_a_few_entities_and_counts_the_rest() {
+        let names = |n: usize| (0..n).map(|i| format!("E{i}")).collect::<Vec<_>>();
+        assert_eq!(sample_only(&[]), None);
+        assert_eq!(
+            sample_only(&names(1)).as_deref(),
+            Some(
+                "Storage counts only the sample's items for E0: set \u{201c}Items in production\u{201d} in its inspector for a real figure."
+            )
+        );
+        let many = sample_only(&names(100)).expect("a note");
+        assert!(
+            many.starts_with(
+                "Storage counts only the sample's items for E0, E1, E2, E3, E4 and 95 more: set"
+            ),
+            "{many}"
+        );
     }
 }
