@@ -22,10 +22,11 @@ use run_support::{repo, tool};
 mod corpus_support;
 mod run_support;
 
-/// What a run of generated code on moto needs: the tool at `relative`, moto_server and the
-/// seed; `None` when a tool is missing (each says so, see [`tool`]).
+/// What a run of generated code on moto needs: the tool at `relative`, the Python that starts
+/// moto ([`run_support::moto_command`]) and the seed; `None` when a tool is missing (each says
+/// so, see [`tool`]).
 fn moto_run(relative: &str) -> Option<(std::path::PathBuf, std::path::PathBuf, Seed)> {
-    match (tool(relative), run_support::moto_binary()) {
+    match (tool(relative), run_support::moto_python()) {
         (Some(tool), Some(moto)) => Some((tool, moto, Seed::new())),
         _ => None,
     }
@@ -239,23 +240,22 @@ struct Moto {
 }
 
 impl Moto {
-    fn start(moto_server: &Path) -> Moto {
+    fn start(moto_python: &Path) -> Moto {
         let port = TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .expect("a free port")
             .port();
-        let child = Command::new(moto_server)
-            .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+        let child = run_support::moto_command(moto_python, port)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .expect("moto_server starts");
+            .expect("moto starts");
         let moto = Moto { child, port };
         let started = Instant::now();
         while TcpStream::connect(("127.0.0.1", port)).is_err() {
             assert!(
                 started.elapsed() < Duration::from_secs(30),
-                "moto_server did not listen on {port} within 30 s"
+                "moto did not listen on {port} within 30 s"
             );
             std::thread::sleep(Duration::from_millis(50));
         }
@@ -350,7 +350,7 @@ print(json.dumps({"reads": results, "writes": written}))
 
 #[test]
 fn generated_python_returns_on_moto_what_core_evaluation_returns_for_the_seed() {
-    let Some((python, moto_server, seed)) = moto_run(".tools/venv/bin/python") else {
+    let Some((python, moto_python, seed)) = moto_run(".tools/venv/bin/python") else {
         return;
     };
     let (design, sample) = (&seed.design, &seed.sample);
@@ -423,7 +423,7 @@ fn generated_python_returns_on_moto_what_core_evaluation_returns_for_the_seed() 
     );
     let driver = write("driver.py", DRIVER);
 
-    let moto = Moto::start(&moto_server);
+    let moto = Moto::start(&moto_python);
     let (ok, output) = run(Command::new(python)
         .arg(driver)
         .arg(module)
@@ -636,7 +636,7 @@ const read = (path) => JSON.parse(fs.readFileSync(path, 'utf8'));
 
 #[test]
 fn generated_typescript_returns_on_moto_what_core_evaluation_returns_for_the_seed() {
-    let Some((tsc, moto_server, seed)) = moto_run(".tools/node_modules/.bin/tsc") else {
+    let Some((tsc, moto_python, seed)) = moto_run(".tools/node_modules/.bin/tsc") else {
         return;
     };
     // Inside .tools, so node and tsc resolve the npm packages there.
@@ -668,7 +668,7 @@ fn generated_typescript_returns_on_moto_what_core_evaluation_returns_for_the_see
     std::fs::write(&driver, TS_DRIVER).expect("write driver");
     let (tables, items, runs) = seed.write_inputs(dir.path());
 
-    let moto = Moto::start(&moto_server);
+    let moto = Moto::start(&moto_python);
     let (ok, output) = run(Command::new("node")
         .arg("--no-warnings")
         .arg(&driver)

@@ -1,14 +1,23 @@
 //! Loading the sample items: BatchWriteItem, 25 items a request, several requests in flight,
 //! unprocessed items and throttling retried with exponential backoff and full jitter.
 //!
-//! Every item is written exactly once to the run's own table name for its design table; the
-//! loader never reads. Deletes ([`write_all`]) are a migration's, of keys it moved. Progress is reported as items are acknowledged.
+//! Every item is written exactly once to the run's own table name for its design table. Deletes
+//! ([`write_all`]) are a migration's, of keys it moved. Progress is reported as items are
+//! acknowledged.
+//!
+//! A load is checked before a run reads: each table is counted (a consistent `Select=COUNT`
+//! Scan) and must hold the items written to it. An engine can acknowledge a write it does not
+//! keep (moto's server loses the items of a new partition that two requests write into at
+//! once); its run fails naming the table and the items missing, instead of reporting
+//! mismatches that blame the design.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, ReturnConsumedCapacity, WriteRequest};
+use aws_sdk_dynamodb::types::{
+    DeleteRequest, PutRequest, ReturnConsumedCapacity, Select, WriteRequest,
+};
 use futures_util::StreamExt;
 use keyplan_core::Item;
 use keyplan_core::limits::MAX_BATCH_WRITE_ITEMS;
@@ -31,10 +40,12 @@ pub struct Loaded {
     pub consumed_capacity: f64,
 }
 
-/// Writes `items` (engine table name, item) and calls `progress(written, total)` after each
-/// acknowledged batch. A batch is converted to the SDK's form only when it is sent, so a run
-/// never holds its sample twice. Once `cancel` fires no batch is sent any more (the ones in
-/// flight finish) and the load ends with [`RunError::Cancelled`].
+/// Writes `items` (engine table name, item) into tables created for them (empty, and no two
+/// items with one key), calls `progress(written, total)` after each acknowledged batch, then
+/// checks that each table holds as many items as were written to it ([`RunError::Engine`]
+/// when not). A batch is converted to the SDK's form only when it is sent, so a run never
+/// holds its sample twice. Once `cancel` fires no batch is sent any more (the ones in flight
+/// finish) and the load ends with [`RunError::Cancelled`].
 pub async fn load(
     engine: &Engine,
     items: &[(&str, &Item)],
@@ -42,7 +53,54 @@ pub async fn load(
     progress: &(dyn Fn(usize, usize) + Send + Sync),
 ) -> Result<Loaded, RunError> {
     let writes: Vec<(&str, Write<'_>)> = items.iter().map(|(t, i)| (*t, Write::Put(i))).collect();
-    write_all(engine, &writes, cancel, progress).await
+    let loaded = write_all(engine, &writes, cancel, progress).await?;
+    let mut written: BTreeMap<&str, usize> = BTreeMap::new();
+    for (table, _) in items {
+        *written.entry(table).or_default() += 1;
+    }
+    for (table, written) in written {
+        if cancel.is_cancelled() {
+            return Err(RunError::Cancelled);
+        }
+        let held = count(engine, table).await?;
+        if held != written {
+            return Err(RunError::Engine {
+                engine: engine.name.clone(),
+                what: "keep the sample items it acknowledged".to_string(),
+                detail: format!(
+                    "table `{table}` holds {held} items after {written} were written and \
+                     acknowledged (moto's server, for one, loses the items of a new partition \
+                     that two requests write into at once)"
+                ),
+            });
+        }
+    }
+    Ok(loaded)
+}
+
+/// How many items `table` holds: a consistent `Select=COUNT` Scan, page by page. On Amazon
+/// DynamoDB it reads 4 KB a read unit where the load wrote at most 1 KB a write unit: at most a
+/// quarter as many units as the load.
+async fn count(engine: &Engine, table: &str) -> Result<usize, RunError> {
+    let mut held = 0;
+    let mut start = None;
+    loop {
+        let page = engine
+            .client
+            .scan()
+            .table_name(table)
+            .select(Select::Count)
+            .consistent_read(true)
+            .set_exclusive_start_key(start.take())
+            .send()
+            .await
+            .map_err(|err| run_error(engine, &format!("count the items of `{table}`"), &err))?;
+        held += usize::try_from(page.count()).unwrap_or(0);
+        match page.last_evaluated_key() {
+            Some(key) if !key.is_empty() => start = Some(key.clone()),
+            _ => return Ok(held),
+        }
+    }
 }
 
 /// One write of a batch: an item put, or the key of an item deleted.

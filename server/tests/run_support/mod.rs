@@ -84,20 +84,36 @@ pub fn tool(relative: &str) -> Option<PathBuf> {
     None
 }
 
-/// The workspace's moto_server, or `None` with the skip message ([`tool`]).
-pub fn moto_binary() -> Option<PathBuf> {
-    tool(".tools/venv/bin/moto_server")
+/// The venv's Python with moto installed, to start the tests' moto with ([`moto_command`]),
+/// or `None` with the skip message ([`tool`]).
+pub fn moto_python() -> Option<PathBuf> {
+    tool(".tools/venv/bin/moto_server")?;
+    tool(".tools/venv/bin/python")
+}
+
+/// The command that starts moto on `port` of 127.0.0.1, answering one request at a time:
+/// `moto_server` serves requests on concurrent threads, and moto's models are not safe for that
+/// (two concurrent writes into one new partition can lose acknowledged items; the reasons and
+/// the evidence are in `serial_moto.py`).
+pub fn moto_command(python: &std::path::Path, port: u16) -> Command {
+    let mut command = Command::new(python);
+    command
+        .arg(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/run_support/serial_moto.py"),
+        )
+        .args(["-H", "127.0.0.1", "-p", &port.to_string()]);
+    command
 }
 
 /// Starts moto and waits until a signed ListTables answers (polled every 50 ms).
 pub async fn start_moto() -> Option<(Moto, Engine)> {
-    let binary = moto_binary()?;
+    let python = moto_python()?;
     let port = {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         listener.local_addr().unwrap().port()
     };
-    let child = Command::new(binary)
-        .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+    let child = moto_command(&python, port)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
