@@ -276,6 +276,23 @@ fn import(text: &str) -> Imported {
     }
 }
 
+/// The largest file the app reads: a design file has no bound of its own in core (another
+/// tool's file is bounded at 32 MB there), but the page keeps the whole design in memory and
+/// in IndexedDB, and a file is read whole before anything can be said of it. 256 MB is over ten
+/// times the 80,000-item model the tests open.
+pub const MAX_FILE_BYTES: f64 = 256e6;
+
+/// Why a file of `bytes` is not read, before a byte of it is: the worker reads a file whole.
+pub fn file_too_large(bytes: f64) -> Option<String> {
+    (bytes > MAX_FILE_BYTES).then(|| {
+        format!(
+            "it is {:.0} MB; the app opens files up to {:.0} MB",
+            bytes / 1e6,
+            MAX_FILE_BYTES / 1e6
+        )
+    })
+}
+
 /// Whether two designs differ at most in their layout, the one part of a design no sample
 /// item, verdict or cost reads (the store's [`crate::store::Tracks::Semantics`] does not count
 /// card moves either). Every other field is named, so a field added to `Design` must be
@@ -403,6 +420,16 @@ mod tests {
                 Answer::Imported(Imported::Module)
             );
         }
+    }
+
+    #[test]
+    fn a_file_too_large_is_refused_by_its_size() {
+        assert_eq!(file_too_large(21e6), None);
+        assert_eq!(file_too_large(MAX_FILE_BYTES), None);
+        assert_eq!(
+            file_too_large(1.5e9).as_deref(),
+            Some("it is 1500 MB; the app opens files up to 256 MB")
+        );
     }
 
     #[test]

@@ -361,3 +361,32 @@ fn a_dropped_file_is_read_by_the_worker_not_the_page() {
         );
     });
 }
+
+// A file over the app's bound (256 MB) is refused by its size before the worker reads a byte of
+// it, and says so; the open design stays.
+#[test]
+fn a_file_too_large_to_open_is_refused_by_its_size() {
+    app_test(async |b| {
+        b.js_async(
+            "const done = arguments[0];\
+             const dt = new DataTransfer();\
+             dt.items.add(new File([new Uint8Array(300 * 1000 * 1000)], 'huge.json'));\
+             const app = document.querySelector('.app');\
+             app.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));\
+             app.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));\
+             done(0);",
+            Vec::new(),
+        )
+        .await;
+        let toast = b.toast_containing("huge.json").await;
+        assert_eq!(
+            toast.lines().next().unwrap_or_default(),
+            "huge.json could not be opened: the file could not be read: it is 300 MB; the app opens files up to 256 MB",
+            "{toast}"
+        );
+        assert_eq!(
+            b.text("[data-testid=design-title]").await,
+            "Order management"
+        );
+    });
+}

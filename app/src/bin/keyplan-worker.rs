@@ -17,11 +17,15 @@ fn post(text: &str) {
 }
 
 /// The text of the file posted beside a request, read synchronously (this is the worker's
-/// own thread), or why it could not be read.
+/// own thread), or why it could not be read (a file over the app's bound is not read at all).
 fn read_file(file: &JsValue) -> Result<String, String> {
     let blob: &web_sys::Blob = file
         .dyn_ref()
         .ok_or_else(|| "what came with the request is not a file".to_string())?;
+    // Bounded before it is read: the whole text would be in memory twice over.
+    if let Some(why) = keyplan_app::jobs::file_too_large(blob.size()) {
+        return Err(why);
+    }
     let reader = web_sys::FileReaderSync::new().map_err(|e| describe(&e))?;
     reader.read_as_text(blob).map_err(|e| describe(&e))
 }
