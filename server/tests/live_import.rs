@@ -212,7 +212,7 @@ fn table_keys(design: &Design, entity: &Entity) -> Vec<String> {
 }
 
 /// Items in each of `tables`, counted with a `Select=COUNT` scan.
-async fn counts(engine: &Engine, tables: &[String]) -> Vec<(String, i32)> {
+async fn counts(engine: &Engine, tables: &[String]) -> Vec<(String, usize)> {
     let mut out = Vec::new();
     for table in tables {
         out.push((table.clone(), item_count(engine, table).await));

@@ -81,7 +81,7 @@ pub async fn load(
 /// How many items `table` holds: a consistent `Select=COUNT` Scan, page by page. On Amazon
 /// DynamoDB it reads 4 KB a read unit where the load wrote at most 1 KB a write unit: at most a
 /// quarter as many units as the load.
-async fn count(engine: &Engine, table: &str) -> Result<usize, RunError> {
+pub async fn count(engine: &Engine, table: &str) -> Result<usize, RunError> {
     let mut held = 0;
     let mut start = None;
     loop {

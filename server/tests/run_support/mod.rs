@@ -267,26 +267,12 @@ pub async fn create_bystander(engine: &Engine, name: &str) -> Vec<BTreeMap<Strin
     scan_all(engine, name).await
 }
 
-/// How many items `table` holds, counted by a paged `Select=COUNT` scan (reads nothing else).
-pub async fn item_count(engine: &Engine, table: &str) -> i32 {
-    let mut count = 0;
-    let mut start = None;
-    loop {
-        let page = engine
-            .client
-            .scan()
-            .table_name(table)
-            .select(aws_sdk_dynamodb::types::Select::Count)
-            .set_exclusive_start_key(start.take())
-            .send()
-            .await
-            .unwrap();
-        count += page.count();
-        match page.last_evaluated_key() {
-            Some(key) if !key.is_empty() => start = Some(key.clone()),
-            _ => return count,
-        }
-    }
+/// How many items `table` holds: the runner's own count after a load (a consistent, paged
+/// `Select=COUNT` scan).
+pub async fn item_count(engine: &Engine, table: &str) -> usize {
+    keyplan_server::runner::load::count(engine, table)
+        .await
+        .expect("count the table's items")
 }
 
 /// Every item of a table, as sorted text maps.
