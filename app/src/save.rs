@@ -102,7 +102,8 @@ fn is_abort(e: &JsValue) -> bool {
         .is_some_and(|n| n == "AbortError")
 }
 
-fn describe(e: &JsValue) -> String {
+/// A JavaScript error in words: its message, or what was thrown when it is not an `Error`.
+pub fn describe(e: &JsValue) -> String {
     e.dyn_ref::<js_sys::Error>()
         .map(|e| String::from(e.message()))
         .or_else(|| e.as_string())

@@ -26,16 +26,10 @@ fn read_file(file: &JsValue) -> Result<String, String> {
     if let Some(why) = keyplan_app::jobs::file_too_large(blob.size()) {
         return Err(why);
     }
-    let reader = web_sys::FileReaderSync::new().map_err(|e| describe(&e))?;
-    reader.read_as_text(blob).map_err(|e| describe(&e))
-}
-
-/// A JavaScript error's name and message.
-fn describe(error: &JsValue) -> String {
-    error
-        .dyn_ref::<js_sys::Error>()
-        .map(|e| format!("{}: {}", String::from(e.name()), String::from(e.message())))
-        .unwrap_or_else(|| format!("{error:?}"))
+    let reader = web_sys::FileReaderSync::new().map_err(|e| keyplan_app::save::describe(&e))?;
+    reader
+        .read_as_text(blob)
+        .map_err(|e| keyplan_app::save::describe(&e))
 }
 
 fn main() {

@@ -1,7 +1,7 @@
 //! Long lists drawn a chunk a frame (issue 19): the access patterns of a 400-pattern design and
-//! the Cost tab's pattern rows were each drawn whole in the task that showed them, the first a
-//! fifth of the page's first render, the second a long task of 58-79 ms under load on this
-//! 2-core machine. With [`rows_drawn`], the first [`FIRST_ROWS`] are drawn with the view and
+//! the Cost tab's pattern rows were each drawn whole in the task that showed them: the first in
+//! the page's first render, the second a long task of 58-79 ms under load on this 2-core
+//! machine. With [`rows_drawn`], the first [`FIRST_ROWS`] are drawn with the view and
 //! [`ROWS_PER_FRAME`] more in each following frame; once every row has been drawn, all are,
 //! so a row added later (a new pattern) appears at once.
 
