@@ -289,17 +289,81 @@ fn processes_where(keep: impl Fn(&u32) -> bool) -> Vec<u32> {
 struct Driver(Child);
 
 impl Driver {
-    fn start(port: u16) -> Driver {
-        Driver(
-            Command::new(CHROMEDRIVER)
-                .arg(format!("--port={port}"))
-                .process_group(0)
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("chromedriver starts"),
-        )
+    /// A chromedriver on a free port, once it says it is ready for sessions: its own `/status`
+    /// answer, not merely something listening there. The port is free when chosen but may be
+    /// taken before chromedriver binds it (by another test's server, or a connection's own
+    /// port); that chromedriver exits and another is started on another port, so that the
+    /// session is never asked of whatever holds the port (a `NotW3C("")` answer, once).
+    /// chromedriver's log goes to `log`, which [`Browser::open_with`] quotes if a session
+    /// cannot be had.
+    async fn start(log: &Path) -> (Driver, u16) {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let port = free_port();
+            let mut driver = Driver(
+                Command::new(CHROMEDRIVER)
+                    .arg(format!("--port={port}"))
+                    .arg(format!("--log-path={}", log.display()))
+                    .process_group(0)
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .spawn()
+                    .expect("chromedriver starts"),
+            );
+            loop {
+                assert!(
+                    Instant::now() < deadline,
+                    "chromedriver was not ready for sessions within {PATIENCE:?}; its log:\n{}",
+                    log_tail(log)
+                );
+                if driver.0.try_wait().ok().flatten().is_some() {
+                    // Exited: most likely the port was taken meanwhile. Another port.
+                    break;
+                }
+                if driver_ready(port) {
+                    return (driver, port);
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
     }
+}
+
+/// Whether chromedriver on `port` answers `GET /status` with `"ready": true`. Read until the
+/// body is whole JSON: chromedriver keeps the connection open after answering.
+fn driver_ready(port: u16) -> bool {
+    use std::io::{Read, Write};
+    let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) else {
+        return false;
+    };
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+    if stream
+        .write_all(b"GET /status HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        .is_err()
+    {
+        return false;
+    }
+    let mut answer = Vec::new();
+    let mut chunk = [0u8; 4096];
+    while let Ok(read @ 1..) = stream.read(&mut chunk) {
+        answer.extend_from_slice(&chunk[..read]);
+        let body = answer
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .map(|end| &answer[end + 4..]);
+        if let Some(status) = body.and_then(|b| serde_json::from_slice::<serde_json::Value>(b).ok())
+        {
+            return status["value"]["ready"] == true;
+        }
+    }
+    false
+}
+
+/// The last lines of chromedriver's log, for a failure message.
+fn log_tail(log: &Path) -> String {
+    let text = std::fs::read_to_string(log).unwrap_or_else(|e| format!("(no log: {e})"));
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(30)..].join("\n")
 }
 
 impl Drop for Driver {
@@ -334,6 +398,7 @@ pub struct Browser {
     pub client: Client,
     // Dropped in this order: the processes, then their profile, then the slot.
     _driver: Driver,
+    _driver_log: tempfile::NamedTempFile,
     _profile: tempfile::TempDir,
     _slot: Slot,
 }
@@ -346,14 +411,9 @@ impl Browser {
     /// Like [`Browser::open`], with more Chromium switches (the canvas benchmark's).
     pub async fn open_with(extra_args: &[&str]) -> Browser {
         let slot = Slot::take().await;
-        let port = free_port();
-        let driver = Driver::start(port);
-        let deadline = Instant::now() + PATIENCE;
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "chromedriver did not listen");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
         let profile = tempfile::tempdir().expect("a fresh chromium profile");
+        let log = tempfile::NamedTempFile::new().expect("a file for chromedriver's log");
+        let (driver, port) = Driver::start(log.path()).await;
         let args: Vec<String> = [
             "--headless",
             "--no-sandbox",
@@ -384,7 +444,12 @@ impl Browser {
             .capabilities(capabilities)
             .connect(&format!("http://127.0.0.1:{port}"))
             .await
-            .expect("a chromium session");
+            .unwrap_or_else(|e| {
+                panic!(
+                    "no chromium session: {e:?}; chromedriver's log:\n{}",
+                    log_tail(log.path())
+                )
+            });
         client
             .update_timeouts(TimeoutConfiguration::new(
                 Some(2 * PATIENCE),
@@ -396,6 +461,7 @@ impl Browser {
         Browser {
             client,
             _driver: driver,
+            _driver_log: log,
             _profile: profile,
             _slot: slot,
         }
