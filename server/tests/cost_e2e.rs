@@ -117,10 +117,16 @@ fn every_patterns_row_of_a_large_design_is_drawn() {
             b.texts("[data-testid=pattern-costs] tbody tr").await.len() == 400
         })
         .await;
-        let rows = b.texts("[data-testid=pattern-costs] tbody tr").await;
-        let names: Vec<&str> = rows
-            .iter()
-            .map(|r| r.split('\t').next().unwrap_or_default().trim())
+        // Their text as the document has it: rows off screen are not laid out (their
+        // `innerText` is empty) until scrolled to.
+        let names = b
+            .js("return Array.from(document.querySelectorAll('[data-testid=pattern-costs] tbody tr td:first-child'), td => td.textContent.trim());")
+            .await;
+        let names: Vec<&str> = names
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|n| n.as_str())
             .collect();
         let expected: Vec<&str> = design.patterns.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(names, expected);

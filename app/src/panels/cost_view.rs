@@ -105,22 +105,24 @@ fn PatternCosts(rows: Vec<PatternRow>) -> impl IntoView {
     let rows = StoredValue::new(rows);
     let drawn = super::chunks::rows_drawn(move || total);
     view! {
-        <table class="cost-table" data-testid="pattern-costs" aria-rowcount=total + 1>
-            <thead><tr><th>"Access pattern"</th><th>"Operation"</th><th class="num">"Rate/s"</th><th class="num">"RRU"</th><th class="num">"WRU"</th><th class="num">"Monthly"</th></tr></thead>
-            <tbody>
+        // Laid out as a grid per row, not as a table (style/app.css, `.pattern-costs`), so the
+        // roles a table has are given back.
+        <table class="cost-table pattern-costs" data-testid="pattern-costs" role="table" aria-rowcount=total + 1>
+            <thead role="rowgroup"><tr role="row"><th role="columnheader">"Access pattern"</th><th role="columnheader">"Operation"</th><th role="columnheader" class="num">"Rate/s"</th><th role="columnheader" class="num">"RRU"</th><th role="columnheader" class="num">"WRU"</th><th role="columnheader" class="num">"Monthly"</th></tr></thead>
+            <tbody role="rowgroup">
                 <For
                     each=move || 0..drawn.get().min(total)
                     key=|at| *at
                     children=move |at| {
                         let p = rows.with_value(|rows| rows[at].clone());
                         view! {
-                            <tr title=p.breakdown>
-                                <td>{p.pattern}</td>
-                                <td>{p.operation}</td>
-                                <td class="num">{p.rate}</td>
-                                <td class="num">{p.read_units}</td>
-                                <td class="num">{p.write_units}</td>
-                                <td class="num">{p.monthly}</td>
+                            <tr role="row" title=p.breakdown>
+                                <td role="cell">{p.pattern}</td>
+                                <td role="cell">{p.operation}</td>
+                                <td role="cell" class="num">{p.rate}</td>
+                                <td role="cell" class="num">{p.read_units}</td>
+                                <td role="cell" class="num">{p.write_units}</td>
+                                <td role="cell" class="num">{p.monthly}</td>
                             </tr>
                         }
                     }
