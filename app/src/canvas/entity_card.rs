@@ -265,9 +265,12 @@ fn card_body(card: cards::CardData, highlight: Memo<Highlight>) -> impl IntoView
     // Mono 11 px: about 14 characters fit beside a name before the chip must shrink.
     let clip_table = clipped(&card.table, 14);
     let table_title = format!("Table {}", card.table);
+    // `elementtiming`: the browser records when each card's name is first painted, which
+    // scripts/bench-canvas reads as the navigation's end (issue 19).
     view! {
         <header class="card-head">
-            <span class="card-name" class:clip=clip_name data-testid="entity-name">{card.name}</span>
+            {view! { <span class="card-name" class:clip=clip_name data-testid="entity-name">{card.name}</span> }
+                .attr("elementtiming", "card-name")}
             <span class="card-table" class:clip=clip_table title=table_title data-testid="card-table">{card.table}</span>
         </header>
         <ul class="card-attrs" aria-label=crate::text::plural(n_attributes, "attribute")>{attributes}</ul>
