@@ -12,7 +12,7 @@ use keyplan_core::{AttrType, Attribute, Entity, KeyAttribute, KeyType, Point, Ta
 use leptos::prelude::*;
 
 use crate::geometry::{self, Rect, Viewport};
-use crate::session::{Selection, Session, use_session};
+use crate::session::{CenterView, Selection, Session, use_session};
 use crate::store::{Store, use_store};
 
 use entity_card::EntityCard;
@@ -257,8 +257,12 @@ pub fn Canvas() -> impl IntoView {
             (r.left(), r.top(), r.width(), r.height())
         })
     };
-    let fit = move || {
-        if let Some((_, _, w, h)) = measure() {
+    // The canvas stays mounted behind the other views (app.rs), hidden: it has no size then,
+    // so a fit asked meanwhile (a design opened from the Data tab) waits until it is shown.
+    let shown = move || session.center.get() == CenterView::Canvas;
+    let fit_waiting = StoredValue::new(false);
+    let fit = move || match measure() {
+        Some((_, _, w, h)) if w > 0.0 && h > 0.0 => {
             session.canvas_size.set((w, h));
             let content = rects.with_untracked(|r| geometry::bounds(r));
             let v = match content {
@@ -266,7 +270,9 @@ pub fn Canvas() -> impl IntoView {
                 None => Viewport::default(),
             };
             session.viewport.set(v);
+            fit_waiting.set_value(false);
         }
+        _ => fit_waiting.set_value(true),
     };
     // Fit on mount and whenever asked (the F key, the button, opening a design).
     Effect::new(move |_| {
@@ -275,8 +281,20 @@ pub fn Canvas() -> impl IntoView {
             fit();
         }
     });
+    // Shown again: the size it had may have changed while hidden (the window resized), and a
+    // fit may be waiting. The view the user left (zoom, pan) is otherwise kept.
+    Effect::new(move |_| {
+        if !shown() || container.get().is_none() {
+            return;
+        }
+        if fit_waiting.get_value() {
+            fit();
+        } else if let Some((_, _, w, h)) = measure().filter(|&(_, _, w, h)| w > 0.0 && h > 0.0) {
+            session.canvas_size.set((w, h));
+        }
+    });
     let resize = window_event_listener(leptos::ev::resize, move |_| {
-        if let Some((_, _, w, h)) = measure() {
+        if let Some((_, _, w, h)) = measure().filter(|&(_, _, w, h)| w > 0.0 && h > 0.0) {
             session.canvas_size.set((w, h));
         }
     });
@@ -386,6 +404,7 @@ pub fn Canvas() -> impl IntoView {
     view! {
         <div
             class="canvas"
+            hidden=move || !shown()
             node_ref=container
             style=grid
             role="application"
