@@ -257,12 +257,20 @@ pub fn Canvas() -> impl IntoView {
             (r.left(), r.top(), r.width(), r.height())
         })
     };
-    // The canvas stays mounted behind the other views (app.rs), hidden: it has no size then,
-    // so a fit asked meanwhile (a design opened from the Data tab) waits until it is shown.
+    // The canvas stays mounted behind the other views (app.rs), stowed (style/app.css: laid
+    // out where it was, neither painted nor reachable): its size then is not its own, so a fit
+    // asked meanwhile (F, a design opened from the Data tab) waits until it is shown.
     let shown = move || session.center.get() == CenterView::Canvas;
     let fit_waiting = StoredValue::new(false);
-    let fit = move || match measure() {
-        Some((_, _, w, h)) if w > 0.0 && h > 0.0 => {
+    let size = move || {
+        measure()
+            .filter(|&(_, _, w, h)| {
+                w > 0.0 && h > 0.0 && session.center.get_untracked() == CenterView::Canvas
+            })
+            .map(|(_, _, w, h)| (w, h))
+    };
+    let fit = move || match size() {
+        Some((w, h)) => {
             session.canvas_size.set((w, h));
             let content = rects.with_untracked(|r| geometry::bounds(r));
             let v = match content {
@@ -272,7 +280,7 @@ pub fn Canvas() -> impl IntoView {
             session.viewport.set(v);
             fit_waiting.set_value(false);
         }
-        _ => fit_waiting.set_value(true),
+        None => fit_waiting.set_value(true),
     };
     // Fit on mount and whenever asked (the F key, the button, opening a design).
     Effect::new(move |_| {
@@ -281,21 +289,21 @@ pub fn Canvas() -> impl IntoView {
             fit();
         }
     });
-    // Shown again: the size it had may have changed while hidden (the window resized), and a
-    // fit may be waiting. The view the user left (zoom, pan) is otherwise kept.
+    // Shown again: the size it had may have changed meanwhile (the window resized), and a fit
+    // may be waiting. The view the user left (zoom, pan) is otherwise kept.
     Effect::new(move |_| {
         if !shown() || container.get().is_none() {
             return;
         }
         if fit_waiting.get_value() {
             fit();
-        } else if let Some((_, _, w, h)) = measure().filter(|&(_, _, w, h)| w > 0.0 && h > 0.0) {
-            session.canvas_size.set((w, h));
+        } else if let Some(size) = size() {
+            session.canvas_size.set(size);
         }
     });
     let resize = window_event_listener(leptos::ev::resize, move |_| {
-        if let Some((_, _, w, h)) = measure().filter(|&(_, _, w, h)| w > 0.0 && h > 0.0) {
-            session.canvas_size.set((w, h));
+        if let Some(size) = size() {
+            session.canvas_size.set(size);
         }
     });
     on_cleanup(move || resize.remove());
@@ -404,7 +412,7 @@ pub fn Canvas() -> impl IntoView {
     view! {
         <div
             class="canvas"
-            hidden=move || !shown()
+            class:stowed=move || !shown()
             node_ref=container
             style=grid
             role="application"

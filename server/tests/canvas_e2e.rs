@@ -353,6 +353,12 @@ fn the_canvas_is_kept_with_its_zoom_behind_the_other_views() {
             .await;
         b.click("[data-testid=tab-data]").await;
         b.find("[data-testid=data-view]").await;
+        // Kept, but neither seen nor reachable behind the Data view.
+        let card = b.find("[data-entity=Order] .card-head").await;
+        assert!(
+            !card.is_displayed().await.expect("is the card displayed"),
+            "the canvas shows through the Data view"
+        );
         b.click("[data-testid=tab-canvas]").await;
         b.find("[data-entity=Order] .card-head").await;
         let mark = b
