@@ -655,11 +655,13 @@ fn read_units_of(
             };
             if queries > 1 {
                 cost.breakdown.push(format!(
-                    "{queries} queries x {per_query} ({items_per_query:.1} items of ~{index_bytes} B each, {source})"
+                    "{queries} queries x {per_query} ({} items of ~{index_bytes} B each, {source})",
+                    OneDecimal(items_per_query)
                 ));
             } else {
                 cost.breakdown.push(format!(
-                    "{items_per_query:.1} items of ~{index_bytes} B ({source})"
+                    "{} items of ~{index_bytes} B ({source})",
+                    OneDecimal(items_per_query)
                 ));
             }
         }
@@ -678,6 +680,24 @@ fn read_units_of(
                 "Scan of the whole table: {} in {pages} page(s); grows with the table",
                 bytes_text(bytes)
             ));
+        }
+    }
+}
+
+/// A number as `{:.1}` writes it. A whole number (a Query's count of items, the common case)
+/// is written as an integer and `.0`, not through the float formatting, which took a thousand
+/// instructions for each of the 30,000 Query patterns at 10,000 entities (issue 13).
+struct OneDecimal(f64);
+
+impl std::fmt::Display for OneDecimal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let x = self.0;
+        // Below 2^53 every whole number is exact, so its integer is the float's value.
+        // A negative zero stays with the float formatting, which writes its sign.
+        if x.is_sign_positive() && x.fract() == 0.0 && x < 1e15 {
+            write!(f, "{}.0", x as u64)
+        } else {
+            write!(f, "{x:.1}")
         }
     }
 }

@@ -634,3 +634,32 @@ fn the_order_articles_production_table_under_every_billing_mode() {
             provisioned is cheaper than on-demand when its capacity is more than 29% used on average (fixed at the peak, it would be 35% used; auto scaling aims at 70%)
     "#]].assert_eq(&format!("{figures}{}", report.billing_text()));
 }
+
+#[test]
+fn one_decimal_writes_what_the_float_formatting_writes() {
+    let values = [
+        0.0,
+        -0.0,
+        1.0,
+        2.0,
+        2.5,
+        0.25,
+        0.05,
+        0.1,
+        0.15,
+        10.0 / 3.0,
+        4.0 / 4.0,
+        1e15 - 1.0,
+        1e15,
+        1e16,
+        123_456_789.0,
+        -3.0,
+        -2.75,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    ];
+    for x in values {
+        assert_eq!(super::OneDecimal(x).to_string(), format!("{x:.1}"), "{x:?}");
+    }
+}
