@@ -199,9 +199,9 @@ impl Library {
         // Hashed only when there is a file to compare with: a design imported from another
         // format has none, and hashing its text byte by byte was 135 ms of the autosave after
         // opening a 17.7 MB model (a CPU profile on the busy machine, issue 19).
-        let edited = !entry
+        let edited = entry
             .file_hash
-            .is_some_and(|hash| hash == storage::text_hash(text));
+            .is_none_or(|hash| hash != storage::text_hash(text));
         if self.edited.get_untracked() != edited {
             self.edited.set(edited);
         }
