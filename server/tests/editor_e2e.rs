@@ -262,6 +262,20 @@ async fn check_views(b: &Browser, theme: &str, width: u32, height: u32) {
     b.press(&[], '3').await;
     b.find("[data-testid=monthly-total]").await;
     problems.extend(overflow(b, &["[data-testid=monthly-total]"]).await);
+    // issue 19: the pattern rows' columns had fixed widths, and at 1024 px the names' column
+    // was squeezed to a letter a line (rows 230 px tall). A row is at most a few lines.
+    // A cell's own height: a row off screen is not laid out (content-visibility) and keeps a
+    // placeholder height, but asking for its cells' boxes lays them out.
+    let tallest = b
+        .js("return Math.max(0, ...Array.from(document.querySelectorAll('[data-testid=pattern-costs] tbody td'), td => td.getBoundingClientRect().height));")
+        .await
+        .as_f64()
+        .unwrap_or_default();
+    if tallest > 80.0 {
+        problems.push(format!(
+            "a pattern's cost row has a cell {tallest} px tall at {width} px: its columns are too narrow"
+        ));
+    }
     b.screenshot(&shot("cost")).await;
 
     b.press(&[], '4').await;
