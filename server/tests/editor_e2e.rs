@@ -263,9 +263,9 @@ async fn check_views(b: &Browser, theme: &str, width: u32, height: u32) {
     b.find("[data-testid=monthly-total]").await;
     problems.extend(overflow(b, &["[data-testid=monthly-total]"]).await);
     // issue 19: the pattern rows' columns had fixed widths, and at 1024 px the names' column
-    // was squeezed to a letter a line (rows 230 px tall). A row is at most a few lines.
-    // A cell's own height: a row off screen is not laid out (content-visibility) and keeps a
-    // placeholder height, but asking for its cells' boxes lays them out.
+    // was squeezed to a letter a line (cells 520 px tall). A row is at most a few lines. Its
+    // cells are measured, not the row: a row off screen is not laid out (content-visibility)
+    // and keeps a placeholder height, but asking for its cells' boxes lays them out.
     let tallest = b
         .js("return Math.max(0, ...Array.from(document.querySelectorAll('[data-testid=pattern-costs] tbody td'), td => td.getBoundingClientRect().height));")
         .await
