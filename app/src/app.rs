@@ -262,9 +262,9 @@ fn Editor(
         }
     };
 
-    // The canvas is drawn once and kept (hidden) behind the other views: drawing its cards
-    // again on every return to it was a long task (78-148 ms, 100 entities, issue 19), and the
-    // view the user had (zoom, pan) was fitted anew.
+    // The canvas is drawn once and kept (stowed, canvas.rs) behind the other views: drawing its
+    // cards again on every return to it was a long task (72-148 ms, 100 entities, issue 19), and
+    // the view the user had (zoom, pan) was fitted anew.
     let center = move || match session.center.get() {
         CenterView::Canvas => ().into_any(),
         CenterView::Data => view! {

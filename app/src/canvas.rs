@@ -264,9 +264,7 @@ pub fn Canvas() -> impl IntoView {
     let fit_waiting = StoredValue::new(false);
     let size = move || {
         measure()
-            .filter(|&(_, _, w, h)| {
-                w > 0.0 && h > 0.0 && session.center.get_untracked() == CenterView::Canvas
-            })
+            .filter(|&(_, _, w, h)| w > 0.0 && h > 0.0 && untrack(shown))
             .map(|(_, _, w, h)| (w, h))
     };
     let fit = move || match size() {

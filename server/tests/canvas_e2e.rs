@@ -335,7 +335,7 @@ fn the_wheel_zooms_around_the_pointer() {
 }
 
 // issue 19: the canvas is kept behind the other views. Back on it, its cards are the same
-// elements (not drawn again: 78-148 ms on 100 entities) and the zoom the user chose is kept (it
+// elements (not drawn again: 72-148 ms on 100 entities) and the zoom the user chose is kept (it
 // was fitted anew); a fit asked while it was hidden (F) is done once it is shown.
 #[test]
 fn the_canvas_is_kept_with_its_zoom_behind_the_other_views() {

@@ -119,15 +119,10 @@ fn every_patterns_row_of_a_large_design_is_drawn() {
         .await;
         // Their text as the document has it: rows off screen are not laid out (their
         // `innerText` is empty) until scrolled to.
-        let names = b
-            .js("return Array.from(document.querySelectorAll('[data-testid=pattern-costs] tbody tr td:first-child'), td => td.textContent.trim());")
-            .await;
-        let names: Vec<&str> = names
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|n| n.as_str())
-            .collect();
+        let names = browser::strings(
+            &b.js("return Array.from(document.querySelectorAll('[data-testid=pattern-costs] tbody tr td:first-child'), td => td.textContent.trim());")
+                .await,
+        );
         let expected: Vec<&str> = design.patterns.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(names, expected);
     });
