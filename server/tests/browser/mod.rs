@@ -329,6 +329,10 @@ impl Driver {
     }
 }
 
+/// The most of a `/status` answer read (chromedriver's is about 400 bytes): whatever else holds
+/// the port is not read without end.
+const STATUS_BYTES: usize = 64 * 1024;
+
 /// Whether chromedriver on `port` answers `GET /status` with `"ready": true`. Read until the
 /// body is whole JSON: chromedriver keeps the connection open after answering.
 fn driver_ready(port: u16) -> bool {
@@ -345,7 +349,9 @@ fn driver_ready(port: u16) -> bool {
     }
     let mut answer = Vec::new();
     let mut chunk = [0u8; 4096];
-    while let Ok(read @ 1..) = stream.read(&mut chunk) {
+    while answer.len() < STATUS_BYTES
+        && let Ok(read @ 1..) = stream.read(&mut chunk)
+    {
         answer.extend_from_slice(&chunk[..read]);
         let body = answer
             .windows(4)
