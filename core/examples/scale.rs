@@ -8,10 +8,13 @@
 //! that much (with a tenth of slack for noise) and its time at the last size is under 1 s.
 //! A measurement repeats a fast row until it has taken 50 ms, so that short rows are not lost
 //! in the clock's resolution; each row is measured a few times (five, three at 10,000
-//! entities). The CPU time the thread had (on Linux) comes first, the least of the
+//! entities). The CPU time the process's threads had (on Linux) comes first, the least of the
 //! measurements: a machine busy with other work does not add CPU time to a thread, but its
 //! cache misses and migrations do, and only ever upwards, so the least is the figure least
-//! disturbed and the one the growth is computed from. The wall-clock time follows, the median.
+//! disturbed. The wall-clock time follows, the median: what a user waits for. With core's
+//! `parallel` feature, which `scripts/bench-scale` builds with as the CLI does, a row's work is
+//! spread over the cores, so its wall-clock time can be below its CPU time (which counts rayon's
+//! threads too, their waiting for work included).
 //!
 //! Times on a shared machine are not steady (another process's cache misses add CPU time
 //! too: the same build's `cost` at 10,000 entities took 1.39 s and 1.73 s of CPU in two runs
@@ -23,7 +26,7 @@
 //! 2-core machine).
 //!
 //! Run (a release build: the figures mean nothing in debug): `scripts/bench-scale`, or
-//! `cargo run --release -p keyplan-core --example scale [-- SIZES...]`;
+//! `cargo run --release -p keyplan-core --features parallel --example scale [-- SIZES...]`;
 //! `scripts/bench-scale --instructions 1000 10000` for the counts.
 //!
 //! Other arguments pick the rows whose names contain them (`-- 1000 cost markdown`), to
@@ -45,7 +48,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use keyplan_core::analysis::{verdict_of, verdicts_unexplained};
+use keyplan_core::analysis::verdict_of;
 use keyplan_core::analyze;
 use keyplan_core::eval::{self, ItemStore};
 use keyplan_core::export::{Target, export};
@@ -57,13 +60,20 @@ use keyplan_core::sample::{SampleConfig, generate};
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
-/// The CPU time this thread has had, from Linux's `/proc/thread-self/schedstat` (its first
-/// field, in nanoseconds); `None` elsewhere. The kernel brings it up to date at the
-/// scheduler's tick (4 ms here), which is why a measurement lasts at least [`MIN_MEASUREMENT`].
+/// The CPU time this process's threads have had, from Linux's
+/// `/proc/self/task/*/schedstat` (each one's first field, in nanoseconds); `None` elsewhere.
+/// Every thread's, not only this one's: with core's `parallel` feature (the CLI's) a row's work
+/// is shared with rayon's threads, which stay alive between rows. The kernel brings the
+/// figures up to date at the scheduler's tick (4 ms here), which is why a measurement lasts at
+/// least [`MIN_MEASUREMENT`].
 fn cpu_time() -> Option<Duration> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let nanos = text.split_whitespace().next()?.parse().ok()?;
-    Some(Duration::from_nanos(nanos))
+    let mut total = Duration::ZERO;
+    for task in std::fs::read_dir("/proc/self/task").ok()? {
+        let text = std::fs::read_to_string(task.ok()?.path().join("schedstat")).ok()?;
+        let nanos = text.split_whitespace().next()?.parse().ok()?;
+        total += Duration::from_nanos(nanos);
+    }
+    Some(total)
 }
 
 /// A measurement repeats its row until it has taken this long (wall-clock).
@@ -214,15 +224,9 @@ fn query(design: &Design) -> Option<eval::PatternRun> {
 /// `keyplan cost FILE`: the sample moved into its store, the verdicts (without their
 /// reasons) and the estimate.
 fn cost(design: &Design) -> keyplan_core::cost::CostReport {
-    let store = ItemStore::build(
+    keyplan_core::cost::estimate_sampled(
         design,
-        generate(design, &SampleConfig::default()).into_load_items(),
-    );
-    let verdicts = verdicts_unexplained(design);
-    keyplan_core::cost::estimate(
-        design,
-        &verdicts,
-        &store,
+        &SampleConfig::default(),
         &keyplan_core::cost::CostConfig::default(),
     )
 }
@@ -281,6 +285,14 @@ fn keyplan_scale_counted(f: &mut dyn FnMut()) {
 /// writes them, each computed once more outside the count: a check that an optimisation
 /// changed no output, in seconds instead of the timing's minutes.
 fn once(sizes: &[usize], wanted: &dyn Fn(&str) -> bool) {
+    // Callgrind counts the thread that enters `keyplan_scale_counted`: with `parallel`, rayon's
+    // pool is this thread alone, so that every instruction of a row is counted.
+    #[cfg(feature = "parallel")]
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .use_current_thread()
+        .build_global()
+        .expect("the only thread pool of this process");
     let dump_file = std::env::var_os("KEYPLAN_SCALE_DUMP");
     let mut dump = String::new();
     for &n in sizes {
@@ -442,7 +454,7 @@ fn main() {
         .collect();
     if let Some(cpu) = cpu {
         print_table(
-            "CPU time (this thread's, from /proc/thread-self/schedstat; the least of the runs)",
+            "CPU time (all the threads', from /proc/self/task/*/schedstat; the least of the runs)",
             Unit::Seconds,
             &sizes,
             &cpu,

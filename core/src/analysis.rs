@@ -68,6 +68,28 @@ mod tests {
         designs
     }
 
+    // issue 13: with core's `parallel` feature (the server's, so the workspace's tests) the
+    // patterns are judged on several threads; the verdicts must be each pattern's own, judged
+    // alone, in the design's order. 2,000 patterns: enough to be split between threads.
+    #[test]
+    fn the_verdicts_judged_together_are_each_patterns_own_in_order() {
+        let design = crate::generated::design(400);
+        let one_by_one: Vec<Verdict> = design
+            .patterns
+            .iter()
+            .map(|p| verdict_of(&design, p))
+            .collect();
+        assert_eq!(verdicts(&design), one_by_one);
+        assert_eq!(analyze(&design).verdicts, one_by_one);
+        let unexplained = verdicts_unexplained(&design);
+        assert_eq!(unexplained.len(), one_by_one.len());
+        for (alone, explained) in unexplained.iter().zip(&one_by_one) {
+            assert_eq!(alone.pattern, explained.pattern);
+            assert_eq!(alone.operation, explained.operation);
+            assert_eq!(alone.index, explained.index);
+        }
+    }
+
     // issue 13: the access code reads the verdicts without the findings; they must be the
     // verdicts the whole analysis gives.
     #[test]

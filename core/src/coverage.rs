@@ -12,9 +12,9 @@
 //! looked up once per analysis ([`Prepared`]), because this runs on every keystroke.
 
 use std::borrow::Cow;
-use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Bound;
+use std::sync::OnceLock;
 
 use crate::accepts::{self, Read, Schema};
 use crate::answer::{KeyCondition, KeyPart, Operation, QuerySpec, SortKeyCondition, Verdict};
@@ -43,11 +43,7 @@ pub fn verdicts(design: &Design) -> Vec<Verdict> {
 /// threw away (issue 13).
 pub fn verdicts_unexplained(design: &Design) -> Vec<Verdict> {
     let prepared = Prepared::new(design);
-    design
-        .patterns
-        .iter()
-        .map(|p| verdict_in(&prepared, p, Words::Left))
-        .collect()
+    crate::par::map(&design.patterns, |p| verdict_in(&prepared, p, Words::Left))
 }
 
 /// The verdict of one pattern of an already prepared design, as [`verdicts_of`] gives it.
@@ -57,12 +53,7 @@ pub(crate) fn verdict_of(prepared: &Prepared<'_>, pattern: &AccessPattern) -> Ve
 
 /// [`verdicts`] of an already prepared design (the findings reuse the same [`Prepared`]).
 pub(crate) fn verdicts_of(prepared: &Prepared<'_>) -> Vec<Verdict> {
-    prepared
-        .design
-        .patterns
-        .iter()
-        .map(|p| verdict(prepared, p))
-        .collect()
+    crate::par::map(&prepared.design.patterns, |p| verdict(prepared, p))
 }
 
 /// The design with every table's indexes and every entity's key templates looked up once.
@@ -99,7 +90,7 @@ pub(crate) struct PreparedIndex<'a> {
     /// By group, worked out on first use: the members whose partition can render equal to
     /// the group's, in design order. Comparing groups instead of members keeps a big table
     /// (hundreds of entities in a few dozen partitions) from comparing every pair.
-    partition_peers: Vec<OnceCell<Vec<usize>>>,
+    partition_peers: Vec<OnceLock<Vec<usize>>>,
     /// The groups by the literal text their first partition template begins with. Two
     /// partitions can only be equal when one's beginning starts the other's, so a group is
     /// compared with the groups under a prefix of its beginning or under a longer beginning
@@ -331,7 +322,7 @@ fn prepare_index<'a>(
         group_members[group].push(position);
         partition_group.push(group);
     }
-    let partition_peers = vec![OnceCell::new(); group_members.len()];
+    let partition_peers = vec![OnceLock::new(); group_members.len()];
     let mut groups_by_leading: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (group, positions) in group_members.iter().enumerate() {
         let leading = partition_leading(&members[positions[0]].partition);

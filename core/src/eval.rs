@@ -577,6 +577,64 @@ impl TableStore {
     fn table_key_names(&self) -> Vec<&KeyAttribute> {
         self.table.primary_key().collect()
     }
+
+    /// Fills the secondary index `index` with those of the items at `holding` (positions in
+    /// table order) that it holds, sorted, grouped by entity (`entities` and `rank` as
+    /// [`IndexStore::group_by_entity`] takes them) and by partition; with the refusals of the
+    /// items whose key attribute has the wrong type.
+    fn fill_index(
+        &self,
+        mut index: IndexStore,
+        holding: &[usize],
+        entities: &[&str],
+        rank: &[Option<usize>],
+    ) -> (IndexStore, Vec<Rejected>) {
+        let mut refused = Vec::new();
+        let mut entries = Vec::with_capacity(holding.len());
+        for &i in holding {
+            let stored = &self.items[i];
+            let partition = key_values(&stored.item, &index.partition_key);
+            // Not in the index (the common case): its sort key does not matter.
+            if matches!(partition, Err((_, None))) {
+                continue;
+            }
+            let sort = key_values(&stored.item, &index.sort_key);
+            match (partition, sort) {
+                (Ok(partition), Ok(sort)) => {
+                    let size = self.projected_size(&index, &stored.item, stored.size);
+                    entries.push(Entry {
+                        partition,
+                        sort,
+                        item: i,
+                        size,
+                    });
+                }
+                // A missing key attribute: the item is simply not in this index.
+                (Err((_, None)), _) | (_, Err((_, None))) => {}
+                (Err((attribute, Some(e))), _) | (_, Err((attribute, Some(e)))) => {
+                    refused.push(Rejected {
+                        table: self.name.clone(),
+                        index: index.name.clone(),
+                        reason: format!("`{attribute}`: {e}"),
+                    })
+                }
+            }
+        }
+        // Positions are sorted, then the entries moved once into place. The item's
+        // position breaks ties, so the order is total and an unstable sort is exact.
+        let summaries = entries.iter().map(|e| key_summary(&e.partition));
+        let order = sorted_positions(summaries, |a, b| {
+            let (a, b) = (&entries[a], &entries[b]);
+            a.partition
+                .cmp(&b.partition)
+                .then_with(|| a.position().cmp(&b.position()))
+        });
+        permute(&mut entries, order);
+        index.entries = entries;
+        index.group_by_entity(entities, rank);
+        index.find_partitions();
+        (index, refused)
+    }
 }
 
 /// Every table of a design with its items, ready to be queried.
@@ -819,7 +877,11 @@ impl ItemStore {
                     }
                 }
             }
-            let mut built = Vec::new();
+            // The table's own index takes the entries built above; each secondary index is
+            // built from the items that can be in it, independently of the others (over the
+            // machine's cores with `parallel`), its refusals kept in index order.
+            let mut built = Vec::with_capacity(index_keys.len());
+            let mut secondary = Vec::with_capacity(index_keys.len());
             for (keys, holding) in index_keys.into_iter().zip(holding) {
                 let mut index = IndexStore {
                     name: keys.name.map(str::to_string),
@@ -836,51 +898,17 @@ impl ItemStore {
                     index.group_by_entity(&entities, &rank);
                     index.find_partitions();
                     built.push(index);
-                    continue;
+                } else {
+                    secondary.push((index, holding));
                 }
-                let mut entries = Vec::with_capacity(holding.len());
-                for i in holding {
-                    let stored = &table.items[i];
-                    let partition = key_values(&stored.item, &index.partition_key);
-                    // Not in the index (the common case): its sort key does not matter.
-                    if matches!(partition, Err((_, None))) {
-                        continue;
-                    }
-                    let sort = key_values(&stored.item, &index.sort_key);
-                    match (partition, sort) {
-                        (Ok(partition), Ok(sort)) => {
-                            let size = table.projected_size(&index, &stored.item, stored.size);
-                            entries.push(Entry {
-                                partition,
-                                sort,
-                                item: i,
-                                size,
-                            });
-                        }
-                        // A missing key attribute: the item is simply not in this index.
-                        (Err((_, None)), _) | (_, Err((_, None))) => {}
-                        (Err((attribute, Some(e))), _) | (_, Err((attribute, Some(e)))) => rejected
-                            .push(Rejected {
-                                table: table.name.clone(),
-                                index: index.name.clone(),
-                                reason: format!("`{attribute}`: {e}"),
-                            }),
-                    }
-                }
-                // Positions are sorted, then the entries moved once into place. The item's
-                // position breaks ties, so the order is total and an unstable sort is exact.
-                let summaries = entries.iter().map(|e| key_summary(&e.partition));
-                let order = sorted_positions(summaries, |a, b| {
-                    let (a, b) = (&entries[a], &entries[b]);
-                    a.partition
-                        .cmp(&b.partition)
-                        .then_with(|| a.position().cmp(&b.position()))
-                });
-                permute(&mut entries, order);
-                index.entries = entries;
-                index.group_by_entity(&entities, &rank);
-                index.find_partitions();
+            }
+            let table_ref: &TableStore = table;
+            let secondary = crate::par::map_owned(secondary, |(index, holding)| {
+                table_ref.fill_index(index, &holding, &entities, &rank)
+            });
+            for (index, refused) in secondary {
                 built.push(index);
+                rejected.extend(refused);
             }
             table.indexes = built;
         }

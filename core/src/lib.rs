@@ -30,6 +30,7 @@ pub mod limits;
 pub mod migrate;
 pub mod model;
 pub mod number;
+mod par;
 pub mod pricing;
 pub mod run;
 pub mod sample;

@@ -172,7 +172,15 @@ fn pattern_notes(cell: &mut String, pattern: &AccessPattern, verdict: &Verdict) 
 }
 
 pub fn markdown(design: &Design) -> String {
-    let analysis = analyze(design);
+    // The cost section's sample and store do not depend on the analysis: both at once with
+    // core's `parallel` feature (issue 13: the document of 10,000 entities).
+    let (analysis, store) = crate::par::join(
+        || analyze(design),
+        || {
+            (!design.tables.is_empty())
+                .then(|| ItemStore::build(design, super::export_sample(design).into_load_items()))
+        },
+    );
     let mut out = String::new();
     let _ = writeln!(out, "# {}\n", one_line(&design.name));
     if !design.description.is_empty() {
@@ -255,10 +263,8 @@ pub fn markdown(design: &Design) -> String {
         }
     }
 
-    if !design.tables.is_empty() {
-        let sample = super::export_sample(design);
-        let store = ItemStore::build(design, sample.into_load_items());
-        let report = cost::estimate(design, &analysis.verdicts, &store, &CostConfig::default());
+    if let Some(store) = &store {
+        let report = cost::estimate(design, &analysis.verdicts, store, &CostConfig::default());
         out.push_str("\n## Cost estimate\n\n");
         let _ = writeln!(
             out,
@@ -305,6 +311,8 @@ pub fn markdown(design: &Design) -> String {
         }
     }
 
+    // The analysis of 10,000 entities and the sample's store are tens of milliseconds to free.
+    crate::par::drop_later((analysis, store));
     out.push_str("\n## Deploying\n\n");
     out.push_str("The CloudFormation, Terraform and CDK exports switch on point-in-time recovery, encryption, deletion protection and TTL. The `create-table` input cannot: after `aws dynamodb create-table --cli-input-json file://...`, run `aws dynamodb update-continuous-backups` and, for a table with TTL, `aws dynamodb update-time-to-live`.\n");
     out

@@ -753,3 +753,34 @@ fn the_multi_attribute_edit_replaces_both_joined_keys_of_a_gsi() {
         "#]],
     );
 }
+
+// issue 13: `findings_of` runs its checks in two halves at once with core's `parallel` (the
+// server's, so the workspace's tests); its findings must be the checks' run one after the
+// other, in order. The examples, with a design whose findings come from both halves.
+#[test]
+fn the_checks_run_at_once_give_the_findings_of_the_checks_in_order() {
+    let mut designs: Vec<crate::model::Design> =
+        crate::examples::all().into_iter().map(|(_, d)| d).collect();
+    let mut generated = crate::generated::design(60);
+    // A pattern naming an entity that does not exist (the patterns' half) next to the
+    // generated design's hot partitions (the other half).
+    generated.patterns[0].entities.push("Nobody".to_string());
+    designs.push(generated);
+    let mut both_halves = false;
+    for design in designs {
+        let prepared = crate::coverage::Prepared::new(&design);
+        let verdicts = crate::coverage::verdicts_of(&prepared);
+        let reads = super::filters::filter_reads(&design, &verdicts);
+        let together = super::findings_of(&prepared, &verdicts, &reads);
+        let in_order = super::run_checks(&super::CHECKS, &prepared, &verdicts, &reads).0;
+        assert_eq!(together, in_order, "{}", design.name);
+        let first = super::run_checks(
+            &super::CHECKS[..super::FIRST_HALF],
+            &prepared,
+            &verdicts,
+            &reads,
+        );
+        both_halves |= !first.0.is_empty() && first.0.len() < in_order.len();
+    }
+    assert!(both_halves, "no design has findings from both halves");
+}

@@ -13,11 +13,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use keyplan_core::cost::{CostConfig, CostReport, estimate};
-use keyplan_core::eval::ItemStore;
+use keyplan_core::cost::{CostConfig, estimate_sampled};
 use keyplan_core::limits::Prices;
-use keyplan_core::model::Design;
-use keyplan_core::sample::{SampleConfig, generate};
 
 use super::design_io::{Budget, check_entities, print, read_design, sample_config};
 
@@ -111,7 +108,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map(|(e, n)| (e.clone(), u64::from(*n)))
             .collect(),
     };
-    let report = report(&design, &sample, &config);
+    let report = estimate_sampled(&design, &sample, &config);
     if args.json {
         print(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
     } else if args.markdown {
@@ -120,15 +117,6 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         print(&report.to_table())?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The cost report of `design` over its sample.
-pub fn report(design: &Design, sample: &SampleConfig, config: &CostConfig) -> CostReport {
-    // The sample moves into the store, and cost reads the verdicts only, without their
-    // reasons (issue 13: scale).
-    let store = ItemStore::build(design, generate(design, sample).into_load_items());
-    let verdicts = keyplan_core::analysis::verdicts_unexplained(design);
-    estimate(design, &verdicts, &store, config)
 }
 
 #[cfg(test)]
@@ -141,7 +129,11 @@ mod tests {
             "../../../examples/order-management.keyplan.json"
         ))
         .expect("the example parses");
-        let report = report(&design, &SampleConfig::default(), &CostConfig::default());
+        let report = estimate_sampled(
+            &design,
+            &keyplan_core::sample::SampleConfig::default(),
+            &CostConfig::default(),
+        );
         assert_eq!(report.patterns.len(), design.patterns.len());
         let table = report.to_table();
         assert!(table.contains("Create order"));

@@ -610,95 +610,89 @@ fn read_call(design: &Lookup<'_>, pattern: &AccessPattern, verdict: &mut Verdict
 
 fn calls(design: &Lookup<'_>) -> Vec<Call> {
     let verdicts = verdicts(design.design);
-    design
-        .design
-        .patterns
-        .iter()
-        .zip(verdicts)
-        .map(|(pattern, mut verdict)| {
-            let kind = match pattern.action {
-                Action::Read => read_call(design, pattern, &mut verdict),
-                Action::Transact => {
-                    let steps: Vec<(Step, u32)> = pattern
-                        .writes
-                        .iter()
-                        .filter_map(|w| {
-                            let s =
-                                step(design, w.action, &w.entity, &w.changes, w.condition.clone())?;
-                            Some((s, w.count.max(1)))
-                        })
-                        .collect();
-                    if steps.is_empty() {
-                        CallKind::Skip(
-                            "the transaction has no writes to known entities".to_string(),
-                        )
-                    } else {
-                        CallKind::Transact(steps)
-                    }
+    // Each pattern's call on its own (over the machine's cores with core's `parallel`).
+    let pairs: Vec<(&AccessPattern, Verdict)> =
+        design.design.patterns.iter().zip(verdicts).collect();
+    crate::par::map_owned(pairs, |(pattern, mut verdict)| {
+        let kind = match pattern.action {
+            Action::Read => read_call(design, pattern, &mut verdict),
+            Action::Transact => {
+                let steps: Vec<(Step, u32)> = pattern
+                    .writes
+                    .iter()
+                    .filter_map(|w| {
+                        let s = step(design, w.action, &w.entity, &w.changes, w.condition.clone())?;
+                        Some((s, w.count.max(1)))
+                    })
+                    .collect();
+                if steps.is_empty() {
+                    CallKind::Skip("the transaction has no writes to known entities".to_string())
+                } else {
+                    CallKind::Transact(steps)
                 }
-                action => match pattern.entities.first().and_then(|e| {
-                    step(
-                        design,
-                        action,
-                        e,
-                        &pattern.changes,
-                        pattern.condition.clone(),
-                    )
-                }) {
-                    Some(s) => CallKind::Write(s),
-                    None => CallKind::Skip("the write names no known entity".to_string()),
-                },
-            };
-            let mut inputs = Vec::new();
-            match &kind {
-                CallKind::Get(g) => {
-                    for k in &g.key {
-                        push_inputs(&mut inputs, &k.template, design, &pattern.entities);
-                    }
-                }
-                CallKind::Query(r) => {
-                    for p in &r.values {
-                        push_inputs(&mut inputs, &p.value.template, design, &pattern.entities);
-                    }
-                    // A filter value (`status_1`, `total_to`) has its attribute's type.
-                    for (input, attribute) in &r.filter_inputs {
-                        if let Some(i) = inputs.iter_mut().find(|i| i.attr == *input) {
-                            i.ty = input_type(design, &pattern.entities, attribute);
-                        }
-                    }
-                }
-                CallKind::Scan(s) => {
-                    for (_, attr) in &s.values {
-                        inputs.push(Input {
-                            attr: attr.clone(),
-                            ty: input_type(design, &pattern.entities, attr),
-                        });
-                    }
-                }
-                CallKind::Write(s) => {
-                    for k in step_key_inputs(s) {
-                        push_inputs(&mut inputs, &k.template, design, &pattern.entities);
-                    }
-                }
-                CallKind::Transact(_) | CallKind::Skip(_) => {}
             }
-            let entities = match &kind {
-                CallKind::Transact(steps) => {
-                    steps.iter().map(|(s, _)| s.entity().to_string()).collect()
+            action => match pattern.entities.first().and_then(|e| {
+                step(
+                    design,
+                    action,
+                    e,
+                    &pattern.changes,
+                    pattern.condition.clone(),
+                )
+            }) {
+                Some(s) => CallKind::Write(s),
+                None => CallKind::Skip("the write names no known entity".to_string()),
+            },
+        };
+        let mut inputs = Vec::new();
+        match &kind {
+            CallKind::Get(g) => {
+                for k in &g.key {
+                    push_inputs(&mut inputs, &k.template, design, &pattern.entities);
                 }
-                _ => pattern.entities.clone(),
-            };
-            Call {
-                pattern: pattern.name.clone(),
-                description: pattern.description.clone(),
-                operation: verdict.operation,
-                index: verdict.index,
-                inputs,
-                entities,
-                kind,
             }
-        })
-        .collect()
+            CallKind::Query(r) => {
+                for p in &r.values {
+                    push_inputs(&mut inputs, &p.value.template, design, &pattern.entities);
+                }
+                // A filter value (`status_1`, `total_to`) has its attribute's type.
+                for (input, attribute) in &r.filter_inputs {
+                    if let Some(i) = inputs.iter_mut().find(|i| i.attr == *input) {
+                        i.ty = input_type(design, &pattern.entities, attribute);
+                    }
+                }
+            }
+            CallKind::Scan(s) => {
+                for (_, attr) in &s.values {
+                    inputs.push(Input {
+                        attr: attr.clone(),
+                        ty: input_type(design, &pattern.entities, attr),
+                    });
+                }
+            }
+            CallKind::Write(s) => {
+                for k in step_key_inputs(s) {
+                    push_inputs(&mut inputs, &k.template, design, &pattern.entities);
+                }
+            }
+            CallKind::Transact(_) | CallKind::Skip(_) => {}
+        }
+        let entities = match &kind {
+            CallKind::Transact(steps) => {
+                steps.iter().map(|(s, _)| s.entity().to_string()).collect()
+            }
+            _ => pattern.entities.clone(),
+        };
+        Call {
+            pattern: pattern.name.clone(),
+            description: pattern.description.clone(),
+            operation: verdict.operation,
+            index: verdict.index,
+            inputs,
+            entities,
+            kind,
+        }
+    })
 }
 
 /// A call's one-line documentation: the pattern, how it is served, its description.
