@@ -41,11 +41,16 @@ where
 
 /// Frees `value` on another thread where there are threads: a caller that has its answer does
 /// not wait for a large structure's memory to be given back (a 100,000-item store took 50 ms
-/// of `keyplan cost`'s second at 10,000 entities). Dropped here without them.
+/// of `keyplan cost`'s second at 10,000 entities). Dropped here without them, or with a pool
+/// of one thread (the scale bench's instruction count: the drop stays in the counted call).
 pub(crate) fn drop_later<T: Send + 'static>(value: T) {
     #[cfg(feature = "parallel")]
     {
-        rayon::spawn(move || drop(value));
+        if rayon::current_num_threads() > 1 {
+            rayon::spawn(move || drop(value));
+        } else {
+            drop(value);
+        }
     }
     #[cfg(not(feature = "parallel"))]
     {

@@ -6,8 +6,10 @@
 //! has a time limit, counted from its arrival: a job that waits or works longer is answered
 //! with 503 and a message saying so. A thread cannot be stopped, so the job goes on to its end
 //! holding its worker (and whatever it owns, such as a run's reservation of items): the limit
-//! bounds the answer's wait, the workers bound the CPU. At most [`Pool::queue`] jobs wait;
-//! more are refused at once.
+//! bounds the answer's wait, the workers bound the CPU. Core's `parallel` parts of a job (its
+//! verdicts, counts, indexes) run on rayon's pool, one thread per core, shared by all the
+//! jobs: the worker waits meanwhile, so the CPU stays bounded. At most [`Pool::queue`] jobs
+//! wait; more are refused at once.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
