@@ -247,7 +247,7 @@ fn rows<'d>(design: &'d Design, text: &'d str) -> Vec<Row<'d>> {
     let mut rows: Vec<Row<'d>> = vec![
         (
             "read the file".to_string(),
-            Box::new(move || Box::new(keyplan_core::file::parse(text))),
+            Box::new(move || Box::new(keyplan_core::import::detect_and_import_as(text))),
         ),
         (
             "check (analysis)".to_string(),
