@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use crate::export::names::xml;
+use crate::export::names::{push_xml, xml};
 use crate::model::{Design, Entity, IndexKeys};
 
 const CARD_WIDTH: usize = 380;
@@ -21,29 +21,15 @@ const LINE_CHARS: usize = 50;
 /// first `LINE_CHARS - 1` and an ellipsis when longer): what `xml` of a clipped copy gives,
 /// written in place, since the picture of 10,000 entities has 200,000 lines (issue 13).
 fn push_line_text(out: &mut String, s: &str) {
-    let clipped = match s.char_indices().nth(LINE_CHARS) {
-        // More than LINE_CHARS characters: the first LINE_CHARS - 1 and an ellipsis.
-        Some(_) => s
-            .char_indices()
-            .nth(LINE_CHARS - 1)
-            .map(|(at, _)| (&s[..at], true)),
-        None => None,
+    // Its character LINE_CHARS - 1 (counted from 0) with another after it: longer than
+    // LINE_CHARS, so cut before that character.
+    let (text, ellipsis) = match s.char_indices().nth(LINE_CHARS - 1) {
+        Some((at, _)) if s[at..].chars().nth(1).is_some() => (&s[..at], true),
+        _ => (s, false),
     };
-    let (text, ellipsis) = clipped.unwrap_or((s, false));
     push_xml(out, text);
     if ellipsis {
         out.push('…');
-    }
-}
-
-/// [`xml`] of `s`, written at the end of `out`: copied as it is when nothing in it needs
-/// escaping (the usual name), without the copy [`xml`] makes.
-fn push_xml(out: &mut String, s: &str) {
-    let plain = |c: char| !matches!(c, '&' | '<' | '>' | '"' | '\'') && !c.is_control();
-    if s.chars().all(plain) {
-        out.push_str(s);
-    } else {
-        out.push_str(&xml(s));
     }
 }
 
@@ -176,6 +162,27 @@ mod tests {
             let mut out = String::from("<");
             push_line_text(&mut out, &s);
             prop_assert_eq!(out, format!("<{}", xml(&clipped)));
+        }
+
+        // The escaping itself, written in runs: each character of the text as XML escapes
+        // it, the five markup characters as entities, control characters but newline and tab
+        // (C1's too) as U+FFFD, every other character as it is.
+        #[test]
+        fn xml_escapes_each_character(s in "(\\PC|[&<>\"'\\x00-\\x1f\\u{80}-\\u{9f}]){0,70}|[a-zé\\u{80}-\\u{9f}]{0,60}") {
+            let one_by_one: String = s
+                .chars()
+                .map(|c| match c {
+                    '&' => "&amp;".to_string(),
+                    '<' => "&lt;".to_string(),
+                    '>' => "&gt;".to_string(),
+                    '"' => "&quot;".to_string(),
+                    '\'' => "&apos;".to_string(),
+                    '\n' | '\t' => c.to_string(),
+                    c if c.is_control() => "\u{fffd}".to_string(),
+                    c => c.to_string(),
+                })
+                .collect();
+            prop_assert_eq!(xml(&s), one_by_one);
         }
     }
 }
