@@ -14,6 +14,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use keyplan_core::analysis::{Analyzed, analyze_measured};
 use keyplan_core::analyze;
 
 const N_ENTITIES: usize = 200;
@@ -77,6 +78,49 @@ fn bench(c: &mut Criterion) {
     c.bench_function(
         "analyze 200 entities, 1000 patterns, 20 GSIs each offered a multi-attribute key",
         |b| b.iter(|| analyze(black_box(&offered))),
+    );
+    // The browser app's case (issue 19): one key template edited, keystroke after keystroke,
+    // each analysed again as the app does (`Analyzed::again`: the verdicts of the patterns the edit cannot reach
+    // kept), against the whole analysis of the same edits.
+    let keystrokes = |design: &keyplan_core::Design| {
+        let mut edited = design.clone();
+        let entity = design.entities.len() / 2;
+        let key = "PK".to_string();
+        let own = edited.entities[entity]
+            .key_template(&key)
+            .map(|t| t.source().to_string())
+            .unwrap_or_default();
+        let sources = [format!("{own}#X"), own];
+        move |i: usize| {
+            edited.entities[entity].keys.insert(
+                key.clone(),
+                keyplan_core::KeyTemplate::parse(&sources[i % 2]),
+            );
+            edited.clone()
+        }
+    };
+    let mut edit = keystrokes(&design);
+    let edits: Vec<_> = (0..2).map(&mut edit).collect();
+    c.bench_function("a key-template keystroke, analysed whole", |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i += 1;
+            analyze_measured(black_box(&edits[i % 2]), Some(&[]))
+        })
+    });
+    c.bench_function(
+        "a key-template keystroke, analysed again (Analyzed::again)",
+        |b| {
+            let mut analyzed = Some(Analyzed::new(&edits[0], Some(&[])));
+            let mut i = 0;
+            b.iter(|| {
+                i += 1;
+                let last = analyzed.take().expect("the last analysis");
+                let (next, changed) = last.again(black_box(&edits[i % 2]), Some(&[]));
+                analyzed = Some(next);
+                changed
+            })
+        },
     );
 }
 

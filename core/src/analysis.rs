@@ -5,8 +5,11 @@
 //! [`Design`]; nothing here is stored in a design file. Coverage (how each pattern is served) lives in [`crate::coverage`], the findings in
 //! [`crate::findings`].
 
+mod incremental;
+
 pub use crate::answer::*;
 use crate::model::Design;
+pub use incremental::Analyzed;
 
 /// The verdicts of [`analyze`] alone, for work that reads no findings (the access code):
 /// the findings are about a third of the analysis.
@@ -44,15 +47,25 @@ pub fn analyze_measured(
 ) -> Analysis {
     let prepared = crate::coverage::Prepared::new(design);
     let verdicts = crate::coverage::verdicts_of(&prepared);
+    analysis_of(&prepared, verdicts, reads)
+}
+
+/// The analysis of a prepared design whose `verdicts` are known: its findings added (KP024 on
+/// `reads` as [`analyze_measured`] judges it).
+fn analysis_of(
+    prepared: &crate::coverage::Prepared<'_>,
+    verdicts: Vec<Verdict>,
+    reads: Option<&[crate::findings::FilterRead]>,
+) -> Analysis {
     let measured;
     let reads = match reads {
         Some(reads) => reads,
         None => {
-            measured = crate::findings::filter_reads(design, &verdicts);
+            measured = crate::findings::filter_reads(prepared.design, &verdicts);
             &measured
         }
     };
-    let mut findings = crate::findings::findings_of(&prepared, &verdicts, reads);
+    let mut findings = crate::findings::findings_of(prepared, &verdicts, reads);
     findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
     Analysis { verdicts, findings }
 }

@@ -1,0 +1,239 @@
+//! The analysis of a design as it is being edited (issue 19): the browser app analyses the
+//! design on every keystroke, within the frame that shows it, and most of that time went to the
+//! verdicts of patterns the keystroke could not have changed. [`Analyzed`] is an analysis with
+//! what it was worked out from; [`Analyzed::again`] works out the next version's, keeping the
+//! verdict of every pattern nothing it depends on has changed for.
+//!
+//! What a verdict depends on (`coverage::read_verdict` and `write_verdict`): the pattern itself;
+//! the tables and their indexes; the names, order and tables of the entities (positions,
+//! lookups by name, the order other entity types are listed in); and, of the entities, only
+//! those it names and the ones whose partition key can render equal to theirs on an index of
+//! their table (the other item types a Query there meets: `PreparedIndex::partition_peers`).
+//! So when only entities' contents changed, a pattern is judged again when it changed, or
+//! names a changed entity, or names an entity that was or is now a partition peer of a changed
+//! one; any other change (a table, an entity added, removed, renamed or moved to another
+//! table) judges every pattern again. The findings are always worked out whole: they look
+//! across the design.
+//!
+//! Nothing is copied that did not change: the verdicts kept are moved from the last analysis
+//! (copying a thousand verdicts cost more than judging the few an edit reaches), and so are
+//! the patterns and entities kept to compare the next version with.
+
+use std::collections::HashMap;
+
+use crate::analysis::Analysis;
+use crate::answer::Verdict;
+use crate::coverage::{Prepared, shape};
+use crate::findings::FilterRead;
+use crate::model::{AccessPattern, Design, Entity, Table};
+
+/// An analysis ([`Analyzed::analysis`]) and the parts of the design it was worked out from
+/// that verdicts depend on. Equal when the analyses are.
+#[derive(Debug)]
+pub struct Analyzed {
+    analysis: Analysis,
+    tables: Vec<Table>,
+    entities: Vec<Entity>,
+    /// The design's patterns, in the order of the analysis's verdicts.
+    patterns: Vec<AccessPattern>,
+}
+
+impl PartialEq for Analyzed {
+    fn eq(&self, other: &Analyzed) -> bool {
+        self.analysis == other.analysis
+    }
+}
+
+impl std::ops::Deref for Analyzed {
+    type Target = Analysis;
+
+    fn deref(&self) -> &Analysis {
+        &self.analysis
+    }
+}
+
+impl Analyzed {
+    /// [`crate::analysis::analyze_measured`] of `design`, worked out whole.
+    pub fn new(design: &Design, reads: Option<&[FilterRead]>) -> Analyzed {
+        let prepared = Prepared::new(design);
+        let verdicts = crate::coverage::verdicts_of(&prepared);
+        Analyzed {
+            analysis: crate::analysis::analysis_of(&prepared, verdicts, reads),
+            tables: design.tables.clone(),
+            entities: design.entities.clone(),
+            patterns: design.patterns.clone(),
+        }
+    }
+
+    pub fn analysis(&self) -> &Analysis {
+        &self.analysis
+    }
+
+    pub fn into_analysis(self) -> Analysis {
+        self.analysis
+    }
+
+    /// [`Analyzed::new`] of `design`, an edited version of the design this one is of, and
+    /// whether its analysis differs from this one's. The verdicts of the patterns the edits
+    /// cannot have reached are this one's, taken, not worked out again.
+    pub fn again(self, design: &Design, reads: Option<&[FilterRead]>) -> (Analyzed, bool) {
+        let prepared = Prepared::new(design);
+        let Some(touched) = touched(&self, &prepared) else {
+            let next = Analyzed::new(design, reads);
+            let changed = next.analysis != self.analysis;
+            return (next, changed);
+        };
+        let Analyzed {
+            analysis:
+                Analysis {
+                    verdicts,
+                    findings: last_findings,
+                },
+            tables,
+            mut entities,
+            patterns,
+        } = self;
+        for (kept, now) in entities.iter_mut().zip(&design.entities) {
+            if kept != now {
+                kept.clone_from(now);
+            }
+        }
+        let (patterns, verdicts, verdicts_changed) = reuse(patterns, verdicts, &prepared, &touched);
+        let analysis = crate::analysis::analysis_of(&prepared, verdicts, reads);
+        let changed = verdicts_changed || analysis.findings != last_findings;
+        let next = Analyzed {
+            analysis,
+            tables,
+            entities,
+            patterns,
+        };
+        (next, changed)
+    }
+}
+
+/// By entity position, whether a verdict that names the entity must be worked out again: the
+/// changed entities and every entity whose partition can render equal to theirs, before or after
+/// the change. `None` when more than entities' contents changed: every pattern is judged again.
+fn touched(last: &Analyzed, prepared: &Prepared<'_>) -> Option<Vec<bool>> {
+    let design = prepared.design;
+    let same_frame = last.tables == design.tables
+        && last.entities.len() == design.entities.len()
+        && last
+            .entities
+            .iter()
+            .zip(&design.entities)
+            .all(|(old, new)| old.name == new.name && old.table == new.table);
+    if !same_frame {
+        return None;
+    }
+    let mut touched = vec![false; design.entities.len()];
+    for (at, (old, new)) in last.entities.iter().zip(&design.entities).enumerate() {
+        if old == new {
+            continue;
+        }
+        touched[at] = true;
+        let Some((table, _)) = prepared.homes[at] else {
+            continue;
+        };
+        for index in &prepared.tables[table].indexes {
+            for version in [old, new] {
+                let Some(mine) = index
+                    .keys
+                    .partition_key
+                    .iter()
+                    .map(|k| version.key_template(&k.name))
+                    .collect::<Option<Vec<_>>>()
+                else {
+                    continue;
+                };
+                for member in &index.members {
+                    // Both ways round: a peer of either is a peer.
+                    let equal = member.partition.iter().zip(&mine).all(|(theirs, mine)| {
+                        shape::can_equal(theirs.parts(), mine.parts())
+                            || shape::can_equal(mine.parts(), theirs.parts())
+                    });
+                    if equal {
+                        touched[member.entity] = true;
+                    }
+                }
+            }
+        }
+    }
+    Some(touched)
+}
+
+/// The patterns of `prepared`'s design with their verdicts, in design order: the last verdict
+/// of a pattern that is unchanged and names no touched entity, the others worked out again;
+/// and whether the verdicts differ from the last ones.
+fn reuse(
+    patterns: Vec<AccessPattern>,
+    verdicts: Vec<Verdict>,
+    prepared: &Prepared<'_>,
+    touched: &[bool],
+) -> (Vec<AccessPattern>, Vec<Verdict>, bool) {
+    let design = prepared.design;
+    let names_touched = |pattern: &AccessPattern| {
+        pattern
+            .entities
+            .iter()
+            .chain(pattern.writes.iter().map(|w| &w.entity))
+            .any(|name| {
+                prepared
+                    .entity_by_name
+                    .get(name.as_str())
+                    .is_some_and(|&at| touched[at])
+            })
+    };
+    let mut changed = patterns.len() != design.patterns.len();
+    // Each taken at most once: a second pattern of the same name is judged itself.
+    let mut last: Vec<Option<(AccessPattern, Verdict)>> =
+        patterns.into_iter().zip(verdicts).map(Some).collect();
+    // The last patterns by name, built only when the patterns moved.
+    let mut by_name: Option<HashMap<String, usize>> = None;
+    let mut patterns = Vec::with_capacity(design.patterns.len());
+    let mut verdicts = Vec::with_capacity(design.patterns.len());
+    for (at, pattern) in design.patterns.iter().enumerate() {
+        let in_place = last
+            .get(at)
+            .and_then(Option::as_ref)
+            .is_some_and(|(p, _)| p.name == pattern.name);
+        let previous = if in_place {
+            Some(at)
+        } else {
+            by_name
+                .get_or_insert_with(|| {
+                    let mut map = HashMap::with_capacity(last.len());
+                    for (i, entry) in last.iter().enumerate() {
+                        if let Some((p, _)) = entry {
+                            map.entry(p.name.clone()).or_insert(i);
+                        }
+                    }
+                    map
+                })
+                .get(&pattern.name)
+                .copied()
+        };
+        let kept = previous
+            .filter(|&i| {
+                last[i].as_ref().is_some_and(|(p, _)| p == pattern) && !names_touched(pattern)
+            })
+            .and_then(|i| Some((i, last[i].take()?)));
+        let (pattern, verdict) = match kept {
+            Some((i, kept)) => {
+                changed |= i != at;
+                kept
+            }
+            None => {
+                let verdict = crate::coverage::verdict_of(prepared, pattern);
+                changed |= last
+                    .get(at)
+                    .and_then(Option::as_ref)
+                    .is_none_or(|(_, v)| *v != verdict);
+                (pattern.clone(), verdict)
+            }
+        };
+        patterns.push(pattern);
+        verdicts.push(verdict);
+    }
+    (patterns, verdicts, changed)
+}
