@@ -2,7 +2,7 @@
 //! Each index of a table gets a colour slot (the table itself 0, then its GSIs, then its
 //! LSIs), so a key row, a table-frame chip and a verdict badge of one index share a colour.
 
-use keyplan_core::{AttrType, Design, IndexKind};
+use keyplan_core::{AttrType, Design, Entity, IndexKind, Table};
 
 /// How many index colours the stylesheet defines (`--index-0` ..).
 pub const N_COLOURS: usize = 8;
@@ -56,6 +56,48 @@ pub fn slot(design: &Design, table: &str, index: Option<&str>) -> usize {
 /// The card of entity `name`, or `None` when there is no such entity.
 pub fn card(design: &Design, name: &str) -> Option<CardData> {
     let entity = design.entity(name)?;
+    Some(card_of(entity, design.table(&entity.table)))
+}
+
+/// A card's content with what it was worked out from: the entity and its table, the only parts
+/// of the design a card shows.
+#[derive(Debug, PartialEq)]
+pub struct Card {
+    source: Option<(Entity, Option<Table>)>,
+    pub data: Option<CardData>,
+}
+
+impl Card {
+    /// The card of entity `name` in `design`, and whether it differs from `last`: worked out
+    /// again only when the entity or its table changed (issue 19: a keystroke in one key
+    /// template worked out every card of the canvas again, 100 on the benchmark design, to
+    /// find 99 of them the same).
+    pub fn again(last: Option<Card>, design: &Design, name: &str) -> (Card, bool) {
+        let entity = design.entity(name);
+        let table = entity.and_then(|e| design.table(&e.table));
+        let unchanged = last
+            .as_ref()
+            .is_some_and(|last| match (&last.source, entity) {
+                (Some((e, t)), Some(entity)) => e == entity && t.as_ref() == table,
+                (None, None) => true,
+                _ => false,
+            });
+        match last {
+            Some(last) if unchanged => (last, false),
+            last => {
+                let card = Card {
+                    source: entity.map(|e| (e.clone(), table.cloned())),
+                    data: entity.map(|e| card_of(e, table)),
+                };
+                let changed = last.is_none_or(|last| last.data != card.data);
+                (card, changed)
+            }
+        }
+    }
+}
+
+/// The card of `entity`, which lives in `table` (`None`: a table the design does not have).
+fn card_of(entity: &Entity, table: Option<&Table>) -> CardData {
     let attributes = entity
         .attributes
         .iter()
@@ -67,7 +109,7 @@ pub fn card(design: &Design, name: &str) -> Option<CardData> {
         })
         .collect();
     let mut keys = Vec::new();
-    if let Some(table) = design.table(&entity.table) {
+    if let Some(table) = table {
         let mut seen: Vec<&str> = Vec::new();
         for (slot, index) in table.indexes().iter().enumerate() {
             for key in index.partition_key.iter().chain(index.sort_key) {
@@ -103,17 +145,66 @@ pub fn card(design: &Design, name: &str) -> Option<CardData> {
             });
         }
     }
-    Some(CardData {
+    CardData {
         name: entity.name.clone(),
         table: entity.table.clone(),
         attributes,
         keys,
-    })
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // issue 19: a card is worked out again when its entity or its table changed, and only then;
+    // what it says is always the card of the design as it is.
+    #[test]
+    fn a_card_is_worked_out_again_when_its_entity_or_table_changed() {
+        let mut design = keyplan_core::examples::first();
+        let (order, changed) = Card::again(None, &design, "Order");
+        assert!(changed);
+        assert_eq!(order.data, card(&design, "Order"));
+        let (order, changed) = Card::again(Some(order), &design, "Order");
+        assert!(!changed, "nothing changed");
+
+        // Another entity's key template: not this card's.
+        let customer = design
+            .entities
+            .iter_mut()
+            .find(|e| e.name == "Customer")
+            .expect("Customer");
+        customer.keys.insert(
+            "PK".into(),
+            keyplan_core::KeyTemplate::parse("C#{customerId}"),
+        );
+        let (order, changed) = Card::again(Some(order), &design, "Order");
+        assert!(!changed);
+        assert_eq!(order.data, card(&design, "Order"));
+
+        // Its own key template, then its table.
+        let entity = design
+            .entities
+            .iter_mut()
+            .find(|e| e.name == "Order")
+            .expect("Order");
+        entity
+            .keys
+            .insert("SK".into(), keyplan_core::KeyTemplate::parse("O#{orderId}"));
+        let (order, changed) = Card::again(Some(order), &design, "Order");
+        assert!(changed);
+        assert_eq!(order.data, card(&design, "Order"));
+        design.tables[0].gsis.remove(1);
+        let (order, changed) = Card::again(Some(order), &design, "Order");
+        assert!(changed, "GSI2 gone: its key rows are gone");
+        assert_eq!(order.data, card(&design, "Order"));
+
+        // Gone.
+        design.entities.retain(|e| e.name != "Order");
+        let (order, changed) = Card::again(Some(order), &design, "Order");
+        assert!(changed);
+        assert_eq!(order.data, None);
+    }
 
     #[test]
     fn an_orders_card_lists_its_keys_by_index_in_colour_order() {

@@ -5,10 +5,11 @@
 //! Card moves do not bump the analysis revision: no verdict depends on where a card sits, so a
 //! drag repaints cards and lines without re-analysing the design.
 
+use keyplan_core::Design;
+use keyplan_core::analysis::Analyzed;
 use keyplan_core::edit::Edit;
 use keyplan_core::findings::FilterRead;
 use keyplan_core::history::History;
-use keyplan_core::{Analysis, Design, analysis::analyze_measured};
 use leptos::prelude::*;
 
 /// The design and its history, changed together.
@@ -28,7 +29,7 @@ pub struct Store {
     version: RwSignal<u64>,
     /// What core says about the design, recomputed once per revision, and again when the
     /// worker has measured the design's filtered reads on the sample.
-    pub analysis: Memo<Analysis>,
+    pub analysis: Memo<Analyzed>,
     /// The filtered reads the worker measured (KP024's input), and the revision they are for.
     measured: RwSignal<Option<(u64, Vec<FilterRead>)>>,
     /// The message of the last refused edit, for the toast.
@@ -46,14 +47,21 @@ impl Store {
         // KP024, the one finding that reads sample data, is judged on reads the worker
         // measures (`measure`): this thread never generates a sample (issue 19). Until they
         // come for this revision, the analysis has no KP024.
-        let analysis = Memo::new(move |_| {
+        // Each revision is analysed again from the last (`Analyzed::again`): the verdicts of the
+        // patterns an edit cannot reach are kept, moved rather than copied (the memo owns the
+        // last analysis while it works out the next), so a keystroke judges the few patterns it
+        // can change.
+        let analysis = Memo::new_owning(move |last: Option<Analyzed>| {
             let rev = revision.get();
             measured.with(|m| {
                 let reads = match m {
                     Some((at, reads)) if *at == rev => reads.as_slice(),
                     _ => &[],
                 };
-                doc.with_untracked(|d| analyze_measured(&d.design, Some(reads)))
+                doc.with_untracked(|d| match last {
+                    Some(last) => last.again(&d.design, Some(reads)),
+                    None => (Analyzed::new(&d.design, Some(reads)), true),
+                })
             })
         });
         Store {

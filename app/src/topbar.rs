@@ -14,7 +14,7 @@ pub fn TopBar() -> impl IntoView {
     let store = use_store();
     let session = use_session();
     let library = use_library();
-    let summary = move || store.analysis.with(coverage_summary);
+    let summary = move || store.analysis.with(|a| coverage_summary(a));
     // Green only when every read is covered and no error finding stands (issue 12).
     let all_covered = move || store.analysis.with(|a| a.passes());
     let file_input: NodeRef<leptos::html::Input> = NodeRef::new();

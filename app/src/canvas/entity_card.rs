@@ -25,9 +25,9 @@ pub fn EntityCard(
     let session = use_session();
     let data = {
         let name = name.clone();
-        Memo::new(move |_| {
+        Memo::new_owning(move |last| {
             store.track_semantic();
-            store.with_untracked(|d| cards::card(d, &name))
+            store.with_untracked(|d| cards::Card::again(last, d, &name))
         })
     };
     let rect = {
@@ -199,7 +199,7 @@ pub fn EntityCard(
             on:pointercancel=on_pointerup
             on:keydown=on_keydown
         >
-            {move || data.get().map(|card| card_body(card, highlight))}
+            {move || data.with(|card| card.data.clone()).map(|card| card_body(card, highlight))}
         </div>
     }
 }
