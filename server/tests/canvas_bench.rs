@@ -98,6 +98,30 @@ async fn edit_to_paint(b: &Browser, script_edit: &str, edits: usize) -> Timings 
     }
 }
 
+/// Starts the page's CPU profiler (DevTools' `Profiler`, sampling every 100 µs) when the
+/// variable `var` names a file to write the profile to; that file. A `.cpuprofile` that
+/// DevTools opens; the main module's functions are named in it when its wasm keeps its name
+/// section (`wasm-opt -g` in place of trunk's optimisation).
+async fn start_profile(b: &Browser, var: &str) -> Option<std::ffi::OsString> {
+    let path = std::env::var_os(var)?;
+    b.cdp("Profiler.enable", serde_json::json!({})).await;
+    b.cdp(
+        "Profiler.setSamplingInterval",
+        serde_json::json!({ "interval": 100 }),
+    )
+    .await;
+    b.cdp("Profiler.start", serde_json::json!({})).await;
+    Some(path)
+}
+
+/// Stops the profiler [`start_profile`] started and writes its profile to `path`.
+async fn stop_profile(b: &Browser, path: Option<std::ffi::OsString>) {
+    if let Some(path) = path {
+        let taken = b.cdp("Profiler.stop", serde_json::json!({})).await;
+        std::fs::write(path, taken["profile"].to_string()).expect("write the CPU profile");
+    }
+}
+
 fn report(what: &str, t: &Timings) {
     println!(
         "edit to paint, {what}: p50 {:.1} ms, p95 {:.1} ms \
@@ -127,9 +151,12 @@ async fn canvas_benchmark() {
     let b = Browser::open().await;
     b.visit(&server.url).await;
     b.store_as_open_design(&file).await;
+    // `KEYPLAN_NAV_PROFILE=PATH`: the CPU profile of the navigation, until the cards are there.
+    let nav_profile = start_profile(&b, "KEYPLAN_NAV_PROFILE").await;
     let started = Instant::now();
     b.client.goto(&server.url).await.expect("open the app");
     b.find("[data-entity=Entity099] .card-head").await;
+    stop_profile(&b, nav_profile).await;
     let polled = started.elapsed();
     // When the cards' names were first painted, from the start of the navigation: Element
     // Timing's render time (the cards carry `elementtiming`), the last of the 100: what the user
@@ -173,7 +200,10 @@ async fn canvas_benchmark() {
         input.value = (i % 2 === 0) ? 'ENTITY050#{entity050Id}#X' : 'ENTITY050#{entity050Id}';
         input.dispatchEvent(new Event('input', { bubbles: true }));
     "#;
+    // `KEYPLAN_EDIT_PROFILE=PATH`: the CPU profile of these edits.
+    let edit_profile = start_profile(&b, "KEYPLAN_EDIT_PROFILE").await;
     let typing = edit_to_paint(&b, template_edit, 60).await;
+    stop_profile(&b, edit_profile).await;
     // An edit the design is analysed again for but that changes no verdict (the entity's
     // volume): about what the analysis alone costs the frame, beside the template edit's
     // analysis and redrawing.
