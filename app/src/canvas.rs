@@ -16,7 +16,7 @@ use crate::session::{CenterView, Selection, Session, use_session};
 use crate::store::{Store, use_store};
 
 use entity_card::EntityCard;
-use relation_lines::{Layer, RelationLines};
+use relation_lines::{Layer, RelationLines, relation_memo};
 use table_frame::TableFrame;
 use zoom_controls::ZoomControls;
 
@@ -211,6 +211,7 @@ pub fn Canvas() -> impl IntoView {
     let container: NodeRef<leptos::html::Div> = NodeRef::new();
 
     let rects = Memo::new(move |_| store.with(geometry::card_rects));
+    let relations = relation_memo();
     let names = Memo::new(move |_| {
         store.with(|d| {
             d.entities
@@ -428,13 +429,13 @@ pub fn Canvas() -> impl IntoView {
                     key=|name| name.clone()
                     children=move |name| view! { <TableFrame name=name rects=rects highlight=highlight/> }
                 />
-                <RelationLines rects=rects layer=Layer::Lines/>
+                <RelationLines rects=rects lines=relations layer=Layer::Lines/>
                 <For
                     each=move || names.get()
                     key=|name| name.clone()
                     children=move |name| view! { <EntityCard name=name rects=rects highlight=highlight/> }
                 />
-                <RelationLines rects=rects layer=Layer::Labels/>
+                <RelationLines rects=rects lines=relations layer=Layer::Labels/>
                 {move || marquee.get().map(|r| view! {
                     <div
                         class="marquee"

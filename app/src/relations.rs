@@ -5,6 +5,8 @@
 //! Order: `orderId`). Another entity that carries that variable, in a key template or as an
 //! id-like attribute, refers to it. Nothing is stored: lines are recomputed from the design.
 
+use std::collections::HashSet;
+
 use keyplan_core::{Design, Entity};
 
 /// A line on the canvas: `from` refers to `to` through variable `via`.
@@ -25,46 +27,49 @@ fn id_like(name: &str) -> bool {
     lower.ends_with("id") || lower.ends_with("key")
 }
 
-fn uses_in_keys(entity: &Entity, var: &str) -> bool {
-    entity
-        .keys
-        .values()
-        .any(|t| t.attribute_vars().any(|v| v.name == var))
-}
-
 /// Every relationship, in design order, each pair at most once.
+///
+/// Worked out on every edit the canvas shows (issue 19): each entity's identity and key
+/// variables are looked up once, not once per other entity (100 entities: 10,000 pairs).
 pub fn relations(design: &Design) -> Vec<Relation> {
-    let identities: Vec<(usize, String)> = design
+    let identity_of: Vec<Option<String>> = design
         .entities
         .iter()
-        .enumerate()
-        .filter_map(|(i, e)| identity(design, e).map(|id| (i, id)))
+        .map(|e| identity(design, e))
         .collect();
+    let identities: Vec<(usize, &str, bool)> = identity_of
+        .iter()
+        .enumerate()
+        .filter_map(|(i, id)| id.as_deref().map(|id| (i, id, id_like(id))))
+        .collect();
+    // The pairs related so far, by name, each in one order.
+    let mut pairs: HashSet<(&str, &str)> = HashSet::new();
     let mut out: Vec<Relation> = Vec::new();
     for (i, from) in design.entities.iter().enumerate() {
-        for (j, via) in &identities {
-            if i == *j {
+        let key_vars: HashSet<&str> = from
+            .keys
+            .values()
+            .flat_map(|t| t.attribute_vars().map(|v| v.name.as_str()))
+            .collect();
+        // An entity whose own identity is `via` too is a sibling, not a reference.
+        let own = identity_of[i].as_deref();
+        for &(j, via, id_like) in &identities {
+            if i == j || own == Some(via) {
                 continue;
             }
-            let to = &design.entities[*j];
             // Both carry the variable, and it is an id or a key variable of the referrer.
-            let carries = from.attribute(via).is_some() || uses_in_keys(from, via);
-            if !carries || !(id_like(via) || uses_in_keys(from, via)) {
+            let in_keys = key_vars.contains(via);
+            let carries = in_keys || from.attribute(via).is_some();
+            if !carries || !(id_like || in_keys) {
                 continue;
             }
-            // An entity whose own identity is `via` too is a sibling, not a reference.
-            let own = identities.iter().find(|(k, _)| *k == i).map(|(_, id)| id);
-            if own == Some(via) {
-                continue;
-            }
-            let pair_seen = out.iter().any(|r| {
-                (r.from == to.name && r.to == from.name) || (r.from == from.name && r.to == to.name)
-            });
-            if !pair_seen {
+            let to = &design.entities[j];
+            let (a, b) = (from.name.as_str(), to.name.as_str());
+            if pairs.insert(if a <= b { (a, b) } else { (b, a) }) {
                 out.push(Relation {
                     from: from.name.clone(),
                     to: to.name.clone(),
-                    via: via.clone(),
+                    via: via.to_string(),
                 });
             }
         }
@@ -90,6 +95,110 @@ mod tests {
         assert!(
             lines.contains(&"OrderItem -> Order via orderId".to_string()),
             "{lines:?}"
+        );
+    }
+
+    /// The relations as they were first written, pair by pair: what the faster
+    /// [`relations`] must give.
+    fn one_pair_at_a_time(design: &Design) -> Vec<Relation> {
+        let uses_in_keys = |entity: &Entity, var: &str| {
+            entity
+                .keys
+                .values()
+                .any(|t| t.attribute_vars().any(|v| v.name == var))
+        };
+        let identities: Vec<(usize, String)> = design
+            .entities
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| identity(design, e).map(|id| (i, id)))
+            .collect();
+        let mut out: Vec<Relation> = Vec::new();
+        for (i, from) in design.entities.iter().enumerate() {
+            for (j, via) in &identities {
+                if i == *j {
+                    continue;
+                }
+                let to = &design.entities[*j];
+                let carries = from.attribute(via).is_some() || uses_in_keys(from, via);
+                if !carries || !(id_like(via) || uses_in_keys(from, via)) {
+                    continue;
+                }
+                let own = identities.iter().find(|(k, _)| *k == i).map(|(_, id)| id);
+                if own == Some(via) {
+                    continue;
+                }
+                let seen = out.iter().any(|r| {
+                    (r.from == to.name && r.to == from.name)
+                        || (r.from == from.name && r.to == to.name)
+                });
+                if !seen {
+                    out.push(Relation {
+                        from: from.name.clone(),
+                        to: to.name.clone(),
+                        via: via.clone(),
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_relations_are_those_found_one_pair_at_a_time() {
+        let mut designs: Vec<Design> = keyplan_core::examples::all()
+            .into_iter()
+            .map(|(_, d)| d)
+            .collect();
+        designs.push(keyplan_core::generated::design(60));
+        // Two entities of one name, and one whose identity another carries as a key variable.
+        let mut twins = keyplan_core::examples::first();
+        let mut copy = twins.entities[1].clone();
+        copy.keys.clear();
+        twins.entities.push(copy);
+        // An identity that is not id-like (`email`): carried as a key variable it relates, as
+        // a plain attribute it does not.
+        let table = twins.tables[0].name.clone();
+        let entity = |name: &str, keys: &[(&str, &str)]| {
+            let mut e = Entity {
+                name: name.to_string(),
+                table: table.clone(),
+                description: String::new(),
+                attributes: vec![keyplan_core::Attribute::new(
+                    "email",
+                    keyplan_core::AttrType::S,
+                )],
+                keys: Default::default(),
+                volume: None,
+            };
+            for (key, template) in keys {
+                e.keys
+                    .insert(key.to_string(), keyplan_core::KeyTemplate::parse(template));
+            }
+            e
+        };
+        twins.entities.push(entity(
+            "Account",
+            &[("PK", "ACCOUNT#{email}"), ("SK", "ACCOUNT")],
+        ));
+        twins.entities.push(entity(
+            "Login",
+            &[("PK", "LOGIN#{loginId}"), ("SK", "LOGIN")],
+        ));
+        twins.entities.push(entity(
+            "Session",
+            &[("PK", "SESSION#{email}"), ("SK", "S#{sessionId}")],
+        ));
+        designs.push(twins);
+        let mut related = 0;
+        for design in designs {
+            let expected = one_pair_at_a_time(&design);
+            related += expected.len();
+            assert_eq!(relations(&design), expected, "{}", design.name);
+        }
+        assert!(
+            related > 10,
+            "the designs have relations to compare: {related}"
         );
     }
 

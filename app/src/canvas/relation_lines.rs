@@ -17,18 +17,24 @@ pub enum Layer {
     Labels,
 }
 
+/// The relationships of the design, worked out once per change for both layers.
+pub fn relation_memo() -> Memo<Vec<Relation>> {
+    let store = use_store();
+    Memo::new(move |_| {
+        store.track_semantic();
+        store.with_untracked(relations)
+    })
+}
+
 #[component]
 pub fn RelationLines(
     /// Every card's rectangle.
     rects: Memo<Vec<(String, Rect)>>,
+    /// The relationships ([`relation_memo`]).
+    lines: Memo<Vec<Relation>>,
     /// The part drawn.
     layer: Layer,
 ) -> impl IntoView {
-    let store = use_store();
-    let lines = Memo::new(move |_| {
-        store.track_semantic();
-        store.with_untracked(relations)
-    });
     view! {
         <svg class="relations" class:labels=layer == Layer::Labels width="1" height="1" aria-hidden="true">
             {(layer == Layer::Lines).then(|| view! {
