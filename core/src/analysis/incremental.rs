@@ -6,14 +6,15 @@
 //!
 //! What a verdict depends on (`coverage::read_verdict` and `write_verdict`): the pattern itself;
 //! the tables and their indexes; the names, order and tables of the entities (positions,
-//! lookups by name, the order other entity types are listed in); and, of the entities, only
-//! those it names and the ones whose partition key can render equal to theirs on an index of
-//! their table (the other item types a Query there meets: `PreparedIndex::partition_peers`).
-//! So when only entities' contents changed, a pattern is judged again when it changed, or
-//! names a changed entity, or names an entity that was or is now a partition peer of a changed
-//! one; any other change (a table, an entity added, removed, renamed or moved to another
-//! table) judges every pattern again. The findings are always worked out whole: they look
-//! across the design.
+//! lookups by name, the order other entity types are listed in); and, of the entities, the
+//! attributes and key templates of those it names and, on each index, the presence and
+//! templates of the ones whose partition key can render equal to theirs there (the other item
+//! types a Query on that index meets: `PreparedIndex::partition_peers`). So when only entities'
+//! contents changed, a pattern is judged again when it changed, or names an entity whose
+//! attributes or templates changed, or names an entity that was or is now a partition peer of
+//! one on an index where that one's presence or templates changed; any other change (a table,
+//! an entity added, removed, renamed or moved to another table) judges every pattern again.
+//! The findings are always worked out whole: they look across the design.
 //!
 //! Nothing is copied that did not change: the verdicts kept are moved from the last analysis
 //! (copying a thousand verdicts cost more than judging the few an edit reaches), and so are
@@ -112,8 +113,10 @@ impl Analyzed {
 }
 
 /// By entity position, whether a verdict that names the entity must be worked out again: the
-/// changed entities and every entity whose partition can render equal to theirs, before or after
-/// the change. `None` when more than entities' contents changed: every pattern is judged again.
+/// entities whose attributes or key templates changed and, on each index where what it shows
+/// the others changed (its presence, its templates), every entity whose partition can render
+/// equal to its own there, before or after the change. `None` when more than entities'
+/// contents changed: every pattern is judged again.
 fn touched(last: &Analyzed, prepared: &Prepared<'_>) -> Option<Vec<bool>> {
     let design = prepared.design;
     let same_frame = last.tables == design.tables
@@ -128,7 +131,9 @@ fn touched(last: &Analyzed, prepared: &Prepared<'_>) -> Option<Vec<bool>> {
     }
     let mut touched = vec![false; design.entities.len()];
     for (at, (old, new)) in last.entities.iter().zip(&design.entities).enumerate() {
-        if old == new {
+        // A verdict reads an entity's attributes and key templates, not its description or
+        // volume.
+        if old.attributes == new.attributes && old.keys == new.keys {
             continue;
         }
         touched[at] = true;
@@ -136,6 +141,17 @@ fn touched(last: &Analyzed, prepared: &Prepared<'_>) -> Option<Vec<bool>> {
             continue;
         };
         for index in &prepared.tables[table].indexes {
+            // What the other item types of an index see of this one: whether it is there, and
+            // its templates. Unchanged, the edit reaches no one through this index.
+            let keys = index.keys.partition_key.iter().chain(index.keys.sort_key);
+            let templates = |e: &Entity| -> Option<Vec<String>> {
+                keys.clone()
+                    .map(|k| e.key_template(&k.name).map(|t| t.source().to_string()))
+                    .collect()
+            };
+            if templates(old) == templates(new) {
+                continue;
+            }
             for version in [old, new] {
                 let Some(mine) = index
                     .keys
