@@ -98,7 +98,71 @@ pub(crate) struct PreparedIndex<'a> {
     groups_by_leading: BTreeMap<String, Vec<usize>>,
 }
 
+/// The partition peers of each group of an index's members, as far as they were worked out
+/// (`None`: never asked for), with the members' partition templates they were worked out
+/// from: an edited design's index whose members are the same takes them instead of working
+/// them out again (issue 19, [`crate::analysis::Analyzed`]).
+#[derive(Debug, Default)]
+pub(crate) struct KnownPeers {
+    /// Each member's entity and the text of its partition templates.
+    members: Vec<(usize, Vec<String>)>,
+    by_group: Vec<Option<Vec<usize>>>,
+}
+
 impl PreparedIndex<'_> {
+    /// The peers worked out for this index, to give [`PreparedIndex::take_known`] of the
+    /// next version of the design.
+    pub(crate) fn into_known(self, last: Option<KnownPeers>) -> KnownPeers {
+        let members = match last {
+            Some(last) if self.same_members(&last) => last.members,
+            _ => self
+                .members
+                .iter()
+                .map(|m| {
+                    let sources = m.partition.iter().map(|t| t.source().to_string()).collect();
+                    (m.entity, sources)
+                })
+                .collect(),
+        };
+        KnownPeers {
+            members,
+            by_group: self
+                .partition_peers
+                .into_iter()
+                .map(OnceLock::into_inner)
+                .collect(),
+        }
+    }
+
+    /// Takes the peers `known` holds when they were worked out for members with the same
+    /// partition templates, in the same order; gives `known` back either way.
+    pub(crate) fn take_known(&self, mut known: KnownPeers) -> KnownPeers {
+        if self.same_members(&known) && known.by_group.len() == self.partition_peers.len() {
+            for (cell, peers) in self.partition_peers.iter().zip(&mut known.by_group) {
+                if let Some(peers) = peers.take() {
+                    let _ = cell.set(peers);
+                }
+            }
+        }
+        known
+    }
+
+    fn same_members(&self, known: &KnownPeers) -> bool {
+        self.members.len() == known.members.len()
+            && self
+                .members
+                .iter()
+                .zip(&known.members)
+                .all(|(m, (entity, sources))| {
+                    m.entity == *entity
+                        && m.partition.len() == sources.len()
+                        && m.partition
+                            .iter()
+                            .zip(sources)
+                            .all(|(t, s)| t.source() == s)
+                })
+    }
+
     /// Member `member`'s partition group: members of one group have partition templates of
     /// the same text.
     pub fn partition_group(&self, member: usize) -> usize {
@@ -199,6 +263,40 @@ impl<'a> Prepared<'a> {
             homes,
             entity_by_name,
         }
+    }
+
+    /// Seeds every index's partition peers from `known` ([`KnownPeers`], table by table,
+    /// index by index) where its members are the same; gives `known` back for
+    /// [`Prepared::into_known_peers`].
+    pub(crate) fn take_known_peers(&self, known: Vec<Vec<KnownPeers>>) -> Vec<Vec<KnownPeers>> {
+        known
+            .into_iter()
+            .zip(&self.tables)
+            .map(|(known, table)| {
+                known
+                    .into_iter()
+                    .zip(&table.indexes)
+                    .map(|(known, index)| index.take_known(known))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The partition peers worked out for every index, table by table, for the next version
+    /// of the design ([`Prepared::take_known_peers`]); `last` is what that gave back.
+    pub(crate) fn into_known_peers(self, last: Vec<Vec<KnownPeers>>) -> Vec<Vec<KnownPeers>> {
+        let mut last = last.into_iter();
+        self.tables
+            .into_iter()
+            .map(|table| {
+                let mut last = last.next().unwrap_or_default().into_iter();
+                table
+                    .indexes
+                    .into_iter()
+                    .map(|index| index.into_known(last.next()))
+                    .collect()
+            })
+            .collect()
     }
 
     pub fn entity(&self, idx: usize) -> &'a Entity {

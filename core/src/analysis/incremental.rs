@@ -24,7 +24,7 @@ use std::collections::HashMap;
 
 use crate::analysis::Analysis;
 use crate::answer::Verdict;
-use crate::coverage::{Prepared, shape};
+use crate::coverage::{KnownPeers, Prepared, shape};
 use crate::findings::FilterRead;
 use crate::model::{AccessPattern, Design, Entity, Table};
 
@@ -37,6 +37,9 @@ pub struct Analyzed {
     entities: Vec<Entity>,
     /// The design's patterns, in the order of the analysis's verdicts.
     patterns: Vec<AccessPattern>,
+    /// The partition peers worked out, table by table, index by index: an index whose members
+    /// are the same takes them instead of comparing every pair of partitions again.
+    peers: Vec<Vec<KnownPeers>>,
 }
 
 impl PartialEq for Analyzed {
@@ -58,11 +61,13 @@ impl Analyzed {
     pub fn new(design: &Design, reads: Option<&[FilterRead]>) -> Analyzed {
         let prepared = Prepared::new(design);
         let verdicts = crate::coverage::verdicts_of(&prepared);
+        let analysis = crate::analysis::analysis_of(&prepared, verdicts, reads);
         Analyzed {
-            analysis: crate::analysis::analysis_of(&prepared, verdicts, reads),
+            analysis,
             tables: design.tables.clone(),
             entities: design.entities.clone(),
             patterns: design.patterns.clone(),
+            peers: prepared.into_known_peers(Vec::new()),
         }
     }
 
@@ -79,27 +84,37 @@ impl Analyzed {
     /// cannot have reached are this one's, taken, not worked out again.
     pub fn again(self, design: &Design, reads: Option<&[FilterRead]>) -> (Analyzed, bool) {
         let prepared = Prepared::new(design);
-        let Some(touched) = touched(&self, &prepared) else {
-            let next = Analyzed::new(design, reads);
-            let changed = next.analysis != self.analysis;
-            return (next, changed);
-        };
+        let touched = touched(&self, &prepared);
         let Analyzed {
             analysis:
                 Analysis {
                     verdicts,
                     findings: last_findings,
                 },
-            tables,
+            mut tables,
             mut entities,
             patterns,
+            peers,
         } = self;
-        for (kept, now) in entities.iter_mut().zip(&design.entities) {
-            if kept != now {
-                kept.clone_from(now);
+        // Whatever changed, an index whose members are the same has the same peers.
+        let peers = prepared.take_known_peers(peers);
+        let (patterns, verdicts, verdicts_changed) = match touched {
+            Some(touched) => {
+                for (kept, now) in entities.iter_mut().zip(&design.entities) {
+                    if kept != now {
+                        kept.clone_from(now);
+                    }
+                }
+                reuse(patterns, verdicts, &prepared, &touched)
             }
-        }
-        let (patterns, verdicts, verdicts_changed) = reuse(patterns, verdicts, &prepared, &touched);
+            None => {
+                tables.clone_from(&design.tables);
+                entities.clone_from(&design.entities);
+                let all = crate::coverage::verdicts_of(&prepared);
+                let changed = all != verdicts;
+                (design.patterns.clone(), all, changed)
+            }
+        };
         let analysis = crate::analysis::analysis_of(&prepared, verdicts, reads);
         let changed = verdicts_changed || analysis.findings != last_findings;
         let next = Analyzed {
@@ -107,6 +122,7 @@ impl Analyzed {
             tables,
             entities,
             patterns,
+            peers: prepared.into_known_peers(peers),
         };
         (next, changed)
     }
