@@ -111,18 +111,11 @@ pub(crate) struct KnownPeers {
 
 impl PreparedIndex<'_> {
     /// The peers worked out for this index, to give [`PreparedIndex::take_known`] of the
-    /// next version of the design.
+    /// next version of the design; `last` is what that gave back for this index.
     pub(crate) fn into_known(self, last: Option<KnownPeers>) -> KnownPeers {
         let members = match last {
-            Some(last) if self.same_members(&last) => last.members,
-            _ => self
-                .members
-                .iter()
-                .map(|m| {
-                    let sources = m.partition.iter().map(|t| t.source().to_string()).collect();
-                    (m.entity, sources)
-                })
-                .collect(),
+            Some(last) => last.members,
+            None => self.fingerprint(),
         };
         KnownPeers {
             members,
@@ -135,7 +128,8 @@ impl PreparedIndex<'_> {
     }
 
     /// Takes the peers `known` holds when they were worked out for members with the same
-    /// partition templates, in the same order; gives `known` back either way.
+    /// partition templates, in the same order; gives `known` back either way, with these
+    /// members' templates in it.
     pub(crate) fn take_known(&self, mut known: KnownPeers) -> KnownPeers {
         if self.same_members(&known) && known.by_group.len() == self.partition_peers.len() {
             for (cell, peers) in self.partition_peers.iter().zip(&mut known.by_group) {
@@ -143,8 +137,21 @@ impl PreparedIndex<'_> {
                     let _ = cell.set(peers);
                 }
             }
+        } else {
+            known.members = self.fingerprint();
         }
         known
+    }
+
+    /// Each member's entity and the text of its partition templates.
+    fn fingerprint(&self) -> Vec<(usize, Vec<String>)> {
+        self.members
+            .iter()
+            .map(|m| {
+                let sources = m.partition.iter().map(|t| t.source().to_string()).collect();
+                (m.entity, sources)
+            })
+            .collect()
     }
 
     fn same_members(&self, known: &KnownPeers) -> bool {
