@@ -53,12 +53,6 @@ pub fn slot(design: &Design, table: &str, index: Option<&str>) -> usize {
         % N_COLOURS
 }
 
-/// The card of entity `name`, or `None` when there is no such entity.
-pub fn card(design: &Design, name: &str) -> Option<CardData> {
-    let entity = design.entity(name)?;
-    Some(card_of(entity, design.table(&entity.table)))
-}
-
 /// A card's content with what it was worked out from: the entity and its table, the only parts
 /// of the design a card shows.
 #[derive(Debug, PartialEq)]
@@ -156,6 +150,12 @@ fn card_of(entity: &Entity, table: Option<&Table>) -> CardData {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The card of entity `name`, worked out from nothing.
+    fn card(design: &Design, name: &str) -> Option<CardData> {
+        let entity = design.entity(name)?;
+        Some(card_of(entity, design.table(&entity.table)))
+    }
 
     // issue 19: a card is worked out again when its entity or its table changed, and only then;
     // what it says is always the card of the design as it is.

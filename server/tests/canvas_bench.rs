@@ -156,8 +156,8 @@ async fn canvas_benchmark() {
     let started = Instant::now();
     b.client.goto(&server.url).await.expect("open the app");
     b.find("[data-entity=Entity099] .card-head").await;
-    stop_profile(&b, nav_profile).await;
     let polled = started.elapsed();
+    stop_profile(&b, nav_profile).await;
     // When the cards' names were first painted, from the start of the navigation: Element
     // Timing's render time (the cards carry `elementtiming`), the last of the 100: what the user
     // sees, where the poll above (every 250 ms, fantoccini's default) finds the cards in the

@@ -75,10 +75,6 @@ impl Analyzed {
         &self.analysis
     }
 
-    pub fn into_analysis(self) -> Analysis {
-        self.analysis
-    }
-
     /// [`Analyzed::new`] of `design`, an edited version of the design this one is of, and
     /// whether its analysis differs from this one's. The verdicts of the patterns the edits
     /// cannot have reached are this one's, taken, not worked out again.
