@@ -263,6 +263,10 @@ pub fn Canvas() -> impl IntoView {
     // asked meanwhile (F, a design opened from the Data tab) waits until it is shown.
     let shown = move || session.center.get() == CenterView::Canvas;
     let fit_waiting = StoredValue::new(false);
+    // The cards are drawn once the canvas has its first zoom, so they are drawn once, in the
+    // detail that zoom shows (a design of 100 cards fits at 20%: names only), not first in full
+    // at 100% and again a moment later.
+    let placed = RwSignal::new(false);
     let size = move || {
         measure()
             .filter(|&(_, _, w, h)| w > 0.0 && h > 0.0 && untrack(shown))
@@ -278,6 +282,9 @@ pub fn Canvas() -> impl IntoView {
             };
             session.viewport.set(v);
             fit_waiting.set_value(false);
+            if !placed.get_untracked() {
+                placed.set(true);
+            }
         }
         None => fit_waiting.set_value(true),
     };
@@ -398,6 +405,7 @@ pub fn Canvas() -> impl IntoView {
     };
 
     let transform = move || session.viewport.get().css_transform();
+    let overview = Memo::new(move |_| session.viewport.with(Viewport::overview));
     let grid = move || {
         let v = session.viewport.get();
         let size = 24.0 * v.zoom;
@@ -423,7 +431,7 @@ pub fn Canvas() -> impl IntoView {
             on:pointercancel=on_pointerup
             on:wheel=on_wheel
         >
-            <div class="canvas-layer" style:transform=transform>
+            <div class="canvas-layer" class:overview=overview style:transform=transform>
                 <For
                     each=move || tables.get()
                     key=|name| name.clone()
@@ -431,9 +439,9 @@ pub fn Canvas() -> impl IntoView {
                 />
                 <RelationLines rects=rects lines=relations layer=Layer::Lines/>
                 <For
-                    each=move || names.get()
+                    each=move || if placed.get() { names.get() } else { Vec::new() }
                     key=|name| name.clone()
-                    children=move |name| view! { <EntityCard name=name rects=rects highlight=highlight/> }
+                    children=move |name| view! { <EntityCard name=name rects=rects highlight=highlight overview=overview/> }
                 />
                 <RelationLines rects=rects lines=relations layer=Layer::Labels/>
                 {move || marquee.get().map(|r| view! {

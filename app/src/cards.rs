@@ -40,6 +40,37 @@ pub struct CardData {
     pub keys: Vec<KeyRow>,
 }
 
+/// What a card shows where the canvas is zoomed out too far for its rows to be read
+/// ([`crate::geometry::Viewport::overview`]): its name, a bar in the colour of each index it
+/// has keys on, and whether one of its templates is invalid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Glance {
+    pub name: String,
+    pub table: String,
+    /// Each index the entity has a key on, once, in colour order: its slot and name (`None`:
+    /// the table's own key).
+    pub indexes: Vec<(usize, Option<String>)>,
+    pub invalid: bool,
+}
+
+impl CardData {
+    /// The card as seen zoomed out.
+    pub fn glance(&self) -> Glance {
+        let mut indexes: Vec<(usize, Option<String>)> = Vec::new();
+        for key in &self.keys {
+            if !indexes.iter().any(|(_, index)| *index == key.index) {
+                indexes.push((key.slot, key.index.clone()));
+            }
+        }
+        Glance {
+            name: self.name.clone(),
+            table: self.table.clone(),
+            indexes,
+            invalid: self.keys.iter().any(|k| !k.valid),
+        }
+    }
+}
+
 pub fn type_label(ty: AttrType) -> &'static str {
     ty.as_str()
 }
@@ -230,5 +261,33 @@ mod tests {
             card.keys.len(),
             crate::geometry::key_rows(&design, design.entity("Order").expect("e"))
         );
+    }
+
+    // Zoomed out, a card shows a bar per index it has keys on (the table's key, GSI1, GSI2 for
+    // an order), once each, and says when one of its templates is invalid.
+    #[test]
+    fn a_card_at_a_glance_has_a_bar_per_index_and_says_when_a_template_is_invalid() {
+        let mut design = keyplan_core::examples::first();
+        let glance = card(&design, "Order").expect("Order").glance();
+        assert_eq!(glance.name, "Order");
+        assert_eq!(
+            glance.indexes,
+            [
+                (0, None),
+                (1, Some("GSI1".to_string())),
+                (2, Some("GSI2".to_string()))
+            ]
+        );
+        assert!(!glance.invalid);
+        let order = design
+            .entities
+            .iter_mut()
+            .find(|e| e.name == "Order")
+            .expect("Order");
+        order.keys.insert(
+            "GSI2SK".into(),
+            keyplan_core::KeyTemplate::parse("{priority#"),
+        );
+        assert!(card(&design, "Order").expect("Order").glance().invalid);
     }
 }

@@ -22,6 +22,9 @@ const GAP: f64 = 48.0;
 /// The zoom range.
 pub const MIN_ZOOM: f64 = 0.2;
 pub const MAX_ZOOM: f64 = 3.0;
+/// Below this zoom a card's rows (12 px text, under 5 px on the screen) cannot be read, and
+/// cards show only their name and a bar per index: [`Viewport::overview`].
+pub const OVERVIEW_ZOOM: f64 = 0.4;
 
 /// A rectangle in canvas units.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -340,6 +343,12 @@ impl Viewport {
     }
 
     /// The CSS transform of the canvas layer.
+    /// Zoomed out so far that cards show only their name and indexes (issue 19: a canvas of
+    /// 100 cards drew 3,300 elements nobody could read at the 20% it fits at).
+    pub fn overview(&self) -> bool {
+        self.zoom < OVERVIEW_ZOOM
+    }
+
     pub fn css_transform(&self) -> String {
         format!(
             "translate({:.2}px, {:.2}px) scale({:.4})",

@@ -541,3 +541,58 @@ fn screenshots_of_the_main_views() {
         b.screenshot("canvas-1024").await;
     });
 }
+
+// issue 19: zoomed out below 40%, where a card's 12 px rows are under 5 px on the screen, a card
+// is its name and a bar per index it has keys on (a design of 100 entities fits at 20%, and drew
+// 3,300 elements there that nobody could read); zoomed in, its rows are back. A template made
+// invalid is seen zoomed out too.
+#[test]
+fn zoomed_out_a_card_is_its_name_and_indexes_and_zoomed_in_its_rows() {
+    app_test_with_server(async |server, b| {
+        let design = generated_design(30);
+        b.open_design(&server.url, &design).await;
+        let card = "[data-entity=Entity012]";
+        b.find(&format!("{card} .card-bar")).await;
+        let zoom = async || {
+            let label = b.text(".zoom-level").await;
+            label.trim_end_matches('%').parse::<f64>().expect("a zoom")
+        };
+        assert!(zoom().await < 40.0, "30 cards fit below 40%");
+        assert_eq!(
+            b.text(&format!("{card} [data-testid=entity-name]")).await,
+            "Entity012"
+        );
+        let bars = format!("{card} .card-bar");
+        let indexes = b
+            .js(&format!(
+                "return [...document.querySelectorAll({bars:?})].map(b => b.title);"
+            ))
+            .await;
+        assert_eq!(indexes, serde_json::json!(["Table key", "GSI3"]));
+        let rows = format!("{card} .card-attr, {card} .card-key");
+        assert!(b.texts(&rows).await.is_empty(), "no rows drawn zoomed out");
+        b.screenshot("canvas-overview").await;
+
+        // An invalid template, zoomed out.
+        b.click(&format!("{card} .card-head")).await;
+        b.type_into("[data-testid=template-PK]", "ENTITY012#{")
+            .await;
+        b.find(&format!("{card}.invalid")).await;
+
+        // Zoomed in past 40%: the rows; out again: the bars.
+        while zoom().await < 40.0 {
+            b.click("[aria-label='Zoom in']").await;
+        }
+        let entity = design.entity("Entity012").expect("Entity012");
+        let attributes = format!("{card} .card-attr");
+        eventually("the card's attribute rows", || async {
+            b.texts(&attributes).await.len() == entity.attributes.len()
+        })
+        .await;
+        assert!(!b.has(&format!("{card} .card-bar")).await);
+        assert!(b.has(&format!("{card} .card-key.invalid")).await);
+        b.click("[aria-label='Zoom out']").await;
+        b.find(&format!("{card} .card-bar")).await;
+        assert!(b.texts(&attributes).await.is_empty());
+    });
+}

@@ -4,6 +4,7 @@
 
 use keyplan_core::Point;
 use keyplan_core::edit::Edit;
+use leptos::either::Either;
 use leptos::prelude::*;
 
 use super::Highlight;
@@ -20,6 +21,8 @@ pub fn EntityCard(
     rects: Memo<Vec<(String, Rect)>>,
     /// What the selected pattern or index lights up.
     highlight: Memo<Highlight>,
+    /// Zoomed out too far for the card's rows to be read: only its name and indexes are drawn.
+    overview: Memo<bool>,
 ) -> impl IntoView {
     let store = use_store();
     let session = use_session();
@@ -30,6 +33,9 @@ pub fn EntityCard(
             store.with_untracked(|d| cards::Card::again(last, d, &name))
         })
     };
+    // What the card shows zoomed out: a keystroke in a template changes the card, seldom this.
+    let glance =
+        Memo::new(move |_| data.with(|card| card.data.as_ref().map(cards::CardData::glance)));
     let rect = {
         let name = name.clone();
         Memo::new(move |_| rects.with(|r| r.iter().find(|(n, _)| *n == name).map(|(_, r)| *r)))
@@ -52,6 +58,14 @@ pub fn EntityCard(
         rect.get()
             .map(|r| format!("translate({}px, {}px)", r.x, r.y))
             .unwrap_or_default()
+    };
+    // Its rows are not drawn zoomed out: the card keeps the height they give it, so the lines
+    // and the layout are those of the rows.
+    let height = move || {
+        overview
+            .get()
+            .then(|| rect.get().map(|r| format!("{}px", r.height)))
+            .flatten()
     };
 
     let drag = session.card_drag;
@@ -185,8 +199,11 @@ pub fn EntityCard(
             class:selected=selected
             class:lit=lit
             class:dim=dim
+            class:overview=overview
+            class:invalid=move || overview.get() && glance.with(|g| g.as_ref().is_some_and(|g| g.invalid))
             node_ref=card_ref
             style:transform=transform
+            style:height=height
             data-entity=name.clone()
             tabindex="0"
             role="group"
@@ -199,7 +216,13 @@ pub fn EntityCard(
             on:pointercancel=on_pointerup
             on:keydown=on_keydown
         >
-            {move || data.with(|card| card.data.clone()).map(|card| card_body(card, highlight))}
+            {move || {
+                if overview.get() {
+                    Either::Left(glance.get().map(|glance| glance_body(glance, highlight)))
+                } else {
+                    Either::Right(data.with(|card| card.data.clone()).map(|card| card_body(card, highlight)))
+                }
+            }}
         </div>
     }
 }
@@ -213,6 +236,36 @@ const FITS_MONO: usize = 26;
 
 fn clipped(text: &str, fits: usize) -> bool {
     text.chars().count() > fits
+}
+
+/// Whether the selected pattern or index is served by `index` of `table`: its key rows, or
+/// its bar zoomed out, are lit.
+fn active(highlight: Memo<Highlight>, table: String, index: Option<String>) -> impl Fn() -> bool {
+    move || {
+        highlight
+            .with(|h| h.active && h.table.as_deref() == Some(table.as_str()) && h.index == index)
+    }
+}
+
+/// The card zoomed out: its name, large enough to read at the zoom, and a bar per index.
+fn glance_body(glance: cards::Glance, highlight: Memo<Highlight>) -> impl IntoView {
+    let table = glance.table.clone();
+    let bars = glance
+        .indexes
+        .into_iter()
+        .map(|(slot, index)| {
+            let title = index.clone().unwrap_or_else(|| "Table key".to_string());
+            let lit = active(highlight, table.clone(), index);
+            view! { <span class=format!("card-bar slot-{slot}") class:active=lit title=title></span> }
+        })
+        .collect_view();
+    view! {
+        <header class="card-head">
+            {view! { <span class="card-name" data-testid="entity-name">{glance.name}</span> }
+                .attr("elementtiming", "card-name")}
+        </header>
+        <div class="card-bars" aria-hidden="true">{bars}</div>
+    }
 }
 
 fn card_body(card: cards::CardData, highlight: Memo<Highlight>) -> impl IntoView {
@@ -241,11 +294,7 @@ fn card_body(card: cards::CardData, highlight: Memo<Highlight>) -> impl IntoView
         .keys
         .into_iter()
         .map(|k| {
-            let index = k.index.clone();
-            let table = table.clone();
-            let active = move || {
-                highlight.with(|h| h.active && h.table.as_deref() == Some(table.as_str()) && h.index == index)
-            };
+            let active = active(highlight, table.clone(), k.index.clone());
             let title = format!(
                 "{} on {}{}",
                 k.key,
