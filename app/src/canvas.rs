@@ -11,6 +11,10 @@ use keyplan_core::edit::Edit;
 use keyplan_core::{AttrType, Attribute, Entity, KeyAttribute, KeyType, Point, Table};
 use leptos::prelude::*;
 
+use std::collections::HashMap;
+
+use crate::cards;
+use crate::fanout::Fanout;
 use crate::geometry::{self, Rect, Viewport};
 use crate::session::{CenterView, Selection, Session, use_session};
 use crate::store::{Store, use_store};
@@ -204,6 +208,29 @@ enum Gesture {
     },
 }
 
+/// Each card's content by entity, worked out again for the entities an edit changed
+/// ([`cards::Card::again`]), each written to its card alone.
+fn card_contents(store: Store) -> Fanout<cards::CardData> {
+    let mut last: HashMap<String, cards::Card> = HashMap::new();
+    Fanout::new(move |w| {
+        store.track_semantic();
+        store.with_untracked(|d| {
+            let mut next = HashMap::with_capacity(d.entities.len());
+            for e in &d.entities {
+                let (card, changed) = cards::Card::again(last.remove(&e.name), d, &e.name);
+                if let Some(data) = card.data.as_ref().filter(|_| changed) {
+                    w.put(&e.name, data.clone());
+                }
+                next.insert(e.name.clone(), card);
+            }
+            last = next;
+            if w.keys() > d.entities.len() {
+                w.retain(|key| d.entity(key).is_some());
+            }
+        })
+    })
+}
+
 #[component]
 pub fn Canvas() -> impl IntoView {
     let store = use_store();
@@ -211,6 +238,19 @@ pub fn Canvas() -> impl IntoView {
     let container: NodeRef<leptos::html::Div> = NodeRef::new();
 
     let rects = Memo::new(move |_| store.with(geometry::card_rects));
+    // Each card reads its own rectangle and content: a move or a keystroke wakes only the
+    // cards it changed (crate::fanout).
+    let positions = Fanout::new(move |w| {
+        rects.with(|all| {
+            for (name, rect) in all {
+                w.put(name, *rect);
+            }
+            if w.keys() > all.len() {
+                w.retain(|key| all.iter().any(|(name, _)| name == key));
+            }
+        })
+    });
+    let contents = card_contents(store);
     let relations = relation_memo();
     let names = Memo::new(move |_| {
         store.with(|d| {
@@ -437,13 +477,13 @@ pub fn Canvas() -> impl IntoView {
                     key=|name| name.clone()
                     children=move |name| view! { <TableFrame name=name rects=rects highlight=highlight/> }
                 />
-                <RelationLines rects=rects lines=relations layer=Layer::Lines/>
+                <RelationLines positions=positions lines=relations layer=Layer::Lines/>
                 <For
                     each=move || if placed.get() { names.get() } else { Vec::new() }
                     key=|name| name.clone()
-                    children=move |name| view! { <EntityCard name=name rects=rects highlight=highlight overview=overview/> }
+                    children=move |name| view! { <EntityCard name=name rects=rects positions=positions contents=contents highlight=highlight overview=overview/> }
                 />
-                <RelationLines rects=rects lines=relations layer=Layer::Labels/>
+                <RelationLines positions=positions lines=relations layer=Layer::Labels/>
                 {move || marquee.get().map(|r| view! {
                     <div
                         class="marquee"

@@ -17,6 +17,7 @@ pub mod clipboard;
 pub mod compute;
 pub mod dialogs;
 pub mod engine_import;
+pub mod fanout;
 pub mod geometry;
 pub mod import;
 pub mod inspector;

@@ -71,6 +71,7 @@ async fn edit_to_paint(b: &Browser, script_edit: &str, edits: usize) -> Timings 
             await afterPaint();
             const t2 = performance.now();
             busy.push(script + (t2 - frameStart));
+            (window.__raw = window.__raw || []).push([i, +script.toFixed(2), +(t2 - frameStart).toFixed(2), +(frameStart - t0 - script).toFixed(2)]);
             wall.push(t2 - t0);
           }}
           done([busy, wall]);
@@ -202,7 +203,9 @@ async fn canvas_benchmark() {
     "#;
     // `KEYPLAN_EDIT_PROFILE=PATH`: the CPU profile of these edits.
     let edit_profile = start_profile(&b, "KEYPLAN_EDIT_PROFILE").await;
+    b.js("window.__raw = []; return 0;").await;
     let typing = edit_to_paint(&b, template_edit, 60).await;
+    eprintln!("RAW {}", b.js("return window.__raw;").await);
     stop_profile(&b, edit_profile).await;
     // An edit the design is analysed again for but that changes no verdict (the entity's
     // volume): about what the analysis alone costs the frame, beside the template edit's
@@ -212,7 +215,9 @@ async fn canvas_benchmark() {
         input.value = String(1000 + i);
         input.dispatchEvent(new Event('change', { bubbles: true }));
     "#;
+    let vp = start_profile(&b, "KEYPLAN_VOL_PROFILE").await;
     let analysing = edit_to_paint(&b, volume_edit, 60).await;
+    stop_profile(&b, vp).await;
 
     // A card move, as one pointer move of a drag.
     let move_edit = r#"
@@ -224,7 +229,9 @@ async fn canvas_benchmark() {
         }
         card.dispatchEvent(new PointerEvent('pointermove', { bubbles: true, pointerId: 1, clientX: window.__drag.x + 5 + i, clientY: window.__drag.y + i }));
     "#;
+    let mp = start_profile(&b, "KEYPLAN_MOVE_PROFILE").await;
     let moving = edit_to_paint(&b, move_edit, 60).await;
+    stop_profile(&b, mp).await;
     // An edit that changes nothing: what the method itself costs.
     let nothing = edit_to_paint(&b, "", 60).await;
     b.js("document.querySelector('[data-entity=Entity010]').dispatchEvent(new PointerEvent('pointerup', { bubbles: true, pointerId: 1 })); return 0;").await;

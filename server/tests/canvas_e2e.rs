@@ -596,3 +596,53 @@ fn zoomed_out_a_card_is_its_name_and_indexes_and_zoomed_in_its_rows() {
         assert!(b.texts(&attributes).await.is_empty());
     });
 }
+
+// issue 19: each card reads its own rectangle and content (app/src/fanout.rs). A drag moves
+// the card and the lines that join it, and no other; a template typed in the inspector is on
+// its card, and on no other.
+#[test]
+fn a_drag_moves_its_card_and_lines_and_a_template_shows_on_its_card_alone() {
+    app_test(async |b| {
+        let lines = "return Object.fromEntries([...document.querySelectorAll('.relation-line')].map(p => [p.dataset.relation, p.getAttribute('d')]));";
+        let before = b.js(lines).await;
+        let before = before.as_object().expect("the lines");
+        assert!(
+            before.keys().any(|k| k.split(' ').any(|e| e == "Customer"))
+                && before.keys().any(|k| !k.split(' ').any(|e| e == "Customer")),
+            "lines with and without Customer: {before:?}"
+        );
+        let customer = b.rect("[data-entity=Customer]").await;
+        let order = b.rect("[data-entity=Order]").await;
+        b.drag("[data-entity=Customer] .card-head", 0.0, 90.0).await;
+        eventually("the Customer card moved", || async {
+            b.rect("[data-entity=Customer]").await[1] > customer[1] + 40.0
+        })
+        .await;
+        let after = b.js(lines).await;
+        for (line, d) in before {
+            let moved = after[line] != *d;
+            assert_eq!(
+                moved,
+                line.split(' ').any(|e| e == "Customer"),
+                "line {line}: {d} -> {}",
+                after[line]
+            );
+        }
+        assert_eq!(b.rect("[data-entity=Order]").await, order);
+
+        let templates = |entity: &str| {
+            format!(
+                "return [...document.querySelectorAll('[data-entity={entity}] .key-template')].map(t => t.textContent);"
+            )
+        };
+        let orders = b.js(&templates("Order")).await;
+        b.click("[data-entity=Customer] .card-head").await;
+        b.type_into("[data-testid=template-SK]", "PROFILE#V2").await;
+        eventually("the template on the Customer card", || async {
+            b.js(&templates("Customer")).await
+                == serde_json::json!(["CUSTOMER#{customerId}", "PROFILE#V2"])
+        })
+        .await;
+        assert_eq!(b.js(&templates("Order")).await, orders);
+    });
+}

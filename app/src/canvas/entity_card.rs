@@ -9,6 +9,7 @@ use leptos::prelude::*;
 
 use super::Highlight;
 use crate::cards;
+use crate::fanout::Fanout;
 use crate::geometry::Rect;
 use crate::session::{CardDrag, Selection, use_session};
 use crate::store::use_store;
@@ -17,8 +18,12 @@ use crate::store::use_store;
 pub fn EntityCard(
     /// The entity's name (the card's identity).
     name: String,
-    /// Every card's rectangle, from [`crate::geometry::card_rects`].
+    /// Every card's rectangle, from [`crate::geometry::card_rects`] (read when a drag starts).
     rects: Memo<Vec<(String, Rect)>>,
+    /// Each card's rectangle, by entity.
+    positions: Fanout<Rect>,
+    /// Each card's content, by entity.
+    contents: Fanout<cards::CardData>,
     /// What the selected pattern or index lights up.
     highlight: Memo<Highlight>,
     /// Zoomed out too far for the card's rows to be read: only its name and indexes are drawn.
@@ -26,20 +31,13 @@ pub fn EntityCard(
 ) -> impl IntoView {
     let store = use_store();
     let session = use_session();
-    let data = {
-        let name = name.clone();
-        Memo::new_owning(move |last| {
-            store.track_semantic();
-            store.with_untracked(|d| cards::Card::again(last, d, &name))
-        })
-    };
+    let data = contents.get(&name);
     // What the card shows zoomed out: a keystroke in a template changes the card, seldom this.
-    let glance =
-        Memo::new(move |_| data.with(|card| card.data.as_ref().map(cards::CardData::glance)));
-    let rect = {
-        let name = name.clone();
-        Memo::new(move |_| rects.with(|r| r.iter().find(|(n, _)| *n == name).map(|(_, r)| *r)))
+    let glance = {
+        let data = data.clone();
+        Memo::new(move |_| data.with(|card| card.as_ref().map(cards::CardData::glance)))
     };
+    let rect = positions.get(&name);
     let selected = {
         let name = name.clone();
         Memo::new(move |_| session.selection.with(|s| s.has_entity(&name)))
@@ -54,18 +52,24 @@ pub fn EntityCard(
             highlight.with(|h| h.active && !h.entities.is_empty() && !h.entities.contains(&name))
         })
     };
-    let transform = move || {
-        rect.get()
-            .map(|r| format!("translate({}px, {}px)", r.x, r.y))
-            .unwrap_or_default()
+    let transform = {
+        let rect = rect.clone();
+        move || {
+            rect.get()
+                .map(|r| format!("translate({}px, {}px)", r.x, r.y))
+                .unwrap_or_default()
+        }
     };
     // Its rows are not drawn zoomed out: the card keeps the height they give it, so the lines
     // and the layout are those of the rows.
-    let height = move || {
-        overview
-            .get()
-            .then(|| rect.get().map(|r| format!("{}px", r.height)))
-            .flatten()
+    let height = {
+        let rect = rect.clone();
+        move || {
+            overview
+                .get()
+                .then(|| rect.get().map(|r| format!("{}px", r.height)))
+                .flatten()
+        }
     };
 
     let drag = session.card_drag;
@@ -220,7 +224,7 @@ pub fn EntityCard(
                 if overview.get() {
                     Either::Left(glance.get().map(|glance| glance_body(glance, highlight)))
                 } else {
-                    Either::Right(data.with(|card| card.data.clone()).map(|card| card_body(card, highlight)))
+                    Either::Right(data.with(Clone::clone).map(|card| card_body(card, highlight)))
                 }
             }}
         </div>

@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 
+use crate::fanout::Fanout;
 use crate::geometry::{Rect, border_point};
 use crate::relations::{Relation, relations};
 use crate::store::use_store;
@@ -28,8 +29,8 @@ pub fn relation_memo() -> Memo<Vec<Relation>> {
 
 #[component]
 pub fn RelationLines(
-    /// Every card's rectangle.
-    rects: Memo<Vec<(String, Rect)>>,
+    /// Each card's rectangle.
+    positions: Fanout<Rect>,
     /// The relationships ([`relation_memo`]).
     lines: Memo<Vec<Relation>>,
     /// The part drawn.
@@ -48,10 +49,10 @@ pub fn RelationLines(
                 each=move || lines.get()
                 key=|r| (r.from.clone(), r.to.clone(), r.via.clone())
                 children=move |r: Relation| {
+                    // Only the two cards it joins move a line.
+                    let (from, to) = (positions.get(&r.from), positions.get(&r.to));
                     let geometry = Memo::new(move |_| {
-                        rects.with(|all| {
-                            let find = |n: &str| all.iter().find(|(name, _)| name == n).map(|(_, r)| *r);
-                            let (a, b) = (find(&r.from)?, find(&r.to)?);
+                            let (a, b) = (from.get()?, to.get()?);
                             let p = border_point(&a, &b);
                             let q = border_point(&b, &a);
                             let (mx, my) = ((p.x + q.x) / 2.0, (p.y + q.y) / 2.0);
@@ -63,12 +64,12 @@ pub fn RelationLines(
                                 format!("M {:.1} {:.1} C {:.1} {:.1}, {:.1} {:.1}, {:.1} {:.1}", p.x, p.y, p.x, my, q.x, my, q.x, q.y)
                             };
                             Some((d, mx, my))
-                        })
                     });
                     let via = r.via.clone();
+                    let relation = format!("{} {}", r.from, r.to);
                     match layer {
                         Layer::Lines => view! {
-                            <path class="relation-line" d=move || geometry.get().map(|g| g.0).unwrap_or_default() marker-end="url(#arrow)"></path>
+                            <path class="relation-line" data-relation=relation d=move || geometry.get().map(|g| g.0).unwrap_or_default() marker-end="url(#arrow)"></path>
                         }
                         .into_any(),
                         Layer::Labels => view! {
