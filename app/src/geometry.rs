@@ -4,7 +4,9 @@
 //! Card sizes are computed from their content with the same constants the stylesheet uses
 //! (`--card-*` in style/app.css), so lines and fit-to-screen never need to measure the DOM.
 
-use keyplan_core::{Design, Entity, Point};
+use std::collections::HashMap;
+
+use keyplan_core::{Design, Entity, KeyAttribute, Point, Table};
 
 /// Card width in canvas units.
 pub const CARD_WIDTH: f64 = 280.0;
@@ -93,15 +95,18 @@ impl Rect {
 
 /// How many key rows an entity's card shows: one per key attribute it fills.
 pub fn key_rows(design: &Design, entity: &Entity) -> usize {
-    design
-        .table(&entity.table)
-        .map_or(entity.keys.len(), |table| {
-            table
-                .key_attributes()
-                .iter()
-                .filter(|k| entity.key_template(&k.name).is_some())
-                .count()
-        })
+    let keys = design.table(&entity.table).map(Table::key_attributes);
+    rows_of(keys.as_deref(), entity)
+}
+
+/// [`key_rows`] of `entity`, given its table's key attributes (`None`: a table the design does
+/// not have, where the card lists the templates it has).
+fn rows_of(keys: Option<&[&KeyAttribute]>, entity: &Entity) -> usize {
+    keys.map_or(entity.keys.len(), |keys| {
+        keys.iter()
+            .filter(|k| entity.key_template(&k.name).is_some())
+            .count()
+    })
 }
 
 /// A card's height from its content.
@@ -117,28 +122,39 @@ pub fn card_height(n_attributes: usize, n_keys: usize) -> f64 {
 /// Where every entity's card is: its saved position, or an automatic place in a grid below
 /// the placed ones for an entity the layout does not know yet.
 pub fn card_rects(design: &Design) -> Vec<(String, Rect)> {
-    let height = |e: &Entity| card_height(e.attributes.len(), key_rows(design, e));
-    let placed_bottom = design
+    // Each table's key attributes listed once, each card's height worked out once: the
+    // rectangles are worked out on every edit (issue 19).
+    let keys: HashMap<&str, Vec<&KeyAttribute>> = design
+        .tables
+        .iter()
+        .map(|t| (t.name.as_str(), t.key_attributes()))
+        .collect();
+    let cards: Vec<(&Entity, f64)> = design
         .entities
         .iter()
-        .filter_map(|e| design.layout.get(&e.name).map(|p| p.y + height(e) + GAP))
+        .map(|e| {
+            let rows = rows_of(keys.get(e.table.as_str()).map(Vec::as_slice), e);
+            (e, card_height(e.attributes.len(), rows))
+        })
+        .collect();
+    let placed_bottom = cards
+        .iter()
+        .filter_map(|(e, height)| design.layout.get(&e.name).map(|p| p.y + height + GAP))
         .fold(f64::NEG_INFINITY, f64::max);
     let auto_top = if placed_bottom.is_finite() {
         placed_bottom
     } else {
         40.0
     };
-    let unplaced: Vec<f64> = design
-        .entities
+    let unplaced: Vec<f64> = cards
         .iter()
-        .filter(|e| !design.layout.contains_key(&e.name))
-        .map(height)
+        .filter(|(e, _)| !design.layout.contains_key(&e.name))
+        .map(|(_, height)| *height)
         .collect();
     let mut auto = auto_positions(auto_top, &unplaced).into_iter();
-    design
-        .entities
-        .iter()
-        .map(|e| {
+    cards
+        .into_iter()
+        .map(|(e, height)| {
             let origin = match design.layout.get(&e.name) {
                 Some(p) => *p,
                 None => auto.next().expect("a place for every unplaced card"),
@@ -149,7 +165,7 @@ pub fn card_rects(design: &Design) -> Vec<(String, Rect)> {
                     x: origin.x,
                     y: origin.y,
                     width: CARD_WIDTH,
-                    height: height(e),
+                    height,
                 },
             )
         })

@@ -608,7 +608,9 @@ fn a_drag_moves_its_card_and_lines_and_a_template_shows_on_its_card_alone() {
         let before = before.as_object().expect("the lines");
         assert!(
             before.keys().any(|k| k.split(' ').any(|e| e == "Customer"))
-                && before.keys().any(|k| !k.split(' ').any(|e| e == "Customer")),
+                && before
+                    .keys()
+                    .any(|k| !k.split(' ').any(|e| e == "Customer")),
             "lines with and without Customer: {before:?}"
         );
         let customer = b.rect("[data-entity=Customer]").await;
