@@ -1,6 +1,7 @@
 //! The access-pattern list: each pattern with its live verdict badge and key condition.
 //! Selecting one highlights its entities and its index on the canvas.
 
+use keyplan_core::{AccessPattern, Design, Verdict};
 use leptos::prelude::*;
 
 use super::Badge;
@@ -19,6 +20,115 @@ struct Row {
     condition: Option<String>,
 }
 
+/// A row with what it was made from.
+#[derive(Debug, Clone, PartialEq)]
+struct Made {
+    source: Source,
+    row: Row,
+}
+
+/// What a row is made from: its pattern's name and entities, its verdict and its index's colour.
+#[derive(Debug, Clone, PartialEq)]
+struct Source {
+    name: String,
+    entities: Vec<String>,
+    verdict: Option<Verdict>,
+    slot: usize,
+}
+
+impl Source {
+    fn is(&self, p: &AccessPattern, verdict: Option<&Verdict>, slot: usize) -> bool {
+        self.name == p.name
+            && self.entities == p.entities
+            && self.verdict.as_ref() == verdict
+            && self.slot == slot
+    }
+}
+
+impl Made {
+    fn new(p: &AccessPattern, verdict: Option<&Verdict>, slot: usize) -> Made {
+        let row = Row {
+            name: p.name.clone(),
+            entities: p.entities.join(", "),
+            badge: verdict.map(|v| Badge::of(v, slot)),
+            scan: verdict.is_some_and(|v| !v.covered),
+            condition: verdict
+                .and_then(|v| v.key_condition.as_ref())
+                .map(|k| k.expression.clone()),
+        };
+        Made {
+            source: Source {
+                name: p.name.clone(),
+                entities: p.entities.clone(),
+                verdict: verdict.cloned(),
+                slot,
+            },
+            row,
+        }
+    }
+}
+
+/// The rows of the list with what each was made from.
+#[derive(Debug, Clone, PartialEq)]
+struct Listed(Vec<Made>);
+
+impl Listed {
+    /// The rows of `design`'s patterns with their `verdicts`, and whether they differ from
+    /// `last`'s: each row of `last` made from the same pattern, verdict and colour is kept.
+    fn again(last: Option<Listed>, design: &Design, verdicts: &[Verdict]) -> (Listed, bool) {
+        let mut last = last.map(|l| l.0.into_iter()).into_iter().flatten();
+        let slots = Slots::of_design(design);
+        let mut changed = false;
+        let listed = design
+            .patterns
+            .iter()
+            .zip(verdicts.iter().map(Some).chain(std::iter::repeat(None)))
+            .map(|(p, verdict)| {
+                let verdict = verdict.filter(|v| v.pattern == p.name);
+                let slot = verdict.map_or(0, |v| slots.of(v));
+                match last.next() {
+                    Some(kept) if kept.source.is(p, verdict, slot) => kept,
+                    _ => {
+                        changed = true;
+                        Made::new(p, verdict, slot)
+                    }
+                }
+            })
+            .collect::<Vec<_>>();
+        changed |= last.next().is_some();
+        (Listed(listed), changed)
+    }
+}
+
+/// The colour slot of every index of the design, worked out once per list.
+struct Slots<'a>(Vec<(&'a str, Option<&'a str>, usize)>);
+
+impl<'a> Slots<'a> {
+    fn of_design(d: &'a Design) -> Slots<'a> {
+        Slots(
+            d.tables
+                .iter()
+                .flat_map(|t| {
+                    t.indexes().into_iter().enumerate().map(move |(slot, i)| {
+                        (t.name.as_str(), i.name, slot % crate::cards::N_COLOURS)
+                    })
+                })
+                .collect(),
+        )
+    }
+
+    /// The slot of the index `verdict` names (0: the table's own key, or one not found).
+    fn of(&self, verdict: &Verdict) -> usize {
+        let (Some(table), index) = (verdict.table.as_deref(), verdict.index.as_deref()) else {
+            return 0;
+        };
+        self.0
+            .iter()
+            .find(|(t, i, _)| *t == table && *i == index)
+            .map_or(0, |(_, _, slot)| *slot)
+    }
+}
+
 fn row_key(row: &Row) -> u64 {
     use std::hash::{DefaultHasher, Hash, Hasher};
     let mut h = DefaultHasher::new();
@@ -30,40 +140,16 @@ fn row_key(row: &Row) -> u64 {
 pub fn PatternList() -> impl IntoView {
     let store = use_store();
     let session = use_session();
-    let rows = Memo::new(move |_| {
+    // A keystroke changes a few verdicts, if any: a row is made again only when what it is
+    // made from changed (issue 19: 400 rows were made on every keystroke).
+    let listed = Memo::new_owning(move |last: Option<Listed>| {
         store.track_semantic();
-        store.analysis.with(|a| {
-            store.with_untracked(|d| {
-                // One verdict per pattern, in design order.
-                d.patterns
-                    .iter()
-                    .zip(a.verdicts.iter().map(Some).chain(std::iter::repeat(None)))
-                    .map(|(p, verdict)| {
-                        let verdict = verdict.filter(|v| v.pattern == p.name);
-                        let badge = verdict.map(|v| {
-                            let slot = v
-                                .table
-                                .as_deref()
-                                .map(|t| crate::cards::slot(d, t, v.index.as_deref()))
-                                .unwrap_or(0);
-                            Badge::of(v, slot)
-                        });
-                        Row {
-                            name: p.name.clone(),
-                            entities: p.entities.join(", "),
-                            badge,
-                            scan: verdict.is_some_and(|v| !v.covered),
-                            condition: verdict
-                                .and_then(|v| v.key_condition.as_ref())
-                                .map(|k| k.expression.clone()),
-                        }
-                    })
-                    .collect::<Vec<_>>()
-            })
-        })
+        store
+            .analysis
+            .with(|a| store.with_untracked(|d| Listed::again(last, d, &a.verdicts)))
     });
     // A design of hundreds of patterns draws its rows a chunk a frame (issue 19).
-    let drawn = super::chunks::rows_drawn(move || rows.with(Vec::len));
+    let drawn = super::chunks::rows_drawn(move || listed.with(|l| l.0.len()));
     view! {
         <div class="panel-body">
             <div class="panel-actions">
@@ -73,7 +159,7 @@ pub fn PatternList() -> impl IntoView {
             </div>
             <ul class="pattern-list" role="listbox" aria-label="Access patterns">
                 <For
-                    each=move || rows.with(|rows| rows.iter().take(drawn.get()).cloned().collect::<Vec<_>>())
+                    each=move || listed.with(|l| l.0.iter().take(drawn.get()).map(|m| m.row.clone()).collect::<Vec<_>>())
                     key=row_key
                     children=move |row| {
                         let Row { name, entities, badge, scan, condition } = row;
@@ -115,5 +201,66 @@ pub fn PatternList() -> impl IntoView {
                 />
             </ul>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(listed: &Listed) -> Vec<Row> {
+        listed.0.iter().map(|m| m.row.clone()).collect()
+    }
+
+    // issue 19: the list made again from the last one is the list made whole, and says it
+    // changed exactly when a row did: a pattern's entities, a verdict, an index's colour.
+    #[test]
+    fn the_list_made_again_is_the_list_made_whole() {
+        let mut design = keyplan_core::examples::first();
+        let whole = |d: &Design| {
+            let verdicts = keyplan_core::analyze(d).verdicts;
+            (Listed::again(None, d, &verdicts).0, verdicts)
+        };
+        let (first, verdicts) = whole(&design);
+        let (same, changed) = Listed::again(Some(first.clone()), &design, &verdicts);
+        assert!(!changed);
+        assert_eq!(same, first);
+
+        let mut last = first;
+        let edits: [fn(&mut Design); 4] = [
+            // A pattern's entities, its verdict the same.
+            |d| {
+                let p = d
+                    .patterns
+                    .iter_mut()
+                    .find(|p| p.name == "Update order status");
+                p.expect("the pattern").entities.push("OrderItem".into());
+            },
+            // A verdict: the pattern's table key gone from its entity.
+            |d| {
+                let e = d
+                    .entities
+                    .iter_mut()
+                    .find(|e| e.name == "Order")
+                    .expect("Order");
+                e.keys.remove("SK");
+            },
+            // The colours: the first GSI gone, every later one a slot earlier.
+            |d| {
+                d.tables[0].gsis.remove(0);
+            },
+            // A pattern gone.
+            |d| {
+                d.patterns.pop();
+            },
+        ];
+        for (n, edit) in edits.iter().enumerate() {
+            edit(&mut design);
+            let (made, verdicts) = whole(&design);
+            let (again, changed) = Listed::again(Some(last), &design, &verdicts);
+            assert_eq!(rows(&again), rows(&made), "edit {n}");
+            assert!(changed, "edit {n} changed the list");
+            last = again;
+        }
     }
 }
