@@ -103,9 +103,7 @@ pub fn key_rows(design: &Design, entity: &Entity) -> usize {
 /// not have, where the card lists the templates it has).
 fn rows_of(keys: Option<&[&KeyAttribute]>, entity: &Entity) -> usize {
     keys.map_or(entity.keys.len(), |keys| {
-        keys.iter()
-            .filter(|k| entity.key_template(&k.name).is_some())
-            .count()
+        keys.iter().filter(|k| entity.fills(&k.name)).count()
     })
 }
 

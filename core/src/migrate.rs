@@ -599,9 +599,7 @@ pub fn shard_of(item: &crate::Item, derived: &std::collections::BTreeSet<String>
 
 /// Whether an entity's items go into a GSI: it fills every partition-key attribute.
 fn in_gsi(e: &Entity, gsi: &Gsi) -> bool {
-    gsi.partition_key
-        .iter()
-        .all(|k| e.key_template(&k.name).is_some())
+    gsi.partition_key.iter().all(|k| e.fills(&k.name))
 }
 
 /// Whether the old entity's items already carry every key attribute of `gsi` as the new one

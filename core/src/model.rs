@@ -492,6 +492,12 @@ impl Entity {
             .map(|a| std::borrow::Cow::Owned(KeyTemplate::variable(&a.name)))
     }
 
+    /// Whether [`Entity::key_template`] has a template for `key_attribute`, without making the
+    /// implicit one.
+    pub fn fills(&self, key_attribute: &str) -> bool {
+        self.keys.contains_key(key_attribute) || self.attribute(key_attribute).is_some()
+    }
+
     /// The entity's identity in `table` (its own table): the last attribute variable of its
     /// primary key, partition key then sort key (Customer: `customerId`; an OrderItem at
     /// `ORDER#{orderId}` / `ITEM#{itemId}`: `itemId`). Another entity that carries it refers
@@ -968,6 +974,30 @@ fn is_default<T: Default + PartialEq>(value: &T) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // `fills` says what `key_template` finds: an own template, an attribute of the key's
+    // name, or neither.
+    #[test]
+    fn an_entity_fills_the_keys_it_has_a_template_for() {
+        for (_, design) in crate::examples::all() {
+            for entity in &design.entities {
+                let names = design
+                    .tables
+                    .iter()
+                    .flat_map(|t| t.key_attributes())
+                    .map(|k| k.name.clone());
+                let names = names.chain(entity.attributes.iter().map(|a| a.name.clone()));
+                for name in names.chain(["nothing".to_string()]) {
+                    assert_eq!(
+                        entity.fills(&name),
+                        entity.key_template(&name).is_some(),
+                        "{} {name}",
+                        entity.name
+                    );
+                }
+            }
+        }
+    }
 
     // issue 14: each name is spelled once, and it is the design file's own (serde's).
     #[test]

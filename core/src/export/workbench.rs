@@ -189,7 +189,7 @@ fn table_model<'a>(design: &'a Design, sample: &SampleData, table: &'a Table) ->
             let mut non_key_attributes: Vec<String> = Vec::new();
             for index in table.indexes().iter().skip(1) {
                 for k in index.partition_key.iter().chain(index.sort_key) {
-                    if e.key_template(&k.name).is_some()
+                    if e.fills(&k.name)
                         && !non_key_attributes.contains(&k.name)
                         && !table_keys.contains(&k.name.as_str())
                     {

@@ -261,7 +261,7 @@ fn same_members(
         if prepared.homes[i].map(|(home, _)| home) != Some(t) {
             continue;
         }
-        let member = keys.iter().all(|k| entity.key_template(k).is_some());
+        let member = keys.iter().all(|k| entity.fills(k));
         let was = prepared.member_position(index, i).is_some();
         if member && !was {
             return Err(format!(
