@@ -4,7 +4,6 @@
 
 use keyplan_core::Point;
 use keyplan_core::edit::Edit;
-use leptos::either::Either;
 use leptos::prelude::*;
 
 use super::Highlight;
@@ -222,9 +221,9 @@ pub fn EntityCard(
         >
             {move || {
                 if overview.get() {
-                    Either::Left(glance.get().map(|glance| glance_body(glance, highlight)))
+                    glance.get().map(|glance| glance_body(glance, highlight).into_any())
                 } else {
-                    Either::Right(data.with(Clone::clone).map(|card| card_body(card, highlight)))
+                    data.with(Clone::clone).map(|card| card_body(card, highlight).into_any())
                 }
             }}
         </div>
