@@ -182,6 +182,15 @@ fn card_of(entity: &Entity, table: Option<&Table>) -> CardData {
 mod tests {
     use super::*;
 
+    /// Gives entity `entity` of `design` the template `template` for key `key`.
+    fn set_template(design: &mut Design, entity: &str, key: &str, template: &str) {
+        let entity = design.entities.iter_mut().find(|e| e.name == entity);
+        let entity = entity.expect("the entity");
+        entity
+            .keys
+            .insert(key.into(), keyplan_core::KeyTemplate::parse(template));
+    }
+
     /// The card of entity `name`, worked out from nothing.
     fn card(design: &Design, name: &str) -> Option<CardData> {
         let entity = design.entity(name)?;
@@ -200,28 +209,13 @@ mod tests {
         assert!(!changed, "nothing changed");
 
         // Another entity's key template: not this card's.
-        let customer = design
-            .entities
-            .iter_mut()
-            .find(|e| e.name == "Customer")
-            .expect("Customer");
-        customer.keys.insert(
-            "PK".into(),
-            keyplan_core::KeyTemplate::parse("C#{customerId}"),
-        );
+        set_template(&mut design, "Customer", "PK", "C#{customerId}");
         let (order, changed) = Card::again(Some(order), &design, "Order");
         assert!(!changed);
         assert_eq!(order.data, card(&design, "Order"));
 
         // Its own key template, then its table.
-        let entity = design
-            .entities
-            .iter_mut()
-            .find(|e| e.name == "Order")
-            .expect("Order");
-        entity
-            .keys
-            .insert("SK".into(), keyplan_core::KeyTemplate::parse("O#{orderId}"));
+        set_template(&mut design, "Order", "SK", "O#{orderId}");
         let (order, changed) = Card::again(Some(order), &design, "Order");
         assert!(changed);
         assert_eq!(order.data, card(&design, "Order"));
@@ -279,15 +273,7 @@ mod tests {
             ]
         );
         assert!(!glance.invalid);
-        let order = design
-            .entities
-            .iter_mut()
-            .find(|e| e.name == "Order")
-            .expect("Order");
-        order.keys.insert(
-            "GSI2SK".into(),
-            keyplan_core::KeyTemplate::parse("{priority#"),
-        );
+        set_template(&mut design, "Order", "GSI2SK", "{priority#");
         assert!(card(&design, "Order").expect("Order").glance().invalid);
     }
 }
