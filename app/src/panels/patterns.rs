@@ -1,7 +1,7 @@
 //! The access-pattern list: each pattern with its live verdict badge and key condition.
 //! Selecting one highlights its entities and its index on the canvas.
 
-use keyplan_core::{AccessPattern, Design, Verdict};
+use keyplan_core::{AccessPattern, Design, Operation, Verdict};
 use leptos::prelude::*;
 
 use super::Badge;
@@ -27,21 +27,57 @@ struct Made {
     row: Row,
 }
 
-/// What a row is made from: its pattern's name and entities, its verdict and its index's colour.
+/// What a row is made from: its pattern's name and entities, the parts of its verdict it
+/// shows, and its index's colour. Not the whole verdict: comparing 400 of those (their
+/// reasons, queries, suggestions) was most of the list's cost on a keystroke.
 #[derive(Debug, Clone, PartialEq)]
 struct Source {
     name: String,
     entities: Vec<String>,
-    verdict: Option<Verdict>,
+    shown: Option<Shown>,
     slot: usize,
+}
+
+/// What a row shows of a verdict (see [`Badge::of`]).
+#[derive(Debug, Clone, PartialEq)]
+struct Shown {
+    operation: Operation,
+    index: Option<String>,
+    shards: Option<u32>,
+    covered: bool,
+    condition: Option<String>,
+}
+
+impl Shown {
+    fn is(&self, v: &Verdict) -> bool {
+        self.operation == v.operation
+            && self.index == v.index
+            && self.shards == v.shards
+            && self.covered == v.covered
+            && self.condition.as_deref() == v.key_condition.as_ref().map(|k| k.expression.as_str())
+    }
+
+    fn of(v: &Verdict) -> Shown {
+        Shown {
+            operation: v.operation,
+            index: v.index.clone(),
+            shards: v.shards,
+            covered: v.covered,
+            condition: v.key_condition.as_ref().map(|k| k.expression.clone()),
+        }
+    }
 }
 
 impl Source {
     fn is(&self, p: &AccessPattern, verdict: Option<&Verdict>, slot: usize) -> bool {
         self.name == p.name
             && self.entities == p.entities
-            && self.verdict.as_ref() == verdict
             && self.slot == slot
+            && match (&self.shown, verdict) {
+                (Some(shown), Some(v)) => shown.is(v),
+                (None, None) => true,
+                _ => false,
+            }
     }
 }
 
@@ -60,7 +96,7 @@ impl Made {
             source: Source {
                 name: p.name.clone(),
                 entities: p.entities.clone(),
-                verdict: verdict.cloned(),
+                shown: verdict.map(Shown::of),
                 slot,
             },
             row,
@@ -268,7 +304,7 @@ mod tests {
         assert_eq!(same, first);
 
         let mut last = first;
-        let edits: [fn(&mut Design); 4] = [
+        let edits: [fn(&mut Design); 6] = [
             // A pattern's entities, its verdict the same.
             |d| {
                 let p = d
@@ -276,6 +312,29 @@ mod tests {
                     .iter_mut()
                     .find(|p| p.name == "Update order status");
                 p.expect("the pattern").entities.push("OrderItem".into());
+            },
+            // The shards of a verdict alone (its badge's ×n).
+            |d| {
+                let e = d
+                    .entities
+                    .iter_mut()
+                    .find(|e| e.name == "Order")
+                    .expect("Order");
+                let t = keyplan_core::KeyTemplate::parse("STATUS#{status}#SHARD{shard:5}");
+                e.keys.insert("GSI1PK".into(), t);
+            },
+            // The key condition of a verdict alone.
+            |d| {
+                let p = d
+                    .patterns
+                    .iter_mut()
+                    .find(|p| p.name == "Get orders by status");
+                let sort = p
+                    .expect("the pattern")
+                    .sort
+                    .as_mut()
+                    .expect("a sort condition");
+                sort.op = keyplan_core::SortOp::Between;
             },
             // A verdict: the pattern's table key gone from its entity.
             |d| {
@@ -303,5 +362,32 @@ mod tests {
             assert!(changed, "edit {n} changed the list");
             last = again;
         }
+    }
+
+    // A row's source sees every part of a verdict the row shows, and only those.
+    #[test]
+    fn a_row_is_made_again_for_what_it_shows_of_a_verdict() {
+        let design = keyplan_core::examples::first();
+        let verdicts = keyplan_core::analyze(&design).verdicts;
+        let v = verdicts
+            .iter()
+            .find(|v| v.pattern == "Get orders by status")
+            .expect("the verdict");
+        let shown = Shown::of(v);
+        let changes: [fn(&mut Verdict); 5] = [
+            |v| v.operation = Operation::Scan,
+            |v| v.index = None,
+            |v| v.shards = None,
+            |v| v.covered = !v.covered,
+            |v| v.key_condition = None,
+        ];
+        for (n, change) in changes.iter().enumerate() {
+            let mut other = v.clone();
+            change(&mut other);
+            assert!(!shown.is(&other), "change {n}");
+        }
+        let mut other = v.clone();
+        other.reasons.push("not shown in the row".into());
+        assert!(shown.is(&other));
     }
 }
