@@ -285,6 +285,16 @@ pub fn PatternList() -> impl IntoView {
 mod tests {
     use super::*;
 
+    fn pattern<'a>(d: &'a mut Design, name: &str) -> &'a mut AccessPattern {
+        let found = d.patterns.iter_mut().find(|p| p.name == name);
+        found.expect("the pattern")
+    }
+
+    fn order(d: &mut Design) -> &mut keyplan_core::Entity {
+        let found = d.entities.iter_mut().find(|e| e.name == "Order");
+        found.expect("Order")
+    }
+
     fn rows(listed: &Listed) -> Vec<Row> {
         listed.0.iter().map(|m| m.row.clone()).collect()
     }
@@ -307,43 +317,22 @@ mod tests {
         let edits: [fn(&mut Design); 6] = [
             // A pattern's entities, its verdict the same.
             |d| {
-                let p = d
-                    .patterns
-                    .iter_mut()
-                    .find(|p| p.name == "Update order status");
-                p.expect("the pattern").entities.push("OrderItem".into());
+                let p = pattern(d, "Update order status");
+                p.entities.push("OrderItem".into());
             },
             // The shards of a verdict alone (its badge's ×n).
             |d| {
-                let e = d
-                    .entities
-                    .iter_mut()
-                    .find(|e| e.name == "Order")
-                    .expect("Order");
                 let t = keyplan_core::KeyTemplate::parse("STATUS#{status}#SHARD{shard:5}");
-                e.keys.insert("GSI1PK".into(), t);
+                order(d).keys.insert("GSI1PK".into(), t);
             },
             // The key condition of a verdict alone.
             |d| {
-                let p = d
-                    .patterns
-                    .iter_mut()
-                    .find(|p| p.name == "Get orders by status");
-                let sort = p
-                    .expect("the pattern")
-                    .sort
-                    .as_mut()
-                    .expect("a sort condition");
-                sort.op = keyplan_core::SortOp::Between;
+                let sort = pattern(d, "Get orders by status").sort.as_mut();
+                sort.expect("a sort condition").op = keyplan_core::SortOp::Between;
             },
             // A verdict: the pattern's table key gone from its entity.
             |d| {
-                let e = d
-                    .entities
-                    .iter_mut()
-                    .find(|e| e.name == "Order")
-                    .expect("Order");
-                e.keys.remove("SK");
+                order(d).keys.remove("SK");
             },
             // The colours: the first GSI gone, every later one a slot earlier.
             |d| {
