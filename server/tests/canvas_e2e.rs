@@ -571,7 +571,16 @@ fn zoomed_out_a_card_is_its_name_and_indexes_and_zoomed_in_its_rows() {
         assert_eq!(indexes, serde_json::json!(["Table key", "GSI3"]));
         let rows = format!("{card} .card-attr, {card} .card-key");
         assert!(b.texts(&rows).await.is_empty(), "no rows drawn zoomed out");
-        b.screenshot("canvas-overview").await;
+        b.screenshot("canvas-zoomed-out").await;
+        // A keyboard user sees which card has the focus: its ring about 3 px on the screen.
+        let ring = b
+            .js(&format!(
+                "const card = document.querySelector({card:?}); card.focus({{ focusVisible: true }}); \
+                 return card.matches(':focus-visible') ? parseFloat(getComputedStyle(card).outlineWidth) : 0;"
+            ))
+            .await;
+        let ring = ring.as_f64().unwrap_or_default() * zoom().await / 100.0;
+        assert!(ring >= 2.5, "the focus ring is {ring:.1} px on the screen");
 
         // An invalid template, zoomed out.
         b.click(&format!("{card} .card-head")).await;
