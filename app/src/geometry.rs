@@ -356,13 +356,13 @@ impl Viewport {
         }
     }
 
-    /// The CSS transform of the canvas layer.
     /// Zoomed out so far that cards show only their name and indexes (issue 19: a canvas of
     /// 100 cards drew 3,300 elements nobody could read at the 20% it fits at).
     pub fn overview(&self) -> bool {
         self.zoom < OVERVIEW_ZOOM
     }
 
+    /// The CSS transform of the canvas layer.
     pub fn css_transform(&self) -> String {
         format!(
             "translate({:.2}px, {:.2}px) scale({:.4})",

@@ -52,18 +52,18 @@ pub fn RelationLines(
                     // Only the two cards it joins move a line.
                     let (from, to) = (positions.get(&r.from), positions.get(&r.to));
                     let geometry = Memo::new(move |_| {
-                            let (a, b) = (from.get()?, to.get()?);
-                            let p = border_point(&a, &b);
-                            let q = border_point(&b, &a);
-                            let (mx, my) = ((p.x + q.x) / 2.0, (p.y + q.y) / 2.0);
-                            // A gentle curve: control points pulled along the dominant axis.
-                            let horizontal = (q.x - p.x).abs() > (q.y - p.y).abs();
-                            let d = if horizontal {
-                                format!("M {:.1} {:.1} C {:.1} {:.1}, {:.1} {:.1}, {:.1} {:.1}", p.x, p.y, mx, p.y, mx, q.y, q.x, q.y)
-                            } else {
-                                format!("M {:.1} {:.1} C {:.1} {:.1}, {:.1} {:.1}, {:.1} {:.1}", p.x, p.y, p.x, my, q.x, my, q.x, q.y)
-                            };
-                            Some((d, mx, my))
+                        let (a, b) = (from.get()?, to.get()?);
+                        let p = border_point(&a, &b);
+                        let q = border_point(&b, &a);
+                        let (mx, my) = ((p.x + q.x) / 2.0, (p.y + q.y) / 2.0);
+                        // A gentle curve: control points pulled along the dominant axis.
+                        let horizontal = (q.x - p.x).abs() > (q.y - p.y).abs();
+                        let d = if horizontal {
+                            format!("M {:.1} {:.1} C {:.1} {:.1}, {:.1} {:.1}, {:.1} {:.1}", p.x, p.y, mx, p.y, mx, q.y, q.x, q.y)
+                        } else {
+                            format!("M {:.1} {:.1} C {:.1} {:.1}, {:.1} {:.1}, {:.1} {:.1}", p.x, p.y, p.x, my, q.x, my, q.x, q.y)
+                        };
+                        Some((d, mx, my))
                     });
                     let via = r.via.clone();
                     let relation = format!("{} {}", r.from, r.to);
