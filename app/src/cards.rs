@@ -77,11 +77,35 @@ pub fn type_label(ty: AttrType) -> &'static str {
 
 /// The colour slot of `index` (None: the table) in `table`.
 pub fn slot(design: &Design, table: &str, index: Option<&str>) -> usize {
-    design
-        .table(table)
-        .and_then(|t| t.indexes().iter().position(|i| i.name == index))
-        .unwrap_or(0)
-        % N_COLOURS
+    Slots::of(design).slot(table, index)
+}
+
+/// The colour slot of every index of a design, worked out once for many lookups (the pattern
+/// list's 400 badges).
+#[derive(Debug)]
+pub struct Slots<'a>(Vec<(&'a str, Option<&'a str>, usize)>);
+
+impl<'a> Slots<'a> {
+    pub fn of(design: &'a Design) -> Slots<'a> {
+        Slots(
+            design
+                .tables
+                .iter()
+                .flat_map(|t| {
+                    let indexes = t.indexes().into_iter().enumerate();
+                    indexes.map(move |(at, i)| (t.name.as_str(), i.name, at % N_COLOURS))
+                })
+                .collect(),
+        )
+    }
+
+    /// The slot of `index` (None: the table's own key) of `table`; 0 for one not found.
+    pub fn slot(&self, table: &str, index: Option<&str>) -> usize {
+        self.0
+            .iter()
+            .find(|(t, i, _)| *t == table && *i == index)
+            .map_or(0, |(_, _, slot)| *slot)
+    }
 }
 
 /// A card's content with what it was worked out from: the entity and its table, the only parts

@@ -27,12 +27,11 @@ struct Made {
     row: Row,
 }
 
-/// What a row is made from: its pattern's name and entities, the parts of its verdict it
-/// shows, and its index's colour. Not the whole verdict: comparing 400 of those (their
+/// What a row is made from, beside its pattern's name (the row's own): the pattern's entities,
+/// the parts of its verdict it shows, and its index's colour. Not the whole verdict: comparing 400 of those (their
 /// reasons, queries, suggestions) was most of the list's cost on a keystroke.
 #[derive(Debug, Clone, PartialEq)]
 struct Source {
-    name: String,
     entities: Vec<String>,
     shown: Option<Shown>,
     slot: usize,
@@ -69,9 +68,9 @@ impl Shown {
 }
 
 impl Source {
+    /// Whether this is what `p`'s row is made from, given its name is the row's.
     fn is(&self, p: &AccessPattern, verdict: Option<&Verdict>, slot: usize) -> bool {
-        self.name == p.name
-            && self.entities == p.entities
+        self.entities == p.entities
             && self.slot == slot
             && match (&self.shown, verdict) {
                 (Some(shown), Some(v)) => shown.is(v),
@@ -94,7 +93,6 @@ impl Made {
         };
         Made {
             source: Source {
-                name: p.name.clone(),
                 entities: p.entities.clone(),
                 shown: verdict.map(Shown::of),
                 slot,
@@ -113,7 +111,7 @@ impl Listed {
     /// `last`'s: each row of `last` made from the same pattern, verdict and colour is kept.
     fn again(last: Option<Listed>, design: &Design, verdicts: &[Verdict]) -> (Listed, bool) {
         let mut last = last.map(|l| l.0.into_iter()).into_iter().flatten();
-        let slots = Slots::of_design(design);
+        let slots = crate::cards::Slots::of(design);
         let mut changed = false;
         let listed = design
             .patterns
@@ -121,9 +119,14 @@ impl Listed {
             .zip(verdicts.iter().map(Some).chain(std::iter::repeat(None)))
             .map(|(p, verdict)| {
                 let verdict = verdict.filter(|v| v.pattern == p.name);
-                let slot = verdict.map_or(0, |v| slots.of(v));
+                let slot = verdict.map_or(0, |v| match v.table.as_deref() {
+                    Some(table) => slots.slot(table, v.index.as_deref()),
+                    None => 0,
+                });
                 match last.next() {
-                    Some(kept) if kept.source.is(p, verdict, slot) => kept,
+                    Some(kept) if kept.row.name == p.name && kept.source.is(p, verdict, slot) => {
+                        kept
+                    }
                     _ => {
                         changed = true;
                         Made::new(p, verdict, slot)
@@ -133,35 +136,6 @@ impl Listed {
             .collect::<Vec<_>>();
         changed |= last.next().is_some();
         (Listed(listed), changed)
-    }
-}
-
-/// The colour slot of every index of the design, worked out once per list.
-struct Slots<'a>(Vec<(&'a str, Option<&'a str>, usize)>);
-
-impl<'a> Slots<'a> {
-    fn of_design(d: &'a Design) -> Slots<'a> {
-        Slots(
-            d.tables
-                .iter()
-                .flat_map(|t| {
-                    t.indexes().into_iter().enumerate().map(move |(slot, i)| {
-                        (t.name.as_str(), i.name, slot % crate::cards::N_COLOURS)
-                    })
-                })
-                .collect(),
-        )
-    }
-
-    /// The slot of the index `verdict` names (0: the table's own key, or one not found).
-    fn of(&self, verdict: &Verdict) -> usize {
-        let (Some(table), index) = (verdict.table.as_deref(), verdict.index.as_deref()) else {
-            return 0;
-        };
-        self.0
-            .iter()
-            .find(|(t, i, _)| *t == table && *i == index)
-            .map_or(0, |(_, _, slot)| *slot)
     }
 }
 
@@ -314,7 +288,7 @@ mod tests {
         assert_eq!(same, first);
 
         let mut last = first;
-        let edits: [fn(&mut Design); 6] = [
+        let edits: [fn(&mut Design); 7] = [
             // A pattern's entities, its verdict the same.
             |d| {
                 let p = pattern(d, "Update order status");
@@ -338,6 +312,8 @@ mod tests {
             |d| {
                 d.tables[0].gsis.remove(0);
             },
+            // A pattern renamed.
+            |d| pattern(d, "Get order items").name = "Items of an order".into(),
             // A pattern gone.
             |d| {
                 d.patterns.pop();
