@@ -5,7 +5,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
-inputs=(index.html Trunk.toml Cargo.toml Cargo.lock .cargo app core style examples scripts/build.sh)
+inputs=(index.html Trunk.toml Cargo.toml Cargo.lock .cargo app core style examples scripts/build.sh scripts/split-wasm.py)
 stamp=dist/.keyplan-build-stamp
 if [ "${KEYPLAN_REBUILD:-0}" != 1 ] && [ -f "$stamp" ] && [ -f dist/index.html ] &&
   [ -z "$(find "${inputs[@]}" -newer "$stamp" -print -quit 2>/dev/null)" ]; then
@@ -16,7 +16,8 @@ fi
 # Offline builds need every crate already downloaded.
 cargo fetch
 # The app's release build uses the `wasm-release` cargo profile (index.html:
-# data-cargo-profile-release), then wasm-opt -Oz.
+# data-cargo-profile-release); trunk's post-build hook (scripts/split-wasm.py) splits the main
+# module and runs wasm-opt -Oz on its parts.
 trunk build index.html --release=true --offline=true
 
 # Precompressed copies beside the app's files, which `keyplan serve` sends to a browser that

@@ -5,6 +5,7 @@
 #   - rustup target wasm32-unknown-unknown;
 #   - trunk 0.21.14 (0.22 needs a newer rustc);
 #   - wasm-bindgen-cli at exactly Cargo.lock's wasm-bindgen version;
+#   - wasm-split-cli (crate wasm_split_cli_support), which splits the app's module;
 #   - .tools/node_modules: scripts/npm-packages.txt (wasm-opt from binaryen 132, tsc, ...);
 #   - .tools/venv: scripts/python-requirements.txt (moto, cfn-lint, ...).
 set -euo pipefail
@@ -56,6 +57,16 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $bindgen_version" 
   step "cargo install wasm-bindgen-cli $bindgen_version (about 4 minutes)"
   # Not --locked: its lock file names a dependency version the registry no longer has.
   cargo install wasm-bindgen-cli --version "$bindgen_version" --force
+fi
+
+# wasm-split-cli splits the app's module (scripts/split-wasm.py, issue 19). 0.2.4 handles the
+# function-table relocations wasm-bindgen >= 0.2.125 emits (wasm-split-prototype#38).
+SPLIT_VERSION=0.2.4
+# It has no --version: cargo's list of installed crates says which one is there.
+if ! cargo install --list | grep -qx "wasm_split_cli_support v$SPLIT_VERSION:" ||
+  ! command -v wasm-split-cli >/dev/null; then
+  step "cargo install wasm_split_cli_support $SPLIT_VERSION (about a minute)"
+  cargo install wasm_split_cli_support --version "$SPLIT_VERSION" --locked --features build-binary
 fi
 
 # --- npm packages into .tools -------------------------------------------------------------

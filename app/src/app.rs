@@ -8,10 +8,11 @@ use leptos::prelude::*;
 use leptos::wasm_bindgen::JsCast;
 
 use crate::canvas::Canvas;
+use crate::deferred::Deferred;
 use crate::dialogs::Dialogs;
 use crate::inspector::Inspector;
 use crate::library::Library;
-use crate::panels::{DataView, LeftPanel};
+use crate::panels::LeftPanel;
 use crate::session::{CenterView, Dialog, Selection, Session};
 use crate::store::Store;
 use crate::topbar::TopBar;
@@ -93,7 +94,14 @@ fn Editor(
     let worker_status = RwSignal::new(crate::compute::Status::Idle);
     crate::compute::init(worker_status);
     provide_context(crate::compute::WorkerStatus(worker_status));
-    request_animation_frame(move || when_idle(crate::compute::start));
+    request_animation_frame(move || {
+        when_idle(|| {
+            crate::compute::start();
+            // The tabs' and dialogs' modules (`deferred`), fetched now so that opening one
+            // does not wait for them.
+            crate::deferred::fetch_all();
+        })
+    });
     // KP024's reads on the sample, measured by the worker for each revision of a design with a
     // filtered read (`Store::measured` drops those for a revision the design has left).
     Effect::new(move |_| {
@@ -267,16 +275,10 @@ fn Editor(
     // the view the user had (zoom, pan) was fitted anew.
     let center = move || match session.center.get() {
         CenterView::Canvas => ().into_any(),
-        CenterView::Data => view! {
-            <DataView/>
-        }
-        .into_any(),
-        CenterView::Cost => view! {
-            <crate::panels::CostView/>
-        }
-        .into_any(),
-        CenterView::Run => view! { <crate::run::RunView/> }.into_any(),
-        CenterView::Migrate => view! { <crate::panels::MigrateView/> }.into_any(),
+        CenterView::Data => crate::deferred::show(Deferred::Data, || ()).into_any(),
+        CenterView::Cost => crate::deferred::show(Deferred::Cost, || ()).into_any(),
+        CenterView::Run => crate::deferred::show(Deferred::Run, || ()).into_any(),
+        CenterView::Migrate => crate::deferred::show(Deferred::Migrate, || ()).into_any(),
     };
 
     view! {

@@ -7,17 +7,18 @@
 //! `autofocus` attribute does not do this: the browser ignores it once something has focus.)
 
 pub mod designs;
-mod engine_import;
+pub(crate) mod engine_import;
 
 pub use engine_import::EngineImportEntry;
-mod export;
-mod gallery;
-mod help;
-mod share;
+pub(crate) mod export;
+pub(crate) mod gallery;
+pub(crate) mod help;
+pub(crate) mod share;
 
 use leptos::prelude::*;
 use leptos::wasm_bindgen::JsCast;
 
+use crate::deferred::Deferred;
 use crate::session::{Dialog, use_session};
 
 const FOCUSABLE: &str = "button:not([disabled]), [href], input:not([disabled]):not([type=hidden]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex='-1'])";
@@ -85,10 +86,10 @@ pub fn Dialogs() -> impl IntoView {
         }
         open
     });
-    // Each dialog, once mounted, focuses its first control.
-    Effect::new(move |_| {
-        session.dialog.track();
-        if let Some(dialog) = dialog_ref.get() {
+    // Each dialog, once mounted, focuses its first control; one whose body arrives later (its
+    // module fetched, `deferred`) focuses it then.
+    let focus_first = move || {
+        if let Some(dialog) = dialog_ref.get_untracked() {
             let body = dialog.query_selector(".dialog-body").ok().flatten();
             let target = body
                 .and_then(|b| focusables(&b).into_iter().next())
@@ -97,17 +98,22 @@ pub fn Dialogs() -> impl IntoView {
                 let _ = target.focus();
             }
         }
+    };
+    Effect::new(move |_| {
+        session.dialog.track();
+        dialog_ref.track();
+        focus_first();
     });
     move || {
         session.dialog.get().map(|dialog| {
             let (title, body) = match dialog {
-                Dialog::Gallery => ("New design", view! { <gallery::Gallery/> }.into_any()),
-                Dialog::Export => ("Export", view! { <export::Export/> }.into_any()),
-                Dialog::Share => ("Share a link", view! { <share::Share/> }.into_any()),
-                Dialog::Help => ("Keyboard shortcuts", view! { <help::Help/> }.into_any()),
-                Dialog::Designs => ("Your designs", view! { <designs::Designs/> }.into_any()),
+                Dialog::Gallery => ("New design", crate::deferred::show(Deferred::Gallery, focus_first).into_any()),
+                Dialog::Export => ("Export", crate::deferred::show(Deferred::Export, focus_first).into_any()),
+                Dialog::Share => ("Share a link", crate::deferred::show(Deferred::Share, focus_first).into_any()),
+                Dialog::Help => ("Keyboard shortcuts", crate::deferred::show(Deferred::Help, focus_first).into_any()),
+                Dialog::Designs => ("Your designs", crate::deferred::show(Deferred::Designs, focus_first).into_any()),
                 Dialog::ConfirmDelete => ("Delete this design?", view! { <designs::ConfirmDelete/> }.into_any()),
-                Dialog::EngineImport => ("Import from engine", view! { <engine_import::EngineImport/> }.into_any()),
+                Dialog::EngineImport => ("Import from engine", crate::deferred::show(Deferred::EngineImport, focus_first).into_any()),
             };
             view! {
                 <div class="backdrop" on:click=move |_| session.dialog.set(None)>

@@ -15,6 +15,7 @@ pub mod canvas;
 pub mod cards;
 pub mod clipboard;
 pub mod compute;
+pub mod deferred;
 pub mod dialogs;
 pub mod engine_import;
 pub mod fanout;

@@ -1,5 +1,51 @@
-//! The browser entry point: mounts the app and nothing else.
+//! The browser entry point: mounts the app, with the views the first paint does not show
+//! (`keyplan_app::deferred`) each behind a split point of its own, so that
+//! scripts/split-wasm.py can move each into a module fetched after the first paint (issue 19).
+
+use keyplan_app::deferred::{self, Deferred, Views};
+use leptos::prelude::AnyView;
+use leptos::wasm_split::{SplitLoaderError, wasm_split};
+
+/// A split point per deferred view (its module's one entry), and how to fetch and build them.
+macro_rules! split_views {
+    ($($what:ident: $split:ident, $preload:ident => $view:path;)*) => {
+        $(
+            #[wasm_split($split, wasm_split_path = ::leptos::wasm_split, fallible, preload($preload))]
+            fn $split() -> Result<AnyView, SplitLoaderError> {
+                Ok($view())
+            }
+        )*
+
+        const SPLIT: Views = Views {
+            fetch: |what| {
+                Box::pin(async move {
+                    let fetched = match what {
+                        $(Deferred::$what => $preload().await,)*
+                    };
+                    fetched.map_err(|e| e.to_string())
+                })
+            },
+            build: |what| match what {
+                $(Deferred::$what => deferred::at_once($split()),)*
+            },
+        };
+    };
+}
+
+split_views! {
+    Data: data_view, preload_data_view => deferred::data_view;
+    Cost: cost_view, preload_cost_view => deferred::cost_view;
+    Run: run_view, preload_run_view => deferred::run_view;
+    Migrate: migrate_view, preload_migrate_view => deferred::migrate_view;
+    Gallery: gallery_dialog, preload_gallery_dialog => deferred::gallery_dialog;
+    Export: export_dialog, preload_export_dialog => deferred::export_dialog;
+    Share: share_dialog, preload_share_dialog => deferred::share_dialog;
+    Help: help_dialog, preload_help_dialog => deferred::help_dialog;
+    Designs: designs_dialog, preload_designs_dialog => deferred::designs_dialog;
+    EngineImport: engine_import_dialog, preload_engine_import_dialog => deferred::engine_import_dialog;
+}
 
 fn main() {
+    deferred::provide(SPLIT);
     keyplan_app::mount();
 }

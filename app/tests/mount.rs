@@ -22,6 +22,8 @@ fn mounted() -> HtmlElement {
         .expect("a body")
         .append_child(&root)
         .expect("append root");
+    // Not split: the tabs and dialogs are in this module (main.rs splits them off).
+    keyplan_app::deferred::provide(keyplan_app::deferred::Views::DIRECT);
     // The app stays mounted for the rest of the test page.
     leptos::mount::mount_to(root.clone(), App).forget();
     root

@@ -1,0 +1,228 @@
+//! The views the first paint does not show (the Data, Cost, Run and Migrate tabs and the
+//! dialogs), each in a WebAssembly module of its own (issue 19). The app's entry point
+//! (main.rs) makes each view's function a split point and `provide`s how they are fetched and
+//! built; scripts/split-wasm.py splits them off. Their modules are fetched in the first idle
+//! moment after the first paint, or when one is opened if that is sooner, with a placeholder
+//! until it has arrived and a retry if it could not be fetched. The worker's module and the
+//! tests, which are not split, never link the split points (`Views::DIRECT` in tests).
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
+use std::future::Future;
+use std::pin::Pin;
+
+use leptos::prelude::*;
+
+use crate::dialogs::{designs, engine_import, export, gallery, help, share};
+
+/// A view the first paint does not show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Deferred {
+    Data,
+    Cost,
+    Run,
+    Migrate,
+    Gallery,
+    Export,
+    Share,
+    Help,
+    Designs,
+    EngineImport,
+}
+
+impl Deferred {
+    pub const ALL: &[Deferred] = &[
+        Deferred::Data,
+        Deferred::Cost,
+        Deferred::Run,
+        Deferred::Migrate,
+        Deferred::Gallery,
+        Deferred::Export,
+        Deferred::Share,
+        Deferred::Help,
+        Deferred::Designs,
+        Deferred::EngineImport,
+    ];
+}
+
+/// Each deferred view, built in whichever module holds it (main.rs calls each from its split
+/// point, so that each lands in that point's module).
+pub fn data_view() -> AnyView {
+    view! { <crate::panels::DataView/> }.into_any()
+}
+
+pub fn cost_view() -> AnyView {
+    view! { <crate::panels::CostView/> }.into_any()
+}
+
+pub fn run_view() -> AnyView {
+    view! { <crate::run::RunView/> }.into_any()
+}
+
+pub fn migrate_view() -> AnyView {
+    view! { <crate::panels::MigrateView/> }.into_any()
+}
+
+pub fn gallery_dialog() -> AnyView {
+    view! { <gallery::Gallery/> }.into_any()
+}
+
+pub fn export_dialog() -> AnyView {
+    view! { <export::Export/> }.into_any()
+}
+
+pub fn share_dialog() -> AnyView {
+    view! { <share::Share/> }.into_any()
+}
+
+pub fn help_dialog() -> AnyView {
+    view! { <help::Help/> }.into_any()
+}
+
+pub fn designs_dialog() -> AnyView {
+    view! { <designs::Designs/> }.into_any()
+}
+
+pub fn engine_import_dialog() -> AnyView {
+    view! { <engine_import::EngineImport/> }.into_any()
+}
+
+/// A fetch of a deferred view's module: an error says why it failed.
+pub type Fetch = Pin<Box<dyn Future<Output = Result<(), String>>>>;
+
+/// How the deferred views are fetched and built.
+#[derive(Clone, Copy, Debug)]
+pub struct Views {
+    /// Fetches and instantiates `what`'s module.
+    pub fetch: fn(Deferred) -> Fetch,
+    /// `what`'s view, its module fetched.
+    pub build: fn(Deferred) -> AnyView,
+}
+
+impl Views {
+    /// Every view in the module that shows them, nothing to fetch (a build that is not split).
+    pub const DIRECT: Views = Views {
+        fetch: |_| Box::pin(async { Ok(()) }),
+        build: |what| match what {
+            Deferred::Data => data_view(),
+            Deferred::Cost => cost_view(),
+            Deferred::Run => run_view(),
+            Deferred::Migrate => migrate_view(),
+            Deferred::Gallery => gallery_dialog(),
+            Deferred::Export => export_dialog(),
+            Deferred::Share => share_dialog(),
+            Deferred::Help => help_dialog(),
+            Deferred::Designs => designs_dialog(),
+            Deferred::EngineImport => engine_import_dialog(),
+        },
+    };
+}
+
+thread_local! {
+    /// How this page fetches and builds the deferred views (`provide`).
+    static VIEWS: Cell<Option<Views>> = const { Cell::new(None) };
+    /// The deferred views whose modules are loaded.
+    static LOADED: RefCell<HashSet<Deferred>> = RefCell::new(HashSet::new());
+}
+
+/// Says how the deferred views are fetched and built; before the app is mounted.
+pub fn provide(views: Views) {
+    VIEWS.with(|v| v.set(Some(views)));
+}
+
+fn views() -> Result<Views, String> {
+    VIEWS
+        .with(Cell::get)
+        .ok_or_else(|| "this page was built without its deferred views".to_string())
+}
+
+/// The result of a split point whose module is loaded: its wrapper then awaits nothing, so one
+/// poll finishes it, and the view is built now, under the caller's reactive owner.
+pub fn at_once<E>(call: impl Future<Output = Result<AnyView, E>>) -> AnyView {
+    use std::task::{Context, Poll, Waker};
+    let mut call = std::pin::pin!(call);
+    match call.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(Ok(view)) => view,
+        // Not reached: a view is built only once `load` has loaded its module.
+        Poll::Ready(Err(_)) | Poll::Pending => {
+            view! { <p class="empty-note">"This view could not be shown."</p> }.into_any()
+        }
+    }
+}
+
+fn is_loaded(what: Deferred) -> bool {
+    LOADED.with(|loaded| loaded.borrow().contains(&what))
+}
+
+/// Fetches `what`'s module (once, however many ask for it at the same time).
+async fn load(what: Deferred) -> Result<(), String> {
+    if is_loaded(what) {
+        return Ok(());
+    }
+    (views()?.fetch)(what).await?;
+    LOADED.with(|loaded| loaded.borrow_mut().insert(what));
+    Ok(())
+}
+
+/// Fetches every deferred view's module, one after another. Called in the first idle moment
+/// after the first paint (the worker's module loads beside them).
+pub fn fetch_all() {
+    leptos::task::spawn_local(async {
+        for &what in Deferred::ALL {
+            // A module that fails here is fetched again when its view is opened.
+            let _ = load(what).await;
+        }
+    });
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum State {
+    Fetching,
+    Loaded,
+    Failed(String),
+}
+
+/// Shows `what`: at once when its module is loaded, else a placeholder until it is, or, if
+/// it cannot be fetched, what went wrong and a button to try again. `shown` runs in the frame
+/// after a view that had to be fetched appears (a dialog focuses its first control then).
+pub fn show(what: Deferred, shown: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoView {
+    let state = RwSignal::new(if is_loaded(what) {
+        State::Loaded
+    } else {
+        State::Fetching
+    });
+    let fetch = move || {
+        state.set(State::Fetching);
+        leptos::task::spawn_local(async move {
+            match load(what).await {
+                Ok(()) => {
+                    state.set(State::Loaded);
+                    request_animation_frame(shown);
+                }
+                Err(why) => state.set(State::Failed(why)),
+            }
+        });
+    };
+    if state.get_untracked() == State::Fetching {
+        fetch();
+    }
+    move || {
+        match state.get() {
+        State::Loaded => match views() {
+            Ok(views) => (views.build)(what),
+            Err(why) => view! { <p class="empty-note">{why}</p> }.into_any(),
+        },
+        State::Fetching => view! {
+            <p class="empty-note loading" role="status" data-testid="deferred-loading">"Loading…"</p>
+        }
+        .into_any(),
+        State::Failed(why) => view! {
+            <div class="empty-note deferred-failed" role="alert" data-testid="deferred-failed">
+                <p>"This part of keyplan could not be fetched from the server (" {why} "). Your design is untouched."</p>
+                <button class="button" data-testid="deferred-retry" on:click=move |_| fetch()>"Try again"</button>
+            </div>
+        }
+        .into_any(),
+    }
+    }
+}

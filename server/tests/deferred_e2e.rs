@@ -1,0 +1,147 @@
+//! The views split off the first load (issue 19, app/src/deferred.rs), in headless Chromium on
+//! `keyplan serve`: the tabs' and dialogs' modules are fetched after the first paint, each
+//! opens with its own content, and a module that cannot be fetched is said so and fetched again
+//! on request while the rest of the app goes on working.
+
+mod browser;
+
+use browser::{Browser, app_test, eventually, prerequisites, start_server};
+use serde_json::json;
+
+/// The names of the files the page has fetched so far, with the time each fetch started.
+async fn fetched(b: &Browser) -> Vec<(String, f64)> {
+    let entries = b
+        .js("return performance.getEntriesByType('resource').map(e => [e.name.split('/').pop(), e.startTime]);")
+        .await;
+    entries
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|e| {
+            (
+                e[0].as_str().expect("a name").to_string(),
+                e[1].as_f64().expect("a time"),
+            )
+        })
+        .collect()
+}
+
+/// The split modules: `keyplan-app-<hash>_split_<view>.wasm`.
+fn is_split_module(name: &str) -> bool {
+    name.starts_with("keyplan-app-") && name.contains("_split_") && name.ends_with(".wasm")
+}
+
+#[test]
+fn the_tabs_and_dialogs_are_fetched_after_the_first_paint_and_open_with_their_content() {
+    app_test(async |b| {
+        b.find("[data-entity=Order]").await;
+        let paint = b
+            .js("const p = performance.getEntriesByName('first-paint')[0]; return p ? p.startTime : null;")
+            .await
+            .as_f64()
+            .expect("the page has painted");
+        // Every deferred view's module, fetched in the first idle moment after the paint.
+        eventually("the ten deferred views' modules are fetched", || async {
+            fetched(b)
+                .await
+                .iter()
+                .filter(|(name, _)| is_split_module(name))
+                .count()
+                == 10
+        })
+        .await;
+        let files = fetched(b).await;
+        for (name, started) in files.iter().filter(|(name, _)| is_split_module(name)) {
+            assert!(
+                *started > paint,
+                "{name} was fetched at {started} ms, before the first paint at {paint} ms"
+            );
+        }
+        assert!(
+            files
+                .iter()
+                .any(|(name, _)| name.ends_with("_split_data_view.wasm")),
+            "{files:?}"
+        );
+
+        // Each opens with its content: a tab, and a dialog with its first control focused.
+        b.click("[data-testid=tab-data]").await;
+        b.find("[data-testid=item-attributes]").await;
+        b.click("[data-testid=tab-canvas]").await;
+        b.press(&[], '?').await;
+        b.find("[data-testid=dialog] .dialog-body kbd").await;
+        b.click("[data-testid=dialog-close]").await;
+        b.click_button("Export").await;
+        b.find("[data-testid=dialog] [data-testid=export-format]")
+            .await;
+        eventually(
+            "the export dialog's first control has the focus",
+            || async {
+                b.js("return document.activeElement.closest('.dialog-body') !== null;")
+                    .await
+                    == json!(true)
+            },
+        )
+        .await;
+        assert!(!b.has("[data-testid=deferred-failed]").await);
+    });
+}
+
+#[tokio::test]
+async fn a_view_whose_module_cannot_be_fetched_says_so_and_is_fetched_again_on_request() {
+    let Some(dist) = prerequisites() else { return };
+    let server = start_server(&dist);
+    let b = Browser::open().await;
+    // The Data tab's module cannot be fetched (the server unreachable for it, say).
+    b.cdp("Network.enable", json!({})).await;
+    b.cdp(
+        "Network.setBlockedURLs",
+        json!({ "urls": ["*_split_data_view.wasm", "*_split_share_dialog.wasm"] }),
+    )
+    .await;
+    b.visit(&server.url).await;
+    b.find("[data-entity=Order]").await;
+    b.click("[data-testid=tab-data]").await;
+    let failed = b.text("[data-testid=deferred-failed]").await;
+    assert!(
+        failed.contains("could not be fetched") && failed.contains("Your design is untouched"),
+        "{failed}"
+    );
+    // The rest of the app works: another tab, the canvas, the inspector.
+    b.click("[data-testid=tab-cost]").await;
+    let total = b.text("[data-testid=monthly-total]").await;
+    assert!(total.starts_with('$'), "{total}");
+    b.click("[data-testid=tab-canvas]").await;
+    b.click("[data-entity=Order] .card-head").await;
+    b.find("[data-testid=entity-name-input]").await;
+
+    // Opened again, it is fetched again, and fails again while the module is unreachable.
+    b.click("[data-testid=tab-data]").await;
+    b.find("[data-testid=deferred-failed]").await;
+    // Reachable again: "Try again" fetches it and the view opens.
+    b.cdp(
+        "Network.setBlockedURLs",
+        json!({ "urls": ["*_split_share_dialog.wasm"] }),
+    )
+    .await;
+    b.click("[data-testid=deferred-retry]").await;
+    b.find("[data-testid=item-attributes]").await;
+    assert!(!b.has("[data-testid=deferred-failed]").await);
+
+    // A dialog whose module arrives on "Try again" focuses its first control when it does.
+    b.click("[data-testid=tab-canvas]").await;
+    b.click("[data-testid=share]").await;
+    b.find("[data-testid=dialog] [data-testid=deferred-failed]")
+        .await;
+    b.cdp("Network.setBlockedURLs", json!({ "urls": [] })).await;
+    b.click("[data-testid=dialog] [data-testid=deferred-retry]")
+        .await;
+    b.find("[data-testid=share-link]").await;
+    eventually("the share dialog's first control has the focus", || async {
+        b.js("return document.activeElement.closest('.dialog-body') !== null && document.activeElement.dataset.testid;")
+            .await
+            == json!("share-link")
+    })
+    .await;
+    b.close().await;
+}
