@@ -94,12 +94,16 @@ fn Editor(
     let worker_status = RwSignal::new(crate::compute::Status::Idle);
     crate::compute::init(worker_status);
     provide_context(crate::compute::WorkerStatus(worker_status));
+    // The views split off the first load (`deferred`), fetched then too, so that opening one
+    // does not wait for them: "fetching", then "fetched" or "incomplete" (one failed; it is
+    // fetched again when it is opened).
+    let deferred = RwSignal::new("fetching");
     request_animation_frame(move || {
-        when_idle(|| {
+        when_idle(move || {
             crate::compute::start();
-            // The tabs' and dialogs' modules (`deferred`), fetched now so that opening one
-            // does not wait for them.
-            crate::deferred::fetch_all();
+            crate::deferred::fetch_all(move |all| {
+                deferred.set(if all { "fetched" } else { "incomplete" })
+            });
         })
     });
     // KP024's reads on the sample, measured by the worker for each revision of a design with a
@@ -286,6 +290,7 @@ fn Editor(
             class="app"
             data-storage=move || library.state.get().as_str()
             data-worker=move || worker_status.with(crate::compute::Status::name)
+            data-deferred=move || deferred.get()
             on:dragover=on_dragover
             on:dragleave=move |_| dragging_file.set(false)
             on:drop=on_drop

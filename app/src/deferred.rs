@@ -1,5 +1,5 @@
-//! The views the first paint does not show (the Data, Cost, Run and Migrate tabs and the
-//! dialogs), each in a WebAssembly module of its own (issue 19). The app's entry point
+//! The views the first paint does not show (the Data, Cost, Run and Migrate tabs, the
+//! dialogs and the inspector's editors of what is selected), each in a WebAssembly module of its own (issue 19). The app's entry point
 //! (main.rs) makes each view's function a split point and `provide`s how they are fetched and
 //! built; scripts/split-wasm.py splits them off. Their modules are fetched in the first idle
 //! moment after the first paint, or when one is opened if that is sooner, with a placeholder
@@ -28,10 +28,14 @@ pub enum Deferred {
     Help,
     Designs,
     EngineImport,
+    /// The inspector's editor of what is selected.
+    Editor,
 }
 
 impl Deferred {
+    /// In the order they are fetched: the editor first, the one most likely wanted first.
     pub const ALL: &[Deferred] = &[
+        Deferred::Editor,
         Deferred::Data,
         Deferred::Cost,
         Deferred::Run,
@@ -114,6 +118,7 @@ impl Views {
             Deferred::Help => help_dialog(),
             Deferred::Designs => designs_dialog(),
             Deferred::EngineImport => engine_import_dialog(),
+            Deferred::Editor => crate::inspector::selection_editor(),
         },
     };
 }
@@ -164,14 +169,17 @@ async fn load(what: Deferred) -> Result<(), String> {
     Ok(())
 }
 
-/// Fetches every deferred view's module, one after another. Called in the first idle moment
-/// after the first paint (the worker's module loads beside them).
-pub fn fetch_all() {
-    leptos::task::spawn_local(async {
+/// Fetches every deferred view's module, one after another, then tells `done` whether all
+/// arrived. Called in the first idle moment after the first paint (the worker's module loads
+/// beside them).
+pub fn fetch_all(done: impl FnOnce(bool) + 'static) {
+    leptos::task::spawn_local(async move {
+        let mut all = true;
         for &what in Deferred::ALL {
             // A module that fails here is fetched again when its view is opened.
-            let _ = load(what).await;
+            all &= load(what).await.is_ok();
         }
+        done(all);
     });
 }
 
@@ -218,7 +226,7 @@ pub fn show(what: Deferred, shown: impl Fn() + Copy + Send + Sync + 'static) -> 
         .into_any(),
         State::Failed(why) => view! {
             <div class="empty-note deferred-failed" role="alert" data-testid="deferred-failed">
-                <p>"This part of keyplan could not be fetched from the server (" {why} "). Your design is untouched."</p>
+                <p>"This part of keyplan could not be fetched from the server (" {why} "). Your design is untouched. Try again, or reload the page if keyplan was updated meanwhile."</p>
                 <button class="button" data-testid="deferred-retry" on:click=move |_| fetch()>"Try again"</button>
             </div>
         }

@@ -56,24 +56,17 @@ pub fn modify_entity(store: &Store, name: &str, change: impl FnOnce(&mut Entity)
     })
 }
 
-#[component]
-pub fn Inspector() -> impl IntoView {
-    let session = use_session();
-    let store = use_store();
-    // What to edit: the selection, or nothing once the selected thing is gone (an undo took
-    // it away). A memo, so typing (which changes the design) never rebuilds the editor.
-    let target = Memo::new(move |_| {
-        let selection = session.selection.get();
-        let exists = store.with(|d| match &selection {
-            Selection::Entities(names) if names.len() == 1 => d.entity(&names[0]).is_some(),
-            Selection::Table(t) | Selection::Index { table: t, .. } => d.table(t).is_some(),
-            Selection::Pattern(p) => d.pattern(p).is_some(),
-            _ => true,
-        });
-        if exists { selection } else { Selection::None }
-    });
-    let body = move || {
-        match target.get() {
+/// What the inspector edits: the selection, or nothing once the selected thing is gone.
+#[derive(Clone, Copy, Debug)]
+pub struct Editing(pub Memo<Selection>);
+
+/// The editor of what is selected (an entity or several, a table, an index, a pattern), in
+/// the module split off the first load (`deferred`): the first paint shows the design's.
+pub fn selection_editor() -> AnyView {
+    let Some(Editing(target)) = use_context::<Editing>() else {
+        return ().into_any();
+    };
+    (move || match target.get() {
         Selection::Entities(names) if names.len() == 1 => {
             let name = names[0].clone();
             view! { <entity_editor::EntityEditor name=name/> }.into_any()
@@ -91,8 +84,37 @@ pub fn Inspector() -> impl IntoView {
             view! { <table_editor::TableEditor name=table focus=Some(index)/> }.into_any()
         }
         Selection::Pattern(name) => view! { <pattern_editor::PatternEditor name=name/> }.into_any(),
-        Selection::None => view! { <design_editor::DesignEditor/> }.into_any(),
-    }
+        Selection::None => ().into_any(),
+    })
+    .into_any()
+}
+
+#[component]
+pub fn Inspector() -> impl IntoView {
+    let session = use_session();
+    let store = use_store();
+    // What to edit: the selection, or nothing once the selected thing is gone (an undo took
+    // it away). A memo, so typing (which changes the design) never rebuilds the editor.
+    let target = Memo::new(move |_| {
+        let selection = session.selection.get();
+        let exists = store.with(|d| match &selection {
+            Selection::Entities(names) if names.len() == 1 => d.entity(&names[0]).is_some(),
+            Selection::Table(t) | Selection::Index { table: t, .. } => d.table(t).is_some(),
+            Selection::Pattern(p) => d.pattern(p).is_some(),
+            _ => true,
+        });
+        if exists { selection } else { Selection::None }
+    });
+    provide_context(Editing(target));
+    // The selection's editor stays mounted from one selection to the next (it follows
+    // `target` itself); only selecting nothing, or something, swaps it for the design's.
+    let selected = Memo::new(move |_| target.with(|t| !matches!(t, Selection::None)));
+    let body = move || {
+        if selected.get() {
+            crate::deferred::show(crate::deferred::Deferred::Editor, || ()).into_any()
+        } else {
+            view! { <design_editor::DesignEditor/> }.into_any()
+        }
     };
     view! {
         <aside class="sidebar inspector" aria-label="Inspector" data-testid="inspector">

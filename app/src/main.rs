@@ -43,6 +43,7 @@ split_views! {
     Help: help_dialog, preload_help_dialog => deferred::help_dialog;
     Designs: designs_dialog, preload_designs_dialog => deferred::designs_dialog;
     EngineImport: engine_import_dialog, preload_engine_import_dialog => deferred::engine_import_dialog;
+    Editor: selection_editor, preload_selection_editor => keyplan_app::inspector::selection_editor;
 }
 
 fn main() {

@@ -201,6 +201,8 @@ async fn canvas_benchmark() {
     if dist.join("keyplan-worker_loader.js").exists() {
         b.find(".app[data-worker=ready]").await;
     }
+    // So are the modules of the views split off the first load (none in a build without them).
+    b.find(".app:not([data-deferred=fetching])").await;
 
     // A key-template edit: the whole design is analysed again and every badge may change.
     b.click("[data-entity=Entity050] .card-head").await;

@@ -479,10 +479,13 @@ impl Browser {
         self._profile.path()
     }
 
-    /// Opens `url` and waits for the app to show its coverage summary.
+    /// Opens the app at `url` and waits until it is shown and has fetched (or tried to fetch) the
+    /// modules of the views split off its first load, as a page open for a moment has;
+    /// deferred_e2e.rs opens views before they arrive.
     pub async fn visit(&self, url: &str) {
         self.client.goto(url).await.expect("open the app");
         self.find("[data-testid=coverage-summary]").await;
+        self.find(".app:not([data-deferred=fetching])").await;
         self.toasts().await;
     }
 
