@@ -114,6 +114,7 @@ async fn a_view_whose_module_cannot_be_fetched_says_so_and_is_fetched_again_on_r
     b.find("[data-entity=Order]").await;
     b.click("[data-testid=tab-data]").await;
     let failed = b.text("[data-testid=deferred-failed]").await;
+    b.screenshot("deferred-tab-unreachable").await;
     assert!(
         failed.contains("could not be fetched") && failed.contains("Your design is untouched"),
         "{failed}"
@@ -144,6 +145,7 @@ async fn a_view_whose_module_cannot_be_fetched_says_so_and_is_fetched_again_on_r
     b.click("[data-testid=share]").await;
     b.find("[data-testid=dialog] [data-testid=deferred-failed]")
         .await;
+    b.screenshot("deferred-dialog-unreachable").await;
     b.cdp("Network.setBlockedURLs", json!({ "urls": [] })).await;
     b.click("[data-testid=dialog] [data-testid=deferred-retry]")
         .await;
