@@ -66,8 +66,8 @@ fn delete_selection(store: &Store, session: &Session) {
 #[component]
 pub fn App() -> impl IntoView {
     let started = RwSignal::new_local(None::<crate::library::Start>);
-    let link = crate::share::linked_design();
     leptos::task::spawn_local(async move {
+        let link = crate::share::linked_design().await;
         started.set(Some(crate::library::start(link).await));
     });
     move || match started.get() {
@@ -240,19 +240,21 @@ fn Editor(
 
     // A link pasted into this tab's address bar opens like a fresh visit would.
     let links = window_event_listener_untyped("hashchange", move |_| {
-        let Some(linked) = crate::share::linked_design() else {
-            return;
-        };
-        match linked {
-            Ok(design) => {
-                let notice = crate::share::shared_copy_notice(&design.name);
-                library.open_new(&store, &session, design);
-                session.say(notice);
+        leptos::task::spawn_local(async move {
+            let Some(linked) = crate::share::linked_design().await else {
+                return;
+            };
+            match linked {
+                Ok(design) => {
+                    let notice = crate::share::shared_copy_notice(&design.name);
+                    library.open_new(&store, &session, design);
+                    session.say(notice);
+                }
+                Err(e) => session.warn(format!(
+                    "This link could not be opened ({e}). Your saved designs are untouched."
+                )),
             }
-            Err(e) => session.warn(format!(
-                "This link could not be opened ({e}). Your saved designs are untouched."
-            )),
-        }
+        });
     });
     on_cleanup(move || links.remove());
 

@@ -1,16 +1,19 @@
-//! The views the first paint does not show (the Data, Cost, Run and Migrate tabs, the
-//! dialogs and the inspector's editors of what is selected), each in a WebAssembly module of its own (issue 19). The app's entry point
-//! (main.rs) makes each view's function a split point and `provide`s how they are fetched and
-//! built; scripts/split-wasm.py splits them off. Their modules are fetched in the first idle
-//! moment after the first paint, or when one is opened if that is sooner, with a placeholder
-//! until it has arrived and a retry if it could not be fetched. The worker's module and the
-//! tests, which are not split, never link the split points (`Views::DIRECT` in tests).
+//! The parts of the app the first paint does not need, each in a WebAssembly module of its
+//! own (issue 19): the views it does not show (the Data, Cost, Run and Migrate tabs, the
+//! dialogs and the inspector's editors of what is selected) and the share-link reader (only a
+//! page opened from a link needs it). The app's entry point (main.rs) makes each a split point
+//! and `provide`s them; scripts/split-wasm.py splits them off. The views' modules are fetched
+//! in the first idle moment after the first paint, or when one is opened if that is sooner,
+//! with a placeholder until it has arrived and a retry if it could not be fetched. The
+//! worker's module and the tests, which are not split, never link the split points (the tests
+//! use `Parts::DIRECT`).
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 use std::future::Future;
 use std::pin::Pin;
 
+use keyplan_core::Design;
 use leptos::prelude::*;
 
 use crate::dialogs::{designs, engine_import, export, gallery, help, share};
@@ -94,19 +97,26 @@ pub fn engine_import_dialog() -> AnyView {
 /// A fetch of a deferred view's module: an error says why it failed.
 pub type Fetch = Pin<Box<dyn Future<Output = Result<(), String>>>>;
 
-/// How the deferred views are fetched and built.
+/// A share link's design read (its reader's module fetched first), or why it was not.
+pub type LinkRead = Pin<Box<dyn Future<Output = Result<Design, String>>>>;
+
+/// The parts of the app split off its first load: how the deferred views are fetched and
+/// built, and the share-link reader (only a page opened from a link needs it).
 #[derive(Clone, Copy, Debug)]
-pub struct Views {
+pub struct Parts {
     /// Fetches and instantiates `what`'s module.
     pub fetch: fn(Deferred) -> Fetch,
     /// `what`'s view, its module fetched.
     pub build: fn(Deferred) -> AnyView,
+    /// Reads the design in a link's `#d=` payload.
+    pub read_link: fn(String) -> LinkRead,
 }
 
-impl Views {
-    /// Every view in the module that shows them, nothing to fetch (a build that is not split).
-    pub const DIRECT: Views = Views {
+impl Parts {
+    /// Every part in the module that uses them, nothing to fetch (a build that is not split).
+    pub const DIRECT: Parts = Parts {
         fetch: |_| Box::pin(async { Ok(()) }),
+        read_link: |payload| Box::pin(async move { crate::share::decode(&payload) }),
         build: |what| match what {
             Deferred::Data => data_view(),
             Deferred::Cost => cost_view(),
@@ -124,21 +134,26 @@ impl Views {
 }
 
 thread_local! {
-    /// How this page fetches and builds the deferred views (`provide`).
-    static VIEWS: Cell<Option<Views>> = const { Cell::new(None) };
+    /// This page's split-off parts (`provide`).
+    static PARTS: Cell<Option<Parts>> = const { Cell::new(None) };
     /// The deferred views whose modules are loaded.
     static LOADED: RefCell<HashSet<Deferred>> = RefCell::new(HashSet::new());
 }
 
-/// Says how the deferred views are fetched and built; before the app is mounted.
-pub fn provide(views: Views) {
-    VIEWS.with(|v| v.set(Some(views)));
+/// Says where this page's split-off parts are; before the app is mounted.
+pub fn provide(parts: Parts) {
+    PARTS.with(|p| p.set(Some(parts)));
 }
 
-fn views() -> Result<Views, String> {
-    VIEWS
+fn parts() -> Result<Parts, String> {
+    PARTS
         .with(Cell::get)
-        .ok_or_else(|| "this page was built without its deferred views".to_string())
+        .ok_or_else(|| "this page was built without its split-off parts".to_string())
+}
+
+/// The design in a share link's `#d=` payload, or why it could not be read.
+pub async fn read_link(payload: String) -> Result<Design, String> {
+    (parts()?.read_link)(payload).await
 }
 
 /// The result of a split point whose module is loaded: its wrapper then awaits nothing, so one
@@ -164,7 +179,7 @@ async fn load(what: Deferred) -> Result<(), String> {
     if is_loaded(what) {
         return Ok(());
     }
-    (views()?.fetch)(what).await?;
+    (parts()?.fetch)(what).await?;
     LOADED.with(|loaded| loaded.borrow_mut().insert(what));
     Ok(())
 }
@@ -216,8 +231,8 @@ pub fn show(what: Deferred, shown: impl Fn() + Copy + Send + Sync + 'static) -> 
     }
     move || {
         match state.get() {
-        State::Loaded => match views() {
-            Ok(views) => (views.build)(what),
+        State::Loaded => match parts() {
+            Ok(parts) => (parts.build)(what),
             Err(why) => view! { <p class="empty-note">{why}</p> }.into_any(),
         },
         State::Fetching => view! {

@@ -1,8 +1,10 @@
-//! The browser entry point: mounts the app, with the views the first paint does not show
-//! (`keyplan_app::deferred`) each behind a split point of its own, so that
-//! scripts/split-wasm.py can move each into a module fetched after the first paint (issue 19).
+//! The browser entry point: mounts the app, with the parts the first paint does not need
+//! (`keyplan_app::deferred`: the views it does not show, the share-link reader) each behind a
+//! split point of its own, so that scripts/split-wasm.py can move each into a module fetched
+//! after the first paint, or when it is wanted (issue 19).
 
-use keyplan_app::deferred::{self, Deferred, Views};
+use keyplan_app::deferred::{self, Deferred, Parts};
+use keyplan_core::Design;
 use leptos::prelude::AnyView;
 use leptos::wasm_split::{SplitLoaderError, wasm_split};
 
@@ -16,7 +18,7 @@ macro_rules! split_views {
             }
         )*
 
-        const SPLIT: Views = Views {
+        const SPLIT: Parts = Parts {
             fetch: |what| {
                 Box::pin(async move {
                     let fetched = match what {
@@ -28,6 +30,7 @@ macro_rules! split_views {
             build: |what| match what {
                 $(Deferred::$what => deferred::at_once($split()),)*
             },
+            read_link: |payload| Box::pin(read_link(payload)),
         };
     };
 }
@@ -44,6 +47,28 @@ split_views! {
     Designs: designs_dialog, preload_designs_dialog => deferred::designs_dialog;
     EngineImport: engine_import_dialog, preload_engine_import_dialog => deferred::engine_import_dialog;
     Editor: selection_editor, preload_selection_editor => keyplan_app::inspector::selection_editor;
+}
+
+/// Why a share link's design was not read: the link itself, or its reader not fetched.
+struct Unread(String);
+
+impl From<SplitLoaderError> for Unread {
+    fn from(e: SplitLoaderError) -> Self {
+        Unread(format!(
+            "the link reader could not be fetched from the server: {e}"
+        ))
+    }
+}
+
+/// The share-link reader, in a module of its own: its codec (the decompressor and the reader
+/// of its format) is only needed by a page opened from a link.
+#[wasm_split(link_reader, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn read_link_split(payload: String) -> Result<Design, Unread> {
+    keyplan_app::share::decode(&payload).map_err(Unread)
+}
+
+async fn read_link(payload: String) -> Result<Design, String> {
+    read_link_split(payload).await.map_err(|Unread(why)| why)
 }
 
 fn main() {

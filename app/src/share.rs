@@ -21,12 +21,13 @@ pub fn link(design: &Design) -> Result<String, String> {
     keyplan_core::share::link(&base, design).map_err(|e| e.to_string())
 }
 
-/// The design a shared link in the address carries, if any (the fragment is cleared).
-pub fn linked_design() -> Option<Result<Design, String>> {
+/// The design a shared link in the address carries, if any (the fragment is cleared at
+/// once). Its reader is fetched first, in a module of its own (`deferred::read_link`).
+pub async fn linked_design() -> Option<Result<Design, String>> {
     let hash = web_sys::window().and_then(|w| w.location().hash().ok())?;
-    let payload = hash.strip_prefix("#d=")?;
+    let payload = hash.strip_prefix("#d=")?.to_string();
     clear_hash();
-    Some(decode(payload).map_err(|e| e.to_string()))
+    Some(crate::deferred::read_link(payload).await)
 }
 
 /// What a user who opened a share link is told: it is their own copy.

@@ -1,7 +1,8 @@
-//! The views split off the first load (issue 19, app/src/deferred.rs), in headless Chromium on
+//! The parts split off the first load (issue 19, app/src/deferred.rs), in headless Chromium on
 //! `keyplan serve`: the tabs' and dialogs' modules are fetched after the first paint, each
 //! opens with its own content, and a module that cannot be fetched is said so and fetched again
-//! on request while the rest of the app goes on working.
+//! on request while the rest of the app goes on working; the share-link reader is fetched for a
+//! link, and a link it cannot read for want of it leaves the saved designs as they were.
 
 mod browser;
 
@@ -40,12 +41,14 @@ fn the_tabs_and_dialogs_are_fetched_after_the_first_paint_and_open_with_their_co
             .await
             .as_f64()
             .expect("the page has painted");
-        // Every deferred view's module, fetched in the first idle moment after the paint.
+        // Every deferred view's module, fetched in the first idle moment after the paint; not
+        // the share-link reader's, which only a page opened from a link needs.
         let built = std::fs::read_dir(browser::workspace().join("dist"))
             .expect("the built app")
             .filter(|entry| {
                 let name = entry.as_ref().expect("an entry").file_name();
-                is_split_module(&name.to_string_lossy())
+                let name = name.to_string_lossy();
+                is_split_module(&name) && !name.ends_with("_split_link_reader.wasm")
             })
             .count();
         assert!(built >= 11, "{built} split modules were built");
@@ -59,6 +62,12 @@ fn the_tabs_and_dialogs_are_fetched_after_the_first_paint_and_open_with_their_co
         })
         .await;
         let files = fetched(b).await;
+        assert!(
+            !files
+                .iter()
+                .any(|(name, _)| name.ends_with("_split_link_reader.wasm")),
+            "{files:?}"
+        );
         for (name, started) in files.iter().filter(|(name, _)| is_split_module(name)) {
             assert!(
                 *started > paint,
@@ -156,5 +165,44 @@ async fn a_view_whose_module_cannot_be_fetched_says_so_and_is_fetched_again_on_r
             == json!("share-link")
     })
     .await;
+    b.close().await;
+}
+
+#[tokio::test]
+async fn a_link_opened_while_its_reader_cannot_be_fetched_says_so_and_opens_once_it_can() {
+    let Some(dist) = prerequisites() else { return };
+    let server = start_server(&dist);
+    let mut design = browser::generated_design(3);
+    design.name = "Linked while offline".into();
+    let link = keyplan_core::share::link(&server.url, &design).expect("a share link");
+    let b = Browser::open().await;
+    // The share-link reader is a module of its own, fetched only for a link.
+    b.cdp("Network.enable", json!({})).await;
+    b.cdp(
+        "Network.setBlockedURLs",
+        json!({ "urls": ["*_split_link_reader.wasm"] }),
+    )
+    .await;
+    b.visit(&link).await;
+    let toast = b.toast_containing("could not be opened").await;
+    assert!(
+        toast.contains("the link reader could not be fetched")
+            && toast.contains("Your saved designs are untouched"),
+        "{toast}"
+    );
+    assert_ne!(b.saved_design().await.name, design.name);
+
+    // Reachable again: the same link opens its design.
+    b.cdp("Network.setBlockedURLs", json!({ "urls": [] })).await;
+    b.visit(&link).await;
+    b.toast_containing("Opened a shared copy").await;
+    assert_eq!(b.saved_design().await.name, design.name);
+    let fetched = fetched(&b).await;
+    assert!(
+        fetched
+            .iter()
+            .any(|(name, _)| name.ends_with("_split_link_reader.wasm")),
+        "{fetched:?}"
+    );
     b.close().await;
 }
