@@ -9,24 +9,6 @@ mod browser;
 use browser::{Browser, app_test, eventually, prerequisites, start_server};
 use serde_json::json;
 
-/// The names of the files the page has fetched so far, with the time each fetch started.
-async fn fetched(b: &Browser) -> Vec<(String, f64)> {
-    let entries = b
-        .js("return performance.getEntriesByType('resource').map(e => [e.name.split('/').pop(), e.startTime]);")
-        .await;
-    entries
-        .as_array()
-        .expect("a list")
-        .iter()
-        .map(|e| {
-            (
-                e[0].as_str().expect("a name").to_string(),
-                e[1].as_f64().expect("a time"),
-            )
-        })
-        .collect()
-}
-
 /// The split modules: `keyplan-app-<hash>_split_<view>.wasm`.
 fn is_split_module(name: &str) -> bool {
     name.starts_with("keyplan-app-") && name.contains("_split_") && name.ends_with(".wasm")
@@ -36,11 +18,7 @@ fn is_split_module(name: &str) -> bool {
 fn the_tabs_and_dialogs_are_fetched_after_the_first_paint_and_open_with_their_content() {
     app_test(async |b| {
         b.find("[data-entity=Order]").await;
-        let paint = b
-            .js("const p = performance.getEntriesByName('first-paint')[0]; return p ? p.startTime : null;")
-            .await
-            .as_f64()
-            .expect("the page has painted");
+        let paint = b.first_paint().await;
         // Every deferred view's module, fetched in the first idle moment after the paint; not
         // the share-link reader's, which only a page opened from a link needs.
         let built = std::fs::read_dir(browser::workspace().join("dist"))
@@ -53,7 +31,7 @@ fn the_tabs_and_dialogs_are_fetched_after_the_first_paint_and_open_with_their_co
             .count();
         assert!(built >= 11, "{built} split modules were built");
         eventually("every deferred view's module is fetched", || async {
-            fetched(b)
+            b.fetched()
                 .await
                 .iter()
                 .filter(|(name, _)| is_split_module(name))
@@ -61,7 +39,7 @@ fn the_tabs_and_dialogs_are_fetched_after_the_first_paint_and_open_with_their_co
                 == built
         })
         .await;
-        let files = fetched(b).await;
+        let files = b.fetched().await;
         assert!(
             !files
                 .iter()
@@ -197,7 +175,7 @@ async fn a_link_opened_while_its_reader_cannot_be_fetched_says_so_and_opens_once
     b.visit(&link).await;
     b.toast_containing("Opened a shared copy").await;
     assert_eq!(b.saved_design().await.name, design.name);
-    let fetched = fetched(&b).await;
+    let fetched = b.fetched().await;
     assert!(
         fetched
             .iter()

@@ -6,46 +6,34 @@ mod browser;
 
 use browser::{Browser, app_test, eventually, prerequisites, start_server};
 
-/// The names of the files the page has fetched so far.
-async fn fetched(b: &Browser) -> Vec<String> {
-    browser::strings(
-        &b.js("return performance.getEntriesByType('resource').map(e => e.name.split('/').pop());")
-            .await,
-    )
-}
-
 #[test]
 fn the_worker_loads_after_the_first_paint_and_answers_the_heavy_views() {
     app_test(async |b| {
         b.find("[data-entity=Order]").await;
         // The first paint needs the main module only; the worker comes after it. (The page's
         // timeline has the worker's script; what the worker fetches is in the worker's.)
-        let paint = b
-            .js("const p = performance.getEntriesByName('first-paint')[0]; return p ? p.startTime : null;")
-            .await;
-        let paint = paint.as_f64().expect("the page has painted");
-        eventually("the worker is started", || async {
-            fetched(b)
+        let paint = b.first_paint().await;
+        let loader = || async {
+            b.fetched()
                 .await
-                .iter()
-                .any(|f| f == "keyplan-worker_loader.js")
+                .into_iter()
+                .find(|(name, _)| name == "keyplan-worker_loader.js")
+        };
+        eventually("the worker is started", || async {
+            loader().await.is_some()
         })
         .await;
-        let worker_start = b
-            .js("return performance.getEntriesByType('resource').find(e => e.name.endsWith('keyplan-worker_loader.js')).startTime;")
-            .await
-            .as_f64()
-            .expect("a start time");
+        let (_, worker_start) = loader().await.expect("the worker's loader was fetched");
         assert!(
             worker_start > paint,
             "the worker was started at {worker_start} ms, before the first paint at {paint} ms"
         );
         b.find(".app[data-worker=ready]").await;
-        let main_files = fetched(b).await;
+        let main_files = b.fetched().await;
         assert!(
             main_files
                 .iter()
-                .any(|f| f.starts_with("keyplan-app-") && f.ends_with("_bg.wasm")),
+                .any(|(f, _)| f.starts_with("keyplan-app-") && f.ends_with("_bg.wasm")),
             "{main_files:?}"
         );
 

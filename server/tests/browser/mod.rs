@@ -790,6 +790,33 @@ impl Browser {
             .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
     }
 
+    /// The files the page has fetched so far (their names, without the path), each with the
+    /// time its fetch started (ms since the navigation), from the page's resource timeline.
+    pub async fn fetched(&self) -> Vec<(String, f64)> {
+        let entries = self
+            .js("return performance.getEntriesByType('resource').map(e => [e.name.split('/').pop(), e.startTime]);")
+            .await;
+        entries
+            .as_array()
+            .expect("a list")
+            .iter()
+            .map(|e| {
+                (
+                    e[0].as_str().expect("a name").to_string(),
+                    e[1].as_f64().expect("a time"),
+                )
+            })
+            .collect()
+    }
+
+    /// When the page first painted (ms since the navigation).
+    pub async fn first_paint(&self) -> f64 {
+        self.js("const p = performance.getEntriesByName('first-paint')[0]; return p ? p.startTime : null;")
+            .await
+            .as_f64()
+            .expect("the page has painted")
+    }
+
     /// The element's position on screen: (left, top).
     pub async fn position(&self, css: &str) -> (f64, f64) {
         let v = self
