@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """trunk's post-build hook (Trunk.toml): splits the app's WebAssembly module (issue 19).
 
-The views the first paint does not show are Leptos `#[lazy]` functions (app/src/deferred.rs).
-trunk 0.21 cannot split a module (trunk#1022), so after trunk has built the app this hook:
+The parts the first paint does not need (app/src/deferred.rs) are `wasm_split` split points in
+app/src/main.rs. trunk 0.21 cannot split a module (trunk#1022), so after trunk has built the
+app this hook:
 
-1. splits the module cargo linked (with `--emit-relocs`, .cargo/config.toml) with
-   `wasm-split-cli` (crate wasm_split_cli_support, installed by scripts/setup.sh) into the main
-   module, one module per lazy function, the chunks they share, and the JavaScript that loads
-   them;
+1. splits the module cargo linked (with `--emit-relocs`, app/build.rs) with `wasm-split-cli`
+   (crate wasm_split_cli_support, installed by scripts/setup.sh) into the main module, one
+   module per split point, the chunks they share, and the JavaScript that loads them;
 2. runs wasm-bindgen on the main module again, keeping the linker's exports the split modules
    import (`--keep-lld-exports`), and, for a release build, wasm-opt -Oz on every module (the
    main link in index.html turns trunk's own wasm-opt off);
