@@ -13,7 +13,10 @@
 //!
 //! Not gloo-worker: its bridge has no error event and panics when a worker cannot be created,
 //! and both are what this module is for. The messages are JSON text (`serde_json`, already in
-//! both modules), one [`crate::jobs::Request`] or [`crate::jobs::Notice`] a message.
+//! both modules), one [`crate::jobs::Request`] or [`crate::jobs::Notice`] a message. This
+//! thread reads a notice as far as a reply's id at once; the answer is read by
+//! [`crate::deferred::read_reply`], whose reader (of every kind of answer) is a module split
+//! off the first load.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -23,7 +26,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, MessageEvent};
 
-use crate::jobs::{Answer, Job, Notice, Reply, Request};
+use crate::jobs::{Answer, Job, Reply, Request};
 use crate::store::{Store, Tracks};
 
 /// The worker's loader, written by trunk beside the app (`data-loader-shim`).
@@ -142,14 +145,31 @@ pub fn start() {
     }
 }
 
+/// A worker's [`crate::jobs::Notice`] as the main thread reads it at once: a reply only as far as its id,
+/// its answer kept as text for [`crate::deferred::read_reply`], whose reader of the answers is
+/// a module split off the first load (issue 19).
+#[derive(serde::Deserialize)]
+enum Heard<'a> {
+    Ready,
+    Panicked(String),
+    #[serde(borrow)]
+    Reply(&'a serde_json::value::RawValue),
+}
+
+/// The id of a [`Reply`], read without its answer.
+#[derive(serde::Deserialize)]
+struct Addressed {
+    id: u64,
+}
+
 /// A message from the worker.
 fn received(text: &str) {
-    let notice = match serde_json::from_str::<Notice>(text) {
+    let heard = match serde_json::from_str::<Heard>(text) {
         Ok(n) => n,
         Err(e) => return stopped(format!("the worker's message did not read: {e}")),
     };
-    match notice {
-        Notice::Ready => {
+    match heard {
+        Heard::Ready => {
             let (worker, queue) = BRIDGE.with_borrow_mut(|b| {
                 b.ready = true;
                 (b.worker.clone(), std::mem::take(&mut b.queue))
@@ -164,12 +184,20 @@ fn received(text: &str) {
                 set_status(Status::Ready);
             }
         }
-        Notice::Panicked(message) => BRIDGE.with_borrow_mut(|b| b.panic = Some(message)),
-        Notice::Reply(reply) => {
-            let callback = BRIDGE.with_borrow_mut(|b| b.pending.remove(&reply.id));
-            if let Some(callback) = callback {
-                callback(Ok(*reply));
-            }
+        Heard::Panicked(message) => BRIDGE.with_borrow_mut(|b| b.panic = Some(message)),
+        Heard::Reply(reply) => {
+            let id = match serde_json::from_str::<Addressed>(reply.get()) {
+                Ok(Addressed { id }) => id,
+                Err(e) => return stopped(format!("the worker's reply did not read: {e}")),
+            };
+            // Taken now: a worker that stops before the answer is read fails only the others.
+            let Some(callback) = BRIDGE.with_borrow_mut(|b| b.pending.remove(&id)) else {
+                return;
+            };
+            let text = reply.get().to_owned();
+            leptos::task::spawn_local(async move {
+                callback(crate::deferred::read_reply(text).await);
+            });
         }
     }
 }
@@ -239,7 +267,7 @@ fn ask_with(
     file: Option<&web_sys::File>,
     then: impl FnOnce(Result<Reply, String>) + 'static,
 ) {
-    let text = match serde_json::to_string(&Request { id, rev, job }) {
+    let text = match request_json(&Request { id, rev, job }) {
         Ok(t) => JsValue::from_str(&t),
         Err(e) => return then(Err(format!("the request could not be written: {e}"))),
     };
@@ -273,6 +301,20 @@ fn ask_with(
         }
         Ok(None) => {}
     }
+}
+
+/// A request as the JSON the worker reads, written by the same serde_json serializer as a
+/// design file (`keyplan_core::file::to_string`), indented by nothing: one writer of a design
+/// in the module the first paint waits for, not two (issue 19: 14 KB before wasm-opt).
+fn request_json(request: &Request) -> Result<String, serde_json::Error> {
+    use serde::Serialize;
+    let mut out = Vec::with_capacity(128);
+    let formatter = serde_json::ser::PrettyFormatter::with_indent(b"");
+    request.serialize(&mut serde_json::Serializer::with_formatter(
+        &mut out, formatter,
+    ))?;
+    // serde_json writes UTF-8 only.
+    String::from_utf8(out).map_err(|e| serde::ser::Error::custom(e.utf8_error()))
 }
 
 /// What a view shows of the worker's answer to the job it follows: never an answer computed
@@ -444,7 +486,58 @@ pub fn Computing(
 
 #[cfg(test)]
 mod tests {
-    use super::is_current;
+    use super::{Addressed, Heard, is_current, request_json};
+    use crate::jobs::{Answer, Job, Notice, Reply, Request, Worker, notice_json, read_reply};
+
+    // issue 19: the main thread reads each notice the worker writes as far as it must at once
+    // (a reply's id), and the answer with the reader split off its first load; together they
+    // must read the reply the worker wrote.
+    #[test]
+    fn the_main_thread_reads_every_notice_the_worker_writes() {
+        assert!(matches!(
+            serde_json::from_str::<Heard>(&notice_json(&Notice::Ready)),
+            Ok(Heard::Ready)
+        ));
+        let panicked = notice_json(&Notice::Panicked("out of \"memory\"".into()));
+        assert!(matches!(
+            serde_json::from_str::<Heard>(&panicked),
+            Ok(Heard::Panicked(m)) if m == "out of \"memory\""
+        ));
+        let mut worker = Worker::default();
+        let request = Request {
+            id: 12,
+            rev: 3,
+            job: Job::Cost {
+                design: keyplan_core::examples::first(),
+                region: "us-east-1".into(),
+            },
+        };
+        let sent = request_json(&request).expect("writes");
+        assert_eq!(
+            serde_json::from_str::<Request>(&sent).ok(),
+            Some(request.clone())
+        );
+        let written = worker.answer_json(&sent);
+        let Ok(Heard::Reply(raw)) = serde_json::from_str::<Heard>(&written) else {
+            panic!("not a reply: {written}");
+        };
+        let Addressed { id } = serde_json::from_str(raw.get()).expect("the id reads");
+        assert_eq!(id, 12);
+        let reply = read_reply(raw.get()).expect("the answer reads");
+        let Ok(Notice::Reply(expected)) = serde_json::from_str::<Notice>(&written) else {
+            panic!("not a reply: {written}");
+        };
+        assert_eq!(reply, *expected);
+        assert!(matches!(
+            reply,
+            Reply {
+                id: 12,
+                rev: 3,
+                answer: Answer::Cost(_)
+            }
+        ));
+        assert!(read_reply("{\"id\": 12}").is_err());
+    }
 
     #[test]
     fn only_the_latest_requests_answer_for_the_design_as_it_is_is_shown() {

@@ -1,7 +1,8 @@
 //! The parts of the app the first paint does not need, each in a WebAssembly module of its
 //! own (issue 19): the views it does not show (the Data, Cost, Run and Migrate tabs, the
-//! dialogs and the inspector's editors of what is selected) and the share-link reader (only a
-//! page opened from a link needs it). The app's entry point (main.rs) makes each a split point
+//! dialogs and the inspector's editors of what is selected), the share-link reader (only a
+//! page opened from a link needs it), the reader of the worker's answers (needed once the
+//! worker, itself loaded after the first paint, answers) and what opens a file. The app's entry point (main.rs) makes each a split point
 //! and `provide`s them; scripts/split-wasm.py splits them off. The views' modules are fetched
 //! in the first idle moment after the first paint, or when one is opened if that is sooner,
 //! with a placeholder until it has arrived and a retry if it could not be fetched. The
@@ -15,6 +16,9 @@ use std::pin::Pin;
 
 use keyplan_core::Design;
 use leptos::prelude::*;
+
+use crate::jobs::Reply;
+use crate::opening::Opening;
 
 use crate::dialogs::{designs, engine_import, export, gallery, help, share};
 
@@ -100,6 +104,9 @@ pub type Fetch = Pin<Box<dyn Future<Output = Result<(), String>>>>;
 /// A share link's design read (its reader's module fetched first), or why it was not.
 pub type LinkRead = Pin<Box<dyn Future<Output = Result<Design, String>>>>;
 
+/// A worker's reply read (its reader's module fetched first), or why it was not.
+pub type ReplyRead = Pin<Box<dyn Future<Output = Result<Reply, String>>>>;
+
 /// The parts of the app split off its first load: how the deferred views are fetched and
 /// built, and the share-link reader (only a page opened from a link needs it).
 #[derive(Clone, Copy, Debug)]
@@ -110,6 +117,12 @@ pub struct Parts {
     pub build: fn(Deferred) -> AnyView,
     /// Reads the design in a link's `#d=` payload.
     pub read_link: fn(String) -> LinkRead,
+    /// Reads a worker's reply ([`crate::jobs::read_reply`]).
+    pub read_reply: fn(String) -> ReplyRead,
+    /// Opens a file ([`crate::opening::open_now`]); an error says why it could not be.
+    pub open_file: fn(Opening) -> Fetch,
+    /// Fetches and instantiates the modules of `read_reply` and `open_file`.
+    pub fetch_helpers: fn() -> Fetch,
 }
 
 impl Parts {
@@ -117,6 +130,12 @@ impl Parts {
     pub const DIRECT: Parts = Parts {
         fetch: |_| Box::pin(async { Ok(()) }),
         read_link: |payload| Box::pin(async move { crate::share::decode(&payload) }),
+        read_reply: |text| Box::pin(async move { crate::jobs::read_reply(&text) }),
+        open_file: |opening| {
+            crate::opening::open_now(opening);
+            Box::pin(async { Ok(()) })
+        },
+        fetch_helpers: || Box::pin(async { Ok(()) }),
         build: |what| match what {
             Deferred::Data => data_view(),
             Deferred::Cost => cost_view(),
@@ -156,6 +175,16 @@ pub async fn read_link(payload: String) -> Result<Design, String> {
     (parts()?.read_link)(payload).await
 }
 
+/// A worker's reply read from its JSON text, or why it could not be.
+pub async fn read_reply(text: String) -> Result<Reply, String> {
+    (parts()?.read_reply)(text).await
+}
+
+/// Opens a file ([`crate::opening::open_file`]), or says why it could not.
+pub async fn open_file(opening: Opening) -> Result<(), String> {
+    (parts()?.open_file)(opening).await
+}
+
 /// The result of a split point whose module is loaded: its wrapper then awaits nothing, so one
 /// poll finishes it, and the view is built now, under the caller's reactive owner.
 pub fn at_once<E>(call: impl Future<Output = Result<AnyView, E>>) -> AnyView {
@@ -184,12 +213,17 @@ async fn load(what: Deferred) -> Result<(), String> {
     Ok(())
 }
 
-/// Fetches every deferred view's module, one after another, then tells `done` whether all
-/// arrived. Called in the first idle moment after the first paint (the worker's module loads
-/// beside them).
+/// Fetches the worker's reply reader and the file opener, then every deferred view's module,
+/// one after another, then tells `done` whether all arrived. Called in the first idle moment
+/// after the first paint (the worker's module loads beside them, and its first answer needs
+/// the reader).
 pub fn fetch_all(done: impl FnOnce(bool) + 'static) {
     leptos::task::spawn_local(async move {
-        let mut all = true;
+        // One that fails here is fetched again for the next answer, or the next file.
+        let mut all = match parts() {
+            Ok(parts) => (parts.fetch_helpers)().await.is_ok(),
+            Err(_) => false,
+        };
         for &what in Deferred::ALL {
             // A module that fails here is fetched again when its view is opened.
             all &= load(what).await.is_ok();

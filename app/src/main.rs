@@ -1,9 +1,12 @@
 //! The browser entry point: mounts the app, with the parts the first paint does not need
-//! (`keyplan_app::deferred`: the views it does not show, the share-link reader) each behind a
-//! split point of its own, so that scripts/split-wasm.py can move each into a module fetched
-//! after the first paint, or when it is wanted (issue 19).
+//! (`keyplan_app::deferred`: the views it does not show, the share-link reader, the reader of
+//! the worker's answers, what opens a file) each behind a split point of its own, so that
+//! scripts/split-wasm.py can move each into a module fetched after the first paint, or when it
+//! is wanted (issue 19).
 
 use keyplan_app::deferred::{self, Deferred, Parts};
+use keyplan_app::jobs::Reply;
+use keyplan_app::opening::Opening;
 use keyplan_core::Design;
 use leptos::prelude::AnyView;
 use leptos::wasm_split::{SplitLoaderError, wasm_split};
@@ -31,6 +34,20 @@ macro_rules! split_views {
                 $(Deferred::$what => deferred::at_once($split()),)*
             },
             read_link: |payload| Box::pin(read_link(payload)),
+            read_reply: |text| Box::pin(read_reply(text)),
+            open_file: |opening| {
+                Box::pin(async move {
+                    open_file_split(opening).await.map_err(|e| {
+                        format!("what opens files could not be fetched from the server ({e}). Your designs are untouched; open it again to try again")
+                    })
+                })
+            },
+            fetch_helpers: || {
+                Box::pin(async {
+                    let fetched = preload_reply_reader().await;
+                    preload_file_opener().await.and(fetched).map_err(|e| e.to_string())
+                })
+            },
         };
     };
 }
@@ -49,14 +66,16 @@ split_views! {
     Editor: selection_editor, preload_selection_editor => keyplan_app::inspector::selection_editor;
 }
 
-/// Why a share link's design was not read: the link itself, or its reader not fetched.
-struct Unread(String);
+/// Why a split-off reader gave nothing: its module could not be fetched, or it refused what
+/// it read (in its own words).
+enum Unread {
+    Unfetched(SplitLoaderError),
+    Refused(String),
+}
 
 impl From<SplitLoaderError> for Unread {
     fn from(e: SplitLoaderError) -> Self {
-        Unread(format!(
-            "the link reader could not be fetched from the server: {e}"
-        ))
+        Unread::Unfetched(e)
     }
 }
 
@@ -64,11 +83,39 @@ impl From<SplitLoaderError> for Unread {
 /// of its format) is only needed by a page opened from a link.
 #[wasm_split(link_reader, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn read_link_split(payload: String) -> Result<Design, Unread> {
-    keyplan_app::share::decode(&payload).map_err(Unread)
+    keyplan_app::share::decode(&payload).map_err(Unread::Refused)
 }
 
 async fn read_link(payload: String) -> Result<Design, String> {
-    read_link_split(payload).await.map_err(|Unread(why)| why)
+    read_link_split(payload).await.map_err(|e| match e {
+        Unread::Unfetched(e) => {
+            format!("the link reader could not be fetched from the server: {e}")
+        }
+        Unread::Refused(why) => why,
+    })
+}
+
+/// The reader of the worker's answers, in a module of its own: the first paint waits for
+/// none of them, and the worker answers after it has loaded.
+#[wasm_split(reply_reader, wasm_split_path = ::leptos::wasm_split, fallible, preload(preload_reply_reader))]
+fn read_reply_split(text: String) -> Result<Reply, Unread> {
+    keyplan_app::jobs::read_reply(&text).map_err(Unread::Refused)
+}
+
+async fn read_reply(text: String) -> Result<Reply, String> {
+    read_reply_split(text).await.map_err(|e| match e {
+        Unread::Unfetched(e) => format!(
+            "the reader of the worker's answers could not be fetched from the server ({e}). Your design is untouched; open this view again or change the design to try again"
+        ),
+        Unread::Refused(why) => why,
+    })
+}
+
+/// What opens a file picked or dropped, in a module of its own.
+#[wasm_split(file_opener, wasm_split_path = ::leptos::wasm_split, fallible, preload(preload_file_opener))]
+fn open_file_split(opening: Opening) -> Result<(), SplitLoaderError> {
+    keyplan_app::opening::open_now(opening);
+    Ok(())
 }
 
 fn main() {

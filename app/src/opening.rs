@@ -10,6 +10,17 @@ use crate::library::Library;
 use crate::session::Session;
 use crate::store::Store;
 
+/// A file to open, and where it opens.
+#[derive(Debug)]
+pub struct Opening {
+    pub library: Library,
+    pub store: Store,
+    pub session: Session,
+    pub file: web_sys::File,
+    /// The browser's handle of the file, where it gave one: Save writes back to it.
+    pub handle: Option<JsValue>,
+}
+
 /// Opens a file as a new local design: a keyplan design file, or anything
 /// `keyplan_core::import` recognises (NoSQL Workbench, the mcp schema.json, CloudFormation,
 /// Terraform, OneTable JSON), read by the worker from the `File` itself, so this thread never
@@ -17,6 +28,10 @@ use crate::store::Store;
 /// TypeScript module (OneTable, ElectroDB) goes to the keyplan server's `POST /api/import`
 /// when the app is served by it. A keyplan design file stays linked to its file (`handle`,
 /// where the browser gave one): Save writes back to it.
+///
+/// What opens it ([`open_now`]) is in a module split off the first load (issue 19), fetched
+/// after the first paint or by the first file opened; a file it could not be fetched for is
+/// not opened, and the toast says why.
 pub fn open_file(
     library: &Library,
     store: &Store,
@@ -24,7 +39,31 @@ pub fn open_file(
     file: web_sys::File,
     handle: Option<JsValue>,
 ) {
-    let (library, store, session) = (*library, *store, *session);
+    let session = *session;
+    let name = file.name();
+    let opening = Opening {
+        library: *library,
+        store: *store,
+        session,
+        file,
+        handle,
+    };
+    leptos::task::spawn_local(async move {
+        if let Err(why) = crate::deferred::open_file(opening).await {
+            session.warn(crate::import::not_opened(&name, &why));
+        }
+    });
+}
+
+/// [`open_file`] in the module that opens files.
+pub fn open_now(opening: Opening) {
+    let Opening {
+        library,
+        store,
+        session,
+        file,
+        handle,
+    } = opening;
     let name = file.name();
     if crate::import::is_module_name(&name) {
         return send_module(library, store, session, file);

@@ -2,7 +2,9 @@
 //! `keyplan serve`: the tabs' and dialogs' modules are fetched after the first paint, each
 //! opens with its own content, and a module that cannot be fetched is said so and fetched again
 //! on request while the rest of the app goes on working; the share-link reader is fetched for a
-//! link, and a link it cannot read for want of it leaves the saved designs as they were.
+//! link, and a link it cannot read for want of it leaves the saved designs as they were; a
+//! worker's answer whose reader, or a file whose opener, cannot be fetched says so, and is read
+//! or opened once it can be.
 
 mod browser;
 
@@ -182,5 +184,87 @@ async fn a_link_opened_while_its_reader_cannot_be_fetched_says_so_and_opens_once
             .any(|(name, _)| name.ends_with("_split_link_reader.wasm")),
         "{fetched:?}"
     );
+    b.close().await;
+}
+
+#[tokio::test]
+async fn an_answer_whose_reader_cannot_be_fetched_says_so_and_is_read_once_it_can() {
+    let Some(dist) = prerequisites() else { return };
+    let server = start_server(&dist);
+    let b = Browser::open().await;
+    // The worker answers; the main thread's reader of its answers is a module of its own.
+    b.cdp("Network.enable", json!({})).await;
+    b.cdp(
+        "Network.setBlockedURLs",
+        json!({ "urls": ["*_split_reply_reader.wasm"] }),
+    )
+    .await;
+    b.visit(&server.url).await;
+    b.find("[data-entity=Order]").await;
+    b.click("[data-testid=tab-cost]").await;
+    let failed = b.text("[data-testid=cost-view] > [role=alert]").await;
+    b.screenshot("deferred-reply-reader-unreachable").await;
+    assert!(
+        failed.contains("No cost estimate")
+            && failed.contains("the reader of the worker's answers could not be fetched"),
+        "{failed}"
+    );
+    // The rest of the app works meanwhile.
+    b.click("[data-testid=tab-canvas]").await;
+    b.click("[data-entity=Order] .card-head").await;
+    b.find("[data-testid=entity-name-input]").await;
+
+    // Reachable again: opening the view again asks again, and the answer is read.
+    b.cdp("Network.setBlockedURLs", json!({ "urls": [] })).await;
+    b.click("[data-testid=tab-cost]").await;
+    let total = b.text("[data-testid=monthly-total]").await;
+    assert!(total.starts_with('$'), "{total}");
+    let fetched = b.fetched().await;
+    assert!(
+        fetched
+            .iter()
+            .any(|(name, _)| name.ends_with("_split_reply_reader.wasm")),
+        "{fetched:?}"
+    );
+    b.close().await;
+}
+
+#[tokio::test]
+async fn a_file_opened_while_its_opener_cannot_be_fetched_says_so_and_opens_once_it_can() {
+    let Some(dist) = prerequisites() else { return };
+    let server = start_server(&dist);
+    let mut design = browser::generated_design(2);
+    design.name = "Dropped while offline".into();
+    let text = keyplan_core::file::to_string(&design);
+    let b = Browser::open().await;
+    // What opens a file is a module of its own.
+    b.cdp("Network.enable", json!({})).await;
+    b.cdp(
+        "Network.setBlockedURLs",
+        json!({ "urls": ["*_split_file_opener.wasm"] }),
+    )
+    .await;
+    b.visit(&server.url).await;
+    b.find("[data-entity=Order]").await;
+    let before = b.saved_design().await.name;
+    b.drop_file("offline.keyplan.json", &text).await;
+    let toast = b.toast_containing("could not be opened").await;
+    b.screenshot("deferred-file-opener-unreachable").await;
+    assert!(
+        toast.starts_with(
+            "offline.keyplan.json could not be opened: what opens files could not be fetched"
+        ) && toast.contains("Your designs are untouched"),
+        "{toast}"
+    );
+    assert_eq!(b.saved_design().await.name, before);
+
+    // Reachable again: the same file opens.
+    b.cdp("Network.setBlockedURLs", json!({ "urls": [] })).await;
+    b.drop_file("offline.keyplan.json", &text).await;
+    b.toast_containing("Opened offline.keyplan.json").await;
+    eventually("the dropped design is the one open", || async {
+        b.saved_design().await.name == design.name
+    })
+    .await;
     b.close().await;
 }

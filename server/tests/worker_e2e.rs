@@ -100,7 +100,7 @@ fn dist_with_a_worker_that_stops_on_markdown() -> tempfile::TempDir {
     // from it.
     dist_with_worker_loader(|original| {
         format!(
-            "self.addEventListener('message', e => {{ if (String(e.data).includes('\"target\":\"markdown\"')) {{ e.stopImmediatePropagation(); throw new Error('stopped on purpose by the test'); }} }});\n{original}"
+            "self.addEventListener('message', e => {{ if (/\"target\":\\s*\"markdown\"/.test(String(e.data))) {{ e.stopImmediatePropagation(); throw new Error('stopped on purpose by the test'); }} }});\n{original}"
         )
     })
 }
