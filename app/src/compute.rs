@@ -145,15 +145,15 @@ pub fn start() {
     }
 }
 
-/// A worker's [`crate::jobs::Notice`] as the main thread reads it at once: a reply only as far as its id,
-/// its answer kept as text for [`crate::deferred::read_reply`], whose reader of the answers is
-/// a module split off the first load (issue 19).
+/// A worker's [`crate::jobs::Notice`] as the main thread reads it at once: a reply only as far
+/// as its id (the rest skipped unread), the whole notice read again by
+/// [`crate::deferred::read_reply`], whose reader of the answers is a module split off the first
+/// load (issue 19).
 #[derive(serde::Deserialize)]
-enum Heard<'a> {
+enum Heard {
     Ready,
     Panicked(String),
-    #[serde(borrow)]
-    Reply(&'a serde_json::value::RawValue),
+    Reply(Addressed),
 }
 
 /// The id of a [`Reply`], read without its answer.
@@ -185,16 +185,12 @@ fn received(text: &str) {
             }
         }
         Heard::Panicked(message) => BRIDGE.with_borrow_mut(|b| b.panic = Some(message)),
-        Heard::Reply(reply) => {
-            let id = match serde_json::from_str::<Addressed>(reply.get()) {
-                Ok(Addressed { id }) => id,
-                Err(e) => return stopped(format!("the worker's reply did not read: {e}")),
-            };
+        Heard::Reply(Addressed { id }) => {
             // Taken now: a worker that stops before the answer is read fails only the others.
             let Some(callback) = BRIDGE.with_borrow_mut(|b| b.pending.remove(&id)) else {
                 return;
             };
-            let text = reply.get().to_owned();
+            let text = text.to_owned();
             leptos::task::spawn_local(async move {
                 callback(crate::deferred::read_reply(text).await);
             });
@@ -518,12 +514,11 @@ mod tests {
             Some(request.clone())
         );
         let written = worker.answer_json(&sent);
-        let Ok(Heard::Reply(raw)) = serde_json::from_str::<Heard>(&written) else {
-            panic!("not a reply: {written}");
-        };
-        let Addressed { id } = serde_json::from_str(raw.get()).expect("the id reads");
-        assert_eq!(id, 12);
-        let reply = read_reply(raw.get()).expect("the answer reads");
+        assert!(matches!(
+            serde_json::from_str::<Heard>(&written),
+            Ok(Heard::Reply(Addressed { id: 12 }))
+        ));
+        let reply = read_reply(&written).expect("the answer reads");
         let Ok(Notice::Reply(expected)) = serde_json::from_str::<Notice>(&written) else {
             panic!("not a reply: {written}");
         };
@@ -536,7 +531,8 @@ mod tests {
                 answer: Answer::Cost(_)
             }
         ));
-        assert!(read_reply("{\"id\": 12}").is_err());
+        assert!(read_reply(&notice_json(&Notice::Ready)).is_err());
+        assert!(read_reply("{\"Reply\": {\"id\": 12}}").is_err());
     }
 
     #[test]

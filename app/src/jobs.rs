@@ -255,11 +255,15 @@ impl Worker {
     }
 }
 
-/// A [`Reply`] read from the JSON the worker wrote ([`notice_json`]'s `Reply`). The main
-/// thread reads each reply's answer with this, in a module split off its first load: the
-/// answers' readers are most of what the worker's messages take to read (issue 19).
+/// The [`Reply`] in a [`Notice::Reply`] the worker wrote ([`notice_json`]). The main thread
+/// reads each reply's answer with this, in a module split off its first load: the answers'
+/// readers are most of what the worker's messages take to read (issue 19).
 pub fn read_reply(text: &str) -> Result<Reply, String> {
-    serde_json::from_str(text).map_err(|e| format!("the worker's answer did not read: {e}"))
+    match serde_json::from_str(text) {
+        Ok(Notice::Reply(reply)) => Ok(*reply),
+        Ok(_) => Err("the worker's message is not a reply".to_string()),
+        Err(e) => Err(format!("the worker's answer did not read: {e}")),
+    }
 }
 
 /// A notice as the JSON the main thread reads.
