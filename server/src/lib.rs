@@ -19,6 +19,7 @@ use tower_http::compression::predicate::{DefaultPredicate, NotForContentType, Pr
 use tower_http::services::{ServeDir, ServeFile};
 
 pub mod api;
+mod caching;
 pub mod cli;
 pub mod engine;
 pub mod error;
@@ -139,10 +140,15 @@ pub fn app(state: AppState) -> Router {
     // The app's files are served precompressed where scripts/build.sh left `.br` and `.gz`
     // copies beside them (brotli at its best quality, made once per build); a file without
     // them is compressed on the fly by the layer below, which passes encoded answers through.
-    let static_files = ServeDir::new(dist)
-        .precompressed_br()
-        .precompressed_gzip()
-        .fallback(ServeFile::new(dist.join("index.html")));
+    // Each file says how long a browser may keep it (`caching`).
+    let static_files = tower::ServiceBuilder::new()
+        .layer(axum::middleware::from_fn(caching::cache_control))
+        .service(
+            ServeDir::new(dist)
+                .precompressed_br()
+                .precompressed_gzip()
+                .fallback(ServeFile::new(dist.join("index.html"))),
+        );
     let hosts = state.hosts.clone();
     // Around the whole API router (not its routes), so the error shape also covers what the
     // router itself answers: a 405 with its `Allow`.

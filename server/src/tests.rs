@@ -130,3 +130,39 @@ fn a_missing_dist_names_the_command_that_builds_it() {
     assert!(message.contains("make run"), "{message}");
     assert!(message.contains("trunk build --release"), "{message}");
 }
+
+// issue 19: a file named after its content's hash is kept a year; index.html, the worker's
+// files (named the same in every build) and a hashed name answered with index.html (a file of
+// an older build, gone) are checked again before each use; the API's answers say nothing.
+#[tokio::test]
+async fn hashed_files_are_kept_and_the_rest_checked_again() {
+    let (dir, state) = built_app();
+    for name in [
+        "keyplan-app-81438e4e0ca14a8b_bg.wasm",
+        "keyplan-app-81438e4e0ca14a8b_split_data_view.wasm",
+        "keyplan-worker_loader.js",
+    ] {
+        std::fs::write(dir.path().join(name), "x").expect("write a file");
+    }
+    for (uri, expected) in [
+        (
+            "/keyplan-app-81438e4e0ca14a8b_bg.wasm",
+            "public, max-age=31536000, immutable",
+        ),
+        (
+            "/keyplan-app-81438e4e0ca14a8b_split_data_view.wasm",
+            "public, max-age=31536000, immutable",
+        ),
+        ("/", "no-cache"),
+        ("/index.html", "no-cache"),
+        ("/keyplan-worker_loader.js", "no-cache"),
+        ("/app.js", "no-cache"),
+        ("/keyplan-app-0123456789abcdef_bg.wasm", "no-cache"),
+    ] {
+        let (status, headers, _) = get(state.clone(), uri, &[]).await;
+        assert_eq!(status, StatusCode::OK, "{uri}");
+        assert_eq!(headers[header::CACHE_CONTROL], expected, "{uri}");
+    }
+    let (_, headers, _) = get(state, "/api/health", &[]).await;
+    assert!(!headers.contains_key(header::CACHE_CONTROL));
+}
