@@ -183,7 +183,11 @@ async fn canvas_benchmark() {
     }
 
     let server = start_server(&dist);
-    let b = Browser::open().await;
+    // `KEYPLAN_BENCH_BROWSER_ARGS="--js-flags=--no-wasm-dynamic-tiering"`: Chromium's flags for
+    // a run that asks what the browser contributes (space-separated).
+    let extra = std::env::var("KEYPLAN_BENCH_BROWSER_ARGS").unwrap_or_default();
+    let extra: Vec<&str> = extra.split_whitespace().collect();
+    let b = Browser::open_with(&extra).await;
     b.visit(&server.url).await;
     b.store_as_open_design(&file).await;
     // `KEYPLAN_NAV_PROFILE=PATH`: the CPU profile of the navigation, until the cards are there.
