@@ -13,9 +13,7 @@ use crate::run::state::Engines;
 fn unreachable(e: JsValue) -> String {
     format!(
         "the keyplan server could not be reached ({})",
-        e.as_string()
-            .or_else(|| js_sys::JSON::stringify(&e).ok().and_then(|s| s.as_string()))
-            .unwrap_or_default()
+        crate::save::describe(&e)
     )
 }
 

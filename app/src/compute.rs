@@ -113,9 +113,7 @@ pub fn start() {
         Err(e) => {
             let reason = format!(
                 "the worker could not be started: {}",
-                e.as_string()
-                    .or_else(|| js_sys::JSON::stringify(&e).ok().and_then(|s| s.as_string()))
-                    .unwrap_or_default()
+                crate::save::describe(&e)
             );
             fail_pending(&reason);
             set_status(Status::Unavailable(reason));
