@@ -16,13 +16,38 @@ fn is_split_module(name: &str) -> bool {
     name.starts_with("keyplan-app-") && name.contains("_split_") && name.ends_with(".wasm")
 }
 
+/// A browser that cannot fetch the files matching `urls` (DevTools' URL patterns), as though
+/// the server were unreachable for them.
+async fn blocking(urls: &[&str]) -> Browser {
+    let b = Browser::open().await;
+    b.cdp("Network.enable", json!({})).await;
+    block(&b, urls).await;
+    b
+}
+
+/// From now on, `b` cannot fetch the files matching `urls`, and can fetch every other.
+async fn block(b: &Browser, urls: &[&str]) {
+    b.cdp("Network.setBlockedURLs", json!({ "urls": urls }))
+        .await;
+}
+
+/// Whether the page fetched the split module `name` (`link_reader`).
+async fn fetched_split(b: &Browser, name: &str) -> bool {
+    let suffix = format!("_split_{name}.wasm");
+    b.fetched()
+        .await
+        .iter()
+        .any(|(file, _)| file.ends_with(&suffix))
+}
+
 #[test]
 fn the_tabs_and_dialogs_are_fetched_after_the_first_paint_and_open_with_their_content() {
     app_test(async |b| {
         b.find("[data-entity=Order]").await;
         let paint = b.first_paint().await;
-        // Every deferred view's module, fetched in the first idle moment after the paint; not
-        // the share-link reader's, which only a page opened from a link needs.
+        // Every split module (the views', the reader of the worker's answers, the file
+        // opener), fetched in the first idle moment after the paint; not the share-link
+        // reader's, which only a page opened from a link needs.
         let built = std::fs::read_dir(browser::workspace().join("dist"))
             .expect("the built app")
             .filter(|entry| {
@@ -41,25 +66,21 @@ fn the_tabs_and_dialogs_are_fetched_after_the_first_paint_and_open_with_their_co
                 == built
         })
         .await;
-        let files = b.fetched().await;
-        assert!(
-            !files
-                .iter()
-                .any(|(name, _)| name.ends_with("_split_link_reader.wasm")),
-            "{files:?}"
-        );
-        for (name, started) in files.iter().filter(|(name, _)| is_split_module(name)) {
+        assert!(!fetched_split(b, "link_reader").await);
+        for (name, started) in b
+            .fetched()
+            .await
+            .iter()
+            .filter(|(name, _)| is_split_module(name))
+        {
             assert!(
                 *started > paint,
                 "{name} was fetched at {started} ms, before the first paint at {paint} ms"
             );
         }
-        assert!(
-            files
-                .iter()
-                .any(|(name, _)| name.ends_with("_split_data_view.wasm")),
-            "{files:?}"
-        );
+        for part in ["data_view", "reply_reader", "file_opener"] {
+            assert!(fetched_split(b, part).await, "{part}");
+        }
 
         // Each opens with its content: a tab, and a dialog with its first control focused.
         b.click("[data-testid=tab-data]").await;
@@ -91,14 +112,8 @@ fn the_tabs_and_dialogs_are_fetched_after_the_first_paint_and_open_with_their_co
 async fn a_view_whose_module_cannot_be_fetched_says_so_and_is_fetched_again_on_request() {
     let Some(dist) = prerequisites() else { return };
     let server = start_server(&dist);
-    let b = Browser::open().await;
     // The Data tab's module cannot be fetched (the server unreachable for it, say).
-    b.cdp("Network.enable", json!({})).await;
-    b.cdp(
-        "Network.setBlockedURLs",
-        json!({ "urls": ["*_split_data_view.wasm", "*_split_share_dialog.wasm"] }),
-    )
-    .await;
+    let b = blocking(&["*_split_data_view.wasm", "*_split_share_dialog.wasm"]).await;
     b.visit(&server.url).await;
     b.find("[data-entity=Order]").await;
     b.click("[data-testid=tab-data]").await;
@@ -120,11 +135,7 @@ async fn a_view_whose_module_cannot_be_fetched_says_so_and_is_fetched_again_on_r
     b.click("[data-testid=tab-data]").await;
     b.find("[data-testid=deferred-failed]").await;
     // Reachable again: "Try again" fetches it and the view opens.
-    b.cdp(
-        "Network.setBlockedURLs",
-        json!({ "urls": ["*_split_share_dialog.wasm"] }),
-    )
-    .await;
+    block(&b, &["*_split_share_dialog.wasm"]).await;
     b.click("[data-testid=deferred-retry]").await;
     b.find("[data-testid=item-attributes]").await;
     assert!(!b.has("[data-testid=deferred-failed]").await);
@@ -135,7 +146,7 @@ async fn a_view_whose_module_cannot_be_fetched_says_so_and_is_fetched_again_on_r
     b.find("[data-testid=dialog] [data-testid=deferred-failed]")
         .await;
     b.screenshot("deferred-dialog-unreachable").await;
-    b.cdp("Network.setBlockedURLs", json!({ "urls": [] })).await;
+    block(&b, &[]).await;
     b.click("[data-testid=dialog] [data-testid=deferred-retry]")
         .await;
     b.find("[data-testid=share-link]").await;
@@ -155,14 +166,8 @@ async fn a_link_opened_while_its_reader_cannot_be_fetched_says_so_and_opens_once
     let mut design = browser::generated_design(3);
     design.name = "Linked while offline".into();
     let link = keyplan_core::share::link(&server.url, &design).expect("a share link");
-    let b = Browser::open().await;
     // The share-link reader is a module of its own, fetched only for a link.
-    b.cdp("Network.enable", json!({})).await;
-    b.cdp(
-        "Network.setBlockedURLs",
-        json!({ "urls": ["*_split_link_reader.wasm"] }),
-    )
-    .await;
+    let b = blocking(&["*_split_link_reader.wasm"]).await;
     b.visit(&link).await;
     let toast = b.toast_containing("could not be opened").await;
     assert!(
@@ -173,17 +178,11 @@ async fn a_link_opened_while_its_reader_cannot_be_fetched_says_so_and_opens_once
     assert_ne!(b.saved_design().await.name, design.name);
 
     // Reachable again: the same link opens its design.
-    b.cdp("Network.setBlockedURLs", json!({ "urls": [] })).await;
+    block(&b, &[]).await;
     b.visit(&link).await;
     b.toast_containing("Opened a shared copy").await;
     assert_eq!(b.saved_design().await.name, design.name);
-    let fetched = b.fetched().await;
-    assert!(
-        fetched
-            .iter()
-            .any(|(name, _)| name.ends_with("_split_link_reader.wasm")),
-        "{fetched:?}"
-    );
+    assert!(fetched_split(&b, "link_reader").await);
     b.close().await;
 }
 
@@ -191,14 +190,8 @@ async fn a_link_opened_while_its_reader_cannot_be_fetched_says_so_and_opens_once
 async fn an_answer_whose_reader_cannot_be_fetched_says_so_and_is_read_once_it_can() {
     let Some(dist) = prerequisites() else { return };
     let server = start_server(&dist);
-    let b = Browser::open().await;
     // The worker answers; the main thread's reader of its answers is a module of its own.
-    b.cdp("Network.enable", json!({})).await;
-    b.cdp(
-        "Network.setBlockedURLs",
-        json!({ "urls": ["*_split_reply_reader.wasm"] }),
-    )
-    .await;
+    let b = blocking(&["*_split_reply_reader.wasm"]).await;
     b.visit(&server.url).await;
     b.find("[data-entity=Order]").await;
     b.click("[data-testid=tab-cost]").await;
@@ -215,17 +208,11 @@ async fn an_answer_whose_reader_cannot_be_fetched_says_so_and_is_read_once_it_ca
     b.find("[data-testid=entity-name-input]").await;
 
     // Reachable again: opening the view again asks again, and the answer is read.
-    b.cdp("Network.setBlockedURLs", json!({ "urls": [] })).await;
+    block(&b, &[]).await;
     b.click("[data-testid=tab-cost]").await;
     let total = b.text("[data-testid=monthly-total]").await;
     assert!(total.starts_with('$'), "{total}");
-    let fetched = b.fetched().await;
-    assert!(
-        fetched
-            .iter()
-            .any(|(name, _)| name.ends_with("_split_reply_reader.wasm")),
-        "{fetched:?}"
-    );
+    assert!(fetched_split(&b, "reply_reader").await);
     b.close().await;
 }
 
@@ -236,14 +223,8 @@ async fn a_file_opened_while_its_opener_cannot_be_fetched_says_so_and_opens_once
     let mut design = browser::generated_design(2);
     design.name = "Dropped while offline".into();
     let text = keyplan_core::file::to_string(&design);
-    let b = Browser::open().await;
     // What opens a file is a module of its own.
-    b.cdp("Network.enable", json!({})).await;
-    b.cdp(
-        "Network.setBlockedURLs",
-        json!({ "urls": ["*_split_file_opener.wasm"] }),
-    )
-    .await;
+    let b = blocking(&["*_split_file_opener.wasm"]).await;
     b.visit(&server.url).await;
     b.find("[data-entity=Order]").await;
     let before = b.saved_design().await.name;
@@ -259,7 +240,7 @@ async fn a_file_opened_while_its_opener_cannot_be_fetched_says_so_and_opens_once
     assert_eq!(b.saved_design().await.name, before);
 
     // Reachable again: the same file opens.
-    b.cdp("Network.setBlockedURLs", json!({ "urls": [] })).await;
+    block(&b, &[]).await;
     b.drop_file("offline.keyplan.json", &text).await;
     b.toast_containing("Opened offline.keyplan.json").await;
     eventually("the dropped design is the one open", || async {

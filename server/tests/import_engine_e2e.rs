@@ -18,7 +18,6 @@ use keyplan_core::import::live::{self, Options};
 use keyplan_server::engine::{Engine, EngineKind};
 use keyplan_server::runner::tables::TableGuard;
 use run_support::{embedded, examples, item_count, load_design};
-use serde_json::json;
 
 /// The order example's `orders` table on `engine` with 12 customers' items.
 async fn orders_on(engine: &Engine) -> (TableGuard, String) {
@@ -70,11 +69,7 @@ fn table_box(table: &str) -> String {
 /// Saves a screenshot in the colour scheme `scheme`, once the buttons' colour transitions into
 /// it have ended.
 async fn screenshot_in(b: &Browser, scheme: &str, name: &str) {
-    b.cdp(
-        "Emulation.setEmulatedMedia",
-        json!({ "features": [{ "name": "prefers-color-scheme", "value": scheme }] }),
-    )
-    .await;
+    b.prefer_color_scheme(scheme).await;
     b.js_async(
         "const done = arguments[arguments.length - 1];\
          requestAnimationFrame(() => Promise.all(document.getAnimations()\

@@ -126,11 +126,7 @@ fn the_suggested_gsi_added_after_marking_deployed_is_planned_offered_as_code_and
         // The whole report, in both colour schemes, has no serious accessibility violation.
         if b.inject_axe().await {
             for scheme in ["light", "dark"] {
-                b.cdp(
-                "Emulation.setEmulatedMedia",
-                serde_json::json!({ "features": [{ "name": "prefers-color-scheme", "value": scheme }] }),
-            )
-            .await;
+                b.prefer_color_scheme(scheme).await;
                 let found = b.axe(&format!("{scheme} migrate")).await;
                 assert!(found.is_empty(), "{found:#?}");
             }

@@ -503,11 +503,7 @@ async fn the_engine_import_card_is_legible_while_the_engines_cannot_be_reached()
     }
     let mut found = Vec::new();
     for scheme in ["light", "dark"] {
-        b.cdp(
-            "Emulation.setEmulatedMedia",
-            json!({ "features": [{ "name": "prefers-color-scheme", "value": scheme }] }),
-        )
-        .await;
+        b.prefer_color_scheme(scheme).await;
         b.click_button("New").await;
         // Why, in the browser's words: a JavaScript error was shown as its JSON, "{}".
         let why = b
@@ -534,11 +530,7 @@ fn axe_finds_no_serious_violation_in_any_view_or_dialog() {
         }
         let mut found = Vec::new();
         for scheme in ["light", "dark"] {
-            b.cdp(
-                "Emulation.setEmulatedMedia",
-                json!({ "features": [{ "name": "prefers-color-scheme", "value": scheme }] }),
-            )
-            .await;
+            b.prefer_color_scheme(scheme).await;
             for (tab, view) in [
                 ("Canvas", "canvas"),
                 ("Data", "data"),

@@ -22,6 +22,15 @@ impl Browser {
         true
     }
 
+    /// Shows the page in the `light` or `dark` colour scheme, as a system set to it does.
+    pub async fn prefer_color_scheme(&self, scheme: &str) {
+        self.cdp(
+            "Emulation.setEmulatedMedia",
+            serde_json::json!({ "features": [{ "name": "prefers-color-scheme", "value": scheme }] }),
+        )
+        .await;
+    }
+
     /// axe-core's serious and critical violations on the page once its transitions have ended
     /// (a card fading back from dimmed is not its colour), one line each, led by `view`.
     pub async fn axe(&self, view: &str) -> Vec<String> {
