@@ -2,12 +2,13 @@
 //! own (issue 19): the views it does not show (the Data, Cost, Run and Migrate tabs, the
 //! dialogs and the inspector's editors of what is selected), the share-link reader (only a
 //! page opened from a link needs it), the reader of the worker's answers (needed once the
-//! worker, itself loaded after the first paint, answers) and what opens a file. The app's entry point (main.rs) makes each a split point
-//! and `provide`s them; scripts/split-wasm.py splits them off. The views' modules are fetched
-//! in the first idle moment after the first paint, or when one is opened if that is sooner,
-//! with a placeholder until it has arrived and a retry if it could not be fetched. The
-//! worker's module and the tests, which are not split, never link the split points (the tests
-//! use `Parts::DIRECT`).
+//! worker, itself loaded after the first paint, answers) and what opens a file. The app's entry
+//! point (main.rs) makes each a split point and `provide`s them; scripts/split-wasm.py splits
+//! them off. The views' modules, the reader and the file opener are fetched in the first idle
+//! moment after the first paint, or when one is wanted if that is sooner, a view with a
+//! placeholder until it has arrived and a retry if it could not be fetched. The worker's module
+//! and the tests, which are not split, never link the split points (the tests use
+//! `Parts::DIRECT`).
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
@@ -17,10 +18,9 @@ use std::pin::Pin;
 use keyplan_core::Design;
 use leptos::prelude::*;
 
+use crate::dialogs::{designs, engine_import, export, gallery, help, share};
 use crate::jobs::Reply;
 use crate::opening::Opening;
-
-use crate::dialogs::{designs, engine_import, export, gallery, help, share};
 
 /// A view the first paint does not show.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -108,7 +108,8 @@ pub type LinkRead = Pin<Box<dyn Future<Output = Result<Design, String>>>>;
 pub type ReplyRead = Pin<Box<dyn Future<Output = Result<Reply, String>>>>;
 
 /// The parts of the app split off its first load: how the deferred views are fetched and
-/// built, and the share-link reader (only a page opened from a link needs it).
+/// built, the share-link reader (only a page opened from a link needs it), the reader of the
+/// worker's answers and what opens a file.
 #[derive(Clone, Copy, Debug)]
 pub struct Parts {
     /// Fetches and instantiates `what`'s module.
