@@ -341,22 +341,24 @@ impl<T: Clone> Computed<T> {
 /// While a new answer is computed the view shows that it waits, unless `keep` and the answer
 /// shown was computed for the design as it is (the data view's next page of the same sample:
 /// the page stays, and so does the scroll position). `pick` takes the view's answer out of the
-/// worker's.
+/// worker's. The [`Trigger`] returned sends the job again ([`NoAnswer`]'s "Try again").
 pub fn follow<T>(
     store: Store,
     tracks: Tracks,
     job: impl Fn() -> Option<Job> + 'static,
     keep: bool,
     pick: fn(Answer) -> Result<T, String>,
-) -> RwSignal<Computed<T>>
+) -> (RwSignal<Computed<T>>, Trigger)
 where
     T: Clone + Send + Sync + 'static,
 {
     let state = RwSignal::new(Computed::<T>::Off);
+    let again = Trigger::new();
     let latest = StoredValue::new(0u64);
     // The revision the answer shown was computed for.
     let shown_rev = StoredValue::new(None::<u64>);
     Effect::new(move |_| {
+        again.track();
         let rev = store.revision(tracks);
         let Some(job) = job() else {
             latest.set_value(0);
@@ -390,7 +392,7 @@ where
             });
         });
     });
-    state
+    (state, again)
 }
 
 /// Whether the answer to request `id`, computed for revision `answered` (`None`: no answer,
@@ -459,6 +461,19 @@ pub fn WorkerNotice() -> impl IntoView {
         }.into_any()),
         _ => None,
     }
+    }
+}
+
+/// Why a view has no answer (`what`: "No cost estimate"), and a button that asks again
+/// ([`follow`]'s trigger): for a failure that may pass (the worker restarted, a module that
+/// could not be fetched).
+#[component]
+pub fn NoAnswer(what: &'static str, why: String, again: Trigger) -> impl IntoView {
+    view! {
+        <div class="no-answer" role="alert">
+            <p class="diagnostic error">{format!("{what}: {why}")}</p>
+            <button class="button small" data-testid="ask-again" on:click=move |_| again.notify()>"Try again"</button>
+        </div>
     }
 }
 

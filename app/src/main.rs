@@ -105,7 +105,7 @@ fn read_reply_split(text: String) -> Result<Reply, Unread> {
 async fn read_reply(text: String) -> Result<Reply, String> {
     read_reply_split(text).await.map_err(|e| match e {
         Unread::Unfetched(e) => format!(
-            "the reader of the worker's answers could not be fetched from the server ({e}). Your design is untouched; open this view again or change the design to try again"
+            "the reader of the worker's answers could not be fetched from the server ({e}). Your design is untouched."
         ),
         Unread::Refused(why) => why,
     })

@@ -50,7 +50,7 @@ pub fn Export() -> impl IntoView {
     let session = use_session();
     let format = RwSignal::new(Choice::Export(Target::CloudFormationJson));
     // The export, from the worker: a job for every change of the design or of the format.
-    let exported = follow(
+    let (exported, _) = follow(
         store,
         Tracks::Everything,
         move || match format.get() {

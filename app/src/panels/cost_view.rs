@@ -9,7 +9,7 @@ use keyplan_core::pricing::DEFAULT_REGION;
 use leptos::prelude::*;
 
 use super::data_view::SampleRefused;
-use crate::compute::{Computed, Computing, WorkerNotice, follow};
+use crate::compute::{Computed, Computing, NoAnswer, WorkerNotice, follow};
 use crate::jobs::cost::{CostPage, PatternRow};
 use crate::jobs::{Answer, Job};
 use crate::store::{Tracks, use_store};
@@ -18,7 +18,7 @@ use crate::store::{Tracks, use_store};
 pub fn CostView() -> impl IntoView {
     let store = use_store();
     let region = RwSignal::new(DEFAULT_REGION.to_string());
-    let report = follow(
+    let (report, again) = follow(
         store,
         Tracks::Semantics,
         move || {
@@ -91,7 +91,7 @@ pub fn CostView() -> impl IntoView {
             <WorkerNotice/>
             {move || match report.get() {
                 Computed::Ready(r) => show(r).into_any(),
-                Computed::Failed(e) => view! { <p class="diagnostic error" role="alert">{format!("No cost estimate: {e}")}</p> }.into_any(),
+                Computed::Failed(e) => view! { <NoAnswer what="No cost estimate" why=e again/> }.into_any(),
                 Computed::Waiting | Computed::Off => view! { <Computing what="the cost"/> }.into_any(),
             }}
         </div>

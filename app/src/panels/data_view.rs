@@ -6,7 +6,7 @@
 
 use leptos::prelude::*;
 
-use crate::compute::{Computed, Computing, WorkerNotice, follow};
+use crate::compute::{Computed, Computing, NoAnswer, WorkerNotice, follow};
 use crate::jobs::data::{DataPage, Row};
 use crate::jobs::{Answer, Job};
 use crate::session::{Selection, use_session};
@@ -78,7 +78,7 @@ pub fn DataView() -> impl IntoView {
     // How many items of the shown index are rendered: a large design's table holds thousands,
     // and rendering them all froze the tab for seconds.
     let shown = RwSignal::new(PAGE);
-    let page = follow(
+    let (page, again) = follow(
         store,
         Tracks::Semantics,
         move || {
@@ -199,7 +199,7 @@ pub fn DataView() -> impl IntoView {
             <WorkerNotice/>
             {move || match page.get() {
                 Computed::Ready(p) => show_page(p).into_any(),
-                Computed::Failed(e) => view! { <p class="diagnostic error" role="alert">{format!("No data view: {e}")}</p> }.into_any(),
+                Computed::Failed(e) => view! { <NoAnswer what="No data view" why=e again/> }.into_any(),
                 Computed::Waiting | Computed::Off => view! { <Computing what="the sample"/> }.into_any(),
             }}
         </div>

@@ -12,7 +12,7 @@ use keyplan_core::Design;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::compute::{Computed, Computing, WorkerNotice, follow};
+use crate::compute::{Computed, Computing, NoAnswer, WorkerNotice, follow};
 use crate::jobs::migrate::MigratePage;
 use crate::jobs::{Answer, Job};
 use crate::store::Tracks;
@@ -156,7 +156,7 @@ pub fn MigrateView() -> impl IntoView {
     // Items per entity the user typed, for entities whose volume the design does not record.
     let volumes: RwSignal<BTreeMap<String, u64>> = RwSignal::new(BTreeMap::new());
     // What changed since the baseline, and the plan: recomputed by the worker on every edit.
-    let report = follow(
+    let (report, again) = follow(
         store,
         Tracks::Semantics,
         move || {
@@ -354,7 +354,7 @@ pub fn MigrateView() -> impl IntoView {
             <WorkerNotice/>
             {move || match report.get() {
                 Computed::Ready(page) => Some(view! { <Report page=page volumes=volumes/> }.into_any()),
-                Computed::Failed(e) => Some(view! { <p class="diagnostic error" role="alert">{format!("No migration plan: {e}")}</p> }.into_any()),
+                Computed::Failed(e) => Some(view! { <NoAnswer what="No migration plan" why=e again/> }.into_any()),
                 Computed::Waiting => Some(view! { <Computing what="the migration plan"/> }.into_any()),
                 Computed::Off => None,
             }}
