@@ -122,7 +122,7 @@ pub fn start() {
     };
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
         if let Some(text) = event.data().as_string() {
-            received(&text);
+            received(text);
         }
     });
     let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(|event: ErrorEvent| {
@@ -160,9 +160,9 @@ struct Addressed {
     id: u64,
 }
 
-/// A message from the worker.
-fn received(text: &str) {
-    let heard = match serde_json::from_str::<Heard>(text) {
+/// A message from the worker (its text kept, not copied, for the answer's reader).
+fn received(text: String) {
+    let heard = match serde_json::from_str::<Heard>(&text) {
         Ok(n) => n,
         Err(e) => return stopped(format!("the worker's message did not read: {e}")),
     };
@@ -188,7 +188,6 @@ fn received(text: &str) {
             let Some(callback) = BRIDGE.with_borrow_mut(|b| b.pending.remove(&id)) else {
                 return;
             };
-            let text = text.to_owned();
             leptos::task::spawn_local(async move {
                 callback(crate::deferred::read_reply(text).await);
             });
