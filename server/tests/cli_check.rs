@@ -143,6 +143,9 @@ fn check_exits_1_naming_a_line_separator_in_a_key_template() {
         text.contains("key template `PROFILEU+2028import os` holds U+2028"),
         "{text}"
     );
+    // The key condition shows the template too: by name, not as a line break in the terminal.
+    assert!(!text.contains('\u{2028}'), "{text:?}");
+    assert!(text.contains("PROFILEU+2028import os]"), "{text}");
 }
 
 #[test]
