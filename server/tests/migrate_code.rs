@@ -863,7 +863,7 @@ fn two_roles_never_share_a_variable_in_typescript() {
 }
 
 /// Issue 41, item 6: a program whose roles would share a variable (its data edited so that
-/// `events@new` reads `events-new`'s) refuses to start, whatever the environment holds.
+/// `events@new` reads `events-new`'s) refuses to start while that variable is set.
 fn a_program_whose_roles_share_a_variable_refuses_to_start(language: Language) {
     let dir = work_dir();
     let (old, cases) = events_migration();

@@ -81,30 +81,29 @@ pub fn rebuilt_role(table: &str) -> String {
 }
 
 /// The environment variable the program reads `role`'s table from: `KEYPLAN_TABLE_` and the
-/// role with each lower-case letter in upper case, digits as they are, `_` as `__`, `-` as
-/// `_DASH_`, `.` as `_DOT_`, `@` as `_AT_`, an upper-case letter as `_X_`, anything else as
-/// `_U` and its code point in hex and `_`: `orders@new` reads `KEYPLAN_TABLE_ORDERS_AT_NEW`,
-/// `orders-new` `KEYPLAN_TABLE_ORDERS_DASH_NEW`, `Orders` `KEYPLAN_TABLE__O_RDERS`.
+/// role with each ASCII letter in upper case, digits as they are, `_` as `__`, `-` as
+/// `_DASH_`, `.` as `_DOT_`, `@` as `_AT_`, anything else as `_U` and its code point in hex
+/// and `_`: `orders@new` reads `KEYPLAN_TABLE_ORDERS_AT_NEW`, `orders-new`
+/// `KEYPLAN_TABLE_ORDERS_DASH_NEW`, `Orders` `KEYPLAN_TABLE_ORDERS`.
 ///
-/// Two roles never read one variable (issue 41: `events-new` and `events@new` both read
-/// `KEYPLAN_TABLE_EVENTS_NEW`, and a dry run copied a rebuild into the live table): after the
-/// prefix, each `_` starts either `__` or a word closed by the next `_`, and no two characters
-/// have one word, so the role can be read back from the name.
+/// Two roles that differ by more than the case of a letter never read one variable (issue 41:
+/// `events-new` and `events@new` both read `KEYPLAN_TABLE_EVENTS_NEW`, and a dry run copied a
+/// rebuild into the live table): after the prefix, each `_` starts either `__` or a word closed
+/// by the next `_`, and no two characters have one word, so the role can be read back from the
+/// name up to case. Case is folded because a variable is an operator's to type (and Windows
+/// compares them ignoring case); two roles that differ only by case (`Orders` and `orders`)
+/// share a variable, and the program reads neither from it: it refuses to start while that
+/// variable is set, and takes both from `--table`.
 pub fn env_var(role: &str) -> String {
     let mut out = String::from("KEYPLAN_TABLE_");
     for c in role.chars() {
         match c {
-            'a'..='z' => out.push(c.to_ascii_uppercase()),
+            'a'..='z' | 'A'..='Z' => out.push(c.to_ascii_uppercase()),
             '0'..='9' => out.push(c),
             '_' => out.push_str("__"),
             '-' => out.push_str("_DASH_"),
             '.' => out.push_str("_DOT_"),
             '@' => out.push_str("_AT_"),
-            'A'..='Z' => {
-                out.push('_');
-                out.push(c);
-                out.push('_');
-            }
             c => out.push_str(&format!("_U{:X}_", c as u32)),
         }
     }

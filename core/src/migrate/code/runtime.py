@@ -24,18 +24,26 @@ def env_name(role):
     return name
 
 
-def check_variables():
-    """Refuses a migration whose roles would share a variable (compared as Windows compares
-    them, ignoring case): one table given twice, for two roles (issue 41)."""
-    seen = {}
+def shared_variables():
+    """The roles whose variable another role reads too (compared as Windows compares them,
+    ignoring case: `Orders` and `orders`): read from no variable, they are given by --table.
+    Refuses to start while such a variable is set, since it cannot say which table it names
+    (issue 41)."""
+    readers = {}
     for role in MIGRATION["roles"]:
-        name = env_name(role).upper()
-        if name in seen:
+        readers.setdefault(env_name(role).upper(), []).append(role)
+    shared = set()
+    for roles in readers.values():
+        if len(roles) < 2:
+            continue
+        shared.update(roles)
+        name = env_name(roles[0])
+        if os.environ.get(name):
             raise UsageError(
-                f"refusing to start: the roles {seen[name]} and {role} both read "
-                f"{env_name(role)}; a table is ambiguous"
+                f"refusing to start: the roles {' and '.join(roles)} both read {name}; "
+                "a table is ambiguous: unset it and give each with --table ROLE=NAME"
             )
-        seen[name] = role
+    return shared
 
 
 def whole(flag, text, least):
@@ -49,10 +57,10 @@ def whole(flag, text, least):
 
 
 def parse_args(argv):
-    check_variables()
+    shared = shared_variables()
     tables = {}
     for role in MIGRATION["roles"]:
-        name = os.environ.get(env_name(role))
+        name = None if role in shared else os.environ.get(env_name(role))
         if name:
             tables[role] = name
     options = {

@@ -80,18 +80,26 @@ function envName(role: string): string {
   return name;
 }
 
-/// Refuses a migration whose roles would share a variable (compared as Windows compares them,
-/// ignoring case): one table given twice, for two roles (issue 41).
-function checkVariables(): void {
-  const seen = new Map<string, string>();
+/// The roles whose variable another role reads too (compared as Windows compares them,
+/// ignoring case: `Orders` and `orders`): read from no variable, they are given by --table.
+/// Refuses to start while such a variable is set, since it cannot say which table it names
+/// (issue 41).
+function sharedVariables(): Set<string> {
+  const readers = new Map<string, string[]>();
   for (const role of MIGRATION.roles) {
     const name = envName(role).toUpperCase();
-    const other = seen.get(name);
-    if (other !== undefined) {
-      throw new UsageError(`refusing to start: the roles ${other} and ${role} both read ${envName(role)}; a table is ambiguous`);
-    }
-    seen.set(name, role);
+    readers.set(name, [...(readers.get(name) ?? []), role]);
   }
+  const shared = new Set<string>();
+  for (const roles of readers.values()) {
+    if (roles.length < 2) continue;
+    for (const role of roles) shared.add(role);
+    const name = envName(roles[0]);
+    if (process.env[name]) {
+      throw new UsageError(`refusing to start: the roles ${roles.join(" and ")} both read ${name}; a table is ambiguous: unset it and give each with --table ROLE=NAME`);
+    }
+  }
+  return shared;
 }
 
 function whole(flag: string, text: string | undefined, least: number): number {
@@ -103,10 +111,10 @@ function whole(flag: string, text: string | undefined, least: number): number {
 }
 
 function parseArgs(argv: string[]): Options {
-  checkVariables();
+  const shared = sharedVariables();
   const tables = new Map<string, string>();
   for (const role of MIGRATION.roles) {
-    const name = process.env[envName(role)];
+    const name = shared.has(role) ? undefined : process.env[envName(role)];
     if (name) tables.set(role, name);
   }
   let endpoint: string | undefined;
