@@ -335,9 +335,8 @@ struct Evaluator<'a> {
     memo: HashMap<&'a str, Evaluated>,
     /// Constants being evaluated (a cycle is not literal).
     evaluating: Vec<&'a str>,
-    /// Values made so far, and the bytes of their text: see [`Evaluator::charge`].
-    values: usize,
-    text_bytes: usize,
+    /// The values made so far, and the bytes of their text: see [`Evaluator::charge`].
+    spent: Weight,
 }
 
 /// A constant's value, with what a copy of it costs and how deep it nests.
@@ -400,8 +399,10 @@ impl<'a> Evaluator<'a> {
             order,
             memo: HashMap::new(),
             evaluating: Vec::new(),
-            values: 0,
-            text_bytes: 0,
+            spent: Weight {
+                values: 0,
+                text_bytes: 0,
+            },
         }
     }
 
@@ -439,23 +440,18 @@ impl<'a> Evaluator<'a> {
     /// [`MAX_TEXT_BYTES`]. Nothing is refunded: a value dropped still counted, so the budgets
     /// bound what the evaluation ever held at once.
     fn charge(&mut self, cost: Weight, span: Span) -> Result<(), ImportError> {
-        let Weight { values, text_bytes } = Weight {
-            values: self.values,
-            text_bytes: self.text_bytes,
-        }
-        .plus(cost);
-        let message = if values > MAX_VALUES {
+        let spent = self.spent.plus(cost);
+        let message = if spent.values > MAX_VALUES {
             format!(
                 "its constants expand to more than {MAX_VALUES} values here; keyplan reads schemas, not data"
             )
-        } else if text_bytes > MAX_TEXT_BYTES {
+        } else if spent.text_bytes > MAX_TEXT_BYTES {
             format!(
                 "its constants expand to more than {} MB of text here; keyplan reads schemas, not data",
                 MAX_TEXT_BYTES / (1024 * 1024)
             )
         } else {
-            self.values = values;
-            self.text_bytes = text_bytes;
+            self.spent = spent;
             return Ok(());
         };
         let (line, column) = self.lines.line_column(span.start as usize);
