@@ -115,6 +115,21 @@ fn doubling_templates_spreads_and_nested_literals_are_refused_where_they_pass_th
         values (1294 bytes): line 10, column 30: its constants expand to more than 200000 values here; keyplan reads schemas, not data"#]].assert_eq(&lines.join("\n"));
 }
 
+// issue 15: constants that refer to constants cannot multiply past the evaluation budget.
+#[cfg(feature = "js")]
+#[test]
+fn constants_multiplying_through_references_are_refused() {
+    let text = doubling(
+        "a",
+        "[1, 1, 1, 1, 1, 1, 1, 1]",
+        29,
+        "[{p}, {p}, {p}, {p}, {p}, {p}, {p}, {p}]",
+    ) + "export default a29;\n";
+    let error = js::read(&text).expect_err("a billion laughs");
+    expect!["line 6, column 29: its constants expand to more than 200000 values here; keyplan reads schemas, not data"]
+        .assert_eq(&error.to_string());
+}
+
 // issue 41: only what a schema reaches is evaluated. A bomb beside the schema that nothing
 // refers to is never made, and code that would make text (`repeat`, `join`, `+`) is never run.
 #[cfg(feature = "js")]
