@@ -1,9 +1,12 @@
-//! Hostile files against every importer (issue 15): deep nesting, a 50 MB file and a
-//! JavaScript module of 100,000 tokens, each given to detection and to every format's reader
-//! by name, as `keyplan import [--from FORMAT]` and `POST /api/import` do. Prints one row per
-//! file and reader: the time it took (dropping what it made included) on the clock and on a
-//! CPU (the clock's figure on a busy machine is mostly other programs' turns), what came out
-//! (a design or the error's first words) and `ok` when the clock said under 1 s. A panic is caught and printed as `PANIC`; a stack overflow
+//! Hostile files against every importer (issue 15): deep nesting, a 50 MB file, a
+//! JavaScript module of 100,000 tokens and bombs (issue 41: doubling template literals,
+//! spreads and nested constants, a YAML alias bomb), each given to detection and to every
+//! format's reader by name, as `keyplan import [--from FORMAT]` and `POST /api/import` do.
+//! Prints one row per file and reader: the time it took (dropping what it made included) on
+//! the clock and on a CPU (the clock's figure on a busy machine is mostly other programs'
+//! turns), the process's peak resident memory meanwhile (Linux's VmHWM, reset before each
+//! row; the file's own text included), what came out (a design or the error's first words)
+//! and `ok` when the clock said under 1 s. A panic is caught and printed as `PANIC`; a stack overflow
 //! would end the run, so each file is read on a thread with Rust's default 2 MiB stack (the
 //! smallest any of keyplan's readers gets).
 //!
@@ -240,7 +243,43 @@ fn cases() -> Vec<Case> {
             let numbers: Vec<String> = (0..50_000).map(|i| i.to_string()).collect();
             format!("export const x = [{}];", numbers.join(", "))
         }),
+        // Bombs (issue 41): a few KB that ask for gigabytes, each where a schema reaches it.
+        case("JS template doubling, 40 times", || {
+            onetable_bomb("'abcdefghijklmnop'", "`${{p}}${{p}}`", "value: b40")
+        }),
+        case("JS array spread doubling", || {
+            let first = format!("['{}']", "x".repeat(64 * 1024));
+            onetable_bomb(&first, "[...{p}, ...{p}]", "enum: b40")
+        }),
+        case("JS nested arrays of 1 MB", || {
+            let first = format!("'{}'", "x".repeat(MB));
+            onetable_bomb(
+                &first,
+                "[{p}, {p}, {p}, {p}, {p}, {p}, {p}, {p}]",
+                "enum: b40",
+            )
+        }),
+        case("YAML aliases, 16 billion values", || {
+            format!(
+                "Resources:\n  A: &a [{}x]\n  B: [{}*a]\n",
+                "x,".repeat(80_000),
+                "*a,".repeat(200_000)
+            )
+        }),
     ]
+}
+
+/// A OneTable schema whose field `pk` has `field` (`value: b40`), after constants `b0` (its
+/// value `first`) to `b40`, each `step` of the one before (`{p}` in `step`).
+fn onetable_bomb(first: &str, step: &str, field: &str) -> String {
+    let mut out = format!("const b0 = {first};\n");
+    for i in 1..=40 {
+        let previous = format!("b{}", i - 1);
+        out += &format!("const b{i} = {};\n", step.replace("{p}", &previous));
+    }
+    out + &format!(
+        "export const Schema = {{ indexes: {{ primary: {{ hash: 'pk' }} }}, models: {{ M: {{ pk: {{ type: String, {field} }} }} }} }};\n"
+    )
 }
 
 /// What a reader made of a file, in a few words.
@@ -267,10 +306,25 @@ fn thread_cpu() -> Option<Duration> {
     Some(Duration::from_nanos(ns))
 }
 
-/// What one reading took: on the clock, and on a CPU.
+/// What one reading took: on the clock, on a CPU, and the process's peak resident memory.
 struct Took {
     wall: Duration,
     cpu: Option<Duration>,
+    peak_mb: Option<u64>,
+}
+
+/// Starts the process's peak resident memory (VmHWM) again from what it holds now (Linux's
+/// /proc/self/clear_refs); `false` elsewhere.
+fn reset_peak() -> bool {
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
+}
+
+/// The process's peak resident memory since [`reset_peak`], in MB (Linux); `None` elsewhere.
+fn peak_mb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
 }
 
 /// Runs `read` on a thread with the default 2 MiB stack, timing it with the dropping of what it
@@ -283,6 +337,7 @@ fn timed(
         let handle = std::thread::Builder::new()
             .stack_size(2 * 1024 * 1024)
             .spawn_scoped(scope, move || {
+                let reset = reset_peak();
                 let cpu_start = thread_cpu();
                 let start = Instant::now();
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read(text)));
@@ -293,7 +348,8 @@ fn timed(
                 drop(result);
                 let wall = start.elapsed();
                 let cpu = thread_cpu().zip(cpu_start).map(|(end, start)| end - start);
-                (Took { wall, cpu }, said)
+                let peak_mb = if reset { peak_mb() } else { None };
+                (Took { wall, cpu, peak_mb }, said)
             })
             .expect("a thread starts");
         handle.join().expect("the thread ends")
@@ -306,8 +362,8 @@ fn main() {
     let mut n_panics = 0;
     let mut slowest = Duration::ZERO;
     println!(
-        "{:<34} {:>9} {:<16} {:>9} {:>9}  outcome",
-        "file", "bytes", "reader", "ms", "cpu ms"
+        "{:<34} {:>9} {:<16} {:>9} {:>9} {:>7}  outcome",
+        "file", "bytes", "reader", "ms", "cpu ms", "peak MB"
     );
     // `scripts/hostile-imports Workbench`: only the files whose name holds one of the words;
     // `scripts/hostile-imports "32 MB" mcp`: only the readers named (`detect` or a format), to
@@ -350,8 +406,11 @@ fn main() {
                 Some(cpu) => format!("{:.1}", cpu.as_secs_f64() * 1000.0),
                 None => "-".to_string(),
             };
+            let peak = took
+                .peak_mb
+                .map_or_else(|| "-".to_string(), |mb| mb.to_string());
             println!(
-                "{:<34} {:>9} {:<16} {:>9.1} {cpu:>9}  {ok:<5} {said}",
+                "{:<34} {:>9} {:<16} {:>9.1} {cpu:>9} {peak:>7}  {ok:<5} {said}",
                 case.name,
                 text.len(),
                 reader,

@@ -17,6 +17,8 @@ use crate::model::{Billing, Design, Gsi, KeyAttribute, KeyType, Lsi, Projection,
 
 use super::{At, ImportError, Imported, Source};
 
+mod yaml;
+
 /// The most bytes of YAML read: AWS takes templates of up to 1 MB (from S3); a larger one is
 /// refused before it is parsed.
 pub const MAX_YAML_BYTES: usize = 1024 * 1024;
@@ -457,8 +459,10 @@ fn billing(
 }
 
 /// Parses YAML into JSON values, CloudFormation's short-form tags into their long form, with
-/// the line and column of a syntax error. Larger text than [`MAX_YAML_BYTES`] is refused first.
+/// the line and column of a syntax error. Larger text than [`MAX_YAML_BYTES`] is refused first,
+/// and aliases that expand past [`yaml::MAX_YAML_VALUES`] values are refused where they do.
 pub(crate) fn parse_yaml(text: &str) -> Result<Value, ImportError> {
+    use serde::de::DeserializeSeed;
     if text.len() > MAX_YAML_BYTES {
         return Err(ImportError::TooLarge {
             bytes: text.len(),
@@ -475,8 +479,10 @@ pub(crate) fn parse_yaml(text: &str) -> Result<Value, ImportError> {
             message: format!("brackets nested more than {MAX_DEPTH} deep"),
         });
     }
-    let value: serde_norway::Value =
-        serde_norway::from_str(text).map_err(|e| match e.location() {
+    let deserializer = serde_norway::Deserializer::from_str(text);
+    let value = yaml::Budgeted(&mut yaml::Budget::default())
+        .deserialize(deserializer)
+        .map_err(|e| match e.location() {
             Some(at) => ImportError::Syntax {
                 line: at.line(),
                 column: at.column(),

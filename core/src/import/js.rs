@@ -11,10 +11,21 @@
 //! `{"$js": ..., "$fallback": "x"}`, which is how `table: process.env.TABLE ?? 'orders'` keeps
 //! its name.
 //!
+//! Only what the importers read is evaluated (issue 41): the arguments of `new Entity(...)`,
+//! `new Service(...)` and `new Table(...)`, the `export default` value, and the module-level
+//! constants that may be OneTable schemas (an object literal with `models`); a constant is
+//! evaluated when one of those refers to it, once. The rest of the module is parsed, never
+//! evaluated, so a bomb nothing refers to costs nothing.
+//!
 //! Hostile input is bounded before anything is parsed: at most [`MAX_BYTES`] of text, and at
 //! most [`MAX_NESTING`] brackets or prefix operators open at once (oxc's parser recurses on
-//! nesting, and a deep file would overflow the stack). Evaluation is bounded too: at most
-//! [`MAX_VALUES`] values, so constants that refer to constants cannot multiply.
+//! nesting, and a deep file would overflow the stack). Evaluation is bounded too, each value
+//! charged before it is made: at most [`MAX_VALUES`] values holding at most [`MAX_TEXT_BYTES`]
+//! of text (strings and names), so constants that refer to constants, template literals and
+//! spreads cannot multiply (a 1.6 KB module of doubling templates asked for 8 GB); past either
+//! bound the module is refused with the line and column of the expression that passed it.
+//! Values nest at most [`MAX_NESTING`] deep, references to constants included, so neither the
+//! evaluation nor what it makes recurses deeper than that.
 
 use std::collections::HashMap;
 
@@ -39,6 +50,12 @@ pub const MAX_NESTING: usize = 200;
 const MAX_WALK: usize = 1000;
 /// The most values one module's evaluation may produce.
 pub const MAX_VALUES: usize = 200_000;
+/// The most text (strings and object keys, copies included) one module's evaluation may
+/// produce: four times the largest module, far more than any schema's names and templates.
+pub const MAX_TEXT_BYTES: usize = 4 * MAX_BYTES;
+/// The classes whose `new` the importers read: ElectroDB's `Entity` and `Service`, OneTable's
+/// `Table`. Any other `new X(...)` is not evaluated.
+const CLASSES: &[&str] = &["Entity", "Service", "Table"];
 /// How much of a non-literal expression's source text is kept for a note.
 const SNIPPET: usize = 60;
 
@@ -62,8 +79,9 @@ pub struct NewCall {
     pub column: usize,
 }
 
-/// What a module holds: its module-level constants (evaluated) in source order, its
-/// `export default` value, and every `new X(...)` anywhere in it.
+/// What a module holds: its module-level constants that may be OneTable schemas (evaluated),
+/// in source order, its `export default` value, and every `new` of one of [`CLASSES`]
+/// anywhere in it.
 #[derive(Debug, Clone, Default)]
 pub struct Module {
     pub consts: Vec<(String, Value)>,
@@ -168,8 +186,10 @@ pub fn read(text: &str) -> Result<Module, ImportError> {
     let mut evaluator = Evaluator::new(text, program);
     let mut module = Module::default();
     for (name, expression) in evaluator.order.clone() {
-        let value = evaluator.constant(name, expression)?;
-        module.consts.push((name.to_string(), value));
+        if may_be_schema(expression) {
+            let value = evaluator.constant(name, expression, expression.span(), 0)?;
+            module.consts.push((name.to_string(), value));
+        }
     }
     for statement in &program.body {
         if let Statement::ExportDefaultDeclaration(export) = statement
@@ -184,7 +204,6 @@ pub fn read(text: &str) -> Result<Module, ImportError> {
         error: None,
         assigned: HashMap::new(),
         depth: 0,
-        lines: Lines::new(text),
     };
     for (name, expression) in finder.evaluator.order.clone() {
         if let Expression::NewExpression(new) = expression.get_inner_expression() {
@@ -199,14 +218,24 @@ pub fn read(text: &str) -> Result<Module, ImportError> {
     Ok(module)
 }
 
-/// Finds `new X(...)` anywhere and evaluates its arguments.
+/// Whether a constant's value may be a OneTable schema: an object literal with `models`.
+fn may_be_schema(expression: &Expression<'_>) -> bool {
+    let Expression::ObjectExpression(object) = expression.get_inner_expression() else {
+        return false;
+    };
+    object.properties.iter().any(|property| match property {
+        ObjectPropertyKind::ObjectProperty(p) => p.key.static_name().as_deref() == Some("models"),
+        ObjectPropertyKind::SpreadProperty(_) => false,
+    })
+}
+
+/// Finds `new X(...)` of the [`CLASSES`] anywhere and evaluates its arguments.
 struct NewFinder<'e, 'a> {
     evaluator: &'e mut Evaluator<'a>,
     news: Vec<NewCall>,
     error: Option<ImportError>,
     assigned: HashMap<Span, String>,
     depth: usize,
-    lines: Lines<'e>,
 }
 
 /// Line and column of offsets in one text, from its line starts found once.
@@ -267,6 +296,7 @@ impl<'a> Visit<'a> for NewFinder<'_, 'a> {
             _ => None,
         };
         if let Some(class) = class
+            && CLASSES.contains(&class.as_str())
             && self.error.is_none()
         {
             let mut args = Vec::new();
@@ -283,7 +313,7 @@ impl<'a> Visit<'a> for NewFinder<'_, 'a> {
                     }
                 }
             }
-            let (line, column) = self.lines.line_column(it.span.start as usize);
+            let (line, column) = self.evaluator.lines.line_column(it.span.start as usize);
             self.news.push(NewCall {
                 class,
                 args,
@@ -298,13 +328,38 @@ impl<'a> Visit<'a> for NewFinder<'_, 'a> {
 
 struct Evaluator<'a> {
     text: &'a str,
+    lines: Lines<'a>,
     /// Module-level constants by name, and in source order.
     by_name: HashMap<&'a str, &'a Expression<'a>>,
     order: Vec<(&'a str, &'a Expression<'a>)>,
-    memo: HashMap<&'a str, Value>,
+    memo: HashMap<&'a str, Evaluated>,
     /// Constants being evaluated (a cycle is not literal).
     evaluating: Vec<&'a str>,
-    produced: usize,
+    /// The values made so far, and the bytes of their text: see [`Evaluator::charge`].
+    spent: Weight,
+}
+
+/// A constant's value, with what a copy of it costs and how deep it nests.
+struct Evaluated {
+    value: Value,
+    weight: Weight,
+    height: usize,
+}
+
+/// What a value costs the budgets: its values and the bytes of its text.
+#[derive(Debug, Clone, Copy)]
+struct Weight {
+    values: usize,
+    text_bytes: usize,
+}
+
+impl Weight {
+    fn plus(self, other: Weight) -> Weight {
+        Weight {
+            values: self.values.saturating_add(other.values),
+            text_bytes: self.text_bytes.saturating_add(other.text_bytes),
+        }
+    }
 }
 
 fn declarations<'a>(
@@ -339,77 +394,151 @@ impl<'a> Evaluator<'a> {
         let by_name = order.iter().map(|(n, e)| (*n, *e)).collect();
         Evaluator {
             text,
+            lines: Lines::new(text),
             by_name,
             order,
             memo: HashMap::new(),
             evaluating: Vec::new(),
-            produced: 0,
+            spent: Weight {
+                values: 0,
+                text_bytes: 0,
+            },
         }
     }
 
-    fn non_literal(&self, span: Span) -> Value {
+    /// The source text at `span`, white space collapsed, cut after [`SNIPPET`] characters:
+    /// made a character at a time, so a long expression costs no more than a short one.
+    fn snippet(&self, span: Span) -> String {
         let source = self
             .text
             .get(span.start as usize..span.end as usize)
             .unwrap_or("?");
-        let mut snippet: String = source.split_whitespace().collect::<Vec<_>>().join(" ");
-        if snippet.chars().count() > SNIPPET {
-            snippet = snippet.chars().take(SNIPPET).collect::<String>() + "…";
+        let mut snippet = String::new();
+        let mut n_chars = 0;
+        for (i, word) in source.split_whitespace().enumerate() {
+            let separator = if i == 0 { None } else { Some(' ') };
+            for c in separator.into_iter().chain(word.chars()) {
+                if n_chars == SNIPPET {
+                    snippet.push('…');
+                    return snippet;
+                }
+                snippet.push(c);
+                n_chars += 1;
+            }
         }
+        snippet
+    }
+
+    fn non_literal(&self, span: Span) -> Value {
         let mut object = Map::new();
-        object.insert(NON_LITERAL.to_string(), Value::String(snippet));
+        object.insert(NON_LITERAL.to_string(), Value::String(self.snippet(span)));
         Value::Object(object)
     }
 
-    fn count(&mut self, n: usize) -> Result<(), ImportError> {
-        self.produced += n;
-        if self.produced > MAX_VALUES {
-            return Err(ImportError::Invalid {
-                path: "the module".to_string(),
-                message: format!(
-                    "its constants expand to more than {MAX_VALUES} values; keyplan reads schemas, not data"
-                ),
-            });
-        }
-        Ok(())
+    /// Charges `cost` to the budgets before what it costs is made at `span`: `Err`, with the
+    /// line and column of `span`, when the values would pass [`MAX_VALUES`] or their text
+    /// [`MAX_TEXT_BYTES`]. Nothing is refunded: a value dropped still counted, so the budgets
+    /// bound what the evaluation ever held at once.
+    fn charge(&mut self, cost: Weight, span: Span) -> Result<(), ImportError> {
+        let spent = self.spent.plus(cost);
+        let message = if spent.values > MAX_VALUES {
+            format!(
+                "its constants expand to more than {MAX_VALUES} values here; keyplan reads schemas, not data"
+            )
+        } else if spent.text_bytes > MAX_TEXT_BYTES {
+            format!(
+                "its constants expand to more than {} MB of text here; keyplan reads schemas, not data",
+                MAX_TEXT_BYTES / (1024 * 1024)
+            )
+        } else {
+            self.spent = spent;
+            return Ok(());
+        };
+        let (line, column) = self.lines.line_column(span.start as usize);
+        Err(ImportError::Syntax {
+            line,
+            column,
+            message,
+        })
     }
 
+    /// [`Evaluator::charge`] for `n` bytes of text.
+    fn charge_text(&mut self, n: usize, span: Span) -> Result<(), ImportError> {
+        self.charge(
+            Weight {
+                values: 0,
+                text_bytes: n,
+            },
+            span,
+        )
+    }
+
+    /// The value of the constant `name`, referred to at `span`, `depth` levels down: evaluated
+    /// the first time, a copy of it (charged) after. A value that would nest past
+    /// [`MAX_NESTING`] where it is referred to is not literal, as a deeper expression is.
     fn constant(
         &mut self,
         name: &'a str,
         expression: &'a Expression<'a>,
+        span: Span,
+        depth: usize,
     ) -> Result<Value, ImportError> {
-        if let Some(value) = self.memo.get(name) {
-            let value = value.clone();
-            self.count(size(&value))?;
-            return Ok(value);
+        if !self.memo.contains_key(name) {
+            if self.evaluating.contains(&name) {
+                return Ok(self.non_literal(expression.span()));
+            }
+            self.evaluating.push(name);
+            // One level down: a chain of constants that name each other is as deep as the
+            // brackets it stands for.
+            let value = self.eval(expression, depth + 1);
+            self.evaluating.pop();
+            let value = value?;
+            let evaluated = Evaluated {
+                weight: weight(&value),
+                height: height(&value),
+                value,
+            };
+            self.memo.insert(name, evaluated);
         }
-        if self.evaluating.contains(&name) {
-            return Ok(self.non_literal(expression.span()));
+        let Some(&Evaluated { weight, height, .. }) = self.memo.get(name) else {
+            return Ok(self.non_literal(span));
+        };
+        // As deep as an expression evaluated here may make (a non-literal past the limit is
+        // two levels).
+        if depth + height > MAX_NESTING + 3 {
+            return Ok(self.non_literal(span));
         }
-        self.evaluating.push(name);
-        let value = self.eval(expression, 0);
-        self.evaluating.pop();
-        let value = value?;
-        self.memo.insert(name, value.clone());
-        Ok(value)
+        self.charge(weight, span)?;
+        Ok(self
+            .memo
+            .get(name)
+            .map_or(Value::Null, |evaluated| evaluated.value.clone()))
     }
 
     fn eval(&mut self, expression: &Expression<'a>, depth: usize) -> Result<Value, ImportError> {
-        self.count(1)?;
+        self.charge(
+            Weight {
+                values: 1,
+                text_bytes: 0,
+            },
+            expression.span(),
+        )?;
         if depth > MAX_NESTING {
             return Ok(self.non_literal(expression.span()));
         }
         let expression = expression.get_inner_expression();
         Ok(match expression {
-            Expression::StringLiteral(s) => Value::String(s.value.as_str().to_string()),
+            Expression::StringLiteral(s) => {
+                self.charge_text(s.value.len(), s.span)?;
+                Value::String(s.value.as_str().to_string())
+            }
             Expression::NumericLiteral(n) => number(n.value),
             Expression::BooleanLiteral(b) => Value::Bool(b.value),
             Expression::NullLiteral(_) => Value::Null,
             Expression::Identifier(id) if id.name.as_str() == "undefined" => Value::Null,
             Expression::Identifier(id) => match self.by_name.get(id.name.as_str()).copied() {
                 Some(init) => {
-                    let value = self.constant(id.name.as_str(), init)?;
+                    let value = self.constant(id.name.as_str(), init, id.span, depth)?;
                     if is_non_literal(&value) {
                         // Name the constant, not its code: `Customer`, not `new Entity(...)`.
                         self.non_literal(id.span)
@@ -420,19 +549,31 @@ impl<'a> Evaluator<'a> {
                 None => self.non_literal(id.span),
             },
             Expression::TemplateLiteral(t) => {
-                let mut out = String::new();
-                for (i, quasi) in t.quasis.iter().enumerate() {
+                let mut quasis = Vec::with_capacity(t.quasis.len());
+                for quasi in &t.quasis {
                     match &quasi.value.cooked {
-                        Some(cooked) => out.push_str(cooked.as_str()),
+                        Some(cooked) => quasis.push(cooked.as_str()),
                         None => return Ok(self.non_literal(t.span)),
                     }
-                    if let Some(part) = t.expressions.get(i) {
-                        match self.eval(part, depth + 1)? {
-                            Value::String(s) => out.push_str(&s),
-                            Value::Number(n) => out.push_str(&n.to_string()),
-                            Value::Bool(b) => out.push_str(if b { "true" } else { "false" }),
-                            _ => return Ok(self.non_literal(t.span)),
-                        }
+                }
+                let mut parts = Vec::with_capacity(t.expressions.len());
+                for part in &t.expressions {
+                    parts.push(match self.eval(part, depth + 1)? {
+                        Value::String(s) => s,
+                        Value::Number(n) => n.to_string(),
+                        Value::Bool(b) => b.to_string(),
+                        _ => return Ok(self.non_literal(t.span)),
+                    });
+                }
+                // The whole text is charged before it is made: doubling templates stop here.
+                let n_bytes = quasis.iter().map(|q| q.len()).sum::<usize>()
+                    + parts.iter().map(String::len).sum::<usize>();
+                self.charge_text(n_bytes, t.span)?;
+                let mut out = String::with_capacity(n_bytes);
+                for (i, quasi) in quasis.iter().enumerate() {
+                    out.push_str(quasi);
+                    if let Some(part) = parts.get(i) {
+                        out.push_str(part);
                     }
                 }
                 Value::String(out)
@@ -470,7 +611,10 @@ impl<'a> Evaluator<'a> {
                             match self.eval(&spread.argument, depth + 1)? {
                                 Value::Object(members) => out.extend(members),
                                 other => {
-                                    out.insert(format!("...{}", snippet_of(&other)), other);
+                                    let key =
+                                        format!("...{}", self.snippet(spread.argument.span()));
+                                    self.charge_text(key.len(), spread.span)?;
+                                    out.insert(key, other);
                                 }
                             }
                         }
@@ -482,7 +626,13 @@ impl<'a> Evaluator<'a> {
                                     _ => None,
                                 }
                             } else {
-                                p.key.static_name().map(|n| n.to_string())
+                                match p.key.static_name() {
+                                    Some(name) => {
+                                        self.charge_text(name.len(), p.key.span())?;
+                                        Some(name.to_string())
+                                    }
+                                    None => None,
+                                }
                             };
                             let Some(key) = key else { continue };
                             let value = if p.method {
@@ -588,11 +738,36 @@ fn number(f: f64) -> Value {
     serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)
 }
 
-fn size(value: &Value) -> usize {
+/// What a copy of `value` costs: its values and the bytes of its strings and keys.
+fn weight(value: &Value) -> Weight {
+    let mut total = Weight {
+        values: 1,
+        text_bytes: 0,
+    };
     match value {
-        Value::Array(items) => 1 + items.iter().map(size).sum::<usize>(),
-        Value::Object(members) => 1 + members.values().map(size).sum::<usize>(),
-        _ => 1,
+        Value::String(s) => total.text_bytes = s.len(),
+        Value::Array(items) => {
+            for item in items {
+                total = total.plus(weight(item));
+            }
+        }
+        Value::Object(members) => {
+            for (key, member) in members {
+                total.text_bytes = total.text_bytes.saturating_add(key.len());
+                total = total.plus(weight(member));
+            }
+        }
+        _ => {}
+    }
+    total
+}
+
+/// How deep `value` nests: 1 for a scalar.
+fn height(value: &Value) -> usize {
+    1 + match value {
+        Value::Array(items) => items.iter().map(height).max().unwrap_or(0),
+        Value::Object(members) => members.values().map(height).max().unwrap_or(0),
+        _ => 0,
     }
 }
 

@@ -35,6 +35,8 @@ pub mod onetable;
 pub mod terraform;
 
 #[cfg(test)]
+mod bomb_tests;
+#[cfg(test)]
 mod tests;
 
 /// The formats keyplan reads.
