@@ -13,7 +13,7 @@
 //!
 //! To add a tool: its arguments (a `Deserialize + JsonSchema` struct with a `///` on each
 //! field) and its work in `tools.rs`, then a `#[tool]` method in [`service`] that hands the
-//! work to [`service::Keyplan::answer`].
+//! work to `Keyplan::answer`.
 
 pub mod http;
 pub mod input;
