@@ -256,14 +256,14 @@ fn compare_with_the_cli(answers: &[Value], temp: &Path) {
     let (message, at) = error(13);
     assert_eq!(at, json!("design"));
     assert!(message.contains("`design` is missing"), "{message}");
-    // Arguments that do not fit the schema: rmcp answers a tool error with serde's words, as
-    // the protocol now asks (input validation errors go to the model, so it can correct them).
+    // Arguments that do not fit the schema: a tool error (input validation errors go to the
+    // model, so it can correct them, as the protocol now asks) naming the argument.
     assert_eq!(answers[14]["is_error"], json!(true), "{}", answers[14]);
     assert!(
         answers[14]["text"]
             .as_str()
             .unwrap()
-            .contains("invalid type: integer `5`, expected a string"),
+            .contains("arguments.pattern: invalid type: integer `5`, expected a string"),
         "{}",
         answers[14]
     );

@@ -198,6 +198,43 @@ fn read_value(value: &serde_json::Value, argument: &str) -> Result<Read, ToolErr
     }
 }
 
+/// A tool's arguments, read so that arguments that do not fit the tool's input schema say
+/// where: `arguments.pattern: invalid type: integer `5`, expected a string`. Its schema is
+/// `T`'s.
+#[derive(Debug)]
+pub struct Arguments<T>(pub T);
+
+impl<'de, T: serde::de::DeserializeOwned> Deserialize<'de> for Arguments<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error as _;
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let text = serde_json::to_string_pretty(&value).map_err(D::Error::custom)?;
+        serde_json::from_str(&text).map(Arguments).map_err(|e| {
+            let at = json_path_at("arguments", &text, e.line(), e.column());
+            match keyplan_core::file::FileError::from(e) {
+                keyplan_core::file::FileError::Syntax { message, .. } => {
+                    D::Error::custom(format!("{at}: {message}"))
+                }
+                other => D::Error::custom(format!("{at}: {other}")),
+            }
+        })
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for Arguments<T> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
+    }
+
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+}
+
 /// The JSON path (`design.entities[1].name`) of what is at `line` and `column` (1-based) of
 /// `text`, a JSON document, under the root name `root`: the member or element being read
 /// there, as serde_json's errors point just past it.

@@ -25,7 +25,7 @@ use serde::Deserialize;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use super::input::{DesignSource, Files, ToolError, read};
+use super::input::{Arguments, DesignSource, Files, ToolError, read};
 use super::tools::{self, Answer};
 use crate::api::runs::{MAX_ITEMS_PER_RUN, Runs};
 use crate::engine::Engines;
@@ -105,7 +105,7 @@ impl Keyplan {
     )]
     async fn check(
         &self,
-        Parameters(args): Parameters<tools::CheckArgs>,
+        Parameters(Arguments(args)): Parameters<Arguments<tools::CheckArgs>>,
     ) -> Result<CallToolResult, ErrorData> {
         let files = self.files;
         self.answer("the check", move || tools::check(&args, files))
@@ -117,7 +117,7 @@ impl Keyplan {
     )]
     async fn explain_pattern(
         &self,
-        Parameters(args): Parameters<tools::ExplainArgs>,
+        Parameters(Arguments(args)): Parameters<Arguments<tools::ExplainArgs>>,
     ) -> Result<CallToolResult, ErrorData> {
         let files = self.files;
         self.answer("the explanation", move || {
@@ -131,7 +131,7 @@ impl Keyplan {
     )]
     async fn cost(
         &self,
-        Parameters(args): Parameters<tools::CostArgs>,
+        Parameters(Arguments(args)): Parameters<Arguments<tools::CostArgs>>,
     ) -> Result<CallToolResult, ErrorData> {
         let files = self.files;
         self.answer("the estimate", move || tools::cost(&args, files))
@@ -143,7 +143,7 @@ impl Keyplan {
     )]
     async fn export(
         &self,
-        Parameters(args): Parameters<tools::ExportArgs>,
+        Parameters(Arguments(args)): Parameters<Arguments<tools::ExportArgs>>,
     ) -> Result<CallToolResult, ErrorData> {
         let files = self.files;
         self.answer("the export", move || tools::export(&args, files))
@@ -155,7 +155,7 @@ impl Keyplan {
     )]
     async fn import(
         &self,
-        Parameters(args): Parameters<tools::ImportArgs>,
+        Parameters(Arguments(args)): Parameters<Arguments<tools::ImportArgs>>,
     ) -> Result<CallToolResult, ErrorData> {
         self.answer("the import", move || tools::import(&args))
             .await
@@ -166,7 +166,7 @@ impl Keyplan {
     )]
     async fn diff(
         &self,
-        Parameters(args): Parameters<tools::DiffArgs>,
+        Parameters(Arguments(args)): Parameters<Arguments<tools::DiffArgs>>,
     ) -> Result<CallToolResult, ErrorData> {
         let files = self.files;
         self.answer("the diff", move || tools::diff(&args, files))
@@ -178,7 +178,7 @@ impl Keyplan {
     )]
     async fn migration_plan(
         &self,
-        Parameters(args): Parameters<tools::MigrationArgs>,
+        Parameters(Arguments(args)): Parameters<Arguments<tools::MigrationArgs>>,
     ) -> Result<CallToolResult, ErrorData> {
         let files = self.files;
         self.answer("the migration plan", move || {
@@ -192,7 +192,7 @@ impl Keyplan {
     )]
     async fn run(
         &self,
-        Parameters(args): Parameters<RunArgs>,
+        Parameters(Arguments(args)): Parameters<Arguments<RunArgs>>,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         Ok(match self.run_design(args, context.ct).await {
