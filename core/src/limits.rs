@@ -62,3 +62,155 @@ pub fn is_valid_table_name(name: &str) -> bool {
 
 /// The prices, per Region, live in [`crate::pricing`] with their sources.
 pub use crate::pricing::Prices;
+
+/// One of the limits above, as data: for the MCP server's `keyplan://limits` resource, which
+/// tells an agent DynamoDB's limits as keyplan checks them.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Limit {
+    /// The constant's name here.
+    pub name: &'static str,
+    /// The limit: the most allowed (or, for a rate, the most served).
+    pub value: f64,
+    /// The least allowed, for a range.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at_least: Option<f64>,
+    /// What it bounds, and in what unit.
+    pub what: &'static str,
+}
+
+const fn limit(name: &'static str, value: f64, what: &'static str) -> Limit {
+    Limit {
+        name,
+        value,
+        at_least: None,
+        what,
+    }
+}
+
+/// Every limit above, in their order: a limit added above is added here too.
+pub const ALL: &[Limit] = &[
+    limit(
+        "MAX_GSIS",
+        MAX_GSIS as f64,
+        "global secondary indexes per table (default quota)",
+    ),
+    limit(
+        "RECOMMENDED_MAX_GSIS",
+        RECOMMENDED_MAX_GSIS as f64,
+        "GSIs per table past which each one's write cost deserves a warning",
+    ),
+    limit(
+        "MAX_LSIS",
+        MAX_LSIS as f64,
+        "local secondary indexes per table, only at creation",
+    ),
+    limit(
+        "MAX_PROJECTED_ATTRIBUTES",
+        MAX_PROJECTED_ATTRIBUTES as f64,
+        "projected non-key attributes (INCLUDE) over all indexes of a table",
+    ),
+    limit(
+        "MAX_GSI_KEY_ATTRIBUTES",
+        MAX_GSI_KEY_ATTRIBUTES as f64,
+        "attributes in a multi-attribute GSI partition key, and in its sort key",
+    ),
+    limit(
+        "MAX_PARTITION_KEY_BYTES",
+        MAX_PARTITION_KEY_BYTES as f64,
+        "bytes in a partition key value (UTF-8)",
+    ),
+    limit(
+        "MAX_SORT_KEY_BYTES",
+        MAX_SORT_KEY_BYTES as f64,
+        "bytes in a sort key value",
+    ),
+    limit(
+        "MAX_ITEM_BYTES",
+        MAX_ITEM_BYTES as f64,
+        "bytes in an item, attribute names included",
+    ),
+    Limit {
+        name: "TABLE_NAME_LEN",
+        value: *TABLE_NAME_LEN.end() as f64,
+        at_least: Some(*TABLE_NAME_LEN.start() as f64),
+        what: "characters in a table or index name, of a-z A-Z 0-9 _ - .",
+    },
+    Limit {
+        name: "KEY_ATTRIBUTE_NAME_BYTES",
+        value: *KEY_ATTRIBUTE_NAME_BYTES.end() as f64,
+        at_least: Some(*KEY_ATTRIBUTE_NAME_BYTES.start() as f64),
+        what: "bytes in a key attribute name",
+    },
+    limit(
+        "MAX_TRANSACT_ITEMS",
+        MAX_TRANSACT_ITEMS as f64,
+        "distinct items in one TransactWriteItems or TransactGetItems",
+    ),
+    limit(
+        "FEW_DISTINCT_VALUES",
+        FEW_DISTINCT_VALUES as f64,
+        "distinct values of a key attribute at or under which traffic concentrates on few partitions",
+    ),
+    limit(
+        "MAX_BATCH_WRITE_ITEMS",
+        MAX_BATCH_WRITE_ITEMS as f64,
+        "put or delete requests in one BatchWriteItem",
+    ),
+    limit(
+        "MAX_BATCH_GET_ITEMS",
+        MAX_BATCH_GET_ITEMS as f64,
+        "keys in one BatchGetItem",
+    ),
+    limit(
+        "MAX_PAGE_BYTES",
+        MAX_PAGE_BYTES as f64,
+        "bytes a Query or Scan reads for one page, before any filter",
+    ),
+    limit(
+        "PARTITION_READ_UNITS_PER_SECOND",
+        PARTITION_READ_UNITS_PER_SECOND,
+        "read units a second one partition serves",
+    ),
+    limit(
+        "PARTITION_WRITE_UNITS_PER_SECOND",
+        PARTITION_WRITE_UNITS_PER_SECOND,
+        "write units a second one partition serves",
+    ),
+    limit(
+        "READ_UNIT_BYTES",
+        READ_UNIT_BYTES as f64,
+        "bytes one read unit covers (a strongly consistent read)",
+    ),
+    limit(
+        "WRITE_UNIT_BYTES",
+        WRITE_UNIT_BYTES as f64,
+        "bytes one write unit covers",
+    ),
+    limit(
+        "MAX_ITEM_COLLECTION_BYTES",
+        MAX_ITEM_COLLECTION_BYTES,
+        "bytes of one item collection in a table with a local secondary index",
+    ),
+    limit(
+        "ITEM_STORAGE_OVERHEAD_BYTES",
+        ITEM_STORAGE_OVERHEAD_BYTES as f64,
+        "storage overhead per item, and per index entry",
+    ),
+];
+
+#[cfg(test)]
+mod tests {
+    // issue 39: the MCP server's limits resource is this table; a constant left out of it
+    // would be a limit an agent never hears of.
+    #[test]
+    fn every_limit_is_in_the_table() {
+        let constants: Vec<&str> = include_str!("limits.rs")
+            .lines()
+            .filter_map(|l| l.strip_prefix("pub const "))
+            .filter_map(|l| l.split(':').next())
+            .filter(|name| *name != "ALL")
+            .collect();
+        let listed: Vec<&str> = super::ALL.iter().map(|l| l.name).collect();
+        assert_eq!(constants, listed);
+    }
+}

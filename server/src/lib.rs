@@ -25,6 +25,7 @@ pub mod engine;
 pub mod error;
 pub mod heavy;
 pub mod live;
+pub mod mcp;
 pub mod runner;
 pub mod security;
 
@@ -157,6 +158,7 @@ pub fn app(state: AppState) -> Router {
         .service(api::router().with_state(state.clone()));
     Router::new()
         .nest_service("/api", api)
+        .merge(mcp::http::router(&state))
         .fallback_service(static_files)
         // A streamed answer (an engine import's progress lines, like the runs' events) is not
         // compressed: the encoder would hold every line back until the end.

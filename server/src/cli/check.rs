@@ -415,21 +415,26 @@ pub fn render_text(file: &str, imported: &Imported, analysis: &Analysis) -> Stri
             }
         }
     }
-    let (covered, reads) = analysis.coverage();
-    let count = |s: Severity| analysis.findings.iter().filter(|f| f.severity == s).count();
     let verdict = if analysis.passes() {
         paint(GREEN, "pass")
     } else {
         paint(RED, "FAIL")
     };
-    let _ = writeln!(
-        out,
-        "  {covered} of {reads} reads covered, {} errors, {} warnings, {} info: {verdict}\n",
+    let _ = writeln!(out, "  {}: {verdict}\n", tally(analysis));
+    out
+}
+
+/// The reads covered and the findings of each severity, in words: `7 of 8 reads covered, 0
+/// errors, 2 warnings, 2 info`.
+pub fn tally(analysis: &Analysis) -> String {
+    let (covered, reads) = analysis.coverage();
+    let count = |s: Severity| analysis.findings.iter().filter(|f| f.severity == s).count();
+    format!(
+        "{covered} of {reads} reads covered, {} errors, {} warnings, {} info",
         count(Severity::Error),
         count(Severity::Warning),
         count(Severity::Info),
-    );
-    out
+    )
 }
 
 #[cfg(test)]

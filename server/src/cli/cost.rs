@@ -13,8 +13,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use keyplan_core::cost::{CostConfig, estimate_sampled};
+use keyplan_core::cost::{CostConfig, CostReport, estimate_sampled};
 use keyplan_core::limits::Prices;
+use keyplan_core::model::Design;
 
 use super::design_io::{Budget, check_entities, print, read_design, sample_config};
 
@@ -30,6 +31,14 @@ pub struct Args {
     /// Print the billing modes and the patterns as Markdown tables.
     #[arg(long)]
     pub markdown: bool,
+    #[command(flatten)]
+    pub options: Options,
+}
+
+/// What the estimate is made with: the Region's prices (each overridable), the sample that
+/// gives item sizes and the items stored; shared with the MCP `cost` tool.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Options {
     /// The AWS Region whose prices to use (us-east-1, us-east-2, us-west-2, eu-west-1).
     #[arg(long, env = "KEYPLAN_REGION", default_value = keyplan_core::pricing::DEFAULT_REGION)]
     pub region: String,
@@ -66,31 +75,64 @@ pub struct Args {
     pub price_rcu_hour: Option<f64>,
 }
 
-/// A target utilisation: a number over 0 and at most 1.
-fn parse_utilization(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(x) if x > 0.0 && x <= 1.0 => Ok(x),
-        _ => Err(format!(
-            "`{text}` is not a target utilisation: a number over 0 and at most 1, such as 0.7"
-        )),
+impl Default for Options {
+    /// The command's defaults, as `keyplan cost FILE` runs with no option.
+    fn default() -> Self {
+        Options {
+            region: keyplan_core::pricing::DEFAULT_REGION.to_string(),
+            target_utilization: keyplan_core::cost::DEFAULT_TARGET_UTILIZATION,
+            seed: 1,
+            counts: Vec::new(),
+            stored: Vec::new(),
+            budget: Budget::default(),
+            price_write: None,
+            price_read: None,
+            price_storage: None,
+            price_wcu_hour: None,
+            price_rcu_hour: None,
+        }
     }
 }
 
-pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let design = read_design(&args.file, args.from)?;
-    let sample = sample_config(&design, args.seed, &args.counts, args.budget)?;
+/// A target utilisation: a number over 0 and at most 1.
+fn parse_utilization(text: &str) -> Result<f64, String> {
+    let x = text.parse::<f64>().map_err(|_| utilization_error(text))?;
+    within_utilization(x)
+}
+
+/// `x`, when it is a target utilisation.
+fn within_utilization(x: f64) -> Result<f64, String> {
+    if x > 0.0 && x <= 1.0 {
+        Ok(x)
+    } else {
+        Err(utilization_error(&x.to_string()))
+    }
+}
+
+fn utilization_error(text: &str) -> String {
+    format!("`{text}` is not a target utilisation: a number over 0 and at most 1, such as 0.7")
+}
+
+/// The cost report of `design`, or why the options cannot make one (an entity `--count` or
+/// `--stored` does not name, a sample over the budget, an unknown Region, a bad price).
+pub fn estimate(design: &Design, options: &Options) -> anyhow::Result<CostReport> {
+    let sample = sample_config(design, options.seed, &options.counts, options.budget)?;
     // The same check as --count: a stored count must name an entity.
-    check_entities(&design, "--stored", &args.stored)?;
-    let mut prices = Prices::for_region(&args.region).map_err(anyhow::Error::msg)?;
+    check_entities(design, "--stored", &options.stored)?;
+    within_utilization(options.target_utilization).map_err(anyhow::Error::msg)?;
+    let mut prices = Prices::for_region(&options.region).map_err(anyhow::Error::msg)?;
     for (price, given) in [
         (
             &mut prices.standard.per_million_write_units,
-            args.price_write,
+            options.price_write,
         ),
-        (&mut prices.standard.per_million_read_units, args.price_read),
-        (&mut prices.standard.per_gb_month, args.price_storage),
-        (&mut prices.standard.per_wcu_hour, args.price_wcu_hour),
-        (&mut prices.standard.per_rcu_hour, args.price_rcu_hour),
+        (
+            &mut prices.standard.per_million_read_units,
+            options.price_read,
+        ),
+        (&mut prices.standard.per_gb_month, options.price_storage),
+        (&mut prices.standard.per_wcu_hour, options.price_wcu_hour),
+        (&mut prices.standard.per_rcu_hour, options.price_rcu_hour),
     ] {
         if let Some(given) = given {
             if !(given.is_finite() && given >= 0.0) {
@@ -101,14 +143,19 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let config = CostConfig {
         prices,
-        target_utilization: args.target_utilization,
-        counts: args
+        target_utilization: options.target_utilization,
+        counts: options
             .stored
             .iter()
             .map(|(e, n)| (e.clone(), u64::from(*n)))
             .collect(),
     };
-    let report = estimate_sampled(&design, &sample, &config);
+    Ok(estimate_sampled(design, &sample, &config))
+}
+
+pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let design = read_design(&args.file, args.from)?;
+    let report = estimate(&design, &args.options)?;
     if args.json {
         print(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
     } else if args.markdown {

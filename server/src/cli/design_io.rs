@@ -88,17 +88,27 @@ pub fn read_imported(path: &Path, from: From) -> Result<(Format, Imported), Unre
 /// Reads a design from text that came from `label` (a file, `REV:PATH`), as
 /// [`read_imported`] does.
 pub fn import_text(label: &str, text: &str, from: From) -> Result<(Format, Imported), Unreadable> {
-    let result = match from.from.0 {
+    import_as(text, from).map_err(|e| Unreadable(import_error(label, from, &e)))
+}
+
+/// Why the text from `label` did not read, naming it (and the format `from` named).
+pub fn import_error(label: &str, from: From, error: &keyplan_core::import::ImportError) -> String {
+    match from.from.0 {
+        Some(format) => format!("{label} does not read as {}: {error}", format.described()),
+        None => format!("{label}: {error}"),
+    }
+}
+
+/// Reads a design from text as `from` says (detected when it names no format), with core's
+/// error as it is, for a reader that says where in its own words (the MCP tools).
+pub fn import_as(
+    text: &str,
+    from: From,
+) -> Result<(Format, Imported), keyplan_core::import::ImportError> {
+    match from.from.0 {
         None => keyplan_core::import::detect_and_import_as(text),
         Some(format) => keyplan_core::import::import(format, text).map(|i| (format, i)),
-    };
-    result.map_err(|e| match from.from.0 {
-        Some(format) => Unreadable(format!(
-            "{label} does not read as {}: {e}",
-            format.described()
-        )),
-        None => Unreadable(format!("{label}: {e}")),
-    })
+    }
 }
 
 /// Reads a design file in any format keyplan reads, for a subcommand that works on the
@@ -130,6 +140,14 @@ pub struct Budget {
     /// refused before any item is made.
     #[arg(long = "max-items", value_name = "N", default_value_t = MAX_SAMPLE_ITEMS, env = "KEYPLAN_MAX_ITEMS")]
     pub max_items: u64,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            max_items: MAX_SAMPLE_ITEMS,
+        }
+    }
 }
 
 /// Refuses a sample that would have more than `budget` items, naming the entity with the most

@@ -65,12 +65,23 @@ fn parse_language(name: &str) -> Result<Language, String> {
 }
 
 fn parse_rate(arg: &str) -> Result<f64, String> {
-    match arg.trim().parse::<f64>() {
-        Ok(n) if n.is_finite() && n >= 1.0 => Ok(n),
-        _ => Err(format!(
-            "`{arg}` is not a rate of at least 1 write unit per second"
-        )),
+    arg.trim()
+        .parse::<f64>()
+        .map_err(|_| rate_error(arg))
+        .and_then(within_rate)
+}
+
+/// `n`, when it is a write rate: at least 1 write unit per second.
+pub fn within_rate(n: f64) -> Result<f64, String> {
+    if n.is_finite() && n >= 1.0 {
+        Ok(n)
+    } else {
+        Err(rate_error(&n.to_string()))
     }
+}
+
+fn rate_error(arg: &str) -> String {
+    format!("`{arg}` is not a rate of at least 1 write unit per second")
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {

@@ -15,6 +15,7 @@ pub mod engine_choice;
 pub mod export;
 pub mod import;
 pub mod link;
+pub mod mcp;
 pub mod migrate;
 pub mod query;
 pub mod run;
@@ -60,6 +61,8 @@ pub enum Command {
     /// The migration plan from one design to another for data that exists: expand, migrate and
     /// contract steps with their items, units, cost and duration.
     Migrate(migrate::Args),
+    /// Serve keyplan's tools to an agent over the Model Context Protocol, on stdio.
+    Mcp(mcp::Args),
 }
 
 /// Runs the chosen subcommand.
@@ -77,6 +80,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Cost(args) => cost::run(args).await,
         Command::Diff(args) => diff::run(args).await,
         Command::Migrate(args) => migrate::run(args).await,
+        Command::Mcp(args) => mcp::run(args).await,
     }
 }
 
