@@ -123,13 +123,15 @@ impl ClassifyRetry for NoRetryOfTooLarge {
 }
 
 /// The pages of one paged conversation so far, and the bounds that stop one that would never
-/// end: at most `max_pages` pages, [`MAX_EMPTY_PAGES`] of them empty, `max_items` items, and
-/// never the key it was sent handed back as the key to go on from.
+/// end: at most `max_pages` pages, `max_empty` of them empty ([`MAX_EMPTY_PAGES`] unless
+/// more are expected), `max_items` items, and never the key it was sent handed back as the key
+/// to go on from.
 #[derive(Debug)]
 pub struct Paging<'a> {
     engine: &'a Engine,
     what: String,
     max_pages: u64,
+    max_empty: u64,
     max_items: u64,
     pages: u64,
     empty: u64,
@@ -144,6 +146,7 @@ impl<'a> Paging<'a> {
             engine,
             what: what.into(),
             max_pages,
+            max_empty: MAX_EMPTY_PAGES,
             max_items: u64::MAX,
             pages: 0,
             empty: 0,
@@ -154,6 +157,15 @@ impl<'a> Paging<'a> {
     /// At most `max_items` items over all pages.
     pub fn with_max_items(self, max_items: u64) -> Paging<'a> {
         Paging { max_items, ..self }
+    }
+
+    /// `expected` empty pages allowed beyond [`MAX_EMPTY_PAGES`] (a filtered query's pages
+    /// that core predicts empty).
+    pub fn with_empty_pages_expected(self, expected: u64) -> Paging<'a> {
+        Paging {
+            max_empty: MAX_EMPTY_PAGES.saturating_add(expected),
+            ..self
+        }
     }
 
     /// Counts a page of `items` items that was asked for from key `sent` and names `next` to
@@ -179,10 +191,10 @@ impl<'a> Paging<'a> {
                 "it sent {} items, more than the {} keyplan reads here",
                 self.items, self.max_items
             )
-        } else if self.empty >= MAX_EMPTY_PAGES {
+        } else if self.empty >= self.max_empty {
             format!(
-                "it sent {} pages without an item, each with a key to go on from; keyplan stops at {MAX_EMPTY_PAGES}",
-                self.empty
+                "it sent {} pages without an item, each with a key to go on from; keyplan stops at {}",
+                self.empty, self.max_empty
             )
         } else if self.pages >= self.max_pages {
             format!(

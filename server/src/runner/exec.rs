@@ -204,8 +204,8 @@ async fn get_item(
 }
 
 /// One Query, paged to the end: at most twice the pages and items core predicts
-/// (`expected`), and [`MAX_EMPTY_PAGES`] more pages, so an engine that pages on forever is
-/// stopped.
+/// (`expected`), and [`MAX_EMPTY_PAGES`] more pages (empty ones beyond those core predicts),
+/// so an engine that pages on forever is stopped.
 async fn query_pages(
     engine: &Engine,
     table: &str,
@@ -236,7 +236,8 @@ async fn query_pages(
         format!("run the Query `{expression}`"),
         (expected.len() as u64).saturating_mul(2) + MAX_EMPTY_PAGES,
     )
-    .with_max_items((predicted_items as u64).saturating_mul(2) + 1_000);
+    .with_max_items((predicted_items as u64).saturating_mul(2) + 1_000)
+    .with_empty_pages_expected(expected.iter().filter(|p| p.items.is_empty()).count() as u64);
     loop {
         let out = engine
             .client
