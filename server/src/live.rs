@@ -7,7 +7,9 @@
 //! partitions in hash order) that reserve their page's `Limit` (at most a quarter of the
 //! sample, so each segment reads) from one shared allowance before each request, so the items
 //! read can never exceed it. Reads are eventually consistent (half
-//! the read units of a strong read), and the read units the engine reports are summed.
+//! the read units of a strong read), and the read units the engine reports are summed. What the
+//! engine sends is bounded ([`crate::engine::bounds`]): each segment's pages, and the time to
+//! read each table.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -23,6 +25,7 @@ use keyplan_core::model::{AttrType, Billing, Gsi, KeyAttribute, KeyType, Lsi, Pr
 use std::collections::HashMap;
 
 use crate::engine::Engine;
+use crate::engine::bounds::{MAX_EMPTY_PAGES, Paging, within};
 use crate::runner::convert::item_from_sdk;
 use crate::runner::error::{RunError, code, run_error};
 use crate::runner::preflight;
@@ -48,26 +51,12 @@ pub struct ScanStats {
     pub read_units: Option<f64>,
 }
 
-/// The engine's table names, all pages of them.
+/// The engine's table names, all pages of them (at most
+/// [`MAX_TABLE_PAGES`](crate::engine::bounds::MAX_TABLE_PAGES)), within the engine's
+/// conversation limit.
 pub async fn list_tables(engine: &Engine) -> Result<Vec<String>, RunError> {
     preflight(engine).await?;
-    let mut names = Vec::new();
-    let mut start: Option<String> = None;
-    loop {
-        let out = engine
-            .client
-            .list_tables()
-            .set_exclusive_start_table_name(start.take())
-            .send()
-            .await
-            .map_err(|e| run_error(engine, "list tables", &e))?;
-        names.extend(out.table_names().iter().cloned());
-        match out.last_evaluated_table_name() {
-            Some(last) => start = Some(last.to_string()),
-            None => break,
-        }
-    }
-    Ok(names)
+    within(engine, "list tables", crate::runner::tables::list(engine)).await
 }
 
 /// How far the scan of one table has read, after a page.
@@ -310,6 +299,8 @@ pub(crate) async fn scan(
             let mut pages = 0u64;
             let mut units: Option<f64> = None;
             let mut start: Option<HashMap<String, SdkValue>> = None;
+            // Every page but an empty one takes an item of the allowance.
+            let mut paging = Paging::new(engine, format!("scan {table}"), limit + MAX_EMPTY_PAGES);
             loop {
                 let left = allowance
                     .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |left| {
@@ -328,11 +319,13 @@ pub(crate) async fn scan(
                     .total_segments(SEGMENTS)
                     .limit(i32::try_from(reserved).unwrap_or(i32::MAX))
                     .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                    .set_exclusive_start_key(start.take())
+                    .set_exclusive_start_key(start.clone())
                     .send()
                     .await
                     .map_err(|e| run_error(engine, &format!("scan {table}"), &e))?;
                 pages += 1;
+                let next = out.last_evaluated_key().filter(|key| !key.is_empty());
+                paging.page(out.items().len(), start.as_ref(), next)?;
                 if let Some(c) = out.consumed_capacity().and_then(|c| c.capacity_units()) {
                     *units.get_or_insert(0.0) += c;
                 }
@@ -347,9 +340,9 @@ pub(crate) async fn scan(
                 allowance.fetch_add(reserved - n, Ordering::SeqCst);
                 items.extend(got);
                 progress(read.fetch_add(n, Ordering::Relaxed) + n);
-                match out.last_evaluated_key() {
-                    Some(key) if !key.is_empty() => start = Some(key.clone()),
-                    _ => break,
+                match next {
+                    Some(key) => start = Some(key.clone()),
+                    None => break,
                 }
             }
             Ok::<_, RunError>((items, pages, units))
@@ -369,7 +362,8 @@ pub(crate) async fn scan(
     Ok((items, stats))
 }
 
-/// The engine's preflight (5 s to answer) then `read_table` for each of `tables`.
+/// The engine's preflight (5 s to answer) then `read_table` for each of `tables`, each within
+/// the engine's conversation limit.
 pub async fn read_tables(
     engine: &Engine,
     tables: &[String],
@@ -379,7 +373,8 @@ pub async fn read_tables(
     preflight(engine).await?;
     let mut out = Vec::new();
     for table in tables {
-        out.push(read_table(engine, table, sample, progress).await?);
+        let what = format!("read table {table}");
+        out.push(within(engine, &what, read_table(engine, table, sample, progress)).await?);
     }
     Ok(out)
 }

@@ -15,9 +15,9 @@ use browser::{
     Browser, CONTROL, ENTER, ESCAPE, RELEASE, SHIFT, eventually, prerequisites, start_server_with,
 };
 use keyplan_core::import::live::{self, Options};
-use keyplan_server::engine::{Engine, EngineKind};
+use keyplan_server::engine::Engine;
 use keyplan_server::runner::tables::TableGuard;
-use run_support::{embedded, examples, item_count, load_design};
+use run_support::{dynoxide_endpoint, examples, item_count, load_design};
 
 /// The order example's `orders` table on `engine` with 12 customers' items.
 async fn orders_on(engine: &Engine) -> (TableGuard, String) {
@@ -30,18 +30,14 @@ async fn orders_on(engine: &Engine) -> (TableGuard, String) {
     (guard, names["orders"].clone())
 }
 
-fn url_of(engine: &Engine) -> String {
-    match &engine.kind {
-        EngineKind::Embedded { url } | EngineKind::Endpoint { url } => url.clone(),
-        EngineKind::Aws => panic!("the test's engine is local"),
-    }
-}
-
 /// `keyplan serve` naming the test's engine `dynoxide` (and `more` arguments), with the app
 /// open in a fresh browser; `None` when the prerequisites are missing.
 async fn app_naming(engine: &Engine, more: &[&str]) -> Option<(browser::Server, Browser)> {
     let dist = prerequisites()?;
-    let endpoint = format!("dynoxide={}", url_of(engine));
+    let keyplan_server::engine::EngineKind::Endpoint { url } = &engine.kind else {
+        panic!("the test's engine is an endpoint");
+    };
+    let endpoint = format!("dynoxide={url}");
     let mut args = vec!["--endpoint", endpoint.as_str()];
     args.extend_from_slice(more);
     let server = start_server_with(&dist, &args);
@@ -83,7 +79,7 @@ async fn screenshot_in(b: &Browser, scheme: &str, name: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_table_imported_from_an_engine_opens_as_a_new_design_and_the_engine_is_unchanged() {
-    let (_engines, engine) = embedded().await;
+    let (_stop, engine, _) = dynoxide_endpoint().await;
     let (_guard, table) = orders_on(&engine).await;
     let before = item_count(&engine, &table).await;
     assert!(before > 12, "the sample is loaded: {before} items");
@@ -216,7 +212,7 @@ fn entities_in_words(n: usize) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_table_gone_and_an_engine_that_does_not_answer_are_reported_with_the_servers_message() {
-    let (_engines, engine) = embedded().await;
+    let (_stop, engine, _) = dynoxide_endpoint().await;
     let (_guard, table) = orders_on(&engine).await;
     // Nothing listens at the other engine's address.
     let more = ["--endpoint", "dead=http://127.0.0.1:1"];
@@ -276,7 +272,7 @@ const TAB: char = '\u{E004}';
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_dialog_works_by_keyboard_alone_keeps_focus_inside_and_passes_axe() {
-    let (_engines, engine) = embedded().await;
+    let (_stop, engine, _) = dynoxide_endpoint().await;
     let (_guard, table) = orders_on(&engine).await;
     let Some((_server, b)) = app_naming(&engine, &[]).await else {
         return;

@@ -65,6 +65,7 @@ fn short(url: &str) -> Engine {
         create: Duration::from_secs(1),
         cancel_grace: Duration::from_secs(1),
         cleanup: Duration::from_secs(2),
+        conversation: Duration::from_secs(60),
     })
 }
 

@@ -30,6 +30,7 @@ use serde::Deserialize;
 use crate::AppState;
 use crate::api::extract::Json;
 use crate::api::stream;
+use crate::engine::bounds::within;
 use crate::error::ApiError;
 use crate::live::{DEFAULT_SAMPLE, MAX_SAMPLE, Progress, list_tables, read_tables};
 use crate::runner::error::RunError;
@@ -74,8 +75,15 @@ async fn tables(
         .engines
         .get(Some(&name))
         .map_err(|e| ApiError::NotFound(e.to_string()))?;
-    let tables = list_tables(engine).await.map_err(engine_error)?;
-    let items = item_counts(engine, &tables).await;
+    // The listing and the counts together within the engine's conversation limit.
+    let listing = async {
+        let tables = list_tables(engine).await?;
+        let items = item_counts(engine, &tables).await;
+        Ok((tables, items))
+    };
+    let (tables, items) = within(engine, "list tables", listing)
+        .await
+        .map_err(engine_error)?;
     Ok(axum::Json(
         serde_json::json!({ "engine": engine.name, "tables": tables, "items": items }),
     ))

@@ -79,7 +79,6 @@ async fn verify(
         })
         .await?;
     let (old, new, migration) = designs?;
-    let engines = state.engines.clone();
     Ok(stream::respond(move |lines| async move {
         let _admission = admission;
         let cancel = CancellationToken::new();
@@ -103,7 +102,6 @@ async fn verify(
                 verification.await
             }
         };
-        engines.compact_embedded().await;
         let verified = verified.map_err(|e| ApiError::BadGateway(e.to_string()))?;
         Ok(serde_json::json!({
             "ok": verified.ok(),

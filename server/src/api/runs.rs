@@ -320,7 +320,6 @@ async fn start(
     });
     admission.register(id.clone(), record.clone())?;
     let run_id = id.clone();
-    let engines = state.engines.clone();
     tokio::spawn(async move {
         let emit = |event: RunEvent| {
             if let Ok(mut events) = record.events.lock() {
@@ -332,8 +331,6 @@ async fn start(
         // The items go back to the budget only once they are freed.
         drop(plan);
         drop(admission);
-        // And the engine's memory for them, once no run has tables there.
-        engines.compact_embedded().await;
     });
     Ok((
         StatusCode::ACCEPTED,

@@ -8,6 +8,7 @@ use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 
 use super::convert::BadBinary;
+use crate::engine::bounds::{AnswerTooLarge, too_large};
 use crate::engine::{Engine, EngineKind, redact};
 
 /// Why a run stopped.
@@ -57,6 +58,24 @@ pub enum RunError {
         engine: String,
         what: String,
         detail: String,
+    },
+    /// The engine would page on forever (issue 41): the pages, or the items, passed their
+    /// bound, or it handed back the key it was sent.
+    #[error("engine `{engine}` would not stop paging while trying to {what}: {detail}")]
+    Endless {
+        engine: String,
+        what: String,
+        detail: String,
+    },
+    /// A whole conversation passed the engine's [`Timing::conversation`](crate::engine::Timing).
+    #[error(
+        "engine `{engine}` did not finish in time while trying to {what}: keyplan gives one import of a table, run, verification or listing {} s",
+        limit.as_secs_f64()
+    )]
+    TooLong {
+        engine: String,
+        what: String,
+        limit: std::time::Duration,
     },
     #[error("engine `{engine}` has no table `{table}`")]
     NoTable { engine: String, table: String },
@@ -135,6 +154,9 @@ pub fn classify<E>(err: &SdkError<E, HttpResponse>) -> (Failure, String)
 where
     E: ProvideErrorMetadata + std::error::Error + 'static,
 {
+    if too_large(err) {
+        return (Failure::Other, AnswerTooLarge.to_string());
+    }
     match err {
         SdkError::ServiceError(service) => {
             let e = service.err();

@@ -17,9 +17,10 @@ use keyplan_core::{AttributeValue, Item, Operation};
 use super::convert::{item_from_sdk, item_to_sdk, to_sdk};
 use super::diff::diff;
 use super::error::{RunError, code, run_error};
-use super::plan::{KeyQuery, ReadCheck, WriteCheck, WriteRequest};
+use super::plan::{ExpectedPage, KeyQuery, ReadCheck, WriteCheck, WriteRequest};
 use super::{PatternResult, Status};
 use crate::engine::Engine;
+use crate::engine::bounds::{MAX_EMPTY_PAGES, Paging};
 
 /// Maps a design table name to the run's engine-side name.
 pub type Names<'a> = &'a (dyn Fn(&str) -> String + Send + Sync);
@@ -97,11 +98,11 @@ async fn read_and_compare(
     tally: &mut Tally,
 ) -> Result<(usize, Vec<String>), RunError> {
     let table = names(&check.table);
-    let fetches = check.queries.iter().map(|(query, _)| async {
+    let fetches = check.queries.iter().map(|(query, expected)| async {
         if check.operation == Operation::GetItem {
             get_item(engine, &table, check, query).await
         } else {
-            query_pages(engine, &table, check, query).await
+            query_pages(engine, &table, check, query, expected).await
         }
     });
     let answers = futures_util::future::join_all(fetches).await;
@@ -202,12 +203,15 @@ async fn get_item(
     Ok((vec![items], 1, capacity, scanned))
 }
 
-/// One Query, paged to the end.
+/// One Query, paged to the end: at most twice the pages and items core predicts
+/// (`expected`), and [`MAX_EMPTY_PAGES`] more pages (empty ones beyond those core predicts),
+/// so an engine that pages on forever is stopped.
 async fn query_pages(
     engine: &Engine,
     table: &str,
     check: &ReadCheck,
     query: &KeyQuery,
+    expected: &[ExpectedPage],
 ) -> Result<Pages, RunError> {
     let (expression, mut names, mut values) = query.expression();
     let filter = query
@@ -226,6 +230,14 @@ async fn query_pages(
     let mut start: Option<HashMap<String, Sdk>> = None;
     let mut capacity = 0.0;
     let mut scanned = 0usize;
+    let predicted_items: usize = expected.iter().map(|p| p.items.len()).sum();
+    let mut paging = Paging::new(
+        engine,
+        format!("run the Query `{expression}`"),
+        (expected.len() as u64).saturating_mul(2) + MAX_EMPTY_PAGES,
+    )
+    .with_max_items((predicted_items as u64).saturating_mul(2) + 1_000)
+    .with_empty_pages_expected(expected.iter().filter(|p| p.items.is_empty()).count() as u64);
     loop {
         let out = engine
             .client
@@ -239,7 +251,7 @@ async fn query_pages(
             .scan_index_forward(check.scan_forward)
             .consistent_read(check.consistent)
             .set_limit(check.page_size.map(|n| n.min(i32::MAX as u32) as i32))
-            .set_exclusive_start_key(start.take())
+            .set_exclusive_start_key(start.clone())
             .return_consumed_capacity(ReturnConsumedCapacity::Total)
             .send()
             .await
@@ -247,20 +259,17 @@ async fn query_pages(
                 let what = format!("run the Query `{expression}`");
                 run_error(engine, &what, &e)
             })?;
+        let next = out.last_evaluated_key().filter(|key| !key.is_empty());
+        paging.page(out.items().len(), start.as_ref(), next)?;
         capacity += out
             .consumed_capacity()
             .and_then(|c| c.capacity_units())
             .unwrap_or(0.0);
         pages.push(out.items().iter().map(item_from_sdk).collect());
         scanned += usize::try_from(out.scanned_count()).unwrap_or(0);
-        match out.last_evaluated_key() {
-            Some(key) if !key.is_empty() => start = Some(key.clone()),
-            _ => break,
-        }
-        if pages.len() > 100_000 {
-            return Err(RunError::Data(format!(
-                "the Query `{expression}` did not stop paging"
-            )));
+        match next {
+            Some(key) => start = Some(key.clone()),
+            None => break,
         }
     }
     let requests = pages.len();

@@ -26,6 +26,7 @@ use tokio_util::sync::CancellationToken;
 use super::convert::item_to_sdk;
 use super::error::{Failure, RunError, classify, run_error};
 use crate::engine::Engine;
+use crate::engine::bounds::{MAX_EMPTY_PAGES, Paging};
 
 /// Requests in flight while loading.
 pub const CONCURRENCY: usize = 8;
@@ -62,7 +63,7 @@ pub async fn load(
         if cancel.is_cancelled() {
             return Err(RunError::Cancelled);
         }
-        let held = count(engine, table).await?;
+        let held = count(engine, table, written).await?;
         if held != written {
             return Err(RunError::Engine {
                 engine: engine.name.clone(),
@@ -80,8 +81,17 @@ pub async fn load(
 
 /// How many items `table` holds: a consistent `Select=COUNT` Scan, page by page. On Amazon
 /// DynamoDB it reads 4 KB a read unit where the load wrote at most 1 KB a write unit: at most a
-/// quarter as many units as the load.
-pub async fn count(engine: &Engine, table: &str) -> Result<usize, RunError> {
+/// quarter as many units as the load. An engine that counts on past `at_most` items (or pages
+/// on without counting, see [`Paging`]) is stopped.
+pub async fn count(engine: &Engine, table: &str, at_most: usize) -> Result<usize, RunError> {
+    let what = format!("count the items of `{table}`");
+    let at_most = at_most as u64;
+    let mut paging = Paging::new(
+        engine,
+        what.as_str(),
+        at_most.saturating_add(MAX_EMPTY_PAGES),
+    )
+    .with_max_items(at_most);
     let mut held = 0;
     let mut start = None;
     loop {
@@ -91,14 +101,17 @@ pub async fn count(engine: &Engine, table: &str) -> Result<usize, RunError> {
             .table_name(table)
             .select(Select::Count)
             .consistent_read(true)
-            .set_exclusive_start_key(start.take())
+            .set_exclusive_start_key(start.clone())
             .send()
             .await
-            .map_err(|err| run_error(engine, &format!("count the items of `{table}`"), &err))?;
-        held += usize::try_from(page.count()).unwrap_or(0);
-        match page.last_evaluated_key() {
-            Some(key) if !key.is_empty() => start = Some(key.clone()),
-            _ => return Ok(held),
+            .map_err(|err| run_error(engine, &what, &err))?;
+        let counted = usize::try_from(page.count()).unwrap_or(0);
+        held += counted;
+        let next = page.last_evaluated_key().filter(|key| !key.is_empty());
+        paging.page(counted, start.as_ref(), next)?;
+        match next {
+            Some(key) => start = Some(key.clone()),
+            None => return Ok(held),
         }
     }
 }

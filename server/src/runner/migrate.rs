@@ -11,7 +11,8 @@
 //! - every read pattern of NEW is run on the migrated data and compared item for item with
 //!   core's evaluation of NEW over the items read back (the runner's usual comparison).
 //!
-//! Like a run, a verification deletes every table it created, whatever happens.
+//! Like a run, a verification deletes every table it created, whatever happens, and stops at
+//! the engine's conversation limit.
 
 use std::collections::BTreeMap;
 
@@ -33,6 +34,7 @@ use super::load::{Write, write_all};
 use super::plan::CheckKind;
 use super::tables::{self, RunId, TableGuard};
 use crate::engine::Engine;
+use crate::engine::bounds::within;
 
 /// What a verification found.
 #[derive(Debug, Clone, Default, serde::Serialize)]
@@ -127,17 +129,21 @@ pub async fn verify(
     let started = std::time::Instant::now();
     let guard = TableGuard::new(engine);
     let mut verified = Verified::default();
-    let outcome = body(
+    let outcome = within(
         engine,
-        old,
-        new,
-        plan,
-        counts,
-        id,
-        &guard,
-        cancel,
-        emit,
-        &mut verified,
+        "verify the migration",
+        body(
+            engine,
+            old,
+            new,
+            plan,
+            counts,
+            id,
+            &guard,
+            cancel,
+            emit,
+            &mut verified,
+        ),
     )
     .await;
     let cleanup = guard.cleanup().await;

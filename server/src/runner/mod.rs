@@ -67,6 +67,11 @@ pub async fn run(
         tokio::select! {
             result = body => result,
             _ = grace => Err(RunError::Cancelled),
+            // An engine that answers every request in time but never lets the run end
+            // (issue 41): the run stops at the engine's conversation limit and cleans up.
+            () = tokio::time::sleep(engine.timing.conversation) => {
+                Err(crate::engine::bounds::too_long(engine, "run the design"))
+            }
         }
     };
     let cleanup = guard.cleanup().await;

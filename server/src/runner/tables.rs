@@ -28,7 +28,8 @@ use keyplan_core::{KeyAttribute, KeyType, Projection, Table};
 
 use super::error::{RunError, code, run_error};
 use super::{Cleanup, RunEvent};
-use crate::engine::{Engine, Timing, redact};
+use crate::engine::bounds::{MAX_TABLE_PAGES, Paging};
+use crate::engine::{Engine, redact};
 
 /// Every run table's name starts with this; nothing else is ever deleted.
 pub const PREFIX: &str = "keyplan-run-";
@@ -91,8 +92,7 @@ impl std::fmt::Display for RunId {
 /// end.
 #[derive(Debug)]
 pub struct TableGuard {
-    client: Client,
-    timing: Timing,
+    engine: Engine,
     names: Arc<Mutex<Vec<String>>>,
     done: bool,
 }
@@ -100,8 +100,7 @@ pub struct TableGuard {
 impl TableGuard {
     pub fn new(engine: &Engine) -> TableGuard {
         TableGuard {
-            client: engine.client.clone(),
-            timing: engine.timing,
+            engine: engine.clone(),
             names: Arc::new(Mutex::new(Vec::new())),
             done: false,
         }
@@ -124,7 +123,7 @@ impl TableGuard {
     pub async fn cleanup(mut self) -> Cleanup {
         self.done = true;
         let names = std::mem::take(&mut *self.names.lock().unwrap_or_else(|p| p.into_inner()));
-        delete_all(&self.client, names, self.timing.cleanup).await
+        delete_all(&self.engine, names).await
     }
 }
 
@@ -139,10 +138,9 @@ impl Drop for TableGuard {
         }
         match tokio::runtime::Handle::try_current() {
             Ok(handle) => {
-                let client = self.client.clone();
-                let deadline = self.timing.cleanup;
+                let engine = self.engine.clone();
                 handle.spawn(async move {
-                    let cleanup = delete_all(&client, names, deadline).await;
+                    let cleanup = delete_all(&engine, names).await;
                     if !cleanup.failed.is_empty() {
                         tracing::error!("run tables left behind: {:?}", cleanup.failed);
                     }
@@ -154,8 +152,9 @@ impl Drop for TableGuard {
 }
 
 /// Deletes `names`, then lists the engine's tables until none of them is there (deleting again
-/// any that is), for up to `deadline`.
-async fn delete_all(client: &Client, names: Vec<String>, deadline: Duration) -> Cleanup {
+/// any that is), for up to the engine's cleanup deadline.
+async fn delete_all(engine: &Engine, names: Vec<String>) -> Cleanup {
+    let (client, deadline) = (&engine.client, engine.timing.cleanup);
     let mut cleanup = Cleanup::default();
     if names.is_empty() {
         return cleanup;
@@ -173,7 +172,7 @@ async fn delete_all(client: &Client, names: Vec<String>, deadline: Duration) -> 
                 why.insert(name, reason);
             }
         }
-        match list_tables(client).await {
+        match list(engine).await {
             Ok(listed) => {
                 pending.retain(|n| listed.contains(n));
                 for name in &names {
@@ -218,21 +217,26 @@ async fn delete_all(client: &Client, names: Vec<String>, deadline: Duration) -> 
     cleanup
 }
 
-/// Every table name the engine lists, page by page.
-async fn list_tables(client: &Client) -> Result<Vec<String>, String> {
+/// Every table name the engine lists, page by page, at most [`MAX_TABLE_PAGES`] pages.
+pub async fn list(engine: &Engine) -> Result<Vec<String>, RunError> {
+    let what = "list tables";
+    let mut paging = Paging::new(engine, what, MAX_TABLE_PAGES);
     let mut names = Vec::new();
     let mut start: Option<String> = None;
     loop {
-        let out = client
+        let out = engine
+            .client
             .list_tables()
-            .set_exclusive_start_table_name(start.take())
+            .set_exclusive_start_table_name(start.clone())
             .send()
             .await
-            .map_err(|err| redact(&super::error::classify(&err).1))?;
+            .map_err(|e| run_error(engine, what, &e))?;
         names.extend(out.table_names().iter().cloned());
-        match out.last_evaluated_table_name() {
-            Some(next) if names.len() < 1_000_000 => start = Some(next.to_string()),
-            _ => return Ok(names),
+        let next = out.last_evaluated_table_name().map(str::to_string);
+        paging.page(out.table_names().len(), start.as_ref(), next.as_ref())?;
+        match next {
+            Some(next) => start = Some(next),
+            None => return Ok(names),
         }
     }
 }

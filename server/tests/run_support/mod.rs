@@ -31,6 +31,21 @@ pub async fn embedded() -> (Engines, Engine) {
     (engines, engine)
 }
 
+/// dynoxide-rs's own HTTP server on a free loopback port, as another process's engine would
+/// be (`keyplan serve`'s embedded engine has no port): an endpoint engine named `dynoxide`,
+/// its URL, and the token that stops the server when cancelled or dropped.
+pub async fn dynoxide_endpoint() -> (tokio_util::sync::DropGuard, Engine, String) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let db = dynoxide::Database::memory().unwrap();
+    let stop = CancellationToken::new();
+    let shutdown = stop.clone().cancelled_owned();
+    tokio::spawn(dynoxide::server::serve_with_shutdown(
+        listener, db, shutdown,
+    ));
+    (stop.drop_guard(), Engine::endpoint("dynoxide", &url), url)
+}
+
 /// A moto server on a free loopback port, killed on drop.
 #[derive(Debug)]
 pub struct Moto {
@@ -270,7 +285,7 @@ pub async fn create_bystander(engine: &Engine, name: &str) -> Vec<BTreeMap<Strin
 /// How many items `table` holds: the runner's own count after a load (a consistent, paged
 /// `Select=COUNT` scan).
 pub async fn item_count(engine: &Engine, table: &str) -> usize {
-    keyplan_server::runner::load::count(engine, table)
+    keyplan_server::runner::load::count(engine, table, 10_000_000)
         .await
         .expect("count the table's items")
 }

@@ -1,12 +1,13 @@
 //! The DynamoDB engines a run can use, by name: the emulator embedded in this process, and the
 //! endpoints the server was started with (`--endpoint NAME=URL`, `--endpoint aws`).
 //!
-//! Every engine is reached the same way, through `aws-sdk-dynamodb` over HTTP: the embedded
-//! dynoxide-rs engine listens on 127.0.0.1 on a random port inside this process, so the runner
-//! has one code path. A browser picks an engine by name; nothing here takes a URL from a
-//! request. AWS itself is only registered when the operator passed `--allow-aws`, and only
-//! AWS uses the standard credential chain: local engines get dummy static credentials and
-//! region us-east-1, so a run can never sign a request to a local engine with real keys.
+//! Every engine is reached the same way, through `aws-sdk-dynamodb`, so the runner has one code
+//! path: the embedded dynoxide-rs engine through an in-process connector and no socket
+//! ([`embedded`]), the others over HTTP. Every client reads answers through the bounds of
+//! [`bounds`]. A browser picks an engine by name; nothing here takes a URL from a request.
+//! AWS itself is only registered when the operator passed `--allow-aws`, and only AWS uses the
+//! standard credential chain: local engines get dummy static credentials and region
+//! us-east-1, so a run can never sign a request to a local engine with real keys.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -18,7 +19,11 @@ use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::config::timeout::TimeoutConfig;
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 pub use keyplan_core::run::EngineInfo;
-use tokio_util::sync::CancellationToken;
+
+pub mod bounds;
+pub mod embedded;
+
+pub use embedded::EmbeddedEngine;
 
 /// The name of the engine embedded in the server process.
 pub const EMBEDDED: &str = "embedded";
@@ -45,6 +50,9 @@ pub struct Timing {
     pub cancel_grace: Duration,
     /// Deleting the run's tables until the engine no longer lists them.
     pub cleanup: Duration,
+    /// One whole conversation: a run, a verification, the import of one table, a listing of
+    /// the tables with their item counts (issue 41: an engine that drips pages forever).
+    pub conversation: Duration,
 }
 
 impl Timing {
@@ -57,11 +65,13 @@ impl Timing {
             create: Duration::from_secs(60),
             cancel_grace: Duration::from_secs(10),
             cleanup: Duration::from_secs(60),
+            conversation: Duration::from_secs(30 * 60),
         };
         match kind {
             EngineKind::Aws => Timing {
                 create: Duration::from_secs(300),
                 cleanup: Duration::from_secs(300),
+                conversation: Duration::from_secs(60 * 60),
                 ..local
             },
             _ => local,
@@ -95,8 +105,8 @@ pub fn redact(text: &str) -> String {
 /// Where an engine lives.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EngineKind {
-    /// dynoxide-rs inside this process, on the loopback port it listens on.
-    Embedded { url: String },
+    /// dynoxide-rs inside this process, reached without a socket.
+    Embedded,
     /// Any DynamoDB-compatible endpoint: DynamoDB Local, LocalStack, moto.
     Endpoint { url: String },
     /// Amazon DynamoDB, with the standard credential chain.
@@ -104,11 +114,10 @@ pub enum EngineKind {
 }
 
 impl EngineKind {
-    /// What the engine is, for listings and messages. The embedded engine's port is an
-    /// internal detail and is not shown.
+    /// What the engine is, for listings and messages.
     pub fn describe(&self) -> String {
         match self {
-            EngineKind::Embedded { .. } => "dynoxide-rs (embedded)".to_string(),
+            EngineKind::Embedded => "dynoxide-rs (embedded)".to_string(),
             EngineKind::Endpoint { url } => redact(url),
             EngineKind::Aws => "Amazon DynamoDB (standard credential chain)".to_string(),
         }
@@ -126,8 +135,11 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// A local engine (embedded or an endpoint) at `url`, with its kind's limits.
-    pub fn local(name: &str, kind: EngineKind, url: &str) -> Engine {
+    /// An endpoint engine at `url`.
+    pub fn endpoint(name: &str, url: &str) -> Engine {
+        let kind = EngineKind::Endpoint {
+            url: url.to_string(),
+        };
         let timing = Timing::for_kind(&kind);
         Engine {
             name: name.to_string(),
@@ -137,26 +149,31 @@ impl Engine {
         }
     }
 
-    /// An endpoint engine at `url`.
-    pub fn endpoint(name: &str, url: &str) -> Engine {
-        Engine::local(
-            name,
-            EngineKind::Endpoint {
-                url: url.to_string(),
-            },
-            url,
-        )
+    /// The embedded engine `embedded`, reached in-process.
+    pub fn embedded(embedded: &EmbeddedEngine) -> Engine {
+        let timing = Timing::for_kind(&EngineKind::Embedded);
+        let config = local_config(embedded::ADDRESS, &timing)
+            .http_client(embedded.http_client())
+            .build();
+        Engine {
+            name: EMBEDDED.to_string(),
+            kind: EngineKind::Embedded,
+            client: Client::from_conf(config),
+            timing,
+        }
     }
 
-    /// The same engine with other limits (tests use short ones). Only for local engines:
-    /// the client is rebuilt for the URL.
+    /// The same engine with other limits (tests use short ones): the client keeps its
+    /// configuration with the timeouts of `timing`.
     pub fn with_timing(self, timing: Timing) -> Engine {
-        let url = match &self.kind {
-            EngineKind::Embedded { url } | EngineKind::Endpoint { url } => url.clone(),
-            EngineKind::Aws => return Engine { timing, ..self },
-        };
+        let config = self
+            .client
+            .config()
+            .to_builder()
+            .timeout_config(timeouts(&timing))
+            .build();
         Engine {
-            client: local_client_with(&url, &timing),
+            client: Client::from_conf(config),
             timing,
             ..self
         }
@@ -247,20 +264,15 @@ pub fn check_url(url: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// A client for a local engine: dummy static credentials, us-east-1, and the connect timeout
-/// that makes an unreachable engine fail fast.
-pub fn local_client(url: &str) -> Client {
-    local_client_with(
-        url,
-        &Timing::for_kind(&EngineKind::Endpoint {
-            url: url.to_string(),
-        }),
-    )
-}
-
 /// A local engine's client with the request timeouts of `timing`.
 pub fn local_client_with(url: &str, timing: &Timing) -> Client {
-    let config = aws_sdk_dynamodb::Config::builder()
+    Client::from_conf(local_config(url, timing).build())
+}
+
+/// A local engine's configuration: dummy static credentials, us-east-1, the timeouts of
+/// `timing`, three attempts, and the answer limit.
+fn local_config(url: &str, timing: &Timing) -> aws_sdk_dynamodb::config::Builder {
+    let builder = aws_sdk_dynamodb::Config::builder()
         .behavior_version(BehaviorVersion::latest())
         .endpoint_url(url)
         .region(Region::new("us-east-1"))
@@ -268,9 +280,8 @@ pub fn local_client_with(url: &str, timing: &Timing) -> Client {
             "keyplan", "keyplan", None, None, "keyplan",
         ))
         .timeout_config(timeouts(timing))
-        .retry_config(RetryConfig::standard().with_max_attempts(3))
-        .build();
-    Client::from_conf(config)
+        .retry_config(RetryConfig::standard().with_max_attempts(3));
+    bounds::bounded(builder)
 }
 
 /// A client for Amazon DynamoDB, from the standard chain (environment, profile, SSO, IMDS).
@@ -279,7 +290,8 @@ pub async fn aws_client() -> Client {
         .timeout_config(timeouts(&Timing::for_kind(&EngineKind::Aws)))
         .load()
         .await;
-    Client::new(&shared)
+    let builder = aws_sdk_dynamodb::config::Builder::from(&shared);
+    Client::from_conf(bounds::bounded(builder).build())
 }
 
 fn timeouts(timing: &Timing) -> TimeoutConfig {
@@ -290,85 +302,11 @@ fn timeouts(timing: &Timing) -> TimeoutConfig {
         .build()
 }
 
-/// The dynoxide-rs engine serving on a loopback port of this process. Dropping it stops the
-/// server.
-pub struct EmbeddedEngine {
-    pub url: String,
-    stop: CancellationToken,
-    /// The engine's database, for [`EmbeddedEngine::compact_if_empty`].
-    db: dynoxide::Database,
-}
-
-impl EmbeddedEngine {
-    /// Starts an in-memory engine on 127.0.0.1 on a random port. Needs a Tokio runtime.
-    pub async fn start() -> Result<EmbeddedEngine, EngineError> {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .map_err(|e| EngineError::EmbeddedStart(e.to_string()))?;
-        let addr = listener
-            .local_addr()
-            .map_err(|e| EngineError::EmbeddedStart(e.to_string()))?;
-        let db =
-            dynoxide::Database::memory().map_err(|e| EngineError::EmbeddedStart(e.to_string()))?;
-        let stop = CancellationToken::new();
-        let shutdown = stop.clone().cancelled_owned();
-        let served = db.clone();
-        tokio::spawn(async move {
-            if let Err(e) = dynoxide::server::serve_with_shutdown(listener, served, shutdown).await
-            {
-                tracing::error!("embedded engine stopped: {e}");
-            }
-        });
-        // For operators and scripts/soak (RUST_LOG=keyplan_server::engine=debug), never shown
-        // to a browser.
-        tracing::debug!("embedded engine listening on http://{addr}");
-        Ok(EmbeddedEngine {
-            url: format!("http://{addr}"),
-            stop,
-            db,
-        })
-    }
-
-    /// Gives the memory of deleted tables back when the engine holds no table. The in-memory
-    /// SQLite database keeps a deleted table's pages on its free list, so without this a
-    /// server kept the few hundred MB its largest runs had written (issue 13). `VACUUM` of an
-    /// empty database is quick; with tables present it would copy them all while holding the
-    /// engine's lock, so then nothing is done and the run that leaves it empty compacts it.
-    /// Blocking: call it off the async threads.
-    pub fn compact_if_empty(&self) -> Result<bool, String> {
-        let tables = self
-            .db
-            .list_tables(dynoxide::actions::list_tables::ListTablesRequest::default())
-            .map_err(|e| e.to_string())?;
-        if !tables.table_names.is_empty() {
-            return Ok(false);
-        }
-        self.db.vacuum().map_err(|e| e.to_string())?;
-        Ok(true)
-    }
-}
-
-impl std::fmt::Debug for EmbeddedEngine {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("EmbeddedEngine")
-            .field("url", &self.url)
-            .finish_non_exhaustive()
-    }
-}
-
-impl Drop for EmbeddedEngine {
-    fn drop(&mut self) {
-        self.stop.cancel();
-    }
-}
-
 /// The engines a server or a CLI run may use, by name. Cheap to clone.
 #[derive(Debug, Clone, Default)]
 pub struct Engines {
     engines: Arc<BTreeMap<String, Engine>>,
     default: Option<String>,
-    /// Keeps the embedded engine alive as long as any clone of the registry.
-    embedded: Option<Arc<EmbeddedEngine>>,
 }
 
 /// How to build the registry.
@@ -396,20 +334,11 @@ impl Engines {
         }
         let mut engines = BTreeMap::new();
         let mut order = Vec::new();
-        let embedded = if config.embedded {
-            let engine = EmbeddedEngine::start().await?;
-            let kind = EngineKind::Embedded {
-                url: engine.url.clone(),
-            };
-            engines.insert(
-                EMBEDDED.to_string(),
-                Engine::local(EMBEDDED, kind, &engine.url),
-            );
+        if config.embedded {
+            let engine = EmbeddedEngine::start()?;
+            engines.insert(EMBEDDED.to_string(), Engine::embedded(&engine));
             order.push(EMBEDDED.to_string());
-            Some(Arc::new(engine))
-        } else {
-            None
-        };
+        }
         for endpoint in parsed {
             let engine = match endpoint {
                 EndpointArg::Aws => Engine {
@@ -434,21 +363,7 @@ impl Engines {
         Ok(Engines {
             engines: Arc::new(engines),
             default: order.into_iter().next(),
-            embedded,
         })
-    }
-
-    /// Compacts the embedded engine when it holds no table (see
-    /// [`EmbeddedEngine::compact_if_empty`]); for after a run has deleted its tables.
-    pub async fn compact_embedded(&self) {
-        let Some(embedded) = self.embedded.clone() else {
-            return;
-        };
-        match tokio::task::spawn_blocking(move || embedded.compact_if_empty()).await {
-            Ok(Ok(compacted)) => tracing::debug!(compacted, "embedded engine after a run"),
-            Ok(Err(e)) => tracing::warn!("could not compact the embedded engine: {e}"),
-            Err(e) => tracing::warn!("could not compact the embedded engine: {e}"),
-        }
     }
 
     /// The engine called `name`, or the default one for `None`.
@@ -472,7 +387,7 @@ impl Engines {
             .map(|e| EngineInfo {
                 name: e.name.clone(),
                 kind: match e.kind {
-                    EngineKind::Embedded { .. } => "embedded",
+                    EngineKind::Embedded => "embedded",
                     EngineKind::Endpoint { .. } => "endpoint",
                     EngineKind::Aws => "aws",
                 }
@@ -562,53 +477,6 @@ mod tests {
         };
         let err = Engines::start(&config).await.unwrap_err();
         assert_eq!(err, EngineError::AwsNotAllowed);
-    }
-
-    fn request<T: serde::de::DeserializeOwned>(json: serde_json::Value) -> T {
-        serde_json::from_value(json).unwrap()
-    }
-
-    // issue 13: a server kept the memory of every deleted run table (about 300 MB after 16
-    // maximal runs): the in-memory database kept the pages on its free list.
-    #[tokio::test]
-    async fn the_embedded_engine_gives_deleted_tables_memory_back_once_it_holds_no_table() {
-        let engine = EmbeddedEngine::start().await.unwrap();
-        let db = &engine.db;
-        for name in ["kept", "big"] {
-            db.create_table(request(serde_json::json!({
-                "TableName": name,
-                "KeySchema": [{ "AttributeName": "pk", "KeyType": "HASH" }],
-                "AttributeDefinitions": [{ "AttributeName": "pk", "AttributeType": "S" }],
-                "BillingMode": "PAY_PER_REQUEST",
-            })))
-            .unwrap();
-        }
-        for i in 0..2_000 {
-            db.put_item(request(serde_json::json!({
-                "TableName": "big",
-                "Item": { "pk": { "S": format!("item-{i}") }, "data": { "S": "x".repeat(1_000) } },
-            })))
-            .unwrap();
-        }
-        let size = || db.database_info().unwrap().size_bytes;
-        let full = size();
-        assert!(full > 2_000_000, "{full}");
-
-        db.delete_table(request(serde_json::json!({ "TableName": "big" })))
-            .unwrap();
-        assert!(
-            !engine.compact_if_empty().unwrap(),
-            "a table is still there"
-        );
-        assert!(
-            size() >= full,
-            "nothing is compacted while a table is there"
-        );
-
-        db.delete_table(request(serde_json::json!({ "TableName": "kept" })))
-            .unwrap();
-        assert!(engine.compact_if_empty().unwrap());
-        assert!(size() < full / 10, "{} of {full} bytes kept", size());
     }
 
     #[tokio::test]
