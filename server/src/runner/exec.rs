@@ -388,7 +388,8 @@ async fn send_writes(
                     if let RunError::Engine { detail, .. } | RunError::Refused { detail, .. } =
                         &mut err
                     {
-                        detail.push_str(&format!(" (reasons: {})", codes.join(", ")));
+                        let codes = super::error::escape_controls(&codes.join(", "));
+                        detail.push_str(&format!(" (reasons: {codes})"));
                     }
                 }
                 err
