@@ -643,6 +643,22 @@ fn was(old: &Entity, new: &Entity, attributes: &[&str]) -> String {
         .join("; ")
 }
 
+impl Step {
+    /// Whether the step's figures are too large to count (see [`MigrationPlan::too_large`]).
+    pub fn too_large(&self) -> bool {
+        self.items.is_none() && self.units.starts_with(sizes::TOO_LARGE)
+    }
+
+    /// The step's items in words: `1,200,000`, `too large` or `unknown`.
+    pub fn items_text(&self) -> String {
+        match self.items {
+            Some(n) => thousands(n),
+            None if self.too_large() => "too large".to_string(),
+            None => "unknown".to_string(),
+        }
+    }
+}
+
 impl MigrationPlan {
     /// The plan as text: one numbered step a paragraph, then the totals.
     pub fn text(&self) -> String {
@@ -655,11 +671,7 @@ impl MigrationPlan {
             let (phase, kind) = (s.phase.name(), s.kind.name());
             let _ = writeln!(out, "{}. [{phase}, {kind}] {}", i + 1, s.action);
             let _ = writeln!(out, "   why: {}", s.why);
-            let items = match s.items {
-                Some(n) => thousands(n),
-                None if s.units.starts_with(sizes::TOO_LARGE) => "too large".to_string(),
-                None => "unknown".to_string(),
-            };
+            let items = s.items_text();
             let _ = writeln!(
                 out,
                 "   items: {items}, {} RRU, {} WRU, ${:.4}, {}",
