@@ -35,6 +35,7 @@
 //! | KP026 | warning  | in a multi-tenant table, a GSI whose partition key lacks the tenant |
 //! | KP028 | error    | a read pattern that asks an order its index cannot give (no sort key, or one item) |
 //! | KP029 | error    | an item collection over 10 GB in a table with an LSI, from the entities' volumes (warning past half) |
+//! | KP030 | error    | a name or key template holding a line break, control character or direction mark (issue 41) |
 
 use std::collections::{HashMap, HashSet};
 
@@ -48,8 +49,10 @@ use crate::template::KeyTemplate;
 mod capacity;
 mod filters;
 mod guidance;
+mod hidden;
 
 pub use filters::{FilterRead, filter_reads};
+pub(crate) use hidden::first_hidden_character;
 
 /// Every finding for `design`, in design order.
 pub fn findings(design: &Design, verdicts: &[Verdict]) -> Vec<Finding> {
@@ -82,8 +85,9 @@ pub(crate) fn findings_of(
 type Check = fn(&Prepared<'_>, &[Verdict], &[FilterRead], &mut Findings);
 
 /// Every check, in the order of their findings.
-const CHECKS: [Check; 9] = [
+const CHECKS: [Check; 10] = [
     |prepared, _, _, out| names(prepared.design, out),
+    |prepared, _, _, out| hidden::hidden_characters(prepared.design, out),
     |prepared, _, _, out| {
         for (t, table) in prepared.tables.iter().enumerate() {
             tables(table.table, out);
@@ -105,7 +109,7 @@ const CHECKS: [Check; 9] = [
 ];
 
 /// [`CHECKS`] up to the patterns' own: the first of the halves [`findings_of`] runs at once.
-const FIRST_HALF: usize = 4;
+const FIRST_HALF: usize = 5;
 
 /// The findings of `checks`, run one after the other.
 fn run_checks(
@@ -125,13 +129,7 @@ struct Findings(Vec<Finding>);
 
 impl Findings {
     fn push(&mut self, code: &'static str, severity: Severity, place: Place, message: String) {
-        self.0.push(Finding {
-            code,
-            severity,
-            message,
-            place,
-            fix: None,
-        });
+        self.push_fix(code, severity, place, message, None);
     }
 
     /// Like [`Findings::push`], with a quick fix.
@@ -143,6 +141,13 @@ impl Findings {
         message: String,
         fix: Option<Fix>,
     ) {
+        // A message quotes names, which may hold what a terminal acts on (`\x1b[2J`) or a line
+        // break: shown by name instead (issue 41).
+        let message = if crate::text::first_hidden(&message).is_some() {
+            crate::text::visible(&message)
+        } else {
+            message
+        };
         self.0.push(Finding {
             code,
             severity,

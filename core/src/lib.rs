@@ -39,6 +39,7 @@ pub mod share;
 pub mod simulate;
 pub mod size;
 pub mod template;
+pub mod text;
 
 pub use analysis::{
     Analysis, Finding, Fix, Operation, Place, Severity, Suggestion, SuggestionKind, Verdict,

@@ -125,6 +125,29 @@ fn check_exits_1_and_explains_when_a_read_needs_a_scan() {
     assert!(text.contains("suggestion:"), "{text}");
 }
 
+// issue 41: `keyplan check` exited 0 on a design whose key template held U+2028, which
+// ended a comment of the migration program keyplan wrote from it.
+#[test]
+fn check_exits_1_naming_a_line_separator_in_a_key_template() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut hostile = design(false);
+    hostile.entities[0]
+        .keys
+        .insert("SK".to_string(), "PROFILE\u{2028}import os".into());
+    let file = write_design(dir.path(), "hostile.keyplan.json", &hostile);
+    let out = keyplan(&["check", file.to_str().expect("utf-8 path")]);
+    exits(&out, 1);
+    let text = stdout(&out);
+    assert!(text.contains("KP030"), "{text}");
+    assert!(
+        text.contains("key template `PROFILEU+2028import os` holds U+2028"),
+        "{text}"
+    );
+    // The key condition shows the template too: by name, not as a line break in the terminal.
+    assert!(!text.contains('\u{2028}'), "{text:?}");
+    assert!(text.contains("PROFILEU+2028import os]"), "{text}");
+}
+
 #[test]
 fn check_exits_2_naming_the_file_line_and_column_of_a_broken_file() {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -106,10 +106,22 @@ fn programs(
     dir: &Path,
     cases: &[(&str, Design, MigrationPlan)],
 ) -> Option<Vec<Program>> {
-    let old = order_example();
+    programs_from(language, dir, &order_example(), cases, |text| text)
+}
+
+/// [`programs`] of migrations from `old`, each program's text passed through `edit` first.
+fn programs_from(
+    language: Language,
+    dir: &Path,
+    old: &Design,
+    cases: &[(&str, Design, MigrationPlan)],
+    edit: impl Fn(String) -> String,
+) -> Option<Vec<Program>> {
+    let old = old.clone();
     let mut sources = Vec::new();
     for (i, (what, new, plan)) in cases.iter().enumerate() {
         let text = generate(&old, new, plan, language).unwrap_or_else(|e| panic!("{what}: {e}"));
+        let text = edit(text);
         let path = dir.join(format!("migrate{i}.{}", language.extension()));
         std::fs::write(&path, text).expect("write the program");
         sources.push(path);
@@ -733,4 +745,168 @@ fn the_cli_writes_the_migration_program() {
         String::from_utf8_lossy(&refused.stderr).contains("typescript or python"),
         "{refused:?}"
     );
+}
+
+/// Issue 41's tables: `events`, rebuilt for an LSI (so the role `events@new`), and `events-new`,
+/// whose entity is re-keyed in place: OLD, and NEW with its plan.
+fn events_migration() -> (Design, Vec<(&'static str, Design, MigrationPlan)>) {
+    use keyplan_core::model::{AttrType, Attribute, Entity, KeyAttribute, KeyType, Lsi, Table};
+    let mut old = Design::new("events");
+    for table in ["events", "events-new"] {
+        old.tables.push(Table::new(
+            table.into(),
+            KeyAttribute::new("PK", KeyType::S),
+            Some(KeyAttribute::new("SK", KeyType::S)),
+        ));
+    }
+    for (entity, table, pk) in [
+        ("Event", "events", "EVENT#{id}"),
+        ("Archived", "events-new", "A#{id}"),
+    ] {
+        old.entities.push(Entity {
+            name: entity.into(),
+            table: table.into(),
+            description: String::new(),
+            attributes: vec![
+                Attribute::new("id", AttrType::S),
+                Attribute::new("at", AttrType::S),
+            ],
+            keys: [
+                ("PK".to_string(), pk.into()),
+                ("SK".to_string(), "META".into()),
+            ]
+            .into_iter()
+            .collect(),
+            volume: None,
+        });
+    }
+    let mut new = old.clone();
+    new.tables[0].lsis.push(Lsi {
+        name: "ByTime".into(),
+        sort_key: KeyAttribute::new("at", KeyType::S),
+        projection: keyplan_core::model::Projection::All,
+    });
+    new.entities[1]
+        .keys
+        .insert("PK".into(), "ARCHIVED#{id}".into());
+    let plan = plan(&old, &new, &PlanConfig::default());
+    assert_eq!(
+        roles(&old, &new, &plan).expect("roles"),
+        ["events", "events-new", "events@new"]
+    );
+    (
+        old,
+        vec![("events rebuilt, events-new re-keyed", new, plan)],
+    )
+}
+
+/// `program` run with only `variables` naming tables, against an endpoint nothing listens on.
+fn run_with_variables(program: &Program, variables: &[(&str, &str)]) -> (i32, String) {
+    let mut command = Command::new(&program.command);
+    command
+        .current_dir(&program.dir)
+        .arg(&program.file)
+        .args(["--endpoint", "http://127.0.0.1:9", "--dry-run"])
+        .env("AWS_ACCESS_KEY_ID", "test")
+        .env("AWS_SECRET_ACCESS_KEY", "test")
+        .env("AWS_REGION", "us-east-1");
+    for (name, _) in std::env::vars() {
+        if name.starts_with("KEYPLAN_TABLE_") {
+            command.env_remove(name);
+        }
+    }
+    command.envs(variables.iter().copied());
+    let output = command.output().expect("the program starts");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (output.status.code().unwrap_or(-1), text)
+}
+
+/// Issue 41, item 6: `events-new` and `events@new` both read KEYPLAN_TABLE_EVENTS_NEW, so one
+/// variable gave the live `events-new` table to the rebuild's copy too. Given that variable
+/// alone, the program now refuses: neither role reads it.
+fn two_roles_never_share_a_variable(language: Language) {
+    let dir = work_dir();
+    let (old, cases) = events_migration();
+    let Some(programs) = programs_from(language, dir.path(), &old, &cases, |t| t) else {
+        return;
+    };
+    let (code, output) = run_with_variables(
+        &programs[0],
+        &[
+            ("KEYPLAN_TABLE_EVENTS", "events-live"),
+            ("KEYPLAN_TABLE_EVENTS_NEW", "events-new"),
+        ],
+    );
+    assert_eq!(code, 2, "{output}");
+    assert!(
+        output.contains(
+            "refusing to start: no table given for events-new (--table events-new=NAME or KEYPLAN_TABLE_EVENTS_DASH_NEW), events@new (--table events@new=NAME or KEYPLAN_TABLE_EVENTS_AT_NEW)"
+        ),
+        "{output}"
+    );
+}
+
+// issue 41: the Python program reads each role from a variable of its own.
+#[test]
+fn two_roles_never_share_a_variable_in_python() {
+    two_roles_never_share_a_variable(Language::Python);
+}
+
+// issue 41: the TypeScript program reads each role from a variable of its own.
+#[test]
+fn two_roles_never_share_a_variable_in_typescript() {
+    two_roles_never_share_a_variable(Language::TypeScript);
+}
+
+/// Issue 41, item 6: a program whose roles would share a variable (its data edited so that
+/// `events@new` reads `events-new`'s) refuses to start, whatever the environment holds.
+fn a_program_whose_roles_share_a_variable_refuses_to_start(language: Language) {
+    let dir = work_dir();
+    let (old, cases) = events_migration();
+    let ambiguous = |text: String| {
+        let at = text
+            .find("'KEYPLAN_TABLE_EVENTS_AT_NEW'")
+            .or_else(|| text.find("\"KEYPLAN_TABLE_EVENTS_AT_NEW\""));
+        assert!(
+            at.is_some(),
+            "the program names no variable for events@new:\n{text}"
+        );
+        text.replace(
+            "KEYPLAN_TABLE_EVENTS_AT_NEW",
+            "KEYPLAN_TABLE_EVENTS_DASH_NEW",
+        )
+    };
+    let Some(programs) = programs_from(language, dir.path(), &old, &cases, ambiguous) else {
+        return;
+    };
+    let (code, output) = run_with_variables(
+        &programs[0],
+        &[
+            ("KEYPLAN_TABLE_EVENTS", "events-live"),
+            ("KEYPLAN_TABLE_EVENTS_DASH_NEW", "events-new"),
+        ],
+    );
+    assert_eq!(code, 2, "{output}");
+    assert!(
+        output.contains(
+            "refusing to start: the roles events-new and events@new both read KEYPLAN_TABLE_EVENTS_DASH_NEW"
+        ),
+        "{output}"
+    );
+}
+
+// issue 41: the Python program checks its variables are one per role before anything else.
+#[test]
+fn a_python_program_whose_roles_share_a_variable_refuses_to_start() {
+    a_program_whose_roles_share_a_variable_refuses_to_start(Language::Python);
+}
+
+// issue 41: the TypeScript program checks its variables are one per role before anything else.
+#[test]
+fn a_typescript_program_whose_roles_share_a_variable_refuses_to_start() {
+    a_program_whose_roles_share_a_variable_refuses_to_start(Language::TypeScript);
 }

@@ -393,12 +393,21 @@ fn truncate(s: &str, max_bytes: usize) -> String {
 }
 
 pub fn json(design: &Design) -> String {
-    let mut text = serde_json::to_string_pretty(&template(design))
+    let mut text = names::json_pretty(&template(design))
         .unwrap_or_else(|e| unreachable!("a template always serialises: {e}"));
     text.push('\n');
     text
 }
 
+/// The template in YAML; refused for a design with a hidden character in a name (KP030): the
+/// YAML writer would put a name holding a line break in a block scalar, one line of the file per
+/// line of the name, where no other export writes a line the design made (issue 41).
 pub fn yaml(design: &Design) -> Result<String, ExportError> {
+    if let Some(why) = crate::findings::first_hidden_character(design) {
+        return Err(ExportError::HiddenCharacter(
+            why,
+            super::Target::CloudFormationYaml,
+        ));
+    }
     serde_norway::to_string(&template(design)).map_err(|e| ExportError::Yaml(e.to_string()))
 }

@@ -10,6 +10,7 @@ use serde::Serialize;
 use crate::export::cloudformation::{
     self, AttributeDefinition, IndexSpec, KeySchemaElement, Throughput,
 };
+use crate::export::names;
 use crate::model::{Design, Table};
 
 #[derive(Debug, Serialize)]
@@ -56,8 +57,8 @@ fn input(table: &Table) -> CreateTableInput {
 pub fn create_table(design: &Design) -> String {
     let inputs: Vec<CreateTableInput> = design.tables.iter().map(input).collect();
     let text = match inputs.as_slice() {
-        [one] => serde_json::to_string_pretty(one),
-        _ => serde_json::to_string_pretty(&inputs),
+        [one] => names::json_pretty(one),
+        _ => names::json_pretty(&inputs),
     };
     let mut text = text.unwrap_or_else(|e| unreachable!("CreateTable input serialises: {e}"));
     text.push('\n');

@@ -11,7 +11,7 @@ use std::fmt::Write;
 use crate::analysis::{KeyCondition, Severity, Verdict, analyze};
 use crate::cost::{self, CostConfig};
 use crate::eval::ItemStore;
-use crate::export::names::{md_cell, one_line, push_md_cell};
+use crate::export::names::{md_cell, md_code, one_line, push_md_cell, push_md_code};
 use crate::model::{AccessPattern, Billing, Design, Projection, Table};
 use crate::pricing::{dollars, grouped};
 
@@ -54,7 +54,7 @@ fn table_section(out: &mut String, design: &Design, table: &Table) {
     };
     let _ = writeln!(out, "Billing: {billing}.");
     if let Some(ttl) = &table.ttl_attribute {
-        let _ = writeln!(out, "Time to live: `{}`.", ttl.replace('`', "'"));
+        let _ = writeln!(out, "Time to live: `{}`.", md_code(ttl));
     }
     out.push_str(
         "\n| Index | Kind | Partition key | Sort key | Projection |\n|---|---|---|---|---|\n",
@@ -99,25 +99,13 @@ fn table_section(out: &mut String, design: &Design, table: &Table) {
             match entity.key_template(c) {
                 Some(t) => {
                     out.push('`');
-                    push_code_cell(out, t.source());
+                    push_md_code(out, t.source());
                     out.push('`');
                 }
                 None => out.push('-'),
             }
         }
         out.push_str(" |\n");
-    }
-}
-
-/// A template's text inside a code span of a table cell: a backtick (which would end the
-/// span) becomes `'`, a pipe (which would end the cell) `\|`.
-fn push_code_cell(out: &mut String, text: &str) {
-    for c in text.chars() {
-        match c {
-            '`' => out.push('\''),
-            '|' => out.push_str("\\|"),
-            c => out.push(c),
-        }
     }
 }
 
@@ -184,7 +172,8 @@ pub fn markdown(design: &Design) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# {}\n", one_line(&design.name));
     if !design.description.is_empty() {
-        let _ = writeln!(out, "{}\n", design.description.trim());
+        // One paragraph: a line of its own would be raw Markdown (issue 41).
+        let _ = writeln!(out, "{}\n", md_cell(design.description.trim()));
     }
     let (covered, reads) = analysis.coverage();
     let _ = writeln!(
@@ -301,7 +290,7 @@ pub fn markdown(design: &Design) -> String {
                 let _ = writeln!(
                     out,
                     "- `{}` ({}): {:.0} RCU/s, {:.0} WCU/s; {} shards would spread it",
-                    p.partition.replace('`', "'"),
+                    md_code(&p.partition),
                     one_line(&p.template),
                     p.read_units_per_second,
                     p.write_units_per_second,

@@ -204,6 +204,9 @@ pub enum ExportError {
     NoTables(Target),
     #[error("could not write YAML: {0}")]
     Yaml(String),
+    /// A name holding a character the format cannot hold escaped (KP030, issue 41).
+    #[error("{1} cannot hold it (KP030): {0}")]
+    HiddenCharacter(String, Target),
 }
 
 /// Exports `design` as `format`.

@@ -4,8 +4,20 @@
 //!
 //! Every identifier returned here is valid in its language: ASCII letters, digits and `_`,
 //! never starting with a digit, never empty, never a reserved word.
+//!
+//! Architecture Invariant (issue 41): design text reaches generated text only through a function
+//! here, one per target language or format: a string literal with every quote, backslash and
+//! [hidden character](crate::text::is_hidden) escaped, a Markdown cell or XML text with them
+//! replaced, or a one-line comment body of printable characters. No design can end a literal,
+//! a comment or a line of the program that holds it.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
+use std::io;
+
+use serde_json::ser::{Formatter, PrettyFormatter};
+
+use crate::text::{is_hidden, shown};
 
 pub use crate::casing::{camel, kebab, pascal, screaming, snake};
 
@@ -268,7 +280,7 @@ pub fn ts_str(s: &str) -> String {
             '\r' => out.push_str("\\r"),
             '\u{2028}' => out.push_str("\\u2028"),
             '\u{2029}' => out.push_str("\\u2029"),
-            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c if is_hidden(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
             c => out.push(c),
         }
     }
@@ -287,7 +299,7 @@ pub fn ts_template_text(s: &str) -> String {
             '$' if chars.peek() == Some(&'{') => out.push_str("\\$"),
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
-            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c if is_hidden(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
             c => out.push(c),
         }
     }
@@ -315,7 +327,7 @@ fn push_quoted_body(out: &mut String, s: &str, control: &dyn Fn(u32) -> String, 
             '\t' => out.push_str("\\t"),
             '{' if braces => out.push_str("{{"),
             '}' if braces => out.push_str("}}"),
-            c if c.is_control() => out.push_str(&control(c as u32)),
+            c if is_hidden(c) => out.push_str(&control(c as u32)),
             c => out.push(c),
         }
     }
@@ -339,6 +351,30 @@ pub fn py_str(s: &str) -> String {
     double_quoted(s, |n| format!("\\u{n:04x}"))
 }
 
+/// A Python expression for the string `s` with no backslash, quote, brace or `#`, for an
+/// f-string expression (which can hold none of them before Python 3.12): single-quoted runs of
+/// the other printable characters, each of those and each hidden character as `chr(N)`, joined
+/// by `+`: `'user' + chr(10) + 'id'`.
+pub fn py_expr_str(s: &str) -> String {
+    let mut pieces: Vec<String> = Vec::new();
+    let mut run = String::new();
+    for c in s.chars() {
+        if matches!(c, '\'' | '"' | '\\' | '{' | '}' | '#') || is_hidden(c) {
+            if !run.is_empty() {
+                pieces.push(format!("'{run}'"));
+                run.clear();
+            }
+            pieces.push(format!("chr({})", c as u32));
+        } else {
+            run.push(c);
+        }
+    }
+    if !run.is_empty() || pieces.is_empty() {
+        pieces.push(format!("'{run}'"));
+    }
+    pieces.join(" + ")
+}
+
 /// A double-quoted Rust string literal.
 pub fn rs_str(s: &str) -> String {
     double_quoted(s, |n| format!("\\u{{{n:x}}}"))
@@ -351,7 +387,85 @@ pub fn hcl_str(s: &str) -> String {
     })
 }
 
-/// Text for a Markdown table cell: no pipes, no line breaks.
+/// `value` as indented JSON, as `serde_json::to_string_pretty` writes it but with every hidden
+/// character escaped (`\u2028`): JSON allows U+2028, NEL and direction marks raw in a string,
+/// where an editor or a JavaScript reader ends a line or reorders the text.
+pub fn json_pretty<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, serde_json::Error> {
+    let mut out = Vec::with_capacity(256);
+    let mut serializer =
+        serde_json::Serializer::with_formatter(&mut out, HiddenEscaped(PrettyFormatter::new()));
+    value.serialize(&mut serializer)?;
+    // serde_json writes UTF-8 only, and the escapes below are ASCII.
+    Ok(String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into()))
+}
+
+/// serde_json's pretty layout, with [`is_hidden`] characters escaped in strings.
+struct HiddenEscaped<'a>(PrettyFormatter<'a>);
+
+impl Formatter for HiddenEscaped<'_> {
+    fn write_string_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        let mut from = 0;
+        for (at, c) in fragment.char_indices() {
+            if is_hidden(c) {
+                writer.write_all(&fragment.as_bytes()[from..at])?;
+                write!(writer, "\\u{:04x}", c as u32)?;
+                from = at + c.len_utf8();
+            }
+        }
+        writer.write_all(&fragment.as_bytes()[from..])
+    }
+
+    fn begin_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.begin_array(w)
+    }
+
+    fn end_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.end_array(w)
+    }
+
+    fn begin_array_value<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.0.begin_array_value(w, first)
+    }
+
+    fn end_array_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.end_array_value(w)
+    }
+
+    fn begin_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.begin_object(w)
+    }
+
+    fn end_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.end_object(w)
+    }
+
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.0.begin_object_key(w, first)
+    }
+
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.begin_object_value(w)
+    }
+
+    fn end_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.end_object_value(w)
+    }
+}
+
+/// Text for a Markdown table cell: no pipes, no line breaks, no hidden characters (a line
+/// break or separator becomes a space, any other [`shown`] as `U+001B`).
 pub fn md_cell(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     push_md_cell(&mut out, s);
@@ -361,11 +475,13 @@ pub fn md_cell(s: &str) -> String {
 /// [`md_cell`] of `s` written at the end of `out`, for a document that writes its cells in
 /// place (50,000 pattern rows at 10,000 entities, issue 13).
 pub fn push_md_cell(out: &mut String, s: &str) {
-    // Most cells have none of the four: found by a pass with no early exit, which the compiler
-    // turns into vector instructions, then copied whole: a fifth of the byte-by-byte loop's
-    // instructions below on the 10,000-entity document's 308,000 cells (331M -> 59M, issue 13).
+    // Most cells have none of the special bytes: found by a pass with no early exit, which the
+    // compiler turns into vector instructions, then copied whole: a fifth of the byte-by-byte
+    // loop's instructions below on the 10,000-entity document's 308,000 cells (331M -> 59M,
+    // issue 13). A byte past ASCII may start a hidden character (U+2028), so it takes the
+    // slow path too.
     let special = s.bytes().fold(false, |found, byte| {
-        found | matches!(byte, b'\\' | b'|' | b'\n' | b'\r')
+        found | matches!(byte, b'\\' | b'|' | 0..=0x1f | 0x7f..=0xff)
     });
     if !special {
         out.push_str(s);
@@ -373,20 +489,46 @@ pub fn push_md_cell(out: &mut String, s: &str) {
     }
     // One pass, copying the runs between the characters it replaces whole (an export writes a
     // cell per pattern and finding, 10,000s in a big design; char by char took a twentieth of
-    // the 10,000-entity document, issue 13). The four are ASCII, so a byte never splits a char.
+    // the 10,000-entity document, issue 13).
     let mut from = 0;
-    for (at, byte) in s.bytes().enumerate() {
-        let replacement = match byte {
-            b'\\' => "\\\\",
-            b'|' => "\\|",
-            b'\n' | b'\r' => " ",
+    for (at, c) in s.char_indices() {
+        let replacement = match c {
+            '\\' => Cow::Borrowed("\\\\"),
+            '|' => Cow::Borrowed("\\|"),
+            c if is_hidden(c) && c.is_whitespace() => Cow::Borrowed(" "),
+            c if is_hidden(c) => Cow::Owned(shown(c)),
             _ => continue,
         };
         out.push_str(&s[from..at]);
-        out.push_str(replacement);
-        from = at + 1;
+        out.push_str(&replacement);
+        from = at + c.len_utf8();
     }
     out.push_str(&s[from..]);
+}
+
+/// Text inside a Markdown code span, in a table cell or not: a backtick (which would end the
+/// span) becomes `'`, a pipe (which would end the cell) `\|`, a backslash `\\`, a line break
+/// or separator a space, any other hidden character [`shown`].
+pub fn md_code(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    push_md_code(&mut out, s);
+    out
+}
+
+/// [`md_code`] of `s` written at the end of `out`.
+pub fn push_md_code(out: &mut String, s: &str) {
+    for c in s.chars() {
+        match c {
+            '`' => out.push('\''),
+            // A table reads `\\` as an escaped backslash, so the pipe after it would end the
+            // cell: doubled, a backslash cannot escape what follows (it shows twice in a span).
+            '\\' => out.push_str("\\\\"),
+            '|' => out.push_str("\\|"),
+            c if is_hidden(c) && c.is_whitespace() => out.push(' '),
+            c if is_hidden(c) => out.push_str(&shown(c)),
+            c => out.push(c),
+        }
+    }
 }
 
 /// Text for XML character data and attribute values.
@@ -409,7 +551,13 @@ pub fn push_xml(out: &mut String, s: &str) {
             '>' => "&gt;",
             '"' => "&quot;",
             '\'' => "&apos;",
-            c if c.is_control() && c != '\n' && c != '\t' => "\u{fffd}",
+            // A line break stays one, as a reference: no line of the file is the design's.
+            '\n' => "&#xA;",
+            '\r' => "&#xD;",
+            '\t' => "&#x9;",
+            // XML has no reference for the other controls; a direction mark would reorder
+            // what the picture shows.
+            c if is_hidden(c) => "\u{fffd}",
             _ => continue,
         };
         out.push_str(&s[from..at]);
@@ -420,7 +568,8 @@ pub fn push_xml(out: &mut String, s: &str) {
 }
 
 /// A `//` or `#` comment body on one line: the words of `s` (split at any whitespace) joined
-/// by single spaces.
+/// by single spaces, each other hidden character [`shown`] (`U+001B`). Printable characters on
+/// one line end no comment of any language keyplan writes (issue 41).
 pub fn one_line(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     push_one_line(&mut out, s);
@@ -431,12 +580,12 @@ pub fn one_line(s: &str) -> String {
 /// per reason of every Scan (21 at 10,000 entities, 210,000 lines), each a string of its own
 /// before (issue 13).
 pub fn push_one_line(out: &mut String, s: &str) {
-    // Most text is already one line of ASCII words, copied as it is: no byte outside ASCII,
-    // no whitespace but single spaces between words.
+    // Most text is already one line of printable ASCII words, copied as it is: no byte outside
+    // ASCII, no control, no whitespace but single spaces between words.
     let mut after_space = true;
     let plain = s.bytes().all(|b| {
         let space = b == b' ';
-        let fine = b.is_ascii() && !(space && after_space) && (space || !is_ascii_space(b));
+        let fine = (b' '..=b'~').contains(&b) && !(space && after_space);
         after_space = space;
         fine
     });
@@ -448,14 +597,14 @@ pub fn push_one_line(out: &mut String, s: &str) {
         if i > 0 {
             out.push(' ');
         }
-        out.push_str(word);
+        for c in word.chars() {
+            if is_hidden(c) {
+                out.push_str(&shown(c));
+            } else {
+                out.push(c);
+            }
+        }
     }
-}
-
-/// Whitespace for `char::is_whitespace` among ASCII bytes (`u8::is_ascii_whitespace` leaves
-/// out the vertical tab).
-fn is_ascii_space(b: u8) -> bool {
-    b.is_ascii_whitespace() || b == 0x0b
 }
 
 /// An object key in TypeScript: bare when it is an identifier, else a string literal.

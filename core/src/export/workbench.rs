@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use crate::export::cloudformation::key_type;
+use crate::export::names;
 use crate::item::Item;
 use crate::model::{AttrType, Billing, Design, Entity, KeyAttribute, Projection, Table};
 use crate::sample::SampleData;
@@ -289,7 +290,7 @@ pub fn workbench(design: &Design) -> String {
             .map(|t| table_model(design, &sample, t))
             .collect(),
     };
-    let mut text = serde_json::to_string_pretty(&model)
+    let mut text = names::json_pretty(&model)
         .unwrap_or_else(|e| unreachable!("a Workbench model always serialises: {e}"));
     text.push('\n');
     text

@@ -4,8 +4,12 @@ use crate::coverage::testing::{design, typed_keys};
 
 /// Prints every finding of the design: code, severity, path and message.
 fn check(text: &str, expect: Expect) {
-    let d = design(text);
-    let analysis = crate::analysis::analyze(&d);
+    check_design(&design(text), expect);
+}
+
+/// [`check`] of a design already built.
+fn check_design(d: &crate::model::Design, expect: Expect) {
+    let analysis = crate::analysis::analyze(d);
     let out: String = analysis
         .findings
         .iter()
@@ -783,4 +787,78 @@ fn the_checks_run_at_once_give_the_findings_of_the_checks_in_order() {
         both_halves |= !first.0.is_empty() && first.0.len() < in_order.len();
     }
     assert!(both_halves, "no design has findings from both halves");
+}
+
+// issue 41: a newline in a name or U+2028 in a key template closed a comment of the generated
+// migration program; each is an error that says which name and which character.
+#[test]
+fn a_line_break_control_character_or_direction_mark_in_a_name_or_template_is_an_error() {
+    let mut d = design(
+        "
+        table app PK SK
+        entity User userId | PK=USER#{userId} SK=PROFILE
+        read user User by userId
+        ",
+    );
+    d.tables[0].name = "app\nimport os".into();
+    d.entities[0].table = d.tables[0].name.clone();
+    d.entities[0].attributes[0].name = "user\u{1b}[2JId".into();
+    d.entities[0].keys.insert(
+        "PK".into(),
+        crate::template::KeyTemplate::parse("USER\u{2028}#{user\u{1b}[2JId}"),
+    );
+    d.entities[0].keys.insert(
+        "SK".into(),
+        crate::template::KeyTemplate::parse("PRO\u{202e}FILE"),
+    );
+    d.patterns[0].inputs = vec!["user\u{1b}[2JId".into()];
+    check_design(
+        &d,
+        expect![[r#"
+            KP016 Error tables/app
+            import os
+              table name `app\nimport os` breaks DynamoDB's rule: 3 to 255 characters of a-z A-Z 0-9 _ - .
+            KP030 Error tables/app
+            import os
+              table name `app\nimport os` holds \n, a character no name or key template may hold (a line break, control character or direction mark): remove it
+            KP030 Error entities/User/attributes/user[2JId
+              attribute name `userU+001B[2JId` holds U+001B, a character no name or key template may hold (a line break, control character or direction mark): remove it
+            KP030 Error entities/User/keys/PK
+              key template `USERU+2028#{userU+001B[2JId}` holds U+2028, a character no name or key template may hold (a line break, control character or direction mark): remove it
+            KP030 Error entities/User/keys/SK
+              key template `PROU+202EFILE` holds U+202E, a character no name or key template may hold (a line break, control character or direction mark): remove it
+            KP030 Error patterns/user
+              name in the pattern `userU+001B[2JId` holds U+001B, a character no name or key template may hold (a line break, control character or direction mark): remove it
+        "#]],
+    );
+}
+
+// issue 41: an importer keeps a file whose names hold a line break or U+2028; the finding fires
+// on the design it made.
+#[test]
+fn an_imported_name_with_a_line_break_is_kept_and_found() {
+    let template = r#"{
+  "Resources": {
+    "T": {
+      "Type": "AWS::DynamoDB::Table",
+      "Properties": {
+        "TableName": "orders\u2028pwned",
+        "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [{"AttributeName": "PK\nimport os", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "PK\nimport os", "KeyType": "HASH"}]
+      }
+    }
+  }
+}"#;
+    let imported = crate::import::detect_and_import(template).expect("the template imports");
+    let findings = crate::analysis::analyze(&imported.design).findings;
+    let found: Vec<String> = findings
+        .iter()
+        .filter(|f| f.code == "KP030")
+        .map(|f| format!("{:?} {}", f.severity, f.message))
+        .collect();
+    assert!(!found.is_empty(), "no KP030 on the imported design");
+    expect![[r#"
+        Error table name `ordersU+2028pwned` holds U+2028, a character no name or key template may hold (a line break, control character or direction mark): remove it
+        Error key attribute name `PK\nimport os` holds \n, a character no name or key template may hold (a line break, control character or direction mark): remove it"#]].assert_eq(&found.join("\n"));
 }

@@ -14,20 +14,24 @@
 //! after that. Writes are rate-limited by a token bucket, each segment's place is kept in a
 //! checkpoint file to resume from, `--dry-run` prints the writes instead.
 //!
-//! Tables come from `--table ROLE=NAME` or `KEYPLAN_TABLE_<ROLE>`: a role is a design table's
-//! name (`orders`), or `orders@new` for the table a rebuild copies into; the program refuses
-//! to start without every role it writes, and each write checks its table is one its step was
-//! given. Steps that change table definitions (GSIs created or deleted, tables created or
+//! Tables come from `--table ROLE=NAME` or the role's variable ([`env_var`]): a role is a
+//! design table's name (`orders`), or `orders@new` for the table a rebuild copies into; the
+//! program refuses to start without every role it writes, or when two roles would read one
+//! variable, and each write checks its table is one its step was given. Steps that change table definitions (GSIs created or deleted, tables created or
 //! dropped) are printed as instructions for the infrastructure code, never executed; the one
 //! step left to the application (no longer writing an attribute) is said, not done.
 //!
-//! The text is a pure function of its inputs: nothing here reads a clock or a file.
+//! The text is a pure function of its inputs: nothing here reads a clock or a file. Design text
+//! (names, templates, the plan's steps) is written only as string literals escaped by
+//! `export::names` (`ts_str`, `py_str`) or as one-line comments of printable characters
+//! (`names::one_line`): no design ends a comment or a literal of the program (issue 41).
 
 use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
 use super::{ItemRules, MigrationPlan, Phase, Step, StepKind, item_rules};
+use crate::export::names;
 use crate::model::{Design, KeyType};
 use crate::template::{KeyTemplate, Part};
 
@@ -74,6 +78,37 @@ impl Language {
 /// The role of the table a rebuild copies `table` into.
 pub fn rebuilt_role(table: &str) -> String {
     format!("{table}@new")
+}
+
+/// The environment variable the program reads `role`'s table from: `KEYPLAN_TABLE_` and the
+/// role with each lower-case letter in upper case, digits as they are, `_` as `__`, `-` as
+/// `_DASH_`, `.` as `_DOT_`, `@` as `_AT_`, an upper-case letter as `_X_`, anything else as
+/// `_U` and its code point in hex and `_`: `orders@new` reads `KEYPLAN_TABLE_ORDERS_AT_NEW`,
+/// `orders-new` `KEYPLAN_TABLE_ORDERS_DASH_NEW`, `Orders` `KEYPLAN_TABLE__O_RDERS`.
+///
+/// Two roles never read one variable (issue 41: `events-new` and `events@new` both read
+/// `KEYPLAN_TABLE_EVENTS_NEW`, and a dry run copied a rebuild into the live table): after the
+/// prefix, each `_` starts either `__` or a word closed by the next `_`, and no two characters
+/// have one word, so the role can be read back from the name.
+pub fn env_var(role: &str) -> String {
+    let mut out = String::from("KEYPLAN_TABLE_");
+    for c in role.chars() {
+        match c {
+            'a'..='z' => out.push(c.to_ascii_uppercase()),
+            '0'..='9' => out.push(c),
+            '_' => out.push_str("__"),
+            '-' => out.push_str("_DASH_"),
+            '.' => out.push_str("_DOT_"),
+            '@' => out.push_str("_AT_"),
+            'A'..='Z' => {
+                out.push('_');
+                out.push(c);
+                out.push('_');
+            }
+            c => out.push_str(&format!("_U{:X}_", c as u32)),
+        }
+    }
+    out
 }
 
 /// The migration program for `plan` (from `old` to `new`) in `language`; `Err` names an entity
@@ -246,9 +281,14 @@ fn data(old: &Design, new: &Design, plan: &MigrationPlan) -> Result<Data, String
         })
         .collect();
     let roles: Vec<String> = roles.into_iter().collect();
+    let env: serde_json::Map<String, Value> = roles
+        .iter()
+        .map(|r| (r.clone(), json!(env_var(r))))
+        .collect();
     let mut value = json!({
         "maxWcu": plan.max_wcu,
         "roles": roles,
+        "env": env,
         "steps": steps,
         "instructions": instructions,
         "old": tables(old, &sources),
@@ -377,26 +417,37 @@ fn header(out: &mut String, language: Language, plan: &MigrationPlan, data: &Dat
         format!("Run: {run} {}", tables.join(" ")),
         "  [--endpoint URL] [--region R] [--segments N] [--page-size N] [--max-wcu N]".to_string(),
         "  [--checkpoint FILE] [--max-pages N] [--dry-run]".to_string(),
-        "Each table may instead be given as KEYPLAN_TABLE_<ROLE> (upper case, `-` and `@` as `_`)."
+        "Each table may instead be given by its variable:".to_string(),
+    ];
+    lines.extend(
+        data.roles
+            .iter()
+            .map(|r| format!("  {}=REAL_NAME for {r}", env_var(r))),
+    );
+    lines.extend([
+        "It refuses to start without every one of those tables, or when two would share a"
             .to_string(),
-        "It refuses to start without every one of those tables, and writes to no other.".to_string(),
+        "variable, and writes to no other.".to_string(),
         "--max-pages N stops after N scan pages; a rerun resumes from the checkpoint. The last line"
             .to_string(),
         "is a JSON summary (writes, unchanged, ...). Exit 0 done, 1 failed, 2 refused, 3 stopped."
             .to_string(),
         String::new(),
         "The plan's steps:".to_string(),
-    ];
+    ]);
     lines.extend(data.handling.iter().map(|h| format!("  {h}")));
     lines.push(format!(
         "Writes at most {} write units a second unless --max-wcu says otherwise.",
         plan.max_wcu
     ));
     for line in lines {
-        if line.is_empty() {
-            out.push_str(c);
-        } else {
-            out.push_str(&format!("{c} {line}"));
+        out.push_str(c);
+        if !line.is_empty() {
+            // Leading spaces indent the steps; the rest is one line of printable text.
+            let body = line.trim_start_matches(' ');
+            out.push(' ');
+            out.push_str(&line[..line.len() - body.len()]);
+            names::push_one_line(out, body);
         }
         out.push('\n');
     }
@@ -436,7 +487,7 @@ fn literal(language: Language, value: &Value, depth: usize, out: &mut String) {
             out.push_str("{\n");
             for (k, v) in map {
                 out.push_str(&indent(depth + 1));
-                out.push_str(&Value::String(k.clone()).to_string());
+                out.push_str(&key(language, k));
                 out.push_str(": ");
                 literal(language, v, depth + 1, out);
                 out.push_str(",\n");
@@ -463,8 +514,12 @@ fn compact(language: Language, value: &Value) -> String {
             (Language::Python, false) => "False",
         }
         .to_string(),
-        // A JSON number or string is a valid literal in both languages.
-        Value::Number(_) | Value::String(_) => value.to_string(),
+        // A JSON number is a valid literal in both languages.
+        Value::Number(_) => value.to_string(),
+        Value::String(text) => match language {
+            Language::TypeScript => names::ts_str(text),
+            Language::Python => names::py_str(text),
+        },
         Value::Array(items) => format!(
             "[{}]",
             items
@@ -476,10 +531,18 @@ fn compact(language: Language, value: &Value) -> String {
         Value::Object(map) => format!(
             "{{{}}}",
             map.iter()
-                .map(|(k, v)| format!("{}: {}", Value::String(k.clone()), compact(language, v)))
+                .map(|(k, v)| format!("{}: {}", key(language, k), compact(language, v)))
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
+    }
+}
+
+/// An object key: bare in TypeScript when it is an identifier, else a string literal.
+fn key(language: Language, k: &str) -> String {
+    match language {
+        Language::TypeScript => names::ts_key(k),
+        Language::Python => names::py_str(k),
     }
 }
 

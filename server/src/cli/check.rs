@@ -21,6 +21,7 @@ use std::process::ExitCode;
 use anstyle::{AnsiColor, Style};
 use anyhow::Context as _;
 use keyplan_core::import::{Format, Imported};
+use keyplan_core::text::visible;
 use keyplan_core::{Analysis, Operation, Severity, analyze};
 use serde::Serialize;
 
@@ -269,6 +270,8 @@ fn cell(style: Style, text: &str, width: usize) -> String {
 
 /// The terminal rendering of one design: the pattern table, the findings and a summary line.
 /// Colour escapes are always written; `anstream` strips them when stdout is not a terminal.
+/// The design's text (names, templates, notes) goes through [`visible`]: a line break or a
+/// terminal escape in a name is shown by name, never acted on (issue 41).
 pub fn render_text(file: &str, imported: &Imported, analysis: &Analysis) -> String {
     let design = &imported.design;
     let mut out = String::new();
@@ -276,10 +279,10 @@ pub fn render_text(file: &str, imported: &Imported, analysis: &Analysis) -> Stri
         out,
         "{} {}",
         paint(BOLD, file),
-        paint(DIM, &format!("({})", design.name))
+        paint(DIM, &format!("({})", visible(&design.name)))
     );
     for note in &imported.notes {
-        let _ = writeln!(out, "  {}", paint(DIM, &format!("note: {note}")));
+        let _ = writeln!(out, "  {}", paint(DIM, &format!("note: {}", visible(note))));
     }
     let rows: Vec<[String; 4]> = analysis
         .verdicts
@@ -315,10 +318,10 @@ pub fn render_text(file: &str, imported: &Imported, analysis: &Analysis) -> Stri
                 condition.push_str("  descending");
             }
             [
-                v.pattern.clone(),
+                visible(&v.pattern),
                 v.operation.as_str().to_string(),
-                index,
-                condition,
+                visible(&index),
+                visible(&condition),
             ]
         })
         .collect();
@@ -358,18 +361,25 @@ pub fn render_text(file: &str, imported: &Imported, analysis: &Analysis) -> Stri
         let indent = " ".repeat(widths[0] + 3);
         if verdict.operation == Operation::Scan {
             for reason in &verdict.reasons {
-                let _ = writeln!(out, "{indent}{}", paint(RED, &format!("because {reason}")));
+                let _ = writeln!(
+                    out,
+                    "{indent}{}",
+                    paint(RED, &format!("because {}", visible(reason)))
+                );
             }
             if let Some(suggestion) = &verdict.suggestion {
                 let _ = writeln!(
                     out,
                     "{indent}{}",
-                    paint(YELLOW, &format!("suggestion: {suggestion}"))
+                    paint(
+                        YELLOW,
+                        &format!("suggestion: {}", visible(&suggestion.to_string()))
+                    )
                 );
             }
         } else if verdict.covered && verdict.reasons.len() > 1 {
             for reason in &verdict.reasons {
-                let _ = writeln!(out, "{indent}{}", paint(DIM, reason));
+                let _ = writeln!(out, "{indent}{}", paint(DIM, &visible(reason)));
             }
         }
     }
@@ -393,14 +403,14 @@ pub fn render_text(file: &str, imported: &Imported, analysis: &Analysis) -> Stri
                 cell(style, label, 7),
                 cell(Style::new(), f.code, code_width),
                 f.message,
-                paint(DIM, &format!("({})", f.place))
+                paint(DIM, &format!("({})", visible(&f.place.to_string())))
             );
             if let Some(fix) = &f.fix {
                 let _ = writeln!(
                     out,
                     "  {} {}",
                     " ".repeat(7 + 1 + code_width),
-                    paint(GREEN, &format!("fix: {}", fix.label()))
+                    paint(GREEN, &format!("fix: {}", visible(&fix.label())))
                 );
             }
         }

@@ -188,13 +188,10 @@ fn doc(f: &Function<'_>) -> String {
     f.doc.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// The attribute `attr` of the dict `obj`, its key single-quoted: it may stand inside an
-/// f-string expression, which cannot hold a backslash before Python 3.12.
+/// The attribute `attr` of the dict `obj`, its key written by [`names::py_expr_str`]: it may
+/// stand inside an f-string expression, which cannot hold a backslash before Python 3.12.
 fn item_value(obj: &str, attr: &str) -> String {
-    format!(
-        "{obj}['{}']",
-        attr.replace('\\', "\\\\").replace('\'', "\\'")
-    )
+    format!("{obj}[{}]", names::py_expr_str(attr))
 }
 
 /// An attribute's identifier in Python: snake case, valid.

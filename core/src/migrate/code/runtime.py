@@ -18,7 +18,24 @@ class UsageError(Exception):
 
 
 def env_name(role):
-    return "KEYPLAN_TABLE_" + re.sub(r"[^A-Z0-9]", "_", role.upper())
+    name = MIGRATION["env"].get(role)
+    if name is None:
+        raise UsageError(f"refusing to start: the role {role} has no variable")
+    return name
+
+
+def check_variables():
+    """Refuses a migration whose roles would share a variable (compared as Windows compares
+    them, ignoring case): one table given twice, for two roles (issue 41)."""
+    seen = {}
+    for role in MIGRATION["roles"]:
+        name = env_name(role).upper()
+        if name in seen:
+            raise UsageError(
+                f"refusing to start: the roles {seen[name]} and {role} both read "
+                f"{env_name(role)}; a table is ambiguous"
+            )
+        seen[name] = role
 
 
 def whole(flag, text, least):
@@ -32,6 +49,7 @@ def whole(flag, text, least):
 
 
 def parse_args(argv):
+    check_variables()
     tables = {}
     for role in MIGRATION["roles"]:
         name = os.environ.get(env_name(role))

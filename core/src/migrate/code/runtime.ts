@@ -50,6 +50,8 @@ interface Migration {
   plan: string;
   maxWcu: number;
   roles: string[];
+  /// Each role's environment variable, one per role (core's env_var).
+  env: Record<string, string>;
   steps: DataStep[];
   instructions: { phase: string; text: string }[];
   old: Record<string, TableShape>;
@@ -73,7 +75,23 @@ interface Options {
 }
 
 function envName(role: string): string {
-  return "KEYPLAN_TABLE_" + role.toUpperCase().replace(/[^A-Z0-9]/g, "_");
+  const name = MIGRATION.env[role];
+  if (name === undefined) throw new UsageError(`refusing to start: the role ${role} has no variable`);
+  return name;
+}
+
+/// Refuses a migration whose roles would share a variable (compared as Windows compares them,
+/// ignoring case): one table given twice, for two roles (issue 41).
+function checkVariables(): void {
+  const seen = new Map<string, string>();
+  for (const role of MIGRATION.roles) {
+    const name = envName(role).toUpperCase();
+    const other = seen.get(name);
+    if (other !== undefined) {
+      throw new UsageError(`refusing to start: the roles ${other} and ${role} both read ${envName(role)}; a table is ambiguous`);
+    }
+    seen.set(name, role);
+  }
 }
 
 function whole(flag: string, text: string | undefined, least: number): number {
@@ -85,6 +103,7 @@ function whole(flag: string, text: string | undefined, least: number): number {
 }
 
 function parseArgs(argv: string[]): Options {
+  checkVariables();
   const tables = new Map<string, string>();
   for (const role of MIGRATION.roles) {
     const name = process.env[envName(role)];

@@ -66,3 +66,58 @@ fn a_step_that_changes_a_table_definition_is_an_instruction() {
             .join("\n"),
     );
 }
+
+/// The role `env_var` was given, read back from the variable: `None` when the name is not one
+/// `env_var` writes.
+fn role_of_variable(variable: &str) -> Option<String> {
+    let mut rest = variable.strip_prefix("KEYPLAN_TABLE_")?.chars().peekable();
+    let mut role = String::new();
+    while let Some(c) = rest.next() {
+        match c {
+            'A'..='Z' => role.push(c.to_ascii_lowercase()),
+            '0'..='9' => role.push(c),
+            '_' if rest.peek() == Some(&'_') => {
+                rest.next();
+                role.push('_');
+            }
+            '_' => {
+                let word: String = rest.by_ref().take_while(|c| *c != '_').collect();
+                role.push(match word.as_str() {
+                    "DASH" => '-',
+                    "DOT" => '.',
+                    "AT" => '@',
+                    w if w.len() == 1 => w.chars().next()?,
+                    w => char::from_u32(u32::from_str_radix(w.strip_prefix('U')?, 16).ok()?)?,
+                });
+            }
+            _ => return None,
+        }
+    }
+    Some(role)
+}
+
+proptest::proptest! {
+    // issue 41, item 6: `events-new` and `events@new` both read KEYPLAN_TABLE_EVENTS_NEW. Every
+    // role is read back from its variable, so no two roles share one, and the variable is a
+    // portable name (upper case, digits, `_`).
+    #[test]
+    fn every_role_is_read_back_from_its_variable(role in "[a-zA-Z0-9_.@-]{1,12}|\\PC{1,8}") {
+        let variable = super::env_var(&role);
+        proptest::prop_assert!(
+            variable.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'),
+            "{variable}"
+        );
+        proptest::prop_assert_eq!(role_of_variable(&variable), Some(role));
+    }
+}
+
+#[test]
+fn the_roles_of_the_issue_read_variables_of_their_own() {
+    assert_eq!(
+        super::env_var("events-new"),
+        "KEYPLAN_TABLE_EVENTS_DASH_NEW"
+    );
+    assert_eq!(super::env_var("events@new"), "KEYPLAN_TABLE_EVENTS_AT_NEW");
+    assert_eq!(super::env_var("events_new"), "KEYPLAN_TABLE_EVENTS__NEW");
+    assert_eq!(super::env_var("Events.v2"), "KEYPLAN_TABLE__E_VENTS_DOT_V2");
+}
