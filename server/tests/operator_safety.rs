@@ -1,5 +1,5 @@
 //! What an operator can rely on (issue 41, item 8): an engine's error text reaches the terminal
-//! with its control characters escaped; API answers are never stored by a browser or a proxy;
+//! with its control characters shown by name; API answers are never stored by a browser or a proxy;
 //! a server listening beyond this machine says the Host check is not access control; with
 //! `--allow-aws` the Region comes from `--region` or the environment, never from the instance
 //! metadata service; and no log level prints an access key id, secret or session token.
@@ -88,7 +88,7 @@ async fn an_engines_error_text_is_printed_with_its_control_characters_escaped() 
     let printed = format!("{}{stderr}", String::from_utf8_lossy(&out.stdout));
     assert!(
         stderr.contains(
-            r"ValidationException: \u{1b}[2J\u{1b}[31mbad\u{1b}[0m\r\nforged line\u{7}\u{202e}"
+            r"ValidationException: U+001B[2JU+001B[31mbadU+001B[0m\r\nforged lineU+0007U+202E"
         ),
         "{stderr}"
     );

@@ -2,7 +2,7 @@
 //!
 //! An engine's answer is classified once, here: unreachable, bad credentials, a limit the
 //! engine enforces, throttling, or anything else with the engine's own code and message,
-//! its control characters escaped. No stack trace and no SDK debug dump ever reaches the user.
+//! its control characters and direction marks shown by name. No stack trace and no SDK debug dump ever reaches the user.
 
 use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
@@ -130,30 +130,16 @@ pub fn failure_of(code: &str) -> Failure {
 const QUOTED_BODY: usize = 400;
 
 /// Classifies an SDK error and says it in one line: `Code: message`, or what went wrong on the
-/// way to the engine, its control characters escaped ([`escape_controls`]).
+/// way to the engine, its control characters and direction marks shown by name
+/// ([`keyplan_core::text::visible`]).
 pub fn classify<E>(err: &SdkError<E, HttpResponse>) -> (Failure, String)
 where
     E: ProvideErrorMetadata + std::error::Error + 'static,
 {
     let (failure, text) = classify_raw(err);
-    (failure, escape_controls(&text))
-}
-
-/// `text` with every control character (the ESC that starts a terminal's escape sequence, a
-/// carriage return, a new line, a bell) and every bidirectional-text override written out as
-/// Rust writes it in a string (`\u{1b}`, `\r`, `\u{202e}`): an engine's words, printed on a
-/// terminal or shown in the app, cannot move the cursor, recolour or rewrite what is around
-/// them (issue 41).
-pub fn escape_controls(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    // issue 41: an engine's words, printed on a terminal or shown in the app, cannot move the
+    // cursor, recolour or rewrite what is around them.
+    (failure, keyplan_core::text::visible(&text))
 }
 
 fn classify_raw<E>(err: &SdkError<E, HttpResponse>) -> (Failure, String)

@@ -388,7 +388,7 @@ async fn send_writes(
                     if let RunError::Engine { detail, .. } | RunError::Refused { detail, .. } =
                         &mut err
                     {
-                        let codes = super::error::escape_controls(&codes.join(", "));
+                        let codes = keyplan_core::text::visible(&codes.join(", "));
                         detail.push_str(&format!(" (reasons: {codes})"));
                     }
                 }
