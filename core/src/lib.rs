@@ -9,6 +9,7 @@ pub mod accepts;
 pub mod aggregate;
 pub mod analysis;
 pub mod answer;
+pub mod budget;
 pub mod casing;
 pub mod concentration;
 pub mod cost;

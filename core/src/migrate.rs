@@ -21,10 +21,10 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::cost::{item_size, write_units};
-use crate::limits::{Prices, READ_UNIT_BYTES};
+use crate::limits::Prices;
 use crate::model::{Design, Entity, Gsi, Table};
 use crate::sample::thousands;
+use sizes::{Sizes, Work};
 
 /// Where a step sits in the expand / migrate / contract order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -117,6 +117,10 @@ pub struct MigrationPlan {
     pub max_wcu: f64,
     /// Entities whose volume is unknown, so their steps count nothing.
     pub unknown_volumes: Vec<String>,
+    /// Entities whose figures are too large to count (more than 2^64 bytes or write units),
+    /// with their count and size, so their steps count nothing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub too_large: Vec<String>,
 }
 
 /// What the plan is computed with.
@@ -176,7 +180,7 @@ pub fn plan(old: &Design, new: &Design, config: &PlanConfig) -> MigrationPlan {
                 None,
                 format!("Delete table {}", table.name),
                 "the new design has no such table; delete it once nothing reads it".to_string(),
-                Work::default().items(sizes.items_of(&entities)),
+                sizes.count(&entities),
             ));
         }
     }
@@ -189,6 +193,11 @@ pub fn plan(old: &Design, new: &Design, config: &PlanConfig) -> MigrationPlan {
         seconds: sum(|s| s.seconds),
         max_wcu: config.max_wcu,
         unknown_volumes: sizes.unknown(old, new),
+        too_large: sizes
+            .too_large
+            .iter()
+            .map(|(entity, counts)| format!("{entity}: {counts}"))
+            .collect(),
         steps,
     }
 }
@@ -634,219 +643,19 @@ fn was(old: &Entity, new: &Entity, attributes: &[&str]) -> String {
         .join("; ")
 }
 
-/// Reads and writes, in units, with their arithmetic in words.
-#[derive(Debug, Clone, Default, PartialEq)]
-struct Work {
-    items: Option<u64>,
-    read_units: f64,
-    write_units: f64,
-    units: Vec<String>,
-}
-
-impl Work {
-    fn items(mut self, items: Option<u64>) -> Work {
-        self.items = items;
-        self
+impl Step {
+    /// Whether the step's figures are too large to count (see [`MigrationPlan::too_large`]).
+    pub fn too_large(&self) -> bool {
+        self.items.is_none() && self.units.starts_with(sizes::TOO_LARGE)
     }
 
-    fn add(mut self, other: Work) -> Work {
-        self.items = match (self.items, other.items) {
-            (Some(a), Some(b)) => Some(a + b),
-            (a, None) => a,
-            (None, b) => b,
-        };
-        self.read_units += other.read_units;
-        self.write_units += other.write_units;
-        self.units.extend(other.units);
-        self
-    }
-}
-
-/// Item counts and sizes per entity.
-struct Sizes<'a> {
-    config: &'a PlanConfig,
-    /// Items per entity, when known.
-    items: BTreeMap<String, u64>,
-    /// Mean item bytes per entity.
-    bytes: BTreeMap<String, u64>,
-    /// GSIs each entity's items are in, in the new design.
-    indexes: BTreeMap<String, usize>,
-}
-
-impl<'a> Sizes<'a> {
-    fn of(old: &Design, new: &Design, config: &'a PlanConfig) -> Sizes<'a> {
-        let mut items = BTreeMap::new();
-        let mut bytes = BTreeMap::new();
-        for e in old.entities.iter().chain(&new.entities) {
-            if let Some(v) = &e.volume {
-                items.entry(e.name.clone()).or_insert(v.items);
-                if let Some(item_bytes) = v.item_bytes {
-                    bytes.entry(e.name.clone()).or_insert(item_bytes);
-                }
-            }
+    /// The step's items in words: `1,200,000`, `too large` or `unknown`.
+    pub fn items_text(&self) -> String {
+        match self.items {
+            Some(n) => thousands(n),
+            None if self.too_large() => "too large".to_string(),
+            None => "unknown".to_string(),
         }
-        items.extend(config.items.clone());
-        // Sizes the volumes do not give: the mean of the new design's sample, then of the
-        // old one's (for entities the new design drops).
-        for design in [new, old] {
-            let sample = crate::sample::generate(design, &crate::sample::SampleConfig::default());
-            let mut sums: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
-            for item in &sample.items {
-                if let Some(entity) = &item.entity {
-                    let s = sums.entry(entity.as_str()).or_default();
-                    s.0 += item_size(&item.item) as u64;
-                    s.1 += 1;
-                }
-            }
-            for (entity, (total, n)) in sums {
-                bytes.entry(entity.to_string()).or_insert(total / n.max(1));
-            }
-        }
-        // GSIs an entity's items are in: in the new design, else (dropped) in the old one.
-        let mut indexes = BTreeMap::new();
-        for design in [new, old] {
-            for e in &design.entities {
-                let n = design
-                    .table(&e.table)
-                    .map_or(0, |t| t.gsis.iter().filter(|g| in_gsi(e, g)).count());
-                indexes.entry(e.name.clone()).or_insert(n);
-            }
-        }
-        Sizes {
-            config,
-            items,
-            bytes,
-            indexes,
-        }
-    }
-
-    fn items_of(&self, entities: &[&Entity]) -> Option<u64> {
-        entities
-            .iter()
-            .map(|e| self.items.get(&e.name).copied())
-            .sum()
-    }
-
-    fn bytes(&self, e: &Entity) -> u64 {
-        self.bytes.get(&e.name).copied().unwrap_or(1024)
-    }
-
-    /// Half a read unit per 4 KB of the entity's items, as a Scan reads them.
-    fn scan(&self, e: &Entity, n: u64) -> (f64, String) {
-        let bytes = n * self.bytes(e);
-        let units = (bytes as f64 / READ_UNIT_BYTES as f64).ceil() * 0.5;
-        (
-            units,
-            format!(
-                "Scan {} x {} B = {} RRU",
-                thousands(n),
-                self.bytes(e),
-                self::units(units)
-            ),
-        )
-    }
-
-    /// An UpdateItem per item (`writes` per item) and one write per GSI it is in.
-    fn update(&self, e: &Entity, writes: u64) -> Work {
-        let Some(n) = self.items.get(&e.name).copied() else {
-            return Work::default();
-        };
-        let (reads, scan) = self.scan(e, n);
-        let per_item = write_units(self.bytes(e) as usize) * writes;
-        let indexes = self.indexes.get(&e.name).copied().unwrap_or(0) as u64;
-        let w = (n * (per_item + indexes)) as f64;
-        Work {
-            items: Some(n),
-            read_units: reads,
-            write_units: w,
-            units: vec![format!(
-                "{scan}; {} items x ({per_item} WRU + {indexes} GSI writes) = {} WRU",
-                thousands(n),
-                self::units(w)
-            )],
-        }
-    }
-
-    /// A PutItem at the new key and a DeleteItem of the old, per item.
-    fn copy(&self, e: &Entity) -> Work {
-        self.update(e, 2)
-    }
-
-    /// A DeleteItem per item.
-    fn delete(&self, e: &Entity) -> Work {
-        self.update(e, 1)
-    }
-
-    /// What DynamoDB writes into a new GSI it backfills: one write per item.
-    fn index_writes(&self, e: &Entity) -> Work {
-        let Some(n) = self.items.get(&e.name).copied() else {
-            return Work::default();
-        };
-        let per_item = write_units(self.bytes(e) as usize);
-        let w = (n * per_item) as f64;
-        Work {
-            items: Some(n),
-            read_units: 0.0,
-            write_units: w,
-            units: vec![format!(
-                "{} backfill: {n} x {per_item} WRU = {w} WRU",
-                e.name
-            )],
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn step(
-        &self,
-        phase: Phase,
-        kind: StepKind,
-        table: &Table,
-        index: Option<&str>,
-        entity: Option<&str>,
-        action: String,
-        why: String,
-        work: Work,
-    ) -> Step {
-        let prices = &self.config.prices;
-        let cost = work.write_units / 1e6 * prices.standard.per_million_write_units
-            + work.read_units / 1e6 * prices.standard.per_million_read_units;
-        let unknown = entity.is_some_and(|e| !self.items.contains_key(e));
-        Step {
-            phase,
-            kind,
-            table: table.name.clone(),
-            index: index.map(str::to_string),
-            entity: entity.map(str::to_string),
-            action,
-            why,
-            items: if unknown {
-                None
-            } else {
-                work.items.or(Some(0))
-            },
-            read_units: work.read_units,
-            write_units: work.write_units,
-            cost,
-            seconds: work.write_units / self.config.max_wcu.max(1.0),
-            units: if unknown {
-                "volume unknown: give --items ENTITY=N".to_string()
-            } else {
-                work.units.join("; ")
-            },
-        }
-    }
-
-    fn unknown(&self, old: &Design, new: &Design) -> Vec<String> {
-        let mut names: Vec<String> = old
-            .entities
-            .iter()
-            .chain(&new.entities)
-            .filter(|e| !self.items.contains_key(&e.name))
-            .map(|e| e.name.clone())
-            .collect();
-        names.sort();
-        names.dedup();
-        names
     }
 }
 
@@ -862,7 +671,7 @@ impl MigrationPlan {
             let (phase, kind) = (s.phase.name(), s.kind.name());
             let _ = writeln!(out, "{}. [{phase}, {kind}] {}", i + 1, s.action);
             let _ = writeln!(out, "   why: {}", s.why);
-            let items = s.items.map_or("unknown".to_string(), thousands);
+            let items = s.items_text();
             let _ = writeln!(
                 out,
                 "   items: {items}, {} RRU, {} WRU, ${:.4}, {}",
@@ -891,13 +700,21 @@ impl MigrationPlan {
                 self.unknown_volumes.join(", ")
             );
         }
+        for too_large in &self.too_large {
+            let _ = writeln!(
+                out,
+                "Too large to count: {too_large}; give --items ENTITY=N a smaller N."
+            );
+        }
         out
     }
 }
 
 /// Units in words: `29.5`, `11,200,000,000` (whole from 1,000 up).
 pub fn units(n: f64) -> String {
-    if n >= 1000.0 {
+    if n >= u64::MAX as f64 {
+        format!("{n:.3e}")
+    } else if n >= 1000.0 {
         thousands(n.round() as u64)
     } else {
         n.to_string()
@@ -915,6 +732,7 @@ pub fn duration(seconds: f64) -> String {
 }
 
 pub mod code;
+mod sizes;
 
 #[cfg(test)]
 mod tests;

@@ -64,6 +64,7 @@ async fn main() -> anyhow::Result<()> {
         embedded: true,
         endpoints: Vec::new(),
         allow_aws: false,
+        ..Default::default()
     })
     .await?;
     let engine = engines.get(None)?.clone();

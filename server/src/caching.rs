@@ -5,6 +5,9 @@
 //! `index.html`. Everything else (`index.html`, which names this build's files, and the
 //! worker's files, named the same in every build) is asked about again on each use
 //! (`no-cache`: answered 304 when unchanged), so a new build is never mixed with an old one.
+//!
+//! What the API answers is never stored (`no-store`, issue 41): designs, an engine's tables and
+//! their items are the user's data, and each answer is made for its request.
 
 use axum::extract::Request;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -15,6 +18,17 @@ use axum::response::Response;
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 /// Anything else: kept, but checked again before each use.
 const REVALIDATE: &str = "no-cache";
+/// An API answer: never kept.
+const NO_STORE: &str = "no-store";
+
+/// Sets `Cache-Control: no-store` on every API answer, errors included.
+pub async fn no_store(request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static(NO_STORE));
+    response
+}
 
 /// Sets `Cache-Control` on the app's files as answered (not on errors). A hashed name
 /// answered with `index.html` (a file of another build, gone since) is not kept.

@@ -19,6 +19,7 @@ use tower_http::compression::predicate::{DefaultPredicate, NotForContentType, Pr
 use tower_http::services::{ServeDir, ServeFile};
 
 pub mod api;
+pub mod aws;
 mod caching;
 pub mod cli;
 pub mod engine;
@@ -154,6 +155,7 @@ pub fn app(state: AppState) -> Router {
     // Around the whole API router (not its routes), so the error shape also covers what the
     // router itself answers: a 405 with its `Allow`.
     let api = tower::ServiceBuilder::new()
+        .layer(axum::middleware::from_fn(caching::no_store))
         .layer(axum::middleware::from_fn(api::json_errors))
         .service(api::router().with_state(state.clone()));
     Router::new()

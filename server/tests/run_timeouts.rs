@@ -47,14 +47,7 @@ async fn fake_engine(fake: Fake) -> String {
         )
             .into_response()
     };
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move {
-        axum::serve(listener, axum::Router::new().fallback(handler))
-            .await
-            .unwrap();
-    });
-    url
+    serve_fake(axum::Router::new().fallback(handler)).await
 }
 
 /// Short limits, so the test waits for the failure a user would see, sooner.

@@ -74,13 +74,11 @@ pub fn page(old: &Design, new: &Design, items: BTreeMap<String, u64>) -> Migrate
             .steps
             .into_iter()
             .map(|s| StepRow {
+                items: s.items_text(),
                 phase: s.phase.name().to_string(),
                 kind: s.kind.name().to_string(),
                 action: s.action,
                 why: s.why,
-                items: s
-                    .items
-                    .map_or("unknown".to_string(), keyplan_core::sample::thousands),
                 read_units: units(s.read_units),
                 write_units: units(s.write_units),
                 cost: format!("${:.4}", s.cost),
@@ -166,5 +164,29 @@ mod tests {
         let page = page(&old, &old, BTreeMap::new());
         assert!(page.unchanged);
         assert!(page.steps.is_empty());
+    }
+
+    // issue 41: items past what keyplan counts showed as "unknown" (and panicked before that).
+    #[test]
+    fn items_too_large_to_count_are_shown_too_large() {
+        let old = keyplan_core::examples::first();
+        let mut new = old.clone();
+        let order = new
+            .entities
+            .iter_mut()
+            .find(|e| e.name == "Order")
+            .expect("the example has orders");
+        order.keys.insert(
+            "SK".to_string(),
+            keyplan_core::KeyTemplate::parse("ORDER#{status}#{orderId}"),
+        );
+        let items = BTreeMap::from([("Order".to_string(), u64::MAX)]);
+        let page = page(&old, &new, items);
+        let rekey = page
+            .steps
+            .iter()
+            .find(|s| s.kind == "re-key")
+            .expect("the order is re-keyed");
+        assert_eq!(rekey.items, "too large");
     }
 }

@@ -302,3 +302,75 @@ fn a_migrated_item_is_a_fixed_point_of_its_migration() {
         assert_eq!(once, twice, "order o{n}");
     }
 }
+
+// issue 41: `--items` near u64::MAX panicked in a debug build ("attempt to multiply with
+// overflow") and wrapped around to small figures in a release one.
+#[test]
+fn items_too_large_to_count_are_said_too_large() {
+    check(
+        ORDERS,
+        &ORDERS.replace("SK=ORDER#{orderId}", "SK=ORDER#{createdAt}#{orderId}"),
+        &[("Order", u64::MAX), ("Customer", 10)],
+        expect![[r#"
+            1. [migrate, re-key] Copy every Order item to its new key (SK = ORDER#{createdAt}#{orderId}), then delete the old one; the application writes both meanwhile
+               why: its table key template changes (SK was ORDER#{orderId}, now ORDER#{createdAt}#{orderId})
+               items: too large, 0 RRU, 0 WRU, $0.0000, 0 s
+               units: too large to count (Order: 18,446,744,073,709,551,615 items of 232 B, past the 18,446,744,073,709,551,615 bytes or write units keyplan counts)
+            Total: 0 RRU, 0 WRU, $0.0000 on demand, 0 s at 1,000 WCU/s
+            Too large to count: Order: 18,446,744,073,709,551,615 items of 232 B, past the 18,446,744,073,709,551,615 bytes or write units keyplan counts; give --items ENTITY=N a smaller N.
+        "#]],
+    );
+}
+
+/// A u64 at or near its extremes, or anywhere.
+fn extreme() -> impl proptest::strategy::Strategy<Value = u64> {
+    use proptest::prelude::*;
+    prop_oneof![
+        Just(0),
+        Just(1),
+        Just(u64::MAX),
+        Just(u64::MAX / 2 + 1),
+        (u64::MAX - 1_000)..=u64::MAX,
+        any::<u64>(),
+        0..10_000_000_000u64,
+    ]
+}
+
+proptest::proptest! {
+    // issue 41: every figure of a plan is counted or said too large, whatever the volumes.
+    #[test]
+    fn a_plan_counts_or_says_too_large_whatever_the_volumes(
+        order in extreme(),
+        customer in extreme(),
+        bytes in proptest::option::of(extreme()),
+        given in proptest::option::of(extreme()),
+    ) {
+        let mut old = design(ORDERS);
+        for (entity, items) in old.entities.iter_mut().zip([customer, order]) {
+            entity.volume = Some(crate::model::Volume { items, item_bytes: bytes, sampled: 0 });
+        }
+        let new = design(
+            &ORDERS
+                .replace("SK=ORDER#{orderId}", "SK=ORDER#{createdAt}#{orderId}")
+                .replace("gsi GSI1 GSI1PK GSI1SK", "gsi GSI1 GSI1PK GSI1SK\n    gsi GSI2 GSI2PK")
+                .replace("entity Customer customerId name |", "entity Customer customerId name | GSI2PK=C#{customerId}"),
+        );
+        let config = PlanConfig {
+            items: given.map(|n| ("Order".to_string(), n)).into_iter().collect(),
+            ..PlanConfig::default()
+        };
+        let p = plan(&old, &new, &config);
+        let text = p.text();
+        for step in &p.steps {
+            proptest::prop_assert!(step.read_units.is_finite() && step.write_units.is_finite());
+            proptest::prop_assert!(step.cost.is_finite() && step.seconds.is_finite());
+            if step.units.starts_with("too large") {
+                proptest::prop_assert_eq!(step.items, None);
+            }
+        }
+        proptest::prop_assert_eq!(p.too_large.is_empty(), !text.contains("Too large to count"));
+        // Whatever is counted, the totals are the steps' sums.
+        let sum: f64 = p.steps.iter().map(|s| s.write_units).sum();
+        proptest::prop_assert_eq!(p.write_units, sum);
+    }
+}

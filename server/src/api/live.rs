@@ -12,8 +12,9 @@
 //!   `{"progress": {"table", "index", "tables", "read", "expected", "sample"}}` after every
 //!   page of the scan (`expected`: the sample, or the table's item count when smaller), then
 //!   `{"answer": ...}` (the answer above) or `{"error": "...", "status": 404}`. What is wrong
-//!   with the request itself (the sample, the engine's name, the runs' budget) is refused
-//!   before the stream starts, with its status. A reader that goes away stops the scan.
+//!   with the request itself (the sample, the engine's name, more tables or items than one
+//!   import reads (`keyplan_core::budget::import`), the runs' budget) is refused before the
+//!   stream starts, with its status. A reader that goes away stops the scan.
 //!
 //! An engine is named, never addressed: the browser cannot make the server contact anything
 //! it was not started with. A sample is admitted against the runs' budget of items in flight
@@ -29,6 +30,7 @@ use serde::Deserialize;
 
 use crate::AppState;
 use crate::api::extract::Json;
+use crate::api::runs::MAX_ITEMS_PER_RUN;
 use crate::api::stream;
 use crate::engine::bounds::within;
 use crate::error::ApiError;
@@ -185,6 +187,9 @@ async fn prepare(state: &AppState, request: EngineImport) -> Result<Prepared, Ap
             engine.name
         )));
     }
+    // issue 41: the tables and the items one import may read, before the first is described.
+    keyplan_core::budget::import(tables.len(), sample, u64::from(MAX_ITEMS_PER_RUN))
+        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
     // Every sampled item is held until the design is made: admitted before the first request.
     let items = usize::try_from(sample.saturating_mul(tables.len() as u64)).unwrap_or(usize::MAX);
     let admission = state.runs.admit(items)?;

@@ -8,8 +8,9 @@
 //!
 //! OLD's sample is loaded into run-scoped tables, core's plan executed on them and the data
 //! compared with core's prediction (`runner::migrate::verify`). The verification is admitted
-//! against the runs' budget like a run, before the designs are parsed; OLD's whole sample is
-//! counted before it is generated. A page that goes away cancels it, and its tables are still
+//! against the runs' budget like a run, before the designs are parsed; OLD's whole sample, the
+//! tables of both designs and their GSIs are counted (`keyplan_core::budget::verify`) before
+//! anything is generated. A page that goes away cancels it, and its tables are still
 //! deleted.
 
 use std::collections::BTreeMap;
@@ -65,9 +66,13 @@ async fn verify(
             };
             let designs = parse("old", &old).and_then(|old| {
                 let new = parse("new", &new)?;
-                keyplan_core::sample::plan(&old, &SampleConfig::default())
-                    .check(u64::from(MAX_ITEMS_PER_RUN))
-                    .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+                keyplan_core::budget::verify(
+                    &old,
+                    &new,
+                    &SampleConfig::default(),
+                    u64::from(MAX_ITEMS_PER_RUN),
+                )
+                .map_err(|e| ApiError::BadRequest(e.to_string()))?;
                 let config = PlanConfig {
                     items,
                     ..PlanConfig::default()

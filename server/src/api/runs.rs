@@ -14,7 +14,8 @@
 //!   {"Order": 100}, "seed": 7}` (`engine`, `counts` and `seed` optional: the default engine,
 //!   the sample's default counts and seed) -> 202 `{"id":"1a2b3c4d","events":
 //!   "/api/runs/1a2b3c4d/events"}`; 400 `{"error": "..."}` for an unknown engine, an unknown
-//!   field, an invalid design or too many items, with nothing created.
+//!   field, an invalid design, too many items, tables or GSIs (`keyplan_core::budget`), with
+//!   nothing created.
 //! - `GET /api/runs/{id}/events`: `text/event-stream`; each event has `id: N` (its position),
 //!   `event: <type>` and `data: <json>` where the JSON carries the same `type`; see
 //!   [`RunEvent`] for every type and field. The stream ends after `done` or `failed`: close the
@@ -296,11 +297,10 @@ async fn start(
             let planned = keyplan_core::file::parse(&request.design.to_string())
                 .map_err(|e| ApiError::BadRequest(format!("the design is not valid: {e}")))
                 .and_then(|design| {
-                    // issue 13: the whole sample, defaults and children included, counted
-                    // before anything is planned (the counts alone let a few bytes of request
-                    // plan millions of items).
-                    keyplan_core::sample::plan(&design, &sample)
-                        .check(u64::from(MAX_ITEMS_PER_RUN))
+                    // issues 13 and 41: the whole sample, defaults and children included,
+                    // the tables and their GSIs, counted before anything is planned (the
+                    // counts alone let a few bytes of request plan millions of items).
+                    keyplan_core::budget::run(&design, &sample, u64::from(MAX_ITEMS_PER_RUN))
                         .map_err(|e| ApiError::BadRequest(e.to_string()))?;
                     runner::build::plan_sample(&design, &sample)
                         .map_err(|e| ApiError::BadRequest(e.to_string()))

@@ -9,6 +9,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
+use keyplan_core::budget::OverBudget;
 use keyplan_core::import::{Format, Imported};
 use keyplan_core::model::Design;
 use keyplan_core::sample::{MAX_SAMPLE_ITEMS, SampleConfig};
@@ -155,12 +156,18 @@ impl Default for Budget {
 pub fn within_budget(design: &Design, config: &SampleConfig, budget: Budget) -> anyhow::Result<()> {
     keyplan_core::sample::plan(design, config)
         .check(budget.max_items)
-        .map_err(|e| {
-            anyhow::anyhow!(
-                "{e}: give it fewer with `--count {}=N`, or raise `--max-items`",
-                e.entity
-            )
-        })
+        .map_err(|e| over_budget(e.into()))
+}
+
+/// A refusal of [`keyplan_core::budget`], with what to do about too many items.
+pub fn over_budget(e: OverBudget) -> anyhow::Error {
+    match e {
+        OverBudget::Items(e) => anyhow::anyhow!(
+            "{e}: give it fewer with `--count {}=N`, or raise `--max-items`",
+            e.entity
+        ),
+        other => anyhow::anyhow!("{other}"),
+    }
 }
 
 /// Refuses a `--count` (or `--stored`) that names no entity.

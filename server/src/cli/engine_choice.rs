@@ -15,6 +15,9 @@ pub struct EngineChoice {
     /// Allow Amazon DynamoDB itself (standard credential chain; costs money).
     #[arg(long, env = "KEYPLAN_ALLOW_AWS")]
     pub allow_aws: bool,
+    /// The AWS Region of `--endpoint aws`; else AWS_REGION, else AWS_DEFAULT_REGION.
+    #[arg(long, value_name = "REGION")]
+    pub region: Option<String>,
 }
 
 impl EngineChoice {
@@ -26,6 +29,7 @@ impl EngineChoice {
                     embedded: false,
                     endpoints: vec!["aws".to_string()],
                     allow_aws: self.allow_aws,
+                    region: self.region.clone(),
                 },
                 "aws".to_string(),
             ),
@@ -47,6 +51,7 @@ impl EngineChoice {
                         embedded: false,
                         endpoints: vec![arg],
                         allow_aws: false,
+                        region: None,
                     },
                     name,
                 )
@@ -56,6 +61,7 @@ impl EngineChoice {
                     embedded: false,
                     endpoints: vec!["aws".to_string()],
                     allow_aws: self.allow_aws,
+                    region: self.region.clone(),
                 },
                 "aws".to_string(),
             ),
@@ -64,6 +70,7 @@ impl EngineChoice {
                     embedded: true,
                     endpoints: Vec::new(),
                     allow_aws: false,
+                    region: None,
                 },
                 engine.clone().unwrap_or_else(|| EMBEDDED.to_string()),
             ),

@@ -19,6 +19,7 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use keyplan_core::import::live::{self, Options};
 use keyplan_core::import::{Format, Imported};
+use keyplan_core::sample::MAX_SAMPLE_ITEMS;
 
 use super::design_io::{Unreadable, read_imported, read_text};
 use super::engine_choice::EngineChoice;
@@ -124,6 +125,8 @@ async fn import_tables(args: &Args) -> anyhow::Result<Imported> {
     } else {
         args.table.clone()
     };
+    // issue 41: the tables and the items one import may read, before the first is described.
+    keyplan_core::budget::import(tables.len(), args.sample, MAX_SAMPLE_ITEMS)?;
     let bar = Mutex::new(None::<ProgressBar>);
     let terminal = std::io::stderr().is_terminal();
     let sample = args.sample;

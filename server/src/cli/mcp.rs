@@ -26,6 +26,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         embedded: true,
         endpoints: args.endpoints,
         allow_aws: false,
+        region: None,
     })
     .await?;
     let keyplan = Keyplan::new(

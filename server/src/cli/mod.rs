@@ -84,14 +84,23 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Logs to stderr; `RUST_LOG` overrides the default of keyplan's own info messages.
+/// Logs to stderr; `RUST_LOG` overrides the default of keyplan's own info messages. Whatever
+/// it asks, the AWS SDK's crates (`aws_*`) log at most at info level: at debug and trace they
+/// print the request they sign, whose `Authorization` header names the access key id and whose
+/// `x-amz-security-token` is the session token, and the credentials they resolve (issue 41).
 pub fn init_tracing() {
+    use tracing_subscriber::layer::{Layer as _, SubscriberExt as _};
+    use tracing_subscriber::util::SubscriberInitExt as _;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
         tracing_subscriber::EnvFilter::new("keyplan_server=info,dynoxide=error,warn")
     });
-    // A second initialisation (tests calling in twice) is harmless, so its error is ignored.
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
+    let no_credentials = tracing_subscriber::filter::filter_fn(|meta| {
+        !(meta.target().starts_with("aws_") && *meta.level() > tracing::Level::INFO)
+    });
+    let layer = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
-        .try_init();
+        .with_filter(no_credentials)
+        .with_filter(filter);
+    // A second initialisation (tests calling in twice) is harmless, so its error is ignored.
+    let _ = tracing_subscriber::registry().with(layer).try_init();
 }

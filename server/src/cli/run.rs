@@ -16,7 +16,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use keyplan_core::sample::SampleConfig;
 use tokio_util::sync::CancellationToken;
 
-use super::design_io::{Budget, check_entities, read_design, within_budget};
+use super::design_io::{Budget, check_entities, over_budget, read_design};
 use crate::engine::Engines;
 use crate::runner::{self, RunEvent, RunId, Status};
 
@@ -45,7 +45,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let design = read_design(&args.file, args.from)?;
     let sample = SampleConfig::new(args.counts.iter().cloned().collect(), args.seed);
     check_entities(&design, "--count", &args.counts)?;
-    within_budget(&design, &sample, args.budget)?;
+    keyplan_core::budget::run(&design, &sample, args.budget.max_items).map_err(over_budget)?;
     let plan = runner::build::plan_sample(&design, &sample)
         .with_context(|| format!("cannot run {}", args.file.display()))?;
 

@@ -1,5 +1,8 @@
 //! `keyplan serve`: the built browser app and the API on one address.
 //!
+//! Listening on an address other machines can reach (`--host 0.0.0.0`) is warned about on
+//! stderr: nothing but the Host check stands between them and the API.
+//!
 //! The server never starts on a missing app: without `index.html` in the dist folder it names
 //! the command that builds the app and exits non-zero, so nobody meets a blank page.
 
@@ -31,6 +34,9 @@ pub struct Args {
     /// Allow `--endpoint aws`: runs on Amazon DynamoDB with the standard credential chain.
     #[arg(long, env = "KEYPLAN_ALLOW_AWS")]
     pub allow_aws: bool,
+    /// The AWS Region of `--endpoint aws`; else AWS_REGION, else AWS_DEFAULT_REGION.
+    #[arg(long, value_name = "REGION")]
+    pub region: Option<String>,
     /// Another host name the server answers to (besides 127.0.0.1, localhost, [::1] and
     /// `--host`), e.g. the machine's name on the LAN; repeatable. Requests naming any other
     /// Host are refused (421), which stops DNS rebinding.
@@ -48,12 +54,16 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         embedded: true,
         endpoints: args.endpoints,
         allow_aws: args.allow_aws,
+        region: args.region,
     })
     .await?;
     let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))
         .await
         .with_context(|| format!("cannot listen on {}:{}", args.host, args.port))?;
     let address: SocketAddr = listener.local_addr()?;
+    if let Some(warning) = exposure_warning(&address) {
+        eprintln!("{warning}");
+    }
     // Printed on stdout, in this exact form, so scripts and tests can find a port chosen by 0.
     println!(
         "keyplan serving {} on http://{address}",
@@ -82,6 +92,17 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .context("the server stopped")?;
     runs.wait_all().await;
     Ok(ExitCode::SUCCESS)
+}
+
+/// What an operator must know when the server listens beyond this machine (issue 41): the Host
+/// check stops a web page from reaching the server through DNS rebinding, and nothing more.
+fn exposure_warning(address: &SocketAddr) -> Option<String> {
+    (!address.ip().is_loopback()).then(|| {
+        format!(
+            "warning: listening on {}, which other machines can reach: the Host check (421) only stops DNS rebinding, it is not access control; anyone who can reach this address can use the API and the engines it names",
+            address.ip()
+        )
+    })
 }
 
 async fn shutdown_signal() {

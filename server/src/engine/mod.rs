@@ -6,7 +6,7 @@
 //! ([`embedded`]), the others over HTTP. Every client reads answers through the bounds of
 //! [`bounds`]. A browser picks an engine by name; nothing here takes a URL from a request.
 //! AWS itself is only registered when the operator passed `--allow-aws`, and only AWS uses the
-//! standard credential chain: local engines get dummy static credentials and region
+//! standard credential chain (see [`crate::aws`]): local engines get dummy static credentials and region
 //! us-east-1, so a run can never sign a request to a local engine with real keys.
 
 use std::collections::BTreeMap;
@@ -214,6 +214,10 @@ pub enum EngineError {
     Unknown { name: String, known: String },
     #[error("the embedded engine could not start: {0}")]
     EmbeddedStart(String),
+    #[error(
+        "`--endpoint aws` needs a Region: give `--region` (e.g. `--region us-east-1`) or set AWS_REGION; keyplan does not ask the instance metadata service for one"
+    )]
+    NoRegion,
 }
 
 impl EndpointArg {
@@ -284,17 +288,7 @@ fn local_config(url: &str, timing: &Timing) -> aws_sdk_dynamodb::config::Builder
     bounds::bounded(builder)
 }
 
-/// A client for Amazon DynamoDB, from the standard chain (environment, profile, SSO, IMDS).
-pub async fn aws_client() -> Client {
-    let shared = aws_config::defaults(BehaviorVersion::latest())
-        .timeout_config(timeouts(&Timing::for_kind(&EngineKind::Aws)))
-        .load()
-        .await;
-    let builder = aws_sdk_dynamodb::config::Builder::from(&shared);
-    Client::from_conf(bounds::bounded(builder).build())
-}
-
-fn timeouts(timing: &Timing) -> TimeoutConfig {
+pub(crate) fn timeouts(timing: &Timing) -> TimeoutConfig {
     TimeoutConfig::builder()
         .connect_timeout(CONNECT_TIMEOUT)
         .operation_attempt_timeout(timing.attempt)
@@ -318,6 +312,8 @@ pub struct EnginesConfig {
     pub endpoints: Vec<String>,
     /// `--allow-aws`: let `--endpoint aws` through.
     pub allow_aws: bool,
+    /// `--region`, for `--endpoint aws` (see [`crate::aws::region`]).
+    pub region: Option<String>,
 }
 
 impl Engines {
@@ -332,6 +328,13 @@ impl Engines {
             }
             parsed.push(endpoint);
         }
+        // issue 41: the Region before anything starts, never from the instance metadata.
+        let region = match parsed.contains(&EndpointArg::Aws) {
+            true => Some(crate::aws::region(config.region.as_deref(), |name| {
+                std::env::var(name).ok()
+            })?),
+            false => None,
+        };
         let mut engines = BTreeMap::new();
         let mut order = Vec::new();
         if config.embedded {
@@ -344,7 +347,7 @@ impl Engines {
                 EndpointArg::Aws => Engine {
                     name: AWS.to_string(),
                     kind: EngineKind::Aws,
-                    client: aws_client().await,
+                    client: crate::aws::client(region.clone().ok_or(EngineError::NoRegion)?).await,
                     timing: Timing::for_kind(&EngineKind::Aws),
                 },
                 EndpointArg::Named { name, url } => {
@@ -474,6 +477,7 @@ mod tests {
             embedded: false,
             endpoints: vec!["aws".into()],
             allow_aws: false,
+            region: None,
         };
         let err = Engines::start(&config).await.unwrap_err();
         assert_eq!(err, EngineError::AwsNotAllowed);
@@ -485,6 +489,7 @@ mod tests {
             embedded: true,
             endpoints: vec!["moto=http://127.0.0.1:1".into()],
             allow_aws: false,
+            region: None,
         };
         let engines = Engines::start(&config).await.unwrap();
         let names: Vec<String> = engines.list().into_iter().map(|e| e.name).collect();

@@ -226,8 +226,8 @@ impl Keyplan {
                 crate::cli::design_io::check_entities(design, "counts", &counts)
                     .map_err(|e| ToolError::new(e.to_string(), "counts"))?;
                 let sample = SampleConfig::new(counts.into_iter().collect(), args.seed);
-                keyplan_core::sample::plan(design, &sample)
-                    .check(u64::from(MAX_ITEMS_PER_RUN))
+                // The budget of every run (issue 41): the sample, the tables and their GSIs.
+                keyplan_core::budget::run(design, &sample, u64::from(MAX_ITEMS_PER_RUN))
                     .map_err(|e| ToolError::new(e.to_string(), "counts"))?;
                 runner::build::plan_sample(design, &sample)
                     .map_err(|e| ToolError::general(format!("cannot run {}: {e}", read.label)))
@@ -243,7 +243,6 @@ impl Keyplan {
         let summary = runner::run(&engine, &plan, &RunId::random(), &cancel, &emit).await;
         drop(plan);
         drop(admission);
-        self.engines.compact_embedded().await;
         let events = std::mem::take(
             &mut *events
                 .lock()

@@ -1,8 +1,8 @@
 //! Why a run stopped, in words a user can act on, and how an SDK error maps onto them.
 //!
 //! An engine's answer is classified once, here: unreachable, bad credentials, a limit the
-//! engine enforces, throttling, or anything else with the engine's own code and message. No
-//! stack trace and no SDK debug dump ever reaches the user.
+//! engine enforces, throttling, or anything else with the engine's own code and message,
+//! its control characters and direction marks shown by name. No stack trace and no SDK debug dump ever reaches the user.
 
 use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
@@ -149,8 +149,19 @@ pub fn failure_of(code: &str) -> Failure {
 const QUOTED_BODY: usize = 400;
 
 /// Classifies an SDK error and says it in one line: `Code: message`, or what went wrong on the
-/// way to the engine.
+/// way to the engine, its control characters and direction marks shown by name
+/// ([`keyplan_core::text::visible`]).
 pub fn classify<E>(err: &SdkError<E, HttpResponse>) -> (Failure, String)
+where
+    E: ProvideErrorMetadata + std::error::Error + 'static,
+{
+    let (failure, text) = classify_raw(err);
+    // issue 41: an engine's words, printed on a terminal or shown in the app, cannot move the
+    // cursor, recolour or rewrite what is around them.
+    (failure, keyplan_core::text::visible(&text))
+}
+
+fn classify_raw<E>(err: &SdkError<E, HttpResponse>) -> (Failure, String)
 where
     E: ProvideErrorMetadata + std::error::Error + 'static,
 {

@@ -397,7 +397,8 @@ async fn send_writes(
                     if let RunError::Engine { detail, .. } | RunError::Refused { detail, .. } =
                         &mut err
                     {
-                        detail.push_str(&format!(" (reasons: {})", codes.join(", ")));
+                        let codes = keyplan_core::text::visible(&codes.join(", "));
+                        detail.push_str(&format!(" (reasons: {codes})"));
                     }
                 }
                 err

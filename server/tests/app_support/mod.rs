@@ -36,6 +36,7 @@ pub async fn state_with_engines(endpoints: Vec<String>) -> (tempfile::TempDir, A
         embedded: true,
         endpoints,
         allow_aws: false,
+        ..Default::default()
     })
     .await
     .unwrap();

@@ -18,12 +18,23 @@ use keyplan_server::runner::build::{Counts, plan};
 use keyplan_server::runner::{self, CheckKind, Plan, RunEvent, RunId, Status};
 use tokio_util::sync::CancellationToken;
 
+/// Serves `router` on a loopback port of this process, as a fake engine; returns its URL.
+pub async fn serve_fake(router: axum::Router) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        axum::serve(listener, router).await.unwrap();
+    });
+    url
+}
+
 /// An engine with the embedded dynoxide-rs, kept alive by the returned registry.
 pub async fn embedded() -> (Engines, Engine) {
     let engines = Engines::start(&EnginesConfig {
         embedded: true,
         endpoints: Vec::new(),
         allow_aws: false,
+        ..Default::default()
     })
     .await
     .unwrap();
