@@ -119,6 +119,9 @@ pub fn plan_loads(
         );
     }
     let mut checks = Vec::new();
+    // The runner sends the writes in design order after every read: each is predicted on the
+    // state the earlier ones left (issue 41).
+    let mut simulation = simulate::Simulation::new(design, &store);
     for (index, (pattern, verdict)) in design.patterns.iter().zip(&analysis.verdicts).enumerate() {
         let kind = match verdict.operation {
             Operation::GetItem | Operation::Query => read_check(design, &store, verdict),
@@ -126,7 +129,7 @@ pub fn plan_loads(
                 "not covered: no index serves it ({})",
                 verdict.reasons.join("; ")
             )),
-            _ => write_check(design, &store, pattern, verdict),
+            _ => write_check(&mut simulation, pattern, verdict),
         };
         checks.push(Check {
             index,
@@ -254,14 +257,13 @@ fn expected_pages(
 // ---------------------------------------------------------------------------------------------
 // Writes
 
-/// Sample items of one entity, in table order.
+/// A write pattern's requests and what they leave, on the state the earlier writes left.
 fn write_check(
-    design: &Design,
-    store: &ItemStore,
+    simulation: &mut simulate::Simulation<'_>,
     pattern: &keyplan_core::AccessPattern,
     verdict: &Verdict,
 ) -> CheckKind {
-    match simulate::writes(design, store, pattern) {
+    match simulation.write(pattern) {
         Ok(s) => CheckKind::Write(WriteCheck {
             pattern: pattern.name.clone(),
             operation: verdict.operation,
