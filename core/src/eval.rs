@@ -45,7 +45,9 @@ use crate::template::{KeyTemplate, Part};
 pub use crate::number;
 
 mod filter;
+mod page_end;
 pub use filter::FilterTest;
+pub use page_end::PageEnd;
 
 pub use crate::item::decode_binary;
 pub use number::{Decimal, NumberError};
@@ -940,8 +942,13 @@ impl ItemStore {
 
     /// Executes one Query exactly as DynamoDB does, returning one page.
     pub fn query(&self, query: &KeyQuery) -> Result<Page, QueryError> {
+        self.query_ending(query, PageEnd::AfterCrossing)
+    }
+
+    /// Executes one Query with its 1 MB page ended by `end`: DynamoDB's rule, or an engine's.
+    pub fn query_ending(&self, query: &KeyQuery, end: PageEnd) -> Result<Page, QueryError> {
         let (table, index, matching, consistency) = self.matching(query)?;
-        Ok(self.read_page(table, index, matching, query, consistency))
+        Ok(self.read_page(table, index, matching, (query, end), consistency))
     }
 
     /// How many items [`ItemStore::query`]'s page reads, before any filter (its ScannedCount), with
@@ -1032,7 +1039,7 @@ impl ItemStore {
         table: &TableStore,
         index: &IndexStore,
         matching: &[Entry],
-        query: &KeyQuery,
+        (query, end): (&KeyQuery, PageEnd),
         consistency: Consistency,
     ) -> Page {
         let (forward, filter) = (query.forward, &query.filter);
@@ -1054,6 +1061,14 @@ impl ItemStore {
         };
         for entry in ordered {
             if page.scanned >= limit || page.bytes_read >= crate::limits::MAX_PAGE_BYTES {
+                stopped = true;
+                break;
+            }
+            if end == PageEnd::BeforeCrossing
+                && page.scanned > 0
+                && page.bytes_read + entry.size > crate::limits::MAX_PAGE_BYTES
+            {
+                page.scanned += 1;
                 stopped = true;
                 break;
             }

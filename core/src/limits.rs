@@ -36,7 +36,8 @@ pub const FEW_DISTINCT_VALUES: u64 = 1_000;
 pub const MAX_BATCH_WRITE_ITEMS: usize = 25;
 /// Keys in one BatchGetItem.
 pub const MAX_BATCH_GET_ITEMS: usize = 100;
-/// Bytes a Query or Scan reads for one page, before any filter.
+/// Bytes a Query or Scan reads for one page, before any filter: the page ends after the item
+/// that takes it past them ([`crate::eval::PageEnd`] cites the pages).
 pub const MAX_PAGE_BYTES: usize = 1024 * 1024;
 /// Read units per second one partition serves.
 pub const PARTITION_READ_UNITS_PER_SECOND: f64 = 3000.0;

@@ -181,7 +181,8 @@ pub struct PatternResult {
     /// On a mismatch: a readable diff (`- expected`, `+ returned`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub diff: Option<String>,
-    /// On an error or a skip: why.
+    /// On an error or a skip: why. Otherwise what the engine did its own way, unlike
+    /// DynamoDB, that is no difference in the design (issue 41: its 1 MB page ends).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }

@@ -2,18 +2,24 @@
 //! tables hold after them, next to the evaluator that predicts the reads (issue 14: it was
 //! about 250 lines of design reasoning in the server's runner, which only executes plans).
 //!
-//! A put makes a new item from the entity's last sample item: every variable of its table key
-//! gets a value no sample item has (shared by the steps of a transaction, so an order and its
-//! lines agree on `orderId`), and every key template is rendered again. An update changes the
-//! attributes it names (the next value of an enum, a number plus one, a string marked) and the
-//! index keys built from them; a delete removes the last sample item. A conditional put of a
-//! new item must fail when sent again: [`Simulated::repeat_fails`].
+//! A [`Simulation`] takes a design's write patterns one after the other, as a run sends them,
+//! and simulates each on the state the earlier ones left (issue 41: two updates of one entity
+//! were each predicted on the sample as loaded, while the engine held the first one's change).
+//! Each write starts from the entity's last item in that state: the item the latest earlier
+//! put made, else the last sample item an earlier write did not delete, as earlier updates left
+//! it. A put makes a new item from it: every variable of its table key gets a value no item
+//! has (shared by the steps of a transaction, so an order and its lines agree on `orderId`),
+//! and every key template is rendered again. An update changes the attributes it names (the
+//! next value of an enum, a number plus one, a string marked) and the index keys built from
+//! them; a delete removes the item. The steps of one pattern all start from the state before
+//! the pattern, so a transaction never writes one item twice. A conditional put of a new item
+//! must fail when sent again: [`Simulated::repeat_fails`].
 
 use std::collections::BTreeMap;
 
 use crate::eval::ItemStore;
 use crate::item::{AttributeValue, Item};
-use crate::model::{AccessPattern, Action, AttrType, Design, Entity, KeyType, WriteStep};
+use crate::model::{AccessPattern, Action, AttrType, Design, Entity, KeyType, Table, WriteStep};
 
 /// One write, by design table name.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,144 +56,228 @@ pub struct Simulated {
     pub repeat_fails: bool,
 }
 
-fn items_of<'a>(store: &'a ItemStore, entity: &'a Entity) -> Vec<&'a Item> {
-    store
-        .table(&entity.table)
-        .map(|t| {
-            t.items()
-                .iter()
-                .filter(|s| s.entity.as_deref() == Some(entity.name.as_str()))
-                .map(|s| &s.item)
-                .collect()
-        })
-        .unwrap_or_default()
+/// A key an earlier write of the simulation wrote, and what it holds since.
+#[derive(Debug, Clone)]
+struct Written {
+    table: String,
+    key: Item,
+    entity: String,
+    /// `None` once deleted.
+    item: Option<Item>,
+    /// Made by a put: not an item of the sample.
+    put: bool,
 }
 
-/// The requests `pattern` (a put, update, delete or transaction) sends on the sample in
-/// `store`, and what the tables hold after them; `Err` says why it cannot be simulated (no
-/// sample item to write from, an update that changes nothing).
-pub fn writes(
-    design: &Design,
-    store: &ItemStore,
-    pattern: &AccessPattern,
-) -> Result<Simulated, String> {
-    let steps: Vec<WriteStep> = match pattern.action {
-        Action::Transact => pattern.writes.clone(),
-        Action::Read => return Err("not a write".to_string()),
-        action => pattern
-            .entities
-            .iter()
-            .map(|e| WriteStep {
-                action,
-                entity: e.clone(),
-                count: 1,
-                condition: pattern.condition.clone(),
-                changes: pattern.changes.clone(),
-            })
-            .collect(),
-    };
-    if steps.is_empty() {
-        return Err("the write names no entity".to_string());
+/// The write patterns of one run, simulated in the order the run sends them, each on the
+/// sample in `store` as the earlier ones left it.
+#[derive(Debug)]
+pub struct Simulation<'a> {
+    design: &'a Design,
+    store: &'a ItemStore,
+    /// Every key written so far, in the order first written.
+    written: Vec<Written>,
+}
+
+impl<'a> Simulation<'a> {
+    /// A simulation on the sample in `store`, nothing written yet.
+    pub fn new(design: &'a Design, store: &'a ItemStore) -> Simulation<'a> {
+        Simulation {
+            design,
+            store,
+            written: Vec::new(),
+        }
     }
-    let mut shared: BTreeMap<String, AttributeValue> = BTreeMap::new();
-    let mut requests = Vec::new();
-    let mut after = Vec::new();
-    let mut repeat_fails = false;
-    for (step_index, step) in steps.iter().enumerate() {
-        let Some(entity) = design.entity(&step.entity) else {
-            return Err(format!("no entity `{}`", step.entity));
+
+    /// The requests `pattern` (a put, update, delete or transaction) sends on the state the
+    /// earlier writes left, and what the tables hold after them; that state then includes
+    /// them. `Err` says why it cannot be simulated (no item to write from, an update that
+    /// changes nothing), and changes nothing.
+    pub fn write(&mut self, pattern: &AccessPattern) -> Result<Simulated, String> {
+        let (simulated, effects) = self.simulate(pattern)?;
+        for effect in effects {
+            match self
+                .written
+                .iter_mut()
+                .find(|w| w.table == effect.table && w.key == effect.key)
+            {
+                Some(known) => known.item = effect.item,
+                None => self.written.push(effect),
+            }
+        }
+        Ok(simulated)
+    }
+
+    /// The entity's last item in the current state: the item of the latest put still there,
+    /// else the last sample item not deleted, as the earlier writes left it.
+    fn last_item(&self, entity: &Entity) -> Option<Item> {
+        let put = self.written.iter().rev().find_map(|w| {
+            (w.put && w.entity == entity.name)
+                .then_some(w.item.as_ref())
+                .flatten()
+        });
+        if let Some(item) = put {
+            return Some(item.clone());
+        }
+        let table = self.design.table(&entity.table)?;
+        let sample = self.store.table(&entity.table)?.items();
+        sample
+            .iter()
+            .rev()
+            .filter(|s| s.entity.as_deref() == Some(entity.name.as_str()))
+            .find_map(|s| {
+                let key = key_of(table, &s.item);
+                match self
+                    .written
+                    .iter()
+                    .find(|w| w.table == entity.table && w.key == key)
+                {
+                    Some(w) => w.item.clone().map(Some),
+                    None => Some(Some(s.item.clone())),
+                }
+            })
+            .flatten()
+    }
+
+    fn simulate(&self, pattern: &AccessPattern) -> Result<(Simulated, Vec<Written>), String> {
+        let design = self.design;
+        let steps: Vec<WriteStep> = match pattern.action {
+            Action::Transact => pattern.writes.clone(),
+            Action::Read => return Err("not a write".to_string()),
+            action => pattern
+                .entities
+                .iter()
+                .map(|e| WriteStep {
+                    action,
+                    entity: e.clone(),
+                    count: 1,
+                    condition: pattern.condition.clone(),
+                    changes: pattern.changes.clone(),
+                })
+                .collect(),
         };
-        let Some(table) = design.table(&entity.table) else {
-            return Err(format!("no table `{}`", entity.table));
-        };
-        let existing = items_of(store, entity);
-        let Some(base) = existing.last().copied() else {
-            return Err(format!("no sample item of {} to write from", entity.name));
-        };
-        let key_of = |item: &Item| -> Item {
-            table
-                .primary_key()
-                .filter_map(|k| item.get(&k.name).map(|v| (k.name.clone(), v.clone())))
-                .collect()
-        };
-        match step.action {
-            Action::Put => {
-                let mut introduced = BTreeMap::new();
-                for copy in 0..step.count.max(1) {
-                    let item = fresh_item(
-                        design,
-                        entity,
-                        base,
-                        &shared,
-                        &mut introduced,
-                        step_index,
-                        copy,
-                    );
-                    if step
-                        .condition
-                        .as_deref()
-                        .is_some_and(|c| c.contains("attribute_not_exists"))
-                    {
-                        repeat_fails = true;
+        if steps.is_empty() {
+            return Err("the write names no entity".to_string());
+        }
+        let mut shared: BTreeMap<String, AttributeValue> = BTreeMap::new();
+        let mut requests = Vec::new();
+        let mut after = Vec::new();
+        let mut repeat_fails = false;
+        let mut effects = Vec::new();
+        for (step_index, step) in steps.iter().enumerate() {
+            let Some(entity) = design.entity(&step.entity) else {
+                return Err(format!("no entity `{}`", step.entity));
+            };
+            let Some(table) = design.table(&entity.table) else {
+                return Err(format!("no table `{}`", entity.table));
+            };
+            let Some(base) = self.last_item(entity) else {
+                return Err(format!("no sample item of {} to write from", entity.name));
+            };
+            let base = &base;
+            let mut effect = |key: &Item, item: Option<&Item>, put: bool| {
+                effects.push(Written {
+                    table: table.name.clone(),
+                    key: key.clone(),
+                    entity: entity.name.clone(),
+                    item: item.cloned(),
+                    put,
+                });
+            };
+            match step.action {
+                Action::Put => {
+                    let mut introduced = BTreeMap::new();
+                    for copy in 0..step.count.max(1) {
+                        let item = fresh_item(
+                            design,
+                            entity,
+                            base,
+                            &shared,
+                            &mut introduced,
+                            step_index,
+                            copy,
+                        );
+                        if step
+                            .condition
+                            .as_deref()
+                            .is_some_and(|c| c.contains("attribute_not_exists"))
+                        {
+                            repeat_fails = true;
+                        }
+                        let key = key_of(table, &item);
+                        effect(&key, Some(&item), true);
+                        after.push((table.name.clone(), key, Some(item.clone())));
+                        requests.push(WriteRequest::Put {
+                            table: table.name.clone(),
+                            item,
+                            condition: step.condition.clone(),
+                        });
                     }
-                    after.push((table.name.clone(), key_of(&item), Some(item.clone())));
-                    requests.push(WriteRequest::Put {
+                    for (k, v) in introduced {
+                        shared.entry(k).or_insert(v);
+                    }
+                }
+                Action::Update => {
+                    let key = key_of(table, base);
+                    let mut updated = base.clone();
+                    let mut set = Vec::new();
+                    for change in &step.changes {
+                        let value = changed_value(entity, change, base.get(change));
+                        updated.insert(change.clone(), value.clone());
+                        set.push((change.clone(), value));
+                    }
+                    // Index keys built from a changed attribute change with it (not the table's
+                    // own key, which an update cannot change).
+                    for (attribute, value) in rendered_keys(design, entity, &updated) {
+                        if !key.contains_key(&attribute) && updated.get(&attribute) != Some(&value)
+                        {
+                            updated.insert(attribute.clone(), value.clone());
+                            set.push((attribute, value));
+                        }
+                    }
+                    if set.is_empty() {
+                        return Err("the update changes no attribute".to_string());
+                    }
+                    effect(&key, Some(&updated), false);
+                    after.push((table.name.clone(), key.clone(), Some(updated)));
+                    requests.push(WriteRequest::Update {
                         table: table.name.clone(),
-                        item,
+                        key,
+                        set,
                         condition: step.condition.clone(),
                     });
                 }
-                for (k, v) in introduced {
-                    shared.entry(k).or_insert(v);
+                Action::Delete => {
+                    let key = key_of(table, base);
+                    effect(&key, None, false);
+                    after.push((table.name.clone(), key.clone(), None));
+                    requests.push(WriteRequest::Delete {
+                        table: table.name.clone(),
+                        key,
+                        condition: step.condition.clone(),
+                    });
                 }
-            }
-            Action::Update => {
-                let key = key_of(base);
-                let mut updated = base.clone();
-                let mut set = Vec::new();
-                for change in &step.changes {
-                    let value = changed_value(entity, change, base.get(change));
-                    updated.insert(change.clone(), value.clone());
-                    set.push((change.clone(), value));
+                Action::Read | Action::Transact => {
+                    return Err(format!("a {:?} step cannot be written", step.action));
                 }
-                // Index keys built from a changed attribute change with it (not the table's
-                // own key, which an update cannot change).
-                for (attribute, value) in rendered_keys(design, entity, &updated) {
-                    if !key.contains_key(&attribute) && updated.get(&attribute) != Some(&value) {
-                        updated.insert(attribute.clone(), value.clone());
-                        set.push((attribute, value));
-                    }
-                }
-                if set.is_empty() {
-                    return Err("the update changes no attribute".to_string());
-                }
-                after.push((table.name.clone(), key.clone(), Some(updated)));
-                requests.push(WriteRequest::Update {
-                    table: table.name.clone(),
-                    key,
-                    set,
-                    condition: step.condition.clone(),
-                });
-            }
-            Action::Delete => {
-                let key = key_of(base);
-                after.push((table.name.clone(), key.clone(), None));
-                requests.push(WriteRequest::Delete {
-                    table: table.name.clone(),
-                    key,
-                    condition: step.condition.clone(),
-                });
-            }
-            Action::Read | Action::Transact => {
-                return Err(format!("a {:?} step cannot be written", step.action));
             }
         }
+        Ok((
+            Simulated {
+                requests,
+                after,
+                repeat_fails,
+            },
+            effects,
+        ))
     }
-    Ok(Simulated {
-        requests,
-        after,
-        repeat_fails,
-    })
+}
+
+/// The table key of `item`.
+fn key_of(table: &Table, item: &Item) -> Item {
+    table
+        .primary_key()
+        .filter_map(|k| item.get(&k.name).map(|v| (k.name.clone(), v.clone())))
+        .collect()
 }
 
 /// A new item of `entity` made from `base`: every variable of its table-key templates gets a

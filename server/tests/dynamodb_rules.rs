@@ -3,15 +3,19 @@
 //! sparse indexes) and random read patterns (inputs, sort conditions with every operator,
 //! filters with every operator, orders, consistent reads, pages) are analysed by core; each design's covered reads run on
 //! the embedded engine, which must accept every request (no ValidationException) and return
-//! exactly the items core's evaluation predicts, page by page.
+//! exactly the items core's evaluation predicts, page by page. In half the designs the
+//! items are padded so that Queries read past 1 MB: pages end as DynamoDB ends them, after the
+//! item crossing 1 MB, and the embedded engine, which ends them before it, passes only with
+//! those same items in the pages core predicts for its rule (issue 41 item 7).
 #![allow(clippy::unwrap_used)]
 
 mod run_support;
 
+use keyplan_core::AttributeValue;
 use keyplan_core::Operation;
 use keyplan_core::model::{FilterOp, SortOp};
-use keyplan_server::runner::build::{Counts, plan};
-use keyplan_server::runner::{RunEvent, Status};
+use keyplan_server::runner::build::{Counts, plan, plan_loads};
+use keyplan_server::runner::{Plan, RunEvent, Status};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use run_support::{collect, embedded, report};
@@ -60,6 +64,9 @@ struct Choices {
     lsi: Option<u8>,
     templates: Vec<u8>,
     patterns: Vec<(u8, u8, u8, u8, u8, u8, u8)>,
+    /// In half the designs every item carries 300 KB to 390 KB more, so that Queries read past
+    /// 1 MB and page by DynamoDB's rule (issue 41 item 7).
+    heavy: u8,
 }
 
 fn choices() -> impl Strategy<Value = Choices> {
@@ -80,14 +87,43 @@ fn choices() -> impl Strategy<Value = Choices> {
             ),
             1..5,
         ),
+        any::<u8>(),
     )
-        .prop_map(|(table_sort, gsis, lsi, templates, patterns)| Choices {
-            table_sort,
-            gsis,
-            lsi,
-            templates,
-            patterns,
+        .prop_map(
+            |(table_sort, gsis, lsi, templates, patterns, heavy)| Choices {
+                table_sort,
+                gsis,
+                lsi,
+                templates,
+                patterns,
+                heavy,
+            },
+        )
+}
+
+/// Whether the design's items are padded past 1 MB a partition ([`heavy_plan`]).
+fn heavy(c: &Choices) -> bool {
+    c.heavy.is_multiple_of(2)
+}
+
+/// The plan of a run on the design's sample with every item `i` padded by an attribute of
+/// 300 KB to 390 KB (by `seed` and `i`): a partition of three items reads past 1 MB.
+fn heavy_plan(design: &keyplan_core::Design, counts: &Counts, seed: u8) -> Plan {
+    let sample = keyplan_core::sample::generate(
+        design,
+        &keyplan_core::sample::SampleConfig::new(counts.clone(), None),
+    );
+    let loads = sample
+        .load_items()
+        .enumerate()
+        .map(|(i, mut load)| {
+            let bytes = 300_000 + (usize::from(seed) * 7_919 + i * 104_729) % 90_000;
+            load.item
+                .insert("pad".to_string(), AttributeValue::S("x".repeat(bytes)));
+            load
         })
+        .collect();
+    plan_loads(design, &keyplan_core::analyze(design), loads).unwrap()
 }
 
 /// The design the choices describe, as a design file.
@@ -147,6 +183,14 @@ fn design(c: &Choices) -> Value {
             );
         }
     }
+    // Heavy items all on one partition of their own GSI, which a read takes whole.
+    if heavy(c) {
+        gsis.push(json!({
+            "name": "GSIH",
+            "partition_key": [{ "name": "HPK", "type": "S" }],
+            "sort_key": [{ "name": "HSK", "type": "S" }],
+        }));
+    }
     table["gsis"] = json!(gsis);
     // An LSI needs the table's sort key (KP009).
     if let Some(lsi) = c.lsi.filter(|_| sort_type.is_some()) {
@@ -181,6 +225,10 @@ fn design(c: &Choices) -> Value {
             (_, sk) => (pk, sk),
         };
         keys.insert("PK".into(), json!(pk));
+        if heavy(c) {
+            keys.insert("HPK".into(), json!(e.to_ascii_uppercase()));
+            keys.insert("HSK".into(), json!("{at}#{id}"));
+        }
         if let Some(sk) = sk {
             keys.insert("SK".into(), json!(sk));
         }
@@ -199,7 +247,15 @@ fn design(c: &Choices) -> Value {
         }
         let attributes: Vec<Value> = ATTRIBUTES
             .iter()
-            .map(|(n, t)| json!({ "name": n, "type": t, "required": true }))
+            .map(|(n, t)| {
+                let mut attribute = json!({ "name": n, "type": t, "required": true });
+                // Heavy items share few groups and kinds, so that partitions keyed on them
+                // hold several items and read past 1 MB.
+                if heavy(c) && matches!(*n, "group" | "kind") {
+                    attribute["values"] = json!(["a", "b"]);
+                }
+                attribute
+            })
             .collect();
         entities
             .push(json!({ "name": e, "table": "items", "attributes": attributes, "keys": keys }));
@@ -247,6 +303,21 @@ fn design(c: &Choices) -> Value {
         }
         patterns.push(pattern);
     }
+    if heavy(c) {
+        // The whole partition, past 1 MB, in the order and with a filter of the first
+        // pattern's choices.
+        let (_, _, _, _, order, _, filter) = c.patterns.first().copied().unwrap_or_default();
+        let mut pattern = json!({ "name": "heavy", "entities": ["Alpha"] });
+        if order % 2 == 1 {
+            pattern["order"] = json!("desc");
+        }
+        if filter % 2 == 1 {
+            let (attribute, _) = ATTRIBUTES[usize::from(filter / 3) % ATTRIBUTES.len()];
+            let op = FilterOp::ALL[usize::from(filter / 18) % FilterOp::ALL.len()];
+            pattern["filter"] = json!([{ "attribute": attribute, "op": op }]);
+        }
+        patterns.push(pattern);
+    }
     json!({
         "version": 1,
         "name": "random",
@@ -265,6 +336,8 @@ struct Seen {
     by_index: usize,
     conditions: usize,
     filtered: usize,
+    /// Reads with a page past 1 MB, which the embedded engine ends elsewhere.
+    past_1_mb: usize,
     /// Why the first refused designs were refused.
     why: Vec<String>,
 }
@@ -295,6 +368,7 @@ fn every_get_item_or_query_verdict_runs_on_the_engine_and_returns_what_core_pred
         let counts: Counts = ENTITIES.iter().map(|e| (e.to_string(), 5)).collect();
         // A design core refuses to run (a key collision, say) proves nothing here.
         let plan = match plan(&design, &counts) {
+            Ok(_) if heavy(&c) => heavy_plan(&design, &counts, c.heavy),
             Ok(plan) => plan,
             Err(e) => {
                 let mut s = seen.borrow_mut();
@@ -308,6 +382,10 @@ fn every_get_item_or_query_verdict_runs_on_the_engine_and_returns_what_core_pred
         let (_, events) = runtime.block_on(collect(&engine, &plan));
         let mut s = seen.borrow_mut();
         s.designs += 1;
+        s.past_1_mb += plan
+            .reads()
+            .filter(|r| r.queries.iter().any(|(_, _, other)| other.is_some()))
+            .count();
         for (verdict, pattern) in analysis.verdicts.iter().zip(&design.patterns) {
             if !matches!(verdict.operation, Operation::GetItem | Operation::Query) {
                 continue;
@@ -356,7 +434,7 @@ fn every_get_item_or_query_verdict_runs_on_the_engine_and_returns_what_core_pred
     eprintln!("{seen:?}");
     assert!(seen.designs * 2 >= cases as usize, "{seen:?}");
     assert!(
-        seen.by_index > 0 && seen.conditions > 0 && seen.filtered > 0,
+        seen.by_index > 0 && seen.conditions > 0 && seen.filtered > 0 && seen.past_1_mb > 0,
         "{seen:?}"
     );
 }

@@ -188,7 +188,9 @@ impl Display {
                         self.line(&format!("           {l}"));
                     }
                 }
-                if result.status == Status::Error
+                // An error's cause, or what the engine did its own way on a pass (a skip's
+                // reason is on its line already).
+                if result.status != Status::Skipped
                     && let Some(message) = &result.message
                 {
                     self.line(&format!("           {message}"));

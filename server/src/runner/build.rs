@@ -8,14 +8,17 @@
 
 use std::collections::BTreeMap;
 
-use keyplan_core::eval::{self, ItemStore, LoadItem};
+use keyplan_core::eval::{self, ItemStore, LoadItem, PageEnd};
+use keyplan_core::limits::MAX_PAGE_BYTES;
 use keyplan_core::model::Design;
 use keyplan_core::sample::SampleConfig;
 use keyplan_core::simulate;
 use keyplan_core::{Item, Operation, Severity, Verdict};
 
 use super::error::RunError;
-use super::plan::{Check, CheckKind, ExpectedPage, KeyQuery, Plan, ReadCheck, WriteCheck};
+use super::plan::{
+    Check, CheckKind, ExpectedPage, KeyQuery, OtherPaging, Plan, ReadCheck, WriteCheck,
+};
 
 /// How many items of each entity to generate; entities not named get the sample default.
 pub type Counts = BTreeMap<String, u32>;
@@ -119,6 +122,9 @@ pub fn plan_loads(
         );
     }
     let mut checks = Vec::new();
+    // The runner sends the writes in design order after every read: each is predicted on the
+    // state the earlier ones left (issue 41).
+    let mut simulation = simulate::Simulation::new(design, &store);
     for (index, (pattern, verdict)) in design.patterns.iter().zip(&analysis.verdicts).enumerate() {
         let kind = match verdict.operation {
             Operation::GetItem | Operation::Query => read_check(design, &store, verdict),
@@ -126,7 +132,7 @@ pub fn plan_loads(
                 "not covered: no index serves it ({})",
                 verdict.reasons.join("; ")
             )),
-            _ => write_check(design, &store, pattern, verdict),
+            _ => write_check(&mut simulation, pattern, verdict),
         };
         checks.push(Check {
             index,
@@ -177,8 +183,8 @@ fn read_check(design: &Design, store: &ItemStore, verdict: &Verdict) -> CheckKin
     }
     let mut queries = Vec::new();
     for query in &planned.queries {
-        let pages = match expected_pages(store, query, planned.operation) {
-            Ok(pages) => pages,
+        let (pages, other) = match expected_pages(store, query, planned.operation) {
+            Ok(paged) => paged,
             Err(e) => return CheckKind::Skip(format!("core cannot evaluate it: {e}")),
         };
         queries.push((
@@ -192,6 +198,7 @@ fn read_check(design: &Design, store: &ItemStore, verdict: &Verdict) -> CheckKin
                 filter: query.filter.clone(),
             },
             pages,
+            other,
         ));
     }
     // The merged first page of a scatter-gather, as the evaluator returns it.
@@ -220,30 +227,60 @@ fn read_check(design: &Design, store: &ItemStore, verdict: &Verdict) -> CheckKin
     })
 }
 
-/// Every page core's evaluation returns for `query`, following its LastEvaluatedKeys.
+/// Every page core's evaluation returns for `query`, following its LastEvaluatedKeys; and,
+/// when a page reads past 1 MB, how the embedded engine's page ends page it instead.
 fn expected_pages(
     store: &ItemStore,
     query: &eval::KeyQuery,
     operation: Operation,
-) -> Result<Vec<ExpectedPage>, eval::QueryError> {
+) -> Result<(Vec<ExpectedPage>, Option<OtherPaging>), eval::QueryError> {
     if operation == Operation::GetItem {
         let page = store.get_item(query)?;
-        return Ok(vec![ExpectedPage {
+        let page = ExpectedPage {
             items: page.items,
             read_units: page.read_units,
             scanned: page.scanned,
-        }]);
+        };
+        return Ok((vec![page], None));
     }
+    let mut crossed = false;
+    let pages = every_page(store, query, PageEnd::AfterCrossing, |page| {
+        crossed |= page.bytes_read > MAX_PAGE_BYTES;
+        ExpectedPage {
+            items: page.items,
+            read_units: page.read_units,
+            scanned: page.scanned,
+        }
+    })?;
+    // Both rules page alike unless a page read past 1 MB.
+    let other = if crossed {
+        let pages = every_page(store, query, PageEnd::BeforeCrossing, |page| {
+            (page.items.len(), page.scanned)
+        })?;
+        Some(OtherPaging {
+            page_items: pages.iter().map(|(items, _)| *items).collect(),
+            scanned: pages.iter().map(|(_, scanned)| scanned).sum(),
+        })
+    } else {
+        None
+    };
+    Ok((pages, other))
+}
+
+/// Every page of `query` with pages ended by `end`, each as `keep` keeps it, following the
+/// LastEvaluatedKeys (at most 100,000 pages).
+fn every_page<T>(
+    store: &ItemStore,
+    query: &eval::KeyQuery,
+    end: PageEnd,
+    mut keep: impl FnMut(eval::Page) -> T,
+) -> Result<Vec<T>, eval::QueryError> {
     let mut pages = Vec::new();
     let mut query = query.clone();
     loop {
-        let page = store.query(&query)?;
+        let page = store.query_ending(&query, end)?;
         let next = page.last_evaluated_key.clone();
-        pages.push(ExpectedPage {
-            items: page.items,
-            read_units: page.read_units,
-            scanned: page.scanned,
-        });
+        pages.push(keep(page));
         match next {
             Some(key) if pages.len() < 100_000 => query.exclusive_start_key = Some(key),
             _ => return Ok(pages),
@@ -254,14 +291,13 @@ fn expected_pages(
 // ---------------------------------------------------------------------------------------------
 // Writes
 
-/// Sample items of one entity, in table order.
+/// A write pattern's requests and what they leave, on the state the earlier writes left.
 fn write_check(
-    design: &Design,
-    store: &ItemStore,
+    simulation: &mut simulate::Simulation<'_>,
     pattern: &keyplan_core::AccessPattern,
     verdict: &Verdict,
 ) -> CheckKind {
-    match simulate::writes(design, store, pattern) {
+    match simulation.write(pattern) {
         Ok(s) => CheckKind::Write(WriteCheck {
             pattern: pattern.name.clone(),
             operation: verdict.operation,

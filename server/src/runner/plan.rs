@@ -67,8 +67,9 @@ pub struct ReadCheck {
     pub table: String,
     pub index: Option<String>,
     /// One per shard (a single one when the key is not write-sharded), each with every page
-    /// core's evaluation returns for it, following LastEvaluatedKey to the end.
-    pub queries: Vec<(KeyQuery, Vec<ExpectedPage>)>,
+    /// core's evaluation returns for it, following LastEvaluatedKey to the end, and how an
+    /// engine that ends a page before the item crossing 1 MB pages it where that differs.
+    pub queries: Vec<(KeyQuery, Vec<ExpectedPage>, Option<OtherPaging>)>,
     /// For a scatter-gather: the evaluator's merged answer (each shard's first page, merged in
     /// index order, cut to the Limit), which is what the application reads.
     pub merged: Option<Vec<Item>>,
@@ -89,7 +90,7 @@ impl ReadCheck {
     pub fn predicted_units(&self) -> f64 {
         self.queries
             .iter()
-            .flat_map(|(_, pages)| pages)
+            .flat_map(|(_, pages, _)| pages)
             .map(|p| p.read_units)
             .sum()
     }
@@ -99,7 +100,7 @@ impl ReadCheck {
     pub fn n_scanned(&self) -> usize {
         self.queries
             .iter()
-            .flat_map(|(_, pages)| pages)
+            .flat_map(|(_, pages, _)| pages)
             .map(|p| p.scanned)
             .sum()
     }
@@ -108,7 +109,7 @@ impl ReadCheck {
     pub fn n_expected(&self) -> usize {
         self.queries
             .iter()
-            .flat_map(|(_, pages)| pages)
+            .flat_map(|(_, pages, _)| pages)
             .map(|p| p.items.len())
             .sum()
     }
@@ -121,6 +122,16 @@ pub struct ExpectedPage {
     /// The read units core's cost model charges for the page.
     pub read_units: f64,
     /// The items read for the page before the filter (its ScannedCount).
+    pub scanned: usize,
+}
+
+/// The same query paged by [`PageEnd::BeforeCrossing`](keyplan_core::eval::PageEnd), the
+/// embedded engine's rule: the same items in the same order, in other pages.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OtherPaging {
+    /// The items of each page.
+    pub page_items: Vec<usize>,
+    /// The ScannedCounts summed.
     pub scanned: usize,
 }
 

@@ -40,3 +40,13 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
         })
         .collect()
 }
+
+/// The shared corpus (`shared/corpus`) beside the checkout: in the main checkout's folder, or
+/// in the folder of the worktrees a checkout sits in; `None` when it is not there.
+pub fn root() -> Option<PathBuf> {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .skip(1)
+        .map(|dir| dir.join("shared/corpus"))
+        .find(|dir| dir.is_dir())
+}

@@ -321,7 +321,7 @@ pub async fn scan_all(engine: &Engine, name: &str) -> Vec<BTreeMap<String, Strin
 pub fn with_wrong_expectation(mut plan: Plan) -> (Plan, String) {
     for check in &mut plan.checks {
         if let CheckKind::Read(read) = &mut check.kind
-            && let Some((_, pages)) = read.queries.first_mut()
+            && let Some((_, pages, _)) = read.queries.first_mut()
             && let Some(item) = pages.first_mut().and_then(|p| p.items.first_mut())
         {
             item.insert(
