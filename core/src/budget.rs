@@ -5,13 +5,22 @@
 //! migrate --verify` and `keyplan import --table`, and their routes `POST /api/runs`, `POST
 //! /api/migrate/verify` and `POST /api/import/engine`.
 //!
-//! The limits and their sources live in [`crate::limits`]; the sample's count is
+//! DynamoDB's limits and their sources live in [`crate::limits`], keyplan's own here; the sample's count is
 //! [`crate::sample::plan`]'s. Nothing here allocates per item or per table, so a hostile
 //! design is refused in time proportional to its size.
 
-use crate::limits::{MAX_GSIS, MAX_TABLES_PER_RUN};
+use crate::limits::MAX_GSIS;
 use crate::model::Design;
 use crate::sample::{SampleConfig, TooManyItems, thousands};
+
+/// Tables one run, migration verification or engine import of keyplan's works on (issue 41:
+/// one 211 KB request created 2,002 tables). A single-table design has one to a few (the
+/// examples and the corpus have at most 3), and a verification creates OLD's tables and NEW's
+/// beside them. At the 16 runs `keyplan serve` lets go at once, that is 400 tables, a sixth of
+/// [`MAX_TABLES_PER_REGION`](crate::limits::MAX_TABLES_PER_REGION), so runs on Amazon DynamoDB leave the account's own tables their
+/// room; and the embedded engine creates 25 tables of [`MAX_GSIS`] GSIs each in
+/// a few seconds (202 tables of 25 GSIs stalled it).
+pub const MAX_TABLES_PER_RUN: usize = 25;
 
 /// Why a run, verification or import is refused before it starts.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -55,14 +55,6 @@ pub const ITEM_STORAGE_OVERHEAD_BYTES: usize = 100;
 
 /// Tables in one Region of an account: DynamoDB's default quota (can be raised on request).
 pub const MAX_TABLES_PER_REGION: usize = 2_500;
-/// Tables one run, migration verification or engine import of keyplan's works on (issue 41:
-/// one 211 KB request created 2,002 tables). A single-table design has one to a few (the
-/// examples and the corpus have at most 3), and a verification creates OLD's tables and NEW's
-/// beside them. At the 16 runs `keyplan serve` lets go at once, that is 400 tables, a sixth of
-/// [`MAX_TABLES_PER_REGION`], so runs on Amazon DynamoDB leave the account's own tables their
-/// room; and the embedded engine creates 25 tables of [`MAX_GSIS`] GSIs each in
-/// a few seconds (202 tables of 25 GSIs stalled it).
-pub const MAX_TABLES_PER_RUN: usize = 25;
 
 /// Whether `name` is a valid table or index name.
 pub fn is_valid_table_name(name: &str) -> bool {
@@ -207,6 +199,11 @@ pub const ALL: &[Limit] = &[
         "ITEM_STORAGE_OVERHEAD_BYTES",
         ITEM_STORAGE_OVERHEAD_BYTES as f64,
         "storage overhead per item, and per index entry",
+    ),
+    limit(
+        "MAX_TABLES_PER_REGION",
+        MAX_TABLES_PER_REGION as f64,
+        "tables in one Region of an account (default quota)",
     ),
 ];
 
