@@ -108,6 +108,17 @@ fn bombs() -> Vec<Bomb> {
             text: nested("[", 1_000_000, "]"),
             says: "recursion limit exceeded",
         },
+        // 32 MB of empty objects took 2 GB as a tree, of zeros 588 MB (issue 41).
+        Bomb {
+            file: "objects.json",
+            text: format!("[{}{{}}]", "{},".repeat((32 << 20) / 3 - 1)),
+            says: "values by here (an object or list counts",
+        },
+        Bomb {
+            file: "zeros.json",
+            text: format!("[{}0]", "0,".repeat((32 << 20) / 2 - 2)),
+            says: "values by here (an object or list counts",
+        },
         Bomb {
             file: "number.json",
             text: format!(
