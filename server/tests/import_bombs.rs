@@ -269,3 +269,30 @@ fn keyplan_serve_answers_a_bomb_with_a_400_and_then_the_next_request() {
     }
     drop(server);
 }
+
+/// A share link of a sample item holding 3.5 million NULLs, a byte each on the wire: 5,846
+/// characters that `keyplan link --decode` unpacked into 520 MB of values (issue 41).
+#[test]
+fn keyplan_link_decode_refuses_a_link_of_millions_of_values_within_bounded_memory() {
+    use keyplan_core::item::AttributeValue;
+    let mut design = keyplan_core::model::Design::new("nulls");
+    let item = [(
+        "nulls".to_string(),
+        AttributeValue::L(vec![AttributeValue::Null(true); 3_500_000]),
+    )]
+    .into_iter()
+    .collect();
+    design.samples.insert("t".to_string(), vec![item]);
+    let link = keyplan_core::share::encode(&design).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (output, peak_mb) = capped_keyplan(dir.path(), &["link", "--decode", &link]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    println!(
+        "{} characters, peak {peak_mb} MB, {:?}: {stderr}",
+        link.len(),
+        output.status
+    );
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("values: refused"), "{stderr}");
+    assert!(peak_mb <= PEAK_MB, "peak {peak_mb} MB (at most {PEAK_MB})");
+}
