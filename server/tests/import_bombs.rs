@@ -103,6 +103,17 @@ fn bombs() -> Vec<Bomb> {
             text: format!("locals {{ x = {} }}", nested("(", 100_000, ")")),
             says: "invalid nesting depth",
         },
+        // 4 MB of HCL took 374 MB as a list of ones, 354 MB as empty blocks (issue 41).
+        Bomb {
+            file: "ones.tf",
+            text: format!("x = [{}1]", "1,".repeat((4 << 20) / 2 - 4)),
+            says: "tokens by here; keyplan reads schemas, not data",
+        },
+        Bomb {
+            file: "blocks.tf",
+            text: "a {}\n".repeat((4 << 20) / 5),
+            says: "tokens by here; keyplan reads schemas, not data",
+        },
         Bomb {
             file: "deep.json",
             text: nested("[", 1_000_000, "]"),
