@@ -1,6 +1,7 @@
 //! A JSON text's values counted before any is made (issue 41): every reader of another
 //! tool's JSON builds a `serde_json::Value` tree, which costs 35 to 190 bytes a value, so 32 MB
-//! of `{},{},...` asked for 2 GB. [`check`] reads the text once with serde_json, keeping
+//! of `{},{},...` asked for 2 GB; a design file's samples cost as much (32 MB of empty items
+//! took 453 MB, and a design file has no size bound). [`check`] reads the text once with serde_json, keeping
 //! nothing, and refuses it where its values pass [`MAX_JSON_VALUES`], with serde_json's line
 //! and column. Strings need no budget of their own: JSON text cannot expand, so its strings
 //! hold at most the text's bytes.

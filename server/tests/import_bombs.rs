@@ -281,6 +281,29 @@ fn keyplan_serve_answers_a_bomb_with_a_400_and_then_the_next_request() {
     drop(server);
 }
 
+/// A design file of 32 MB of empty sample items: `keyplan check` took 463 MB to read it
+/// (issue 41); design files have no size bound, so twice the file took twice that.
+#[test]
+fn keyplan_check_refuses_a_design_of_millions_of_sample_items_within_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("items.keyplan.json");
+    let n = (32 << 20) / 3;
+    std::fs::write(
+        &path,
+        format!(
+            "{{\"version\":1,\"name\":\"x\",\"samples\":{{\"t\":[{}{{}}]}}}}",
+            "{},".repeat(n)
+        ),
+    )
+    .unwrap();
+    let (output, peak_mb) = capped_keyplan(dir.path(), &["check", path.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    println!("peak {peak_mb} MB, {:?}: {stderr}", output.status);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("values by here"), "{stderr}");
+    assert!(peak_mb <= PEAK_MB, "peak {peak_mb} MB (at most {PEAK_MB})");
+}
+
 /// A share link of a sample item holding 3.5 million NULLs, a byte each on the wire: 5,846
 /// characters that `keyplan link --decode` unpacked into 520 MB of values (issue 41).
 #[test]
