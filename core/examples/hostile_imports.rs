@@ -1,7 +1,8 @@
 //! Hostile files against every importer (issue 15): deep nesting, a 50 MB file, a
 //! JavaScript module of 100,000 tokens and bombs (issue 41: doubling template literals,
-//! spreads and nested constants, a YAML alias bomb), each given to detection and to every
-//! format's reader by name, as `keyplan import [--from FORMAT]` and `POST /api/import` do.
+//! spreads and nested constants, a YAML alias bomb, 32 MB of JSON values, 4 MB of HCL
+//! blocks), each given to detection and to every format's reader by name, as
+//! `keyplan import [--from FORMAT]` and `POST /api/import` do.
 //! Prints one row per file and reader: the time it took (dropping what it made included) on
 //! the clock and on a CPU (the clock's figure on a busy machine is mostly other programs'
 //! turns), the process's peak resident memory meanwhile (Linux's VmHWM, reset before each
@@ -266,6 +267,13 @@ fn cases() -> Vec<Case> {
                 "*a,".repeat(200_000)
             )
         }),
+        case("JSON, 32 MB of empty objects", || {
+            format!("[{}{{}}]", "{},".repeat(import::MAX_IMPORT_BYTES / 3 - 1))
+        }),
+        case("JSON, 32 MB of zeros", || {
+            format!("[{}0]", "0,".repeat(import::MAX_IMPORT_BYTES / 2 - 2))
+        }),
+        case("HCL, 4 MB of empty blocks", || "a {}\n".repeat(4 * MB / 5)),
     ]
 }
 

@@ -52,6 +52,7 @@ struct VersionProbe {
 /// what [`parse`] tries first, for a reader with its own way of saying what else a text is
 /// ([`crate::import::detect_and_import_as`]); [`parse`]'s probe would read all of it again.
 pub(crate) fn parse_current(text: &str) -> Option<Design> {
+    crate::json_budget::check(text).ok()?;
     serde_json::from_str::<Design>(text)
         .ok()
         .filter(|design| design.version == CURRENT_VERSION)
@@ -62,6 +63,8 @@ pub fn parse(text: &str) -> Result<Design, FileError> {
     // A file of the current version, the usual one, is read in one pass: the probe read all
     // of the text too, a quarter of reading a 23 MB design (issue 13). The probe runs when
     // the file is not a design of this version, so its errors come first, as they always did.
+    // Its values are counted first, so millions of sample items are refused before any is made.
+    crate::json_budget::check(text)?;
     let design = serde_json::from_str::<Design>(text);
     if let Ok(read) = &design
         && read.version == CURRENT_VERSION

@@ -27,6 +27,7 @@ pub mod generated;
 pub mod history;
 pub mod import;
 pub mod item;
+pub mod json_budget;
 pub mod limits;
 pub mod migrate;
 pub mod model;

@@ -103,10 +103,32 @@ fn bombs() -> Vec<Bomb> {
             text: format!("locals {{ x = {} }}", nested("(", 100_000, ")")),
             says: "invalid nesting depth",
         },
+        // 4 MB of HCL took 374 MB as a list of ones, 354 MB as empty blocks (issue 41).
+        Bomb {
+            file: "ones.tf",
+            text: format!("x = [{}1]", "1,".repeat((4 << 20) / 2 - 4)),
+            says: "tokens by here; keyplan reads schemas, not data",
+        },
+        Bomb {
+            file: "blocks.tf",
+            text: "a {}\n".repeat((4 << 20) / 5),
+            says: "tokens by here; keyplan reads schemas, not data",
+        },
         Bomb {
             file: "deep.json",
             text: nested("[", 1_000_000, "]"),
             says: "recursion limit exceeded",
+        },
+        // 32 MB of empty objects took 2 GB as a tree, of zeros 588 MB (issue 41).
+        Bomb {
+            file: "objects.json",
+            text: format!("[{}{{}}]", "{},".repeat((32 << 20) / 3 - 1)),
+            says: "values by here (an object or list counts",
+        },
+        Bomb {
+            file: "zeros.json",
+            text: format!("[{}0]", "0,".repeat((32 << 20) / 2 - 2)),
+            says: "values by here (an object or list counts",
         },
         Bomb {
             file: "number.json",
@@ -257,4 +279,54 @@ fn keyplan_serve_answers_a_bomb_with_a_400_and_then_the_next_request() {
         assert_eq!(status, 200, "after {}: {health}", bomb.file);
     }
     drop(server);
+}
+
+/// A design file of 32 MB of empty sample items: `keyplan check` took 463 MB to read it
+/// (issue 41); design files have no size bound, so twice the file took twice that.
+#[test]
+fn keyplan_check_refuses_a_design_of_millions_of_sample_items_within_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("items.keyplan.json");
+    let n = (32 << 20) / 3;
+    std::fs::write(
+        &path,
+        format!(
+            "{{\"version\":1,\"name\":\"x\",\"samples\":{{\"t\":[{}{{}}]}}}}",
+            "{},".repeat(n)
+        ),
+    )
+    .unwrap();
+    let (output, peak_mb) = capped_keyplan(dir.path(), &["check", path.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    println!("peak {peak_mb} MB, {:?}: {stderr}", output.status);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("values by here"), "{stderr}");
+    assert!(peak_mb <= PEAK_MB, "peak {peak_mb} MB (at most {PEAK_MB})");
+}
+
+/// A share link of a sample item holding 3.5 million NULLs, a byte each on the wire: 5,846
+/// characters that `keyplan link --decode` unpacked into 520 MB of values (issue 41).
+#[test]
+fn keyplan_link_decode_refuses_a_link_of_millions_of_values_within_bounded_memory() {
+    use keyplan_core::item::AttributeValue;
+    let mut design = keyplan_core::model::Design::new("nulls");
+    let item = [(
+        "nulls".to_string(),
+        AttributeValue::L(vec![AttributeValue::Null(true); 3_500_000]),
+    )]
+    .into_iter()
+    .collect();
+    design.samples.insert("t".to_string(), vec![item]);
+    let link = keyplan_core::share::encode(&design).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (output, peak_mb) = capped_keyplan(dir.path(), &["link", "--decode", &link]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    println!(
+        "{} characters, peak {peak_mb} MB, {:?}: {stderr}",
+        link.len(),
+        output.status
+    );
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("values: refused"), "{stderr}");
+    assert!(peak_mb <= PEAK_MB, "peak {peak_mb} MB (at most {PEAK_MB})");
 }

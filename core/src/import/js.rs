@@ -89,13 +89,7 @@ pub struct Module {
     pub news: Vec<NewCall>,
 }
 
-/// 1-based line and column of a byte offset.
-pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, column)
-}
+pub use super::line_column;
 
 /// Words that are prefix operators: `typeof typeof x` nests like `!!x`.
 const PREFIX_WORDS: &[&[u8]] = &[b"typeof", b"void", b"delete", b"await", b"new", b"yield"];

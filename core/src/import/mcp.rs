@@ -27,6 +27,7 @@ use super::{At, Declared, ImportError, Imported, plain_value, unique_name};
 
 /// Reads an awslabs/mcp `schema.json`.
 pub fn import(text: &str) -> Result<Imported, ImportError> {
+    crate::json_budget::check(text)?;
     let value: serde_json::Value = serde_json::from_str(text)?;
     import_value(&value)
 }
@@ -213,6 +214,7 @@ pub(crate) fn import_value(value: &serde_json::Value) -> Result<Imported, Import
 /// rendered from the entity's templates. A key whose template needs a value the item lacks is
 /// left out of that item.
 pub fn add_usage_data(imported: &mut Imported, text: &str) -> Result<(), ImportError> {
+    crate::json_budget::check(text)?;
     let value: serde_json::Value = serde_json::from_str(text)?;
     let root = At::root(&value);
     let mut added = 0;

@@ -297,6 +297,14 @@ fn unrecognised(tried: &[(Format, String)], looks_like: Option<&str>) -> String 
 /// larger file (the 50 MB hostile file of `scripts/hostile-imports`) is refused before it is
 /// parsed. `POST /api/import` takes at most 2 MB, its body limit. keyplan's own design files
 /// have no such bound.
+/// 1-based line and column of a byte offset.
+pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
 /// Whether this build reads JavaScript and TypeScript modules itself (core's `js` feature; the
 /// browser app's build does not).
 pub const READS_MODULES: bool = cfg!(feature = "js");

@@ -51,6 +51,7 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
             ),
         });
     }
+    crate::json_budget::check(text)?;
     match serde_json::from_str::<Value>(text) {
         Ok(value) => {
             if !is_schema(&value) {

@@ -24,6 +24,12 @@ use super::{At, ImportError, Imported, Source};
 /// The most bytes of HCL read; a larger file is refused before it is parsed.
 pub const MAX_HCL_BYTES: usize = 4 * 1024 * 1024;
 
+/// The most tokens of HCL parsed, counted as [`check_tokens`] counts them: a quarter of
+/// [`MAX_HCL_BYTES`]. hcl's tree takes 90 to 180 bytes a token (4 MB of `x = [1,1,...]` took
+/// 374 MB, of `a {}` blocks 354 MB: issue 41), so the tree of the most tokens allowed takes
+/// under 200 MB.
+pub const MAX_HCL_TOKENS: usize = MAX_HCL_BYTES / 4;
+
 const RESOURCE: &str = "aws_dynamodb_table";
 
 /// Reads Terraform configuration.
@@ -32,7 +38,7 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
 }
 
 /// Parses HCL, with the line and column of a syntax error. Larger text than
-/// [`MAX_HCL_BYTES`] is refused first.
+/// [`MAX_HCL_BYTES`], or of more tokens than [`MAX_HCL_TOKENS`], is refused first.
 pub(crate) fn parse_hcl(text: &str) -> Result<hcl::Body, ImportError> {
     if text.len() > MAX_HCL_BYTES {
         return Err(ImportError::TooLarge {
@@ -41,6 +47,7 @@ pub(crate) fn parse_hcl(text: &str) -> Result<hcl::Body, ImportError> {
             what: "Terraform configuration",
         });
     }
+    check_tokens(text)?;
     hcl::parse(text).map_err(|e| match e {
         hcl::Error::Parse(parse) => ImportError::Syntax {
             line: parse.location().line(),
@@ -52,6 +59,39 @@ pub(crate) fn parse_hcl(text: &str) -> Result<hcl::Body, ImportError> {
             message: other.to_string(),
         },
     })
+}
+
+/// `Err`, with the line and column where it happens, when `text` holds more than
+/// [`MAX_HCL_TOKENS`] tokens, counted without a tokenizer as an upper bound of what the parse
+/// makes: every run of letters, digits and `_`, and every other character but white space and
+/// `,`. Strings and comments are counted as code, so one of a million words is refused too
+/// (the message says where).
+fn check_tokens(text: &str) -> Result<(), ImportError> {
+    let mut tokens = 0usize;
+    let mut in_word = false;
+    for (offset, byte) in text.bytes().enumerate() {
+        let word = byte.is_ascii_alphanumeric() || byte == b'_' || byte >= 0x80;
+        let counts = if word {
+            !in_word
+        } else {
+            !(byte.is_ascii_whitespace() || byte == b',')
+        };
+        in_word = word;
+        if counts {
+            tokens += 1;
+            if tokens > MAX_HCL_TOKENS {
+                let (line, column) = super::line_column(text, offset);
+                return Err(ImportError::Syntax {
+                    line,
+                    column,
+                    message: format!(
+                        "the configuration holds more than {MAX_HCL_TOKENS} tokens by here; keyplan reads schemas, not data"
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 fn tables(body: &hcl::Body) -> impl Iterator<Item = &hcl::Block> {

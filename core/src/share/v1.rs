@@ -241,6 +241,7 @@ pub(super) fn read(bytes: &[u8], version: u32) -> Result<Design, WireError> {
         at: 0,
         names: Default::default(),
         budget: MAX_EXPANDED_BYTES,
+        values_left: MAX_SAMPLE_VALUES,
         prose: Default::default(),
     };
     for kind in [TITLE, DESCRIPTION] {
@@ -1007,6 +1008,7 @@ fn write_value(w: &mut Writer, value: &AttributeValue) {
 
 /// An item, or a map value `depth` levels down.
 fn read_map(r: &mut Reader, depth: usize) -> Result<Item, WireError> {
+    r.charge_value(r.at)?;
     let n = r.count("a sample item's attributes")?;
     let mut item = BTreeMap::new();
     for _ in 0..n {
@@ -1025,7 +1027,13 @@ fn read_value(r: &mut Reader, depth: usize) -> Result<AttributeValue, WireError>
             problem: format!("a sample value nests deeper than {MAX_VALUE_DEPTH} levels"),
         });
     }
-    let set = |r: &mut Reader| r.seq("set members", |r| r.name(Interned::Value, "a set member"));
+    r.charge_value(at)?;
+    let set = |r: &mut Reader| {
+        r.seq("set members", |r| {
+            r.charge_value(r.at)?;
+            r.name(Interned::Value, "a set member")
+        })
+    };
     Ok(match r.u8("a sample value's type")? {
         VALUE_S => AttributeValue::S(r.name(Interned::Value, "a string value")?),
         VALUE_N => AttributeValue::N(r.name(Interned::Value, "a number value")?),
@@ -1054,6 +1062,12 @@ const MAX_WHOLE: i64 = 1 << 53;
 /// The most bytes of text that back-references may produce while reading one design, so a few
 /// bytes that each repeat a long name cannot become terabytes.
 const MAX_EXPANDED_BYTES: usize = super::MAX_DESIGN_BYTES;
+
+/// The most sample values (items, attribute values, list elements and set members) one design
+/// may unpack to: one for every eight bytes of the largest design. A value takes a byte on the
+/// wire and a few dozen in memory, so 5,846 characters of link held 3.5 million NULLs that
+/// took 520 MB to unpack (issue 41).
+const MAX_SAMPLE_VALUES: usize = super::MAX_DESIGN_BYTES / 8;
 
 /// The kinds of names the wire interns, each in its own numbered list: the first time a name
 /// of a kind appears it travels as text and joins the list; later it travels as its index.
@@ -1268,11 +1282,22 @@ struct Reader<'a> {
     names: [Vec<String>; INTERNED_LISTS],
     /// Bytes that back-references may still produce; see [`MAX_EXPANDED_BYTES`].
     budget: usize,
+    /// Sample values that may still be read; see [`MAX_SAMPLE_VALUES`].
+    values_left: usize,
     /// The texts read ahead of the structure, not yet claimed by it.
     prose: [VecDeque<String>; 2],
 }
 
 impl Reader<'_> {
+    /// Charges one sample value, read at `at`, to [`MAX_SAMPLE_VALUES`] before it is made.
+    fn charge_value(&mut self, at: usize) -> Result<(), WireError> {
+        self.values_left = self.values_left.checked_sub(1).ok_or(WireError {
+            at,
+            problem: format!("its samples hold more than {MAX_SAMPLE_VALUES} values: refused"),
+        })?;
+        Ok(())
+    }
+
     /// The next of the texts that travel ahead of the structure.
     fn prose(&mut self, kind: usize, what: &str) -> Result<String, WireError> {
         self.prose[kind].pop_front().ok_or_else(|| WireError {

@@ -10,7 +10,8 @@
 //! with the path the tree's reader gave it (`DataModel[0].TableData[3].name`), kept until the
 //! reader reaches it, so a file's first error is the one it always was. Nesting counts against
 //! serde_json's recursion limit as a tree does, every level a `deserialize_any`, so text too
-//! deep fails at the same line and column; nothing here errs on its own.
+//! deep fails at the same line and column; nothing here errs on its own, and text of more values
+//! than [`crate::json_budget`] allows is refused before any is made.
 
 use std::borrow::Cow;
 use std::collections::BTreeSet;
@@ -41,6 +42,7 @@ pub(crate) struct TableItems {
 
 /// Reads `text` as JSON (see the module's documentation).
 pub(crate) fn parse(text: &str) -> Result<Json, ImportError> {
+    crate::json_budget::check(text)?;
     let mut tables = Vec::new();
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let value = Node {
