@@ -19,7 +19,6 @@ use tower_http::compression::predicate::{DefaultPredicate, NotForContentType, Pr
 use tower_http::services::{ServeDir, ServeFile};
 
 pub mod api;
-pub mod aws;
 mod caching;
 pub mod cli;
 pub mod engine;

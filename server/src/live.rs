@@ -25,9 +25,9 @@ use keyplan_core::model::{AttrType, Billing, Gsi, KeyAttribute, KeyType, Lsi, Pr
 use std::collections::HashMap;
 
 use crate::engine::Engine;
-use crate::engine::bounds::{MAX_EMPTY_PAGES, Paging, within};
 use crate::runner::convert::item_from_sdk;
 use crate::runner::error::{RunError, code, run_error};
+use crate::runner::paging::{MAX_EMPTY_PAGES, Paging, within};
 use crate::runner::preflight;
 
 /// Items sampled when the user names no number.
@@ -52,7 +52,7 @@ pub struct ScanStats {
 }
 
 /// The engine's table names, all pages of them (at most
-/// [`MAX_TABLE_PAGES`](crate::engine::bounds::MAX_TABLE_PAGES)), within the engine's
+/// [`MAX_TABLE_PAGES`](crate::runner::paging::MAX_TABLE_PAGES)), within the engine's
 /// conversation limit.
 pub async fn list_tables(engine: &Engine) -> Result<Vec<String>, RunError> {
     preflight(engine).await?;

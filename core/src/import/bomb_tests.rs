@@ -170,3 +170,13 @@ fn a_yaml_alias_bomb_is_refused_before_it_expands() {
     let error = import(super::Format::CloudFormation, &yaml).expect_err("a bomb");
     expect!["760033 bytes: line 2, column 88548: Resources.B[5][44269]: the template expands to more than 524288 values (its aliases repeat what they name); keyplan reads templates, not data at line 2 column 88548"].assert_eq(&format!("{} bytes: {error}", yaml.len()));
 }
+
+// issue 41: JSON's value budget is a quarter of the import limit, stated as a number where it
+// lives (json_budget stands below the importers and does not name them).
+#[test]
+fn the_json_budget_is_a_quarter_of_the_import_limit() {
+    assert_eq!(
+        crate::json_budget::MAX_JSON_VALUES,
+        super::MAX_IMPORT_BYTES / 4
+    );
+}

@@ -32,10 +32,10 @@ use crate::AppState;
 use crate::api::extract::Json;
 use crate::api::runs::MAX_ITEMS_PER_RUN;
 use crate::api::stream;
-use crate::engine::bounds::within;
 use crate::error::ApiError;
 use crate::live::{DEFAULT_SAMPLE, MAX_SAMPLE, Progress, list_tables, read_tables};
 use crate::runner::error::RunError;
+use crate::runner::paging::within;
 
 /// The most tables whose item counts the list reads (one `DescribeTable` each).
 pub const COUNTED_TABLES: usize = 100;

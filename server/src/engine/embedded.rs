@@ -294,7 +294,7 @@ mod tests {
             .await
             .unwrap_err();
         assert_eq!(
-            crate::runner::error::code(&err),
+            aws_sdk_dynamodb::error::ProvideErrorMetadata::code(&err),
             Some("ResourceNotFoundException")
         );
     }

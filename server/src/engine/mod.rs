@@ -6,7 +6,7 @@
 //! ([`embedded`]), the others over HTTP. Every client reads answers through the bounds of
 //! [`bounds`]. A browser picks an engine by name; nothing here takes a URL from a request.
 //! AWS itself is only registered when the operator passed `--allow-aws`, and only AWS uses the
-//! standard credential chain (see [`crate::aws`]): local engines get dummy static credentials and region
+//! standard credential chain (see [`aws`]): local engines get dummy static credentials and region
 //! us-east-1, so a run can never sign a request to a local engine with real keys.
 
 use std::collections::BTreeMap;
@@ -20,6 +20,7 @@ use aws_sdk_dynamodb::config::timeout::TimeoutConfig;
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 pub use keyplan_core::run::EngineInfo;
 
+pub mod aws;
 pub mod bounds;
 pub mod embedded;
 
@@ -312,7 +313,7 @@ pub struct EnginesConfig {
     pub endpoints: Vec<String>,
     /// `--allow-aws`: let `--endpoint aws` through.
     pub allow_aws: bool,
-    /// `--region`, for `--endpoint aws` (see [`crate::aws::region`]).
+    /// `--region`, for `--endpoint aws` (see [`aws::region`]).
     pub region: Option<String>,
 }
 
@@ -330,7 +331,7 @@ impl Engines {
         }
         // issue 41: the Region before anything starts, never from the instance metadata.
         let region = match parsed.contains(&EndpointArg::Aws) {
-            true => Some(crate::aws::region(config.region.as_deref(), |name| {
+            true => Some(aws::region(config.region.as_deref(), |name| {
                 std::env::var(name).ok()
             })?),
             false => None,
@@ -347,7 +348,7 @@ impl Engines {
                 EndpointArg::Aws => Engine {
                     name: AWS.to_string(),
                     kind: EngineKind::Aws,
-                    client: crate::aws::client(region.clone().ok_or(EngineError::NoRegion)?).await,
+                    client: aws::client(region.clone().ok_or(EngineError::NoRegion)?).await,
                     timing: Timing::for_kind(&EngineKind::Aws),
                 },
                 EndpointArg::Named { name, url } => {

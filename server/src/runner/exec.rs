@@ -20,7 +20,7 @@ use super::error::{RunError, code, run_error};
 use super::plan::{ExpectedPage, KeyQuery, ReadCheck, WriteCheck, WriteRequest};
 use super::{PatternResult, Status};
 use crate::engine::Engine;
-use crate::engine::bounds::{MAX_EMPTY_PAGES, Paging};
+use crate::runner::paging::{MAX_EMPTY_PAGES, Paging};
 
 /// Maps a design table name to the run's engine-side name.
 pub type Names<'a> = &'a (dyn Fn(&str) -> String + Send + Sync);

@@ -26,7 +26,7 @@ use tokio_util::sync::CancellationToken;
 use super::convert::item_to_sdk;
 use super::error::{Failure, RunError, classify, run_error};
 use crate::engine::Engine;
-use crate::engine::bounds::{MAX_EMPTY_PAGES, Paging};
+use crate::runner::paging::{MAX_EMPTY_PAGES, Paging};
 
 /// Requests in flight while loading.
 pub const CONCURRENCY: usize = 8;

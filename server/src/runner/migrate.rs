@@ -34,7 +34,7 @@ use super::load::{Write, write_all};
 use super::plan::CheckKind;
 use super::tables::{self, RunId, TableGuard};
 use crate::engine::Engine;
-use crate::engine::bounds::within;
+use crate::runner::paging::within;
 
 /// What a verification found.
 #[derive(Debug, Clone, Default, serde::Serialize)]

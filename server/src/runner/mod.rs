@@ -26,6 +26,7 @@ pub mod error;
 pub mod exec;
 pub mod load;
 pub mod migrate;
+pub mod paging;
 pub mod plan;
 pub mod tables;
 
@@ -70,7 +71,7 @@ pub async fn run(
             // An engine that answers every request in time but never lets the run end
             // (issue 41): the run stops at the engine's conversation limit and cleans up.
             () = tokio::time::sleep(engine.timing.conversation) => {
-                Err(crate::engine::bounds::too_long(engine, "run the design"))
+                Err(crate::runner::paging::too_long(engine, "run the design"))
             }
         }
     };

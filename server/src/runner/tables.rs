@@ -28,8 +28,8 @@ use keyplan_core::{KeyAttribute, KeyType, Projection, Table};
 
 use super::error::{RunError, code, run_error};
 use super::{Cleanup, RunEvent};
-use crate::engine::bounds::{MAX_TABLE_PAGES, Paging};
 use crate::engine::{Engine, redact};
+use crate::runner::paging::{MAX_TABLE_PAGES, Paging};
 
 /// Every run table's name starts with this; nothing else is ever deleted.
 pub const PREFIX: &str = "keyplan-run-";

@@ -72,7 +72,7 @@ pub async fn client(region: Region) -> Client {
         .load()
         .await;
     let builder = aws_sdk_dynamodb::config::Builder::from(&shared);
-    Client::from_conf(crate::engine::bounds::bounded(builder).build())
+    Client::from_conf(super::bounds::bounded(builder).build())
 }
 
 #[cfg(test)]
