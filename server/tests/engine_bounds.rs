@@ -21,11 +21,12 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
-use keyplan_server::engine::bounds::{MAX_ANSWER_BYTES, MAX_EMPTY_PAGES, MAX_TABLE_PAGES};
+use keyplan_server::engine::bounds::MAX_ANSWER_BYTES;
 use keyplan_server::engine::embedded::dispatch;
 use keyplan_server::engine::{Engine, Timing};
 use keyplan_server::live::{SEGMENTS, list_tables, read_tables};
 use keyplan_server::runner::RunId;
+use keyplan_server::runner::paging::{MAX_EMPTY_PAGES, MAX_TABLE_PAGES};
 use run_support::*;
 use tokio_util::sync::CancellationToken;
 
