@@ -102,8 +102,12 @@ impl Child {
             read
         };
         let mut said = Vec::new();
-        let mut stderr = stderr.take(STDERR_LIMIT);
-        let read_stderr = stderr.read_to_end(&mut said);
+        let read_stderr = async {
+            let mut stderr = stderr.take(STDERR_LIMIT);
+            let _ = stderr.read_to_end(&mut said).await;
+            // The rest is drained, not kept: a child blocked on a full pipe would never end.
+            let _ = tokio::io::copy(&mut stderr.into_inner(), &mut tokio::io::sink()).await;
+        };
         let (_, read, _) = tokio::join!(write, read, read_stderr);
         let status = child.wait().await.context("an import's child")?;
         read.context("the answer of an import's child")?;
