@@ -200,3 +200,42 @@ fn limit_address_space(bytes: u64) -> anyhow::Result<()> {
 fn limit_address_space(_bytes: u64) -> anyhow::Result<()> {
     Ok(())
 }
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::os::unix::process::ExitStatusExt as _;
+
+    use super::*;
+
+    /// How a child that ended without answering is answered, by Rust's last words on its
+    /// stderr: an allocation that failed, a stack that overflowed, or anything else.
+    #[test]
+    fn a_child_that_ended_is_answered_by_what_it_said_last() {
+        let child = Child {
+            exe: PathBuf::from("keyplan"),
+            memory_limit: MEMORY_LIMIT,
+        };
+        // SIGABRT, as Rust aborts on both.
+        let aborted = ExitStatus::from_raw(6);
+        let check = |said: &str| {
+            let error = child.ended("big.json", aborted, said);
+            format!("{} {error}", error.status().as_u16())
+        };
+        assert_eq!(
+            check("memory allocation of 1658880 bytes failed\n"),
+            "413 the import of big.json ran out of its 1.0 GB of memory; the file asks for more than the server gives an import"
+        );
+        assert_eq!(
+            check("error: reading the import's request on stdin: out of memory\n"),
+            "413 the import of big.json ran out of its 1.0 GB of memory; the file asks for more than the server gives an import"
+        );
+        assert_eq!(
+            check(
+                "\nthread 'main' has overflowed its stack\nfatal runtime error: stack overflow\n"
+            ),
+            "400 the import of big.json overflowed its stack: the file nests too deeply"
+        );
+        // Anything else is ours: logged, and the client is told no more.
+        assert_eq!(check("Segmentation fault"), "500 internal error");
+    }
+}
