@@ -9,7 +9,8 @@
 //! bounds the answer's wait, the workers bound the CPU. Core's `parallel` parts of a job (its
 //! verdicts, counts, indexes) run on rayon's pool, one thread per core, shared by all the
 //! jobs: the worker waits meanwhile, so the CPU stays bounded. At most [`Pool::queue`] jobs
-//! wait; more are refused at once.
+//! wait; more are refused at once. Work done in another process ([`Pool::run_elsewhere`], an
+//! import in its child) is admitted and bounded the same way, and stopped at its limit.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -103,14 +104,9 @@ impl Pool {
         self.working.load(Ordering::SeqCst)
     }
 
-    /// Runs `job` on a blocking thread when a worker is free, and returns what it returns;
-    /// 503 when the queue is full or the time limit passes first. `what` names the work in
-    /// the messages ("the export").
-    pub async fn run<T, F>(&self, what: &str, job: F) -> Result<T, ApiError>
-    where
-        T: Send + 'static,
-        F: FnOnce() -> T + Send + 'static,
-    {
+    /// Admits a job and waits for a free worker: the job's deadline, its worker and its
+    /// count; 503 when the queue is full or no worker is free before the deadline.
+    async fn admit(&self, what: &str) -> Result<Admitted, ApiError> {
         let deadline = tokio::time::Instant::now() + self.limit;
         if self.admitted() >= self.n_workers + self.queue {
             return Err(ApiError::Unavailable(format!(
@@ -128,6 +124,34 @@ impl Pool {
                 ))
             })?
             .map_err(|_| ApiError::Internal(anyhow::anyhow!("the heavy-work pool is closed")))?;
+        Ok(Admitted {
+            deadline,
+            worker,
+            admitted,
+        })
+    }
+
+    /// The answer to a job past its time limit.
+    fn given_up(&self, what: &str) -> ApiError {
+        ApiError::Unavailable(format!(
+            "{what} took longer than the server's limit of {:.0} s and was given up",
+            self.limit.as_secs_f64()
+        ))
+    }
+
+    /// Runs `job` on a blocking thread when a worker is free, and returns what it returns;
+    /// 503 when the queue is full or the time limit passes first. `what` names the work in
+    /// the messages ("the export").
+    pub async fn run<T, F>(&self, what: &str, job: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce() -> T + Send + 'static,
+    {
+        let Admitted {
+            deadline,
+            worker,
+            admitted,
+        } = self.admit(what).await?;
         let working = self.working.clone();
         let handle = tokio::task::spawn_blocking(move || {
             // The worker, the counts and everything `job` owns are released when it ends,
@@ -137,11 +161,6 @@ impl Pool {
             let _working = Count::new(&working);
             job()
         });
-        let given_up = || {
-            ApiError::Unavailable(format!(
-                "{what} took longer than the server's limit of {limit:.0} s and was given up"
-            ))
-        };
         let done = tokio::time::timeout_at(deadline, handle).await;
         // Ended at or after its deadline is past the limit too. The timer fires on a later
         // millisecond tick and `timeout_at` polls the job first, so a job ending right at the
@@ -149,14 +168,40 @@ impl Pool {
         // test of the 503 failed when the export outran the first poll.
         let late = tokio::time::Instant::now() >= deadline;
         match done {
-            Err(_) => Err(given_up()),
+            Err(_) => Err(self.given_up(what)),
             Ok(Err(panic)) => Err(ApiError::Internal(anyhow::anyhow!(
                 "{what} panicked: {panic}"
             ))),
-            Ok(Ok(_)) if late => Err(given_up()),
+            Ok(Ok(_)) if late => Err(self.given_up(what)),
             Ok(Ok(value)) => Ok(value),
         }
     }
+
+    /// Runs `job`, work done elsewhere (a child process: [`crate::import_child`]) that this
+    /// task only waits for, under the same bounds as [`Pool::run`]: it holds a worker while
+    /// it runs, and past the time limit it is dropped, which must stop its work (a child
+    /// spawned with `kill_on_drop`), and answered with 503.
+    pub async fn run_elsewhere<T, F>(&self, what: &str, job: F) -> Result<T, ApiError>
+    where
+        F: Future<Output = T>,
+    {
+        let Admitted {
+            deadline,
+            worker: _worker,
+            admitted: _admitted,
+        } = self.admit(what).await?;
+        let _working = Count::new(&self.working);
+        tokio::time::timeout_at(deadline, job)
+            .await
+            .map_err(|_| self.given_up(what))
+    }
+}
+
+/// A job let in: its deadline, the worker it holds and its count, released when dropped.
+struct Admitted {
+    deadline: tokio::time::Instant,
+    worker: tokio::sync::OwnedSemaphorePermit,
+    admitted: Count,
 }
 
 #[cfg(test)]

@@ -24,6 +24,7 @@ pub mod cli;
 pub mod engine;
 pub mod error;
 pub mod heavy;
+pub mod import_child;
 pub mod live;
 pub mod mcp;
 pub mod runner;
@@ -43,6 +44,9 @@ pub struct AppState {
     pub heavy: heavy::Pool,
     /// The host names this server answers to.
     pub hosts: security::Hosts,
+    /// Where `POST /api/import` runs an import: in this process (the default) or in a child
+    /// of the `keyplan` binary (`keyplan serve`).
+    pub imports: import_child::Imports,
 }
 
 impl AppState {
@@ -62,6 +66,7 @@ impl AppState {
             runs: api::runs::Runs::default(),
             heavy: heavy::Pool::default(),
             hosts: security::Hosts::default(),
+            imports: import_child::Imports::default(),
         }
     }
 
@@ -81,6 +86,11 @@ impl AppState {
     /// The same state with this heavy-work pool.
     pub fn with_heavy(self, heavy: heavy::Pool) -> Self {
         AppState { heavy, ..self }
+    }
+
+    /// The same state running imports where `imports` says.
+    pub fn with_imports(self, imports: import_child::Imports) -> Self {
+        AppState { imports, ..self }
     }
 
     /// The same state with these engines for runs.

@@ -3,10 +3,24 @@
 
 mod app_support;
 
+use std::path::PathBuf;
+use std::time::Duration;
+
 use axum::http::StatusCode;
+use keyplan_server::AppState;
+use keyplan_server::heavy::Pool;
+use keyplan_server::import_child::{Child, Imports};
+
+/// `state` running each import as `keyplan serve` does: in a child process of the binary.
+fn in_children(state: AppState) -> AppState {
+    state.with_imports(Imports::Child(Child::new(PathBuf::from(env!(
+        "CARGO_BIN_EXE_keyplan"
+    )))))
+}
 
 async fn post(content_type: &str, body: String) -> (StatusCode, serde_json::Value) {
     let (_dir, state) = app_support::state();
+    let state = in_children(state);
     let request = app_support::post("/api/import", content_type, body);
     let answer = app_support::send(&state, request).await;
     (answer.status, answer.json())
@@ -107,4 +121,24 @@ async fn a_file_that_does_not_read_is_a_400_saying_where() {
     // Like every body the API reads: JSON only.
     let (status, body) = post("text/plain", "export const x = 1".to_string()).await;
     assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE, "{body}");
+}
+
+// Issue 41: an import's child is bounded in time like the heavy work it replaces; past the
+// limit it is given up, and killed with the future that waited for it.
+#[tokio::test]
+async fn an_import_past_the_time_limit_is_a_503_naming_the_file() {
+    let (_dir, state) = app_support::state();
+    let state = in_children(state).with_heavy(Pool::new(1, 4, Duration::ZERO));
+    let request = app_support::post(
+        "/api/import",
+        "application/json",
+        request("slow.ts", "export const x = 1"),
+    );
+    let answer = app_support::send(&state, request).await;
+    assert_eq!(answer.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(
+        answer.json()["error"],
+        "the import of slow.ts took longer than the server's limit of 0 s and was given up"
+    );
+    assert_eq!(state.heavy.admitted(), 0);
 }

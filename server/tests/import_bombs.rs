@@ -241,8 +241,9 @@ fn request(address: &str, method: &str, path: &str, body: &str) -> (u16, String)
     (status, body)
 }
 
-#[test]
-fn keyplan_serve_answers_a_bomb_with_a_400_and_then_the_next_request() {
+/// `keyplan serve` under the address-space cap, with `envs`, on a port of its own: the
+/// running server (with its stand-in dist folder) and its address.
+fn capped_serve(envs: &[(&str, String)]) -> (Running, tempfile::TempDir, String) {
     let dist = tempfile::tempdir().unwrap();
     std::fs::write(dist.path().join("index.html"), "<!doctype html>").unwrap();
     let mut child = Command::new("prlimit")
@@ -251,6 +252,7 @@ fn keyplan_serve_answers_a_bomb_with_a_400_and_then_the_next_request() {
         .arg(env!("CARGO_BIN_EXE_keyplan"))
         .args(["serve", "--host", "127.0.0.1", "--port", "0", "--dist"])
         .arg(dist.path())
+        .envs(envs.iter().map(|(name, value)| (name, value)))
         .stdout(Stdio::piped())
         .spawn()
         .expect("prlimit runs keyplan serve");
@@ -264,6 +266,12 @@ fn keyplan_serve_answers_a_bomb_with_a_400_and_then_the_next_request() {
         .rsplit_once(" on http://")
         .map(|(_, address)| address.to_string())
         .unwrap_or_else(|| panic!("unexpected first line from keyplan serve: {line:?}"));
+    (server, dist, address)
+}
+
+#[test]
+fn keyplan_serve_answers_a_bomb_with_a_400_and_then_the_next_request() {
+    let (server, _dist, address) = capped_serve(&[]);
     // The server takes bodies of at most 2 MB: the bombs that fit.
     for bomb in bombs().into_iter().filter(|b| b.text.len() < 1 << 20) {
         let body = serde_json::json!({ "name": bomb.file, "text": bomb.text }).to_string();
@@ -278,6 +286,68 @@ fn keyplan_serve_answers_a_bomb_with_a_400_and_then_the_next_request() {
         let (status, health) = request(&address, "GET", "/api/health", "");
         assert_eq!(status, 200, "after {}: {health}", bomb.file);
     }
+    drop(server);
+}
+
+/// A NoSQL Workbench model of one table whose sample items fill `bytes` of text.
+fn workbench_model(bytes: usize) -> String {
+    let key = |name: &str| serde_json::json!({ "AttributeName": name, "AttributeType": "S" });
+    let mut items = Vec::new();
+    let mut text_len = 0;
+    while text_len < bytes {
+        let n = items.len();
+        let item = serde_json::json!({ "PK": { "S": format!("C#{n}") }, "SK": { "S": format!("O#{n}") }, "total": { "N": "1" } });
+        text_len += item.to_string().len() + 1;
+        items.push(item);
+    }
+    serde_json::json!({
+        "ModelName": "orders",
+        "DataModel": [{
+            "TableName": "orders",
+            "KeyAttributes": { "PartitionKey": key("PK"), "SortKey": key("SK") },
+            "NonKeyAttributes": [],
+            "TableData": items,
+        }],
+    })
+    .to_string()
+}
+
+// Issue 41, "no request may abort the server": the budgets let through a model as large as a
+// body may be, whose import took 195 MB at its peak; given a child of 128 MiB it must end that child
+// only, with a message saying so, and the server answers the next import.
+#[test]
+fn keyplan_serve_answers_an_import_that_exhausts_its_child_with_a_413_and_then_the_next_import() {
+    let limit: u64 = 128 << 20;
+    let (server, _dist, address) =
+        capped_serve(&[("KEYPLAN_IMPORT_CHILD_MAX_BYTES", limit.to_string())]);
+    let large = workbench_model(1_400_000);
+    let body = serde_json::json!({ "name": "large.json", "text": large }).to_string();
+    assert!(
+        body.len() < 2 << 20,
+        "{} bytes: over the body limit",
+        body.len()
+    );
+    let (status, answer) = request(&address, "POST", "/api/import", &body);
+    println!(
+        "{} bytes: {status} {}",
+        large.len(),
+        answer.chars().take(200).collect::<String>()
+    );
+    assert_eq!(
+        status,
+        413,
+        "{}",
+        answer.chars().take(400).collect::<String>()
+    );
+    assert!(
+        answer.contains("the import of large.json ran out of its 128.0 MB of memory"),
+        "{answer}"
+    );
+    let small = workbench_model(2_000);
+    let body = serde_json::json!({ "name": "small.json", "text": small }).to_string();
+    let (status, answer) = request(&address, "POST", "/api/import", &body);
+    assert_eq!(status, 200, "{answer}");
+    assert!(answer.contains("a NoSQL Workbench model"), "{answer}");
     drop(server);
 }
 

@@ -10,36 +10,48 @@
 //! service: 4 entities, 3 collections", "counts": {"tables": 1, "entities": 4, "patterns": 9,
 //! "collections": 3}, "design": <the design file>, "notes": ["..."]}`, the summary being what
 //! the app's toast says was read. A file that does not read is a 400 saying what is wrong and where (line
-//! and column, or the path in the file). The work runs in the heavy-work pool
-//! ([`crate::heavy`]).
+//! and column, or the path in the file). Under `keyplan serve` each import runs in a child
+//! process of its own, with its own memory limit ([`crate::import_child`]), so an import that
+//! still finds a way to exhaust memory or its stack ends only itself; it holds a worker of the
+//! heavy-work pool ([`crate::heavy`]) meanwhile, which bounds how many run at once and for how
+//! long. Without a child (the library's default) the import runs in that pool.
 
 use axum::Router;
 use axum::extract::State;
+use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use keyplan_core::import::{self, Format};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::AppState;
 use crate::api::extract::Json;
 use crate::error::ApiError;
+use crate::import_child::Imports;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/import", post(import_file))
 }
 
-/// The request body.
-#[derive(Debug, Deserialize)]
+/// The request body; also what the server hands an import's child process on its stdin.
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ImportRequest {
+pub struct ImportRequest {
     /// The file's name, only for messages.
     #[serde(default)]
-    name: Option<String>,
+    pub name: Option<String>,
     /// The file's text.
-    text: String,
+    pub text: String,
     /// The format, as `keyplan import --from` names it; detected when absent.
     #[serde(default)]
-    from: Option<String>,
+    pub from: Option<String>,
+}
+
+impl ImportRequest {
+    /// The file as the messages name it.
+    pub fn file_name(&self) -> &str {
+        self.name.as_deref().unwrap_or("the file")
+    }
 }
 
 /// The format named `name`, as `keyplan import --from` takes it: every format core reads.
@@ -55,39 +67,55 @@ fn format_named(name: &str) -> Result<Format, ApiError> {
         })
 }
 
+/// The import itself, the answer's JSON or the 400 saying what is wrong: what the handler
+/// answers, run in the server's process or in an import's child ([`crate::import_child`]).
+pub fn answer(request: &ImportRequest) -> Result<serde_json::Value, ApiError> {
+    let from = request.from.as_deref().map(format_named).transpose()?;
+    let name = request.file_name();
+    let format = match from {
+        Some(format) => format,
+        None => import::detect(&request.text)
+            .map_err(|e| ApiError::BadRequest(format!("{name}: {e}")))?,
+    };
+    let imported = import::import(format, &request.text)
+        .map_err(|e| ApiError::BadRequest(format!("{name} as {format}: {e}")))?;
+    let design: serde_json::Value =
+        serde_json::from_str(&keyplan_core::file::to_string(&imported.design))
+            .map_err(|e| ApiError::Internal(e.into()))?;
+    let read = &imported.design;
+    Ok(serde_json::json!({
+        "format": format.as_str(),
+        "summary": imported.summary(format),
+        "counts": {
+            "tables": read.tables.len(),
+            "entities": read.entities.len(),
+            "patterns": read.patterns.len(),
+            "collections": imported.collections,
+        },
+        "design": design,
+        "notes": imported.notes,
+    }))
+}
+
 async fn import_file(
     State(state): State<AppState>,
     Json(request): Json<ImportRequest>,
 ) -> Result<Response, ApiError> {
-    let from = request.from.as_deref().map(format_named).transpose()?;
-    let answer = state
-        .heavy
-        .run("the import", move || {
-            let name = request.name.as_deref().unwrap_or("the file");
-            let format = match from {
-                Some(format) => format,
-                None => import::detect(&request.text)
-                    .map_err(|e| ApiError::BadRequest(format!("{name}: {e}")))?,
-            };
-            let imported = import::import(format, &request.text)
-                .map_err(|e| ApiError::BadRequest(format!("{name} as {format}: {e}")))?;
-            let design: serde_json::Value =
-                serde_json::from_str(&keyplan_core::file::to_string(&imported.design))
-                    .map_err(|e| ApiError::Internal(e.into()))?;
-            let read = &imported.design;
-            Ok::<_, ApiError>(serde_json::json!({
-                "format": format.as_str(),
-                "summary": imported.summary(format),
-                "counts": {
-                    "tables": read.tables.len(),
-                    "entities": read.entities.len(),
-                    "patterns": read.patterns.len(),
-                    "collections": imported.collections,
-                },
-                "design": design,
-                "notes": imported.notes,
-            }))
-        })
-        .await??;
-    Ok(axum::Json(answer).into_response())
+    // A wrong `from` is answered before any work is started.
+    request.from.as_deref().map(format_named).transpose()?;
+    let what = format!("the import of {}", request.file_name());
+    match &state.imports {
+        Imports::InProcess => {
+            let answer = state.heavy.run(&what, move || answer(&request)).await??;
+            Ok(axum::Json(answer).into_response())
+        }
+        Imports::Child(child) => {
+            let answer = state
+                .heavy
+                .run_elsewhere(&what, child.import(&request))
+                .await??;
+            // The child wrote the answer's JSON: passed on as it is, not parsed again.
+            Ok(([(header::CONTENT_TYPE, "application/json")], answer).into_response())
+        }
+    }
 }

@@ -14,6 +14,7 @@ pub mod diff;
 pub mod engine_choice;
 pub mod export;
 pub mod import;
+pub mod import_child;
 pub mod link;
 pub mod mcp;
 pub mod migrate;
@@ -63,6 +64,9 @@ pub enum Command {
     Migrate(migrate::Args),
     /// Serve keyplan's tools to an agent over the Model Context Protocol, on stdio.
     Mcp(mcp::Args),
+    /// One import of `keyplan serve`, in a process of its own (not for people).
+    #[command(name = "__import-child", hide = true)]
+    ImportChild(import_child::Args),
 }
 
 /// Runs the chosen subcommand.
@@ -81,6 +85,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Diff(args) => diff::run(args).await,
         Command::Migrate(args) => migrate::run(args).await,
         Command::Mcp(args) => mcp::run(args).await,
+        Command::ImportChild(args) => import_child::run(args).await,
     }
 }
 

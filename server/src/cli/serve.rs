@@ -46,6 +46,10 @@ pub struct Args {
     /// refused (429) until others finish.
     #[arg(long, env = "KEYPLAN_MAX_ITEMS_IN_FLIGHT", default_value_t = crate::api::runs::MAX_ITEMS_IN_FLIGHT)]
     pub max_items_in_flight: usize,
+    /// The address space, in bytes, of the child process each `POST /api/import` runs in;
+    /// an import that needs more ends with a 413, the server goes on. Hidden: for tests.
+    #[arg(long, env = "KEYPLAN_IMPORT_CHILD_MAX_BYTES", default_value_t = crate::import_child::MEMORY_LIMIT, hide = true)]
+    pub import_memory_limit: u64,
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -69,11 +73,18 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         "keyplan serving {} on http://{address}",
         dist.path().display()
     );
+    // Each import runs in a child of this very binary (issue 41): one that exhausts its
+    // memory or its stack ends only itself.
+    let imports = crate::import_child::Imports::Child(crate::import_child::Child {
+        exe: std::env::current_exe().context("cannot find the keyplan binary for imports")?,
+        memory_limit: args.import_memory_limit,
+    });
     let mut names = vec![args.host.clone()];
     names.extend(args.allowed_hosts);
     let state = AppState::new(dist)
         .with_engines(engines)
         .with_hosts(crate::security::Hosts::new(Some(address.port()), &names))
+        .with_imports(imports)
         .with_run_limits(crate::api::runs::Limits {
             max_items_in_flight: args.max_items_in_flight,
             ..Default::default()
