@@ -177,7 +177,7 @@ impl Pool {
         }
     }
 
-    /// Runs `job`, work done elsewhere (a child process: [`crate::import_child`]) that this
+    /// Runs `job`, work done elsewhere (a child process: [`crate::api::import::child`]) that this
     /// task only waits for, under the same bounds as [`Pool::run`]: it holds a worker while
     /// it runs, and past the time limit it is dropped, which must stop its work (a child
     /// spawned with `kill_on_drop`), and answered with 503.

@@ -24,7 +24,6 @@ pub mod cli;
 pub mod engine;
 pub mod error;
 pub mod heavy;
-pub mod import_child;
 pub mod live;
 pub mod mcp;
 pub mod runner;
@@ -46,7 +45,7 @@ pub struct AppState {
     pub hosts: security::Hosts,
     /// Where `POST /api/import` runs an import: in this process (the default) or in a child
     /// of the `keyplan` binary (`keyplan serve`).
-    pub imports: import_child::Imports,
+    pub imports: api::import::child::Imports,
 }
 
 impl AppState {
@@ -66,7 +65,7 @@ impl AppState {
             runs: api::runs::Runs::default(),
             heavy: heavy::Pool::default(),
             hosts: security::Hosts::default(),
-            imports: import_child::Imports::default(),
+            imports: api::import::child::Imports::default(),
         }
     }
 
@@ -89,7 +88,7 @@ impl AppState {
     }
 
     /// The same state running imports where `imports` says.
-    pub fn with_imports(self, imports: import_child::Imports) -> Self {
+    pub fn with_imports(self, imports: api::import::child::Imports) -> Self {
         AppState { imports, ..self }
     }
 

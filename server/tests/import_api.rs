@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use keyplan_server::AppState;
+use keyplan_server::api::import::child::{Child, Imports};
 use keyplan_server::heavy::Pool;
-use keyplan_server::import_child::{Child, Imports};
 
 /// `state` running each import as `keyplan serve` does: in a child process of the binary.
 fn in_children(state: AppState) -> AppState {

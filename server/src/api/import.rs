@@ -11,7 +11,7 @@
 //! "collections": 3}, "design": <the design file>, "notes": ["..."]}`, the summary being what
 //! the app's toast says was read. A file that does not read is a 400 saying what is wrong and where (line
 //! and column, or the path in the file). Under `keyplan serve` each import runs in a child
-//! process of its own, with its own memory limit ([`crate::import_child`]), so an import that
+//! process of its own, with its own memory limit ([`child`]), so an import that
 //! still finds a way to exhaust memory or its stack ends only itself; it holds a worker of the
 //! heavy-work pool ([`crate::heavy`]) meanwhile, which bounds how many run at once and for how
 //! long. Without a child (the library's default) the import runs in that pool.
@@ -24,10 +24,12 @@ use axum::routing::post;
 use keyplan_core::import::{self, Format};
 use serde::{Deserialize, Serialize};
 
+pub mod child;
+
 use crate::AppState;
 use crate::api::extract::Json;
 use crate::error::ApiError;
-use crate::import_child::Imports;
+use child::Imports;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/import", post(import_file))
@@ -68,7 +70,7 @@ fn format_named(name: &str) -> Result<Format, ApiError> {
 }
 
 /// The import itself, the answer's JSON or the 400 saying what is wrong: what the handler
-/// answers, run in the server's process or in an import's child ([`crate::import_child`]).
+/// answers, run in the server's process or in an import's child ([`child`]).
 pub fn answer(request: &ImportRequest) -> Result<serde_json::Value, ApiError> {
     let from = request.from.as_deref().map(format_named).transpose()?;
     let name = request.file_name();

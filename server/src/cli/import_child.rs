@@ -1,16 +1,16 @@
 //! `keyplan __import-child`, hidden from `--help`: one import of `keyplan serve`'s
 //! `POST /api/import`, in a process of its own whose memory ends it, not the server
-//! ([`crate::import_child`] says how the two talk).
+//! ([`crate::api::import::child`] says how the two talk).
 
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The address space, in bytes, this process lowers itself to before reading the request.
-    #[arg(long, default_value_t = crate::import_child::MEMORY_LIMIT)]
+    #[arg(long, default_value_t = crate::api::import::child::MEMORY_LIMIT)]
     pub memory_limit: u64,
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
-    crate::import_child::run_child(args.memory_limit)
+    crate::api::import::child::run_child(args.memory_limit)
 }

@@ -48,7 +48,7 @@ pub struct Args {
     pub max_items_in_flight: usize,
     /// The address space, in bytes, of the child process each `POST /api/import` runs in;
     /// an import that needs more ends with a 413, the server goes on. Hidden: for tests.
-    #[arg(long, env = "KEYPLAN_IMPORT_CHILD_MAX_BYTES", default_value_t = crate::import_child::MEMORY_LIMIT, hide = true)]
+    #[arg(long, env = "KEYPLAN_IMPORT_CHILD_MAX_BYTES", default_value_t = crate::api::import::child::MEMORY_LIMIT, hide = true)]
     pub import_memory_limit: u64,
 }
 
@@ -75,7 +75,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     // Each import runs in a child of this very binary (issue 41): one that exhausts its
     // memory or its stack ends only itself.
-    let imports = crate::import_child::Imports::Child(crate::import_child::Child {
+    let imports = crate::api::import::child::Imports::Child(crate::api::import::child::Child {
         exe: std::env::current_exe().context("cannot find the keyplan binary for imports")?,
         memory_limit: args.import_memory_limit,
     });

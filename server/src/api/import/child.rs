@@ -19,8 +19,8 @@ use std::process::{ExitCode, ExitStatus, Stdio};
 use anyhow::Context as _;
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 
+use super::{ImportRequest, answer};
 use crate::api::extract::BODY_LIMIT;
-use crate::api::import::{ImportRequest, answer};
 use crate::error::ApiError;
 
 /// The address space an import's child may map by default: its code, stacks and allocator
