@@ -130,8 +130,17 @@ impl Child {
     /// The answer to a child that ended without answering, by what it said on stderr.
     fn ended(&self, name: &str, status: ExitStatus, said: &str) -> ApiError {
         // Rust's own last words on an allocation that failed (or a read that could not grow
-        // its buffer) and on a stack overflow.
-        if said.contains("memory allocation of") || said.contains("out of memory") {
+        // its buffer) and on a stack overflow. A thread the address space has no room for is
+        // the same shortage: jemalloc's background thread (`<jemalloc>: background thread
+        // creation failed (11)`, seen on a busy machine, when the child ran short before its
+        // allocator had started that thread) or one of Rust's.
+        let out_of_memory = [
+            "memory allocation of",
+            "out of memory",
+            "thread creation failed",
+            "failed to spawn thread",
+        ];
+        if out_of_memory.iter().any(|words| said.contains(words)) {
             ApiError::PayloadTooLarge(format!(
                 "the import of {name} ran out of its {} of memory; the file asks for more than the server gives an import",
                 keyplan_core::cost::bytes_text(self.memory_limit as f64)
@@ -227,6 +236,12 @@ mod tests {
         );
         assert_eq!(
             check("error: reading the import's request on stdin: out of memory\n"),
+            "413 the import of big.json ran out of its 1.0 GB of memory; the file asks for more than the server gives an import"
+        );
+        // issue 41: seen under scripts/stress-test, the child short of room for jemalloc's
+        // background thread before it ran short of heap.
+        assert_eq!(
+            check("<jemalloc>: background thread creation failed (11)\n"),
             "413 the import of big.json ran out of its 1.0 GB of memory; the file asks for more than the server gives an import"
         );
         assert_eq!(
