@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs whatever keyplan's build and tests need and is missing; idempotent, and quick
 # (a few seconds) when everything is present. Each check is by version, not by existence:
-#   - Debian: chromium, chromium-driver (+ node/npm and python3-venv when absent);
+#   - Debian: chromium, chromium-driver, brotli, time (+ node/npm and python3-venv when absent);
 #   - rustup target wasm32-unknown-unknown;
 #   - trunk 0.21.14 (0.22 needs a newer rustc);
 #   - wasm-bindgen-cli at exactly Cargo.lock's wasm-bindgen version;
@@ -22,7 +22,9 @@ command -v cargo >/dev/null || {
 # --- Debian packages, only when one is missing -------------------------------------------
 missing=()
 # brotli: scripts/build.sh precompresses the app for `keyplan serve` at brotli's best quality.
-for pkg in chromium chromium-driver brotli; do
+# time: GNU time (/usr/bin/time -v), the peak memory server/tests/import_bombs.rs and the
+# figure scripts read; the base image has no /usr/bin/time.
+for pkg in chromium chromium-driver brotli time; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || missing+=("$pkg")
 done
 command -v npm >/dev/null || missing+=(nodejs npm)
