@@ -16,8 +16,9 @@
 //!
 //! Tables come from `--table ROLE=NAME` or the role's variable ([`env_var`]): a role is a
 //! design table's name (`orders`), or `orders@new` for the table a rebuild copies into; the
-//! program refuses to start without every role it writes, or when two roles would read one
-//! variable, and each write checks its table is one its step was given. Steps that change table definitions (GSIs created or deleted, tables created or
+//! program refuses to start without every role it writes, or while a variable two roles
+//! share (they differ only by case) is set, and each write checks its table is one its step
+//! was given. Steps that change table definitions (GSIs created or deleted, tables created or
 //! dropped) are printed as instructions for the infrastructure code, never executed; the one
 //! step left to the application (no longer writing an attribute) is said, not done.
 //!
@@ -424,9 +425,9 @@ fn header(out: &mut String, language: Language, plan: &MigrationPlan, data: &Dat
             .map(|r| format!("  {}=REAL_NAME for {r}", env_var(r))),
     );
     lines.extend([
-        "It refuses to start without every one of those tables, or when two would share a"
+        "It refuses to start without every one of those tables, or while a variable two of them"
             .to_string(),
-        "variable, and writes to no other.".to_string(),
+        "share is set (give those with --table), and writes to no other.".to_string(),
         "--max-pages N stops after N scan pages; a rerun resumes from the checkpoint. The last line"
             .to_string(),
         "is a JSON summary (writes, unchanged, ...). Exit 0 done, 1 failed, 2 refused, 3 stopped."
