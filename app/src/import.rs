@@ -116,6 +116,9 @@ struct Answer {
     design: serde_json::Value,
     #[serde(default)]
     notes: Vec<String>,
+    /// What could not be read and what was assumed (issue 36), listed after the notes.
+    #[serde(default)]
+    assumed: Vec<keyplan_core::import::Assumption>,
 }
 
 /// Reads the server's answer to `POST /api/import`: the design, or the reason the file did not
@@ -136,7 +139,7 @@ pub fn from_server(status: u16, body: &str) -> Result<Opened, String> {
         format,
         design,
         summary: answer.summary,
-        notes: answer.notes,
+        notes: keyplan_core::import::assumed::told(&answer.notes, &answer.assumed),
     })
 }
 

@@ -280,7 +280,7 @@ fn import(text: &str) -> Imported {
             format: format.as_str().to_string(),
             summary: imported.summary(format),
             design: Box::new(imported.design),
-            notes: imported.notes,
+            notes: keyplan_core::import::assumed::told(&imported.notes, &imported.assumed),
         },
         Err(ImportError::NeedsJs { .. }) => Imported::Module,
         Err(e) => Imported::Error(e.to_string()),

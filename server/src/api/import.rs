@@ -8,7 +8,9 @@
 //! messages) and `from` (a format name, as `keyplan import --from` takes it; detected when
 //! absent) are optional. The answer is `{"format": "electrodb", "summary": "an ElectroDB
 //! service: 4 entities, 3 collections", "counts": {"tables": 1, "entities": 4, "patterns": 9,
-//! "collections": 3}, "design": <the design file>, "notes": ["..."]}`, the summary being what
+//! "collections": 3}, "design": <the design file>, "notes": ["..."], "assumed": [{"line": 7, "what": "...",
+//! "assumed": "..."}]}` (what could not be read, see `keyplan_core::import::assumed`), the
+//! summary being what
 //! the app's toast says was read. A file that does not read is a 400 saying what is wrong and where (line
 //! and column, or the path in the file). Under `keyplan serve` each import runs in a child
 //! process of its own, with its own memory limit ([`child`]), so an import that
@@ -96,6 +98,7 @@ pub fn answer(request: &ImportRequest) -> Result<serde_json::Value, ApiError> {
         },
         "design": design,
         "notes": imported.notes,
+        "assumed": imported.assumed,
     }))
 }
 
