@@ -10,8 +10,8 @@
 //! [`ItemStore::query`] executes one [`KeyQuery`]: key condition, ScanIndexForward, Limit,
 //! ExclusiveStartKey, the 1 MB page, the index's projection and the read units consumed.
 //! [`ItemStore::scatter_gather`] runs one query per write shard and merges them. [`plan`] turns a
-//! coverage [`Verdict`] and input values into the queries to run, and [`pick_inputs`] finds
-//! input values in the sample data whose partition has results.
+//! coverage [`Verdict`](crate::answer::Verdict) and input values into the queries to run, and
+//! [`pick_inputs`] finds input values in the sample data whose partition has results.
 //!
 //! A query's filter ([`FilterTest`], issue 16) is applied as DynamoDB applies a
 //! FilterExpression: after the key condition, to each item read, so the Limit and the 1 MB page
