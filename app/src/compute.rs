@@ -143,20 +143,27 @@ pub fn start() {
     }
 }
 
-/// A message from the worker: a [`Notice`], or a [`Reply`] handed, unread, to whoever asked.
+/// A message from the worker: a [`Notice`] (JSON text), or a [`Reply`] handed, its answer
+/// unread, to whoever asked.
 fn received(data: JsValue) {
-    let heard = match data.as_string() {
+    let notice = match data.as_string() {
         Some(text) => match serde_json::from_str::<Notice>(&text) {
-            Ok(notice) => Ok(notice),
+            Ok(notice) => notice,
             Err(e) => return stopped(format!("the worker's message did not read: {e}")),
         },
-        None => match Reply::from_js(&data) {
-            Some(reply) => Err(reply),
-            None => return stopped("the worker's message is not a reply".to_string()),
-        },
+        None => {
+            let Some(reply) = Reply::from_js(&data) else {
+                return stopped("the worker's message is not a reply".to_string());
+            };
+            let callback = BRIDGE.with_borrow_mut(|b| b.pending.remove(&reply.id));
+            if let Some(callback) = callback {
+                callback(Ok(reply));
+            }
+            return;
+        }
     };
-    match heard {
-        Ok(Notice::Ready) => {
+    match notice {
+        Notice::Ready => {
             let (worker, queue) = BRIDGE.with_borrow_mut(|b| {
                 b.ready = true;
                 (b.worker.clone(), std::mem::take(&mut b.queue))
@@ -171,13 +178,7 @@ fn received(data: JsValue) {
                 set_status(Status::Ready);
             }
         }
-        Ok(Notice::Panicked(message)) => BRIDGE.with_borrow_mut(|b| b.panic = Some(message)),
-        Err(reply) => {
-            let callback = BRIDGE.with_borrow_mut(|b| b.pending.remove(&reply.id));
-            if let Some(callback) = callback {
-                callback(Ok(reply));
-            }
-        }
+        Notice::Panicked(message) => BRIDGE.with_borrow_mut(|b| b.panic = Some(message)),
     }
 }
 

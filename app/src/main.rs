@@ -14,22 +14,34 @@ use leptos::prelude::AnyView;
 use leptos::wasm_split::{SplitLoaderError, wasm_split};
 
 /// A split point per deferred view, all in the module `views`, and how to fetch and build them.
+/// Each has a Rust module of its own for its `preload`: a split point's wrapper awaits its own
+/// loader, which only its own `preload` drives, so a view is built at once
+/// ([`deferred::at_once`]) only once its own `preload` has run (the module itself is fetched
+/// once, by the first).
 macro_rules! split_views {
     ($($what:ident: $split:ident => $view:path;)*) => {
-        mod split {
-            use super::*;
-            $(
-                #[wasm_split(views, wasm_split_path = ::leptos::wasm_split, fallible)]
+        $(
+            mod $split {
+                use super::*;
+
+                #[wasm_split(views, wasm_split_path = ::leptos::wasm_split, fallible, preload(preload))]
                 pub fn $split() -> Result<AnyView, SplitLoaderError> {
                     Ok($view())
                 }
-            )*
-        }
+            }
+        )*
 
         const VIEWS: Parts = Parts {
-            fetch: |_| Box::pin(async { preload_views().await.map_err(|e| e.to_string()) }),
+            fetch: |what| {
+                Box::pin(async move {
+                    let fetched = match what {
+                        $(Deferred::$what => $split::preload().await,)*
+                    };
+                    fetched.map_err(|e| e.to_string())
+                })
+            },
             build: |what| match what {
-                $(Deferred::$what => deferred::at_once(split::$split()),)*
+                $(Deferred::$what => deferred::at_once($split::$split()),)*
             },
         };
     };
@@ -68,8 +80,8 @@ fn read_link(payload: String) -> LinkRead {
     })
 }
 
-/// What opens a file picked or dropped, in the views' module; fetching it fetches them all.
-#[wasm_split(views, wasm_split_path = ::leptos::wasm_split, fallible, preload(preload_views))]
+/// What opens a file picked or dropped, in the views' module (fetched with them).
+#[wasm_split(views, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn open_file_split(opening: Opening) -> Result<(), SplitLoaderError> {
     keyplan_app::opening::open_now(opening);
     Ok(())
