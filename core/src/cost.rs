@@ -37,7 +37,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::analysis::{Operation, Verdict};
+use crate::answer::{Operation, Verdict};
 use crate::eval::{ItemStore, PlanError, count_one};
 use crate::limits::{
     ITEM_STORAGE_OVERHEAD_BYTES, PARTITION_READ_UNITS_PER_SECOND, PARTITION_WRITE_UNITS_PER_SECOND,
@@ -410,7 +410,7 @@ fn average(sizes: &[usize]) -> usize {
 pub fn estimate_sampled(design: &Design, sample: &SampleConfig, config: &CostConfig) -> CostReport {
     let (store, verdicts) = crate::par::join(
         || ItemStore::build(design, generate(design, sample).into_load_items()),
-        || crate::analysis::verdicts_unexplained(design),
+        || crate::coverage::verdicts_unexplained(design),
     );
     let report = estimate(design, &verdicts, &store, config);
     crate::par::drop_later((store, verdicts));

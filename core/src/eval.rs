@@ -32,7 +32,7 @@ use base64::Engine as _;
 use serde::Serialize;
 
 use crate::accepts::{self, Read, Refusal, Schema, Test};
-use crate::analysis::{Operation, QuerySpec, Verdict};
+use crate::answer::{Operation, QuerySpec, Verdict};
 use crate::fast_hash::{FastHashMap, hash_of};
 use crate::item::{AttributeValue, Item};
 use crate::model::{
