@@ -3,6 +3,7 @@ use expect_test::expect;
 use super::*;
 use crate::eval::ItemStore;
 use crate::item::{AttributeValue, Item};
+use crate::model::{AccessPattern, Action};
 use crate::sample::{SampleConfig, generate};
 
 fn s(v: &str) -> AttributeValue {
@@ -660,6 +661,10 @@ fn one_decimal_writes_what_the_float_formatting_writes() {
         f64::NEG_INFINITY,
     ];
     for x in values {
-        assert_eq!(super::OneDecimal(x).to_string(), format!("{x:.1}"), "{x:?}");
+        assert_eq!(
+            super::units::OneDecimal(x).to_string(),
+            format!("{x:.1}"),
+            "{x:?}"
+        );
     }
 }
