@@ -106,21 +106,20 @@ fn Editor(
             });
         })
     });
-    // KP024's reads on the sample, measured by the worker for each revision of a design with a
-    // filtered read (`Store::measured` drops those for a revision the design has left).
+    // KP024's reads and KP014's loads on the sample, measured by the worker for each revision
+    // of a design with a filtered read or a partition key that concentrates traffic
+    // (`Store::measured` drops those for a revision the design has left).
     Effect::new(move |_| {
         let rev = store.revision(crate::store::Tracks::Semantics);
         let job = store.with_untracked(|d| {
-            d.patterns
-                .iter()
-                .any(|p| !p.filter.is_empty())
-                .then(|| crate::jobs::Job::FilterReads { design: d.clone() })
+            keyplan_core::findings::measures_anything(d)
+                .then(|| crate::jobs::Job::Measure { design: d.clone() })
         });
         let Some(job) = job else { return };
         let ask = move || {
             crate::compute::once(rev, job, move |answer| {
-                if let Ok(crate::jobs::Answer::FilterReads(reads)) = answer {
-                    store.measured(rev, reads);
+                if let Ok(crate::jobs::Answer::Measured(measured)) = answer {
+                    store.measured(rev, measured);
                 }
             });
         };

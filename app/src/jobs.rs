@@ -79,9 +79,10 @@ pub enum Job {
         new: Design,
         items: BTreeMap<String, u64>,
     },
-    /// What each covered read with a filter reads and returns on the sample (KP024's input,
-    /// judged with the rest of the analysis on the main thread).
-    FilterReads { design: Design },
+    /// What the findings read from the sample: each covered read with a filter (KP024's
+    /// input) and the partition loads (KP014's), judged with the rest of the analysis on the
+    /// main thread.
+    Measure { design: Design },
     /// The migration plan as a program in `language` (`typescript` or `python`).
     Program {
         old: Design,
@@ -116,7 +117,7 @@ pub enum Answer {
     Data(data::DataPage),
     Cost(cost::CostPage),
     Migrate(migrate::MigratePage),
-    FilterReads(Vec<keyplan_core::findings::FilterRead>),
+    Measured(keyplan_core::findings::Measured),
     /// The request could not be read (a main module and a worker of different builds).
     Refused(String),
 }
@@ -206,12 +207,10 @@ impl Worker {
                 Answer::Cost(cost::page(loaded, &region))
             }
             Job::Migrate { old, new, items } => Answer::Migrate(migrate::page(&old, &new, items)),
-            Job::FilterReads { design } => {
-                Answer::FilterReads(keyplan_core::findings::filter_reads(
-                    &design,
-                    &keyplan_core::analysis::verdicts(&design),
-                ))
-            }
+            Job::Measure { design } => Answer::Measured(keyplan_core::findings::measure(
+                &design,
+                &keyplan_core::analysis::verdicts(&design),
+            )),
             Job::Program {
                 old,
                 new,
@@ -404,12 +403,12 @@ mod tests {
             "status",
             keyplan_core::model::FilterOp::Eq,
         )];
-        let Answer::FilterReads(reads) = Worker::default().answer(Job::FilterReads {
+        let Answer::Measured(reads) = Worker::default().answer(Job::Measure {
             design: design.clone(),
         }) else {
             panic!("not reads");
         };
-        assert_eq!(reads.len(), 1, "{reads:?}");
+        assert_eq!(reads.filter_reads.len(), 1, "{reads:?}");
         assert_eq!(
             keyplan_core::analysis::analyze_measured(&design, Some(&reads)),
             keyplan_core::analyze(&design)

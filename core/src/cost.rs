@@ -60,6 +60,7 @@ use crate::sample::{SampleConfig, generate};
 pub use crate::size::{
     Consistency, attribute_size, item_size, number_size, read_units, value_size, write_units,
 };
+pub use partitions::{concentrates, read_advice, write_advice};
 pub use report::bytes_text;
 
 /// Seconds in the 30-day month the monthly figures use.
@@ -284,7 +285,7 @@ pub struct StorageCost {
 }
 
 /// The load on the busiest partition a key template concentrates traffic on.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct PartitionLoad {
     pub table: String,
     pub index: Option<String>,
@@ -338,6 +339,16 @@ pub fn estimate_sampled(design: &Design, sample: &SampleConfig, config: &CostCon
     let report = estimate(design, &verdicts, &store, config);
     crate::par::drop_later((store, verdicts));
     report
+}
+
+/// The partitions of the estimate of `design` with the sample in `store` and `verdicts`, at the
+/// default configuration (what `keyplan cost` reports; KP014 warns of the hot ones).
+pub fn partition_loads(
+    design: &Design,
+    verdicts: &[Verdict],
+    store: &ItemStore,
+) -> Vec<PartitionLoad> {
+    estimate(design, verdicts, store, &CostConfig::default()).partitions
 }
 
 /// Estimates the cost of `design` with the sample in `store` and the coverage `verdicts`.

@@ -6,8 +6,9 @@ use std::collections::{HashMap, HashSet};
 
 use super::{PartitionLoad, PatternCost};
 use crate::answer::Verdict;
+use crate::concentration::{busiest_share, shards_needed};
 use crate::limits::{PARTITION_READ_UNITS_PER_SECOND, PARTITION_WRITE_UNITS_PER_SECOND};
-use crate::model::{AccessPattern, ByName, Entity, Table};
+use crate::model::{AccessPattern, ByName, Design, Entity, Table};
 use crate::template::KeyTemplate;
 
 /// The partition-key template of `entity` for `index` (`None`: the table).
@@ -27,19 +28,11 @@ pub(super) fn partition_template(
     entity.key_template(&key).map(|t| t.into_owned())
 }
 
-/// Whether every attribute variable of `template` takes few values (by
-/// [`crate::concentration::few_values`], the rule KP014 applies too), so that traffic
-/// concentrates on few partitions. Returns the partition named with example values and the
-/// share of the traffic the busiest one takes (the product of each variable's busiest share).
-pub(super) fn concentrated(
-    entity: Option<&Entity>,
-    template: &KeyTemplate,
-) -> Option<(String, f64)> {
-    let mut share = 1.0;
-    for var in template.attribute_vars() {
-        let attribute = entity.and_then(|e| e.attribute(&var.name))?;
-        share *= crate::concentration::few_values(attribute)?.busiest_share();
-    }
+/// Whether `template` concentrates traffic on few partitions ([`busiest_share`], the rule
+/// KP014 reads from here too). Returns the partition named with example values and the share
+/// of the traffic the busiest one takes.
+fn concentrated(entity: Option<&Entity>, template: &KeyTemplate) -> Option<(String, f64)> {
+    let share = busiest_share(entity, template)?;
     let name = template.render(|var| {
         if var.shards.is_some() {
             return Some("0".to_string());
@@ -51,6 +44,20 @@ pub(super) fn concentrated(
         })
     })?;
     Some((name, share))
+}
+
+/// Whether a partition key of some entity, in its table or a GSI, concentrates traffic
+/// ([`concentrated`]): only then can a pattern load a partition here.
+pub fn concentrates(design: &Design) -> bool {
+    design.entities.iter().any(|entity| {
+        let Some(table) = design.table(&entity.table) else {
+            return false;
+        };
+        std::iter::once(None)
+            .chain(table.gsis.iter().map(|g| Some(g.name.as_str())))
+            .filter_map(|index| partition_template(table, entity, index))
+            .any(|template| busiest_share(Some(entity), &template).is_some())
+    })
 }
 
 /// Where a load falls: a partition of the table or of one index.
@@ -188,20 +195,13 @@ pub(super) fn judge(loads: Loads) -> Vec<PartitionLoad> {
         load.hot = reads_hot || writes_hot;
         // Writes spread over the shards; every scatter-gather read reads every shard.
         let total_writes = load.write_units_per_second * f64::from(load.shards);
-        let needed = (total_writes / PARTITION_WRITE_UNITS_PER_SECOND).ceil() as u32;
-        load.shards_needed = needed.max(load.shards).max(1);
-        load.advice = match (writes_hot, reads_hot) {
-            (true, _) => Some(format!(
-                "write-shard it into {} partitions ({{shard:{}}}) and scatter-gather the reads",
-                load.shards_needed, load.shards_needed
-            )),
-            (false, true) if load.shards > 1 => Some(
-                "every scatter-gather request reads each shard: fewer shards or a smaller page per shard, or cache the reads (DAX)".to_string(),
-            ),
-            (false, true) => Some(
-                "every request reads this one partition: cache it (DAX) or keep copies in several partitions and read one at random".to_string(),
-            ),
-            (false, false) => None,
+        load.shards_needed = shards_needed(total_writes, load.shards);
+        load.advice = if writes_hot {
+            Some(write_advice(load))
+        } else if reads_hot {
+            Some(read_advice(load.shards).to_string())
+        } else {
+            None
         };
     }
     loads.sort_by(|a, b| {
@@ -214,4 +214,32 @@ pub(super) fn judge(loads: Loads) -> Vec<PartitionLoad> {
         })
     });
     loads
+}
+
+/// What to do about a partition whose writes are hot: write-shard its key into
+/// [`PartitionLoad::shards_needed`] shards (the count KP014 and an edit that shards the key
+/// take from here).
+pub fn write_advice(load: &PartitionLoad) -> String {
+    let needed = load.shards_needed;
+    if load.shards > 1 {
+        format!(
+            "raise its shards from {} to {needed} (`{{shard:{needed}}}`) and scatter-gather the reads",
+            load.shards
+        )
+    } else {
+        format!(
+            "write-shard it into {needed} (`{}#SHARD{{shard:{needed}}}`) and scatter-gather the reads",
+            load.template
+        )
+    }
+}
+
+/// What to do about a partition whose reads are hot, with `shards` write shards: sharding does
+/// not cool reads that read every shard.
+pub fn read_advice(shards: u32) -> &'static str {
+    if shards > 1 {
+        "every scatter-gather request reads each shard: fewer shards or a smaller page per shard, or cache the reads (DAX)"
+    } else {
+        "every request reads this one partition: cache it (DAX) or keep copies in several partitions and read one at random"
+    }
 }
