@@ -117,7 +117,8 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 i += 1;
                 let last = analyzed.take().expect("the last analysis");
-                let (next, changed) = last.again(black_box(&edits[i % 2]), Some(&Measured::default()));
+                let (next, changed) =
+                    last.again(black_box(&edits[i % 2]), Some(&Measured::default()));
                 analyzed = Some(next);
                 changed
             })

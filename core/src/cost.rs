@@ -58,10 +58,10 @@ use crate::model::{ByName, Design};
 use crate::sample::{SampleConfig, generate};
 
 pub use crate::size::{
-    Consistency, attribute_size, item_size, number_size, read_units, value_size, write_units,
+    Consistency, attribute_size, bytes_text, item_size, number_size, read_units, value_size,
+    write_units,
 };
 pub use partitions::{concentrates, read_advice, write_advice};
-pub use report::bytes_text;
 
 /// Seconds in the 30-day month the monthly figures use.
 pub const MONTH_SECONDS: f64 = 30.0 * 86_400.0;

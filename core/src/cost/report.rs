@@ -1,27 +1,12 @@
-//! The cost report in words: the plain-text table of `keyplan cost`, its Markdown, and the
-//! byte-size text (`4.1 KB`) keyplan writes sizes in. Nothing here computes a figure.
+//! The cost report in words: the plain-text table of `keyplan cost` and its Markdown. Nothing
+//! here computes a figure.
 
 use std::fmt::Write as _;
 
 use super::billing::round_to;
 use super::{CostReport, Mode, TableBilling, TableClass};
 use crate::pricing::{dollars, grouped};
-
-/// A byte count in the largest unit that keeps it at least 1: `812 B`, `4.1 TB` (binary units).
-pub fn bytes_text(bytes: f64) -> String {
-    const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
-    let mut value = bytes;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{value:.0} B")
-    } else {
-        format!("{value:.1} {}", UNITS[unit])
-    }
-}
+use crate::size::bytes_text;
 
 impl CostReport {
     /// The report as a plain-text table, for the CLI and for tests.

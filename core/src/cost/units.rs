@@ -5,13 +5,12 @@
 use std::collections::HashMap;
 
 use super::partitions::{Loads, add_write_load};
-use super::report::bytes_text;
 use super::sizes::SizesByName;
 use super::{EntitySize, PatternCost, TableUnits};
 use crate::answer::{Operation, Verdict};
 use crate::eval::PlanError;
 use crate::model::{AccessPattern, Action, ByName, Design, Entity, Projection, Table, WriteStep};
-use crate::size::{Consistency, read_units, write_units};
+use crate::size::{Consistency, bytes_text, read_units, read_units_estimated, write_units};
 
 /// Whether [`read_cost`] reads the sample run's item count: only a Query without a page size
 /// does (a GetItem reads one item, a paged Query a full page, a Scan the table).
@@ -124,10 +123,7 @@ pub(super) fn read_units_of(
             let pages = (bytes / crate::limits::MAX_PAGE_BYTES as f64)
                 .ceil()
                 .max(1.0);
-            cost.read_units = (bytes / crate::limits::READ_UNIT_BYTES as f64)
-                .ceil()
-                .max(1.0)
-                * consistency.units_per_block();
+            cost.read_units = read_units_estimated(bytes, consistency);
             cost.breakdown.push(format!(
                 "Scan of the whole table: {} in {pages} page(s); grows with the table",
                 bytes_text(bytes)

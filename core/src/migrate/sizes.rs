@@ -6,10 +6,9 @@
 use std::collections::BTreeMap;
 
 use super::{Phase, PlanConfig, Step, StepKind, in_gsi, units};
-use crate::cost::{item_size, write_units};
-use crate::limits::READ_UNIT_BYTES;
 use crate::model::{Design, Entity, Table};
 use crate::sample::{self, thousands};
+use crate::size::{Consistency, item_size, read_units_estimated, write_units};
 
 /// Reads and writes, in units, with their arithmetic in words.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -143,7 +142,7 @@ impl<'a> Sizes<'a> {
     /// Half a read unit per 4 KB of the entity's items, as a Scan reads them.
     fn scan(&self, e: &Entity, n: u64) -> (f64, String) {
         let bytes = n.saturating_mul(self.bytes(e));
-        let units = (bytes as f64 / READ_UNIT_BYTES as f64).ceil() * 0.5;
+        let units = read_units_estimated(bytes as f64, Consistency::Eventual);
         (
             units,
             format!(
