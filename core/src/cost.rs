@@ -341,16 +341,6 @@ pub fn estimate_sampled(design: &Design, sample: &SampleConfig, config: &CostCon
     report
 }
 
-/// The partitions of the estimate of `design` with the sample in `store` and `verdicts`, at the
-/// default configuration (what `keyplan cost` reports; KP014 warns of the hot ones).
-pub fn partition_loads(
-    design: &Design,
-    verdicts: &[Verdict],
-    store: &ItemStore,
-) -> Vec<PartitionLoad> {
-    estimate(design, verdicts, store, &CostConfig::default()).partitions
-}
-
 /// Estimates the cost of `design` with the sample in `store` and the coverage `verdicts`.
 pub fn estimate(
     design: &Design,

@@ -105,7 +105,9 @@ const CHECKS: [Check; 10] = [
     |prepared, verdicts, measured, out| {
         filters::discarding(prepared, verdicts, &measured.filter_reads, out)
     },
-    |prepared, _, _, out| capacity::item_collections(prepared.design, out),
+    |prepared, _, measured, out| {
+        capacity::item_collections(prepared.design, &measured.item_bytes, out)
+    },
     |prepared, verdicts, _, out| guidance::multi_attribute_keys(prepared, verdicts, out),
     |prepared, _, _, out| guidance::tenant_in_gsi_partitions(prepared, out),
 ];

@@ -79,6 +79,14 @@ fn binary_size(base64: &str) -> usize {
     decode_binary(base64).map_or(base64.len() * 3 / 4, |bytes| bytes.len())
 }
 
+/// The mean size of `items` items of `total` bytes, rounded up (0 for none): an entity's item
+/// size where its volume gives none, for every estimate (the cost report, the migration plan,
+/// KP014 and KP029 through the cost report's sizes: issue 42, where KP029 guessed a size per
+/// attribute type and the migration plan rounded down).
+pub fn mean_item_bytes(total: u64, items: u64) -> u64 {
+    if items == 0 { 0 } else { total.div_ceil(items) }
+}
+
 /// Read units for reading `bytes` in one request: rounded up to 4 KB blocks (at least one,
 /// since a read that finds nothing still costs one block), times the consistency's rate.
 pub fn read_units(bytes: usize, consistency: Consistency) -> f64 {

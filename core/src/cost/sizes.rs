@@ -9,6 +9,7 @@ use super::{BYTES_PER_GB, CostConfig, EntitySize, ItemsFrom, StorageCost};
 use crate::eval::ItemStore;
 use crate::limits::ITEM_STORAGE_OVERHEAD_BYTES;
 use crate::model::Design;
+use crate::size::mean_item_bytes;
 
 /// Sizes of the entity in the table and each index, from the store. Each secondary index is
 /// walked once, entity by entity, instead of looked up for every entity (issue 13).
@@ -94,11 +95,8 @@ pub(super) fn entity_sizes(
 }
 
 pub(super) fn average(sizes: &[usize]) -> usize {
-    if sizes.is_empty() {
-        0
-    } else {
-        sizes.iter().sum::<usize>().div_ceil(sizes.len())
-    }
+    let total = sizes.iter().map(|&s| s as u64).sum();
+    usize::try_from(mean_item_bytes(total, sizes.len() as u64)).unwrap_or(usize::MAX)
 }
 
 /// The entity sizes by entity name, the first of each name (as a search of the list finds).

@@ -12,7 +12,7 @@ use super::Findings;
 use crate::answer::{Place, Severity};
 use crate::cost::PartitionLoad;
 use crate::limits;
-use crate::model::{AttrType, Design, Entity};
+use crate::model::{Design, Entity};
 use crate::template::KeyTemplate;
 
 /// KP014 for every hot partition of `loads` (the cost report's partitions of the design).
@@ -87,7 +87,7 @@ pub(super) fn hot_partitions(design: &Design, loads: &[PartitionLoad], out: &mut
 /// ([`crate::concentration`]), else an even share of the values, which a `distinct` hint or the
 /// volume of the entity that variable identifies (the Customer entity for `customerId`) gives.
 /// A key whose values nothing counts is not judged.
-pub(super) fn item_collections(design: &Design, out: &mut Findings) {
+pub(super) fn item_collections(design: &Design, measured: &[(String, u64)], out: &mut Findings) {
     for table in design.tables.iter().filter(|t| !t.lsis.is_empty()) {
         let pk = &table.partition_key.name;
         // By partition-key template text: its entities with their bytes, and the template.
@@ -96,7 +96,17 @@ pub(super) fn item_collections(design: &Design, out: &mut Findings) {
             let (Some(volume), Some(template)) = (entity.volume, entity.key_template(pk)) else {
                 continue;
             };
-            let item = item_bytes(entity) as f64 + limits::ITEM_STORAGE_OVERHEAD_BYTES as f64;
+            // The one item size (issue 42): the volume's, else the cost report's (the sample's
+            // mean, measured with KP014's loads); an entity of neither is not weighed yet.
+            let Some(bytes) = volume.item_bytes.or_else(|| {
+                measured
+                    .iter()
+                    .find(|(name, _)| *name == entity.name)
+                    .map(|&(_, bytes)| bytes)
+            }) else {
+                continue;
+            };
+            let item = bytes as f64 + limits::ITEM_STORAGE_OVERHEAD_BYTES as f64;
             // Each LSI projecting everything holds a copy; keys-only or include ones, a part
             // of it, counted here as a copy too (an upper bound).
             let bytes = volume.items as f64 * item * (1 + table.lsis.len()) as f64;
@@ -209,31 +219,16 @@ fn few_values(entity: &Entity, template: &KeyTemplate) -> String {
     }
 }
 
-/// An entity's item size: its volume's when it gives one (measured, or expected by whoever
-/// drew the design), else a rough one: attribute names plus a typical value, plus the keys.
-pub(crate) fn item_bytes(entity: &Entity) -> usize {
-    if let Some(bytes) = entity.volume.and_then(|v| v.item_bytes) {
-        return usize::try_from(bytes).unwrap_or(usize::MAX);
-    }
-    let attributes: usize = entity
-        .attributes
+/// Whether KP029 needs an item size measured: a table with an LSI holds an entity whose volume
+/// gives its count but not its size.
+pub(super) fn wants_item_bytes(design: &Design) -> bool {
+    design
+        .tables
         .iter()
-        .map(|a| {
-            let value = match a.ty {
-                AttrType::S => a.values.iter().map(String::len).max().unwrap_or(24),
-                AttrType::N => 8,
-                AttrType::B => 32,
-                AttrType::Bool | AttrType::Null => 1,
-                AttrType::M | AttrType::L => 128,
-                AttrType::SS | AttrType::NS | AttrType::BS => 64,
-            };
-            a.name.len() + value
+        .filter(|t| !t.lsis.is_empty())
+        .any(|table| {
+            design
+                .entities_in(&table.name)
+                .any(|e| e.volume.is_some_and(|v| v.item_bytes.is_none()))
         })
-        .sum();
-    let keys: usize = entity
-        .keys
-        .iter()
-        .map(|(k, t)| k.len() + t.source().len() + 16)
-        .sum();
-    attributes + keys
 }

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use super::{Phase, PlanConfig, Step, StepKind, in_gsi, units};
 use crate::model::{Design, Entity, Table};
 use crate::sample::{self, thousands};
-use crate::size::{Consistency, item_size, read_units_estimated, write_units};
+use crate::size::{Consistency, item_size, mean_item_bytes, read_units_estimated, write_units};
 
 /// Reads and writes, in units, with their arithmetic in words.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -92,7 +92,9 @@ impl<'a> Sizes<'a> {
                 }
             }
             for (entity, (total, n)) in sums {
-                bytes.entry(entity.to_string()).or_insert(total / n.max(1));
+                bytes
+                    .entry(entity.to_string())
+                    .or_insert(mean_item_bytes(total, n));
             }
         }
         // GSIs an entity's items are in: in the new design, else (dropped) in the old one.
