@@ -80,8 +80,8 @@ pub enum Job {
         items: BTreeMap<String, u64>,
     },
     /// What the findings read from the sample: each covered read with a filter (KP024's
-    /// input) and the partition loads (KP014's), judged with the rest of the analysis on the
-    /// main thread.
+    /// input), the partition loads (KP014's) and item sizes (KP029's), judged with the rest of
+    /// the analysis on the main thread.
     Measure { design: Design },
     /// The migration plan as a program in `language` (`typescript` or `python`).
     Program {

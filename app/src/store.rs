@@ -45,9 +45,10 @@ impl Store {
         });
         let revision = RwSignal::new(0u64);
         let measured = RwSignal::new(None::<(u64, Measured)>);
-        // KP024 and KP014, the findings that read sample data, are judged on what the worker
-        // measures (`measure`): this thread never generates a sample (issue 19). Until it
-        // comes for this revision, the analysis has neither.
+        // KP024 and KP014, the findings that read sample data (and KP029 where no volume gives
+        // an item size), are judged on what the worker measures (`measure`): this thread never
+        // generates a sample (issue 19). Until it comes for this revision, the analysis has
+        // none of that.
         // Each revision is analysed again from the last (`Analyzed::again`): the verdicts of the
         // patterns an edit cannot reach are kept, moved rather than copied (the memo owns the
         // last analysis while it works out the next), so a keystroke judges the few patterns it

@@ -61,8 +61,9 @@ pub fn findings(design: &Design, verdicts: &[Verdict]) -> Vec<Finding> {
     findings_of(&Prepared::new(design), verdicts, &measure(design, verdicts))
 }
 
-/// [`findings`] of an already prepared design (the one coverage used), KP024 and KP014 judged
-/// on what was `measured` on the sample (nothing measured: neither).
+/// [`findings`] of an already prepared design (the one coverage used), KP024, KP014 and
+/// KP029 judged on what was `measured` on the sample (nothing measured: no KP024 nor KP014, and
+/// KP029 only where a volume gives the item size).
 pub(crate) fn findings_of(
     prepared: &Prepared<'_>,
     verdicts: &[Verdict],
