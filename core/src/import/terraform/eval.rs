@@ -1,0 +1,408 @@
+//! Terraform expressions evaluated as far as the file allows (issue 36): each `variable`'s
+//! `default` as `var`, the `locals` that evaluate as `local`, `count.index` and `each` per
+//! instance of a block, and `dynamic` blocks unrolled over a literal collection. What does not
+//! evaluate stays as its text, `{"$expr": "var.x"}`, for the slot that reads it to assume the
+//! least; a template keeps what is known of it. Also: the line of a value from its path, as
+//! HCL's parsed tree keeps no places. Nothing here reads outside the text.
+
+use hcl::eval::{Context, Evaluate};
+use serde_json::{Map, Value};
+
+use super::super::cloudformation::Lenient;
+use super::super::cloudformation::lenient::{EXPR, Piece, joined};
+
+/// How many passes resolve `locals` that name each other.
+const LOCAL_PASSES: usize = 8;
+
+/// The context expressions are evaluated in: each `variable`'s `default` as `var`, the
+/// `locals` that evaluate as `local`.
+pub(super) fn context(body: &hcl::Body) -> Context<'static> {
+    let empty = Context::new();
+    let mut variables = hcl::Map::new();
+    for block in body.blocks().filter(|b| b.identifier() == "variable") {
+        let (Some(name), Some(default)) = (
+            block.labels().first(),
+            block.body().attributes().find(|a| a.key() == "default"),
+        ) else {
+            continue;
+        };
+        if let Ok(value) = default.expr().evaluate(&empty) {
+            variables.insert(name.as_str().to_string(), value);
+        }
+    }
+    let mut ctx = Context::new();
+    ctx.declare_var("var", hcl::Value::Object(variables));
+    let pending: Vec<&hcl::Attribute> = body
+        .blocks()
+        .filter(|b| b.identifier() == "locals")
+        .flat_map(|b| b.body().attributes())
+        .collect();
+    let mut locals = hcl::Map::new();
+    let mut pending = pending;
+    for _ in 0..LOCAL_PASSES {
+        ctx.declare_var("local", hcl::Value::Object(locals.clone()));
+        let before = pending.len();
+        pending.retain(|attribute| match attribute.expr().evaluate(&ctx) {
+            Ok(value) => {
+                locals.insert(attribute.key().to_string(), value);
+                false
+            }
+            Err(_) => true,
+        });
+        if pending.len() == before {
+            break;
+        }
+    }
+    ctx.declare_var("local", hcl::Value::Object(locals));
+    ctx
+}
+
+/// One instance of a block: `count.index` and `each` as they are in it.
+pub(super) enum Instance {
+    Single,
+    Count(u64),
+    Each(hcl::Value, hcl::Value),
+}
+
+/// The instances a block makes: one per `count` or per element of `for_each` where it
+/// evaluates, else one (said), at most as many as a Region holds beside `made` tables.
+pub(super) fn instances(
+    body: &hcl::Body,
+    path: &str,
+    ctx: &mut Context<'_>,
+    out: &mut Lenient<'_>,
+    made: usize,
+) -> Vec<Instance> {
+    let room = crate::limits::MAX_TABLES_PER_REGION
+        .saturating_sub(made)
+        .max(1);
+    for attribute in body.attributes() {
+        let key = attribute.key();
+        if key != "count" && key != "for_each" {
+            continue;
+        }
+        let at = format!("{path}.{key}");
+        let written = format!("{key} `{}`", attribute.expr());
+        let value = attribute.expr().evaluate(ctx);
+        let list: Option<Vec<Instance>> = match (key, value) {
+            ("count", Ok(hcl::Value::Number(n))) => match n.as_u64() {
+                Some(0) => {
+                    out.assume_at(
+                        &at,
+                        format!("{written} is 0 here"),
+                        "one table, as the file states it",
+                    );
+                    None.or(Some(vec![Instance::Count(0)]))
+                }
+                Some(n) => Some((0..n.min(room as u64)).map(Instance::Count).collect()),
+                None => None,
+            },
+            ("count", Ok(hcl::Value::Bool(b))) => Some(vec![Instance::Count(u64::from(!b))]),
+            ("for_each", Ok(hcl::Value::Object(members))) => Some(
+                members
+                    .into_iter()
+                    .take(room)
+                    .map(|(k, v)| Instance::Each(hcl::Value::String(k), v))
+                    .collect(),
+            ),
+            ("for_each", Ok(hcl::Value::Array(items))) => Some(
+                items
+                    .into_iter()
+                    .take(room)
+                    .map(|v| Instance::Each(v.clone(), v))
+                    .collect(),
+            ),
+            _ => None,
+        };
+        return match list {
+            Some(list) if !list.is_empty() => list,
+            Some(_) => {
+                out.assume_at(
+                    &at,
+                    format!("{written} is empty here"),
+                    "one table, as the file states it",
+                );
+                vec![Instance::Single]
+            }
+            None => {
+                let what = if key == "count" {
+                    "`count.index`"
+                } else {
+                    "`each`"
+                };
+                out.assume_at(&at, written, format!("one table, {what} unread"));
+                vec![Instance::Single]
+            }
+        };
+    }
+    vec![Instance::Single]
+}
+
+/// A block's body as JSON, its expressions evaluated in `ctx` for `instance`: each attribute
+/// by name, each nested block kind (a `dynamic` block's too) as a list.
+pub(super) fn body_json(
+    body: &hcl::Body,
+    path: &str,
+    ctx: &mut Context<'_>,
+    out: &mut Lenient<'_>,
+    instance: Instance,
+) -> Value {
+    match instance {
+        Instance::Single => {}
+        Instance::Count(index) => {
+            let mut count = hcl::Map::new();
+            count.insert("index".to_string(), hcl::Value::from(index));
+            ctx.declare_var("count", hcl::Value::Object(count));
+        }
+        Instance::Each(key, value) => {
+            let mut each = hcl::Map::new();
+            each.insert("key".to_string(), key);
+            each.insert("value".to_string(), value);
+            ctx.declare_var("each", hcl::Value::Object(each));
+        }
+    }
+    block_json(body, path, ctx, out, 0)
+}
+
+/// The deepest nested blocks are read (the HCL parser bounds nesting too).
+const MAX_BLOCK_DEPTH: usize = 16;
+
+fn block_json(
+    body: &hcl::Body,
+    path: &str,
+    ctx: &mut Context<'_>,
+    out: &mut Lenient<'_>,
+    depth: usize,
+) -> Value {
+    let mut json = Map::new();
+    for attribute in body.attributes() {
+        let key = attribute.key();
+        if key == "count" || key == "for_each" {
+            continue;
+        }
+        let at = format!("{path}.{key}");
+        json.insert(
+            key.to_string(),
+            expression_json(attribute.expr(), &at, ctx, out),
+        );
+    }
+    if depth >= MAX_BLOCK_DEPTH {
+        return Value::Object(json);
+    }
+    for block in body.blocks() {
+        let (kind, elements) = if block.identifier() == "dynamic" {
+            let Some(kind) = block.labels().first().map(|l| l.as_str().to_string()) else {
+                continue;
+            };
+            let at = format!("{path}.{kind}");
+            (kind.clone(), dynamic(block, &kind, &at, ctx, out, depth))
+        } else {
+            let kind = block.identifier().to_string();
+            let at = format!("{path}.{kind}");
+            (
+                kind,
+                vec![block_json(block.body(), &at, ctx, out, depth + 1)],
+            )
+        };
+        let list = json.entry(kind).or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(list) = list {
+            list.extend(elements);
+        }
+    }
+    Value::Object(json)
+}
+
+/// A `dynamic "kind" { for_each = ...; content { ... } }` block: its content once per element
+/// of the collection, the iterator (`kind`, or `iterator`'s name) holding `key` and `value`;
+/// none, said, when the collection cannot be read here.
+fn dynamic(
+    block: &hcl::Block,
+    kind: &str,
+    path: &str,
+    ctx: &mut Context<'_>,
+    out: &mut Lenient<'_>,
+    depth: usize,
+) -> Vec<Value> {
+    let body = block.body();
+    let iterator = body
+        .attributes()
+        .find(|a| a.key() == "iterator")
+        .map_or_else(|| kind.to_string(), |a| a.expr().to_string());
+    let Some(content) = body.blocks().find(|b| b.identifier() == "content") else {
+        return Vec::new();
+    };
+    let Some(collection) = body.attributes().find(|a| a.key() == "for_each") else {
+        return Vec::new();
+    };
+    let elements: Vec<(hcl::Value, hcl::Value)> = match collection.expr().evaluate(ctx) {
+        Ok(hcl::Value::Array(items)) => items
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| (hcl::Value::from(i as u64), v))
+            .collect(),
+        Ok(hcl::Value::Object(members)) => members
+            .into_iter()
+            .map(|(k, v)| (hcl::Value::String(k), v))
+            .collect(),
+        _ => {
+            out.assume_at(
+                path,
+                format!("dynamic \"{kind}\" over `{}`", collection.expr()),
+                format!("no `{kind}` block: its collection cannot be read here"),
+            );
+            return Vec::new();
+        }
+    };
+    elements
+        .into_iter()
+        .map(|(key, value)| {
+            let mut element = hcl::Map::new();
+            element.insert("key".to_string(), key);
+            element.insert("value".to_string(), value);
+            ctx.declare_var(iterator.as_str(), hcl::Value::Object(element));
+            block_json(content.body(), path, ctx, out, depth + 1)
+        })
+        .collect()
+}
+
+/// An expression's value as JSON; a template with what is known where only part is
+/// (`"orders-${var.env}"` is `orders` when `var.env` has no default); else `{"$expr": text}`,
+/// for the slot that reads it to assume the least.
+fn expression_json(
+    expr: &hcl::Expression,
+    path: &str,
+    ctx: &Context<'_>,
+    out: &mut Lenient<'_>,
+) -> Value {
+    if let Ok(value) = expr.evaluate(ctx)
+        && let Ok(json) = serde_json::to_value(&value)
+    {
+        return json;
+    }
+    let written = Value::Object(Map::from_iter([(
+        EXPR.to_string(),
+        Value::String(expr.to_string()),
+    )]));
+    // A list or an object keeps what of it evaluates (a replica's region beside a key's ARN).
+    match expr {
+        hcl::Expression::Array(items) => {
+            return Value::Array(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, item)| expression_json(item, &format!("{path}[{i}]"), ctx, out))
+                    .collect(),
+            );
+        }
+        hcl::Expression::Object(members) => {
+            return Value::Object(
+                members
+                    .iter()
+                    .map(|(key, value)| {
+                        let key = match key {
+                            hcl::ObjectKey::Identifier(i) => i.to_string(),
+                            hcl::ObjectKey::Expression(e) => match e.evaluate(ctx) {
+                                Ok(hcl::Value::String(s)) => s,
+                                _ => e.to_string(),
+                            },
+                            other => other.to_string(),
+                        };
+                        let value = expression_json(value, &format!("{path}.{key}"), ctx, out);
+                        (key, value)
+                    })
+                    .collect(),
+            );
+        }
+        _ => {}
+    }
+    let hcl::Expression::TemplateExpr(template) = expr else {
+        return written;
+    };
+    let Ok(template) = hcl::Template::from_expr(template) else {
+        return written;
+    };
+    let pieces = template
+        .elements()
+        .iter()
+        .map(|element| match element {
+            hcl::template::Element::Literal(s) => Piece::Known(s.clone()),
+            hcl::template::Element::Interpolation(i) => match i.expr.evaluate(ctx) {
+                Ok(hcl::Value::String(s)) => Piece::Known(s),
+                Ok(hcl::Value::Number(n)) => Piece::Known(n.to_string()),
+                _ => Piece::Unknown(format!("`${{{}}}`", i.expr)),
+            },
+            hcl::template::Element::Directive(_) => Piece::Unknown("a template directive".into()),
+        })
+        .collect();
+    let quoted = Value::Object(Map::from_iter([(
+        EXPR.to_string(),
+        Value::String(format!("\"{}\"", template_text(expr))),
+    )]));
+    joined(&quoted, pieces, "", path, out).unwrap_or(written)
+}
+
+fn template_text(expr: &hcl::Expression) -> String {
+    match expr {
+        hcl::Expression::TemplateExpr(t) => match t.as_ref() {
+            hcl::TemplateExpr::QuotedString(s) => s.clone(),
+            hcl::TemplateExpr::Heredoc(h) => h.template.clone(),
+        },
+        other => other.to_string(),
+    }
+}
+
+/// The line of a value from its path (`resource.aws_dynamodb_table.orders.attribute`): the
+/// block's header, then each name written as an attribute (`name =`) or a block (`name {`,
+/// `dynamic "name"`) after the one before; the deepest found where a name is not. Lists stop
+/// at their first element, as in CloudFormation.
+pub(super) fn hcl_line(text: &str, path: &str) -> usize {
+    let mut names = path.split('.').map(|s| s.split('[').next().unwrap_or(s));
+    let header: Vec<String> = match names.next() {
+        Some("resource") => names.by_ref().take(2).map(|l| format!("\"{l}\"")).collect(),
+        Some("module") => names.by_ref().take(1).map(|l| format!("\"{l}\"")).collect(),
+        _ => return 0,
+    };
+    let Some(mut at) = text
+        .match_indices('\n')
+        .map(|(i, _)| i + 1)
+        .chain(std::iter::once(0))
+        .filter(|&start| {
+            let line = text[start..].lines().next().unwrap_or("");
+            (line.trim_start().starts_with("resource") || line.trim_start().starts_with("module"))
+                && header.iter().all(|h| line.contains(h.as_str()))
+        })
+        .min()
+    else {
+        return 0;
+    };
+    let whole = path.contains('[');
+    for name in names {
+        match find_name(&text[at..], name) {
+            Some(offset) => at += offset,
+            None => break,
+        }
+        if whole && path.split('[').next().is_some_and(|p| p.ends_with(name)) {
+            break;
+        }
+    }
+    super::super::line_column(text, at).0
+}
+
+/// The offset of `name` written as an attribute or a block in `text`.
+fn find_name(text: &str, name: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(found) = text[from..].find(name) {
+        let at = from + found;
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].trim_start_matches([' ', '\t']);
+        let word_start = before.is_none_or(|c| c.is_whitespace() || c == '"');
+        let is_name = after.starts_with('=') && !after.starts_with("==")
+            || after.starts_with('{')
+            || (before == Some('"') && after.starts_with('"'));
+        if word_start && is_name {
+            return Some(at);
+        }
+        from = at + name.len();
+    }
+    None
+}
