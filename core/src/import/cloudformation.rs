@@ -614,7 +614,8 @@ fn read_table(id: &str, kind: Kind, properties: &At<'_>, out: &mut Lenient<'_>) 
     table.billing = billing(&table.name, kind, properties, out);
     if let Some(ttl) = properties.get("TimeToLiveSpecification") {
         let enabled = match ttl.get("Enabled") {
-            Some(e) => out.flag(&e, "TimeToLiveSpecification's Enabled", true),
+            // Unreadable, TTL is taken as off: the least.
+            Some(e) => out.flag(&e, "TimeToLiveSpecification's Enabled", false),
             None => true,
         };
         let attribute = ttl

@@ -430,11 +430,13 @@ fn read_table(label: &str, shape: Shape, at: &At<'_>, out: &mut Lenient<'_>) -> 
                     })
             })
             .collect();
-        out.note(format!(
-            "table {}: its replicas ({}) are not kept; a design holds one table in one Region",
-            table.name,
-            names.join(", ")
-        ));
+        if !names.is_empty() {
+            out.note(format!(
+                "table {}: its replicas ({}) are not kept; a design holds one table in one Region",
+                table.name,
+                names.join(", ")
+            ));
+        }
     }
     let mut kept: Vec<&str> = if module {
         KEPT_MODULE.to_vec()
@@ -513,7 +515,7 @@ fn ttl(name: &str, module: bool, at: &At<'_>, out: &mut Lenient<'_>) -> Option<S
     let ttl = at.get("ttl")?.array().ok()?.into_iter().next()?;
     let enabled = ttl
         .get("enabled")
-        .is_some_and(|e| out.flag(&e, "ttl enabled", true));
+        .is_some_and(|e| out.flag(&e, "ttl enabled", false));
     let attribute = ttl
         .get("attribute_name")
         .map(|a| name_of(&a, "ttl attribute_name", "ttl", out));
