@@ -329,8 +329,21 @@ fn substituted(text: &str, bindings: &[(String, String)]) -> String {
     out
 }
 
-/// A design of `tables` alone, read from `what`, with the note that says so first.
-pub(crate) fn tables_only(tables: Vec<Table>, what: &str, mut notes: Vec<String>) -> Imported {
+/// A design of `tables` alone, read from `what`, with the note that says so first. Tables of
+/// one name (a `count` of a fixed name, one placeholder for several) are told apart by a
+/// number, said in a note.
+pub(crate) fn tables_only(mut tables: Vec<Table>, what: &str, mut notes: Vec<String>) -> Imported {
+    let mut taken = Vec::new();
+    for table in &mut tables {
+        let unique = super::unique_name(&table.name, &mut taken);
+        if unique != table.name {
+            notes.push(format!(
+                "table {unique}: named `{}` in the file, as an earlier table is; numbered to tell them apart",
+                table.name
+            ));
+            table.name = unique;
+        }
+    }
     let names: Vec<&str> = tables.iter().map(|t| t.name.as_str()).collect();
     let mut design = Design::new(names.join(", "));
     design.description = format!("Imported from {what}.");
