@@ -30,6 +30,8 @@ pub(crate) use lenient::{Lenient, placeholder};
 
 mod intrinsics;
 pub(crate) mod lenient;
+#[cfg(test)]
+mod tests;
 mod yaml;
 
 pub(crate) use yaml::parse_yaml;
@@ -744,9 +746,10 @@ fn billing(name: &str, kind: Kind, properties: &At<'_>, out: &mut Lenient<'_>) -
         .and_then(|s| s.get("MinCapacity"))
         .map(|c| out.capacity(&c, "MinCapacity"));
     if let Some(settings) = &write_settings {
-        let max = settings
-            .get("MaxCapacity")
-            .map(|c| lenient::shown(c.value()));
+        let max = settings.get("MaxCapacity").map(|c| match c.value() {
+            Value::Number(n) => n.to_string(),
+            other => lenient::shown(other),
+        });
         out.note(format!(
             "table {name}: its write capacity auto-scales from {} to {}; read as its minimum",
             write.unwrap_or(1),

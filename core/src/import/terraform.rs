@@ -32,6 +32,8 @@ use super::{At, ImportError, Imported, Source};
 use eval::{body_json, context, hcl_line, instances};
 
 mod eval;
+#[cfg(test)]
+mod tests;
 
 /// The most bytes of HCL read; a larger file is refused before it is parsed.
 pub const MAX_HCL_BYTES: usize = 4 * 1024 * 1024;

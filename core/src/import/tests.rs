@@ -741,7 +741,7 @@ fn tables_summary(design: &Design) -> String {
     out
 }
 
-fn check_tables(format: Format, input: &str, expect: Expect) {
+pub(super) fn check_tables(format: Format, input: &str, expect: Expect) {
     let actual = match import(format, input) {
         Ok(imported) => {
             let mut out = tables_summary(&imported.design);

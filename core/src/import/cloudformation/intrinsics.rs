@@ -119,7 +119,16 @@ impl Scope<'_> {
                     Some(Value::String(s)) => s.trim().parse().ok(),
                     _ => None,
                 };
-                match (index, self.resolve(&args[1], path, out)) {
+                let list = match self.resolve(&args[1], path, out) {
+                    // A CommaDelimitedList parameter's Default.
+                    Some(Value::String(list)) => Some(Value::Array(
+                        list.split(',')
+                            .map(|s| Value::String(s.trim().into()))
+                            .collect(),
+                    )),
+                    other => other,
+                };
+                match (index, list) {
                     (Some(i), Some(Value::Array(list))) => list
                         .get(usize::try_from(i).unwrap_or(usize::MAX))
                         .cloned()
@@ -273,12 +282,11 @@ impl Scope<'_> {
             rest = &rest[start + 3 + end..];
         }
         pieces.push(Piece::Known(rest.to_string()));
-        let whole = Value::String(text.to_string());
-        match joined(&whole, pieces, "", path, out) {
-            Some(Value::String(s)) if s == text => whole,
+        // Nothing literal left: the variable as written, for the slot that reads it to assume.
+        let written = serde_json::json!({ EXPR: text });
+        match joined(&written, pieces, "", path, out) {
             Some(Value::String(s)) => Value::String(s),
-            // Nothing literal is left: the variable, as written, for the slot to assume.
-            _ => serde_json::json!({ EXPR: text }),
+            _ => written,
         }
     }
 
