@@ -29,7 +29,7 @@ use super::cloudformation::lenient::{EXPR, shown};
 use super::cloudformation::{Lenient, note_not_kept, note_stream, placeholder, tables_only};
 use super::{At, ImportError, Imported, Source};
 
-use eval::{body_json, context, hcl_line, instances};
+use eval::{Evaluator, body_json, hcl_line, instances};
 
 mod eval;
 #[cfg(test)]
@@ -165,7 +165,7 @@ pub(crate) fn import_source(source: &Source<'_>) -> Result<Imported, ImportError
     let body = source.hcl()?;
     let text = source.text;
     let mut out = Lenient::new(|path| hcl_line(text, path));
-    let mut ctx = context(body);
+    let mut ev = Evaluator::new(body);
     let mut tables = Vec::new();
     for (shape, block) in table_blocks(body) {
         let label = block
@@ -176,8 +176,8 @@ pub(crate) fn import_source(source: &Source<'_>) -> Result<Imported, ImportError
             Shape::Resource => format!("resource.{RESOURCE}.{label}"),
             Shape::Module => format!("module.{label}"),
         };
-        for instance in instances(block.body(), &path, &mut ctx, &mut out, tables.len()) {
-            let value = body_json(block.body(), &path, &mut ctx, &mut out, instance);
+        for instance in instances(block.body(), &path, &mut ev, &mut out, tables.len()) {
+            let value = body_json(block.body(), &path, &mut ev, &mut out, instance);
             let at = At {
                 value: &value,
                 path: path.clone(),

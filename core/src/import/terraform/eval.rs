@@ -14,47 +14,166 @@ use super::super::cloudformation::lenient::{EXPR, Piece, joined};
 /// How many passes resolve `locals` that name each other.
 const LOCAL_PASSES: usize = 8;
 
-/// The context expressions are evaluated in: each `variable`'s `default` as `var`, the
-/// `locals` that evaluate as `local`.
-pub(super) fn context(body: &hcl::Body) -> Context<'static> {
-    let empty = Context::new();
-    let mut variables = hcl::Map::new();
-    for block in body.blocks().filter(|b| b.identifier() == "variable") {
-        let (Some(name), Some(default)) = (
-            block.labels().first(),
-            block.body().attributes().find(|a| a.key() == "default"),
-        ) else {
-            continue;
+/// The most values one expression may make, counted before it is evaluated from the sizes of
+/// what it names (a local of a thousand elements named a thousand times is not evaluated), and
+/// the most values the variables, the locals and the blocks read may hold (`count`, `for_each`
+/// and `dynamic` blocks repeat them): issue 41's bounds, decided before allocating.
+const MAX_EVAL_VALUES: usize = 100_000;
+const MAX_BUILT_VALUES: usize = super::MAX_HCL_TOKENS / 4;
+
+/// Expressions evaluated within bounds: the context (each `variable`'s `default` as `var`, the
+/// `locals` that evaluate as `local`, `each`, `count` and `dynamic` iterators as they are
+/// declared) and the size of each value in it.
+pub(super) struct Evaluator {
+    ctx: Context<'static>,
+    /// The number of values of `var.x`, `local.x` and of each other variable declared.
+    sizes: std::collections::HashMap<String, usize>,
+    /// How many values the blocks read hold so far.
+    built: usize,
+}
+
+impl Evaluator {
+    pub(super) fn new(body: &hcl::Body) -> Evaluator {
+        let mut ev = Evaluator {
+            ctx: Context::new(),
+            sizes: Default::default(),
+            built: 0,
         };
-        if let Ok(value) = default.expr().evaluate(&empty) {
-            variables.insert(name.as_str().to_string(), value);
-        }
-    }
-    let mut ctx = Context::new();
-    ctx.declare_var("var", hcl::Value::Object(variables));
-    let pending: Vec<&hcl::Attribute> = body
-        .blocks()
-        .filter(|b| b.identifier() == "locals")
-        .flat_map(|b| b.body().attributes())
-        .collect();
-    let mut locals = hcl::Map::new();
-    let mut pending = pending;
-    for _ in 0..LOCAL_PASSES {
-        ctx.declare_var("local", hcl::Value::Object(locals.clone()));
-        let before = pending.len();
-        pending.retain(|attribute| match attribute.expr().evaluate(&ctx) {
-            Ok(value) => {
-                locals.insert(attribute.key().to_string(), value);
-                false
+        let mut variables = hcl::Map::new();
+        for block in body.blocks().filter(|b| b.identifier() == "variable") {
+            let (Some(name), Some(default)) = (
+                block.labels().first(),
+                block.body().attributes().find(|a| a.key() == "default"),
+            ) else {
+                continue;
+            };
+            if let Some(value) = ev.eval(default.expr())
+                && ev.build(size(&value))
+            {
+                ev.sizes
+                    .insert(format!("var.{}", name.as_str()), size(&value));
+                variables.insert(name.as_str().to_string(), value);
             }
-            Err(_) => true,
-        });
-        if pending.len() == before {
-            break;
+        }
+        ev.ctx.declare_var("var", hcl::Value::Object(variables));
+        let mut pending: Vec<&hcl::Attribute> = body
+            .blocks()
+            .filter(|b| b.identifier() == "locals")
+            .flat_map(|b| b.body().attributes())
+            .collect();
+        let mut locals = hcl::Map::new();
+        for _ in 0..LOCAL_PASSES {
+            let before = pending.len();
+            let mut still = Vec::new();
+            for attribute in pending {
+                match ev.eval(attribute.expr()) {
+                    Some(value) if ev.build(size(&value)) => {
+                        ev.sizes
+                            .insert(format!("local.{}", attribute.key()), size(&value));
+                        locals.insert(attribute.key().to_string(), value);
+                    }
+                    _ => still.push(attribute),
+                }
+            }
+            pending = still;
+            ev.ctx
+                .declare_var("local", hcl::Value::Object(locals.clone()));
+            if pending.len() == before {
+                break;
+            }
+        }
+        ev.ctx.declare_var("local", hcl::Value::Object(locals));
+        // The blocks read are counted afresh: what the variables and locals hold was counted
+        // against the same bound, so together they hold at most twice it.
+        ev.built = 0;
+        ev
+    }
+
+    /// `name` holds `value` from here on (`each`, `count`, a `dynamic` block's iterator).
+    pub(super) fn declare(&mut self, name: &str, value: hcl::Value) {
+        self.sizes.insert(name.to_string(), size(&value));
+        self.ctx.declare_var(name, value);
+    }
+
+    /// The value of `expr`, when it evaluates within [`MAX_EVAL_VALUES`]: no `for`
+    /// expression or template directive, no function (none is declared), and what it names
+    /// small enough.
+    pub(super) fn eval(&self, expr: &hcl::Expression) -> Option<hcl::Value> {
+        if self.cost(expr) > MAX_EVAL_VALUES {
+            return None;
+        }
+        expr.evaluate(&self.ctx).ok()
+    }
+
+    /// An upper bound of the values `expr` makes: its literal values and the size of each
+    /// variable it names; `usize::MAX` for what repeats (`for`, directives) or calls.
+    fn cost(&self, expr: &hcl::Expression) -> usize {
+        use hcl::Expression as E;
+        match expr {
+            E::Null | E::Bool(_) | E::Number(_) | E::String(_) => 1,
+            E::Array(items) => items
+                .iter()
+                .fold(1usize, |sum, item| sum.saturating_add(self.cost(item))),
+            E::Object(members) => members
+                .values()
+                .fold(1usize, |sum, value| sum.saturating_add(self.cost(value))),
+            E::TemplateExpr(template) => match hcl::Template::from_expr(template) {
+                Ok(template) => template.elements().iter().fold(1usize, |sum, element| {
+                    sum.saturating_add(match element {
+                        hcl::template::Element::Literal(_) => 1,
+                        hcl::template::Element::Interpolation(i) => self.cost(&i.expr),
+                        hcl::template::Element::Directive(_) => usize::MAX,
+                    })
+                }),
+                Err(_) => usize::MAX,
+            },
+            E::Variable(v) => self.sizes.get(v.as_str()).copied().unwrap_or(1),
+            E::Traversal(traversal) => {
+                let named = match (&traversal.expr, traversal.operators.first()) {
+                    (E::Variable(v), Some(hcl::expr::TraversalOperator::GetAttr(a))) => self
+                        .sizes
+                        .get(&format!("{}.{}", v.as_str(), a.as_str()))
+                        .or_else(|| self.sizes.get(v.as_str()))
+                        .copied()
+                        .unwrap_or(1),
+                    (root, _) => self.cost(root),
+                };
+                traversal.operators.iter().fold(named, |sum, op| match op {
+                    hcl::expr::TraversalOperator::Index(i) => sum.saturating_add(self.cost(i)),
+                    _ => sum,
+                })
+            }
+            E::Parenthesis(inner) => self.cost(inner),
+            E::Conditional(c) => self
+                .cost(&c.cond_expr)
+                .saturating_add(self.cost(&c.true_expr))
+                .saturating_add(self.cost(&c.false_expr)),
+            E::Operation(op) => match op.as_ref() {
+                hcl::expr::Operation::Unary(u) => self.cost(&u.expr),
+                hcl::expr::Operation::Binary(b) => self
+                    .cost(&b.lhs_expr)
+                    .saturating_add(self.cost(&b.rhs_expr)),
+            },
+            _ => usize::MAX,
         }
     }
-    ctx.declare_var("local", hcl::Value::Object(locals));
-    ctx
+
+    /// Counts `n` values built; `false` once more than [`MAX_BUILT_VALUES`] are.
+    fn build(&mut self, n: usize) -> bool {
+        self.built = self.built.saturating_add(n);
+        self.built <= MAX_BUILT_VALUES
+    }
+}
+
+/// The number of values in `value`.
+fn size(value: &hcl::Value) -> usize {
+    match value {
+        hcl::Value::Array(items) => items.iter().fold(1usize, |s, v| s.saturating_add(size(v))),
+        hcl::Value::Object(members) => members
+            .values()
+            .fold(1usize, |s, v| s.saturating_add(size(v))),
+        _ => 1,
+    }
 }
 
 /// One instance of a block: `count.index` and `each` as they are in it.
@@ -69,7 +188,7 @@ pub(super) enum Instance {
 pub(super) fn instances(
     body: &hcl::Body,
     path: &str,
-    ctx: &mut Context<'_>,
+    ev: &mut Evaluator,
     out: &mut Lenient<'_>,
     made: usize,
 ) -> Vec<Instance> {
@@ -83,7 +202,7 @@ pub(super) fn instances(
         }
         let at = format!("{path}.{key}");
         let written = format!("{key} `{}`", attribute.expr());
-        let value = attribute.expr().evaluate(ctx);
+        let value = ev.eval(attribute.expr()).ok_or(());
         let list: Option<Vec<Instance>> = match (key, value) {
             ("count", Ok(hcl::Value::Number(n))) => match n.as_u64() {
                 Some(0) => {
@@ -92,12 +211,11 @@ pub(super) fn instances(
                         format!("{written} is 0 here"),
                         "one table, as the file states it",
                     );
-                    None.or(Some(vec![Instance::Count(0)]))
+                    Some(vec![Instance::Count(0)])
                 }
                 Some(n) => Some((0..n.min(room as u64)).map(Instance::Count).collect()),
                 None => None,
             },
-            ("count", Ok(hcl::Value::Bool(b))) => Some(vec![Instance::Count(u64::from(!b))]),
             ("for_each", Ok(hcl::Value::Object(members))) => Some(
                 members
                     .into_iter()
@@ -138,12 +256,12 @@ pub(super) fn instances(
     vec![Instance::Single]
 }
 
-/// A block's body as JSON, its expressions evaluated in `ctx` for `instance`: each attribute
+/// A block's body as JSON, its expressions evaluated for `instance`: each attribute
 /// by name, each nested block kind (a `dynamic` block's too) as a list.
 pub(super) fn body_json(
     body: &hcl::Body,
     path: &str,
-    ctx: &mut Context<'_>,
+    ev: &mut Evaluator,
     out: &mut Lenient<'_>,
     instance: Instance,
 ) -> Value {
@@ -152,16 +270,16 @@ pub(super) fn body_json(
         Instance::Count(index) => {
             let mut count = hcl::Map::new();
             count.insert("index".to_string(), hcl::Value::from(index));
-            ctx.declare_var("count", hcl::Value::Object(count));
+            ev.declare("count", hcl::Value::Object(count));
         }
         Instance::Each(key, value) => {
             let mut each = hcl::Map::new();
             each.insert("key".to_string(), key);
             each.insert("value".to_string(), value);
-            ctx.declare_var("each", hcl::Value::Object(each));
+            ev.declare("each", hcl::Value::Object(each));
         }
     }
-    block_json(body, path, ctx, out, 0)
+    block_json(body, path, ev, out, 0)
 }
 
 /// The deepest nested blocks are read (the HCL parser bounds nesting too).
@@ -170,11 +288,17 @@ const MAX_BLOCK_DEPTH: usize = 16;
 fn block_json(
     body: &hcl::Body,
     path: &str,
-    ctx: &mut Context<'_>,
+    ev: &mut Evaluator,
     out: &mut Lenient<'_>,
     depth: usize,
 ) -> Value {
     let mut json = Map::new();
+    if !ev.build(1) {
+        out.note(format!(
+            "the blocks read hold more than {MAX_BUILT_VALUES} values (`count`, `for_each` and `dynamic` blocks repeat them): those after are not read"
+        ));
+        return Value::Object(json);
+    }
     for attribute in body.attributes() {
         let key = attribute.key();
         if key == "count" || key == "for_each" {
@@ -183,7 +307,7 @@ fn block_json(
         let at = format!("{path}.{key}");
         json.insert(
             key.to_string(),
-            expression_json(attribute.expr(), &at, ctx, out),
+            expression_json(attribute.expr(), &at, ev, out),
         );
     }
     if depth >= MAX_BLOCK_DEPTH {
@@ -195,13 +319,13 @@ fn block_json(
                 continue;
             };
             let at = format!("{path}.{kind}");
-            (kind.clone(), dynamic(block, &kind, &at, ctx, out, depth))
+            (kind.clone(), dynamic(block, &kind, &at, ev, out, depth))
         } else {
             let kind = block.identifier().to_string();
             let at = format!("{path}.{kind}");
             (
                 kind,
-                vec![block_json(block.body(), &at, ctx, out, depth + 1)],
+                vec![block_json(block.body(), &at, ev, out, depth + 1)],
             )
         };
         let list = json.entry(kind).or_insert_with(|| Value::Array(Vec::new()));
@@ -219,7 +343,7 @@ fn dynamic(
     block: &hcl::Block,
     kind: &str,
     path: &str,
-    ctx: &mut Context<'_>,
+    ev: &mut Evaluator,
     out: &mut Lenient<'_>,
     depth: usize,
 ) -> Vec<Value> {
@@ -234,13 +358,13 @@ fn dynamic(
     let Some(collection) = body.attributes().find(|a| a.key() == "for_each") else {
         return Vec::new();
     };
-    let elements: Vec<(hcl::Value, hcl::Value)> = match collection.expr().evaluate(ctx) {
-        Ok(hcl::Value::Array(items)) => items
+    let elements: Vec<(hcl::Value, hcl::Value)> = match ev.eval(collection.expr()) {
+        Some(hcl::Value::Array(items)) => items
             .into_iter()
             .enumerate()
             .map(|(i, v)| (hcl::Value::from(i as u64), v))
             .collect(),
-        Ok(hcl::Value::Object(members)) => members
+        Some(hcl::Value::Object(members)) => members
             .into_iter()
             .map(|(k, v)| (hcl::Value::String(k), v))
             .collect(),
@@ -253,16 +377,15 @@ fn dynamic(
             return Vec::new();
         }
     };
-    elements
-        .into_iter()
-        .map(|(key, value)| {
-            let mut element = hcl::Map::new();
-            element.insert("key".to_string(), key);
-            element.insert("value".to_string(), value);
-            ctx.declare_var(iterator.as_str(), hcl::Value::Object(element));
-            block_json(content.body(), path, ctx, out, depth + 1)
-        })
-        .collect()
+    let mut blocks = Vec::new();
+    for (key, value) in elements {
+        let mut element = hcl::Map::new();
+        element.insert("key".to_string(), key);
+        element.insert("value".to_string(), value);
+        ev.declare(iterator.as_str(), hcl::Value::Object(element));
+        blocks.push(block_json(content.body(), path, ev, out, depth + 1));
+    }
+    blocks
 }
 
 /// An expression's value as JSON; a template with what is known where only part is
@@ -271,13 +394,16 @@ fn dynamic(
 fn expression_json(
     expr: &hcl::Expression,
     path: &str,
-    ctx: &Context<'_>,
+    ev: &mut Evaluator,
     out: &mut Lenient<'_>,
 ) -> Value {
-    if let Ok(value) = expr.evaluate(ctx)
-        && let Ok(json) = serde_json::to_value(&value)
-    {
-        return json;
+    if let Some(value) = ev.eval(expr) {
+        if !ev.build(size(&value)) {
+            return Value::Null;
+        }
+        if let Ok(json) = serde_json::to_value(&value) {
+            return json;
+        }
     }
     let written = Value::Object(Map::from_iter([(
         EXPR.to_string(),
@@ -290,7 +416,7 @@ fn expression_json(
                 items
                     .iter()
                     .enumerate()
-                    .map(|(i, item)| expression_json(item, &format!("{path}[{i}]"), ctx, out))
+                    .map(|(i, item)| expression_json(item, &format!("{path}[{i}]"), ev, out))
                     .collect(),
             );
         }
@@ -301,13 +427,13 @@ fn expression_json(
                     .map(|(key, value)| {
                         let key = match key {
                             hcl::ObjectKey::Identifier(i) => i.to_string(),
-                            hcl::ObjectKey::Expression(e) => match e.evaluate(ctx) {
-                                Ok(hcl::Value::String(s)) => s,
+                            hcl::ObjectKey::Expression(e) => match ev.eval(e) {
+                                Some(hcl::Value::String(s)) => s,
                                 _ => e.to_string(),
                             },
                             other => other.to_string(),
                         };
-                        let value = expression_json(value, &format!("{path}.{key}"), ctx, out);
+                        let value = expression_json(value, &format!("{path}.{key}"), ev, out);
                         (key, value)
                     })
                     .collect(),
@@ -326,9 +452,9 @@ fn expression_json(
         .iter()
         .map(|element| match element {
             hcl::template::Element::Literal(s) => Piece::Known(s.clone()),
-            hcl::template::Element::Interpolation(i) => match i.expr.evaluate(ctx) {
-                Ok(hcl::Value::String(s)) => Piece::Known(s),
-                Ok(hcl::Value::Number(n)) => Piece::Known(n.to_string()),
+            hcl::template::Element::Interpolation(i) => match ev.eval(&i.expr) {
+                Some(hcl::Value::String(s)) => Piece::Known(s),
+                Some(hcl::Value::Number(n)) => Piece::Known(n.to_string()),
                 _ => Piece::Unknown(format!("`${{{}}}`", i.expr)),
             },
             hcl::template::Element::Directive(_) => Piece::Unknown("a template directive".into()),
