@@ -128,6 +128,17 @@ fn kind_of(resource: &Value) -> Option<Kind> {
     }
 }
 
+/// The most resources visited, `Fn::ForEach` loops unrolled (five nested loops of a hundred
+/// elements are ten billion): a bound decided before any is read.
+const MAX_RESOURCE_VISITS: usize = 100_000;
+
+/// The table resources found, and how many resources were visited to find them.
+#[derive(Default)]
+struct Found {
+    instances: Vec<Instance>,
+    visits: usize,
+}
+
 /// One table resource, its intrinsic functions evaluated.
 struct Instance {
     /// Its logical ID, `Fn::ForEach` identifiers substituted.
@@ -162,8 +173,9 @@ pub(crate) fn import_source(source: &Source<'_>) -> Result<Imported, ImportError
         bindings: Vec::new(),
         serverless: serverless.then_some(value),
     };
-    let mut instances = Vec::new();
-    expand(resources, base, &scope, 0, &mut instances, &mut out);
+    let mut found = Found::default();
+    expand(resources, base, &scope, 0, &mut found, &mut out);
+    let instances = found.instances;
     if instances.is_empty() {
         return Err(At::root(value).invalid(format!(
             "no {TABLE}, {GLOBAL_TABLE} or {SIMPLE_TABLE} among the template's resources"
@@ -221,19 +233,26 @@ fn expand(
     path: &str,
     scope: &Scope<'_>,
     depth: usize,
-    instances: &mut Vec<Instance>,
+    found: &mut Found,
     out: &mut Lenient<'_>,
 ) {
     for (key, resource) in resources {
+        found.visits += 1;
+        if found.visits > MAX_RESOURCE_VISITS {
+            out.note(format!(
+                "more than {MAX_RESOURCE_VISITS} resources, `Fn::ForEach` loops unrolled: those after are not read"
+            ));
+            return;
+        }
         let at = format!("{path}.{key}");
         if key.starts_with(FOR_EACH) {
-            for_each(key, resource, &at, scope, depth, instances, out);
+            for_each(key, resource, &at, scope, depth, found, out);
             continue;
         }
         let Some(kind) = kind_of(resource) else {
             continue;
         };
-        if instances.len() >= crate::limits::MAX_TABLES_PER_REGION {
+        if found.instances.len() >= crate::limits::MAX_TABLES_PER_REGION {
             out.note(format!(
                 "more tables than a Region holds ({}): those after are not read",
                 crate::limits::MAX_TABLES_PER_REGION
@@ -249,7 +268,7 @@ fn expand(
             true => key.clone(),
             false => substituted(key, &scope.bindings),
         };
-        instances.push(Instance {
+        found.instances.push(Instance {
             id,
             kind,
             properties,
@@ -266,7 +285,7 @@ fn for_each(
     path: &str,
     scope: &Scope<'_>,
     depth: usize,
-    instances: &mut Vec<Instance>,
+    found: &mut Found,
     out: &mut Lenient<'_>,
 ) {
     let (Some(identifier), Some(collection), Some(fragment)) = (
@@ -301,9 +320,12 @@ fn for_each(
     match elements {
         Some(elements) => {
             for element in elements {
+                if found.visits > MAX_RESOURCE_VISITS {
+                    break;
+                }
                 let mut inner = scope.clone();
                 inner.bindings.push((identifier.to_string(), element));
-                expand(fragment, path, &inner, depth + 1, instances, out);
+                expand(fragment, path, &inner, depth + 1, found, out);
             }
         }
         None => {
@@ -312,7 +334,7 @@ fn for_each(
                 format!("`{key}` over {}", intrinsics_shown(collection)),
                 format!("one instance, `${{{identifier}}}` unread"),
             );
-            expand(fragment, path, scope, depth + 1, instances, out);
+            expand(fragment, path, scope, depth + 1, found, out);
         }
     }
 }

@@ -166,3 +166,31 @@ resources:
     "#]],
     );
 }
+
+// issue 41's bounds for what issue 36 unrolls: five nested loops of a hundred elements are ten
+// billion resources; they stop at the bound, said, and the table before them (the template's members read in order) is read.
+#[test]
+fn nested_for_each_loops_stop_at_the_bound() {
+    let hundred: Vec<String> = (0..100).map(|i| i.to_string()).collect();
+    let mut fragment = serde_json::json!({
+        "Bucket${A}${B}${C}${D}${E}": {"Type": "AWS::S3::Bucket"}
+    });
+    for name in ["E", "D", "C", "B", "A"] {
+        fragment = serde_json::json!({
+            format!("Fn::ForEach::{name}"): [name, hundred, fragment]
+        });
+    }
+    let mut resources = fragment;
+    resources["Accounts"] = serde_json::json!({"Type": "AWS::Serverless::SimpleTable"});
+    let template = serde_json::json!({ "Resources": resources }).to_string();
+    check_tables(
+        Format::CloudFormation,
+        &template,
+        expect![[r#"
+        design "Accounts"
+        table Accounts PK id:S OnDemand
+        note: a CloudFormation template holds tables and indexes but no entities or access patterns: the design opens with its table; add entities and patterns to check it
+        note: more than 100000 resources, `Fn::ForEach` loops unrolled: those after are not read
+    "#]],
+    );
+}

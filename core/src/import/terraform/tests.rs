@@ -182,11 +182,15 @@ resource "aws_dynamodb_table" "t" {{
         hundred("local.l0"),
         hundred("local.l1")
     );
-    check_tables(Format::Terraform, &config, expect![[r#"
+    check_tables(
+        Format::Terraform,
+        &config,
+        expect![[r#"
         design "local.l2"
         table local.l2 PK id:S OnDemand
         note: a Terraform configuration holds tables and indexes but no entities or access patterns: the design opens with its table; add entities and patterns to check it
         assumed: line 15: dynamic "global_secondary_index" over `local.l2`: assumed no `global_secondary_index` block: its collection cannot be read here
         assumed: line 8: name `local.l2`: assumed `local.l2`
-    "#]]);
+    "#]],
+    );
 }
