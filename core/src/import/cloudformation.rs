@@ -693,7 +693,7 @@ fn read_simple_table(name: String, properties: &At<'_>, out: &mut Lenient<'_>) -
     };
     let mut table = Table::new(name, KeyAttribute::new(key_name, key_type), None);
     table.billing = match properties.get("ProvisionedThroughput") {
-        Some(throughput) => provisioned(&throughput, out),
+        Some(throughput) => provisioned(&throughput, &table.name, out),
         None => Billing::OnDemand,
     };
     note_not_kept(&table.name, properties, KEPT_SIMPLE, out);
@@ -701,18 +701,12 @@ fn read_simple_table(name: String, properties: &At<'_>, out: &mut Lenient<'_>) -
 }
 
 /// A ProvisionedThroughput's read and write capacity.
-fn provisioned(throughput: &At<'_>, out: &mut Lenient<'_>) -> Billing {
-    let mut units = |name: &str| match throughput.get(name) {
-        Some(c) => out.capacity(&c, name),
-        None => {
-            out.assume(throughput, format!("no {name}"), "1");
-            1
-        }
-    };
-    Billing::Provisioned {
-        read: units("ReadCapacityUnits"),
-        write: units("WriteCapacityUnits"),
-    }
+fn provisioned(throughput: &At<'_>, table: &str, out: &mut Lenient<'_>) -> Billing {
+    out.provisioned(
+        throughput,
+        ["ReadCapacityUnits", "WriteCapacityUnits"],
+        table,
+    )
 }
 
 fn billing(name: &str, kind: Kind, properties: &At<'_>, out: &mut Lenient<'_>) -> Billing {
@@ -749,7 +743,7 @@ fn billing(name: &str, kind: Kind, properties: &At<'_>, out: &mut Lenient<'_>) -
     }
     if kind != Kind::Global {
         return match properties.get("ProvisionedThroughput") {
-            Some(throughput) => provisioned(&throughput, out),
+            Some(throughput) => provisioned(&throughput, name, out),
             None => {
                 out.assume(
                     properties,

@@ -268,6 +268,21 @@ const KEPT_MODULE: &[&str] = &[
     "depends_on",
 ];
 
+/// An index's name: its `name`, else the key it has in a map of indexes, else `gsi1`...
+fn index_name(
+    index: &At<'_>,
+    map_key: Option<String>,
+    kind: &str,
+    i: usize,
+    out: &mut Lenient<'_>,
+) -> String {
+    let fallback = format!("{kind}{}", i + 1);
+    match index.get("name") {
+        Some(n) => name_of(&n, "index name", &fallback, out),
+        None => map_key.unwrap_or(fallback),
+    }
+}
+
 /// A name: the text where it reads, else a placeholder from what the file wrote.
 fn name_of(at: &At<'_>, slot: &str, fallback: &str, out: &mut Lenient<'_>) -> String {
     let fallback = placeholder(at.value()).unwrap_or_else(|| fallback.to_string());
@@ -335,10 +350,7 @@ fn read_table(label: &str, shape: Shape, at: &At<'_>, out: &mut Lenient<'_>) -> 
     };
     if let Some(list) = at.get(gsi_key) {
         for (i, (map_key, index)) in indexes(&list, out).into_iter().enumerate() {
-            let index_name = match index.get("name") {
-                Some(n) => name_of(&n, "index name", &format!("gsi{}", i + 1), out),
-                None => map_key.unwrap_or_else(|| format!("gsi{}", i + 1)),
-            };
+            let index_name = index_name(&index, map_key, "gsi", i, out);
             let mut partition = Vec::new();
             let mut sort = Vec::new();
             if let Some(schema) = index.get("key_schema") {
@@ -387,10 +399,7 @@ fn read_table(label: &str, shape: Shape, at: &At<'_>, out: &mut Lenient<'_>) -> 
     };
     if let Some(list) = at.get(lsi_key) {
         for (i, (map_key, index)) in indexes(&list, out).into_iter().enumerate() {
-            let index_name = match index.get("name") {
-                Some(n) => name_of(&n, "index name", &format!("lsi{}", i + 1), out),
-                None => map_key.unwrap_or_else(|| format!("lsi{}", i + 1)),
-            };
+            let index_name = index_name(&index, map_key, "lsi", i, out);
             let Some(range) = index.get("range_key") else {
                 out.assume(
                     &index,
@@ -485,17 +494,7 @@ fn billing(name: &str, module: bool, at: &At<'_>, out: &mut Lenient<'_>) -> Bill
     if !provisioned {
         return Billing::OnDemand;
     }
-    let mut units = |key: &str| match at.get(key) {
-        Some(c) => out.capacity(&c, key),
-        None => {
-            out.assume(at, format!("table {name}: PROVISIONED without {key}"), "1");
-            1
-        }
-    };
-    Billing::Provisioned {
-        read: units("read_capacity"),
-        write: units("write_capacity"),
-    }
+    out.provisioned(at, ["read_capacity", "write_capacity"], name)
 }
 
 /// The TTL attribute, when TTL is enabled: a resource's `ttl` block, the module's

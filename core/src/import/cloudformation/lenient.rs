@@ -10,7 +10,7 @@
 
 use serde_json::Value;
 
-use crate::model::{KeyType, Projection};
+use crate::model::{Billing, KeyType, Projection};
 
 use super::super::{Assumption, At};
 
@@ -108,6 +108,23 @@ impl<'l> Lenient<'l> {
             self.assume(at, format!("{slot} {}", shown(at.value())), "1");
             1
         })
+    }
+
+    /// Provisioned billing from the read and write capacities `at` holds under `keys`
+    /// (`ReadCapacityUnits`, `read_capacity`...), 1 assumed for one it lacks; `table` names
+    /// the table in the assumption.
+    pub(crate) fn provisioned(&mut self, at: &At<'_>, keys: [&str; 2], table: &str) -> Billing {
+        let mut units = |key: &str| match at.get(key) {
+            Some(c) => self.capacity(&c, key),
+            None => {
+                self.assume(at, format!("table {table}: PROVISIONED without {key}"), "1");
+                1
+            }
+        };
+        Billing::Provisioned {
+            read: units(keys[0]),
+            write: units(keys[1]),
+        }
     }
 
     /// true or false (`"true"` too); `fallback` where it cannot be read.
