@@ -171,6 +171,7 @@ pub(crate) fn import_source(source: &Source<'_>) -> Result<Imported, ImportError
         parameters: value.get("Parameters").and_then(Value::as_object),
         mappings: value.get("Mappings").and_then(Value::as_object),
         bindings: Vec::new(),
+        skip_defaults: false,
         serverless: serverless.then_some(value),
     };
     let mut found = Found::default();

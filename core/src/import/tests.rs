@@ -814,7 +814,7 @@ Outputs:
             note: a CloudFormation template holds tables and indexes but no entities or access patterns: the design opens with its table; add entities and patterns to check it
             note: table orders: its stream (NEW_AND_OLD_IMAGES) is not kept; keyplan designs hold no stream settings
             note: table orders: Tags not kept
-            assumed: line 8: `!Sub orders-${Env}` (`${Env}` has no value here): assumed `orders`, its literal part
+            assumed: line 8: `!Sub orders-${Env}` (`${Env}` left out): assumed `orders`, its literal part
         "#]],
     );
 }
@@ -929,15 +929,16 @@ resource "aws_s3_bucket" "b" {}
         Format::Terraform,
         config,
         expect![[r#"
-            design "orders-dev"
-            table orders-dev PK pk:S SK sk:S Provisioned { read: 10, write: 1 }
+            design "orders"
+            table orders PK pk:S SK sk:S Provisioned { read: 10, write: 1 }
               gsi ByRegion region:S / score:N KeysOnly
               gsi ByScore score:N /  Include { attributes: ["total"] }
               lsi ByRegionLocal region:S All
               ttl expires
             note: a Terraform configuration holds tables and indexes but no entities or access patterns: the design opens with its table; add entities and patterns to check it
-            note: table orders-dev: its stream (NEW_IMAGE) is not kept; keyplan designs hold no stream settings
-            note: table orders-dev: tags not kept
+            note: table orders: its stream (NEW_IMAGE) is not kept; keyplan designs hold no stream settings
+            note: table orders: tags not kept
+            assumed: line 5: `"orders-${var.environment}"` (`${var.environment}` left out): assumed `orders`, its literal part
             assumed: line 8: write_capacity `var.write`: assumed 1
         "#]],
     );

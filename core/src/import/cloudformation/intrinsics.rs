@@ -29,6 +29,10 @@ pub(super) struct Scope<'t> {
     pub(super) bindings: Vec<(String, String)>,
     /// A Serverless Framework file's root, which `${self:...}` reads.
     pub(super) serverless: Option<&'t Value>,
+    /// Parameters' Defaults are left unread: a name with literal text of its own keeps it
+    /// (`!Sub orders-${Environment}` is `orders`, as keyplan's own export writes it), and
+    /// reads the Defaults only when nothing literal is left.
+    pub(super) skip_defaults: bool,
 }
 
 impl Scope<'_> {
@@ -94,24 +98,30 @@ impl Scope<'_> {
                 );
                 first
             }
-            ("Fn::Sub", Value::String(template)) => self.sub(whole, template, None, path, out),
+            ("Fn::Sub", Value::String(template)) => self.literal_first(out, |scope, out| {
+                scope.sub(whole, template, None, path, out)
+            }),
             ("Fn::Sub", Value::Array(args)) if !args.is_empty() => match &args[0] {
-                Value::String(template) => self.sub(
-                    whole,
-                    template,
-                    args.get(1).and_then(Value::as_object),
-                    path,
-                    out,
-                ),
+                Value::String(template) => self.literal_first(out, |scope, out| {
+                    scope.sub(
+                        whole,
+                        template,
+                        args.get(1).and_then(Value::as_object),
+                        path,
+                        out,
+                    )
+                }),
                 _ => Some(whole.clone()),
             },
             ("Fn::Join", Value::Array(args)) if args.len() == 2 => {
                 let separator = args[0].as_str().unwrap_or("");
-                let Some(Value::Array(parts)) = self.resolve(&args[1], path, out) else {
-                    return Some(whole.clone());
-                };
-                let pieces = parts.iter().map(|p| self.piece(p)).collect();
-                joined(whole, pieces, separator, path, out)
+                self.literal_first(out, |scope, out| {
+                    let Some(Value::Array(parts)) = scope.resolve(&args[1], path, out) else {
+                        return Some(whole.clone());
+                    };
+                    let pieces = parts.iter().map(|p| scope.piece(p)).collect();
+                    joined(whole, pieces, separator, path, out)
+                })
             }
             ("Fn::Select", Value::Array(args)) if args.len() == 2 => {
                 let index = match self.resolve(&args[0], path, out) {
@@ -160,6 +170,24 @@ impl Scope<'_> {
         }
     }
 
+    /// A joined name built without Parameters' Defaults when that leaves literal text, else
+    /// with them.
+    fn literal_first(
+        &self,
+        out: &mut Lenient<'_>,
+        build: impl Fn(&Scope<'_>, &mut Lenient<'_>) -> Option<Value>,
+    ) -> Option<Value> {
+        if !self.skip_defaults {
+            let mut strict = self.clone();
+            strict.skip_defaults = true;
+            let first = build(&strict, out);
+            if matches!(first, Some(Value::String(_))) {
+                return first;
+            }
+        }
+        build(self, out)
+    }
+
     /// A `Ref`: a `Fn::ForEach` identifier's value, a Parameter's Default, nothing for
     /// `AWS::NoValue`; else as written.
     fn reference(
@@ -175,7 +203,7 @@ impl Scope<'_> {
         if let Some((_, value)) = self.bindings.iter().rev().find(|(id, _)| id == target) {
             return Some(Value::String(value.clone()));
         }
-        match self.default_of(target) {
+        match self.default_of(target).filter(|_| !self.skip_defaults) {
             Some(default) => {
                 out.assume_at(
                     path,

@@ -281,11 +281,7 @@ pub(crate) fn joined(
     }
     out.assume_at(
         path,
-        format!(
-            "{} ({} has no value here)",
-            shown(whole),
-            unknown.join(", ")
-        ),
+        format!("{} ({} left out)", shown(whole), unknown.join(", ")),
         format!("`{trimmed}`, its literal part"),
     );
     Some(Value::String(trimmed))

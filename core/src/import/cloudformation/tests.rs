@@ -37,13 +37,12 @@ Resources:
         Format::CloudFormation,
         template,
         expect![[r#"
-            design "orders-prod, carts"
-            table orders-prod PK id:S Provisioned { read: 20, write: 4 }
+            design "orders, carts"
+            table orders PK id:S Provisioned { read: 20, write: 4 }
             table carts PK id:S OnDemand
             note: a CloudFormation template holds tables and indexes but no entities or access patterns: the design opens with its 2 tables; add entities and patterns to check it
             assumed: line 15: `!Ref Stage`: assumed the parameter's Default `prod`
-            assumed: line 11: `!Ref Stage`: assumed the parameter's Default `prod`
-            assumed: line 11: `!Join ["-",["orders",{"Ref":"Stage"},{"Ref":"AWS::Region"}]]` (`!Ref AWS::Region` has no value here): assumed `orders-prod`, its literal part
+            assumed: line 11: `!Join ["-",["orders",{"Ref":"Stage"},{"Ref":"AWS::Region"}]]` (`!Ref Stage`, `!Ref AWS::Region` left out): assumed `orders`, its literal part
             assumed: line 20: `!Ref Names`: assumed the parameter's Default `carts,baskets`
         "#]],
     );

@@ -397,6 +397,9 @@ fn expression_json(
     ev: &mut Evaluator,
     out: &mut Lenient<'_>,
 ) -> Value {
+    if let Some(literal) = literal_part(expr, path, ev, out) {
+        return literal;
+    }
     if let Some(value) = ev.eval(expr) {
         if !ev.build(size(&value)) {
             return Value::Null;
@@ -447,24 +450,93 @@ fn expression_json(
     let Ok(template) = hcl::Template::from_expr(template) else {
         return written;
     };
-    let pieces = template
+    let pieces = template_pieces(&template, ev, false);
+    joined(&quoted(expr), pieces, "", path, out).unwrap_or(written)
+}
+
+/// A template as pieces of a name: its literal text, each interpolation's value, unknown
+/// where it does not evaluate or, with `skip_settings`, where it names a variable or a local.
+fn template_pieces(template: &hcl::Template, ev: &Evaluator, skip_settings: bool) -> Vec<Piece> {
+    template
         .elements()
         .iter()
         .map(|element| match element {
             hcl::template::Element::Literal(s) => Piece::Known(s.clone()),
-            hcl::template::Element::Interpolation(i) => match ev.eval(&i.expr) {
-                Some(hcl::Value::String(s)) => Piece::Known(s),
-                Some(hcl::Value::Number(n)) => Piece::Known(n.to_string()),
-                _ => Piece::Unknown(format!("`${{{}}}`", i.expr)),
-            },
+            hcl::template::Element::Interpolation(i) => {
+                let value = if skip_settings && names_a_setting(&i.expr) {
+                    None
+                } else {
+                    ev.eval(&i.expr)
+                };
+                match value {
+                    Some(hcl::Value::String(s)) => Piece::Known(s),
+                    Some(hcl::Value::Number(n)) => Piece::Known(n.to_string()),
+                    _ => Piece::Unknown(format!("`${{{}}}`", i.expr)),
+                }
+            }
             hcl::template::Element::Directive(_) => Piece::Unknown("a template directive".into()),
         })
-        .collect();
-    let quoted = Value::Object(Map::from_iter([(
+        .collect()
+}
+
+/// A template with literal text of its own, read without its variables and locals
+/// (`"orders-${var.environment}"` is `orders`, as keyplan's own export writes it, whatever the
+/// variable's default); `None` when nothing literal is left without them.
+fn literal_part(
+    expr: &hcl::Expression,
+    path: &str,
+    ev: &Evaluator,
+    out: &mut Lenient<'_>,
+) -> Option<Value> {
+    let hcl::Expression::TemplateExpr(template) = expr else {
+        return None;
+    };
+    let template = hcl::Template::from_expr(template).ok()?;
+    let skips = template.elements().iter().any(|element| {
+        matches!(element, hcl::template::Element::Interpolation(i) if names_a_setting(&i.expr))
+    });
+    if !skips {
+        return None;
+    }
+    let pieces = template_pieces(&template, ev, true);
+    let has_literal = pieces
+        .iter()
+        .any(|p| matches!(p, Piece::Known(s) if s.chars().any(|c| c.is_alphanumeric())));
+    if !has_literal {
+        return None;
+    }
+    joined(&quoted(expr), pieces, "", path, out).filter(Value::is_string)
+}
+
+/// Whether an expression reads a `var.` or a `local.` (a setting, not an instance's `each` or
+/// `count`).
+fn names_a_setting(expr: &hcl::Expression) -> bool {
+    use hcl::Expression as E;
+    match expr {
+        E::Variable(v) => matches!(v.as_str(), "var" | "local"),
+        E::Traversal(t) => names_a_setting(&t.expr),
+        E::Parenthesis(inner) => names_a_setting(inner),
+        E::Conditional(c) => {
+            names_a_setting(&c.cond_expr)
+                || names_a_setting(&c.true_expr)
+                || names_a_setting(&c.false_expr)
+        }
+        E::Operation(op) => match op.as_ref() {
+            hcl::expr::Operation::Unary(u) => names_a_setting(&u.expr),
+            hcl::expr::Operation::Binary(b) => {
+                names_a_setting(&b.lhs_expr) || names_a_setting(&b.rhs_expr)
+            }
+        },
+        _ => false,
+    }
+}
+
+/// A template as the file wrote it, quoted, for assumptions.
+fn quoted(expr: &hcl::Expression) -> Value {
+    Value::Object(Map::from_iter([(
         EXPR.to_string(),
         Value::String(format!("\"{}\"", template_text(expr))),
-    )]));
-    joined(&quoted, pieces, "", path, out).unwrap_or(written)
+    )]))
 }
 
 fn template_text(expr: &hcl::Expression) -> String {

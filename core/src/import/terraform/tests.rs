@@ -47,15 +47,17 @@ resource "aws_dynamodb_table" "shard" {
         Format::Terraform,
         config,
         expect![[r#"
-        design "shop-prod-acme, shop-prod-globex, shard-0, shard-1"
-        table shop-prod-acme PK pk:S SK sk:N Provisioned { read: 1, write: 1 }
-        table shop-prod-globex PK pk:S SK sk:N OnDemand
-        table shard-0 PK id:S OnDemand
-        table shard-1 PK id:S OnDemand
-        note: a Terraform configuration holds tables and indexes but no entities or access patterns: the design opens with its 4 tables; add entities and patterns to check it
-        assumed: line 10: table shop-prod-acme: PROVISIONED without read_capacity: assumed 1
-        assumed: line 10: table shop-prod-acme: PROVISIONED without write_capacity: assumed 1
-    "#]],
+            design "acme, globex, shard-0, shard-1"
+            table acme PK pk:S SK sk:N Provisioned { read: 1, write: 1 }
+            table globex PK pk:S SK sk:N OnDemand
+            table shard-0 PK id:S OnDemand
+            table shard-1 PK id:S OnDemand
+            note: a Terraform configuration holds tables and indexes but no entities or access patterns: the design opens with its 4 tables; add entities and patterns to check it
+            assumed: line 12: `"${local.prefix}-${each.key}"` (`${local.prefix}` left out): assumed `acme`, its literal part
+            assumed: line 10: table acme: PROVISIONED without read_capacity: assumed 1
+            assumed: line 10: table acme: PROVISIONED without write_capacity: assumed 1
+            assumed: line 12: `"${local.prefix}-${each.key}"` (`${local.prefix}` left out): assumed `globex`, its literal part
+        "#]],
     );
 }
 
