@@ -165,7 +165,11 @@ fn import_file(file: &std::path::Path, args: &Args) -> anyhow::Result<(Format, I
         keyplan_core::import::mcp::add_usage_data(&mut imported, &text)
             .map_err(|e| Unreadable(format!("{}: {e}", usage.display())))?;
     }
-    eprintln!("read {} as {}", file.display(), format.described());
+    eprintln!(
+        "read {} as {}",
+        file.display(),
+        imported.held.as_deref().unwrap_or(format.described())
+    );
     Ok((format, imported))
 }
 
