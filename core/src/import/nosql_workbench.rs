@@ -25,15 +25,16 @@ mod json;
 
 pub(crate) use json::{Json, TableItems, parse as parse_json};
 
-use super::{At, ImportError, Imported, plain_value};
+use super::{Assumption, At, ImportError, Imported, plain_value};
 
 /// Reads a NoSQL Workbench model export.
 pub fn import(text: &str) -> Result<Imported, ImportError> {
-    import_json(parse_json(text)?)
+    import_json(parse_json(text)?, text)
 }
 
-/// Reads a model from its JSON, taking the items read beside the tree (see `json.rs`).
-pub(crate) fn import_json(json: Json) -> Result<Imported, ImportError> {
+/// Reads a model from its JSON, taking the items read beside the tree (see `json.rs`); `text`
+/// is what it was read from, to place what is assumed.
+pub(crate) fn import_json(json: Json, text: &str) -> Result<Imported, ImportError> {
     let Json { value, mut tables } = json;
     let value = &value;
     let root = At::root(value);
@@ -65,8 +66,15 @@ pub(crate) fn import_json(json: Json) -> Result<Imported, ImportError> {
             .map(std::mem::take)
             .unwrap_or_default();
         let table = read_table(&table_at, items, &mut imported.notes)?;
-        let entities = infer::infer_entities(&table, &mut entity_names, &mut imported.notes);
+        let (entities, mixed) =
+            infer::infer_entities(&table, &mut entity_names, &mut imported.notes);
         imported.design.entities.extend(entities);
+        for found in mixed {
+            let line = item_line(text, position, &table, found.item, &found.attribute);
+            imported
+                .assumed
+                .push(mixed_type(&table.table.name, &found, line));
+        }
         let WorkbenchTable {
             table,
             items,
@@ -89,23 +97,75 @@ pub(crate) fn import_json(json: Json) -> Result<Imported, ImportError> {
 }
 
 /// The entities of `table` inferred from `items` alone, as for a Workbench table without
-/// facets: what a live table's sample gives (see `live.rs`). The table and items are handed
-/// back.
+/// facets: what a live table's sample gives (see `live.rs`), with what was assumed of
+/// attributes whose values are of two types. The table and items are handed back.
 pub(crate) fn infer_from_items(
     table: Table,
     declared: Vec<(String, AttrType)>,
     items: Vec<Item>,
     entity_names: &mut Vec<String>,
     notes: &mut Vec<String>,
-) -> (Vec<crate::model::Entity>, Table, Vec<Item>) {
+) -> (Vec<crate::model::Entity>, Vec<Assumption>, Table, Vec<Item>) {
     let table = WorkbenchTable {
         table,
         declared,
         items,
         facets: Vec::new(),
     };
-    let entities = infer::infer_entities(&table, entity_names, notes);
-    (entities, table.table, table.items)
+    let (entities, mixed) = infer::infer_entities(&table, entity_names, notes);
+    let assumed = mixed
+        .iter()
+        .map(|found| mixed_type(&table.table.name, found, 0))
+        .collect();
+    (entities, assumed, table.table, table.items)
+}
+
+/// What is assumed of an attribute whose sample values are of two types: a string.
+fn mixed_type(table: &str, found: &infer::MixedType<'_>, line: usize) -> Assumption {
+    let (first, other) = found.types;
+    Assumption::at(
+        line,
+        format!(
+            "table {table}: attribute `{}` of entity {} holds {} in one sample item and {} in another",
+            found.attribute,
+            found.entity,
+            first.as_str(),
+            other.as_str()
+        ),
+        "a string (S)",
+    )
+}
+
+/// The line of `attribute` in `item`, an item of the `position`th table's `TableData` or of
+/// one of its facets' (0 when it cannot be placed).
+fn item_line(
+    text: &str,
+    position: usize,
+    table: &WorkbenchTable,
+    item: &Item,
+    attribute: &str,
+) -> usize {
+    use super::assumed::{JsonStep, json_line};
+    let mut path = vec![JsonStep::Member("DataModel"), JsonStep::Index(position)];
+    if let Some(index) = table.items.iter().position(|i| std::ptr::eq(i, item)) {
+        path.extend([JsonStep::Member("TableData"), JsonStep::Index(index)]);
+    } else {
+        let in_facet = table.facets.iter().enumerate().find_map(|(f, facet)| {
+            let index = facet.items.iter().position(|i| std::ptr::eq(i, item))?;
+            Some((f, index))
+        });
+        let Some((facet, index)) = in_facet else {
+            return 0;
+        };
+        path.extend([
+            JsonStep::Member("TableFacets"),
+            JsonStep::Index(facet),
+            JsonStep::Member("TableData"),
+            JsonStep::Index(index),
+        ]);
+    }
+    path.push(JsonStep::Member(attribute));
+    json_line(text, &path)
 }
 
 /// The table's items, then each facet item no earlier one equals, moved rather than copied.

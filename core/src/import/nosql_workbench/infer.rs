@@ -59,6 +59,8 @@ struct Context<'a> {
     may_name_by_attribute: RefCell<HashMap<String, bool>>,
     /// The words the author wrote that short key tags may stand for.
     words: Words,
+    /// The table's attribute names by their [`normalise`]d form, for [`Context::spelled`].
+    spellings: OnceCell<HashMap<String, &'a str>>,
 }
 
 /// The first attribute of the table's items (in [`Context::all_items`] order) that may name a
@@ -142,6 +144,43 @@ impl<'a> Context<'a> {
         }
     }
 
+    /// `name` as the table's attributes spell it, when one of them is `name` written another way
+    /// (`company_id` for `companyId`): a variable named from a key's tag keeps the author's
+    /// spelling (issue 36).
+    fn spelled(&self, name: String) -> String {
+        let spellings = self.spellings.get_or_init(|| {
+            let mut spellings: HashMap<String, &'a str> = HashMap::new();
+            let declared = self.table.declared.iter().map(|(n, _)| n.as_str());
+            let mut previous: Option<&Item> = None;
+            let held = self
+                .all_items()
+                .filter(move |item| {
+                    let same = previous.is_some_and(|p| p.keys().eq(item.keys()));
+                    previous = Some(item);
+                    !same
+                })
+                .flat_map(|item| item.keys().map(String::as_str));
+            // Never a key's own name: a key's variable is not the key.
+            let keys = |a: &str| is_key_like(a) || self.key_attributes.iter().any(|k| k == a);
+            for attribute in declared.chain(held).filter(|a| !keys(a)) {
+                spellings.entry(normalise(attribute)).or_insert(attribute);
+            }
+            spellings
+        });
+        match spellings.get(&normalise(&name)) {
+            Some(spelled) => spelled.to_string(),
+            None => name,
+        }
+    }
+
+    /// Whether `word`, the whole value of `key` in an item, is a value rather than a constant:
+    /// the table's partition key in a table without facets (issue 36: the customers `Liz`,
+    /// `Chad` and `Sue` of a cart's partition key are not three entities). A facet says which
+    /// items are one entity, so there a word that all of them share is the facet's constant.
+    fn whole_word_is_value(&self, key: &str, word: &str) -> bool {
+        self.table.facets.is_empty() && key == self.table.table.partition_key.name && is_word(word)
+    }
+
     /// Every item of the table, facets included, for the table-wide value lookup.
     fn all_items(&self) -> impl Iterator<Item = &'a Item> + use<'a> {
         self.table
@@ -151,10 +190,39 @@ impl<'a> Context<'a> {
     }
 }
 
-pub(super) fn infer_entities(
-    table: &WorkbenchTable,
+/// An attribute whose sample values are of two types (and no declared type): its entity, the
+/// first two types, and the item that holds the second, for the import to place and say.
+pub(crate) struct MixedType<'a> {
+    pub(crate) entity: String,
+    pub(crate) attribute: String,
+    pub(crate) types: (AttrType, AttrType),
+    pub(crate) item: &'a Item,
+}
+
+/// What inference finds beside the entities: notes, and attributes of mixed types.
+pub(super) struct Found<'a, 'n> {
+    notes: &'n mut Vec<String>,
+    mixed: Vec<MixedType<'a>>,
+}
+
+/// The entities of `table`, and each attribute whose sample values are of two types.
+pub(super) fn infer_entities<'a>(
+    table: &'a WorkbenchTable,
     entity_names: &mut Vec<String>,
     notes: &mut Vec<String>,
+) -> (Vec<Entity>, Vec<MixedType<'a>>) {
+    let mut found = Found {
+        notes,
+        mixed: Vec::new(),
+    };
+    let entities = entities(table, entity_names, &mut found);
+    (entities, found.mixed)
+}
+
+fn entities<'a>(
+    table: &'a WorkbenchTable,
+    entity_names: &mut Vec<String>,
+    found: &mut Found<'a, '_>,
 ) -> Vec<Entity> {
     let mut key_attributes: Vec<String> = Vec::new();
     for key in table.table.key_attributes() {
@@ -167,6 +235,7 @@ pub(super) fn infer_entities(
         by_value: OnceCell::new(),
         may_name_by_attribute: RefCell::new(HashMap::new()),
         words: attribute_words(table),
+        spellings: OnceCell::new(),
     };
     if !table.facets.is_empty() {
         for facet in &table.facets {
@@ -176,9 +245,13 @@ pub(super) fn infer_entities(
         let entities = table
             .facets
             .iter()
-            .map(|facet| facet_entity(&ctx, facet, entity_names, notes))
+            .map(|facet| facet_entity(&ctx, facet, entity_names, found))
             .collect();
-        note_sampled(table, table.facets.iter().map(|f| f.items.len()), notes);
+        note_sampled(
+            table,
+            table.facets.iter().map(|f| f.items.len()),
+            found.notes,
+        );
         return entities;
     }
     if table.items.is_empty() {
@@ -186,16 +259,32 @@ pub(super) fn infer_entities(
     }
     ctx.entity_type_attribute = entity_type_attribute(&table.items);
     ctx.may_name_by_attribute.borrow_mut().clear();
-    let groups: Vec<(String, Vec<&Item>)> = match &ctx.entity_type_attribute {
-        Some(attr) => {
-            let groups = by_entity_type(&table.items, attr);
+    let by_type = ctx
+        .entity_type_attribute
+        .as_deref()
+        .map(|attr| by_entity_type(&table.items, attr));
+    if let (Some(attr), Some(groups)) = (&ctx.entity_type_attribute, &by_type)
+        && !values_name_types(&ctx, groups)
+    {
+        let values: Vec<&str> = groups.iter().take(4).map(|(v, _)| v.as_str()).collect();
+        found.notes.push(format!(
+            "table {}: the `{attr}` attribute's values ({}{}) are not entity types (their items' keys have one shape and no value is a key's tag), so they split no entities",
+            table.table.name,
+            values.join(", "),
+            if groups.len() > values.len() { ", ..." } else { "" },
+        ));
+        ctx.entity_type_attribute = None;
+        ctx.may_name_by_attribute.borrow_mut().clear();
+    }
+    let groups: Vec<(String, Vec<&Item>)> = match (&ctx.entity_type_attribute, by_type) {
+        (Some(_), Some(groups)) => {
             for (name, items) in &groups {
                 ctx.words
                     .entity(name, identity_tag(table, items.iter().copied()));
             }
             groups
         }
-        None => {
+        _ => {
             let groups = group_by_shape(&ctx);
             // The words the keys name entities with (`Post` for `PK = u#1#post`) expand the
             // tags of the others (`p#...` -> `postId`).
@@ -221,9 +310,10 @@ pub(super) fn infer_entities(
             label
         };
         let name = unique_name(&name, entity_names);
-        entities.push(build_entity(&ctx, name, &items, None, None, &[], notes));
+        entities.push(build_entity(&ctx, name, &items, (None, None), &[], found));
         sizes.push(items.len());
     }
+    let notes = &mut *found.notes;
     note_sampled(table, sizes.into_iter(), notes);
     if let Some(attr) = &ctx.entity_type_attribute {
         notes.push(format!(
@@ -281,11 +371,11 @@ fn bare_entity(table: &WorkbenchTable, entity_names: &mut Vec<String>) -> Entity
     }
 }
 
-fn facet_entity(
-    ctx: &Context<'_>,
-    facet: &Facet,
+fn facet_entity<'a>(
+    ctx: &Context<'a>,
+    facet: &'a Facet,
     entity_names: &mut Vec<String>,
-    notes: &mut Vec<String>,
+    found: &mut Found<'a, '_>,
 ) -> Entity {
     let name = unique_name(&facet.name, entity_names);
     let items: Vec<&Item> = facet.items.iter().collect();
@@ -293,11 +383,53 @@ fn facet_entity(
         ctx,
         name,
         &items,
-        facet.partition_alias.as_deref(),
-        facet.sort_alias.as_deref(),
+        (
+            facet.partition_alias.as_deref(),
+            facet.sort_alias.as_deref(),
+        ),
         &facet.attributes,
-        notes,
+        found,
     )
+}
+
+/// Whether `tag` is `word` or stands for it (both normalised): it starts with the word's first
+/// letter and holds some of its letters in order (`c` and `cust` for `customer`).
+fn abbreviates(tag: &str, word: &str) -> bool {
+    let mut letters = word.chars();
+    tag.chars().next().is_some_and(|c| word.starts_with(c))
+        && tag.chars().all(|c| letters.any(|w| w == c))
+}
+
+/// Whether the values of an entity-type attribute (`groups`: the items by value) name entity
+/// types rather than a state of one (issue 36: `type` of an order's events is `SHIPPED`,
+/// `CREATED`...): the items of different values have keys of different shapes, or a tag of
+/// their keys is the value or stands for it (`ORDER#1` or `o#1` for `order`).
+fn values_name_types<'a>(ctx: &Context<'a>, groups: &[(String, Vec<&'a Item>)]) -> bool {
+    let mut texts = Vec::new();
+    let mut tokens = Vec::new();
+    let mut shapes_of_first: Option<std::collections::HashSet<Vec<ShapeToken<'a>>>> = None;
+    let mut shapes_differ = false;
+    for (value, items) in groups {
+        let value = normalise(value);
+        let mut shapes = std::collections::HashSet::new();
+        for item in items {
+            item_shape(ctx, item, &mut texts, &mut tokens);
+            let tagged = tokens
+                .iter()
+                .any(|t| matches!(t, ShapeToken::Literal(w) if abbreviates(&normalise(w), &value)));
+            if tagged {
+                return true;
+            }
+            if !shapes.contains(tokens.as_slice()) {
+                shapes.insert(tokens.clone());
+            }
+        }
+        match &shapes_of_first {
+            None => shapes_of_first = Some(shapes),
+            Some(first) => shapes_differ |= *first != shapes,
+        }
+    }
+    shapes_differ
 }
 
 /// The items grouped by the value of the entity-type attribute `attr`, in order of first
@@ -400,3 +532,6 @@ fn entity_type_attribute(items: &[Item]) -> Option<String> {
         })
         .cloned()
 }
+
+#[cfg(test)]
+mod tests;

@@ -4,15 +4,15 @@
 use super::*;
 
 /// Builds one entity from its items (and a facet's aliases and attribute list).
-pub(super) fn build_entity(
-    ctx: &Context<'_>,
+pub(super) fn build_entity<'a>(
+    ctx: &Context<'a>,
     name: String,
-    items: &[&Item],
-    partition_alias: Option<&str>,
-    sort_alias: Option<&str>,
+    items: &[&'a Item],
+    (partition_alias, sort_alias): (Option<&str>, Option<&str>),
     facet_attributes: &[String],
-    notes: &mut Vec<String>,
+    found: &mut Found<'a, '_>,
 ) -> Entity {
+    let notes = &mut *found.notes;
     let table = &ctx.table.table;
     let mut keys: BTreeMap<String, KeyTemplate> = BTreeMap::new();
     let mut attributes: Vec<Attribute> = Vec::new();
@@ -70,9 +70,10 @@ pub(super) fn build_entity(
         };
         // Items of several shapes under one facet: the facet's alias, when it has a shape of
         // its own (`EQUIPMENTS#EquipID`), says which one the entity means.
+        // Without facets, what the values share (issue 36).
         let inferred = match inferred {
-            Inferred::Mixed => match alias_template(key, alias) {
-                template @ Inferred::Template(_) => {
+            Inferred::Mixed(shared) => match (alias_template(key, alias), shared) {
+                (template @ Inferred::Template(_), _) => {
                     notes.push(format!(
                         "entity {name}: the items' `{}` values have different shapes; the template follows the facet's alias `{}`",
                         key.name,
@@ -80,7 +81,15 @@ pub(super) fn build_entity(
                     ));
                     template
                 }
-                _ => Inferred::Mixed,
+                (_, Some(pieces)) => {
+                    notes.push(format!(
+                        "entity {name}: the items' `{}` values have different shapes; the template `{}` keeps what they share",
+                        key.name,
+                        render(&pieces)
+                    ));
+                    Inferred::Template(pieces)
+                }
+                (_, None) => Inferred::Mixed(None),
             },
             other => other,
         };
@@ -143,7 +152,7 @@ pub(super) fn build_entity(
                 keys.insert(key.name.clone(), KeyTemplate::parse(&render(&pieces)));
                 templated.push(key.name.clone());
             }
-            Inferred::Mixed => {
+            Inferred::Mixed(_) => {
                 push_attribute(&mut attributes, &key.name, AttrType::from(key.ty), true);
                 notes.push(format!(
                     "entity {name}: the items' `{}` values have different shapes, so the key is kept as the attribute `{}`",
@@ -157,10 +166,31 @@ pub(super) fn build_entity(
     // pass over the runs counts the items holding each attribute and keeps the type of its
     // first value, which a run's first item holds (a pass per attribute took seconds on an
     // item-heavy model).
+    // The first item whose value of an attribute has another type than the first value's, by
+    // attribute, found in the same pass: each item of a run against the run's first, whose
+    // names it shares, a NULL of no type.
     let mut held: BTreeMap<&str, (usize, AttrType)> = BTreeMap::new();
+    let mut mixed: BTreeMap<&str, (AttrType, AttrType, &'a Item)> = BTreeMap::new();
+    let typed = |ty: AttrType| ty != AttrType::Null;
     for run in &runs {
-        for (attr, value) in items[run.start] {
-            held.entry(attr).or_insert((0, AttrType::of(value))).0 += run.len();
+        let first = items[run.start];
+        for (attr, value) in first {
+            let ty = AttrType::of(value);
+            let entry = held.entry(attr).or_insert((0, ty));
+            entry.0 += run.len();
+            if !typed(entry.1) {
+                entry.1 = ty;
+            } else if typed(ty) && ty != entry.1 {
+                mixed.entry(attr).or_insert((entry.1, ty, first));
+            }
+        }
+        for &item in &items[run.start + 1..run.end] {
+            for ((attr, first_value), value) in first.iter().zip(item.values()) {
+                let (a, b) = (AttrType::of(first_value), AttrType::of(value));
+                if typed(a) && typed(b) && a != b {
+                    mixed.entry(attr).or_insert((a, b, item));
+                }
+            }
         }
     }
     let mut names: Vec<String> = facet_attributes.to_vec();
@@ -183,9 +213,21 @@ pub(super) fn build_entity(
             continue;
         }
         let held = held.get(attr.as_str());
-        let ty = ctx
-            .declared_type(&attr)
-            .unwrap_or_else(|| held.map(|(_, ty)| *ty).unwrap_or_default());
+        let declared = ctx.declared_type(&attr);
+        // Values of two types where the model declares none: a string, said (issue 36).
+        let mixed = mixed.get(attr.as_str()).filter(|_| declared.is_none());
+        if let Some(&(first, other, item)) = mixed {
+            found.mixed.push(MixedType {
+                entity: name.clone(),
+                attribute: attr.clone(),
+                types: (first, other),
+                item,
+            });
+        }
+        let ty = declared.unwrap_or_else(|| match mixed {
+            Some(_) => AttrType::S,
+            None => held.map(|(_, ty)| *ty).unwrap_or_default(),
+        });
         let required = !items.is_empty() && held.is_some_and(|(n, _)| *n == items.len());
         push_attribute(&mut attributes, &attr, ty, required);
     }

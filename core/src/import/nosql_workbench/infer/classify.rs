@@ -39,6 +39,21 @@ pub(super) enum ShapeSlot {
 }
 
 impl Classified {
+    /// The value's text from slot `from` on, separators included.
+    pub(super) fn text_from(&self, from: usize) -> String {
+        let mut text = String::new();
+        for (i, slot) in self.slots.iter().enumerate().skip(from) {
+            if i > from {
+                text.extend(self.separators.get(i - 1));
+            }
+            match slot {
+                Slot::Literal(l) => text.push_str(l),
+                Slot::Var { text: t, .. } => text.push_str(t),
+            }
+        }
+        text
+    }
+
     /// The shape, without the variables' attributes: what items of one entity share.
     pub(super) fn shape(&self) -> Shape {
         self.shape_with(|_| None)
@@ -190,7 +205,17 @@ pub(super) fn classify(ctx: &Context<'_>, value: &str, item: &Item, key: &str) -
             },
         })
         .collect();
-    Classified { slots, separators }
+    let mut classified = Classified { slots, separators };
+    if let [Slot::Literal(word)] = classified.slots.as_slice()
+        && ctx.whole_word_is_value(key, word)
+    {
+        classified.slots[0] = Slot::Var {
+            text: word.clone(),
+            hint: None,
+            attribute: None,
+        };
+    }
+    classified
 }
 
 /// How one segment of a key value reads: what [`classify`] makes a slot of.

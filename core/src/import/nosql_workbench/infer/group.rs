@@ -11,7 +11,7 @@ pub(super) fn group_by_shape<'a>(ctx: &Context<'a>) -> Vec<(String, String, Vec<
     let pk = table.partition_key.name.as_str();
     let sk = table.sort_key.as_ref().map(|k| k.name.as_str());
     // Each group: its key shapes, the first item's shapes with attributes (for naming), items.
-    let mut groups: Vec<(Vec<Shape>, Vec<Shape>, Vec<&'a Item>)> = Vec::new();
+    let mut groups: Vec<Group<'a>> = Vec::new();
     // The groups by their shapes as tokens borrowed from the items: classifying every item in
     // full (its slots' text copied, each segment's attribute found and named) took half a
     // second for a 32 MB model's 400,000 items (issue 15), where telling its shapes needs
@@ -27,33 +27,11 @@ pub(super) fn group_by_shape<'a>(ctx: &Context<'a>) -> Vec<(String, String, Vec<
     // them, and walking the item's map for every segment was a tenth of a 32 MB model's
     // inference (issue 15).
     let mut texts: Vec<(&'a str, &'a str)> = Vec::new();
+    // Each group's tokens, for merging the groups a sample value split (see [`merge_groups`]).
+    let mut group_tokens: Vec<Vec<ShapeToken<'a>>> = Vec::new();
     for item in &ctx.table.items {
         std::mem::swap(&mut previous, &mut tokens);
-        tokens.clear();
-        texts.clear();
-        texts.extend(
-            item.iter()
-                .filter_map(|(name, value)| Some((name.as_str(), value.as_key_text()?))),
-        );
-        for key in std::iter::once(pk).chain(sk) {
-            tokens.push(ShapeToken::Key);
-            let Some(text) = item.get(key).and_then(AttributeValue::as_key_text) else {
-                continue;
-            };
-            // Segment by segment as the value is split, into no lists of segments and readings.
-            let mut reader = SegmentReader::default();
-            split_each(text, |separator, segment| {
-                if let Some(separator) = separator {
-                    tokens.push(ShapeToken::Separator(separator));
-                }
-                let held =
-                    |segment: &str| has_matching_attribute(ctx, &texts, segment, key).then_some(());
-                tokens.push(match reader.read(segment, held) {
-                    Reading::Literal => ShapeToken::Literal(segment),
-                    Reading::Placeholder(_) | Reading::Var(_) => ShapeToken::Var,
-                });
-            });
-        }
+        item_shape(ctx, item, &mut texts, &mut tokens);
         let known = match previous_group {
             Some(group) if previous == tokens => Some(group),
             _ => group_of.get(tokens.as_slice()).copied(),
@@ -82,11 +60,13 @@ pub(super) fn group_by_shape<'a>(ctx: &Context<'a>) -> Vec<(String, String, Vec<
                     .map(|c| c.as_ref().map(Classified::named_shape).unwrap_or_default())
                     .collect();
                 group_of.insert(tokens.clone(), groups.len());
+                group_tokens.push(tokens.clone());
                 previous_group = Some(groups.len());
                 groups.push((shapes, named, vec![item]));
             }
         }
     }
+    let groups = merge_groups(groups, &group_tokens);
     let mut names: Vec<String> = groups
         .iter()
         .map(|(_, n, _)| shape_name(&ctx.words, n))
@@ -111,6 +91,131 @@ pub(super) fn group_by_shape<'a>(ctx: &Context<'a>) -> Vec<(String, String, Vec<
         .zip(names.into_iter().zip(first_names))
         .map(|((_, _, items), (name, word))| (name, word, items))
         .collect()
+}
+
+/// The shapes of an item's table keys as tokens borrowed from it, into `tokens` (cleared
+/// first); `texts` is a buffer for the item's attributes with text values.
+pub(super) fn item_shape<'a>(
+    ctx: &Context<'a>,
+    item: &'a Item,
+    texts: &mut Vec<(&'a str, &'a str)>,
+    tokens: &mut Vec<ShapeToken<'a>>,
+) {
+    let table = &ctx.table.table;
+    let pk = table.partition_key.name.as_str();
+    let sk = table.sort_key.as_ref().map(|k| k.name.as_str());
+    tokens.clear();
+    texts.clear();
+    texts.extend(
+        item.iter()
+            .filter_map(|(name, value)| Some((name.as_str(), value.as_key_text()?))),
+    );
+    for key in std::iter::once(pk).chain(sk) {
+        tokens.push(ShapeToken::Key);
+        let Some(text) = item.get(key).and_then(AttributeValue::as_key_text) else {
+            continue;
+        };
+        let start = tokens.len();
+        // Segment by segment as the value is split, into no lists of segments and readings.
+        let mut reader = SegmentReader::default();
+        split_each(text, |separator, segment| {
+            if let Some(separator) = separator {
+                tokens.push(ShapeToken::Separator(separator));
+            }
+            let held =
+                |segment: &str| has_matching_attribute(ctx, texts, segment, key).then_some(());
+            tokens.push(match reader.read(segment, held) {
+                Reading::Literal => ShapeToken::Literal(segment),
+                Reading::Placeholder(_) | Reading::Var(_) => ShapeToken::Var,
+            });
+        });
+        if let [ShapeToken::Literal(word)] = tokens[start..]
+            && ctx.whole_word_is_value(key, word)
+        {
+            tokens[start] = ShapeToken::Var;
+        }
+    }
+}
+
+/// A group of items: its key shapes, its first item's shapes with attributes (for naming), and
+/// its items.
+type Group<'a> = (Vec<Shape>, Vec<Shape>, Vec<&'a Item>);
+
+/// The most groups [`merge_groups`] compares pairwise.
+const MAX_MERGED_GROUPS: usize = 256;
+
+/// The groups, those that only a sample value told apart merged (issue 36: a cart whose sort
+/// key ends in its status, `2019-10-08T21:11:42#Active`, was an entity per status word the
+/// `Status` attribute did not hold). Two groups merge when their first items hold the same
+/// attributes and their tokens agree but where one has a variable and the other a word after
+/// a separator. Merged groups keep the first's place; their shapes keep what both share.
+fn merge_groups<'a>(
+    groups: Vec<Group<'a>>,
+    tokens: &[Vec<ShapeToken<'a>>],
+) -> Vec<Group<'a>> {
+    if groups.len() < 2 || groups.len() > MAX_MERGED_GROUPS {
+        return groups;
+    }
+    let mergeable = |i: usize, j: usize| {
+        let (a, b) = (&tokens[i], &tokens[j]);
+        a.len() == b.len()
+            && groups[i].2[0].keys().eq(groups[j].2[0].keys())
+            && a.iter().zip(b).enumerate().all(|(p, pair)| match pair {
+                (x, y) if x == y => true,
+                (ShapeToken::Var, ShapeToken::Literal(w))
+                | (ShapeToken::Literal(w), ShapeToken::Var) => {
+                    is_word(w) && p > 0 && matches!(a[p - 1], ShapeToken::Separator(_))
+                }
+                _ => false,
+            })
+    };
+    // Each group's root: the earliest group it merges with, directly or through others.
+    let mut root: Vec<usize> = (0..groups.len()).collect();
+    for j in 1..groups.len() {
+        for i in 0..j {
+            if root[i] != root[j] && mergeable(i, j) {
+                let (ri, rj) = (root[i], root[j]);
+                let (keep, gone) = (ri.min(rj), ri.max(rj));
+                for r in &mut root {
+                    if *r == gone {
+                        *r = keep;
+                    }
+                }
+            }
+        }
+    }
+    let mut merged: Vec<Option<Group<'a>>> = Vec::new();
+    let mut at_root: HashMap<usize, usize> = HashMap::new();
+    for (g, (shapes, named, items)) in groups.into_iter().enumerate() {
+        match at_root.get(&root[g]) {
+            Some(&m) => {
+                let (into_shapes, into_named, into_items) =
+                    merged[m].as_mut().expect("a merged group");
+                generalise(into_shapes, &shapes);
+                generalise(into_named, &named);
+                into_items.extend(items);
+            }
+            None => {
+                at_root.insert(root[g], merged.len());
+                merged.push(Some((shapes, named, items)));
+            }
+        }
+    }
+    merged.into_iter().flatten().collect()
+}
+
+/// `shapes` made to hold what they share with `other`: each slot where they differ a variable.
+fn generalise(shapes: &mut [Shape], other: &[Shape]) {
+    for (shape, other) in shapes.iter_mut().zip(other) {
+        if shape.slots.len() != other.slots.len() {
+            continue;
+        }
+        for (slot, other) in shape.slots.iter_mut().zip(&other.slots) {
+            if slot != other {
+                *slot = ShapeSlot::Var(None);
+            }
+        }
+    }
 }
 
 /// An entity name from the shapes of its partition and sort keys: a tag after the partition

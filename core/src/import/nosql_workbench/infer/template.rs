@@ -12,8 +12,9 @@ pub(super) enum Inferred {
     Natural,
     /// A template.
     Template(Vec<Piece>),
-    /// The items disagree on the key's shape.
-    Mixed,
+    /// The items disagree on the key's shape; in a table without facets, the template of what
+    /// they share (see [`shared_template`]).
+    Mixed(Option<Vec<Piece>>),
 }
 
 /// A piece of an inferred template.
@@ -95,9 +96,23 @@ pub(super) fn infer_template(
         return Inferred::Absent;
     };
     let shape = first.shape();
-    if classified.iter().any(|(_, c)| c.shape() != shape) {
-        return Inferred::Mixed;
+    let unified = classified.iter().any(|(_, c)| c.shape() != shape);
+    if unified {
+        if !ctx.table.facets.is_empty() {
+            return Inferred::Mixed(None);
+        }
+        let same_layout = classified
+            .iter()
+            .all(|(_, c)| c.separators == first.separators);
+        if !same_layout {
+            return Inferred::Mixed(shared_prefix(ctx, &classified));
+        }
     }
+    let mut classified = classified;
+    if unified {
+        unify(&mut classified);
+    }
+    let first = &classified[0].1;
     let n_slots = first.slots.len();
 
     // A variable every item fills with the same word, in a group of several, is a literal.
@@ -110,6 +125,7 @@ pub(super) fn infer_template(
                 attribute: None,
             } = slot
                 && is_word(text)
+                && !(n_slots == 1 && ctx.whole_word_is_value(&key.name, text))
                 && classified.iter().all(|(_, c)| {
                     matches!(&c.slots[i], Slot::Var { text: t, attribute: None, .. } if t == text)
                 })
@@ -180,7 +196,79 @@ pub(super) fn infer_template(
     if source.is_empty() || source == format!("{{{}}}", variable_name(&key.name)) {
         return Inferred::Natural;
     }
+    if unified {
+        return Inferred::Mixed(Some(pieces));
+    }
     Inferred::Template(pieces)
+}
+
+/// Values of one layout (separators) but different shapes, made one: each slot that is not
+/// the same literal in every value becomes a variable in all of them (`{date}#Shipped` and
+/// `{date}#{Status}` are `{date}#{Status}`).
+fn unify(classified: &mut [(usize, Classified)]) {
+    let n_slots = classified.first().map_or(0, |(_, c)| c.slots.len());
+    for i in 0..n_slots {
+        let shared = match &classified[0].1.slots[i] {
+            Slot::Literal(l) => classified
+                .iter()
+                .all(|(_, c)| matches!(&c.slots[i], Slot::Literal(m) if m == l)),
+            Slot::Var { .. } => false,
+        };
+        if shared {
+            continue;
+        }
+        for (_, c) in classified.iter_mut() {
+            if let Slot::Literal(text) = &c.slots[i] {
+                c.slots[i] = Slot::Var {
+                    text: text.clone(),
+                    hint: None,
+                    attribute: None,
+                };
+            }
+        }
+    }
+}
+
+/// For values of different depths (`INVENTORY#WH1`, `INVENTORY#WH1#BIN2`), the literal parts
+/// every value starts with and one variable for the rest, named after the last tag
+/// (`INVENTORY#{inventoryId}`); `None` when they share no literal word (issue 36).
+fn shared_prefix(ctx: &Context<'_>, classified: &[(usize, Classified)]) -> Option<Vec<Piece>> {
+    let first = &classified.first()?.1;
+    let mut pieces = Vec::new();
+    let mut tag: Option<&str> = None;
+    let mut rest_from = 0;
+    for (i, slot) in first.slots.iter().enumerate() {
+        let Slot::Literal(literal) = slot else {
+            break;
+        };
+        let separator = first.separators.get(i);
+        let everywhere = separator.is_some()
+            && classified.iter().all(|(_, c)| {
+                matches!(c.slots.get(i), Some(Slot::Literal(l)) if l == literal)
+                    && c.separators.get(i) == separator
+            });
+        let Some(separator) = separator.filter(|_| everywhere) else {
+            break;
+        };
+        push_literal(&mut pieces, literal);
+        push_literal(&mut pieces, &separator.to_string());
+        if is_word(literal) {
+            tag = Some(literal);
+        }
+        rest_from = i + 1;
+    }
+    let tag = tag?.to_string();
+    let name = id_name(&ctx.words.expand(&tag).unwrap_or(tag));
+    let values = classified
+        .iter()
+        .map(|(index, c)| (*index, c.text_from(rest_from)))
+        .collect();
+    pieces.push(Piece::Var {
+        name: variable_name(&ctx.spelled(name)),
+        ty: AttrType::S,
+        values,
+    });
+    Some(pieces)
 }
 
 /// The most write shards a sampled key is read as: larger numbers are ids, not shards.
@@ -298,7 +386,7 @@ pub(super) fn name_variable(
     if let Some(Some(tag)) = tag
         && is_word(&tag)
     {
-        return id_name(&ctx.words.expand(&tag).unwrap_or(tag));
+        return ctx.spelled(id_name(&ctx.words.expand(&tag).unwrap_or(tag)));
     }
     if let Some(name) = table_wide() {
         return name;
