@@ -149,10 +149,7 @@ const MAX_MERGED_GROUPS: usize = 256;
 /// `Status` attribute did not hold). Two groups merge when their first items hold the same
 /// attributes and their tokens agree but where one has a variable and the other a word after
 /// a separator. Merged groups keep the first's place; their shapes keep what both share.
-fn merge_groups<'a>(
-    groups: Vec<Group<'a>>,
-    tokens: &[Vec<ShapeToken<'a>>],
-) -> Vec<Group<'a>> {
+fn merge_groups<'a>(groups: Vec<Group<'a>>, tokens: &[Vec<ShapeToken<'a>>]) -> Vec<Group<'a>> {
     if groups.len() < 2 || groups.len() > MAX_MERGED_GROUPS {
         return groups;
     }
