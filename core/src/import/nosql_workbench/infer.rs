@@ -182,14 +182,6 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// Whether `word`, the whole value of `key` in an item, is a value rather than a constant:
-    /// the table's partition key in a table without facets (issue 36: the customers `Liz`,
-    /// `Chad` and `Sue` of a cart's partition key are not three entities). A facet says which
-    /// items are one entity, so there a word that all of them share is the facet's constant.
-    fn whole_word_is_value(&self, key: &str, word: &str) -> bool {
-        self.table.facets.is_empty() && key == self.table.table.partition_key.name && is_word(word)
-    }
-
     /// Every item of the table, facets included, for the table-wide value lookup.
     fn all_items(&self) -> impl Iterator<Item = &'a Item> + use<'a> {
         self.table

@@ -205,17 +205,7 @@ pub(super) fn classify(ctx: &Context<'_>, value: &str, item: &Item, key: &str) -
             },
         })
         .collect();
-    let mut classified = Classified { slots, separators };
-    if let [Slot::Literal(word)] = classified.slots.as_slice()
-        && ctx.whole_word_is_value(key, word)
-    {
-        classified.slots[0] = Slot::Var {
-            text: word.clone(),
-            hint: None,
-            attribute: None,
-        };
-    }
-    classified
+    Classified { slots, separators }
 }
 
 /// How one segment of a key value reads: what [`classify`] makes a slot of.

@@ -115,7 +115,6 @@ pub(super) fn item_shape<'a>(
         let Some(text) = item.get(key).and_then(AttributeValue::as_key_text) else {
             continue;
         };
-        let start = tokens.len();
         // Segment by segment as the value is split, into no lists of segments and readings.
         let mut reader = SegmentReader::default();
         split_each(text, |separator, segment| {
@@ -129,11 +128,6 @@ pub(super) fn item_shape<'a>(
                 Reading::Placeholder(_) | Reading::Var(_) => ShapeToken::Var,
             });
         });
-        if let [ShapeToken::Literal(word)] = tokens[start..]
-            && ctx.whole_word_is_value(key, word)
-        {
-            tokens[start] = ShapeToken::Var;
-        }
     }
 }
 
@@ -144,11 +138,14 @@ type Group<'a> = (Vec<Shape>, Vec<Shape>, Vec<&'a Item>);
 /// The most groups [`merge_groups`] compares pairwise.
 const MAX_MERGED_GROUPS: usize = 256;
 
-/// The groups, those that only a sample value told apart merged (issue 36: a cart whose sort
-/// key ends in its status, `2019-10-08T21:11:42#Active`, was an entity per status word the
-/// `Status` attribute did not hold). Two groups merge when their first items hold the same
-/// attributes and their tokens agree but where one has a variable and the other a word after
-/// a separator. Merged groups keep the first's place; their shapes keep what both share.
+/// The groups, those that only a sample value told apart merged (issue 36: a cart keyed by its
+/// customer's name, `Liz`, `Chad`, `Sue`, whose sort key ends in its status,
+/// `2019-10-08T21:11:42#Active`, was an entity per customer and status word). Two groups
+/// merge when their first items hold the same attributes and their tokens agree but where one
+/// has a variable and the other a word after a separator, or where the partition keys are two
+/// words whole (a constant partition key, `ANALYTICS`, stays its group's own when no other
+/// group shares the rest of its shape). Merged groups keep the first's place; their shapes
+/// keep what both share.
 fn merge_groups<'a>(groups: Vec<Group<'a>>, tokens: &[Vec<ShapeToken<'a>>]) -> Vec<Group<'a>> {
     if groups.len() < 2 || groups.len() > MAX_MERGED_GROUPS {
         return groups;
@@ -159,6 +156,13 @@ fn merge_groups<'a>(groups: Vec<Group<'a>>, tokens: &[Vec<ShapeToken<'a>>]) -> V
             && groups[i].2[0].keys().eq(groups[j].2[0].keys())
             && a.iter().zip(b).enumerate().all(|(p, pair)| match pair {
                 (x, y) if x == y => true,
+                // The partition key's whole value, two words: two customers, not two entities.
+                (ShapeToken::Literal(v), ShapeToken::Literal(w)) => {
+                    p == 1
+                        && a.get(2).is_none_or(|t| *t == ShapeToken::Key)
+                        && is_word(v)
+                        && is_word(w)
+                }
                 (ShapeToken::Var, ShapeToken::Literal(w))
                 | (ShapeToken::Literal(w), ShapeToken::Var) => {
                     is_word(w) && p > 0 && matches!(a[p - 1], ShapeToken::Separator(_))

@@ -125,7 +125,6 @@ pub(super) fn infer_template(
                 attribute: None,
             } = slot
                 && is_word(text)
-                && !(n_slots == 1 && ctx.whole_word_is_value(&key.name, text))
                 && classified.iter().all(|(_, c)| {
                     matches!(&c.slots[i], Slot::Var { text: t, attribute: None, .. } if t == text)
                 })
