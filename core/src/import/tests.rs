@@ -213,22 +213,8 @@ fn workbench_structure_errors_name_the_path() {
             error: DataModel[0].KeyAttributes.PartitionKey missing
         "#]],
     );
-    check(
-        Format::NosqlWorkbench,
-        &workbench(
-            r#"{"TableName":"t","KeyAttributes":{"PartitionKey":{"AttributeName":"PK","AttributeType":"BOOL"}}}"#,
-        ),
-        expect![[r#"
-            error: DataModel[0].KeyAttributes.PartitionKey.AttributeType: key type `BOOL`: a key attribute is S, N or B
-        "#]],
-    );
-    check(
-        Format::NosqlWorkbench,
-        r#"{"ModelName":"M","ModelMetadata":{"Version":"4.0"},"DataModel":[]}"#,
-        expect![[r#"
-            error: ModelMetadata.Version: format version 4.0: keyplan reads NoSQL Workbench models of format 1.0, 2.0 and 3.0
-        "#]],
-    );
+    // A key type or a version keyplan does not know is assumed, not refused (issue 36): see
+    // nosql_workbench/tests.rs.
     check(
         Format::NosqlWorkbench,
         &workbench(&format!(
