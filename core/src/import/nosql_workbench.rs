@@ -427,7 +427,14 @@ fn read_table(
     let TableItems {
         items,
         facets: mut facet_items,
+        plain,
     } = data;
+    unread.extend(plain.into_iter().map(|path| Unread {
+        path,
+        what: "not a value in DynamoDB JSON, such as {\"S\": \"text\"}".to_string(),
+        assumed: "the plain JSON value (text S, number N, true or false BOOL, null NULL, object M, list L)"
+            .to_string(),
+    }));
     let items = items.transpose()?.unwrap_or_default();
     let mut facets = Vec::new();
     if let Some(list) = at.get("TableFacets") {
