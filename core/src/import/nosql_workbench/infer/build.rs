@@ -172,6 +172,8 @@ pub(super) fn build_entity<'a>(
     let mut held: BTreeMap<&str, (usize, AttrType)> = BTreeMap::new();
     let mut mixed: BTreeMap<&str, (AttrType, AttrType, &'a Item)> = BTreeMap::new();
     let typed = |ty: AttrType| ty != AttrType::Null;
+    // The types of a run's first item's values, in its names' order, kept from run to run.
+    let mut first_types: Vec<AttrType> = Vec::new();
     for run in &runs {
         let first = items[run.start];
         for (attr, value) in first {
@@ -184,10 +186,15 @@ pub(super) fn build_entity<'a>(
                 mixed.entry(attr).or_insert((entry.1, ty, first));
             }
         }
+        if run.len() < 2 {
+            continue;
+        }
+        first_types.clear();
+        first_types.extend(first.values().map(AttrType::of));
         for &item in &items[run.start + 1..run.end] {
-            for ((attr, first_value), value) in first.iter().zip(item.values()) {
-                let (a, b) = (AttrType::of(first_value), AttrType::of(value));
-                if typed(a) && typed(b) && a != b {
+            for (((attr, _), &a), value) in first.iter().zip(&first_types).zip(item.values()) {
+                let b = AttrType::of(value);
+                if a != b && typed(a) && typed(b) {
                     mixed.entry(attr).or_insert((a, b, item));
                 }
             }
