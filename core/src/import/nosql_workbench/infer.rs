@@ -59,6 +59,8 @@ struct Context<'a> {
     may_name_by_attribute: RefCell<HashMap<String, bool>>,
     /// The words the author wrote that short key tags may stand for.
     words: Words,
+    /// The table's attribute names, each once (see [`attribute_names`]).
+    attribute_names: Vec<&'a str>,
     /// The table's attribute names by their [`normalise`]d form, for [`Context::spelled`].
     spellings: OnceCell<HashMap<String, &'a str>>,
 }
@@ -149,29 +151,10 @@ impl<'a> Context<'a> {
     /// spelling (issue 36).
     fn spelled(&self, name: String) -> String {
         let spellings = self.spellings.get_or_init(|| {
-            // Each name once before it is normalised (an 80,000-item model's items name the
-            // same few attributes half a million times).
-            let mut names: Vec<&'a str> = Vec::new();
-            let mut seen: std::collections::HashSet<&'a str> = std::collections::HashSet::new();
-            let declared = self.table.declared.iter().map(|(n, _)| n.as_str());
-            let mut previous: Option<&Item> = None;
-            let held = self
-                .all_items()
-                .filter(move |item| {
-                    let same = previous.is_some_and(|p| p.keys().eq(item.keys()));
-                    previous = Some(item);
-                    !same
-                })
-                .flat_map(|item| item.keys().map(String::as_str));
-            for name in declared.chain(held) {
-                if seen.insert(name) {
-                    names.push(name);
-                }
-            }
             // Never a key's own name: a key's variable is not the key.
             let keys = |a: &str| is_key_like(a) || self.key_attributes.iter().any(|k| k == a);
             let mut spellings: HashMap<String, &'a str> = HashMap::new();
-            for attribute in names.into_iter().filter(|a| !keys(a)) {
+            for &attribute in self.attribute_names.iter().filter(|a| !keys(a)) {
                 spellings.entry(normalise(attribute)).or_insert(attribute);
             }
             spellings
@@ -229,13 +212,15 @@ fn entities<'a>(
     for key in table.table.key_attributes() {
         key_attributes.push(key.name.clone());
     }
+    let attribute_names = attribute_names(table);
     let mut ctx = Context {
         table,
         entity_type_attribute: None,
         key_attributes,
         by_value: OnceCell::new(),
         may_name_by_attribute: RefCell::new(HashMap::new()),
-        words: attribute_words(table),
+        words: attribute_words(&attribute_names),
+        attribute_names,
         spellings: OnceCell::new(),
     };
     if !table.facets.is_empty() {
@@ -455,10 +440,11 @@ fn by_entity_type<'a>(items: &'a [Item], attr: &str) -> Vec<(String, Vec<&'a Ite
     groups
 }
 
-/// The words of the table's attributes named as ids (declared ones first, then the items'
-/// in order of first appearance), for [`Words::expand`].
-fn attribute_words(table: &WorkbenchTable) -> Words {
-    let mut words = Words::default();
+/// The table's attribute names, each once: declared ones first, then the keys, then the items'
+/// in order of first appearance. An item with the names of the one before it adds none: a run
+/// of an entity's items is compared name by name, where hashing every item's names into a set
+/// was a fifth of a 32 MB model's inference (issue 15).
+fn attribute_names(table: &WorkbenchTable) -> Vec<&str> {
     let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
     let declared = table.declared.iter().map(|(n, _)| n.as_str());
     let keys = table
@@ -466,9 +452,6 @@ fn attribute_words(table: &WorkbenchTable) -> Words {
         .key_attributes()
         .into_iter()
         .map(|k| k.name.as_str());
-    // An item with the names of the one before it adds none: a run of an entity's items is
-    // compared name by name, where hashing every item's names into `seen` was a fifth of a
-    // 32 MB model's inference (issue 15).
     let mut previous: Option<&Item> = None;
     let held = table
         .items
@@ -480,10 +463,18 @@ fn attribute_words(table: &WorkbenchTable) -> Words {
             !same
         })
         .flat_map(|item| item.keys().map(String::as_str));
-    for name in declared.chain(keys).chain(held) {
-        if seen.insert(name) {
-            words.attribute(name);
-        }
+    declared
+        .chain(keys)
+        .chain(held)
+        .filter(|name| seen.insert(name))
+        .collect()
+}
+
+/// The words of the table's attributes named as ids, for [`Words::expand`].
+fn attribute_words(names: &[&str]) -> Words {
+    let mut words = Words::default();
+    for name in names {
+        words.attribute(name);
     }
     words
 }
