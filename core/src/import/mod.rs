@@ -580,7 +580,10 @@ const READERS: &[Reader] = &[
                 Err("no `ModelName` or `DataModel`".into())
             }
         },
-        read: |source| nosql_workbench::import_json(source.into_json()?),
+        read: |source| {
+            let text = source.text;
+            nosql_workbench::import_json(source.into_json()?, text)
+        },
     },
     Reader {
         format: Format::Mcp,

@@ -213,36 +213,13 @@ fn workbench_structure_errors_name_the_path() {
             error: DataModel[0].KeyAttributes.PartitionKey missing
         "#]],
     );
-    check(
-        Format::NosqlWorkbench,
-        &workbench(
-            r#"{"TableName":"t","KeyAttributes":{"PartitionKey":{"AttributeName":"PK","AttributeType":"BOOL"}}}"#,
-        ),
-        expect![[r#"
-            error: DataModel[0].KeyAttributes.PartitionKey.AttributeType: key type `BOOL`: a key attribute is S, N or B
-        "#]],
-    );
-    check(
-        Format::NosqlWorkbench,
-        r#"{"ModelName":"M","ModelMetadata":{"Version":"4.0"},"DataModel":[]}"#,
-        expect![[r#"
-            error: ModelMetadata.Version: format version 4.0: keyplan reads NoSQL Workbench models of format 1.0, 2.0 and 3.0
-        "#]],
-    );
-    check(
-        Format::NosqlWorkbench,
-        &workbench(&format!(
-            r#"{{"TableName":"t",{PK_SK},"TableData":[{{"PK":{{"X":"a"}}}}]}}"#
-        )),
-        expect![[r#"
-            error: DataModel[0].TableData[0].PK: expected a value in DynamoDB JSON, such as {"S": "text"}
-        "#]],
-    );
+    // A key type, a version or an item's value keyplan does not know is assumed, not refused
+    // (issue 36): see nosql_workbench/tests.rs.
 }
 
 // issue 15: a Workbench model's items are read straight into items beside the JSON tree (a
 // tree of a 32 MB model's took seconds); what the tree made of duplicate members, of items that
-// are not DynamoDB JSON and of nesting too deep is kept, errors in the order they came.
+// are not objects and of nesting too deep is kept, errors in the order they came.
 #[test]
 fn workbench_items_read_beside_the_tree_keep_its_errors_and_its_last_duplicates() {
     let table = |data: &str| workbench(&format!(r#"{{"TableName":"t",{PK_SK},{data}}}"#));
@@ -254,7 +231,8 @@ fn workbench_items_read_beside_the_tree_keep_its_errors_and_its_last_duplicates(
         r#""TableData":[{"PK":{"S":"A#1"},"PK":{"X":1}}]"#.to_string(),
         format!(r#""TableData":[{{"PK":{{"X":1}}}}],"TableData":[{item}]"#),
         format!(r#""TableData":[{item}],"TableData":null"#),
-        // The first wrong value by name, in the first wrong item.
+        // A value not in DynamoDB JSON is read as plain JSON (issue 36: assumed, and said); an
+        // item that is not an object is still wrong, the first.
         format!(r#""TableData":[{item},{{"zz":{{"X":1}},"PK":{{"S":"A#2"}},"aa":5}},7]"#),
         format!(r#""TableData":[{item},[1]]"#),
         r#""TableData":{"a":1}"#.to_string(),
@@ -284,17 +262,18 @@ fn workbench_items_read_beside_the_tree_keep_its_errors_and_its_last_duplicates(
         .collect();
     expect![[r#"
         1 items: [{"PK": S("A#1"), "SK": S("y")}]
-        error: DataModel[0].TableData[0].PK: expected a value in DynamoDB JSON, such as {"S": "text"}
+        1 items: [{"PK": M({"X": N("1")})}]
         1 items: [{"PK": S("A#1"), "SK": S("x")}]
         0 items: []
-        error: DataModel[0].TableData[1].aa: expected a value in DynamoDB JSON, such as {"S": "text"}
+        error: DataModel[0].TableData[2]: expected an object, found a number
         error: DataModel[0].TableData[1]: expected an object, found a list
         error: DataModel[0].TableData: expected a list, found an object
-        error: DataModel[0].TableFacets[0].TableData[1].SK: expected a value in DynamoDB JSON, such as {"S": "text"}
+        2 items: [{"PK": S("A#1"), "SK": S("x")}, {"SK": M({"SS": L([S("a"), Bool(true)])})}]
         error: DataModel[0].TableFacets[0].FacetName missing
         error: line 1, column 374: recursion limit exceeded
         error: line 1, column 380: recursion limit exceeded
-    "#]].assert_eq(&actual);
+    "#]]
+    .assert_eq(&actual);
 }
 
 #[test]
