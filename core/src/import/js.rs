@@ -68,9 +68,9 @@ pub const FALLBACK: &str = "$fallback";
 /// The key of `Math.floor(Math.random() * N)`: a random whole number below N.
 pub const RANDOM_BELOW: &str = "$randomBelow";
 /// The key of a non-literal value's 1-based line in its file.
-pub const LINE: &str = "$line";
+pub const LINE: &str = super::CODE_LINE;
 /// The key of a non-literal value's file, when several are read together.
-pub const FILE: &str = "$file";
+pub const FILE: &str = super::CODE_FILE;
 
 /// A `new Name(...)` call in the module, with its arguments evaluated.
 #[derive(Debug, Clone)]
@@ -467,22 +467,6 @@ pub fn snippet_of(value: &Value) -> String {
 /// The literal fallback of a non-literal value (`process.env.T ?? 'orders'` gives `orders`).
 pub fn fallback(value: &Value) -> Option<&Value> {
     value.get(FALLBACK)
-}
-
-/// An [`Assumption`](super::Assumption) about a value that was not read, placed at the
-/// non-literal's file and line when it is one (0 when it is not placed).
-pub fn assumption(
-    value: &Value,
-    what: impl Into<String>,
-    assumed: impl Into<String>,
-) -> super::Assumption {
-    let line = value.get(LINE).and_then(Value::as_u64).unwrap_or(0);
-    let line = usize::try_from(line).unwrap_or(0);
-    let assumption = super::Assumption::at(line, what, assumed);
-    match value.get(FILE).and_then(Value::as_str) {
-        Some(file) => assumption.in_file(file),
-        None => assumption,
-    }
 }
 
 /// Every non-literal value under `value`, with its path, in document order.
