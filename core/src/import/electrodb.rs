@@ -335,6 +335,14 @@ mod reader {
         let mut attributes = Vec::new();
         let mut shards: BTreeMap<String, u32> = BTreeMap::new();
         for (name, at) in root.require("attributes")?.members()? {
+            if let Some(spread) = name.strip_prefix("...") {
+                assume.push(
+                    at.value(),
+                    format!("{entity_name}: the attributes spread from `{spread}`"),
+                    "none of them (read the file that defines it with this one)".to_string(),
+                );
+                continue;
+            }
             if !at.value().is_object() || js::is_non_literal(at.value()) {
                 assume.push(
                     at.value(),

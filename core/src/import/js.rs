@@ -40,6 +40,8 @@ use super::ImportError;
 
 mod eval;
 mod scope;
+#[cfg(test)]
+mod tests;
 
 use eval::Evaluator;
 use scope::{Export, Scope};

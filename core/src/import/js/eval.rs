@@ -451,7 +451,9 @@ impl<'a> Evaluator<'a> {
                     match property {
                         ObjectPropertyKind::SpreadProperty(spread) => {
                             match self.eval(&spread.argument, depth + 1)? {
-                                Value::Object(members) => out.extend(members),
+                                Value::Object(members) if !members.contains_key(NON_LITERAL) => {
+                                    out.extend(members);
+                                }
                                 other => {
                                     let key =
                                         format!("...{}", self.snippet(spread.argument.span()));
