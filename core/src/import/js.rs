@@ -71,6 +71,9 @@ pub const FALLBACK: &str = "$fallback";
 pub const RANDOM_BELOW: &str = "$randomBelow";
 /// The key of a non-literal value's 1-based line in its file.
 pub const LINE: &str = super::CODE_LINE;
+/// The key of the function a schema was handed to (`helper({ indexes, models })`), its
+/// result read as the schema it was given.
+pub const VIA: &str = "$via";
 /// The key of a non-literal value's file, when several are read together.
 pub const FILE: &str = super::CODE_FILE;
 
@@ -372,9 +375,15 @@ fn module<'a>(
 }
 
 /// Whether a constant's value may be a OneTable schema: an object literal with `models`.
+/// Or a call of one such object, `helper({ indexes, models })`.
 fn may_be_schema(expression: &Expression<'_>) -> bool {
-    let Expression::ObjectExpression(object) = expression.get_inner_expression() else {
-        return false;
+    let object = match expression.get_inner_expression() {
+        Expression::ObjectExpression(object) => object,
+        Expression::CallExpression(call) => {
+            return matches!(call.arguments.as_slice(), [argument]
+                if argument.as_expression().is_some_and(may_be_schema));
+        }
+        _ => return false,
     };
     object.properties.iter().any(|property| match property {
         ObjectPropertyKind::ObjectProperty(p) => p.key.static_name().as_deref() == Some("models"),

@@ -164,6 +164,17 @@ pub(crate) fn from_modules(modules: &[super::js::Module]) -> Result<Imported, Im
                 }
                 None => fallback,
             };
+            if let Some(via) = value.get(js::VIA).and_then(Value::as_str) {
+                let mut assumption = super::assumption_of(
+                    value,
+                    format!("the schema {var} is what `{via}(...)` returns"),
+                    "the schema it is given, as written",
+                );
+                if assumption.file.is_none() && !module.name.is_empty() {
+                    assumption = assumption.in_file(&module.name);
+                }
+                assumed.push(assumption);
+            }
             found.push(Found {
                 table,
                 value,

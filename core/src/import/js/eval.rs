@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 use super::scope::{Export, Import, Scope, resolve};
 use super::{
     FALLBACK, FILE, LINE, MAX_NESTING, MAX_TEXT_BYTES, MAX_VALUES, NON_LITERAL, RANDOM_BELOW,
-    SNIPPET, is_non_literal,
+    SNIPPET, VIA, is_non_literal,
 };
 use crate::import::ImportError;
 
@@ -516,11 +516,40 @@ impl<'a> Evaluator<'a> {
                 }
                 _ => self.non_literal(arrow.span),
             },
-            Expression::CallExpression(call) => {
-                random_below(call).map_or_else(|| self.non_literal(call.span), random_value)
-            }
+            Expression::CallExpression(call) => match random_below(call) {
+                Some(n) => random_value(n),
+                // `helper({ indexes, models })`: a schema handed to a function that builds
+                // the one used; never run, its argument is read and the call said (`$via`).
+                None => match schema_argument(call) {
+                    Some(argument) => match self.eval(argument, depth + 1)? {
+                        Value::Object(mut members) if !members.contains_key(NON_LITERAL) => {
+                            let via = self.snippet(call.callee.span());
+                            let (line, _) = self.line_column(call.span.start as usize);
+                            members.insert(VIA.to_string(), Value::String(via));
+                            members.insert(LINE.to_string(), Value::from(line));
+                            if self.files.len() > 1 {
+                                let name = self.files[self.current].name;
+                                members.insert(FILE.to_string(), Value::String(name.to_string()));
+                            }
+                            Value::Object(members)
+                        }
+                        _ => self.non_literal(call.span),
+                    },
+                    None => self.non_literal(call.span),
+                },
+            },
             other => self.non_literal(other.span()),
         })
+    }
+}
+
+/// The one argument of a call that may be a OneTable schema (see [`super::may_be_schema`]).
+fn schema_argument<'c, 'a>(
+    call: &'c oxc_ast::ast::CallExpression<'a>,
+) -> Option<&'c Expression<'a>> {
+    match call.arguments.as_slice() {
+        [argument] => argument.as_expression().filter(|e| super::may_be_schema(e)),
+        _ => None,
     }
 }
 

@@ -164,3 +164,26 @@ fn a_file_that_is_not_javascript_is_left_out_and_said() {
         "#]],
     );
 }
+
+#[test]
+fn a_schema_handed_to_a_helper_is_read_as_written_and_the_call_said() {
+    check(
+        &[
+            (
+                "schema.ts",
+                "import { build } from './helpers';\nexport const Schema = build({\n  indexes: { primary: { hash: 'pk' } },\n  models: { User: { pk: { type: String, value: 'user#${id}' }, id: { type: String } } },\n});\n",
+            ),
+            (
+                "helpers.ts",
+                "export function build(schema) { return { ...schema, params: {} } }\n",
+            ),
+        ],
+        expect![[r#"
+            onetable
+            table Schema pk
+            User: id:S[]
+              pk = user#{id}
+            assumed: schema.ts:2: the schema Schema is what `build(...)` returns: assumed the schema it is given, as written
+        "#]],
+    );
+}
