@@ -95,26 +95,30 @@ fn send_module(library: Library, store: Store, session: Session, file: web_sys::
         else {
             return session.warn(format!("{file_name} could not be read"));
         };
-        // The Run panel's probe: is this page served by `keyplan serve`?
-        match crate::api::engines().await {
-            crate::run::state::Engines::Available(_) => {}
-            crate::run::state::Engines::Unreachable(message) => {
-                return session.warn(crate::import::not_opened(&file_name, &message));
-            }
-            _ => return session.warn(crate::import::needs_server(&file_name)),
-        }
         let body = crate::import::request_body(&file_name, &text);
-        let answer = match crate::api::fetch("POST", "/api/import", Some(&body)).await {
-            Ok((status, answer)) => crate::import::from_server(status, &answer),
-            Err(message) => Err(message),
-        };
-        match answer {
-            Ok(opened_file) => {
-                show_opened(&library, &store, &session, &file_name, opened_file, None);
-            }
-            Err(e) => session.warn(crate::import::not_opened(&file_name, &e)),
-        }
+        post_import(library, store, session, &file_name, body).await;
     });
+}
+
+/// Sends `body` to the keyplan server's `POST /api/import` and opens what it read, or says
+/// why `label` (a file, "3 files") was not opened.
+async fn post_import(library: Library, store: Store, session: Session, label: &str, body: String) {
+    // The Run panel's probe: is this page served by `keyplan serve`?
+    match crate::api::engines().await {
+        crate::run::state::Engines::Available(_) => {}
+        crate::run::state::Engines::Unreachable(message) => {
+            return session.warn(crate::import::not_opened(label, &message));
+        }
+        _ => return session.warn(crate::import::needs_server(label)),
+    }
+    let answer = match crate::api::fetch("POST", "/api/import", Some(&body)).await {
+        Ok((status, answer)) => crate::import::from_server(status, &answer),
+        Err(message) => Err(message),
+    };
+    match answer {
+        Ok(opened_file) => show_opened(&library, &store, &session, label, opened_file, None),
+        Err(e) => session.warn(crate::import::not_opened(label, &e)),
+    }
 }
 
 /// Opens what was read as a new local design and says what it was, with every note.
@@ -194,21 +198,7 @@ fn send_modules(library: Library, store: Store, session: Session, files: Vec<web
             };
             texts.push((name, text));
         }
-        match crate::api::engines().await {
-            crate::run::state::Engines::Available(_) => {}
-            crate::run::state::Engines::Unreachable(message) => {
-                return session.warn(crate::import::not_opened(&label, &message));
-            }
-            _ => return session.warn(crate::import::needs_server(&label)),
-        }
         let body = crate::import::request_body_files(&texts);
-        let answer = match crate::api::fetch("POST", "/api/import", Some(&body)).await {
-            Ok((status, answer)) => crate::import::from_server(status, &answer),
-            Err(message) => Err(message),
-        };
-        match answer {
-            Ok(opened_file) => show_opened(&library, &store, &session, &label, opened_file, None),
-            Err(e) => session.warn(crate::import::not_opened(&label, &e)),
-        }
+        post_import(library, store, session, &label, body).await;
     });
 }

@@ -24,7 +24,13 @@ fn a_folder_of_modules_is_one_design_with_what_its_files_import_from_each_other(
     let folder = fixtures("electrodb/versioncontrol");
     let output = keyplan_without(
         &["KEYPLAN_FORMAT"],
-        &["import", &folder, "-o", out.to_str().unwrap(), "--json"],
+        &[
+            "import",
+            &folder,
+            "-o",
+            out.to_str().expect("a UTF-8 path"),
+            "--json",
+        ],
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "{stderr}");
@@ -56,7 +62,7 @@ fn a_module_alone_says_what_it_assumed_of_its_imports_with_file_and_line() {
     let issues = fixtures("electrodb/versioncontrol/issues.ts");
     let output = keyplan_without(
         &["KEYPLAN_FORMAT"],
-        &["import", &issues, "-o", out.to_str().unwrap()],
+        &["import", &issues, "-o", out.to_str().expect("a UTF-8 path")],
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "{stderr}");
@@ -82,9 +88,9 @@ fn a_folder_of_more_modules_than_keyplan_reads_is_refused_before_reading_them() 
         &["KEYPLAN_FORMAT"],
         &[
             "import",
-            dir.path().to_str().unwrap(),
+            dir.path().to_str().expect("a UTF-8 path"),
             "-o",
-            out.to_str().unwrap(),
+            out.to_str().expect("a UTF-8 path"),
         ],
         2,
         "more than 257 modules found: keyplan reads at most 256 together; name the folder or the files that hold the models",

@@ -223,6 +223,12 @@ impl<'a> Evaluator<'a> {
         })
     }
 
+    /// Which module the import path `source`, written in module `from`, names.
+    fn resolve(&self, from: usize, source: &str) -> Option<usize> {
+        let names: Vec<&str> = self.files.iter().map(|f| f.name).collect();
+        resolve(&names, from, source)
+    }
+
     /// `object.key`: a member of a namespace import (`ns.STATUSES`, `require('./f')`'s
     /// module), or of an object or array that evaluates (`Types.status`, `LIST.length` is not).
     fn member(
@@ -239,8 +245,7 @@ impl<'a> Evaluator<'a> {
                 && let Some(import) = self.files[file].imports.get(name).copied()
                 && import.name.is_none()
             {
-                let names: Vec<&str> = self.files.iter().map(|f| f.name).collect();
-                let value = match resolve(&names, file, import.source) {
+                let value = match self.resolve(file, import.source) {
                     Some(module) => self.exported(module, key, span, depth + 1)?,
                     None => self.non_literal(span),
                 };
@@ -272,8 +277,7 @@ impl<'a> Evaluator<'a> {
         span: Span,
         depth: usize,
     ) -> Result<Value, ImportError> {
-        let names: Vec<&str> = self.files.iter().map(|f| f.name).collect();
-        match resolve(&names, from, import.source) {
+        match self.resolve(from, import.source) {
             Some(file) => self.exported(file, import.name.unwrap_or("default"), span, depth + 1),
             None => Ok(self.non_literal(span)),
         }
@@ -311,18 +315,14 @@ impl<'a> Evaluator<'a> {
             Some(Export::Value(expression)) => {
                 self.constant((file, name, true), expression, span, depth)?
             }
-            Some(Export::From(source, exported)) => {
-                let names: Vec<&str> = self.files.iter().map(|f| f.name).collect();
-                match resolve(&names, file, source) {
-                    Some(next) => self.exported(next, exported, span, depth + 1)?,
-                    None => self.non_literal(span),
-                }
-            }
+            Some(Export::From(source, exported)) => match self.resolve(file, source) {
+                Some(next) => self.exported(next, exported, span, depth + 1)?,
+                None => self.non_literal(span),
+            },
             None => {
                 let stars = self.files[file].star_from.clone();
-                let names: Vec<&str> = self.files.iter().map(|f| f.name).collect();
                 for source in stars {
-                    if let Some(next) = resolve(&names, file, source) {
+                    if let Some(next) = self.resolve(file, source) {
                         let value = self.exported(next, name, span, depth + 1)?;
                         if !is_non_literal(&value) {
                             return Ok(value);
