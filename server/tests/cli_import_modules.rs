@@ -93,7 +93,7 @@ fn a_folder_of_more_modules_than_keyplan_reads_is_refused_before_reading_them() 
             out.to_str().expect("a UTF-8 path"),
         ],
         2,
-        "more than 257 modules found: keyplan reads at most 256 together; name the folder or the files that hold the models",
+        "more than 256 modules found: keyplan reads at most 256 together; name the folder or the files that hold the models",
     );
     assert!(!out.exists());
 }

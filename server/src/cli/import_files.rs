@@ -49,7 +49,12 @@ pub fn read(paths: &[PathBuf]) -> Result<(Format, Imported, String), Unreadable>
         [folder] => format!("{} files under {}", files.len(), folder.display()),
         _ => format!("{} files", files.len()),
     };
-    check_total(sizes.into_iter()).map_err(|e| Unreadable(format!("{label}: {e}")))?;
+    check_total(sizes.into_iter()).map_err(|e| match e {
+        keyplan_core::import::ImportError::Invalid { message, .. } => {
+            Unreadable(format!("{label}: {message}"))
+        }
+        other => Unreadable(format!("{label}: {other}")),
+    })?;
     let mut texts = Vec::with_capacity(files.len());
     for file in &files {
         texts.push((file.display().to_string(), read_text(file)?));
@@ -84,15 +89,15 @@ fn module_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Unreadable> {
             files.push(path.clone());
         }
         if files.len() > MAX_FILES {
-            return Err(too_many(files.len()));
+            return Err(too_many());
         }
     }
     Ok(files)
 }
 
-fn too_many(n_files: usize) -> Unreadable {
+fn too_many() -> Unreadable {
     Unreadable(format!(
-        "more than {n_files} modules found: keyplan reads at most {MAX_FILES} together; name the folder or the files that hold the models"
+        "more than {MAX_FILES} modules found: keyplan reads at most {MAX_FILES} together; name the folder or the files that hold the models"
     ))
 }
 
@@ -130,7 +135,7 @@ fn walk(folder: &Path, out: &mut Vec<PathBuf>, n_entries: &mut usize) -> Result<
         {
             out.push(path);
             if out.len() > MAX_FILES {
-                return Err(too_many(out.len()));
+                return Err(too_many());
             }
         }
     }
