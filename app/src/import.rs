@@ -107,6 +107,16 @@ pub fn request_body(file_name: &str, text: &str) -> String {
     serde_json::json!({ "name": file_name, "text": text }).to_string()
 }
 
+/// The body of `POST /api/import` for several modules of one application, `(name, text)`
+/// each, read together (issue 36).
+pub fn request_body_files(files: &[(String, String)]) -> String {
+    let files: Vec<serde_json::Value> = files
+        .iter()
+        .map(|(name, text)| serde_json::json!({ "name": name, "text": text }))
+        .collect();
+    serde_json::json!({ "files": files }).to_string()
+}
+
 /// The answer of `POST /api/import`.
 #[derive(Deserialize)]
 struct Answer {
@@ -212,5 +222,23 @@ mod tests {
             from_server(502, "<html>").expect_err("not the API"),
             "the keyplan server answered 502"
         );
+    }
+
+    #[test]
+    fn several_modules_are_sent_in_one_body() {
+        let body = request_body_files(&[
+            (
+                "models/task.ts".to_string(),
+                "export const a = 1;".to_string(),
+            ),
+            (
+                "models/types.ts".to_string(),
+                "export const b = 2;".to_string(),
+            ),
+        ]);
+        let value: serde_json::Value = serde_json::from_str(&body).expect("JSON");
+        assert_eq!(value["files"][1]["name"], "models/types.ts");
+        assert_eq!(value["files"][0]["text"], "export const a = 1;");
+        assert!(value.get("text").is_none());
     }
 }

@@ -25,6 +25,7 @@ use crate::file::FileError;
 use crate::model::Design;
 
 pub use assumed::Assumption;
+pub use several::import_files;
 
 pub mod assumed;
 pub mod cloudformation;
@@ -35,6 +36,7 @@ pub mod live;
 pub mod mcp;
 pub mod nosql_workbench;
 pub mod onetable;
+pub mod several;
 pub mod terraform;
 
 #[cfg(test)]
@@ -728,6 +730,26 @@ pub(crate) fn needs_js(json_error: ImportError) -> ImportError {
 /// (`{"$js": "..."}`, see `js`).
 pub(crate) fn is_code(value: &Value) -> bool {
     value.get("$js").is_some()
+}
+
+/// The key under which a value read from a module keeps the line of code that was not
+/// evaluated, and its file's (see `js`).
+pub(crate) const CODE_LINE: &str = "$line";
+pub(crate) const CODE_FILE: &str = "$file";
+
+/// An [`Assumption`] about `value`, which could not be read: placed at the line (and file) of
+/// the code it stands for, when it is such a value (line 0 otherwise).
+pub(crate) fn assumption_of(
+    value: &Value,
+    what: impl Into<String>,
+    assumed: impl Into<String>,
+) -> Assumption {
+    let line = value.get(CODE_LINE).and_then(Value::as_u64).unwrap_or(0);
+    let assumption = Assumption::at(usize::try_from(line).unwrap_or(0), what, assumed);
+    match value.get(CODE_FILE).and_then(Value::as_str) {
+        Some(file) => assumption.in_file(file),
+        None => assumption,
+    }
 }
 
 /// Reads `text` in whichever format it is in.

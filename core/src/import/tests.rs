@@ -99,6 +99,9 @@ fn check(format: Format, input: &str, expect: Expect) {
             for note in &imported.notes {
                 out += &format!("note: {note}\n");
             }
+            for assumption in &imported.assumed {
+                out += &format!("assumed: {assumption}\n");
+            }
             for (pattern, declared) in &imported.declared {
                 out += &format!(
                     "declared {pattern}: {} {:?}\n",
@@ -1126,6 +1129,7 @@ fn onetable_json_schema_reads_indexes_models_templates_types_enums_and_required(
 
 #[test]
 fn onetable_errors_name_the_path() {
+    // issue 36: a type OneTable does not have is assumed a string, and said; the rest reads.
     check(
         Format::OneTable,
         r#"{"indexes": {"gs1": {"hash": "a"}}, "models": {}}"#,
@@ -1137,7 +1141,13 @@ fn onetable_errors_name_the_path() {
         Format::OneTable,
         r#"{"indexes": {"primary": {"hash": "pk"}}, "models": {"U": {"pk": {"type": "Strung"}}}}"#,
         expect![[r#"
-            error: models.U.pk.type: type `Strung`: expected String, Number, Boolean, Date, Array, Object, Buffer, Binary or Set
+            design "table"
+            table table PK pk:S OnDemand
+            entity U (table)  [pk:S]
+            note: OneTable schemas declare no access patterns: add the reads and writes the application makes to see how each is served
+            note: OneTable schemas hold no billing mode or capacity: each table is read as on-demand
+            note: a JSON schema names no table: the table is called `table` (rename it in keyplan)
+            assumed: models.U.pk.type: `Strung`: assumed a string
         "#]],
     );
 }

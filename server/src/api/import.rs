@@ -6,7 +6,10 @@
 //! The body is JSON (`Content-Type: application/json`, like every body the API reads):
 //! `{"name": "orders.ts", "text": "<the file>", "from": "electrodb"}`, where `name` (for the
 //! messages) and `from` (a format name, as `keyplan import --from` takes it; detected when
-//! absent) are optional. The answer is `{"format": "electrodb", "summary": "an ElectroDB
+//! absent) are optional. Several files of one application (OneTable or ElectroDB modules that
+//! import from each other, issue 36) are sent together as `{"files": [{"name":
+//! "models/task.ts", "text": "..."}, ...]}` instead of `name` and `text`: the names are their
+//! paths, which resolve the modules' imports, and each assumption says its file. The answer is `{"format": "electrodb", "summary": "an ElectroDB
 //! service: 4 entities, 3 collections", "counts": {"tables": 1, "entities": 4, "patterns": 9,
 //! "collections": 3}, "design": <the design file>, "notes": ["..."], "assumed": [{"line": 7, "what": "...",
 //! "assumed": "..."}]}` (what could not be read, see `keyplan_core::import::assumed`), the
@@ -44,17 +47,32 @@ pub struct ImportRequest {
     /// The file's name, only for messages.
     #[serde(default)]
     pub name: Option<String>,
-    /// The file's text.
+    /// The file's text (one file; see `files` for several).
+    #[serde(default)]
     pub text: String,
+    /// Several files read together, instead of `name` and `text`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<NamedFile>,
     /// The format, as `keyplan import --from` names it; detected when absent.
     #[serde(default)]
     pub from: Option<String>,
 }
 
+/// One of several files sent together: its path and its text.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NamedFile {
+    pub name: String,
+    pub text: String,
+}
+
 impl ImportRequest {
-    /// The file as the messages name it.
-    pub fn file_name(&self) -> &str {
-        self.name.as_deref().unwrap_or("the file")
+    /// The file as the messages name it ("3 files" for several).
+    pub fn file_name(&self) -> String {
+        match self.files.len() {
+            0 => self.name.as_deref().unwrap_or("the file").to_string(),
+            n => format!("{n} files"),
+        }
     }
 }
 
@@ -76,13 +94,38 @@ fn format_named(name: &str) -> Result<Format, ApiError> {
 pub fn answer(request: &ImportRequest) -> Result<serde_json::Value, ApiError> {
     let from = request.from.as_deref().map(format_named).transpose()?;
     let name = request.file_name();
-    let format = match from {
-        Some(format) => format,
-        None => import::detect(&request.text)
-            .map_err(|e| ApiError::BadRequest(format!("{name}: {e}")))?,
+    let (format, imported) = if request.files.is_empty() {
+        let format = match from {
+            Some(format) => format,
+            None => import::detect(&request.text)
+                .map_err(|e| ApiError::BadRequest(format!("{name}: {e}")))?,
+        };
+        let imported = import::import(format, &request.text)
+            .map_err(|e| ApiError::BadRequest(format!("{name} as {format}: {e}")))?;
+        (format, imported)
+    } else {
+        if !request.text.is_empty() || request.name.is_some() {
+            return Err(ApiError::BadRequest(
+                "give `name` and `text` for one file, or `files` for several, not both".to_string(),
+            ));
+        }
+        let files: Vec<(&str, &str)> = request
+            .files
+            .iter()
+            .map(|f| (f.name.as_str(), f.text.as_str()))
+            .collect();
+        let (format, imported) = import::import_files(&files)
+            .map_err(|e| ApiError::BadRequest(format!("{name}: {e}")))?;
+        if let Some(from) = from
+            && from != format
+        {
+            return Err(ApiError::BadRequest(format!(
+                "{name} read as {}, not {from}",
+                format.described()
+            )));
+        }
+        (format, imported)
     };
-    let imported = import::import(format, &request.text)
-        .map_err(|e| ApiError::BadRequest(format!("{name} as {format}: {e}")))?;
     let design: serde_json::Value =
         serde_json::from_str(&keyplan_core::file::to_string(&imported.design))
             .map_err(|e| ApiError::Internal(e.into()))?;

@@ -15,6 +15,7 @@ pub mod engine_choice;
 pub mod export;
 pub mod import;
 pub mod import_child;
+pub mod import_files;
 pub mod link;
 pub mod mcp;
 pub mod migrate;
