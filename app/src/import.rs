@@ -8,8 +8,8 @@
 //! bytes.
 
 use keyplan_core::Design;
+use keyplan_core::api::import::{ImportAnswer, ImportRequest};
 use keyplan_core::import::Format;
-use serde::Deserialize;
 
 use crate::jobs::{self, Imported};
 
@@ -105,17 +105,13 @@ pub fn needs_server(file_name: &str) -> String {
 
 /// The body of `POST /api/import` for the file `file_name` holding `text`.
 pub fn request_body(file_name: &str, text: &str) -> String {
-    serde_json::json!({ "name": file_name, "text": text }).to_string()
-}
-
-/// The answer of `POST /api/import`.
-#[derive(Deserialize)]
-struct Answer {
-    format: String,
-    summary: String,
-    design: serde_json::Value,
-    #[serde(default)]
-    notes: Vec<String>,
+    let request = ImportRequest {
+        name: Some(file_name.to_string()),
+        text: text.to_string(),
+        from: None,
+    };
+    // A name and a text: nothing in them can fail to be written.
+    keyplan_core::api::request_text(&request).unwrap_or_default()
 }
 
 /// Reads the server's answer to `POST /api/import`: the design, or the reason the file did not
@@ -124,7 +120,7 @@ pub fn from_server(status: u16, body: &str) -> Result<Opened, String> {
     if !(200..300).contains(&status) {
         return Err(crate::api::error_message(status, body));
     }
-    let answer: Answer = serde_json::from_str(body)
+    let answer: ImportAnswer = serde_json::from_str(body)
         .map_err(|e| format!("the keyplan server's answer did not read: {e}"))?;
     let format = answer
         .format

@@ -6,7 +6,7 @@
 //! The body is JSON (`Content-Type: application/json`, like every body the API reads):
 //! `{"name": "orders.ts", "text": "<the file>", "from": "electrodb"}`, where `name` (for the
 //! messages) and `from` (a format name, as `keyplan import --from` takes it; detected when
-//! absent) are optional. The answer is `{"format": "electrodb", "summary": "an ElectroDB
+//! absent) are optional ([`ImportRequest`]). The answer ([`ImportAnswer`]) is `{"format": "electrodb", "summary": "an ElectroDB
 //! service: 4 entities, 3 collections", "counts": {"tables": 1, "entities": 4, "patterns": 9,
 //! "collections": 3}, "design": <the design file>, "notes": ["..."]}`, the summary being what
 //! the app's toast says was read. A file that does not read is a 400 saying what is wrong and where (line
@@ -21,8 +21,9 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
+pub use keyplan_core::api::import::ImportRequest;
+use keyplan_core::api::import::{ImportAnswer, ImportCounts};
 use keyplan_core::import::{self, Format};
-use serde::{Deserialize, Serialize};
 
 pub mod child;
 
@@ -33,27 +34,6 @@ use child::Imports;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/import", post(import_file))
-}
-
-/// The request body; also what the server hands an import's child process on its stdin.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ImportRequest {
-    /// The file's name, only for messages.
-    #[serde(default)]
-    pub name: Option<String>,
-    /// The file's text.
-    pub text: String,
-    /// The format, as `keyplan import --from` names it; detected when absent.
-    #[serde(default)]
-    pub from: Option<String>,
-}
-
-impl ImportRequest {
-    /// The file as the messages name it.
-    pub fn file_name(&self) -> &str {
-        self.name.as_deref().unwrap_or("the file")
-    }
 }
 
 /// The format named `name`, as `keyplan import --from` takes it: every format core reads.
@@ -69,9 +49,9 @@ fn format_named(name: &str) -> Result<Format, ApiError> {
         })
 }
 
-/// The import itself, the answer's JSON or the 400 saying what is wrong: what the handler
-/// answers, run in the server's process or in an import's child ([`child`]).
-pub fn answer(request: &ImportRequest) -> Result<serde_json::Value, ApiError> {
+/// The import itself, the answer or the 400 saying what is wrong: what the handler answers,
+/// run in the server's process or in an import's child ([`child`]).
+pub fn answer(request: &ImportRequest) -> Result<ImportAnswer, ApiError> {
     let from = request.from.as_deref().map(format_named).transpose()?;
     let name = request.file_name();
     let format = match from {
@@ -85,18 +65,18 @@ pub fn answer(request: &ImportRequest) -> Result<serde_json::Value, ApiError> {
         serde_json::from_str(&keyplan_core::file::to_string(&imported.design))
             .map_err(|e| ApiError::Internal(e.into()))?;
     let read = &imported.design;
-    Ok(serde_json::json!({
-        "format": format.as_str(),
-        "summary": imported.summary(format),
-        "counts": {
-            "tables": read.tables.len(),
-            "entities": read.entities.len(),
-            "patterns": read.patterns.len(),
-            "collections": imported.collections,
+    Ok(ImportAnswer {
+        counts: ImportCounts {
+            collections: imported.collections,
+            entities: read.entities.len(),
+            patterns: read.patterns.len(),
+            tables: read.tables.len(),
         },
-        "design": design,
-        "notes": imported.notes,
-    }))
+        design,
+        format: format.as_str().to_string(),
+        summary: imported.summary(format),
+        notes: imported.notes,
+    })
 }
 
 async fn import_file(
