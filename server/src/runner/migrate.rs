@@ -490,7 +490,7 @@ fn key_of(table: &Table, item: &Item) -> Item {
 /// grew past what the verification wrote shows as a difference instead of filling memory.
 async fn scan_all(engine: &Engine, name: &str, expected: usize) -> Result<Vec<Item>, RunError> {
     let bound = (expected as u64).saturating_mul(2).max(1_000);
-    let (items, _) = crate::live::scan(engine, name, bound, &|_| {}).await?;
+    let (items, _) = super::scan::scan(engine, name, bound, &|_| {}).await?;
     Ok(items)
 }
 

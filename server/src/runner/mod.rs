@@ -28,6 +28,7 @@ pub mod load;
 pub mod migrate;
 pub mod paging;
 pub mod plan;
+pub mod scan;
 pub mod tables;
 
 pub use error::RunError;
