@@ -114,12 +114,12 @@ fn Editor(
             d.patterns
                 .iter()
                 .any(|p| !p.filter.is_empty())
-                .then(|| crate::jobs::Job::FilterReads { design: d.clone() })
+                .then(|| crate::jobs::FilterReads { design: d.clone() })
         });
         let Some(job) = job else { return };
         let ask = move || {
             crate::compute::once(rev, job, move |answer| {
-                if let Ok(crate::jobs::Answer::FilterReads(reads)) = answer {
+                if let Ok(reads) = answer {
                     store.measured(rev, reads);
                 }
             });

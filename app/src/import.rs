@@ -11,7 +11,7 @@ use keyplan_core::Design;
 use keyplan_core::api::import::{ImportAnswer, ImportRequest};
 use keyplan_core::import::Format;
 
-use crate::jobs::{self, Imported};
+use crate::jobs::Imported;
 
 /// What the file picker and the drop zone offer: every extension a format core reads uses,
 /// modules included (the server reads those).
@@ -66,22 +66,21 @@ pub fn is_module_name(file_name: &str) -> bool {
 }
 
 /// What the worker's answer to an import means.
-pub fn from_worker(answer: Result<jobs::Answer, String>) -> Result<Opened, NotRead> {
+pub fn from_worker(answer: Result<Imported, String>) -> Result<Opened, NotRead> {
     match answer.map_err(NotRead::Error)? {
-        jobs::Answer::Imported(Imported::Opened {
+        Imported::Opened {
             format,
             design,
             summary,
             notes,
-        }) => Ok(Opened {
+        } => Ok(Opened {
             format: format.parse::<Format>().map_err(NotRead::Error)?,
             design: *design,
             summary,
             notes,
         }),
-        jobs::Answer::Imported(Imported::Module) => Err(NotRead::Module),
-        jobs::Answer::Imported(Imported::Error(e)) => Err(NotRead::Error(e)),
-        other => Err(NotRead::Error(crate::compute::unexpected(other))),
+        Imported::Module => Err(NotRead::Module),
+        Imported::Error(e) => Err(NotRead::Error(e)),
     }
 }
 
@@ -132,7 +131,7 @@ pub fn from_server(status: u16, body: &str) -> Result<Opened, String> {
         format,
         design,
         summary: answer.summary,
-        notes: answer.notes,
+        notes: keyplan_core::import::assumed::told(&answer.notes, &answer.assumed),
     })
 }
 
@@ -143,7 +142,7 @@ mod tests {
     /// What `read` gives for a file that is not a module by its name: the worker's answer.
     fn read_here(text: &str) -> Result<Opened, NotRead> {
         from_worker(Ok(crate::jobs::Worker::default().answer(
-            crate::jobs::Job::Import {
+            crate::jobs::Import {
                 text: text.to_string(),
             },
         )))

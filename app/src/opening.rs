@@ -4,8 +4,11 @@
 //! what was read. Out of `app.rs` so the top bar and the dialogs that open designs do not
 //! import the app back (issue 14).
 
+use std::cell::Cell;
+
 use leptos::wasm_bindgen::JsValue;
 
+use crate::deferred::{Fetch, Hook};
 use crate::library::Library;
 use crate::session::Session;
 use crate::store::Store;
@@ -19,6 +22,17 @@ pub struct Opening {
     pub file: web_sys::File,
     /// The browser's handle of the file, where it gave one: Save writes back to it.
     pub handle: Option<JsValue>,
+}
+
+thread_local! {
+    /// Opens a file: [`open_now`], in the module that holds it.
+    static OPENER: Hook<fn(Opening) -> Fetch> = const { Cell::new(None) };
+}
+
+/// Says how this page opens a file ([`open_now`] in a module split off the first load, fetched
+/// first); an error says why it could not be. Before the app is mounted.
+pub fn provide_opener(open: fn(Opening) -> Fetch) {
+    OPENER.set(Some(open));
 }
 
 /// Opens a file as a new local design: a keyplan design file, or anything
@@ -49,7 +63,11 @@ pub fn open_file(
         handle,
     };
     leptos::task::spawn_local(async move {
-        if let Err(why) = crate::deferred::open_file(opening).await {
+        let opened = match crate::deferred::provided(&OPENER) {
+            Ok(open) => open(opening).await,
+            Err(why) => Err(why),
+        };
+        if let Err(why) = opened {
             session.warn(crate::import::not_opened(&name, &why));
         }
     });
@@ -96,7 +114,7 @@ fn send_module(library: Library, store: Store, session: Session, file: web_sys::
             return session.warn(format!("{file_name} could not be read"));
         };
         // The Run panel's probe: is this page served by `keyplan serve`?
-        match crate::api::engines().await {
+        match crate::run::state::Engines::probe().await {
             crate::run::state::Engines::Available(_) => {}
             crate::run::state::Engines::Unreachable(message) => {
                 return session.warn(crate::import::not_opened(&file_name, &message));

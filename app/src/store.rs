@@ -1,6 +1,9 @@
 //! The document store: the one design being edited and its undo history, provided once as
 //! context. Every change goes through [`Store::dispatch`] as a core [`Edit`]; the analysis is
-//! derived with a [`Memo`], and an effect (in `app.rs`) saves every change to localStorage.
+//! derived with a [`Memo`]. The store keeps nothing itself: an effect (in `app.rs`) saves every
+//! change at the browser's next idle moment into its IndexedDB, through the design library
+//! (`library.rs`, `storage.rs`), and a save still pending when the page goes away into a
+//! localStorage journal read back on the next start.
 //!
 //! Card moves do not bump the analysis revision: no verdict depends on where a card sits, so a
 //! drag repaints cards and lines without re-analysing the design.

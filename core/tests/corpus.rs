@@ -597,13 +597,28 @@ fn table_lines(design: &keyplan_core::model::Design) -> Vec<String> {
             t.billing,
             t.ttl_attribute
         ));
+        // The table's and the index's keys are always projected: naming them in an INCLUDE
+        // list changes nothing, and a format may leave them out (ElectroDB does).
+        let projected = |p: &keyplan_core::model::Projection,
+                         index: &[&keyplan_core::model::KeyAttribute]| {
+            let mut p = p.clone();
+            if let keyplan_core::model::Projection::Include { attributes } = &mut p {
+                attributes.retain(|a| {
+                    *a != t.partition_key.name
+                        && t.sort_key.as_ref().is_none_or(|k| *a != k.name)
+                        && !index.iter().any(|k| *a == k.name)
+                });
+            }
+            p
+        };
         for g in &t.gsis {
+            let index: Vec<_> = g.partition_key.iter().chain(&g.sort_key).collect();
             out.push(format!(
                 "  gsi {} {} / {} {:?}",
                 g.name,
                 keys(&g.partition_key),
                 keys(&g.sort_key),
-                g.projection
+                projected(&g.projection, &index)
             ));
         }
         for l in &t.lsis {
@@ -613,6 +628,24 @@ fn table_lines(design: &keyplan_core::model::Design) -> Vec<String> {
                 keys(std::slice::from_ref(&l.sort_key)),
                 l.projection
             ));
+        }
+    }
+    out
+}
+
+/// Each entity's key templates and attribute types, a line each, for the round trip.
+fn entity_lines(design: &keyplan_core::model::Design) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in &design.entities {
+        for (key, template) in &e.keys {
+            out.push(format!(
+                "entity {} key {key} = {}",
+                e.name,
+                template.source()
+            ));
+        }
+        for a in &e.attributes {
+            out.push(format!("entity {} attribute {} {:?}", e.name, a.name, a.ty));
         }
     }
     out
@@ -632,8 +665,10 @@ fn table_lines(design: &keyplan_core::model::Design) -> Vec<String> {
 //   (`{shard:10}`), so the order example's read by status is no longer a sharded Query;
 // - OneTable has no random default, so a write shard is a number the caller sets and its
 //   count is lost (the same read); it holds no billing mode either;
-// - ElectroDB holds neither billing, TTL nor projections (the table's settings, not the
-//   model's).
+// - ElectroDB holds neither billing nor TTL (the table's settings, not the model's); its
+//   index `projection` names only each entity's own attributes (keys are always projected),
+//   and it has no binary type (`any` comes back a string).
+// Since issue 36 the entities' key templates and attribute types are compared too.
 // OneTable's `ttl: true` field carries the TTL.
 // The ElectroDB and OneTable exports are modules only core's `js` feature reads: without it
 // (`cargo test -p keyplan-core` alone) the expectation below cannot hold; `cargo test
@@ -690,6 +725,20 @@ fn every_design_exported_to_each_format_with_an_importer_imports_back_the_same()
                 .collect();
             let carries_entities = !matches!(from, Format::CloudFormation | Format::Terraform);
             if carries_entities {
+                // issue 36: the key templates and attribute types come back too.
+                let (before, after) = (entity_lines(design), entity_lines(&back));
+                differences.extend(
+                    before
+                        .iter()
+                        .filter(|line| !after.contains(line))
+                        .map(|line| format!("  - {line}"))
+                        .chain(
+                            after
+                                .iter()
+                                .filter(|line| !before.contains(line))
+                                .map(|line| format!("  + {line}")),
+                        ),
+                );
                 back.patterns = design.patterns.clone();
                 let (before, after) = (analyze(design), analyze(&back));
                 for (b, a) in before.verdicts.iter().zip(&after.verdicts) {
@@ -760,8 +809,13 @@ fn every_design_exported_to_each_format_with_an_importer_imports_back_the_same()
         order-management as nosql-workbench:
           - table order-events PK:S / SK:S OnDemand ttl Some("expiresAt")
           + table order-events PK:S / SK:S OnDemand ttl None
+          - entity Order key GSI1PK = STATUS#{status}#SHARD{shard:10}
+          + entity Order key GSI1PK = STATUS#{status}#SHARD{shard:7}
           lost the TTL attribute: a note says so
         order-management as onetable:
+          - entity Order key GSI1PK = STATUS#{status}#SHARD{shard:10}
+          + entity Order key GSI1PK = STATUS#{status}#SHARD{shard}
+          + entity Order attribute shard N
           pattern Get orders by status: Query Some("GSI1") came back as Scan None
           lost a write-shard count: a note says so
         order-management as electrodb:
@@ -806,11 +860,7 @@ fn every_design_exported_to_each_format_with_an_importer_imports_back_the_same()
           lost the billing mode: a note says so
         nosql-workbench/aws-dynamodb-examples/RecurringPayments__RecurringPaymentsSchema.json as electrodb:
           - table ReoccuringPayments PK:S / SK:S Provisioned { read: 5, write: 5 } ttl None
-          -   gsi GSI-1 NextReminderDate:S / LastReminderDate:S Include { attributes: ["SK", "PK", "SKU", "Email", "NextPaymentDate"] }
-          -   gsi GSI-2 NextPaymentDate:S / LastPaymentDate:S Include { attributes: ["PK", "SK", "Email", "PaymentDay", "PaymentAmount", "SKU", "PaymentDetails"] }
           + table ReoccuringPayments PK:S / SK:S OnDemand ttl None
-          +   gsi GSI-1 NextReminderDate:S / LastReminderDate:S All
-          +   gsi GSI-2 NextPaymentDate:S / LastPaymentDate:S All
           lost the billing mode: a note says so
           lost index projections: a note says so
         nosql-workbench/aws-dynamodb-examples/SessionManagement__SessionManagementSchema.json as onetable:

@@ -124,10 +124,21 @@ pub fn read_design(path: &Path, from: From) -> Result<Design, Unreadable> {
 /// The design of an import, saying on stderr when it came from another tool's format.
 pub fn noted(label: &str, format: Format, imported: Imported) -> Design {
     if format != Format::Keyplan {
-        let notes = match imported.notes.len() {
-            0 => String::new(),
-            1 => " (1 note: see `keyplan import`)".to_string(),
-            n => format!(" ({n} notes: see `keyplan import`)"),
+        let count = |n: usize, one: &str, many: &str| match n {
+            0 => None,
+            1 => Some(format!("1 {one}")),
+            n => Some(format!("{n} {many}")),
+        };
+        let said: Vec<String> = [
+            count(imported.notes.len(), "note", "notes"),
+            count(imported.assumed.len(), "value assumed", "values assumed"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let notes = match said.is_empty() {
+            true => String::new(),
+            false => format!(" ({}: see `keyplan import`)", said.join(", ")),
         };
         eprintln!("note: read {label} as {}{notes}", format.described());
     }

@@ -219,10 +219,9 @@ mod tests {
 
     #[test]
     fn the_report_has_a_line_per_pattern_and_a_total() {
-        let design = keyplan_core::file::parse(include_str!(
-            "../../examples/order-management.keyplan.json"
-        ))
-        .expect("the example parses");
+        let design =
+            keyplan_core::file::parse(include_str!("../../examples/order-management.keyplan.json"))
+                .expect("the example parses");
         let report = estimate_sampled(
             &design,
             &keyplan_core::sample::SampleConfig::default(),

@@ -18,8 +18,7 @@ struct Header {
     position: usize,
 }
 
-const HEADER_HEIGHT: f64 = 64.0;
-const PADDING: f64 = 24.0;
+use geometry::{FRAME_HEADER as HEADER_HEIGHT, FRAME_PADDING as PADDING};
 
 #[component]
 pub fn TableFrame(

@@ -49,7 +49,7 @@ enum Import {
 fn probe() -> RwSignal<Engines> {
     let engines = RwSignal::new(Engines::Loading);
     spawn_local(async move {
-        let _ = engines.try_set(crate::api::engines().await);
+        let _ = engines.try_set(crate::run::state::Engines::probe().await);
     });
     engines
 }
@@ -131,7 +131,7 @@ pub fn EngineImport() -> impl IntoView {
         });
     };
     spawn_local(async move {
-        let found = crate::api::engines().await;
+        let found = crate::run::state::Engines::probe().await;
         let first = match &found {
             Engines::Available(list) => list.first().map(|e| e.name.clone()),
             _ => None,

@@ -16,7 +16,7 @@ use leptos::task::spawn_local;
 
 use crate::compute::{Computed, Computing, NoAnswer, WorkerNotice, follow};
 use crate::jobs::migrate::MigratePage;
-use crate::jobs::{Answer, Job};
+use crate::jobs::{Migrate, Program};
 use crate::store::Tracks;
 
 use crate::library::use_library;
@@ -155,7 +155,7 @@ pub fn MigrateView() -> impl IntoView {
         move || {
             let items = volumes.get();
             stored.with(|s| match s {
-                Stored::Marked { design: old, .. } => Some(Job::Migrate {
+                Stored::Marked { design: old, .. } => Some(Migrate {
                     old: (**old).clone(),
                     new: store.with_untracked(Clone::clone),
                     items,
@@ -164,10 +164,6 @@ pub fn MigrateView() -> impl IntoView {
             })
         },
         false,
-        |answer| match answer {
-            Answer::Migrate(page) => Ok(page),
-            other => Err(crate::compute::unexpected(other)),
-        },
     );
     let has_steps = move || report.with(|r| matches!(r, Computed::Ready(p) if !p.steps.is_empty()));
 
@@ -184,7 +180,7 @@ pub fn MigrateView() -> impl IntoView {
             );
             (new.clone(), name)
         });
-        let job = Job::Program {
+        let job = Program {
             old: *old,
             new,
             items: volumes.get_untracked(),
@@ -193,10 +189,7 @@ pub fn MigrateView() -> impl IntoView {
         crate::compute::once(
             store.revision_untracked(Tracks::Semantics),
             job,
-            move |answer| match answer.and_then(|a| match a {
-                Answer::Text(text) => text,
-                other => Err(crate::compute::unexpected(other)),
-            }) {
+            move |answer| match answer.and_then(|text| text) {
                 Ok(text) => {
                     if crate::save::download(&name, "text/plain", &text).is_ok() {
                         session.say(format!("Downloaded {name}"));
@@ -211,7 +204,7 @@ pub fn MigrateView() -> impl IntoView {
     // "Verify on engine": the server proves the plan on one of its engines.
     let engines = RwSignal::new(Engines::Loading);
     spawn_local(async move {
-        let _ = engines.try_set(crate::api::engines().await);
+        let _ = engines.try_set(crate::run::state::Engines::probe().await);
     });
     let engine = RwSignal::new(String::new());
     let verification = RwSignal::new(Verification::Idle);

@@ -44,6 +44,16 @@ impl Engines {
             _ => Engines::NoApi,
         }
     }
+
+    /// Whether the app is served by `keyplan serve`, and with which engines:
+    /// `GET /api/engines` (the file import asks too before it hands the server a module the app
+    /// cannot read). A static host answers it with a 404 or its `index.html` ([`Engines::NoApi`]).
+    pub async fn probe() -> Engines {
+        match crate::api::fetch("GET", "/api/engines", None).await {
+            Ok((status, body)) => Engines::from_response(status, &body),
+            Err(message) => Engines::Unreachable(message),
+        }
+    }
 }
 
 /// The body of `POST /api/runs` for `design_text` (a design file) on engine `engine`, with

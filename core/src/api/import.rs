@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::import::Assumption;
+
 /// The request: `{"name": "orders.ts", "text": "<the file>", "from": "electrodb"}`. The server
 /// hands the same to an import's child process on its stdin.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -28,6 +30,10 @@ impl ImportRequest {
 /// The answer: the design and what was read. Fields in alphabetical order, the wire's.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ImportAnswer {
+    /// What could not be read and what was assumed in its place (issue 36), told after the
+    /// notes; each written with its keys sorted, as the answer was first written.
+    #[serde(default, serialize_with = "super::sorted")]
+    pub assumed: Vec<Assumption>,
     /// What the design holds, and the collections the file had.
     #[serde(default)]
     pub counts: ImportCounts,

@@ -36,6 +36,22 @@ fn an_import_answer_is_written_as_the_server_wrote_it() {
 }
 
 #[test]
+fn an_import_answers_assumptions_with_their_keys_sorted_as_json_wrote_them() {
+    let mut answer: ImportAnswer = serde_json::from_str(include_str!("tests/import.json")).unwrap();
+    answer.assumed = vec![crate::import::Assumption::at(
+        7,
+        "TableName `!Ref TableNameParam`",
+        "the parameter's Default `orders`",
+    )];
+    let written = serde_json::to_string(&answer).unwrap();
+    assert!(
+        written.starts_with(r#"{"assumed":[{"assumed":"the parameter's Default `orders`","line":7,"what":"TableName `!Ref TableNameParam`"}],"counts":"#),
+        "{written}"
+    );
+    assert_eq!(written, serde_json::to_value(&answer).unwrap().to_string());
+}
+
+#[test]
 fn an_engine_import_answer_and_its_stream_are_written_as_the_server_wrote_them() {
     same_bytes::<EngineImportAnswer>(include_str!("tests/engine_import.json"));
     same_lines::<EngineImportLine>(include_str!("tests/engine_import_stream.jsonl"));

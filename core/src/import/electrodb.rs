@@ -79,6 +79,8 @@ mod reader {
         pk: Key,
         sk: Option<Key>,
         collections: Vec<String>,
+        /// ElectroDB's `projection`: `"all"` (the default), `"keys_only"` or the attributes.
+        projection: Projection,
     }
 
     struct Read {
@@ -266,8 +268,13 @@ mod reader {
             attribute.required = at
                 .get("required")
                 .is_some_and(|r| r.bool().unwrap_or(false));
+            // A write shard is a part of its key templates (`{shard:10}`), not an attribute
+            // of the entity (keyplan's ElectroDB export writes it as one with a random default).
+            let shard = shards.contains_key(&field);
             fields.insert(name.to_string(), field);
-            attributes.push(attribute);
+            if !shard {
+                attributes.push(attribute);
+            }
         }
         let field_of = |name: &str| {
             fields
@@ -295,6 +302,21 @@ mod reader {
             let collections: Vec<String> = match at.get("collection") {
                 Some(c) => c.str_or_strs()?.into_iter().map(str::to_string).collect(),
                 None => Vec::new(),
+            };
+            let projection = match at.get("projection") {
+                None => Projection::All,
+                Some(p) => match p.value() {
+                    Value::String(s) if s == "all" => Projection::All,
+                    Value::String(s) if s == "keys_only" => Projection::KeysOnly,
+                    Value::Array(_) => Projection::Include {
+                        attributes: p.str_or_strs()?.into_iter().map(|a| field_of(a)).collect(),
+                    },
+                    _ => {
+                        return Err(p.invalid(
+                            "expected \"all\", \"keys_only\" or a list of attributes".to_string(),
+                        ));
+                    }
+                },
             };
             let mut read_key = |key_at: &At<'_>, is_pk: bool| -> Result<Key, ImportError> {
                 let field = key_at.require("field")?.str()?.to_string();
@@ -436,6 +458,7 @@ mod reader {
                 pk,
                 sk,
                 collections,
+                projection,
             });
         }
         // Composite attributes that are not attributes of the entity.
@@ -613,7 +636,22 @@ mod reader {
             }
             for index in read.indexes.iter().filter(|i| i.name.is_some()) {
                 let name = index.name.clone().unwrap_or_default();
-                if table.gsi(&name).is_some() || table.lsi(&name).is_some() {
+                // An index several entities use: each entity's `projection` names its own
+                // attributes, and the index holds them all.
+                let known = table
+                    .gsis
+                    .iter_mut()
+                    .find(|g| g.name == name)
+                    .map(|g| &mut g.projection)
+                    .or_else(|| {
+                        table
+                            .lsis
+                            .iter_mut()
+                            .find(|l| l.name == name)
+                            .map(|l| &mut l.projection)
+                    });
+                if let Some(projection) = known {
+                    merge_projection(projection, &index.projection);
                     continue;
                 }
                 let shares_pk = index.pk.field == table.partition_key.name;
@@ -621,7 +659,7 @@ mod reader {
                     (Some(sk), true) => table.lsis.push(Lsi {
                         name: name.clone(),
                         sort_key: KeyAttribute::new(&sk.field, sk.ty),
-                        projection: Projection::All,
+                        projection: index.projection.clone(),
                     }),
                     _ => table.gsis.push(Gsi {
                         name: name.clone(),
@@ -631,7 +669,7 @@ mod reader {
                             .iter()
                             .map(|sk| KeyAttribute::new(&sk.field, sk.ty))
                             .collect(),
-                        projection: Projection::All,
+                        projection: index.projection.clone(),
                     }),
                 }
             }
@@ -733,5 +771,22 @@ mod reader {
             (n, _) => format!("{n} ElectroDB services"),
         });
         Ok(imported)
+    }
+
+    /// The projection of an index two entities use, given `each`'s: all when either projects all,
+    /// else the attributes of both (keys-only adds none).
+    fn merge_projection(into: &mut Projection, each: &Projection) {
+        match (&mut *into, each) {
+            (Projection::All, _) | (_, Projection::KeysOnly) => {}
+            (_, Projection::All) => *into = Projection::All,
+            (Projection::KeysOnly, Projection::Include { .. }) => *into = each.clone(),
+            (Projection::Include { attributes }, Projection::Include { attributes: more }) => {
+                for a in more {
+                    if !attributes.contains(a) {
+                        attributes.push(a.clone());
+                    }
+                }
+            }
+        }
     }
 }

@@ -24,6 +24,9 @@ use serde_json::Value;
 use crate::file::FileError;
 use crate::model::Design;
 
+pub use assumed::Assumption;
+
+pub mod assumed;
 pub mod cloudformation;
 pub mod electrodb;
 #[cfg(feature = "js")]
@@ -134,6 +137,9 @@ pub struct Imported {
     /// What the source said that the design cannot hold, or that was guessed, one sentence
     /// each, with where it was.
     pub notes: Vec<String>,
+    /// What the source states that could not be read, with where, and what was assumed in its
+    /// place (see [`assumed`]).
+    pub assumed: Vec<Assumption>,
     /// What the source declared for each access pattern, by the pattern's name in the design.
     pub declared: BTreeMap<String, Declared>,
     /// What the file held, in words, where the format's name does not say it ("an ElectroDB
@@ -149,6 +155,7 @@ impl Imported {
         Imported {
             design,
             notes: Vec::new(),
+            assumed: Vec::new(),
             declared: BTreeMap::new(),
             held: None,
             collections: 0,

@@ -6,9 +6,11 @@
 //! The body is JSON (`Content-Type: application/json`, like every body the API reads):
 //! `{"name": "orders.ts", "text": "<the file>", "from": "electrodb"}`, where `name` (for the
 //! messages) and `from` (a format name, as `keyplan import --from` takes it; detected when
-//! absent) are optional ([`ImportRequest`]). The answer ([`ImportAnswer`]) is `{"format": "electrodb", "summary": "an ElectroDB
-//! service: 4 entities, 3 collections", "counts": {"tables": 1, "entities": 4, "patterns": 9,
-//! "collections": 3}, "design": <the design file>, "notes": ["..."]}`, the summary being what
+//! absent) are optional ([`ImportRequest`]). The answer ([`ImportAnswer`]) is `{"format":
+//! "electrodb", "summary": "an ElectroDB service: 4 entities, 3 collections", "counts":
+//! {"tables": 1, "entities": 4, "patterns": 9, "collections": 3}, "design": <the design file>,
+//! "notes": ["..."], "assumed": [{"line": 7, "what": "...", "assumed": "..."}]}` (what could
+//! not be read, see `keyplan_core::import::assumed`), the summary being what
 //! the app's toast says was read. A file that does not read is a 400 saying what is wrong and where (line
 //! and column, or the path in the file). Under `keyplan serve` each import runs in a child
 //! process of its own, with its own memory limit ([`child`]), so an import that
@@ -76,6 +78,7 @@ pub fn answer(request: &ImportRequest) -> Result<ImportAnswer, ApiError> {
         format: format.as_str().to_string(),
         summary: imported.summary(format),
         notes: imported.notes,
+        assumed: imported.assumed,
     })
 }
 

@@ -214,6 +214,13 @@ pub fn render_text(file: &str, imported: &Imported, analysis: &Analysis) -> Stri
     for note in &imported.notes {
         let _ = writeln!(out, "  {}", paint(DIM, &format!("note: {}", visible(note))));
     }
+    for assumed in &imported.assumed {
+        let _ = writeln!(
+            out,
+            "  {}",
+            paint(DIM, &format!("assumed: {}", visible(&assumed.to_string())))
+        );
+    }
     let rows: Vec<[String; 4]> = analysis
         .verdicts
         .iter()
@@ -382,6 +389,7 @@ mod tests {
         let imported = Imported {
             design,
             notes: Vec::new(),
+            assumed: Vec::new(),
             declared: Default::default(),
             held: None,
             collections: 0,

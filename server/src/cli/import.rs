@@ -7,8 +7,10 @@
 //! from which entities and key templates are inferred (see `crate::live`).
 //!
 //! What the source says that a keyplan design cannot hold (or that was guessed, such as key
-//! templates inferred from items) is printed to stderr as notes. The file is written only when
-//! the import succeeds.
+//! templates inferred from items) is printed to stderr as notes, and each value that could not
+//! be read as `assumed: FILE:LINE: what: assumed what` (issue 36). `--json` prints the same
+//! report on stdout as one JSON document ([`Report`]). The file is written only when the import
+//! succeeds.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -20,6 +22,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use keyplan_core::import::live::{self, Options};
 use keyplan_core::import::{Format, Imported};
 use keyplan_core::sample::MAX_SAMPLE_ITEMS;
+use keyplan_core::text::visible;
 
 use super::engine_choice::EngineChoice;
 use crate::design_io::{Unreadable, read_imported, read_text};
@@ -62,15 +65,53 @@ pub struct Args {
     /// Where to write the design file (`*.keyplan.json`); `-` for stdout.
     #[arg(short = 'o', long = "output", value_name = "OUT.keyplan.json")]
     pub output: PathBuf,
+    /// Print the import's report (format, counts, notes, values assumed) as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The `--json` document: what was read, what was written, and what could not be read.
+#[derive(Debug, serde::Serialize)]
+pub struct Report<'a> {
+    /// The file read; absent for tables read from an engine.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// The format it was read as (`cloudformation`...); absent for tables read from an engine.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<&'static str>,
+    /// What was read, in words: "a CloudFormation template: 2 tables, no entities".
+    pub summary: String,
+    /// The design file written.
+    pub output: String,
+    pub tables: usize,
+    pub entities: usize,
+    pub patterns: usize,
+    pub notes: &'a [String],
+    pub assumed: &'a [keyplan_core::import::Assumption],
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let imported = match &args.file {
-        Some(file) => import_file(file, &args)?,
-        None => import_tables(&args).await?,
+    if args.json && args.output.as_os_str() == "-" {
+        anyhow::bail!(
+            "--json prints the report on stdout, where `-o -` would print the design: write the design to a file"
+        );
+    }
+    let (format, imported) = match &args.file {
+        Some(file) => {
+            let (format, imported) = import_file(file, &args)?;
+            (Some(format), imported)
+        }
+        None => (None, import_tables(&args).await?),
     };
     for note in &imported.notes {
-        eprintln!("note: {note}");
+        eprintln!("note: {}", visible(note));
+    }
+    for assumed in &imported.assumed {
+        let place = match (&assumed.file, &args.file) {
+            (None, Some(file)) => assumed.clone().in_file(&file.display().to_string()),
+            _ => assumed.clone(),
+        };
+        eprintln!("assumed: {}", visible(&place.to_string()));
     }
     let text = keyplan_core::file::to_string(&imported.design);
     if args.output.as_os_str() == "-" {
@@ -87,10 +128,31 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             count(design.patterns.len(), "pattern", "patterns")
         );
     }
+    if args.json {
+        let design = &imported.design;
+        let report = Report {
+            file: args.file.as_ref().map(|f| f.display().to_string()),
+            format: format.map(Format::as_str),
+            summary: match format {
+                Some(format) => imported.summary(format),
+                None => format!(
+                    "tables on an engine: {}",
+                    count(design.tables.len(), "table", "tables")
+                ),
+            },
+            output: args.output.display().to_string(),
+            tables: design.tables.len(),
+            entities: design.entities.len(),
+            patterns: design.patterns.len(),
+            notes: &imported.notes,
+            assumed: &imported.assumed,
+        };
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    }
     Ok(ExitCode::SUCCESS)
 }
 
-fn import_file(file: &std::path::Path, args: &Args) -> anyhow::Result<Imported> {
+fn import_file(file: &std::path::Path, args: &Args) -> anyhow::Result<(Format, Imported)> {
     let (format, mut imported) = read_imported(file, args.from)?;
     if let Some(usage) = &args.usage {
         if format != Format::Mcp {
@@ -105,7 +167,7 @@ fn import_file(file: &std::path::Path, args: &Args) -> anyhow::Result<Imported> 
             .map_err(|e| Unreadable(format!("{}: {e}", usage.display())))?;
     }
     eprintln!("read {} as {}", file.display(), format.described());
-    Ok(imported)
+    Ok((format, imported))
 }
 
 /// `--table`/`--all`: the engine's tables, described and sampled.

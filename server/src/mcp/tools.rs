@@ -254,6 +254,7 @@ pub fn import(args: &ImportArgs) -> Result<Answer, ToolError> {
             "format": format.as_str(),
             "design": design,
             "notes": imported.notes,
+            "assumed": imported.assumed,
         }),
     })
 }

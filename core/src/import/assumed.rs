@@ -1,0 +1,152 @@
+//! What an import could not read, and what it assumed in its place (issue 36).
+//!
+//! Real files are messy: a table name from `!Ref TableName`, an attribute's type from a constant
+//! of another module, a key from `var.hash_key`. An importer never refuses a whole file over
+//! one such value: it keeps everything the file states, assumes the least for what it could
+//! not read (a string attribute, a placeholder name such as `${var.table_name}`) and lists
+//! each in an [`Assumption`], with the file and line, for the command line's report, its
+//! `--json` and the app's import message. Only a file that states no table or entity at all is
+//! refused.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// One value an import could not read, where it was, and what was assumed in its place.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Assumption {
+    /// The file it was in, when an import reads several; `None`: the one file imported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// 1-based line of the value in its file; 0 when it could not be placed.
+    pub line: usize,
+    /// What could not be read, as the file wrote it where that is short: "TableName
+    /// `!Ref TableNameParam`", "attribute `status`'s type `STATUSES`".
+    pub what: String,
+    /// What was assumed in its place: "the parameter's Default `orders`", "a string".
+    pub assumed: String,
+}
+
+impl Assumption {
+    /// An assumption at `line` of the one file imported.
+    pub fn at(line: usize, what: impl Into<String>, assumed: impl Into<String>) -> Assumption {
+        Assumption {
+            file: None,
+            line,
+            what: what.into(),
+            assumed: assumed.into(),
+        }
+    }
+
+    /// The same assumption, said of `file` (an import of several files).
+    pub fn in_file(mut self, file: &str) -> Assumption {
+        self.file = Some(file.to_string());
+        self
+    }
+}
+
+impl fmt::Display for Assumption {
+    /// `FILE:LINE: WHAT: assumed ASSUMED`, the place left out where it is not known.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.file, self.line) {
+            (Some(file), 0) => write!(f, "{file}: ")?,
+            (Some(file), line) => write!(f, "{file}:{line}: ")?,
+            (None, 0) => {}
+            (None, line) => write!(f, "line {line}: ")?,
+        }
+        write!(f, "{}: assumed {}", self.what, self.assumed)
+    }
+}
+
+/// The lines an import message lists: the notes, then each value assumed
+/// (`assumed: line 7: TableName ...`), as the app's import message shows them.
+pub fn told(notes: &[String], assumed: &[Assumption]) -> Vec<String> {
+    let assumed = assumed.iter().map(|a| format!("assumed: {a}"));
+    notes.iter().cloned().chain(assumed).collect()
+}
+
+/// The 1-based line where the member reached by `path` is written in a JSON or YAML text
+/// (`["Resources", "Orders", "Properties", "TableName"]`), for formats whose parser keeps no
+/// places: each name is looked for as a member name (`"Name":` or `Name:`) after the place of the
+/// one before. 0 when a name is not found, so a wrong guess is never given as a place. A YAML
+/// member may be quoted or not; a name that only appears inside a value does not match.
+pub fn line_of(text: &str, path: &[&str]) -> usize {
+    let mut from = 0;
+    for name in path {
+        match find_member(&text[from..], name) {
+            Some(at) => from += at,
+            None => return 0,
+        }
+    }
+    if path.is_empty() {
+        return 0;
+    }
+    text[..from].matches('\n').count() + 1
+}
+
+/// The offset of the first member `name` in `text`: the name, bare or quoted, followed by
+/// optional spaces and a colon.
+fn find_member(text: &str, name: &str) -> Option<usize> {
+    let mut start = 0;
+    while let Some(found) = text[start..].find(name) {
+        let at = start + found;
+        let end = at + name.len();
+        let before = text[..at].chars().next_back();
+        let quoted = matches!(before, Some('"' | '\''));
+        let bare_start = before.is_none_or(|c| c.is_whitespace() || c == '{' || c == ',');
+        let rest = &text[end..];
+        let rest = if quoted {
+            rest.strip_prefix(['"', '\'']).unwrap_or("\u{0}")
+        } else {
+            rest
+        };
+        let is_member = rest.trim_start_matches([' ', '\t']).starts_with(':');
+        let whole_name = quoted || (bare_start && !name.is_empty());
+        if is_member && whole_name {
+            return Some(at);
+        }
+        start = end.max(at + 1);
+        while !text.is_char_boundary(start) {
+            start += 1;
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn members_are_placed_by_their_path_in_json_and_yaml() {
+        let json = "{\n  \"Resources\": {\n    \"Orders\": {\n      \"Properties\": {\n        \"TableName\": {\"Ref\": \"Name\"}\n      }\n    }\n  }\n}";
+        assert_eq!(
+            line_of(json, &["Resources", "Orders", "Properties", "TableName"]),
+            5
+        );
+        let yaml = "Parameters:\n  TableName:\n    Type: String\nResources:\n  Orders:\n    Properties:\n      TableName: !Ref TableName\n";
+        // The parameter of the same name, above, is not the table's member.
+        assert_eq!(line_of(yaml, &["Resources", "Orders", "TableName"]), 7);
+        // A name inside a value is not a member; a name not there is no place.
+        assert_eq!(line_of(yaml, &["Resources", "Ref"]), 0);
+        assert_eq!(line_of(yaml, &["Missing"]), 0);
+    }
+
+    #[test]
+    fn an_assumption_says_where_what_and_what_was_assumed() {
+        let a = Assumption::at(
+            7,
+            "TableName `!Ref TableName`",
+            "the parameter's Default `orders`",
+        );
+        assert_eq!(
+            a.to_string(),
+            "line 7: TableName `!Ref TableName`: assumed the parameter's Default `orders`"
+        );
+        assert_eq!(
+            a.in_file("template.yaml").to_string(),
+            "template.yaml:7: TableName `!Ref TableName`: assumed the parameter's Default `orders`"
+        );
+        assert_eq!(Assumption::at(0, "x", "y").to_string(), "x: assumed y");
+    }
+}
