@@ -201,6 +201,8 @@ const AUTO_COLUMNS: usize = 4;
 /// header above them, and a padding on every side.
 pub const FRAME_HEADER: f64 = 64.0;
 pub const FRAME_PADDING: f64 = 24.0;
+/// The narrowest frame: room for its header's name, keys and index chips.
+pub const FRAME_MIN_WIDTH: f64 = 360.0;
 
 /// Cards to a row in a table's block of `n` cards: four, or more for a large table so that its
 /// block stays about as wide as it is tall on a wide screen (100 cards: 13 to a row, 8 rows),
@@ -368,6 +370,17 @@ pub fn place_card(cards: &[Rect], wanted: Point, width: f64, height: f64) -> Poi
 /// The bounds of every card, or `None` for an empty design.
 pub fn bounds(rects: &[(String, Rect)]) -> Option<Rect> {
     rects.iter().map(|(_, r)| *r).reduce(|a, b| a.union(&b))
+}
+
+/// The cards' bounds with room for the tables' frames around them (their headers, with the
+/// index chips that select a table or an index, above): what Fit shows (issue 36).
+pub fn framed(cards: Rect) -> Rect {
+    let b = cards.inflate(FRAME_PADDING);
+    Rect {
+        y: b.y - FRAME_HEADER,
+        height: b.height + FRAME_HEADER,
+        ..b
+    }
 }
 
 /// Pan and zoom: a canvas point `p` is drawn at screen point `p * zoom + (x, y)`.
@@ -642,18 +655,9 @@ mod tests {
                 let cards = rects
                     .iter()
                     .filter(|(n, _)| design.entity(n).is_some_and(|e| e.table == t.name));
-                let b = cards
-                    .map(|(_, r)| *r)
-                    .reduce(|a, b| a.union(&b))?
-                    .inflate(FRAME_PADDING);
-                Some((
-                    t.name.clone(),
-                    Rect {
-                        y: b.y - FRAME_HEADER,
-                        height: b.height + FRAME_HEADER,
-                        ..b
-                    },
-                ))
+                let b = framed(cards.map(|(_, r)| *r).reduce(|a, b| a.union(&b))?);
+                let width = b.width.max(FRAME_MIN_WIDTH);
+                Some((t.name.clone(), Rect { width, ..b }))
             })
             .collect()
     }

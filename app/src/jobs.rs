@@ -79,7 +79,7 @@ jobs! {
     Data,
     Cost,
     Migrate,
-    FilterReads,
+    Measure,
     Program,
 }
 
@@ -181,18 +181,19 @@ impl Job for Migrate {
     }
 }
 
-/// What each covered read with a filter reads and returns on the sample (KP024's input,
-/// judged with the rest of the analysis on the main thread).
+/// What the findings read from the sample: each covered read with a filter (KP024's input),
+/// the partition loads (KP014's) and item sizes (KP029's), judged with the rest of the analysis
+/// on the main thread.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct FilterReads {
+pub struct Measure {
     pub design: Design,
 }
 
-impl Job for FilterReads {
-    type Answer = Vec<keyplan_core::findings::FilterRead>;
+impl Job for Measure {
+    type Answer = keyplan_core::findings::Measured;
 
     fn run(self, _: &mut Worker) -> Self::Answer {
-        keyplan_core::findings::filter_reads(
+        keyplan_core::findings::measure(
             &self.design,
             &keyplan_core::analysis::verdicts(&self.design),
         )
@@ -560,10 +561,10 @@ mod tests {
             "status",
             keyplan_core::model::FilterOp::Eq,
         )];
-        let reads = Worker::default().answer(FilterReads {
+        let reads = Worker::default().answer(Measure {
             design: design.clone(),
         });
-        assert_eq!(reads.len(), 1, "{reads:?}");
+        assert_eq!(reads.filter_reads.len(), 1, "{reads:?}");
         assert_eq!(
             keyplan_core::analysis::analyze_measured(&design, Some(&reads)),
             keyplan_core::analyze(&design)

@@ -126,12 +126,6 @@ impl PreparedIndex<'_> {
                 })
     }
 
-    /// Member `member`'s partition group: members of one group have partition templates of
-    /// the same text.
-    pub fn partition_group(&self, member: usize) -> usize {
-        self.partition_group[member]
-    }
-
     /// The members (positions in `members`) whose partition key can render equal to member
     /// `member`'s, itself included, in design order: the items a Query on its partition can
     /// meet.

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use super::key::KeyValue;
 use super::plan::PlanError;
 use super::store::{ItemStore, StoredItem};
-use crate::analysis::Verdict;
+use crate::answer::Verdict;
 use crate::item::AttributeValue;
 use crate::model::{AccessPattern, Design, Entity, FilterOp, KeyType, SortOp};
 

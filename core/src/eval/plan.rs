@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::filter::FilterTest;
 use super::key::{encode_binary, typed_key_of};
 use super::query::{KeyQuery, QueryError, SortTest};
-use crate::analysis::{Operation, QuerySpec, Verdict};
+use crate::answer::{Operation, QuerySpec, Verdict};
 use crate::item::AttributeValue;
 use crate::model::{AccessPattern, AttrType, Design, FilterOp, KeyType, Table};
 use crate::number::Decimal;

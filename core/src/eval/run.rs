@@ -10,7 +10,7 @@ use super::inputs::{EntityLookup, pick_inputs_by};
 use super::plan::{PlanError, ReadPlan, plan};
 use super::query::{KeyQuery, Merged};
 use super::store::ItemStore;
-use crate::analysis::{Operation, Verdict};
+use crate::answer::{Operation, Verdict};
 use crate::model::{AccessPattern, ByName, Design};
 
 /// The outcome of running one read pattern over the sample.

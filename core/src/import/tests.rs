@@ -182,14 +182,14 @@ fn detect_tells_the_formats_apart_by_shape() {
         onetable
         error: not a format keyplan reads. keyplan reads a OneTable schema (JSON or JavaScript/TypeScript), a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.json, a CloudFormation template (JSON or YAML), a Terraform configuration (HCL) or an ElectroDB module (JavaScript/TypeScript)
           not a keyplan design, a NoSQL Workbench model or an awslabs/mcp schema.json: not JSON (line 1, column 1: expected value)
-          not a CloudFormation template: no AWS::DynamoDB::Table or AWS::DynamoDB::GlobalTable among its 1 resource(s)
+          not a CloudFormation template: no AWS::DynamoDB::Table, AWS::DynamoDB::GlobalTable or AWS::Serverless::SimpleTable among its 1 resource(s)
           not a Terraform configuration: not HCL (line 1, column 10: invalid structure; expected `{`, `=`, `"` or identifier)
         cloudformation
         terraform
         error: not a format keyplan reads. keyplan reads a OneTable schema (JSON or JavaScript/TypeScript), a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.json, a CloudFormation template (JSON or YAML), a Terraform configuration (HCL) or an ElectroDB module (JavaScript/TypeScript)
           not a keyplan design, a NoSQL Workbench model or an awslabs/mcp schema.json: not JSON (line 1, column 1: expected value)
           not a CloudFormation template: no `Resources`
-          not a Terraform configuration: no `resource "aws_dynamodb_table"` block
+          not a Terraform configuration: no `resource "aws_dynamodb_table"` block or `module` of terraform-aws-modules/dynamodb-table/aws
         error: not a format keyplan reads. keyplan reads a OneTable schema (JSON or JavaScript/TypeScript), a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.json, a CloudFormation template (JSON or YAML), a Terraform configuration (HCL) or an ElectroDB module (JavaScript/TypeScript)
           not a keyplan design, a NoSQL Workbench model or an awslabs/mcp schema.json: not JSON (line 1, column 1: expected value)
           not a CloudFormation template: not JSON or YAML (line 2, column 1: did not find expected ',' or ']' at line 2 column 1, while parsing a flow sequence at line 1 column 6)
@@ -741,12 +741,15 @@ fn tables_summary(design: &Design) -> String {
     out
 }
 
-fn check_tables(format: Format, input: &str, expect: Expect) {
+pub(super) fn check_tables(format: Format, input: &str, expect: Expect) {
     let actual = match import(format, input) {
         Ok(imported) => {
             let mut out = tables_summary(&imported.design);
             for note in &imported.notes {
                 out += &format!("note: {note}\n");
+            }
+            for assumed in &imported.assumed {
+                out += &format!("assumed: {assumed}\n");
             }
             out
         }
@@ -809,15 +812,15 @@ Outputs:
               lsi ByPlaced placed:N KeysOnly
               ttl expires
             note: a CloudFormation template holds tables and indexes but no entities or access patterns: the design opens with its table; add entities and patterns to check it
-            note: table orders: its TableName is computed ({"Fn::Sub":"orders-${Env}"}); read as `orders`
             note: table orders: its stream (NEW_AND_OLD_IMAGES) is not kept; keyplan designs hold no stream settings
             note: table orders: Tags not kept
+            assumed: line 8: `!Sub orders-${Env}` (`${Env}` left out): assumed `orders`, its literal part
         "#]],
     );
 }
 
 #[test]
-fn cloudformation_global_table_and_errors_that_name_the_path() {
+fn cloudformation_global_table_and_what_is_assumed_in_place_of_a_refusal() {
     let global = r#"{"Resources":{"G":{"Type":"AWS::DynamoDB::GlobalTable","Properties":{
       "TableName":"events","BillingMode":"PAY_PER_REQUEST",
       "AttributeDefinitions":[{"AttributeName":"id","AttributeType":"B"}],
@@ -831,6 +834,7 @@ fn cloudformation_global_table_and_errors_that_name_the_path() {
             design "events"
             table events PK id:B OnDemand
             note: a CloudFormation template holds tables and indexes but no entities or access patterns: the design opens with its table; add entities and patterns to check it
+            note: table events: its replicas (eu-west-1) are not kept; a design holds one table in one Region
             note: table events: its stream (KEYS_ONLY) is not kept; keyplan designs hold no stream settings
         "#]],
     );
@@ -841,7 +845,10 @@ fn cloudformation_global_table_and_errors_that_name_the_path() {
         Format::CloudFormation,
         undefined,
         expect![[r#"
-            error: Resources.T.Properties.KeySchema[0].AttributeName: `nope` is not in AttributeDefinitions
+            design "T"
+            table T PK nope:S OnDemand
+            note: a CloudFormation template holds tables and indexes but no entities or access patterns: the design opens with its table; add entities and patterns to check it
+            assumed: line 3: `nope` is not in AttributeDefinitions: assumed a string (S)
         "#]],
     );
     check_tables(
@@ -854,7 +861,7 @@ fn cloudformation_global_table_and_errors_that_name_the_path() {
 }
 
 #[test]
-fn terraform_reads_tables_indexes_multi_attribute_keys_billing_ttl_and_streams() {
+fn terraform_reads_tables_indexes_multi_attribute_keys_billing_ttl_streams_and_assumes_the_rest() {
     let config = r#"
 variable "environment" { default = "dev" }
 
@@ -929,16 +936,22 @@ resource "aws_s3_bucket" "b" {}
               lsi ByRegionLocal region:S All
               ttl expires
             note: a Terraform configuration holds tables and indexes but no entities or access patterns: the design opens with its table; add entities and patterns to check it
-            note: table orders: write_capacity is `${var.write}`, not a number; 1 assumed
             note: table orders: its stream (NEW_IMAGE) is not kept; keyplan designs hold no stream settings
             note: table orders: tags not kept
+            assumed: line 5: `"orders-${var.environment}"` (`${var.environment}` left out): assumed `orders`, its literal part
+            assumed: line 8: write_capacity `var.write`: assumed 1
         "#]],
     );
     check_tables(
         Format::Terraform,
         "resource \"aws_dynamodb_table\" \"t\" {\n  hash_key = \"id\"\n}\n",
         expect![[r#"
-            error: resource.aws_dynamodb_table.t.hash_key: `id` has no `attribute` block
+            design "t"
+            table t PK id:S Provisioned { read: 1, write: 1 }
+            note: a Terraform configuration holds tables and indexes but no entities or access patterns: the design opens with its table; add entities and patterns to check it
+            assumed: line 2: `id` has no `attribute` of its type: assumed a string (S)
+            assumed: line 1: table t: PROVISIONED without read_capacity: assumed 1
+            assumed: line 1: table t: PROVISIONED without write_capacity: assumed 1
         "#]],
     );
     check_tables(
