@@ -1,6 +1,7 @@
 //! The keyplan server's API, seen from the app: one way to send a request (the probe of
 //! whether the app is served by `keyplan serve` at all is the Run panel's engine list,
-//! `run::state::Engines::probe`). It knows none of the views that use it.
+//! `run::state::Engines::probe`). It knows none of the views that use it. The bodies sent and
+//! read are [`keyplan_core::api`]'s types, the server's too.
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -113,11 +114,7 @@ pub async fn post_lines(
 /// The error message of an API answer: its `{"error": ...}` (every route answers errors so),
 /// else its status.
 pub fn error_message(status: u16, body: &str) -> String {
-    #[derive(serde::Deserialize)]
-    struct ErrorAnswer {
-        error: String,
-    }
-    match serde_json::from_str::<ErrorAnswer>(body) {
+    match serde_json::from_str::<keyplan_core::api::ErrorBody>(body) {
         Ok(answer) => answer.error,
         Err(_) => format!("the keyplan server answered {status}"),
     }

@@ -8,8 +8,8 @@
 //! bytes.
 
 use keyplan_core::Design;
+use keyplan_core::api::import::{ImportAnswer, ImportRequest};
 use keyplan_core::import::Format;
-use serde::Deserialize;
 
 use crate::jobs::Imported;
 
@@ -104,30 +104,32 @@ pub fn needs_server(file_name: &str) -> String {
 
 /// The body of `POST /api/import` for the file `file_name` holding `text`.
 pub fn request_body(file_name: &str, text: &str) -> String {
-    serde_json::json!({ "name": file_name, "text": text }).to_string()
+    let request = ImportRequest {
+        name: Some(file_name.to_string()),
+        text: text.to_string(),
+        files: Vec::new(),
+        from: None,
+    };
+    // A name and a text: nothing in them can fail to be written.
+    keyplan_core::api::request_text(&request).unwrap_or_default()
 }
 
 /// The body of `POST /api/import` for several modules of one application, `(name, text)`
 /// each, read together (issue 36).
 pub fn request_body_files(files: &[(String, String)]) -> String {
-    let files: Vec<serde_json::Value> = files
-        .iter()
-        .map(|(name, text)| serde_json::json!({ "name": name, "text": text }))
-        .collect();
-    serde_json::json!({ "files": files }).to_string()
-}
-
-/// The answer of `POST /api/import`.
-#[derive(Deserialize)]
-struct Answer {
-    format: String,
-    summary: String,
-    design: serde_json::Value,
-    #[serde(default)]
-    notes: Vec<String>,
-    /// What could not be read and what was assumed (issue 36), listed after the notes.
-    #[serde(default)]
-    assumed: Vec<keyplan_core::import::Assumption>,
+    let request = ImportRequest {
+        name: None,
+        text: String::new(),
+        files: files
+            .iter()
+            .map(|(name, text)| keyplan_core::api::import::NamedFile {
+                name: name.clone(),
+                text: text.clone(),
+            })
+            .collect(),
+        from: None,
+    };
+    keyplan_core::api::request_text(&request).unwrap_or_default()
 }
 
 /// Reads the server's answer to `POST /api/import`: the design, or the reason the file did not
@@ -136,7 +138,7 @@ pub fn from_server(status: u16, body: &str) -> Result<Opened, String> {
     if !(200..300).contains(&status) {
         return Err(crate::api::error_message(status, body));
     }
-    let answer: Answer = serde_json::from_str(body)
+    let answer: ImportAnswer = serde_json::from_str(body)
         .map_err(|e| format!("the keyplan server's answer did not read: {e}"))?;
     let format = answer
         .format

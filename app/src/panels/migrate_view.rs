@@ -9,6 +9,8 @@
 use std::collections::BTreeMap;
 
 use keyplan_core::Design;
+use keyplan_core::api::Line;
+use keyplan_core::api::migrate::{VerifyEvent, VerifyLine, VerifyRequest};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -71,24 +73,15 @@ enum Verification {
 /// One line of `POST /api/migrate/verify`'s stream: a pattern checked ([`Verification::Running`],
 /// counted by the caller), the answer or the error.
 fn verification_line(line: &str) -> Option<Verification> {
-    let value: serde_json::Value = serde_json::from_str(line).ok()?;
-    if value.get("pattern").is_some() {
-        return Some(Verification::Running { checked: 1 });
+    match serde_json::from_str::<VerifyLine>(line).ok()? {
+        Line::Progress(VerifyEvent::Pattern(_)) => Some(Verification::Running { checked: 1 }),
+        Line::Progress(VerifyEvent::Cleanup(_)) => None,
+        Line::Answer { answer } => Some(Verification::Done {
+            ok: answer.ok,
+            text: answer.text.trim().to_string(),
+        }),
+        Line::Failed { error, .. } => Some(Verification::Failed(error)),
     }
-    if let Some(answer) = value.get("answer") {
-        return Some(Verification::Done {
-            ok: answer["ok"].as_bool().unwrap_or(false),
-            text: answer["text"]
-                .as_str()
-                .unwrap_or_default()
-                .trim()
-                .to_string(),
-        });
-    }
-    value
-        .get("error")
-        .and_then(|e| e.as_str())
-        .map(|e| Verification::Failed(e.to_string()))
 }
 
 /// A design as the JSON value of its file.
@@ -221,13 +214,14 @@ pub fn MigrateView() -> impl IntoView {
         };
         let name = engine.get_untracked();
         let body = store.with_untracked(|new| {
-            serde_json::json!({
-                "engine": (!name.is_empty()).then_some(name.clone()),
-                "old": design_value(&old),
-                "new": design_value(new),
-                "items": volumes.get_untracked(),
-            })
-            .to_string()
+            let request = VerifyRequest {
+                engine: (!name.is_empty()).then_some(name.clone()),
+                old: design_value(&old),
+                new: design_value(new),
+                items: volumes.get_untracked(),
+            };
+            // Designs' JSON and numbers: nothing in them can fail to be written.
+            keyplan_core::api::request_text(&request).unwrap_or_default()
         });
         verification.set(Verification::Running { checked: 0 });
         spawn_local(async move {

@@ -6,14 +6,15 @@
 //! The body is JSON (`Content-Type: application/json`, like every body the API reads):
 //! `{"name": "orders.ts", "text": "<the file>", "from": "electrodb"}`, where `name` (for the
 //! messages) and `from` (a format name, as `keyplan import --from` takes it; detected when
-//! absent) are optional. Several files of one application (OneTable or ElectroDB modules that
-//! import from each other, issue 36) are sent together as `{"files": [{"name":
-//! "models/task.ts", "text": "..."}, ...]}` instead of `name` and `text`: the names are their
-//! paths, which resolve the modules' imports, and each assumption says its file. The answer is `{"format": "electrodb", "summary": "an ElectroDB
-//! service: 4 entities, 3 collections", "counts": {"tables": 1, "entities": 4, "patterns": 9,
-//! "collections": 3}, "design": <the design file>, "notes": ["..."], "assumed": [{"line": 7, "what": "...",
-//! "assumed": "..."}]}` (what could not be read, see `keyplan_core::import::assumed`), the
-//! summary being what
+//! absent) are optional ([`ImportRequest`]). Several files of one application (OneTable or
+//! ElectroDB modules that import from each other, issue 36) are sent together as `{"files":
+//! [{"name": "models/task.ts", "text": "..."}, ...]}` instead of `name` and `text`: the names
+//! are their paths, which resolve the modules' imports, and each assumption says its file. The
+//! answer ([`ImportAnswer`]) is `{"format": "electrodb", "summary": "an ElectroDB service: 4
+//! entities, 3 collections", "counts": {"tables": 1, "entities": 4, "patterns": 9,
+//! "collections": 3}, "design": <the design file>, "notes": ["..."], "assumed": [{"line": 7,
+//! "what": "...", "assumed": "..."}]}` (what could not be read, see
+//! `keyplan_core::import::assumed`), the summary being what
 //! the app's toast says was read. A file that does not read is a 400 saying what is wrong and where (line
 //! and column, or the path in the file). Under `keyplan serve` each import runs in a child
 //! process of its own, with its own memory limit ([`child`]), so an import that
@@ -26,8 +27,9 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
+pub use keyplan_core::api::import::ImportRequest;
+use keyplan_core::api::import::{ImportAnswer, ImportCounts};
 use keyplan_core::import::{self, Format};
-use serde::{Deserialize, Serialize};
 
 pub mod child;
 
@@ -38,42 +40,6 @@ use child::Imports;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/import", post(import_file))
-}
-
-/// The request body; also what the server hands an import's child process on its stdin.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ImportRequest {
-    /// The file's name, only for messages.
-    #[serde(default)]
-    pub name: Option<String>,
-    /// The file's text (one file; see `files` for several).
-    #[serde(default)]
-    pub text: String,
-    /// Several files read together, instead of `name` and `text`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub files: Vec<NamedFile>,
-    /// The format, as `keyplan import --from` names it; detected when absent.
-    #[serde(default)]
-    pub from: Option<String>,
-}
-
-/// One of several files sent together: its path and its text.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NamedFile {
-    pub name: String,
-    pub text: String,
-}
-
-impl ImportRequest {
-    /// The file as the messages name it ("3 files" for several).
-    pub fn file_name(&self) -> String {
-        match self.files.len() {
-            0 => self.name.as_deref().unwrap_or("the file").to_string(),
-            n => format!("{n} files"),
-        }
-    }
 }
 
 /// The format named `name`, as `keyplan import --from` takes it: every format core reads.
@@ -89,9 +55,9 @@ fn format_named(name: &str) -> Result<Format, ApiError> {
         })
 }
 
-/// The import itself, the answer's JSON or the 400 saying what is wrong: what the handler
-/// answers, run in the server's process or in an import's child ([`child`]).
-pub fn answer(request: &ImportRequest) -> Result<serde_json::Value, ApiError> {
+/// The import itself, the answer or the 400 saying what is wrong: what the handler answers,
+/// run in the server's process or in an import's child ([`child`]).
+pub fn answer(request: &ImportRequest) -> Result<ImportAnswer, ApiError> {
     let from = request.from.as_deref().map(format_named).transpose()?;
     let name = request.file_name();
     let (format, imported) = if request.files.is_empty() {
@@ -130,19 +96,19 @@ pub fn answer(request: &ImportRequest) -> Result<serde_json::Value, ApiError> {
         serde_json::from_str(&keyplan_core::file::to_string(&imported.design))
             .map_err(|e| ApiError::Internal(e.into()))?;
     let read = &imported.design;
-    Ok(serde_json::json!({
-        "format": format.as_str(),
-        "summary": imported.summary(format),
-        "counts": {
-            "tables": read.tables.len(),
-            "entities": read.entities.len(),
-            "patterns": read.patterns.len(),
-            "collections": imported.collections,
+    Ok(ImportAnswer {
+        counts: ImportCounts {
+            collections: imported.collections,
+            entities: read.entities.len(),
+            patterns: read.patterns.len(),
+            tables: read.tables.len(),
         },
-        "design": design,
-        "notes": imported.notes,
-        "assumed": imported.assumed,
-    }))
+        design,
+        format: format.as_str().to_string(),
+        summary: imported.summary(format),
+        notes: imported.notes,
+        assumed: imported.assumed,
+    })
 }
 
 async fn import_file(

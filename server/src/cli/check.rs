@@ -23,7 +23,8 @@ use anyhow::Context as _;
 use keyplan_core::import::{Format, Imported};
 use keyplan_core::text::visible;
 use keyplan_core::{Analysis, Operation, Severity, analyze};
-use serde::Serialize;
+
+use crate::reports::{Report, design_report, tally};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -32,7 +33,7 @@ pub struct Args {
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     #[command(flatten)]
-    pub from: super::design_io::From,
+    pub from: crate::design_io::From,
     /// Print one JSON document instead of tables.
     #[arg(long)]
     pub json: bool,
@@ -42,77 +43,6 @@ pub struct Args {
     /// then check it.
     #[arg(long)]
     pub fix: bool,
-}
-
-/// The `--json` document.
-#[derive(Debug, Serialize)]
-pub struct Report {
-    pub designs: Vec<DesignReport>,
-}
-
-#[derive(Debug, Serialize)]
-pub struct DesignReport {
-    pub file: String,
-    pub name: String,
-    pub patterns: Vec<PatternReport>,
-    pub findings: Vec<FindingReport>,
-}
-
-#[derive(Debug, Serialize)]
-pub struct PatternReport {
-    pub name: String,
-    pub operation: &'static str,
-    /// `None` for the table itself (and for Scan and writes).
-    pub index: Option<String>,
-    pub key_condition: Option<String>,
-    /// The FilterExpression applied after the read (issue 16).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub filter: Option<String>,
-    pub covered: bool,
-    pub reasons: Vec<String>,
-}
-
-#[derive(Debug, Serialize)]
-pub struct FindingReport {
-    pub code: &'static str,
-    pub severity: Severity,
-    pub message: String,
-    pub path: String,
-    /// The quick fix, in words (`Add attribute `tier` to Customer`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub fix: Option<String>,
-}
-
-/// The JSON report of one analysed design.
-pub fn design_report(file: &str, name: &str, analysis: &Analysis) -> DesignReport {
-    DesignReport {
-        file: file.to_string(),
-        name: name.to_string(),
-        patterns: analysis
-            .verdicts
-            .iter()
-            .map(|v| PatternReport {
-                name: v.pattern.clone(),
-                operation: v.operation.as_str(),
-                index: v.index.clone(),
-                key_condition: v.key_condition.as_ref().map(|k| k.expression.clone()),
-                filter: v.filter.as_ref().map(|f| f.expression.clone()),
-                covered: v.covered,
-                reasons: v.reasons.clone(),
-            })
-            .collect(),
-        findings: analysis
-            .findings
-            .iter()
-            .map(|f| FindingReport {
-                code: f.code,
-                severity: f.severity,
-                message: f.message.clone(),
-                path: f.place.to_string(),
-                fix: f.fix.as_ref().map(|fix| fix.label()),
-            })
-            .collect(),
-    }
 }
 
 /// Applies, one at a time, the GSI suggested for each read that needs a Scan (core's
@@ -195,7 +125,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let mut text = String::new();
     for path in &args.files {
-        let mut imported = match super::design_io::read_imported(path, args.from) {
+        let mut imported = match crate::design_io::read_imported(path, args.from) {
             Ok((format, _)) if args.fix && format != Format::Keyplan => {
                 eprintln!(
                     "error: {}: --fix writes keyplan design files, and this is {}; `keyplan import` it first",
@@ -242,7 +172,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     out.flush()?;
     Ok(if unreadable {
-        ExitCode::from(super::design_io::UNREADABLE)
+        ExitCode::from(crate::design_io::UNREADABLE)
     } else if all_pass {
         ExitCode::SUCCESS
     } else {
@@ -429,19 +359,6 @@ pub fn render_text(file: &str, imported: &Imported, analysis: &Analysis) -> Stri
     };
     let _ = writeln!(out, "  {}: {verdict}\n", tally(analysis));
     out
-}
-
-/// The reads covered and the findings of each severity, in words: `7 of 8 reads covered, 0
-/// errors, 2 warnings, 2 info`.
-pub fn tally(analysis: &Analysis) -> String {
-    let (covered, reads) = analysis.coverage();
-    let count = |s: Severity| analysis.findings.iter().filter(|f| f.severity == s).count();
-    format!(
-        "{covered} of {reads} reads covered, {} errors, {} warnings, {} info",
-        count(Severity::Error),
-        count(Severity::Warning),
-        count(Severity::Info),
-    )
 }
 
 #[cfg(test)]

@@ -26,10 +26,11 @@ use keyplan_core::import::{Format, Imported};
 use keyplan_core::sample::MAX_SAMPLE_ITEMS;
 use keyplan_core::text::visible;
 
-use super::design_io::{Unreadable, read_imported, read_text};
 use super::engine_choice::EngineChoice;
+use crate::design_io::{Unreadable, read_imported, read_text};
 use crate::engine::{EMBEDDED, Engines};
-use crate::live::{DEFAULT_SAMPLE, MAX_SAMPLE, ScanStats, list_tables, read_tables};
+use crate::live::{DEFAULT_SAMPLE, MAX_SAMPLE, list_tables, read_tables};
+use crate::runner::scan::ScanStats;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -40,7 +41,7 @@ pub struct Args {
     #[arg(value_name = "FILE", required_unless_present_any = ["table", "all"])]
     pub files: Vec<PathBuf>,
     #[command(flatten)]
-    pub from: super::design_io::From,
+    pub from: crate::design_io::From,
     /// With an awslabs/mcp schema: its usage-data file, whose items become the design's samples.
     #[arg(long, value_name = "USAGE.json")]
     pub usage: Option<PathBuf>,

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use keyplan_core::import::js::{MAX_FILES, check_total};
 use keyplan_core::import::{Format, Imported, import_files};
 
-use super::design_io::{Unreadable, read_text, why_unreadable};
+use crate::design_io::{Unreadable, read_text, why_unreadable};
 
 /// The extensions of the files a folder gives.
 const MODULE_EXTENSIONS: &[&str] = &["ts", "mts", "cts", "js", "mjs", "cjs"];

@@ -9,7 +9,6 @@ use clap::{Parser, Subcommand};
 
 pub mod check;
 pub mod cost;
-pub mod design_io;
 pub mod diff;
 pub mod engine_choice;
 pub mod export;
