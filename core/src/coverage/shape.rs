@@ -5,7 +5,7 @@
 //! as DynamoDB orders UTF-8 bytes. Nothing here allocates per character: the walks are over
 //! the parsed parts.
 
-use crate::template::{KeyTemplate, Part, Var};
+use crate::template::{KeyTemplate, Part, Var, is_separator};
 
 /// One step of a walk over a template: a character of literal text, or a variable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,7 +104,7 @@ fn separators(parts: &[Part]) -> impl Iterator<Item = char> + '_ {
             Part::Var(_) => "",
         }
         .chars()
-        .filter(|c| !c.is_alphanumeric() && *c != '_' && *c != '-')
+        .filter(|&c| is_separator(c))
     })
 }
 
