@@ -60,6 +60,7 @@ pub enum Overlap {
 }
 
 /// A template compiled for [`Matcher::overlap`]: build it once, compare it with many.
+#[derive(Debug)]
 pub struct Matcher {
     dfa: Result<dense::DFA<Vec<u32>>, String>,
 }
@@ -173,6 +174,12 @@ fn byte_order() -> impl Iterator<Item = u8> {
     readable.chain((0..=255u8).filter(|b| !b.is_ascii_alphanumeric()))
 }
 
+/// A state of the walk: a state of each automaton.
+type PairState = (StateID, StateID);
+
+/// Each pair reached, with the pair and byte it was reached from (to spell the witness).
+type Reached = HashMap<PairState, Option<(PairState, u8)>>;
+
 fn intersect(a: &dense::DFA<Vec<u32>>, b: &dense::DFA<Vec<u32>>) -> Overlap {
     let input = Input::new("").anchored(Anchored::Yes);
     let (Ok(start_a), Ok(start_b)) = (a.start_state_forward(&input), b.start_state_forward(&input))
@@ -180,8 +187,7 @@ fn intersect(a: &dense::DFA<Vec<u32>>, b: &dense::DFA<Vec<u32>>) -> Overlap {
         return Overlap::Undecided("an automaton has no anchored start".to_string());
     };
     let order: Vec<u8> = byte_order().collect();
-    // Each pair reached, with the pair and byte it was reached from (to spell the witness).
-    let mut seen: HashMap<(StateID, StateID), Option<((StateID, StateID), u8)>> = HashMap::new();
+    let mut seen = Reached::new();
     let mut queue = VecDeque::new();
     seen.insert((start_a, start_b), None);
     queue.push_back((start_a, start_b));
@@ -207,10 +213,7 @@ fn intersect(a: &dense::DFA<Vec<u32>>, b: &dense::DFA<Vec<u32>>) -> Overlap {
 }
 
 /// The bytes that lead from the start to `end`, as text.
-fn witness(
-    seen: &HashMap<(StateID, StateID), Option<((StateID, StateID), u8)>>,
-    mut end: (StateID, StateID),
-) -> String {
+fn witness(seen: &Reached, mut end: PairState) -> String {
     let mut bytes = Vec::new();
     while let Some(Some((from, byte))) = seen.get(&end) {
         bytes.push(*byte);
