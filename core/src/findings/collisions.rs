@@ -7,13 +7,14 @@
 //! connected pairs), and each group is one finding: a table of generic `{PK}` / `{SK}` keys
 //! shared by twenty entities says so once, not 190 times. Nothing here changes the design.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Bound;
 
 use super::Findings;
 use crate::answer::{Place, Severity};
 use crate::coverage::{Member, Prepared};
 use crate::model::{AttrType, Entity};
-use crate::template::overlap::{Matcher, Overlap, VarKind, pattern};
+use crate::template::overlap::{Matcher, Overlap, VarKind};
 use crate::template::{KeyTemplate, Var};
 
 /// What the variables of `entity`'s templates can hold: an attribute's known values, a
@@ -36,13 +37,13 @@ struct Compiled {
 
 impl Compiled {
     fn id(&mut self, template: &KeyTemplate, entity: &Entity) -> usize {
-        let text = pattern(template.parts(), var_kind(entity));
-        if let Some(&id) = self.by_pattern.get(&text) {
+        let matcher = Matcher::new(template.parts(), var_kind(entity));
+        if let Some(&id) = self.by_pattern.get(matcher.pattern()) {
             return id;
         }
-        self.matchers
-            .push(Matcher::new(template.parts(), var_kind(entity)));
-        self.by_pattern.insert(text, self.matchers.len() - 1);
+        self.by_pattern
+            .insert(matcher.pattern().to_string(), self.matchers.len());
+        self.matchers.push(matcher);
         self.matchers.len() - 1
     }
 
@@ -91,39 +92,58 @@ pub(super) fn collisions(prepared: &Prepared<'_>, t: usize, out: &mut Findings) 
         });
         groups[g].1.push(i);
     }
-    let leading = |i: usize| {
-        members[i]
+    let leading = |g: usize| {
+        members[groups[g].1[0]]
             .partition
             .first()
             .map_or("", |t| crate::coverage::shape::leading(t.parts()))
     };
+    // Exact and cheap, to skip most pairs of groups: a key begins with its leading literal, so
+    // two keys can only be equal when one's beginning starts the other's. Groups by beginning.
+    let mut by_leading: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for g in 0..groups.len() {
+        by_leading.entry(leading(g)).or_default().push(g);
+    }
     let mut pairs: Vec<Pair> = Vec::new();
     for g in 0..groups.len() {
-        for h in g..groups.len() {
-            let (a, b) = (groups[g].1[0], groups[h].1[0]);
-            // A cheap, exact test first: a key begins with its template's leading literal.
-            let (la, lb) = (leading(a), leading(b));
-            if !(la.starts_with(lb) || lb.starts_with(la)) {
-                continue;
-            }
-            let Some(partitions) = all_overlap(&mut compiled, groups[g].0, groups[h].0) else {
-                continue;
-            };
-            for &i in &groups[g].1 {
+        let mine = leading(g);
+        let shorter = mine
+            .char_indices()
+            .map(|(at, _)| &mine[..at])
+            .chain([mine])
+            .filter_map(|prefix| by_leading.get(prefix));
+        let longer = by_leading
+            .range::<str, _>((Bound::Excluded(mine), Bound::Unbounded))
+            .take_while(|(other, _)| other.starts_with(mine))
+            .map(|(_, groups)| groups);
+        let mut peers: Vec<usize> = shorter.chain(longer).flatten().copied().collect();
+        peers.retain(|&h| h >= g);
+        peers.sort_unstable();
+        for h in peers {
+            // Worked out when a pair of members' sort keys can be equal (most cannot).
+            let mut partitions: Option<Option<Vec<Overlap>>> = None;
+            'members: for &i in &groups[g].1 {
                 for &j in &groups[h].1 {
                     if g == h && j <= i {
                         continue;
                     }
                     let (first, second) = (i.min(j), i.max(j));
                     let (x, y) = (&ids[first].1, &ids[second].1);
-                    if let Some(sorts) = all_overlap(&mut compiled, x, y) {
-                        let keys = partitions.iter().cloned().chain(sorts).collect();
-                        pairs.push(Pair {
-                            first,
-                            second,
-                            keys,
-                        });
-                    }
+                    let Some(sorts) = all_overlap(&mut compiled, x, y) else {
+                        continue;
+                    };
+                    let partitions = partitions.get_or_insert_with(|| {
+                        all_overlap(&mut compiled, groups[g].0, groups[h].0)
+                    });
+                    let Some(partitions) = partitions else {
+                        break 'members;
+                    };
+                    let keys = partitions.iter().cloned().chain(sorts).collect();
+                    pairs.push(Pair {
+                        first,
+                        second,
+                        keys,
+                    });
                 }
             }
         }

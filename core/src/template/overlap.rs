@@ -22,6 +22,7 @@
 //! which a finding must read as "may render equal". Nothing here knows designs or findings.
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::OnceLock;
 
 use regex_automata::dfa::{Automaton, StartKind, dense};
 use regex_automata::util::primitives::StateID;
@@ -59,25 +60,53 @@ pub enum Overlap {
     Undecided(String),
 }
 
-/// A template compiled for [`Matcher::overlap`]: build it once, compare it with many.
+/// A template compiled for [`Matcher::overlap`]: make it once, compare it with many. Its DFA
+/// is built on the first comparison its literal ends do not settle.
 #[derive(Debug)]
 pub struct Matcher {
-    dfa: Result<dense::DFA<Vec<u32>>, String>,
+    pattern: String,
+    /// The literal text every key begins with, and the literal text every key ends with.
+    ends: (String, String),
+    dfa: OnceLock<Result<dense::DFA<Vec<u32>>, String>>,
 }
 
 impl Matcher {
     /// Compiles `parts`, each variable typed by `kind`.
     pub fn new<'a>(parts: &[Part], kind: impl Fn(&Var) -> VarKind<'a>) -> Matcher {
-        let dfa = build(&pattern(parts, kind));
-        Matcher { dfa }
+        let literal = |part: Option<&Part>| match part {
+            Some(Part::Literal(text)) => text.clone(),
+            _ => String::new(),
+        };
+        Matcher {
+            pattern: pattern(parts, kind),
+            ends: (literal(parts.first()), literal(parts.last())),
+            dfa: OnceLock::new(),
+        }
+    }
+
+    /// The regular expression of the keys the template renders ([`pattern`]): two matchers
+    /// with the same pattern render the same keys.
+    pub fn pattern(&self) -> &str {
+        &self.pattern
     }
 
     /// Whether this template and `other` can render the same key.
     pub fn overlap(&self, other: &Matcher) -> Overlap {
-        match (&self.dfa, &other.dfa) {
+        // Exact and cheap: a shared key begins with both beginnings and ends with both endings.
+        let ((a_begin, a_end), (b_begin, b_end)) = (&self.ends, &other.ends);
+        if !(a_begin.starts_with(b_begin.as_str()) || b_begin.starts_with(a_begin.as_str()))
+            || !(a_end.ends_with(b_end.as_str()) || b_end.ends_with(a_end.as_str()))
+        {
+            return Overlap::Disjoint;
+        }
+        match (self.dfa(), other.dfa()) {
             (Ok(a), Ok(b)) => intersect(a, b),
             (Err(why), _) | (_, Err(why)) => Overlap::Undecided(why.clone()),
         }
+    }
+
+    fn dfa(&self) -> Result<&dense::DFA<Vec<u32>>, &String> {
+        self.dfa.get_or_init(|| build(&self.pattern)).as_ref()
     }
 }
 
