@@ -8,11 +8,10 @@
 //! shared by twenty entities says so once, not 190 times. Nothing here changes the design.
 
 use std::collections::{BTreeMap, HashMap};
-use std::ops::Bound;
 
 use super::Findings;
 use crate::answer::{Place, Severity};
-use crate::coverage::{Member, Prepared};
+use crate::coverage::{Member, Prepared, shape};
 use crate::model::{AttrType, Entity};
 use crate::template::overlap::{Matcher, Overlap, VarKind};
 use crate::template::{KeyTemplate, Var};
@@ -96,7 +95,7 @@ pub(super) fn collisions(prepared: &Prepared<'_>, t: usize, out: &mut Findings) 
         members[groups[g].1[0]]
             .partition
             .first()
-            .map_or("", |t| crate::coverage::shape::leading(t.parts()))
+            .map_or("", |t| shape::leading(t.parts()))
     };
     // Exact and cheap, to skip most pairs of groups: a key begins with its leading literal, so
     // two keys can only be equal when one's beginning starts the other's. Groups by beginning.
@@ -107,16 +106,10 @@ pub(super) fn collisions(prepared: &Prepared<'_>, t: usize, out: &mut Findings) 
     let mut pairs: Vec<Pair> = Vec::new();
     for g in 0..groups.len() {
         let mine = leading(g);
-        let shorter = mine
-            .char_indices()
-            .map(|(at, _)| &mine[..at])
-            .chain([mine])
-            .filter_map(|prefix| by_leading.get(prefix));
-        let longer = by_leading
-            .range::<str, _>((Bound::Excluded(mine), Bound::Unbounded))
-            .take_while(|(other, _)| other.starts_with(mine))
-            .map(|(_, groups)| groups);
-        let mut peers: Vec<usize> = shorter.chain(longer).flatten().copied().collect();
+        let mut peers: Vec<usize> = shape::agreeing_beginnings(&by_leading, mine)
+            .flatten()
+            .copied()
+            .collect();
         peers.retain(|&h| h >= g);
         peers.sort_unstable();
         for h in peers {
