@@ -191,3 +191,19 @@ proptest! {
         }
     }
 }
+
+/// A template whose automaton is past the bound is not decided, and says why: a finding reads
+/// that as "may render equal", never as "cannot".
+#[test]
+fn an_automaton_past_the_bound_is_undecided() {
+    let values: Vec<String> = (0..20_000)
+        .map(|i| format!("VALUE{i:06}X{}", i * 7919))
+        .collect();
+    let huge = KeyTemplate::parse("K#{e}");
+    let matcher = Matcher::new(huge.parts(), |_| VarKind::OneOf(&values));
+    let other = KeyTemplate::parse("K#{x}");
+    match matcher.overlap(&Matcher::new(other.parts(), kind)) {
+        Overlap::Undecided(why) => assert!(why.contains("automaton is past"), "{why}"),
+        decided => panic!("decided past the bound: {decided:?}"),
+    }
+}
