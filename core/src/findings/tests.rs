@@ -134,6 +134,33 @@ fn entities_sharing_generic_keys_are_one_collision_group() {
     );
 }
 
+/// Issue 43: past the matcher's bound, KP004 says it could not rule a collision out.
+#[test]
+fn a_collision_past_the_matchers_bound_is_reported_as_possible() {
+    let values: Vec<String> = (0..20_000)
+        .map(|i| format!("V{i:06}X{}", i * 7919))
+        .collect();
+    let text = format!(
+        "
+        table app PK SK
+        entity Code p c={} | PK={{p}} SK=C#{{c}}
+        entity Other p x | PK={{p}} SK=C#{{x}}
+        read codes Code by p
+        read others Other by p
+        ",
+        values.join("|")
+    );
+    let analysis = crate::analysis::analyze(&design(&text));
+    let kp004: Vec<&str> = analysis
+        .findings
+        .iter()
+        .filter(|f| f.code == "KP004")
+        .map(|f| f.message.as_str())
+        .collect();
+    assert_eq!(kp004.len(), 1, "{kp004:?}");
+    assert!(kp004[0].contains("keyplan could not rule it out: the template's automaton is past"));
+}
+
 #[test]
 fn a_sort_prefix_that_also_matches_another_type_names_both() {
     check(
