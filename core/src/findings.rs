@@ -47,6 +47,7 @@ use crate::model::{Action, AttrType, Design, Entity, IndexKind, KeyType, Project
 use crate::template::KeyTemplate;
 
 mod capacity;
+mod collisions;
 mod filters;
 mod guidance;
 mod hidden;
@@ -90,7 +91,7 @@ const CHECKS: [Check; 10] = [
     |prepared, _, _, out| {
         for (t, table) in prepared.tables.iter().enumerate() {
             tables(table.table, out);
-            collisions(prepared, t, out);
+            collisions::collisions(prepared, t, out);
         }
     },
     |prepared, _, _, out| {
@@ -399,55 +400,6 @@ fn tables(table: &Table, out: &mut Findings) {
             );
         }
     }
-}
-
-/// KP004: two entities of one table whose primary keys can render equal, so one can overwrite
-/// the other.
-fn collisions(prepared: &Prepared<'_>, t: usize, out: &mut Findings) {
-    let table = &prepared.tables[t];
-    let Some(primary) = table.indexes.first() else {
-        return;
-    };
-    let members = &primary.members;
-    for (i, a) in members.iter().enumerate() {
-        // Only members whose partitions can be equal can collide.
-        let later = primary.partition_peers(i).iter().filter(|&&j| j > i);
-        for b in later.map(|&j| &members[j]) {
-            if keys_can_equal(a, b) {
-                let (ea, eb) = (prepared.entity(a.entity), prepared.entity(b.entity));
-                out.push(
-                    "KP004",
-                    Severity::Error,
-                    Place::Keys(eb.name.clone()),
-                    format!(
-                        "{} ({}) and {} ({}) can have the same primary key in `{}`: one would overwrite the other; give each a distinct prefix",
-                        ea.name,
-                        describe_key(a),
-                        eb.name,
-                        describe_key(b),
-                        table.table.name
-                    ),
-                );
-            }
-        }
-    }
-}
-
-fn keys_can_equal(a: &Member<'_>, b: &Member<'_>) -> bool {
-    a.partition
-        .iter()
-        .zip(&b.partition)
-        .chain(a.sort.iter().zip(&b.sort))
-        .all(|(x, y)| shape::can_equal(x.parts(), y.parts()))
-}
-
-fn describe_key(m: &Member<'_>) -> String {
-    m.partition
-        .iter()
-        .chain(&m.sort)
-        .map(|t| format!("`{t}`"))
-        .collect::<Vec<_>>()
-        .join(" / ")
 }
 
 /// KP001, KP002, KP003, KP015, KP020, KP021: each key template of an entity.

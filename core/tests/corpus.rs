@@ -921,3 +921,24 @@ fn corpus_models_get_the_reviewed_guidance_and_contradiction_findings() {
         {"KP025": 1}
     "#]].assert_eq(&report);
 }
+
+/// Issue 43: KP004 (two entities can share a primary key) on every corpus model that imports
+/// alone, as a reviewed table: each line would be a collision keyplan stands by on a real
+/// design. None has one: these are designs that work, and `keyplan run` refuses a design with
+/// a KP004 error.
+#[test]
+fn corpus_models_get_the_reviewed_key_collisions() {
+    let mut report = String::new();
+    for (path, text) in corpus_files() {
+        let Ok(imported) = import::detect_and_import(&text) else {
+            continue;
+        };
+        let analysis = analyze(&imported.design);
+        let file = path.rsplit('/').next().unwrap_or(&path);
+        for finding in analysis.findings.iter().filter(|f| f.code == "KP004") {
+            writeln!(report, "{file} {}\n    {}", finding.place, finding.message)
+                .expect("writing to a String cannot fail");
+        }
+    }
+    expect![[r#""#]].assert_eq(&report);
+}

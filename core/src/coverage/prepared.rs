@@ -5,7 +5,6 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
-use std::ops::Bound;
 use std::sync::OnceLock;
 
 use super::shape;
@@ -134,31 +133,20 @@ impl PreparedIndex<'_> {
         self.partition_peers[group].get_or_init(|| {
             let mine = &self.members[self.group_members[group][0]].partition;
             let leading = partition_leading(mine);
-            // Beginnings that are prefixes of this one (itself included), then longer ones.
-            let shorter = leading
-                .char_indices()
-                .map(|(at, _)| &leading[..at])
-                .chain([leading])
-                .filter_map(|prefix| self.groups_by_leading.get(prefix));
-            let longer = self
-                .groups_by_leading
-                .range::<str, _>((Bound::Excluded(leading), Bound::Unbounded))
-                .take_while(|(other, _)| other.starts_with(leading))
-                .map(|(_, groups)| groups);
-            let mut peers: Vec<usize> = shorter
-                .chain(longer)
-                .flatten()
-                .map(|&other| &self.group_members[other])
-                .filter(|other| {
-                    let theirs = &self.members[other[0]].partition;
-                    theirs
-                        .iter()
-                        .zip(mine)
-                        .all(|(a, b)| shape::can_equal(a.parts(), b.parts()))
-                })
-                .flatten()
-                .copied()
-                .collect();
+            let mut peers: Vec<usize> =
+                shape::agreeing_beginnings(&self.groups_by_leading, leading)
+                    .flatten()
+                    .map(|&other| &self.group_members[other])
+                    .filter(|other| {
+                        let theirs = &self.members[other[0]].partition;
+                        theirs
+                            .iter()
+                            .zip(mine)
+                            .all(|(a, b)| shape::can_equal(a.parts(), b.parts()))
+                    })
+                    .flatten()
+                    .copied()
+                    .collect();
             peers.sort_unstable();
             peers
         })
