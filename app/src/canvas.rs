@@ -304,7 +304,7 @@ pub fn Canvas() -> impl IntoView {
     let shown = move || session.center.get() == CenterView::Canvas;
     let fit_waiting = StoredValue::new(false);
     // The cards are drawn once the canvas has its first zoom, so they are drawn once, in the
-    // detail that zoom shows (a design of 100 cards fits at 20%: names only), not first in full
+    // detail that zoom shows (a design of 100 cards fits at 10 to 20%: names only), not first in full
     // at 100% and again a moment later.
     let placed = RwSignal::new(false);
     let size = move || {
