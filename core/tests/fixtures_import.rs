@@ -115,3 +115,46 @@ fn every_real_onetable_schema_imports_and_says_what_it_kept() {
 fn every_real_electrodb_model_imports_and_says_what_it_kept() {
     check_all(Format::ElectroDb, "electrodb");
 }
+
+/// Every fixture of `dir` is detected as `format` and imports; the snapshot shows what was
+/// kept, the notes, and what was assumed with its line (issue 36: files that state only a
+/// table, as DynamoDB-Toolbox's TableDTO test does, keep their table).
+fn check_all_with_assumptions(format: Format, dir: &str) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures")
+        .join(dir);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
+        .expect("the fixtures directory")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ts" || e == "js"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no {dir} fixtures");
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("a fixture reads");
+        let name = path
+            .file_name()
+            .expect("a file name")
+            .to_string_lossy()
+            .to_string();
+        assert_eq!(detect(&text), Ok(format), "{name} is detected as {format}");
+        let imported = import(format, &text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(!imported.design.tables.is_empty(), "{name}: no table kept");
+        let mut rendered = render(&imported.design, &imported.notes);
+        for assumption in &imported.assumed {
+            rendered += &format!("assumed: {assumption}\n");
+        }
+        insta::assert_snapshot!(format!("{dir}__{name}"), rendered);
+    }
+}
+
+// Issue 36, item 4: DynamoDB-Toolbox v2 and Dynamoose were refused or misread as ElectroDB.
+#[test]
+fn every_real_dynamodb_toolbox_module_imports_and_says_what_it_kept_and_assumed() {
+    check_all_with_assumptions(Format::Toolbox, "dynamodb-toolbox");
+}
+
+#[test]
+fn every_real_dynamoose_model_imports_and_says_what_it_kept_and_assumed() {
+    check_all_with_assumptions(Format::Dynamoose, "dynamoose");
+}

@@ -54,8 +54,12 @@ pub const MAX_VALUES: usize = 200_000;
 /// produce: four times the largest module, far more than any schema's names and templates.
 pub const MAX_TEXT_BYTES: usize = 4 * MAX_BYTES;
 /// The classes whose `new` the importers read: ElectroDB's `Entity` and `Service`, OneTable's
-/// `Table`. Any other `new X(...)` is not evaluated.
-const CLASSES: &[&str] = &["Entity", "Service", "Table"];
+/// `Table`, DynamoDB-Toolbox's `Table` and `Entity`, Dynamoose's `Schema`. Any other
+/// `new X(...)` is not evaluated.
+const CLASSES: &[&str] = &["Entity", "Service", "Table", "Schema"];
+/// The functions whose calls the importers read, as [`Module::calls`]: Dynamoose's
+/// `dynamoose.model(name, schema, options)`.
+const CALLS: &[&str] = &["model"];
 /// How much of a non-literal expression's source text is kept for a note.
 const SNIPPET: usize = 60;
 
@@ -65,6 +69,20 @@ pub const NON_LITERAL: &str = "$js";
 pub const FALLBACK: &str = "$fallback";
 /// The key of `Math.floor(Math.random() * N)`: a random whole number below N.
 pub const RANDOM_BELOW: &str = "$randomBelow";
+/// Beside [`NON_LITERAL`], the calls of a call chain not run, in order: `string().key()` is
+/// `[{"name": "string", "args": []}, {"name": "key", "args": []}]`, each argument evaluated
+/// (a name is the callee's source text, `s.string` or `dynamoose.type.CONSTANT`), for the
+/// readers of libraries whose schemas are builder calls (DynamoDB-Toolbox, Dynamoose).
+pub const CALL_CHAIN: &str = "$chain";
+/// Beside [`NON_LITERAL`], what an arrow function `(...) => value` returns, evaluated (a
+/// parameter is not literal): DynamoDB-Toolbox's `computeKey` and `.link()`.
+pub const RETURNS: &str = "$returns";
+/// Beside [`NON_LITERAL`], a template literal's parts when some are not literal: text and
+/// the values of the `${}` parts in turn (`` `USER#${id}` `` is `["USER#", {"$js": "id"}, ""]`).
+pub const TEMPLATE_PARTS: &str = "$template";
+/// Beside [`NON_LITERAL`], where a `new X(...)` inside a value is, `[line, column]`, to find
+/// the [`NewCall`] it is (Dynamoose's `model('Cat', new Schema({...}))`).
+pub const NEW_AT: &str = "$newAt";
 
 /// A `new Name(...)` call in the module, with its arguments evaluated.
 #[derive(Debug, Clone)]
@@ -87,6 +105,9 @@ pub struct Module {
     pub consts: Vec<(String, Value)>,
     pub default_export: Option<Value>,
     pub news: Vec<NewCall>,
+    /// Every call of one of [`CALLS`] anywhere in it, as a [`NewCall`] whose class is the
+    /// function's name.
+    pub calls: Vec<NewCall>,
 }
 
 pub use super::line_column;
@@ -195,13 +216,20 @@ pub fn read(text: &str) -> Result<Module, ImportError> {
     let mut finder = NewFinder {
         evaluator: &mut evaluator,
         news: Vec::new(),
+        calls: Vec::new(),
         error: None,
         assigned: HashMap::new(),
         depth: 0,
     };
     for (name, expression) in finder.evaluator.order.clone() {
-        if let Expression::NewExpression(new) = expression.get_inner_expression() {
-            finder.assigned.insert(new.span, name.to_string());
+        match expression.get_inner_expression() {
+            Expression::NewExpression(new) => {
+                finder.assigned.insert(new.span, name.to_string());
+            }
+            Expression::CallExpression(call) => {
+                finder.assigned.insert(call.span, name.to_string());
+            }
+            _ => {}
         }
     }
     finder.visit_program(program);
@@ -209,6 +237,7 @@ pub fn read(text: &str) -> Result<Module, ImportError> {
         return Err(error);
     }
     module.news = finder.news;
+    module.calls = finder.calls;
     Ok(module)
 }
 
@@ -227,6 +256,7 @@ fn may_be_schema(expression: &Expression<'_>) -> bool {
 struct NewFinder<'e, 'a> {
     evaluator: &'e mut Evaluator<'a>,
     news: Vec<NewCall>,
+    calls: Vec<NewCall>,
     error: Option<ImportError>,
     assigned: HashMap<Span, String>,
     depth: usize,
@@ -317,6 +347,60 @@ impl<'a> Visit<'a> for NewFinder<'_, 'a> {
             });
         }
         oxc_ast_visit::walk::walk_new_expression(self, it);
+    }
+
+    /// A `const x = new X(...)` (or a call) inside a function is assigned too: a test's
+    /// `const table = new Table(...)` is found by its name.
+    fn visit_variable_declarator(&mut self, it: &oxc_ast::ast::VariableDeclarator<'a>) {
+        if let (BindingPattern::BindingIdentifier(id), Some(init)) = (&it.id, &it.init) {
+            let span = match init.get_inner_expression() {
+                Expression::NewExpression(new) => Some(new.span),
+                Expression::CallExpression(call) => Some(call.span),
+                _ => None,
+            };
+            if let Some(span) = span {
+                self.assigned
+                    .entry(span)
+                    .or_insert_with(|| id.name.as_str().to_string());
+            }
+        }
+        oxc_ast_visit::walk::walk_variable_declarator(self, it);
+    }
+
+    fn visit_call_expression(&mut self, it: &oxc_ast::ast::CallExpression<'a>) {
+        let function = match it.callee.get_inner_expression() {
+            Expression::Identifier(id) => Some(id.name.as_str()),
+            Expression::StaticMemberExpression(member) => Some(member.property.name.as_str()),
+            _ => None,
+        };
+        if let Some(function) = function
+            && CALLS.contains(&function)
+            && self.error.is_none()
+        {
+            let mut args = Vec::new();
+            for argument in &it.arguments {
+                let value = match argument.as_expression() {
+                    Some(expression) => self.evaluator.eval(expression, 0),
+                    None => Ok(self.evaluator.non_literal(argument.span())),
+                };
+                match value {
+                    Ok(value) => args.push(value),
+                    Err(error) => {
+                        self.error = Some(error);
+                        return;
+                    }
+                }
+            }
+            let (line, column) = self.evaluator.lines.line_column(it.span.start as usize);
+            self.calls.push(NewCall {
+                class: function.to_string(),
+                args,
+                var: self.assigned.get(&it.span).cloned(),
+                line,
+                column,
+            });
+        }
+        oxc_ast_visit::walk::walk_call_expression(self, it);
     }
 }
 
@@ -509,6 +593,105 @@ impl<'a> Evaluator<'a> {
             .map_or(Value::Null, |evaluated| evaluated.value.clone()))
     }
 
+    /// A template literal some of whose parts are not literal: not literal, with its
+    /// [`TEMPLATE_PARTS`].
+    fn template_parts(
+        &mut self,
+        span: Span,
+        quasis: &[&str],
+        values: Vec<Value>,
+    ) -> Result<Value, ImportError> {
+        let n_bytes = quasis.iter().map(|q| q.len()).sum::<usize>();
+        self.charge_text(n_bytes, span)?;
+        let mut parts = Vec::with_capacity(quasis.len() + values.len());
+        let mut values = values.into_iter();
+        for quasi in quasis {
+            parts.push(Value::String((*quasi).to_string()));
+            if let Some(value) = values.next() {
+                parts.push(value);
+            }
+        }
+        let mut value = self.non_literal(span);
+        if let Value::Object(members) = &mut value {
+            members.insert(TEMPLATE_PARTS.to_string(), Value::Array(parts));
+        }
+        Ok(value)
+    }
+
+    /// An arrow function: not literal, with what it returns when its body is an expression or
+    /// a block of one `return` ([`RETURNS`]).
+    fn arrow(
+        &mut self,
+        arrow: &oxc_ast::ast::ArrowFunctionExpression<'a>,
+        depth: usize,
+    ) -> Result<Value, ImportError> {
+        let returned = match arrow.body.as_function_body() {
+            None => arrow.body.as_expression(),
+            Some(body) => match body.statements.as_slice() {
+                [Statement::ReturnStatement(statement)] => statement.argument.as_ref(),
+                _ => None,
+            },
+        };
+        let mut value = self.non_literal(arrow.span);
+        if let Some(returned) = returned {
+            let returned = self.eval(returned, depth + 1)?;
+            if let Value::Object(members) = &mut value {
+                members.insert(RETURNS.to_string(), returned);
+            }
+        }
+        Ok(value)
+    }
+
+    /// A call: not literal, with its [`CALL_CHAIN`] when its callee is a name (`string`,
+    /// `s.string`) or a method of such a chain (`string().key()`).
+    fn call_chain(
+        &mut self,
+        call: &oxc_ast::ast::CallExpression<'a>,
+        depth: usize,
+    ) -> Result<Value, ImportError> {
+        // A chain nests in the tree as brackets do: as deep, and no deeper.
+        if depth > MAX_NESTING {
+            return Ok(self.non_literal(call.span));
+        }
+        let (mut chain, name) = match call.callee.get_inner_expression() {
+            Expression::Identifier(id) => (Vec::new(), id.name.as_str().to_string()),
+            Expression::StaticMemberExpression(member) => {
+                match member.object.get_inner_expression() {
+                    Expression::CallExpression(inner) => {
+                        match self.call_chain(inner, depth + 1)?.get(CALL_CHAIN) {
+                            Some(Value::Array(links)) => {
+                                (links.clone(), member.property.name.as_str().to_string())
+                            }
+                            _ => return Ok(self.non_literal(call.span)),
+                        }
+                    }
+                    Expression::Identifier(_) | Expression::StaticMemberExpression(_) => {
+                        (Vec::new(), self.snippet(member.span))
+                    }
+                    _ => return Ok(self.non_literal(call.span)),
+                }
+            }
+            _ => return Ok(self.non_literal(call.span)),
+        };
+        self.charge_text(name.len(), call.span)?;
+        let mut args = Vec::with_capacity(call.arguments.len());
+        for argument in &call.arguments {
+            args.push(match argument.as_expression() {
+                Some(expression) => self.eval(expression, depth + 1)?,
+                None => self.non_literal(argument.span()),
+            });
+        }
+        let mut link = Map::new();
+        link.insert("name".to_string(), Value::String(name));
+        link.insert("args".to_string(), Value::Array(args));
+        chain.push(Value::Object(link));
+        let mut value = self.non_literal(call.span);
+        if let Value::Object(members) = &mut value {
+            members.insert(CALL_CHAIN.to_string(), Value::Array(chain));
+        }
+        Ok(value)
+    }
+
     fn eval(&mut self, expression: &Expression<'a>, depth: usize) -> Result<Value, ImportError> {
         self.charge(
             Weight {
@@ -534,8 +717,15 @@ impl<'a> Evaluator<'a> {
                 Some(init) => {
                     let value = self.constant(id.name.as_str(), init, id.span, depth)?;
                     if is_non_literal(&value) {
-                        // Name the constant, not its code: `Customer`, not `new Entity(...)`.
-                        self.non_literal(id.span)
+                        // Name the constant, not its code: `Customer`, not `new Entity(...)`;
+                        // a call chain keeps its calls (`const schema = item({...})`).
+                        let mut named = self.non_literal(id.span);
+                        if let (Value::Object(members), Some(chain)) =
+                            (&mut named, value.get(CALL_CHAIN))
+                        {
+                            members.insert(CALL_CHAIN.to_string(), chain.clone());
+                        }
+                        named
                     } else {
                         value
                     }
@@ -551,12 +741,16 @@ impl<'a> Evaluator<'a> {
                     }
                 }
                 let mut parts = Vec::with_capacity(t.expressions.len());
+                let mut values = Vec::with_capacity(t.expressions.len());
                 for part in &t.expressions {
-                    parts.push(match self.eval(part, depth + 1)? {
-                        Value::String(s) => s,
+                    values.push(self.eval(part, depth + 1)?);
+                }
+                for value in &values {
+                    parts.push(match value {
+                        Value::String(s) => s.clone(),
                         Value::Number(n) => n.to_string(),
                         Value::Bool(b) => b.to_string(),
-                        _ => return Ok(self.non_literal(t.span)),
+                        _ => return self.template_parts(t.span, &quasis, values),
                     });
                 }
                 // The whole text is charged before it is made: doubling templates stop here.
@@ -661,13 +855,24 @@ impl<'a> Evaluator<'a> {
                 .as_expression()
                 .map(Expression::get_inner_expression)
             {
-                Some(Expression::CallExpression(call)) if arrow.params.items.is_empty() => {
+                Some(Expression::CallExpression(call))
+                    if arrow.params.items.is_empty() && random_below(call).is_some() =>
+                {
                     random_below(call).map_or_else(|| self.non_literal(arrow.span), random_value)
                 }
-                _ => self.non_literal(arrow.span),
+                _ => self.arrow(arrow, depth)?,
             },
-            Expression::CallExpression(call) => {
-                random_below(call).map_or_else(|| self.non_literal(call.span), random_value)
+            Expression::CallExpression(call) => match random_below(call) {
+                Some(n) => random_value(n),
+                None => self.call_chain(call, depth)?,
+            },
+            Expression::NewExpression(new) => {
+                let mut value = self.non_literal(new.span);
+                let (line, column) = self.lines.line_column(new.span.start as usize);
+                if let Value::Object(members) = &mut value {
+                    members.insert(NEW_AT.to_string(), serde_json::json!([line, column]));
+                }
+                value
             }
             other => self.non_literal(other.span()),
         })
@@ -831,6 +1036,16 @@ pub fn non_literal_note(found: &[(String, String)]) -> Option<String> {
 /// Whether `text` parses as a module that has `new Entity(` or `new Service(` in it, or a
 /// OneTable schema: for detection.
 pub fn looks_like(module: &Module) -> Option<super::Format> {
+    if module
+        .news
+        .iter()
+        .any(|n| super::toolbox::module_is_table(n) || super::toolbox::module_is_entity(n))
+    {
+        return Some(super::Format::Toolbox);
+    }
+    if module.news.iter().any(|n| n.class == "Schema") || !module.calls.is_empty() {
+        return Some(super::Format::Dynamoose);
+    }
     if module
         .news
         .iter()

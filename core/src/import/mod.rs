@@ -28,6 +28,7 @@ pub use assumed::Assumption;
 
 pub mod assumed;
 pub mod cloudformation;
+pub mod dynamoose;
 pub mod electrodb;
 #[cfg(feature = "js")]
 pub mod js;
@@ -36,6 +37,7 @@ pub mod mcp;
 pub mod nosql_workbench;
 pub mod onetable;
 pub mod terraform;
+pub mod toolbox;
 
 #[cfg(test)]
 mod bomb_tests;
@@ -61,11 +63,16 @@ pub enum Format {
     OneTable,
     /// ElectroDB entities and services in a JavaScript/TypeScript module.
     ElectroDb,
+    /// DynamoDB-Toolbox v2 tables and entities, in a JavaScript/TypeScript module or as the
+    /// library's TableDTO/EntityDTO JSON.
+    Toolbox,
+    /// Dynamoose schemas and models in a JavaScript/TypeScript module.
+    Dynamoose,
 }
 
 impl Format {
     /// Every format, in the order detection tries them.
-    pub const ALL: [Format; 7] = [
+    pub const ALL: [Format; 9] = [
         Format::OneTable,
         Format::Keyplan,
         Format::NosqlWorkbench,
@@ -73,6 +80,8 @@ impl Format {
         Format::CloudFormation,
         Format::Terraform,
         Format::ElectroDb,
+        Format::Toolbox,
+        Format::Dynamoose,
     ];
 
     /// The name used on the command line: `keyplan`, `nosql-workbench`, `mcp`...
@@ -85,6 +94,8 @@ impl Format {
             Format::Terraform => "terraform",
             Format::OneTable => "onetable",
             Format::ElectroDb => "electrodb",
+            Format::Toolbox => "dynamodb-toolbox",
+            Format::Dynamoose => "dynamoose",
         }
     }
 
@@ -98,6 +109,8 @@ impl Format {
             Format::Terraform => "a Terraform configuration",
             Format::OneTable => "a OneTable schema",
             Format::ElectroDb => "an ElectroDB module",
+            Format::Toolbox => "a DynamoDB-Toolbox module or DTO",
+            Format::Dynamoose => "a Dynamoose module",
         }
     }
 }
@@ -178,7 +191,11 @@ impl Imported {
             n => plural(n, "entity", "entities"),
         };
         let mut counts = match format {
-            Format::OneTable | Format::ElectroDb if design.tables.len() <= 1 => vec![entities],
+            Format::OneTable | Format::ElectroDb | Format::Toolbox | Format::Dynamoose
+                if design.tables.len() <= 1 =>
+            {
+                vec![entities]
+            }
             _ => vec![tables, entities],
         };
         if self.collections > 0 {
@@ -272,7 +289,10 @@ fn unrecognised(tried: &[(Format, String)], looks_like: Option<&str>) -> String 
             Format::CloudFormation => format!("{} (JSON or YAML)", f.described()),
             Format::Terraform => format!("{} (HCL)", f.described()),
             Format::OneTable => format!("{} (JSON or JavaScript/TypeScript)", f.described()),
-            Format::ElectroDb => format!("{} (JavaScript/TypeScript)", f.described()),
+            Format::ElectroDb | Format::Dynamoose => {
+                format!("{} (JavaScript/TypeScript)", f.described())
+            }
+            Format::Toolbox => format!("{} (JavaScript/TypeScript or JSON)", f.described()),
             _ => f.described().to_string(),
         })
         .collect();
@@ -621,6 +641,29 @@ const READERS: &[Reader] = &[
         format: Format::ElectroDb,
         fits: |source| source.module_is(Format::ElectroDb),
         read: |source| electrodb::import(source.text),
+    },
+    Reader {
+        format: Format::Toolbox,
+        fits: |source| match source.json() {
+            Ok(value) if toolbox::is_dto(value) => Ok(()),
+            Ok(_) => Err("no EntityDTO (`entityName`, `schema`, `table`) or TableDTO".into()),
+            Err(_) => source.module_is(Format::Toolbox),
+        },
+        read: |source| toolbox::import(source.text),
+    },
+    Reader {
+        format: Format::Dynamoose,
+        // `model(...)` and `new Schema(...)` are Mongoose's words too: the module names
+        // Dynamoose.
+        fits: |source| {
+            source.module_is(Format::Dynamoose)?;
+            if source.text.contains("dynamoose") {
+                Ok(())
+            } else {
+                Err("a module that does not name dynamoose".into())
+            }
+        },
+        read: |source| dynamoose::import(source.text),
     },
 ];
 
