@@ -55,7 +55,8 @@ mod reader {
     use crate::import::onetable::literal_or_fallback;
     use crate::import::{Assumption, unique_name};
     use crate::model::{
-        AttrType, Attribute, Design, Entity, Gsi, KeyAttribute, KeyType, Lsi, Projection, Table,
+        AttrType, Attribute, Billing, Design, Entity, Gsi, KeyAttribute, KeyType, Lsi, Projection,
+        Table,
     };
     use crate::template::KeyTemplate;
 
@@ -73,6 +74,9 @@ mod reader {
         gsis: Vec<Gsi>,
         lsis: Vec<Lsi>,
         ttl: Option<String>,
+        /// `throughput`: `'ON_DEMAND'` or `{ read, write }`; `None` when not said.
+        billing: Billing,
+        billing_said: bool,
     }
 
     /// The type named by a Dynamoose attribute's `type` (or the attribute itself):
@@ -278,6 +282,8 @@ mod reader {
                     gsis: Vec::new(),
                     lsis: Vec::new(),
                     ttl: None,
+                    billing: Billing::OnDemand,
+                    billing_said: false,
                 });
                 continue;
             };
@@ -321,6 +327,7 @@ mod reader {
                     .to_string(),
             });
         }
+        let n_billing_said_all = models.iter().all(|m| m.billing_said);
         let mut design = Design::new(models[0].entity.name.clone());
         for model in models {
             match design.tables.iter_mut().find(|t| t.name == model.table) {
@@ -351,7 +358,7 @@ mod reader {
                     sort_key: model.range_key,
                     gsis: model.gsis,
                     lsis: model.lsis,
-                    billing: Default::default(),
+                    billing: model.billing,
                     ttl_attribute: model.ttl,
                     replicas: Vec::new(),
                 }),
@@ -366,10 +373,12 @@ mod reader {
             "Dynamoose schemas declare no access patterns: add the reads and writes the application makes to see how each is served"
                 .to_string(),
         );
-        notes.push(
-            "Dynamoose creates tables with 1 read and 1 write unit unless `throughput` says otherwise; each table is read as on-demand"
-                .to_string(),
-        );
+        if !n_billing_said_all {
+            notes.push(
+                "Dynamoose creates tables with 1 read and 1 write unit unless `throughput` says otherwise; a table whose models do not say is read as on-demand"
+                    .to_string(),
+            );
+        }
         let mut imported = Imported::new(design);
         imported.notes = notes;
         imported.assumed = assumed;
@@ -600,7 +609,25 @@ mod reader {
             _ => None,
         };
         let range_key = range_key.map(|r| KeyAttribute::new(&r, key_type(&r)));
+        let throughput = table_options.and_then(|o| o.get("throughput"));
+        let billing = match throughput {
+            Some(t) => match (
+                t.get("read").and_then(Value::as_u64),
+                t.get("write").and_then(Value::as_u64),
+                t.as_u64(),
+            ) {
+                (Some(read), Some(write), _) => Billing::Provisioned { read, write },
+                (_, _, Some(units)) => Billing::Provisioned {
+                    read: units,
+                    write: units,
+                },
+                _ => Billing::OnDemand,
+            },
+            None => Billing::OnDemand,
+        };
         Model {
+            billing,
+            billing_said: throughput.is_some(),
             hash_key: KeyAttribute::new(&hash_key, key_type(&hash_key)),
             range_key,
             entity,

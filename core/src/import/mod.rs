@@ -246,7 +246,7 @@ pub enum ImportError {
     },
     /// Not JSON, and this build cannot read JavaScript or TypeScript (the browser app's).
     #[error(
-        "line {line}, column {column}: not JSON ({message}); a OneTable or ElectroDB module in JavaScript or TypeScript is read by the `keyplan` command line and by `keyplan serve` (POST /api/import), not by this build"
+        "line {line}, column {column}: not JSON ({message}); a OneTable, ElectroDB, DynamoDB-Toolbox or Dynamoose module in JavaScript or TypeScript is read by the `keyplan` command line and by `keyplan serve` (POST /api/import), not by this build"
     )]
     NeedsJs {
         line: usize,

@@ -1461,10 +1461,10 @@ fn without_the_js_feature_a_module_says_where_it_can_be_read() {
         Format::ElectroDb,
         "import { Entity } from 'electrodb';",
         expect![[r#"
-            error: line 1, column 1: not JSON (expected value); a OneTable or ElectroDB module in JavaScript or TypeScript is read by the `keyplan` command line and by `keyplan serve` (POST /api/import), not by this build
+            error: line 1, column 1: not JSON (expected value); a OneTable, ElectroDB, DynamoDB-Toolbox or Dynamoose module in JavaScript or TypeScript is read by the `keyplan` command line and by `keyplan serve` (POST /api/import), not by this build
         "#]],
     );
-    expect!["line 1, column 1: not JSON (expected value); a OneTable or ElectroDB module in JavaScript or TypeScript is read by the `keyplan` command line and by `keyplan serve` (POST /api/import), not by this build"]
+    expect!["line 1, column 1: not JSON (expected value); a OneTable, ElectroDB, DynamoDB-Toolbox or Dynamoose module in JavaScript or TypeScript is read by the `keyplan` command line and by `keyplan serve` (POST /api/import), not by this build"]
         .assert_eq(&detect("export const Schema = { indexes: {}, models: {} };").expect_err("a module").to_string());
     assert!(
         import(

@@ -101,6 +101,10 @@ struct EntityDef {
 }
 
 #[derive(Debug, Clone)]
+#[cfg_attr(
+    not(feature = "js"),
+    allow(dead_code, reason = "made by the module reader only")
+)]
 enum TableRef {
     Var(String),
     Def(Box<TableDef>),
