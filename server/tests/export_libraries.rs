@@ -78,15 +78,20 @@ const dynamoose = require('dynamoose');
 })().catch((e) => { console.error(e); process.exit(1); });
 "#;
 
+/// What a check script reported on the compiled exports.
+struct Ran {
+    /// Holds the files while they are read.
+    _dir: tempfile::TempDir,
+    /// (name, design, compiled module) for every design.
+    files: Vec<(String, Design, PathBuf)>,
+    /// The script's JSON output, by compiled module.
+    out: Value,
+}
+
 /// Exports every design to `format` in a directory inside .tools (so node finds the
-/// packages), compiles them with `tsc --strict` and runs `script` over the compiled modules:
-/// its JSON output, by compiled path, with the designs and the compiled paths. `None` when a
-/// tool is missing.
-fn compile_and_run(
-    format: Target,
-    suffix: &str,
-    script: &str,
-) -> Option<(tempfile::TempDir, Vec<(String, Design, PathBuf)>, Value)> {
+/// packages), compiles them with `tsc --strict` and runs `script` over the compiled modules.
+/// `None` when a tool is missing.
+fn compile_and_run(format: Target, suffix: &str, script: &str) -> Option<Ran> {
     let tsc = tool(".tools/node_modules/.bin/tsc")?;
     let dir = tempfile::Builder::new()
         .prefix("libcheck-")
@@ -138,7 +143,11 @@ fn compile_and_run(
         .find(|l| l.starts_with('{'))
         .unwrap_or_else(|| panic!("no JSON from node:\n{output}"));
     let value = serde_json::from_str(json).expect("node's JSON");
-    Some((dir, compiled, value))
+    Some(Ran {
+        _dir: dir,
+        files: compiled,
+        out: value,
+    })
 }
 
 fn key_type_letter(ty: KeyType) -> &'static str {
@@ -161,7 +170,7 @@ fn as_text(value: &Value) -> Option<String> {
 
 #[test]
 fn dynamodb_toolbox_computes_every_key_the_design_templates_and_its_dto_reads_back() {
-    let Some((_dir, files, out)) = compile_and_run(Target::Toolbox, ".toolbox.ts", TOOLBOX_KEYS)
+    let Some(Ran { _dir, files, out }) = compile_and_run(Target::Toolbox, ".toolbox.ts", TOOLBOX_KEYS)
     else {
         return;
     };
@@ -273,7 +282,7 @@ fn dynamodb_toolbox_computes_every_key_the_design_templates_and_its_dto_reads_ba
 
 #[test]
 fn dynamoose_builds_every_table_with_the_design_keys_and_indexes() {
-    let Some((_dir, files, out)) =
+    let Some(Ran { _dir, files, out }) =
         compile_and_run(Target::Dynamoose, ".dynamoose.ts", DYNAMOOSE_TABLES)
     else {
         return;

@@ -526,10 +526,6 @@ fn build(
 }
 
 /// Puts a table in the design, under a name no other table has, and records where it went.
-#[expect(
-    clippy::too_many_arguments,
-    reason = "the table, its fallback keys and the records"
-)]
 fn put_table(
     def: &TableDef,
     design: &mut Design,

@@ -196,9 +196,7 @@ fn entity(
                     None => None,
                 };
                 match (link, object) {
-                    ("item" | "schema" | "and" | "map", Some(object)) => {
-                        members.extend(object.into_iter())
-                    }
+                    ("item" | "schema" | "and" | "map", Some(object)) => members.extend(object),
                     _ => unread.push(format!("`.{link}()` on the schema")),
                 }
             }
