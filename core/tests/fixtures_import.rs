@@ -75,7 +75,8 @@ fn render(design: &Design, notes: &[String]) -> String {
     out
 }
 
-fn check_all(format: Format, dir: &str) {
+/// The JavaScript and TypeScript files of tests/fixtures/`dir`, sorted.
+fn module_fixtures(dir: &str) -> Vec<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/fixtures")
         .join(dir);
@@ -85,6 +86,11 @@ fn check_all(format: Format, dir: &str) {
         .filter(|p| p.extension().is_some_and(|e| e == "ts" || e == "js"))
         .collect();
     files.sort();
+    files
+}
+
+fn check_all(format: Format, dir: &str) {
+    let files = module_fixtures(dir);
     assert!(files.len() >= 3, "only {} {dir} fixtures", files.len());
     for path in files {
         let text = std::fs::read_to_string(&path).expect("a fixture reads");
@@ -120,15 +126,7 @@ fn every_real_electrodb_model_imports_and_says_what_it_kept() {
 /// kept, the notes, and what was assumed with its line (issue 36: files that state only a
 /// table, as DynamoDB-Toolbox's TableDTO test does, keep their table).
 fn check_all_with_assumptions(format: Format, dir: &str) {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures")
-        .join(dir);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("the fixtures directory")
-        .map(|e| e.expect("a directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ts" || e == "js"))
-        .collect();
-    files.sort();
+    let files = module_fixtures(dir);
     assert!(!files.is_empty(), "no {dir} fixtures");
     for path in files {
         let text = std::fs::read_to_string(&path).expect("a fixture reads");

@@ -22,7 +22,7 @@ mod corpus_support;
 mod export_support;
 mod run_support;
 
-use export_support::{run, write_all};
+use export_support::{run, write_all, write_tsconfig};
 
 /// For each compiled module given: every exported Entity's EntityDTO, the sample item it was
 /// given (a value per attribute the caller gives, the first enum value where there is one) and
@@ -98,23 +98,7 @@ fn compile_and_run(format: Target, suffix: &str, script: &str) -> Option<Ran> {
         .tempdir_in(repo().join(".tools"))
         .expect("temp dir in .tools");
     let files = write_all(dir.path(), format, suffix);
-    std::fs::write(
-        dir.path().join("tsconfig.json"),
-        r#"{
-  "compilerOptions": {
-    "strict": true,
-    "outDir": "out",
-    "target": "es2022",
-    "module": "nodenext",
-    "moduleResolution": "nodenext",
-    "types": ["node"],
-    "skipLibCheck": true
-  },
-  "include": ["*.ts"]
-}
-"#,
-    )
-    .expect("write tsconfig");
+    write_tsconfig(dir.path());
     let (ok, output) = run(Command::new(tsc)
         .arg("-p")
         .arg(dir.path().join("tsconfig.json")));
@@ -170,7 +154,8 @@ fn as_text(value: &Value) -> Option<String> {
 
 #[test]
 fn dynamodb_toolbox_computes_every_key_the_design_templates_and_its_dto_reads_back() {
-    let Some(Ran { _dir, files, out }) = compile_and_run(Target::Toolbox, ".toolbox.ts", TOOLBOX_KEYS)
+    let Some(Ran { _dir, files, out }) =
+        compile_and_run(Target::Toolbox, ".toolbox.ts", TOOLBOX_KEYS)
     else {
         return;
     };

@@ -23,7 +23,7 @@ mod corpus_support;
 mod export_support;
 mod run_support;
 
-use export_support::{designs, run, write_all};
+use export_support::{designs, run, write_all, write_tsconfig};
 
 /// What a run of generated code on moto needs: the tool at `relative`, the Python that starts
 /// moto ([`run_support::moto_command`]) and the seed; `None` when a tool is missing (each says
@@ -74,23 +74,7 @@ fn every_typescript_export_passes_tsc_strict_against_the_real_packages() {
     ] {
         n_files += write_all(dir.path(), format, suffix).len();
     }
-    std::fs::write(
-        dir.path().join("tsconfig.json"),
-        r#"{
-  "compilerOptions": {
-    "strict": true,
-    "outDir": "out",
-    "target": "es2022",
-    "module": "nodenext",
-    "moduleResolution": "nodenext",
-    "types": ["node"],
-    "skipLibCheck": true
-  },
-  "include": ["*.ts"]
-}
-"#,
-    )
-    .expect("write tsconfig");
+    write_tsconfig(dir.path());
     let (ok, output) = run(Command::new(tsc)
         .arg("-p")
         .arg(dir.path().join("tsconfig.json")));

@@ -28,6 +28,15 @@ fn key_type(ty: KeyType) -> &'static str {
     }
 }
 
+/// The schema builder of a key attribute's type.
+fn key_builder(ty: KeyType) -> &'static str {
+    match ty {
+        KeyType::S => "string()",
+        KeyType::N => "number()",
+        KeyType::B => "binary()",
+    }
+}
+
 fn key(k: &KeyAttribute) -> String {
     format!("{{ name: {}, type: {} }}", ts_str(&k.name), key_type(k.ty))
 }
@@ -205,11 +214,7 @@ fn entity(out: &mut String, table: &Table, table_var: &str, entity: &Entity, var
     // A table key the entity neither holds nor templates: the value the caller gives.
     for k in &table_keys {
         if !entity.fills(&k.name) {
-            let ty = match k.ty {
-                KeyType::N => "number()",
-                KeyType::B => "binary()",
-                KeyType::S => "string()",
-            };
+            let ty = key_builder(k.ty);
             let _ = writeln!(
                 out,
                 "    // {}: the design gives no template for this key; the caller gives it.",
@@ -223,11 +228,7 @@ fn entity(out: &mut String, table: &Table, table_var: &str, entity: &Entity, var
         out.push_str(".and(prev => ({\n");
         for (k, template) in &linked {
             let vars: Vec<String> = template.vars().map(|v| binding(&v.name)).collect();
-            let ty = match k.ty {
-                KeyType::N => "number()",
-                KeyType::B => "binary()",
-                KeyType::S => "string()",
-            };
+            let ty = key_builder(k.ty);
             let _ = writeln!(
                 out,
                 "    {}: {ty}.link<typeof prev>(({{ {} }}) => {}),",

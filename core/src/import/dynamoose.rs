@@ -51,6 +51,7 @@ mod reader {
     use serde_json::Value;
 
     use super::{ImportError, Imported};
+    use crate::import::assumed::line_after;
     use crate::import::js::{self, Module, NewCall};
     use crate::import::onetable::literal_or_fallback;
     use crate::import::{Assumption, unique_name};
@@ -155,19 +156,6 @@ mod reader {
         match chars.next() {
             Some(first) => first.to_uppercase().chain(chars).collect(),
             None => String::new(),
-        }
-    }
-
-    /// The line of `name:` in the text from `line` on (the line itself when it is not there).
-    fn line_after(text: &str, line: usize, name: &str) -> usize {
-        let offset: usize = text
-            .split_inclusive('\n')
-            .take(line.saturating_sub(1))
-            .map(str::len)
-            .sum();
-        match crate::import::assumed::line_of(&text[offset.min(text.len())..], &[name]) {
-            0 => line,
-            found => line.saturating_sub(1) + found,
         }
     }
 
@@ -327,7 +315,7 @@ mod reader {
                     .to_string(),
             });
         }
-        let n_billing_said_all = models.iter().all(|m| m.billing_said);
+        let billing_said_by_all = models.iter().all(|m| m.billing_said);
         let mut design = Design::new(models[0].entity.name.clone());
         for model in models {
             match design.tables.iter_mut().find(|t| t.name == model.table) {
@@ -373,7 +361,7 @@ mod reader {
             "Dynamoose schemas declare no access patterns: add the reads and writes the application makes to see how each is served"
                 .to_string(),
         );
-        if !n_billing_said_all {
+        if !billing_said_by_all {
             notes.push(
                 "Dynamoose creates tables with 1 read and 1 write unit unless `throughput` says otherwise; a table whose models do not say is read as on-demand"
                     .to_string(),

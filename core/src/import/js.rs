@@ -288,6 +288,27 @@ impl<'t> Lines<'t> {
     }
 }
 
+impl<'a> NewFinder<'_, 'a> {
+    /// The arguments of a call, evaluated; `None` (the error kept) when one passes a budget.
+    fn arguments(&mut self, arguments: &[Argument<'a>]) -> Option<Vec<Value>> {
+        let mut args = Vec::with_capacity(arguments.len());
+        for argument in arguments {
+            let value = match argument.as_expression() {
+                Some(expression) => self.evaluator.eval(expression, 0),
+                None => Ok(self.evaluator.non_literal(argument.span())),
+            };
+            match value {
+                Ok(value) => args.push(value),
+                Err(error) => {
+                    self.error = Some(error);
+                    return None;
+                }
+            }
+        }
+        Some(args)
+    }
+}
+
 impl<'a> Visit<'a> for NewFinder<'_, 'a> {
     /// Bounds the walk: a chain such as `a.b.c...` or `a + a + ...` parses without recursion
     /// but nests in the tree.
@@ -323,20 +344,9 @@ impl<'a> Visit<'a> for NewFinder<'_, 'a> {
             && CLASSES.contains(&class.as_str())
             && self.error.is_none()
         {
-            let mut args = Vec::new();
-            for argument in &it.arguments {
-                let value = match argument.as_expression() {
-                    Some(expression) => self.evaluator.eval(expression, 0),
-                    None => Ok(self.evaluator.non_literal(argument.span())),
-                };
-                match value {
-                    Ok(value) => args.push(value),
-                    Err(error) => {
-                        self.error = Some(error);
-                        return;
-                    }
-                }
-            }
+            let Some(args) = self.arguments(&it.arguments) else {
+                return;
+            };
             let (line, column) = self.evaluator.lines.line_column(it.span.start as usize);
             self.news.push(NewCall {
                 class,
@@ -377,20 +387,9 @@ impl<'a> Visit<'a> for NewFinder<'_, 'a> {
             && CALLS.contains(&function)
             && self.error.is_none()
         {
-            let mut args = Vec::new();
-            for argument in &it.arguments {
-                let value = match argument.as_expression() {
-                    Some(expression) => self.evaluator.eval(expression, 0),
-                    None => Ok(self.evaluator.non_literal(argument.span())),
-                };
-                match value {
-                    Ok(value) => args.push(value),
-                    Err(error) => {
-                        self.error = Some(error);
-                        return;
-                    }
-                }
-            }
+            let Some(args) = self.arguments(&it.arguments) else {
+                return;
+            };
             let (line, column) = self.evaluator.lines.line_column(it.span.start as usize);
             self.calls.push(NewCall {
                 class: function.to_string(),

@@ -307,38 +307,6 @@ fn build(
         let name = unique_name(&entity.name, &mut entity_names);
         // Its table: by variable, its DTO's own, or assumed from what it says of its keys.
         let table_name = match &entity.table {
-            TableRef::Var(var) => match placed
-                .iter()
-                .find(|(v, _)| v.as_deref() == Some(var.as_str()))
-            {
-                Some((_, table)) => table.clone(),
-                None => {
-                    let (pk, sk) = keys_of_entity(&entity);
-                    let def = TableDef {
-                        var: Some(var.clone()),
-                        name: var.clone(),
-                        line: entity.line,
-                        ..TableDef::default()
-                    };
-                    assumed.push(Assumption::at(
-                        entity.line,
-                        format!("entity {name}: its table `{var}` is not defined in this file"),
-                        format!(
-                            "a table `{var}` keyed by {}",
-                            describe_keys(pk.as_ref(), sk.as_ref())
-                        ),
-                    ));
-                    put_table(
-                        &def,
-                        &mut design,
-                        &mut assumed,
-                        pk,
-                        sk,
-                        &mut table_names,
-                        &mut placed,
-                    )
-                }
-            },
             TableRef::Def(def) => match placed.iter().find(|(_, t)| t == &def.name) {
                 Some((_, table)) => table.clone(),
                 None => put_table(
@@ -351,21 +319,38 @@ fn build(
                     &mut placed,
                 ),
             },
-            TableRef::None => {
-                let (pk, sk) = keys_of_entity(&entity);
-                let def = TableDef {
-                    name: "table".to_string(),
-                    line: entity.line,
-                    ..TableDef::default()
+            TableRef::Var(var)
+                if let Some((_, table)) = placed
+                    .iter()
+                    .find(|(v, _)| v.as_deref() == Some(var.as_str())) =>
+            {
+                table.clone()
+            }
+            // A table not defined here: assumed from the keys the entity computes.
+            TableRef::Var(_) | TableRef::None => {
+                let (var, what) = match &entity.table {
+                    TableRef::Var(var) => (
+                        Some(var.clone()),
+                        format!("entity {name}: its table `{var}` is not defined in this file"),
+                    ),
+                    _ => (None, format!("entity {name}: no table")),
                 };
+                let table = var.clone().unwrap_or_else(|| "table".to_string());
+                let (pk, sk) = keys_of_entity(&entity);
                 assumed.push(Assumption::at(
                     entity.line,
-                    format!("entity {name}: no table"),
+                    what,
                     format!(
-                        "a table `table` keyed by {}",
+                        "a table `{table}` keyed by {}",
                         describe_keys(pk.as_ref(), sk.as_ref())
                     ),
                 ));
+                let def = TableDef {
+                    var,
+                    name: table,
+                    line: entity.line,
+                    ..TableDef::default()
+                };
                 put_table(
                     &def,
                     &mut design,

@@ -65,3 +65,25 @@ pub fn run(command: &mut Command) -> (bool, String) {
     );
     (output.status.success(), text)
 }
+
+/// Writes the `tsconfig.json` every TypeScript export is compiled with: `--strict`, Node's
+/// module resolution (so `.tools/node_modules` is found), output in `out/`.
+pub fn write_tsconfig(dir: &Path) {
+    std::fs::write(
+        dir.join("tsconfig.json"),
+        r#"{
+  "compilerOptions": {
+    "strict": true,
+    "outDir": "out",
+    "target": "es2022",
+    "module": "nodenext",
+    "moduleResolution": "nodenext",
+    "types": ["node"],
+    "skipLibCheck": true
+  },
+  "include": ["*.ts"]
+}
+"#,
+    )
+    .expect("write tsconfig");
+}

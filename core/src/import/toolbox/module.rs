@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::{
     AttrDef, EntityDef, TableDef, TableRef, attr_type, build, enum_values, table_keys, template_of,
 };
-use crate::import::assumed::line_of;
+use crate::import::assumed::line_after;
 use crate::import::js::{self, Module, NewCall};
 use crate::import::onetable::literal_or_fallback;
 use crate::import::{Assumption, ImportError, Imported};
@@ -33,19 +33,6 @@ pub(crate) fn is_entity(call: &NewCall) -> bool {
             .args
             .first()
             .is_some_and(|o| o.get("schema").is_some() && o.get("attributes").is_none())
-}
-
-/// The line of `name:` in the text from `line` on (0 when it is not there).
-fn line_after(text: &str, line: usize, name: &str) -> usize {
-    let offset: usize = text
-        .split_inclusive('\n')
-        .take(line.saturating_sub(1))
-        .map(str::len)
-        .sum();
-    match line_of(&text[offset.min(text.len())..], &[name]) {
-        0 => line,
-        found => line.saturating_sub(1) + found,
-    }
 }
 
 /// The calls of a builder chain: (name's last segment, arguments).
