@@ -250,6 +250,23 @@ fn dynamodb_toolbox_computes_every_key_the_design_templates_and_its_dto_reads_ba
                 .iter()
                 .find(|e| e.name == entity.name)
                 .unwrap_or_else(|| panic!("{name}: entity {} read back", entity.name));
+            // What the DTO cannot hold is said: a computeKey's keys and a linked index key.
+            let table = design.table(&entity.table).expect("its table");
+            for key in table.key_attributes() {
+                if entity.keys.contains_key(&key.name) {
+                    assert!(
+                        imported
+                            .assumed
+                            .iter()
+                            .any(|a| a.what.contains(entity.name.as_str())
+                                && a.what.contains(key.name.as_str())),
+                        "{name}: {}.{} is computed, and the import does not say it assumed it: {:?}",
+                        entity.name,
+                        key.name,
+                        imported.assumed
+                    );
+                }
+            }
             for attribute in &entity.attributes {
                 let back = read
                     .attribute(&attribute.name)

@@ -114,6 +114,13 @@ fn entity(
         .flatten()
         .map(|k| k.name.clone())
         .collect();
+    let index_keys: Vec<String> = table_def
+        .gsis
+        .iter()
+        .flat_map(|g| g.partition_key.iter().chain(&g.sort_key))
+        .chain(table_def.lsis.iter().map(|l| &l.sort_key))
+        .map(|k| k.name.clone())
+        .collect();
     let mut attributes = Vec::new();
     let mut unread = Vec::new();
     let mut compute_key_unread = false;
@@ -181,6 +188,16 @@ fn entity(
         let linked = ["keyLink", "putLink", "updateLink"]
             .iter()
             .any(|l| attr.get(l).is_some());
+        // DynamoDB-Toolbox leaves `.link()` out of its DTO: an index key may be computed.
+        if !linked && index_keys.iter().any(|k| k == stored) {
+            assumed.push(Assumption::at(
+                line_of(text, &["entityName", attr_name]),
+                format!(
+                    "{name}.{attr_name}: an index key, which `.link()` may compute; a DTO holds no `.link()`"
+                ),
+                format!("`{stored}` is the value the caller gives"),
+            ));
+        }
         attributes.push(AttrDef {
             name: attr_name.clone(),
             saved_as: (stored != attr_name).then(|| stored.to_string()),
