@@ -32,8 +32,8 @@ use crate::live::{DEFAULT_SAMPLE, MAX_SAMPLE, ScanStats, list_tables, read_table
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The model to import: a NoSQL Workbench model, an awslabs/mcp schema.json, a OneTable
-    /// schema, an ElectroDB module, a CloudFormation template, Terraform configuration (or a
-    /// keyplan design).
+    /// schema, an ElectroDB, DynamoDB-Toolbox or Dynamoose module (or DynamoDB-Toolbox DTO
+    /// JSON), a CloudFormation template, Terraform configuration (or a keyplan design).
     #[arg(value_name = "FILE", required_unless_present_any = ["table", "all"])]
     pub file: Option<PathBuf>,
     #[command(flatten)]
