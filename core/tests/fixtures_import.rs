@@ -156,3 +156,22 @@ fn every_real_dynamodb_toolbox_module_imports_and_says_what_it_kept_and_assumed(
 fn every_real_dynamoose_model_imports_and_says_what_it_kept_and_assumed() {
     check_all_with_assumptions(Format::Dynamoose, "dynamoose");
 }
+
+/// Every prefix of every DynamoDB-Toolbox and Dynamoose fixture (a file cut anywhere, as an
+/// upload cut short is) is read or refused with an error, never a panic.
+#[test]
+fn every_cut_of_a_toolbox_or_dynamoose_fixture_is_read_or_refused_without_a_panic() {
+    for (format, dir) in [
+        (Format::Toolbox, "dynamodb-toolbox"),
+        (Format::Dynamoose, "dynamoose"),
+    ] {
+        for path in module_fixtures(dir) {
+            let text = std::fs::read_to_string(&path).expect("a fixture reads");
+            for (end, _) in text.char_indices().step_by(3) {
+                let cut = &text[..end];
+                let _ = detect(cut);
+                let _ = import(format, cut);
+            }
+        }
+    }
+}
