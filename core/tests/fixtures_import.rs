@@ -89,18 +89,27 @@ fn module_fixtures(dir: &str) -> Vec<PathBuf> {
     files
 }
 
+/// A fixture's file name and what it imports as, detected as `format`.
+fn read_fixture(
+    format: Format,
+    path: &std::path::Path,
+) -> (String, keyplan_core::import::Imported) {
+    let text = std::fs::read_to_string(path).expect("a fixture reads");
+    let name = path
+        .file_name()
+        .expect("a file name")
+        .to_string_lossy()
+        .to_string();
+    assert_eq!(detect(&text), Ok(format), "{name} is detected as {format}");
+    let imported = import(format, &text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    (name, imported)
+}
+
 fn check_all(format: Format, dir: &str) {
     let files = module_fixtures(dir);
     assert!(files.len() >= 3, "only {} {dir} fixtures", files.len());
     for path in files {
-        let text = std::fs::read_to_string(&path).expect("a fixture reads");
-        let name = path
-            .file_name()
-            .expect("a file name")
-            .to_string_lossy()
-            .to_string();
-        assert_eq!(detect(&text), Ok(format), "{name} is detected as {format}");
-        let imported = import(format, &text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (name, imported) = read_fixture(format, &path);
         assert!(
             !imported.design.entities.is_empty(),
             "{name}: no entity kept"
@@ -129,14 +138,7 @@ fn check_all_with_assumptions(format: Format, dir: &str) {
     let files = module_fixtures(dir);
     assert!(!files.is_empty(), "no {dir} fixtures");
     for path in files {
-        let text = std::fs::read_to_string(&path).expect("a fixture reads");
-        let name = path
-            .file_name()
-            .expect("a file name")
-            .to_string_lossy()
-            .to_string();
-        assert_eq!(detect(&text), Ok(format), "{name} is detected as {format}");
-        let imported = import(format, &text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (name, imported) = read_fixture(format, &path);
         assert!(!imported.design.tables.is_empty(), "{name}: no table kept");
         let mut rendered = render(&imported.design, &imported.notes);
         for assumption in &imported.assumed {
