@@ -14,6 +14,11 @@
 //! that is an index's key. In DTO JSON `computeKey` and `.link()` are functions the JSON does
 //! not hold: a key they compute is assumed to be the value the caller gives, and said.
 //!
+//! The v0 and v1 shape reads too: `new Table({ partitionKey: 'pk', ... })` and
+//! `new Entity({ name, attributes: { pk: { partitionKey: true }, ... }, table })`, an
+//! attribute's `map` its stored name and a key attribute's `default: (data) => `A#${data.a}``
+//! its template.
+//!
 //! Nothing here runs the module's code: what is not literal and cannot be read (a table name
 //! from `process.env`, a table imported from another file) is assumed, the least that fits,
 //! and listed with its line in [`Imported::assumed`]. The library's own attributes (the entity
@@ -148,6 +153,10 @@ fn import_module(text: &str, _json_error: ImportError) -> Result<Imported, Impor
 
 /// A key attribute of a table or an index: `{ name, type }`.
 fn key_attribute(value: &Value) -> Option<KeyAttribute> {
+    // v0 and v1 name the attribute alone (`partitionKey: 'pk'`); its type is the entity's.
+    if let Some(name) = value.as_str() {
+        return Some(KeyAttribute::new(name, KeyType::S));
+    }
     let name = value.get("name")?.as_str()?;
     let ty = match value.get("type").and_then(Value::as_str) {
         Some("number") => KeyType::N,
@@ -172,7 +181,11 @@ fn table_keys(def: &mut TableDef, options: &Value, notes: &mut Vec<String>) {
                 (None, None) => Vec::new(),
             }
         };
-        let local = index.get("type").and_then(Value::as_str) == Some("local");
+        // v0 and v1 say no `type`: an index with a sort key and no partition key is local.
+        let local = match index.get("type").and_then(Value::as_str) {
+            Some(ty) => ty == "local",
+            None => index.get("partitionKey").is_none() && index.get("sortKey").is_some(),
+        };
         let sort_key = keys("sortKey", "sortKeys");
         if local {
             match sort_key.into_iter().next() {
@@ -412,7 +425,10 @@ fn build(
                     );
                 }
                 let mut a = Attribute::new(&attribute.name, attribute.ty);
-                a.required = true;
+                // A table key is in every item; an index key only where the schema says.
+                let table_key = table.partition_key.name == stored
+                    || table.sort_key.as_ref().is_some_and(|k| k.name == stored);
+                a.required = attribute.required || table_key;
                 a.values = attribute.values.clone();
                 out.attributes.push(a);
                 continue;
@@ -623,7 +639,12 @@ fn library_attributes_note(
         added.push(format!("the entity name `{saved_as}`"));
     }
     if timestamps.is_none_or(|v| v.as_bool() != Some(false)) {
-        added.push("the timestamps `_ct` and `_md`".to_string());
+        added.push(if saved_as == "entity" {
+            // v0 and v1: `created` and `modified`, and the entity name in `entity`.
+            "the timestamps `created` and `modified`".to_string()
+        } else {
+            "the timestamps `_ct` and `_md`".to_string()
+        });
     }
     (!added.is_empty()).then(|| {
         format!(

@@ -25,14 +25,17 @@ pub(crate) fn is_table(call: &NewCall) -> bool {
             .is_some_and(|o| o.get("partitionKey").is_some())
 }
 
-/// Whether a `new Entity(...)` is DynamoDB-Toolbox's: its options have `schema` (ElectroDB's
-/// have `attributes` and `indexes`).
+/// Whether a `new Entity(...)` is DynamoDB-Toolbox's: its options have `schema` (v2), or a
+/// `name` and `attributes` without ElectroDB's `model` and `indexes` (v0 and v1).
 pub(crate) fn is_entity(call: &NewCall) -> bool {
     call.class == "Entity"
-        && call
-            .args
-            .first()
-            .is_some_and(|o| o.get("schema").is_some() && o.get("attributes").is_none())
+        && call.args.first().is_some_and(|o| {
+            (o.get("schema").is_some() && o.get("attributes").is_none())
+                || (o.get("name").is_some()
+                    && o.get("attributes").is_some_and(Value::is_object)
+                    && o.get("model").is_none()
+                    && o.get("indexes").is_none())
+        })
 }
 
 /// The calls of a builder chain: (name's last segment, arguments).
@@ -161,38 +164,65 @@ fn entity(
         Some(table) => TableRef::Var(js::snippet_of(table)),
         None => TableRef::None,
     };
+    let v0 = options.get("attributes").is_some();
     notes.extend(super::library_attributes_note(
         &name,
-        options.get("entityAttribute"),
+        options.get(if v0 { "typeAlias" } else { "entityAttribute" }),
         options.get("timestamps"),
-        "_et",
+        if v0 { "entity" } else { "_et" },
     ));
     let mut attributes = Vec::new();
     let mut unread = Vec::new();
     let schema = options.get("schema").unwrap_or(&Value::Null);
     let mut members: Vec<(String, Value)> = Vec::new();
-    match chain(schema) {
-        Some(links) => {
-            for (link, args) in links {
-                // `item({...})`, `schema({...})`, then `.and({...})` or `.and(prev => ({...}))`.
-                let object = match args.first() {
-                    Some(Value::Object(o)) if !js::is_non_literal(&Value::Object(o.clone())) => {
-                        Some(o.clone())
-                    }
-                    Some(other) => other.get(js::RETURNS).and_then(Value::as_object).cloned(),
-                    None => None,
-                };
-                match (link, object) {
-                    ("item" | "schema" | "and" | "map", Some(object)) => members.extend(object),
-                    _ => unread.push(format!("`.{link}()` on the schema")),
+    if let Some(v0) = options.get("attributes").and_then(Value::as_object) {
+        for (attr_name, value) in v0 {
+            match v0_attribute(attr_name, value, &mut unread) {
+                Some(def) => attributes.push(def),
+                None => {
+                    assumed.push(Assumption::at(
+                        line_after(text, call.line, attr_name),
+                        format!("{name}.{attr_name}: `{}`", js::snippet_of(value)),
+                        "a required string attribute",
+                    ));
+                    attributes.push(AttrDef {
+                        name: attr_name.clone(),
+                        saved_as: None,
+                        ty: AttrType::S,
+                        required: true,
+                        values: Vec::new(),
+                        prefix: None,
+                        link: None,
+                    });
                 }
             }
         }
-        None => assumed.push(Assumption::at(
-            line_after(text, call.line, "schema"),
-            format!("{name}: schema `{}`", js::snippet_of(schema)),
-            "no attributes (the schema is not written in this file)",
-        )),
+    } else {
+        match chain(schema) {
+            Some(links) => {
+                for (link, args) in links {
+                    // `item({...})`, `schema({...})`, then `.and({...})` or `.and(prev => ({...}))`.
+                    let object = match args.first() {
+                        Some(Value::Object(o))
+                            if !js::is_non_literal(&Value::Object(o.clone())) =>
+                        {
+                            Some(o.clone())
+                        }
+                        Some(other) => other.get(js::RETURNS).and_then(Value::as_object).cloned(),
+                        None => None,
+                    };
+                    match (link, object) {
+                        ("item" | "schema" | "and" | "map", Some(object)) => members.extend(object),
+                        _ => unread.push(format!("`.{link}()` on the schema")),
+                    }
+                }
+            }
+            None => assumed.push(Assumption::at(
+                line_after(text, call.line, "schema"),
+                format!("{name}: schema `{}`", js::snippet_of(schema)),
+                "no attributes (the schema is not written in this file)",
+            )),
+        }
     }
     for (attr_name, value) in members {
         match attribute(&attr_name, &value, &mut unread) {
@@ -303,6 +333,54 @@ fn attribute(name: &str, value: &Value, unread: &mut Vec<String>) -> Option<Attr
             }
             // Builders of what keyplan does not hold: defaults, validation, hiding.
             other => unread.push(format!("`.{other}()` ({name})")),
+        }
+    }
+    Some(def)
+}
+
+/// A v0/v1 attribute: `'string'`, or `{ type, partitionKey, sortKey, map, required, default }`;
+/// `None` when it is neither.
+fn v0_attribute(name: &str, value: &Value, unread: &mut Vec<String>) -> Option<AttrDef> {
+    let (type_name, settings) = match value {
+        Value::String(ty) => (ty.as_str(), None),
+        Value::Object(members) if !js::is_non_literal(value) => (
+            value
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or("string"),
+            Some(members),
+        ),
+        _ => return None,
+    };
+    let element = value.get("setType").and_then(Value::as_str);
+    let ty = match type_name {
+        "list" => AttrType::L,
+        "map" => AttrType::M,
+        other => attr_type(other, element)?,
+    };
+    let mut def = AttrDef {
+        name: name.to_string(),
+        saved_as: value.get("map").and_then(Value::as_str).map(str::to_string),
+        ty,
+        required: false,
+        values: Vec::new(),
+        prefix: None,
+        link: None,
+    };
+    for (setting, setting_value) in settings.into_iter().flatten() {
+        match setting.as_str() {
+            "type" | "map" | "setType" => {}
+            "partitionKey" | "sortKey" => def.required = true,
+            "required" => {
+                def.required = def.required
+                    || setting_value.as_bool() == Some(true)
+                    || setting_value.as_str() == Some("always")
+            }
+            // A key computed from the others: `default: (data) => `A#${data.a}``.
+            "default" if setting_value.get(js::RETURNS).is_some() => {
+                def.link = setting_value.get(js::RETURNS).map(template_of);
+            }
+            other => unread.push(format!("`{other}` ({name})")),
         }
     }
     Some(def)
