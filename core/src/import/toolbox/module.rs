@@ -164,7 +164,9 @@ fn entity(
         Some(table) => TableRef::Var(js::snippet_of(table)),
         None => TableRef::None,
     };
-    let v0 = options.get("attributes").is_some();
+    // v0 and v1 declare `attributes`, v2 a `schema`.
+    let v0_attributes = options.get("attributes").and_then(Value::as_object);
+    let v0 = v0_attributes.is_some();
     notes.extend(super::library_attributes_note(
         &name,
         options.get(if v0 { "typeAlias" } else { "entityAttribute" }),
@@ -175,28 +177,8 @@ fn entity(
     let mut unread = Vec::new();
     let schema = options.get("schema").unwrap_or(&Value::Null);
     let mut members: Vec<(String, Value)> = Vec::new();
-    if let Some(v0) = options.get("attributes").and_then(Value::as_object) {
-        for (attr_name, value) in v0 {
-            match v0_attribute(attr_name, value, &mut unread) {
-                Some(def) => attributes.push(def),
-                None => {
-                    assumed.push(Assumption::at(
-                        line_after(text, call.line, attr_name),
-                        format!("{name}.{attr_name}: `{}`", js::snippet_of(value)),
-                        "a required string attribute",
-                    ));
-                    attributes.push(AttrDef {
-                        name: attr_name.clone(),
-                        saved_as: None,
-                        ty: AttrType::S,
-                        required: true,
-                        values: Vec::new(),
-                        prefix: None,
-                        link: None,
-                    });
-                }
-            }
-        }
+    if let Some(v0_attributes) = v0_attributes {
+        members.extend(v0_attributes.clone());
     } else {
         match chain(schema) {
             Some(links) => {
@@ -225,7 +207,12 @@ fn entity(
         }
     }
     for (attr_name, value) in members {
-        match attribute(&attr_name, &value, &mut unread) {
+        let read = if v0 {
+            v0_attribute(&attr_name, &value, &mut unread)
+        } else {
+            attribute(&attr_name, &value, &mut unread)
+        };
+        match read {
             Some(def) => attributes.push(def),
             None => {
                 assumed.push(Assumption::at(
