@@ -3,8 +3,9 @@
 //! Besides keyplan's own: the model JSON that NoSQL Workbench exports (format versions 1.0,
 //! 2.0 and 3.0; see [`nosql_workbench`]), the `schema.json` of the DynamoDB data-modeling tool
 //! in awslabs/mcp (see [`mcp`]), CloudFormation templates (see [`cloudformation`]) and
-//! Terraform configuration (see [`terraform`]), OneTable schemas (see [`onetable`]) and
-//! ElectroDB entities (see [`electrodb`]). Each format is one entry of a list of readers,
+//! Terraform configuration (see [`terraform`]), OneTable schemas (see [`onetable`]),
+//! ElectroDB entities (see [`electrodb`]), DynamoDB-Toolbox tables and entities (see
+//! [`toolbox`]) and Dynamoose models (see [`dynamoose`]). Each format is one entry of a list of readers,
 //! each saying whether a text has its shape and how to read it; [`detect`] tries them in
 //! order, and when none fits it says why each did not; [`detect_and_import`] reads any of them.
 //! JavaScript and TypeScript modules are read with oxc's parser behind the `js` feature (see
