@@ -14,7 +14,8 @@
 //! its name.
 //!
 //! Only what the importers read is evaluated (issue 41): the arguments of `new Entity(...)`,
-//! `new Service(...)` and `new Table(...)`, the `export default` value, and the module-level
+//! `new Service(...)`, `new Table(...)` and `new Schema(...)`, of the calls `model(...)`
+//! (Dynamoose's), the `export default` value, and the module-level
 //! constants that may be OneTable schemas (an object literal with `models`); a constant is
 //! evaluated when one of those refers to it, once. The rest of the module is parsed, never
 //! evaluated, so a bomb nothing refers to costs nothing.
