@@ -1,13 +1,12 @@
-//! The keyplan server's API, seen from the app: one way to send a request, and one probe of
-//! whether the app is served by `keyplan serve` at all (the Run panel's engine list, which the
-//! file import asks too before it hands the server a module the app cannot read).
+//! The keyplan server's API, seen from the app: one way to send a request (the probe of
+//! whether the app is served by `keyplan serve` at all is the Run panel's engine list,
+//! `run::state::Engines::probe`). It knows none of the views that use it. The bodies sent and
+//! read are [`keyplan_core::api`]'s types, the server's too.
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Request, RequestInit, Response};
-
-use crate::run::state::Engines;
 
 /// The text of a failure to reach the server.
 fn unreachable(e: JsValue) -> String {
@@ -115,21 +114,8 @@ pub async fn post_lines(
 /// The error message of an API answer: its `{"error": ...}` (every route answers errors so),
 /// else its status.
 pub fn error_message(status: u16, body: &str) -> String {
-    #[derive(serde::Deserialize)]
-    struct ErrorAnswer {
-        error: String,
-    }
-    match serde_json::from_str::<ErrorAnswer>(body) {
+    match serde_json::from_str::<keyplan_core::api::ErrorBody>(body) {
         Ok(answer) => answer.error,
         Err(_) => format!("the keyplan server answered {status}"),
-    }
-}
-
-/// Whether the app is served by `keyplan serve`, and with which engines: `GET /api/engines`.
-/// A static host answers it with a 404 or its `index.html` ([`Engines::NoApi`]).
-pub async fn engines() -> Engines {
-    match fetch("GET", "/api/engines", None).await {
-        Ok((status, body)) => Engines::from_response(status, &body),
-        Err(message) => Engines::Unreachable(message),
     }
 }

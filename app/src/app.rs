@@ -111,16 +111,14 @@ fn Editor(
     Effect::new(move |_| {
         let rev = store.revision(crate::store::Tracks::Semantics);
         let job = store.with_untracked(|d| {
-            d.patterns
-                .iter()
-                .any(|p| !p.filter.is_empty())
-                .then(|| crate::jobs::Job::FilterReads { design: d.clone() })
+            keyplan_core::findings::measures_anything(d)
+                .then(|| crate::jobs::Measure { design: d.clone() })
         });
         let Some(job) = job else { return };
         let ask = move || {
             crate::compute::once(rev, job, move |answer| {
-                if let Ok(crate::jobs::Answer::FilterReads(reads)) = answer {
-                    store.measured(rev, reads);
+                if let Ok(measured) = answer {
+                    store.measured(rev, measured);
                 }
             });
         };

@@ -315,7 +315,7 @@ pub fn Canvas() -> impl IntoView {
     let fit = move || match size() {
         Some((w, h)) => {
             session.canvas_size.set((w, h));
-            let content = rects.with_untracked(|r| geometry::bounds(r));
+            let content = rects.with_untracked(|r| geometry::bounds(r).map(geometry::framed));
             let v = match content {
                 Some(content) => Viewport::fit(content, w, h),
                 None => Viewport::default(),

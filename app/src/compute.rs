@@ -13,10 +13,12 @@
 //!
 //! Not gloo-worker: its bridge has no error event and panics when a worker cannot be created,
 //! and both are what this module is for. The messages are JSON text (`serde_json`, already in
-//! both modules), one [`crate::jobs::Request`] or [`crate::jobs::Notice`] a message. This
-//! thread reads a notice as far as a reply's id at once; the answer is read by
-//! [`crate::deferred::read_reply`], whose reader (of every kind of answer) is a module split
-//! off the first load.
+//! both modules): a [`crate::jobs::Request`] each way out; back, a [`crate::jobs::Notice`], or
+//! a [`Reply`] whose id and revision come as numbers beside its answer's JSON, so this thread
+//! finds the request without reading the answer, and the one who asked reads it once, as the
+//! answer of its job ([`crate::jobs::read_answer`]). That reader is compiled where the job is
+//! asked, so the readers of the views' answers are in the views' modules, split off the first
+//! load (issue 42).
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -26,7 +28,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, MessageEvent};
 
-use crate::jobs::{Answer, Job, Reply, Request};
+use crate::jobs::{AnyJob, ImportFile, Imported, Job, Notice, Reply, Request, read_answer};
 use crate::store::{Store, Tracks};
 
 /// The worker's loader, written by trunk beside the app (`data-loader-shim`).
@@ -121,9 +123,7 @@ pub fn start() {
         }
     };
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
-        if let Some(text) = event.data().as_string() {
-            received(text);
-        }
+        received(event.data());
     });
     let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(|event: ErrorEvent| {
         event.prevent_default();
@@ -143,31 +143,27 @@ pub fn start() {
     }
 }
 
-/// A worker's [`crate::jobs::Notice`] as the main thread reads it at once: a reply only as far
-/// as its id (the rest skipped unread), the whole notice read again by
-/// [`crate::deferred::read_reply`], whose reader of the answers is a module split off the first
-/// load (issue 19).
-#[derive(serde::Deserialize)]
-enum Heard {
-    Ready,
-    Panicked(String),
-    Reply(Addressed),
-}
-
-/// The id of a [`Reply`], read without its answer.
-#[derive(serde::Deserialize)]
-struct Addressed {
-    id: u64,
-}
-
-/// A message from the worker (its text kept, not copied, for the answer's reader).
-fn received(text: String) {
-    let heard = match serde_json::from_str::<Heard>(&text) {
-        Ok(n) => n,
-        Err(e) => return stopped(format!("the worker's message did not read: {e}")),
+/// A message from the worker: a [`Notice`] (JSON text), or a [`Reply`] handed, its answer
+/// unread, to whoever asked.
+fn received(data: JsValue) {
+    let notice = match data.as_string() {
+        Some(text) => match serde_json::from_str::<Notice>(&text) {
+            Ok(notice) => notice,
+            Err(e) => return stopped(format!("the worker's message did not read: {e}")),
+        },
+        None => {
+            let Some(reply) = Reply::from_js(&data) else {
+                return stopped("the worker's message is not a reply".to_string());
+            };
+            let callback = BRIDGE.with_borrow_mut(|b| b.pending.remove(&reply.id));
+            if let Some(callback) = callback {
+                callback(Ok(reply));
+            }
+            return;
+        }
     };
-    match heard {
-        Heard::Ready => {
+    match notice {
+        Notice::Ready => {
             let (worker, queue) = BRIDGE.with_borrow_mut(|b| {
                 b.ready = true;
                 (b.worker.clone(), std::mem::take(&mut b.queue))
@@ -182,16 +178,7 @@ fn received(text: String) {
                 set_status(Status::Ready);
             }
         }
-        Heard::Panicked(message) => BRIDGE.with_borrow_mut(|b| b.panic = Some(message)),
-        Heard::Reply(Addressed { id }) => {
-            // Taken now: a worker that stops before the answer is read fails only the others.
-            let Some(callback) = BRIDGE.with_borrow_mut(|b| b.pending.remove(&id)) else {
-                return;
-            };
-            leptos::task::spawn_local(async move {
-                callback(crate::deferred::read_reply(text).await);
-            });
-        }
+        Notice::Panicked(message) => BRIDGE.with_borrow_mut(|b| b.panic = Some(message)),
     }
 }
 
@@ -245,18 +232,14 @@ pub fn next_id() -> u64 {
     })
 }
 
-/// Sends `job` (for design revision `rev`) as request `id`; `then` gets the reply, or why
-/// there is none. Starts the worker when it is not started.
-pub fn ask(id: u64, rev: u64, job: Job, then: impl FnOnce(Result<Reply, String>) + 'static) {
-    ask_with(id, rev, job, None, then);
-}
-
-/// [`ask`], with a file posted beside the request (a [`Job::ImportFile`]): the worker reads
-/// it, so this thread never copies its text (issue 19).
-fn ask_with(
+/// Sends `job` (for design revision `rev`) as request `id`, with `file` posted beside it (an
+/// [`ImportFile`]: the worker reads it, so this thread never copies its text, issue 19);
+/// `then` gets the reply, its answer unread, or why there is none. Starts the worker when it
+/// is not started.
+fn ask(
     id: u64,
     rev: u64,
-    job: Job,
+    job: AnyJob,
     file: Option<&web_sys::File>,
     then: impl FnOnce(Result<Reply, String>) + 'static,
 ) {
@@ -339,19 +322,19 @@ impl<T: Clone> Computed<T> {
 /// it is for the latest request and for the revision the design has now; any other is dropped.
 /// While a new answer is computed the view shows that it waits, unless `keep` and the answer
 /// shown was computed for the design as it is (the data view's next page of the same sample:
-/// the page stays, and so does the scroll position). `pick` takes the view's answer out of the
-/// worker's. The [`Trigger`] returned sends the job again ([`NoAnswer`]'s "Try again").
-pub fn follow<T>(
+/// the page stays, and so does the scroll position). The answer is `J`'s, read as such. The
+/// [`Trigger`] returned sends the job again ([`NoAnswer`]'s "Try again").
+pub fn follow<J>(
     store: Store,
     tracks: Tracks,
-    job: impl Fn() -> Option<Job> + 'static,
+    job: impl Fn() -> Option<J> + 'static,
     keep: bool,
-    pick: fn(Answer) -> Result<T, String>,
-) -> (RwSignal<Computed<T>>, Trigger)
+) -> (RwSignal<Computed<J::Answer>>, Trigger)
 where
-    T: Clone + Send + Sync + 'static,
+    J: Job,
+    J::Answer: Clone + Send + Sync,
 {
-    let state = RwSignal::new(Computed::<T>::Off);
+    let state = RwSignal::new(Computed::<J::Answer>::Off);
     let again = Trigger::new();
     let latest = StoredValue::new(0u64);
     // The revision the answer shown was computed for.
@@ -373,13 +356,13 @@ where
             shown_rev.set_value(None);
             state.set(Computed::Waiting);
         }
-        ask(id, rev, job, move |reply| {
+        ask(id, rev, job.into(), None, move |reply| {
             let answered_rev = reply.as_ref().ok().map(|r| r.rev);
             let now = store.revision_untracked(tracks);
             if !is_current(latest.try_get_value(), id, answered_rev, now) {
                 return;
             }
-            let _ = state.try_set(match reply.and_then(|r| pick(r.answer)) {
+            let _ = state.try_set(match reply.and_then(|r| read_answer::<J>(&r.answer)) {
                 Ok(value) => {
                     shown_rev.try_set_value(answered_rev);
                     Computed::Ready(value)
@@ -404,29 +387,18 @@ pub fn is_current(latest: Option<u64>, id: u64, answered: Option<u64>, now: u64)
 
 /// Asks once: `then` gets the answer, or why there is none (a request of a user's, such as an
 /// import or a download, whose answer is wanted whatever the design does meanwhile).
-pub fn once(rev: u64, job: Job, then: impl FnOnce(Result<Answer, String>) + 'static) {
-    ask(next_id(), rev, job, move |reply| {
-        then(reply.map(|r| r.answer))
+pub fn once<J: Job>(rev: u64, job: J, then: impl FnOnce(Result<J::Answer, String>) + 'static) {
+    ask(next_id(), rev, job.into(), None, move |reply| {
+        then(reply.and_then(|r| read_answer::<J>(&r.answer)));
     });
 }
 
-/// Asks the worker to import `file`, which it reads itself; `then` gets the answer.
-pub fn import_file(file: &web_sys::File, then: impl FnOnce(Result<Answer, String>) + 'static) {
+/// Asks the worker to import `file`, which it reads itself; `then` gets what it read.
+pub fn import_file(file: &web_sys::File, then: impl FnOnce(Result<Imported, String>) + 'static) {
     // An import opens a new design whatever the open one does meanwhile: no revision to match.
-    ask_with(next_id(), 0, Job::ImportFile, Some(file), move |reply| {
-        then(reply.map(|r| r.answer))
+    ask(next_id(), 0, ImportFile.into(), Some(file), move |reply| {
+        then(reply.and_then(|r| read_answer::<ImportFile>(&r.answer)));
     });
-}
-
-/// An answer that is not the kind asked for (a worker of another build).
-pub fn unexpected(answer: Answer) -> String {
-    match answer {
-        Answer::Refused(reason) => reason,
-        other => format!("the worker answered something else: {other:?}")
-            .chars()
-            .take(200)
-            .collect(),
-    }
 }
 
 /// The worker's status, provided by the app.
@@ -494,57 +466,31 @@ pub fn Computing(
 
 #[cfg(test)]
 mod tests {
-    use super::{Addressed, Heard, is_current, request_json};
-    use crate::jobs::{Answer, Job, Notice, Reply, Request, Worker, notice_json, read_reply};
+    use super::{is_current, request_json};
+    use crate::jobs::{Cost, Request, Worker, read_answer};
 
-    // issue 19: the main thread reads each notice the worker writes as far as it must at once
-    // (a reply's id), and the answer with the reader split off its first load; together they
-    // must read the reply the worker wrote.
+    // issue 42: a request written here is read by the worker, and its answer read here as the
+    // answer of the job asked.
     #[test]
-    fn the_main_thread_reads_every_notice_the_worker_writes() {
-        assert!(matches!(
-            serde_json::from_str::<Heard>(&notice_json(&Notice::Ready)),
-            Ok(Heard::Ready)
-        ));
-        let panicked = notice_json(&Notice::Panicked("out of \"memory\"".into()));
-        assert!(matches!(
-            serde_json::from_str::<Heard>(&panicked),
-            Ok(Heard::Panicked(m)) if m == "out of \"memory\""
-        ));
-        let mut worker = Worker::default();
+    fn a_request_written_here_is_answered_as_its_job() {
         let request = Request {
             id: 12,
             rev: 3,
-            job: Job::Cost {
+            job: Cost {
                 design: keyplan_core::examples::first(),
                 region: "us-east-1".into(),
-            },
+            }
+            .into(),
         };
         let sent = request_json(&request).expect("writes");
         assert_eq!(
             serde_json::from_str::<Request>(&sent).ok(),
             Some(request.clone())
         );
-        let written = worker.answer_json(&sent);
-        assert!(matches!(
-            serde_json::from_str::<Heard>(&written),
-            Ok(Heard::Reply(Addressed { id: 12 }))
-        ));
-        let reply = read_reply(&written).expect("the answer reads");
-        let Ok(Notice::Reply(expected)) = serde_json::from_str::<Notice>(&written) else {
-            panic!("not a reply: {written}");
-        };
-        assert_eq!(reply, *expected);
-        assert!(matches!(
-            reply,
-            Reply {
-                id: 12,
-                rev: 3,
-                answer: Answer::Cost(_)
-            }
-        ));
-        assert!(read_reply(&notice_json(&Notice::Ready)).is_err());
-        assert!(read_reply("{\"Reply\": {\"id\": 12}}").is_err());
+        let reply = Worker::default().answer_json(&sent);
+        assert_eq!((reply.id, reply.rev), (12, 3));
+        let page = read_answer::<Cost>(&reply.answer).expect("a cost page");
+        assert!(page.total.starts_with('$'), "{}", page.total);
     }
 
     #[test]

@@ -1,30 +1,45 @@
-//! The parts of the app the first paint does not need, each in a WebAssembly module of its
-//! own (issue 19): the views it does not show (the Data, Cost, Run and Migrate tabs, the
-//! dialogs and the inspector's editors of what is selected), the share-link reader (only a
-//! page opened from a link needs it), the reader of the worker's answers (needed once the
-//! worker, itself loaded after the first paint, answers) and what opens a file. The app's entry
-//! point (main.rs) makes each a split point and `provide`s them; scripts/split-wasm.py splits
-//! them off. The views' modules, the reader and the file opener are fetched in the first idle
-//! moment after the first paint, or when one is wanted if that is sooner, a view with a
-//! placeholder until it has arrived and a retry if it could not be fetched. The worker's module
-//! and the tests, which are not split, never link the split points (the tests use
-//! `Parts::DIRECT`).
+//! The parts of the app the first paint does not need, fetched after it (issue 19): the views
+//! it does not show (the Data, Cost, Run and Migrate tabs, the dialogs and the inspector's
+//! editors of what is selected), what opens a file, and the share-link reader (only a page
+//! opened from a link needs it). Here is how a view asks for one and waits for it: each
+//! deferred view's name ([`Deferred`]), the loading state, the placeholder and the retry, and
+//! the slots ([`provided`]) through which the app calls the parts it does not link.
+//!
+//! This module knows no view: the registry of views (`crate::views`) sits on top, and the
+//! entry point (main.rs) makes each registered view a split point and [`provide`]s how to fetch
+//! and build it, so that scripts/split-wasm.py moves them into modules fetched in the first
+//! idle moment after the first paint, or when one is wanted if that is sooner (a placeholder
+//! until it has arrived, a retry if it could not be fetched). The worker's module and the tests,
+//! which are not split, never link the split points (the tests call `views::provide_unsplit`).
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 use std::future::Future;
 use std::pin::Pin;
+use std::thread::LocalKey;
 
-use keyplan_core::Design;
 use leptos::prelude::*;
 
-use crate::dialogs::{designs, engine_import, export, gallery, help, share};
-use crate::jobs::Reply;
-use crate::opening::Opening;
+/// The views the first paint does not show, in the order they are fetched: the editor first,
+/// the one most likely wanted first. `crate::views` says how each is built.
+macro_rules! deferred {
+    ($($(#[$doc:meta])* $what:ident,)*) => {
+        /// A view the first paint does not show.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Deferred {
+            $($(#[$doc])* $what,)*
+        }
 
-/// A view the first paint does not show.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Deferred {
+        impl Deferred {
+            /// Every one, in the order they are fetched.
+            pub const ALL: &[Deferred] = &[$(Deferred::$what,)*];
+        }
+    };
+}
+
+deferred! {
+    /// The inspector's editor of what is selected.
+    Editor,
     Data,
     Cost,
     Run,
@@ -35,155 +50,48 @@ pub enum Deferred {
     Help,
     Designs,
     EngineImport,
-    /// The inspector's editor of what is selected.
-    Editor,
 }
 
-impl Deferred {
-    /// In the order they are fetched: the editor first, the one most likely wanted first.
-    pub const ALL: &[Deferred] = &[
-        Deferred::Editor,
-        Deferred::Data,
-        Deferred::Cost,
-        Deferred::Run,
-        Deferred::Migrate,
-        Deferred::Gallery,
-        Deferred::Export,
-        Deferred::Share,
-        Deferred::Help,
-        Deferred::Designs,
-        Deferred::EngineImport,
-    ];
-}
-
-/// Each deferred view, built in whichever module holds it (main.rs calls each from its split
-/// point, so that each lands in that point's module).
-pub fn data_view() -> AnyView {
-    view! { <crate::panels::DataView/> }.into_any()
-}
-
-pub fn cost_view() -> AnyView {
-    view! { <crate::panels::CostView/> }.into_any()
-}
-
-pub fn run_view() -> AnyView {
-    view! { <crate::run::RunView/> }.into_any()
-}
-
-pub fn migrate_view() -> AnyView {
-    view! { <crate::panels::MigrateView/> }.into_any()
-}
-
-pub fn gallery_dialog() -> AnyView {
-    view! { <gallery::Gallery/> }.into_any()
-}
-
-pub fn export_dialog() -> AnyView {
-    view! { <export::Export/> }.into_any()
-}
-
-pub fn share_dialog() -> AnyView {
-    view! { <share::Share/> }.into_any()
-}
-
-pub fn help_dialog() -> AnyView {
-    view! { <help::Help/> }.into_any()
-}
-
-pub fn designs_dialog() -> AnyView {
-    view! { <designs::Designs/> }.into_any()
-}
-
-pub fn engine_import_dialog() -> AnyView {
-    view! { <engine_import::EngineImport/> }.into_any()
-}
-
-/// A fetch of a deferred view's module: an error says why it failed.
+/// A fetch of a split-off part's module: an error says why it failed.
 pub type Fetch = Pin<Box<dyn Future<Output = Result<(), String>>>>;
 
-/// A share link's design read (its reader's module fetched first), or why it was not.
-pub type LinkRead = Pin<Box<dyn Future<Output = Result<Design, String>>>>;
-
-/// A worker's reply read (its reader's module fetched first), or why it was not.
-pub type ReplyRead = Pin<Box<dyn Future<Output = Result<Reply, String>>>>;
-
-/// The parts of the app split off its first load: how the deferred views are fetched and
-/// built, the share-link reader (only a page opened from a link needs it), the reader of the
-/// worker's answers and what opens a file.
+/// How the deferred views are fetched and built, as the entry point (or, unsplit,
+/// `crate::views::DIRECT`) provides them.
 #[derive(Clone, Copy, Debug)]
 pub struct Parts {
     /// Fetches and instantiates `what`'s module.
     pub fetch: fn(Deferred) -> Fetch,
     /// `what`'s view, its module fetched.
     pub build: fn(Deferred) -> AnyView,
-    /// Reads the design in a link's `#d=` payload.
-    pub read_link: fn(String) -> LinkRead,
-    /// Reads a worker's reply ([`crate::jobs::read_reply`]).
-    pub read_reply: fn(String) -> ReplyRead,
-    /// Opens a file ([`crate::opening::open_now`]); an error says why it could not be.
-    pub open_file: fn(Opening) -> Fetch,
-    /// Fetches and instantiates the modules of `read_reply` and `open_file`.
-    pub fetch_helpers: fn() -> Fetch,
 }
 
-impl Parts {
-    /// Every part in the module that uses them, nothing to fetch (a build that is not split).
-    pub const DIRECT: Parts = Parts {
-        fetch: |_| Box::pin(async { Ok(()) }),
-        read_link: |payload| Box::pin(async move { crate::share::decode(&payload) }),
-        read_reply: |text| Box::pin(async move { crate::jobs::read_reply(&text) }),
-        open_file: |opening| {
-            crate::opening::open_now(opening);
-            Box::pin(async { Ok(()) })
-        },
-        fetch_helpers: || Box::pin(async { Ok(()) }),
-        build: |what| match what {
-            Deferred::Data => data_view(),
-            Deferred::Cost => cost_view(),
-            Deferred::Run => run_view(),
-            Deferred::Migrate => migrate_view(),
-            Deferred::Gallery => gallery_dialog(),
-            Deferred::Export => export_dialog(),
-            Deferred::Share => share_dialog(),
-            Deferred::Help => help_dialog(),
-            Deferred::Designs => designs_dialog(),
-            Deferred::EngineImport => engine_import_dialog(),
-            Deferred::Editor => crate::inspector::selection_editor(),
-        },
-    };
+/// What the app calls a part it does not link through (a function in a module of its own,
+/// which the entry point provides): `None` until provided. Each is a `thread_local!` [`Slot`].
+pub type Hook<F> = Cell<Option<F>>;
+
+/// A [`Hook`] as a `thread_local!` declares it.
+pub type Slot<F> = LocalKey<Hook<F>>;
+
+/// What `slot` holds, or why there is nothing (a page built without its split-off parts).
+pub fn provided<F: Copy + 'static>(slot: &'static Slot<F>) -> Result<F, String> {
+    slot.get()
+        .ok_or_else(|| "this page was built without its split-off parts".to_string())
 }
 
 thread_local! {
-    /// This page's split-off parts (`provide`).
+    /// This page's deferred views (`provide`).
     static PARTS: Cell<Option<Parts>> = const { Cell::new(None) };
     /// The deferred views whose modules are loaded.
     static LOADED: RefCell<HashSet<Deferred>> = RefCell::new(HashSet::new());
 }
 
-/// Says where this page's split-off parts are; before the app is mounted.
+/// Says how this page's deferred views are fetched and built; before the app is mounted.
 pub fn provide(parts: Parts) {
-    PARTS.with(|p| p.set(Some(parts)));
+    PARTS.set(Some(parts));
 }
 
 fn parts() -> Result<Parts, String> {
-    PARTS
-        .with(Cell::get)
-        .ok_or_else(|| "this page was built without its split-off parts".to_string())
-}
-
-/// The design in a share link's `#d=` payload, or why it could not be read.
-pub async fn read_link(payload: String) -> Result<Design, String> {
-    (parts()?.read_link)(payload).await
-}
-
-/// A worker's reply read from its JSON text, or why it could not be.
-pub async fn read_reply(text: String) -> Result<Reply, String> {
-    (parts()?.read_reply)(text).await
-}
-
-/// Opens a file ([`crate::opening::open_file`]), or says why it could not.
-pub async fn open_file(opening: Opening) -> Result<(), String> {
-    (parts()?.open_file)(opening).await
+    provided(&PARTS)
 }
 
 /// The result of a split point whose module is loaded: its wrapper then awaits nothing, so one
@@ -214,17 +122,12 @@ async fn load(what: Deferred) -> Result<(), String> {
     Ok(())
 }
 
-/// Fetches the worker's reply reader and the file opener, then every deferred view's module,
-/// one after another, then tells `done` whether all arrived. Called in the first idle moment
-/// after the first paint (the worker's module loads beside them, and its first answer needs
-/// the reader).
+/// Fetches every deferred view's module, one after another, then tells `done` whether all
+/// arrived. Called in the first idle moment after the first paint (what opens a file is in the
+/// views' module, so a file dropped after it opens at once).
 pub fn fetch_all(done: impl FnOnce(bool) + 'static) {
     leptos::task::spawn_local(async move {
-        // One that fails here is fetched again for the next answer, or the next file.
-        let mut all = match parts() {
-            Ok(parts) => (parts.fetch_helpers)().await.is_ok(),
-            Err(_) => false,
-        };
+        let mut all = true;
         for &what in Deferred::ALL {
             // A module that fails here is fetched again when its view is opened.
             all &= load(what).await.is_ok();

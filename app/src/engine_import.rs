@@ -7,7 +7,9 @@
 //! anything but `/api/` and a name the server listed, percent-encoded.
 
 use keyplan_core::Design;
-use serde::Deserialize;
+use keyplan_core::api::live::{
+    EngineImportAnswer, EngineImportLine, EngineImportRequest, Progress, TableList,
+};
 
 use crate::api::error_message;
 use crate::run::state::Engines;
@@ -73,17 +75,10 @@ pub fn tables_url(engine: &str) -> String {
 /// Reads the answer to `GET /api/engines/{name}/tables`: the tables, sorted by name, or the
 /// server's reason (the engine is not there, it refused).
 pub fn tables_from_server(status: u16, body: &str) -> Result<Vec<TableInfo>, String> {
-    #[derive(Deserialize)]
-    struct Answer {
-        tables: Vec<String>,
-        /// Item counts by table, where the server read them.
-        #[serde(default)]
-        items: std::collections::BTreeMap<String, u64>,
-    }
     if !(200..300).contains(&status) {
         return Err(error_message(status, body));
     }
-    let answer: Answer = serde_json::from_str(body)
+    let answer: TableList = serde_json::from_str(body)
         .map_err(|e| format!("the keyplan server's list of tables did not read: {e}"))?;
     let mut tables: Vec<TableInfo> = answer
         .tables
@@ -143,12 +138,18 @@ pub struct Request {
 impl Request {
     /// The body of `POST /api/import/engine`.
     pub fn body(&self) -> String {
-        let request = if self.all {
-            serde_json::json!({ "engine": self.engine, "all": true, "sample": self.sample })
-        } else {
-            serde_json::json!({ "engine": self.engine, "tables": self.tables, "sample": self.sample })
+        let request = EngineImportRequest {
+            engine: self.engine.clone(),
+            tables: if self.all {
+                Vec::new()
+            } else {
+                self.tables.clone()
+            },
+            all: self.all,
+            sample: Some(self.sample),
         };
-        request.to_string()
+        // Names and numbers: nothing in them can fail to be written.
+        keyplan_core::api::request_text(&request).unwrap_or_default()
     }
 
     /// What the tables are, in words: "orders", "orders and audit", "3 tables",
@@ -178,89 +179,43 @@ impl Request {
     }
 }
 
-/// How far a streamed import has read: after each page of a table's scan.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct Progress {
-    pub table: String,
-    /// The table's place among those read, from 0.
-    pub index: usize,
-    pub tables: usize,
-    /// Items read of this table so far.
-    pub read: u64,
-    /// Items the server expects to read of it: the sample, or the table's item count when
-    /// smaller (an estimate DynamoDB refreshes every six hours, so `read` may pass it).
-    pub expected: u64,
-}
-
-impl Progress {
-    /// The share of the whole import read, 0 to 1: the tables done and this one's part.
-    pub fn fraction(&self) -> f64 {
-        let tables = self.tables.max(1) as f64;
-        let this = (self.read as f64 / self.expected.max(1) as f64).min(1.0);
-        ((self.index as f64 + this) / tables).min(1.0)
-    }
-
-    /// "Reading orders from moto: 1,200 of about 100,000 items read (table 1 of 2)…", and
-    /// once the last table is read, "Read orders from moto: 100,000 items; inferring the
-    /// entities…".
-    pub fn line(&self, engine: &str) -> String {
-        let of = if self.tables > 1 {
-            format!(" (table {} of {})", self.index + 1, self.tables)
-        } else {
-            String::new()
-        };
-        let expected = self.expected.max(self.read);
-        if self.read >= expected && self.index + 1 >= self.tables {
-            return format!(
-                "Read {} from {engine}: {}; inferring the entities…",
-                self.table,
-                if self.read == 1 {
-                    "1 item".to_string()
-                } else {
-                    format!("{} items", thousands(self.read))
-                },
-            );
-        }
-        format!(
-            "Reading {} from {engine}: {} of about {} read{of}…",
-            self.table,
-            thousands(self.read),
-            if expected == 1 {
+/// The busy line of a streamed import after a page: "Reading orders from moto: 1,200 of about
+/// 100,000 items read (table 1 of 2)…", and once the last table is read, "Read orders from
+/// moto: 100,000 items; inferring the entities…".
+pub fn progress_line(progress: &Progress, engine: &str) -> String {
+    let p = progress;
+    let of = if p.tables > 1 {
+        format!(" (table {} of {})", p.index + 1, p.tables)
+    } else {
+        String::new()
+    };
+    let expected = p.expected.max(p.read);
+    if p.read >= expected && p.index + 1 >= p.tables {
+        return format!(
+            "Read {} from {engine}: {}; inferring the entities…",
+            p.table,
+            if p.read == 1 {
                 "1 item".to_string()
             } else {
-                format!("{} items", thousands(expected))
+                format!("{} items", thousands(p.read))
             },
-        )
+        );
     }
+    format!(
+        "Reading {} from {engine}: {} of about {} read{of}…",
+        p.table,
+        thousands(p.read),
+        if expected == 1 {
+            "1 item".to_string()
+        } else {
+            format!("{} items", thousands(expected))
+        },
+    )
 }
 
-/// One line of a streamed `POST /api/import/engine`.
-#[derive(Debug, Clone, PartialEq)]
-pub enum StreamLine {
-    Progress(Progress),
-    /// The answer a plain request gets, as its JSON text.
-    Answer(String),
-    /// The error the plain request would have answered with `status`.
-    Error {
-        status: u16,
-        error: String,
-    },
-}
-
-/// Reads one line of the stream; `None` for a line that is not one of the three.
-pub fn stream_line(line: &str) -> Option<StreamLine> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Wire {
-        Progress { progress: Progress },
-        Answer { answer: serde_json::Value },
-        Error { error: String, status: u16 },
-    }
-    Some(match serde_json::from_str::<Wire>(line).ok()? {
-        Wire::Progress { progress } => StreamLine::Progress(progress),
-        Wire::Answer { answer } => StreamLine::Answer(answer.to_string()),
-        Wire::Error { error, status } => StreamLine::Error { status, error },
-    })
+/// Reads one line of the stream; `None` for a line that is none of its kinds.
+pub fn stream_line(line: &str) -> Option<EngineImportLine> {
+    serde_json::from_str(line).ok()
 }
 
 /// A design read from an engine's tables.
@@ -277,23 +232,17 @@ pub struct Imported {
 /// Reads the answer to `POST /api/import/engine`: the design and what was read, or the
 /// server's reason (the engine is not there, a table is gone, the sample is too big).
 pub fn from_server(request: &Request, status: u16, body: &str) -> Result<Imported, String> {
-    #[derive(Deserialize)]
-    struct Scan {
-        items: u64,
-    }
-    #[derive(Deserialize)]
-    struct Answer {
-        design: serde_json::Value,
-        #[serde(default)]
-        notes: Vec<String>,
-        #[serde(default)]
-        tables: Vec<Scan>,
-    }
     if !(200..300).contains(&status) {
         return Err(error_message(status, body));
     }
-    let answer: Answer = serde_json::from_str(body)
+    let answer: EngineImportAnswer = serde_json::from_str(body)
         .map_err(|e| format!("the keyplan server's answer did not read: {e}"))?;
+    from_answer(request, answer)
+}
+
+/// The design and what was read, from the answer to `POST /api/import/engine` (plain, or the
+/// last line of the stream).
+pub fn from_answer(request: &Request, answer: EngineImportAnswer) -> Result<Imported, String> {
     let design = keyplan_core::file::parse(&answer.design.to_string())
         .map_err(|e| format!("the keyplan server's design did not read: {e}"))?;
     let read: u64 = answer.tables.iter().map(|t| t.items).sum();
@@ -324,6 +273,8 @@ pub fn from_server(request: &Request, status: u16, body: &str) -> Result<Importe
 #[cfg(test)]
 mod tests {
     use super::*;
+    use keyplan_core::api::Line;
+    use keyplan_core::api::live::EngineImportEvent;
 
     fn request(tables: &[&str], all: bool) -> Request {
         Request {
@@ -445,11 +396,11 @@ mod tests {
         let progress = stream_line(
             r#"{"progress":{"table":"orders","index":1,"tables":2,"read":1200,"expected":100000,"sample":100000}}"#,
         );
-        let Some(StreamLine::Progress(p)) = progress else {
+        let Some(Line::Progress(EngineImportEvent::Progress(p))) = progress else {
             panic!("{progress:?}");
         };
         assert_eq!(
-            p.line("moto"),
+            progress_line(&p, "moto"),
             "Reading orders from moto: 1,200 of about 100,000 items read (table 2 of 2)…"
         );
         assert!((p.fraction() - 0.506).abs() < 1e-9, "{}", p.fraction());
@@ -459,19 +410,21 @@ mod tests {
             tables: 1,
             read: 1,
             expected: 1,
+            sample: 1,
         };
         assert_eq!(
-            one.line("embedded"),
+            progress_line(&one, "embedded"),
             "Read t from embedded: 1 item; inferring the entities…"
         );
         assert_eq!(one.fraction(), 1.0);
-        assert_eq!(
-            stream_line(r#"{"answer":{"format":"engine"}}"#),
-            Some(StreamLine::Answer(r#"{"format":"engine"}"#.to_string()))
-        );
+        let answer = stream_line(r#"{"answer":{"design":{},"format":"engine"}}"#);
+        let Some(Line::Answer { answer }) = answer else {
+            panic!("{answer:?}");
+        };
+        assert_eq!(answer.format, "engine");
         assert_eq!(
             stream_line(r#"{"error":"engine `moto` has no table `t`","status":404}"#),
-            Some(StreamLine::Error {
+            Some(Line::Failed {
                 status: 404,
                 error: "engine `moto` has no table `t`".to_string()
             })

@@ -140,22 +140,46 @@ pub fn card_rects(design: &Design) -> Vec<(String, Rect)> {
         .filter_map(|(e, height)| design.layout.get(&e.name).map(|p| p.y + height + GAP))
         .fold(f64::NEG_INFINITY, f64::max);
     let auto_top = if placed_bottom.is_finite() {
-        placed_bottom
+        // Below the placed cards' frames, and room for the new ones' frame headers.
+        placed_bottom + FRAME_PADDING + FRAME_HEADER
     } else {
         40.0
     };
-    let unplaced: Vec<f64> = cards
+    // The unplaced cards, table by table in the order the design lists its tables (then
+    // tables it does not have, in the order of their entities).
+    let mut tables: Vec<&str> = design.tables.iter().map(|t| t.name.as_str()).collect();
+    for (e, _) in &cards {
+        if !tables.contains(&e.table.as_str()) {
+            tables.push(&e.table);
+        }
+    }
+    let unplaced = |(e, _): &&(&Entity, f64)| !design.layout.contains_key(&e.name);
+    let groups: Vec<Vec<f64>> = tables
         .iter()
-        .filter(|(e, _)| !design.layout.contains_key(&e.name))
-        .map(|(_, height)| *height)
+        .map(|t| {
+            cards
+                .iter()
+                .filter(unplaced)
+                .filter(|(e, _)| e.table == *t)
+                .map(|(_, height)| *height)
+                .collect::<Vec<f64>>()
+        })
+        .filter(|g| !g.is_empty())
         .collect();
-    let mut auto = auto_positions(auto_top, &unplaced).into_iter();
+    let mut places = auto_places(auto_top, &groups).into_iter();
+    let mut auto: HashMap<&str, Point> = HashMap::new();
+    for t in &tables {
+        for (e, _) in cards.iter().filter(unplaced).filter(|(e, _)| e.table == *t) {
+            let place = places.next().expect("a place for every unplaced card");
+            auto.insert(e.name.as_str(), place);
+        }
+    }
     cards
-        .into_iter()
+        .iter()
         .map(|(e, height)| {
             let origin = match design.layout.get(&e.name) {
                 Some(p) => *p,
-                None => auto.next().expect("a place for every unplaced card"),
+                None => auto[e.name.as_str()],
             };
             (
                 e.name.clone(),
@@ -163,32 +187,110 @@ pub fn card_rects(design: &Design) -> Vec<(String, Rect)> {
                     x: origin.x,
                     y: origin.y,
                     width: CARD_WIDTH,
-                    height,
+                    height: *height,
                 },
             )
         })
         .collect()
 }
 
-/// Cards to a row in the automatic grid.
+/// The fewest cards to a row in the automatic grid.
 const AUTO_COLUMNS: usize = 4;
 
-/// The automatic places of cards of these heights, in order: four to a row, each row below
-/// the tallest card of the row above it. (A fixed row height let a tall card of an imported
-/// design reach over the card below it; issue 12.)
-pub fn auto_positions(top: f64, heights: &[f64]) -> Vec<Point> {
+/// How far a table's frame reaches around its cards (canvas/table_frame.rs draws it): its
+/// header above them, and a padding on every side.
+pub const FRAME_HEADER: f64 = 64.0;
+pub const FRAME_PADDING: f64 = 24.0;
+/// The narrowest frame: room for its header's name, keys and index chips.
+pub const FRAME_MIN_WIDTH: f64 = 360.0;
+
+/// Cards to a row in a table's block of `n` cards: four, or more for a large table so that its
+/// block stays about as wide as it is tall on a wide screen (100 cards: 13 to a row, 8 rows),
+/// and Fit can show it whole.
+fn columns_for(n: usize) -> usize {
+    let square = ((n as f64) * 1.6).sqrt().ceil() as usize;
+    square.max(AUTO_COLUMNS).min(n.max(1))
+}
+
+/// The automatic places of cards of these heights, in order, in rows of `columns`, each row
+/// below the tallest card of the row above it (a fixed row height let a tall card of an
+/// imported design reach over the card below it; issue 12). Relative to (0, 0); with the
+/// block's width and height.
+fn grid(heights: &[f64], columns: usize) -> (Vec<Point>, f64, f64) {
     let mut places = Vec::with_capacity(heights.len());
-    let mut row_top = top;
-    for row in heights.chunks(AUTO_COLUMNS) {
+    let mut row_top = 0.0;
+    let mut width: f64 = 0.0;
+    for row in heights.chunks(columns.max(1)) {
         for n in 0..row.len() {
             places.push(Point {
-                x: 40.0 + n as f64 * (CARD_WIDTH + GAP),
+                x: n as f64 * (CARD_WIDTH + GAP),
                 y: row_top,
             });
         }
+        width = width.max(row.len() as f64 * (CARD_WIDTH + GAP) - GAP);
         row_top += row.iter().copied().fold(0.0, f64::max) + GAP;
     }
-    places
+    (places, width, (row_top - GAP).max(0.0))
+}
+
+/// The automatic places of the cards of each table's group (their heights), in order: each
+/// table's cards together in a block of their own ([`grid`]), so its frame holds them and no
+/// other table's card (issue 36); the blocks, with room for their frames, packed in shelves of
+/// the width that makes the whole nearest a wide screen's shape (16:9), so Fit shows it at the
+/// largest zoom; the first card at (40, `top`).
+pub fn auto_places(top: f64, groups: &[Vec<f64>]) -> Vec<Point> {
+    let blocks: Vec<(Vec<Point>, f64, f64)> = groups
+        .iter()
+        .map(|heights| grid(heights, columns_for(heights.len())))
+        .collect();
+    // Each block's outer size: its cards, the frame around them and a gap to the next frame.
+    let outer: Vec<(f64, f64)> = blocks
+        .iter()
+        .map(|(_, w, h)| {
+            (
+                w + 2.0 * FRAME_PADDING + GAP,
+                h + 2.0 * FRAME_PADDING + FRAME_HEADER + GAP,
+            )
+        })
+        .collect();
+    // Each block's corner on shelves at most `width` wide, and the whole's size.
+    let shelves = |width: f64| {
+        let mut corners = Vec::with_capacity(outer.len());
+        let (mut x, mut y, mut shelf_height, mut right) = (0.0, 0.0, 0.0_f64, 0.0_f64);
+        for &(w, h) in &outer {
+            if x > 0.0 && x + w > width {
+                x = 0.0;
+                y += shelf_height;
+                shelf_height = 0.0;
+            }
+            corners.push((x, y));
+            x += w;
+            right = right.max(x);
+            shelf_height = shelf_height.max(h);
+        }
+        (corners, right, y + shelf_height)
+    };
+    // The widths worth trying: each run of blocks from the first, side by side.
+    let widths = outer.iter().scan(0.0, |sum, (w, _)| {
+        *sum += w;
+        Some(*sum)
+    });
+    let screen = |(_, w, h): &(Vec<(f64, f64)>, f64, f64)| (w / (16.0 / 9.0)).max(*h);
+    let corners = widths
+        .map(shelves)
+        .min_by(|a, b| screen(a).total_cmp(&screen(b)))
+        .map(|(corners, _, _)| corners)
+        .unwrap_or_default();
+    blocks
+        .iter()
+        .zip(corners)
+        .flat_map(|((cards, _, _), (x, y))| {
+            cards.iter().map(move |p| Point {
+                x: 40.0 + x + p.x,
+                y: top + y + p.y,
+            })
+        })
+        .collect()
 }
 
 /// A free spot for a new card: right of everything placed, at the top.
@@ -268,6 +370,17 @@ pub fn place_card(cards: &[Rect], wanted: Point, width: f64, height: f64) -> Poi
 /// The bounds of every card, or `None` for an empty design.
 pub fn bounds(rects: &[(String, Rect)]) -> Option<Rect> {
     rects.iter().map(|(_, r)| *r).reduce(|a, b| a.union(&b))
+}
+
+/// The cards' bounds with room for the tables' frames around them (their headers, with the
+/// index chips that select a table or an index, above): what Fit shows (issue 36).
+pub fn framed(cards: Rect) -> Rect {
+    let b = cards.inflate(FRAME_PADDING);
+    Rect {
+        y: b.y - FRAME_HEADER,
+        height: b.height + FRAME_HEADER,
+        ..b
+    }
 }
 
 /// Pan and zoom: a canvas point `p` is drawn at screen point `p * zoom + (x, y)`.
@@ -504,6 +617,99 @@ mod tests {
             for (b, s) in &rects[i + 1..] {
                 assert!(!r.intersects(s), "{a} and {b} overlap: {r:?} {s:?}");
             }
+        }
+    }
+
+    /// A design of `tables` tables with `per_table` entities each, none placed, the entities
+    /// listed round-robin across the tables (as an import of several files may list them).
+    fn imported(tables: usize, per_table: usize) -> Design {
+        let mut design = keyplan_core::examples::first();
+        design.layout.clear();
+        let table = design.tables[0].clone();
+        let entity = design.entities[0].clone();
+        design.tables = (0..tables)
+            .map(|t| {
+                let mut copy = table.clone();
+                copy.name = format!("T{t}");
+                copy
+            })
+            .collect();
+        design.entities = (0..per_table)
+            .flat_map(|n| (0..tables).map(move |t| (n, t)))
+            .map(|(n, t)| {
+                let mut copy = entity.clone();
+                copy.name = format!("E{t}x{n}");
+                copy.table = format!("T{t}");
+                copy
+            })
+            .collect();
+        design
+    }
+
+    /// Each table's frame as canvas/table_frame.rs draws it.
+    fn frames(design: &Design, rects: &[(String, Rect)]) -> Vec<(String, Rect)> {
+        design
+            .tables
+            .iter()
+            .filter_map(|t| {
+                let cards = rects
+                    .iter()
+                    .filter(|(n, _)| design.entity(n).is_some_and(|e| e.table == t.name));
+                let b = framed(cards.map(|(_, r)| *r).reduce(|a, b| a.union(&b))?);
+                let width = b.width.max(FRAME_MIN_WIDTH);
+                Some((t.name.clone(), Rect { width, ..b }))
+            })
+            .collect()
+    }
+
+    // issue 36: an import's cards were placed in one grid in the order of the entities, so a
+    // table's frame reached over the cards (and the frame) of another.
+    #[test]
+    fn imported_cards_are_placed_table_by_table_each_frame_holding_only_its_own() {
+        for (tables, per_table) in [(2, 3), (3, 7), (10, 10), (1, 100)] {
+            let design = imported(tables, per_table);
+            let rects = card_rects(&design);
+            let frames = frames(&design, &rects);
+            for (i, (a, f)) in frames.iter().enumerate() {
+                for (b, g) in &frames[i + 1..] {
+                    assert!(
+                        !f.intersects(g),
+                        "{tables}x{per_table}: frames {a} and {b} overlap"
+                    );
+                }
+                for (card, r) in &rects {
+                    let own = design.entity(card).is_some_and(|e| &e.table == a);
+                    assert!(
+                        own || !f.intersects(r),
+                        "{tables}x{per_table}: {card} is under {a}'s frame"
+                    );
+                }
+            }
+        }
+    }
+
+    // issue 36: Fit shows a 100-entity import whole on a laptop's screen.
+    #[test]
+    fn fit_shows_a_hundred_entity_import_whole() {
+        for (tables, per_table) in [(1, 100), (4, 25), (10, 10)] {
+            let design = imported(tables, per_table);
+            let rects = card_rects(&design);
+            let content = frames(&design, &rects)
+                .into_iter()
+                .map(|(_, r)| r)
+                .reduce(|a, b| a.union(&b))
+                .expect("frames");
+            let (width, height) = (1280.0, 720.0);
+            let v = Viewport::fit(content, width, height);
+            let left = content.x * v.zoom + v.x;
+            let top = content.y * v.zoom + v.y;
+            let right = content.right() * v.zoom + v.x;
+            let bottom = content.bottom() * v.zoom + v.y;
+            assert!(
+                left >= 0.0 && top >= 0.0 && right <= width && bottom <= height,
+                "{tables}x{per_table}: {content:?} at zoom {} is not whole on the screen",
+                v.zoom
+            );
         }
     }
 

@@ -8,10 +8,10 @@
 //! bytes.
 
 use keyplan_core::Design;
+use keyplan_core::api::import::{ImportAnswer, ImportRequest};
 use keyplan_core::import::Format;
-use serde::Deserialize;
 
-use crate::jobs::{self, Imported};
+use crate::jobs::Imported;
 
 /// What the file picker and the drop zone offer: every extension a format core reads uses,
 /// modules included (the server reads those).
@@ -66,22 +66,21 @@ pub fn is_module_name(file_name: &str) -> bool {
 }
 
 /// What the worker's answer to an import means.
-pub fn from_worker(answer: Result<jobs::Answer, String>) -> Result<Opened, NotRead> {
+pub fn from_worker(answer: Result<Imported, String>) -> Result<Opened, NotRead> {
     match answer.map_err(NotRead::Error)? {
-        jobs::Answer::Imported(Imported::Opened {
+        Imported::Opened {
             format,
             design,
             summary,
             notes,
-        }) => Ok(Opened {
+        } => Ok(Opened {
             format: format.parse::<Format>().map_err(NotRead::Error)?,
             design: *design,
             summary,
             notes,
         }),
-        jobs::Answer::Imported(Imported::Module) => Err(NotRead::Module),
-        jobs::Answer::Imported(Imported::Error(e)) => Err(NotRead::Error(e)),
-        other => Err(NotRead::Error(crate::compute::unexpected(other))),
+        Imported::Module => Err(NotRead::Module),
+        Imported::Error(e) => Err(NotRead::Error(e)),
     }
 }
 
@@ -105,20 +104,32 @@ pub fn needs_server(file_name: &str) -> String {
 
 /// The body of `POST /api/import` for the file `file_name` holding `text`.
 pub fn request_body(file_name: &str, text: &str) -> String {
-    serde_json::json!({ "name": file_name, "text": text }).to_string()
+    let request = ImportRequest {
+        name: Some(file_name.to_string()),
+        text: text.to_string(),
+        files: Vec::new(),
+        from: None,
+    };
+    // A name and a text: nothing in them can fail to be written.
+    keyplan_core::api::request_text(&request).unwrap_or_default()
 }
 
-/// The answer of `POST /api/import`.
-#[derive(Deserialize)]
-struct Answer {
-    format: String,
-    summary: String,
-    design: serde_json::Value,
-    #[serde(default)]
-    notes: Vec<String>,
-    /// What could not be read and what was assumed (issue 36), listed after the notes.
-    #[serde(default)]
-    assumed: Vec<keyplan_core::import::Assumption>,
+/// The body of `POST /api/import` for several modules of one application, `(name, text)`
+/// each, read together (issue 36).
+pub fn request_body_files(files: &[(String, String)]) -> String {
+    let request = ImportRequest {
+        name: None,
+        text: String::new(),
+        files: files
+            .iter()
+            .map(|(name, text)| keyplan_core::api::import::NamedFile {
+                name: name.clone(),
+                text: text.clone(),
+            })
+            .collect(),
+        from: None,
+    };
+    keyplan_core::api::request_text(&request).unwrap_or_default()
 }
 
 /// Reads the server's answer to `POST /api/import`: the design, or the reason the file did not
@@ -127,7 +138,7 @@ pub fn from_server(status: u16, body: &str) -> Result<Opened, String> {
     if !(200..300).contains(&status) {
         return Err(crate::api::error_message(status, body));
     }
-    let answer: Answer = serde_json::from_str(body)
+    let answer: ImportAnswer = serde_json::from_str(body)
         .map_err(|e| format!("the keyplan server's answer did not read: {e}"))?;
     let format = answer
         .format
@@ -150,7 +161,7 @@ mod tests {
     /// What `read` gives for a file that is not a module by its name: the worker's answer.
     fn read_here(text: &str) -> Result<Opened, NotRead> {
         from_worker(Ok(crate::jobs::Worker::default().answer(
-            crate::jobs::Job::Import {
+            crate::jobs::Import {
                 text: text.to_string(),
             },
         )))
@@ -213,5 +224,23 @@ mod tests {
             from_server(502, "<html>").expect_err("not the API"),
             "the keyplan server answered 502"
         );
+    }
+
+    #[test]
+    fn several_modules_are_sent_in_one_body() {
+        let body = request_body_files(&[
+            (
+                "models/task.ts".to_string(),
+                "export const a = 1;".to_string(),
+            ),
+            (
+                "models/types.ts".to_string(),
+                "export const b = 2;".to_string(),
+            ),
+        ]);
+        let value: serde_json::Value = serde_json::from_str(&body).expect("JSON");
+        assert_eq!(value["files"][1]["name"], "models/types.ts");
+        assert_eq!(value["files"][0]["text"], "export const a = 1;");
+        assert!(value.get("text").is_none());
     }
 }

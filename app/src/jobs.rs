@@ -6,7 +6,10 @@
 //!
 //! The messages are plain data, JSON both ways: a [`Request`] carries the design revision it
 //! was asked for, and its [`Reply`] carries it back, so the main thread drops an answer computed
-//! for a design that has changed since ([`crate::compute`]). Each answer is what a view shows,
+//! for a design that has changed since ([`crate::compute`]). Each kind of job is a type that
+//! names its answer's type ([`Job::Answer`]): the main thread reads a reply as the answer to the
+//! job it sent, once, and a view can only be given the kind of answer it asked for (issue 42).
+//! Each answer is what a view shows,
 //! already in words and figures (the pages in [`data`], [`cost`] and [`migrate`]): the views
 //! render it and decide nothing.
 //!
@@ -24,71 +27,254 @@ use keyplan_core::Design;
 use keyplan_core::eval::ItemStore;
 use keyplan_core::import::ImportError;
 use keyplan_core::sample::{MAX_SAMPLE_ITEMS, SampleConfig, generate_within};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use wasm_bindgen::JsCast;
+
+/// A job for the worker. Each names its answer: a caller asks with the job and gets
+/// `Self::Answer`, read from the worker's JSON once, as that type (issue 42), so no caller
+/// matches on an answer it cannot get. The worker does it with [`Job::run`].
+pub trait Job: Serialize + Into<AnyJob> + 'static {
+    /// What the worker answers.
+    type Answer: Serialize + DeserializeOwned + 'static;
+
+    /// Does the job, with the worker's state.
+    fn run(self, worker: &mut Worker) -> Self::Answer;
+}
+
+/// Every kind of job, one list: the request's wire enum, how a job goes into it, and how the
+/// worker answers each as JSON.
+macro_rules! jobs {
+    ($($job:ident,)*) => {
+        /// A request's job as the wire carries it (`{"Export": {...}}`): the worker reads it
+        /// without knowing beforehand which job comes.
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        pub enum AnyJob {
+            $($job($job),)*
+        }
+
+        $(
+            impl From<$job> for AnyJob {
+                fn from(job: $job) -> AnyJob {
+                    AnyJob::$job(job)
+                }
+            }
+        )*
+
+        impl AnyJob {
+            /// Does the job and writes its answer ([`read_answer`] reads it).
+            fn answer_json(self, worker: &mut Worker) -> String {
+                match self {
+                    $(AnyJob::$job(job) => answer_json(&Ok::<_, String>(job.run(worker))),)*
+                }
+            }
+        }
+    };
+}
+
+jobs! {
+    Export,
+    Import,
+    ImportFile,
+    Data,
+    Cost,
+    Migrate,
+    Measure,
+    Program,
+}
+
+/// One of core's export formats, by its `--to` name: the text, or why there is none.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Export {
+    pub design: Design,
+    pub target: String,
+}
+
+impl Job for Export {
+    type Answer = Result<String, String>;
+
+    fn run(self, _: &mut Worker) -> Result<String, String> {
+        let target = self
+            .target
+            .parse::<keyplan_core::export::Target>()
+            .map_err(|e| e.to_string())?;
+        keyplan_core::export::export(&self.design, target).map_err(|e| e.to_string())
+    }
+}
+
+/// A file's text, in whichever format core detects.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Import {
+    pub text: String,
+}
+
+impl Job for Import {
+    type Answer = Imported;
+
+    fn run(self, _: &mut Worker) -> Imported {
+        import(&self.text)
+    }
+}
+
+/// [`Import`] of the file posted beside the request (a `File` the worker reads itself, so the
+/// page never copies a large file's text: issue 19); [`Worker::answer_request`] reads it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ImportFile;
+
+impl Job for ImportFile {
+    type Answer = Imported;
+
+    /// Without its file: [`Worker::answer_request`] imports the file that came with it.
+    fn run(self, _: &mut Worker) -> Imported {
+        Imported::Error("no file came with the request".to_string())
+    }
+}
+
+/// The data view: the sample of `design` by table and index, the index `index` shown (table,
+/// index name; the first when `None`), its first `shown` items, and the pattern `pattern`
+/// evaluated on the sample.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Data {
+    pub design: Design,
+    pub pattern: Option<String>,
+    pub index: Option<(String, Option<String>)>,
+    pub shown: usize,
+}
+
+impl Job for Data {
+    type Answer = data::DataPage;
+
+    fn run(self, worker: &mut Worker) -> data::DataPage {
+        let loaded = worker.loaded(self.design);
+        data::page(loaded, self.pattern.as_deref(), self.index, self.shown)
+    }
+}
+
+/// The cost view at the prices of `region`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cost {
+    pub design: Design,
+    pub region: String,
+}
+
+impl Job for Cost {
+    type Answer = cost::CostPage;
+
+    fn run(self, worker: &mut Worker) -> cost::CostPage {
+        cost::page(worker.loaded(self.design), &self.region)
+    }
+}
+
+/// What changed from `old` (the deployed baseline) to `new`, and the migration plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Migrate {
+    pub old: Design,
+    pub new: Design,
+    pub items: BTreeMap<String, u64>,
+}
+
+impl Job for Migrate {
+    type Answer = migrate::MigratePage;
+
+    fn run(self, _: &mut Worker) -> migrate::MigratePage {
+        migrate::page(&self.old, &self.new, self.items)
+    }
+}
+
+/// What the findings read from the sample: each covered read with a filter (KP024's input),
+/// the partition loads (KP014's) and item sizes (KP029's), judged with the rest of the analysis
+/// on the main thread.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Measure {
+    pub design: Design,
+}
+
+impl Job for Measure {
+    type Answer = keyplan_core::findings::Measured;
+
+    fn run(self, _: &mut Worker) -> Self::Answer {
+        keyplan_core::findings::measure(
+            &self.design,
+            &keyplan_core::analysis::verdicts(&self.design),
+        )
+    }
+}
+
+/// The migration plan as a program in `language` (`typescript` or `python`), or why there is
+/// none.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Program {
+    pub old: Design,
+    pub new: Design,
+    pub items: BTreeMap<String, u64>,
+    pub language: String,
+}
+
+impl Job for Program {
+    type Answer = Result<String, String>;
+
+    fn run(self, _: &mut Worker) -> Result<String, String> {
+        migrate::program(&self.old, &self.new, self.items, &self.language)
+    }
+}
 
 /// What the main thread asks, with the revision of the design it was asked for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Request {
     pub id: u64,
     pub rev: u64,
-    pub job: Job,
+    pub job: AnyJob,
 }
 
-/// The worker's answer to the request `id`, for design revision `rev`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The worker's answer to the request `id`, for design revision `rev`: `answer` is the JSON
+/// of the job's `Result<Answer, String>` (`Err`: the request could not be read, as from a main
+/// module of another build), which [`read_answer`] reads as the job asked. The worker posts
+/// the three as they are, so the main thread finds the request by its id without reading the
+/// answer, and reads the answer once.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Reply {
     pub id: u64,
     pub rev: u64,
-    pub answer: Answer,
+    pub answer: String,
 }
 
-/// What the worker posts besides replies.
+impl Reply {
+    /// The reply as the worker posts it: `[id, rev, answer]`, the numbers as JavaScript's.
+    pub fn to_js(&self) -> wasm_bindgen::JsValue {
+        // Ids and revisions count up from 1: far below 2^53, exact as a JavaScript number.
+        js_sys::Array::of3(
+            &(self.id as f64).into(),
+            &(self.rev as f64).into(),
+            &self.answer.as_str().into(),
+        )
+        .into()
+    }
+
+    /// A reply posted by [`Reply::to_js`]; `None` for anything else.
+    pub fn from_js(posted: &wasm_bindgen::JsValue) -> Option<Reply> {
+        let parts = posted.dyn_ref::<js_sys::Array>()?;
+        let number = |at: u32| {
+            parts
+                .get(at)
+                .as_f64()
+                .filter(|n| n.fract() == 0.0 && (0.0..9.0e15).contains(n))
+                .map(|n| n as u64)
+        };
+        Some(Reply {
+            id: number(0)?,
+            rev: number(1)?,
+            answer: parts.get(2).as_string()?,
+        })
+    }
+}
+
+/// What the worker posts besides replies, as JSON text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Notice {
     /// The module has loaded and listens.
     Ready,
     /// A panic's message, posted by the panic hook just before the module stops.
     Panicked(String),
-    Reply(Box<Reply>),
-}
-
-/// A job for the worker.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum Job {
-    /// One of core's export formats, by its `--to` name.
-    Export { design: Design, target: String },
-    /// A file's text, in whichever format core detects.
-    Import { text: String },
-    /// [`Job::Import`] of the file posted beside the request (a `File` the worker reads
-    /// itself, so the page never copies a large file's text: issue 19).
-    ImportFile,
-    /// The data view: the sample of `design` by table and index, the index `index` shown
-    /// (table, index name; the first when `None`), its first `shown` items, and the pattern
-    /// `pattern` evaluated on the sample.
-    Data {
-        design: Design,
-        pattern: Option<String>,
-        index: Option<(String, Option<String>)>,
-        shown: usize,
-    },
-    /// The cost view at the prices of `region`.
-    Cost { design: Design, region: String },
-    /// What changed from `old` (the deployed baseline) to `new`, and the migration plan.
-    Migrate {
-        old: Design,
-        new: Design,
-        items: BTreeMap<String, u64>,
-    },
-    /// What each covered read with a filter reads and returns on the sample (KP024's input,
-    /// judged with the rest of the analysis on the main thread).
-    FilterReads { design: Design },
-    /// The migration plan as a program in `language` (`typescript` or `python`).
-    Program {
-        old: Design,
-        new: Design,
-        items: BTreeMap<String, u64>,
-        language: String,
-    },
 }
 
 /// A file read by core's importers.
@@ -105,20 +291,6 @@ pub enum Imported {
     Module,
     /// Not a file keyplan reads, in core's words.
     Error(String),
-}
-
-/// The worker's answer, one variant per kind of job.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum Answer {
-    /// An export's or a program's text, or why there is none.
-    Text(Result<String, String>),
-    Imported(Imported),
-    Data(data::DataPage),
-    Cost(cost::CostPage),
-    Migrate(migrate::MigratePage),
-    FilterReads(Vec<keyplan_core::findings::FilterRead>),
-    /// The request could not be read (a main module and a worker of different builds).
-    Refused(String),
 }
 
 /// The sample of one design loaded into core's evaluator, with the verdicts it is read with.
@@ -178,68 +350,31 @@ impl Worker {
     }
 
     /// Does `job`.
-    pub fn answer(&mut self, job: Job) -> Answer {
-        match job {
-            Job::Export { design, target } => Answer::Text(
-                target
-                    .parse::<keyplan_core::export::Target>()
-                    .map_err(|e| e.to_string())
-                    .and_then(|t| {
-                        keyplan_core::export::export(&design, t).map_err(|e| e.to_string())
-                    }),
-            ),
-            Job::Import { text } => Answer::Imported(import(&text)),
-            Job::ImportFile => {
-                Answer::Imported(Imported::Error("no file came with the request".to_string()))
-            }
-            Job::Data {
-                design,
-                pattern,
-                index,
-                shown,
-            } => {
-                let loaded = self.loaded(design);
-                Answer::Data(data::page(loaded, pattern.as_deref(), index, shown))
-            }
-            Job::Cost { design, region } => {
-                let loaded = self.loaded(design);
-                Answer::Cost(cost::page(loaded, &region))
-            }
-            Job::Migrate { old, new, items } => Answer::Migrate(migrate::page(&old, &new, items)),
-            Job::FilterReads { design } => {
-                Answer::FilterReads(keyplan_core::findings::filter_reads(
-                    &design,
-                    &keyplan_core::analysis::verdicts(&design),
-                ))
-            }
-            Job::Program {
-                old,
-                new,
-                items,
-                language,
-            } => Answer::Text(migrate::program(&old, &new, items, &language)),
-        }
+    pub fn answer<J: Job>(&mut self, job: J) -> J::Answer {
+        job.run(self)
     }
 
-    /// Reads a request's JSON, does its job and writes the reply's JSON. A request that does
-    /// not read gets [`Answer::Refused`] with the reason (under id 0 when not even that reads).
-    pub fn answer_json(&mut self, text: &str) -> String {
-        self.answer_json_with(text, None)
+    /// Reads a request's JSON and does its job. A request that does not read is answered
+    /// why (under id 0 when not even that reads).
+    pub fn answer_json(&mut self, text: &str) -> Reply {
+        self.answer_request(text, None)
     }
 
     /// [`Worker::answer_json`] for a request posted with a file: `file` is its text, or why it
-    /// could not be read; a [`Job::ImportFile`] imports it.
-    pub fn answer_json_with(&mut self, text: &str, file: Option<Result<String, String>>) -> String {
-        let reply = match serde_json::from_str::<Request>(text) {
+    /// could not be read; an [`ImportFile`] imports it.
+    pub fn answer_request(&mut self, text: &str, file: Option<Result<String, String>>) -> Reply {
+        match serde_json::from_str::<Request>(text) {
             Ok(Request { id, rev, job }) => Reply {
                 id,
                 rev,
                 answer: match (job, file) {
-                    (Job::ImportFile, Some(Ok(text))) => self.answer(Job::Import { text }),
-                    (Job::ImportFile, Some(Err(e))) => Answer::Imported(Imported::Error(format!(
-                        "the file could not be read: {e}"
-                    ))),
-                    (job, _) => self.answer(job),
+                    (AnyJob::ImportFile(_), Some(Ok(text))) => {
+                        AnyJob::from(Import { text }).answer_json(self)
+                    }
+                    (AnyJob::ImportFile(_), Some(Err(e))) => answer_json(&Ok::<_, String>(
+                        Imported::Error(format!("the file could not be read: {e}")),
+                    )),
+                    (job, _) => job.answer_json(self),
                 },
             },
             Err(e) => Reply {
@@ -248,20 +383,27 @@ impl Worker {
                     .and_then(|v| v.get("id").and_then(serde_json::Value::as_u64))
                     .unwrap_or(0),
                 rev: 0,
-                answer: Answer::Refused(format!("the worker could not read the request: {e}")),
+                answer: answer_json(&Err::<(), _>(format!(
+                    "the worker could not read the request: {e}"
+                ))),
             },
-        };
-        notice_json(&Notice::Reply(Box::new(reply)))
+        }
     }
 }
 
-/// The [`Reply`] in a [`Notice::Reply`] the worker wrote ([`notice_json`]). The main thread
-/// reads each reply's answer with this, in a module split off its first load: the answers'
-/// readers are most of what the worker's messages take to read (issue 19).
-pub fn read_reply(text: &str) -> Result<Reply, String> {
-    match serde_json::from_str(text) {
-        Ok(Notice::Reply(reply)) => Ok(*reply),
-        Ok(_) => Err("the worker's message is not a reply".to_string()),
+/// An answer as the JSON [`read_answer`] reads.
+fn answer_json<A: Serialize, E: Serialize>(answer: &Result<A, E>) -> String {
+    serde_json::to_string(answer).unwrap_or_else(|e| {
+        let why = format!("the worker could not write its answer: {e}");
+        serde_json::to_string(&Err::<(), _>(why)).unwrap_or_default()
+    })
+}
+
+/// The answer to a `J` in the JSON the worker wrote ([`Reply::answer`]), or why there is none:
+/// read once, as `J`'s answer (issue 42).
+pub fn read_answer<J: Job>(text: &str) -> Result<J::Answer, String> {
+    match serde_json::from_str::<Result<J::Answer, String>>(text) {
+        Ok(answer) => answer,
         Err(e) => Err(format!("the worker's answer did not read: {e}")),
     }
 }
@@ -269,7 +411,7 @@ pub fn read_reply(text: &str) -> Result<Reply, String> {
 /// A notice as the JSON the main thread reads.
 pub fn notice_json(notice: &Notice) -> String {
     serde_json::to_string(notice).unwrap_or_else(|e| {
-        format!(r#"{{"Panicked":"the worker could not write its answer: {e}"}}"#)
+        format!(r#"{{"Panicked":"the worker could not write its notice: {e}"}}"#)
     })
 }
 
@@ -341,16 +483,16 @@ mod tests {
         let design = example();
         let mut worker = Worker::default();
         for target in keyplan_core::export::Target::ALL {
-            let answer = worker.answer(Job::Export {
+            let answer = worker.answer(Export {
                 design: design.clone(),
                 target: target.name().to_string(),
             });
             let expected = keyplan_core::export::export(&design, target).map_err(|e| e.to_string());
-            assert_eq!(answer, Answer::Text(expected), "{}", target.name());
+            assert_eq!(answer, expected, "{}", target.name());
         }
         assert!(matches!(
-            worker.answer(Job::Export { design, target: "nope".into() }),
-            Answer::Text(Err(e)) if e.contains("nope")
+            worker.answer(Export { design, target: "nope".into() }),
+            Err(e) if e.contains("nope")
         ));
     }
 
@@ -360,21 +502,16 @@ mod tests {
         let request = Request {
             id: 7,
             rev: 41,
-            job: Job::Import {
+            job: Import {
                 text: keyplan_core::file::to_string(&example()),
-            },
+            }
+            .into(),
         };
-        let reply: Notice = serde_json::from_str(
-            &worker.answer_json(&serde_json::to_string(&request).expect("writes")),
-        )
-        .expect("the reply reads");
-        let Notice::Reply(reply) = reply else {
-            panic!("not a reply: {reply:?}");
-        };
-        let Reply { id, rev, answer } = *reply;
+        let Reply { id, rev, answer } =
+            worker.answer_json(&serde_json::to_string(&request).expect("writes"));
         assert_eq!((id, rev), (7, 41));
-        let Answer::Imported(Imported::Opened { format, design, .. }) = answer else {
-            panic!("not opened: {answer:?}");
+        let Ok(Imported::Opened { format, design, .. }) = read_answer::<Import>(&answer) else {
+            panic!("not opened: {answer}");
         };
         assert_eq!(
             format.parse::<keyplan_core::import::Format>(),
@@ -382,13 +519,33 @@ mod tests {
         );
         assert_eq!(*design, example());
         // A request from another build does not read: the reason comes back under its id.
-        let refused: Notice = serde_json::from_str(
-            &worker.answer_json(r#"{"id":9,"rev":1,"job":{"Frobnicate":{}}}"#),
-        )
-        .expect("reads");
+        let refused = worker.answer_json(r#"{"id":9,"rev":1,"job":{"Frobnicate":{}}}"#);
+        assert_eq!(refused.id, 9);
         assert!(
-            matches!(&refused, Notice::Reply(r) if r.id == 9 && matches!(&r.answer, Answer::Refused(e) if e.contains("Frobnicate"))),
+            matches!(read_answer::<Import>(&refused.answer), Err(e) if e.contains("Frobnicate")),
             "{refused:?}"
+        );
+    }
+
+    // issue 42: an answer is read as the answer of the job it was asked for, and one that is
+    // not of that kind (a worker of another build) says so instead of reading as anything.
+    #[test]
+    fn an_answer_reads_only_as_the_answer_of_its_job() {
+        let mut worker = Worker::default();
+        let request = Request {
+            id: 1,
+            rev: 2,
+            job: Cost {
+                design: example(),
+                region: "us-east-1".into(),
+            }
+            .into(),
+        };
+        let reply = worker.answer_json(&serde_json::to_string(&request).expect("writes"));
+        let page = read_answer::<Cost>(&reply.answer).expect("a cost page");
+        assert!(page.total.starts_with('$'), "{}", page.total);
+        assert!(
+            matches!(read_answer::<Data>(&reply.answer), Err(e) if e.starts_with("the worker's answer did not read")),
         );
     }
 
@@ -404,12 +561,10 @@ mod tests {
             "status",
             keyplan_core::model::FilterOp::Eq,
         )];
-        let Answer::FilterReads(reads) = Worker::default().answer(Job::FilterReads {
+        let reads = Worker::default().answer(Measure {
             design: design.clone(),
-        }) else {
-            panic!("not reads");
-        };
-        assert_eq!(reads.len(), 1, "{reads:?}");
+        });
+        assert_eq!(reads.filter_reads.len(), 1, "{reads:?}");
         assert_eq!(
             keyplan_core::analysis::analyze_measured(&design, Some(&reads)),
             keyplan_core::analyze(&design)
@@ -420,15 +575,15 @@ mod tests {
     fn imports_say_what_was_read_or_why_not() {
         let mut worker = Worker::default();
         assert!(matches!(
-            worker.answer(Job::Import { text: "hello".into() }),
-            Answer::Imported(Imported::Error(e)) if e.starts_with("not a format keyplan reads")
+            worker.answer(Import { text: "hello".into() }),
+            Imported::Error(e) if e.starts_with("not a format keyplan reads")
         ));
         if !keyplan_core::import::READS_MODULES {
             assert_eq!(
-                worker.answer(Job::Import {
+                worker.answer(Import {
                     text: "import { Entity } from 'electrodb';\nexport const a = 1;".into()
                 }),
-                Answer::Imported(Imported::Module)
+                Imported::Module
             );
         }
     }
@@ -449,23 +604,18 @@ mod tests {
         let request = serde_json::to_string(&Request {
             id: 3,
             rev: 0,
-            job: Job::ImportFile,
+            job: ImportFile.into(),
         })
         .expect("writes");
-        let imported = |reply: String| match serde_json::from_str::<Notice>(&reply) {
-            Ok(Notice::Reply(reply)) => match reply.answer {
-                Answer::Imported(imported) => imported,
-                other => panic!("not an import: {other:?}"),
-            },
-            other => panic!("not a reply: {other:?}"),
-        };
+        let imported =
+            |reply: Reply| read_answer::<ImportFile>(&reply.answer).expect("an import's answer");
         let file = keyplan_core::file::to_string(&example());
         assert!(matches!(
-            imported(worker.answer_json_with(&request, Some(Ok(file)))),
+            imported(worker.answer_request(&request, Some(Ok(file)))),
             Imported::Opened { design, .. } if *design == example()
         ));
         assert_eq!(
-            imported(worker.answer_json_with(&request, Some(Err("NotReadableError".into())))),
+            imported(worker.answer_request(&request, Some(Err("NotReadableError".into())))),
             Imported::Error("the file could not be read: NotReadableError".into())
         );
         assert_eq!(

@@ -36,6 +36,7 @@ pub mod store;
 pub mod suggestion;
 pub mod text;
 pub mod topbar;
+pub mod views;
 
 pub use app::App;
 

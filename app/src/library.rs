@@ -485,11 +485,8 @@ impl Library {
 
 /// What the user reads when the browser would not keep the design.
 pub fn too_big_message(name: &str, bytes: usize, samples: usize, error: &str) -> String {
-    let size = if bytes >= 1_000_000 {
-        format!("{:.1} MB", bytes as f64 / 1e6)
-    } else {
-        format!("{} KB", bytes.div_ceil(1000))
-    };
+    // In the 1,024-byte KB of every size keyplan writes (issue 42: this said 1,000).
+    let size = keyplan_core::size::bytes_text(bytes as f64);
     let samples = if samples > 0 {
         format!(
             ", or drop the {} imported sample items so it fits",
@@ -515,9 +512,9 @@ mod tests {
     fn the_too_big_message_says_what_happened_and_what_to_do() {
         assert_eq!(
             too_big_message("Shop", 21_400_000, 80_000, "QuotaExceededError: full"),
-            "\u{201c}Shop\u{201d} (21.4 MB) could not be kept in this browser: QuotaExceededError: full. It is still open in this tab, and your other designs are untouched. Save it as a file before you close the tab, or drop the 80,000 imported sample items so it fits."
+            "\u{201c}Shop\u{201d} (20.4 MB) could not be kept in this browser: QuotaExceededError: full. It is still open in this tab, and your other designs are untouched. Save it as a file before you close the tab, or drop the 80,000 imported sample items so it fits."
         );
-        assert!(too_big_message("Shop", 1500, 0, "x").contains("(2 KB)"));
+        assert!(too_big_message("Shop", 1500, 0, "x").contains("(1.5 KB)"));
         assert!(!too_big_message("Shop", 1500, 0, "x").contains("sample"));
     }
 }

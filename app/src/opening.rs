@@ -4,8 +4,11 @@
 //! what was read. Out of `app.rs` so the top bar and the dialogs that open designs do not
 //! import the app back (issue 14).
 
+use std::cell::Cell;
+
 use leptos::wasm_bindgen::JsValue;
 
+use crate::deferred::{Fetch, Hook};
 use crate::library::Library;
 use crate::session::Session;
 use crate::store::Store;
@@ -19,6 +22,17 @@ pub struct Opening {
     pub file: web_sys::File,
     /// The browser's handle of the file, where it gave one: Save writes back to it.
     pub handle: Option<JsValue>,
+}
+
+thread_local! {
+    /// Opens a file: [`open_now`], in the module that holds it.
+    static OPENER: Hook<fn(Opening) -> Fetch> = const { Cell::new(None) };
+}
+
+/// Says how this page opens a file ([`open_now`] in a module split off the first load, fetched
+/// first); an error says why it could not be. Before the app is mounted.
+pub fn provide_opener(open: fn(Opening) -> Fetch) {
+    OPENER.set(Some(open));
 }
 
 /// Opens a file as a new local design: a keyplan design file, or anything
@@ -49,7 +63,11 @@ pub fn open_file(
         handle,
     };
     leptos::task::spawn_local(async move {
-        if let Err(why) = crate::deferred::open_file(opening).await {
+        let opened = match crate::deferred::provided(&OPENER) {
+            Ok(open) => open(opening).await,
+            Err(why) => Err(why),
+        };
+        if let Err(why) = opened {
             session.warn(crate::import::not_opened(&name, &why));
         }
     });
@@ -95,26 +113,30 @@ fn send_module(library: Library, store: Store, session: Session, file: web_sys::
         else {
             return session.warn(format!("{file_name} could not be read"));
         };
-        // The Run panel's probe: is this page served by `keyplan serve`?
-        match crate::api::engines().await {
-            crate::run::state::Engines::Available(_) => {}
-            crate::run::state::Engines::Unreachable(message) => {
-                return session.warn(crate::import::not_opened(&file_name, &message));
-            }
-            _ => return session.warn(crate::import::needs_server(&file_name)),
-        }
         let body = crate::import::request_body(&file_name, &text);
-        let answer = match crate::api::fetch("POST", "/api/import", Some(&body)).await {
-            Ok((status, answer)) => crate::import::from_server(status, &answer),
-            Err(message) => Err(message),
-        };
-        match answer {
-            Ok(opened_file) => {
-                show_opened(&library, &store, &session, &file_name, opened_file, None);
-            }
-            Err(e) => session.warn(crate::import::not_opened(&file_name, &e)),
-        }
+        post_import(library, store, session, &file_name, body).await;
     });
+}
+
+/// Sends `body` to the keyplan server's `POST /api/import` and opens what it read, or says
+/// why `label` (a file, "3 files") was not opened.
+async fn post_import(library: Library, store: Store, session: Session, label: &str, body: String) {
+    // The Run panel's probe: is this page served by `keyplan serve`?
+    match crate::run::state::Engines::probe().await {
+        crate::run::state::Engines::Available(_) => {}
+        crate::run::state::Engines::Unreachable(message) => {
+            return session.warn(crate::import::not_opened(label, &message));
+        }
+        _ => return session.warn(crate::import::needs_server(label)),
+    }
+    let answer = match crate::api::fetch("POST", "/api/import", Some(&body)).await {
+        Ok((status, answer)) => crate::import::from_server(status, &answer),
+        Err(message) => Err(message),
+    };
+    match answer {
+        Ok(opened_file) => show_opened(&library, &store, &session, label, opened_file, None),
+        Err(e) => session.warn(crate::import::not_opened(label, &e)),
+    }
 }
 
 /// Opens what was read as a new local design and says what it was, with every note.
@@ -155,11 +177,46 @@ pub fn say_opened(session: &Session, message: String, notes: Vec<String>) {
     );
 }
 
-/// Opens each file of a drop or a file picker.
+/// Opens each file of a drop or a file picker. Several JavaScript or TypeScript modules
+/// dropped or picked together are one application's (issue 36): they go to the server in one
+/// request and open as one design, so what one imports from another is read.
 pub fn open_files(library: Library, store: Store, session: Session, files: web_sys::FileList) {
-    for i in 0..files.length() {
-        if let Some(file) = files.item(i) {
-            open_file(&library, &store, &session, file, None);
-        }
+    let all: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.item(i)).collect();
+    let (modules, others): (Vec<_>, Vec<_>) = all
+        .into_iter()
+        .partition(|f| crate::import::is_module_name(&f.name()));
+    for file in others {
+        open_file(&library, &store, &session, file, None);
     }
+    match modules.len() {
+        0 => {}
+        1 => {
+            for file in modules {
+                open_file(&library, &store, &session, file, None);
+            }
+        }
+        _ => send_modules(library, store, session, modules),
+    }
+}
+
+/// Hands several modules to the keyplan server in one request, which reads them together,
+/// and opens the one design it read.
+fn send_modules(library: Library, store: Store, session: Session, files: Vec<web_sys::File>) {
+    leptos::task::spawn_local(async move {
+        let label = format!("{} files", files.len());
+        let mut texts = Vec::with_capacity(files.len());
+        for file in &files {
+            let name = file.name();
+            let Some(text) = wasm_bindgen_futures::JsFuture::from(file.text())
+                .await
+                .ok()
+                .and_then(|t| t.as_string())
+            else {
+                return session.warn(format!("{name} could not be read"));
+            };
+            texts.push((name, text));
+        }
+        let body = crate::import::request_body_files(&texts);
+        post_import(library, store, session, &label, body).await;
+    });
 }

@@ -114,7 +114,7 @@ pub fn RunView() -> impl IntoView {
     on_cleanup(move || stream.update_value(|s| *s = None));
 
     spawn_local(async move {
-        let found = crate::api::engines().await;
+        let found = crate::run::state::Engines::probe().await;
         if let Engines::Available(list) = &found {
             engine.set(list[0].name.clone());
         }

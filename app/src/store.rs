@@ -1,6 +1,9 @@
 //! The document store: the one design being edited and its undo history, provided once as
 //! context. Every change goes through [`Store::dispatch`] as a core [`Edit`]; the analysis is
-//! derived with a [`Memo`], and an effect (in `app.rs`) saves every change to localStorage.
+//! derived with a [`Memo`]. The store keeps nothing itself: an effect (in `app.rs`) saves every
+//! change at the browser's next idle moment into its IndexedDB, through the design library
+//! (`library.rs`, `storage.rs`), and a save still pending when the page goes away into a
+//! localStorage journal read back on the next start.
 //!
 //! Card moves do not bump the analysis revision: no verdict depends on where a card sits, so a
 //! drag repaints cards and lines without re-analysing the design.
@@ -8,7 +11,7 @@
 use keyplan_core::Design;
 use keyplan_core::analysis::Analyzed;
 use keyplan_core::edit::Edit;
-use keyplan_core::findings::FilterRead;
+use keyplan_core::findings::Measured;
 use keyplan_core::history::History;
 use leptos::prelude::*;
 
@@ -28,10 +31,11 @@ pub struct Store {
     /// Bumped by every change of the document, card moves included.
     version: RwSignal<u64>,
     /// What core says about the design, recomputed once per revision, and again when the
-    /// worker has measured the design's filtered reads on the sample.
+    /// worker has measured the design's filtered reads and partition loads on the sample.
     pub analysis: Memo<Analyzed>,
-    /// The filtered reads the worker measured (KP024's input), and the revision they are for.
-    measured: RwSignal<Option<(u64, Vec<FilterRead>)>>,
+    /// What the worker measured on the sample (KP024's and KP014's input), and the revision
+    /// it is for.
+    measured: RwSignal<Option<(u64, Measured)>>,
     /// The message of the last refused edit, for the toast.
     pub refusal: RwSignal<Option<String>>,
 }
@@ -43,10 +47,11 @@ impl Store {
             history: History::new(),
         });
         let revision = RwSignal::new(0u64);
-        let measured = RwSignal::new(None::<(u64, Vec<FilterRead>)>);
-        // KP024, the one finding that reads sample data, is judged on reads the worker
-        // measures (`measure`): this thread never generates a sample (issue 19). Until they
-        // come for this revision, the analysis has no KP024.
+        let measured = RwSignal::new(None::<(u64, Measured)>);
+        // KP024 and KP014, the findings that read sample data (and KP029 where no volume gives
+        // an item size), are judged on what the worker measures (`measure`): this thread never
+        // generates a sample (issue 19). Until it comes for this revision, the analysis has
+        // none of that.
         // Each revision is analysed again from the last (`Analyzed::again`): the verdicts of the
         // patterns an edit cannot reach are kept, moved rather than copied (the memo owns the
         // last analysis while it works out the next), so a keystroke judges the few patterns it
@@ -54,13 +59,14 @@ impl Store {
         let analysis = Memo::new_owning(move |last: Option<Analyzed>| {
             let rev = revision.get();
             measured.with(|m| {
-                let reads = match m {
-                    Some((at, reads)) if *at == rev => reads.as_slice(),
-                    _ => &[],
+                let nothing = Measured::default();
+                let measured = match m {
+                    Some((at, measured)) if *at == rev => measured,
+                    _ => &nothing,
                 };
                 doc.with_untracked(|d| match last {
-                    Some(last) => last.again(&d.design, Some(reads)),
-                    None => (Analyzed::new(&d.design, Some(reads)), true),
+                    Some(last) => last.again(&d.design, Some(measured)),
+                    None => (Analyzed::new(&d.design, Some(measured)), true),
                 })
             })
         });
@@ -74,11 +80,11 @@ impl Store {
         }
     }
 
-    /// Takes the worker's measurement of the filtered reads of revision `rev`; one for a
-    /// revision the design has left is dropped.
-    pub fn measured(&self, rev: u64, reads: Vec<FilterRead>) {
+    /// Takes the worker's measurement of revision `rev` on the sample; one for a revision the
+    /// design has left is dropped.
+    pub fn measured(&self, rev: u64, measured: Measured) {
         if rev == self.revision.get_untracked() {
-            self.measured.set(Some((rev, reads)));
+            self.measured.set(Some((rev, measured)));
         }
     }
 

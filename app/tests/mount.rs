@@ -23,7 +23,7 @@ fn mounted() -> HtmlElement {
         .append_child(&root)
         .expect("append root");
     // Not split: the tabs and dialogs are in this module (main.rs splits them off).
-    keyplan_app::deferred::provide(keyplan_app::deferred::Parts::DIRECT);
+    keyplan_app::views::provide_unsplit();
     // The app stays mounted for the rest of the test page.
     leptos::mount::mount_to(root.clone(), App).forget();
     root

@@ -16,6 +16,7 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use keyplan_core::analysis::{Analyzed, analyze_measured};
 use keyplan_core::analyze;
+use keyplan_core::findings::Measured;
 
 const N_ENTITIES: usize = 200;
 
@@ -105,18 +106,19 @@ fn bench(c: &mut Criterion) {
         let mut i = 0;
         b.iter(|| {
             i += 1;
-            analyze_measured(black_box(&edits[i % 2]), Some(&[]))
+            analyze_measured(black_box(&edits[i % 2]), Some(&Measured::default()))
         })
     });
     c.bench_function(
         "a key-template keystroke, analysed again (Analyzed::again)",
         |b| {
-            let mut analyzed = Some(Analyzed::new(&edits[0], Some(&[])));
+            let mut analyzed = Some(Analyzed::new(&edits[0], Some(&Measured::default())));
             let mut i = 0;
             b.iter(|| {
                 i += 1;
                 let last = analyzed.take().expect("the last analysis");
-                let (next, changed) = last.again(black_box(&edits[i % 2]), Some(&[]));
+                let (next, changed) =
+                    last.again(black_box(&edits[i % 2]), Some(&Measured::default()));
                 analyzed = Some(next);
                 changed
             })

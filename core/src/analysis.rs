@@ -37,35 +37,33 @@ pub fn analyze(design: &Design) -> Analysis {
     analyze_measured(design, None)
 }
 
-/// [`analyze`] with KP024 (the one finding that looks at sample data) judged on `reads`
-/// measured elsewhere ([`crate::findings::filter_reads`], in the browser app's worker), or
-/// measured here when `None`. Given no reads (`Some(&[])`), nothing samples and KP024 says
-/// nothing: what the app's main thread shows until the worker has measured (issue 19).
-pub fn analyze_measured(
-    design: &Design,
-    reads: Option<&[crate::findings::FilterRead]>,
-) -> Analysis {
+/// [`analyze`] with KP024 and KP014 (the findings that look at sample data) judged on what was
+/// `measured` elsewhere ([`crate::findings::measure`], in the browser app's worker), or
+/// measured here when `None`. Given nothing measured (`Some(&Measured::default())`), nothing
+/// samples and neither says anything: what the app's main thread shows until the worker has
+/// measured (issue 19).
+pub fn analyze_measured(design: &Design, measured: Option<&crate::findings::Measured>) -> Analysis {
     let prepared = crate::coverage::Prepared::new(design);
     let verdicts = crate::coverage::verdicts_of(&prepared);
-    analysis_of(&prepared, verdicts, reads)
+    analysis_of(&prepared, verdicts, measured)
 }
 
-/// The analysis of a prepared design whose `verdicts` are known: its findings added (KP024 on
-/// `reads` as [`analyze_measured`] judges it).
+/// The analysis of a prepared design whose `verdicts` are known: its findings added (KP024 and
+/// KP014 on what was `measured`, as [`analyze_measured`] judges them).
 fn analysis_of(
     prepared: &crate::coverage::Prepared<'_>,
     verdicts: Vec<Verdict>,
-    reads: Option<&[crate::findings::FilterRead]>,
+    measured: Option<&crate::findings::Measured>,
 ) -> Analysis {
-    let measured;
-    let reads = match reads {
-        Some(reads) => reads,
+    let measured_here;
+    let measured = match measured {
+        Some(measured) => measured,
         None => {
-            measured = crate::findings::filter_reads(prepared.design, &verdicts);
-            &measured
+            measured_here = crate::findings::measure(prepared.design, &verdicts);
+            &measured_here
         }
     };
-    let mut findings = crate::findings::findings_of(prepared, &verdicts, reads);
+    let mut findings = crate::findings::findings_of(prepared, &verdicts, measured);
     findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
     Analysis { verdicts, findings }
 }
@@ -114,8 +112,9 @@ mod tests {
         }
     }
 
-    // issue 19: the app measures KP024's reads in its worker and judges them with the rest of
-    // the analysis; the result must be the analysis that measures them itself.
+    // issue 19: the app measures KP024's reads (and, issue 42, KP014's loads) in its worker and
+    // judges them with the rest of the analysis; the result must be the analysis that measures
+    // them itself.
     #[test]
     fn reads_measured_apart_give_the_same_analysis() {
         let mut designs = designs();
@@ -128,12 +127,15 @@ mod tests {
         let mut warned = false;
         for (name, design) in designs {
             let whole = analyze(&design);
-            let reads = crate::findings::filter_reads(&design, &whole.verdicts);
-            assert_eq!(analyze_measured(&design, Some(&reads)), whole, "{name}");
-            let unmeasured = analyze_measured(&design, Some(&[]));
+            let measured = crate::findings::measure(&design, &whole.verdicts);
+            assert_eq!(analyze_measured(&design, Some(&measured)), whole, "{name}");
+            let unmeasured = analyze_measured(&design, Some(&Default::default()));
             assert_eq!(unmeasured.verdicts, whole.verdicts, "{name}");
             assert!(
-                !unmeasured.findings.iter().any(|f| f.code == "KP024"),
+                !unmeasured
+                    .findings
+                    .iter()
+                    .any(|f| f.code == "KP024" || f.code == "KP014"),
                 "{name}"
             );
             warned |= whole.findings.iter().any(|f| f.code == "KP024");

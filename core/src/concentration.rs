@@ -1,13 +1,17 @@
 //! Which key attributes take few values, so that the traffic of a key built from them lands on
-//! few partitions: the one rule that the cost report's partition check and finding KP014 both
-//! apply (issue 16: they had two rules, at most 100 and at most 1,000 distinct values, and two
-//! ways of telling a date, and could disagree on one design). The threshold is
-//! [`crate::limits::FEW_DISTINCT_VALUES`].
+//! few partitions, how much of it the busiest partition takes, and how many write shards would
+//! bring it under one partition's 1,000 write units a second: the one partition-load rule that
+//! the cost report's partitions, finding KP014 (which reads them) and an edit that write-shards
+//! a key all apply (issue 16: two rules of few values; issue 42: KP014 sent a pattern's whole
+//! traffic to one value of a `distinct: 500` key, the cost report a 500th of it, and the shards
+//! they asked for differed a hundredfold). The threshold is [`crate::limits::FEW_DISTINCT_VALUES`].
+//! Nothing here sizes an item or prices a unit.
 
 use std::fmt;
 
-use crate::limits::FEW_DISTINCT_VALUES;
-use crate::model::Attribute;
+use crate::limits::{FEW_DISTINCT_VALUES, PARTITION_WRITE_UNITS_PER_SECOND};
+use crate::model::{Attribute, Entity};
+use crate::template::KeyTemplate;
 
 /// Why an attribute takes few values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,6 +61,29 @@ pub fn few_values(attribute: &Attribute) -> Option<FewValues<'_>> {
         return Some(FewValues::Distinct { name, count });
     }
     is_date(name).then_some(FewValues::Date { name })
+}
+
+/// The share of the traffic on `template` that its busiest partition takes, when every
+/// attribute variable of it takes few values: the product of each one's
+/// [`FewValues::busiest_share`] (a constant takes it all). `None` when one can take many values,
+/// or is not an attribute of `entity`: then the traffic spreads over many partitions.
+pub fn busiest_share(entity: Option<&Entity>, template: &KeyTemplate) -> Option<f64> {
+    let mut share = 1.0;
+    for var in template.attribute_vars() {
+        let attribute = entity.and_then(|e| e.attribute(&var.name))?;
+        share *= few_values(attribute)?.busiest_share();
+    }
+    Some(share)
+}
+
+/// The write shards a partition key needs so that no shard takes more than one partition's
+/// 1,000 write units a second, when its busiest value takes `write_units_per_second` in all;
+/// never fewer than the `shards` it has, nor than 1. Reads do not count: a scatter-gather read
+/// reads every shard, so sharding never cools one.
+pub fn shards_needed(write_units_per_second: f64, shards: u32) -> u32 {
+    // `as` saturates: an absurd rate asks for u32::MAX shards, a NaN for none.
+    let needed = (write_units_per_second / PARTITION_WRITE_UNITS_PER_SECOND).ceil() as u32;
+    needed.max(shards).max(1)
 }
 
 /// A name for a calendar date or day: `date`, `orderDate`, `order_date`, `day`, `weekday`.

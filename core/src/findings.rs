@@ -47,42 +47,42 @@ use crate::model::{Action, AttrType, Design, Entity, IndexKind, KeyType, Project
 use crate::template::KeyTemplate;
 
 mod capacity;
+mod collisions;
 mod filters;
 mod guidance;
 mod hidden;
+mod measured;
 
-pub use filters::{FilterRead, filter_reads};
+pub use filters::FilterRead;
 pub(crate) use hidden::first_hidden_character;
+pub use measured::{Measured, measure, measures_anything};
 
 /// Every finding for `design`, in design order.
 pub fn findings(design: &Design, verdicts: &[Verdict]) -> Vec<Finding> {
-    findings_of(
-        &Prepared::new(design),
-        verdicts,
-        &filter_reads(design, verdicts),
-    )
+    findings_of(&Prepared::new(design), verdicts, &measure(design, verdicts))
 }
 
-/// [`findings`] of an already prepared design (the one coverage used), KP024 judged on
-/// `reads` (none: no KP024).
+/// [`findings`] of an already prepared design (the one coverage used), KP024, KP014 and
+/// KP029 judged on what was `measured` on the sample (nothing measured: no KP024 nor KP014, and
+/// KP029 only where a volume gives the item size).
 pub(crate) fn findings_of(
     prepared: &Prepared<'_>,
     verdicts: &[Verdict],
-    reads: &[FilterRead],
+    measured: &Measured,
 ) -> Vec<Finding> {
     // Two halves of about the same work at 10,000 entities (the patterns' checks, the hot
     // partitions), at the same time with core's `parallel`, their findings in this order.
     let (first, second) = CHECKS.split_at(FIRST_HALF);
     let (mut first, second) = crate::par::join(
-        || run_checks(first, prepared, verdicts, reads),
-        || run_checks(second, prepared, verdicts, reads),
+        || run_checks(first, prepared, verdicts, measured),
+        || run_checks(second, prepared, verdicts, measured),
     );
     first.0.extend(second.0);
     first.0
 }
 
 /// One of the checks [`findings_of`] runs.
-type Check = fn(&Prepared<'_>, &[Verdict], &[FilterRead], &mut Findings);
+type Check = fn(&Prepared<'_>, &[Verdict], &Measured, &mut Findings);
 
 /// Every check, in the order of their findings.
 const CHECKS: [Check; 10] = [
@@ -91,7 +91,7 @@ const CHECKS: [Check; 10] = [
     |prepared, _, _, out| {
         for (t, table) in prepared.tables.iter().enumerate() {
             tables(table.table, out);
-            collisions(prepared, t, out);
+            collisions::collisions(prepared, t, out);
         }
     },
     |prepared, _, _, out| {
@@ -101,9 +101,15 @@ const CHECKS: [Check; 10] = [
         }
     },
     |prepared, verdicts, _, out| patterns(prepared, verdicts, out),
-    |prepared, verdicts, _, out| capacity::hot_partitions(prepared, verdicts, out),
-    filters::discarding,
-    |prepared, _, _, out| capacity::item_collections(prepared.design, out),
+    |prepared, _, measured, out| {
+        capacity::hot_partitions(prepared.design, &measured.partitions, out)
+    },
+    |prepared, verdicts, measured, out| {
+        filters::discarding(prepared, verdicts, &measured.filter_reads, out)
+    },
+    |prepared, _, measured, out| {
+        capacity::item_collections(prepared.design, &measured.item_bytes, out)
+    },
     |prepared, verdicts, _, out| guidance::multi_attribute_keys(prepared, verdicts, out),
     |prepared, _, _, out| guidance::tenant_in_gsi_partitions(prepared, out),
 ];
@@ -116,11 +122,11 @@ fn run_checks(
     checks: &[Check],
     prepared: &Prepared<'_>,
     verdicts: &[Verdict],
-    reads: &[FilterRead],
+    measured: &Measured,
 ) -> Findings {
     let mut out = Findings(Vec::new());
     for check in checks {
-        check(prepared, verdicts, reads, &mut out);
+        check(prepared, verdicts, measured, &mut out);
     }
     out
 }
@@ -394,55 +400,6 @@ fn tables(table: &Table, out: &mut Findings) {
             );
         }
     }
-}
-
-/// KP004: two entities of one table whose primary keys can render equal, so one can overwrite
-/// the other.
-fn collisions(prepared: &Prepared<'_>, t: usize, out: &mut Findings) {
-    let table = &prepared.tables[t];
-    let Some(primary) = table.indexes.first() else {
-        return;
-    };
-    let members = &primary.members;
-    for (i, a) in members.iter().enumerate() {
-        // Only members whose partitions can be equal can collide.
-        let later = primary.partition_peers(i).iter().filter(|&&j| j > i);
-        for b in later.map(|&j| &members[j]) {
-            if keys_can_equal(a, b) {
-                let (ea, eb) = (prepared.entity(a.entity), prepared.entity(b.entity));
-                out.push(
-                    "KP004",
-                    Severity::Error,
-                    Place::Keys(eb.name.clone()),
-                    format!(
-                        "{} ({}) and {} ({}) can have the same primary key in `{}`: one would overwrite the other; give each a distinct prefix",
-                        ea.name,
-                        describe_key(a),
-                        eb.name,
-                        describe_key(b),
-                        table.table.name
-                    ),
-                );
-            }
-        }
-    }
-}
-
-fn keys_can_equal(a: &Member<'_>, b: &Member<'_>) -> bool {
-    a.partition
-        .iter()
-        .zip(&b.partition)
-        .chain(a.sort.iter().zip(&b.sort))
-        .all(|(x, y)| shape::can_equal(x.parts(), y.parts()))
-}
-
-fn describe_key(m: &Member<'_>) -> String {
-    m.partition
-        .iter()
-        .chain(&m.sort)
-        .map(|t| format!("`{t}`"))
-        .collect::<Vec<_>>()
-        .join(" / ")
 }
 
 /// KP001, KP002, KP003, KP015, KP020, KP021: each key template of an entity.

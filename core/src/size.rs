@@ -4,7 +4,9 @@
 //! their UTF-8 bytes, binary its raw (decoded) bytes, numbers 1 byte per two significant digits
 //! plus 1, booleans and nulls 1 byte, lists and maps 3 bytes plus 1 per element plus their
 //! elements (names included for a map), sets the sum of their elements. Nothing here rounds
-//! except the unit functions, which round up to DynamoDB's 4 KB read and 1 KB write units.
+//! except the unit functions, which round up to DynamoDB's 4 KB read and 1 KB write units: the
+//! one home of that rounding (issue 42). [`bytes_text`] is how keyplan writes a byte count, in
+//! the 1,024-byte KB DynamoDB bills by.
 
 use crate::item::{AttributeValue, Item, decode_binary};
 use crate::limits::{READ_UNIT_BYTES, WRITE_UNIT_BYTES};
@@ -77,6 +79,14 @@ fn binary_size(base64: &str) -> usize {
     decode_binary(base64).map_or(base64.len() * 3 / 4, |bytes| bytes.len())
 }
 
+/// The mean size of `items` items of `total` bytes, rounded up (0 for none): an entity's item
+/// size where its volume gives none, for every estimate (the cost report, the migration plan,
+/// KP014 and KP029 through the cost report's sizes: issue 42, where KP029 guessed a size per
+/// attribute type and the migration plan rounded down).
+pub fn mean_item_bytes(total: u64, items: u64) -> u64 {
+    if items == 0 { 0 } else { total.div_ceil(items) }
+}
+
 /// Read units for reading `bytes` in one request: rounded up to 4 KB blocks (at least one,
 /// since a read that finds nothing still costs one block), times the consistency's rate.
 pub fn read_units(bytes: usize, consistency: Consistency) -> f64 {
@@ -84,7 +94,29 @@ pub fn read_units(bytes: usize, consistency: Consistency) -> f64 {
     blocks as f64 * consistency.units_per_block()
 }
 
+/// [`read_units`] of a byte count estimated as a float (a Scan of a whole table at its
+/// volume, which may pass what a `usize` holds): the same rounding, in floats.
+pub fn read_units_estimated(bytes: f64, consistency: Consistency) -> f64 {
+    (bytes / READ_UNIT_BYTES as f64).ceil().max(1.0) * consistency.units_per_block()
+}
+
 /// Write units for writing an item of `bytes`: rounded up to 1 KB (at least one).
 pub fn write_units(bytes: usize) -> u64 {
     bytes.div_ceil(WRITE_UNIT_BYTES).max(1) as u64
+}
+
+/// A byte count in the largest unit that keeps it at least 1: `812 B`, `4.1 TB` (binary units).
+pub fn bytes_text(bytes: f64) -> String {
+    const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
+    let mut value = bytes;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{value:.0} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
 }

@@ -260,6 +260,13 @@ impl schemars::JsonSchema for KeyTemplate {
     }
 }
 
+/// Whether `c`, in a template's literal text, separates the values around it (`#`, `|`, `.`):
+/// punctuation other than `_` and `-`, which live inside identifiers. Values are taken not to
+/// hold the separators of their own template (an id holds no `#`).
+pub fn is_separator(c: char) -> bool {
+    !c.is_alphanumeric() && c != '_' && c != '-'
+}
+
 /// Escapes braces so that `name` reads as literal text inside a template.
 fn escape(name: &str) -> String {
     name.replace('{', "{{").replace('}', "}}")
@@ -401,6 +408,8 @@ fn parse_var(inner: &str, span: Span, diagnostics: &mut Vec<Diagnostic>) -> Opti
         span,
     })
 }
+
+pub mod overlap;
 
 #[cfg(test)]
 mod tests;

@@ -145,8 +145,8 @@ fn every_corpus_model_imports_and_round_trips() {
         nosql-workbench/amazon-dynamodb-design-patterns/an-online-shop__json__AnOnlineShop_10.json: 1 tables, 8 entities, 0 patterns, 16 sample items
             customer: PK=c#{customerId} SK=c#{customerId} [customerId, EntityType, Email, Name]
             product: PK=p#{productId} SK=p#{productId} [productId, EntityType, Detail, Price]
-            warehouse: PK=w#{warehouseId} SK=w#{warehouseId} [warehouseId, EntityType, Address]
-            warehouseItem: PK=p#{productId} SK=w#{warehouseId} [productId, warehouseId, EntityType, Quantity]
+            warehouse: PK=w#{WarehouseId} SK=w#{WarehouseId} [WarehouseId, EntityType, Address]
+            warehouseItem: PK=p#{productId} SK=w#{WarehouseId} [productId, WarehouseId, EntityType, Quantity]
             orderItem: GSI1-PK=p#{productId} GSI1-SK={Date} PK=o#{orderId} SK=p#{productId} [orderId, productId, Date, EntityType, Price, Quantity]
             order: PK=o#{orderId} SK=c#{customerId} [orderId, customerId, EntityType, Date]
             invoice: PK=o#{orderId} SK=i#{invoiceId} [orderId, invoiceId, EntityType, Amount, Date]
@@ -154,8 +154,8 @@ fn every_corpus_model_imports_and_round_trips() {
         nosql-workbench/amazon-dynamodb-design-patterns/an-online-shop__json__AnOnlineShop_11.json: 1 tables, 8 entities, 0 patterns, 16 sample items
             customer: PK=c#{customerId} SK=c#{customerId} [customerId, EntityType, Email, Name]
             product: PK=p#{productId} SK=p#{productId} [productId, EntityType, Detail, Price]
-            warehouse: PK=w#{warehouseId} SK=w#{warehouseId} [warehouseId, EntityType, Address]
-            warehouseItem: PK=p#{productId} SK=w#{warehouseId} [productId, warehouseId, EntityType, Quantity]
+            warehouse: PK=w#{WarehouseId} SK=w#{WarehouseId} [WarehouseId, EntityType, Address]
+            warehouseItem: PK=p#{productId} SK=w#{WarehouseId} [productId, WarehouseId, EntityType, Quantity]
             orderItem: GSI1-PK=p#{productId} GSI1-SK={Date} PK=o#{orderId} SK=p#{productId} [orderId, productId, Date, EntityType, Price, Quantity]
             order: PK=o#{orderId} SK=c#{customerId} [orderId, customerId, EntityType, Date]
             invoice: GSI1-PK=i#{invoiceId} GSI1-SK=i#{invoiceId} PK=o#{orderId} SK=i#{invoiceId} [orderId, invoiceId, EntityType, Detail, Amount, Date]
@@ -163,12 +163,12 @@ fn every_corpus_model_imports_and_round_trips() {
         nosql-workbench/amazon-dynamodb-design-patterns/an-online-shop__json__AnOnlineShop_12.json: 1 tables, 9 entities, 0 patterns, 19 sample items
             customer: PK=c#{customerId} SK=c#{customerId} [customerId, EntityType, Email, Name]
             product: PK=p#{productId} SK=p#{productId} [productId, EntityType, Detail, Price]
-            warehouse: PK=w#{warehouseId} SK=w#{warehouseId} [warehouseId, EntityType, Address]
-            warehouseItem: PK=p#{productId} SK=w#{warehouseId} [productId, warehouseId, EntityType, Quantity]
+            warehouse: PK=w#{WarehouseId} SK=w#{WarehouseId} [WarehouseId, EntityType, Address]
+            warehouseItem: PK=p#{productId} SK=w#{WarehouseId} [productId, WarehouseId, EntityType, Quantity]
             orderItem: GSI1-PK=p#{productId} GSI1-SK={Date} PK=o#{orderId} SK=p#{productId} [orderId, productId, Date, EntityType, Price, Quantity]
             order: PK=o#{orderId} SK=c#{customerId} [orderId, customerId, EntityType, Date]
             invoice: GSI1-PK=i#{invoiceId} GSI1-SK=i#{invoiceId} PK=o#{orderId} SK=i#{invoiceId} [orderId, invoiceId, EntityType, Detail, Amount, Date]
-            shipment: GSI1-PK=sh#{shipmentId} GSI1-SK=sh#{shipmentId} GSI2-PK=w#{warehouseId} GSI2-SK=sh#{shipmentId} PK=o#{orderId} SK=sh#{shipmentId} [orderId, shipmentId, warehouseId, EntityType, Address, Type, Date]
+            shipment: GSI1-PK=sh#{shipmentId} GSI1-SK=sh#{shipmentId} GSI2-PK=w#{WarehouseId} GSI2-SK=sh#{shipmentId} PK=o#{orderId} SK=sh#{shipmentId} [orderId, shipmentId, WarehouseId, EntityType, Address, Type, Date]
             shipmentItem: GSI1-PK=sh#{shipmentId} GSI1-SK=p#{productId} PK=o#{orderId} SK=shp#{shipmentItemId} [orderId, shipmentItemId, shipmentId, productId, EntityType, Quantity]
         nosql-workbench/amazon-dynamodb-design-patterns/an-online-shop__json__AnOnlineShop_13.json: 1 tables, 9 entities, 0 patterns, 19 sample items
             customer: PK=c#{customerId} SK=c#{customerId} [customerId, EntityType, Email, Name]
@@ -218,17 +218,17 @@ fn every_corpus_model_imports_and_round_trips() {
             order: PK=o#{orderId} SK=c#{customerId} [orderId, customerId, EntityType, Date]
         nosql-workbench/amazon-dynamodb-design-patterns/an-online-shop__json__AnOnlineShop_8.json: 1 tables, 7 entities, 0 patterns, 14 sample items
             customer: PK=c#{customerId} SK=c#{customerId} [customerId, EntityType, Email, Name]
-            product: PK=p#{productId} SK=p#{productId} [productId, EntityType, Detail, Price]
+            product: PK=p#{ProductId} SK=p#{ProductId} [ProductId, EntityType, Detail, Price]
             warehouse: PK=w#{warehouseId} SK=w#{warehouseId} [warehouseId, EntityType, Address]
-            warehouseItem: PK=p#{productId} SK=w#{warehouseId} [productId, warehouseId, EntityType, Quantity]
-            orderItem: PK=o#{orderId} SK=p#{productId} [orderId, productId, EntityType, Price, Quantity]
+            warehouseItem: PK=p#{ProductId} SK=w#{warehouseId} [ProductId, warehouseId, EntityType, Quantity]
+            orderItem: PK=o#{orderId} SK=p#{ProductId} [orderId, ProductId, EntityType, Price, Quantity]
             order: PK=o#{orderId} SK=c#{customerId} [orderId, customerId, EntityType, Date]
             invoice: PK=o#{orderId} SK=i#{invoiceId} [orderId, invoiceId, EntityType, Amount, Date]
         nosql-workbench/amazon-dynamodb-design-patterns/an-online-shop__json__AnOnlineShop_9.json: 1 tables, 8 entities, 0 patterns, 16 sample items
             customer: PK=c#{customerId} SK=c#{customerId} [customerId, EntityType, Email, Name]
             product: PK=p#{productId} SK=p#{productId} [productId, EntityType, Detail, Price]
-            warehouse: PK=w#{warehouseId} SK=w#{warehouseId} [warehouseId, EntityType, Address]
-            warehouseItem: PK=p#{productId} SK=w#{warehouseId} [productId, warehouseId, EntityType, Quantity]
+            warehouse: PK=w#{WarehouseId} SK=w#{WarehouseId} [WarehouseId, EntityType, Address]
+            warehouseItem: PK=p#{productId} SK=w#{WarehouseId} [productId, WarehouseId, EntityType, Quantity]
             orderItem: PK=o#{orderId} SK=p#{productId} [orderId, productId, EntityType, Price, Quantity]
             order: PK=o#{orderId} SK=c#{customerId} [orderId, customerId, EntityType, Date]
             invoice: PK=o#{orderId} SK=i#{invoiceId} [orderId, invoiceId, EntityType, Amount, Date]
@@ -278,7 +278,7 @@ fn every_corpus_model_imports_and_round_trips() {
             Receipts: PK=ACC#{AccountId} SK=REC#{ProcessedDate}#SKU#{SKU} [AccountId, ProcessedDate, SKU, Email, ProcessedAmount, TTL]
         nosql-workbench/aws-dynamodb-examples/SessionManagement__SessionManagementSchema.json: 1 tables, 2 entities, 0 patterns, 6 sample items
             Child: PK=suuid#{suuid} SK=child#suuid#{suuid2} [suuid, suuid2, access_token, session_state]
-            Customer: PK=suuid#{suuid} SK=c#{customerId} [suuid, customerId, last_login_time, access_token, session_state]
+            Customer: PK=suuid#{suuid} SK=c#{customer_id} [suuid, customer_id, last_login_time, access_token, session_state]
         nosql-workbench/aws-dynamodb-examples/SocialNetwork__SocialNetworkSchema.json: 1 tables, 8 entities, 0 patterns, 17 sample items
             UInfo: PK=u#{uId} SK="info" [uId, name, content, imageUrl, etc]
             UCount: PK=u#{uId} SK="count" [uId, follower#, following#, post#]
@@ -597,13 +597,28 @@ fn table_lines(design: &keyplan_core::model::Design) -> Vec<String> {
             t.billing,
             t.ttl_attribute
         ));
+        // The table's and the index's keys are always projected: naming them in an INCLUDE
+        // list changes nothing, and a format may leave them out (ElectroDB does).
+        let projected = |p: &keyplan_core::model::Projection,
+                         index: &[&keyplan_core::model::KeyAttribute]| {
+            let mut p = p.clone();
+            if let keyplan_core::model::Projection::Include { attributes } = &mut p {
+                attributes.retain(|a| {
+                    *a != t.partition_key.name
+                        && t.sort_key.as_ref().is_none_or(|k| *a != k.name)
+                        && !index.iter().any(|k| *a == k.name)
+                });
+            }
+            p
+        };
         for g in &t.gsis {
+            let index: Vec<_> = g.partition_key.iter().chain(&g.sort_key).collect();
             out.push(format!(
                 "  gsi {} {} / {} {:?}",
                 g.name,
                 keys(&g.partition_key),
                 keys(&g.sort_key),
-                g.projection
+                projected(&g.projection, &index)
             ));
         }
         for l in &t.lsis {
@@ -613,6 +628,24 @@ fn table_lines(design: &keyplan_core::model::Design) -> Vec<String> {
                 keys(std::slice::from_ref(&l.sort_key)),
                 l.projection
             ));
+        }
+    }
+    out
+}
+
+/// Each entity's key templates and attribute types, a line each, for the round trip.
+fn entity_lines(design: &keyplan_core::model::Design) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in &design.entities {
+        for (key, template) in &e.keys {
+            out.push(format!(
+                "entity {} key {key} = {}",
+                e.name,
+                template.source()
+            ));
+        }
+        for a in &e.attributes {
+            out.push(format!("entity {} attribute {} {:?}", e.name, a.name, a.ty));
         }
     }
     out
@@ -632,8 +665,10 @@ fn table_lines(design: &keyplan_core::model::Design) -> Vec<String> {
 //   (`{shard:10}`), so the order example's read by status is no longer a sharded Query;
 // - OneTable has no random default, so a write shard is a number the caller sets and its
 //   count is lost (the same read); it holds no billing mode either;
-// - ElectroDB holds neither billing, TTL nor projections (the table's settings, not the
-//   model's).
+// - ElectroDB holds neither billing nor TTL (the table's settings, not the model's); its
+//   index `projection` names only each entity's own attributes (keys are always projected),
+//   and it has no binary type (`any` comes back a string).
+// Since issue 36 the entities' key templates and attribute types are compared too.
 // OneTable's `ttl: true` field carries the TTL.
 // The ElectroDB and OneTable exports are modules only core's `js` feature reads: without it
 // (`cargo test -p keyplan-core` alone) the expectation below cannot hold; `cargo test
@@ -690,6 +725,20 @@ fn every_design_exported_to_each_format_with_an_importer_imports_back_the_same()
                 .collect();
             let carries_entities = !matches!(from, Format::CloudFormation | Format::Terraform);
             if carries_entities {
+                // issue 36: the key templates and attribute types come back too.
+                let (before, after) = (entity_lines(design), entity_lines(&back));
+                differences.extend(
+                    before
+                        .iter()
+                        .filter(|line| !after.contains(line))
+                        .map(|line| format!("  - {line}"))
+                        .chain(
+                            after
+                                .iter()
+                                .filter(|line| !before.contains(line))
+                                .map(|line| format!("  + {line}")),
+                        ),
+                );
                 back.patterns = design.patterns.clone();
                 let (before, after) = (analyze(design), analyze(&back));
                 for (b, a) in before.verdicts.iter().zip(&after.verdicts) {
@@ -760,8 +809,13 @@ fn every_design_exported_to_each_format_with_an_importer_imports_back_the_same()
         order-management as nosql-workbench:
           - table order-events PK:S / SK:S OnDemand ttl Some("expiresAt")
           + table order-events PK:S / SK:S OnDemand ttl None
+          - entity Order key GSI1PK = STATUS#{status}#SHARD{shard:10}
+          + entity Order key GSI1PK = STATUS#{status}#SHARD{shard:7}
           lost the TTL attribute: a note says so
         order-management as onetable:
+          - entity Order key GSI1PK = STATUS#{status}#SHARD{shard:10}
+          + entity Order key GSI1PK = STATUS#{status}#SHARD{shard}
+          + entity Order attribute shard N
           pattern Get orders by status: Query Some("GSI1") came back as Scan None
           lost a write-shard count: a note says so
         order-management as electrodb:
@@ -806,11 +860,7 @@ fn every_design_exported_to_each_format_with_an_importer_imports_back_the_same()
           lost the billing mode: a note says so
         nosql-workbench/aws-dynamodb-examples/RecurringPayments__RecurringPaymentsSchema.json as electrodb:
           - table ReoccuringPayments PK:S / SK:S Provisioned { read: 5, write: 5 } ttl None
-          -   gsi GSI-1 NextReminderDate:S / LastReminderDate:S Include { attributes: ["SK", "PK", "SKU", "Email", "NextPaymentDate"] }
-          -   gsi GSI-2 NextPaymentDate:S / LastPaymentDate:S Include { attributes: ["PK", "SK", "Email", "PaymentDay", "PaymentAmount", "SKU", "PaymentDetails"] }
           + table ReoccuringPayments PK:S / SK:S OnDemand ttl None
-          +   gsi GSI-1 NextReminderDate:S / LastReminderDate:S All
-          +   gsi GSI-2 NextPaymentDate:S / LastPaymentDate:S All
           lost the billing mode: a note says so
           lost index projections: a note says so
         nosql-workbench/aws-dynamodb-examples/SessionManagement__SessionManagementSchema.json as onetable:
@@ -870,4 +920,25 @@ fn corpus_models_get_the_reviewed_guidance_and_contradiction_findings() {
             fix: Use a multi-attribute sort key (State, Date) on GSI2
         {"KP025": 1}
     "#]].assert_eq(&report);
+}
+
+/// Issue 43: KP004 (two entities can share a primary key) on every corpus model that imports
+/// alone, as a reviewed table: each line would be a collision keyplan stands by on a real
+/// design. None has one: these are designs that work, and `keyplan run` refuses a design with
+/// a KP004 error.
+#[test]
+fn corpus_models_get_the_reviewed_key_collisions() {
+    let mut report = String::new();
+    for (path, text) in corpus_files() {
+        let Ok(imported) = import::detect_and_import(&text) else {
+            continue;
+        };
+        let analysis = analyze(&imported.design);
+        let file = path.rsplit('/').next().unwrap_or(&path);
+        for finding in analysis.findings.iter().filter(|f| f.code == "KP004") {
+            writeln!(report, "{file} {}\n    {}", finding.place, finding.message)
+                .expect("writing to a String cannot fail");
+        }
+    }
+    expect![[r#""#]].assert_eq(&report);
 }

@@ -7,8 +7,17 @@
 
 use std::path::PathBuf;
 
-use keyplan_core::import::{Format, detect, import};
+use keyplan_core::import::{Format, Imported, detect, import, import_files};
 use keyplan_core::model::Design;
+
+/// An import as the snapshots show it: the design, its notes and what it assumed.
+fn render_imported(imported: &Imported) -> String {
+    let mut out = render(&imported.design, &imported.notes);
+    for a in &imported.assumed {
+        out += &format!("assumed: {a}\n");
+    }
+    out
+}
 
 fn render(design: &Design, notes: &[String]) -> String {
     let mut out = String::new();
@@ -114,10 +123,7 @@ fn check_all(format: Format, dir: &str) {
             !imported.design.entities.is_empty(),
             "{name}: no entity kept"
         );
-        insta::assert_snapshot!(
-            format!("{dir}__{name}"),
-            render(&imported.design, &imported.notes)
-        );
+        insta::assert_snapshot!(format!("{dir}__{name}"), render_imported(&imported));
     }
 }
 
@@ -140,11 +146,7 @@ fn check_all_with_assumptions(format: Format, dir: &str) {
     for path in files {
         let (name, imported) = read_fixture(format, &path);
         assert!(!imported.design.tables.is_empty(), "{name}: no table kept");
-        let mut rendered = render(&imported.design, &imported.notes);
-        for assumption in &imported.assumed {
-            rendered += &format!("assumed: {assumption}\n");
-        }
-        insta::assert_snapshot!(format!("{dir}__{name}"), rendered);
+        insta::assert_snapshot!(format!("{dir}__{name}"), render_imported(&imported));
     }
 }
 
@@ -176,4 +178,58 @@ fn every_cut_of_a_toolbox_or_dynamoose_fixture_is_read_or_refused_without_a_pani
             }
         }
     }
+}
+
+/// The fixtures of one folder, `(name, text)` by their paths under tests/fixtures.
+fn folder(dir: &str) -> Vec<(String, String)> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
+    let mut files: Vec<(String, String)> = std::fs::read_dir(root.join(dir))
+        .expect("the fixtures directory")
+        .map(|e| e.expect("a directory entry").path())
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).expect("a fixture reads");
+            let name = p
+                .strip_prefix(&root)
+                .expect("under the fixtures")
+                .to_string_lossy()
+                .to_string();
+            (name, text)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+// issue 36: an entity whose attribute types are enum arrays imported from a sibling module
+// (ElectroDB's versioncontrol example, `type: TicketTypes` from ./types) was refused whole;
+// read alone it keeps every attribute and index, and says which types it assumed, where.
+#[test]
+fn an_entity_read_without_its_sibling_files_assumes_the_types_they_give() {
+    let files = folder("electrodb/versioncontrol");
+    let (_, issues) = files
+        .iter()
+        .find(|(name, _)| name.ends_with("issues.ts"))
+        .expect("issues.ts");
+    let imported = import(Format::ElectroDb, issues).unwrap_or_else(|e| panic!("{e}"));
+    insta::assert_snapshot!(
+        "electrodb__versioncontrol__issues_alone",
+        render_imported(&imported)
+    );
+}
+
+// issue 36: the same entities read with the module they import from and the service that
+// combines them: the enum values and the service's table are read, nothing assumed of them.
+#[test]
+fn a_folder_of_electrodb_modules_reads_the_enums_and_the_service_they_share() {
+    let files = folder("electrodb/versioncontrol");
+    let pairs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    let (format, imported) = import_files(&pairs).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(format, Format::ElectroDb);
+    insta::assert_snapshot!(
+        "electrodb__versioncontrol__together",
+        render_imported(&imported)
+    );
 }

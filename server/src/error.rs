@@ -68,7 +68,9 @@ impl From<anyhow::Error> for ApiError {
 
 /// The API's error answer: `status` with `{"error": message}`.
 pub fn json_error(status: StatusCode, message: &str) -> Response {
-    let body = serde_json::json!({ "error": message });
+    let body = keyplan_core::api::ErrorBody {
+        error: message.to_string(),
+    };
     (status, Json(body)).into_response()
 }
 

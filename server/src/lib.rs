@@ -21,11 +21,13 @@ use tower_http::services::{ServeDir, ServeFile};
 pub mod api;
 mod caching;
 pub mod cli;
+pub mod design_io;
 pub mod engine;
 pub mod error;
 pub mod heavy;
 pub mod live;
 pub mod mcp;
+pub mod reports;
 pub mod runner;
 pub mod security;
 

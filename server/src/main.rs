@@ -11,7 +11,7 @@
 //! A subcommand returns `Ok(ExitCode::FAILURE)` for a negative answer it has already printed
 //! (a design that fails `check`), and `Err` for anything that stopped it: the error is printed
 //! here once, with its causes, and the exit code is 1, or 2 for input that cannot be read
-//! (`cli::design_io` decides which). No subcommand panics on bad input.
+//! (`keyplan_server::design_io` decides which). No subcommand panics on bad input.
 
 use std::process::ExitCode;
 
@@ -36,7 +36,7 @@ async fn main() -> ExitCode {
         Ok(code) => code,
         Err(error) => {
             eprintln!("error: {error:#}");
-            cli::design_io::exit_code(&error)
+            keyplan_server::design_io::exit_code(&error)
         }
     }
 }

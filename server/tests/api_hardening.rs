@@ -521,7 +521,7 @@ async fn the_concurrency_limit_is_checked_before_planning() {
     holder.await.unwrap().unwrap();
     let first = first.await.unwrap();
     assert_eq!(first.status, StatusCode::ACCEPTED, "{}", first.body);
-    let started: keyplan_core::run::Started = serde_json::from_str(&first.body).unwrap();
+    let started: keyplan_core::api::runs::Started = serde_json::from_str(&first.body).unwrap();
     let stream = call(&state, get(&started.events, &[])).await;
     assert!(stream.body.contains("event: done"), "{}", stream.body);
     // The finished run gives its items back once its task has dropped the plan.
@@ -534,7 +534,7 @@ async fn a_last_event_id_at_or_past_the_end_of_a_finished_run_ends_the_stream_at
     let (_dir, state, _engine) = embedded_state().await;
     let answer = call(&state, start_body(example_value())).await;
     assert_eq!(answer.status, StatusCode::ACCEPTED, "{}", answer.body);
-    let started: keyplan_core::run::Started = serde_json::from_str(&answer.body).unwrap();
+    let started: keyplan_core::api::runs::Started = serde_json::from_str(&answer.body).unwrap();
     let whole = call(&state, get(&started.events, &[])).await;
     let last_id = whole
         .body

@@ -308,7 +308,7 @@ fn import_writes_a_design_file_that_reads_back() {
 fn schema_prints_the_json_schema_of_the_design_file() {
     let out = keyplan(&["schema"]);
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(stdout(&out), keyplan_server::cli::schema::design_schema());
+    assert_eq!(stdout(&out), keyplan_server::design_io::design_schema());
 }
 
 /// The member of the JSON list `list` whose `name` is `name`.

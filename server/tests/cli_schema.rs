@@ -6,14 +6,14 @@ use expect_test::expect_file;
 
 #[test]
 fn the_committed_design_file_schema_matches_the_types() {
-    let schema = keyplan_server::cli::schema::design_schema();
+    let schema = keyplan_server::design_io::design_schema();
     expect_file!["../../docs/keyplan.schema.json"].assert_eq(&schema);
 }
 
 #[test]
 fn the_schema_accepts_the_shape_of_a_design_file() {
     let schema: serde_json::Value =
-        serde_json::from_str(&keyplan_server::cli::schema::design_schema()).expect("JSON");
+        serde_json::from_str(&keyplan_server::design_io::design_schema()).expect("JSON");
     assert_eq!(schema["title"], "Design");
     let required: Vec<&str> = schema["required"]
         .as_array()

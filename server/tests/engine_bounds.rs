@@ -24,9 +24,10 @@ use futures_util::StreamExt;
 use keyplan_server::engine::bounds::MAX_ANSWER_BYTES;
 use keyplan_server::engine::embedded::dispatch;
 use keyplan_server::engine::{Engine, Timing};
-use keyplan_server::live::{SEGMENTS, list_tables, read_tables};
+use keyplan_server::live::{list_tables, read_tables};
 use keyplan_server::runner::RunId;
 use keyplan_server::runner::paging::{MAX_EMPTY_PAGES, MAX_TABLE_PAGES};
+use keyplan_server::runner::scan::SEGMENTS;
 use run_support::*;
 use tokio_util::sync::CancellationToken;
 

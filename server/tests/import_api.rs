@@ -142,3 +142,32 @@ async fn an_import_past_the_time_limit_is_a_503_naming_the_file() {
     );
     assert_eq!(state.heavy.admitted(), 0);
 }
+
+// issue 36: the modules of one application, sent together, read as one design: what
+// `issues.ts` imports from `types.ts` is read, and `index.ts`'s Service names the table.
+#[tokio::test]
+async fn several_modules_sent_together_read_as_one_design() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/");
+    let files: Vec<serde_json::Value> = ["index.ts", "issues.ts", "types.ts"]
+        .iter()
+        .map(|file| {
+            let name = format!("electrodb/versioncontrol/{file}");
+            let text = std::fs::read_to_string(format!("{root}{name}")).expect("the fixture");
+            serde_json::json!({ "name": name, "text": text })
+        })
+        .collect();
+    let body = serde_json::json!({ "files": files }).to_string();
+    let (status, answer) = post("application/json", body).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["format"], "electrodb");
+    assert_eq!(answer["assumed"], serde_json::json!([]), "{answer}");
+    let design = keyplan_core::file::parse(&answer["design"].to_string()).expect("a design file");
+    assert_eq!(design.tables[0].name, "electro");
+    let issues = design.entity("issues").expect("issues");
+    let ticket = issues.attribute("ticketType").expect("ticketType");
+    assert_eq!(ticket.values, ["Issue", "PullRequest", ""]);
+    // One file, or several: not both.
+    let both = serde_json::json!({ "name": "a.ts", "text": "x", "files": files }).to_string();
+    let (status, answer) = post("application/json", both).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+}

@@ -390,3 +390,89 @@ fn a_file_too_large_to_open_is_refused_by_its_size() {
         );
     });
 }
+
+/// The order example grown to `tables` tables of `per_table` entities each, listed round-robin
+/// across the tables, none placed: what a large model imports as (no real file this large is
+/// at hand).
+fn large_design(tables: usize, per_table: usize) -> keyplan_core::Design {
+    let mut design = keyplan_core::examples::first();
+    design.layout.clear();
+    design.patterns.clear();
+    let table = design.tables[0].clone();
+    let entity = design.entities[0].clone();
+    design.tables = (0..tables)
+        .map(|t| {
+            let mut copy = table.clone();
+            copy.name = format!("table-{t}");
+            copy
+        })
+        .collect();
+    design.entities = (0..per_table)
+        .flat_map(|n| (0..tables).map(move |t| (n, t)))
+        .map(|(n, t)| {
+            let mut copy = entity.clone();
+            copy.name = format!("E{t}x{n}");
+            copy.table = format!("table-{t}");
+            copy
+        })
+        .collect();
+    design
+}
+
+// issue 36: an import's cards were laid out in one grid in the order of the entities, so a
+// table's frame reached over another table's cards, and Fit could not show 100 of them.
+#[tokio::test]
+async fn a_hundred_entity_import_lands_table_by_table_and_fit_shows_it_whole() {
+    let Some((_server, b)) = open_app().await else {
+        return;
+    };
+    let design = large_design(4, 25);
+    let model = export(&design, Export::NosqlWorkbench).expect("the design exports");
+    b.drop_file("large.json", &model).await;
+    b.toast_containing("Opened large.json").await;
+    eventually("the hundred cards are drawn", || async {
+        b.texts("[data-testid=entity-name]").await.len() == 100
+    })
+    .await;
+    b.click_button("Fit").await;
+    // Every card and every frame inside the canvas, and no card under another table's frame.
+    let seen = || async {
+        b.js(
+            "const canvas = document.querySelector('[data-testid=canvas]').getBoundingClientRect();
+             const inside = r => r.left >= canvas.left - 1 && r.top >= canvas.top - 1
+                 && r.right <= canvas.right + 1 && r.bottom <= canvas.bottom + 1;
+             const frames = [...document.querySelectorAll('.table-frame')].map(f => ({
+                 table: f.querySelector('.table-name').textContent,
+                 rect: f.getBoundingClientRect() }));
+             const cards = [...document.querySelectorAll('.card')].map(c => ({
+                 table: c.querySelector('[data-testid=card-table]')?.textContent ?? '',
+                 rect: c.getBoundingClientRect() }));
+             const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+             return {
+                 outside: cards.filter(c => !inside(c.rect)).length + frames.filter(f => !inside(f.rect)).length,
+                 under: cards.filter(c => frames.some(f => f.table !== c.table && meets(f.rect, c.rect))).length,
+                 frames: frames.length, cards: cards.length };",
+        )
+        .await
+    };
+    eventually(
+        "Fit shows every card and frame, none under another table's frame",
+        || async {
+            let s = seen().await;
+            s["outside"] == 0 && s["under"] == 0 && s["frames"] == 4 && s["cards"] == 100
+        },
+    )
+    .await;
+    b.screenshot("import-hundred-entities-fit").await;
+
+    // A long list of notes scrolls inside the toast, which stays on the screen.
+    let box_of = b
+        .js("const t = document.querySelector('[data-testid=toast]');
+             const n = document.querySelector('[data-testid=toast-notes]');
+             const r = t ? t.getBoundingClientRect() : null;
+             return { onScreen: !!r && r.top >= 0 && r.bottom <= innerHeight,
+                      scrolls: !n || getComputedStyle(n).overflowY === 'auto' };")
+        .await;
+    assert_eq!(box_of["onScreen"], true, "{box_of}");
+    assert_eq!(box_of["scrolls"], true, "{box_of}");
+}

@@ -430,3 +430,77 @@ async fn a_live_table_gets_the_names_a_person_would_choose() {
         DeviceStateLog: DeviceID=d#{deviceId} State#Date={State}#{Date}
     "#]].assert_eq(&report);
 }
+
+// issue 36: a table whose items carry `type` SHIPPED, CREATED... (an order event's status, not
+// an entity's name) imports as one entity, and the import says why the attribute split none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_type_attribute_holding_an_event_status_is_one_entity_not_five() {
+    use aws_sdk_dynamodb::types::{
+        AttributeDefinition, AttributeValue, BillingMode, KeySchemaElement, KeyType,
+        ScalarAttributeType,
+    };
+    let (_engines, engine) = embedded().await;
+    let table = "order_events";
+    let key = |name: &str, key_type: KeyType| {
+        KeySchemaElement::builder()
+            .attribute_name(name)
+            .key_type(key_type)
+            .build()
+            .unwrap()
+    };
+    let defined = |name: &str| {
+        AttributeDefinition::builder()
+            .attribute_name(name)
+            .attribute_type(ScalarAttributeType::S)
+            .build()
+            .unwrap()
+    };
+    engine
+        .client
+        .create_table()
+        .table_name(table)
+        .attribute_definitions(defined("PK"))
+        .attribute_definitions(defined("SK"))
+        .key_schema(key("PK", KeyType::Hash))
+        .key_schema(key("SK", KeyType::Range))
+        .billing_mode(BillingMode::PayPerRequest)
+        .send()
+        .await
+        .unwrap();
+    let states = ["CREATED", "PAID", "PACKED", "SHIPPED", "DELIVERED"];
+    for order in 0..4 {
+        for (step, state) in states.iter().enumerate().take(2 + order) {
+            engine
+                .client
+                .put_item()
+                .table_name(table)
+                .item("PK", AttributeValue::S(format!("ORDER#{order}")))
+                .item(
+                    "SK",
+                    AttributeValue::S(format!("EVENT#2024-05-0{step}T10:00:00")),
+                )
+                .item("type", AttributeValue::S(state.to_string()))
+                .item("by", AttributeValue::S("warehouse".into()))
+                .send()
+                .await
+                .unwrap();
+        }
+    }
+    let read = read_tables(&engine, &[table.to_string()], 1_000, &|_| {})
+        .await
+        .unwrap();
+    let read = read.into_iter().map(|(t, _)| t).collect();
+    let imported = live::import("events", read, Options::default());
+    let notes: Vec<&String> = imported
+        .notes
+        .iter()
+        .filter(|n| n.contains("`type`"))
+        .collect();
+    expect_test::expect![[r#"
+        OrderEvents: PK=ORDER#{orderId} SK=EVENT#{date}
+        [
+            "table order_events: the `type` attribute's values (CREATED, PAID, PACKED, SHIPPED, ...) are not entity types (their items' keys have one shape and no value is a key's tag), so they split no entities",
+        ]
+    "#]]
+    .assert_eq(&format!("{}{notes:#?}\n", templates(&imported.design)));
+}

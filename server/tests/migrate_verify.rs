@@ -5,11 +5,12 @@
 mod migrate_support;
 mod run_support;
 
+use keyplan_core::api::migrate::Verified;
 use keyplan_core::migrate::{PlanConfig, StepKind, plan};
 use keyplan_core::model::Design;
 use keyplan_server::engine::Engine;
 use keyplan_server::runner::RunId;
-use keyplan_server::runner::migrate::{Verified, verify};
+use keyplan_server::runner::migrate::verify;
 use migrate_support::{migrations, order_example};
 use run_support::*;
 use tokio_util::sync::CancellationToken;
@@ -48,7 +49,7 @@ async fn every_migration_proves_out_on(engine: &Engine) {
         let passed = v
             .patterns
             .iter()
-            .filter(|p| p.status == keyplan_core::run::Status::Pass)
+            .filter(|p| p.status == keyplan_core::api::runs::Status::Pass)
             .count();
         let served = keyplan_core::analyze(&new)
             .verdicts

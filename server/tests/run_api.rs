@@ -206,7 +206,7 @@ async fn a_run_with_counts_and_a_seed_writes_the_sample_they_imply() {
     )
     .await;
     assert_eq!(status, StatusCode::ACCEPTED, "{body}");
-    let started: keyplan_core::run::Started = serde_json::from_str(&body).unwrap();
+    let started: keyplan_core::api::runs::Started = serde_json::from_str(&body).unwrap();
     let (_, stream) = call(&state, app_support::get(&started.events)).await;
     let event = event_data(&stream, "started");
     assert_eq!(event["id"], started.id.as_str());

@@ -1,6 +1,6 @@
 //! The worker's entry point (issue 19): the second WebAssembly module, started by the main
 //! thread in a dedicated Web Worker (`crate::compute`). It says it is ready, then answers each
-//! request with [`keyplan_app::jobs::Worker::answer_json`]; a panic posts its message first,
+//! request with [`keyplan_app::jobs::Worker::answer_request`]; a panic posts its message first,
 //! so the main thread can say why the worker stopped before it restarts it.
 
 use keyplan_app::jobs::{Notice, Worker, notice_json};
@@ -14,6 +14,10 @@ fn scope() -> DedicatedWorkerGlobalScope {
 
 fn post(text: &str) {
     let _ = scope().post_message(&JsValue::from_str(text));
+}
+
+fn post_reply(reply: &keyplan_app::jobs::Reply) {
+    let _ = scope().post_message(&reply.to_js());
 }
 
 /// The text of the file posted beside a request, read synchronously (this is the worker's
@@ -40,14 +44,14 @@ fn main() {
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let data = event.data();
         if let Some(text) = data.as_string() {
-            return post(&worker.answer_json(&text));
+            return post_reply(&worker.answer_json(&text));
         }
         // A request with a file beside it, `[request, file]`: the file is read here.
         let parts = js_sys::Array::from(&data);
         let Some(text) = parts.get(0).as_string() else {
             return;
         };
-        post(&worker.answer_json_with(&text, Some(read_file(&parts.get(1)))));
+        post_reply(&worker.answer_request(&text, Some(read_file(&parts.get(1)))));
     });
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.

@@ -18,8 +18,7 @@ struct Header {
     position: usize,
 }
 
-const HEADER_HEIGHT: f64 = 64.0;
-const PADDING: f64 = 24.0;
+use geometry::{FRAME_HEADER as HEADER_HEIGHT, FRAME_MIN_WIDTH as MIN_WIDTH};
 
 #[component]
 pub fn TableFrame(
@@ -86,12 +85,10 @@ pub fn TableFrame(
                     .collect();
                 let rect = match geometry::bounds(&mine) {
                     Some(b) => {
-                        let b = b.inflate(PADDING);
+                        let b = geometry::framed(b);
                         Rect {
-                            x: b.x,
-                            y: b.y - HEADER_HEIGHT,
-                            width: b.width.max(360.0),
-                            height: b.height + HEADER_HEIGHT,
+                            width: b.width.max(MIN_WIDTH),
+                            ..b
                         }
                     }
                     None => {

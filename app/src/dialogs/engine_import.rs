@@ -11,9 +11,12 @@ use std::collections::BTreeSet;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use keyplan_core::api::Line;
+use keyplan_core::api::live::EngineImportEvent;
+
 use crate::engine_import::{
-    DEFAULT_SAMPLE, Request, StreamLine, TableInfo, from_server, parse_sample, stream_line,
-    tables_from_server, tables_url,
+    DEFAULT_SAMPLE, Request, TableInfo, from_answer, from_server, parse_sample, progress_line,
+    stream_line, tables_from_server, tables_url,
 };
 use crate::library::use_library;
 use crate::run::state::Engines;
@@ -46,7 +49,7 @@ enum Import {
 fn probe() -> RwSignal<Engines> {
     let engines = RwSignal::new(Engines::Loading);
     spawn_local(async move {
-        let _ = engines.try_set(crate::api::engines().await);
+        let _ = engines.try_set(crate::run::state::Engines::probe().await);
     });
     engines
 }
@@ -128,7 +131,7 @@ pub fn EngineImport() -> impl IntoView {
         });
     };
     spawn_local(async move {
-        let found = crate::api::engines().await;
+        let found = crate::run::state::Engines::probe().await;
         let first = match &found {
             Engines::Available(list) => list.first().map(|e| e.name.clone()),
             _ => None,
@@ -193,16 +196,16 @@ pub fn EngineImport() -> impl IntoView {
             let mut streamed: Option<Result<_, String>> = None;
             let sent = crate::api::post_lines("/api/import/engine", &request.body(), |line| {
                 match stream_line(line) {
-                    Some(StreamLine::Progress(p)) => {
+                    Some(Line::Progress(EngineImportEvent::Progress(p))) => {
                         let _ = import.try_set(Import::Reading {
-                            line: p.line(&request.engine),
+                            line: progress_line(&p, &request.engine),
                             permille: Some((p.fraction() * 1000.0).round() as u16),
                         });
                     }
-                    Some(StreamLine::Answer(body)) => {
-                        streamed = Some(from_server(&request, 200, &body));
+                    Some(Line::Answer { answer }) => {
+                        streamed = Some(from_answer(&request, answer));
                     }
-                    Some(StreamLine::Error { error, .. }) => streamed = Some(Err(error)),
+                    Some(Line::Failed { error, .. }) => streamed = Some(Err(error)),
                     None => {}
                 }
             })

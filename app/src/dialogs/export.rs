@@ -9,7 +9,7 @@ use leptos::prelude::*;
 
 use crate::clipboard::copy_text;
 use crate::compute::{Computing, WorkerNotice, follow};
-use crate::jobs::{Answer, Job};
+use crate::jobs::Export as ExportJob;
 use crate::session::use_session;
 use crate::store::{Tracks, use_store};
 
@@ -55,16 +55,12 @@ pub fn Export() -> impl IntoView {
         Tracks::Everything,
         move || match format.get() {
             Choice::DesignFile => None,
-            Choice::Export(f) => Some(Job::Export {
+            Choice::Export(f) => Some(ExportJob {
                 design: store.with(Clone::clone),
                 target: f.name().to_string(),
             }),
         },
         false,
-        |answer| match answer {
-            Answer::Text(text) => Ok(text),
-            other => Err(crate::compute::unexpected(other)),
-        },
     );
     // What the dialog shows: `None` while the first answer is computed.
     let output = Memo::new(move |_| match format.get() {

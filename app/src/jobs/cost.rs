@@ -180,18 +180,17 @@ fn sample_only(names: &[String]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::sample_only;
-    use crate::jobs::{Answer, Job, Worker};
+    use crate::jobs::{Cost, Worker};
 
     #[test]
     fn the_cost_page_is_cores_estimate_in_the_regions_prices() {
         let design = keyplan_core::examples::first();
         let mut worker = Worker::default();
-        let page = |worker: &mut Worker, region: &str| match worker.answer(Job::Cost {
-            design: design.clone(),
-            region: region.to_string(),
-        }) {
-            Answer::Cost(page) => page,
-            other => panic!("not a cost page: {other:?}"),
+        let page = |worker: &mut Worker, region: &str| {
+            worker.answer(Cost {
+                design: design.clone(),
+                region: region.to_string(),
+            })
         };
         let here = page(&mut worker, "us-east-1");
         assert!(here.total.starts_with('$'), "{}", here.total);

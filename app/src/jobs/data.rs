@@ -279,7 +279,7 @@ fn run(loaded: &Loaded, keys: &[String], name: &str) -> Run {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jobs::{Answer, Job, Worker};
+    use crate::jobs::{Data, Worker};
 
     fn data(
         worker: &mut Worker,
@@ -288,15 +288,12 @@ mod tests {
         index: Option<(&str, Option<&str>)>,
         shown: usize,
     ) -> DataPage {
-        match worker.answer(Job::Data {
+        worker.answer(Data {
             design: design.clone(),
             pattern: pattern.map(str::to_string),
             index: index.map(|(t, i)| (t.to_string(), i.map(str::to_string))),
             shown,
-        }) {
-            Answer::Data(page) => page,
-            other => panic!("not a data page: {other:?}"),
-        }
+        })
     }
 
     #[test]

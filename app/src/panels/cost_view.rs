@@ -10,8 +10,8 @@ use leptos::prelude::*;
 
 use super::data_view::SampleRefused;
 use crate::compute::{Computed, Computing, NoAnswer, WorkerNotice, follow};
+use crate::jobs::Cost;
 use crate::jobs::cost::{CostPage, PatternRow};
-use crate::jobs::{Answer, Job};
 use crate::store::{Tracks, use_store};
 
 #[component]
@@ -22,16 +22,12 @@ pub fn CostView() -> impl IntoView {
         store,
         Tracks::Semantics,
         move || {
-            Some(Job::Cost {
+            Some(Cost {
                 design: store.with_untracked(Clone::clone),
                 region: region.get(),
             })
         },
         false,
-        |answer| match answer {
-            Answer::Cost(page) => Ok(page),
-            other => Err(crate::compute::unexpected(other)),
-        },
     );
     let show = move |r: CostPage| {
         view! {

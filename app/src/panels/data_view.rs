@@ -7,8 +7,8 @@
 use leptos::prelude::*;
 
 use crate::compute::{Computed, Computing, NoAnswer, WorkerNotice, follow};
+use crate::jobs::Data;
 use crate::jobs::data::{DataPage, Row};
-use crate::jobs::{Answer, Job};
 use crate::session::{Selection, use_session};
 use crate::store::{Tracks, use_store};
 
@@ -86,7 +86,7 @@ pub fn DataView() -> impl IntoView {
                 Selection::Pattern(name) => Some(name),
                 _ => None,
             };
-            Some(Job::Data {
+            Some(Data {
                 design: store.with_untracked(Clone::clone),
                 pattern,
                 index: picked_index.get(),
@@ -94,10 +94,6 @@ pub fn DataView() -> impl IntoView {
             })
         },
         true,
-        |answer| match answer {
-            Answer::Data(page) => Ok(page),
-            other => Err(crate::compute::unexpected(other)),
-        },
     );
     let item_row = move |r: Row| {
         let slot = entity_slot(&r.entity);

@@ -9,12 +9,14 @@
 use std::collections::BTreeMap;
 
 use keyplan_core::Design;
+use keyplan_core::api::Line;
+use keyplan_core::api::migrate::{VerifyEvent, VerifyLine, VerifyRequest};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::compute::{Computed, Computing, NoAnswer, WorkerNotice, follow};
 use crate::jobs::migrate::MigratePage;
-use crate::jobs::{Answer, Job};
+use crate::jobs::{Migrate, Program};
 use crate::store::Tracks;
 
 use crate::library::use_library;
@@ -71,24 +73,15 @@ enum Verification {
 /// One line of `POST /api/migrate/verify`'s stream: a pattern checked ([`Verification::Running`],
 /// counted by the caller), the answer or the error.
 fn verification_line(line: &str) -> Option<Verification> {
-    let value: serde_json::Value = serde_json::from_str(line).ok()?;
-    if value.get("pattern").is_some() {
-        return Some(Verification::Running { checked: 1 });
+    match serde_json::from_str::<VerifyLine>(line).ok()? {
+        Line::Progress(VerifyEvent::Pattern(_)) => Some(Verification::Running { checked: 1 }),
+        Line::Progress(VerifyEvent::Cleanup(_)) => None,
+        Line::Answer { answer } => Some(Verification::Done {
+            ok: answer.ok,
+            text: answer.text.trim().to_string(),
+        }),
+        Line::Failed { error, .. } => Some(Verification::Failed(error)),
     }
-    if let Some(answer) = value.get("answer") {
-        return Some(Verification::Done {
-            ok: answer["ok"].as_bool().unwrap_or(false),
-            text: answer["text"]
-                .as_str()
-                .unwrap_or_default()
-                .trim()
-                .to_string(),
-        });
-    }
-    value
-        .get("error")
-        .and_then(|e| e.as_str())
-        .map(|e| Verification::Failed(e.to_string()))
 }
 
 /// A design as the JSON value of its file.
@@ -162,7 +155,7 @@ pub fn MigrateView() -> impl IntoView {
         move || {
             let items = volumes.get();
             stored.with(|s| match s {
-                Stored::Marked { design: old, .. } => Some(Job::Migrate {
+                Stored::Marked { design: old, .. } => Some(Migrate {
                     old: (**old).clone(),
                     new: store.with_untracked(Clone::clone),
                     items,
@@ -171,10 +164,6 @@ pub fn MigrateView() -> impl IntoView {
             })
         },
         false,
-        |answer| match answer {
-            Answer::Migrate(page) => Ok(page),
-            other => Err(crate::compute::unexpected(other)),
-        },
     );
     let has_steps = move || report.with(|r| matches!(r, Computed::Ready(p) if !p.steps.is_empty()));
 
@@ -191,7 +180,7 @@ pub fn MigrateView() -> impl IntoView {
             );
             (new.clone(), name)
         });
-        let job = Job::Program {
+        let job = Program {
             old: *old,
             new,
             items: volumes.get_untracked(),
@@ -200,10 +189,7 @@ pub fn MigrateView() -> impl IntoView {
         crate::compute::once(
             store.revision_untracked(Tracks::Semantics),
             job,
-            move |answer| match answer.and_then(|a| match a {
-                Answer::Text(text) => text,
-                other => Err(crate::compute::unexpected(other)),
-            }) {
+            move |answer| match answer.and_then(|text| text) {
                 Ok(text) => {
                     if crate::save::download(&name, "text/plain", &text).is_ok() {
                         session.say(format!("Downloaded {name}"));
@@ -218,7 +204,7 @@ pub fn MigrateView() -> impl IntoView {
     // "Verify on engine": the server proves the plan on one of its engines.
     let engines = RwSignal::new(Engines::Loading);
     spawn_local(async move {
-        let _ = engines.try_set(crate::api::engines().await);
+        let _ = engines.try_set(crate::run::state::Engines::probe().await);
     });
     let engine = RwSignal::new(String::new());
     let verification = RwSignal::new(Verification::Idle);
@@ -228,13 +214,14 @@ pub fn MigrateView() -> impl IntoView {
         };
         let name = engine.get_untracked();
         let body = store.with_untracked(|new| {
-            serde_json::json!({
-                "engine": (!name.is_empty()).then_some(name.clone()),
-                "old": design_value(&old),
-                "new": design_value(new),
-                "items": volumes.get_untracked(),
-            })
-            .to_string()
+            let request = VerifyRequest {
+                engine: (!name.is_empty()).then_some(name.clone()),
+                old: design_value(&old),
+                new: design_value(new),
+                items: volumes.get_untracked(),
+            };
+            // Designs' JSON and numbers: nothing in them can fail to be written.
+            keyplan_core::api::request_text(&request).unwrap_or_default()
         });
         verification.set(Verification::Running { checked: 0 });
         spawn_local(async move {

@@ -1,5 +1,5 @@
 //! What the Run panel knows about one run, built only from the run protocol's types in
-//! [`keyplan_core::run`] (the one definition the server serialises too): the engine list, the
+//! [`keyplan_core::api::runs`] (the one definition the server serialises too): the engine list, the
 //! body of `POST /api/runs`, and the server-sent events folded into one [`RunState`]. Plain data and plain functions, so
 //! every rule is a native unit test; the component only moves bytes between the network and
 //! these functions.
@@ -9,12 +9,11 @@
 
 use std::collections::BTreeMap;
 
-pub use keyplan_core::run::{
+pub use keyplan_core::api::runs::{
     Cleanup, EVENT_NAMES, EngineInfo as Engine, PatternResult, RunEvent, StartRun, Started, Status,
     Summary,
 };
 use keyplan_core::sample::MAX_SAMPLE_ITEMS;
-use serde::Deserialize;
 
 use crate::text::plural;
 
@@ -45,6 +44,16 @@ impl Engines {
             _ => Engines::NoApi,
         }
     }
+
+    /// Whether the app is served by `keyplan serve`, and with which engines:
+    /// `GET /api/engines` (the file import asks too before it hands the server a module the app
+    /// cannot read). A static host answers it with a 404 or its `index.html` ([`Engines::NoApi`]).
+    pub async fn probe() -> Engines {
+        match crate::api::fetch("GET", "/api/engines", None).await {
+            Ok((status, body)) => Engines::from_response(status, &body),
+            Err(message) => Engines::Unreachable(message),
+        }
+    }
 }
 
 /// The body of `POST /api/runs` for `design_text` (a design file) on engine `engine`, with
@@ -69,16 +78,12 @@ pub fn start_body(
 
 /// The answer to `POST /api/runs`: where the events are, or the server's error message.
 pub fn started(status: u16, body: &str) -> Result<String, String> {
-    #[derive(Deserialize)]
-    struct ApiError {
-        error: String,
-    }
     if (200..300).contains(&status) {
         serde_json::from_str::<Started>(body)
             .map(|s| s.events)
             .map_err(|e| format!("the server's answer was not understood: {e}"))
     } else {
-        Err(serde_json::from_str::<ApiError>(body)
+        Err(serde_json::from_str::<keyplan_core::api::ErrorBody>(body)
             .map(|e| e.error)
             .unwrap_or_else(|_| format!("the server refused the run (HTTP {status})")))
     }

@@ -25,7 +25,7 @@ use std::collections::HashMap;
 use crate::analysis::Analysis;
 use crate::answer::Verdict;
 use crate::coverage::{KnownPeers, Prepared, shape};
-use crate::findings::FilterRead;
+use crate::findings::Measured;
 use crate::model::{AccessPattern, Design, Entity, Table};
 
 /// An analysis ([`Analyzed::analysis`]) and the parts of the design it was worked out from
@@ -58,10 +58,10 @@ impl std::ops::Deref for Analyzed {
 
 impl Analyzed {
     /// [`crate::analysis::analyze_measured`] of `design`, worked out whole.
-    pub fn new(design: &Design, reads: Option<&[FilterRead]>) -> Analyzed {
+    pub fn new(design: &Design, measured: Option<&Measured>) -> Analyzed {
         let prepared = Prepared::new(design);
         let verdicts = crate::coverage::verdicts_of(&prepared);
-        let analysis = crate::analysis::analysis_of(&prepared, verdicts, reads);
+        let analysis = crate::analysis::analysis_of(&prepared, verdicts, measured);
         Analyzed {
             analysis,
             tables: design.tables.clone(),
@@ -78,7 +78,7 @@ impl Analyzed {
     /// [`Analyzed::new`] of `design`, an edited version of the design this one is of, and
     /// whether its analysis differs from this one's. The verdicts of the patterns the edits
     /// cannot have reached are this one's, taken, not worked out again.
-    pub fn again(self, design: &Design, reads: Option<&[FilterRead]>) -> (Analyzed, bool) {
+    pub fn again(self, design: &Design, measured: Option<&Measured>) -> (Analyzed, bool) {
         let prepared = Prepared::new(design);
         let touched = touched(&self, &prepared);
         let Analyzed {
@@ -111,7 +111,7 @@ impl Analyzed {
                 (design.patterns.clone(), all, changed)
             }
         };
-        let analysis = crate::analysis::analysis_of(&prepared, verdicts, reads);
+        let analysis = crate::analysis::analysis_of(&prepared, verdicts, measured);
         let changed = verdicts_changed || analysis.findings != last_findings;
         let next = Analyzed {
             analysis,

@@ -3,6 +3,7 @@ use expect_test::expect;
 use super::*;
 use crate::eval::ItemStore;
 use crate::item::{AttributeValue, Item};
+use crate::model::{AccessPattern, Action};
 use crate::sample::{SampleConfig, generate};
 
 fn s(v: &str) -> AttributeValue {
@@ -260,7 +261,7 @@ fn an_unsharded_status_index_is_named_hot_with_the_shards_that_would_cool_it() {
         .collect();
     expect![[r#"
         [
-            "Some(\"GSI1\") STATUS#PENDING 6200 WCU/s: write-shard it into 7 partitions ({shard:7}) and scatter-gather the reads",
+            "Some(\"GSI1\") STATUS#PENDING 6200 WCU/s: write-shard it into 7 (`STATUS#{status}#SHARD{shard:7}`) and scatter-gather the reads",
         ]
     "#]]
     .assert_debug_eq(&hot);
@@ -349,7 +350,7 @@ fn the_cost_report_and_kp014_agree_on_a_key_of_a_few_hundred_values() {
                 "FC#<fulfillmentCenter>",
             ],
             [
-                "GSI2PK `FC#{fulfillmentCenter}` takes few values (`fulfillmentCenter` takes about 500 values), and `Create order` can send about 2000000 write units a second to one of them, over one partition's 1000: write-shard it into 2000 (`FC#{fulfillmentCenter}#SHARD{shard:2000}`) and read the shards in parallel",
+                "GSI2PK `FC#{fulfillmentCenter}` takes few values (`fulfillmentCenter` takes about 500 values): its busiest partition (`FC#<fulfillmentCenter>`), loaded by `Get orders by fulfillment center` and `Create order` and `Update order status`, takes about 4001 write units a second, over one partition's 1000: write-shard it into 5 (`FC#{fulfillmentCenter}#SHARD{shard:5}`) and scatter-gather the reads",
             ],
         )
     "#]].assert_debug_eq(&(hot_in_cost, kp014));
@@ -660,6 +661,10 @@ fn one_decimal_writes_what_the_float_formatting_writes() {
         f64::NEG_INFINITY,
     ];
     for x in values {
-        assert_eq!(super::OneDecimal(x).to_string(), format!("{x:.1}"), "{x:?}");
+        assert_eq!(
+            super::units::OneDecimal(x).to_string(),
+            format!("{x:.1}"),
+            "{x:?}"
+        );
     }
 }

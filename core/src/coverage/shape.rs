@@ -5,7 +5,11 @@
 //! as DynamoDB orders UTF-8 bytes. Nothing here allocates per character: the walks are over
 //! the parsed parts.
 
-use crate::template::{KeyTemplate, Part, Var};
+use std::borrow::Borrow;
+use std::collections::BTreeMap;
+use std::ops::Bound;
+
+use crate::template::{KeyTemplate, Part, Var, is_separator};
 
 /// One step of a walk over a template: a character of literal text, or a variable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,7 +108,7 @@ fn separators(parts: &[Part]) -> impl Iterator<Item = char> + '_ {
             Part::Var(_) => "",
         }
         .chars()
-        .filter(|c| !c.is_alphanumeric() && *c != '_' && *c != '-')
+        .filter(|&c| is_separator(c))
     })
 }
 
@@ -135,6 +139,25 @@ pub(crate) fn leading(parts: &[Part]) -> &str {
         Some(Part::Literal(s)) => s,
         _ => "",
     }
+}
+
+/// The values of `by_leading` (keyed by templates' leading literals) whose key can begin the
+/// same string as `mine`: keys that are prefixes of `mine` (itself included), then longer keys
+/// that begin with it. Two keys can only be equal when one's beginning starts the other's.
+pub(crate) fn agreeing_beginnings<'m, K: Borrow<str> + Ord, V>(
+    by_leading: &'m BTreeMap<K, V>,
+    mine: &'m str,
+) -> impl Iterator<Item = &'m V> {
+    let shorter = mine
+        .char_indices()
+        .map(|(at, _)| &mine[..at])
+        .chain([mine])
+        .filter_map(|prefix| by_leading.get(prefix));
+    let longer = by_leading
+        .range::<str, _>((Bound::Excluded(mine), Bound::Unbounded))
+        .take_while(move |(other, _)| (*other).borrow().starts_with(mine))
+        .map(|(_, values)| values);
+    shorter.chain(longer)
 }
 
 /// Whether some rendering of `t` can begin with some rendering of `prefix`: the prefix's

@@ -1,7 +1,12 @@
+use std::cmp::Ordering;
+
 use expect_test::{Expect, expect};
 
+use super::query::show_value;
+use super::store::permute;
 use super::*;
-use crate::model::{Gsi, Lsi};
+use crate::item::AttributeValue;
+use crate::model::{Design, FilterOp, Gsi, KeyAttribute, KeyType, Lsi, Projection, SortOp, Table};
 
 fn s(v: &str) -> AttributeValue {
     AttributeValue::S(v.to_string())

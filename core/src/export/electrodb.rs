@@ -10,7 +10,7 @@
 use std::fmt::Write;
 
 use crate::export::names::{self, Lang, Scope, ts_key, ts_str};
-use crate::model::{AttrType, Design, Entity, IndexKind, KeyAttribute, Table};
+use crate::model::{AttrType, Design, Entity, IndexKind, KeyAttribute, Projection, Table};
 use crate::template::{KeyTemplate, Part};
 
 /// The template in the `${name}` syntax ElectroDB and OneTable share.
@@ -77,7 +77,12 @@ fn attribute_type(a: &ModelAttribute) -> String {
         AttrType::Bool => "'boolean'",
         AttrType::SS => "'set', items: 'string'",
         AttrType::NS => "'set', items: 'number'",
-        AttrType::B | AttrType::Null | AttrType::M | AttrType::L | AttrType::BS => "'any'",
+        // A map and a list of what keyplan does not model: ElectroDB asks for their
+        // properties and items, which are left open.
+        AttrType::M => "'map', properties: {}",
+        AttrType::L => "'list', items: { type: 'any' }",
+        // ElectroDB has no binary type: the format's loss.
+        AttrType::B | AttrType::Null | AttrType::BS => "'any'",
     }
     .to_string()
 }
@@ -161,6 +166,25 @@ fn entity(out: &mut String, design: &Design, table: &Table, entity: &Entity, var
         let _ = writeln!(out, "        pk: {pk},");
         if let Some(sk) = sk {
             let _ = writeln!(out, "        sk: {sk},");
+        }
+        // ElectroDB checks that a projection names the entity's own attributes: each entity
+        // lists those of the index's it has (keys are always projected), keys-only when none.
+        match index.projection {
+            Projection::All => {}
+            Projection::KeysOnly => out.push_str("        projection: 'keys_only',\n"),
+            Projection::Include { attributes } => {
+                let own: Vec<String> = attributes
+                    .iter()
+                    .filter(|a| entity.attributes.iter().any(|e| &&e.name == a))
+                    .map(|a| ts_str(a))
+                    .collect();
+                match own.is_empty() {
+                    true => out.push_str("        projection: 'keys_only',\n"),
+                    false => {
+                        let _ = writeln!(out, "        projection: [{}],", own.join(", "));
+                    }
+                }
+            }
         }
         out.push_str("      },\n");
     }

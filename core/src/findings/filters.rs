@@ -3,8 +3,9 @@
 //! times for what it returns, and more as its partitions grow; the finding names the index that
 //! would read only what is returned (one the design has, or the one to add).
 //!
-//! This is the one finding that looks at sample data: the default sample is generated only
-//! when a covered read has a filter, and not at all past [`MAX_ITEMS`] items.
+//! It judges reads measured on the default sample ([`super::measure`], which makes it only
+//! when a covered read has a filter or a partition key concentrates traffic), and none past
+//! [`MAX_ITEMS`] items.
 
 use super::Findings;
 use crate::answer::{Operation, Place, Severity, Verdict};
@@ -12,7 +13,6 @@ use crate::coverage::Prepared;
 use crate::coverage::filter::{Narrowing, narrowing};
 use crate::eval::{ItemStore, run_pattern};
 use crate::model::AccessPattern;
-use crate::sample::{SampleConfig, generate_within};
 
 /// The largest sample the check generates: beyond it, the design is left unchecked rather
 /// than slow to analyse.
@@ -54,19 +54,20 @@ fn filtered<'d>(
         .map(|(i, (p, v))| (i, p, v))
 }
 
-/// Every covered read with a filter run on the default sample (none generated when there is
-/// no such read, or when the sample would be over [`MAX_ITEMS`]).
-pub fn filter_reads(design: &crate::model::Design, verdicts: &[Verdict]) -> Vec<FilterRead> {
-    if filtered(design, verdicts).next().is_none() {
-        return Vec::new();
-    }
-    let Ok(sample) = generate_within(design, &SampleConfig::default(), MAX_ITEMS) else {
-        return Vec::new();
-    };
-    let store = ItemStore::build(design, sample.into_load_items());
+/// Whether `design` has a covered read with a filter for KP024 to measure.
+pub(super) fn wants_reads(design: &crate::model::Design, verdicts: &[Verdict]) -> bool {
+    filtered(design, verdicts).next().is_some()
+}
+
+/// Every covered read with a filter run on `store`, the default sample of `design`.
+pub(super) fn reads_on(
+    design: &crate::model::Design,
+    verdicts: &[Verdict],
+    store: &ItemStore,
+) -> Vec<FilterRead> {
     filtered(design, verdicts)
         .filter_map(|(pattern, _, verdict)| {
-            let run = run_pattern(design, &store, verdict, None).ok()?;
+            let run = run_pattern(design, store, verdict, None).ok()?;
             Some(FilterRead {
                 pattern,
                 read: run.result.scanned,
@@ -76,8 +77,8 @@ pub fn filter_reads(design: &crate::model::Design, verdicts: &[Verdict]) -> Vec<
         .collect()
 }
 
-/// KP024 for every covered read with a filter, judged on `reads` (what [`filter_reads`]
-/// measured for this design and these verdicts).
+/// KP024 for every covered read with a filter, judged on `reads` (what
+/// [`super::measure`] measured for this design and these verdicts).
 pub(super) fn discarding(
     prepared: &Prepared<'_>,
     verdicts: &[Verdict],

@@ -128,6 +128,135 @@ fn find_member(text: &str, name: &str) -> Option<usize> {
     None
 }
 
+/// One step of a path into a JSON text: a member of an object, or an element of a list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonStep<'a> {
+    Member(&'a str),
+    Index(usize),
+}
+
+/// The 1-based line where the value reached by `path` starts in a JSON text, for a place
+/// inside a list ([`line_of`] finds members by name only, so never "the fourth item's
+/// `price`"). The text is walked, not built: strings are skipped with their escapes and a
+/// member name is compared as written (a name written with escapes is not found). 0 when the
+/// path does not reach a value, so a wrong guess is never given as a place. The walk keeps no
+/// stack: a value is skipped by counting brackets, so nesting costs nothing.
+pub fn json_line(text: &str, path: &[JsonStep<'_>]) -> usize {
+    let bytes = text.as_bytes();
+    let mut at = skip_space(bytes, 0);
+    for step in path {
+        let found = match (step, bytes.get(at)) {
+            (JsonStep::Member(name), Some(b'{')) => member_at(bytes, at + 1, name),
+            (JsonStep::Index(index), Some(b'[')) => element_at(bytes, at + 1, *index),
+            _ => None,
+        };
+        match found {
+            Some(value) => at = value,
+            None => return 0,
+        }
+    }
+    bytes[..at].iter().filter(|b| **b == b'\n').count() + 1
+}
+
+fn skip_space(bytes: &[u8], mut at: usize) -> usize {
+    while bytes.get(at).is_some_and(u8::is_ascii_whitespace) {
+        at += 1;
+    }
+    at
+}
+
+/// The offset just past the string that opens at `at` (its `"`).
+fn skip_string(bytes: &[u8], mut at: usize) -> Option<usize> {
+    at += 1;
+    loop {
+        match bytes.get(at)? {
+            b'\\' => at += 2,
+            b'"' => return Some(at + 1),
+            _ => at += 1,
+        }
+    }
+}
+
+/// The offset just past the value that starts at `at`.
+fn skip_value(bytes: &[u8], at: usize) -> Option<usize> {
+    match bytes.get(at)? {
+        b'"' => skip_string(bytes, at),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut i = at;
+            loop {
+                match bytes.get(i)? {
+                    b'"' => {
+                        i = skip_string(bytes, i)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(i + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+        }
+        _ => {
+            let mut i = at;
+            while bytes
+                .get(i)
+                .is_some_and(|b| !matches!(b, b',' | b'}' | b']') && !b.is_ascii_whitespace())
+            {
+                i += 1;
+            }
+            Some(i)
+        }
+    }
+}
+
+/// The offset of the value of member `name` of the object whose members start at `at`.
+fn member_at(bytes: &[u8], mut at: usize, name: &str) -> Option<usize> {
+    loop {
+        at = skip_space(bytes, at);
+        if bytes.get(at)? != &b'"' {
+            return None;
+        }
+        let end = skip_string(bytes, at)?;
+        let key = &bytes[at + 1..end - 1];
+        at = skip_space(bytes, end);
+        if bytes.get(at)? != &b':' {
+            return None;
+        }
+        let value = skip_space(bytes, at + 1);
+        if key == name.as_bytes() {
+            return Some(value);
+        }
+        at = skip_space(bytes, skip_value(bytes, value)?);
+        match bytes.get(at)? {
+            b',' => at += 1,
+            _ => return None,
+        }
+    }
+}
+
+/// The offset of element `index` of the list whose elements start at `at`.
+fn element_at(bytes: &[u8], mut at: usize, index: usize) -> Option<usize> {
+    for _ in 0..index {
+        at = skip_space(bytes, at);
+        if matches!(bytes.get(at)?, b']') {
+            return None;
+        }
+        at = skip_space(bytes, skip_value(bytes, at)?);
+        match bytes.get(at)? {
+            b',' => at += 1,
+            _ => return None,
+        }
+    }
+    let value = skip_space(bytes, at);
+    (!matches!(bytes.get(value)?, b']')).then_some(value)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,6 +274,27 @@ mod tests {
         // A name inside a value is not a member; a name not there is no place.
         assert_eq!(line_of(yaml, &["Resources", "Ref"]), 0);
         assert_eq!(line_of(yaml, &["Missing"]), 0);
+    }
+
+    #[test]
+    fn a_value_inside_a_list_is_placed_by_its_path() {
+        use JsonStep::{Index, Member};
+        let json = "{\"DataModel\": [\n  {\"TableData\": [\n    {\"a\": {\"S\": \"x]\\\"\"}},\n    {\"b\": 1,\n     \"a\": {\"N\": \"2\"}}\n  ]}\n]}";
+        let path = |i: usize, name: &'static str| {
+            [
+                Member("DataModel"),
+                Index(0),
+                Member("TableData"),
+                Index(i),
+                Member(name),
+            ]
+        };
+        assert_eq!(json_line(json, &path(0, "a")), 3);
+        // A bracket and a quote inside a string are text; the second item's `a` is below its `b`.
+        assert_eq!(json_line(json, &path(1, "a")), 5);
+        // An item or a member that is not there is no place.
+        assert_eq!(json_line(json, &path(2, "a")), 0);
+        assert_eq!(json_line(json, &path(0, "c")), 0);
     }
 
     #[test]

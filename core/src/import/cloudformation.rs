@@ -1,23 +1,40 @@
-//! CloudFormation templates (JSON or YAML), read into a keyplan design's tables.
+//! CloudFormation templates (JSON or YAML), read into a keyplan design's tables: plain
+//! templates, SAM templates and the `resources.Resources` of a Serverless Framework
+//! `serverless.yml`.
 //!
-//! Every `AWS::DynamoDB::Table` and `AWS::DynamoDB::GlobalTable` resource becomes a table: its
-//! key schema and attribute types, GSIs (a key schema with several HASH or RANGE elements is a
-//! multi-attribute key), LSIs, projections, billing mode and capacity, and TTL. A template
-//! says nothing of entities or access patterns, so the design has none; a note says so, and
-//! others say what the template set that a design does not hold (streams, point-in-time
-//! recovery, tags...).
+//! Every `AWS::DynamoDB::Table`, `AWS::DynamoDB::GlobalTable` and SAM
+//! `AWS::Serverless::SimpleTable` resource becomes a table, and a `Fn::ForEach` loop (the
+//! `AWS::LanguageExtensions` transform) one table per element of its collection: key schema and
+//! attribute types, GSIs (a key schema with several HASH or RANGE elements is a multi-attribute
+//! key), LSIs, projections, billing mode and capacity (a global table's stated auto-scaling
+//! minimum), and TTL. A template says nothing of entities or access patterns, so the design has
+//! none; notes say so, and what the template set that a design does not hold (streams,
+//! replicas, point-in-time recovery, tags...).
+//!
+//! A file is never refused over one value (issue 36): intrinsic functions are evaluated as far
+//! as the template allows (see `intrinsics`), and what still cannot be read is assumed, the
+//! least, with its line (see `lenient`). Only a template without any table is refused.
 //!
 //! YAML templates use CloudFormation's short-form tags (`!Ref`, `!Sub`, `!GetAtt`); they read
-//! as their long form (`{"Ref": ...}`, `{"Fn::Sub": ...}`). A table name built with `Fn::Sub`
-//! keeps its literal text (`orders-${Environment}` is `orders`).
+//! as their long form (`{"Ref": ...}`, `{"Fn::Sub": ...}`).
 
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
 
-use crate::model::{Billing, Design, Gsi, KeyAttribute, KeyType, Lsi, Projection, Table};
+use crate::model::{Billing, Design, Gsi, KeyAttribute, KeyType, Lsi, Table};
 
+use super::assumed::line_of;
 use super::{At, ImportError, Imported, Source};
 
+use intrinsics::Scope;
+pub(crate) use lenient::{Lenient, placeholder};
+
+mod intrinsics;
+pub(crate) mod lenient;
+#[cfg(test)]
+mod tests;
 mod yaml;
+
+pub(crate) use yaml::parse_yaml;
 
 /// The most bytes of YAML read: AWS takes templates of up to 1 MB (from S3); a larger one is
 /// refused before it is parsed.
@@ -26,8 +43,13 @@ pub const MAX_YAML_BYTES: usize = 1024 * 1024;
 /// The deepest nesting of YAML read into values.
 const MAX_DEPTH: usize = 128;
 
+/// The deepest `Fn::ForEach` loops nest (CloudFormation allows 5).
+const MAX_LOOP_DEPTH: usize = 5;
+
 const TABLE: &str = "AWS::DynamoDB::Table";
 const GLOBAL_TABLE: &str = "AWS::DynamoDB::GlobalTable";
+const SIMPLE_TABLE: &str = "AWS::Serverless::SimpleTable";
+const FOR_EACH: &str = "Fn::ForEach::";
 
 /// Reads a CloudFormation template, JSON or YAML.
 pub fn import(text: &str) -> Result<Imported, ImportError> {
@@ -48,56 +70,305 @@ fn template<'s>(source: &'s Source<'_>) -> Result<&'s Value, String> {
     }
 }
 
+/// Where a file keeps its resources: a template's `Resources`, or a Serverless Framework
+/// file's `resources.Resources`; with the path that leads there and whether it is the latter.
+fn resources_of(root: &Value) -> Option<(&Map<String, Value>, &'static str, bool)> {
+    if let Some(resources) = root.get("Resources").and_then(Value::as_object) {
+        return Some((resources, "Resources", false));
+    }
+    let resources = root.get("resources")?.get("Resources")?.as_object()?;
+    Some((resources, "resources.Resources", true))
+}
+
 pub(crate) fn fits(source: &Source<'_>) -> Result<(), String> {
     let value = template(source)?;
-    let Some(resources) = value.get("Resources").and_then(Value::as_object) else {
+    let Some((resources, _, _)) = resources_of(value) else {
         return Err("no `Resources`".into());
     };
-    if resources.values().any(|r| is_table(r).is_some()) {
+    if holds_table(resources, 0) {
         Ok(())
     } else {
         Err(format!(
-            "no {TABLE} or {GLOBAL_TABLE} among its {} resource(s)",
+            "no {TABLE}, {GLOBAL_TABLE} or {SIMPLE_TABLE} among its {} resource(s)",
             resources.len()
         ))
     }
 }
 
-/// `Some(true)` for a global table, `Some(false)` for a table, `None` for any other resource.
-fn is_table(resource: &Value) -> Option<bool> {
+/// Whether resources hold a table, in `Fn::ForEach` fragments too.
+fn holds_table(resources: &Map<String, Value>, depth: usize) -> bool {
+    resources.iter().any(|(key, resource)| {
+        if key.starts_with(FOR_EACH) {
+            depth < MAX_LOOP_DEPTH
+                && resource
+                    .get(2)
+                    .and_then(Value::as_object)
+                    .is_some_and(|fragment| holds_table(fragment, depth + 1))
+        } else {
+            kind_of(resource).is_some()
+        }
+    })
+}
+
+/// The kinds of table resource.
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Table,
+    Global,
+    /// SAM's `AWS::Serverless::SimpleTable`: a partition key, and capacity or none.
+    Simple,
+}
+
+fn kind_of(resource: &Value) -> Option<Kind> {
     match resource.get("Type").and_then(Value::as_str) {
-        Some(TABLE) => Some(false),
-        Some(GLOBAL_TABLE) => Some(true),
+        Some(TABLE) => Some(Kind::Table),
+        Some(GLOBAL_TABLE) => Some(Kind::Global),
+        Some(SIMPLE_TABLE) => Some(Kind::Simple),
         _ => None,
     }
 }
 
+/// The most resources visited, `Fn::ForEach` loops unrolled (five nested loops of a hundred
+/// elements are ten billion): a bound decided before any is read.
+const MAX_RESOURCE_VISITS: usize = 100_000;
+
+/// The table resources found, and how many resources were visited to find them.
+#[derive(Default)]
+struct Found {
+    instances: Vec<Instance>,
+    visits: usize,
+}
+
+/// One table resource, its intrinsic functions evaluated.
+struct Instance {
+    /// Its logical ID, `Fn::ForEach` identifiers substituted.
+    id: String,
+    kind: Kind,
+    properties: Value,
+    /// Where its `Properties` are in the file, for lines.
+    path: String,
+}
+
 pub(crate) fn import_source(source: &Source<'_>) -> Result<Imported, ImportError> {
-    source.require_member("Resources")?;
+    if let Err(missing) = source.require_member("Resources") {
+        source.require_member("resources").map_err(|_| missing)?;
+    }
     let value = match source.json() {
         Ok(value) => value,
         Err(_) => source.yaml()?,
     };
-    let root = At::root(value);
-    let mut notes = Vec::new();
-    let mut tables = Vec::new();
-    for (id, resource) in root.require("Resources")?.members()? {
-        let Some(global) = is_table(resource.value()) else {
-            continue;
-        };
-        let properties = resource.require("Properties")?;
-        tables.push(read_table(id, global, &properties, &mut notes)?);
-    }
-    if tables.is_empty() {
-        return Err(root.invalid(format!(
-            "no {TABLE} or {GLOBAL_TABLE} among the template's resources"
+    let Some((resources, base, serverless)) = resources_of(value) else {
+        return Err(At::root(value)
+            .require("Resources")
+            .err()
+            .unwrap_or(ImportError::Missing {
+                path: "Resources".into(),
+            }));
+    };
+    let text = source.text;
+    let mut out = Lenient::new(|path| line_of(text, &segments(path)));
+    let scope = Scope {
+        parameters: value.get("Parameters").and_then(Value::as_object),
+        mappings: value.get("Mappings").and_then(Value::as_object),
+        bindings: Vec::new(),
+        skip_defaults: false,
+        serverless: serverless.then_some(value),
+    };
+    let mut found = Found::default();
+    expand(resources, base, &scope, 0, &mut found, &mut out);
+    let instances = found.instances;
+    if instances.is_empty() {
+        return Err(At::root(value).invalid(format!(
+            "no {TABLE}, {GLOBAL_TABLE} or {SIMPLE_TABLE} among the template's resources"
         )));
     }
-    Ok(tables_only(tables, "a CloudFormation template", notes))
+    let tables: Vec<Table> = instances
+        .iter()
+        .map(|instance| {
+            let at = At {
+                value: &instance.properties,
+                path: instance.path.clone(),
+            };
+            read_table(&instance.id, instance.kind, &at, &mut out)
+        })
+        .collect();
+    let what = if serverless {
+        "a Serverless Framework service"
+    } else if value
+        .get("Transform")
+        .is_some_and(|t| t.to_string().contains("AWS::Serverless"))
+    {
+        "a SAM template"
+    } else {
+        "a CloudFormation template"
+    };
+    let mut imported = tables_only(tables, what, out.notes);
+    imported.assumed = out.assumed;
+    if what != "a CloudFormation template" {
+        imported.held = Some(what.to_string());
+    }
+    Ok(imported)
 }
 
-/// A design of `tables` alone, read from `what`, with the note that says so first.
-pub(crate) fn tables_only(tables: Vec<Table>, what: &str, mut notes: Vec<String>) -> Imported {
+/// The member names of a path (`Resources.T.Properties.KeySchema[0].AttributeName`) up to its
+/// first list, whose elements [`line_of`] cannot tell apart: the line given is the list's.
+fn segments(path: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for segment in path.split('.') {
+        match segment.split_once('[') {
+            Some((name, _)) => {
+                out.push(name);
+                break;
+            }
+            None => out.push(segment),
+        }
+    }
+    out
+}
+
+/// The table resources of `resources` at `path`, each `Fn::ForEach` loop unrolled over its
+/// collection (at most [`MAX_TABLES_PER_REGION`](crate::limits::MAX_TABLES_PER_REGION) tables
+/// in all).
+fn expand(
+    resources: &Map<String, Value>,
+    path: &str,
+    scope: &Scope<'_>,
+    depth: usize,
+    found: &mut Found,
+    out: &mut Lenient<'_>,
+) {
+    for (key, resource) in resources {
+        found.visits += 1;
+        if found.visits > MAX_RESOURCE_VISITS {
+            out.note(format!(
+                "more than {MAX_RESOURCE_VISITS} resources, `Fn::ForEach` loops unrolled: those after are not read"
+            ));
+            return;
+        }
+        let at = format!("{path}.{key}");
+        if key.starts_with(FOR_EACH) {
+            for_each(key, resource, &at, scope, depth, found, out);
+            continue;
+        }
+        let Some(kind) = kind_of(resource) else {
+            continue;
+        };
+        if found.instances.len() >= crate::limits::MAX_TABLES_PER_REGION {
+            out.note(format!(
+                "more tables than a Region holds ({}): those after are not read",
+                crate::limits::MAX_TABLES_PER_REGION
+            ));
+            return;
+        }
+        let properties_path = format!("{at}.Properties");
+        let properties = resource
+            .get("Properties")
+            .and_then(|p| scope.resolve(p, &properties_path, out))
+            .unwrap_or_else(|| Value::Object(Map::new()));
+        let id = match scope.bindings.is_empty() {
+            true => key.clone(),
+            false => substituted(key, &scope.bindings),
+        };
+        found.instances.push(Instance {
+            id,
+            kind,
+            properties,
+            path: properties_path,
+        });
+    }
+}
+
+/// A `Fn::ForEach::Name: [Identifier, Collection, {fragment}]` loop: its fragment once per
+/// element of the collection, or once with the identifier unread when the collection cannot be.
+fn for_each(
+    key: &str,
+    value: &Value,
+    path: &str,
+    scope: &Scope<'_>,
+    depth: usize,
+    found: &mut Found,
+    out: &mut Lenient<'_>,
+) {
+    let (Some(identifier), Some(collection), Some(fragment)) = (
+        value.get(0).and_then(Value::as_str),
+        value.get(1),
+        value.get(2).and_then(Value::as_object),
+    ) else {
+        out.assume_at(
+            path,
+            format!("`{key}`"),
+            "no resources (it is not [identifier, collection, fragment])",
+        );
+        return;
+    };
+    if depth >= MAX_LOOP_DEPTH {
+        out.note(format!(
+            "`{key}`: loops nested deeper than {MAX_LOOP_DEPTH} are not read"
+        ));
+        return;
+    }
+    let elements = match scope.resolve(collection, path, out) {
+        Some(Value::Array(items)) if items.iter().all(|i| i.is_string() || i.is_number()) => Some(
+            items
+                .iter()
+                .map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_string))
+                .collect::<Vec<_>>(),
+        ),
+        // A CommaDelimitedList parameter's Default.
+        Some(Value::String(list)) => Some(list.split(',').map(|s| s.trim().to_string()).collect()),
+        _ => None,
+    };
+    match elements {
+        Some(elements) => {
+            for element in elements {
+                if found.visits > MAX_RESOURCE_VISITS {
+                    break;
+                }
+                let mut inner = scope.clone();
+                inner.bindings.push((identifier.to_string(), element));
+                expand(fragment, path, &inner, depth + 1, found, out);
+            }
+        }
+        None => {
+            out.assume_at(
+                path,
+                format!("`{key}` over {}", intrinsics_shown(collection)),
+                format!("one instance, `${{{identifier}}}` unread"),
+            );
+            expand(fragment, path, scope, depth + 1, found, out);
+        }
+    }
+}
+
+fn intrinsics_shown(value: &Value) -> String {
+    lenient::shown(value)
+}
+
+/// `text` with each `${Identifier}` bound replaced by its value.
+fn substituted(text: &str, bindings: &[(String, String)]) -> String {
+    let mut out = text.to_string();
+    for (identifier, value) in bindings {
+        out = out.replace(&format!("${{{identifier}}}"), value);
+        out = out.replace(&format!("&{{{identifier}}}"), value);
+    }
+    out
+}
+
+/// A design of `tables` alone, read from `what`, with the note that says so first. Tables of
+/// one name (a `count` of a fixed name, one placeholder for several) are told apart by a
+/// number, said in a note.
+pub(crate) fn tables_only(mut tables: Vec<Table>, what: &str, mut notes: Vec<String>) -> Imported {
+    let mut taken = Vec::new();
+    for table in &mut tables {
+        let unique = super::unique_name(&table.name, &mut taken);
+        if unique != table.name {
+            notes.push(format!(
+                "table {unique}: named `{}` in the file, as an earlier table is; numbered to tell them apart",
+                table.name
+            ));
+            table.name = unique;
+        }
+    }
     let names: Vec<&str> = tables.iter().map(|t| t.name.as_str()).collect();
     let mut design = Design::new(names.join(", "));
     design.description = format!("Imported from {what}.");
@@ -117,25 +388,6 @@ pub(crate) fn tables_only(tables: Vec<Table>, what: &str, mut notes: Vec<String>
     imported
 }
 
-/// The TTL attribute a TTL setting names, when it is enabled (`enabled_key` absent means
-/// `default_enabled`).
-pub(crate) fn enabled_ttl(
-    ttl: &At<'_>,
-    enabled_key: &str,
-    attribute_key: &str,
-    default_enabled: bool,
-) -> Result<Option<String>, ImportError> {
-    let enabled = match ttl.get(enabled_key) {
-        Some(e) => e.bool()?,
-        None => default_enabled,
-    };
-    let attribute = ttl
-        .get(attribute_key)
-        .map(|a| a.str().map(str::to_string))
-        .transpose()?;
-    Ok(attribute.filter(|_| enabled))
-}
-
 /// The note for a table's stream, which a design does not hold.
 pub(crate) fn note_stream(table: &str, view: Option<&str>, notes: &mut Vec<String>) {
     notes.push(format!(
@@ -145,27 +397,22 @@ pub(crate) fn note_stream(table: &str, view: Option<&str>, notes: &mut Vec<Strin
 }
 
 /// The note naming a table's settings outside `kept`, if it has any.
-pub(crate) fn note_not_kept(
-    table: &str,
-    at: &At<'_>,
-    kept: &[&str],
-    notes: &mut Vec<String>,
-) -> Result<(), ImportError> {
+pub(crate) fn note_not_kept(table: &str, at: &At<'_>, kept: &[&str], out: &mut Lenient<'_>) {
     let others: Vec<&str> = at
-        .members()?
+        .members()
+        .unwrap_or_default()
         .into_iter()
         .map(|(key, _)| key)
         .filter(|key| !kept.contains(key))
         .collect();
     if !others.is_empty() {
-        notes.push(format!("table {table}: {} not kept", others.join(", ")));
+        out.note(format!("table {table}: {} not kept", others.join(", ")));
     }
-    Ok(())
 }
 
 /// The literal text of a name: a string, or `Fn::Sub`'s template with its substitutions
 /// (`${Environment}`) and the separators beside them left out. `None` when nothing literal is
-/// left (a `Ref`, a `Fn::Join`...).
+/// left.
 pub(crate) fn literal_name(template: &str) -> Option<String> {
     let mut out = String::new();
     let mut rest = template;
@@ -190,148 +437,110 @@ pub(crate) fn literal_name(template: &str) -> Option<String> {
     (!trimmed.is_empty()).then(|| trimmed.to_string())
 }
 
-fn table_name(id: &str, properties: &At<'_>, notes: &mut Vec<String>) -> String {
-    let Some(name) = properties.get("TableName") else {
-        return id.to_string();
+/// The attributes a table's keys may name, with their types, from `AttributeDefinitions`.
+fn attribute_definitions(properties: &At<'_>, out: &mut Lenient<'_>) -> Vec<(String, KeyType)> {
+    let Some(list) = properties.get("AttributeDefinitions") else {
+        return Vec::new();
     };
-    let literal = match name.value() {
-        Value::String(s) => Some(s.clone()),
-        Value::Object(o) => match o.get("Fn::Sub") {
-            Some(Value::String(s)) => literal_name(s),
-            Some(Value::Array(parts)) => {
-                parts.first().and_then(Value::as_str).and_then(literal_name)
-            }
-            _ => None,
-        },
-        _ => None,
-    };
-    match literal {
-        Some(literal) => {
-            if !matches!(name.value(), Value::String(_)) {
-                notes.push(format!(
-                    "table {literal}: its TableName is computed ({}); read as `{literal}`",
-                    compact(name.value())
-                ));
-            }
-            literal
-        }
-        None => {
-            notes.push(format!(
-                "table {id}: its TableName ({}) has no literal text; named after the resource",
-                compact(name.value())
-            ));
-            id.to_string()
-        }
-    }
-}
-
-/// A value in one line, cut at 80 characters, for notes.
-fn compact(value: &Value) -> String {
-    let text = value.to_string();
-    match text.char_indices().nth(80) {
-        Some((end, _)) => format!("{}...", &text[..end]),
-        None => text,
-    }
-}
-
-/// The attributes a table's keys may name, with their types: each member of `list` holds its
-/// name in `name` and its type in `ty` (`AttributeName` and `AttributeType` in CloudFormation,
-/// `name` and `type` in a Terraform `attribute` block).
-pub(crate) fn attribute_definitions(
-    list: &At<'_>,
-    name: &str,
-    ty: &str,
-) -> Result<Vec<(String, KeyType)>, ImportError> {
     let mut definitions = Vec::new();
-    for definition in list.array()? {
-        definitions.push((
-            definition.require(name)?.str()?.to_string(),
-            key_type(&definition.require(ty)?, ty)?,
-        ));
+    for (i, definition) in out.list(&list, "AttributeDefinitions").iter().enumerate() {
+        let Some(name) = definition.get("AttributeName") else {
+            out.assume(
+                definition,
+                "an attribute definition without AttributeName",
+                "none",
+            );
+            continue;
+        };
+        let fallback = placeholder(name.value()).unwrap_or_else(|| format!("attribute{}", i + 1));
+        let name = out.text(&name, "AttributeName", fallback);
+        let ty = match definition.get("AttributeType") {
+            Some(ty) => out.key_type(&ty, &format!("attribute `{name}`'s AttributeType")),
+            None => {
+                out.assume(
+                    definition,
+                    format!("attribute `{name}` without AttributeType"),
+                    "a string (S)",
+                );
+                KeyType::S
+            }
+        };
+        definitions.push((name, ty));
     }
-    Ok(definitions)
+    definitions
 }
 
-/// A key attribute's type, `S`, `N` or `B`, at `at`, which the source calls `field`.
-fn key_type(at: &At<'_>, field: &str) -> Result<KeyType, ImportError> {
-    match at.str()? {
-        "S" => Ok(KeyType::S),
-        "N" => Ok(KeyType::N),
-        "B" => Ok(KeyType::B),
-        other => Err(at.invalid(format!("{field} `{other}`: expected S, N or B"))),
+/// An attribute a key names, typed from the definitions; a string where it is not defined.
+fn typed(
+    name: String,
+    at: &At<'_>,
+    definitions: &[(String, KeyType)],
+    out: &mut Lenient<'_>,
+) -> KeyAttribute {
+    match definitions.iter().find(|(n, _)| *n == name) {
+        Some((_, ty)) => KeyAttribute::new(name, *ty),
+        None => {
+            out.assume(
+                at,
+                format!("`{name}` is not in AttributeDefinitions"),
+                "a string (S)",
+            );
+            KeyAttribute::new(name, KeyType::S)
+        }
     }
 }
 
-/// The HASH and RANGE attributes of a KeySchema, in order, typed from the definitions.
+/// The HASH and RANGE attributes of a KeySchema, in order, typed from the definitions. An
+/// element whose KeyType cannot be read is HASH when first, else RANGE.
 fn key_schema(
     at: &At<'_>,
     definitions: &[(String, KeyType)],
-) -> Result<(Vec<KeyAttribute>, Vec<KeyAttribute>), ImportError> {
+    out: &mut Lenient<'_>,
+) -> (Vec<KeyAttribute>, Vec<KeyAttribute>) {
     let mut hash = Vec::new();
     let mut range = Vec::new();
-    for element in at.array()? {
-        let name_at = element.require("AttributeName")?;
-        let name = name_at.str()?;
-        let Some((_, ty)) = definitions.iter().find(|(n, _)| n == name) else {
-            return Err(name_at.invalid(format!("`{name}` is not in AttributeDefinitions")));
+    for (i, element) in out.list(at, "KeySchema").iter().enumerate() {
+        let Some(name_at) = element.get("AttributeName") else {
+            out.assume(element, "a KeySchema element without AttributeName", "none");
+            continue;
         };
-        let key = KeyAttribute::new(name, *ty);
-        let kind_at = element.require("KeyType")?;
-        match kind_at.str()? {
-            "HASH" => hash.push(key),
-            "RANGE" => range.push(key),
-            other => {
-                return Err(kind_at.invalid(format!("KeyType `{other}`: expected HASH or RANGE")));
-            }
-        }
-    }
-    if hash.is_empty() {
-        return Err(at.invalid("no HASH key"));
-    }
-    Ok((hash, range))
-}
-
-fn projection(at: Option<At<'_>>) -> Result<Projection, ImportError> {
-    let Some(at) = at else {
-        return Ok(Projection::All);
-    };
-    let Some(ty) = at.get("ProjectionType") else {
-        // CloudFormation's default projection is KEYS_ONLY.
-        return Ok(Projection::KeysOnly);
-    };
-    projection_of(&ty, at.get("NonKeyAttributes"))
-}
-
-/// A projection from its type (`ALL`, `KEYS_ONLY`, `INCLUDE`) and, for `INCLUDE`, the list of
-/// non-key attributes; CloudFormation and Terraform name both the same way.
-pub(crate) fn projection_of(
-    ty: &At<'_>,
-    non_key_attributes: Option<At<'_>>,
-) -> Result<Projection, ImportError> {
-    match ty.str()? {
-        "ALL" => Ok(Projection::All),
-        "KEYS_ONLY" => Ok(Projection::KeysOnly),
-        "INCLUDE" => {
-            let mut attributes = Vec::new();
-            if let Some(list) = non_key_attributes {
-                for a in list.array()? {
-                    attributes.push(a.str()?.to_string());
+        let fallback = placeholder(name_at.value()).unwrap_or_else(|| format!("key{}", i + 1));
+        let name = out.text(&name_at, "KeySchema's AttributeName", fallback);
+        let key = typed(name, &name_at, definitions, out);
+        match element
+            .get("KeyType")
+            .as_ref()
+            .map(|k| (k, k.value().as_str()))
+        {
+            Some((_, Some("HASH"))) => hash.push(key),
+            Some((_, Some("RANGE"))) => range.push(key),
+            kind => {
+                let guess = if i == 0 { "HASH" } else { "RANGE" };
+                let shown = kind.map_or("absent".into(), |(k, _)| lenient::shown(k.value()));
+                out.assume(
+                    element,
+                    format!("KeyType {shown} of `{}`", key.name),
+                    format!("{guess}, by its place"),
+                );
+                if i == 0 {
+                    hash.push(key)
+                } else {
+                    range.push(key)
                 }
             }
-            Ok(Projection::Include { attributes })
         }
-        other => Err(ty.invalid(format!("`{other}`: expected ALL, KEYS_ONLY or INCLUDE"))),
     }
+    (hash, range)
 }
 
-/// A capacity: a whole number, or text holding one (YAML templates often quote them).
-fn capacity(at: &At<'_>) -> Result<u64, ImportError> {
-    match at.value() {
-        Value::String(s) => s
-            .trim()
-            .parse()
-            .map_err(|_| at.invalid(format!("`{s}` is not a whole number"))),
-        _ => at.u64(),
+fn projection(at: Option<At<'_>>, out: &mut Lenient<'_>) -> crate::model::Projection {
+    let Some(at) = at else {
+        return crate::model::Projection::All;
+    };
+    match at.get("ProjectionType") {
+        Some(ty) => out.projection(&ty, at.get("NonKeyAttributes")),
+        // CloudFormation's default projection is KEYS_ONLY.
+        None => crate::model::Projection::KeysOnly,
     }
 }
 
@@ -349,261 +558,273 @@ const KEPT: &[&str] = &[
     "Replicas",
 ];
 
-fn read_table(
-    id: &str,
-    global: bool,
-    properties: &At<'_>,
-    notes: &mut Vec<String>,
-) -> Result<Table, ImportError> {
-    let name = table_name(id, properties, notes);
-    let definitions = attribute_definitions(
-        &properties.require("AttributeDefinitions")?,
-        "AttributeName",
-        "AttributeType",
-    )?;
-    let schema_at = properties.require("KeySchema")?;
-    let (mut hash, mut range) = key_schema(&schema_at, &definitions)?;
-    if hash.len() > 1 || range.len() > 1 {
-        return Err(schema_at.invalid("a table's key has one HASH and at most one RANGE element"));
+const KEPT_SIMPLE: &[&str] = &["TableName", "PrimaryKey", "ProvisionedThroughput"];
+
+/// The table's name: its TableName where it reads, else the resource's logical ID.
+fn table_name(id: &str, properties: &At<'_>, out: &mut Lenient<'_>) -> String {
+    let fallback = || literal_name(id).unwrap_or_else(|| id.to_string());
+    match properties.get("TableName") {
+        Some(name) => {
+            let fallback = fallback();
+            let read = out.text(&name, "TableName", fallback.clone());
+            if read.is_empty() { fallback } else { read }
+        }
+        None => fallback(),
     }
+}
+
+fn read_table(id: &str, kind: Kind, properties: &At<'_>, out: &mut Lenient<'_>) -> Table {
+    let name = table_name(id, properties, out);
+    if kind == Kind::Simple {
+        return read_simple_table(name, properties, out);
+    }
+    let definitions = attribute_definitions(properties, out);
+    let (mut hash, mut range) = match properties.get("KeySchema") {
+        Some(schema) => key_schema(&schema, &definitions, out),
+        None => (Vec::new(), Vec::new()),
+    };
+    if hash.is_empty() {
+        out.assume(
+            properties,
+            format!("table {name}: no HASH key in its KeySchema"),
+            "a partition key `id`, a string",
+        );
+        hash.push(KeyAttribute::new("id", KeyType::S));
+    }
+    if hash.len() > 1 || range.len() > 1 {
+        out.assume(
+            properties,
+            format!(
+                "table {name}: a table's key of {} HASH and {} RANGE elements",
+                hash.len(),
+                range.len()
+            ),
+            "the first of each",
+        );
+    }
+    range.truncate(1);
     let mut table = Table::new(name, hash.remove(0), range.pop());
     if let Some(list) = properties.get("GlobalSecondaryIndexes") {
-        for index in list.array()? {
-            let (partition_key, sort_key) = key_schema(&index.require("KeySchema")?, &definitions)?;
+        for (i, index) in out.list(&list, "GlobalSecondaryIndexes").iter().enumerate() {
+            let index_name = index_name(index, "gsi", i, out);
+            let (partition_key, sort_key) = match index.get("KeySchema") {
+                Some(schema) => key_schema(&schema, &definitions, out),
+                None => (Vec::new(), Vec::new()),
+            };
+            if partition_key.is_empty() {
+                out.assume(
+                    index,
+                    format!("GSI {index_name} without a HASH key"),
+                    "the index left out",
+                );
+                continue;
+            }
             table.gsis.push(Gsi {
-                name: index.require("IndexName")?.str()?.to_string(),
+                name: index_name,
                 partition_key,
                 sort_key,
-                projection: projection(index.get("Projection"))?,
+                projection: projection(index.get("Projection"), out),
             });
         }
     }
     if let Some(list) = properties.get("LocalSecondaryIndexes") {
-        for index in list.array()? {
-            let schema = index.require("KeySchema")?;
-            let (_, mut range) = key_schema(&schema, &definitions)?;
-            let Some(sort_key) = range.pop() else {
-                return Err(schema.invalid("an LSI needs a RANGE key"));
+        for (i, index) in out.list(&list, "LocalSecondaryIndexes").iter().enumerate() {
+            let index_name = index_name(index, "lsi", i, out);
+            let sort_key = match index.get("KeySchema") {
+                Some(schema) => key_schema(&schema, &definitions, out).1.pop(),
+                None => None,
+            };
+            let Some(sort_key) = sort_key else {
+                out.assume(
+                    index,
+                    format!("LSI {index_name} without a RANGE key"),
+                    "the index left out",
+                );
+                continue;
             };
             table.lsis.push(Lsi {
-                name: index.require("IndexName")?.str()?.to_string(),
+                name: index_name,
                 sort_key,
-                projection: projection(index.get("Projection"))?,
+                projection: projection(index.get("Projection"), out),
             });
         }
     }
-    table.billing = billing(&table.name, global, properties, notes)?;
+    table.billing = billing(&table.name, kind, properties, out);
     if let Some(ttl) = properties.get("TimeToLiveSpecification") {
-        table.ttl_attribute = enabled_ttl(&ttl, "Enabled", "AttributeName", true)?;
+        let enabled = match ttl.get("Enabled") {
+            // Unreadable, TTL is taken as off: the least.
+            Some(e) => out.flag(&e, "TimeToLiveSpecification's Enabled", false),
+            None => true,
+        };
+        let attribute = ttl
+            .get("AttributeName")
+            .map(|a| out.text(&a, "TTL AttributeName", "ttl".into()));
+        table.ttl_attribute = attribute.filter(|_| enabled);
     }
     if let Some(stream) = properties.get("StreamSpecification") {
         let view = stream.get("StreamViewType").and_then(|v| v.str().ok());
-        note_stream(&table.name, view, notes);
+        note_stream(&table.name, view, &mut out.notes);
     }
-    note_not_kept(&table.name, properties, KEPT, notes)?;
-    Ok(table)
+    note_not_kept(&table.name, properties, KEPT, out);
+    table
 }
 
-fn billing(
-    name: &str,
-    global: bool,
-    properties: &At<'_>,
-    notes: &mut Vec<String>,
-) -> Result<Billing, ImportError> {
-    let mode = properties
-        .get("BillingMode")
-        .map(|m| m.str().map(str::to_string))
-        .transpose()?;
+fn index_name(index: &At<'_>, kind: &str, i: usize, out: &mut Lenient<'_>) -> String {
+    let fallback = format!("{kind}{}", i + 1);
+    match index.get("IndexName") {
+        Some(name) => out.text(&name, "IndexName", fallback),
+        None => {
+            out.assume(index, "an index without IndexName", format!("`{fallback}`"));
+            fallback
+        }
+    }
+}
+
+/// SAM's `AWS::Serverless::SimpleTable`: its PrimaryKey (SAM's default, a string `id`), and
+/// its capacity, or on-demand without one.
+fn read_simple_table(name: String, properties: &At<'_>, out: &mut Lenient<'_>) -> Table {
+    let key = properties.get("PrimaryKey");
+    let key_name = match key.as_ref().and_then(|k| k.get("Name")) {
+        Some(n) => out.text(&n, "PrimaryKey's Name", "id".into()),
+        None => "id".to_string(),
+    };
+    let key_type = match key.as_ref().and_then(|k| k.get("Type")) {
+        Some(t) => out.key_type(&t, "PrimaryKey's Type"),
+        None => KeyType::S,
+    };
+    let mut table = Table::new(name, KeyAttribute::new(key_name, key_type), None);
+    table.billing = match properties.get("ProvisionedThroughput") {
+        Some(throughput) => provisioned(&throughput, &table.name, out),
+        None => Billing::OnDemand,
+    };
+    note_not_kept(&table.name, properties, KEPT_SIMPLE, out);
+    table
+}
+
+/// A ProvisionedThroughput's read and write capacity.
+fn provisioned(throughput: &At<'_>, table: &str, out: &mut Lenient<'_>) -> Billing {
+    out.provisioned(
+        throughput,
+        ["ReadCapacityUnits", "WriteCapacityUnits"],
+        table,
+    )
+}
+
+fn billing(name: &str, kind: Kind, properties: &At<'_>, out: &mut Lenient<'_>) -> Billing {
     // A table's default is PROVISIONED; a global table's is PROVISIONED as well, with its
     // capacity in WriteProvisionedThroughputSettings and per replica.
-    let provisioned = match mode.as_deref() {
-        Some("PAY_PER_REQUEST") => false,
-        Some("PROVISIONED") | None => true,
-        Some(other) => {
-            return Err(properties.require("BillingMode")?.invalid(format!(
-                "`{other}`: expected PAY_PER_REQUEST or PROVISIONED"
-            )));
-        }
+    let provisioned_mode = match properties.get("BillingMode") {
+        None => true,
+        Some(mode) => match mode.value().as_str() {
+            Some("PAY_PER_REQUEST") => false,
+            Some("PROVISIONED") => true,
+            _ => {
+                let stated = properties.get("ProvisionedThroughput").is_some()
+                    || properties
+                        .get("WriteProvisionedThroughputSettings")
+                        .is_some();
+                out.assume(
+                    &mode,
+                    format!("BillingMode {}", lenient::shown(mode.value())),
+                    if stated {
+                        "PROVISIONED, as its capacity is stated"
+                    } else {
+                        "PAY_PER_REQUEST, as no capacity is stated"
+                    },
+                );
+                stated
+            }
+        },
     };
-    if !provisioned {
-        return Ok(Billing::OnDemand);
+    if kind == Kind::Global {
+        note_replicas(name, properties, out);
     }
-    if !global {
-        let throughput = properties.require("ProvisionedThroughput")?;
-        return Ok(Billing::Provisioned {
-            read: capacity(&throughput.require("ReadCapacityUnits")?)?,
-            write: capacity(&throughput.require("WriteCapacityUnits")?)?,
-        });
+    if !provisioned_mode {
+        return Billing::OnDemand;
     }
-    let write = properties
+    if kind != Kind::Global {
+        return match properties.get("ProvisionedThroughput") {
+            Some(throughput) => provisioned(&throughput, name, out),
+            None => {
+                out.assume(
+                    properties,
+                    format!("table {name}: PROVISIONED without ProvisionedThroughput"),
+                    "1 read and 1 write unit",
+                );
+                Billing::Provisioned { read: 1, write: 1 }
+            }
+        };
+    }
+    let write_settings = properties
         .get("WriteProvisionedThroughputSettings")
-        .and_then(|w| w.get("WriteCapacityAutoScalingSettings"))
+        .and_then(|w| w.get("WriteCapacityAutoScalingSettings"));
+    let write = write_settings
+        .as_ref()
         .and_then(|s| s.get("MinCapacity"))
-        .map(|c| capacity(&c))
-        .transpose()?;
-    let read = properties
+        .map(|c| out.capacity(&c, "MinCapacity"));
+    if let Some(settings) = &write_settings {
+        let max = settings.get("MaxCapacity").map(|c| match c.value() {
+            Value::Number(n) => n.to_string(),
+            other => lenient::shown(other),
+        });
+        out.note(format!(
+            "table {name}: its write capacity auto-scales from {} to {}; read as its minimum",
+            write.unwrap_or(1),
+            max.unwrap_or_else(|| "`?`".into())
+        ));
+    }
+    let first_replica = properties
         .get("Replicas")
         .and_then(|r| r.array().ok())
-        .and_then(|r| r.into_iter().next())
-        .and_then(|r| r.get("ReadProvisionedThroughputSettings"))
-        .and_then(|r| r.get("ReadCapacityUnits"))
-        .map(|c| capacity(&c))
-        .transpose()?;
-    notes.push(format!(
-        "table {name}: a global table's auto-scaled capacity is read as its minimum write capacity and the first replica's read capacity"
-    ));
-    Ok(Billing::Provisioned {
+        .and_then(|r| r.into_iter().next());
+    let read_settings = first_replica
+        .as_ref()
+        .and_then(|r| r.get("ReadProvisionedThroughputSettings"));
+    let read = read_settings.as_ref().and_then(|r| {
+        r.get("ReadCapacityUnits").or_else(|| {
+            r.get("ReadCapacityAutoScalingSettings")
+                .and_then(|s| s.get("MinCapacity"))
+        })
+    });
+    let read = read.map(|c| out.capacity(&c, "the first replica's read capacity"));
+    if write.is_none() {
+        out.assume(
+            properties,
+            format!("table {name}: PROVISIONED without a write MinCapacity"),
+            "1 write unit",
+        );
+    }
+    if read.is_none() {
+        out.assume(
+            properties,
+            format!("table {name}: PROVISIONED without the first replica's read capacity"),
+            "1 read unit",
+        );
+    }
+    Billing::Provisioned {
         read: read.unwrap_or(1),
         write: write.unwrap_or(1),
-    })
+    }
 }
 
-/// Parses YAML into JSON values, CloudFormation's short-form tags into their long form, with
-/// the line and column of a syntax error. Larger text than [`MAX_YAML_BYTES`] is refused first,
-/// and aliases that expand past [`yaml::MAX_YAML_VALUES`] values are refused where they do.
-pub(crate) fn parse_yaml(text: &str) -> Result<Value, ImportError> {
-    use serde::de::DeserializeSeed;
-    if text.len() > MAX_YAML_BYTES {
-        return Err(ImportError::TooLarge {
-            bytes: text.len(),
-            limit: MAX_YAML_BYTES,
-            what: "a YAML template",
-        });
+/// The note naming a global table's replicas, which a design (one table in one Region) does
+/// not hold.
+fn note_replicas(name: &str, properties: &At<'_>, out: &mut Lenient<'_>) {
+    let Some(replicas) = properties.get("Replicas").and_then(|r| r.array().ok()) else {
+        return;
+    };
+    let regions: Vec<String> = replicas
+        .iter()
+        .map(|r| match r.get("Region").map(|g| g.value().clone()) {
+            Some(Value::String(s)) => s,
+            Some(other) => lenient::shown(&other),
+            None => "`?`".into(),
+        })
+        .collect();
+    if !regions.is_empty() {
+        out.note(format!(
+            "table {name}: its replicas ({}) are not kept; a design holds one table in one Region",
+            regions.join(", ")
+        ));
     }
-    // The YAML scanner's time grows with the square of the flow nesting (`[[[[...`): 200 KB
-    // of brackets took minutes. Deeper flow nesting than values may have is refused first.
-    if let Some((line, column)) = flow_too_deep(text, MAX_DEPTH) {
-        return Err(ImportError::Syntax {
-            line,
-            column,
-            message: format!("brackets nested more than {MAX_DEPTH} deep"),
-        });
-    }
-    let deserializer = serde_norway::Deserializer::from_str(text);
-    let value = yaml::Budgeted(&mut yaml::Budget::default())
-        .deserialize(deserializer)
-        .map_err(|e| match e.location() {
-            Some(at) => ImportError::Syntax {
-                line: at.line(),
-                column: at.column(),
-                message: e.to_string(),
-            },
-            None => ImportError::Invalid {
-                path: "the document".into(),
-                message: e.to_string(),
-            },
-        })?;
-    to_json(value, 0)
-}
-
-fn to_json(value: serde_norway::Value, depth: usize) -> Result<Value, ImportError> {
-    use serde_norway::Value as Yaml;
-    if depth > MAX_DEPTH {
-        return Err(ImportError::Invalid {
-            path: "the document".into(),
-            message: format!("nested more than {MAX_DEPTH} deep"),
-        });
-    }
-    Ok(match value {
-        Yaml::Null => Value::Null,
-        Yaml::Bool(b) => Value::Bool(b),
-        Yaml::Number(n) => {
-            if let Some(u) = n.as_u64() {
-                Value::Number(u.into())
-            } else if let Some(i) = n.as_i64() {
-                Value::Number(i.into())
-            } else {
-                n.as_f64()
-                    .and_then(Number::from_f64)
-                    .map_or(Value::Null, Value::Number)
-            }
-        }
-        Yaml::String(s) => Value::String(s),
-        Yaml::Sequence(items) => Value::Array(
-            items
-                .into_iter()
-                .map(|v| to_json(v, depth + 1))
-                .collect::<Result<_, _>>()?,
-        ),
-        Yaml::Mapping(mapping) => {
-            let mut out = Map::new();
-            for (key, value) in mapping {
-                let key = match key {
-                    Yaml::String(s) => s,
-                    other => serde_norway::to_string(&other)
-                        .map(|s| s.trim_end().to_string())
-                        .unwrap_or_default(),
-                };
-                out.insert(key, to_json(value, depth + 1)?);
-            }
-            Value::Object(out)
-        }
-        Yaml::Tagged(tagged) => {
-            let tag = tagged.tag.to_string();
-            let name = tag.trim_start_matches('!');
-            let inner = to_json(tagged.value, depth + 1)?;
-            let key = if name == "Ref" || name == "Condition" {
-                name.to_string()
-            } else {
-                format!("Fn::{name}")
-            };
-            // `!GetAtt Table.Arn` is the short form of `Fn::GetAtt: [Table, Arn]`.
-            let inner = match (name, inner) {
-                ("GetAtt", Value::String(s)) => match s.split_once('.') {
-                    Some((resource, attribute)) => Value::Array(vec![
-                        Value::String(resource.into()),
-                        Value::String(attribute.into()),
-                    ]),
-                    None => Value::String(s),
-                },
-                (_, inner) => inner,
-            };
-            let mut out = Map::new();
-            out.insert(key, inner);
-            Value::Object(out)
-        }
-    })
-}
-
-/// Where YAML flow brackets (`[` and `{` outside quotes and comments) first nest deeper than
-/// `max`, as a line and column; `None` when they never do. A bound taken before parsing, not
-/// a parse: an unusual file it misjudges is refused with a clear message, never misread.
-fn flow_too_deep(text: &str, max: usize) -> Option<(usize, usize)> {
-    let mut depth = 0usize;
-    let mut quote: Option<char> = None;
-    let mut comment = false;
-    let (mut line, mut column) = (1, 0);
-    let mut previous = '\n';
-    for c in text.chars() {
-        column += 1;
-        if c == '\n' {
-            (line, column, comment) = (line + 1, 0, false);
-            previous = c;
-            continue;
-        }
-        match (quote, c) {
-            _ if comment => {}
-            (Some('"'), '\\') if previous == '\\' => {
-                previous = ' ';
-                continue;
-            }
-            (Some(q), _) if c == q && !(q == '"' && previous == '\\') => quote = None,
-            (Some(_), _) => {}
-            // A quote opens a quoted scalar only where a scalar can start (`it's` is plain).
-            (None, '"' | '\'') if previous.is_whitespace() || "[{,:-".contains(previous) => {
-                quote = Some(c)
-            }
-            (None, '#') if previous.is_whitespace() => comment = true,
-            (None, '[' | '{') => {
-                depth += 1;
-                if depth > max {
-                    return Some((line, column));
-                }
-            }
-            (None, ']' | '}') => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        previous = c;
-    }
-    None
 }

@@ -45,12 +45,21 @@ fn read(text: &str) -> Result<Imported, ImportError> {
 #[cfg(feature = "js")]
 fn read(text: &str) -> Result<Imported, ImportError> {
     let module = super::js::read(text)?;
-    reader::from_module(&module)
+    reader::from_modules(std::slice::from_ref(&module))
 }
+
+/// Reads the entities and services of modules read together: see `reader::from_modules`.
+#[cfg(feature = "js")]
+pub(crate) use reader::from_modules;
+
+#[cfg(feature = "js")]
+mod assume;
 
 #[cfg(feature = "js")]
 mod reader {
+    use super::assume::{Assume, attribute_type, cased, casing, placeholder};
     use super::*;
+    use crate::import::Assumption;
     use crate::import::js::{self, Module, NewCall};
     use crate::import::onetable::{dollar_template, literal_or_fallback, unread_note};
     use crate::import::{At, unique_name};
@@ -79,6 +88,8 @@ mod reader {
         pk: Key,
         sk: Option<Key>,
         collections: Vec<String>,
+        /// ElectroDB's `projection`: `"all"` (the default), `"keys_only"` or the attributes.
+        projection: Projection,
     }
 
     struct Read {
@@ -88,64 +99,19 @@ mod reader {
         indexes: Vec<Index>,
     }
 
-    fn casing(at: &At<'_>) -> Result<&'static str, ImportError> {
-        Ok(match at.get("casing") {
-            None => "lower",
-            Some(c) => match c.str()? {
-                "none" => "none",
-                "upper" => "upper",
-                "lower" | "default" => "lower",
-                other => {
-                    return Err(c.invalid(format!(
-                        "casing `{other}`: expected 'upper', 'lower', 'none' or 'default'"
-                    )));
-                }
-            },
-        })
-    }
-
-    fn cased(text: &str, casing: &str) -> String {
-        match casing {
-            "upper" => text.to_uppercase(),
-            "lower" => text.to_lowercase(),
-            _ => text.to_string(),
-        }
-    }
-
-    fn attribute_type(at: &At<'_>) -> Result<(AttrType, Vec<String>), ImportError> {
-        let Some(ty) = at.get("type") else {
-            return Ok((AttrType::S, Vec::new()));
-        };
-        if let Value::Array(_) = ty.value() {
-            let values = ty
-                .array()?
-                .iter()
-                .map(|v| v.str().map(str::to_string))
-                .collect::<Result<_, _>>()?;
-            return Ok((AttrType::S, values));
-        }
-        let name = ty.str()?;
-        Ok((
-            match name {
-                "string" => AttrType::S,
-                "number" => AttrType::N,
-                "boolean" => AttrType::Bool,
-                "list" => AttrType::L,
-                "map" => AttrType::M,
-                "set" => match at.get("items").map(|i| i.value().clone()) {
-                    Some(Value::String(s)) if s == "number" => AttrType::NS,
-                    _ => AttrType::SS,
-                },
-                "any" | "custom" => AttrType::S,
-                other => {
-                    return Err(ty.invalid(format!(
-                        "type `{other}`: expected string, number, boolean, list, map, set, any, custom or a list of values"
-                    )));
-                }
-            },
-            Vec::new(),
-        ))
-    }
+    /// The properties whose value is assumed, and said so, when it is not literal.
+    const ASSUMED: &[&str] = &[
+        "type",
+        "field",
+        "label",
+        "index",
+        "collection",
+        "template",
+        "casing",
+        "entity",
+        "service",
+        "table",
+    ];
 
     /// The properties of an attribute keyplan reads; the others are listed in a note.
     const READ: &[&str] = &["type", "required", "field", "label", "items", "default"];
@@ -170,6 +136,7 @@ mod reader {
 
     fn entity(
         call: &NewCall,
+        assume: &mut Assume<'_>,
         notes: &mut Vec<String>,
         cased_keys: &mut Vec<String>,
         unread: &mut BTreeMap<String, Vec<String>>,
@@ -191,10 +158,21 @@ mod reader {
             value: model_value,
             path: where_.clone(),
         });
-        let entity_name = meta.require("entity")?.str()?.to_string();
+        let unnamed = call.var.clone().unwrap_or_else(|| "entity".to_string());
+        let entity_name = match meta.get("entity") {
+            Some(name) => assume.text(&name, "the entity's name", &unnamed),
+            None => {
+                assume.push(
+                    &Value::Null,
+                    "no `model.entity` (the entity's name)".to_string(),
+                    format!("`{unnamed}`"),
+                );
+                unnamed
+            }
+        };
         root.path.clone_from(&entity_name);
         let service = match meta.get("service") {
-            Some(s) => s.str()?.to_string(),
+            Some(s) => assume.text(&s, &format!("entity {entity_name}'s service"), ""),
             None => String::new(),
         };
         let version = match meta.get("version").map(|v| v.value().clone()) {
@@ -208,10 +186,11 @@ mod reader {
                 let (name, note) = literal_or_fallback(t);
                 notes.extend(note);
                 if name.is_none() {
-                    notes.push(format!(
-                        "entity {entity_name}: its table `{}` is not literal",
-                        js::snippet_of(t)
-                    ));
+                    assume.push(
+                        t,
+                        format!("entity {entity_name}'s table `{}`", js::snippet_of(t)),
+                        "its service's table".to_string(),
+                    );
                 }
                 name
             }
@@ -224,10 +203,26 @@ mod reader {
         let mut attributes = Vec::new();
         let mut shards: BTreeMap<String, u32> = BTreeMap::new();
         for (name, at) in root.require("attributes")?.members()? {
-            if !at.value().is_object() {
-                return Err(
-                    at.invalid("expected an attribute definition such as { type: 'string' }")
+            if let Some(spread) = name.strip_prefix("...") {
+                assume.push(
+                    at.value(),
+                    format!("{entity_name}: the attributes spread from `{spread}`"),
+                    "none of them (read the file that defines it with this one)".to_string(),
                 );
+                continue;
+            }
+            if !at.value().is_object() || js::is_non_literal(at.value()) {
+                assume.push(
+                    at.value(),
+                    format!(
+                        "attribute {entity_name}.{name} `{}`",
+                        js::snippet_of(at.value())
+                    ),
+                    "a string attribute".to_string(),
+                );
+                fields.insert(name.to_string(), name.to_string());
+                attributes.push(Attribute::new(name, AttrType::S));
+                continue;
             }
             for (property, _) in at.members()? {
                 if !READ.contains(&property) {
@@ -238,13 +233,20 @@ mod reader {
                 }
             }
             let field = match at.get("field") {
-                Some(f) => f.str()?.to_string(),
+                Some(f) => {
+                    assume.text(&f, &format!("attribute {entity_name}.{name}'s field"), name)
+                }
                 None => name.to_string(),
             };
             if let Some(label) = at.get("label") {
-                labels.insert(name.to_string(), label.str()?.to_string());
+                let label = assume.text(
+                    &label,
+                    &format!("attribute {entity_name}.{name}'s label"),
+                    name,
+                );
+                labels.insert(name.to_string(), label);
             }
-            let (ty, values) = attribute_type(&at)?;
+            let (ty, values) = attribute_type(&at, assume);
             if let Some(default) = at.get("default") {
                 match default
                     .value()
@@ -266,8 +268,13 @@ mod reader {
             attribute.required = at
                 .get("required")
                 .is_some_and(|r| r.bool().unwrap_or(false));
+            // A write shard is a part of its key templates (`{shard:10}`), not an attribute
+            // of the entity (keyplan's ElectroDB export writes it as one with a random default).
+            let shard = shards.contains_key(&field);
             fields.insert(name.to_string(), field);
-            attributes.push(attribute);
+            if !shard {
+                attributes.push(attribute);
+            }
         }
         let field_of = |name: &str| {
             fields
@@ -284,23 +291,53 @@ mod reader {
 
         let mut indexes = Vec::new();
         for (access_pattern, at) in root.require("indexes")?.members()? {
-            let name = match at.get("index") {
-                Some(n) => Some(n.str()?.to_string()),
-                None => None,
-            };
-            let clustered = match at.get("type") {
-                Some(t) => t.str()? == "clustered",
-                None => false,
-            };
+            let name = at.get("index").map(|n| {
+                let fallback = placeholder(n.value());
+                assume.text(&n, &format!("index {}", n.path()), &fallback)
+            });
+            let clustered = at
+                .get("type")
+                .is_some_and(|t| t.value().as_str() == Some("clustered"));
             let collections: Vec<String> = match at.get("collection") {
-                Some(c) => c.str_or_strs()?.into_iter().map(str::to_string).collect(),
+                Some(c) => assume.texts(&c, &format!("collection {}", c.path())),
                 None => Vec::new(),
             };
-            let mut read_key = |key_at: &At<'_>, is_pk: bool| -> Result<Key, ImportError> {
-                let field = key_at.require("field")?.str()?.to_string();
-                let casing = casing(key_at)?;
+            let projection = match at.get("projection") {
+                None => Projection::All,
+                Some(p) => match p.value() {
+                    Value::String(s) if s == "all" => Projection::All,
+                    Value::String(s) if s == "keys_only" => Projection::KeysOnly,
+                    Value::Array(_) => Projection::Include {
+                        attributes: assume
+                            .texts(&p, &format!("projection {}", p.path()))
+                            .iter()
+                            .map(|a| field_of(a))
+                            .collect(),
+                    },
+                    other => {
+                        assume.push(
+                            other,
+                            format!("projection {}", p.path()),
+                            "all attributes projected".to_string(),
+                        );
+                        Projection::All
+                    }
+                },
+            };
+            let mut read_key = |key_at: &At<'_>,
+                                is_pk: bool,
+                                assume: &mut Assume<'_>|
+             -> Result<Key, ImportError> {
+                let field_at = key_at.require("field")?;
+                let fallback = placeholder(field_at.value());
+                let field = assume.text(
+                    &field_at,
+                    &format!("key field {}", field_at.path()),
+                    &fallback,
+                );
+                let casing = casing(key_at, assume);
                 let composite: Vec<String> = match key_at.get("composite") {
-                    Some(c) => c.str_or_strs()?.into_iter().map(str::to_string).collect(),
+                    Some(c) => assume.texts(&c, &format!("composite attributes {}", c.path())),
                     None => Vec::new(),
                 };
                 let cast_number = key_at
@@ -323,7 +360,18 @@ mod reader {
                         .collect();
                     KeyTemplate::parse(&source)
                 };
-                if let Some(template) = key_at.get("template") {
+                let template = key_at.get("template").filter(|t| {
+                    if t.value().is_string() {
+                        return true;
+                    }
+                    assume.push(
+                        t.value(),
+                        format!("key template {} `{}`", t.path(), js::snippet_of(t.value())),
+                        "ElectroDB's own key format".to_string(),
+                    );
+                    false
+                });
+                if let Some(template) = template {
                     let source = template.str()?;
                     // Literal text takes the key's casing; the values are the caller's.
                     let t = dollar_template(&cased_literals(source, casing), &|_| None);
@@ -402,7 +450,17 @@ mod reader {
                 };
                 let mut source = super::super::template_literal(&cased(&prefix, casing));
                 let original: Vec<String> = match key_at.get("composite") {
-                    Some(c) => c.str_or_strs()?.into_iter().map(str::to_string).collect(),
+                    Some(c) => c
+                        .value()
+                        .as_array()
+                        .map(|items| {
+                            items
+                                .iter()
+                                .filter_map(|i| i.as_str().map(str::to_string))
+                                .collect()
+                        })
+                        .or_else(|| c.value().as_str().map(|s| vec![s.to_string()]))
+                        .unwrap_or_default(),
                     None => Vec::new(),
                 };
                 for name in &original {
@@ -425,9 +483,9 @@ mod reader {
                     composite,
                 })
             };
-            let pk = read_key(&at.require("pk")?, true)?;
+            let pk = read_key(&at.require("pk")?, true, assume)?;
             let sk = match at.get("sk") {
-                Some(sk) => Some(read_key(&sk, false)?),
+                Some(sk) => Some(read_key(&sk, false, assume)?),
                 None => None,
             };
             indexes.push(Index {
@@ -436,6 +494,7 @@ mod reader {
                 pk,
                 sk,
                 collections,
+                projection,
             });
         }
         // Composite attributes that are not attributes of the entity.
@@ -508,29 +567,64 @@ mod reader {
         out
     }
 
-    pub(super) fn from_module(module: &Module) -> Result<Imported, ImportError> {
+    /// Reads the entities and services of modules read together (one, or several whose
+    /// services combine entities of the others): one design. An entity that cannot be read at
+    /// all (no `indexes`, say) is left out and said, unless none can be.
+    pub(crate) fn from_modules(modules: &[Module]) -> Result<Imported, ImportError> {
         let mut notes = Vec::new();
+        let mut assumed = Vec::new();
         let mut unread: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut reads: Vec<(Option<String>, Read)> = Vec::new();
         let mut non_literal = Vec::new();
         let mut cased_keys = Vec::new();
-        for call in module.news.iter().filter(|n| n.class == "Entity") {
-            let read = entity(call, &mut notes, &mut cased_keys, &mut unread)
-                .map_err(|e| locate(e, call))?;
-            if let Some(model) = call.args.first() {
-                js::non_literals(model, &read.entity.name, &mut non_literal);
+        let mut first_error = None;
+        let calls = |class: &'static str| {
+            modules.iter().flat_map(move |m| {
+                m.news
+                    .iter()
+                    .filter(move |n| n.class == class)
+                    .map(move |n| (m.name.as_str(), n))
+            })
+        };
+        for (file, call) in calls("Entity") {
+            let mut entity_assumed = Vec::new();
+            let mut assume = Assume {
+                file,
+                line: call.line,
+                out: &mut entity_assumed,
+            };
+            match entity(call, &mut assume, &mut notes, &mut cased_keys, &mut unread) {
+                Ok(read) => {
+                    assumed.append(&mut entity_assumed);
+                    if let Some(model) = call.args.first() {
+                        js::non_literals(model, &read.entity.name, &mut non_literal);
+                    }
+                    reads.push((call.var.clone(), read));
+                }
+                Err(error) => {
+                    let error = locate(error, call);
+                    let mut assumption = Assumption::at(
+                        call.line,
+                        format!("not read: {error}"),
+                        "the entity is left out",
+                    );
+                    if !file.is_empty() {
+                        assumption = assumption.in_file(file);
+                    }
+                    assumed.push(assumption);
+                    first_error.get_or_insert(error);
+                }
             }
-            reads.push((call.var.clone(), read));
         }
         if reads.is_empty() {
-            return Err(ImportError::Invalid {
+            return Err(first_error.unwrap_or_else(|| ImportError::Invalid {
                 path: "the module".to_string(),
                 message: "no ElectroDB entity in it: expected `new Entity({ model, attributes, indexes })`".to_string(),
-            });
+            }));
         }
         // Services: their table, for the entities they hold (by variable or by entity name).
         let mut n_services = 0;
-        for call in module.news.iter().filter(|n| n.class == "Service") {
+        for (_, call) in calls("Service") {
             n_services += 1;
             let Some(members) = call.args.first().and_then(Value::as_object) else {
                 continue;
@@ -613,7 +707,22 @@ mod reader {
             }
             for index in read.indexes.iter().filter(|i| i.name.is_some()) {
                 let name = index.name.clone().unwrap_or_default();
-                if table.gsi(&name).is_some() || table.lsi(&name).is_some() {
+                // An index several entities use: each entity's `projection` names its own
+                // attributes, and the index holds them all.
+                let known = table
+                    .gsis
+                    .iter_mut()
+                    .find(|g| g.name == name)
+                    .map(|g| &mut g.projection)
+                    .or_else(|| {
+                        table
+                            .lsis
+                            .iter_mut()
+                            .find(|l| l.name == name)
+                            .map(|l| &mut l.projection)
+                    });
+                if let Some(projection) = known {
+                    merge_projection(projection, &index.projection);
                     continue;
                 }
                 let shares_pk = index.pk.field == table.partition_key.name;
@@ -621,7 +730,7 @@ mod reader {
                     (Some(sk), true) => table.lsis.push(Lsi {
                         name: name.clone(),
                         sort_key: KeyAttribute::new(&sk.field, sk.ty),
-                        projection: Projection::All,
+                        projection: index.projection.clone(),
                     }),
                     _ => table.gsis.push(Gsi {
                         name: name.clone(),
@@ -631,7 +740,7 @@ mod reader {
                             .iter()
                             .map(|sk| KeyAttribute::new(&sk.field, sk.ty))
                             .collect(),
-                        projection: Projection::All,
+                        projection: index.projection.clone(),
                     }),
                 }
             }
@@ -721,10 +830,18 @@ mod reader {
                 .to_string(),
         );
         notes.extend(unread_note("attribute properties", &unread));
+        // What an assumption already says (a type, a field name...) is not listed again.
+        non_literal.retain(|(path, _)| {
+            let last = path.rsplit('.').next().unwrap_or_default();
+            !ASSUMED.contains(&last) && !path.contains(".composite")
+        });
         notes.extend(js::non_literal_note(&non_literal));
         let n_entities = design.entities.len();
         let mut imported = Imported::new(design);
         imported.notes = notes;
+        // In the order of the files and lines they are at (attributes are read by name).
+        assumed.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
+        imported.assumed = assumed;
         imported.collections = n_collections;
         imported.held = Some(match (n_services, n_entities) {
             (0, 1) => "an ElectroDB entity".to_string(),
@@ -733,5 +850,22 @@ mod reader {
             (n, _) => format!("{n} ElectroDB services"),
         });
         Ok(imported)
+    }
+
+    /// The projection of an index two entities use, given `each`'s: all when either projects all,
+    /// else the attributes of both (keys-only adds none).
+    fn merge_projection(into: &mut Projection, each: &Projection) {
+        match (&mut *into, each) {
+            (Projection::All, _) | (_, Projection::KeysOnly) => {}
+            (_, Projection::All) => *into = Projection::All,
+            (Projection::KeysOnly, Projection::Include { .. }) => *into = each.clone(),
+            (Projection::Include { attributes }, Projection::Include { attributes: more }) => {
+                for a in more {
+                    if !attributes.contains(a) {
+                        attributes.push(a.clone());
+                    }
+                }
+            }
+        }
     }
 }

@@ -33,19 +33,22 @@
 use std::collections::HashMap;
 
 use oxc_allocator::Allocator;
-use oxc_ast::ast::{
-    Argument, ArrayExpressionElement, BinaryOperator, BindingPattern, Declaration, Expression,
-    LogicalOperator, NewExpression, ObjectPropertyKind, Program, Statement, UnaryOperator,
-    VariableDeclaration,
-};
+use oxc_ast::ast::{BindingPattern, Expression, NewExpression, ObjectPropertyKind, Program};
 use oxc_ast_visit::Visit;
 use oxc_parser::{ParseOptions, Parser};
 use oxc_span::{GetSpan, SourceType, Span};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::ImportError;
 
 mod builders;
+mod eval;
+mod scope;
+#[cfg(test)]
+mod tests;
+
+use eval::Evaluator;
+use scope::{Export, Scope};
 
 /// The largest module read: 2 MB (the server's body limit), far more than any schema.
 pub const MAX_BYTES: usize = 2 * 1024 * 1024;
@@ -74,6 +77,13 @@ pub const NON_LITERAL: &str = "$js";
 pub const FALLBACK: &str = "$fallback";
 /// The key of `Math.floor(Math.random() * N)`: a random whole number below N.
 pub const RANDOM_BELOW: &str = "$randomBelow";
+/// The key of a non-literal value's 1-based line in its file.
+pub const LINE: &str = super::CODE_LINE;
+/// The key of the function a schema was handed to (`helper({ indexes, models })`), its
+/// result read as the schema it was given.
+pub const VIA: &str = "$via";
+/// The key of a non-literal value's file, when several are read together.
+pub const FILE: &str = super::CODE_FILE;
 /// Beside [`NON_LITERAL`], the calls of a call chain not run, in order: `string().key()` is
 /// `[{"name": "string", "args": []}, {"name": "key", "args": []}]`, each argument evaluated
 /// (a name is the callee's source text, `s.string` or `dynamoose.type.CONSTANT`), for the
@@ -85,8 +95,8 @@ pub const RETURNS: &str = "$returns";
 /// Beside [`NON_LITERAL`], a template literal's parts when some are not literal: text and
 /// the values of the `${}` parts in turn (`` `USER#${id}` `` is `["USER#", {"$js": "id"}, ""]`).
 pub const TEMPLATE_PARTS: &str = "$template";
-/// Beside [`NON_LITERAL`], where a `new X(...)` inside a value is, `[line, column]`, to find
-/// the [`NewCall`] it is (Dynamoose's `model('Cat', new Schema({...}))`).
+/// Beside [`NON_LITERAL`], where a `new X(...)` inside a value is, `[line, column]` in its
+/// file, to find the [`NewCall`] it is (Dynamoose's `model('Cat', new Schema({...}))`).
 pub const NEW_AT: &str = "$newAt";
 
 /// A `new Name(...)` call in the module, with its arguments evaluated.
@@ -107,6 +117,8 @@ pub struct NewCall {
 /// anywhere in it.
 #[derive(Debug, Clone, Default)]
 pub struct Module {
+    /// The file's name as given; empty for a module read alone.
+    pub name: String,
     pub consts: Vec<(String, Value)>,
     pub default_export: Option<Value>,
     pub news: Vec<NewCall>,
@@ -179,13 +191,53 @@ fn check_bounds(text: &str) -> Result<(), ImportError> {
 /// Parses `text` as a TypeScript module (JavaScript is read the same way) and evaluates what
 /// is literal in it.
 pub fn read(text: &str) -> Result<Module, ImportError> {
+    let mut read = read_files(&[("", text)])?;
+    Ok(read.modules.swap_remove(0))
+}
+
+/// Modules read together, and the files that were not read.
+#[derive(Debug, Clone, Default)]
+pub struct Modules {
+    /// One per file read, in the order given.
+    pub modules: Vec<Module>,
+    /// Each file given that is not JavaScript or TypeScript, with why: left out, so one
+    /// unrelated file of a folder does not refuse the rest.
+    pub unread: Vec<super::Assumption>,
+}
+
+/// An error of the file `name`, read with others: its place says which file.
+fn in_file(name: &str, error: ImportError) -> ImportError {
+    if name.is_empty() {
+        return error;
+    }
+    match error {
+        ImportError::Syntax {
+            line,
+            column,
+            message,
+        } => ImportError::Invalid {
+            path: format!("{name}, line {line}, column {column}"),
+            message,
+        },
+        ImportError::Invalid { path, message } => ImportError::Invalid {
+            path: format!("{name}: {path}"),
+            message,
+        },
+        ImportError::Missing { path } => ImportError::Missing {
+            path: format!("{name}: {path}"),
+        },
+        other => other,
+    }
+}
+
+/// Parses one text, bounded first (see [`check_bounds`]).
+fn parse<'a>(allocator: &'a Allocator, text: &'a str) -> Result<Program<'a>, ImportError> {
     check_bounds(text)?;
-    let allocator = Allocator::default();
     let options = ParseOptions {
         preserve_parens: false,
         ..ParseOptions::default()
     };
-    let parsed = Parser::new(&allocator, text, SourceType::ts())
+    let parsed = Parser::new(allocator, text, SourceType::ts())
         .with_options(options)
         .parse();
     if let Some(error) = parsed.diagnostics.iter().next()
@@ -202,31 +254,140 @@ pub fn read(text: &str) -> Result<Module, ImportError> {
             message: format!("not JavaScript or TypeScript: {}", error.message),
         });
     }
-    let program = &parsed.program;
-    let mut evaluator = Evaluator::new(text, program);
+    Ok(parsed.program)
+}
+
+/// Reads several modules together, `(name, text)` each, so that an import of one from another
+/// (`import { STATUSES } from './types'`) reads the value the other module gives it (issue 36).
+/// Names are paths as given (`models/task.ts`); an import's path is resolved against the
+/// importing file's folder. One evaluation, with one budget, reads them all: the bounds of
+/// one module hold for all of them together, and at most [`MAX_FILES`] files of at most
+/// [`MAX_TOTAL_BYTES`] together are read. A file of several that does not parse is left out
+/// and said in [`Modules::unread`]; a module read alone that does not parse is refused.
+pub fn read_files(files: &[(&str, &str)]) -> Result<Modules, ImportError> {
+    check_total(files.iter().map(|(_, text)| text.len()))?;
+    let allocators: Vec<Allocator> = files.iter().map(|_| Allocator::default()).collect();
+    let mut programs = Vec::new();
+    let mut unread = Vec::new();
+    for ((name, text), allocator) in files.iter().zip(&allocators) {
+        match parse(allocator, text) {
+            Ok(program) => programs.push((*name, *text, program)),
+            Err(error) if files.len() > 1 && matches!(error, ImportError::Syntax { .. }) => {
+                let (line, message) = match &error {
+                    ImportError::Syntax { line, message, .. } => (*line, message.clone()),
+                    _ => (0, error.to_string()),
+                };
+                unread.push(
+                    super::Assumption::at(
+                        line,
+                        format!("the file is {message}"),
+                        "nothing from it",
+                    )
+                    .in_file(name),
+                );
+            }
+            Err(error) => return Err(in_file(name, error)),
+        }
+    }
+    if programs.is_empty()
+        && let Some(first) = unread.first()
+    {
+        return Err(ImportError::Invalid {
+            path: first.file.clone().unwrap_or_default(),
+            message: first.what.clone(),
+        });
+    }
+    let scopes = programs
+        .iter()
+        .map(|(name, text, program)| Scope::new(name, text, program))
+        .collect();
+    let mut evaluator = Evaluator::new(scopes);
+    let mut modules = Vec::new();
+    for (file, (name, _, program)) in programs.iter().enumerate() {
+        evaluator.current = file;
+        module(&mut evaluator, program)
+            .map(|mut module| {
+                module.name = name.to_string();
+                modules.push(module);
+            })
+            .map_err(|error| in_file(name, error))?;
+    }
+    Ok(Modules { modules, unread })
+}
+
+/// The most files read together: far more than the models of any application.
+pub const MAX_FILES: usize = 256;
+/// The most bytes of the files read together: twice one module's bound, so a folder of models
+/// and the constants they share reads, and the server's body limit is below it.
+pub const MAX_TOTAL_BYTES: usize = 2 * MAX_BYTES;
+
+/// Refuses more than [`MAX_FILES`] files or [`MAX_TOTAL_BYTES`] together, before any is read.
+pub fn check_total(sizes: impl ExactSizeIterator<Item = usize>) -> Result<(), ImportError> {
+    let n_files = sizes.len();
+    let total: usize = sizes.sum();
+    if n_files > MAX_FILES || total > MAX_TOTAL_BYTES {
+        return Err(ImportError::Invalid {
+            path: "the files".to_string(),
+            message: format!(
+                "{n_files} files of {total} bytes together: keyplan reads at most {MAX_FILES} modules of at most {} MB together; name the files that hold the models",
+                MAX_TOTAL_BYTES / (1024 * 1024)
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// What the module being evaluated holds: see [`Module`].
+fn module<'a>(
+    evaluator: &mut Evaluator<'a>,
+    program: &'a Program<'a>,
+) -> Result<Module, ImportError> {
+    let file = evaluator.current;
     let mut module = Module::default();
-    for (name, expression) in evaluator.order.clone() {
+    let scope = &evaluator.files[file];
+    let mut candidates: Vec<(&'a str, &'a Expression<'a>, bool)> = scope
+        .order
+        .iter()
+        .map(|(name, expression)| (*name, *expression, false))
+        .collect();
+    // CommonJS `exports.Schema = {...}`.
+    candidates.extend(
+        scope
+            .exports
+            .iter()
+            .filter_map(|(name, export)| match export {
+                Export::Value(expression)
+                    if *name != "default" && !scope.by_name.contains_key(name) =>
+                {
+                    Some((*name, *expression, true))
+                }
+                _ => None,
+            }),
+    );
+    let default = match scope.exports.get("default") {
+        Some(Export::Value(expression)) => Some(*expression),
+        Some(Export::Local(name)) => scope.by_name.get(name).copied(),
+        _ => None,
+    };
+    for (name, expression, exported) in candidates {
         if may_be_schema(expression) {
-            let value = evaluator.constant(name, expression, expression.span(), 0)?;
+            let value =
+                evaluator.constant((file, name, exported), expression, expression.span(), 0)?;
             module.consts.push((name.to_string(), value));
         }
     }
-    for statement in &program.body {
-        if let Statement::ExportDefaultDeclaration(export) = statement
-            && let Some(expression) = export.declaration.as_expression()
-        {
-            module.default_export = Some(evaluator.eval(expression, 0)?);
-        }
+    if let Some(expression) = default {
+        module.default_export = Some(evaluator.eval(expression, 0)?);
     }
     let mut finder = NewFinder {
-        evaluator: &mut evaluator,
+        evaluator,
         news: Vec::new(),
         calls: Vec::new(),
         error: None,
         assigned: HashMap::new(),
         depth: 0,
     };
-    for (name, expression) in finder.evaluator.order.clone() {
+    for (name, expression) in finder.evaluator.files[file].order.clone() {
         match expression.get_inner_expression() {
             Expression::NewExpression(new) => {
                 finder.assigned.insert(new.span, name.to_string());
@@ -247,9 +408,15 @@ pub fn read(text: &str) -> Result<Module, ImportError> {
 }
 
 /// Whether a constant's value may be a OneTable schema: an object literal with `models`.
+/// Or a call of one such object, `helper({ indexes, models })`.
 fn may_be_schema(expression: &Expression<'_>) -> bool {
-    let Expression::ObjectExpression(object) = expression.get_inner_expression() else {
-        return false;
+    let object = match expression.get_inner_expression() {
+        Expression::ObjectExpression(object) => object,
+        Expression::CallExpression(call) => {
+            return matches!(call.arguments.as_slice(), [argument]
+                if argument.as_expression().is_some_and(may_be_schema));
+        }
+        _ => return false,
     };
     object.properties.iter().any(|property| match property {
         ObjectPropertyKind::ObjectProperty(p) => p.key.static_name().as_deref() == Some("models"),
@@ -267,32 +434,6 @@ struct NewFinder<'e, 'a> {
     depth: usize,
 }
 
-/// Line and column of offsets in one text, from its line starts found once.
-struct Lines<'t> {
-    text: &'t str,
-    starts: Vec<usize>,
-}
-
-impl<'t> Lines<'t> {
-    fn new(text: &'t str) -> Lines<'t> {
-        let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        Lines { text, starts }
-    }
-
-    fn line_column(&self, offset: usize) -> (usize, usize) {
-        let offset = offset.min(self.text.len());
-        let line = self.starts.partition_point(|&s| s <= offset);
-        let start = self.starts[line - 1];
-        let column = self
-            .text
-            .get(start..offset)
-            .map_or(0, |l| l.chars().count())
-            + 1;
-        (line, column)
-    }
-}
-
 impl<'a> Visit<'a> for NewFinder<'_, 'a> {
     /// Bounds the walk: a chain such as `a.b.c...` or `a + a + ...` parses without recursion
     /// but nests in the tree.
@@ -301,7 +442,7 @@ impl<'a> Visit<'a> for NewFinder<'_, 'a> {
             return;
         }
         if self.depth >= MAX_WALK {
-            let (line, column) = line_column(self.evaluator.text, it.span().start as usize);
+            let (line, column) = self.evaluator.line_column(it.span().start as usize);
             self.error = Some(ImportError::Syntax {
                 line,
                 column,
@@ -331,7 +472,7 @@ impl<'a> Visit<'a> for NewFinder<'_, 'a> {
             let Some(args) = self.arguments(&it.arguments) else {
                 return;
             };
-            let (line, column) = self.evaluator.lines.line_column(it.span.start as usize);
+            let (line, column) = self.evaluator.line_column(it.span.start as usize);
             self.news.push(NewCall {
                 class,
                 args,
@@ -374,7 +515,7 @@ impl<'a> Visit<'a> for NewFinder<'_, 'a> {
             let Some(args) = self.arguments(&it.arguments) else {
                 return;
             };
-            let (line, column) = self.evaluator.lines.line_column(it.span.start as usize);
+            let (line, column) = self.evaluator.line_column(it.span.start as usize);
             self.calls.push(NewCall {
                 class: function.to_string(),
                 args,
@@ -384,473 +525,6 @@ impl<'a> Visit<'a> for NewFinder<'_, 'a> {
             });
         }
         oxc_ast_visit::walk::walk_call_expression(self, it);
-    }
-}
-
-struct Evaluator<'a> {
-    text: &'a str,
-    lines: Lines<'a>,
-    /// Module-level constants by name, and in source order.
-    by_name: HashMap<&'a str, &'a Expression<'a>>,
-    order: Vec<(&'a str, &'a Expression<'a>)>,
-    memo: HashMap<&'a str, Evaluated>,
-    /// Constants being evaluated (a cycle is not literal).
-    evaluating: Vec<&'a str>,
-    /// The values made so far, and the bytes of their text: see [`Evaluator::charge`].
-    spent: Weight,
-}
-
-/// A constant's value, with what a copy of it costs and how deep it nests.
-struct Evaluated {
-    value: Value,
-    weight: Weight,
-    height: usize,
-}
-
-/// What a value costs the budgets: its values and the bytes of its text.
-#[derive(Debug, Clone, Copy)]
-struct Weight {
-    values: usize,
-    text_bytes: usize,
-}
-
-impl Weight {
-    fn plus(self, other: Weight) -> Weight {
-        Weight {
-            values: self.values.saturating_add(other.values),
-            text_bytes: self.text_bytes.saturating_add(other.text_bytes),
-        }
-    }
-}
-
-fn declarations<'a>(
-    declaration: &'a VariableDeclaration<'a>,
-    out: &mut Vec<(&'a str, &'a Expression<'a>)>,
-) {
-    for declarator in &declaration.declarations {
-        if let (BindingPattern::BindingIdentifier(id), Some(init)) =
-            (&declarator.id, &declarator.init)
-        {
-            out.push((id.name.as_str(), init));
-        }
-    }
-}
-
-impl<'a> Evaluator<'a> {
-    fn new(text: &'a str, program: &'a Program<'a>) -> Evaluator<'a> {
-        let mut order = Vec::new();
-        for statement in &program.body {
-            match statement {
-                Statement::VariableDeclaration(declaration) => {
-                    declarations(declaration, &mut order)
-                }
-                Statement::ExportDeclaration(export) => {
-                    if let Declaration::VariableDeclaration(declaration) = &export.declaration {
-                        declarations(declaration, &mut order);
-                    }
-                }
-                _ => {}
-            }
-        }
-        let by_name = order.iter().map(|(n, e)| (*n, *e)).collect();
-        Evaluator {
-            text,
-            lines: Lines::new(text),
-            by_name,
-            order,
-            memo: HashMap::new(),
-            evaluating: Vec::new(),
-            spent: Weight {
-                values: 0,
-                text_bytes: 0,
-            },
-        }
-    }
-
-    /// The source text at `span`, white space collapsed, cut after [`SNIPPET`] characters:
-    /// made a character at a time, so a long expression costs no more than a short one.
-    fn snippet(&self, span: Span) -> String {
-        let source = self
-            .text
-            .get(span.start as usize..span.end as usize)
-            .unwrap_or("?");
-        let mut snippet = String::new();
-        let mut n_chars = 0;
-        for (i, word) in source.split_whitespace().enumerate() {
-            let separator = if i == 0 { None } else { Some(' ') };
-            for c in separator.into_iter().chain(word.chars()) {
-                if n_chars == SNIPPET {
-                    snippet.push('…');
-                    return snippet;
-                }
-                snippet.push(c);
-                n_chars += 1;
-            }
-        }
-        snippet
-    }
-
-    fn non_literal(&self, span: Span) -> Value {
-        let mut object = Map::new();
-        object.insert(NON_LITERAL.to_string(), Value::String(self.snippet(span)));
-        Value::Object(object)
-    }
-
-    /// Charges `cost` to the budgets before what it costs is made at `span`: `Err`, with the
-    /// line and column of `span`, when the values would pass [`MAX_VALUES`] or their text
-    /// [`MAX_TEXT_BYTES`]. Nothing is refunded: a value dropped still counted, so the budgets
-    /// bound what the evaluation ever held at once.
-    fn charge(&mut self, cost: Weight, span: Span) -> Result<(), ImportError> {
-        let spent = self.spent.plus(cost);
-        let message = if spent.values > MAX_VALUES {
-            format!(
-                "its constants expand to more than {MAX_VALUES} values here; keyplan reads schemas, not data"
-            )
-        } else if spent.text_bytes > MAX_TEXT_BYTES {
-            format!(
-                "its constants expand to more than {} MB of text here; keyplan reads schemas, not data",
-                MAX_TEXT_BYTES / (1024 * 1024)
-            )
-        } else {
-            self.spent = spent;
-            return Ok(());
-        };
-        let (line, column) = self.lines.line_column(span.start as usize);
-        Err(ImportError::Syntax {
-            line,
-            column,
-            message,
-        })
-    }
-
-    /// [`Evaluator::charge`] for `n` bytes of text.
-    fn charge_text(&mut self, n: usize, span: Span) -> Result<(), ImportError> {
-        self.charge(
-            Weight {
-                values: 0,
-                text_bytes: n,
-            },
-            span,
-        )
-    }
-
-    /// The value of the constant `name`, referred to at `span`, `depth` levels down: evaluated
-    /// the first time, a copy of it (charged) after. A value that would nest past
-    /// [`MAX_NESTING`] where it is referred to is not literal, as a deeper expression is.
-    fn constant(
-        &mut self,
-        name: &'a str,
-        expression: &'a Expression<'a>,
-        span: Span,
-        depth: usize,
-    ) -> Result<Value, ImportError> {
-        if !self.memo.contains_key(name) {
-            if self.evaluating.contains(&name) {
-                return Ok(self.non_literal(expression.span()));
-            }
-            self.evaluating.push(name);
-            // One level down: a chain of constants that name each other is as deep as the
-            // brackets it stands for.
-            let value = self.eval(expression, depth + 1);
-            self.evaluating.pop();
-            let value = value?;
-            let evaluated = Evaluated {
-                weight: weight(&value),
-                height: height(&value),
-                value,
-            };
-            self.memo.insert(name, evaluated);
-        }
-        let Some(&Evaluated { weight, height, .. }) = self.memo.get(name) else {
-            return Ok(self.non_literal(span));
-        };
-        // As deep as an expression evaluated here may make (a non-literal past the limit is
-        // two levels).
-        if depth + height > MAX_NESTING + 3 {
-            return Ok(self.non_literal(span));
-        }
-        self.charge(weight, span)?;
-        Ok(self
-            .memo
-            .get(name)
-            .map_or(Value::Null, |evaluated| evaluated.value.clone()))
-    }
-
-    fn eval(&mut self, expression: &Expression<'a>, depth: usize) -> Result<Value, ImportError> {
-        self.charge(
-            Weight {
-                values: 1,
-                text_bytes: 0,
-            },
-            expression.span(),
-        )?;
-        if depth > MAX_NESTING {
-            return Ok(self.non_literal(expression.span()));
-        }
-        let expression = expression.get_inner_expression();
-        Ok(match expression {
-            Expression::StringLiteral(s) => {
-                self.charge_text(s.value.len(), s.span)?;
-                Value::String(s.value.as_str().to_string())
-            }
-            Expression::NumericLiteral(n) => number(n.value),
-            Expression::BooleanLiteral(b) => Value::Bool(b.value),
-            Expression::NullLiteral(_) => Value::Null,
-            Expression::Identifier(id) if id.name.as_str() == "undefined" => Value::Null,
-            Expression::Identifier(id) => match self.by_name.get(id.name.as_str()).copied() {
-                Some(init) => {
-                    let value = self.constant(id.name.as_str(), init, id.span, depth)?;
-                    if is_non_literal(&value) {
-                        // Name the constant, not its code: `Customer`, not `new Entity(...)`;
-                        // a call chain keeps its calls (`const schema = item({...})`).
-                        let mut named = self.non_literal(id.span);
-                        if let (Value::Object(members), Some(chain)) =
-                            (&mut named, value.get(CALL_CHAIN))
-                        {
-                            members.insert(CALL_CHAIN.to_string(), chain.clone());
-                        }
-                        named
-                    } else {
-                        value
-                    }
-                }
-                None => self.non_literal(id.span),
-            },
-            Expression::TemplateLiteral(t) => {
-                let mut quasis = Vec::with_capacity(t.quasis.len());
-                for quasi in &t.quasis {
-                    match &quasi.value.cooked {
-                        Some(cooked) => quasis.push(cooked.as_str()),
-                        None => return Ok(self.non_literal(t.span)),
-                    }
-                }
-                let mut parts = Vec::with_capacity(t.expressions.len());
-                let mut values = Vec::with_capacity(t.expressions.len());
-                for part in &t.expressions {
-                    values.push(self.eval(part, depth + 1)?);
-                }
-                for value in &values {
-                    parts.push(match value {
-                        Value::String(s) => s.clone(),
-                        Value::Number(n) => n.to_string(),
-                        Value::Bool(b) => b.to_string(),
-                        _ => return self.template_parts(t.span, &quasis, values),
-                    });
-                }
-                // The whole text is charged before it is made: doubling templates stop here.
-                let n_bytes = quasis.iter().map(|q| q.len()).sum::<usize>()
-                    + parts.iter().map(String::len).sum::<usize>();
-                self.charge_text(n_bytes, t.span)?;
-                let mut out = String::with_capacity(n_bytes);
-                for (i, quasi) in quasis.iter().enumerate() {
-                    out.push_str(quasi);
-                    if let Some(part) = parts.get(i) {
-                        out.push_str(part);
-                    }
-                }
-                Value::String(out)
-            }
-            Expression::UnaryExpression(u) if u.operator == UnaryOperator::UnaryNegation => {
-                match self.eval(&u.argument, depth + 1)? {
-                    Value::Number(n) => n.as_f64().map_or(Value::Null, |f| number(-f)),
-                    _ => self.non_literal(u.span),
-                }
-            }
-            Expression::ArrayExpression(array) => {
-                let mut out = Vec::new();
-                for element in &array.elements {
-                    match element {
-                        ArrayExpressionElement::SpreadElement(spread) => {
-                            match self.eval(&spread.argument, depth + 1)? {
-                                Value::Array(items) => out.extend(items),
-                                _ => out.push(self.non_literal(spread.span)),
-                            }
-                        }
-                        ArrayExpressionElement::Elision(_) => out.push(Value::Null),
-                        _ => match element.as_expression() {
-                            Some(e) => out.push(self.eval(e, depth + 1)?),
-                            None => out.push(self.non_literal(element.span())),
-                        },
-                    }
-                }
-                Value::Array(out)
-            }
-            Expression::ObjectExpression(object) => {
-                let mut out = Map::new();
-                for property in &object.properties {
-                    match property {
-                        ObjectPropertyKind::SpreadProperty(spread) => {
-                            match self.eval(&spread.argument, depth + 1)? {
-                                Value::Object(members) => out.extend(members),
-                                other => {
-                                    let key =
-                                        format!("...{}", self.snippet(spread.argument.span()));
-                                    self.charge_text(key.len(), spread.span)?;
-                                    out.insert(key, other);
-                                }
-                            }
-                        }
-                        ObjectPropertyKind::ObjectProperty(p) => {
-                            let key = if p.computed {
-                                match p.key.as_expression().map(|k| self.eval(k, depth + 1)) {
-                                    Some(Ok(Value::String(s))) => Some(s),
-                                    Some(Err(e)) => return Err(e),
-                                    _ => None,
-                                }
-                            } else {
-                                match p.key.static_name() {
-                                    Some(name) => {
-                                        self.charge_text(name.len(), p.key.span())?;
-                                        Some(name.to_string())
-                                    }
-                                    None => None,
-                                }
-                            };
-                            let Some(key) = key else { continue };
-                            let value = if p.method {
-                                self.non_literal(p.value.span())
-                            } else {
-                                self.eval(&p.value, depth + 1)?
-                            };
-                            out.insert(key, value);
-                        }
-                    }
-                }
-                Value::Object(out)
-            }
-            Expression::LogicalExpression(l)
-                if matches!(l.operator, LogicalOperator::Coalesce | LogicalOperator::Or) =>
-            {
-                let left = self.eval(&l.left, depth + 1)?;
-                if !is_non_literal(&left) && !left.is_null() {
-                    return Ok(left);
-                }
-                let right = self.eval(&l.right, depth + 1)?;
-                let mut out = match self.non_literal(l.left.span()) {
-                    Value::Object(o) => o,
-                    _ => Map::new(),
-                };
-                out.insert(FALLBACK.to_string(), right);
-                Value::Object(out)
-            }
-            // `() => Math.floor(Math.random() * N)`, an ElectroDB default.
-            Expression::ArrowFunctionExpression(arrow) => match arrow
-                .body
-                .as_expression()
-                .map(Expression::get_inner_expression)
-            {
-                Some(Expression::CallExpression(call))
-                    if arrow.params.items.is_empty() && random_below(call).is_some() =>
-                {
-                    random_below(call).map_or_else(|| self.non_literal(arrow.span), random_value)
-                }
-                _ => self.arrow(arrow, depth)?,
-            },
-            Expression::CallExpression(call) => match random_below(call) {
-                Some(n) => random_value(n),
-                None => self.call_chain(call, depth)?,
-            },
-            Expression::NewExpression(new) => {
-                let mut value = self.non_literal(new.span);
-                let (line, column) = self.lines.line_column(new.span.start as usize);
-                if let Value::Object(members) = &mut value {
-                    members.insert(NEW_AT.to_string(), serde_json::json!([line, column]));
-                }
-                value
-            }
-            other => self.non_literal(other.span()),
-        })
-    }
-}
-
-/// `Math.floor(Math.random() * N)` (or `N * Math.random()`): `Some(N)`.
-fn random_below(call: &oxc_ast::ast::CallExpression<'_>) -> Option<f64> {
-    let is_math = |e: &Expression<'_>, name: &str| match e.get_inner_expression() {
-        Expression::StaticMemberExpression(m) => {
-            m.object.is_specific_id("Math") && m.property.name.as_str() == name
-        }
-        _ => false,
-    };
-    if !is_math(&call.callee, "floor") || call.arguments.len() != 1 {
-        return None;
-    }
-    let Some(Expression::BinaryExpression(product)) = call
-        .arguments
-        .first()
-        .and_then(Argument::as_expression)
-        .map(Expression::get_inner_expression)
-    else {
-        return None;
-    };
-    if product.operator != BinaryOperator::Multiplication {
-        return None;
-    }
-    let is_random = |e: &Expression<'_>| match e.get_inner_expression() {
-        Expression::CallExpression(c) => is_math(&c.callee, "random") && c.arguments.is_empty(),
-        _ => false,
-    };
-    let literal = |e: &Expression<'_>| match e.get_inner_expression() {
-        Expression::NumericLiteral(n) => Some(n.value),
-        _ => None,
-    };
-    if is_random(&product.left) {
-        literal(&product.right)
-    } else if is_random(&product.right) {
-        literal(&product.left)
-    } else {
-        None
-    }
-}
-
-/// `{"$randomBelow": n}`.
-fn random_value(n: f64) -> Value {
-    let mut out = Map::new();
-    out.insert(RANDOM_BELOW.to_string(), number(n));
-    Value::Object(out)
-}
-
-fn number(f: f64) -> Value {
-    if f.fract() == 0.0 && f.abs() < 9.0e15 {
-        // A whole number reads as one (`version: 1`, not `1.0`).
-        #[expect(
-            clippy::cast_possible_truncation,
-            reason = "checked whole and in range"
-        )]
-        return Value::from(f as i64);
-    }
-    serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)
-}
-
-/// What a copy of `value` costs: its values and the bytes of its strings and keys.
-fn weight(value: &Value) -> Weight {
-    let mut total = Weight {
-        values: 1,
-        text_bytes: 0,
-    };
-    match value {
-        Value::String(s) => total.text_bytes = s.len(),
-        Value::Array(items) => {
-            for item in items {
-                total = total.plus(weight(item));
-            }
-        }
-        Value::Object(members) => {
-            for (key, member) in members {
-                total.text_bytes = total.text_bytes.saturating_add(key.len());
-                total = total.plus(weight(member));
-            }
-        }
-        _ => {}
-    }
-    total
-}
-
-/// How deep `value` nests: 1 for a scalar.
-fn height(value: &Value) -> usize {
-    1 + match value {
-        Value::Array(items) => items.iter().map(height).max().unwrap_or(0),
-        Value::Object(members) => members.values().map(height).max().unwrap_or(0),
-        _ => 0,
     }
 }
 

@@ -63,7 +63,7 @@ pub fn import(name: &str, tables: Vec<LiveTable>, options: Options) -> Imported 
             ));
         }
         let first = imported.design.entities.len();
-        let (entities, table, items) = infer_from_items(
+        let (entities, assumed, table, items) = infer_from_items(
             table,
             declared,
             items,
@@ -72,6 +72,7 @@ pub fn import(name: &str, tables: Vec<LiveTable>, options: Options) -> Imported 
         );
         let table_name = table.name.clone();
         imported.design.entities.extend(entities);
+        imported.assumed.extend(assumed);
         imported.design.tables.push(table);
         measure(
             &mut imported.design,

@@ -25,18 +25,21 @@ mod json;
 
 pub(crate) use json::{Json, TableItems, parse as parse_json};
 
-use super::{At, ImportError, Imported, plain_value};
+use super::{Assumption, At, ImportError, Imported, plain_value};
 
 /// Reads a NoSQL Workbench model export.
 pub fn import(text: &str) -> Result<Imported, ImportError> {
-    import_json(parse_json(text)?)
+    import_json(parse_json(text)?, text)
 }
 
-/// Reads a model from its JSON, taking the items read beside the tree (see `json.rs`).
-pub(crate) fn import_json(json: Json) -> Result<Imported, ImportError> {
+/// Reads a model from its JSON, taking the items read beside the tree (see `json.rs`); `text`
+/// is what it was read from, to place what is assumed.
+pub(crate) fn import_json(json: Json, text: &str) -> Result<Imported, ImportError> {
     let Json { value, mut tables } = json;
     let value = &value;
     let root = At::root(value);
+    // What could not be read, by its path, until the text places it.
+    let mut unread: Vec<Unread> = Vec::new();
     let name = match root.get("ModelName") {
         Some(n) => n.str()?.to_string(),
         None => "NoSQL Workbench model".to_string(),
@@ -44,7 +47,7 @@ pub(crate) fn import_json(json: Json) -> Result<Imported, ImportError> {
     let mut description = String::new();
     if let Some(meta) = root.get("ModelMetadata") {
         if let Some(version) = meta.get("Version") {
-            check_version(&version)?;
+            check_version(&version, &mut unread)?;
         }
         if let Some(d) = meta.get("Description") {
             description = d.str()?.to_string();
@@ -64,9 +67,16 @@ pub(crate) fn import_json(json: Json) -> Result<Imported, ImportError> {
             .get_mut(position)
             .map(std::mem::take)
             .unwrap_or_default();
-        let table = read_table(&table_at, items, &mut imported.notes)?;
-        let entities = infer::infer_entities(&table, &mut entity_names, &mut imported.notes);
+        let table = read_table(&table_at, items, &mut imported.notes, &mut unread)?;
+        let (entities, mixed) =
+            infer::infer_entities(&table, &mut entity_names, &mut imported.notes);
         imported.design.entities.extend(entities);
+        for found in mixed {
+            let line = item_line(text, position, &table, found.item, &found.attribute);
+            imported
+                .assumed
+                .push(mixed_type(&table.table.name, &found, line));
+        }
         let WorkbenchTable {
             table,
             items,
@@ -79,6 +89,12 @@ pub(crate) fn import_json(json: Json) -> Result<Imported, ImportError> {
         }
         imported.design.tables.push(table);
     }
+    let placed = unread.into_iter().map(|u| {
+        let line = line_at(text, &u.path);
+        Assumption::at(line, format!("{}: {}", u.path, u.what), u.assumed)
+    });
+    // Before the entities' (whose tables these values shape), in the file's order.
+    imported.assumed.splice(0..0, placed);
     if imported.design.tables.iter().any(|t| !t.gsis.is_empty()) {
         imported.notes.push(
             "secondary index key templates are inferred from the sample items (NoSQL Workbench has aliases for the table's keys only): a write-shard part such as `SHARD{shard:10}` gets one more shard than the largest number the items hold, so check its count"
@@ -89,23 +105,75 @@ pub(crate) fn import_json(json: Json) -> Result<Imported, ImportError> {
 }
 
 /// The entities of `table` inferred from `items` alone, as for a Workbench table without
-/// facets: what a live table's sample gives (see `live.rs`). The table and items are handed
-/// back.
+/// facets: what a live table's sample gives (see `live.rs`), with what was assumed of
+/// attributes whose values are of two types. The table and items are handed back.
 pub(crate) fn infer_from_items(
     table: Table,
     declared: Vec<(String, AttrType)>,
     items: Vec<Item>,
     entity_names: &mut Vec<String>,
     notes: &mut Vec<String>,
-) -> (Vec<crate::model::Entity>, Table, Vec<Item>) {
+) -> (Vec<crate::model::Entity>, Vec<Assumption>, Table, Vec<Item>) {
     let table = WorkbenchTable {
         table,
         declared,
         items,
         facets: Vec::new(),
     };
-    let entities = infer::infer_entities(&table, entity_names, notes);
-    (entities, table.table, table.items)
+    let (entities, mixed) = infer::infer_entities(&table, entity_names, notes);
+    let assumed = mixed
+        .iter()
+        .map(|found| mixed_type(&table.table.name, found, 0))
+        .collect();
+    (entities, assumed, table.table, table.items)
+}
+
+/// What is assumed of an attribute whose sample values are of two types: a string.
+fn mixed_type(table: &str, found: &infer::MixedType<'_>, line: usize) -> Assumption {
+    let (first, other) = found.types;
+    Assumption::at(
+        line,
+        format!(
+            "table {table}: attribute `{}` of entity {} holds {} in one sample item and {} in another",
+            found.attribute,
+            found.entity,
+            first.as_str(),
+            other.as_str()
+        ),
+        "a string (S)",
+    )
+}
+
+/// The line of `attribute` in `item`, an item of the `position`th table's `TableData` or of
+/// one of its facets' (0 when it cannot be placed).
+fn item_line(
+    text: &str,
+    position: usize,
+    table: &WorkbenchTable,
+    item: &Item,
+    attribute: &str,
+) -> usize {
+    use super::assumed::{JsonStep, json_line};
+    let mut path = vec![JsonStep::Member("DataModel"), JsonStep::Index(position)];
+    if let Some(index) = table.items.iter().position(|i| std::ptr::eq(i, item)) {
+        path.extend([JsonStep::Member("TableData"), JsonStep::Index(index)]);
+    } else {
+        let in_facet = table.facets.iter().enumerate().find_map(|(f, facet)| {
+            let index = facet.items.iter().position(|i| std::ptr::eq(i, item))?;
+            Some((f, index))
+        });
+        let Some((facet, index)) = in_facet else {
+            return 0;
+        };
+        path.extend([
+            JsonStep::Member("TableFacets"),
+            JsonStep::Index(facet),
+            JsonStep::Member("TableData"),
+            JsonStep::Index(index),
+        ]);
+    }
+    path.push(JsonStep::Member(attribute));
+    json_line(text, &path)
 }
 
 /// The table's items, then each facet item no earlier one equals, moved rather than copied.
@@ -230,7 +298,45 @@ fn item_hash(item: &Item, bytes: &mut Vec<u8>) -> u64 {
     state.finish()
 }
 
-fn check_version(version: &At<'_>) -> Result<(), ImportError> {
+/// A value that could not be read, at its path in the model (`DataModel[0].BillingMode`), and
+/// what was assumed in its place (issue 36: a model is never refused over one value).
+struct Unread {
+    path: String,
+    what: String,
+    assumed: String,
+}
+
+impl Unread {
+    fn at(at: &At<'_>, what: String, assumed: &str) -> Unread {
+        Unread {
+            path: at.path().to_string(),
+            what,
+            assumed: assumed.to_string(),
+        }
+    }
+}
+
+/// The line of the value at `path`, a path as [`At`] writes it (`DataModel[0].TableFacets[2]`);
+/// 0 when it cannot be placed.
+fn line_at(text: &str, path: &str) -> usize {
+    use super::assumed::{JsonStep, json_line};
+    let mut steps = Vec::new();
+    for part in path.split('.') {
+        let mut pieces = part.split('[');
+        if let Some(name) = pieces.next().filter(|n| !n.is_empty()) {
+            steps.push(JsonStep::Member(name));
+        }
+        for index in pieces {
+            match index.strip_suffix(']').and_then(|i| i.parse().ok()) {
+                Some(i) => steps.push(JsonStep::Index(i)),
+                None => return 0,
+            }
+        }
+    }
+    json_line(text, &steps)
+}
+
+fn check_version(version: &At<'_>, unread: &mut Vec<Unread>) -> Result<(), ImportError> {
     let text = match version.value() {
         serde_json::Value::Number(n) => n.to_string(),
         _ => version.str()?.to_string(),
@@ -238,9 +344,14 @@ fn check_version(version: &At<'_>) -> Result<(), ImportError> {
     let major = text.split('.').next().unwrap_or("");
     match major.trim().parse::<u32>() {
         Ok(1..=3) => Ok(()),
-        _ => Err(version.invalid(format!(
-            "format version {text}: keyplan reads NoSQL Workbench models of format 1.0, 2.0 and 3.0"
-        ))),
+        _ => {
+            unread.push(Unread::at(
+                version,
+                format!("format version {text} (keyplan knows 1.0, 2.0 and 3.0)"),
+                "the members of 3.0, read where they are",
+            ));
+            Ok(())
+        }
     }
 }
 
@@ -266,11 +377,15 @@ fn read_table(
     at: &At<'_>,
     data: TableItems,
     notes: &mut Vec<String>,
+    unread: &mut Vec<Unread>,
 ) -> Result<WorkbenchTable, ImportError> {
     let name = at.require("TableName")?.str()?.to_string();
     let keys = at.require("KeyAttributes")?;
-    let partition_key = read_key(&keys.require("PartitionKey")?)?;
-    let sort_key = keys.get("SortKey").map(|k| read_key(&k)).transpose()?;
+    let partition_key = read_key(&keys.require("PartitionKey")?, unread)?;
+    let sort_key = keys
+        .get("SortKey")
+        .map(|k| read_key(&k, unread))
+        .transpose()?;
     let mut declared: Vec<(String, AttrType)> = Vec::new();
     declared.push((partition_key.name.clone(), AttrType::from(partition_key.ty)));
     if let Some(sk) = &sort_key {
@@ -280,7 +395,7 @@ fn read_table(
         for attr in non_key.array()? {
             let attr_name = attr.require("AttributeName")?.str()?.to_string();
             let ty = match attr.get("AttributeType") {
-                Some(t) => parse_attr_type(&t)?,
+                Some(t) => parse_attr_type(&t, unread)?,
                 None => AttrType::S,
             };
             if !declared.iter().any(|(n, _)| *n == attr_name) {
@@ -291,13 +406,13 @@ fn read_table(
     let mut gsis = Vec::new();
     if let Some(list) = at.get("GlobalSecondaryIndexes") {
         for gsi in list.array()? {
-            gsis.push(read_gsi(&gsi, &declared)?);
+            gsis.push(read_gsi(&gsi, &declared, unread)?);
         }
     }
     let mut lsis = Vec::new();
     if let Some(list) = at.get("LocalSecondaryIndexes") {
         for lsi in list.array()? {
-            let gsi = read_gsi(&lsi, &declared)?;
+            let gsi = read_gsi(&lsi, &declared, unread)?;
             let Some(sort_key) = gsi.sort_key.into_iter().next() else {
                 return Err(lsi.invalid("a local secondary index needs a sort key"));
             };
@@ -308,11 +423,18 @@ fn read_table(
             });
         }
     }
-    let billing = read_billing(at, notes)?;
+    let billing = read_billing(at, notes, unread)?;
     let TableItems {
         items,
         facets: mut facet_items,
+        plain,
     } = data;
+    unread.extend(plain.into_iter().map(|path| Unread {
+        path,
+        what: "not a value in DynamoDB JSON, such as {\"S\": \"text\"}".to_string(),
+        assumed: "the plain JSON value (text S, number N, true or false BOOL, null NULL, object M, list L)"
+            .to_string(),
+    }));
     let items = items.transpose()?.unwrap_or_default();
     let mut facets = Vec::new();
     if let Some(list) = at.get("TableFacets") {
@@ -338,33 +460,37 @@ fn read_table(
     })
 }
 
-fn read_key(at: &At<'_>) -> Result<KeyAttribute, ImportError> {
+fn read_key(at: &At<'_>, unread: &mut Vec<Unread>) -> Result<KeyAttribute, ImportError> {
     let name = at.require("AttributeName")?.str()?.to_string();
     let ty = match at.get("AttributeType") {
-        Some(t) => parse_key_type(&t)?,
+        Some(t) => parse_key_type(&t, unread)?,
         None => KeyType::S,
     };
     Ok(KeyAttribute { name, ty })
 }
 
 /// One key attribute, or a list of them (a multi-attribute GSI key).
-fn read_keys(at: &At<'_>) -> Result<Vec<KeyAttribute>, ImportError> {
+fn read_keys(at: &At<'_>, unread: &mut Vec<Unread>) -> Result<Vec<KeyAttribute>, ImportError> {
     match at.value() {
-        serde_json::Value::Array(_) => at.array()?.iter().map(read_key).collect(),
-        _ => Ok(vec![read_key(at)?]),
+        serde_json::Value::Array(_) => at.array()?.iter().map(|k| read_key(k, unread)).collect(),
+        _ => Ok(vec![read_key(at, unread)?]),
     }
 }
 
-fn read_gsi(at: &At<'_>, declared: &[(String, AttrType)]) -> Result<Gsi, ImportError> {
+fn read_gsi(
+    at: &At<'_>,
+    declared: &[(String, AttrType)],
+    unread: &mut Vec<Unread>,
+) -> Result<Gsi, ImportError> {
     let name = at.require("IndexName")?.str()?.to_string();
     let (partition_key, sort_key) = if let Some(keys) = at.get("KeyAttributes") {
         let pk = match keys.get("PartitionKeys") {
-            Some(list) => read_keys(&list)?,
-            None => read_keys(&keys.require("PartitionKey")?)?,
+            Some(list) => read_keys(&list, unread)?,
+            None => read_keys(&keys.require("PartitionKey")?, unread)?,
         };
         let sk = match (keys.get("SortKeys"), keys.get("SortKey")) {
-            (Some(list), _) => read_keys(&list)?,
-            (None, Some(one)) => read_keys(&one)?,
+            (Some(list), _) => read_keys(&list, unread)?,
+            (None, Some(one)) => read_keys(&one, unread)?,
             (None, None) => Vec::new(),
         };
         (pk, sk)
@@ -379,14 +505,15 @@ fn read_gsi(at: &At<'_>, declared: &[(String, AttrType)]) -> Result<Gsi, ImportE
                 .and_then(|(_, t)| t.as_key_type())
                 .unwrap_or_default();
             let key = KeyAttribute::new(attr, ty);
-            match element.require("KeyType")?.str()? {
+            let key_type = element.require("KeyType")?;
+            match key_type.str()? {
                 "HASH" => pk.push(key),
                 "RANGE" => sk.push(key),
-                other => {
-                    return Err(
-                        element.invalid(format!("KeyType `{other}`: expected HASH or RANGE"))
-                    );
-                }
+                other => unread.push(Unread::at(
+                    &key_type,
+                    format!("KeyType `{other}` (HASH or RANGE)"),
+                    "no key: the element is left out",
+                )),
             }
         }
         (pk, sk)
@@ -413,9 +540,11 @@ fn read_gsi(at: &At<'_>, declared: &[(String, AttrType)]) -> Result<Gsi, ImportE
                 Projection::Include { attributes }
             }
             Some(other) => {
-                return Err(p.invalid(format!(
-                    "ProjectionType `{other}`: expected ALL, KEYS_ONLY or INCLUDE"
-                )));
+                if let Some(at) = p.get("ProjectionType") {
+                    let what = format!("ProjectionType `{other}` (ALL, KEYS_ONLY or INCLUDE)");
+                    unread.push(Unread::at(&at, what, "ALL"));
+                }
+                Projection::All
             }
         },
     };
@@ -427,7 +556,11 @@ fn read_gsi(at: &At<'_>, declared: &[(String, AttrType)]) -> Result<Gsi, ImportE
     })
 }
 
-fn read_billing(at: &At<'_>, notes: &mut Vec<String>) -> Result<Billing, ImportError> {
+fn read_billing(
+    at: &At<'_>,
+    notes: &mut Vec<String>,
+    unread: &mut Vec<Unread>,
+) -> Result<Billing, ImportError> {
     let Some(mode) = at.get("BillingMode") else {
         return Ok(Billing::OnDemand);
     };
@@ -455,9 +588,14 @@ fn read_billing(at: &At<'_>, notes: &mut Vec<String>) -> Result<Billing, ImportE
             }
             Ok(Billing::Provisioned { read, write })
         }
-        other => Err(mode.invalid(format!(
-            "BillingMode `{other}`: expected PROVISIONED or PAY_PER_REQUEST"
-        ))),
+        other => {
+            unread.push(Unread::at(
+                &mode,
+                format!("BillingMode `{other}` (PROVISIONED or PAY_PER_REQUEST)"),
+                "on-demand (PAY_PER_REQUEST)",
+            ));
+            Ok(Billing::OnDemand)
+        }
     }
 }
 
@@ -545,17 +683,25 @@ fn parse_named<T: serde::de::DeserializeOwned>(name: &str) -> Option<T> {
     serde_json::from_value(serde_json::Value::String(name.to_string())).ok()
 }
 
-fn parse_key_type(at: &At<'_>) -> Result<KeyType, ImportError> {
+/// A key attribute's type; a string, said, when it is not S, N or B.
+fn parse_key_type(at: &At<'_>, unread: &mut Vec<Unread>) -> Result<KeyType, ImportError> {
     let name = at.str()?;
-    parse_named(name)
-        .ok_or_else(|| at.invalid(format!("key type `{name}`: a key attribute is S, N or B")))
+    Ok(parse_named(name).unwrap_or_else(|| {
+        let what = format!("key type `{name}` (a key attribute is S, N or B)");
+        unread.push(Unread::at(at, what, "a string (S)"));
+        KeyType::S
+    }))
 }
 
-fn parse_attr_type(at: &At<'_>) -> Result<AttrType, ImportError> {
+/// An attribute's type; a string, said, when DynamoDB has no type of that name.
+fn parse_attr_type(at: &At<'_>, unread: &mut Vec<Unread>) -> Result<AttrType, ImportError> {
     let name = at.str()?;
-    parse_named(name).ok_or_else(|| {
-        at.invalid(format!(
-            "attribute type `{name}`: expected S, N, B, BOOL, NULL, M, L, SS, NS or BS"
-        ))
-    })
+    Ok(parse_named(name).unwrap_or_else(|| {
+        let what = format!("attribute type `{name}` (S, N, B, BOOL, NULL, M, L, SS, NS or BS)");
+        unread.push(Unread::at(at, what, "a string (S)"));
+        AttrType::S
+    }))
 }
+
+#[cfg(test)]
+mod tests;

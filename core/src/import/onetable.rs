@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::{At, ImportError, Imported, unique_name};
+use super::{Assumption, At, ImportError, Imported, unique_name};
 use crate::model::{
     AttrType, Attribute, Design, Entity, Gsi, KeyAttribute, KeyType, Lsi, Projection, Table,
 };
@@ -37,6 +37,8 @@ struct Found<'v> {
     value: &'v Value,
     /// Where it is, for paths in errors: `` for a JSON file, `Schema` for a module's const.
     path: String,
+    /// The file it is in, when several are read together; empty otherwise.
+    file: String,
 }
 
 /// Reads a OneTable schema, JSON or module.
@@ -65,6 +67,7 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
                 table: "table".to_string(),
                 value: &value,
                 path: String::new(),
+                file: String::new(),
             }];
             let mut imported = import_schemas(&found)?;
             imported.notes.push(
@@ -84,53 +87,101 @@ fn import_module(_text: &str, json_error: ImportError) -> Result<Imported, Impor
 
 #[cfg(feature = "js")]
 fn import_module(text: &str, _json_error: ImportError) -> Result<Imported, ImportError> {
+    let module = super::js::read(text)?;
+    from_modules(std::slice::from_ref(&module))
+}
+
+/// Reads the OneTable schemas of modules read together: each module's constants and default
+/// export that are schemas, and the schemas written inside `new Table({ schema })`, each
+/// named by the `name` of the `new Table` that holds it (in any of the modules).
+#[cfg(feature = "js")]
+pub(crate) fn from_modules(modules: &[super::js::Module]) -> Result<Imported, ImportError> {
     use super::js;
-    let module = js::read(text)?;
     // Table names from `new Table({ name: ..., schema: ... })`, by the schema they hold.
-    let mut names: Vec<(&Value, String, Option<String>)> = Vec::new();
-    for call in module.news.iter().filter(|n| n.class == "Table") {
-        let Some(config) = call.args.first() else {
-            continue;
-        };
-        let (Some(schema), Some(name)) = (config.get("schema"), config.get("name")) else {
-            continue;
-        };
-        let (name, note) = literal_or_fallback(name);
-        if let Some(name) = name {
-            names.push((schema, name, note));
+    let mut names: Vec<(&Value, Option<String>, Option<String>, &Value)> = Vec::new();
+    let mut assumed = Vec::new();
+    for module in modules {
+        for call in module.news.iter().filter(|n| n.class == "Table") {
+            let Some(config) = call.args.first() else {
+                continue;
+            };
+            let (Some(schema), Some(name)) = (config.get("schema"), config.get("name")) else {
+                continue;
+            };
+            let (literal, note) = literal_or_fallback(name);
+            names.push((schema, literal, note, name));
         }
     }
     let mut notes = Vec::new();
     let mut found = Vec::new();
-    let mut candidates: Vec<(String, &Value)> =
-        module.consts.iter().map(|(n, v)| (n.clone(), v)).collect();
-    if let Some(default) = &module.default_export {
-        candidates.push(("export default".to_string(), default));
-    }
-    for (var, value) in candidates {
-        if !is_schema(value) {
-            continue;
+    for module in modules {
+        let mut candidates: Vec<(String, &Value)> =
+            module.consts.iter().map(|(n, v)| (n.clone(), v)).collect();
+        if let Some(default) = &module.default_export {
+            candidates.push(("export default".to_string(), default));
         }
-        let named = names.iter().find(|(schema, _, _)| *schema == value);
-        let table = match named {
-            Some((_, name, note)) => {
-                notes.extend(note.clone());
-                name.clone()
+        // A schema written in place: `new Table({ name, schema: { indexes, models } })`.
+        for call in module.news.iter().filter(|n| n.class == "Table") {
+            if let Some(schema) = call.args.first().and_then(|c| c.get("schema"))
+                && !candidates.iter().any(|(_, v)| *v == schema)
+            {
+                candidates.push(("new Table.schema".to_string(), schema));
             }
-            None if var == "export default" => {
-                notes.push(
-                    "the schema is the module's default export and no `new Table({ name })` names its table: it is called `table` (rename it in keyplan)"
-                        .to_string(),
-                );
+        }
+        for (var, value) in candidates {
+            if !is_schema(value) {
+                continue;
+            }
+            let named = names.iter().find(|(schema, ..)| *schema == value);
+            let fallback = if var == "export default" || var == "new Table.schema" {
                 "table".to_string()
+            } else {
+                var.clone()
+            };
+            let table = match named {
+                Some((_, Some(name), note, _)) => {
+                    notes.extend(note.clone());
+                    name.clone()
+                }
+                Some((_, None, _, name)) => {
+                    let mut assumption = super::assumption_of(
+                        name,
+                        format!("the table's name `{}`", js::snippet_of(name)),
+                        format!("`{fallback}`"),
+                    );
+                    if assumption.file.is_none() && !module.name.is_empty() {
+                        assumption = assumption.in_file(&module.name);
+                    }
+                    assumed.push(assumption);
+                    fallback
+                }
+                None if var == "export default" => {
+                    notes.push(
+                        "the schema is the module's default export and no `new Table({ name })` names its table: it is called `table` (rename it in keyplan)"
+                            .to_string(),
+                    );
+                    fallback
+                }
+                None => fallback,
+            };
+            if let Some(via) = value.get(js::VIA).and_then(Value::as_str) {
+                let mut assumption = super::assumption_of(
+                    value,
+                    format!("the schema {var} is what `{via}(...)` returns"),
+                    "the schema it is given, as written",
+                );
+                if assumption.file.is_none() && !module.name.is_empty() {
+                    assumption = assumption.in_file(&module.name);
+                }
+                assumed.push(assumption);
             }
-            None => var.clone(),
-        };
-        found.push(Found {
-            table,
-            value,
-            path: var,
-        });
+            found.push(Found {
+                table,
+                value,
+                path: var,
+                file: module.name.clone(),
+            });
+        }
     }
     if found.is_empty() {
         return Err(ImportError::Invalid {
@@ -139,6 +190,8 @@ fn import_module(text: &str, _json_error: ImportError) -> Result<Imported, Impor
         });
     }
     let mut imported = import_schemas(&found)?;
+    assumed.append(&mut imported.assumed);
+    imported.assumed = assumed;
     let mut non_literal = Vec::new();
     for f in &found {
         js::non_literals(f.value, &f.path, &mut non_literal);
@@ -178,12 +231,17 @@ fn import_schemas(found: &[Found<'_>]) -> Result<Imported, ImportError> {
             .map_or("OneTable schema".to_string(), |f| f.table.clone()),
     );
     let mut notes = Vec::new();
+    let mut assumed = Vec::new();
     let mut table_names = Vec::new();
     for f in found {
         let mut at = At::root(f.value);
         at.path = f.path.clone();
         let table_name = unique_name(&f.table, &mut table_names);
-        read_schema(&at, &table_name, &mut design, &mut notes)?;
+        let mut assume = Assume {
+            file: &f.file,
+            out: &mut assumed,
+        };
+        read_schema(&at, &table_name, &mut design, &mut notes, &mut assume)?;
     }
     notes.push(
         "OneTable schemas declare no access patterns: add the reads and writes the application makes to see how each is served"
@@ -214,7 +272,25 @@ fn import_schemas(found: &[Found<'_>]) -> Result<Imported, ImportError> {
     }
     let mut imported = Imported::new(design);
     imported.notes = notes;
+    imported.assumed = assumed;
     Ok(imported)
+}
+
+/// What a schema's values that could not be read are assumed to be, said as [`Assumption`]s
+/// placed at the value's line in its file.
+struct Assume<'x> {
+    file: &'x str,
+    out: &'x mut Vec<Assumption>,
+}
+
+impl Assume<'_> {
+    fn push(&mut self, value: &Value, what: String, assumed: &str) {
+        let mut assumption = super::assumption_of(value, what, assumed);
+        if assumption.file.is_none() && !self.file.is_empty() {
+            assumption = assumption.in_file(self.file);
+        }
+        self.out.push(assumption);
+    }
 }
 
 /// OneTable's field types (the constructors, or their names as text) as DynamoDB's.
@@ -267,7 +343,7 @@ fn projection(at: Option<At<'_>>) -> Result<Projection, ImportError> {
 
 /// The properties of a field keyplan reads; the others are listed in a note.
 const READ: &[&str] = &[
-    "type", "value", "required", "enum", "ttl", "items", "schema",
+    "type", "value", "required", "enum", "ttl", "items", "schema", "map",
 ];
 
 fn read_schema(
@@ -275,6 +351,7 @@ fn read_schema(
     table_name: &str,
     design: &mut Design,
     notes: &mut Vec<String>,
+    assume: &mut Assume<'_>,
 ) -> Result<(), ImportError> {
     let indexes = at.require("indexes")?;
     let primary = indexes.require("primary")?;
@@ -289,10 +366,12 @@ fn read_schema(
     };
     let models = at.require("models")?.members()?;
 
-    // Key attribute types: from the first model field of that name.
+    // Key attribute types: from the first model field stored under that name.
     let key_type = |name: &str| -> KeyType {
         for (_, model) in &models {
-            if let Some(field) = model.get(name)
+            let stored_as = |(property, field): &(&str, At<'_>)| stored(property, field).0 == name;
+            if let Ok(fields) = model.members()
+                && let Some((_, field)) = fields.iter().find(|f| stored_as(f))
                 && let Some(ty) = field.get("type")
                 && let Ok(ty) = field_type(&ty)
             {
@@ -372,10 +451,37 @@ fn read_schema(
             keys: BTreeMap::new(),
             volume: None,
         };
-        for (field_name, field) in model.members()? {
+        let Ok(fields) = model.members() else {
+            assume.push(
+                model.value(),
+                format!("model {model_name} `{}`", super_snippet(model.value())),
+                "a model without fields",
+            );
+            design.entities.push(entity);
+            continue;
+        };
+        // `map: 'nm'` stores a property under another attribute name; templates name the
+        // properties, so their variables are renamed to what is stored.
+        let renames: BTreeMap<&str, String> = fields
+            .iter()
+            .filter_map(|(property, field)| match stored(property, field) {
+                (attribute, None) if attribute != *property => Some((*property, attribute)),
+                _ => None,
+            })
+            .collect();
+        let mut packed: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (field_name, field) in &fields {
             let value = field.value();
             if !value.is_object() || super::is_code(value) {
-                return Err(field.invalid("expected a field definition such as { type: String }"));
+                assume.push(
+                    value,
+                    format!("field {model_name}.{field_name} `{}`", super_snippet(value)),
+                    "a string attribute",
+                );
+                entity
+                    .attributes
+                    .push(Attribute::new(*field_name, AttrType::S));
+                continue;
             }
             for (property, _) in field.members()? {
                 if !READ.contains(&property) {
@@ -385,21 +491,54 @@ fn read_schema(
                         .push(format!("{model_name}.{field_name}"));
                 }
             }
+            let (attribute_name, packed_as) = stored(field_name, field);
+            if let Some(map) = field.get("map")
+                && !map.value().is_string()
+            {
+                assume.push(
+                    map.value(),
+                    format!("{}: `{}`", map.path(), super_snippet(map.value())),
+                    "the property's own name",
+                );
+            }
             let template = match field.get("value") {
                 Some(v) => match v.value() {
                     Value::String(s) => Some(s.clone()),
-                    _ => {
-                        notes.push(format!("{}: not literal text, not read", v.path()));
+                    other => {
+                        assume.push(
+                            other,
+                            format!("{} `{}`", v.path(), super_snippet(other)),
+                            "no value template",
+                        );
                         None
                     }
                 },
                 None => None,
             };
             let ty = match field.get("type") {
-                Some(t) => field_type(&t)?,
+                Some(t) => field_type(&t).unwrap_or_else(|_| {
+                    let written = match t.value() {
+                        Value::String(s) => s.clone(),
+                        other => super_snippet(other),
+                    };
+                    assume.push(t.value(), format!("{}: `{written}`", t.path()), "a string");
+                    AttrType::S
+                }),
                 None => AttrType::S,
             };
-            if key_names.iter().any(|k| k == field_name) {
+            if let Some(sub) = packed_as {
+                packed
+                    .entry(attribute_name.clone())
+                    .or_default()
+                    .push(format!("{field_name} (`{attribute_name}.{sub}`)"));
+                if entity.attribute(&attribute_name).is_none() {
+                    entity
+                        .attributes
+                        .push(Attribute::new(&attribute_name, AttrType::M));
+                }
+                continue;
+            }
+            if key_names.contains(&attribute_name) {
                 if let Some(template) = template {
                     let template = dollar_template(&template, &|v| {
                         if v == type_field {
@@ -408,7 +547,8 @@ fn read_schema(
                             None
                         }
                     });
-                    entity.keys.insert(field_name.to_string(), template);
+                    let template = renamed(&template, &renames);
+                    entity.keys.insert(attribute_name, template);
                     continue;
                 }
             } else if template.is_some() {
@@ -417,26 +557,43 @@ fn read_schema(
                     field.path()
                 ));
             }
-            let mut attribute = Attribute::new(field_name, ty);
+            let mut attribute = Attribute::new(&attribute_name, ty);
             attribute.required = match field.get("required") {
                 Some(r) => r.bool().unwrap_or(false),
                 None => false,
             };
             if let Some(values) = field.get("enum") {
-                attribute.values = values
-                    .array()?
-                    .iter()
-                    .map(|v| match v.value() {
-                        Value::String(s) => Ok(s.clone()),
-                        Value::Number(n) => Ok(n.to_string()),
-                        _ => Err(v.invalid("expected text or a number")),
-                    })
-                    .collect::<Result<_, _>>()?;
+                match values.value() {
+                    Value::Array(items) => {
+                        for item in items {
+                            match item {
+                                Value::String(s) => attribute.values.push(s.clone()),
+                                Value::Number(n) => attribute.values.push(n.to_string()),
+                                other => assume.push(
+                                    other,
+                                    format!("{}: value `{}`", values.path(), super_snippet(other)),
+                                    "it is left out",
+                                ),
+                            }
+                        }
+                    }
+                    other => assume.push(
+                        other,
+                        format!("{} `{}`", values.path(), super_snippet(other)),
+                        "any value",
+                    ),
+                }
             }
             if field.get("ttl").is_some_and(|t| t.bool().unwrap_or(false)) {
-                table.ttl_attribute = Some(field_name.to_string());
+                table.ttl_attribute = Some(attribute_name.clone());
             }
             entity.attributes.push(attribute);
+        }
+        for (attribute, properties) in &packed {
+            notes.push(format!(
+                "{model_name}: {} are packed into the map attribute `{attribute}` (OneTable's `map`); keyplan keeps `{attribute}`, not what it packs",
+                properties.join(", ")
+            ));
         }
         // A template variable the model does not declare: a note, and the key keeps it.
         for (key, template) in &entity.keys {
@@ -457,6 +614,41 @@ fn read_schema(
     ));
     design.tables.push(table);
     Ok(())
+}
+
+/// The attribute a field is stored under, and the name inside it when `map: 'data.x'` packs
+/// it into a map attribute: `map: 'nm'` gives `("nm", None)`, no `map` the field's own name.
+fn stored(property: &str, field: &At<'_>) -> (String, Option<String>) {
+    match field.get("map").map(|m| m.value()) {
+        Some(Value::String(map)) => match map.split_once('.') {
+            Some((attribute, inner)) => (attribute.to_string(), Some(inner.to_string())),
+            None => (map.clone(), None),
+        },
+        _ => (property.to_string(), None),
+    }
+}
+
+/// `template` with each variable that names a mapped property renamed to the attribute it is
+/// stored under.
+fn renamed(template: &KeyTemplate, renames: &BTreeMap<&str, String>) -> KeyTemplate {
+    if renames.is_empty() {
+        return template.clone();
+    }
+    let source: String = template
+        .parts()
+        .iter()
+        .map(|part| match part {
+            crate::template::Part::Literal(s) => super::template_literal(s),
+            crate::template::Part::Var(v) => {
+                let name = renames.get(v.name.as_str()).unwrap_or(&v.name);
+                match v.shards {
+                    Some(n) => format!("{{{name}:{n}}}"),
+                    None => format!("{{{name}}}"),
+                }
+            }
+        })
+        .collect();
+    KeyTemplate::parse(&source)
 }
 
 /// One note for the properties of fields or attributes that were not read, with (at most four

@@ -6,10 +6,9 @@
 use std::collections::BTreeMap;
 
 use super::{Phase, PlanConfig, Step, StepKind, in_gsi, units};
-use crate::cost::{item_size, write_units};
-use crate::limits::READ_UNIT_BYTES;
 use crate::model::{Design, Entity, Table};
-use crate::sample::{self, MAX_SAMPLE_ITEMS, SampleConfig, SampleData, thousands};
+use crate::sample::{self, thousands};
+use crate::size::{Consistency, item_size, mean_item_bytes, read_units_estimated, write_units};
 
 /// Reads and writes, in units, with their arithmetic in words.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -52,21 +51,6 @@ pub(super) const TOO_LARGE: &str = "too large to count";
 /// An entity's mean item size when neither a volume nor the sample gives one.
 const DEFAULT_ITEM_BYTES: u64 = 1024;
 
-/// The sample whose mean item sizes stand in where no volume gives one: the default sample,
-/// or, when that would pass [`MAX_SAMPLE_ITEMS`] (a deep chain of children: issue 41, a
-/// 3.3 KB design made `keyplan migrate` allocate gigabytes), one item of each entity.
-fn size_sample(design: &Design) -> SampleData {
-    let config = SampleConfig::default();
-    sample::generate_within(design, &config, MAX_SAMPLE_ITEMS).unwrap_or_else(|_| {
-        let counts = design
-            .entities
-            .iter()
-            .map(|e| (e.name.clone(), 1))
-            .collect();
-        sample::generate(design, &SampleConfig { counts, ..config })
-    })
-}
-
 /// Item counts and sizes per entity.
 pub(super) struct Sizes<'a> {
     config: &'a PlanConfig,
@@ -98,7 +82,7 @@ impl<'a> Sizes<'a> {
         // Sizes the volumes do not give: the mean of the new design's sample, then of the
         // old one's (for entities the new design drops).
         for design in [new, old] {
-            let sample = size_sample(design);
+            let (sample, _) = sample::sizing_sample(design);
             let mut sums: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
             for item in &sample.items {
                 if let Some(entity) = &item.entity {
@@ -108,7 +92,9 @@ impl<'a> Sizes<'a> {
                 }
             }
             for (entity, (total, n)) in sums {
-                bytes.entry(entity.to_string()).or_insert(total / n.max(1));
+                bytes
+                    .entry(entity.to_string())
+                    .or_insert(mean_item_bytes(total, n));
             }
         }
         // GSIs an entity's items are in: in the new design, else (dropped) in the old one.
@@ -158,7 +144,7 @@ impl<'a> Sizes<'a> {
     /// Half a read unit per 4 KB of the entity's items, as a Scan reads them.
     fn scan(&self, e: &Entity, n: u64) -> (f64, String) {
         let bytes = n.saturating_mul(self.bytes(e));
-        let units = (bytes as f64 / READ_UNIT_BYTES as f64).ceil() * 0.5;
+        let units = read_units_estimated(bytes as f64, Consistency::Eventual);
         (
             units,
             format!(

@@ -53,9 +53,9 @@ fn a_gsi_on_a_template_the_items_lack_is_created_then_backfilled() {
                items: 0, 0 RRU, 0 WRU, $0.0000, 0 s
             2. [migrate, backfill] Write GSI2PK = ORDER#{orderId} onto every Order item
                why: Order items must carry GSI2's keys to be in it
-               items: 100,000, 2,894 RRU, 300,000 WRU, $0.1879, 5 min 0 s
-               units: Scan 100,000 x 237 B = 2,894 RRU; 100,000 items x (1 WRU + 2 GSI writes) = 300,000 WRU
-            Total: 2,894 RRU, 300,000 WRU, $0.1879 on demand, 5 min 0 s at 1,000 WCU/s
+               items: 100,000, 2,906 RRU, 300,000 WRU, $0.1879, 5 min 0 s
+               units: Scan 100,000 x 238 B = 2,906 RRU; 100,000 items x (1 WRU + 2 GSI writes) = 300,000 WRU
+            Total: 2,906 RRU, 300,000 WRU, $0.1879 on demand, 5 min 0 s at 1,000 WCU/s
         "#]],
     );
 }
@@ -101,7 +101,7 @@ fn a_removed_gsi_and_entity_are_contract_steps() {
             2. [contract, contract] Delete every Order item
                why: the new design has no such entity
                items: 2,000, 52 RRU, 4,000 WRU, $0.0025, 4 s
-               units: Scan 2,000 x 211 B = 52 RRU; 2,000 items x (1 WRU + 1 GSI writes) = 4,000 WRU
+               units: Scan 2,000 x 212 B = 52 RRU; 2,000 items x (1 WRU + 1 GSI writes) = 4,000 WRU
             Total: 52 RRU, 4,000 WRU, $0.0025 on demand, 4 s at 1,000 WCU/s
         "#]],
     );
@@ -122,7 +122,7 @@ fn an_added_lsi_rebuilds_the_table() {
             1. [migrate, rebuild] Create table orders anew in its new shape, copy every item into it at its new keys, switch over, delete the old table
                why: its local secondary indexes change, which DynamoDB cannot change on an existing table
                items: 1,100, 27 RRU, 3,200 WRU, $0.0020, 4 s
-               units: Scan 100 x 80 B = 1 RRU; 100 items x (2 WRU + 0 GSI writes) = 200 WRU; Scan 1,000 x 211 B = 26 RRU; 1,000 items x (2 WRU + 1 GSI writes) = 3,000 WRU
+               units: Scan 100 x 80 B = 1 RRU; 100 items x (2 WRU + 0 GSI writes) = 200 WRU; Scan 1,000 x 212 B = 26 RRU; 1,000 items x (2 WRU + 1 GSI writes) = 3,000 WRU
             Total: 27 RRU, 3,200 WRU, $0.0020 on demand, 4 s at 1,000 WCU/s
         "#]],
     );
@@ -315,9 +315,9 @@ fn items_too_large_to_count_are_said_too_large() {
             1. [migrate, re-key] Copy every Order item to its new key (SK = ORDER#{createdAt}#{orderId}), then delete the old one; the application writes both meanwhile
                why: its table key template changes (SK was ORDER#{orderId}, now ORDER#{createdAt}#{orderId})
                items: too large, 0 RRU, 0 WRU, $0.0000, 0 s
-               units: too large to count (Order: 18,446,744,073,709,551,615 items of 232 B, past the 18,446,744,073,709,551,615 bytes or write units keyplan counts)
+               units: too large to count (Order: 18,446,744,073,709,551,615 items of 233 B, past the 18,446,744,073,709,551,615 bytes or write units keyplan counts)
             Total: 0 RRU, 0 WRU, $0.0000 on demand, 0 s at 1,000 WCU/s
-            Too large to count: Order: 18,446,744,073,709,551,615 items of 232 B, past the 18,446,744,073,709,551,615 bytes or write units keyplan counts; give --items ENTITY=N a smaller N.
+            Too large to count: Order: 18,446,744,073,709,551,615 items of 233 B, past the 18,446,744,073,709,551,615 bytes or write units keyplan counts; give --items ENTITY=N a smaller N.
         "#]],
     );
 }

@@ -1,17 +1,11 @@
-//! `GET /api/health`: the server is up, and which keyplan it is.
+//! `GET /api/health`: the server is up, and which keyplan it is
+//! ([`keyplan_core::api::Health`], a stable shape: monitors and the app read it).
 
 use axum::routing::get;
 use axum::{Json, Router};
-use serde::Serialize;
+use keyplan_core::api::Health;
 
 use crate::AppState;
-
-/// The health answer. A stable shape: monitors and the app read it.
-#[derive(Debug, Serialize)]
-pub struct Health {
-    pub status: &'static str,
-    pub version: &'static str,
-}
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/health", get(health))
@@ -19,7 +13,7 @@ pub fn router() -> Router<AppState> {
 
 async fn health() -> Json<Health> {
     Json(Health {
-        status: "ok",
-        version: env!("CARGO_PKG_VERSION"),
+        status: "ok".to_string(),
+        version: env!("CARGO_PKG_VERSION").to_string(),
     })
 }

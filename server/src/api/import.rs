@@ -6,11 +6,15 @@
 //! The body is JSON (`Content-Type: application/json`, like every body the API reads):
 //! `{"name": "orders.ts", "text": "<the file>", "from": "electrodb"}`, where `name` (for the
 //! messages) and `from` (a format name, as `keyplan import --from` takes it; detected when
-//! absent) are optional. The answer is `{"format": "electrodb", "summary": "an ElectroDB
-//! service: 4 entities, 3 collections", "counts": {"tables": 1, "entities": 4, "patterns": 9,
-//! "collections": 3}, "design": <the design file>, "notes": ["..."], "assumed": [{"line": 7, "what": "...",
-//! "assumed": "..."}]}` (what could not be read, see `keyplan_core::import::assumed`), the
-//! summary being what
+//! absent) are optional ([`ImportRequest`]). Several files of one application (OneTable or
+//! ElectroDB modules that import from each other, issue 36) are sent together as `{"files":
+//! [{"name": "models/task.ts", "text": "..."}, ...]}` instead of `name` and `text`: the names
+//! are their paths, which resolve the modules' imports, and each assumption says its file. The
+//! answer ([`ImportAnswer`]) is `{"format": "electrodb", "summary": "an ElectroDB service: 4
+//! entities, 3 collections", "counts": {"tables": 1, "entities": 4, "patterns": 9,
+//! "collections": 3}, "design": <the design file>, "notes": ["..."], "assumed": [{"line": 7,
+//! "what": "...", "assumed": "..."}]}` (what could not be read, see
+//! `keyplan_core::import::assumed`), the summary being what
 //! the app's toast says was read. A file that does not read is a 400 saying what is wrong and where (line
 //! and column, or the path in the file). Under `keyplan serve` each import runs in a child
 //! process of its own, with its own memory limit ([`child`]), so an import that
@@ -23,8 +27,9 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
+pub use keyplan_core::api::import::ImportRequest;
+use keyplan_core::api::import::{ImportAnswer, ImportCounts};
 use keyplan_core::import::{self, Format};
-use serde::{Deserialize, Serialize};
 
 pub mod child;
 
@@ -35,27 +40,6 @@ use child::Imports;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/import", post(import_file))
-}
-
-/// The request body; also what the server hands an import's child process on its stdin.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ImportRequest {
-    /// The file's name, only for messages.
-    #[serde(default)]
-    pub name: Option<String>,
-    /// The file's text.
-    pub text: String,
-    /// The format, as `keyplan import --from` names it; detected when absent.
-    #[serde(default)]
-    pub from: Option<String>,
-}
-
-impl ImportRequest {
-    /// The file as the messages name it.
-    pub fn file_name(&self) -> &str {
-        self.name.as_deref().unwrap_or("the file")
-    }
 }
 
 /// The format named `name`, as `keyplan import --from` takes it: every format core reads.
@@ -71,35 +55,60 @@ fn format_named(name: &str) -> Result<Format, ApiError> {
         })
 }
 
-/// The import itself, the answer's JSON or the 400 saying what is wrong: what the handler
-/// answers, run in the server's process or in an import's child ([`child`]).
-pub fn answer(request: &ImportRequest) -> Result<serde_json::Value, ApiError> {
+/// The import itself, the answer or the 400 saying what is wrong: what the handler answers,
+/// run in the server's process or in an import's child ([`child`]).
+pub fn answer(request: &ImportRequest) -> Result<ImportAnswer, ApiError> {
     let from = request.from.as_deref().map(format_named).transpose()?;
     let name = request.file_name();
-    let format = match from {
-        Some(format) => format,
-        None => import::detect(&request.text)
-            .map_err(|e| ApiError::BadRequest(format!("{name}: {e}")))?,
+    let (format, imported) = if request.files.is_empty() {
+        let format = match from {
+            Some(format) => format,
+            None => import::detect(&request.text)
+                .map_err(|e| ApiError::BadRequest(format!("{name}: {e}")))?,
+        };
+        let imported = import::import(format, &request.text)
+            .map_err(|e| ApiError::BadRequest(format!("{name} as {format}: {e}")))?;
+        (format, imported)
+    } else {
+        if !request.text.is_empty() || request.name.is_some() {
+            return Err(ApiError::BadRequest(
+                "give `name` and `text` for one file, or `files` for several, not both".to_string(),
+            ));
+        }
+        let files: Vec<(&str, &str)> = request
+            .files
+            .iter()
+            .map(|f| (f.name.as_str(), f.text.as_str()))
+            .collect();
+        let (format, imported) = import::import_files(&files)
+            .map_err(|e| ApiError::BadRequest(format!("{name}: {e}")))?;
+        if let Some(from) = from
+            && from != format
+        {
+            return Err(ApiError::BadRequest(format!(
+                "{name} read as {}, not {from}",
+                format.described()
+            )));
+        }
+        (format, imported)
     };
-    let imported = import::import(format, &request.text)
-        .map_err(|e| ApiError::BadRequest(format!("{name} as {format}: {e}")))?;
     let design: serde_json::Value =
         serde_json::from_str(&keyplan_core::file::to_string(&imported.design))
             .map_err(|e| ApiError::Internal(e.into()))?;
     let read = &imported.design;
-    Ok(serde_json::json!({
-        "format": format.as_str(),
-        "summary": imported.summary(format),
-        "counts": {
-            "tables": read.tables.len(),
-            "entities": read.entities.len(),
-            "patterns": read.patterns.len(),
-            "collections": imported.collections,
+    Ok(ImportAnswer {
+        counts: ImportCounts {
+            collections: imported.collections,
+            entities: read.entities.len(),
+            patterns: read.patterns.len(),
+            tables: read.tables.len(),
         },
-        "design": design,
-        "notes": imported.notes,
-        "assumed": imported.assumed,
-    }))
+        design,
+        format: format.as_str().to_string(),
+        summary: imported.summary(format),
+        notes: imported.notes,
+        assumed: imported.assumed,
+    })
 }
 
 async fn import_file(

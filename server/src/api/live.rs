@@ -16,6 +16,8 @@
 //!   import reads (`keyplan_core::budget::import`), the runs' budget) is refused before the
 //!   stream starts, with its status. A reader that goes away stops the scan.
 //!
+//! Every body above is a type of [`keyplan_core::api::live`].
+//!
 //! An engine is named, never addressed: the browser cannot make the server contact anything
 //! it was not started with. A sample is admitted against the runs' budget of items in flight
 //! before the first request, like a run's; inference runs in the heavy-work pool. An engine
@@ -25,8 +27,11 @@
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::routing::{get, post};
+use keyplan_core::api::live::{
+    EngineImportAnswer, EngineImportEvent, EngineImportRequest, Progress as ProgressLine,
+    TableList, TableScan,
+};
 use keyplan_core::import::live::{self, Options};
-use serde::Deserialize;
 
 use crate::AppState;
 use crate::api::extract::Json;
@@ -48,19 +53,6 @@ pub fn router() -> Router<AppState> {
         .route("/import/engine", post(import_engine))
 }
 
-/// The request body of `POST /api/import/engine`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct EngineImport {
-    engine: String,
-    #[serde(default)]
-    tables: Vec<String>,
-    #[serde(default)]
-    all: bool,
-    #[serde(default)]
-    sample: Option<u64>,
-}
-
 fn engine_error(e: RunError) -> ApiError {
     match e {
         e @ RunError::NoTable { .. } => ApiError::NotFound(e.to_string()),
@@ -72,7 +64,7 @@ fn engine_error(e: RunError) -> ApiError {
 async fn tables(
     State(state): State<AppState>,
     Path(name): Path<String>,
-) -> Result<axum::Json<serde_json::Value>, ApiError> {
+) -> Result<axum::Json<TableList>, ApiError> {
     let engine = state
         .engines
         .get(Some(&name))
@@ -86,16 +78,19 @@ async fn tables(
     let (tables, items) = within(engine, "list tables", listing)
         .await
         .map_err(engine_error)?;
-    Ok(axum::Json(
-        serde_json::json!({ "engine": engine.name, "tables": tables, "items": items }),
-    ))
+    Ok(axum::Json(TableList {
+        engine: engine.name.clone(),
+        items,
+        tables,
+    }))
 }
 
-/// The item count of each of the first [`COUNTED_TABLES`] of `tables` that the engine describes.
+/// The item count of each of the first [`COUNTED_TABLES`] of `tables` that the engine describes
+/// (with a count of 0 or more: DynamoDB's are never negative).
 async fn item_counts(
     engine: &crate::engine::Engine,
     tables: &[String],
-) -> std::collections::BTreeMap<String, i64> {
+) -> std::collections::BTreeMap<String, u64> {
     use futures_util::StreamExt;
     // Owned names and clients: a stream of futures that borrow is not `Send` for axum.
     let describe = |name: String| {
@@ -108,7 +103,7 @@ async fn item_counts(
                 .await
                 .ok()?;
             let count = described.table()?.item_count()?;
-            Some((name, count))
+            Some((name, u64::try_from(count).ok()?))
         }
     };
     futures_util::stream::iter(tables.iter().take(COUNTED_TABLES).cloned())
@@ -122,7 +117,7 @@ async fn item_counts(
 async fn import_engine(
     State(state): State<AppState>,
     headers: axum::http::HeaderMap,
-    Json(request): Json<EngineImport>,
+    Json(request): Json<EngineImportRequest>,
 ) -> Result<axum::response::Response, ApiError> {
     use axum::response::IntoResponse;
     let prepared = prepare(&state, request).await?;
@@ -136,13 +131,14 @@ async fn import_engine(
         let sent = lines.clone();
         let progress = move |p: Progress<'_>| {
             let index = names.iter().position(|t| t == p.table).unwrap_or_default();
-            sent.send(
-                "progress",
-                serde_json::json!({
-                    "table": p.table, "index": index, "tables": n_tables,
-                    "read": p.read, "expected": p.expected, "sample": sample,
-                }),
-            );
+            sent.send(EngineImportEvent::Progress(ProgressLine {
+                expected: p.expected,
+                index,
+                read: p.read,
+                sample,
+                table: p.table.to_string(),
+                tables: n_tables,
+            }));
         };
         tokio::select! {
             answer = read_and_import(&state, prepared, &progress) => answer,
@@ -163,7 +159,7 @@ struct Prepared {
 
 /// Checks the request, resolves the engine and its tables, and admits the sample, before any
 /// item is read.
-async fn prepare(state: &AppState, request: EngineImport) -> Result<Prepared, ApiError> {
+async fn prepare(state: &AppState, request: EngineImportRequest) -> Result<Prepared, ApiError> {
     let sample = request.sample.unwrap_or(DEFAULT_SAMPLE);
     if !(1..=MAX_SAMPLE).contains(&sample) {
         return Err(ApiError::BadRequest(format!(
@@ -207,7 +203,7 @@ async fn read_and_import(
     state: &AppState,
     prepared: Prepared,
     progress: &(dyn Fn(Progress<'_>) + Send + Sync),
-) -> Result<serde_json::Value, ApiError> {
+) -> Result<EngineImportAnswer, ApiError> {
     let Prepared {
         engine,
         tables,
@@ -217,15 +213,13 @@ async fn read_and_import(
     let read = read_tables(&engine, &tables, sample, progress)
         .await
         .map_err(engine_error)?;
-    let scans: Vec<serde_json::Value> = read
+    let scans: Vec<TableScan> = read
         .iter()
-        .map(|(table, stats)| {
-            serde_json::json!({
-                "name": table.table.name,
-                "items": stats.items,
-                "pages": stats.pages,
-                "read_units": stats.read_units,
-            })
+        .map(|(table, stats)| TableScan {
+            items: stats.items,
+            name: table.table.name.clone(),
+            pages: stats.pages,
+            read_units: stats.read_units,
         })
         .collect();
     let name = match tables.as_slice() {
@@ -244,12 +238,12 @@ async fn read_and_import(
             let design: serde_json::Value =
                 serde_json::from_str(&keyplan_core::file::to_string(&imported.design))
                     .map_err(|e| ApiError::Internal(e.into()))?;
-            Ok::<_, ApiError>(serde_json::json!({
-                "format": "engine",
-                "design": design,
-                "notes": imported.notes,
-                "tables": scans,
-            }))
+            Ok::<_, ApiError>(EngineImportAnswer {
+                design,
+                format: "engine".to_string(),
+                notes: imported.notes,
+                tables: scans,
+            })
         })
         .await??;
     Ok(answer)

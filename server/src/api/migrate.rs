@@ -2,7 +2,7 @@
 //!
 //! - `POST /api/migrate/verify` with `{"engine": "embedded", "old": DESIGN, "new": DESIGN,
 //!   "items": {"Order": 30000}}` answers a stream of JSON lines ([`crate::api::stream`]): a
-//!   `{"pattern": PatternResult}` line as each of NEW's patterns is checked on the migrated
+//!   `{"pattern": PatternResult}` line ([`keyplan_core::api::migrate::VerifyLine`]) as each of NEW's patterns is checked on the migrated
 //!   data, a `{"cleanup": Cleanup}` line, then `{"answer": {"ok", "verified", "text"}}`: what
 //!   `keyplan migrate OLD NEW --verify` reports, as data and in its words.
 //!
@@ -13,14 +13,12 @@
 //! anything is generated. A page that goes away cancels it, and its tables are still
 //! deleted.
 
-use std::collections::BTreeMap;
-
 use axum::Router;
 use axum::extract::State;
 use axum::routing::post;
+use keyplan_core::api::migrate::{VerifyAnswer, VerifyEvent, VerifyRequest};
 use keyplan_core::migrate::{PlanConfig, plan};
 use keyplan_core::sample::SampleConfig;
-use serde::Deserialize;
 use tokio_util::sync::CancellationToken;
 
 use crate::AppState;
@@ -34,26 +32,13 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/migrate/verify", post(verify))
 }
 
-/// The request body of `POST /api/migrate/verify`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Verify {
-    #[serde(default)]
-    engine: Option<String>,
-    old: serde_json::Value,
-    new: serde_json::Value,
-    /// Items per entity for the plan's figures (the verification loads OLD's sample).
-    #[serde(default)]
-    items: BTreeMap<String, u64>,
-}
-
 async fn verify(
     State(state): State<AppState>,
-    Json(request): Json<Verify>,
+    Json(request): Json<VerifyRequest>,
 ) -> Result<axum::response::Response, ApiError> {
     let engine = state.requested_engine(request.engine.as_deref())?;
     let admission = state.runs.admit(MAX_ITEMS_PER_RUN as usize)?;
-    let Verify {
+    let VerifyRequest {
         old, new, items, ..
     } = request;
     let (designs, admission) = state
@@ -89,8 +74,8 @@ async fn verify(
         let cancel = CancellationToken::new();
         let sent = lines.clone();
         let emit = move |event: RunEvent| match event {
-            RunEvent::Pattern(result) => sent.send("pattern", serde_json::json!(result)),
-            RunEvent::Cleanup(cleanup) => sent.send("cleanup", serde_json::json!(cleanup)),
+            RunEvent::Pattern(result) => sent.send(VerifyEvent::Pattern(result)),
+            RunEvent::Cleanup(cleanup) => sent.send(VerifyEvent::Cleanup(cleanup)),
             _ => {}
         };
         let id = RunId::random();
@@ -108,10 +93,10 @@ async fn verify(
             }
         };
         let verified = verified.map_err(|e| ApiError::BadGateway(e.to_string()))?;
-        Ok(serde_json::json!({
-            "ok": verified.ok(),
-            "text": verified.text(&engine.name),
-            "verified": verified,
-        }))
+        Ok(VerifyAnswer {
+            ok: verified.ok(),
+            text: verified.text(&engine.name),
+            verified,
+        })
     }))
 }

@@ -22,7 +22,7 @@
 //!   `EventSource` on either. Closing it earlier cancels the run.
 //! - `DELETE /api/runs/{id}` cancels a run -> 202.
 //!
-//! Every body above is a type of [`keyplan_core::run`], the one definition of this protocol that
+//! Every body above is a type of [`keyplan_core::api::runs`], the one definition of this protocol that
 //! the app deserialises too.
 
 use std::collections::VecDeque;
@@ -45,7 +45,7 @@ use crate::api::extract::Json as JsonBody;
 use crate::engine::EngineInfo;
 use crate::error::ApiError;
 use crate::runner::{self, RunEvent, RunId};
-pub use keyplan_core::run::{StartRun, Started};
+pub use keyplan_core::api::runs::{StartRun, Started};
 
 /// At most this many runs at once; another is refused with 429 until one ends.
 pub const MAX_ACTIVE_RUNS: usize = 16;

@@ -2,14 +2,16 @@
 //! far, a line at a time, then its answer. Used where the page shows progress: an engine
 //! import's scan, a migration's verification.
 //!
-//! The lines are `{"<kind>": ...}` objects the endpoint chooses, then exactly one last line,
-//! `{"answer": ...}` or `{"error": "...", "status": N}` (the status the request would have
-//! answered with). The response is not compressed (see `crate::app`): an encoder would hold
+//! The lines are [`keyplan_core::api::Line`]s: `{"<kind>": ...}` objects of the endpoint's
+//! progress type, then exactly one last line, `{"answer": ...}` or `{"error": "...", "status":
+//! N}` (the status the request would have answered with). The response is not compressed (see `crate::app`): an encoder would hold
 //! the lines back until the end.
 
 use std::future::Future;
 
 use axum::response::{IntoResponse, Response};
+use keyplan_core::api::Line;
+use serde::Serialize;
 use tokio::sync::mpsc;
 
 use crate::error::ApiError;
@@ -21,18 +23,39 @@ pub const NDJSON: &str = "application/x-ndjson";
 /// sent).
 const QUEUE: usize = 16;
 
-/// Where an endpoint sends its progress lines.
-#[derive(Debug, Clone)]
-pub struct Lines {
+/// Where an endpoint sends its progress lines, of type `P`.
+#[derive(Debug)]
+pub struct Lines<P> {
     tx: mpsc::Sender<String>,
+    progress: std::marker::PhantomData<fn(P)>,
 }
 
-impl Lines {
-    /// Sends `{"<kind>": value}`, unless the reader is behind (a progress line may be skipped).
-    pub fn send(&self, kind: &str, value: serde_json::Value) {
-        let mut line = serde_json::json!({ kind: value }).to_string();
-        line.push('\n');
-        let _ = self.tx.try_send(line);
+impl<P> Clone for Lines<P> {
+    fn clone(&self) -> Self {
+        Lines {
+            tx: self.tx.clone(),
+            progress: std::marker::PhantomData,
+        }
+    }
+}
+
+/// `line` as the text of one line of the stream.
+fn text<P: Serialize, A: Serialize>(line: &Line<P, A>) -> Result<String, serde_json::Error> {
+    serde_json::to_string(line).map(|mut text| {
+        text.push('\n');
+        text
+    })
+}
+
+impl<P: Serialize> Lines<P> {
+    /// Sends `progress`, unless the reader is behind (a progress line may be skipped).
+    pub fn send(&self, progress: P) {
+        match text(&Line::<P, ()>::Progress(progress)) {
+            Ok(line) => {
+                let _ = self.tx.try_send(line);
+            }
+            Err(e) => tracing::error!("a progress line could not be written: {e}"),
+        }
     }
 
     /// Resolves when the reader has gone away (the page closed, the request was dropped).
@@ -52,25 +75,35 @@ pub fn wanted(headers: &axum::http::HeaderMap) -> bool {
 
 /// Streams what `work` sends to its [`Lines`], then its answer or error as the last line.
 /// `work` runs in its own task, so it ends as it decides (cleaning up) when the reader goes.
-pub fn respond<F, W>(work: W) -> Response
+pub fn respond<P, A, F, W>(work: W) -> Response
 where
-    W: FnOnce(Lines) -> F,
-    F: Future<Output = Result<serde_json::Value, ApiError>> + Send + 'static,
+    P: Serialize,
+    A: Serialize,
+    W: FnOnce(Lines<P>) -> F,
+    F: Future<Output = Result<A, ApiError>> + Send + 'static,
 {
     let (tx, mut rx) = mpsc::channel::<String>(QUEUE);
-    let lines = Lines { tx: tx.clone() };
+    let lines = Lines {
+        tx: tx.clone(),
+        progress: std::marker::PhantomData,
+    };
     let work = work(lines);
     tokio::spawn(async move {
-        let last = match work.await {
-            Ok(answer) => serde_json::json!({ "answer": answer }),
-            Err(e) => {
-                if let ApiError::Internal(error) = &e {
-                    tracing::error!("{error:#}");
-                }
-                serde_json::json!({ "error": e.to_string(), "status": e.status().as_u16() })
+        let answered = work.await.and_then(|answer| {
+            text(&Line::<(), A>::Answer { answer }).map_err(|e| ApiError::Internal(e.into()))
+        });
+        let last = answered.unwrap_or_else(|e| {
+            if let ApiError::Internal(error) = &e {
+                tracing::error!("{error:#}");
             }
-        };
-        let _ = tx.send(format!("{last}\n")).await;
+            let failed = Line::<(), ()>::Failed {
+                error: e.to_string(),
+                status: e.status().as_u16(),
+            };
+            // A string and a number: nothing in it can fail to be written.
+            text(&failed).unwrap_or_default()
+        });
+        let _ = tx.send(last).await;
     });
     // A channel stays ended once ended: the compression layer may poll after the end.
     let lines = futures_util::stream::poll_fn(move |cx| {

@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use keyplan_core::diff::diff;
 use keyplan_core::model::Design;
 
-use super::design_io::{From, Unreadable, import_text, noted, print, read_design};
+use crate::design_io::{From, Unreadable, import_text, noted, print, read_design};
 
 /// OLD and NEW, shared with `keyplan migrate`.
 #[derive(Debug, clap::Args)]

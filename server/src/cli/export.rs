@@ -11,14 +11,14 @@ use std::process::ExitCode;
 use anyhow::Context;
 use keyplan_core::export::{Target, export};
 
-use super::design_io::read_design;
+use crate::design_io::read_design;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The design file: a keyplan design or any format keyplan reads (see `--from`).
     pub file: PathBuf,
     #[command(flatten)]
-    pub from: super::design_io::From,
+    pub from: crate::design_io::From,
     /// The format: cloudformation-json, cloudformation-yaml, terraform, create-table, cdk,
     /// nosql-workbench, electrodb, onetable, dynamodb-toolbox, dynamoose, typescript, python,
     /// rust, markdown or svg.

@@ -1,6 +1,8 @@
 //! `keyplan import FILE [--from FORMAT] [--usage USAGE.json] -o OUT.keyplan.json`: reads
 //! another tool's model (any format keyplan reads, detected unless `--from` names it) and
-//! writes it as a keyplan design file.
+//! writes it as a keyplan design file. `keyplan import A.ts B.ts ...` or `keyplan import
+//! FOLDER` reads the OneTable or ElectroDB modules of one application together (see
+//! [`super::import_files`]).
 //!
 //! `keyplan import --table TABLE [--all] [--sample N] --endpoint URL -o OUT` reads tables that
 //! exist instead (issue 17), read-only: their description and a bounded sample of their items,
@@ -24,28 +26,31 @@ use keyplan_core::import::{Format, Imported};
 use keyplan_core::sample::MAX_SAMPLE_ITEMS;
 use keyplan_core::text::visible;
 
-use super::design_io::{Unreadable, read_imported, read_text};
 use super::engine_choice::EngineChoice;
+use crate::design_io::{Unreadable, read_imported, read_text};
 use crate::engine::{EMBEDDED, Engines};
-use crate::live::{DEFAULT_SAMPLE, MAX_SAMPLE, ScanStats, list_tables, read_tables};
+use crate::live::{DEFAULT_SAMPLE, MAX_SAMPLE, list_tables, read_tables};
+use crate::runner::scan::ScanStats;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The model to import: a NoSQL Workbench model, an awslabs/mcp schema.json, a OneTable
     /// schema, an ElectroDB, DynamoDB-Toolbox or Dynamoose module (or DynamoDB-Toolbox DTO
-    /// JSON), a CloudFormation template, Terraform configuration (or a keyplan design).
+    /// JSON), a CloudFormation template, Terraform configuration (or a keyplan design). Several
+    /// files, or a folder, are the JavaScript or TypeScript modules of one application, read
+    /// together (at most 256 files, 4 MB).
     #[arg(value_name = "FILE", required_unless_present_any = ["table", "all"])]
-    pub file: Option<PathBuf>,
+    pub files: Vec<PathBuf>,
     #[command(flatten)]
-    pub from: super::design_io::From,
+    pub from: crate::design_io::From,
     /// With an awslabs/mcp schema: its usage-data file, whose items become the design's samples.
     #[arg(long, value_name = "USAGE.json")]
     pub usage: Option<PathBuf>,
     /// Import a table that exists on the engine instead of a file (read-only); repeatable.
-    #[arg(long, value_name = "TABLE", conflicts_with_all = ["file", "all"])]
+    #[arg(long, value_name = "TABLE", conflicts_with_all = ["files", "all"])]
     pub table: Vec<String>,
     /// Import every table of the engine into one design.
-    #[arg(long, conflicts_with = "file")]
+    #[arg(long, conflicts_with = "files")]
     pub all: bool,
     /// With `--table` or `--all`: the most items to read from each table.
     #[arg(
@@ -75,6 +80,9 @@ pub struct Report<'a> {
     /// The file read; absent for tables read from an engine.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
+    /// The files and folders read together, when several were (or a folder).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
     /// The format it was read as (`cloudformation`...); absent for tables read from an engine.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub format: Option<&'static str>,
@@ -95,18 +103,35 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
             "--json prints the report on stdout, where `-o -` would print the design: write the design to a file"
         );
     }
-    let (format, imported) = match &args.file {
-        Some(file) => {
+    let (format, imported) = match args.files.as_slice() {
+        [] => (None, import_tables(&args).await?),
+        paths if super::import_files::several(paths) => {
+            if args.usage.is_some() {
+                anyhow::bail!("--usage goes with one awslabs/mcp schema, not several files");
+            }
+            let (format, imported, label) = super::import_files::read(paths)?;
+            if let Some(from) = args.from.from.0
+                && from != format
+            {
+                anyhow::bail!("--from {from}: the {label} read as {}", format.described());
+            }
+            eprintln!("read {label}: {}", imported.summary(format));
+            (Some(format), imported)
+        }
+        [file, ..] => {
             let (format, imported) = import_file(file, &args)?;
             (Some(format), imported)
         }
-        None => (None, import_tables(&args).await?),
+    };
+    let one_file = match args.files.as_slice() {
+        [file] if !file.is_dir() => Some(file),
+        _ => None,
     };
     for note in &imported.notes {
         eprintln!("note: {}", visible(note));
     }
     for assumed in &imported.assumed {
-        let place = match (&assumed.file, &args.file) {
+        let place = match (&assumed.file, one_file) {
             (None, Some(file)) => assumed.clone().in_file(&file.display().to_string()),
             _ => assumed.clone(),
         };
@@ -130,7 +155,11 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.json {
         let design = &imported.design;
         let report = Report {
-            file: args.file.as_ref().map(|f| f.display().to_string()),
+            file: one_file.map(|f| f.display().to_string()),
+            files: match one_file {
+                Some(_) => Vec::new(),
+                None => args.files.iter().map(|f| f.display().to_string()).collect(),
+            },
             format: format.map(Format::as_str),
             summary: match format {
                 Some(format) => imported.summary(format),
@@ -165,7 +194,11 @@ fn import_file(file: &std::path::Path, args: &Args) -> anyhow::Result<(Format, I
         keyplan_core::import::mcp::add_usage_data(&mut imported, &text)
             .map_err(|e| Unreadable(format!("{}: {e}", usage.display())))?;
     }
-    eprintln!("read {} as {}", file.display(), format.described());
+    eprintln!(
+        "read {} as {}",
+        file.display(),
+        imported.held.as_deref().unwrap_or(format.described())
+    );
     Ok((format, imported))
 }
 

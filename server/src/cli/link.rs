@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use keyplan_core::share;
 
-use super::design_io::{UNREADABLE, read_design};
+use crate::design_io::{UNREADABLE, read_design};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -19,7 +19,7 @@ pub struct Args {
     #[arg(required_unless_present = "decode", conflicts_with = "decode")]
     pub file: Option<PathBuf>,
     #[command(flatten)]
-    pub from: super::design_io::From,
+    pub from: crate::design_io::From,
     /// The address of the keyplan app the link opens.
     #[arg(long, env = "KEYPLAN_LINK_BASE", default_value = share::DEFAULT_BASE)]
     pub base: String,

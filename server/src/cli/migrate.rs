@@ -31,7 +31,7 @@ use tokio_util::sync::CancellationToken;
 use crate::engine::Engines;
 use crate::runner::{self, RunId};
 
-use super::design_io::{check_entities, parse_entity_number, print};
+use crate::design_io::{check_entities, parse_entity_number, parse_rate, print};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -61,33 +61,13 @@ pub struct Args {
     pub out: Option<std::path::PathBuf>,
     /// With --verify: the most items of OLD's sample to load.
     #[command(flatten)]
-    pub budget: super::design_io::Budget,
+    pub budget: crate::design_io::Budget,
 }
 
 fn parse_language(name: &str) -> Result<Language, String> {
     Language::parse(name).ok_or_else(|| {
         format!("`{name}` is not a language keyplan writes migrations in: typescript or python")
     })
-}
-
-fn parse_rate(arg: &str) -> Result<f64, String> {
-    arg.trim()
-        .parse::<f64>()
-        .map_err(|_| rate_error(arg))
-        .and_then(within_rate)
-}
-
-/// `n`, when it is a write rate: at least 1 write unit per second.
-pub fn within_rate(n: f64) -> Result<f64, String> {
-    if n.is_finite() && n >= 1.0 {
-        Ok(n)
-    } else {
-        Err(rate_error(&n.to_string()))
-    }
-}
-
-fn rate_error(arg: &str) -> String {
-    format!("`{arg}` is not a rate of at least 1 write unit per second")
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {

@@ -9,12 +9,12 @@ use clap::{Parser, Subcommand};
 
 pub mod check;
 pub mod cost;
-pub mod design_io;
 pub mod diff;
 pub mod engine_choice;
 pub mod export;
 pub mod import;
 pub mod import_child;
+pub mod import_files;
 pub mod link;
 pub mod mcp;
 pub mod migrate;

@@ -18,14 +18,14 @@ use keyplan_core::model::{AccessPattern, Design};
 use keyplan_core::sample::generate;
 use keyplan_core::{Operation, Verdict};
 
-use super::design_io::{Budget, parse_pair, print, read_design, sample_config};
+use crate::design_io::{Budget, parse_pair, print, read_design, sample_config};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The design file: a keyplan design or any format keyplan reads (see `--from`).
     pub file: PathBuf,
     #[command(flatten)]
-    pub from: super::design_io::From,
+    pub from: crate::design_io::From,
     /// The read pattern's name (case-insensitive when unambiguous).
     pub pattern: String,
     /// An input value, `NAME=VALUE`; repeatable. Inputs not given are taken from the sample.
@@ -35,7 +35,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1, env = "KEYPLAN_SEED")]
     pub seed: u64,
     /// Items to generate for an entity, `ENTITY=N`; repeatable.
-    #[arg(long = "count", value_name = "ENTITY=N", value_parser = super::design_io::parse_count)]
+    #[arg(long = "count", value_name = "ENTITY=N", value_parser = crate::design_io::parse_count)]
     pub counts: Vec<(String, u32)>,
     #[command(flatten)]
     pub budget: Budget,

@@ -16,7 +16,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use keyplan_core::sample::SampleConfig;
 use tokio_util::sync::CancellationToken;
 
-use super::design_io::{Budget, check_entities, over_budget, read_design};
+use crate::design_io::{Budget, check_entities, over_budget, read_design};
 use crate::engine::Engines;
 use crate::runner::{self, RunEvent, RunId, Status};
 
@@ -25,11 +25,11 @@ pub struct Args {
     /// The design file: a keyplan design or any format keyplan reads (see `--from`).
     pub file: PathBuf,
     #[command(flatten)]
-    pub from: super::design_io::From,
+    pub from: crate::design_io::From,
     #[command(flatten)]
     pub engine: super::engine_choice::EngineChoice,
     /// Items to generate for an entity, `ENTITY=N`; repeatable.
-    #[arg(long = "count", value_name = "ENTITY=N", value_parser = super::design_io::parse_count)]
+    #[arg(long = "count", value_name = "ENTITY=N", value_parser = crate::design_io::parse_count)]
     pub counts: Vec<(String, u32)>,
     /// The seed of the sample generator; the sample's default seed (the app's) when absent.
     #[arg(long, env = "KEYPLAN_SEED")]

@@ -12,20 +12,20 @@ use std::process::ExitCode;
 use keyplan_core::model::Design;
 use keyplan_core::sample::{SampleConfig, SampleData, generate};
 
-use super::design_io::{Budget, print, read_design, sample_config};
+use crate::design_io::{Budget, print, read_design, sample_config};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The design file: a keyplan design or any format keyplan reads (see `--from`).
     pub file: PathBuf,
     #[command(flatten)]
-    pub from: super::design_io::From,
+    pub from: crate::design_io::From,
     /// The seed of the generator: the same seed gives the same items.
     #[arg(long, default_value_t = 1, env = "KEYPLAN_SEED")]
     pub seed: u64,
     /// Items to generate for an entity, `ENTITY=N`; repeatable. Entities without a parent get
     /// 10 by default, children 3 per parent item.
-    #[arg(long = "count", value_name = "ENTITY=N", value_parser = super::design_io::parse_count)]
+    #[arg(long = "count", value_name = "ENTITY=N", value_parser = crate::design_io::parse_count)]
     pub counts: Vec<(String, u32)>,
     #[command(flatten)]
     pub budget: Budget,

@@ -6,22 +6,10 @@
 
 use std::process::ExitCode;
 
-use keyplan_core::model::Design;
-
 #[derive(Debug, clap::Args)]
 pub struct Args {}
 
-/// The JSON Schema (draft 2020-12) of a `*.keyplan.json` design file, pretty, with a trailing
-/// newline.
-pub fn design_schema() -> String {
-    let schema = schemars::schema_for!(Design);
-    let mut text = serde_json::to_string_pretty(&schema)
-        .unwrap_or_else(|e| unreachable!("a JSON Schema always serialises: {e}"));
-    text.push('\n');
-    text
-}
-
 pub async fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    print!("{}", design_schema());
+    print!("{}", crate::design_io::design_schema());
     Ok(ExitCode::SUCCESS)
 }

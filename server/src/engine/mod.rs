@@ -18,7 +18,7 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::config::timeout::TimeoutConfig;
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
-pub use keyplan_core::run::EngineInfo;
+pub use keyplan_core::api::runs::EngineInfo;
 
 pub mod aws;
 pub mod bounds;

@@ -12,7 +12,7 @@ use keyplan_core::model::Design;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::cli::design_io::{self, import_as, import_error, why_unreadable};
+use crate::design_io::{self, import_as, import_error, why_unreadable};
 
 /// The most bytes a design (inline or a file) may hold: what the HTTP API reads in a body.
 pub const MAX_DESIGN_BYTES: usize = crate::api::extract::BODY_LIMIT;

@@ -46,7 +46,7 @@ pub fn all() -> Vec<Entry> {
 /// The text of the resource at `uri`, or `None` when there is none.
 pub fn read(uri: &str) -> Option<String> {
     match uri {
-        SCHEMA => Some(crate::cli::schema::design_schema()),
+        SCHEMA => Some(crate::design_io::design_schema()),
         LIMITS => serde_json::to_string_pretty(keyplan_core::limits::ALL).ok(),
         _ => {
             let slug = uri.strip_prefix(EXAMPLES)?;

@@ -223,7 +223,7 @@ impl Keyplan {
                 let read = read(&args.source, "design", files)?;
                 let design = read.design();
                 let counts: Vec<(String, u32)> = args.counts.into_iter().collect();
-                crate::cli::design_io::check_entities(design, "counts", &counts)
+                crate::design_io::check_entities(design, "counts", &counts)
                     .map_err(|e| ToolError::new(e.to_string(), "counts"))?;
                 let sample = SampleConfig::new(counts.into_iter().collect(), args.seed);
                 // The budget of every run (issue 41): the sample, the tables and their GSIs.

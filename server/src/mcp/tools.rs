@@ -19,7 +19,6 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::input::{DesignSource, Files, Read, ToolError, read};
-use crate::cli;
 
 /// A tool's answer: a line or two for the conversation, and the data.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,13 +44,13 @@ pub struct CheckArgs {
 pub fn check(args: &CheckArgs, files: Files) -> Result<Answer, ToolError> {
     let read = read(&args.source, "design", files)?;
     let analysis = analyze(read.design());
-    let report = cli::check::design_report(&read.label, &read.design().name, &analysis);
+    let report = crate::reports::design_report(&read.label, &read.design().name, &analysis);
     let verdict = if analysis.passes() { "pass" } else { "FAIL" };
     Ok(Answer {
         summary: format!(
             "{}: {}: {verdict}",
             read.design().name,
-            cli::check::tally(&analysis)
+            crate::reports::tally(&analysis)
         ),
         structured: structured(&report)?,
     })
@@ -91,7 +90,7 @@ pub fn explain_pattern(args: &ExplainArgs, files: Files) -> Result<Answer, ToolE
         ));
     };
     let verdict = &analysis.verdicts[position];
-    let mut report = cli::check::design_report(&read.label, &read.design().name, &analysis);
+    let mut report = crate::reports::design_report(&read.label, &read.design().name, &analysis);
     let row = report.patterns.swap_remove(position);
     let served_by = match (&verdict.index, verdict.covered) {
         (_, false) => "no index: it needs a Scan".to_string(),
@@ -146,8 +145,8 @@ pub struct CostArgs {
 /// `keyplan cost --json`.
 pub fn cost(args: &CostArgs, files: Files) -> Result<Answer, ToolError> {
     let read = read(&args.source, "design", files)?;
-    let defaults = cli::cost::Options::default();
-    let options = cli::cost::Options {
+    let defaults = crate::reports::Options::default();
+    let options = crate::reports::Options {
         region: args.region.clone().unwrap_or(defaults.region.clone()),
         target_utilization: args
             .target_utilization
@@ -157,7 +156,7 @@ pub fn cost(args: &CostArgs, files: Files) -> Result<Answer, ToolError> {
         stored: args.stored.clone().into_iter().collect(),
         ..defaults
     };
-    let report = cli::cost::estimate(read.design(), &options)
+    let report = crate::reports::estimate(read.design(), &options)
         .map_err(|e| ToolError::general(format!("{e:#}")))?;
     Ok(Answer {
         summary: format!(
@@ -228,9 +227,9 @@ pub struct ImportArgs {
 /// `keyplan import` writes and the notes it prints.
 pub fn import(args: &ImportArgs) -> Result<Answer, ToolError> {
     let from = match &args.from {
-        None => cli::design_io::From::default(),
-        Some(name) => cli::design_io::From {
-            from: cli::design_io::Detect(Some(
+        None => crate::design_io::From::default(),
+        Some(name) => crate::design_io::From {
+            from: crate::design_io::Detect(Some(
                 name.parse::<Format>()
                     .map_err(|e| ToolError::new(e, "from"))?,
             )),
@@ -246,8 +245,8 @@ pub fn import(args: &ImportArgs) -> Result<Answer, ToolError> {
             "text",
         ));
     }
-    let (format, imported) = cli::design_io::import_as(&args.text, from)
-        .map_err(|e| ToolError::new(cli::design_io::import_error("`text`", from, &e), "text"))?;
+    let (format, imported) = crate::design_io::import_as(&args.text, from)
+        .map_err(|e| ToolError::new(crate::design_io::import_error("`text`", from, &e), "text"))?;
     let design: serde_json::Value =
         serde_json::from_str(&keyplan_core::file::to_string(&imported.design))
             .map_err(|e| ToolError::general(e.to_string()))?;
@@ -328,11 +327,11 @@ pub struct MigrationArgs {
 /// duration: `keyplan migrate --json`.
 pub fn migration_plan(args: &MigrationArgs, files: Files) -> Result<Answer, ToolError> {
     let max_wcu = args.max_wcu.unwrap_or(DEFAULT_MAX_WCU);
-    cli::migrate::within_rate(max_wcu).map_err(|e| ToolError::new(e, "max_wcu"))?;
+    crate::design_io::within_rate(max_wcu).map_err(|e| ToolError::new(e, "max_wcu"))?;
     let (old, new) = args.designs.read(files)?;
     for entity in args.items.keys() {
         if old.design().entity(entity).is_none() {
-            cli::design_io::check_entities(new.design(), "items", &[(entity.clone(), 0)])
+            crate::design_io::check_entities(new.design(), "items", &[(entity.clone(), 0)])
                 .map_err(|e| ToolError::new(e.to_string(), format!("items.{entity}")))?;
         }
     }

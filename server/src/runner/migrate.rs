@@ -20,10 +20,11 @@ use aws_sdk_dynamodb::types::{
     AttributeDefinition, CreateGlobalSecondaryIndexAction, DeleteGlobalSecondaryIndexAction,
     GlobalSecondaryIndexUpdate,
 };
+use keyplan_core::api::migrate::Verified;
+use keyplan_core::api::runs::{PatternResult, RunEvent, Status};
 use keyplan_core::eval::LoadItem;
 use keyplan_core::migrate::{MigrationPlan, Phase, Step, StepKind, migrated_item};
 use keyplan_core::model::{Design, Table};
-use keyplan_core::run::{PatternResult, RunEvent, Status};
 use keyplan_core::{Item, analyze};
 use tokio_util::sync::CancellationToken;
 
@@ -35,84 +36,6 @@ use super::plan::CheckKind;
 use super::tables::{self, RunId, TableGuard};
 use crate::engine::Engine;
 use crate::runner::paging::within;
-
-/// What a verification found.
-#[derive(Debug, Clone, Default, serde::Serialize)]
-pub struct Verified {
-    /// Each step as executed, in order, with its time.
-    pub executed: Vec<String>,
-    /// OLD's sample items loaded before the migration.
-    pub items_before: usize,
-    /// Items read back from the migrated tables.
-    pub items_after: usize,
-    pub written: usize,
-    pub deleted: usize,
-    /// Where the migrated data differs from core's prediction, by table; empty when it agrees.
-    pub data_mismatches: Vec<String>,
-    /// NEW's patterns run on the migrated data.
-    pub patterns: Vec<PatternResult>,
-    /// Tables the cleanup could not delete.
-    pub left_behind: Vec<String>,
-    /// Milliseconds the plan's steps took on the engine (scans, writes, index builds).
-    pub migrate_ms: f64,
-    /// Milliseconds of the whole verification, cleanup included.
-    pub total_ms: f64,
-}
-
-impl Verified {
-    /// What the verification found, as `keyplan migrate --verify` prints it: the steps
-    /// executed, the data check, each pattern.
-    pub fn text(&self, engine: &str) -> String {
-        let v = self;
-        let mut out = format!(
-            "\nVerified on {engine}: {} items loaded, {} steps executed ({} items written, {} deleted), {} items read back\n",
-            v.items_before,
-            v.executed.len(),
-            v.written,
-            v.deleted,
-            v.items_after
-        );
-        if v.data_mismatches.is_empty() {
-            out.push_str("  data: as core predicts, item for item\n");
-        }
-        for m in &v.data_mismatches {
-            out.push_str(&format!("  data differs: {m}\n"));
-        }
-        for p in &v.patterns {
-            let status = match p.status {
-                Status::Pass => "pass",
-                Status::Mismatch => "MISMATCH",
-                Status::Error => "ERROR",
-                Status::Skipped => "skipped",
-            };
-            let why = p
-                .message
-                .as_deref()
-                .map(|m| format!(": {m}"))
-                .unwrap_or_default();
-            out.push_str(&format!("  {status:<8} {}{why}\n", p.pattern));
-        }
-        for t in &v.left_behind {
-            out.push_str(&format!("  left behind: {t}\n"));
-        }
-        out.push_str(if v.ok() {
-            "Verification passed.\n"
-        } else {
-            "Verification FAILED.\n"
-        });
-        out
-    }
-
-    /// The data is what core predicts and every pattern that ran matched.
-    pub fn ok(&self) -> bool {
-        self.data_mismatches.is_empty()
-            && self.left_behind.is_empty()
-            && self
-                .patterns
-                .iter()
-                .all(|p| matches!(p.status, Status::Pass | Status::Skipped))
-    }
-}
 
 /// Verifies `plan` (from `old` to `new`) on `engine`; always cleans up.
 #[allow(clippy::too_many_arguments)]
@@ -567,7 +490,7 @@ fn key_of(table: &Table, item: &Item) -> Item {
 /// grew past what the verification wrote shows as a difference instead of filling memory.
 async fn scan_all(engine: &Engine, name: &str, expected: usize) -> Result<Vec<Item>, RunError> {
     let bound = (expected as u64).saturating_mul(2).max(1_000);
-    let (items, _) = crate::live::scan(engine, name, bound, &|_| {}).await?;
+    let (items, _) = super::scan::scan(engine, name, bound, &|_| {}).await?;
     Ok(items)
 }
 

@@ -28,11 +28,12 @@ pub mod load;
 pub mod migrate;
 pub mod paging;
 pub mod plan;
+pub mod scan;
 pub mod tables;
 
 pub use error::RunError;
 /// The run protocol's types are core's: the app reads exactly what the runner writes.
-pub use keyplan_core::run::{Cleanup, PatternResult, RunEvent, Status, Summary};
+pub use keyplan_core::api::runs::{Cleanup, PatternResult, RunEvent, Status, Summary};
 pub use plan::{CheckKind, Plan};
 pub use tables::{PREFIX, RunId};
 

@@ -7,7 +7,8 @@ use oxc_ast::ast::{Argument, Expression, Statement};
 use oxc_span::{GetSpan, Span};
 use serde_json::{Map, Value};
 
-use super::{CALL_CHAIN, Evaluator, MAX_NESTING, NewFinder, RETURNS, TEMPLATE_PARTS};
+use super::eval::Evaluator;
+use super::{CALL_CHAIN, MAX_NESTING, NewFinder, RETURNS, TEMPLATE_PARTS};
 use crate::import::ImportError;
 
 impl<'a> Evaluator<'a> {

@@ -6,12 +6,14 @@
 //! Items are nearly all of an item-heavy model's text: read as a `serde_json::Value` tree and
 //! converted afterwards, the 32 MB model of `scripts/hostile-imports` took three seconds
 //! (issue 15). The tree is what `serde_json::from_str::<Value>` makes, those members left
-//! out; no other reader looks at them. What is not DynamoDB JSON among the items is an error
-//! with the path the tree's reader gave it (`DataModel[0].TableData[3].name`), kept until the
-//! reader reaches it, so a file's first error is the one it always was. Nesting counts against
-//! serde_json's recursion limit as a tree does, every level a `deserialize_any`, so text too
-//! deep fails at the same line and column; nothing here errs on its own, and text of more values
-//! than [`crate::json_budget`] allows is refused before any is made.
+//! out; no other reader looks at them. A value that is not DynamoDB JSON is read as plain JSON
+//! and its path (`DataModel[0].TableData[3].name`) kept for the import to say what it assumed
+//! (issue 36); an item that is not an object is an error with the path the tree's reader gave
+//! it, kept until the reader reaches it, so a file's first error is the one it always was.
+//! Nesting counts against serde_json's recursion limit as a tree does, every level a
+//! `deserialize_any`, so text too deep fails at the same line and column; nothing here errs on
+//! its own, and text of more values than [`crate::json_budget`] allows is refused before any is
+//! made.
 
 use std::borrow::Cow;
 use std::collections::BTreeSet;
@@ -21,7 +23,7 @@ use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
 use super::typed_value;
-use crate::import::{ImportError, kind};
+use crate::import::{ImportError, kind, plain_value};
 use crate::item::{AttributeValue, Item};
 
 /// A file's JSON: the tree, and the Workbench sample items read beside it.
@@ -38,6 +40,9 @@ pub(crate) struct TableItems {
     pub(crate) items: Option<Result<Vec<Item>, ImportError>>,
     /// By the facet's position in `TableFacets`.
     pub(crate) facets: Vec<Option<Result<Vec<Item>, ImportError>>>,
+    /// The paths of the items' values that are not DynamoDB JSON, read as plain JSON
+    /// (`DataModel[0].TableData[3].price`), for the import to say (issue 36).
+    pub(crate) plain: Vec<String>,
 }
 
 /// Reads `text` as JSON (see the module's documentation).
@@ -197,7 +202,10 @@ impl<'de> Visitor<'de> for Node<'_> {
             };
             match items_path {
                 Some(path) => {
-                    let items = map.next_value_seed(Items { path })?;
+                    let (items, plain) = map.next_value_seed(Items { path })?;
+                    if let Level::Table(i) | Level::Facet(i, _) = self.at {
+                        self.tables[i].plain.extend(plain);
+                    }
                     match self.at {
                         Level::Table(i) => self.tables[i].items = items,
                         Level::Facet(i, j) => self.tables[i].facets[j] = items,
@@ -263,26 +271,31 @@ impl<'de> Visitor<'de> for Plain {
     }
 }
 
-/// `TableData`, at `path`: `None` for null, the items, or the first of them that is wrong.
+/// `TableData`, at `path`: `None` for null, the items, or the first of them that is wrong;
+/// and the paths of the values read as plain JSON.
 struct Items {
     path: String,
 }
 
+/// What [`Items`] reads.
+type ReadItems = (Option<Result<Vec<Item>, ImportError>>, Vec<String>);
+
 impl Items {
     /// Not a list: the error the tree's reader gave.
-    fn other(self, value: Value) -> Option<Result<Vec<Item>, ImportError>> {
-        match value {
+    fn other(self, value: Value) -> ReadItems {
+        let items = match value {
             Value::Null => None,
             value => Some(Err(ImportError::Invalid {
                 path: self.path,
                 message: format!("expected a list, found {}", kind(&value)),
             })),
-        }
+        };
+        (items, Vec::new())
     }
 }
 
 impl<'de> Visitor<'de> for Items {
-    type Value = Option<Result<Vec<Item>, ImportError>>;
+    type Value = ReadItems;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a list of items")
@@ -296,28 +309,30 @@ impl<'de> Visitor<'de> for Items {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let mut items = Vec::new();
+        let mut plain = Vec::new();
         while let Some(item) = seq.next_element_seed(ItemSeed)? {
             match item {
-                Ok(item) => items.push(item),
+                Ok((item, plain_names)) => {
+                    let at = |name: String| format!("{}[{}].{name}", self.path, items.len());
+                    plain.extend(plain_names.into_iter().map(at));
+                    items.push(item);
+                }
                 Err(wrong) => {
                     let at = format!("{}[{}]", self.path, items.len());
                     drop(items);
                     // The rest is read as a tree is, for the syntax and the nesting.
                     while seq.next_element_seed(Plain)?.is_some() {}
-                    return Ok(Some(Err(wrong.at(at))));
+                    return Ok((Some(Err(wrong.at(at))), Vec::new()));
                 }
             }
         }
-        Ok(Some(Ok(items)))
+        Ok((Some(Ok(items)), plain))
     }
 }
 
-/// What is wrong with an item.
+/// What is wrong with an item: it is not an object; what it is, in words.
 enum Wrong {
-    /// It is not an object; what it is, in words.
     NotAnObject(&'static str),
-    /// The value of this attribute (the first, by name) is not DynamoDB JSON.
-    Attribute(String),
 }
 
 impl Wrong {
@@ -328,25 +343,22 @@ impl Wrong {
                 path,
                 message: format!("expected an object, found {what}"),
             },
-            Wrong::Attribute(name) => ImportError::Invalid {
-                path: format!("{path}.{name}"),
-                message: "expected a value in DynamoDB JSON, such as {\"S\": \"text\"}".to_string(),
-            },
         }
     }
 }
 
-/// One item of `TableData`.
+/// One item of `TableData`, and the names of its attributes whose values are not DynamoDB JSON,
+/// read as plain JSON (`{"price": 12}` as `N`; issue 36: a model is not refused over one).
 struct ItemSeed;
 
 impl ItemSeed {
-    fn other(self, value: Value) -> Result<Item, Wrong> {
+    fn other(self, value: Value) -> Result<(Item, Vec<String>), Wrong> {
         Err(Wrong::NotAnObject(kind(&value)))
     }
 }
 
 impl<'de> Visitor<'de> for ItemSeed {
-    type Value = Result<Item, Wrong>;
+    type Value = Result<(Item, Vec<String>), Wrong>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("an item")
@@ -361,40 +373,42 @@ impl<'de> Visitor<'de> for ItemSeed {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut item = Item::new();
         // The attributes whose (last) value is not DynamoDB JSON, by name.
-        let mut wrong: BTreeSet<String> = BTreeSet::new();
+        let mut plain: BTreeSet<String> = BTreeSet::new();
         while let Some(name) = map.next_key::<String>()? {
             match map.next_value_seed(Typed)? {
-                Some(value) => {
-                    if !wrong.is_empty() {
-                        wrong.remove(&name);
+                Ok(value) => {
+                    if !plain.is_empty() {
+                        plain.remove(&name);
                     }
                     item.insert(name, value);
                 }
-                None => {
-                    item.remove(&name);
-                    wrong.insert(name);
+                Err(value) => {
+                    item.insert(name.clone(), plain_value(&value));
+                    plain.insert(name);
                 }
             }
         }
-        Ok(match wrong.into_iter().next() {
-            Some(name) => Err(Wrong::Attribute(name)),
-            None => Ok(item),
-        })
+        Ok(Ok((item, plain.into_iter().collect())))
     }
 }
 
-/// An attribute value in DynamoDB JSON (`{"S": "x"}`), `None` when it is not: what
+/// An attribute value in DynamoDB JSON (`{"S": "x"}`), or the plain tree when it is not: what
 /// [`typed_value`] makes of its tree, the common one-member values read without one.
 struct Typed;
 
 impl Typed {
-    fn other(self, _: Value) -> Option<AttributeValue> {
-        None
+    fn other(self, value: Value) -> Result<AttributeValue, Value> {
+        Err(value)
     }
 }
 
+/// [`typed_value`] of `value`, or `value` itself when it is not DynamoDB JSON.
+fn typed_or_plain(value: Value) -> Result<AttributeValue, Value> {
+    typed_value(&value).ok_or(value)
+}
+
 impl<'de> Visitor<'de> for Typed {
-    type Value = Option<AttributeValue>;
+    type Value = Result<AttributeValue, Value>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a value in DynamoDB JSON")
@@ -408,15 +422,15 @@ impl<'de> Visitor<'de> for Typed {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let Some(tag) = map.next_key_seed(Tag)? else {
-            return Ok(None);
+            return Ok(Err(Value::Object(Map::new())));
         };
         let inner = map.next_value_seed(Plain)?;
         let Some(second) = map.next_key::<String>()? else {
             return Ok(match inner {
-                Value::String(s) if tag == "S" => Some(AttributeValue::S(s)),
-                Value::String(s) if tag == "N" => Some(AttributeValue::N(s)),
-                Value::String(s) if tag == "B" => Some(AttributeValue::B(s)),
-                inner => typed_value(&Value::Object(Map::from_iter([(tag.into_owned(), inner)]))),
+                Value::String(s) if tag == "S" => Ok(AttributeValue::S(s)),
+                Value::String(s) if tag == "N" => Ok(AttributeValue::N(s)),
+                Value::String(s) if tag == "B" => Ok(AttributeValue::B(s)),
+                inner => typed_or_plain(Value::Object(Map::from_iter([(tag.into_owned(), inner)]))),
             });
         };
         // More than one member (or one given twice): the tree decides.
@@ -425,7 +439,7 @@ impl<'de> Visitor<'de> for Typed {
         while let Some(key) = map.next_key::<String>()? {
             members.insert(key, map.next_value_seed(Plain)?);
         }
-        Ok(typed_value(&Value::Object(members)))
+        Ok(typed_or_plain(Value::Object(members)))
     }
 }
 

@@ -123,7 +123,7 @@ impl Child {
             Some(code) if code == i32::from(REFUSED) => Err(ApiError::BadRequest(
                 String::from_utf8_lossy(&answer).into_owned(),
             )),
-            _ => Err(self.ended(name, status, &String::from_utf8_lossy(&said))),
+            _ => Err(self.ended(&name, status, &String::from_utf8_lossy(&said))),
         }
     }
 

@@ -1,6 +1,7 @@
-//! What the subcommands share: reading a design file, turning `--seed`, `--count` and
-//! `--max-items` into a sample configuration within its budget, and the exit status of an
-//! error, with clear messages.
+//! What the subcommands (`crate::cli`) and the MCP tools (`crate::mcp`) share: reading a
+//! design file, turning `--seed`, `--count` and `--max-items` into a sample configuration
+//! within its budget, the rules of their other arguments, the design file's JSON Schema, and
+//! the exit status of an error, with clear messages.
 //!
 //! Exit statuses are decided here, once: input that cannot be read (a missing file, a
 //! directory, bytes that are not UTF-8 text, a file that is not a design) is [`Unreadable`] and
@@ -260,6 +261,37 @@ pub fn print(text: &str) -> anyhow::Result<()> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => Ok(other?),
     }
+}
+
+/// The JSON Schema (draft 2020-12) of a `*.keyplan.json` design file, pretty, with a trailing
+/// newline.
+pub fn design_schema() -> String {
+    let schema = schemars::schema_for!(Design);
+    let mut text = serde_json::to_string_pretty(&schema)
+        .unwrap_or_else(|e| unreachable!("a JSON Schema always serialises: {e}"));
+    text.push('\n');
+    text
+}
+
+/// A write rate as `--max-wcu` takes it.
+pub fn parse_rate(arg: &str) -> Result<f64, String> {
+    arg.trim()
+        .parse::<f64>()
+        .map_err(|_| rate_error(arg))
+        .and_then(within_rate)
+}
+
+/// `n`, when it is a write rate: at least 1 write unit per second.
+pub fn within_rate(n: f64) -> Result<f64, String> {
+    if n.is_finite() && n >= 1.0 {
+        Ok(n)
+    } else {
+        Err(rate_error(&n.to_string()))
+    }
+}
+
+fn rate_error(arg: &str) -> String {
+    format!("`{arg}` is not a rate of at least 1 write unit per second")
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! The run protocol: the JSON the server and the browser app exchange about a run of a design
 //! on a DynamoDB engine (`GET /api/engines`, `POST /api/runs`, and the server-sent events of
-//! `GET /api/runs/{id}/events`).
+//! `GET /api/runs/{id}/events`), written in the order the types declare their fields.
 //!
 //! The invariant: this module is the one definition of that JSON. The server serialises these
 //! types and the app deserialises them, so the two cannot drift apart. Every field a reader may

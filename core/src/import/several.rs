@@ -1,0 +1,66 @@
+//! Importing several files at once (issue 36): the modules of one application, whose models
+//! import their enums, attributes and table names from sibling files and whose service
+//! combines entities written in several files. They are read together (see `js`), so an
+//! import of one from another reads the value it names, and make one design: the entities of
+//! every file, and the services that combine them.
+//!
+//! One file is read as [`detect_and_import_as`] reads it, in any format. Several are read
+//! together only as JavaScript or TypeScript modules (OneTable and ElectroDB): a file among
+//! them that does not parse as one is left out and said as an assumption; at most
+//! `js::MAX_FILES` files of at most `js::MAX_TOTAL_BYTES` together are read, refused before
+//! any is parsed. Nothing here reads a file: the caller gives `(name, text)` pairs, the names
+//! being paths as the user gave them, which resolve the modules' imports.
+
+use super::{Format, ImportError, Imported, detect_and_import_as};
+
+/// Reads the files `(name, text)` as one design, and says which format they were in.
+pub fn import_files(files: &[(&str, &str)]) -> Result<(Format, Imported), ImportError> {
+    match files {
+        [] => Err(ImportError::Invalid {
+            path: "the files".to_string(),
+            message: "no file given".to_string(),
+        }),
+        [(_, text)] => detect_and_import_as(text),
+        several => read_modules(several),
+    }
+}
+
+#[cfg(feature = "js")]
+fn read_modules(files: &[(&str, &str)]) -> Result<(Format, Imported), ImportError> {
+    use super::{electrodb, js, onetable};
+    let read = js::read_files(files)?;
+    let holds = |format: Format| {
+        read.modules
+            .iter()
+            .any(|module| js::looks_like(module) == Some(format))
+    };
+    let (format, imported) = if holds(Format::ElectroDb) {
+        (Format::ElectroDb, electrodb::from_modules(&read.modules))
+    } else if holds(Format::OneTable) {
+        (Format::OneTable, onetable::from_modules(&read.modules))
+    } else {
+        return Err(ImportError::Invalid {
+            path: "the files".to_string(),
+            message: format!(
+                "none of the {} files holds ElectroDB entities (`new Entity(...)`) or a OneTable schema (`indexes` and `models`); several files are read together as the JavaScript or TypeScript modules of one application",
+                files.len()
+            ),
+        });
+    };
+    let mut imported = imported?;
+    let mut assumed = read.unread;
+    assumed.append(&mut imported.assumed);
+    imported.assumed = assumed;
+    Ok((format, imported))
+}
+
+#[cfg(not(feature = "js"))]
+fn read_modules(files: &[(&str, &str)]) -> Result<(Format, Imported), ImportError> {
+    Err(ImportError::Invalid {
+        path: "the files".to_string(),
+        message: format!(
+            "{} files: several files are read together as JavaScript or TypeScript modules, which the `keyplan` command line and `keyplan serve` (POST /api/import) read, not this build",
+            files.len()
+        ),
+    })
+}

@@ -1,0 +1,218 @@
+//! A table as the design states it: its primary key, its secondary indexes (GSIs, with keys of
+//! up to four attributes, and LSIs), their projections, its billing, TTL and replicas; and
+//! [`IndexKeys`], one view of the table's key or any index's, which the rest of core reads.
+
+use serde::{Deserialize, Serialize};
+
+use super::KeyType;
+
+/// A key attribute of a table or index: its name and scalar type.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct KeyAttribute {
+    pub name: String,
+    #[serde(rename = "type", default)]
+    pub ty: KeyType,
+}
+
+impl KeyAttribute {
+    pub fn new(name: impl Into<String>, ty: KeyType) -> KeyAttribute {
+        KeyAttribute {
+            name: name.into(),
+            ty,
+        }
+    }
+}
+
+/// A DynamoDB table: its primary key, secondary indexes, billing and TTL.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Table {
+    pub name: String,
+    pub partition_key: KeyAttribute,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort_key: Option<KeyAttribute>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gsis: Vec<Gsi>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lsis: Vec<Lsi>,
+    #[serde(default)]
+    pub billing: Billing,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ttl_attribute: Option<String>,
+    /// The other AWS Regions this table is replicated to, as a global table (`eu-west-1`): every
+    /// write to the table is also a replicated write in each of them, and each stores a copy.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replicas: Vec<String>,
+}
+
+impl Table {
+    /// A table with these keys and nothing else yet: no indexes, the default billing, no TTL,
+    /// no replicas. The importers and a share link start from it and fill in what they read.
+    pub fn new(name: String, partition_key: KeyAttribute, sort_key: Option<KeyAttribute>) -> Table {
+        Table {
+            name,
+            partition_key,
+            sort_key,
+            gsis: Vec::new(),
+            lsis: Vec::new(),
+            billing: Billing::default(),
+            ttl_attribute: None,
+            replicas: Vec::new(),
+        }
+    }
+
+    pub fn gsi(&self, name: &str) -> Option<&Gsi> {
+        self.gsis.iter().find(|g| g.name == name)
+    }
+
+    pub fn lsi(&self, name: &str) -> Option<&Lsi> {
+        self.lsis.iter().find(|l| l.name == name)
+    }
+
+    /// The table itself, then every GSI, then every LSI, each as the keys a Query can use.
+    pub fn indexes(&self) -> Vec<IndexKeys<'_>> {
+        let mut out = Vec::with_capacity(1 + self.gsis.len() + self.lsis.len());
+        out.push(IndexKeys {
+            name: None,
+            kind: IndexKind::Table,
+            partition_key: std::slice::from_ref(&self.partition_key),
+            sort_key: self.sort_key.as_slice(),
+            projection: &Projection::All,
+        });
+        for gsi in &self.gsis {
+            out.push(IndexKeys {
+                name: Some(&gsi.name),
+                kind: IndexKind::Gsi,
+                partition_key: &gsi.partition_key,
+                sort_key: &gsi.sort_key,
+                projection: &gsi.projection,
+            });
+        }
+        for lsi in &self.lsis {
+            out.push(IndexKeys {
+                name: Some(&lsi.name),
+                kind: IndexKind::Lsi,
+                partition_key: std::slice::from_ref(&self.partition_key),
+                sort_key: std::slice::from_ref(&lsi.sort_key),
+                projection: &lsi.projection,
+            });
+        }
+        out
+    }
+
+    /// The table's primary key: its partition key, then its sort key if it has one.
+    pub fn primary_key(&self) -> impl Iterator<Item = &KeyAttribute> {
+        std::iter::once(&self.partition_key).chain(self.sort_key.as_ref())
+    }
+
+    /// Every key attribute of the table and its indexes, each once, in a stable order (table
+    /// keys first). These and only these belong in CloudFormation's AttributeDefinitions.
+    pub fn key_attributes(&self) -> Vec<&KeyAttribute> {
+        let mut out: Vec<&KeyAttribute> = Vec::new();
+        // The names so far in a set: a table with 20 GSIs has 42 keys, and every entity and
+        // every pattern asks.
+        let mut seen: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
+        for key in self.every_key() {
+            if seen.insert(&key.name) {
+                out.push(key);
+            }
+        }
+        out
+    }
+
+    /// The key attribute named `name`: the first of [`Table::key_attributes`] with that name,
+    /// found without listing them all.
+    pub fn key_attribute(&self, name: &str) -> Option<&KeyAttribute> {
+        self.every_key().find(|k| k.name == name)
+    }
+
+    /// The keys of the table, then of every GSI, then of every LSI, repeats included.
+    fn every_key(&self) -> impl Iterator<Item = &KeyAttribute> {
+        self.primary_key()
+            .chain(
+                self.gsis
+                    .iter()
+                    .flat_map(|g| g.partition_key.iter().chain(&g.sort_key)),
+            )
+            .chain(
+                self.lsis
+                    .iter()
+                    .flat_map(|l| std::iter::once(&self.partition_key).chain([&l.sort_key])),
+            )
+    }
+}
+
+/// Which kind of index an [`IndexKeys`] describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum IndexKind {
+    Table,
+    Gsi,
+    Lsi,
+}
+
+/// A uniform view of the table's primary key or one of its indexes.
+#[derive(Debug, Clone, Copy)]
+pub struct IndexKeys<'a> {
+    /// `None` for the table itself.
+    pub name: Option<&'a str>,
+    pub kind: IndexKind,
+    /// One attribute, or up to four for a multi-attribute GSI key.
+    pub partition_key: &'a [KeyAttribute],
+    /// None, one, or up to four for a multi-attribute GSI key.
+    pub sort_key: &'a [KeyAttribute],
+    pub projection: &'a Projection,
+}
+
+/// A global secondary index. Its keys may have up to four attributes each (DynamoDB's
+/// multi-attribute GSI keys).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Gsi {
+    pub name: String,
+    pub partition_key: Vec<KeyAttribute>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sort_key: Vec<KeyAttribute>,
+    #[serde(default)]
+    pub projection: Projection,
+}
+
+/// A local secondary index: the table's partition key with another sort key.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Lsi {
+    pub name: String,
+    pub sort_key: KeyAttribute,
+    #[serde(default)]
+    pub projection: Projection,
+}
+
+/// Which attributes an index copies from the table.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(tag = "type", rename_all = "SCREAMING_SNAKE_CASE", deny_unknown_fields)]
+pub enum Projection {
+    #[default]
+    All,
+    KeysOnly,
+    Include {
+        attributes: Vec<String>,
+    },
+}
+
+/// How the table is billed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(tag = "mode", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Billing {
+    #[default]
+    OnDemand,
+    Provisioned {
+        read: u64,
+        write: u64,
+    },
+}

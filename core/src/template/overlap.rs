@@ -1,0 +1,257 @@
+//! Whether two key templates can render the same key: an exact decision, not a guess.
+//!
+//! A template is a sequence of literal text and typed variables, so the keys it can render are
+//! a regular language. Each template becomes a regular expression, `regex-automata` builds its
+//! DFA, and a breadth-first walk over the product of the two DFAs looks for a string both
+//! accept: the first one found is the shortest, and is given back as a witness.
+//!
+//! What a variable can hold ([`VarKind`]):
+//! - a string attribute: any non-empty text without the separators of its own template (the
+//!   punctuation in its literal text, [`super::is_separator`]): `CUSTOMER#{id}` says an id
+//!   holds no `#`, which is what makes type prefixes work. A template without separators
+//!   (`{PK}`, a generic key) says nothing, so its variable can hold anything, `#` included.
+//!   Never empty: a value that renders into a key is an identifier, and DynamoDB refuses an
+//!   empty key value.
+//! - a number attribute: a number as DynamoDB returns it, digits with an optional `-` and
+//!   decimal part (`-12.5`); the template's separators do not apply, a number is what it is.
+//! - a shard `{shard:N}`: `0` to `N-1` in decimal, as eval renders it.
+//! - an attribute with known `values`: exactly those values.
+//!
+//! The work is bounded before it starts: each DFA within [`MAX_DFA_BYTES`], the walk within
+//! [`MAX_PAIR_STATES`] pairs of states. Past either, the answer is [`Overlap::Undecided`],
+//! which a finding must read as "may render equal". Nothing here knows designs or findings.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::OnceLock;
+
+use regex_automata::dfa::{Automaton, StartKind, dense};
+use regex_automata::util::primitives::StateID;
+use regex_automata::{Anchored, Input, MatchKind};
+
+use super::{Part, Var, is_separator};
+
+/// The most heap one template's DFA (and its determinization) may take.
+pub const MAX_DFA_BYTES: usize = 1 << 20;
+
+/// The most pairs of states the intersection walk visits before giving up.
+pub const MAX_PAIR_STATES: usize = 20_000;
+
+/// What values a variable can take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VarKind<'a> {
+    /// Any non-empty text without its template's separators.
+    Text,
+    /// A DynamoDB number's text.
+    Number,
+    /// A write shard: `0` to `n-1`.
+    Shard(u32),
+    /// Exactly one of these values (an attribute's known `values`).
+    OneOf(&'a [String]),
+}
+
+/// Whether two templates can render the same key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Overlap {
+    /// No rendering of one equals a rendering of the other.
+    Disjoint,
+    /// Both can render this key (the shortest such).
+    Shared(String),
+    /// Not decided within the bounds; the reason. Read it as "may".
+    Undecided(String),
+}
+
+/// A template compiled for [`Matcher::overlap`]: make it once, compare it with many. Its DFA
+/// is built on the first comparison its literal ends do not settle.
+#[derive(Debug)]
+pub struct Matcher {
+    pattern: String,
+    /// The literal text every key begins with, and the literal text every key ends with.
+    ends: (String, String),
+    dfa: OnceLock<Result<dense::DFA<Vec<u32>>, String>>,
+}
+
+impl Matcher {
+    /// Compiles `parts`, each variable typed by `kind`.
+    pub fn new<'a>(parts: &[Part], kind: impl Fn(&Var) -> VarKind<'a>) -> Matcher {
+        let literal = |part: Option<&Part>| match part {
+            Some(Part::Literal(text)) => text.clone(),
+            _ => String::new(),
+        };
+        Matcher {
+            pattern: pattern(parts, kind),
+            ends: (literal(parts.first()), literal(parts.last())),
+            dfa: OnceLock::new(),
+        }
+    }
+
+    /// The regular expression of the keys the template renders ([`pattern`]): two matchers
+    /// with the same pattern render the same keys.
+    pub fn pattern(&self) -> &str {
+        &self.pattern
+    }
+
+    /// Whether this template and `other` can render the same key.
+    pub fn overlap(&self, other: &Matcher) -> Overlap {
+        // Exact and cheap: a shared key begins with both beginnings and ends with both endings.
+        let ((a_begin, a_end), (b_begin, b_end)) = (&self.ends, &other.ends);
+        if !(a_begin.starts_with(b_begin.as_str()) || b_begin.starts_with(a_begin.as_str()))
+            || !(a_end.ends_with(b_end.as_str()) || b_end.ends_with(a_end.as_str()))
+        {
+            return Overlap::Disjoint;
+        }
+        match (self.dfa(), other.dfa()) {
+            (Ok(a), Ok(b)) => intersect(a, b),
+            (Err(why), _) | (_, Err(why)) => Overlap::Undecided(why.clone()),
+        }
+    }
+
+    fn dfa(&self) -> Result<&dense::DFA<Vec<u32>>, &String> {
+        self.dfa.get_or_init(|| build(&self.pattern)).as_ref()
+    }
+}
+
+/// The regular expression of the keys `parts` renders.
+pub fn pattern<'a>(parts: &[Part], kind: impl Fn(&Var) -> VarKind<'a>) -> String {
+    let mut separators: Vec<char> = parts
+        .iter()
+        .filter_map(|p| match p {
+            Part::Literal(text) => Some(text.chars().filter(|&c| is_separator(c))),
+            Part::Var(_) => None,
+        })
+        .flatten()
+        .collect();
+    separators.sort_unstable();
+    separators.dedup();
+    let mut out = String::new();
+    for part in parts {
+        match part {
+            Part::Literal(text) => regex_syntax::escape_into(text, &mut out),
+            Part::Var(var) => match var.shards.map_or_else(|| kind(var), VarKind::Shard) {
+                VarKind::Text if separators.is_empty() => out.push_str("(?s:.+)"),
+                VarKind::Text => {
+                    out.push_str("[^");
+                    for c in &separators {
+                        out.push_str(&format!("\\x{{{:x}}}", u32::from(*c)));
+                    }
+                    out.push_str("]+");
+                }
+                VarKind::Number => out.push_str("(?:-?[0-9]+(?:\\.[0-9]+)?)"),
+                VarKind::Shard(n) => out.push_str(&format!("(?:{})", up_to(n.saturating_sub(1)))),
+                VarKind::OneOf(values) => {
+                    let values: Vec<String> = values
+                        .iter()
+                        .filter(|v| !v.is_empty())
+                        .map(|v| regex_syntax::escape(v))
+                        .collect();
+                    if values.is_empty() {
+                        // No value it may take: nothing renders (`[^\x00-\x{10FFFF}]` is empty).
+                        out.push_str("[^\\x00-\\x{10ffff}]");
+                    } else {
+                        out.push_str(&format!("(?:{})", values.join("|")));
+                    }
+                }
+            },
+        }
+    }
+    out
+}
+
+/// A regular expression of the decimal numbers `0..=max` without leading zeros.
+fn up_to(max: u32) -> String {
+    let digits: Vec<u8> = max.to_string().bytes().map(|b| b - b'0').collect();
+    let n = digits.len();
+    let mut alternatives = Vec::new();
+    // Every number with fewer digits than `max`.
+    if n > 1 {
+        alternatives.push("[0-9]".to_string());
+    }
+    for len in 2..n {
+        alternatives.push(format!("[1-9][0-9]{{{}}}", len - 1));
+    }
+    // Numbers of `max`'s length: its first `i` digits, a smaller digit, then any digits.
+    for i in 0..n {
+        let low = u8::from(i == 0 && n > 1);
+        if digits[i] > low {
+            let head: String = digits[..i].iter().map(|d| char::from(b'0' + d)).collect();
+            alternatives.push(format!(
+                "{head}[{low}-{}][0-9]{{{}}}",
+                digits[i] - 1,
+                n - i - 1
+            ));
+        }
+    }
+    alternatives.push(max.to_string());
+    alternatives.join("|")
+}
+
+fn build(pattern: &str) -> Result<dense::DFA<Vec<u32>>, String> {
+    let config = dense::Config::new()
+        .start_kind(StartKind::Anchored)
+        .match_kind(MatchKind::All)
+        .dfa_size_limit(Some(MAX_DFA_BYTES))
+        .determinize_size_limit(Some(MAX_DFA_BYTES));
+    dense::Builder::new()
+        .configure(config)
+        .build(pattern)
+        .map_err(|e| format!("the template's automaton is past keyplan's bound: {e}"))
+}
+
+/// The bytes in the order the walk tries them: digits and letters first, so a witness reads
+/// as a key (`USER#0`, not `USER#\0`).
+fn byte_order() -> impl Iterator<Item = u8> {
+    let readable = (b'0'..=b'9').chain(b'A'..=b'Z').chain(b'a'..=b'z');
+    readable.chain((0..=255u8).filter(|b| !b.is_ascii_alphanumeric()))
+}
+
+/// A state of the walk: a state of each automaton.
+type PairState = (StateID, StateID);
+
+/// Each pair reached, with the pair and byte it was reached from (to spell the witness).
+type Reached = HashMap<PairState, Option<(PairState, u8)>>;
+
+fn intersect(a: &dense::DFA<Vec<u32>>, b: &dense::DFA<Vec<u32>>) -> Overlap {
+    let input = Input::new("").anchored(Anchored::Yes);
+    let (Ok(start_a), Ok(start_b)) = (a.start_state_forward(&input), b.start_state_forward(&input))
+    else {
+        return Overlap::Undecided("an automaton has no anchored start".to_string());
+    };
+    let order: Vec<u8> = byte_order().collect();
+    let mut seen = Reached::new();
+    let mut queue = VecDeque::new();
+    seen.insert((start_a, start_b), None);
+    queue.push_back((start_a, start_b));
+    while let Some(pair @ (sa, sb)) = queue.pop_front() {
+        if a.is_match_state(a.next_eoi_state(sa)) && b.is_match_state(b.next_eoi_state(sb)) {
+            return Overlap::Shared(witness(&seen, pair));
+        }
+        for &byte in &order {
+            let next = (a.next_state(sa, byte), b.next_state(sb, byte));
+            if a.is_dead_state(next.0) || b.is_dead_state(next.1) || seen.contains_key(&next) {
+                continue;
+            }
+            if seen.len() >= MAX_PAIR_STATES {
+                return Overlap::Undecided(format!(
+                    "comparing them visits more than {MAX_PAIR_STATES} states"
+                ));
+            }
+            seen.insert(next, Some((pair, byte)));
+            queue.push_back(next);
+        }
+    }
+    Overlap::Disjoint
+}
+
+/// The bytes that lead from the start to `end`, as text.
+fn witness(seen: &Reached, mut end: PairState) -> String {
+    let mut bytes = Vec::new();
+    while let Some(Some((from, byte))) = seen.get(&end) {
+        bytes.push(*byte);
+        end = *from;
+    }
+    bytes.reverse();
+    // Both automata accept only UTF-8, so this is lossless.
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+#[cfg(test)]
+mod tests;
