@@ -41,8 +41,12 @@ fn read(text: &str) -> Result<Imported, ImportError> {
 #[cfg(feature = "js")]
 fn read(text: &str) -> Result<Imported, ImportError> {
     let module = super::js::read(text)?;
-    reader::from_module(text, &module)
+    reader::from_modules(&[("", text, &module)])
 }
+
+/// Reads the models of modules read together: see `reader::from_modules`.
+#[cfg(feature = "js")]
+pub(crate) use reader::from_modules;
 
 #[cfg(feature = "js")]
 mod reader {
@@ -193,13 +197,16 @@ mod reader {
         value.is_object().then_some((value, None, call.line))
     }
 
-    pub(super) fn from_module(text: &str, module: &Module) -> Result<Imported, ImportError> {
+    /// Reads the models of the modules `(file, text, module)` read together (one alone, with
+    /// no file name): a `new Table(name, [models])` of any of them holds its models.
+    pub(crate) fn from_modules(files: &[(&str, &str, &Module)]) -> Result<Imported, ImportError> {
         let mut notes = Vec::new();
-        let mut assumed = Vec::new();
+        let mut assumed: Vec<Assumption> = Vec::new();
         let mut unread: BTreeMap<String, Vec<String>> = BTreeMap::new();
         // Tables that hold models: `new dynamoose.Table(name, [A, B], options)`.
         let mut held: BTreeMap<String, (String, Option<&Value>)> = BTreeMap::new();
-        for table in module.news.iter().filter(|n| n.class == "Table") {
+        let tables = files.iter().flat_map(|(_, _, module)| &module.news);
+        for table in tables.filter(|n| n.class == "Table") {
             let (Some(Value::String(name)), Some(Value::Array(models))) =
                 (table.args.first(), table.args.get(1))
             else {
@@ -211,102 +218,111 @@ mod reader {
         }
         let mut models = Vec::new();
         let mut entity_names = Vec::new();
-        for call in module.calls.iter().filter(|c| c.class == "model") {
-            let fallback = call.var.clone().unwrap_or_else(|| "model".to_string());
-            let name = match call.args.first() {
-                Some(name) => match literal_or_fallback(name) {
-                    (Some(name), note) => {
-                        notes.extend(note);
-                        name
-                    }
-                    (None, _) => {
-                        assumed.push(Assumption::at(
-                            call.line,
-                            format!("model name `{}`", js::snippet_of(name)),
-                            format!("the model is called `{fallback}` (its variable)"),
-                        ));
-                        fallback.clone()
-                    }
-                },
-                None => continue,
-            };
-            let name = unique_name(&name, &mut entity_names);
-            let mut schema_value = call.args.get(1).unwrap_or(&Value::Null);
-            if let Value::Array(schemas) = schema_value
-                && let Some(first) = schemas.first()
-            {
-                if schemas.len() > 1 {
-                    notes.push(format!(
-                        "model {name}: of its {} schemas only the first is read",
-                        schemas.len()
-                    ));
-                }
-                schema_value = first;
-            }
-            let Some((attributes, options, schema_line)) = schema_of(schema_value, module, call)
-            else {
-                assumed.push(Assumption::at(
-                    call.line,
-                    format!(
-                        "model {name}: schema `{}` is not in this file",
-                        js::snippet_of(schema_value)
-                    ),
-                    "a table keyed by a string `id`",
-                ));
-                let mut entity = Entity {
-                    name: name.clone(),
-                    table: name.clone(),
-                    description: String::new(),
-                    attributes: vec![Attribute::new("id", AttrType::S)],
-                    keys: BTreeMap::new(),
-                    volume: None,
+        for &(file, text, module) in files {
+            let first = assumed.len();
+            for call in module.calls.iter().filter(|c| c.class == "model") {
+                let fallback = call.var.clone().unwrap_or_else(|| "model".to_string());
+                let name = match call.args.first() {
+                    Some(name) => match literal_or_fallback(name) {
+                        (Some(name), note) => {
+                            notes.extend(note);
+                            name
+                        }
+                        (None, _) => {
+                            assumed.push(Assumption::at(
+                                call.line,
+                                format!("model name `{}`", js::snippet_of(name)),
+                                format!("the model is called `{fallback}` (its variable)"),
+                            ));
+                            fallback.clone()
+                        }
+                    },
+                    None => continue,
                 };
-                entity.attributes[0].required = true;
-                models.push(Model {
-                    entity,
-                    table: name,
-                    hash_key: KeyAttribute::new("id", KeyType::S),
-                    range_key: None,
-                    gsis: Vec::new(),
-                    lsis: Vec::new(),
-                    ttl: None,
-                    billing: Billing::OnDemand,
-                    billing_said: false,
-                });
-                continue;
-            };
-            let model_options = call.args.get(2);
-            let (table, table_options) = match held.get(&fallback) {
-                Some((table, options)) => (table.clone(), *options),
-                None => (
-                    model_options
-                        .and_then(|o| o.get("tableName"))
+                let name = unique_name(&name, &mut entity_names);
+                let mut schema_value = call.args.get(1).unwrap_or(&Value::Null);
+                if let Value::Array(schemas) = schema_value
+                    && let Some(first) = schemas.first()
+                {
+                    if schemas.len() > 1 {
+                        notes.push(format!(
+                            "model {name}: of its {} schemas only the first is read",
+                            schemas.len()
+                        ));
+                    }
+                    schema_value = first;
+                }
+                let Some((attributes, options, schema_line)) =
+                    schema_of(schema_value, module, call)
+                else {
+                    assumed.push(Assumption::at(
+                        call.line,
+                        format!(
+                            "model {name}: schema `{}` is not in this file",
+                            js::snippet_of(schema_value)
+                        ),
+                        "a table keyed by a string `id`",
+                    ));
+                    let mut entity = Entity {
+                        name: name.clone(),
+                        table: name.clone(),
+                        description: String::new(),
+                        attributes: vec![Attribute::new("id", AttrType::S)],
+                        keys: BTreeMap::new(),
+                        volume: None,
+                    };
+                    entity.attributes[0].required = true;
+                    models.push(Model {
+                        entity,
+                        table: name,
+                        hash_key: KeyAttribute::new("id", KeyType::S),
+                        range_key: None,
+                        gsis: Vec::new(),
+                        lsis: Vec::new(),
+                        ttl: None,
+                        billing: Billing::OnDemand,
+                        billing_said: false,
+                    });
+                    continue;
+                };
+                let model_options = call.args.get(2);
+                let (table, table_options) = match held.get(&fallback) {
+                    Some((table, options)) => (table.clone(), *options),
+                    None => (
+                        model_options
+                            .and_then(|o| o.get("tableName"))
+                            .and_then(Value::as_str)
+                            .map_or_else(|| name.clone(), str::to_string),
+                        model_options,
+                    ),
+                };
+                let affix = |key: &str| {
+                    table_options
+                        .and_then(|o| o.get(key))
                         .and_then(Value::as_str)
-                        .map_or_else(|| name.clone(), str::to_string),
-                    model_options,
-                ),
-            };
-            let affix = |key: &str| {
-                table_options
-                    .and_then(|o| o.get(key))
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string()
-            };
-            let table = format!("{}{table}{}", affix("prefix"), affix("suffix"));
-            let model = read_model(
-                text,
-                &name,
-                &table,
-                attributes,
-                options,
-                table_options,
-                schema_line,
-                &mut notes,
-                &mut assumed,
-                &mut unread,
-            );
-            models.push(model);
+                        .unwrap_or("")
+                        .to_string()
+                };
+                let table = format!("{}{table}{}", affix("prefix"), affix("suffix"));
+                let model = read_model(
+                    text,
+                    &name,
+                    &table,
+                    attributes,
+                    options,
+                    table_options,
+                    schema_line,
+                    &mut notes,
+                    &mut assumed,
+                    &mut unread,
+                );
+                models.push(model);
+            }
+            for assumption in &mut assumed[first..] {
+                if !file.is_empty() && assumption.file.is_none() {
+                    assumption.file = Some(file.to_string());
+                }
+            }
         }
         if models.is_empty() {
             return Err(ImportError::Invalid {

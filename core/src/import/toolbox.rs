@@ -148,7 +148,7 @@ fn import_module(_text: &str, json_error: ImportError) -> Result<Imported, Impor
 #[cfg(feature = "js")]
 fn import_module(text: &str, _json_error: ImportError) -> Result<Imported, ImportError> {
     let module = super::js::read(text)?;
-    module::import(text, &module)
+    module::import(&[("", text, &module)])
 }
 
 /// A key attribute of a table or an index: `{ name, type }`.
@@ -658,5 +658,7 @@ mod dto;
 #[cfg(feature = "js")]
 mod module;
 
+#[cfg(feature = "js")]
+pub(crate) use module::import as from_modules;
 #[cfg(feature = "js")]
 pub(crate) use module::{is_entity as module_is_entity, is_table as module_is_table};

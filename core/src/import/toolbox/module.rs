@@ -57,72 +57,82 @@ fn chain(value: &Value) -> Option<Vec<(&str, &[Value])>> {
     )
 }
 
-pub(super) fn import(text: &str, module: &Module) -> Result<Imported, ImportError> {
+/// Reads the tables and entities of the modules `(file, text, module)` read together (one
+/// alone, with no file name): an entity's `table` names a table of any of them.
+pub(crate) fn import(files: &[(&str, &str, &Module)]) -> Result<Imported, ImportError> {
     let mut notes = Vec::new();
-    let mut assumed = Vec::new();
+    let mut assumed: Vec<Assumption> = Vec::new();
     let mut tables = Vec::new();
-    for call in module.news.iter().filter(|c| is_table(c)) {
-        let options = call.args.first().unwrap_or(&Value::Null);
-        let fallback = call.var.clone().unwrap_or_else(|| "table".to_string());
-        let name = match options.get("name") {
-            Some(name) => {
-                let (literal, note) = literal_or_fallback(name);
-                notes.extend(note);
-                match literal {
-                    Some(literal) => literal,
-                    None => {
-                        assumed.push(Assumption::at(
-                            line_after(text, call.line, "name"),
-                            format!("table name `{}`", js::snippet_of(name)),
-                            format!("the table is called `{fallback}` (its variable)"),
-                        ));
-                        fallback
+    let mut entities = Vec::new();
+    let mut non_literal = Vec::new();
+    for &(file, text, module) in files {
+        let first = assumed.len();
+        for call in module.news.iter().filter(|c| is_table(c)) {
+            let options = call.args.first().unwrap_or(&Value::Null);
+            let fallback = call.var.clone().unwrap_or_else(|| "table".to_string());
+            let name = match options.get("name") {
+                Some(name) => {
+                    let (literal, note) = literal_or_fallback(name);
+                    notes.extend(note);
+                    match literal {
+                        Some(literal) => literal,
+                        None => {
+                            assumed.push(Assumption::at(
+                                line_after(text, call.line, "name"),
+                                format!("table name `{}`", js::snippet_of(name)),
+                                format!("the table is called `{fallback}` (its variable)"),
+                            ));
+                            fallback
+                        }
+                    }
+                }
+                None => {
+                    assumed.push(Assumption::at(
+                        call.line,
+                        "a table without `name` (given to each command)",
+                        format!("the table is called `{fallback}` (its variable)"),
+                    ));
+                    fallback
+                }
+            };
+            let mut def = TableDef {
+                var: call.var.clone(),
+                name,
+                line: call.line,
+                ..TableDef::default()
+            };
+            table_keys(&mut def, options, &mut notes);
+            if def.partition_key.is_none() {
+                assumed.push(Assumption::at(
+                    line_after(text, call.line, "partitionKey"),
+                    format!(
+                        "table {}: partitionKey `{}`",
+                        def.name,
+                        options
+                            .get("partitionKey")
+                            .map(js::snippet_of)
+                            .unwrap_or_default()
+                    ),
+                    "a string partition key `pk`",
+                ));
+            }
+            tables.push(def);
+        }
+        for call in module.news.iter().filter(|c| is_entity(c)) {
+            entities.push(entity(text, call, &mut notes, &mut assumed));
+        }
+        for call in module.news.iter().filter(|c| is_table(c)) {
+            if let Some(options) = call.args.first() {
+                for member in ["partitionKey", "sortKey", "indexes"] {
+                    if let Some(v) = options.get(member) {
+                        js::non_literals(v, member, &mut non_literal);
                     }
                 }
             }
-            None => {
-                assumed.push(Assumption::at(
-                    call.line,
-                    "a table without `name` (given to each command)",
-                    format!("the table is called `{fallback}` (its variable)"),
-                ));
-                fallback
-            }
-        };
-        let mut def = TableDef {
-            var: call.var.clone(),
-            name,
-            line: call.line,
-            ..TableDef::default()
-        };
-        table_keys(&mut def, options, &mut notes);
-        if def.partition_key.is_none() {
-            assumed.push(Assumption::at(
-                line_after(text, call.line, "partitionKey"),
-                format!(
-                    "table {}: partitionKey `{}`",
-                    def.name,
-                    options
-                        .get("partitionKey")
-                        .map(js::snippet_of)
-                        .unwrap_or_default()
-                ),
-                "a string partition key `pk`",
-            ));
         }
-        tables.push(def);
-    }
-    let mut entities = Vec::new();
-    for call in module.news.iter().filter(|c| is_entity(c)) {
-        entities.push(entity(text, call, &mut notes, &mut assumed));
-    }
-    let mut non_literal = Vec::new();
-    for call in module.news.iter().filter(|c| is_table(c)) {
-        if let Some(options) = call.args.first() {
-            for member in ["partitionKey", "sortKey", "indexes"] {
-                if let Some(v) = options.get(member) {
-                    js::non_literals(v, member, &mut non_literal);
-                }
+        for assumption in &mut assumed[first..] {
+            if !file.is_empty() && assumption.file.is_none() {
+                assumption.file = Some(file.to_string());
             }
         }
     }
