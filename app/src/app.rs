@@ -310,7 +310,7 @@ fn Editor(
             <crate::dialogs::ToastView/>
             <Show when=move || dragging_file.get()>
                 <div class="drop-overlay" aria-hidden="true">
-                    <div class="drop-message">"Drop a keyplan design, a NoSQL Workbench model, an mcp schema, a OneTable or ElectroDB module, a CloudFormation template or Terraform file to open it"</div>
+                    <div class="drop-message">"Drop a keyplan design, a NoSQL Workbench model, an mcp schema, a OneTable, ElectroDB, DynamoDB-Toolbox or Dynamoose module, a CloudFormation template or Terraform file to open it"</div>
                 </div>
             </Show>
         </div>

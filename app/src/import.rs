@@ -98,7 +98,7 @@ pub fn not_opened(file_name: &str, reason: &str) -> String {
 /// static host).
 pub fn needs_server(file_name: &str) -> String {
     format!(
-        "{file_name} could not be opened: a JavaScript or TypeScript module (OneTable, ElectroDB) is read by the keyplan server, and this page is not served by it. Start it with `keyplan serve` and open the address it prints, or convert the file with `keyplan import {file_name} -o design.keyplan.json` and open that"
+        "{file_name} could not be opened: a JavaScript or TypeScript module (OneTable, ElectroDB, DynamoDB-Toolbox, Dynamoose) is read by the keyplan server, and this page is not served by it. Start it with `keyplan serve` and open the address it prints, or convert the file with `keyplan import {file_name} -o design.keyplan.json` and open that"
     )
 }
 

@@ -65,7 +65,7 @@ const OPEN_TYPES: &[(&str, &str, &[&str])] = &[
     ),
     ("Terraform configuration", "text/plain", &[".tf"]),
     (
-        "OneTable or ElectroDB module",
+        "OneTable, ElectroDB, DynamoDB-Toolbox or Dynamoose module",
         "text/javascript",
         &[".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"],
     ),

@@ -84,7 +84,8 @@ fn render(design: &Design, notes: &[String]) -> String {
     out
 }
 
-fn check_all(format: Format, dir: &str) {
+/// The JavaScript and TypeScript files of tests/fixtures/`dir`, sorted.
+fn module_fixtures(dir: &str) -> Vec<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/fixtures")
         .join(dir);
@@ -94,16 +95,30 @@ fn check_all(format: Format, dir: &str) {
         .filter(|p| p.extension().is_some_and(|e| e == "ts" || e == "js"))
         .collect();
     files.sort();
+    files
+}
+
+/// A fixture's file name and what it imports as, detected as `format`.
+fn read_fixture(
+    format: Format,
+    path: &std::path::Path,
+) -> (String, keyplan_core::import::Imported) {
+    let text = std::fs::read_to_string(path).expect("a fixture reads");
+    let name = path
+        .file_name()
+        .expect("a file name")
+        .to_string_lossy()
+        .to_string();
+    assert_eq!(detect(&text), Ok(format), "{name} is detected as {format}");
+    let imported = import(format, &text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    (name, imported)
+}
+
+fn check_all(format: Format, dir: &str) {
+    let files = module_fixtures(dir);
     assert!(files.len() >= 3, "only {} {dir} fixtures", files.len());
     for path in files {
-        let text = std::fs::read_to_string(&path).expect("a fixture reads");
-        let name = path
-            .file_name()
-            .expect("a file name")
-            .to_string_lossy()
-            .to_string();
-        assert_eq!(detect(&text), Ok(format), "{name} is detected as {format}");
-        let imported = import(format, &text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (name, imported) = read_fixture(format, &path);
         assert!(
             !imported.design.entities.is_empty(),
             "{name}: no entity kept"
@@ -120,6 +135,49 @@ fn every_real_onetable_schema_imports_and_says_what_it_kept() {
 #[test]
 fn every_real_electrodb_model_imports_and_says_what_it_kept() {
     check_all(Format::ElectroDb, "electrodb");
+}
+
+/// Every fixture of `dir` is detected as `format` and imports; the snapshot shows what was
+/// kept, the notes, and what was assumed with its line (issue 36: files that state only a
+/// table, as DynamoDB-Toolbox's TableDTO test does, keep their table).
+fn check_all_with_assumptions(format: Format, dir: &str) {
+    let files = module_fixtures(dir);
+    assert!(!files.is_empty(), "no {dir} fixtures");
+    for path in files {
+        let (name, imported) = read_fixture(format, &path);
+        assert!(!imported.design.tables.is_empty(), "{name}: no table kept");
+        insta::assert_snapshot!(format!("{dir}__{name}"), render_imported(&imported));
+    }
+}
+
+// Issue 36, item 4: DynamoDB-Toolbox v2 and Dynamoose were refused or misread as ElectroDB.
+#[test]
+fn every_real_dynamodb_toolbox_module_imports_and_says_what_it_kept_and_assumed() {
+    check_all_with_assumptions(Format::Toolbox, "dynamodb-toolbox");
+}
+
+#[test]
+fn every_real_dynamoose_model_imports_and_says_what_it_kept_and_assumed() {
+    check_all_with_assumptions(Format::Dynamoose, "dynamoose");
+}
+
+/// Every prefix of every DynamoDB-Toolbox and Dynamoose fixture (a file cut anywhere, as an
+/// upload cut short is) is read or refused with an error, never a panic.
+#[test]
+fn every_cut_of_a_toolbox_or_dynamoose_fixture_is_read_or_refused_without_a_panic() {
+    for (format, dir) in [
+        (Format::Toolbox, "dynamodb-toolbox"),
+        (Format::Dynamoose, "dynamoose"),
+    ] {
+        for path in module_fixtures(dir) {
+            let text = std::fs::read_to_string(&path).expect("a fixture reads");
+            for (end, _) in text.char_indices().step_by(3) {
+                let cut = &text[..end];
+                let _ = detect(cut);
+                let _ = import(format, cut);
+            }
+        }
+    }
 }
 
 /// The fixtures of one folder, `(name, text)` by their paths under tests/fixtures.

@@ -20,7 +20,10 @@ use keyplan_core::export::{Target, export};
 use run_support::{repo, tool};
 
 mod corpus_support;
+mod export_support;
 mod run_support;
+
+use export_support::{designs, run, write_all, write_tsconfig};
 
 /// What a run of generated code on moto needs: the tool at `relative`, the Python that starts
 /// moto ([`run_support::moto_command`]) and the seed; `None` when a tool is missing (each says
@@ -30,61 +33,6 @@ fn moto_run(relative: &str) -> Option<(std::path::PathBuf, std::path::PathBuf, S
         (Some(tool), Some(moto)) => Some((tool, moto, Seed::new())),
         _ => None,
     }
-}
-
-/// (name, design) for every example and every corpus design that imports.
-fn designs() -> Vec<(String, Design)> {
-    let mut out: Vec<(String, Design)> = keyplan_core::examples::all()
-        .into_iter()
-        .map(|(slug, d)| (slug.to_string(), d))
-        .collect();
-    // Every table feature the examples lack (LSI, multi-attribute GSI key, provisioned, ...).
-    let fixture = repo().join("tests/export/kitchen-sink.keyplan.json");
-    let text = std::fs::read_to_string(&fixture).expect("the kitchen-sink fixture");
-    let design = keyplan_core::file::parse(&text).expect("the kitchen-sink fixture parses");
-    out.push(("kitchen_sink".to_string(), design));
-    for path in corpus_support::json_files(&repo().join("../shared/corpus")) {
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            continue;
-        };
-        // Usage-data files and the like are not designs: the importer says so.
-        if let Ok(imported) = keyplan_core::import::detect_and_import(&text) {
-            if imported.design.tables.is_empty() {
-                continue;
-            }
-            let stem = path
-                .file_stem()
-                .map(|s| {
-                    s.to_string_lossy()
-                        .replace(|c: char| !c.is_ascii_alphanumeric(), "_")
-                })
-                .unwrap_or_default();
-            out.push((format!("corpus_{stem}"), imported.design));
-        }
-    }
-    out
-}
-
-fn write_all(dir: &Path, format: Target, suffix: &str) -> Vec<(String, Design, PathBuf)> {
-    designs()
-        .into_iter()
-        .map(|(name, design)| {
-            let text = export(&design, format).unwrap_or_else(|e| panic!("{name}: {e}"));
-            let path = dir.join(format!("{name}{suffix}"));
-            std::fs::write(&path, text).expect("write export");
-            (name, design, path)
-        })
-        .collect()
-}
-
-fn run(command: &mut Command) -> (bool, String) {
-    let output = command.output().expect("the tool starts");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    (output.status.success(), text)
 }
 
 #[test]
@@ -120,33 +68,20 @@ fn every_typescript_export_passes_tsc_strict_against_the_real_packages() {
         (Target::TypeScript, ".access.ts"),
         (Target::ElectroDb, ".electrodb.ts"),
         (Target::OneTable, ".onetable.ts"),
+        (Target::Toolbox, ".toolbox.ts"),
+        (Target::Dynamoose, ".dynamoose.ts"),
         (Target::Cdk, ".stack.ts"),
     ] {
         n_files += write_all(dir.path(), format, suffix).len();
     }
-    std::fs::write(
-        dir.path().join("tsconfig.json"),
-        r#"{
-  "compilerOptions": {
-    "strict": true,
-    "outDir": "out",
-    "target": "es2022",
-    "module": "nodenext",
-    "moduleResolution": "nodenext",
-    "types": ["node"],
-    "skipLibCheck": true
-  },
-  "include": ["*.ts"]
-}
-"#,
-    )
-    .expect("write tsconfig");
+    write_tsconfig(dir.path());
     let (ok, output) = run(Command::new(tsc)
         .arg("-p")
         .arg(dir.path().join("tsconfig.json")));
     assert!(ok, "tsc --strict over {n_files} files:\n{output}");
 
-    // ElectroDB and OneTable check a model when it is constructed: load every compiled
+    // ElectroDB, OneTable, DynamoDB-Toolbox and Dynamoose check a model when it is
+    // constructed: load every compiled
     // schema and access module in node (the CDK app is left out: loading it synthesises).
     let compiled: Vec<PathBuf> = std::fs::read_dir(dir.path().join("out"))
         .expect("tsc wrote out/")
@@ -156,6 +91,8 @@ fn every_typescript_export_passes_tsc_strict_against_the_real_packages() {
             let name = p.to_string_lossy();
             name.ends_with(".electrodb.js")
                 || name.ends_with(".onetable.js")
+                || name.ends_with(".toolbox.js")
+                || name.ends_with(".dynamoose.js")
                 || name.ends_with(".access.js")
         })
         .collect();

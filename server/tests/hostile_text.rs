@@ -24,7 +24,7 @@ use keyplan_core::migrate::{PlanConfig, plan};
 use keyplan_core::model::Design;
 use run_support::{repo, tool};
 
-/// How many random designs each run checks (each exported 13 ways, migrated 4 ways).
+/// How many random designs each run checks (each exported 15 ways, migrated 4 ways).
 const CASES: u64 = 12;
 
 /// One generated text, with what it is.
@@ -51,7 +51,12 @@ fn kind(target: Target) -> Kind {
         Target::CloudFormationJson | Target::CreateTable | Target::NosqlWorkbench => Kind::Json,
         Target::CloudFormationYaml => Kind::Yaml,
         Target::Terraform => Kind::Hcl,
-        Target::Cdk | Target::ElectroDb | Target::OneTable | Target::TypeScript => Kind::TypeScript,
+        Target::Cdk
+        | Target::ElectroDb
+        | Target::OneTable
+        | Target::Toolbox
+        | Target::Dynamoose
+        | Target::TypeScript => Kind::TypeScript,
         Target::Python => Kind::Python,
         Target::Rust => Kind::Rust,
         Target::Markdown => Kind::Markdown,

@@ -116,7 +116,7 @@ async fn a_file_that_does_not_read_is_a_400_saying_where() {
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(
         body["error"],
-        "unknown format `excel`: use one of onetable, keyplan, nosql-workbench, mcp, cloudformation, terraform, electrodb"
+        "unknown format `excel`: use one of onetable, keyplan, nosql-workbench, mcp, cloudformation, terraform, electrodb, dynamodb-toolbox, dynamoose"
     );
     // Like every body the API reads: JSON only.
     let (status, body) = post("text/plain", "export const x = 1".to_string()).await;

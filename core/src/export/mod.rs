@@ -1,6 +1,6 @@
 //! Exports: one design, many artefacts. Infrastructure as code (CloudFormation JSON and YAML,
 //! Terraform, the AWS CLI's CreateTable input, AWS CDK), the AWS tools' and libraries' own
-//! schemas (NoSQL Workbench, ElectroDB, DynamoDB-OneTable), access code for every pattern
+//! schemas (NoSQL Workbench, ElectroDB, DynamoDB-OneTable, DynamoDB-Toolbox, Dynamoose), access code for every pattern
 //! (TypeScript, Python, Rust) and a design document (Markdown, SVG).
 //!
 //! Every exporter is a pure function from a [`Design`] to text: no IO, no clock, no randomness,
@@ -18,11 +18,13 @@ mod cdk;
 mod cloudformation;
 mod create_table;
 mod document;
+mod dynamoose;
 mod electrodb;
 pub(crate) mod names;
 mod onetable;
 mod svg;
 mod terraform;
+mod toolbox;
 mod workbench;
 
 #[cfg(test)]
@@ -40,6 +42,8 @@ pub enum Target {
     NosqlWorkbench,
     ElectroDb,
     OneTable,
+    Toolbox,
+    Dynamoose,
     TypeScript,
     Python,
     Rust,
@@ -49,7 +53,7 @@ pub enum Target {
 
 impl Target {
     /// Every format, in the order the command line lists them.
-    pub const ALL: [Target; 13] = [
+    pub const ALL: [Target; 15] = [
         Target::CloudFormationJson,
         Target::CloudFormationYaml,
         Target::Terraform,
@@ -58,6 +62,8 @@ impl Target {
         Target::NosqlWorkbench,
         Target::ElectroDb,
         Target::OneTable,
+        Target::Toolbox,
+        Target::Dynamoose,
         Target::TypeScript,
         Target::Python,
         Target::Rust,
@@ -76,6 +82,8 @@ impl Target {
             Target::NosqlWorkbench => "nosql-workbench",
             Target::ElectroDb => "electrodb",
             Target::OneTable => "onetable",
+            Target::Toolbox => "dynamodb-toolbox",
+            Target::Dynamoose => "dynamoose",
             Target::TypeScript => "typescript",
             Target::Python => "python",
             Target::Rust => "rust",
@@ -95,6 +103,8 @@ impl Target {
             Target::NosqlWorkbench => "NoSQL Workbench model",
             Target::ElectroDb => "ElectroDB entities",
             Target::OneTable => "OneTable schema",
+            Target::Toolbox => "DynamoDB-Toolbox entities",
+            Target::Dynamoose => "Dynamoose models",
             Target::TypeScript => "TypeScript access code",
             Target::Python => "Python (boto3) access code",
             Target::Rust => "Rust (aws-sdk-dynamodb) access code",
@@ -114,6 +124,8 @@ impl Target {
             Target::NosqlWorkbench => ".workbench.json",
             Target::ElectroDb => ".electrodb.ts",
             Target::OneTable => ".onetable.ts",
+            Target::Toolbox => ".toolbox.ts",
+            Target::Dynamoose => ".dynamoose.ts",
             Target::TypeScript => ".access.ts",
             Target::Python => "_access.py",
             Target::Rust => "_access.rs",
@@ -130,9 +142,12 @@ impl Target {
             }
             Target::CloudFormationYaml => "application/yaml; charset=utf-8",
             Target::Terraform => "text/plain; charset=utf-8",
-            Target::Cdk | Target::ElectroDb | Target::OneTable | Target::TypeScript => {
-                "text/typescript; charset=utf-8"
-            }
+            Target::Cdk
+            | Target::ElectroDb
+            | Target::OneTable
+            | Target::Toolbox
+            | Target::Dynamoose
+            | Target::TypeScript => "text/typescript; charset=utf-8",
             Target::Python => "text/x-python; charset=utf-8",
             Target::Rust => "text/x-rust; charset=utf-8",
             Target::Markdown => "text/markdown; charset=utf-8",
@@ -224,6 +239,8 @@ pub fn export(design: &Design, format: Target) -> Result<String, ExportError> {
         Target::NosqlWorkbench => workbench::workbench(design),
         Target::ElectroDb => electrodb::electrodb(design),
         Target::OneTable => onetable::onetable(design),
+        Target::Toolbox => toolbox::toolbox(design),
+        Target::Dynamoose => dynamoose::dynamoose(design),
         Target::TypeScript => access::typescript(design),
         Target::Python => access::python(design),
         Target::Rust => access::rust(design),

@@ -24,7 +24,7 @@ fn format_names_round_trip_and_unknown_names_list_the_choices() {
     for format in Target::ALL {
         assert_eq!(format.name().parse::<Target>(), Ok(format));
     }
-    expect![[r#"unknown export format `yaml`: use one of cloudformation-json, cloudformation-yaml, terraform, create-table, cdk, nosql-workbench, electrodb, onetable, typescript, python, rust, markdown, svg"#]]
+    expect!["unknown export format `yaml`: use one of cloudformation-json, cloudformation-yaml, terraform, create-table, cdk, nosql-workbench, electrodb, onetable, dynamodb-toolbox, dynamoose, typescript, python, rust, markdown, svg"]
         .assert_eq(&"yaml".parse::<Target>().unwrap_err().to_string());
 }
 
@@ -41,6 +41,8 @@ fn download_names_suit_each_language() {
         order-management.workbench.json
         order-management.electrodb.ts
         order-management.onetable.ts
+        order-management.toolbox.ts
+        order-management.dynamoose.ts
         order-management.access.ts
         order_management_access.py
         order_management_access.rs

@@ -84,6 +84,21 @@ pub fn line_of(text: &str, path: &[&str]) -> usize {
     text[..from].matches('\n').count() + 1
 }
 
+/// The line of the member `name` in `text` from line `line` on, for a module's value whose
+/// parser keeps no places (a schema attribute of the `new` on `line`); `line` itself when it
+/// is not there.
+pub fn line_after(text: &str, line: usize, name: &str) -> usize {
+    let offset: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    match line_of(&text[offset.min(text.len())..], &[name]) {
+        0 => line,
+        found => line.saturating_sub(1) + found,
+    }
+}
+
 /// The offset of the first member `name` in `text`: the name, bare or quoted, followed by
 /// optional spaces and a colon.
 fn find_member(text: &str, name: &str) -> Option<usize> {

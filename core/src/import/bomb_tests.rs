@@ -180,3 +180,28 @@ fn the_json_budget_is_a_quarter_of_the_import_limit() {
         super::MAX_IMPORT_BYTES / 4
     );
 }
+
+/// Issue 36, item 4: a builder chain (`string().optional()...`) is read a call at a time, at
+/// most MAX_NESTING calls deep, so a chain of 400 calls reads on a small stack (the rest of it
+/// not literal); past the walk's bound a chain is refused with where it is.
+#[cfg(feature = "js")]
+#[test]
+fn a_builder_chain_longer_than_the_nesting_bound_reads_without_recursing_through_it() {
+    let module = |n_calls: usize| {
+        format!(
+            "const t = new Table({{ name: 't', partitionKey: {{ name: 'pk', type: 'string' }} }});\nconst e = new Entity({{ name: 'E', table: t, schema: item({{ pk: string().key(), a: string(){} }}) }});\n",
+            ".optional()".repeat(n_calls)
+        )
+    };
+    let read = |text: String| {
+        // A thread with a small stack: recursing once per call would overflow it.
+        std::thread::Builder::new()
+            .stack_size(1024 * 1024)
+            .spawn(move || import(Format::Toolbox, &text).map(|i| i.design.entities.len()))
+            .expect("a thread")
+            .join()
+            .expect("no overflow")
+    };
+    expect![[r#"Ok(1)"#]].assert_eq(&format!("{:?}", read(module(400))));
+    expect![[r#"Err(Syntax { line: 2, column: 83, message: "an expression nested more than 1000 levels deep; keyplan reads schemas, not deeply nested code" })"#]].assert_eq(&format!("{:?}", read(module(5_000))));
+}

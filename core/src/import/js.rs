@@ -7,12 +7,15 @@
 //! `<T>x` and `x!`, and the one call shape ElectroDB exports use for a write shard,
 //! `Math.floor(Math.random() * N)` (also as the body of `() =>`). Anything else (a function, a call, `process.env.X`) is
 //! never run: it becomes `{"$js": "<its source text>"}` so the importers can say what was not
-//! literal and where. `a ?? 'x'` and `a || 'x'` with a non-literal `a` evaluate to
+//! literal and where; a call chain (`string().key()`), an arrow function's returned value and a
+//! template literal's parts are kept beside it (see `builders`). `a ?? 'x'` and `a || 'x'`
+//! with a non-literal `a` evaluate to
 //! `{"$js": ..., "$fallback": "x"}`, which is how `table: process.env.TABLE ?? 'orders'` keeps
 //! its name.
 //!
 //! Only what the importers read is evaluated (issue 41): the arguments of `new Entity(...)`,
-//! `new Service(...)` and `new Table(...)`, the `export default` value, and the module-level
+//! `new Service(...)`, `new Table(...)` and `new Schema(...)`, of the calls `model(...)`
+//! (Dynamoose's), the `export default` value, and the module-level
 //! constants that may be OneTable schemas (an object literal with `models`); a constant is
 //! evaluated when one of those refers to it, once. The rest of the module is parsed, never
 //! evaluated, so a bomb nothing refers to costs nothing.
@@ -30,7 +33,7 @@
 use std::collections::HashMap;
 
 use oxc_allocator::Allocator;
-use oxc_ast::ast::{Expression, NewExpression, ObjectPropertyKind, Program};
+use oxc_ast::ast::{BindingPattern, Expression, NewExpression, ObjectPropertyKind, Program};
 use oxc_ast_visit::Visit;
 use oxc_parser::{ParseOptions, Parser};
 use oxc_span::{GetSpan, SourceType, Span};
@@ -38,6 +41,7 @@ use serde_json::Value;
 
 use super::ImportError;
 
+mod builders;
 mod eval;
 mod scope;
 #[cfg(test)]
@@ -58,8 +62,12 @@ pub const MAX_VALUES: usize = 200_000;
 /// produce: four times the largest module, far more than any schema's names and templates.
 pub const MAX_TEXT_BYTES: usize = 4 * MAX_BYTES;
 /// The classes whose `new` the importers read: ElectroDB's `Entity` and `Service`, OneTable's
-/// `Table`. Any other `new X(...)` is not evaluated.
-const CLASSES: &[&str] = &["Entity", "Service", "Table"];
+/// `Table`, DynamoDB-Toolbox's `Table` and `Entity`, Dynamoose's `Schema`. Any other
+/// `new X(...)` is not evaluated.
+const CLASSES: &[&str] = &["Entity", "Service", "Table", "Schema"];
+/// The functions whose calls the importers read, as [`Module::calls`]: Dynamoose's
+/// `dynamoose.model(name, schema, options)`.
+const CALLS: &[&str] = &["model"];
 /// How much of a non-literal expression's source text is kept for a note.
 const SNIPPET: usize = 60;
 
@@ -76,6 +84,20 @@ pub const LINE: &str = super::CODE_LINE;
 pub const VIA: &str = "$via";
 /// The key of a non-literal value's file, when several are read together.
 pub const FILE: &str = super::CODE_FILE;
+/// Beside [`NON_LITERAL`], the calls of a call chain not run, in order: `string().key()` is
+/// `[{"name": "string", "args": []}, {"name": "key", "args": []}]`, each argument evaluated
+/// (a name is the callee's source text, `s.string` or `dynamoose.type.CONSTANT`), for the
+/// readers of libraries whose schemas are builder calls (DynamoDB-Toolbox, Dynamoose).
+pub const CALL_CHAIN: &str = "$chain";
+/// Beside [`NON_LITERAL`], what an arrow function `(...) => value` returns, evaluated (a
+/// parameter is not literal): DynamoDB-Toolbox's `computeKey` and `.link()`.
+pub const RETURNS: &str = "$returns";
+/// Beside [`NON_LITERAL`], a template literal's parts when some are not literal: text and
+/// the values of the `${}` parts in turn (`` `USER#${id}` `` is `["USER#", {"$js": "id"}, ""]`).
+pub const TEMPLATE_PARTS: &str = "$template";
+/// Beside [`NON_LITERAL`], where a `new X(...)` inside a value is, `[line, column]` in its
+/// file, to find the [`NewCall`] it is (Dynamoose's `model('Cat', new Schema({...}))`).
+pub const NEW_AT: &str = "$newAt";
 
 /// A `new Name(...)` call in the module, with its arguments evaluated.
 #[derive(Debug, Clone)]
@@ -100,6 +122,9 @@ pub struct Module {
     pub consts: Vec<(String, Value)>,
     pub default_export: Option<Value>,
     pub news: Vec<NewCall>,
+    /// Every call of one of [`CALLS`] anywhere in it, as a [`NewCall`] whose class is the
+    /// function's name.
+    pub calls: Vec<NewCall>,
 }
 
 pub use super::line_column;
@@ -357,13 +382,20 @@ fn module<'a>(
     let mut finder = NewFinder {
         evaluator,
         news: Vec::new(),
+        calls: Vec::new(),
         error: None,
         assigned: HashMap::new(),
         depth: 0,
     };
     for (name, expression) in finder.evaluator.files[file].order.clone() {
-        if let Expression::NewExpression(new) = expression.get_inner_expression() {
-            finder.assigned.insert(new.span, name.to_string());
+        match expression.get_inner_expression() {
+            Expression::NewExpression(new) => {
+                finder.assigned.insert(new.span, name.to_string());
+            }
+            Expression::CallExpression(call) => {
+                finder.assigned.insert(call.span, name.to_string());
+            }
+            _ => {}
         }
     }
     finder.visit_program(program);
@@ -371,6 +403,7 @@ fn module<'a>(
         return Err(error);
     }
     module.news = finder.news;
+    module.calls = finder.calls;
     Ok(module)
 }
 
@@ -395,6 +428,7 @@ fn may_be_schema(expression: &Expression<'_>) -> bool {
 struct NewFinder<'e, 'a> {
     evaluator: &'e mut Evaluator<'a>,
     news: Vec<NewCall>,
+    calls: Vec<NewCall>,
     error: Option<ImportError>,
     assigned: HashMap<Span, String>,
     depth: usize,
@@ -435,20 +469,9 @@ impl<'a> Visit<'a> for NewFinder<'_, 'a> {
             && CLASSES.contains(&class.as_str())
             && self.error.is_none()
         {
-            let mut args = Vec::new();
-            for argument in &it.arguments {
-                let value = match argument.as_expression() {
-                    Some(expression) => self.evaluator.eval(expression, 0),
-                    None => Ok(self.evaluator.non_literal(argument.span())),
-                };
-                match value {
-                    Ok(value) => args.push(value),
-                    Err(error) => {
-                        self.error = Some(error);
-                        return;
-                    }
-                }
-            }
+            let Some(args) = self.arguments(&it.arguments) else {
+                return;
+            };
             let (line, column) = self.evaluator.line_column(it.span.start as usize);
             self.news.push(NewCall {
                 class,
@@ -459,6 +482,49 @@ impl<'a> Visit<'a> for NewFinder<'_, 'a> {
             });
         }
         oxc_ast_visit::walk::walk_new_expression(self, it);
+    }
+
+    /// A `const x = new X(...)` (or a call) inside a function is assigned too: a test's
+    /// `const table = new Table(...)` is found by its name.
+    fn visit_variable_declarator(&mut self, it: &oxc_ast::ast::VariableDeclarator<'a>) {
+        if let (BindingPattern::BindingIdentifier(id), Some(init)) = (&it.id, &it.init) {
+            let span = match init.get_inner_expression() {
+                Expression::NewExpression(new) => Some(new.span),
+                Expression::CallExpression(call) => Some(call.span),
+                _ => None,
+            };
+            if let Some(span) = span {
+                self.assigned
+                    .entry(span)
+                    .or_insert_with(|| id.name.as_str().to_string());
+            }
+        }
+        oxc_ast_visit::walk::walk_variable_declarator(self, it);
+    }
+
+    fn visit_call_expression(&mut self, it: &oxc_ast::ast::CallExpression<'a>) {
+        let function = match it.callee.get_inner_expression() {
+            Expression::Identifier(id) => Some(id.name.as_str()),
+            Expression::StaticMemberExpression(member) => Some(member.property.name.as_str()),
+            _ => None,
+        };
+        if let Some(function) = function
+            && CALLS.contains(&function)
+            && self.error.is_none()
+        {
+            let Some(args) = self.arguments(&it.arguments) else {
+                return;
+            };
+            let (line, column) = self.evaluator.line_column(it.span.start as usize);
+            self.calls.push(NewCall {
+                class: function.to_string(),
+                args,
+                var: self.assigned.get(&it.span).cloned(),
+                line,
+                column,
+            });
+        }
+        oxc_ast_visit::walk::walk_call_expression(self, it);
     }
 }
 
@@ -528,6 +594,16 @@ pub fn non_literal_note(found: &[(String, String)]) -> Option<String> {
 /// Whether `text` parses as a module that has `new Entity(` or `new Service(` in it, or a
 /// OneTable schema: for detection.
 pub fn looks_like(module: &Module) -> Option<super::Format> {
+    if module
+        .news
+        .iter()
+        .any(|n| super::toolbox::module_is_table(n) || super::toolbox::module_is_entity(n))
+    {
+        return Some(super::Format::Toolbox);
+    }
+    if module.news.iter().any(|n| n.class == "Schema") || !module.calls.is_empty() {
+        return Some(super::Format::Dynamoose);
+    }
     if module
         .news
         .iter()

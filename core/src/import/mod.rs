@@ -3,8 +3,9 @@
 //! Besides keyplan's own: the model JSON that NoSQL Workbench exports (format versions 1.0,
 //! 2.0 and 3.0; see [`nosql_workbench`]), the `schema.json` of the DynamoDB data-modeling tool
 //! in awslabs/mcp (see [`mcp`]), CloudFormation templates (see [`cloudformation`]) and
-//! Terraform configuration (see [`terraform`]), OneTable schemas (see [`onetable`]) and
-//! ElectroDB entities (see [`electrodb`]). Each format is one entry of a list of readers,
+//! Terraform configuration (see [`terraform`]), OneTable schemas (see [`onetable`]),
+//! ElectroDB entities (see [`electrodb`]), DynamoDB-Toolbox tables and entities (see
+//! [`toolbox`]) and Dynamoose models (see [`dynamoose`]). Each format is one entry of a list of readers,
 //! each saying whether a text has its shape and how to read it; [`detect`] tries them in
 //! order, and when none fits it says why each did not; [`detect_and_import`] reads any of them.
 //! JavaScript and TypeScript modules are read with oxc's parser behind the `js` feature (see
@@ -29,6 +30,7 @@ pub use several::import_files;
 
 pub mod assumed;
 pub mod cloudformation;
+pub mod dynamoose;
 pub mod electrodb;
 #[cfg(feature = "js")]
 pub mod js;
@@ -38,6 +40,10 @@ pub mod nosql_workbench;
 pub mod onetable;
 pub mod several;
 pub mod terraform;
+pub mod toolbox;
+
+mod json_keys;
+use json_keys::{Values, top_level_keys};
 
 #[cfg(test)]
 mod bomb_tests;
@@ -63,11 +69,16 @@ pub enum Format {
     OneTable,
     /// ElectroDB entities and services in a JavaScript/TypeScript module.
     ElectroDb,
+    /// DynamoDB-Toolbox v2 tables and entities, in a JavaScript/TypeScript module or as the
+    /// library's TableDTO/EntityDTO JSON.
+    Toolbox,
+    /// Dynamoose schemas and models in a JavaScript/TypeScript module.
+    Dynamoose,
 }
 
 impl Format {
     /// Every format, in the order detection tries them.
-    pub const ALL: [Format; 7] = [
+    pub const ALL: [Format; 9] = [
         Format::OneTable,
         Format::Keyplan,
         Format::NosqlWorkbench,
@@ -75,6 +86,8 @@ impl Format {
         Format::CloudFormation,
         Format::Terraform,
         Format::ElectroDb,
+        Format::Toolbox,
+        Format::Dynamoose,
     ];
 
     /// The name used on the command line: `keyplan`, `nosql-workbench`, `mcp`...
@@ -87,6 +100,8 @@ impl Format {
             Format::Terraform => "terraform",
             Format::OneTable => "onetable",
             Format::ElectroDb => "electrodb",
+            Format::Toolbox => "dynamodb-toolbox",
+            Format::Dynamoose => "dynamoose",
         }
     }
 
@@ -100,6 +115,8 @@ impl Format {
             Format::Terraform => "a Terraform configuration",
             Format::OneTable => "a OneTable schema",
             Format::ElectroDb => "an ElectroDB module",
+            Format::Toolbox => "a DynamoDB-Toolbox module or DTO",
+            Format::Dynamoose => "a Dynamoose module",
         }
     }
 }
@@ -180,7 +197,11 @@ impl Imported {
             n => plural(n, "entity", "entities"),
         };
         let mut counts = match format {
-            Format::OneTable | Format::ElectroDb if design.tables.len() <= 1 => vec![entities],
+            Format::OneTable | Format::ElectroDb | Format::Toolbox | Format::Dynamoose
+                if design.tables.len() <= 1 =>
+            {
+                vec![entities]
+            }
             _ => vec![tables, entities],
         };
         if self.collections > 0 {
@@ -231,7 +252,7 @@ pub enum ImportError {
     },
     /// Not JSON, and this build cannot read JavaScript or TypeScript (the browser app's).
     #[error(
-        "line {line}, column {column}: not JSON ({message}); a OneTable or ElectroDB module in JavaScript or TypeScript is read by the `keyplan` command line and by `keyplan serve` (POST /api/import), not by this build"
+        "line {line}, column {column}: not JSON ({message}); a OneTable, ElectroDB, DynamoDB-Toolbox or Dynamoose module in JavaScript or TypeScript is read by the `keyplan` command line and by `keyplan serve` (POST /api/import), not by this build"
     )]
     NeedsJs {
         line: usize,
@@ -274,7 +295,10 @@ fn unrecognised(tried: &[(Format, String)], looks_like: Option<&str>) -> String 
             Format::CloudFormation => format!("{} (JSON or YAML)", f.described()),
             Format::Terraform => format!("{} (HCL)", f.described()),
             Format::OneTable => format!("{} (JSON or JavaScript/TypeScript)", f.described()),
-            Format::ElectroDb => format!("{} (JavaScript/TypeScript)", f.described()),
+            Format::ElectroDb | Format::Dynamoose => {
+                format!("{} (JavaScript/TypeScript)", f.described())
+            }
+            Format::Toolbox => format!("{} (JavaScript/TypeScript or JSON)", f.described()),
             _ => f.described().to_string(),
         })
         .collect();
@@ -325,97 +349,6 @@ fn too_large(text: &str) -> ImportError {
         bytes: text.len(),
         limit: MAX_IMPORT_BYTES,
         what: "a file in another tool's format",
-    }
-}
-
-/// How [`top_level_keys`] reads the values beside the names.
-#[derive(Clone, Copy)]
-enum Values {
-    /// Skipped, as fast as serde_json can: for text too large to parse whole, where an error
-    /// deep inside does not matter.
-    Skipped,
-    /// Read as the tree's parse reads them, without keeping them: every level counts against
-    /// serde_json's nesting limit and every number and string is parsed, so the names come
-    /// only from text that [`parse_json`] takes, and text it refuses gives `None`.
-    Checked,
-}
-
-/// The names at the top level of a JSON object, read without building its values; `None`
-/// when the text is not a JSON object.
-fn top_level_keys(text: &str, values: Values) -> Option<Vec<String>> {
-    use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
-
-    struct Keys(Values);
-    impl<'de> Visitor<'de> for Keys {
-        type Value = Vec<String>;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("an object")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Vec<String>, A::Error> {
-            let mut keys = Vec::new();
-            while let Some(key) = map.next_key::<String>()? {
-                match self.0 {
-                    Values::Skipped => {
-                        map.next_value::<IgnoredAny>()?;
-                    }
-                    Values::Checked => map.next_value_seed(Checked)?,
-                }
-                keys.push(key);
-            }
-            Ok(keys)
-        }
-    }
-
-    /// Any value, read with `deserialize_any` at every level as the tree's visitors read it
-    /// (serde_json's own skipping, `IgnoredAny`, neither counts nesting nor parses numbers).
-    struct Checked;
-    impl<'de> DeserializeSeed<'de> for Checked {
-        type Value = ();
-        fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-            deserializer.deserialize_any(self)
-        }
-    }
-    impl<'de> Visitor<'de> for Checked {
-        type Value = ();
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("any JSON value")
-        }
-        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_str<E>(self, _: &str) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_unit<E>(self) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-            while seq.next_element_seed(Checked)?.is_some() {}
-            Ok(())
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-            // A name is read as the tree reads it (serde_json reads any name as a string).
-            while map.next_key::<IgnoredAny>()?.is_some() {
-                map.next_value_seed(Checked)?;
-            }
-            Ok(())
-        }
-    }
-
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    let keys = serde::Deserializer::deserialize_map(&mut deserializer, Keys(values)).ok()?;
-    match values {
-        Values::Skipped => Some(keys),
-        Values::Checked => deserializer.end().ok().map(|()| keys),
     }
 }
 
@@ -626,6 +559,29 @@ const READERS: &[Reader] = &[
         format: Format::ElectroDb,
         fits: |source| source.module_is(Format::ElectroDb),
         read: |source| electrodb::import(source.text),
+    },
+    Reader {
+        format: Format::Toolbox,
+        fits: |source| match source.json() {
+            Ok(value) if toolbox::is_dto(value) => Ok(()),
+            Ok(_) => Err("no EntityDTO (`entityName`, `schema`, `table`) or TableDTO".into()),
+            Err(_) => source.module_is(Format::Toolbox),
+        },
+        read: |source| toolbox::import(source.text),
+    },
+    Reader {
+        format: Format::Dynamoose,
+        // `model(...)` and `new Schema(...)` are Mongoose's words too: the module names
+        // Dynamoose.
+        fits: |source| {
+            source.module_is(Format::Dynamoose)?;
+            if source.text.contains("dynamoose") {
+                Ok(())
+            } else {
+                Err("a module that does not name dynamoose".into())
+            }
+        },
+        read: |source| dynamoose::import(source.text),
     },
 ];
 

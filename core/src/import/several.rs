@@ -5,7 +5,8 @@
 //! every file, and the services that combine them.
 //!
 //! One file is read as [`detect_and_import_as`] reads it, in any format. Several are read
-//! together only as JavaScript or TypeScript modules (OneTable and ElectroDB): a file among
+//! together only as JavaScript or TypeScript modules (OneTable, ElectroDB, DynamoDB-Toolbox
+//! and Dynamoose): a file among
 //! them that does not parse as one is left out and said as an assumption; at most
 //! `js::MAX_FILES` files of at most `js::MAX_TOTAL_BYTES` together are read, refused before
 //! any is parsed. Nothing here reads a file: the caller gives `(name, text)` pairs, the names
@@ -27,14 +28,36 @@ pub fn import_files(files: &[(&str, &str)]) -> Result<(Format, Imported), Import
 
 #[cfg(feature = "js")]
 fn read_modules(files: &[(&str, &str)]) -> Result<(Format, Imported), ImportError> {
-    use super::{electrodb, js, onetable};
+    use super::{dynamoose, electrodb, js, onetable, toolbox};
     let read = js::read_files(files)?;
     let holds = |format: Format| {
         read.modules
             .iter()
             .any(|module| js::looks_like(module) == Some(format))
     };
-    let (format, imported) = if holds(Format::ElectroDb) {
+    // Each module with the text it was read from, for the lines its readers place.
+    let with_text = |format: Format| -> Vec<(&str, &str, &js::Module)> {
+        read.modules
+            .iter()
+            .filter(|module| js::looks_like(module) == Some(format))
+            .filter_map(|module| {
+                let (_, text) = files.iter().find(|(name, _)| *name == module.name)?;
+                Some((module.name.as_str(), *text, module))
+            })
+            .collect()
+    };
+    let (format, imported) = if holds(Format::Toolbox) {
+        // The modules that hold the library's calls; the others give the values imported.
+        (
+            Format::Toolbox,
+            toolbox::from_modules(&with_text(Format::Toolbox)),
+        )
+    } else if holds(Format::Dynamoose) {
+        (
+            Format::Dynamoose,
+            dynamoose::from_modules(&with_text(Format::Dynamoose)),
+        )
+    } else if holds(Format::ElectroDb) {
         (Format::ElectroDb, electrodb::from_modules(&read.modules))
     } else if holds(Format::OneTable) {
         (Format::OneTable, onetable::from_modules(&read.modules))
@@ -42,7 +65,7 @@ fn read_modules(files: &[(&str, &str)]) -> Result<(Format, Imported), ImportErro
         return Err(ImportError::Invalid {
             path: "the files".to_string(),
             message: format!(
-                "none of the {} files holds ElectroDB entities (`new Entity(...)`) or a OneTable schema (`indexes` and `models`); several files are read together as the JavaScript or TypeScript modules of one application",
+                "none of the {} files holds ElectroDB entities (`new Entity(...)`), a OneTable schema (`indexes` and `models`), DynamoDB-Toolbox tables or entities or Dynamoose models; several files are read together as the JavaScript or TypeScript modules of one application",
                 files.len()
             ),
         });

@@ -131,8 +131,8 @@ fn without_module_reasons(message: &str) -> String {
     message
         .lines()
         .filter(|l| {
-            !l.trim_start()
-                .starts_with("not a OneTable schema or an ElectroDB module:")
+            let l = l.trim_start();
+            !(l.starts_with("not a OneTable schema") && l.contains("ElectroDB module"))
         })
         .collect::<Vec<_>>()
         .join("\n")
@@ -167,33 +167,35 @@ fn detect_tells_the_formats_apart_by_shape() {
         nosql-workbench
         mcp
         error: this is the usage data of an awslabs/mcp schema (sample values per entity), not a design: import the schema.json it belongs to
-        error: not a format keyplan reads. keyplan reads a OneTable schema (JSON or JavaScript/TypeScript), a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.json, a CloudFormation template (JSON or YAML), a Terraform configuration (HCL) or an ElectroDB module (JavaScript/TypeScript)
+        error: not a format keyplan reads. keyplan reads a OneTable schema (JSON or JavaScript/TypeScript), a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.json, a CloudFormation template (JSON or YAML), a Terraform configuration (HCL), an ElectroDB module (JavaScript/TypeScript), a DynamoDB-Toolbox module or DTO (JavaScript/TypeScript or JSON) or a Dynamoose module (JavaScript/TypeScript)
           not a OneTable schema: no `models` and `indexes` objects
           not a keyplan design: no `version`
           not a NoSQL Workbench model: no `ModelName` or `DataModel`
           not an awslabs/mcp schema.json: no `tables` list
           not a CloudFormation template: no `Resources`
           not a Terraform configuration: JSON, not HCL
-          not an ElectroDB module: it is JSON, not a JavaScript or TypeScript module
-        error: not a format keyplan reads. keyplan reads a OneTable schema (JSON or JavaScript/TypeScript), a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.json, a CloudFormation template (JSON or YAML), a Terraform configuration (HCL) or an ElectroDB module (JavaScript/TypeScript)
+          not an ElectroDB module or a Dynamoose module: it is JSON, not a JavaScript or TypeScript module
+          not a DynamoDB-Toolbox module or DTO: no EntityDTO (`entityName`, `schema`, `table`) or TableDTO
+        error: not a format keyplan reads. keyplan reads a OneTable schema (JSON or JavaScript/TypeScript), a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.json, a CloudFormation template (JSON or YAML), a Terraform configuration (HCL), an ElectroDB module (JavaScript/TypeScript), a DynamoDB-Toolbox module or DTO (JavaScript/TypeScript or JSON) or a Dynamoose module (JavaScript/TypeScript)
           not a OneTable schema: no `models` and `indexes` objects
           not a keyplan design, a NoSQL Workbench model or an awslabs/mcp schema.json: the JSON is a list, not an object
           not a CloudFormation template: no `Resources`
           not a Terraform configuration: JSON, not HCL
-          not an ElectroDB module: it is JSON, not a JavaScript or TypeScript module
+          not an ElectroDB module or a Dynamoose module: it is JSON, not a JavaScript or TypeScript module
+          not a DynamoDB-Toolbox module or DTO: no EntityDTO (`entityName`, `schema`, `table`) or TableDTO
         error: line 3, column 3: key must be a string
         onetable
-        error: not a format keyplan reads. keyplan reads a OneTable schema (JSON or JavaScript/TypeScript), a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.json, a CloudFormation template (JSON or YAML), a Terraform configuration (HCL) or an ElectroDB module (JavaScript/TypeScript)
+        error: not a format keyplan reads. keyplan reads a OneTable schema (JSON or JavaScript/TypeScript), a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.json, a CloudFormation template (JSON or YAML), a Terraform configuration (HCL), an ElectroDB module (JavaScript/TypeScript), a DynamoDB-Toolbox module or DTO (JavaScript/TypeScript or JSON) or a Dynamoose module (JavaScript/TypeScript)
           not a keyplan design, a NoSQL Workbench model or an awslabs/mcp schema.json: not JSON (line 1, column 1: expected value)
           not a CloudFormation template: no AWS::DynamoDB::Table, AWS::DynamoDB::GlobalTable or AWS::Serverless::SimpleTable among its 1 resource(s)
           not a Terraform configuration: not HCL (line 1, column 10: invalid structure; expected `{`, `=`, `"` or identifier)
         cloudformation
         terraform
-        error: not a format keyplan reads. keyplan reads a OneTable schema (JSON or JavaScript/TypeScript), a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.json, a CloudFormation template (JSON or YAML), a Terraform configuration (HCL) or an ElectroDB module (JavaScript/TypeScript)
+        error: not a format keyplan reads. keyplan reads a OneTable schema (JSON or JavaScript/TypeScript), a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.json, a CloudFormation template (JSON or YAML), a Terraform configuration (HCL), an ElectroDB module (JavaScript/TypeScript), a DynamoDB-Toolbox module or DTO (JavaScript/TypeScript or JSON) or a Dynamoose module (JavaScript/TypeScript)
           not a keyplan design, a NoSQL Workbench model or an awslabs/mcp schema.json: not JSON (line 1, column 1: expected value)
           not a CloudFormation template: no `Resources`
           not a Terraform configuration: no `resource "aws_dynamodb_table"` block or `module` of terraform-aws-modules/dynamodb-table/aws
-        error: not a format keyplan reads. keyplan reads a OneTable schema (JSON or JavaScript/TypeScript), a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.json, a CloudFormation template (JSON or YAML), a Terraform configuration (HCL) or an ElectroDB module (JavaScript/TypeScript)
+        error: not a format keyplan reads. keyplan reads a OneTable schema (JSON or JavaScript/TypeScript), a keyplan design, a NoSQL Workbench model, an awslabs/mcp schema.json, a CloudFormation template (JSON or YAML), a Terraform configuration (HCL), an ElectroDB module (JavaScript/TypeScript), a DynamoDB-Toolbox module or DTO (JavaScript/TypeScript or JSON) or a Dynamoose module (JavaScript/TypeScript)
           not a keyplan design, a NoSQL Workbench model or an awslabs/mcp schema.json: not JSON (line 1, column 1: expected value)
           not a CloudFormation template: not JSON or YAML (line 2, column 1: did not find expected ',' or ']' at line 2 column 1, while parsing a flow sequence at line 1 column 6)
           not a Terraform configuration: not HCL (line 1, column 4: invalid structure; expected `{`, `=`, `"` or identifier)"#]]
@@ -1463,10 +1465,10 @@ fn without_the_js_feature_a_module_says_where_it_can_be_read() {
         Format::ElectroDb,
         "import { Entity } from 'electrodb';",
         expect![[r#"
-            error: line 1, column 1: not JSON (expected value); a OneTable or ElectroDB module in JavaScript or TypeScript is read by the `keyplan` command line and by `keyplan serve` (POST /api/import), not by this build
+            error: line 1, column 1: not JSON (expected value); a OneTable, ElectroDB, DynamoDB-Toolbox or Dynamoose module in JavaScript or TypeScript is read by the `keyplan` command line and by `keyplan serve` (POST /api/import), not by this build
         "#]],
     );
-    expect!["line 1, column 1: not JSON (expected value); a OneTable or ElectroDB module in JavaScript or TypeScript is read by the `keyplan` command line and by `keyplan serve` (POST /api/import), not by this build"]
+    expect!["line 1, column 1: not JSON (expected value); a OneTable, ElectroDB, DynamoDB-Toolbox or Dynamoose module in JavaScript or TypeScript is read by the `keyplan` command line and by `keyplan serve` (POST /api/import), not by this build"]
         .assert_eq(&detect("export const Schema = { indexes: {}, models: {} };").expect_err("a module").to_string());
     assert!(
         import(

@@ -20,7 +20,8 @@ pub struct Args {
     #[command(flatten)]
     pub from: crate::design_io::From,
     /// The format: cloudformation-json, cloudformation-yaml, terraform, create-table, cdk,
-    /// nosql-workbench, electrodb, onetable, typescript, python, rust, markdown or svg.
+    /// nosql-workbench, electrodb, onetable, dynamodb-toolbox, dynamoose, typescript, python,
+    /// rust, markdown or svg.
     #[arg(long = "to", value_name = "FORMAT", value_parser = parse_format)]
     pub format: Target,
     /// Write here instead of stdout.

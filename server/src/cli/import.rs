@@ -35,9 +35,10 @@ use crate::runner::scan::ScanStats;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The model to import: a NoSQL Workbench model, an awslabs/mcp schema.json, a OneTable
-    /// schema, an ElectroDB module, a CloudFormation template, Terraform configuration (or a
-    /// keyplan design). Several files, or a folder, are the JavaScript or TypeScript modules
-    /// of one application, read together (at most 256 files, 4 MB).
+    /// schema, an ElectroDB, DynamoDB-Toolbox or Dynamoose module (or DynamoDB-Toolbox DTO
+    /// JSON), a CloudFormation template, Terraform configuration (or a keyplan design). Several
+    /// files, or a folder, are the JavaScript or TypeScript modules of one application, read
+    /// together (at most 256 files, 4 MB).
     #[arg(value_name = "FILE", required_unless_present_any = ["table", "all"])]
     pub files: Vec<PathBuf>,
     #[command(flatten)]

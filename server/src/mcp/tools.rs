@@ -177,7 +177,8 @@ pub struct ExportArgs {
     #[serde(flatten)]
     pub source: DesignSource,
     /// The format: cloudformation-json, cloudformation-yaml, terraform, create-table, cdk,
-    /// nosql-workbench, electrodb, onetable, typescript, python, rust, markdown or svg.
+    /// nosql-workbench, electrodb, onetable, dynamodb-toolbox, dynamoose, typescript, python,
+    /// rust, markdown or svg.
     pub format: String,
 }
 
@@ -213,10 +214,11 @@ pub fn export(args: &ExportArgs, files: Files) -> Result<Answer, ToolError> {
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct ImportArgs {
     /// The file's text: a NoSQL Workbench model, an awslabs/mcp schema.json, a CloudFormation
-    /// template, Terraform configuration, a OneTable schema or an ElectroDB module.
+    /// template, Terraform configuration, a OneTable schema, an ElectroDB, DynamoDB-Toolbox or
+    /// Dynamoose module, or DynamoDB-Toolbox DTO JSON.
     pub text: String,
     /// The format (nosql-workbench, mcp, cloudformation, terraform, onetable, electrodb,
-    /// keyplan); detected when absent.
+    /// dynamodb-toolbox, dynamoose, keyplan); detected when absent.
     #[serde(default)]
     pub from: Option<String>,
 }

@@ -15,8 +15,8 @@ use serde_json::{Map, Value};
 
 use super::scope::{Export, Import, Scope, resolve};
 use super::{
-    FALLBACK, FILE, LINE, MAX_NESTING, MAX_TEXT_BYTES, MAX_VALUES, NON_LITERAL, RANDOM_BELOW,
-    SNIPPET, VIA, is_non_literal,
+    CALL_CHAIN, FALLBACK, FILE, LINE, MAX_NESTING, MAX_TEXT_BYTES, MAX_VALUES, NEW_AT, NON_LITERAL,
+    RANDOM_BELOW, SNIPPET, VIA, is_non_literal,
 };
 use crate::import::ImportError;
 
@@ -147,7 +147,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// [`Evaluator::charge`] for `n` bytes of text.
-    fn charge_text(&mut self, n: usize, span: Span) -> Result<(), ImportError> {
+    pub(super) fn charge_text(&mut self, n: usize, span: Span) -> Result<(), ImportError> {
         self.charge(
             Weight {
                 values: 0,
@@ -217,7 +217,13 @@ impl<'a> Evaluator<'a> {
             return Ok(self.non_literal(span));
         };
         Ok(if is_non_literal(&value) {
-            self.non_literal(span)
+            // Named where it is referred to; a call chain keeps its calls
+            // (`const schema = item({...})`).
+            let mut named = self.non_literal(span);
+            if let (Value::Object(members), Some(chain)) = (&mut named, value.get(CALL_CHAIN)) {
+                members.insert(CALL_CHAIN.to_string(), chain.clone());
+            }
+            named
         } else {
             value
         })
@@ -399,12 +405,16 @@ impl<'a> Evaluator<'a> {
                     }
                 }
                 let mut parts = Vec::with_capacity(t.expressions.len());
+                let mut values = Vec::with_capacity(t.expressions.len());
                 for part in &t.expressions {
-                    parts.push(match self.eval(part, depth + 1)? {
-                        Value::String(s) => s,
+                    values.push(self.eval(part, depth + 1)?);
+                }
+                for value in &values {
+                    parts.push(match value {
+                        Value::String(s) => s.clone(),
                         Value::Number(n) => n.to_string(),
                         Value::Bool(b) => b.to_string(),
-                        _ => return Ok(self.non_literal(t.span)),
+                        _ => return self.template_parts(t.span, &quasis, values),
                     });
                 }
                 // The whole text is charged before it is made: doubling templates stop here.
@@ -511,10 +521,12 @@ impl<'a> Evaluator<'a> {
                 .as_expression()
                 .map(Expression::get_inner_expression)
             {
-                Some(Expression::CallExpression(call)) if arrow.params.items.is_empty() => {
+                Some(Expression::CallExpression(call))
+                    if arrow.params.items.is_empty() && random_below(call).is_some() =>
+                {
                     random_below(call).map_or_else(|| self.non_literal(arrow.span), random_value)
                 }
-                _ => self.non_literal(arrow.span),
+                _ => self.arrow(arrow, depth)?,
             },
             Expression::CallExpression(call) => match random_below(call) {
                 Some(n) => random_value(n),
@@ -535,9 +547,18 @@ impl<'a> Evaluator<'a> {
                         }
                         _ => self.non_literal(call.span),
                     },
-                    None => self.non_literal(call.span),
+                    // `string().key()`: never run, its calls kept (`$chain`).
+                    None => self.call_chain(call, depth)?,
                 },
             },
+            Expression::NewExpression(new) => {
+                let mut value = self.non_literal(new.span);
+                let (line, column) = self.line_column(new.span.start as usize);
+                if let Value::Object(members) = &mut value {
+                    members.insert(NEW_AT.to_string(), serde_json::json!([line, column]));
+                }
+                value
+            }
             other => self.non_literal(other.span()),
         })
     }

@@ -187,3 +187,52 @@ fn a_schema_handed_to_a_helper_is_read_as_written_and_the_call_said() {
         "#]],
     );
 }
+
+// A Dynamoose application's models in their own files, sharing the table name a sibling
+// module exports: read together, each model's table is the name it imports.
+#[test]
+fn dynamoose_models_of_several_files_read_the_constants_they_import() {
+    check(
+        &[
+            ("config.ts", "export const TABLE = 'app';\n"),
+            (
+                "user.ts",
+                "import * as dynamoose from 'dynamoose';\nimport { TABLE } from './config';\nconst schema = new dynamoose.Schema({ id: { type: String, hashKey: true } });\nexport const User = dynamoose.model('User', schema, { tableName: TABLE });\n",
+            ),
+            (
+                "order.ts",
+                "import * as dynamoose from 'dynamoose';\nimport { TABLE } from './config';\nconst schema = new dynamoose.Schema({ id: { type: String, hashKey: true }, total: Number });\nexport const Order = dynamoose.model('Order', schema, { tableName: TABLE });\n",
+            ),
+        ],
+        expect![[r#"
+            dynamoose
+            table app id
+            User: id:S[]
+            Order: id:S[] total:N[]
+        "#]],
+    );
+}
+
+// DynamoDB-Toolbox's table in one file and an entity in another that imports it: one table.
+#[test]
+fn toolbox_entities_of_several_files_share_the_table_they_import() {
+    check(
+        &[
+            (
+                "table.ts",
+                "import { Table } from 'dynamodb-toolbox/table';\nexport const AppTable = new Table({ name: 'app', partitionKey: { name: 'pk', type: 'string' }, sortKey: { name: 'sk', type: 'string' } });\n",
+            ),
+            (
+                "user.ts",
+                "import { Entity } from 'dynamodb-toolbox/entity';\nimport { item, string } from 'dynamodb-toolbox/schema';\nimport { AppTable } from './table';\nexport const User = new Entity({ name: 'User', table: AppTable, schema: item({ id: string().key() }), computeKey: ({ id }) => ({ pk: `USER#${id}`, sk: 'PROFILE' }) });\n",
+            ),
+        ],
+        expect![[r#"
+            dynamodb-toolbox
+            table app pk
+            User: id:S[]
+              pk = USER#{id}
+              sk = PROFILE
+        "#]],
+    );
+}
