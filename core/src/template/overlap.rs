@@ -25,8 +25,10 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::OnceLock;
 
 use regex_automata::dfa::{Automaton, StartKind, dense};
+use regex_automata::nfa::thompson;
 use regex_automata::util::primitives::StateID;
 use regex_automata::{Anchored, Input, MatchKind};
+use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, Hir, Repetition};
 
 use super::{Part, Var, is_separator};
 
@@ -64,6 +66,10 @@ pub enum Overlap {
 /// is built on the first comparison its literal ends do not settle.
 #[derive(Debug)]
 pub struct Matcher {
+    /// The language as regex-syntax's tree, built directly (never parsed: the parser and its
+    /// Unicode tables would cost the browser app's first load about 200 KB).
+    hir: Hir,
+    /// [`Matcher::hir`] written out, the matcher's identity.
     pattern: String,
     /// The literal text every key begins with, and the literal text every key ends with.
     ends: (String, String),
@@ -77,14 +83,16 @@ impl Matcher {
             Some(Part::Literal(text)) => text.clone(),
             _ => String::new(),
         };
+        let hir = language(parts, kind);
         Matcher {
-            pattern: pattern(parts, kind),
+            pattern: hir.to_string(),
+            hir,
             ends: (literal(parts.first()), literal(parts.last())),
             dfa: OnceLock::new(),
         }
     }
 
-    /// The regular expression of the keys the template renders ([`pattern`]): two matchers
+    /// The regular expression of the keys the template renders ([`language`] written out): two matchers
     /// with the same pattern render the same keys.
     pub fn pattern(&self) -> &str {
         &self.pattern
@@ -106,12 +114,12 @@ impl Matcher {
     }
 
     fn dfa(&self) -> Result<&dense::DFA<Vec<u32>>, &String> {
-        self.dfa.get_or_init(|| build(&self.pattern)).as_ref()
+        self.dfa.get_or_init(|| build(&self.hir)).as_ref()
     }
 }
 
-/// The regular expression of the keys `parts` renders.
-pub fn pattern<'a>(parts: &[Part], kind: impl Fn(&Var) -> VarKind<'a>) -> String {
+/// The language of the keys `parts` renders, as regex-syntax's tree.
+pub fn language<'a>(parts: &[Part], kind: impl Fn(&Var) -> VarKind<'a>) -> Hir {
     let mut separators: Vec<char> = parts
         .iter()
         .filter_map(|p| match p {
@@ -122,69 +130,105 @@ pub fn pattern<'a>(parts: &[Part], kind: impl Fn(&Var) -> VarKind<'a>) -> String
         .collect();
     separators.sort_unstable();
     separators.dedup();
-    let mut out = String::new();
+    let text = {
+        let mut class = ClassUnicode::new(separators.iter().map(|&c| ClassUnicodeRange::new(c, c)));
+        class.negate();
+        one_or_more(Hir::class(Class::Unicode(class)))
+    };
+    let number = Hir::concat(vec![
+        optional(Hir::literal(*b"-")),
+        one_or_more(digits(b'0', b'9')),
+        optional(Hir::concat(vec![
+            Hir::literal(*b"."),
+            one_or_more(digits(b'0', b'9')),
+        ])),
+    ]);
+    let mut out = Vec::new();
     for part in parts {
-        match part {
-            Part::Literal(text) => regex_syntax::escape_into(text, &mut out),
+        out.push(match part {
+            Part::Literal(text) => Hir::literal(text.as_bytes()),
             Part::Var(var) => match var.shards.map_or_else(|| kind(var), VarKind::Shard) {
-                VarKind::Text if separators.is_empty() => out.push_str("(?s:.+)"),
-                VarKind::Text => {
-                    out.push_str("[^");
-                    for c in &separators {
-                        out.push_str(&format!("\\x{{{:x}}}", u32::from(*c)));
-                    }
-                    out.push_str("]+");
-                }
-                VarKind::Number => out.push_str("(?:-?[0-9]+(?:\\.[0-9]+)?)"),
-                VarKind::Shard(n) => out.push_str(&format!("(?:{})", up_to(n.saturating_sub(1)))),
-                VarKind::OneOf(values) => {
-                    let values: Vec<String> = values
+                VarKind::Text => text.clone(),
+                VarKind::Number => number.clone(),
+                VarKind::Shard(n) => up_to(n.saturating_sub(1)),
+                VarKind::OneOf(values) => Hir::alternation(
+                    values
                         .iter()
                         .filter(|v| !v.is_empty())
-                        .map(|v| regex_syntax::escape(v))
-                        .collect();
-                    if values.is_empty() {
-                        // No value it may take: nothing renders (`[^\x00-\x{10FFFF}]` is empty).
-                        out.push_str("[^\\x00-\\x{10ffff}]");
-                    } else {
-                        out.push_str(&format!("(?:{})", values.join("|")));
-                    }
-                }
+                        .map(|v| Hir::literal(v.as_bytes()))
+                        .collect(),
+                ),
             },
-        }
+        });
     }
-    out
+    Hir::concat(out)
 }
 
-/// A regular expression of the decimal numbers `0..=max` without leading zeros.
-fn up_to(max: u32) -> String {
-    let digits: Vec<u8> = max.to_string().bytes().map(|b| b - b'0').collect();
-    let n = digits.len();
+/// The digits `low..=high`, one.
+fn digits(low: u8, high: u8) -> Hir {
+    Hir::class(Class::Unicode(ClassUnicode::new([ClassUnicodeRange::new(
+        char::from(low),
+        char::from(high),
+    )])))
+}
+
+fn repeat(hir: Hir, min: u32, max: Option<u32>) -> Hir {
+    Hir::repetition(Repetition {
+        min,
+        max,
+        greedy: true,
+        sub: Box::new(hir),
+    })
+}
+
+fn one_or_more(hir: Hir) -> Hir {
+    repeat(hir, 1, None)
+}
+
+fn optional(hir: Hir) -> Hir {
+    repeat(hir, 0, Some(1))
+}
+
+/// The decimal numbers `0..=max` without leading zeros.
+fn up_to(max: u32) -> Hir {
+    let digits_of: Vec<u8> = max.to_string().bytes().map(|b| b - b'0').collect();
+    let n = digits_of.len();
+    let any = |count: usize| {
+        let count = u32::try_from(count).unwrap_or(u32::MAX);
+        repeat(digits(b'0', b'9'), count, Some(count))
+    };
     let mut alternatives = Vec::new();
     // Every number with fewer digits than `max`.
     if n > 1 {
-        alternatives.push("[0-9]".to_string());
+        alternatives.push(digits(b'0', b'9'));
     }
     for len in 2..n {
-        alternatives.push(format!("[1-9][0-9]{{{}}}", len - 1));
+        alternatives.push(Hir::concat(vec![digits(b'1', b'9'), any(len - 1)]));
     }
     // Numbers of `max`'s length: its first `i` digits, a smaller digit, then any digits.
     for i in 0..n {
         let low = u8::from(i == 0 && n > 1);
-        if digits[i] > low {
-            let head: String = digits[..i].iter().map(|d| char::from(b'0' + d)).collect();
-            alternatives.push(format!(
-                "{head}[{low}-{}][0-9]{{{}}}",
-                digits[i] - 1,
-                n - i - 1
-            ));
+        if digits_of[i] > low {
+            let head: Vec<u8> = digits_of[..i].iter().map(|d| b'0' + d).collect();
+            alternatives.push(Hir::concat(vec![
+                Hir::literal(head),
+                digits(b'0' + low, b'0' + digits_of[i] - 1),
+                any(n - i - 1),
+            ]));
         }
     }
-    alternatives.push(max.to_string());
-    alternatives.join("|")
+    alternatives.push(Hir::literal(max.to_string().into_bytes()));
+    Hir::alternation(alternatives)
 }
 
-fn build(pattern: &str) -> Result<dense::DFA<Vec<u32>>, String> {
+fn build(hir: &Hir) -> Result<dense::DFA<Vec<u32>>, String> {
+    let past = |e: &dyn std::fmt::Display| {
+        format!("the template's automaton is past keyplan's bound: {e}")
+    };
+    let nfa = thompson::Compiler::new()
+        .configure(thompson::Config::new().nfa_size_limit(Some(MAX_DFA_BYTES)))
+        .build_from_hir(hir)
+        .map_err(|e| past(&e))?;
     let config = dense::Config::new()
         .start_kind(StartKind::Anchored)
         .match_kind(MatchKind::All)
@@ -192,8 +236,8 @@ fn build(pattern: &str) -> Result<dense::DFA<Vec<u32>>, String> {
         .determinize_size_limit(Some(MAX_DFA_BYTES));
     dense::Builder::new()
         .configure(config)
-        .build(pattern)
-        .map_err(|e| format!("the template's automaton is past keyplan's bound: {e}"))
+        .build_from_nfa(&nfa)
+        .map_err(|e| past(&e))
 }
 
 /// The bytes in the order the walk tries them: digits and letters first, so a witness reads
