@@ -621,32 +621,6 @@ mod tests {
         }
     }
 
-    /// A design of `tables` tables with `per_table` entities each, none placed, the entities
-    /// listed round-robin across the tables (as an import of several files may list them).
-    fn imported(tables: usize, per_table: usize) -> Design {
-        let mut design = keyplan_core::examples::first();
-        design.layout.clear();
-        let table = design.tables[0].clone();
-        let entity = design.entities[0].clone();
-        design.tables = (0..tables)
-            .map(|t| {
-                let mut copy = table.clone();
-                copy.name = format!("T{t}");
-                copy
-            })
-            .collect();
-        design.entities = (0..per_table)
-            .flat_map(|n| (0..tables).map(move |t| (n, t)))
-            .map(|(n, t)| {
-                let mut copy = entity.clone();
-                copy.name = format!("E{t}x{n}");
-                copy.table = format!("T{t}");
-                copy
-            })
-            .collect();
-        design
-    }
-
     /// Each table's frame as canvas/table_frame.rs draws it.
     fn frames(design: &Design, rects: &[(String, Rect)]) -> Vec<(String, Rect)> {
         design
@@ -668,7 +642,7 @@ mod tests {
     #[test]
     fn imported_cards_are_placed_table_by_table_each_frame_holding_only_its_own() {
         for (tables, per_table) in [(2, 3), (3, 7), (10, 10), (1, 100)] {
-            let design = imported(tables, per_table);
+            let design = keyplan_core::generated::across_tables(tables, per_table);
             let rects = card_rects(&design);
             let frames = frames(&design, &rects);
             for (i, (a, f)) in frames.iter().enumerate() {
@@ -693,7 +667,7 @@ mod tests {
     #[test]
     fn fit_shows_a_hundred_entity_import_whole() {
         for (tables, per_table) in [(1, 100), (4, 25), (10, 10)] {
-            let design = imported(tables, per_table);
+            let design = keyplan_core::generated::across_tables(tables, per_table);
             let rects = card_rects(&design);
             let content = frames(&design, &rects)
                 .into_iter()

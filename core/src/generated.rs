@@ -99,3 +99,34 @@ pub fn design(n_entities: usize) -> Design {
     }
     design
 }
+
+/// The first built-in example grown to `tables` tables (`table-0`...) of `per_table` entities
+/// each (`E{t}x{n}`, an entity of `table-{t}`), listed round-robin across the tables as an
+/// import of several files may list them, none placed on the canvas and no patterns: the large
+/// import the canvas's automatic placement is tested on.
+pub fn across_tables(tables: usize, per_table: usize) -> Design {
+    let mut design = crate::examples::first();
+    design.layout.clear();
+    design.patterns.clear();
+    let (Some(table), Some(entity)) = (
+        design.tables.first().cloned(),
+        design.entities.first().cloned(),
+    ) else {
+        return design;
+    };
+    design.tables = (0..tables)
+        .map(|t| Table {
+            name: format!("table-{t}"),
+            ..table.clone()
+        })
+        .collect();
+    design.entities = (0..per_table)
+        .flat_map(|n| (0..tables).map(move |t| (n, t)))
+        .map(|(n, t)| Entity {
+            name: format!("E{t}x{n}"),
+            table: format!("table-{t}"),
+            ..entity.clone()
+        })
+        .collect();
+    design
+}

@@ -392,34 +392,6 @@ fn a_file_too_large_to_open_is_refused_by_its_size() {
     });
 }
 
-/// The order example grown to `tables` tables of `per_table` entities each, listed round-robin
-/// across the tables, none placed: what a large model imports as (no real file this large is
-/// at hand).
-fn large_design(tables: usize, per_table: usize) -> keyplan_core::Design {
-    let mut design = keyplan_core::examples::first();
-    design.layout.clear();
-    design.patterns.clear();
-    let table = design.tables[0].clone();
-    let entity = design.entities[0].clone();
-    design.tables = (0..tables)
-        .map(|t| {
-            let mut copy = table.clone();
-            copy.name = format!("table-{t}");
-            copy
-        })
-        .collect();
-    design.entities = (0..per_table)
-        .flat_map(|n| (0..tables).map(move |t| (n, t)))
-        .map(|(n, t)| {
-            let mut copy = entity.clone();
-            copy.name = format!("E{t}x{n}");
-            copy.table = format!("table-{t}");
-            copy
-        })
-        .collect();
-    design
-}
-
 // issue 36: an import's cards were laid out in one grid in the order of the entities, so a
 // table's frame reached over another table's cards, and Fit could not show 100 of them.
 #[tokio::test]
@@ -427,7 +399,7 @@ async fn a_hundred_entity_import_lands_table_by_table_and_fit_shows_it_whole() {
     let Some((_server, b)) = open_app().await else {
         return;
     };
-    let design = large_design(4, 25);
+    let design = keyplan_core::generated::across_tables(4, 25);
     let model = export(&design, Export::NosqlWorkbench).expect("the design exports");
     b.drop_file("large.json", &model).await;
     b.toast_containing("Opened large.json").await;
