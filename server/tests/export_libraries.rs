@@ -224,18 +224,25 @@ fn dynamodb_toolbox_computes_every_key_the_design_templates_and_its_dto_reads_ba
                 .unwrap_or_else(|| panic!("{name}: table {} read back", table.name));
             assert_eq!(read.partition_key, table.partition_key, "{name}");
             assert_eq!(read.sort_key, table.sort_key, "{name}");
+            // By name: the DTO's indexes are a JSON object, read in its keys' order.
             let gsis = |t: &keyplan_core::model::Table| -> Vec<String> {
-                t.gsis
+                let mut gsis: Vec<String> = t
+                    .gsis
                     .iter()
                     .map(|g| format!("{}: {:?} / {:?}", g.name, g.partition_key, g.sort_key))
-                    .collect()
+                    .collect();
+                gsis.sort();
+                gsis
             };
             assert_eq!(gsis(read), gsis(table), "{name}: GSIs of {}", table.name);
             let lsis = |t: &keyplan_core::model::Table| -> Vec<String> {
-                t.lsis
+                let mut lsis: Vec<String> = t
+                    .lsis
                     .iter()
                     .map(|l| format!("{}: {:?}", l.name, l.sort_key))
-                    .collect()
+                    .collect();
+                lsis.sort();
+                lsis
             };
             assert_eq!(lsis(read), lsis(table), "{name}: LSIs of {}", table.name);
         }

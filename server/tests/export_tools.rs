@@ -100,7 +100,14 @@ fn every_typescript_export_passes_tsc_strict_against_the_real_packages() {
         .env("AWS_REGION", "us-east-1")
         .arg("--no-warnings")
         .arg("-e")
-        .arg("for (const f of process.argv.slice(1)) require(f); console.log('loaded')")
+        // Each generated module is an application of its own: Dynamoose keeps its models in
+        // one registry per instance, so each module gets a fresh instance.
+        .arg(
+            "for (const f of process.argv.slice(1)) { \
+               for (const k of Object.keys(require.cache)) \
+                 if (k.includes('/node_modules/dynamoose/')) delete require.cache[k]; \
+               require(f); } console.log('loaded')",
+        )
         .args(&compiled));
     assert!(
         ok && output.contains("loaded"),
