@@ -590,39 +590,3 @@ pub fn non_literal_note(found: &[(String, String)]) -> Option<String> {
         listed.join(", ")
     ))
 }
-
-/// Whether `text` parses as a module that has `new Entity(` or `new Service(` in it, or a
-/// OneTable schema: for detection.
-pub fn looks_like(module: &Module) -> Option<super::Format> {
-    if module
-        .news
-        .iter()
-        .any(|n| super::toolbox::module_is_table(n) || super::toolbox::module_is_entity(n))
-    {
-        return Some(super::Format::Toolbox);
-    }
-    if module.news.iter().any(|n| n.class == "Schema") || !module.calls.is_empty() {
-        return Some(super::Format::Dynamoose);
-    }
-    if module
-        .news
-        .iter()
-        .any(|n| n.class == "Entity" || n.class == "Service")
-    {
-        return Some(super::Format::ElectroDb);
-    }
-    let is_schema = |v: &Value| v.get("models").is_some_and(Value::is_object);
-    if module.consts.iter().any(|(_, v)| is_schema(v))
-        || module.default_export.as_ref().is_some_and(is_schema)
-        || module.news.iter().any(|n| {
-            n.class == "Table"
-                && n.args
-                    .first()
-                    .and_then(|a| a.get("schema"))
-                    .is_some_and(is_schema)
-        })
-    {
-        return Some(super::Format::OneTable);
-    }
-    None
-}

@@ -441,7 +441,7 @@ impl<'a> Source<'a> {
         {
             let found = self
                 .module
-                .get_or_init(|| js::read(self.text).map(|m| js::looks_like(&m)));
+                .get_or_init(|| js::read(self.text).map(|m| module_format(&m)));
             match found {
                 Ok(Some(f)) if *f == format => Ok(()),
                 Ok(_) => Err(format!("a module without {}", format.described())),
@@ -463,6 +463,44 @@ impl<'a> Source<'a> {
             Err(e) => Err(format!("not JSON ({e})")),
         }
     }
+}
+
+/// Which library's models a JavaScript/TypeScript module holds, for detection: DynamoDB-Toolbox
+/// tables or entities, a Dynamoose schema or model, ElectroDB entities or services, or a OneTable
+/// schema. Here, above the readers, so the value reader (`js`) knows none of them.
+#[cfg(feature = "js")]
+pub(crate) fn module_format(module: &js::Module) -> Option<Format> {
+    if module
+        .news
+        .iter()
+        .any(|n| toolbox::module_is_table(n) || toolbox::module_is_entity(n))
+    {
+        return Some(Format::Toolbox);
+    }
+    if module.news.iter().any(|n| n.class == "Schema") || !module.calls.is_empty() {
+        return Some(Format::Dynamoose);
+    }
+    if module
+        .news
+        .iter()
+        .any(|n| n.class == "Entity" || n.class == "Service")
+    {
+        return Some(Format::ElectroDb);
+    }
+    let is_schema = |v: &Value| v.get("models").is_some_and(Value::is_object);
+    if module.consts.iter().any(|(_, v)| is_schema(v))
+        || module.default_export.as_ref().is_some_and(is_schema)
+        || module.news.iter().any(|n| {
+            n.class == "Table"
+                && n.args
+                    .first()
+                    .and_then(|a| a.get("schema"))
+                    .is_some_and(is_schema)
+        })
+    {
+        return Some(Format::OneTable);
+    }
+    None
 }
 
 /// [`Source::json`]'s parse: JSON of at most [`MAX_IMPORT_BYTES`].

@@ -33,13 +33,13 @@ fn read_modules(files: &[(&str, &str)]) -> Result<(Format, Imported), ImportErro
     let holds = |format: Format| {
         read.modules
             .iter()
-            .any(|module| js::looks_like(module) == Some(format))
+            .any(|module| super::module_format(module) == Some(format))
     };
     // Each module with the text it was read from, for the lines its readers place.
     let with_text = |format: Format| -> Vec<(&str, &str, &js::Module)> {
         read.modules
             .iter()
-            .filter(|module| js::looks_like(module) == Some(format))
+            .filter(|module| super::module_format(module) == Some(format))
             .filter_map(|module| {
                 let (_, text) = files.iter().find(|(name, _)| *name == module.name)?;
                 Some((module.name.as_str(), *text, module))
