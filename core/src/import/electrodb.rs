@@ -33,13 +33,7 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
 
 #[cfg(not(feature = "js"))]
 fn read(text: &str) -> Result<Imported, ImportError> {
-    match serde_json::from_str::<serde_json::Value>(text) {
-        Ok(_) => Err(ImportError::Invalid {
-            path: "the document".to_string(),
-            message: "ElectroDB entities are JavaScript or TypeScript, not JSON".to_string(),
-        }),
-        Err(e) => Err(super::needs_js(e.into())),
-    }
+    Err(super::module_without_js(text, "ElectroDB entities"))
 }
 
 #[cfg(feature = "js")]

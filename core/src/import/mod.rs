@@ -703,6 +703,20 @@ fn detect_source(source: &Source<'_>) -> Result<Format, ImportError> {
     })
 }
 
+/// Why a build without the `js` feature does not read a module of `models` (ElectroDB
+/// entities, Dynamoose schemas): JSON is not such a module, and anything else needs the
+/// JavaScript reader ([`ImportError::NeedsJs`]).
+#[cfg(not(feature = "js"))]
+pub(crate) fn module_without_js(text: &str, models: &str) -> ImportError {
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(_) => ImportError::Invalid {
+            path: "the document".to_string(),
+            message: format!("{models} are JavaScript or TypeScript, not JSON"),
+        },
+        Err(e) => needs_js(e.into()),
+    }
+}
+
 /// The error for a text that is not JSON where a JavaScript module would need the `js` feature.
 #[cfg_attr(feature = "js", allow(dead_code))]
 pub(crate) fn needs_js(json_error: ImportError) -> ImportError {
