@@ -147,34 +147,35 @@ pub fn card_rects(design: &Design) -> Vec<(String, Rect)> {
         40.0
     };
     // The unplaced cards, table by table in the order the design lists its tables (then
-    // tables it does not have, in the order of their entities).
-    let mut tables: Vec<&str> = design.tables.iter().map(|t| t.name.as_str()).collect();
-    for (e, _) in &cards {
-        if !tables.contains(&e.table.as_str()) {
-            tables.push(&e.table);
-        }
-    }
-    let unplaced = |(e, _): &&(&Entity, f64)| !design.layout.contains_key(&e.name);
-    let groups: Vec<Vec<f64>> = tables
+    // tables it does not have, in the order of their entities), grouped in one pass.
+    let mut order: HashMap<&str, usize> = HashMap::new();
+    for name in design
+        .tables
         .iter()
-        .map(|t| {
-            cards
-                .iter()
-                .filter(unplaced)
-                .filter(|(e, _)| e.table == *t)
-                .map(|(_, height)| *height)
-                .collect::<Vec<f64>>()
-        })
-        .filter(|g| !g.is_empty())
-        .collect();
-    let mut places = auto_places(auto_top, &groups).into_iter();
-    let mut auto: HashMap<&str, Point> = HashMap::new();
-    for t in &tables {
-        for (e, _) in cards.iter().filter(unplaced).filter(|(e, _)| e.table == *t) {
-            let place = places.next().expect("a place for every unplaced card");
-            auto.insert(e.name.as_str(), place);
-        }
+        .map(|t| t.name.as_str())
+        .chain(cards.iter().map(|(e, _)| e.table.as_str()))
+    {
+        let next = order.len();
+        order.entry(name).or_insert(next);
     }
+    let mut groups: Vec<Vec<(&str, f64)>> = vec![Vec::new(); order.len()];
+    for (e, height) in cards
+        .iter()
+        .filter(|(e, _)| !design.layout.contains_key(&e.name))
+    {
+        groups[order[e.table.as_str()]].push((e.name.as_str(), *height));
+    }
+    groups.retain(|g| !g.is_empty());
+    let heights: Vec<Vec<f64>> = groups
+        .iter()
+        .map(|g| g.iter().map(|(_, height)| *height).collect())
+        .collect();
+    let auto: HashMap<&str, Point> = groups
+        .iter()
+        .flatten()
+        .map(|(name, _)| *name)
+        .zip(auto_places(auto_top, &heights))
+        .collect();
     cards
         .iter()
         .map(|(e, height)| {
