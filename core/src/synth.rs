@@ -19,6 +19,7 @@ use serde::Serialize;
 use crate::model::Design;
 
 pub mod problem;
+pub mod solve;
 
 /// The naming style of a proposal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
