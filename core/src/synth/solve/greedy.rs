@@ -3,7 +3,7 @@
 //! then takes, while one helps, the cheapest of three kinds of move: give a read one of its
 //! servings (choosing what it needs), drop a path, change an entity's primary key.
 
-use super::super::problem::{Need, Problem, Solution};
+use super::super::problem::{IndexCount, Need, PathKind, Problem, Solution};
 use super::split::Limits;
 
 /// Passes over the moves before the heuristic settles for what it has: each pass that changes
@@ -21,14 +21,21 @@ pub(super) fn heuristic(problem: &Problem, limits: Limits) -> Solution {
                 .unwrap_or(0)
         })
         .collect();
-    let mut best = evaluate(problem, limits, options, Vec::new())
+    let mut best = evaluate(problem, limits, options.clone(), Vec::new())
         .expect("every group's option with no path keeps every limit");
+    if let Some(repaired) = repair(problem, limits, options, Vec::new())
+        && repaired.cost < best.cost
+    {
+        best = repaired;
+    }
     for _ in 0..MAX_PASSES {
         let mut moved = false;
         for (r, read) in problem.reads.iter().enumerate() {
-            for serving in &read.servings {
-                let current = best.servings[r].map_or(read.scan, |s| read.servings[s].cost);
-                if serving.cost >= current {
+            // The best of the read's servings, each with what it needs chosen and what no read
+            // uses any more dropped: a serving dearer for the read can still save a path.
+            let mut better: Option<Solution> = None;
+            for (s, serving) in read.servings.iter().enumerate() {
+                if best.servings[r] == Some(s) {
                     continue;
                 }
                 let mut options = best.options.clone();
@@ -44,7 +51,15 @@ pub(super) fn heuristic(problem: &Problem, limits: Limits) -> Solution {
                         }
                     }
                 }
-                moved |= take(problem, limits, &mut best, options, paths);
+                if let Some(candidate) = repair(problem, limits, options, paths)
+                    && candidate.cost < better.as_ref().map_or(best.cost, |b| b.cost)
+                {
+                    better = Some(candidate);
+                }
+            }
+            if let Some(better) = better {
+                best = better;
+                moved = true;
             }
         }
         for at in (0..best.paths.len()).rev() {
@@ -55,6 +70,30 @@ pub(super) fn heuristic(problem: &Problem, limits: Limits) -> Solution {
             paths.remove(at);
             let options = best.options.clone();
             moved |= take(problem, limits, &mut best, options, paths);
+        }
+        if problem.count == IndexCount::Distinct {
+            // Under a binding limit, which indexes to have is the question: free one.
+            let mut indexes: Vec<(usize, PathKind, u32)> = best
+                .paths
+                .iter()
+                .map(|&p| {
+                    let path = &problem.paths[p];
+                    (problem.groups[path.group].table, path.kind, path.index)
+                })
+                .collect();
+            indexes.dedup();
+            indexes.sort_by_key(|&(t, k, i)| (t, k == PathKind::Lsi, i));
+            indexes.dedup();
+            for (table, kind, index) in indexes {
+                let mut paths = best.paths.clone();
+                paths.retain(|&p| {
+                    let path = &problem.paths[p];
+                    (problem.groups[path.group].table, path.kind, path.index)
+                        != (table, kind, index)
+                });
+                let options = best.options.clone();
+                moved |= take(problem, limits, &mut best, options, paths);
+            }
         }
         for (g, group) in problem.groups.iter().enumerate() {
             for option in 0..group.options.len() {
@@ -82,7 +121,7 @@ fn take(
     options: Vec<usize>,
     paths: Vec<usize>,
 ) -> bool {
-    match evaluate(problem, limits, options, paths) {
+    match repair(problem, limits, options, paths) {
         Some(candidate) if candidate.cost < best.cost => {
             *best = candidate;
             true
@@ -91,8 +130,142 @@ fn take(
     }
 }
 
-/// The solution of a choice, its paths made ascending and distinct and its LSI paths whose
-/// primary key is not chosen dropped; `None` when it breaks a limit.
+/// The solution of a choice after every read it leaves dearer than one of its servings that
+/// the chosen primary keys allow (a move that changes a key can take a read's serving away) is
+/// given that serving's paths, the reads that save most first, as far as the index limits let.
+fn repair(
+    problem: &Problem,
+    limits: Limits,
+    options: Vec<usize>,
+    paths: Vec<usize>,
+) -> Option<Solution> {
+    let solution = evaluate(problem, limits, options, paths)?;
+    let mut chosen = vec![false; problem.paths.len()];
+    for &p in &solution.paths {
+        chosen[p] = true;
+    }
+    let allowed = |need: &Need| match need {
+        Need::Option(o) => solution.options[o.group] == o.option,
+        Need::Path(p) => problem.paths[*p]
+            .requires
+            .is_none_or(|o| solution.options[o.group] == o.option),
+    };
+    let extra = |needs: &[Need], chosen: &[bool]| -> f64 {
+        needs
+            .iter()
+            .filter_map(|need| match need {
+                Need::Path(p) if !chosen[*p] => Some(problem.paths[*p].cost),
+                _ => None,
+            })
+            .sum()
+    };
+    // (saving, read, serving): each read's best serving the keys allow, if it saves.
+    let mut wanted: Vec<(f64, usize, usize)> = Vec::new();
+    for (r, (read, serving)) in problem.reads.iter().zip(&solution.servings).enumerate() {
+        let current = serving.map_or(read.scan, |s| read.servings[s].cost);
+        let best = (0..read.servings.len())
+            .filter(|&s| read.servings[s].needs.iter().all(allowed))
+            .map(|s| {
+                (
+                    read.servings[s].cost + extra(&read.servings[s].needs, &chosen),
+                    s,
+                )
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0));
+        if let Some((total, s)) = best
+            && total < current
+        {
+            wanted.push((current - total, r, s));
+        }
+    }
+    if wanted.is_empty() {
+        return Some(solution);
+    }
+    wanted.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut counts = Counts::new(problem, limits, &solution.paths);
+    let mut paths = solution.paths.clone();
+    for (_, r, s) in wanted {
+        let needs = &problem.reads[r].servings[s].needs;
+        let new: Vec<usize> = needs
+            .iter()
+            .filter_map(|need| match need {
+                Need::Path(p) if !chosen[*p] => Some(*p),
+                _ => None,
+            })
+            .collect();
+        if new.is_empty() {
+            continue;
+        }
+        let mut trial = counts.clone();
+        if new.iter().all(|&p| trial.add(p)) {
+            counts = trial;
+            for p in new {
+                chosen[p] = true;
+                paths.push(p);
+            }
+        }
+    }
+    match evaluate(problem, limits, solution.options.clone(), paths) {
+        Some(repaired) if repaired.cost < solution.cost => Some(repaired),
+        _ => Some(solution),
+    }
+}
+
+/// The index counts of a growing set of paths, path by path: the incremental form of
+/// [`Problem::index_counts`] (which [`Problem::evaluate`] still checks the result by).
+#[derive(Clone)]
+struct Counts<'p> {
+    problem: &'p Problem,
+    limits: Limits,
+    /// Overloaded: each group's GSIs and LSIs.
+    per_group: Vec<[u32; 2]>,
+    /// Distinct: the indexes in use, by (table, kind, index).
+    used: std::collections::BTreeSet<(usize, usize, u32)>,
+    per_table: Vec<[u32; 2]>,
+}
+
+impl<'p> Counts<'p> {
+    fn new(problem: &'p Problem, limits: Limits, paths: &[usize]) -> Counts<'p> {
+        let mut counts = Counts {
+            problem,
+            limits,
+            per_group: vec![[0; 2]; problem.groups.len()],
+            used: Default::default(),
+            per_table: vec![[0; 2]; problem.tables()],
+        };
+        for &p in paths {
+            counts.add(p);
+        }
+        counts
+    }
+
+    /// Adds a path and says whether the limits still hold.
+    fn add(&mut self, p: usize) -> bool {
+        let path = &self.problem.paths[p];
+        let kind = usize::from(path.kind == PathKind::Lsi);
+        let table = self.problem.groups[path.group].table;
+        let counts = &mut self.per_table[table];
+        match self.problem.count {
+            IndexCount::Overloaded => {
+                let group = &mut self.per_group[path.group][kind];
+                *group += 1;
+                counts[kind] = counts[kind].max(*group);
+            }
+            IndexCount::Distinct => {
+                if self.used.insert((table, kind, path.index)) {
+                    counts[kind] += 1;
+                }
+            }
+        }
+        counts[0] <= self.limits.gsis
+            && counts[1] <= self.limits.lsis
+            && counts[0] + counts[1] <= self.limits.total
+    }
+}
+
+/// The solution of a choice, its paths made ascending and distinct, its LSI paths whose
+/// primary key is not chosen and the paths no read is served by dropped; `None` when it breaks
+/// a limit.
 pub(super) fn evaluate(
     problem: &Problem,
     limits: Limits,
@@ -106,7 +279,20 @@ pub(super) fn evaluate(
             .requires
             .is_none_or(|o| options[o.group] == o.option)
     });
-    let solution = problem.evaluate(&options, &paths).ok()?;
+    let mut solution = problem.evaluate(&options, &paths).ok()?;
+    let mut used = vec![false; problem.paths.len()];
+    for (read, serving) in problem.reads.iter().zip(&solution.servings) {
+        for need in serving.iter().flat_map(|&s| &read.servings[s].needs) {
+            if let Need::Path(p) = need {
+                used[*p] = true;
+            }
+        }
+    }
+    if solution.paths.iter().any(|&p| !used[p]) {
+        // Each read's serving stays available and cheapest among fewer: only the cost falls.
+        paths.retain(|&p| used[p]);
+        solution = problem.evaluate(&options, &paths).ok()?;
+    }
     let within = problem
         .index_counts(&solution.paths)
         .iter()

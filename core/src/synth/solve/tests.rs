@@ -250,3 +250,21 @@ fn a_malformed_problem_is_an_error_that_says_where() {
         "read `Get orders` serving 0 needs Path(99), which the problem does not have"
     );
 }
+
+#[test]
+fn the_greedy_heuristic_alone_comes_within_two_percent_of_the_optima_of_small_problems() {
+    let (mut greedy, mut optimum) = (0.0, 0.0);
+    for seed in 0..200 {
+        let problem = random_problem(seed);
+        let limits = super::split::Limits::new(&problem, u32::MAX);
+        greedy += super::greedy::heuristic(&problem, limits).cost;
+        optimum += every_solution(&problem)
+            .iter()
+            .map(|s| s.cost)
+            .fold(f64::INFINITY, f64::min);
+    }
+    assert!(
+        greedy <= 1.02 * optimum,
+        "the heuristic's {greedy:.2} against the optima's {optimum:.2}"
+    );
+}
