@@ -10,7 +10,8 @@
 //! cheapest cost, the proven bound and the gap, and whether it was proven optimal.
 //!
 //! Run: `cargo run --release -p keyplan-core --example synth_solve` (the times mean little in
-//! debug); `-- 1000` sets the node budget (default: `Options::default()`'s).
+//! debug); `-- 1000` sets the node budget (default: `Options::default()`'s), `-- 1000 5` also
+//! the most GSIs a table may have (default 20: the tighter, the harder).
 
 use std::time::Instant;
 
@@ -21,7 +22,7 @@ use keyplan_core::synth::solve::solve;
 use keyplan_core::synth::{Control, Options};
 
 /// A random problem of `entities` groups and `reads` reads, from `seed`.
-fn problem(entities: usize, reads: usize, count: IndexCount, seed: u64) -> Problem {
+fn problem(entities: usize, reads: usize, count: IndexCount, max_gsis: u32, seed: u64) -> Problem {
     let mut rng = oorandom::Rand64::new(seed.into());
     let mut uniform = |low: f64, high: f64| low + (high - low) * rng.rand_float();
     let mut groups = Vec::new();
@@ -103,7 +104,7 @@ fn problem(entities: usize, reads: usize, count: IndexCount, seed: u64) -> Probl
         paths,
         reads: all_reads,
         count,
-        max_gsis: 20,
+        max_gsis,
     }
 }
 
@@ -112,6 +113,10 @@ fn main() {
         .nth(1)
         .and_then(|b| b.parse().ok())
         .unwrap_or(Options::default().budget);
+    let max_gsis = std::env::args()
+        .nth(2)
+        .and_then(|b| b.parse().ok())
+        .unwrap_or(Options::default().max_gsis);
     let options = Options {
         budget,
         ..Options::default()
@@ -123,7 +128,7 @@ fn main() {
     for (entities, reads) in [(20, 60), (100, 400)] {
         for count in [IndexCount::Overloaded, IndexCount::Distinct] {
             for seed in 1..=3 {
-                let problem = problem(entities, reads, count, seed);
+                let problem = problem(entities, reads, count, max_gsis, seed);
                 let started = Instant::now();
                 let solved = match solve(&problem, &options, &mut |_| Control::Continue) {
                     Ok(solved) => solved,

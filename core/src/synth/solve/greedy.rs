@@ -12,17 +12,8 @@ const MAX_PASSES: usize = 50;
 
 /// A feasible solution of `problem` (valid) under `limits`, locally optimal for the moves.
 pub(super) fn heuristic(problem: &Problem, limits: Limits) -> Solution {
-    let options: Vec<usize> = problem
-        .groups
-        .iter()
-        .map(|group| {
-            (0..group.options.len())
-                .min_by(|&a, &b| group.options[a].cost.total_cmp(&group.options[b].cost))
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut best = evaluate(problem, limits, options.clone(), Vec::new())
-        .expect("every group's option with no path keeps every limit");
+    let mut best = plain(problem);
+    let options = best.options.clone();
     if let Some(repaired) = repair(problem, limits, options, Vec::new())
         && repaired.cost < best.cost
     {
@@ -111,6 +102,23 @@ pub(super) fn heuristic(problem: &Problem, limits: Limits) -> Solution {
         }
     }
     best
+}
+
+/// Every entity's cheapest primary key (the first of equals) and no index: feasible in any
+/// valid problem, under any limits.
+pub(super) fn plain(problem: &Problem) -> Solution {
+    let options: Vec<usize> = problem
+        .groups
+        .iter()
+        .map(|group| {
+            (0..group.options.len())
+                .min_by(|&a, &b| group.options[a].cost.total_cmp(&group.options[b].cost))
+                .unwrap_or(0)
+        })
+        .collect();
+    problem
+        .evaluate(&options, &[])
+        .expect("options in range and no path break no rule")
 }
 
 /// Takes a choice if it keeps the limits and is cheaper than `best`.

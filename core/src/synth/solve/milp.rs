@@ -135,10 +135,11 @@ fn limit_rows(
             for (p, path) in problem.paths.iter().enumerate() {
                 per_group[path.group][slot(path.kind)].push((y[p], 1.0));
             }
-            for table in 0..problem.tables() {
-                let members: Vec<usize> = (0..problem.groups.len())
-                    .filter(|&g| problem.groups[g].table == table)
-                    .collect();
+            let mut tables = std::collections::BTreeMap::<usize, Vec<usize>>::new();
+            for (g, group) in problem.groups.iter().enumerate() {
+                tables.entry(group.table).or_default().push(g);
+            }
+            for members in tables.values() {
                 let widest = |k: usize| {
                     members
                         .iter()
@@ -159,7 +160,7 @@ fn limit_rows(
                     );
                     counts
                 });
-                for &g in &members {
+                for &g in members {
                     for kind in kinds {
                         let row = &per_group[g][slot(kind)];
                         match counts {

@@ -210,12 +210,14 @@ pub(super) fn split(problem: &Problem, limits: Limits) -> Split {
 
 /// Joins the groups of a table whose index limit could bind, counted over every useful path.
 fn couple_tables(problem: &Problem, limits: Limits, path_useful: &[bool], parent: &mut [usize]) {
-    for table in 0..problem.tables() {
-        let members: Vec<usize> = (0..problem.paths.len())
-            .filter(|&p| path_useful[p] && problem.groups[problem.paths[p].group].table == table)
-            .collect();
-        let all = problem.index_counts(&members);
-        let [gsis, lsis] = all.get(table).copied().unwrap_or([0, 0]);
+    let useful: Vec<usize> = (0..problem.paths.len())
+        .filter(|&p| path_useful[p])
+        .collect();
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); problem.tables()];
+    for &p in &useful {
+        members[problem.groups[problem.paths[p].group].table].push(p);
+    }
+    for ([gsis, lsis], members) in problem.index_counts(&useful).into_iter().zip(&members) {
         let coupled = match problem.count {
             // Each group's own count is a constraint of that group alone; only a limit on both
             // kinds together ties the entity with most GSIs to the one with most LSIs.
