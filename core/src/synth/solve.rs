@@ -179,17 +179,21 @@ impl Run<'_> {
                     entry.optimal = true;
                 }
                 Some(searched) => {
+                    // Proven only if the search's own choice, read back, keeps every limit: the
+                    // kept solution is then it, or one cheaper by round-off.
+                    entry.optimal = false;
                     if let Some((options, paths)) = searched.choice
                         && let Some(solution) =
                             greedy::evaluate(&component.problem, limits, options, paths)
-                        && solution.cost < entry.solution.cost
                     {
-                        entry.solution = solution;
+                        entry.optimal = searched.optimal;
+                        if solution.cost < entry.solution.cost {
+                            entry.solution = solution;
+                        }
                     }
                     if let Some(bound) = searched.bound {
                         entry.bound = entry.bound.max(safe(bound)).min(entry.solution.cost);
                     }
-                    entry.optimal = searched.optimal;
                     if entry.optimal {
                         entry.bound = entry.solution.cost;
                     }
@@ -233,9 +237,10 @@ impl Run<'_> {
     }
 }
 
-/// A bound the LP's round-off cannot put above the true one.
+/// A bound the LP's round-off (its tolerance is 1e-7 on every row) cannot put above the true
+/// one.
 fn safe(bound: f64) -> f64 {
-    bound - 1e-7 * (1.0 + bound.abs())
+    bound - 1e-6 * (1.0 + bound.abs())
 }
 
 /// A lower bound no search is needed for (every cost is not negative): each group's cheapest

@@ -17,7 +17,7 @@ use super::super::problem::{IndexCount, Need, PathKind, Problem, Solution};
 use super::split::Limits;
 
 /// Nodes between two progress reports.
-pub(super) const CHUNK: u64 = 256;
+pub(super) const CHUNK: u64 = 100;
 
 /// What the search of a component found.
 #[derive(Debug, Clone)]
