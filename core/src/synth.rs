@@ -206,17 +206,19 @@ pub(crate) fn propose_with(
             message: "alternatives must be at least 1".to_string(),
         });
     }
-    let mut candidates = candidates::candidates(design, options)?;
     let mut asked_stop = false;
     let mut watch = |p: &Progress| {
         let control = progress(p);
         asked_stop |= control == Control::Stop;
         control
     };
+    let (mut candidates, mut explored) = sized_candidates(design, options, solver, &mut watch)?;
     let mut round = 0;
     loop {
         round += 1;
-        let solved = solver(&candidates.problem, options, &mut watch);
+        let mut solved = solver(&candidates.problem, options, &mut watch);
+        explored += solved.explored;
+        solved.explored = explored;
         let mut proposals = Vec::new();
         let mut wrong: Vec<(usize, usize)> = Vec::new();
         let mut refused: Vec<String> = Vec::new();
@@ -290,6 +292,49 @@ pub(crate) fn propose_with(
             explored: solved.explored,
         });
     }
+}
+
+/// The candidates of `design` in a canonical order (tables, entities and patterns by name, so
+/// the input's order is no choice), priced with items of the sizes a first proposal gives
+/// them: a probe's items carry only the keys it tries, a proposal's all of its keys. Returns
+/// them with the search nodes the first proposal took.
+pub(crate) fn sized_candidates(
+    design: &Design,
+    options: &Options,
+    solver: Solver<'_>,
+    progress: &mut dyn FnMut(&Progress) -> Control,
+) -> Result<(candidates::Candidates, u64), SynthError> {
+    let canonical = canonical(design);
+    let first = candidates::candidates(&canonical, options, &Default::default())?;
+    let solved = solver(&first.problem, options, progress);
+    let Some(best) = solved.front.first() else {
+        return Ok((first, solved.explored));
+    };
+    let rendered = render::render(&canonical, &first, best, options.style);
+    let report = crate::cost::estimate_sampled(
+        &rendered.design,
+        &crate::sample::SampleConfig::default(),
+        &crate::cost::CostConfig::default(),
+    );
+    let sizes = report
+        .entities
+        .iter()
+        .map(|e| (e.entity.clone(), e.average_bytes as u64))
+        .collect();
+    Ok((
+        candidates::candidates(&canonical, options, &sizes)?,
+        solved.explored,
+    ))
+}
+
+/// `design` with its tables, entities and patterns sorted by name (stably: a repeated name
+/// keeps its order).
+fn canonical(design: &Design) -> Design {
+    let mut out = design.clone();
+    out.tables.sort_by(|a, b| a.name.cmp(&b.name));
+    out.entities.sort_by(|a, b| a.name.cmp(&b.name));
+    out.patterns.sort_by(|a, b| a.name.cmp(&b.name));
+    out
 }
 
 /// A proposal's figures, by the same verdicts and cost model `keyplan check` and `keyplan cost`

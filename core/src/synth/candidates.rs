@@ -131,8 +131,13 @@ struct ReadShape<'d> {
     sort: Option<String>,
 }
 
-/// The candidates of `design` for `options`.
-pub fn candidates(design: &Design, options: &Options) -> Result<Candidates, SynthError> {
+/// The candidates of `design` for `options`, with items of the given mean `sizes` (a previous
+/// proposal's, by entity; the sample's for an entity not in it).
+pub fn candidates(
+    design: &Design,
+    options: &Options,
+    sizes: &BTreeMap<String, u64>,
+) -> Result<Candidates, SynthError> {
     let tables = table_keys(design)?;
     let ids = identities(design);
     let parents = parents(design, &ids);
@@ -172,6 +177,7 @@ pub fn candidates(design: &Design, options: &Options) -> Result<Candidates, Synt
         })
         .collect();
     prober.counts = item_counts(&prober, &groups_meaning);
+    prober.sizes = sizes.clone();
     let table_of = |entity: &Entity| tables.iter().position(|t| t.name == entity.table);
 
     // Each option's writes and storage; a hot partition gets the shards the cost model asks.

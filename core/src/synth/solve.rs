@@ -23,7 +23,7 @@ pub fn solve(
     let mut explored = 0u64;
     loop {
         explored += 1;
-        let solution = complete(problem, &choice);
+        let solution = pruned(problem, &choice);
         if best.as_ref().is_none_or(|b| solution.cost < b.cost - 1e-9) {
             best = Some(solution);
         }
@@ -42,7 +42,7 @@ pub fn solve(
             break;
         }
     }
-    let best = best.unwrap_or_else(|| complete(problem, &vec![0; sizes.len()]));
+    let best = best.unwrap_or_else(|| complete(problem, &vec![0; sizes.len()], &[]));
     let optimal = best.cost <= bound + 1e-9;
     Solved {
         front: vec![best],
@@ -85,9 +85,29 @@ fn lower_bound(problem: &Problem) -> f64 {
     options + reads
 }
 
+/// [`complete`], then each chosen path in turn forbidden while that makes it cheaper (reads
+/// served early may have taken a path a later one's makes needless).
+fn pruned(problem: &Problem, options: &[usize]) -> Solution {
+    let mut forbidden: Vec<usize> = Vec::new();
+    let mut best = complete(problem, options, &forbidden);
+    let mut at = 0;
+    while at < best.paths.len() {
+        forbidden.push(best.paths[at]);
+        let trial = complete(problem, options, &forbidden);
+        if trial.cost < best.cost - 1e-9 {
+            best = trial;
+            at = 0;
+        } else {
+            forbidden.pop();
+            at += 1;
+        }
+    }
+    best
+}
+
 /// With these options, each read in turn takes its cheapest serving (counting the paths it
-/// adds) within the index limits, or its Scan.
-fn complete(problem: &Problem, options: &[usize]) -> Solution {
+/// adds, none of the `forbidden`) within the index limits, or its Scan.
+fn complete(problem: &Problem, options: &[usize], forbidden: &[usize]) -> Solution {
     let mut paths: Vec<usize> = Vec::new();
     let mut servings = Vec::with_capacity(problem.reads.len());
     for read in &problem.reads {
@@ -100,6 +120,7 @@ fn complete(problem: &Problem, options: &[usize]) -> Solution {
                 match *need {
                     Need::Option(o) => fits &= options.get(o.group) == Some(&o.option),
                     Need::Path(p) => {
+                        fits &= !forbidden.contains(&p);
                         let path = &problem.paths[p];
                         if let Some(o) = path.requires {
                             fits &= options.get(o.group) == Some(&o.option);

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use crate::answer::Operation;
 use crate::cost::{CostConfig, CostReport, estimate_sampled};
-use crate::model::{AccessPattern, Action, Design, Entity, Gsi, KeyAttribute, Lsi, Table};
+use crate::model::{AccessPattern, Action, Design, Entity, Gsi, KeyAttribute, Lsi, Table, Volume};
 use crate::sample::SampleConfig;
 use crate::template::KeyTemplate;
 
@@ -38,11 +38,14 @@ pub struct Prober<'a> {
     pub keys: BTreeMap<String, (KeyAttribute, KeyAttribute)>,
     /// Items per entity in the whole design (volumes, else the whole sample's).
     pub counts: BTreeMap<String, u64>,
+    /// Mean item bytes per entity in a whole proposal (with all its key attributes), for the
+    /// entities whose volume gives none: a probe's items carry only the keys it tries.
+    pub sizes: BTreeMap<String, u64>,
 }
 
 impl<'a> Prober<'a> {
-    /// A prober of `design` whose tables have these `keys`; the item counts are taken from
-    /// one estimate of the design with every entity in `base` keys.
+    /// A prober of `design` whose tables have these `keys`, at the sample's counts and sizes
+    /// until they are set.
     pub fn new(
         design: &'a Design,
         keys: BTreeMap<String, (KeyAttribute, KeyAttribute)>,
@@ -51,6 +54,7 @@ impl<'a> Prober<'a> {
             design,
             keys,
             counts: BTreeMap::new(),
+            sizes: BTreeMap::new(),
         }
     }
 
@@ -83,6 +87,15 @@ impl<'a> Prober<'a> {
         for (entity, keys) in entities {
             let mut e = (*entity).clone();
             e.keys = keys.clone();
+            if let Some(&bytes) = self.sizes.get(&e.name)
+                && e.volume.is_none_or(|v| v.item_bytes.is_none())
+            {
+                e.volume = Some(Volume {
+                    items: self.counts.get(&e.name).copied().unwrap_or_default(),
+                    item_bytes: Some(bytes),
+                    sampled: 0,
+                });
+            }
             probe.entities.push(e);
         }
         probe.patterns = patterns;
@@ -100,16 +113,24 @@ impl<'a> Prober<'a> {
 
     /// How the probe's one read is served, and what it costs a month.
     pub fn serve(&self, probe: &Design) -> Served {
-        let verdict = crate::coverage::verdicts_unexplained(probe)
+        let report = self.estimate(probe);
+        let cost = report.patterns.first().map_or(0.0, |p| p.monthly_cost);
+        match crate::coverage::verdicts_unexplained(probe)
             .into_iter()
             .next()
-            .expect("a probe holds its read");
-        let report = self.estimate(probe);
-        Served {
-            operation: verdict.operation,
-            index: verdict.index,
-            shards: verdict.shards,
-            cost: report.patterns.first().map_or(0.0, |p| p.monthly_cost),
+        {
+            Some(verdict) => Served {
+                operation: verdict.operation,
+                index: verdict.index,
+                shards: verdict.shards,
+                cost,
+            },
+            None => Served {
+                operation: Operation::Scan,
+                index: None,
+                shards: None,
+                cost,
+            },
         }
     }
 

@@ -82,8 +82,9 @@ pub fn label(entity: &str) -> String {
 
 /// The identity of every entity of the design, in design order: the attribute that names one
 /// item. Pinned table keys give it (the last attribute variable of the primary key); else
-/// `{entity}Id` (`orderId`), `{entity}_id`, `id`; else the first `*Id` attribute that is not
-/// another entity's identity (required ones first); else the first attribute. `None` for an
+/// `{entity}Id` (`orderId`), `{entity}_id`, `id`; else a `*Id` attribute that is not
+/// another entity's identity (required ones first, the least name); else the least attribute
+/// name. `None` for an
 /// entity with no attribute at all.
 pub fn identities(design: &Design) -> Vec<Option<String>> {
     let by_rule: Vec<Option<String>> = design
@@ -98,17 +99,19 @@ pub fn identities(design: &Design) -> Vec<Option<String>> {
         .map(|(entity, found)| {
             found.clone().or_else(|| {
                 let taken = |name: &str| by_rule.iter().flatten().any(|id| id == name);
+                // The least name of those that qualify: the attributes' order is no choice.
                 let ids = |required: bool| {
                     entity
                         .attributes
                         .iter()
-                        .filter(move |a| a.required == required || !required)
-                        .find(|a| is_id_name(&a.name) && !taken(&a.name))
+                        .filter(move |a| a.required || !required)
+                        .filter(|a| is_id_name(&a.name) && !taken(&a.name))
                         .map(|a| a.name.clone())
+                        .min()
                 };
                 ids(true)
                     .or_else(|| ids(false))
-                    .or_else(|| entity.attributes.first().map(|a| a.name.clone()))
+                    .or_else(|| entity.attributes.iter().map(|a| a.name.clone()).min())
             })
         })
         .collect()
