@@ -21,6 +21,7 @@ use problem::{Problem, Solved};
 
 pub mod candidates;
 pub mod explain;
+mod prefer;
 pub mod problem;
 pub mod render;
 pub mod solve;
@@ -186,8 +187,23 @@ pub fn propose(
 }
 
 /// A solver of the covering problem: [`solve::solve`], or a stand-in in tests.
-pub(crate) type Solver<'s> =
-    &'s dyn Fn(&Problem, &Options, &mut dyn FnMut(&Progress) -> Control) -> Solved;
+pub(crate) type Solver<'s> = &'s dyn Fn(
+    &Problem,
+    &Options,
+    &mut dyn FnMut(&Progress) -> Control,
+) -> Result<Solved, problem::ProblemError>;
+
+/// The solver's answer, its error (a malformed problem: a candidates bug) said as one.
+fn solved(
+    solver: Solver<'_>,
+    problem: &Problem,
+    options: &Options,
+    progress: &mut dyn FnMut(&Progress) -> Control,
+) -> Result<Solved, SynthError> {
+    solver(problem, options, progress).map_err(|e| SynthError {
+        message: format!("the candidates made a problem the solver refuses: {e}"),
+    })
+}
 
 /// How many times a proposal whose verdicts disagree with the problem is re-solved without the
 /// servings that disagreed.
@@ -216,9 +232,16 @@ pub(crate) fn propose_with(
     let mut round = 0;
     loop {
         round += 1;
-        let mut solved = solver(&candidates.problem, options, &mut watch);
+        let mut solved = solved(solver, &candidates.problem, options, &mut watch)?;
         explored += solved.explored;
         solved.explored = explored;
+        if let Some(first) = solved.front.first() {
+            let preferred =
+                prefer::co_located(design, &candidates, first, options, solver, &mut watch)?;
+            // Equal cost: the dearer designs kept are those with fewer indexes than it.
+            solved.front.retain(|s| s.indexes < preferred.indexes);
+            solved.front.insert(0, preferred);
+        }
         let mut proposals = Vec::new();
         let mut wrong: Vec<(usize, usize)> = Vec::new();
         let mut refused: Vec<String> = Vec::new();
@@ -306,7 +329,7 @@ pub(crate) fn sized_candidates(
 ) -> Result<(candidates::Candidates, u64), SynthError> {
     let canonical = canonical(design);
     let first = candidates::candidates(&canonical, options, &Default::default())?;
-    let solved = solver(&first.problem, options, progress);
+    let solved = solved(solver, &first.problem, options, progress)?;
     let Some(best) = solved.front.first() else {
         return Ok((first, solved.explored));
     };
@@ -337,6 +360,17 @@ fn canonical(design: &Design) -> Design {
     out
 }
 
+/// The monthly cost of `design` by keyplan's cost model: `keyplan cost`'s on-demand Standard
+/// total.
+fn monthly_cost(design: &Design) -> f64 {
+    crate::cost::estimate_sampled(
+        design,
+        &crate::sample::SampleConfig::default(),
+        &crate::cost::CostConfig::default(),
+    )
+    .monthly_total
+}
+
 /// A proposal's figures, by the same verdicts and cost model `keyplan check` and `keyplan cost`
 /// use.
 fn figures(design: Design, reasons: Vec<Reason>, unserved: Vec<Unserved>) -> Proposal {
@@ -345,18 +379,14 @@ fn figures(design: Design, reasons: Vec<Reason>, unserved: Vec<Unserved>) -> Pro
         .iter()
         .filter(|v| design.pattern(&v.pattern).is_some_and(|p| p.is_read()))
         .collect();
-    let report = crate::cost::estimate_sampled(
-        &design,
-        &crate::sample::SampleConfig::default(),
-        &crate::cost::CostConfig::default(),
-    );
+    let monthly_cost = monthly_cost(&design);
     let indexes = design
         .tables
         .iter()
         .map(|t| t.gsis.len() + t.lsis.len())
         .sum();
     Proposal {
-        monthly_cost: report.monthly_total,
+        monthly_cost,
         indexes,
         reads_served: reads.iter().filter(|v| v.covered).count(),
         reads: reads.len(),

@@ -126,7 +126,7 @@ fn the_problems_cost_of_the_chosen_design_agrees_with_the_full_estimate() {
         let mut go_on = |_: &Progress| Control::Continue;
         let (candidates, _) =
             sized_candidates(&design, &options, &solve::solve, &mut go_on).expect("candidates");
-        let solved = solve::solve(&candidates.problem, &options, &mut go_on);
+        let solved = solve::solve(&candidates.problem, &options, &mut go_on).expect("solved");
         let solution = &solved.front[0];
         let rendered = render::render(&design, &candidates, solution, options.style);
         let full = figures(rendered.design, Vec::new(), Vec::new()).monthly_cost;
