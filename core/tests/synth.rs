@@ -39,7 +39,10 @@ fn examples() -> Vec<(String, Design)> {
             let text = std::fs::read_to_string(&path).expect("readable example");
             let design = keyplan_core::file::parse(&text).expect("an example parses");
             (
-                path.file_name().unwrap().to_string_lossy().into_owned(),
+                path.file_name()
+                    .expect("a file")
+                    .to_string_lossy()
+                    .into_owned(),
                 design,
             )
         })
@@ -70,7 +73,10 @@ fn corpus() -> Vec<(String, Design)> {
             let text = std::fs::read_to_string(&path).ok()?;
             let imported = keyplan_core::import::detect_and_import(&text).ok()?;
             Some((
-                path.file_name().unwrap().to_string_lossy().into_owned(),
+                path.file_name()
+                    .expect("a file")
+                    .to_string_lossy()
+                    .into_owned(),
                 imported.design,
             ))
         })

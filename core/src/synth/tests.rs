@@ -79,14 +79,9 @@ fn check_served(proposal: &Proposal) {
 fn the_seed_articles_seven_patterns_are_all_served_with_orders_under_their_customer() {
     let synthesis = run(&design(SEED), &Options::default());
     let proposal = &synthesis.proposals[0];
-    println!(
-        "{}",
-        serde_json::to_string_pretty(&proposal.design.entities).unwrap()
-    );
-    println!("{:#?}", proposal.reasons);
     check_served(proposal);
     assert_eq!((proposal.reads_served, proposal.reads), (7, 7));
-    let order = proposal.design.entity("Order").unwrap();
+    let order = proposal.design.entity("Order").expect("Order");
     assert!(
         order.keys["PK"].source().starts_with("CUSTOMER#"),
         "{:?}",
@@ -148,7 +143,7 @@ fn keys_the_input_pinned_are_kept_as_written() {
         .entities
         .iter_mut()
         .find(|e| e.name == "Order")
-        .unwrap();
+        .expect("Order");
     order.keys.insert(
         "PK".to_string(),
         crate::KeyTemplate::parse("ORDER#{orderId}"),
@@ -158,7 +153,7 @@ fn keys_the_input_pinned_are_kept_as_written() {
         .insert("SK".to_string(), crate::KeyTemplate::parse("DETAILS"));
     let proposal = &run(&pinned, &Options::default()).proposals[0];
     check_served(proposal);
-    let order = proposal.design.entity("Order").unwrap();
+    let order = proposal.design.entity("Order").expect("Order");
     assert_eq!(order.keys["PK"].source(), "ORDER#{orderId}");
     assert_eq!(order.keys["SK"].source(), "DETAILS");
 }
@@ -180,7 +175,7 @@ fn natural_style_keys_indexes_on_the_entities_own_attributes() {
     assert!(by_status.name.starts_with("by"), "{}", by_status.name);
     let sort: Vec<&str> = by_status.sort_key.iter().map(|k| k.name.as_str()).collect();
     assert_eq!(sort, ["createdAt", "orderId"]);
-    let order = proposal.design.entity("Order").unwrap();
+    let order = proposal.design.entity("Order").expect("Order");
     assert!(!order.keys.contains_key("status"), "{:?}", order.keys);
 }
 
