@@ -19,6 +19,7 @@ use serde::Serialize;
 use crate::model::Design;
 
 pub mod problem;
+pub mod strip;
 
 /// The naming style of a proposal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -199,8 +200,8 @@ pub fn propose(
 }
 
 /// A proposal's figures, by the same verdicts and cost model `keyplan check` and `keyplan cost`
-/// use.
-fn figures(design: Design, reasons: Vec<Reason>, unserved: Vec<Unserved>) -> Proposal {
+/// use; the benchmark reads a hand design's by it too, so both sides are priced alike.
+pub fn figures(design: Design, reasons: Vec<Reason>, unserved: Vec<Unserved>) -> Proposal {
     let verdicts = crate::coverage::verdicts(&design);
     let reads: Vec<_> = verdicts
         .iter()
