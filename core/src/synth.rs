@@ -25,6 +25,7 @@ mod prefer;
 pub mod problem;
 pub mod render;
 pub mod solve;
+pub mod strip;
 
 /// The naming style of a proposal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -372,8 +373,8 @@ fn monthly_cost(design: &Design) -> f64 {
 }
 
 /// A proposal's figures, by the same verdicts and cost model `keyplan check` and `keyplan cost`
-/// use.
-fn figures(design: Design, reasons: Vec<Reason>, unserved: Vec<Unserved>) -> Proposal {
+/// use; the benchmark reads a hand design's by it too, so both sides are priced alike.
+pub fn figures(design: Design, reasons: Vec<Reason>, unserved: Vec<Unserved>) -> Proposal {
     let verdicts = crate::coverage::verdicts(&design);
     let reads: Vec<_> = verdicts
         .iter()
