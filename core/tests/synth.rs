@@ -7,23 +7,9 @@
 
 use std::path::{Path, PathBuf};
 
+use keyplan_core::synth::strip::strip;
 use keyplan_core::synth::{Control, Options, Style, propose};
 use keyplan_core::{Design, analyze};
-
-/// `design` with every entity's keys and every table's indexes removed: what synthesis starts
-/// from.
-fn stripped(design: &Design) -> Design {
-    let mut out = design.clone();
-    for table in &mut out.tables {
-        table.gsis.clear();
-        table.lsis.clear();
-    }
-    for entity in &mut out.entities {
-        entity.keys.clear();
-    }
-    out.samples.clear();
-    out
-}
 
 fn examples() -> Vec<(String, Design)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
@@ -115,7 +101,7 @@ fn every_read_a_hand_design_serves_is_served_from_its_patterns_alone() {
                 style,
                 ..Options::default()
             };
-            let synthesis = match propose(&stripped(&hand), &options, &mut |_| Control::Continue) {
+            let synthesis = match propose(&strip(&hand), &options, &mut |_| Control::Continue) {
                 Ok(s) => s,
                 Err(e) => {
                     failures.push(format!("{name} ({}): {e}", style.as_str()));
