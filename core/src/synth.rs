@@ -246,7 +246,20 @@ pub(crate) fn propose_with(
         let mut proposals = Vec::new();
         let mut wrong: Vec<(usize, usize)> = Vec::new();
         let mut refused: Vec<String> = Vec::new();
-        for solution in solved.front.iter().take(options.alternatives) {
+        // Alternatives that serve every read the cheapest serves: one that leaves a servable
+        // read to a Scan is not a design for the patterns (its penalty, not its cost, put it
+        // on the front).
+        let least_penalty = solved
+            .front
+            .first()
+            .map_or(0.0, |s| candidates.penalties(s));
+        let serving_all: Vec<&problem::Solution> = solved
+            .front
+            .iter()
+            .filter(|s| candidates.penalties(s) <= least_penalty * (1.0 + 1e-9))
+            .take(options.alternatives)
+            .collect();
+        for solution in serving_all {
             let rendered = render::render(design, &candidates, solution, options.style);
             let analysis = crate::analysis::analyze(&rendered.design);
             let mut agrees = true;
@@ -308,7 +321,7 @@ pub(crate) fn propose_with(
         };
         return Ok(Synthesis {
             style: options.style,
-            proposals: proposals.into_iter().map(|(_, p)| p).collect(),
+            proposals: pareto(proposals.into_iter().map(|(_, p)| p).collect()),
             lower_bound,
             gap_percent,
             optimal: solved.optimal,
@@ -359,6 +372,21 @@ fn canonical(design: &Design) -> Design {
     out.entities.sort_by(|a, b| a.name.cmp(&b.name));
     out.patterns.sort_by(|a, b| a.name.cmp(&b.name));
     out
+}
+
+/// The proposals, cheapest first, each kept only when it has fewer indexes than every kept one
+/// and is dearer by the full estimate (the problem ranks them within a few percent of it).
+fn pareto(proposals: Vec<Proposal>) -> Vec<Proposal> {
+    let mut kept: Vec<Proposal> = Vec::with_capacity(proposals.len());
+    for proposal in proposals {
+        let keep = kept.last().is_none_or(|last| {
+            proposal.indexes < last.indexes && proposal.monthly_cost > last.monthly_cost
+        });
+        if keep {
+            kept.push(proposal);
+        }
+    }
+    kept
 }
 
 /// The monthly cost of `design` by keyplan's cost model: `keyplan cost`'s on-demand Standard
