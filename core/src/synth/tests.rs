@@ -291,3 +291,28 @@ fn a_hot_low_cardinality_write_key_gets_the_cost_models_shard_count() {
         proposal.reasons
     );
 }
+
+#[test]
+fn every_alternative_serves_every_read_and_none_is_dominated() {
+    let options = Options {
+        alternatives: 3,
+        ..Options::default()
+    };
+    for original in std::iter::once(design(SEED)).chain(examples().iter().map(strip::strip)) {
+        let synthesis = run(&original, &options);
+        for proposal in &synthesis.proposals {
+            check_served(proposal);
+        }
+        for pair in synthesis.proposals.windows(2) {
+            assert!(
+                pair[0].monthly_cost < pair[1].monthly_cost && pair[0].indexes > pair[1].indexes,
+                "{}: {} indexes at {} before {} at {}",
+                original.name,
+                pair[0].indexes,
+                pair[0].monthly_cost,
+                pair[1].indexes,
+                pair[1].monthly_cost
+            );
+        }
+    }
+}
