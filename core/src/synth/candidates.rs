@@ -176,7 +176,7 @@ pub fn candidates(
             options: key_options(design, &ids, &identity, &parents, &reads, e, &tables),
         })
         .collect();
-    prober.counts = item_counts(&prober, &groups_meaning);
+    prober.counts = item_counts(&prober, &tables, &groups_meaning);
     prober.sizes = sizes.clone();
     let table_of = |entity: &Entity| tables.iter().position(|t| t.name == entity.table);
 
@@ -223,7 +223,6 @@ pub fn candidates(
         &ids,
         &identity,
         &reads,
-        &groups,
         &groups_meaning,
         options.style,
     );
@@ -545,7 +544,11 @@ fn option_keys(
 
 /// Items per entity in the whole design with every entity in its first option: its volume,
 /// else the whole sample's count, so that every probe prices storage at the same counts.
-fn item_counts(prober: &Prober<'_>, groups: &[GroupMeaning]) -> BTreeMap<String, u64> {
+fn item_counts(
+    prober: &Prober<'_>,
+    tables: &[TableKeys],
+    groups: &[GroupMeaning],
+) -> BTreeMap<String, u64> {
     let design = prober.design;
     let mut base = design.clone();
     base.tables.iter_mut().for_each(|t| {
@@ -557,15 +560,8 @@ fn item_counts(prober: &Prober<'_>, groups: &[GroupMeaning]) -> BTreeMap<String,
         }
     });
     for (entity, group) in base.entities.iter_mut().zip(groups) {
-        if let Some(option) = group.options.first()
-            && let Some((pk, sk)) = prober.keys.get(&entity.table)
-        {
-            let mut keys = BTreeMap::new();
-            keys.insert(pk.name.clone(), KeyTemplate::parse(&option.partition));
-            if !option.sort.is_empty() {
-                keys.insert(sk.name.clone(), KeyTemplate::parse(&option.sort));
-            }
-            entity.keys = keys;
+        if let Some(option) = group.options.first() {
+            entity.keys = option_keys(tables, entity, option);
         }
     }
     base.patterns.retain(|p| !p.is_read());

@@ -14,7 +14,7 @@ use super::{
 };
 use crate::model::{AttrType, Design};
 use crate::synth::Style;
-use crate::synth::problem::{Group, OptionRef, Path, PathKind};
+use crate::synth::problem::{OptionRef, Path, PathKind};
 
 #[allow(clippy::too_many_arguments)]
 pub(super) fn index_paths(
@@ -24,7 +24,6 @@ pub(super) fn index_paths(
     ids: &[Option<String>],
     identity: &[String],
     reads: &[ReadShape<'_>],
-    groups: &[Group],
     meaning: &[GroupMeaning],
     style: Style,
 ) -> (Vec<Path>, Vec<PathMeaning>) {
@@ -167,12 +166,8 @@ pub(super) fn index_paths(
                 shards: load.shards_needed,
                 write_units_per_second: load.write_units_per_second,
             });
-            path.partition = if path.partition.is_attributes_only() {
-                // A multi-attribute key cannot hold a shard: keep the attributes, in a template.
-                Shape(path.partition.0.clone()).sharded(load.shards_needed)
-            } else {
-                path.partition.sharded(load.shards_needed)
-            };
+            // A multi-attribute key cannot hold a shard: a sharded key is a template.
+            path.partition = path.partition.sharded(load.shards_needed);
             report = price(&path);
         }
         let kind_code = match path.kind {
@@ -188,7 +183,6 @@ pub(super) fn index_paths(
             requires,
         });
         out.push(path);
-        let _ = groups;
     }
     (paths, out)
 }
