@@ -229,6 +229,9 @@ pub(crate) fn propose_with(
         asked_stop |= control == Control::Stop;
         control
     };
+    // Errors the input has and no key could cause (a pattern naming an unknown entity) are the
+    // user's to fix; a proposal is refused for the errors it brings.
+    let input_errors = errors(&crate::analysis::analyze(design));
     let (mut candidates, mut explored) = sized_candidates(design, options, solver, &mut watch)?;
     let mut round = 0;
     loop {
@@ -277,11 +280,9 @@ pub(crate) fn propose_with(
                     wrong.push((r, serving));
                 }
             }
-            let errors: Vec<String> = analysis
-                .findings
-                .iter()
-                .filter(|f| f.severity == crate::answer::Severity::Error)
-                .map(|f| format!("{} at {}: {}", f.code, f.place, f.message))
+            let errors: Vec<String> = errors(&analysis)
+                .into_iter()
+                .filter(|e| !input_errors.contains(e))
                 .collect();
             if !errors.is_empty() {
                 refused.extend(errors);
@@ -372,6 +373,16 @@ fn canonical(design: &Design) -> Design {
     out.entities.sort_by(|a, b| a.name.cmp(&b.name));
     out.patterns.sort_by(|a, b| a.name.cmp(&b.name));
     out
+}
+
+/// The error-level findings of an analysis, each as one line.
+fn errors(analysis: &crate::answer::Analysis) -> Vec<String> {
+    analysis
+        .findings
+        .iter()
+        .filter(|f| f.severity == crate::answer::Severity::Error)
+        .map(|f| format!("{} at {}: {}", f.code, f.place, f.message))
+        .collect()
 }
 
 /// The proposals, cheapest first, each kept only when it has fewer indexes than every kept one

@@ -113,6 +113,8 @@ pub struct ReadMeaning {
     /// What the problem adds to the Scan of a read some key can serve, so that serving every
     /// read comes first and cost second: more than any choice of keys and indexes costs.
     pub penalty: f64,
+    /// Why no key can serve the read, when none can.
+    pub unkeyable: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -258,6 +260,7 @@ pub fn candidates(
             servings: meaning,
             scan,
             penalty: 0.0,
+            unkeyable: unkeyable(design, read),
         });
     }
     for (read, meaning) in problem_reads.iter_mut().zip(&mut reads_meaning) {
@@ -392,19 +395,51 @@ fn read_shapes(design: &Design) -> Vec<ReadShape<'_>> {
 /// Whether every returned entity of `read` has every attribute it binds and sorts by, and
 /// they share a table: only then can one key serve it.
 fn keyable(design: &Design, read: &ReadShape<'_>) -> bool {
+    unkeyable(design, read).is_none()
+}
+
+/// Why no key can serve `read`, when none can: an entity it returns that the design lacks,
+/// entities in different tables, an attribute it binds or sorts by that an entity lacks.
+fn unkeyable(design: &Design, read: &ReadShape<'_>) -> Option<String> {
+    let pattern = read.pattern;
+    if let Some(missing) = pattern
+        .entities
+        .iter()
+        .find(|name| design.entity(name).is_none())
+    {
+        return Some(format!(
+            "it returns `{missing}`, which the design does not have"
+        ));
+    }
     let Some(&first) = read.entities.first() else {
-        return false;
+        return Some("it returns no entity".to_string());
     };
-    read.entities.len() == read.pattern.entities.len()
-        && read.entities.iter().all(|&e| {
-            let entity = &design.entities[e];
-            entity.table == design.entities[first].table
-                && read.equal.iter().all(|i| entity.attribute(i).is_some())
-                && read
-                    .sort
-                    .as_ref()
-                    .is_none_or(|s| read.entities.len() > 1 || entity.attribute(s).is_some())
-        })
+    let first_table = &design.entities[first].table;
+    for &e in &read.entities {
+        let entity = &design.entities[e];
+        if &entity.table != first_table {
+            return Some(format!(
+                "its entities are in different tables (`{}` in {}, `{}` in {}): no one Query reads both",
+                design.entities[first].name, first_table, entity.name, entity.table
+            ));
+        }
+        if let Some(input) = read.equal.iter().find(|i| entity.attribute(i).is_none()) {
+            return Some(format!(
+                "`{input}` is not an attribute of {}, so no key of it can hold the input",
+                entity.name
+            ));
+        }
+        if let Some(sort) = &read.sort
+            && read.entities.len() == 1
+            && entity.attribute(sort).is_none()
+        {
+            return Some(format!(
+                "`{sort}` is not an attribute of {}, so no sort key of it orders by it",
+                entity.name
+            ));
+        }
+    }
+    None
 }
 
 /// The primary keys entity `e` could have: pinned, or under each parent, keyed on each read's
@@ -440,13 +475,19 @@ fn key_options(
     // UpdateItem cannot change a primary key attribute: a key built on one the updates
     // change would make them impossible.
     let changed = changed_attributes(design, &entity.name);
+    // Every item holds its primary key: where the entity says which attributes it requires,
+    // an optional one (other than its identity) keys an index, never the table.
+    let says_required = entity.attributes.iter().any(|a| a.required);
+    let optional = |name: &str| {
+        says_required && name != id && entity.attribute(name).is_some_and(|a| !a.required)
+    };
     let mut out: Vec<KeyOption> = Vec::new();
     let mut push = |partition: Shape, sort: Shape, origin: Origin| {
         if partition
             .attributes()
             .iter()
             .chain(&sort.attributes())
-            .any(|a| changed.contains(*a))
+            .any(|a| changed.contains(*a) || optional(a))
         {
             return;
         }

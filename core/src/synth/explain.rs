@@ -209,10 +209,16 @@ fn shard_reasons(
 /// Why read `r` is left to a Scan.
 fn unserved_reason(candidates: &Candidates, r: usize) -> String {
     let read = &candidates.problem.reads[r];
-    if read.servings.is_empty() {
+    let meaning = &candidates.reads[r];
+    if let Some(why) = &meaning.unkeyable {
         format!(
-            "no key can serve it: its entities are not in one table, or the attributes it binds and sorts by are not attributes of every entity it returns; a Scan costs {} a month",
-            money(candidates.reads[r].scan)
+            "no key can serve it: {why}; a Scan costs {} a month",
+            money(meaning.scan)
+        )
+    } else if read.servings.is_empty() {
+        format!(
+            "no key keyplan's verdicts accept serves it; a Scan costs {} a month",
+            money(meaning.scan)
         )
     } else {
         let cheapest = read

@@ -316,3 +316,46 @@ fn every_alternative_serves_every_read_and_none_is_dominated() {
         }
     }
 }
+
+/// Items of a table with no sort key, read all or by an optional kind, and a read of
+/// an entity the design lacks.
+const LOOSE: &str = r#"{"version": 1, "name": "loose",
+  "tables": [{ "name": "things", "partition_key": { "name": "PK", "type": "S" } }],
+  "entities": [{ "name": "Item", "table": "things", "attributes": [
+    { "name": "itemId", "required": true }, { "name": "kind" } ] }],
+  "patterns": [
+    { "name": "ghost", "entities": ["Nobody"], "inputs": ["x"] },
+    { "name": "all items", "entities": ["Item"] },
+    { "name": "by kind", "entities": ["Item"], "inputs": ["kind"] } ]
+}"#;
+
+#[test]
+fn an_optional_attribute_never_keys_the_table() {
+    let mut loose = design(LOOSE);
+    loose.patterns.retain(|p| p.name != "ghost");
+    let proposal = &run(&loose, &Options::default()).proposals[0];
+    let item = proposal.design.entity("Item").expect("Item");
+    let table = &proposal.design.tables[0];
+    for key in table.primary_key() {
+        let template = &item.keys[&key.name];
+        assert!(
+            template.attribute_vars().all(|v| v.name != "kind"),
+            "{}: {template}",
+            key.name
+        );
+    }
+}
+
+#[test]
+fn a_read_of_an_entity_the_design_lacks_is_unserved_saying_so_not_refused() {
+    let proposal = &run(&design(LOOSE), &Options::default()).proposals[0];
+    assert_eq!(proposal.unserved.len(), 1, "{:#?}", proposal.unserved);
+    assert_eq!(proposal.unserved[0].pattern, "ghost");
+    assert!(
+        proposal.unserved[0]
+            .reason
+            .contains("it returns `Nobody`, which the design does not have"),
+        "{}",
+        proposal.unserved[0].reason
+    );
+}
