@@ -359,3 +359,26 @@ fn a_read_of_an_entity_the_design_lacks_is_unserved_saying_so_not_refused() {
         proposal.unserved[0].reason
     );
 }
+
+#[test]
+fn no_lsi_where_a_customers_orders_would_pass_10_gb() {
+    let mut big = design(CONSISTENT);
+    big.entities.insert(
+        0,
+        serde_json::from_str(
+            r#"{ "name": "Customer", "table": "things", "volume": { "items": 10 },
+                 "attributes": [{ "name": "customerId", "type": "S", "required": true }] }"#,
+        )
+        .expect("an entity"),
+    );
+    // 2 billion orders of 1 KB over 10 customers: 200 GB under each.
+    big.entities[1].volume = Some(crate::model::Volume {
+        items: 2_000_000_000,
+        item_bytes: Some(1_000),
+        sampled: 0,
+    });
+    let proposal = &run(&big, &Options::default()).proposals[0];
+    let table = &proposal.design.tables[0];
+    assert!(table.lsis.is_empty(), "{table:#?}");
+    assert_eq!(proposal.unserved.len(), 1, "{:#?}", proposal.unserved);
+}

@@ -91,7 +91,11 @@ pub(super) fn index_paths(
                     let bound = crate::template::KeyTemplate::parse(&option.partition)
                         .attribute_vars()
                         .all(|v| read.equal.contains(&v.name));
-                    if !bound || option.sharding.is_some() || option.origin == Origin::Pinned {
+                    if !bound
+                        || option.sharding.is_some()
+                        || option.origin == Origin::Pinned
+                        || over_collection_limit(design, identity, entity, &option.partition)
+                    {
                         continue;
                     }
                     let sort = Shape(vec![
@@ -185,4 +189,38 @@ pub(super) fn index_paths(
         out.push(path);
     }
     (paths, out)
+}
+
+/// Whether `entity`'s items under one `partition` would pass the 10 GB an item collection may
+/// hold when the table has an LSI: its volume's bytes over the partitions its key takes (a
+/// parent's items for a parent's identity, else a `distinct` hint). Unknown volumes or
+/// partition counts are not refused.
+fn over_collection_limit(
+    design: &Design,
+    identity: &[String],
+    entity: &crate::model::Entity,
+    partition: &str,
+) -> bool {
+    let Some(volume) = entity.volume else {
+        return false;
+    };
+    let Some(bytes) = volume.item_bytes else {
+        return false;
+    };
+    let template = crate::template::KeyTemplate::parse(partition);
+    let mut partitions = 1.0;
+    for var in template.attribute_vars() {
+        let parent_items = design
+            .entities
+            .iter()
+            .zip(identity)
+            .find(|(e, id)| **id == var.name && e.name != entity.name)
+            .and_then(|(e, _)| e.volume.map(|v| v.items));
+        let distinct = entity.attribute(&var.name).and_then(|a| a.distinct);
+        match parent_items.or(distinct) {
+            Some(n) => partitions *= n.max(1) as f64,
+            None => return false,
+        }
+    }
+    volume.items as f64 * bytes as f64 / partitions > crate::limits::MAX_ITEM_COLLECTION_BYTES
 }
