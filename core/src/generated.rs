@@ -130,3 +130,52 @@ pub fn across_tables(tables: usize, per_table: usize) -> Design {
         .collect();
     design
 }
+
+/// [`design`]'s entities with `n_patterns` patterns among them, for the synthesis benchmark
+/// (`scripts/design-bench`: 20 entities and 60 patterns, 100 and 400): each entity's patterns
+/// taken in rounds, every entity's first before any entity's second, in the order of
+/// [`SYNTH_PATTERN_KINDS`] (a GetItem, a sharded status Query, a Put, a partition Query, a
+/// two-entity Query, a lookup by id alone), so every size has reads and writes. At most six
+/// patterns per entity: more are not made.
+pub fn with_patterns(n_entities: usize, n_patterns: usize) -> Design {
+    let mut design = design(n_entities);
+    let mut by_entity: Vec<Vec<AccessPattern>> = vec![Vec::new(); n_entities];
+    for (p, pattern) in std::mem::take(&mut design.patterns).into_iter().enumerate() {
+        by_entity[p / PATTERNS_PER_ENTITY].push(pattern);
+    }
+    for (i, patterns) in by_entity.iter_mut().enumerate() {
+        let mut put = AccessPattern::read(format!("Put Thing{i}"), &[&format!("Thing{i}")], &[]);
+        put.action = Action::Put;
+        put.rate = 10.0;
+        patterns.push(put);
+        // design's order (get, of parent, with sibling, by status, by id, put) into the rounds'.
+        let order = [0, 3, 5, 1, 2, 4];
+        let mut taken: Vec<Option<AccessPattern>> = patterns.drain(..).map(Some).collect();
+        patterns.extend(order.iter().filter_map(|&k| taken[k].take()));
+    }
+    design.patterns = (0..SYNTH_PATTERN_KINDS)
+        .flat_map(|round| by_entity.iter().filter_map(move |p| p.get(round).cloned()))
+        .take(n_patterns)
+        .collect();
+    design
+}
+
+/// Patterns per entity [`with_patterns`] can make.
+pub const SYNTH_PATTERN_KINDS: usize = PATTERNS_PER_ENTITY + 1;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn with_patterns_takes_every_entitys_first_patterns_before_any_entitys_next() {
+        let design = super::with_patterns(20, 60);
+        assert_eq!(design.entities.len(), 20);
+        assert_eq!(design.patterns.len(), 60);
+        let names: Vec<&str> = design.patterns.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names[0], "Get Thing0");
+        assert_eq!(names[20], "Thing0 by status");
+        assert_eq!(names[40], "Put Thing0");
+        assert_eq!(names[59], "Put Thing19");
+        assert_eq!(super::with_patterns(100, 400).patterns.len(), 400);
+        assert_eq!(super::with_patterns(2, 100).patterns.len(), 12);
+    }
+}

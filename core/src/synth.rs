@@ -17,9 +17,15 @@
 use serde::Serialize;
 
 use crate::model::Design;
+use problem::{Problem, Solved};
 
+pub mod candidates;
+pub mod explain;
+mod prefer;
 pub mod problem;
+pub mod render;
 pub mod solve;
+pub mod strip;
 
 /// The naming style of a proposal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -173,52 +179,254 @@ impl std::error::Error for SynthError {}
 
 /// Proposes designs for `design`'s patterns. `progress` is called as the search goes and may
 /// stop it; the best found so far is returned with its gap.
-///
-/// Until `candidates`, `solve` and `render` land this returns the input as its one proposal,
-/// with its figures, so the CLI and the app can be built against the real signature.
 pub fn propose(
     design: &Design,
     options: &Options,
     progress: &mut dyn FnMut(&Progress) -> Control,
 ) -> Result<Synthesis, SynthError> {
-    let _ = progress(&Progress {
-        explored: 0,
-        budget: options.budget,
-        best: None,
-        bound: 0.0,
-    });
-    let proposal = figures(design.clone(), Vec::new(), Vec::new());
-    Ok(Synthesis {
-        style: options.style,
-        lower_bound: proposal.monthly_cost,
-        proposals: vec![proposal],
-        gap_percent: 0.0,
-        optimal: false,
-        stopped: false,
-        explored: 0,
+    propose_with(design, options, progress, &solve::solve)
+}
+
+/// A solver of the covering problem: [`solve::solve`], or a stand-in in tests.
+pub(crate) type Solver<'s> = &'s dyn Fn(
+    &Problem,
+    &Options,
+    &mut dyn FnMut(&Progress) -> Control,
+) -> Result<Solved, problem::ProblemError>;
+
+/// The solver's answer, its error (a malformed problem: a candidates bug) said as one.
+fn solved(
+    solver: Solver<'_>,
+    problem: &Problem,
+    options: &Options,
+    progress: &mut dyn FnMut(&Progress) -> Control,
+) -> Result<Solved, SynthError> {
+    solver(problem, options, progress).map_err(|e| SynthError {
+        message: format!("the candidates made a problem the solver refuses: {e}"),
     })
 }
 
+/// How many times a proposal whose verdicts disagree with the problem is re-solved without the
+/// servings that disagreed.
+const MAX_ROUNDS: usize = 4;
+
+/// [`propose`] with the given solver: candidates, solve, render each design of the front,
+/// check it by core's verdicts and findings, figures.
+pub(crate) fn propose_with(
+    design: &Design,
+    options: &Options,
+    progress: &mut dyn FnMut(&Progress) -> Control,
+    solver: Solver<'_>,
+) -> Result<Synthesis, SynthError> {
+    if options.alternatives == 0 {
+        return Err(SynthError {
+            message: "alternatives must be at least 1".to_string(),
+        });
+    }
+    let mut asked_stop = false;
+    let mut watch = |p: &Progress| {
+        let control = progress(p);
+        asked_stop |= control == Control::Stop;
+        control
+    };
+    // Errors the input has and no key could cause (a pattern naming an unknown entity) are the
+    // user's to fix; a proposal is refused for the errors it brings.
+    let input_errors = errors(&crate::analysis::analyze(design));
+    let (mut candidates, mut explored) = sized_candidates(design, options, solver, &mut watch)?;
+    let mut round = 0;
+    loop {
+        round += 1;
+        let mut solved = solved(solver, &candidates.problem, options, &mut watch)?;
+        explored += solved.explored;
+        solved.explored = explored;
+        if let Some(first) = solved.front.first() {
+            let preferred =
+                prefer::co_located(design, &candidates, first, options, solver, &mut watch)?;
+            // Equal cost: the dearer designs kept are those with fewer indexes than it.
+            solved.front.retain(|s| s.indexes < preferred.indexes);
+            solved.front.insert(0, preferred);
+        }
+        let mut proposals = Vec::new();
+        let mut wrong: Vec<(usize, usize)> = Vec::new();
+        let mut refused: Vec<String> = Vec::new();
+        // Alternatives that serve every read the cheapest serves: one that leaves a servable
+        // read to a Scan is not a design for the patterns (its penalty, not its cost, put it
+        // on the front).
+        let least_penalty = solved
+            .front
+            .first()
+            .map_or(0.0, |s| candidates.penalties(s));
+        let serving_all: Vec<&problem::Solution> = solved
+            .front
+            .iter()
+            .filter(|s| candidates.penalties(s) <= least_penalty * (1.0 + 1e-9))
+            .take(options.alternatives)
+            .collect();
+        for solution in serving_all {
+            let rendered = render::render(design, &candidates, solution, options.style);
+            let analysis = crate::analysis::analyze(&rendered.design);
+            let mut agrees = true;
+            for (r, read) in candidates.problem.reads.iter().enumerate() {
+                let Some(serving) = solution.servings.get(r).copied().flatten() else {
+                    continue;
+                };
+                let covered = analysis
+                    .verdicts
+                    .iter()
+                    .find(|v| v.pattern == read.pattern)
+                    .is_some_and(|v| v.covered);
+                if !covered {
+                    agrees = false;
+                    wrong.push((r, serving));
+                }
+            }
+            let errors: Vec<String> = errors(&analysis)
+                .into_iter()
+                .filter(|e| !input_errors.contains(e))
+                .collect();
+            if !errors.is_empty() {
+                refused.extend(errors);
+                continue;
+            }
+            if agrees {
+                let (reasons, unserved) = explain::explain(&candidates, solution, &rendered);
+                proposals.push((solution.cost, figures(rendered.design, reasons, unserved)));
+            }
+        }
+        if !wrong.is_empty() && round < MAX_ROUNDS {
+            candidates.drop_servings(&wrong);
+            continue;
+        }
+        if proposals.is_empty() {
+            refused.sort();
+            refused.dedup();
+            return Err(SynthError {
+                message: format!(
+                    "no proposal passed keyplan's own checks: {}",
+                    if refused.is_empty() {
+                        "their verdicts disagreed with the candidates".to_string()
+                    } else {
+                        refused.join("; ")
+                    }
+                ),
+            });
+        }
+        let best = solved.front.first();
+        let penalties = best.map_or(0.0, |s| candidates.penalties(s));
+        let lower_bound = (solved.lower_bound - penalties).max(0.0);
+        let best_cost = best.map_or(0.0, |s| s.cost - penalties);
+        let gap_percent = if solved.optimal || best_cost <= 0.0 {
+            0.0
+        } else {
+            ((best_cost - lower_bound) / best_cost * 100.0).max(0.0)
+        };
+        return Ok(Synthesis {
+            style: options.style,
+            proposals: pareto(proposals.into_iter().map(|(_, p)| p).collect()),
+            lower_bound,
+            gap_percent,
+            optimal: solved.optimal,
+            stopped: asked_stop || (!solved.optimal && solved.explored >= options.budget),
+            explored: solved.explored,
+        });
+    }
+}
+
+/// The candidates of `design` in a canonical order (tables, entities and patterns by name, so
+/// the input's order is no choice), priced with items of the sizes a first proposal gives
+/// them: a probe's items carry only the keys it tries, a proposal's all of its keys. Returns
+/// them with the search nodes the first proposal took.
+pub(crate) fn sized_candidates(
+    design: &Design,
+    options: &Options,
+    solver: Solver<'_>,
+    progress: &mut dyn FnMut(&Progress) -> Control,
+) -> Result<(candidates::Candidates, u64), SynthError> {
+    let canonical = canonical(design);
+    let first = candidates::candidates(&canonical, options, &Default::default())?;
+    let solved = solved(solver, &first.problem, options, progress)?;
+    let Some(best) = solved.front.first() else {
+        return Ok((first, solved.explored));
+    };
+    let rendered = render::render(&canonical, &first, best, options.style);
+    let report = crate::cost::estimate_sampled(
+        &rendered.design,
+        &crate::sample::SampleConfig::default(),
+        &crate::cost::CostConfig::default(),
+    );
+    let sizes = report
+        .entities
+        .iter()
+        .map(|e| (e.entity.clone(), e.average_bytes as u64))
+        .collect();
+    Ok((
+        candidates::candidates(&canonical, options, &sizes)?,
+        solved.explored,
+    ))
+}
+
+/// `design` with its tables, entities and patterns sorted by name (stably: a repeated name
+/// keeps its order).
+fn canonical(design: &Design) -> Design {
+    let mut out = design.clone();
+    out.tables.sort_by(|a, b| a.name.cmp(&b.name));
+    out.entities.sort_by(|a, b| a.name.cmp(&b.name));
+    out.patterns.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+/// The error-level findings of an analysis, each as one line.
+fn errors(analysis: &crate::answer::Analysis) -> Vec<String> {
+    analysis
+        .findings
+        .iter()
+        .filter(|f| f.severity == crate::answer::Severity::Error)
+        .map(|f| format!("{} at {}: {}", f.code, f.place, f.message))
+        .collect()
+}
+
+/// The proposals, cheapest first, each kept only when it has fewer indexes than every kept one
+/// and is dearer by the full estimate (the problem ranks them within a few percent of it).
+fn pareto(proposals: Vec<Proposal>) -> Vec<Proposal> {
+    let mut kept: Vec<Proposal> = Vec::with_capacity(proposals.len());
+    for proposal in proposals {
+        let keep = kept.last().is_none_or(|last| {
+            proposal.indexes < last.indexes && proposal.monthly_cost > last.monthly_cost
+        });
+        if keep {
+            kept.push(proposal);
+        }
+    }
+    kept
+}
+
+/// The monthly cost of `design` by keyplan's cost model: `keyplan cost`'s on-demand Standard
+/// total.
+fn monthly_cost(design: &Design) -> f64 {
+    crate::cost::estimate_sampled(
+        design,
+        &crate::sample::SampleConfig::default(),
+        &crate::cost::CostConfig::default(),
+    )
+    .monthly_total
+}
+
 /// A proposal's figures, by the same verdicts and cost model `keyplan check` and `keyplan cost`
-/// use.
-fn figures(design: Design, reasons: Vec<Reason>, unserved: Vec<Unserved>) -> Proposal {
+/// use; the benchmark reads a hand design's by it too, so both sides are priced alike.
+pub fn figures(design: Design, reasons: Vec<Reason>, unserved: Vec<Unserved>) -> Proposal {
     let verdicts = crate::coverage::verdicts(&design);
     let reads: Vec<_> = verdicts
         .iter()
         .filter(|v| design.pattern(&v.pattern).is_some_and(|p| p.is_read()))
         .collect();
-    let report = crate::cost::estimate_sampled(
-        &design,
-        &crate::sample::SampleConfig::default(),
-        &crate::cost::CostConfig::default(),
-    );
+    let monthly_cost = monthly_cost(&design);
     let indexes = design
         .tables
         .iter()
         .map(|t| t.gsis.len() + t.lsis.len())
         .sum();
     Proposal {
-        monthly_cost: report.monthly_total,
+        monthly_cost,
         indexes,
         reads_served: reads.iter().filter(|v| v.covered).count(),
         reads: reads.len(),
@@ -227,3 +435,6 @@ fn figures(design: Design, reasons: Vec<Reason>, unserved: Vec<Unserved>) -> Pro
         unserved,
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -182,6 +182,18 @@ pub fn over_budget(e: OverBudget) -> anyhow::Error {
     }
 }
 
+/// The plan of a run of `design` on `sample`, as `keyplan run` and `keyplan design`'s proof
+/// make it: a run over the budget (tables, GSIs, items) or of a design with error findings is
+/// refused, saying why.
+pub fn run_plan(
+    design: &Design,
+    sample: &SampleConfig,
+    budget: Budget,
+) -> anyhow::Result<crate::runner::Plan> {
+    keyplan_core::budget::run(design, sample, budget.max_items).map_err(over_budget)?;
+    Ok(crate::runner::build::plan_sample(design, sample)?)
+}
+
 /// Refuses a `--count` (or `--stored`) that names no entity.
 pub fn check_entities(
     design: &Design,

@@ -30,6 +30,7 @@ pub mod mcp;
 pub mod reports;
 pub mod runner;
 pub mod security;
+pub mod synthesis;
 
 pub use error::ApiError;
 

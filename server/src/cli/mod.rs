@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 pub mod check;
 pub mod cost;
+pub mod design;
 pub mod diff;
 pub mod engine_choice;
 pub mod export;
@@ -56,6 +57,9 @@ pub enum Command {
     Query(query::Args),
     /// Print the capacity units and monthly on-demand cost of every pattern, and hot partitions.
     Cost(cost::Args),
+    /// Propose the keys and indexes that serve the design's patterns, cheapest first, each
+    /// proven on an engine.
+    Design(design::Args),
     /// What changed between two designs (files or `REV:PATH`), and every verdict that changed;
     /// exits 1 when a pattern is served worse.
     Diff(diff::Args),
@@ -82,6 +86,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Sample(args) => sample::run(args).await,
         Command::Query(args) => query::run(args).await,
         Command::Cost(args) => cost::run(args).await,
+        Command::Design(args) => design::run(args).await,
         Command::Diff(args) => diff::run(args).await,
         Command::Migrate(args) => migrate::run(args).await,
         Command::Mcp(args) => mcp::run(args).await,

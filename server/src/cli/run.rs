@@ -16,7 +16,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use keyplan_core::sample::SampleConfig;
 use tokio_util::sync::CancellationToken;
 
-use crate::design_io::{Budget, check_entities, over_budget, read_design};
+use crate::design_io::{Budget, check_entities, read_design, run_plan};
 use crate::engine::Engines;
 use crate::runner::{self, RunEvent, RunId, Status};
 
@@ -45,8 +45,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let design = read_design(&args.file, args.from)?;
     let sample = SampleConfig::new(args.counts.iter().cloned().collect(), args.seed);
     check_entities(&design, "--count", &args.counts)?;
-    keyplan_core::budget::run(&design, &sample, args.budget.max_items).map_err(over_budget)?;
-    let plan = runner::build::plan_sample(&design, &sample)
+    let plan = run_plan(&design, &sample, args.budget)
         .with_context(|| format!("cannot run {}", args.file.display()))?;
 
     let (config, name) = args.engine.config();
