@@ -6,23 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
+use keyplan_core::synth::strip::strip as stripped;
 use keyplan_core::synth::{Control, Options, Style, propose};
 use keyplan_core::{Design, analyze};
-
-/// `design` with every entity's keys and every table's indexes removed: what synthesis starts
-/// from.
-fn stripped(design: &Design) -> Design {
-    let mut out = design.clone();
-    for table in &mut out.tables {
-        table.gsis.clear();
-        table.lsis.clear();
-    }
-    for entity in &mut out.entities {
-        entity.keys.clear();
-    }
-    out.samples.clear();
-    out
-}
 
 fn examples() -> Vec<(String, Design)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
