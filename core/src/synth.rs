@@ -21,6 +21,7 @@ use problem::{Problem, Solved};
 
 pub mod candidates;
 pub mod explain;
+mod prefer;
 pub mod problem;
 pub mod render;
 pub mod solve;
@@ -187,8 +188,23 @@ pub fn propose(
 }
 
 /// A solver of the covering problem: [`solve::solve`], or a stand-in in tests.
-pub(crate) type Solver<'s> =
-    &'s dyn Fn(&Problem, &Options, &mut dyn FnMut(&Progress) -> Control) -> Solved;
+pub(crate) type Solver<'s> = &'s dyn Fn(
+    &Problem,
+    &Options,
+    &mut dyn FnMut(&Progress) -> Control,
+) -> Result<Solved, problem::ProblemError>;
+
+/// The solver's answer, its error (a malformed problem: a candidates bug) said as one.
+fn solved(
+    solver: Solver<'_>,
+    problem: &Problem,
+    options: &Options,
+    progress: &mut dyn FnMut(&Progress) -> Control,
+) -> Result<Solved, SynthError> {
+    solver(problem, options, progress).map_err(|e| SynthError {
+        message: format!("the candidates made a problem the solver refuses: {e}"),
+    })
+}
 
 /// How many times a proposal whose verdicts disagree with the problem is re-solved without the
 /// servings that disagreed.
@@ -217,13 +233,33 @@ pub(crate) fn propose_with(
     let mut round = 0;
     loop {
         round += 1;
-        let mut solved = solver(&candidates.problem, options, &mut watch);
+        let mut solved = solved(solver, &candidates.problem, options, &mut watch)?;
         explored += solved.explored;
         solved.explored = explored;
+        if let Some(first) = solved.front.first() {
+            let preferred =
+                prefer::co_located(design, &candidates, first, options, solver, &mut watch)?;
+            // Equal cost: the dearer designs kept are those with fewer indexes than it.
+            solved.front.retain(|s| s.indexes < preferred.indexes);
+            solved.front.insert(0, preferred);
+        }
         let mut proposals = Vec::new();
         let mut wrong: Vec<(usize, usize)> = Vec::new();
         let mut refused: Vec<String> = Vec::new();
-        for solution in solved.front.iter().take(options.alternatives) {
+        // Alternatives that serve every read the cheapest serves: one that leaves a servable
+        // read to a Scan is not a design for the patterns (its penalty, not its cost, put it
+        // on the front).
+        let least_penalty = solved
+            .front
+            .first()
+            .map_or(0.0, |s| candidates.penalties(s));
+        let serving_all: Vec<&problem::Solution> = solved
+            .front
+            .iter()
+            .filter(|s| candidates.penalties(s) <= least_penalty * (1.0 + 1e-9))
+            .take(options.alternatives)
+            .collect();
+        for solution in serving_all {
             let rendered = render::render(design, &candidates, solution, options.style);
             let analysis = crate::analysis::analyze(&rendered.design);
             let mut agrees = true;
@@ -285,7 +321,7 @@ pub(crate) fn propose_with(
         };
         return Ok(Synthesis {
             style: options.style,
-            proposals: proposals.into_iter().map(|(_, p)| p).collect(),
+            proposals: pareto(proposals.into_iter().map(|(_, p)| p).collect()),
             lower_bound,
             gap_percent,
             optimal: solved.optimal,
@@ -307,7 +343,7 @@ pub(crate) fn sized_candidates(
 ) -> Result<(candidates::Candidates, u64), SynthError> {
     let canonical = canonical(design);
     let first = candidates::candidates(&canonical, options, &Default::default())?;
-    let solved = solver(&first.problem, options, progress);
+    let solved = solved(solver, &first.problem, options, progress)?;
     let Some(best) = solved.front.first() else {
         return Ok((first, solved.explored));
     };
@@ -338,6 +374,32 @@ fn canonical(design: &Design) -> Design {
     out
 }
 
+/// The proposals, cheapest first, each kept only when it has fewer indexes than every kept one
+/// and is dearer by the full estimate (the problem ranks them within a few percent of it).
+fn pareto(proposals: Vec<Proposal>) -> Vec<Proposal> {
+    let mut kept: Vec<Proposal> = Vec::with_capacity(proposals.len());
+    for proposal in proposals {
+        let keep = kept.last().is_none_or(|last| {
+            proposal.indexes < last.indexes && proposal.monthly_cost > last.monthly_cost
+        });
+        if keep {
+            kept.push(proposal);
+        }
+    }
+    kept
+}
+
+/// The monthly cost of `design` by keyplan's cost model: `keyplan cost`'s on-demand Standard
+/// total.
+fn monthly_cost(design: &Design) -> f64 {
+    crate::cost::estimate_sampled(
+        design,
+        &crate::sample::SampleConfig::default(),
+        &crate::cost::CostConfig::default(),
+    )
+    .monthly_total
+}
+
 /// A proposal's figures, by the same verdicts and cost model `keyplan check` and `keyplan cost`
 /// use; the benchmark reads a hand design's by it too, so both sides are priced alike.
 pub fn figures(design: Design, reasons: Vec<Reason>, unserved: Vec<Unserved>) -> Proposal {
@@ -346,18 +408,14 @@ pub fn figures(design: Design, reasons: Vec<Reason>, unserved: Vec<Unserved>) ->
         .iter()
         .filter(|v| design.pattern(&v.pattern).is_some_and(|p| p.is_read()))
         .collect();
-    let report = crate::cost::estimate_sampled(
-        &design,
-        &crate::sample::SampleConfig::default(),
-        &crate::cost::CostConfig::default(),
-    );
+    let monthly_cost = monthly_cost(&design);
     let indexes = design
         .tables
         .iter()
         .map(|t| t.gsis.len() + t.lsis.len())
         .sum();
     Proposal {
-        monthly_cost: report.monthly_total,
+        monthly_cost,
         indexes,
         reads_served: reads.iter().filter(|v| v.covered).count(),
         reads: reads.len(),

@@ -408,8 +408,9 @@ fn keyable(design: &Design, read: &ReadShape<'_>) -> bool {
         })
 }
 
-/// The primary keys entity `e` could have: pinned, or its own partition, under each parent,
-/// and keyed on each read's inputs that returns it. Each is unique per item (its identity is
+/// The primary keys entity `e` could have: pinned, or under each parent, keyed on each read's
+/// inputs that returns it, and its own partition; in that order, which is the order of
+/// preference between equal costs (co-location first, as the seed articles teach). Each is unique per item (its identity is
 /// in the partition or the sort key).
 fn key_options(
     design: &Design,
@@ -463,12 +464,6 @@ fn key_options(
             out.push(option);
         }
     };
-    let own = Shape(vec![Seg::Label(label(&entity.name)), Seg::Attr(id.clone())]);
-    push(
-        own,
-        Shape(vec![Seg::Label(label(&entity.name))]),
-        Origin::Own,
-    );
     for &p in &parents[e] {
         let parent = &design.entities[p];
         let partition = Shape(vec![
@@ -498,6 +493,12 @@ fn key_options(
         };
         push(partition, sort, origin);
     }
+    let own = Shape(vec![Seg::Label(label(&entity.name)), Seg::Attr(id.clone())]);
+    push(
+        own,
+        Shape(vec![Seg::Label(label(&entity.name))]),
+        Origin::Own,
+    );
     out
 }
 

@@ -193,7 +193,11 @@ fn place_overloaded(out: &mut Design, table: &str, name: &str, path: &PathMeanin
             PathKind::Gsi if t.gsi(name).is_none() => t.gsis.push(Gsi {
                 name: name.to_string(),
                 partition_key: vec![KeyAttribute::new(&pk, KeyType::S)],
-                sort_key: vec![KeyAttribute::new(&sk, KeyType::S)],
+                sort_key: if path.sort.0.is_empty() {
+                    Vec::new()
+                } else {
+                    vec![KeyAttribute::new(&sk, KeyType::S)]
+                },
                 projection: Projection::All,
             }),
             PathKind::Lsi if t.lsi(name).is_none() => t.lsis.push(Lsi {
@@ -208,7 +212,9 @@ fn place_overloaded(out: &mut Design, table: &str, name: &str, path: &PathMeanin
         if path.kind == PathKind::Gsi {
             entity.keys.insert(pk, path.partition.parse());
         }
-        entity.keys.insert(sk, path.sort.parse());
+        if !path.sort.0.is_empty() {
+            entity.keys.insert(sk, path.sort.parse());
+        }
     }
 }
 
@@ -246,6 +252,7 @@ fn distinct(
         };
         if path.partition.is_attributes_only()
             && (path.sort.0.is_empty() || path.sort.is_attributes_only())
+            && !lands_unasked(design_of(out), candidates, solution, &table, number, path)
         {
             place_natural(out, &table, &name, path);
         } else {
@@ -254,6 +261,38 @@ fn distinct(
         placed.insert(p, (table, name));
     }
     placed
+}
+
+fn design_of(design: &Design) -> &Design {
+    design
+}
+
+/// Whether an entity of `table` with no chosen path into index `number` has every key
+/// attribute of `path`: keyed on the attribute names, it would land in the index unasked (its
+/// writes and storage in no candidate's cost), so the index keeps templates instead.
+fn lands_unasked(
+    design: &Design,
+    candidates: &Candidates,
+    solution: &Solution,
+    table: &str,
+    number: u32,
+    path: &PathMeaning,
+) -> bool {
+    let members: BTreeSet<&str> = solution
+        .paths
+        .iter()
+        .filter(|&&p| candidates.problem.paths[p].index == number)
+        .map(|&p| candidates.paths[p].entity.as_str())
+        .collect();
+    let attributes: Vec<&str> = path
+        .partition
+        .attributes()
+        .into_iter()
+        .chain(path.sort.attributes())
+        .collect();
+    design.entities_in(table).any(|e| {
+        !members.contains(e.name.as_str()) && attributes.iter().all(|a| e.attribute(a).is_some())
+    })
 }
 
 /// `byStatus`, `byCustomerIdAndStatus`; `allOrders` for a constant partition; numbered when

@@ -1,71 +1,242 @@
-//! The solver of the covering problem. Interim, until synth-solve's branch-and-bound lands:
-//! every combination of primary keys (up to the node budget, in a fixed order), each read
-//! given the cheapest serving whose needs are met or can be added, and a lower bound that
-//! adds every group's cheapest option to every read's cheapest way.
+//! The solver of the synthesis problem ([`Problem`]): the cheapest consistent choice of primary
+//! keys and index memberships under the index limits, with a proven lower bound, and the
+//! Pareto front of (cost, indexes) when alternatives are asked for.
+//!
+//! The problem is first cut into independent components (`split`); each gets a good solution
+//! from a heuristic (`greedy`), then an exact branch and bound with LP-relaxation bounds
+//! (`milp`). The search is bounded by [`Options::budget`] in nodes over the whole solve, never
+//! by time, and reads no clock: the same problem and options give the same [`Solved`].
 
-use super::problem::{IndexCount, Need, PathKind, Problem, Solution, Solved};
+mod greedy;
+mod milp;
+mod split;
+#[cfg(test)]
+mod tests;
+
+use super::problem::{Problem, ProblemError, Solution, Solved};
 use super::{Control, Options, Progress};
+use split::{Limits, Split};
 
-/// The cheapest solution found over the option combinations the budget allows.
+/// Solves `problem`: the cheapest solution within its index limits, proven optimal when the
+/// budget allows, and for `options.alternatives` > 1 the cheapest with fewer indexes, down to
+/// none. `progress` hears how far the search is at least every few hundred nodes and once per
+/// component, and may stop it: the best found so far is returned, with its bound.
+///
+/// A malformed problem (see [`Problem::validate`]) is an error, not a panic.
 pub fn solve(
     problem: &Problem,
     options: &Options,
     progress: &mut dyn FnMut(&Progress) -> Control,
-) -> Solved {
-    let bound = lower_bound(problem);
-    let sizes: Vec<usize> = problem
-        .groups
-        .iter()
-        .map(|g| g.options.len().max(1))
-        .collect();
-    let mut choice = vec![0usize; sizes.len()];
-    let mut best: Option<Solution> = None;
-    let mut explored = 0u64;
-    loop {
-        explored += 1;
-        let solution = pruned(problem, &choice);
-        if best.as_ref().is_none_or(|b| solution.cost < b.cost - 1e-9) {
-            best = Some(solution);
-        }
-        if explored % 64 == 0 {
-            let control = progress(&Progress {
-                explored,
-                budget: options.budget,
-                best: best.as_ref().map(|b| b.cost),
-                bound,
-            });
-            if control == Control::Stop {
-                break;
-            }
-        }
-        if explored >= options.budget || !advance(&mut choice, &sizes) {
+) -> Result<Solved, ProblemError> {
+    problem.validate()?;
+    let mut run = Run {
+        budget: options.budget,
+        explored: 0,
+        stopped: false,
+        progress,
+    };
+    let alternatives = options.alternatives.max(1);
+    // The cheapest gets the whole budget alone, half of it with alternatives to find.
+    let first_budget = if alternatives > 1 {
+        options.budget / 2
+    } else {
+        options.budget
+    };
+    let cheapest = run.solve_within(problem, u32::MAX, first_budget, None);
+    let mut front = vec![cheapest.solution.clone()];
+    while front.len() < alternatives && !run.stopped {
+        let last = front.last().map_or(0, |s| s.indexes);
+        if last == 0 {
             break;
         }
-    }
-    let best = best.unwrap_or_else(|| complete(problem, &vec![0; sizes.len()], &[]));
-    let optimal = best.cost <= bound + 1e-9;
-    Solved {
-        front: vec![best],
-        lower_bound: bound,
-        optimal,
-        explored,
-    }
-}
-
-/// The next combination, the last group fastest; false after the last.
-fn advance(choice: &mut [usize], sizes: &[usize]) -> bool {
-    for g in (0..choice.len()).rev() {
-        choice[g] += 1;
-        if choice[g] < sizes[g] {
-            return true;
+        let left = alternatives - front.len();
+        let share = run.budget.saturating_sub(run.explored) / left as u64;
+        let fewer = run.solve_within(problem, last - 1, share, Some(&cheapest));
+        // A search stopped early can find, with fewer indexes, what the last one missed: then
+        // the last is dominated and gives way.
+        while front.last().is_some_and(|s| s.cost >= fewer.solution.cost) {
+            front.pop();
         }
-        choice[g] = 0;
+        front.push(fewer.solution);
     }
-    false
+    let best = front[0].cost;
+    let optimal = cheapest.optimal && best <= cheapest.solution.cost;
+    Ok(Solved {
+        lower_bound: if optimal {
+            best
+        } else {
+            cheapest.bound.min(best)
+        },
+        optimal,
+        explored: run.explored,
+        front,
+    })
 }
 
-/// Every group's cheapest option plus every read's cheapest way: no solution costs less.
-fn lower_bound(problem: &Problem) -> f64 {
+/// The best solution of one search and what is proven about it.
+#[derive(Debug, Clone)]
+struct Found {
+    solution: Solution,
+    bound: f64,
+    optimal: bool,
+}
+
+/// The state of a whole solve: the budget spent, and whether it was asked to stop.
+struct Run<'p> {
+    budget: u64,
+    explored: u64,
+    stopped: bool,
+    progress: &'p mut dyn FnMut(&Progress) -> Control,
+}
+
+impl Run<'_> {
+    /// The cheapest solution whose busiest table has at most `total` indexes, searched for at
+    /// most `budget` nodes. `shown` is what progress reports as the best and the bound while
+    /// the Pareto front's re-solves run (the cheapest's), `None` while the cheapest is sought.
+    fn solve_within(
+        &mut self,
+        problem: &Problem,
+        total: u32,
+        budget: u64,
+        shown: Option<&Found>,
+    ) -> Found {
+        let limits = Limits::new(problem, total);
+        let Split { components, fixed } = split::split(problem, limits);
+        // Every component's heuristic solution and simple bound first, so that a stop at any
+        // point still has a solution for all of them.
+        let mut found: Vec<Found> = components
+            .iter()
+            .map(|c| Found {
+                solution: greedy::heuristic(&c.problem, limits),
+                bound: simple_bound(&c.problem),
+                optimal: false,
+            })
+            .collect();
+        let sizes: Vec<u64> = components.iter().map(|c| size(&c.problem)).collect();
+        let mut size_left: u64 = sizes.iter().sum();
+        let mut budget_left = budget;
+        for (at, component) in components.iter().enumerate() {
+            size_left -= sizes[at];
+            if self.stopped {
+                break;
+            }
+            // A share of what is left by size; what a component does not use goes on.
+            let share = if size_left == 0 {
+                budget_left
+            } else {
+                (budget_left as u128 * sizes[at] as u128 / (size_left + sizes[at]) as u128) as u64
+            };
+            let incumbent = found[at].solution.clone();
+            let (done, rest): (&[Found], &[Found]) = (&found[..at], &found[at + 1..]);
+            let others_cost: f64 = done.iter().chain(rest).map(|f| f.solution.cost).sum();
+            let others_bound: f64 = done.iter().chain(rest).map(|f| f.bound).sum();
+            let explored_before = self.explored;
+            let mut stopped = false;
+            let searched = {
+                let progress = &mut *self.progress;
+                let budget_total = self.budget;
+                let mut report = |nodes: u64, best: Option<f64>, bound: Option<f64>| {
+                    let (best, bound) = match shown {
+                        Some(shown) => (shown.solution.cost, shown.bound),
+                        None => (
+                            fixed
+                                + others_cost
+                                + best.map_or(incumbent.cost, |b| b.min(incumbent.cost)),
+                            fixed + others_bound + bound.unwrap_or(0.0),
+                        ),
+                    };
+                    let asked = progress(&Progress {
+                        explored: explored_before + nodes,
+                        budget: budget_total,
+                        best: Some(best),
+                        bound,
+                    });
+                    stopped = asked == Control::Stop;
+                    !stopped
+                };
+                if component.problem.reads.is_empty() {
+                    None
+                } else {
+                    Some(milp::search(
+                        &component.problem,
+                        limits,
+                        &incumbent,
+                        share,
+                        &mut report,
+                    ))
+                }
+            };
+            self.stopped |= stopped;
+            let nodes = searched.as_ref().map_or(0, |s| s.nodes);
+            self.explored += nodes;
+            budget_left -= nodes.min(budget_left);
+            let entry = &mut found[at];
+            match searched {
+                // Without reads, the cheapest option of each group is the optimum, and the
+                // heuristic starts from it.
+                None => {
+                    entry.bound = entry.solution.cost;
+                    entry.optimal = true;
+                }
+                Some(searched) => {
+                    if let Some((options, paths)) = searched.choice
+                        && let Some(solution) =
+                            greedy::evaluate(&component.problem, limits, options, paths)
+                        && solution.cost < entry.solution.cost
+                    {
+                        entry.solution = solution;
+                    }
+                    if let Some(bound) = searched.bound {
+                        entry.bound = entry.bound.max(safe(bound)).min(entry.solution.cost);
+                    }
+                    entry.optimal = searched.optimal;
+                    if entry.optimal {
+                        entry.bound = entry.solution.cost;
+                    }
+                }
+            }
+            let done_cost: f64 = fixed + found.iter().map(|f| f.solution.cost).sum::<f64>();
+            let done_bound: f64 = fixed + found.iter().map(|f| f.bound).sum::<f64>();
+            let (best, bound) = match shown {
+                Some(shown) => (shown.solution.cost, shown.bound),
+                None => (done_cost, done_bound),
+            };
+            let asked = (self.progress)(&Progress {
+                explored: self.explored,
+                budget: self.budget,
+                best: Some(best),
+                bound,
+            });
+            self.stopped |= asked == Control::Stop;
+        }
+        let mut options = vec![0; problem.groups.len()];
+        let mut paths = Vec::new();
+        for (component, f) in components.iter().zip(&found) {
+            for (local, &g) in component.groups.iter().enumerate() {
+                options[g] = f.solution.options[local];
+            }
+            paths.extend(f.solution.paths.iter().map(|&p| component.paths[p]));
+        }
+        paths.sort_unstable();
+        let solution = greedy::evaluate(problem, limits, options, paths)
+            .expect("the components' solutions together keep the limits each keeps");
+        let bound = fixed + found.iter().map(|f| f.bound).sum::<f64>();
+        Found {
+            optimal: found.iter().all(|f| f.optimal),
+            bound: bound.min(solution.cost),
+            solution,
+        }
+    }
+}
+
+/// A bound the LP's round-off cannot put above the true one.
+fn safe(bound: f64) -> f64 {
+    bound - 1e-7 * (1.0 + bound.abs())
+}
+
+/// A lower bound no search is needed for (every cost is not negative): each group's cheapest
+/// option, each read's cheapest serving or its Scan, no path.
+fn simple_bound(problem: &Problem) -> f64 {
     let options: f64 = problem
         .groups
         .iter()
@@ -75,7 +246,6 @@ fn lower_bound(problem: &Problem) -> f64 {
                 .map(|o| o.cost)
                 .fold(f64::INFINITY, f64::min)
         })
-        .filter(|c| c.is_finite())
         .sum();
     let reads: f64 = problem
         .reads
@@ -85,156 +255,9 @@ fn lower_bound(problem: &Problem) -> f64 {
     options + reads
 }
 
-/// [`complete`], then each chosen path in turn forbidden while that makes it cheaper (reads
-/// served early may have taken a path a later one's makes needless).
-fn pruned(problem: &Problem, options: &[usize]) -> Solution {
-    let mut forbidden: Vec<usize> = Vec::new();
-    let mut best = complete(problem, options, &forbidden);
-    let mut at = 0;
-    while at < best.paths.len() {
-        forbidden.push(best.paths[at]);
-        let trial = complete(problem, options, &forbidden);
-        if trial.cost < best.cost - 1e-9 {
-            best = trial;
-            at = 0;
-        } else {
-            forbidden.pop();
-            at += 1;
-        }
-    }
-    best
-}
-
-/// With these options, each read in turn takes its cheapest serving (counting the paths it
-/// adds, none of the `forbidden`) within the index limits, or its Scan.
-fn complete(problem: &Problem, options: &[usize], forbidden: &[usize]) -> Solution {
-    let mut paths: Vec<usize> = Vec::new();
-    let mut servings = Vec::with_capacity(problem.reads.len());
-    for read in &problem.reads {
-        let mut pick: Option<(usize, f64)> = None;
-        for (s, serving) in read.servings.iter().enumerate() {
-            let mut added = 0.0;
-            let mut fits = true;
-            let mut new_paths = Vec::new();
-            for need in &serving.needs {
-                match *need {
-                    Need::Option(o) => fits &= options.get(o.group) == Some(&o.option),
-                    Need::Path(p) => {
-                        fits &= !forbidden.contains(&p);
-                        let path = &problem.paths[p];
-                        if let Some(o) = path.requires {
-                            fits &= options.get(o.group) == Some(&o.option);
-                        }
-                        if !paths.contains(&p) && !new_paths.contains(&p) {
-                            added += path.cost;
-                            new_paths.push(p);
-                        }
-                    }
-                }
-            }
-            if !fits {
-                continue;
-            }
-            let mut trial = paths.clone();
-            trial.extend(&new_paths);
-            if !within_limits(problem, &trial) {
-                continue;
-            }
-            let cost = serving.cost + added;
-            if cost < read.scan && pick.is_none_or(|(_, c)| cost < c) {
-                pick = Some((s, cost));
-            }
-        }
-        if let Some((s, _)) = pick {
-            for need in &read.servings[s].needs {
-                if let Need::Path(p) = *need
-                    && !paths.contains(&p)
-                {
-                    paths.push(p);
-                }
-            }
-        }
-        servings.push(pick.map(|(s, _)| s));
-    }
-    paths.sort_unstable();
-    let mut cost: f64 = problem
-        .groups
-        .iter()
-        .zip(options)
-        .map(|(g, &o)| g.options.get(o).map_or(0.0, |c| c.cost))
-        .sum();
-    cost += paths.iter().map(|&p| problem.paths[p].cost).sum::<f64>();
-    for (read, serving) in problem.reads.iter().zip(&servings) {
-        cost += serving.map_or(read.scan, |s| read.servings[s].cost);
-    }
-    let indexes = index_count(problem, &paths).into_iter().max().unwrap_or(0);
-    Solution {
-        options: options.to_vec(),
-        paths,
-        servings,
-        cost,
-        indexes,
-    }
-}
-
-/// Per table, the GSIs plus LSIs the chosen paths need, as the problem counts them.
-fn index_count(problem: &Problem, paths: &[usize]) -> Vec<u32> {
-    let tables = problem
-        .groups
-        .iter()
-        .map(|g| g.table + 1)
-        .max()
-        .unwrap_or(0);
-    let mut out = vec![0u32; tables];
-    for (t, count) in out.iter_mut().enumerate() {
-        let (gsis, lsis) = table_indexes(problem, paths, t);
-        *count = gsis + lsis;
-    }
-    out
-}
-
-fn table_indexes(problem: &Problem, paths: &[usize], table: usize) -> (u32, u32) {
-    let in_table: Vec<usize> = paths
-        .iter()
-        .copied()
-        .filter(|&p| problem.groups[problem.paths[p].group].table == table)
-        .collect();
-    let count = |kind: PathKind| -> u32 {
-        let of_kind: Vec<usize> = in_table
-            .iter()
-            .copied()
-            .filter(|&p| problem.paths[p].kind == kind)
-            .collect();
-        match problem.count {
-            IndexCount::Overloaded => (0..problem.groups.len())
-                .map(|g| {
-                    of_kind
-                        .iter()
-                        .filter(|&&p| problem.paths[p].group == g)
-                        .count() as u32
-                })
-                .max()
-                .unwrap_or(0),
-            IndexCount::Distinct => {
-                let mut ids: Vec<u32> = of_kind.iter().map(|&p| problem.paths[p].index).collect();
-                ids.sort_unstable();
-                ids.dedup();
-                ids.len() as u32
-            }
-        }
-    };
-    (count(PathKind::Gsi), count(PathKind::Lsi))
-}
-
-fn within_limits(problem: &Problem, paths: &[usize]) -> bool {
-    let tables = problem
-        .groups
-        .iter()
-        .map(|g| g.table + 1)
-        .max()
-        .unwrap_or(0);
-    (0..tables).all(|t| {
-        let (gsis, lsis) = table_indexes(problem, paths, t);
-        gsis <= problem.max_gsis && lsis as usize <= crate::limits::MAX_LSIS
-    })
+/// How much of the budget a component deserves: its decisions and servings.
+fn size(problem: &Problem) -> u64 {
+    let options: usize = problem.groups.iter().map(|g| g.options.len()).sum();
+    let servings: usize = problem.reads.iter().map(|r| r.servings.len()).sum();
+    (options + problem.paths.len() + servings) as u64
 }

@@ -82,8 +82,8 @@ pub fn label(entity: &str) -> String {
 
 /// The identity of every entity of the design, in design order: the attribute that names one
 /// item. Pinned table keys give it (the last attribute variable of the primary key); else
-/// `{entity}Id` (`orderId`), `{entity}_id`, `id`; else a `*Id` attribute that is not
-/// another entity's identity (required ones first, the least name); else the least attribute
+/// `{entity}Id` (`orderId`), `{entity}_id`, `id`; else a `*Id` attribute that is not the
+/// identity of another entity of its table (required ones first, the least name); else the least attribute
 /// name. `None` for an
 /// entity with no attribute at all.
 pub fn identities(design: &Design) -> Vec<Option<String>> {
@@ -98,7 +98,12 @@ pub fn identities(design: &Design) -> Vec<Option<String>> {
         .zip(&by_rule)
         .map(|(entity, found)| {
             found.clone().or_else(|| {
-                let taken = |name: &str| by_rule.iter().flatten().any(|id| id == name);
+                // Another entity's identity in the same table names a parent, not this item.
+                let taken = |name: &str| {
+                    design.entities.iter().zip(&by_rule).any(|(other, id)| {
+                        other.table == entity.table && id.as_deref() == Some(name)
+                    })
+                };
                 // The least name of those that qualify: the attributes' order is no choice.
                 let ids = |required: bool| {
                     entity
@@ -135,11 +140,12 @@ fn named_identity(entity: &Entity) -> Option<String> {
 }
 
 fn is_id_name(name: &str) -> bool {
-    name.ends_with("Id") || name.ends_with("_id") || name.ends_with("ID")
+    name.ends_with("Id") || name.ends_with("_id") || name.ends_with("ID") || name == "id"
 }
 
 /// The parents of every entity, by position: the other entities of its table whose identity
-/// it carries as an attribute (an Order carrying `customerId` is under Customer).
+/// it carries as an attribute (an Order carrying `customerId` is under Customer), when that
+/// identity is named as one (`*Id`, `*_id`, `id`).
 pub fn parents(design: &Design, identities: &[Option<String>]) -> Vec<Vec<usize>> {
     design
         .entities
@@ -153,6 +159,7 @@ pub fn parents(design: &Design, identities: &[Option<String>]) -> Vec<Vec<usize>
                 .filter(|&(parent_idx, parent)| {
                     parent_idx != child_idx
                         && parent.table == child.table
+                        && identities[parent_idx].as_deref().is_some_and(is_id_name)
                         && identities[parent_idx]
                             .as_deref()
                             .is_some_and(|id| child.attribute(id).is_some())
@@ -178,12 +185,21 @@ pub fn keyed_partition(
     }
     let mut segs = Vec::with_capacity(inputs.len() * 2);
     for input in inputs {
-        let owner = design
+        // The entity whose identity the input is, the one it is named after first
+        // (`product_id` is Product's, though an OrderItem may be known by it too).
+        let owners: Vec<&Entity> = design
             .entities
             .iter()
             .zip(identities)
-            .find(|(_, id)| id.as_deref() == Some(input.as_str()))
-            .map(|(e, _)| label(&e.name));
+            .filter(|(_, id)| id.as_deref() == Some(input.as_str()))
+            .map(|(e, _)| e)
+            .collect();
+        let owner = owners
+            .iter()
+            .find(|e| named_identity(e).as_deref() == Some(input.as_str()))
+            .or_else(|| owners.iter().find(|e| e.name == entity))
+            .or_else(|| owners.first())
+            .map(|e| label(&e.name));
         segs.push(Seg::Label(
             owner.unwrap_or_else(|| casing::screaming(input)),
         ));
