@@ -42,7 +42,11 @@ async fn main() -> anyhow::Result<()> {
         "time ms",
         "gap %"
     );
-    let mut designs = examples(&root.join("examples"))?;
+    // The built-in examples are examples/*.keyplan.json, by slug.
+    let mut designs: Vec<(String, Design)> = keyplan_core::examples::all()
+        .into_iter()
+        .map(|(slug, design)| (slug.to_string(), design))
+        .collect();
     designs.extend(corpus(std::env::args().nth(1).map(PathBuf::from), &root));
     let (mut cheaper, mut all_served, mut proven) = (0, 0, 0);
     let total = designs.len();
@@ -185,24 +189,6 @@ fn missing(hand: &Design, proposed: &Design) -> Vec<String> {
     served(hand)
         .into_iter()
         .filter(|read| !proposed.contains(read))
-        .collect()
-}
-
-/// The built-in examples, by file name.
-fn examples(dir: &Path) -> anyhow::Result<Vec<(String, Design)>> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.to_string_lossy().ends_with(".keyplan.json"))
-        .collect();
-    paths.sort();
-    paths
-        .into_iter()
-        .map(|path| {
-            let text = std::fs::read_to_string(&path)?;
-            let design = keyplan_core::file::parse(&text)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-            Ok((name_of(&path), design))
-        })
         .collect()
 }
 
