@@ -6,7 +6,8 @@
 //! the search's time and gap; then generated designs of 20 entities x 60 patterns and 100 x 400
 //! (`generated::with_patterns`), with a progress line on stderr. Run with
 //! `scripts/design-bench [CORPUS]` (a release build); the corpus is the argument, else
-//! `$KEYPLAN_CORPUS`, else `../shared/corpus` beside the checkout.
+//! `$KEYPLAN_CORPUS`, else `../shared/corpus` beside the checkout. `KEYPLAN_BENCH_SAVE=DIR`
+//! writes each stripped input there, named after its design, to rerun one as `keyplan design`.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -51,7 +52,7 @@ async fn main() -> anyhow::Result<()> {
     let (mut cheaper, mut all_served, mut proven) = (0, 0, 0);
     let total = designs.len();
     for (name, hand) in designs {
-        let row = bench(&engine, &hand, false).await;
+        let row = bench(&engine, &name, &hand, false).await;
         cheaper += usize::from(row.cost <= row.hand_cost + 0.005);
         all_served += usize::from(row.missing.is_empty());
         proven += usize::from(row.engine_ok);
@@ -65,9 +66,8 @@ async fn main() -> anyhow::Result<()> {
     );
     for (entities, patterns) in [(20, 60), (100, 400)] {
         let hand = keyplan_core::generated::with_patterns(entities, patterns);
-        bench(&engine, &hand, true).await.print(&format!(
-            "generated {entities} entities x {patterns} patterns"
-        ));
+        let name = format!("generated {entities}x{patterns}");
+        bench(&engine, &name, &hand, true).await.print(&name);
     }
     Ok(())
 }
@@ -107,7 +107,17 @@ impl Row {
     }
 }
 
-async fn bench(engine: &Engine, hand: &Design, show_progress: bool) -> Row {
+async fn bench(engine: &Engine, name: &str, hand: &Design, show_progress: bool) -> Row {
+    if let Some(dir) = std::env::var_os("KEYPLAN_BENCH_SAVE") {
+        // The stripped input, to rerun one row as `keyplan design FILE`.
+        let path = Path::new(&dir).join(format!(
+            "{}.keyplan.json",
+            name.trim_end_matches(".json").replace(' ', "-")
+        ));
+        if let Err(e) = std::fs::write(&path, keyplan_core::file::to_string(&strip(hand))) {
+            eprintln!("cannot write {}: {e}", path.display());
+        }
+    }
     let hand_figures = figures(hand.clone(), Vec::new(), Vec::new());
     let started = Instant::now();
     // A line per whole percent of the budget, not per report.
