@@ -125,7 +125,9 @@ fn alternatives_are_a_non_dominated_front_written_as_a_folder() {
             )
         })
         .collect();
-    assert!((2..=3).contains(&front.len()), "{front:?}");
+    // Every alternative serves every read the cheapest serves (synth's rule), so a design
+    // whose indexes all pay for themselves has a front of one.
+    assert!((1..=3).contains(&front.len()), "{front:?}");
     for pair in front.windows(2) {
         let ((cost_a, indexes_a, _), (cost_b, indexes_b, _)) = (pair[0], pair[1]);
         assert!(
@@ -133,6 +135,11 @@ fn alternatives_are_a_non_dominated_front_written_as_a_folder() {
             "dearer ones have fewer indexes: {front:?}"
         );
     }
+    assert_eq!(
+        std::fs::read_dir(&out).unwrap().count(),
+        front.len(),
+        "a file per proposal"
+    );
     for (_, _, rank) in &front {
         let file = out.join(format!("ecommerce-orders.{rank}.keyplan.json"));
         succeeds(&["check", text(&file)]);

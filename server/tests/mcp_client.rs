@@ -127,7 +127,10 @@ fn inline_calls() -> Vec<Value> {
         // Arguments that do not fit the tool's schema, and a tool that does not exist: errors
         // of the protocol.
         call("explain_pattern", json!({ "design": order, "pattern": 5 })),
+        call("frobnicate", json!({ "design": order })),
+        // issue 37: the design's keys proposed and proven, as `keyplan design --json`.
         call("propose", json!({ "design": order })),
+        call("propose", json!({ "design": order, "alternatives": 0 })),
     ]
 }
 
@@ -269,6 +272,11 @@ fn compare_with_the_cli(answers: &[Value], temp: &Path) {
     );
     // An unknown tool is an error of the protocol.
     assert!(answers[15]["error"]["code"].is_i64(), "{}", answers[15]);
+    // propose: `keyplan design --json`, byte for byte (it holds no time).
+    assert_eq!(ok(16), cli_json(&["design", "--json", ORDER], 0));
+    let (message, at) = error(17);
+    assert_eq!(at, json!("alternatives"));
+    assert!(message.contains("0 is not in 1..=20"), "{message}");
 }
 
 /// The tools and resources every transport lists.
@@ -280,7 +288,6 @@ fn compare_the_lists(answer: &Value) {
         .map(|t| t["name"].as_str().unwrap())
         .collect();
     names.sort();
-    // `propose` waits for the design synthesis (another issue): it is not offered until then.
     assert_eq!(
         names,
         [
@@ -291,6 +298,7 @@ fn compare_the_lists(answer: &Value) {
             "export",
             "import",
             "migration_plan",
+            "propose",
             "run"
         ]
     );
@@ -327,7 +335,7 @@ fn the_stdio_server_answers_as_the_cli_does() {
     let answers = answer["calls"].as_array().unwrap();
     compare_with_the_cli(answers, temp.path());
     assert_eq!(
-        answers[16]["structured"],
+        answers[18]["structured"],
         cli_json(&["check", "--json", ORDER], 1)["designs"][0]
     );
 }
@@ -398,8 +406,8 @@ fn the_http_server_answers_as_the_cli_does_under_the_api_rules() {
     compare_the_lists(&answer);
     let answers = answer["calls"].as_array().unwrap();
     compare_with_the_cli(answers, temp.path());
-    assert_eq!(answers[16]["is_error"], json!(true), "{}", answers[16]);
-    assert_eq!(answers[16]["structured"]["where"], json!("path"));
+    assert_eq!(answers[18]["is_error"], json!(true), "{}", answers[18]);
+    assert_eq!(answers[18]["structured"]["where"], json!("path"));
 
     // The API's rules: a foreign Host (DNS rebinding) and a foreign Origin are refused, and
     // a body past the API's limit.

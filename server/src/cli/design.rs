@@ -28,6 +28,8 @@ use crate::synthesis::{Answer, Prover};
 
 /// The most alternatives `--alternatives` asks for.
 pub const MAX_ALTERNATIVES: usize = 20;
+/// The most search nodes `--budget` allows.
+pub const MAX_BUDGET: u64 = 1_000_000_000;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -50,7 +52,7 @@ pub struct Args {
     pub alternatives: u64,
     /// Search nodes to explore before stopping with the best found and its gap.
     #[arg(long, value_name = "NODES", default_value_t = Options::default().budget,
-          value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+          value_parser = clap::value_parser!(u64).range(1..=MAX_BUDGET))]
     pub budget: u64,
     /// Print the proposals, their engine runs and the bound as one JSON document.
     #[arg(long)]

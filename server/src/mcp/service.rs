@@ -31,6 +31,7 @@ use crate::api::runs::{MAX_ITEMS_PER_RUN, Runs};
 use crate::engine::Engines;
 use crate::heavy::Pool;
 use crate::runner::{self, RunEvent, RunId};
+use keyplan_core::synth::{Control, Options};
 
 /// keyplan's MCP server: what every tool may use. Cheap to clone (one per HTTP session).
 #[derive(Debug, Clone)]
@@ -40,6 +41,29 @@ pub struct Keyplan {
     heavy: Pool,
     files: Files,
     tool_router: ToolRouter<Keyplan>,
+}
+
+/// `propose`'s arguments: the design and what the synthesis is asked for.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ProposeArgs {
+    #[serde(flatten)]
+    pub source: DesignSource,
+    /// `single-table` (the default: PK/SK, prefixed templates, overloaded GSIs) or `natural`.
+    #[serde(default)]
+    pub style: Option<String>,
+    /// The most GSIs a table may have, at most 20 (the default).
+    #[serde(default)]
+    pub max_gsis: Option<u32>,
+    /// How many designs of the Pareto front of (monthly cost, indexes), 1 (the default) to 20.
+    #[serde(default)]
+    pub alternatives: Option<usize>,
+    /// Search nodes before the search stops with its best and gap: 1 to 1,000,000,000,
+    /// default 200,000.
+    #[serde(default)]
+    pub budget: Option<u64>,
+    /// The engine the proposals are proven on, by name (`embedded`, the default).
+    #[serde(default)]
+    pub engine: Option<String>,
 }
 
 /// `run`'s arguments.
@@ -200,6 +224,138 @@ impl Keyplan {
             Err(error) => failure(error),
         })
     }
+
+    #[tool(
+        description = "Propose the keys and indexes that serve a design's access patterns: every entity's key templates, GSIs and LSIs, the cheapest by keyplan's cost model within `max_gsis`, with a reason in figures for each key and index, the reads no design can serve and why, a proven lower bound and gap; each proposal is run on a DynamoDB engine (the embedded one by default) before it is answered, and one that fails is only listed under `rejected`. The same as `keyplan design --json`."
+    )]
+    async fn propose(
+        &self,
+        Parameters(Arguments(args)): Parameters<Arguments<ProposeArgs>>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(match self.propose_design(args, context.ct).await {
+            Ok(answer) => success(answer),
+            Err(error) => failure(error),
+        })
+    }
+}
+
+impl Keyplan {
+    /// `keyplan design`'s work: the options bounded before any search, the search on the heavy
+    /// pool, each proposal proven by a run admitted as `run`'s are.
+    async fn propose_design(
+        &self,
+        args: ProposeArgs,
+        cancel: CancellationToken,
+    ) -> Result<Answer, ToolError> {
+        let defaults = Options::default();
+        let style = match &args.style {
+            Some(style) => style
+                .parse()
+                .map_err(|e: String| ToolError::new(e, "style"))?,
+            None => defaults.style,
+        };
+        let options = Options {
+            style,
+            max_gsis: within(
+                args.max_gsis,
+                defaults.max_gsis,
+                0,
+                defaults.max_gsis,
+                "max_gsis",
+            )?,
+            alternatives: within(
+                args.alternatives,
+                1,
+                1,
+                crate::cli::design::MAX_ALTERNATIVES,
+                "alternatives",
+            )?,
+            budget: within(
+                args.budget,
+                defaults.budget,
+                1,
+                crate::cli::design::MAX_BUDGET,
+                "budget",
+            )?,
+        };
+        let engine = self
+            .engines
+            .get(args.engine.as_deref())
+            .map_err(|e| ToolError::new(e.to_string(), "engine"))?
+            .clone();
+        let files = self.files;
+        let synthesis = self
+            .heavy
+            .run("proposing keys", move || {
+                let read = read(&args.source, "design", files)?;
+                keyplan_core::synth::propose(read.design(), &options, &mut |_| Control::Continue)
+                    .map_err(|e| {
+                        ToolError::general(format!(
+                            "cannot propose a design for {}: {e}",
+                            read.label
+                        ))
+                    })
+            })
+            .await??;
+        let admission = self.runs.admit(MAX_ITEMS_PER_RUN as usize)?;
+        let prover = crate::synthesis::Prover {
+            engine: &engine,
+            sample: &SampleConfig::default(),
+            budget: crate::design_io::Budget {
+                max_items: u64::from(MAX_ITEMS_PER_RUN),
+            },
+        };
+        let answer = prover.prove(synthesis, &cancel).await;
+        drop(admission);
+        let summary = match answer.proposals.first() {
+            Some(best) => format!(
+                "{} proposal(s) proven on {}, {} refused; the cheapest: ${:.2} a month, {} index(es), {}/{} reads served; {}",
+                answer.proposals.len(),
+                engine.name,
+                answer.rejected.len(),
+                best.proposal.monthly_cost,
+                best.proposal.indexes,
+                best.proposal.reads_served,
+                best.proposal.reads,
+                match answer.optimal {
+                    true => "proven optimal".to_string(),
+                    false => format!("gap {:.1}% to the lower bound", answer.gap_percent),
+                }
+            ),
+            None => format!(
+                "no proposal passed on {}: {}",
+                engine.name,
+                answer
+                    .rejected
+                    .first()
+                    .map_or("none was made".to_string(), |r| r.engine.first_reason())
+            ),
+        };
+        Ok(Answer {
+            summary,
+            structured: serde_json::to_value(&answer)
+                .map_err(|e| ToolError::general(format!("the answer could not be written: {e}")))?,
+        })
+    }
+}
+
+/// `value`, or `default` when absent, refused with where when it is outside `low..=high`.
+fn within<T: PartialOrd + std::fmt::Display + Copy>(
+    value: Option<T>,
+    default: T,
+    low: T,
+    high: T,
+    field: &str,
+) -> Result<T, ToolError> {
+    let value = value.unwrap_or(default);
+    if value < low || value > high {
+        return Err(ToolError::new(
+            format!("{value} is not in {low}..={high}"),
+            field,
+        ));
+    }
+    Ok(value)
 }
 
 impl Keyplan {
@@ -275,7 +431,7 @@ impl ServerHandler for Keyplan {
         )
         .with_server_info(Implementation::new("keyplan", env!("CARGO_PKG_VERSION")))
         .with_instructions(
-            "keyplan checks, costs, exports, diffs and runs Amazon DynamoDB single-table designs deterministically. Give a design as `design`: a keyplan design file's JSON (schema: resource keyplan://schema/design; examples: keyplan://examples/...). Start with `check`; `explain_pattern` says why one pattern is a Scan and which index would serve it; `cost` prices every billing mode; `run` proves the design on an embedded DynamoDB engine.",
+            "keyplan checks, costs, exports, diffs and runs Amazon DynamoDB single-table designs deterministically. Give a design as `design`: a keyplan design file's JSON (schema: resource keyplan://schema/design; examples: keyplan://examples/...). Start with `check`; `explain_pattern` says why one pattern is a Scan and which index would serve it; `cost` prices every billing mode; `run` proves the design on an embedded DynamoDB engine; `propose` designs the keys and indexes from the patterns, each proposal proven on the engine.",
         )
     }
 

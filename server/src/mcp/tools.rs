@@ -6,7 +6,8 @@
 //! `keyplan cost --json`, `diff` is `keyplan diff --json`, `migration_plan` is
 //! `keyplan migrate --json`, `export` is `keyplan export --to`, `import` is `keyplan import`'s
 //! design. Nothing here decides anything about a design: core does, as for the CLI.
-//! (`run` needs the server's engines and limits, so it lives in `mcp::service`.)
+//! (`run` and `propose`, `keyplan design --json`, need the server's engines and limits, so
+//! they live in `mcp::service`.)
 
 use std::collections::BTreeMap;
 
