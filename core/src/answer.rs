@@ -169,6 +169,9 @@ pub enum SuggestionKind {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Suggestion {
     pub kind: SuggestionKind,
+    /// For a GSI: the existing one to overload (none of the entities fills it yet); `None`
+    /// for a new one.
+    pub index: Option<String>,
     /// The partition key's template; `None` for an LSI, which keeps the table's.
     pub partition: Option<String>,
     /// The sort key's template, if the index needs one.
@@ -180,6 +183,16 @@ pub struct Suggestion {
     /// What to know before following the advice (a constant partition key is a hot
     /// partition): shown next to it, never apart.
     pub warning: Option<String>,
+}
+
+impl Suggestion {
+    /// What applying it does, as a button says it: `Use GSI3` or `Add this GSI`.
+    pub fn action(&self) -> String {
+        match &self.index {
+            Some(index) => format!("Use {index}"),
+            None => "Add this GSI".to_string(),
+        }
+    }
 }
 
 impl std::fmt::Display for Suggestion {

@@ -181,6 +181,7 @@ pub fn PatternEditor(
                         let scan = !v.covered;
                         let addable = v.suggestion.as_ref().is_some_and(|s| s.kind == SuggestionKind::Gsi);
                         let suggestion_text = v.suggestion.as_ref().map(|s| s.text.clone());
+                        let action = v.suggestion.as_ref().map(|s| s.action()).unwrap_or_default();
                         let warning = v.suggestion.as_ref().and_then(|s| s.warning.clone());
                         view! {
                             <div class="verdict-head">
@@ -214,7 +215,7 @@ pub fn PatternEditor(
                                     {warning.map(|w| view! { <p class="diagnostic warning" data-testid="suggestion-warning">{w}</p> })}
                                     {addable.then(|| view! {
                                         <button class="button primary small" data-testid="apply-suggestion" on:click=apply_suggestion>
-                                            "Add this GSI"
+                                            {action}
                                         </button>
                                     })}
                                 </div>

@@ -471,7 +471,7 @@ fn order_management_example_leaves_get_order_by_id_to_a_scan_as_the_seed_states_
               - GSI1: GSI1PK = `STATUS#{status}#SHARD{shard:10}` needs `status`, which is not an input
               - GSI2: GSI2PK = `FC#{fulfillmentCenter}` needs `fulfillmentCenter`, which is not an input
               - GSI3: Order is absent from GSI3: it has no template for GSI3PK
-              suggestion: a GSI with partition key `ORDER#{orderId}` would serve it
+              suggestion: GSI3 holds no Order yet: give Order partition key `ORDER#{orderId}` and sort key `ORDER` on it to serve it, with no new index
             Get customer orders: Query (descending)
               PK = :pk AND begins_with(SK, :sk)
                 :pk = CUSTOMER#{customerId}

@@ -46,8 +46,9 @@ pub struct Args {
 }
 
 /// Applies, one at a time, the GSI suggested for each read that needs a Scan (core's
-/// [`keyplan_core::Suggestion::edit`], what the app's "Add this GSI" applies), keeping each only
-/// when its pattern is then served without a Scan; says what each added.
+/// [`keyplan_core::Suggestion::edit`], what the app's "Add this GSI" applies: a GSI the
+/// entities do not fill yet, or a new one), keeping each only when its pattern is then served
+/// without a Scan; says what each added or used.
 fn add_suggested_gsis(design: &mut keyplan_core::Design) -> Vec<String> {
     let mut added = Vec::new();
     let mut tried: Vec<String> = Vec::new();
@@ -57,10 +58,12 @@ fn add_suggested_gsis(design: &mut keyplan_core::Design) -> Vec<String> {
             if v.covered || tried.contains(&v.pattern) {
                 return None;
             }
-            let edit = v.suggestion.as_ref()?.edit(design)?;
-            Some((v.pattern.clone(), edit))
+            let suggestion = v.suggestion.as_ref()?;
+            let edit = suggestion.edit(design)?;
+            let overloaded = suggestion.index.is_some();
+            Some((v.pattern.clone(), edit, overloaded))
         });
-        let Some((pattern, edit)) = next else {
+        let Some((pattern, edit, overloaded)) = next else {
             return added;
         };
         tried.push(pattern.clone());
@@ -75,8 +78,9 @@ fn add_suggested_gsis(design: &mut keyplan_core::Design) -> Vec<String> {
             .filter(|v| v.covered);
         if let Some(v) = served {
             let index = v.index.clone().unwrap_or_default();
+            let did = if overloaded { "used" } else { "added" };
             added.push(format!(
-                "added {index} for `{pattern}` ({} on {index})",
+                "{did} {index} for `{pattern}` ({} on {index})",
                 v.operation.as_str()
             ));
             *design = after;
@@ -426,7 +430,7 @@ mod tests {
                                                because GSI1: GSI1PK = `STATUS#{status}#SHARD{shard:10}` needs `status`, which is not an input
                                                because GSI2: GSI2PK = `FC#{fulfillmentCenter}` needs `fulfillmentCenter`, which is not an input
                                                because GSI3: Order is absent from GSI3: it has no template for GSI3PK
-                                               suggestion: a GSI with partition key `ORDER#{orderId}` would serve it
+                                               suggestion: GSI3 holds no Order yet: give Order partition key `ORDER#{orderId}` and sort key `ORDER` on it to serve it, with no new index
               Get customer orders              Query              table PK = :pk AND begins_with(SK, :sk)  [:pk=CUSTOMER#{customerId}, :sk=ORDER#]  descending by orderId (ScanIndexForward=false on SK)
               Get orders by status             Query              GSI1  GSI1PK = :pk AND GSI1SK >= :sk  [:pk=STATUS#{status}#SHARD{shard:10}, :sk={createdAt}$]  x10 shards, merged
               Get order items                  Query              table PK = :pk  [:pk=ORDER#{orderId}]
