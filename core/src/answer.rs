@@ -346,6 +346,17 @@ pub enum Fix {
         partition: Vec<KeyAttribute>,
         sort: Vec<KeyAttribute>,
     },
+    /// Write-shards a partition key whose busiest partition takes more writes than one
+    /// partition serves (KP014): every entity of `table` whose `key` has `template` gets
+    /// `sharded`, the template with [`crate::concentration::shards_needed`] shards, the count
+    /// the cost report gives (issue 43).
+    ShardPartitionKey {
+        table: String,
+        key: String,
+        template: String,
+        sharded: String,
+        shards: u32,
+    },
 }
 
 impl Fix {
@@ -377,6 +388,13 @@ impl Fix {
                     .collect();
                 format!("Use a multi-attribute {} on {gsi}", roles.join(" and "))
             }
+            Fix::ShardPartitionKey {
+                key,
+                template,
+                sharded,
+                shards,
+                ..
+            } => format!("Write-shard {key} `{template}` into {shards} shards (`{sharded}`)"),
         }
     }
 }

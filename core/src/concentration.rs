@@ -11,7 +11,7 @@ use std::fmt;
 
 use crate::limits::{FEW_DISTINCT_VALUES, PARTITION_WRITE_UNITS_PER_SECOND};
 use crate::model::{Attribute, Entity};
-use crate::template::KeyTemplate;
+use crate::template::{KeyTemplate, Part, Var};
 
 /// Why an attribute takes few values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,6 +84,28 @@ pub fn shards_needed(write_units_per_second: f64, shards: u32) -> u32 {
     // `as` saturates: an absurd rate asks for u32::MAX shards, a NaN for none.
     let needed = (write_units_per_second / PARTITION_WRITE_UNITS_PER_SECOND).ceil() as u32;
     needed.max(shards).max(1)
+}
+
+/// `template` write-sharded into `shards`: its shard variable's count set (`{shard:2}` ->
+/// `{shard:5}`), or `#SHARD{shard:N}` appended when it has none (`COUNTERS` ->
+/// `COUNTERS#SHARD{shard:2}`): the template the advice to shard a hot key shows and its fix
+/// writes.
+pub fn sharded(template: &KeyTemplate, shards: u32) -> KeyTemplate {
+    if template.shard().is_none() {
+        return KeyTemplate::parse(&format!("{}#SHARD{{shard:{shards}}}", template.source()));
+    }
+    let parts: Vec<Part> = template
+        .parts()
+        .iter()
+        .map(|part| match part {
+            Part::Var(var) if var.shards.is_some() => Part::Var(Var {
+                shards: Some(shards),
+                ..var.clone()
+            }),
+            other => other.clone(),
+        })
+        .collect();
+    KeyTemplate::from_parts(&parts)
 }
 
 /// A name for a calendar date or day: `date`, `orderDate`, `order_date`, `day`, `weekday`.

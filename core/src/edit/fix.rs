@@ -126,6 +126,24 @@ impl Fix {
                 partition,
                 sort,
             } => multi_attribute_key(design, table, gsi, partition, sort),
+            Fix::ShardPartitionKey {
+                table,
+                key,
+                template,
+                sharded,
+                ..
+            } => {
+                let edits: Vec<Edit> = design
+                    .entities_in(table)
+                    .filter(|e| e.key_template(key).is_some_and(|t| t.source() == template))
+                    .map(|e| Edit::SetKeyTemplate {
+                        entity: e.name.clone(),
+                        key: key.clone(),
+                        template: Some(KeyTemplate::parse(sharded)),
+                    })
+                    .collect();
+                (!edits.is_empty()).then_some(Edit::Batch(edits))
+            }
         }
     }
 }

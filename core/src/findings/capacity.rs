@@ -9,7 +9,7 @@
 //! ([`super::measure`]), in the browser app's worker.
 
 use super::Findings;
-use crate::answer::{Place, Severity};
+use crate::answer::{Fix, Place, Severity};
 use crate::cost::PartitionLoad;
 use crate::limits;
 use crate::model::{Design, Entity};
@@ -48,32 +48,48 @@ pub(super) fn hot_partitions(design: &Design, loads: &[PartitionLoad], out: &mut
         } else {
             String::new()
         };
+        // Hot writes are cooled by the shards the cost report asks for: the Apply writes them
+        // into the template (issue 43), up to the most a template may hold. Sharding never
+        // cools reads, which read every shard.
+        let shard_fix =
+            (load.shards_needed <= crate::template::MAX_SHARDS).then(|| Fix::ShardPartitionKey {
+                table: table.name.clone(),
+                key: key.to_string(),
+                template: load.template.clone(),
+                sharded: crate::concentration::sharded(&template, load.shards_needed)
+                    .source()
+                    .to_string(),
+                shards: load.shards_needed,
+            });
         let checks = [
             (
                 load.write_units_per_second,
                 limits::PARTITION_WRITE_UNITS_PER_SECOND,
                 "write",
                 crate::cost::write_advice(load),
+                shard_fix,
             ),
             (
                 load.read_units_per_second,
                 limits::PARTITION_READ_UNITS_PER_SECOND,
                 "read",
                 crate::cost::read_advice(load.shards).to_string(),
+                None,
             ),
         ];
-        for (units, limit, what, fix) in checks {
+        for (units, limit, what, advice, fix) in checks {
             if units <= limit {
                 continue;
             }
-            out.push(
+            out.push_fix(
                 "KP014",
                 Severity::Warning,
                 Place::key(&entity.name, key),
                 format!(
-                    "{key} `{}` takes few values ({why}): its busiest partition (`{}`{shards}), loaded by {patterns}, takes about {units:.0} {what} units a second, over one partition's {limit:.0}: {fix}",
+                    "{key} `{}` takes few values ({why}): its busiest partition (`{}`{shards}), loaded by {patterns}, takes about {units:.0} {what} units a second, over one partition's {limit:.0}: {advice}",
                     load.template, load.partition
                 ),
+                fix,
             );
         }
     }
@@ -232,3 +248,6 @@ pub(super) fn wants_item_bytes(design: &Design) -> bool {
                 .any(|e| e.volume.is_some_and(|v| v.item_bytes.is_none()))
         })
 }
+
+#[cfg(test)]
+mod tests;
