@@ -25,7 +25,7 @@ mod tests {
             .verdicts
             .into_iter()
             .find(|v| v.pattern == "by email")
-            .and_then(|v| v.suggestion)
+            .and_then(|v| v.suggestions.into_iter().next())
             .expect("a Scan with a suggestion");
         (design, suggestion)
     }

@@ -147,8 +147,13 @@ pub struct Verdict {
     /// For Scan: why each index cannot serve the pattern. For a covered read with several
     /// candidate indexes: why this one was chosen.
     pub reasons: Vec<String>,
-    /// For Scan: a concrete index that would serve the pattern.
-    pub suggestion: Option<Suggestion>,
+    /// For Scan: a concrete index that would serve the pattern. For a Query sorted in memory:
+    /// the re-keyed sort key and the index that would read in order, cheapest first.
+    pub suggestions: Vec<Suggestion>,
+    /// For a Query that does not read in the order the pattern asks for: the attribute its
+    /// items are sorted by after the read, which reads every item the key condition matches
+    /// (no page can be read alone).
+    pub sorted_in_memory: Option<String>,
 }
 
 /// The kind of key a [`Suggestion`] proposes.
@@ -162,6 +167,9 @@ pub enum SuggestionKind {
     Lsi,
     /// The table's own key (a strongly consistent read the inputs cannot reach otherwise).
     TableKey,
+    /// The sort key of an index the read already uses, re-keyed so that it sorts by the
+    /// pattern's order: the items already stored must be rewritten (a migration).
+    SortKey,
 }
 
 /// What would serve a read no index serves, as key templates an editor can apply directly,
@@ -188,9 +196,10 @@ pub struct Suggestion {
 impl Suggestion {
     /// What applying it does, as a button says it: `Use GSI3` or `Add this GSI`.
     pub fn action(&self) -> String {
-        match &self.index {
-            Some(index) => format!("Use {index}"),
-            None => "Add this GSI".to_string(),
+        match (self.kind, &self.index) {
+            (SuggestionKind::SortKey, _) => "Re-key the sort key".to_string(),
+            (_, Some(index)) => format!("Use {index}"),
+            (_, None) => "Add this GSI".to_string(),
         }
     }
 }

@@ -559,7 +559,7 @@ fn check_fix_adds_the_suggested_gsi_to_the_file_as_the_app_would() {
         .verdicts
         .into_iter()
         .find(|v| v.pattern == "Get order by ID")
-        .and_then(|v| v.suggestion)
+        .and_then(|v| v.suggestions.into_iter().next())
         .expect("the Scan's suggestion");
     keyplan_core::edit::apply(&mut expected, suggestion.edit(&example).expect("an edit"))
         .expect("applies");

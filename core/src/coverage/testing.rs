@@ -249,7 +249,7 @@ pub(crate) fn show(v: &Verdict) -> String {
     for r in &v.reasons {
         out.push_str(&format!("  - {r}\n"));
     }
-    if let Some(s) = &v.suggestion {
+    for s in &v.suggestions {
         out.push_str(&format!("  suggestion: {s}\n"));
     }
     out

@@ -15,6 +15,9 @@ impl Suggestion {
     /// follow. The app's "Add this GSI" and `keyplan check --fix` both apply it (issue 14).
     pub fn edit(&self, design: &Design) -> Option<Edit> {
         let suggestion = self;
+        if suggestion.kind == SuggestionKind::SortKey {
+            return self.re_key(design);
+        }
         if suggestion.kind != SuggestionKind::Gsi {
             return None;
         }
@@ -85,6 +88,42 @@ impl Suggestion {
             }
         }
         Some(Edit::Batch(edits))
+    }
+}
+
+impl Suggestion {
+    /// The edit behind a [`SuggestionKind::SortKey`]: each named entity's template for the
+    /// sort key of the index (the table's when `index` is `None`) set to `sort`. `None` when
+    /// the index is gone or its sort key is not one attribute.
+    fn re_key(&self, design: &Design) -> Option<Edit> {
+        let sort = self.sort.as_ref()?;
+        let table = self
+            .entities
+            .iter()
+            .find_map(|e| design.entity(e))
+            .and_then(|e| design.table(&e.table))?;
+        let key = match &self.index {
+            None => table.sort_key.as_ref()?.name.clone(),
+            Some(name) => match (table.gsi(name), table.lsi(name)) {
+                (Some(gsi), _) => match gsi.sort_key.as_slice() {
+                    [only] => only.name.clone(),
+                    _ => return None,
+                },
+                (None, Some(lsi)) => lsi.sort_key.name.clone(),
+                (None, None) => return None,
+            },
+        };
+        let edits: Vec<Edit> = self
+            .entities
+            .iter()
+            .filter(|e| design.entity(e).is_some())
+            .map(|entity| Edit::SetKeyTemplate {
+                entity: entity.clone(),
+                key: key.clone(),
+                template: Some(KeyTemplate::parse(sort)),
+            })
+            .collect();
+        (!edits.is_empty()).then_some(Edit::Batch(edits))
     }
 }
 

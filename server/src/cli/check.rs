@@ -58,7 +58,7 @@ fn add_suggested_gsis(design: &mut keyplan_core::Design) -> Vec<String> {
             if v.covered || tried.contains(&v.pattern) {
                 return None;
             }
-            let suggestion = v.suggestion.as_ref()?;
+            let suggestion = v.suggestions.first()?;
             let edit = suggestion.edit(design)?;
             let overloaded = suggestion.index.is_some();
             Some((v.pattern.clone(), edit, overloaded))
@@ -308,7 +308,7 @@ pub fn render_text(file: &str, imported: &Imported, analysis: &Analysis) -> Stri
                     paint(RED, &format!("because {}", visible(reason)))
                 );
             }
-            if let Some(suggestion) = &verdict.suggestion {
+            for suggestion in &verdict.suggestions {
                 let _ = writeln!(
                     out,
                     "{indent}{}",

@@ -15,7 +15,7 @@ fn applied(d: &Design, pattern: &str) -> (Design, String) {
     let suggestion = crate::coverage::verdicts(d)
         .into_iter()
         .find(|v| v.pattern == pattern)
-        .and_then(|v| v.suggestion)
+        .and_then(|v| v.suggestions.into_iter().next())
         .expect("a suggestion");
     let edit = suggestion.edit(d).expect("an edit");
     let mut after = d.clone();
@@ -126,4 +126,55 @@ fn the_order_example_overloads_gsi3_for_get_order_by_id() {
         verdict.starts_with("Get order by ID: Query on GSI3"),
         "{verdict}"
     );
+}
+
+// issue 43: `Get customer orders` ordered by `createdAt` while SK is `ORDER#{orderId}` was
+// called a Scan; it is a Query on the table whose items are sorted after the read, and the
+// suggestions re-key the sort key or name an index.
+#[test]
+fn an_order_the_key_does_not_sort_by_is_a_query_sorted_in_memory_with_a_re_key_beside_an_index() {
+    check(
+        "
+        table orders PK SK
+        entity Customer customerId name | PK=CUSTOMER#{customerId} SK=PROFILE
+        entity Order orderId customerId createdAt | PK=CUSTOMER#{customerId} SK=ORDER#{orderId}
+        read customer_orders Order by customerId order createdAt desc page 25
+        ",
+        expect![[r#"
+            customer_orders: Query (descending)
+              PK = :pk AND begins_with(SK, :sk)
+                :pk = CUSTOMER#{customerId}
+                :sk = ORDER#
+              order: not in that order: every matching item is read and sorted by createdAt in memory, newest first (cannot be paged by createdAt)
+              - the order by `createdAt` is not the order of SK: it sorts by `orderId` after `ORDER#`
+              suggestion: re-key Order's SK as `ORDER#{createdAt}#{orderId}`: the Query then reads newest first a page at a time (the items already stored need rewriting: plan the migration)
+              suggestion: a GSI with partition key `CUSTOMER#{customerId}` and sort key `{createdAt}#{orderId}` would serve it
+        "#]],
+    );
+}
+
+#[test]
+fn applying_the_re_key_makes_the_query_read_in_order() {
+    let d = design(
+        "
+        table orders PK SK
+        entity Customer customerId name | PK=CUSTOMER#{customerId} SK=PROFILE
+        entity Order orderId customerId createdAt | PK=CUSTOMER#{customerId} SK=ORDER#{orderId}
+        read customer_orders Order by customerId order createdAt desc page 25
+        read get_order Order by customerId,orderId
+        ",
+    );
+    let (after, verdict) = applied(&d, "customer_orders");
+    assert_eq!(
+        after.entity("Order").expect("Order").keys["SK"].source(),
+        "ORDER#{createdAt}#{orderId}"
+    );
+    expect![[r#"
+        customer_orders: Query (descending)
+          PK = :pk AND begins_with(SK, :sk)
+            :pk = CUSTOMER#{customerId}
+            :sk = ORDER#
+          order: newest first by createdAt (ScanIndexForward=false on SK)
+    "#]]
+    .assert_eq(&verdict);
 }
