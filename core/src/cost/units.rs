@@ -12,10 +12,12 @@ use crate::eval::PlanError;
 use crate::model::{AccessPattern, Action, ByName, Design, Entity, Projection, Table, WriteStep};
 use crate::size::{Consistency, bytes_text, read_units, read_units_estimated, write_units};
 
-/// Whether [`read_cost`] reads the sample run's item count: only a Query without a page size
-/// does (a GetItem reads one item, a paged Query a full page, a Scan the table).
+/// Whether [`read_cost`] reads the sample run's item count: a Query without a page size, or
+/// one sorted in memory, which reads every matching item whatever its page (a GetItem reads
+/// one item, a paged Query a full page, a Scan the table).
 pub(super) fn reads_sample_count(verdict: &Verdict, pattern: &AccessPattern) -> bool {
-    verdict.operation == Operation::Query && pattern.page_size.is_none()
+    verdict.operation == Operation::Query
+        && (pattern.page_size.is_none() || verdict.sorted_in_memory.is_some())
 }
 
 pub(super) fn read_cost(
@@ -87,7 +89,9 @@ pub(super) fn read_units_of(
                     .map_or(0, |(_, _, b)| *b),
             };
             let queries = verdict.shards.unwrap_or(1).max(1);
-            let items_per_query = match (pattern.page_size, run) {
+            let in_memory = verdict.sorted_in_memory.is_some();
+            let page_size = pattern.page_size.filter(|_| !in_memory);
+            let items_per_query = match (page_size, run) {
                 (Some(page), _) => f64::from(page),
                 (None, Some(Ok(items))) => *items as f64 / f64::from(queries),
                 (None, _) => 1.0,
@@ -97,7 +101,9 @@ pub(super) fn read_units_of(
             cost.read_units = per_query * f64::from(queries);
             // The sample's count is of the items read, before any filter (issue 16): a
             // filter drops items after DynamoDB has read, and charged for, them.
-            let source = if pattern.page_size.is_some() {
+            let source = if in_memory {
+                "every matching item, to sort them in memory"
+            } else if pattern.page_size.is_some() {
                 "a full page"
             } else if !pattern.filter.is_empty() {
                 "as many as the sample reads, before the filter"

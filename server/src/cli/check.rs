@@ -308,20 +308,23 @@ pub fn render_text(file: &str, imported: &Imported, analysis: &Analysis) -> Stri
                     paint(RED, &format!("because {}", visible(reason)))
                 );
             }
-            for suggestion in &verdict.suggestions {
-                let _ = writeln!(
-                    out,
-                    "{indent}{}",
-                    paint(
-                        YELLOW,
-                        &format!("suggestion: {}", visible(&suggestion.to_string()))
-                    )
-                );
-            }
-        } else if verdict.covered && verdict.reasons.len() > 1 {
+        } else if verdict.covered
+            && (verdict.reasons.len() > 1 || verdict.sorted_in_memory.is_some())
+        {
             for reason in &verdict.reasons {
                 let _ = writeln!(out, "{indent}{}", paint(DIM, &visible(reason)));
             }
+        }
+        // A Scan's index, or the ways a Query sorted in memory would read in order.
+        for suggestion in &verdict.suggestions {
+            let _ = writeln!(
+                out,
+                "{indent}{}",
+                paint(
+                    YELLOW,
+                    &format!("suggestion: {}", visible(&suggestion.to_string()))
+                )
+            );
         }
     }
     if !analysis.findings.is_empty() {
@@ -370,13 +373,44 @@ mod tests {
     use super::*;
 
     fn text_of(slug: &str) -> String {
-        let design = keyplan_core::examples::get(slug).expect("a built-in example");
+        text_of_design(&keyplan_core::examples::get(slug).expect("a built-in example"))
+    }
+
+    fn text_of_design(design: &keyplan_core::Design) -> String {
         let imported =
             keyplan_core::import::detect_and_import(&keyplan_core::file::to_string(&design))
                 .expect("an example reads back");
         let analysis = analyze(&imported.design);
         anstream::adapter::strip_str(&render_text("x.keyplan.json", &imported, &analysis))
             .to_string()
+    }
+
+    // issue 43: an order the key does not sort by is a Query sorted in memory, said so on its
+    // row, with why and the two ways to read in order under it.
+    #[test]
+    fn a_query_sorted_in_memory_says_so_with_why_and_its_suggestions() {
+        let mut design = keyplan_core::examples::first();
+        let orders = design
+            .patterns
+            .iter_mut()
+            .find(|p| p.name == "Get customer orders")
+            .expect("the pattern");
+        orders.order_by = Some("createdAt".to_string());
+        let text = text_of_design(&design);
+        let lines: Vec<&str> = text
+            .lines()
+            .skip_while(|l| !l.contains("Get customer orders"))
+            .take(4)
+            .map(str::trim)
+            .collect();
+        expect_test::expect![[r#"
+            [
+                "Get customer orders              Query              table PK = :pk AND begins_with(SK, :sk)  [:pk=CUSTOMER#{customerId}, :sk=ORDER#]  not in that order: every matching item is read and sorted by createdAt in memory, newest first (cannot be paged by createdAt)",
+                "the order by `createdAt` is not the order of SK: it sorts by `orderId` after `ORDER#`",
+                "suggestion: re-key Order's SK as `ORDER#{createdAt}#{orderId}`: the Query then reads newest first a page at a time (the items already stored need rewriting: plan the migration)",
+                "suggestion: GSI3 holds no Order yet: give Order partition key `CUSTOMER#{customerId}` and sort key `{createdAt}#{orderId}` on it to serve it, with no new index",
+            ]
+        "#]].assert_debug_eq(&lines);
     }
 
     #[test]
