@@ -10,7 +10,7 @@
 use std::fmt;
 
 use crate::limits::{FEW_DISTINCT_VALUES, PARTITION_WRITE_UNITS_PER_SECOND};
-use crate::model::{Attribute, Entity};
+use crate::model::{Attribute, Design, Entity};
 use crate::template::{KeyTemplate, Part, Var};
 
 /// Why an attribute takes few values.
@@ -74,6 +74,49 @@ pub fn busiest_share(entity: Option<&Entity>, template: &KeyTemplate) -> Option<
         share *= few_values(attribute)?.busiest_share();
     }
     Some(share)
+}
+
+/// The share of the items under a partition template that its busiest value holds, and why:
+/// a variable of few values gives its busiest share, a `distinct` hint one in that many, a
+/// variable that identifies an entity with a volume (`customerId`, Customer's) one in its
+/// items. `None` when a variable's values are counted by nothing. KP029's item collections and
+/// the cost of a Query sorted in memory (the partition's items, issue 43) both weigh a
+/// partition by it. `entities` are the ones whose items the template keys.
+pub fn partition_share<'e>(
+    design: &Design,
+    entities: impl Iterator<Item = &'e Entity> + Clone,
+    template: &KeyTemplate,
+) -> Option<(f64, String)> {
+    let mut share = 1.0;
+    let mut why = Vec::new();
+    for var in template.attribute_vars() {
+        let attribute = entities.clone().find_map(|e| e.attribute(&var.name));
+        if let Some(few) = attribute.and_then(few_values) {
+            share *= few.busiest_share();
+            why.push(few.to_string());
+            continue;
+        }
+        if let Some(count) = attribute.and_then(|a| a.distinct) {
+            share /= count.max(1) as f64;
+            why.push(format!("`{}` takes about {count} values", var.name));
+            continue;
+        }
+        // The entity this variable identifies: as many values as it has items.
+        let identified = design.entities.iter().find(|e| {
+            e.volume.is_some()
+                && design
+                    .table(&e.table)
+                    .and_then(|t| e.identity(t))
+                    .is_some_and(|id| id == var.name)
+        })?;
+        let count = identified.volume.map_or(1, |v| v.items).max(1);
+        share /= count as f64;
+        why.push(format!("one per `{}`: {count} of them", identified.name));
+    }
+    if why.is_empty() {
+        why.push("a constant: one collection".to_string());
+    }
+    Some((share, why.join(", ")))
 }
 
 /// The write shards a partition key needs so that no shard takes more than one partition's

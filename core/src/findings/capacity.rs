@@ -134,7 +134,11 @@ pub(super) fn item_collections(design: &Design, measured: &[(String, u64)], out:
         }
         for (source, members, template) in groups {
             let total: f64 = members.iter().map(|(_, b)| b).sum();
-            let Some((share, why)) = collection_share(design, &members, &template) else {
+            let Some((share, why)) = crate::concentration::partition_share(
+                design,
+                members.iter().map(|(e, _)| *e),
+                &template,
+            ) else {
                 continue;
             };
             let busiest = total * share;
@@ -180,44 +184,6 @@ pub(super) fn item_collections(design: &Design, measured: &[(String, u64)], out:
 /// The entities whose items share a partition template's collections, with their bytes (text,
 /// members, template).
 type Collection<'a> = (String, Vec<(&'a Entity, f64)>, KeyTemplate);
-
-/// The share of a partition template's items that its busiest value holds, and why.
-fn collection_share(
-    design: &Design,
-    members: &[(&Entity, f64)],
-    template: &KeyTemplate,
-) -> Option<(f64, String)> {
-    let mut share = 1.0;
-    let mut why = Vec::new();
-    for var in template.attribute_vars() {
-        let attribute = members.iter().find_map(|(e, _)| e.attribute(&var.name));
-        if let Some(few) = attribute.and_then(crate::concentration::few_values) {
-            share *= few.busiest_share();
-            why.push(few.to_string());
-            continue;
-        }
-        if let Some(count) = attribute.and_then(|a| a.distinct) {
-            share /= count.max(1) as f64;
-            why.push(format!("`{}` takes about {count} values", var.name));
-            continue;
-        }
-        // The entity this variable identifies: as many values as it has items.
-        let identified = design.entities.iter().find(|e| {
-            e.volume.is_some()
-                && design
-                    .table(&e.table)
-                    .and_then(|t| e.identity(t))
-                    .is_some_and(|id| id == var.name)
-        })?;
-        let count = identified.volume.map_or(1, |v| v.items).max(1);
-        share /= count as f64;
-        why.push(format!("one per `{}`: {count} of them", identified.name));
-    }
-    if why.is_empty() {
-        why.push("a constant: one collection".to_string());
-    }
-    Some((share, why.join(", ")))
-}
 
 /// Why a partition key's template takes few values (by [`crate::concentration::few_values`],
 /// the rule its load was judged by).

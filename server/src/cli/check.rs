@@ -315,7 +315,8 @@ pub fn render_text(file: &str, imported: &Imported, analysis: &Analysis) -> Stri
                 let _ = writeln!(out, "{indent}{}", paint(DIM, &visible(reason)));
             }
         }
-        // A Scan's index, or the ways a Query sorted in memory would read in order.
+        // A Scan's index, or the ways a Query sorted in memory would read in order, each
+        // with its cost (issue 43: the choice between them is a choice of costs).
         for suggestion in &verdict.suggestions {
             let _ = writeln!(
                 out,
@@ -325,6 +326,17 @@ pub fn render_text(file: &str, imported: &Imported, analysis: &Analysis) -> Stri
                     &format!("suggestion: {}", visible(&suggestion.to_string()))
                 )
             );
+            let cost = verdict.sorted_in_memory.as_ref().and_then(|_| {
+                keyplan_core::cost::suggestion_cost(
+                    design,
+                    suggestion,
+                    &Default::default(),
+                    &Default::default(),
+                )
+            });
+            if let Some(cost) = cost {
+                let _ = writeln!(out, "{indent}  {}", paint(DIM, &format!("cost: {cost}")));
+            }
         }
     }
     if !analysis.findings.is_empty() {
@@ -400,7 +412,7 @@ mod tests {
         let lines: Vec<&str> = text
             .lines()
             .skip_while(|l| !l.contains("Get customer orders"))
-            .take(4)
+            .take(6)
             .map(str::trim)
             .collect();
         expect_test::expect![[r#"
@@ -408,7 +420,9 @@ mod tests {
                 "Get customer orders              Query              table PK = :pk AND begins_with(SK, :sk)  [:pk=CUSTOMER#{customerId}, :sk=ORDER#]  not in that order: every matching item is read and sorted by createdAt in memory, newest first (cannot be paged by createdAt)",
                 "the order by `createdAt` is not the order of SK: it sorts by `orderId` after `ORDER#`",
                 "suggestion: re-key Order's SK as `ORDER#{createdAt}#{orderId}`: the Query then reads newest first a page at a time (the items already stored need rewriting: plan the migration)",
+                "cost: $32,344.11 a month (now $32,295.51), and a one-time migration of the stored items (give Order a volume to price it)",
                 "suggestion: GSI3 holds no Order yet: give Order partition key `CUSTOMER#{customerId}` and sort key `{createdAt}#{orderId}` on it to serve it, with no new index",
+                "cost: $36,491.31 a month (now $32,295.51)",
             ]
         "#]].assert_debug_eq(&lines);
     }
