@@ -1,13 +1,6 @@
 use expect_test::{Expect, expect};
 
-use super::testing::{design, show};
-
-/// Prints the verdict of every pattern of the design.
-fn check(text: &str, expect: Expect) {
-    let d = design(text);
-    let out: String = super::verdicts(&d).iter().map(show).collect();
-    expect.assert_eq(&out);
-}
+use super::testing::{check, design, show};
 
 const ORDERS: &str = "
     table orders PK SK

@@ -134,7 +134,6 @@ mod run_tests {
         let customer = text(&run.result.items[0]["customerId"]);
         let mut all: Vec<String> = sample
             .load_items()
-            .into_iter()
             .filter(|l| l.entity.as_deref() == Some("Order"))
             .filter(|l| l.item.get("customerId").map(text) == Some(customer.clone()))
             .map(|l| text(&l.item["createdAt"]))

@@ -390,7 +390,7 @@ mod tests {
 
     fn text_of_design(design: &keyplan_core::Design) -> String {
         let imported =
-            keyplan_core::import::detect_and_import(&keyplan_core::file::to_string(&design))
+            keyplan_core::import::detect_and_import(&keyplan_core::file::to_string(design))
                 .expect("an example reads back");
         let analysis = analyze(&imported.design);
         anstream::adapter::strip_str(&render_text("x.keyplan.json", &imported, &analysis))

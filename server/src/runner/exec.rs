@@ -187,14 +187,7 @@ async fn read_and_compare(
     }
     if let (Some(merged), Some(order)) = (&check.merged, &check.sorted_in_memory) {
         // The engine's items in the order the shards merge, then sorted as core sorts them.
-        every_item.sort_by(|a, b| {
-            let order = compare_keys(a, b, &check.merge_order);
-            if check.scan_forward {
-                order
-            } else {
-                order.reverse()
-            }
-        });
+        merge_in_key_order(&mut every_item, check);
         keyplan_core::eval::sort_in_memory(
             &mut every_item,
             |item| item,
@@ -215,14 +208,7 @@ async fn read_and_compare(
             );
         } else {
             let mut rows: Vec<Item> = first_pages.into_iter().flatten().collect();
-            rows.sort_by(|a, b| {
-                let order = compare_keys(a, b, &check.merge_order);
-                if check.scan_forward {
-                    order
-                } else {
-                    order.reverse()
-                }
-            });
+            merge_in_key_order(&mut rows, check);
             if let Some(limit) = check.page_size {
                 rows.truncate(limit as usize);
             }
@@ -234,6 +220,19 @@ async fn read_and_compare(
         }
     }
     Ok(compared)
+}
+
+/// Sorts the items of several shards as their merge orders them: by the index's sort key,
+/// then the table's key, in the read's direction.
+fn merge_in_key_order(rows: &mut [Item], check: &ReadCheck) {
+    rows.sort_by(|a, b| {
+        let order = compare_keys(a, b, &check.merge_order);
+        if check.scan_forward {
+            order
+        } else {
+            order.reverse()
+        }
+    });
 }
 
 /// The items of each page, without the empty pages at the end (an engine may end with an

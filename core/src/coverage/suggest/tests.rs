@@ -1,14 +1,7 @@
-use expect_test::{Expect, expect};
+use expect_test::expect;
 
-use crate::coverage::testing::{design, show};
+use crate::coverage::testing::{check, design, show};
 use crate::model::Design;
-
-/// Prints the verdict of every pattern of the design.
-fn check(text: &str, expect: Expect) {
-    let d = design(text);
-    let out: String = crate::coverage::verdicts(&d).iter().map(show).collect();
-    expect.assert_eq(&out);
-}
 
 /// The design after applying the suggestion of `pattern`'s verdict, and that verdict again.
 fn applied(d: &Design, pattern: &str) -> (Design, String) {
