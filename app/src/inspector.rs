@@ -9,6 +9,7 @@ mod field;
 mod filter_editor;
 mod key_list;
 mod pattern_editor;
+mod suggestion_offer;
 mod table_editor;
 mod template_input;
 

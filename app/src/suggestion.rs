@@ -25,15 +25,17 @@ mod tests {
             .verdicts
             .into_iter()
             .find(|v| v.pattern == "by email")
-            .and_then(|v| v.suggestion)
+            .and_then(|v| v.suggestions.into_iter().next())
             .expect("a Scan with a suggestion");
         (design, suggestion)
     }
 
     #[test]
     fn the_added_gsi_takes_the_next_free_number_and_serves_the_pattern() {
-        let (design, suggestion) = by_email();
+        let (design, mut suggestion) = by_email();
         assert_eq!(suggestion.kind, SuggestionKind::Gsi);
+        // A new GSI, not the existing one core would overload first (issue 43).
+        suggestion.index = None;
         let edit = apply_edit(&design, &suggestion).expect("an edit");
         let mut after = design.clone();
         keyplan_core::edit::apply(&mut after, edit).expect("applies");
@@ -51,6 +53,23 @@ mod tests {
             .expect("verdict");
         assert!(verdict.covered, "{verdict:?}");
         assert_eq!(verdict.index.as_deref(), Some("GSI4"));
+    }
+
+    #[test]
+    fn a_gsi_the_entity_does_not_fill_is_used_before_a_new_one() {
+        let (design, suggestion) = by_email();
+        assert_eq!(suggestion.index.as_deref(), Some("GSI1"));
+        assert_eq!(suggestion.action(), "Use GSI1");
+        let edit = apply_edit(&design, &suggestion).expect("an edit");
+        let mut after = design.clone();
+        keyplan_core::edit::apply(&mut after, edit).expect("applies");
+        assert_eq!(after.table("orders").expect("table").gsis.len(), 3);
+        let verdict = analyze(&after)
+            .verdicts
+            .into_iter()
+            .find(|v| v.pattern == "by email")
+            .expect("verdict");
+        assert_eq!(verdict.index.as_deref(), Some("GSI1"), "{verdict:?}");
     }
 
     #[test]

@@ -154,7 +154,7 @@ mod tests {
             let mut expected = verdicts(&design);
             for verdict in &mut expected {
                 verdict.reasons.clear();
-                verdict.suggestion = None;
+                verdict.suggestions = Vec::new();
             }
             let unexplained = verdicts_unexplained(&design);
             assert_eq!(unexplained, expected, "{name}");

@@ -147,8 +147,13 @@ pub struct Verdict {
     /// For Scan: why each index cannot serve the pattern. For a covered read with several
     /// candidate indexes: why this one was chosen.
     pub reasons: Vec<String>,
-    /// For Scan: a concrete index that would serve the pattern.
-    pub suggestion: Option<Suggestion>,
+    /// For Scan: a concrete index that would serve the pattern. For a Query sorted in memory:
+    /// the re-keyed sort key and the index that would read in order, cheapest first.
+    pub suggestions: Vec<Suggestion>,
+    /// For a Query that does not read in the order the pattern asks for: the attribute its
+    /// items are sorted by after the read, which reads every item the key condition matches
+    /// (no page can be read alone).
+    pub sorted_in_memory: Option<String>,
 }
 
 /// The kind of key a [`Suggestion`] proposes.
@@ -162,6 +167,9 @@ pub enum SuggestionKind {
     Lsi,
     /// The table's own key (a strongly consistent read the inputs cannot reach otherwise).
     TableKey,
+    /// The sort key of an index the read already uses, re-keyed so that it sorts by the
+    /// pattern's order: the items already stored must be rewritten (a migration).
+    SortKey,
 }
 
 /// What would serve a read no index serves, as key templates an editor can apply directly,
@@ -169,6 +177,9 @@ pub enum SuggestionKind {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Suggestion {
     pub kind: SuggestionKind,
+    /// For a GSI: the existing one to overload (none of the entities fills it yet); `None`
+    /// for a new one.
+    pub index: Option<String>,
     /// The partition key's template; `None` for an LSI, which keeps the table's.
     pub partition: Option<String>,
     /// The sort key's template, if the index needs one.
@@ -180,6 +191,17 @@ pub struct Suggestion {
     /// What to know before following the advice (a constant partition key is a hot
     /// partition): shown next to it, never apart.
     pub warning: Option<String>,
+}
+
+impl Suggestion {
+    /// What applying it does, as a button says it: `Use GSI3` or `Add this GSI`.
+    pub fn action(&self) -> String {
+        match (self.kind, &self.index) {
+            (SuggestionKind::SortKey, _) => "Re-key the sort key".to_string(),
+            (_, Some(index)) => format!("Use {index}"),
+            (_, None) => "Add this GSI".to_string(),
+        }
+    }
 }
 
 impl std::fmt::Display for Suggestion {
@@ -333,6 +355,17 @@ pub enum Fix {
         partition: Vec<KeyAttribute>,
         sort: Vec<KeyAttribute>,
     },
+    /// Write-shards a partition key whose busiest partition takes more writes than one
+    /// partition serves (KP014): every entity of `table` whose `key` has `template` gets
+    /// `sharded`, the template with [`crate::concentration::shards_needed`] shards, the count
+    /// the cost report gives (issue 43).
+    ShardPartitionKey {
+        table: String,
+        key: String,
+        template: String,
+        sharded: String,
+        shards: u32,
+    },
 }
 
 impl Fix {
@@ -364,6 +397,13 @@ impl Fix {
                     .collect();
                 format!("Use a multi-attribute {} on {gsi}", roles.join(" and "))
             }
+            Fix::ShardPartitionKey {
+                key,
+                template,
+                sharded,
+                shards,
+                ..
+            } => format!("Write-shard {key} `{template}` into {shards} shards (`{sharded}`)"),
         }
     }
 }

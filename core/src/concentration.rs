@@ -10,8 +10,8 @@
 use std::fmt;
 
 use crate::limits::{FEW_DISTINCT_VALUES, PARTITION_WRITE_UNITS_PER_SECOND};
-use crate::model::{Attribute, Entity};
-use crate::template::KeyTemplate;
+use crate::model::{Attribute, Design, Entity};
+use crate::template::{KeyTemplate, Part, Var};
 
 /// Why an attribute takes few values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,6 +76,49 @@ pub fn busiest_share(entity: Option<&Entity>, template: &KeyTemplate) -> Option<
     Some(share)
 }
 
+/// The share of the items under a partition template that its busiest value holds, and why:
+/// a variable of few values gives its busiest share, a `distinct` hint one in that many, a
+/// variable that identifies an entity with a volume (`customerId`, Customer's) one in its
+/// items. `None` when a variable's values are counted by nothing. KP029's item collections and
+/// the cost of a Query sorted in memory (the partition's items, issue 43) both weigh a
+/// partition by it. `entities` are the ones whose items the template keys.
+pub fn partition_share<'e>(
+    design: &Design,
+    entities: impl Iterator<Item = &'e Entity> + Clone,
+    template: &KeyTemplate,
+) -> Option<(f64, String)> {
+    let mut share = 1.0;
+    let mut why = Vec::new();
+    for var in template.attribute_vars() {
+        let attribute = entities.clone().find_map(|e| e.attribute(&var.name));
+        if let Some(few) = attribute.and_then(few_values) {
+            share *= few.busiest_share();
+            why.push(few.to_string());
+            continue;
+        }
+        if let Some(count) = attribute.and_then(|a| a.distinct) {
+            share /= count.max(1) as f64;
+            why.push(format!("`{}` takes about {count} values", var.name));
+            continue;
+        }
+        // The entity this variable identifies: as many values as it has items.
+        let identified = design.entities.iter().find(|e| {
+            e.volume.is_some()
+                && design
+                    .table(&e.table)
+                    .and_then(|t| e.identity(t))
+                    .is_some_and(|id| id == var.name)
+        })?;
+        let count = identified.volume.map_or(1, |v| v.items).max(1);
+        share /= count as f64;
+        why.push(format!("one per `{}`: {count} of them", identified.name));
+    }
+    if why.is_empty() {
+        why.push("a constant: one collection".to_string());
+    }
+    Some((share, why.join(", ")))
+}
+
 /// The write shards a partition key needs so that no shard takes more than one partition's
 /// 1,000 write units a second, when its busiest value takes `write_units_per_second` in all;
 /// never fewer than the `shards` it has, nor than 1. Reads do not count: a scatter-gather read
@@ -84,6 +127,28 @@ pub fn shards_needed(write_units_per_second: f64, shards: u32) -> u32 {
     // `as` saturates: an absurd rate asks for u32::MAX shards, a NaN for none.
     let needed = (write_units_per_second / PARTITION_WRITE_UNITS_PER_SECOND).ceil() as u32;
     needed.max(shards).max(1)
+}
+
+/// `template` write-sharded into `shards`: its shard variable's count set (`{shard:2}` ->
+/// `{shard:5}`), or `#SHARD{shard:N}` appended when it has none (`COUNTERS` ->
+/// `COUNTERS#SHARD{shard:2}`): the template the advice to shard a hot key shows and its fix
+/// writes.
+pub fn sharded(template: &KeyTemplate, shards: u32) -> KeyTemplate {
+    if template.shard().is_none() {
+        return KeyTemplate::parse(&format!("{}#SHARD{{shard:{shards}}}", template.source()));
+    }
+    let parts: Vec<Part> = template
+        .parts()
+        .iter()
+        .map(|part| match part {
+            Part::Var(var) if var.shards.is_some() => Part::Var(Var {
+                shards: Some(shards),
+                ..var.clone()
+            }),
+            other => other.clone(),
+        })
+        .collect();
+    KeyTemplate::from_parts(&parts)
 }
 
 /// A name for a calendar date or day: `date`, `orderDate`, `order_date`, `day`, `weekday`.

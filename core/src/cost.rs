@@ -9,14 +9,15 @@
 //!
 //! This module owns the report's types and [`estimate`], which puts them together; its parts
 //! are `sizes` (item sizes and storage), `units` (each request's units), `partitions` (the load
-//! on the busiest partition), `billing` (the monthly bill per mode) and `report` (the words).
+//! on the busiest partition), `billing` (the monthly bill per mode), `report` (the words) and
+//! `suggested` (what following a suggestion costs).
 //!
 //! The arithmetic, stated once:
 //! - a month is 30 days, [`MONTH_SECONDS`] = 2,592,000 s; a GB is 2^30 bytes;
 //! - a read: the bytes read rounded up to 4 KB per request; eventual 0.5, strong 1,
 //!   transactional 2 units per 4 KB. A Query with a page size reads a full page of the
-//!   pattern's entity (the production case); without one, as many items as the sample run
-//!   returned. A scatter-gather runs one such Query per shard. A Scan reads the whole table;
+//!   pattern's entity (the production case); without one, or sorted in memory (issue 43), as
+//!   many items as the sample run returned. A scatter-gather runs one such Query per shard. A Scan reads the whole table;
 //! - a write: the item rounded up to 1 KB in the table, plus the projected item in every index
 //!   it lands in (weighted by the share of the entity's items that land there); an update
 //!   whose changed attributes feed an index key costs a delete and a put in that index, and one
@@ -40,6 +41,7 @@ mod billing;
 mod partitions;
 mod report;
 mod sizes;
+mod suggested;
 mod units;
 
 use std::collections::{BTreeMap, HashMap};
@@ -62,6 +64,7 @@ pub use crate::size::{
     write_units,
 };
 pub use partitions::{concentrates, read_advice, write_advice};
+pub use suggested::{MigrationCost, SuggestionCost, suggestion_cost};
 
 /// Seconds in the 30-day month the monthly figures use.
 pub const MONTH_SECONDS: f64 = 30.0 * 86_400.0;
@@ -398,6 +401,7 @@ pub fn estimate(
         };
         if pattern.is_read() {
             read_cost(
+                design,
                 &by_name,
                 verdict,
                 pattern,

@@ -84,7 +84,7 @@ fn verdict_in(prepared: &Prepared<'_>, pattern: &AccessPattern, words: Words) ->
     // here; the costly ones are never written.
     if words == Words::Left {
         verdict.reasons = Vec::new();
-        verdict.suggestion = None;
+        verdict.suggestions = Vec::new();
     }
     verdict
 }
@@ -103,7 +103,8 @@ fn empty_verdict(pattern: &AccessPattern, operation: Operation) -> Verdict {
         shards: None,
         covered: operation != Operation::Scan,
         reasons: Vec::new(),
-        suggestion: None,
+        suggestions: Vec::new(),
+        sorted_in_memory: None,
     }
 }
 

@@ -535,7 +535,8 @@ fn migrate_verify_proves_the_plan_on_the_embedded_engine() {
 }
 
 // issue 14: the "Add this GSI" edit is core's, so `check --fix` applies it to a file: the order
-// example's "Get order by ID" Scan gets the GSI the app would add, the file is written back and
+// example's "Get order by ID" Scan gets the GSI the app would use (issue 43: GSI3, which holds
+// no Order, not a new GSI4), the file is written back and
 // checks clean; a second run changes nothing; another tool's file is refused, not rewritten.
 #[test]
 fn check_fix_adds_the_suggested_gsi_to_the_file_as_the_app_would() {
@@ -547,7 +548,7 @@ fn check_fix_adds_the_suggested_gsi_to_the_file_as_the_app_would() {
     exits(&out, 0);
     assert!(
         stderr(&out).contains(&format!(
-            "fixed {path_text}: added GSI4 for `Get order by ID` (Query on GSI4)"
+            "fixed {path_text}: used GSI3 for `Get order by ID` (Query on GSI3)"
         )),
         "{}",
         stderr(&out)
@@ -558,7 +559,7 @@ fn check_fix_adds_the_suggested_gsi_to_the_file_as_the_app_would() {
         .verdicts
         .into_iter()
         .find(|v| v.pattern == "Get order by ID")
-        .and_then(|v| v.suggestion)
+        .and_then(|v| v.suggestions.into_iter().next())
         .expect("the Scan's suggestion");
     keyplan_core::edit::apply(&mut expected, suggestion.edit(&example).expect("an edit"))
         .expect("applies");

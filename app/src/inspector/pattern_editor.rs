@@ -2,21 +2,21 @@
 //! filter conditions ([`FilterEditor`]),
 //! the order (which attribute, which way: apart from the range condition), consistency and
 //! rate; with the live verdict (its key condition with each placeholder's value, the order it
-//! gives, its reasons), the quick fixes of the pattern's findings, and for a Scan the index
-//! coverage suggests, addable in one click, with its warning beside it.
+//! gives, its reasons), the quick fixes of the pattern's findings, and for a Scan (or a Query
+//! sorted in memory) what coverage suggests, each applied in one click ([`SuggestionOffer`]).
 
 use keyplan_core::edit::Edit;
-use keyplan_core::{Action, Order, SortCondition, SortOp, SuggestionKind};
+use keyplan_core::{Action, Order, SortCondition, SortOp};
 use leptos::prelude::*;
 
 use super::field::{TextField, options};
 use super::filter_editor::FilterEditor;
 use super::modify_pattern;
+use super::suggestion_offer::SuggestionOffer;
 use crate::panels::Badge;
 use crate::panels::VerdictBadge;
 use crate::session::{Selection, use_session};
 use crate::store::use_store;
-use crate::suggestion;
 use crate::text::split_list;
 
 const ACTIONS: &[(&str, &str)] = &[
@@ -142,14 +142,6 @@ pub fn PatternEditor(
             (p.inputs.is_empty() && p.entities == [first.clone()]).then_some(first)
         })
     });
-    let apply_suggestion = move |_| {
-        let Some(s) = verdict.get_untracked().and_then(|v| v.suggestion) else {
-            return;
-        };
-        if let Some(edit) = store.with_untracked(|d| suggestion::apply_edit(d, &s)) {
-            store.dispatch(edit);
-        }
-    };
 
     let e1 = edit.clone();
     let e2 = edit.clone();
@@ -179,9 +171,7 @@ pub fn PatternEditor(
                 <div class="verdict-box" data-testid="verdict-box">
                     {move || verdict.get().map(|v| {
                         let scan = !v.covered;
-                        let addable = v.suggestion.as_ref().is_some_and(|s| s.kind == SuggestionKind::Gsi);
-                        let suggestion_text = v.suggestion.as_ref().map(|s| s.text.clone());
-                        let warning = v.suggestion.as_ref().and_then(|s| s.warning.clone());
+                        let suggestions = v.suggestions.clone();
                         view! {
                             <div class="verdict-head">
                                 <VerdictBadge badge=Badge::of(&v, slot.get_untracked())/>
@@ -208,17 +198,7 @@ pub fn PatternEditor(
                             <ul class="reasons" class:scan=scan data-testid="verdict-reasons">
                                 {v.reasons.into_iter().map(|r| view! { <li>{r}</li> }).collect_view()}
                             </ul>
-                            {suggestion_text.map(|s| view! {
-                                <div class="suggestion">
-                                    <p data-testid="suggestion">{s}</p>
-                                    {warning.map(|w| view! { <p class="diagnostic warning" data-testid="suggestion-warning">{w}</p> })}
-                                    {addable.then(|| view! {
-                                        <button class="button primary small" data-testid="apply-suggestion" on:click=apply_suggestion>
-                                            "Add this GSI"
-                                        </button>
-                                    })}
-                                </div>
-                            })}
+                            {suggestions.into_iter().map(|s| view! { <SuggestionOffer suggestion=s/> }).collect_view()}
                         }
                     })}
                     {move || fixes.get().into_iter().map(|fix| {

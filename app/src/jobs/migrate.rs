@@ -114,7 +114,8 @@ mod tests {
         let suggested = keyplan_core::analyze(&new)
             .verdicts
             .iter()
-            .find_map(|v| v.suggestion.clone())
+            .find_map(|v| v.suggestions.first().cloned())
+            .map(|s| keyplan_core::Suggestion { index: None, ..s })
             .expect("the example offers a GSI");
         let edit = suggested.edit(&new).expect("it fits");
         keyplan_core::history::History::new()

@@ -227,10 +227,8 @@ pub fn write_advice(load: &PartitionLoad) -> String {
             load.shards
         )
     } else {
-        format!(
-            "write-shard it into {needed} (`{}#SHARD{{shard:{needed}}}`) and scatter-gather the reads",
-            load.template
-        )
+        let sharded = crate::concentration::sharded(&KeyTemplate::parse(&load.template), needed);
+        format!("write-shard it into {needed} (`{sharded}`) and scatter-gather the reads")
     }
 }
 

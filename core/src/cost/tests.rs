@@ -668,3 +668,35 @@ fn one_decimal_writes_what_the_float_formatting_writes() {
         );
     }
 }
+
+// issue 43: a Query sorted in memory reads every item its key matches, not a page: its cost
+// is the partition's items, however small the page.
+#[test]
+fn a_query_sorted_in_memory_costs_every_matching_item_not_a_page() {
+    let d = crate::coverage::testing::design(
+        "
+        table orders PK SK
+        entity Customer customerId | PK=CUSTOMER#{customerId} SK=PROFILE
+        entity Order orderId customerId createdAt | PK=CUSTOMER#{customerId} SK=ORDER#{orderId}
+        read in_memory Order by customerId order createdAt desc page 2
+        read by_key Order by customerId desc page 2
+        ",
+    );
+    let sample = SampleConfig::new(
+        [("Customer".to_string(), 1), ("Order".to_string(), 40)].into(),
+        None,
+    );
+    let report = estimate_sampled(&d, &sample, &CostConfig::default());
+    let shown: Vec<String> = report
+        .patterns
+        .iter()
+        .map(|p| format!("{}: {}", p.pattern, p.breakdown.join("; ")))
+        .collect();
+    expect![[r#"
+        [
+            "in_memory: 40.0 items of ~127 B (every matching item, to sort them in memory)",
+            "by_key: 2.0 items of ~127 B (a full page)",
+        ]
+    "#]]
+    .assert_debug_eq(&shown);
+}

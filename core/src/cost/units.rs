@@ -12,13 +12,17 @@ use crate::eval::PlanError;
 use crate::model::{AccessPattern, Action, ByName, Design, Entity, Projection, Table, WriteStep};
 use crate::size::{Consistency, bytes_text, read_units, read_units_estimated, write_units};
 
-/// Whether [`read_cost`] reads the sample run's item count: only a Query without a page size
-/// does (a GetItem reads one item, a paged Query a full page, a Scan the table).
+/// Whether [`read_cost`] reads the sample run's item count: a Query without a page size, or
+/// one sorted in memory, which reads every matching item whatever its page (a GetItem reads
+/// one item, a paged Query a full page, a Scan the table).
 pub(super) fn reads_sample_count(verdict: &Verdict, pattern: &AccessPattern) -> bool {
-    verdict.operation == Operation::Query && pattern.page_size.is_none()
+    verdict.operation == Operation::Query
+        && (pattern.page_size.is_none() || verdict.sorted_in_memory.is_some())
 }
 
+#[allow(clippy::too_many_arguments)]
 pub(super) fn read_cost(
+    design: &Design,
     by_name: &ByName<'_>,
     verdict: &Verdict,
     pattern: &AccessPattern,
@@ -43,6 +47,19 @@ pub(super) fn read_cost(
         .clone()
         .or_else(|| by_name.entity(entity).map(|e| e.table.clone()))
         .unwrap_or_default();
+    // The partition's items of the entity, when the volumes count them: its volume's share
+    // under the partition key. A Query sorted in memory reads them all, and a page holds no
+    // more than there are (issue 43).
+    let partition_items = (verdict.operation == Operation::Query)
+        .then_some(())
+        .and_then(|_| {
+            let entity = by_name.entity(entity)?;
+            let items = entity.volume?.items as f64;
+            let template = &verdict.query.as_ref()?.partition.first()?.template;
+            let (share, _) =
+                crate::concentration::partition_share(design, std::iter::once(entity), template)?;
+            Some(items * share)
+        });
     read_units_of(
         verdict,
         pattern,
@@ -50,6 +67,7 @@ pub(super) fn read_cost(
         table_bytes,
         entity_size,
         run,
+        partition_items,
         consistency,
         cost,
     );
@@ -70,6 +88,7 @@ pub(super) fn read_units_of(
     table_bytes: &HashMap<&str, f64>,
     entity_size: Option<&EntitySize>,
     run: Option<&Result<usize, PlanError>>,
+    partition_items: Option<f64>,
     consistency: Consistency,
     cost: &mut PatternCost,
 ) {
@@ -87,17 +106,26 @@ pub(super) fn read_units_of(
                     .map_or(0, |(_, _, b)| *b),
             };
             let queries = verdict.shards.unwrap_or(1).max(1);
-            let items_per_query = match (pattern.page_size, run) {
-                (Some(page), _) => f64::from(page),
-                (None, Some(Ok(items))) => *items as f64 / f64::from(queries),
-                (None, _) => 1.0,
+            let in_memory = verdict.sorted_in_memory.is_some();
+            let page_size = pattern.page_size.filter(|_| !in_memory);
+            let per_query = partition_items.map(|items| items / f64::from(queries));
+            let items_per_query = match (page_size, per_query, run) {
+                (Some(page), Some(items), _) => f64::from(page).min(items),
+                (Some(page), None, _) => f64::from(page),
+                (None, Some(items), _) if in_memory => items,
+                (None, _, Some(Ok(items))) => *items as f64 / f64::from(queries),
+                (None, _, _) => 1.0,
             };
             let bytes = (items_per_query * index_bytes as f64).ceil() as usize;
             let per_query = read_units(bytes, consistency);
             cost.read_units = per_query * f64::from(queries);
             // The sample's count is of the items read, before any filter (issue 16): a
             // filter drops items after DynamoDB has read, and charged for, them.
-            let source = if pattern.page_size.is_some() {
+            let source = if in_memory && partition_items.is_some() {
+                "the partition's items, by the volumes, to sort them in memory"
+            } else if in_memory {
+                "every matching item, to sort them in memory"
+            } else if pattern.page_size.is_some() {
                 "a full page"
             } else if !pattern.filter.is_empty() {
                 "as many as the sample reads, before the filter"

@@ -28,6 +28,9 @@ pub(super) struct Candidate<'a> {
     /// The sort-key attribute the Query reads in order and the attribute it orders by, when
     /// one variable follows the bound prefix in every returned entity's sort key.
     pub(super) ordered_by: Option<(String, Option<String>)>,
+    /// When the key does not read in the pattern's order: why, and the Query reads every
+    /// matching item to sort them after the read (issue 43: not a Scan).
+    pub(super) sorted_in_memory: Option<String>,
 }
 
 impl Candidate<'_> {
@@ -35,7 +38,12 @@ impl Candidate<'_> {
     /// chosen one, since most candidates lose.
     pub(super) fn notes(&self, prepared: &Prepared<'_>) -> Vec<String> {
         let label = index_label(&self.keys);
-        let mut notes: Vec<String> = self.range_note.iter().cloned().collect();
+        let mut notes: Vec<String> = self
+            .sorted_in_memory
+            .iter()
+            .chain(&self.range_note)
+            .cloned()
+            .collect();
         if !self.skipped.is_empty() {
             let names: Vec<&str> = self
                 .skipped
@@ -76,15 +84,17 @@ impl Candidate<'_> {
         notes
     }
 
-    /// Lower is cheaper: GetItem; then a key that uses every input (a filter reads items only
-    /// to drop them); then the table or an LSI before a GSI; fewer shards; fewer other entity
-    /// types to skip; the table's index order.
-    pub(super) fn rank(&self) -> (bool, usize, u8, u32, usize, usize) {
+    /// Lower is cheaper: a key that reads in the pattern's order (sorting in memory reads
+    /// every matching item); GetItem; then a key that uses every input (a filter reads items
+    /// only to drop them); then the table or an LSI before a GSI; fewer shards; fewer other
+    /// entity types to skip; the table's index order.
+    pub(super) fn rank(&self) -> (bool, bool, usize, u8, u32, usize, usize) {
         let kind = match self.keys.kind {
             IndexKind::Table | IndexKind::Lsi => 1,
             IndexKind::Gsi => 2,
         };
         (
+            self.sorted_in_memory.is_some(),
             self.operation != Operation::GetItem,
             self.unused_inputs.len(),
             kind,
@@ -280,6 +290,7 @@ impl<'p, 'a> ReadContext<'p, 'a> {
             j += 1;
         }
         let mut ordered_by = None;
+        let mut sorted_in_memory = None;
         if n_sort == 0 {
             if let Some(cond) = &self.pattern.sort {
                 return Err(self.why(|| {
@@ -338,7 +349,7 @@ impl<'p, 'a> ReadContext<'p, 'a> {
             if let Some(order) = &self.pattern.order_by
                 && next_var != Some(order.as_str())
             {
-                return Err(self.why(|| {
+                sorted_in_memory = Some({
                     let after = if common.is_empty() {
                         String::new()
                     } else {
@@ -349,7 +360,7 @@ impl<'p, 'a> ReadContext<'p, 'a> {
                         None => format!("{attr} does not continue with one variable{after}"),
                     };
                     format!("the order by `{order}` is not the order of {attr}: {sorts_by}")
-                }));
+                });
             }
             ordered_by = Some((attr.clone(), next_var.map(str::to_string)));
             match &self.pattern.sort {
@@ -418,15 +429,13 @@ impl<'p, 'a> ReadContext<'p, 'a> {
             && ordered_by.is_none()
             && operation != Operation::GetItem
         {
-            return Err(self.why(|| {
-                if n_sort == 0 {
-                    format!("it has no sort key, so nothing orders the results by `{order}`")
-                } else {
-                    format!(
-                        "the inputs bind all of its sort key, so nothing orders the results by `{order}`"
-                    )
-                }
-            }));
+            sorted_in_memory = Some(if n_sort == 0 {
+                format!("it has no sort key, so nothing orders the results by `{order}`")
+            } else {
+                format!(
+                    "the inputs bind all of its sort key, so nothing orders the results by `{order}`"
+                )
+            });
         }
         skipped.sort_unstable();
         skipped.dedup();
@@ -456,6 +465,7 @@ impl<'p, 'a> ReadContext<'p, 'a> {
             unused_inputs,
             range_note,
             ordered_by,
+            sorted_in_memory,
         })
     }
 }

@@ -127,7 +127,7 @@ pub(super) fn read_verdict(
             .collect();
         // An index keyed on an attribute the entities do not have would serve nothing.
         if unknown.is_empty() {
-            verdict.suggestion = suggest::suggestion(&ctx, table);
+            verdict.suggestions = suggest::suggestion(&ctx, table).into_iter().collect();
         }
         if let (Some(cond), Some(by)) = (&pattern.sort, &pattern.order_by)
             && cond.attribute != *by
@@ -140,7 +140,7 @@ pub(super) fn read_verdict(
                 ),
             );
         }
-        if verdict.suggestion.is_none() && pattern.inputs.is_empty() {
+        if verdict.suggestions.is_empty() && pattern.inputs.is_empty() {
             verdict.reasons.insert(
                 0,
                 "the pattern has no inputs yet: name the attributes the caller knows".to_string(),
@@ -191,6 +191,15 @@ pub(super) fn read_verdict(
         );
     }
     verdict.order = order_text(pattern, &best);
+    if best.sorted_in_memory.is_some() {
+        verdict.sorted_in_memory = pattern.order_by.clone();
+        if words == Words::Written {
+            verdict.suggestions = suggest::re_key(&ctx, &best)
+                .into_iter()
+                .chain(suggest::suggestion(&ctx, table))
+                .collect();
+        }
+    }
     verdict.query = Some(best.query);
     verdict.shards = best.shards;
     verdict.reasons = reasons;
@@ -202,19 +211,32 @@ fn order_text(pattern: &AccessPattern, best: &Candidate<'_>) -> Option<String> {
     if pattern.order_by.is_none() && pattern.order == Order::Asc {
         return None;
     }
-    let (sort_key, by) = best.ordered_by.as_ref()?;
     let descending = pattern.order == Order::Desc;
+    if best.sorted_in_memory.is_some()
+        && let Some(by) = &pattern.order_by
+    {
+        return Some(format!(
+            "not in that order: every matching item is read and sorted by {by} in memory, {} (cannot be paged by {by})",
+            order_words(by, descending)
+        ));
+    }
+    let (sort_key, by) = best.ordered_by.as_ref()?;
     let by = by.as_deref().unwrap_or(sort_key);
-    let words = match (is_time_like(by), descending) {
+    Some(format!(
+        "{} by {by} (ScanIndexForward={} on {sort_key})",
+        order_words(by, descending),
+        !descending
+    ))
+}
+
+/// An order in words: `newest first` for a time read descending, else `descending`.
+pub(super) fn order_words(by: &str, descending: bool) -> &'static str {
+    match (is_time_like(by), descending) {
         (true, true) => "newest first",
         (true, false) => "oldest first",
         (false, true) => "descending",
         (false, false) => "ascending",
-    };
-    Some(format!(
-        "{words} by {by} (ScanIndexForward={} on {sort_key})",
-        !descending
-    ))
+    }
 }
 
 /// True for an attribute named like a point in time: `createdAt`, `orderDate`, `timestamp`.
@@ -233,29 +255,31 @@ fn why_better(best: &Candidate<'_>, other: &Candidate<'_>) -> String {
     let name = index_label(&best.keys);
     let other_name = index_label(&other.keys);
     let why = if b.0 != o.0 {
-        "a GetItem reads exactly one item by its full key".to_string()
+        "it reads in the pattern's order, a page at a time; the other sorts every matching item in memory".to_string()
     } else if b.1 != o.1 {
+        "a GetItem reads exactly one item by its full key".to_string()
+    } else if b.2 != o.2 {
         format!(
             "its key uses more of the inputs ({} left to filter instead of {})",
-            b.1, o.1
+            b.2, o.2
         )
-    } else if b.2 != o.2 {
+    } else if b.3 != o.3 {
         match best.keys.kind {
             IndexKind::Lsi => {
                 "an LSI shares the table's partitions and can read consistently".to_string()
             }
             _ => "a Query on the table needs no index (no extra writes or storage) and can read consistently".to_string(),
         }
-    } else if b.3 != o.3 {
-        match b.3 {
-            1 => format!("one Query instead of {} (one per shard)", o.3),
+    } else if b.4 != o.4 {
+        match b.4 {
+            1 => format!("one Query instead of {} (one per shard)", o.4),
             n => format!(
                 "{n} Queries instead of {} (fewer shards to scatter over)",
-                o.3
+                o.4
             ),
         }
-    } else if b.4 != o.4 {
-        format!("it reads {} other entity type(s) instead of {}", b.4, o.4)
+    } else if b.5 != o.5 {
+        format!("it reads {} other entity type(s) instead of {}", b.5, o.5)
     } else {
         "it comes first in the table's index order".to_string()
     };

@@ -4,11 +4,14 @@
 //! (`STATUS#{status}`, `ORDER#{orderId}` for an entity's own id); the sort key is the sort
 //! condition's attribute then the entity's id (`{createdAt}#{orderId}`), or the id alone, so
 //! the keys stay unique and ordered. A read that needs strong consistency cannot use a GSI, so
-//! it gets an LSI or a table key instead.
+//! it gets an LSI or a table key instead. A GSI the entities do not fill yet serves before a
+//! new one: the suggestion names it, and applying it overloads that index.
 
-use super::{PreparedTable, ReadContext};
+use super::candidate::Candidate;
+use super::{PreparedTable, ReadContext, shape};
 use crate::answer::{Suggestion, SuggestionKind};
-use crate::model::Entity;
+use crate::model::{Entity, IndexKind, KeyAttribute, KeyType, Projection};
+use crate::template::{KeyTemplate, Part, Span, Var};
 
 pub(super) fn suggestion(
     ctx: &ReadContext<'_, '_>,
@@ -99,6 +102,7 @@ pub(super) fn suggestion(
                     "an LSI with sort key `{sort}` would serve it{many} (an LSI reads consistently; it can only be added when the table is created)"
                 ),
                 kind: SuggestionKind::Lsi,
+                index: None,
                 partition: None,
                 sort: Some(sort),
                 entities: names,
@@ -112,11 +116,39 @@ pub(super) fn suggestion(
                         .unwrap_or_default()
                 ),
                 kind: SuggestionKind::TableKey,
+                index: None,
                 partition: Some(partition),
                 sort,
                 entities: names,
                 warning,
             },
+        });
+    }
+    if let Some((index, sort)) = overloadable(ctx, table, &partition, sort.as_deref(), &entities) {
+        let who = entities
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect::<Vec<_>>()
+            .join(" or ");
+        let whom = entities
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect::<Vec<_>>()
+            .join(" and ");
+        let keys = match &sort {
+            Some(sort) => format!("partition key `{partition}` and sort key `{sort}`"),
+            None => format!("partition key `{partition}`"),
+        };
+        return Some(Suggestion {
+            kind: SuggestionKind::Gsi,
+            text: format!(
+                "{index} holds no {who} yet: give {whom} {keys} on it to serve it, with no new index"
+            ),
+            index: Some(index.to_string()),
+            partition: Some(partition),
+            sort,
+            entities: names,
+            warning,
         });
     }
     let text = match &sort {
@@ -127,11 +159,131 @@ pub(super) fn suggestion(
     };
     Some(Suggestion {
         kind: SuggestionKind::Gsi,
+        index: None,
         partition: Some(partition),
         sort,
         entities: names,
         text,
         warning,
+    })
+}
+
+/// A GSI of `table` that can serve the read as it is, overloaded: the first whose keys are one
+/// string attribute each, that projects every attribute, that none of the returned `entities`
+/// fills yet, whose sort key is there exactly when the read needs one (a read that needs none
+/// fills it with the entity's type, `ORDER`, when it is one entity), and none of whose items
+/// can share a partition with the new key (they would be read with it). Returns its name and
+/// the sort template to give it. A design keeps few GSIs (KP006): one that holds none of these
+/// entities is used before a new one is added (issue 43).
+fn overloadable<'a>(
+    ctx: &ReadContext<'_, 'a>,
+    table: &'a PreparedTable<'a>,
+    partition: &str,
+    sort: Option<&str>,
+    entities: &[&Entity],
+) -> Option<(&'a str, Option<String>)> {
+    let partition = crate::template::KeyTemplate::parse(partition);
+    table.indexes.iter().find_map(|index| {
+        let keys = &index.keys;
+        let one_string = |k: &[KeyAttribute]| matches!(k, [k] if k.ty == KeyType::S);
+        if keys.kind != IndexKind::Gsi
+            || *keys.projection != Projection::All
+            || !one_string(keys.partition_key)
+            || !(keys.sort_key.is_empty() || one_string(keys.sort_key))
+        {
+            return None;
+        }
+        let filled = keys
+            .partition_key
+            .iter()
+            .chain(keys.sort_key)
+            .any(|k| entities.iter().any(|e| e.key_template(&k.name).is_some()));
+        if filled {
+            return None;
+        }
+        let sort = match (sort, keys.sort_key.is_empty()) {
+            (Some(_), true) => return None,
+            (Some(sort), false) => Some(sort.to_string()),
+            (None, true) => None,
+            (None, false) => match entities {
+                [only] => Some(screaming(&only.name)),
+                _ => return None,
+            },
+        };
+        let shared = index.members.iter().any(|m| {
+            !ctx.returned.contains(&m.entity)
+                && shape::can_equal(m.partition[0].parts(), partition.parts())
+        });
+        if shared {
+            return None;
+        }
+        Some((keys.name?, sort))
+    })
+}
+
+/// For a Query that sorts in memory because its sort key continues with another variable
+/// after the bound prefix (`ORDER#{orderId}` read by `createdAt`): the sort key re-keyed with
+/// the order's attribute first (`ORDER#{createdAt}#{orderId}`), so the Query reads in order, a
+/// page at a time. Every returned entity is re-keyed alike; `None` when one sort key is not a
+/// single string attribute or a template does not continue after its bound prefix.
+pub(super) fn re_key(ctx: &ReadContext<'_, '_>, best: &Candidate<'_>) -> Option<Suggestion> {
+    let pattern = ctx.pattern;
+    let by = pattern.order_by.as_deref()?;
+    if pattern.sort.as_ref().is_some_and(|c| c.attribute != by) {
+        return None;
+    }
+    let [sort_key] = best.keys.sort_key else {
+        return None;
+    };
+    if sort_key.ty != KeyType::S {
+        return None;
+    }
+    let mut templates = ctx.returned.iter().map(|&e| {
+        let entity = ctx.prepared.entity(e);
+        let template = entity.key_template(&sort_key.name)?;
+        let prefix =
+            shape::bound_prefix(&template, |name| pattern.inputs.iter().any(|i| i == name));
+        let next = prefix.next?;
+        if next.name == by {
+            return None;
+        }
+        let mut parts = prefix.parts.clone();
+        parts.push(Part::Var(Var {
+            name: by.to_string(),
+            shards: None,
+            span: Span::new(0, 0),
+        }));
+        shape::push_literal(&mut parts, "#");
+        parts.push(Part::Var(next.clone()));
+        parts.extend(prefix.rest.iter().cloned());
+        Some(KeyTemplate::from_parts(&parts).source().to_string())
+    });
+    let first = templates.next()??;
+    if !templates.all(|t| t.as_deref() == Some(first.as_str())) {
+        return None;
+    }
+    let entities: Vec<&Entity> = ctx
+        .returned
+        .iter()
+        .map(|&i| ctx.prepared.entity(i))
+        .collect();
+    let names = entities
+        .iter()
+        .map(|e| format!("{}'s", e.name))
+        .collect::<Vec<_>>()
+        .join(" and ");
+    let words = super::read::order_words(by, pattern.order == crate::model::Order::Desc);
+    Some(Suggestion {
+        kind: SuggestionKind::SortKey,
+        index: best.keys.name.map(str::to_string),
+        partition: None,
+        text: format!(
+            "re-key {names} {} as `{first}`: the Query then reads {words} a page at a time (the items already stored need rewriting: plan the migration)",
+            sort_key.name
+        ),
+        sort: Some(first),
+        entities: entities.iter().map(|e| e.name.clone()).collect(),
+        warning: None,
     })
 }
 
@@ -184,3 +336,6 @@ pub(crate) fn screaming(name: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests;

@@ -214,6 +214,13 @@ fn pattern(words: &[&str]) -> AccessPattern {
     p
 }
 
+/// Prints the verdict of every pattern of the design in the text form, and checks it.
+pub(crate) fn check(text: &str, expect: expect_test::Expect) {
+    let d = design(text);
+    let out: String = super::verdicts(&d).iter().map(show).collect();
+    expect.assert_eq(&out);
+}
+
 /// A verdict as text: the operation and index, the key condition with its values, the order,
 /// the shards, then the reasons and the suggestion.
 pub(crate) fn show(v: &Verdict) -> String {
@@ -249,7 +256,7 @@ pub(crate) fn show(v: &Verdict) -> String {
     for r in &v.reasons {
         out.push_str(&format!("  - {r}\n"));
     }
-    if let Some(s) = &v.suggestion {
+    for s in &v.suggestions {
         out.push_str(&format!("  suggestion: {s}\n"));
     }
     out

@@ -9,11 +9,15 @@ use crate::template::KeyTemplate;
 impl Suggestion {
     /// The edit that adds the suggested GSI to the table of the entities it names (named
     /// `GSI<n>`, keyed on `GSI<n>PK` and `GSI<n>SK`, the next free number, with the key templates
-    /// of every entity the suggestion names): one [`Edit::Batch`], one undo step. `None` for
+    /// of every entity the suggestion names), or, when it names an existing GSI to overload,
+    /// gives the entities that GSI's keys: one [`Edit::Batch`], one undo step. `None` for
     /// another kind of advice (an LSI, the table's key), which no edit of an existing table can
     /// follow. The app's "Add this GSI" and `keyplan check --fix` both apply it (issue 14).
     pub fn edit(&self, design: &Design) -> Option<Edit> {
         let suggestion = self;
+        if suggestion.kind == SuggestionKind::SortKey {
+            return self.re_key(design);
+        }
         if suggestion.kind != SuggestionKind::Gsi {
             return None;
         }
@@ -24,32 +28,48 @@ impl Suggestion {
             .find_map(|e| design.entity(e))
             .map(|e| e.table.clone())?;
         let t = design.table(&table)?;
-        let taken = |n: usize| {
-            let name = format!("GSI{n}");
-            t.gsi(&name).is_some()
-                || t.lsi(&name).is_some()
-                || t.key_attributes()
-                    .iter()
-                    .any(|k| k.name == format!("{name}PK") || k.name == format!("{name}SK"))
+        let mut edits = Vec::new();
+        let (pk, sk) = match &suggestion.index {
+            // An existing GSI, overloaded: the entities fill its keys.
+            Some(name) => {
+                let gsi = t.gsi(name)?;
+                let [pk] = gsi.partition_key.as_slice() else {
+                    return None;
+                };
+                (
+                    pk.name.clone(),
+                    gsi.sort_key.first().map(|k| k.name.clone()),
+                )
+            }
+            None => {
+                let taken = |n: usize| {
+                    let name = format!("GSI{n}");
+                    t.gsi(&name).is_some()
+                        || t.lsi(&name).is_some()
+                        || t.key_attributes()
+                            .iter()
+                            .any(|k| k.name == format!("{name}PK") || k.name == format!("{name}SK"))
+                };
+                let n = (1..).find(|n| !taken(*n))?;
+                let name = format!("GSI{n}");
+                let pk = format!("{name}PK");
+                let sk = suggestion.sort.as_ref().map(|_| format!("{name}SK"));
+                edits.push(Edit::AddGsi {
+                    table: table.clone(),
+                    at: t.gsis.len(),
+                    gsi: Gsi {
+                        name,
+                        partition_key: vec![KeyAttribute::new(&pk, KeyType::S)],
+                        sort_key: sk
+                            .iter()
+                            .map(|sk| KeyAttribute::new(sk, KeyType::S))
+                            .collect(),
+                        projection: Projection::All,
+                    },
+                });
+                (pk, sk)
+            }
         };
-        let n = (1..).find(|n| !taken(*n))?;
-        let name = format!("GSI{n}");
-        let pk = format!("{name}PK");
-        let sk = format!("{name}SK");
-        let mut edits = vec![Edit::AddGsi {
-            table: table.clone(),
-            at: t.gsis.len(),
-            gsi: Gsi {
-                name,
-                partition_key: vec![KeyAttribute::new(&pk, KeyType::S)],
-                sort_key: suggestion
-                    .sort
-                    .as_ref()
-                    .map(|_| vec![KeyAttribute::new(&sk, KeyType::S)])
-                    .unwrap_or_default(),
-                projection: Projection::All,
-            },
-        }];
         for entity in &suggestion.entities {
             if design.entity(entity).is_none() {
                 continue;
@@ -59,7 +79,7 @@ impl Suggestion {
                 key: pk.clone(),
                 template: Some(KeyTemplate::parse(partition)),
             });
-            if let Some(sort) = &suggestion.sort {
+            if let (Some(sort), Some(sk)) = (&suggestion.sort, &sk) {
                 edits.push(Edit::SetKeyTemplate {
                     entity: entity.clone(),
                     key: sk.clone(),
@@ -68,6 +88,42 @@ impl Suggestion {
             }
         }
         Some(Edit::Batch(edits))
+    }
+}
+
+impl Suggestion {
+    /// The edit behind a [`SuggestionKind::SortKey`]: each named entity's template for the
+    /// sort key of the index (the table's when `index` is `None`) set to `sort`. `None` when
+    /// the index is gone or its sort key is not one attribute.
+    fn re_key(&self, design: &Design) -> Option<Edit> {
+        let sort = self.sort.as_ref()?;
+        let table = self
+            .entities
+            .iter()
+            .find_map(|e| design.entity(e))
+            .and_then(|e| design.table(&e.table))?;
+        let key = match &self.index {
+            None => table.sort_key.as_ref()?.name.clone(),
+            Some(name) => match (table.gsi(name), table.lsi(name)) {
+                (Some(gsi), _) => match gsi.sort_key.as_slice() {
+                    [only] => only.name.clone(),
+                    _ => return None,
+                },
+                (None, Some(lsi)) => lsi.sort_key.name.clone(),
+                (None, None) => return None,
+            },
+        };
+        let edits: Vec<Edit> = self
+            .entities
+            .iter()
+            .filter(|e| design.entity(e).is_some())
+            .map(|entity| Edit::SetKeyTemplate {
+                entity: entity.clone(),
+                key: key.clone(),
+                template: Some(KeyTemplate::parse(sort)),
+            })
+            .collect();
+        (!edits.is_empty()).then_some(Edit::Batch(edits))
     }
 }
 
@@ -109,6 +165,24 @@ impl Fix {
                 partition,
                 sort,
             } => multi_attribute_key(design, table, gsi, partition, sort),
+            Fix::ShardPartitionKey {
+                table,
+                key,
+                template,
+                sharded,
+                ..
+            } => {
+                let edits: Vec<Edit> = design
+                    .entities_in(table)
+                    .filter(|e| e.key_template(key).is_some_and(|t| t.source() == template))
+                    .map(|e| Edit::SetKeyTemplate {
+                        entity: e.name.clone(),
+                        key: key.clone(),
+                        template: Some(KeyTemplate::parse(sharded)),
+                    })
+                    .collect();
+                (!edits.is_empty()).then_some(Edit::Batch(edits))
+            }
         }
     }
 }

@@ -173,7 +173,12 @@ fn plan_one(
         }
     }
     query.forward = verdict.scan_forward;
-    query.limit = pattern.page_size;
+    // A Query sorted in memory reads every matching item; the page is taken after the sort
+    // ([`super::sort_in_memory`]).
+    query.limit = match verdict.sorted_in_memory {
+        Some(_) => None,
+        None => pattern.page_size,
+    };
     query.consistent = pattern.consistent;
     Ok(query)
 }

@@ -77,7 +77,23 @@ fn run_found(
         }
         merged
     } else {
-        store.scatter_gather(&plan.queries)?
+        let mut merged = store.scatter_gather(&plan.queries)?;
+        if let Some(attribute) = &verdict.sorted_in_memory {
+            let mut rows: Vec<_> = merged
+                .items
+                .drain(..)
+                .zip(merged.entities.drain(..))
+                .collect();
+            super::sort_in_memory(
+                &mut rows,
+                |(item, _)| item,
+                attribute,
+                pattern.order == crate::model::Order::Desc,
+                pattern.page_size,
+            );
+            (merged.items, merged.entities) = rows.into_iter().unzip();
+        }
+        merged
     };
     Ok(PatternRun {
         pattern: plan.pattern.clone(),

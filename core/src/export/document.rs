@@ -139,7 +139,7 @@ fn pattern_notes(cell: &mut String, pattern: &AccessPattern, verdict: &Verdict) 
             note(cell);
             cell.push_str(reason);
         }
-        if let Some(s) = &verdict.suggestion {
+        for s in &verdict.suggestions {
             note(cell);
             let _ = write!(cell, "suggestion: {s}");
         }

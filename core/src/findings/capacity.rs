@@ -9,7 +9,7 @@
 //! ([`super::measure`]), in the browser app's worker.
 
 use super::Findings;
-use crate::answer::{Place, Severity};
+use crate::answer::{Fix, Place, Severity};
 use crate::cost::PartitionLoad;
 use crate::limits;
 use crate::model::{Design, Entity};
@@ -48,32 +48,48 @@ pub(super) fn hot_partitions(design: &Design, loads: &[PartitionLoad], out: &mut
         } else {
             String::new()
         };
+        // Hot writes are cooled by the shards the cost report asks for: the Apply writes them
+        // into the template (issue 43), up to the most a template may hold. Sharding never
+        // cools reads, which read every shard.
+        let shard_fix =
+            (load.shards_needed <= crate::template::MAX_SHARDS).then(|| Fix::ShardPartitionKey {
+                table: table.name.clone(),
+                key: key.to_string(),
+                template: load.template.clone(),
+                sharded: crate::concentration::sharded(&template, load.shards_needed)
+                    .source()
+                    .to_string(),
+                shards: load.shards_needed,
+            });
         let checks = [
             (
                 load.write_units_per_second,
                 limits::PARTITION_WRITE_UNITS_PER_SECOND,
                 "write",
                 crate::cost::write_advice(load),
+                shard_fix,
             ),
             (
                 load.read_units_per_second,
                 limits::PARTITION_READ_UNITS_PER_SECOND,
                 "read",
                 crate::cost::read_advice(load.shards).to_string(),
+                None,
             ),
         ];
-        for (units, limit, what, fix) in checks {
+        for (units, limit, what, advice, fix) in checks {
             if units <= limit {
                 continue;
             }
-            out.push(
+            out.push_fix(
                 "KP014",
                 Severity::Warning,
                 Place::key(&entity.name, key),
                 format!(
-                    "{key} `{}` takes few values ({why}): its busiest partition (`{}`{shards}), loaded by {patterns}, takes about {units:.0} {what} units a second, over one partition's {limit:.0}: {fix}",
+                    "{key} `{}` takes few values ({why}): its busiest partition (`{}`{shards}), loaded by {patterns}, takes about {units:.0} {what} units a second, over one partition's {limit:.0}: {advice}",
                     load.template, load.partition
                 ),
+                fix,
             );
         }
     }
@@ -118,7 +134,11 @@ pub(super) fn item_collections(design: &Design, measured: &[(String, u64)], out:
         }
         for (source, members, template) in groups {
             let total: f64 = members.iter().map(|(_, b)| b).sum();
-            let Some((share, why)) = collection_share(design, &members, &template) else {
+            let Some((share, why)) = crate::concentration::partition_share(
+                design,
+                members.iter().map(|(e, _)| *e),
+                &template,
+            ) else {
                 continue;
             };
             let busiest = total * share;
@@ -165,44 +185,6 @@ pub(super) fn item_collections(design: &Design, measured: &[(String, u64)], out:
 /// members, template).
 type Collection<'a> = (String, Vec<(&'a Entity, f64)>, KeyTemplate);
 
-/// The share of a partition template's items that its busiest value holds, and why.
-fn collection_share(
-    design: &Design,
-    members: &[(&Entity, f64)],
-    template: &KeyTemplate,
-) -> Option<(f64, String)> {
-    let mut share = 1.0;
-    let mut why = Vec::new();
-    for var in template.attribute_vars() {
-        let attribute = members.iter().find_map(|(e, _)| e.attribute(&var.name));
-        if let Some(few) = attribute.and_then(crate::concentration::few_values) {
-            share *= few.busiest_share();
-            why.push(few.to_string());
-            continue;
-        }
-        if let Some(count) = attribute.and_then(|a| a.distinct) {
-            share /= count.max(1) as f64;
-            why.push(format!("`{}` takes about {count} values", var.name));
-            continue;
-        }
-        // The entity this variable identifies: as many values as it has items.
-        let identified = design.entities.iter().find(|e| {
-            e.volume.is_some()
-                && design
-                    .table(&e.table)
-                    .and_then(|t| e.identity(t))
-                    .is_some_and(|id| id == var.name)
-        })?;
-        let count = identified.volume.map_or(1, |v| v.items).max(1);
-        share /= count as f64;
-        why.push(format!("one per `{}`: {count} of them", identified.name));
-    }
-    if why.is_empty() {
-        why.push("a constant: one collection".to_string());
-    }
-    Some((share, why.join(", ")))
-}
-
 /// Why a partition key's template takes few values (by [`crate::concentration::few_values`],
 /// the rule its load was judged by).
 fn few_values(entity: &Entity, template: &KeyTemplate) -> String {
@@ -232,3 +214,6 @@ pub(super) fn wants_item_bytes(design: &Design) -> bool {
                 .any(|e| e.volume.is_some_and(|v| v.item_bytes.is_none()))
         })
 }
+
+#[cfg(test)]
+mod tests;

@@ -269,6 +269,7 @@ fn a_low_cardinality_partition_under_heavy_traffic_asks_for_shards() {
         expect![[r#"
             KP014 Warning entities/Counter/keys/PK
               PK `COUNTERS` takes few values (it is a constant): its busiest partition (`COUNTERS`), loaded by `counters` and `bump`, takes about 1500 write units a second, over one partition's 1000: write-shard it into 2 (`COUNTERS#SHARD{shard:2}`) and scatter-gather the reads
+              fix: Write-shard PK `COUNTERS` into 2 shards (`COUNTERS#SHARD{shard:2}`)
             KP014 Warning entities/Job/keys/SPK
               SPK `S#{status}#{shard:2}` takes few values (`status` has 2 known values): its busiest partition (`S#NEW#0`, one of 2 shards), loaded by `jobs_by_status`, takes about 12000 read units a second, over one partition's 3000: every scatter-gather request reads each shard: fewer shards or a smaller page per shard, or cache the reads (DAX)
             KP014 Warning entities/Order/keys/GPK

@@ -46,8 +46,9 @@ pub struct Args {
 }
 
 /// Applies, one at a time, the GSI suggested for each read that needs a Scan (core's
-/// [`keyplan_core::Suggestion::edit`], what the app's "Add this GSI" applies), keeping each only
-/// when its pattern is then served without a Scan; says what each added.
+/// [`keyplan_core::Suggestion::edit`], what the app's "Add this GSI" applies: a GSI the
+/// entities do not fill yet, or a new one), keeping each only when its pattern is then served
+/// without a Scan; says what each added or used.
 fn add_suggested_gsis(design: &mut keyplan_core::Design) -> Vec<String> {
     let mut added = Vec::new();
     let mut tried: Vec<String> = Vec::new();
@@ -57,10 +58,12 @@ fn add_suggested_gsis(design: &mut keyplan_core::Design) -> Vec<String> {
             if v.covered || tried.contains(&v.pattern) {
                 return None;
             }
-            let edit = v.suggestion.as_ref()?.edit(design)?;
-            Some((v.pattern.clone(), edit))
+            let suggestion = v.suggestions.first()?;
+            let edit = suggestion.edit(design)?;
+            let overloaded = suggestion.index.is_some();
+            Some((v.pattern.clone(), edit, overloaded))
         });
-        let Some((pattern, edit)) = next else {
+        let Some((pattern, edit, overloaded)) = next else {
             return added;
         };
         tried.push(pattern.clone());
@@ -75,8 +78,9 @@ fn add_suggested_gsis(design: &mut keyplan_core::Design) -> Vec<String> {
             .filter(|v| v.covered);
         if let Some(v) = served {
             let index = v.index.clone().unwrap_or_default();
+            let did = if overloaded { "used" } else { "added" };
             added.push(format!(
-                "added {index} for `{pattern}` ({} on {index})",
+                "{did} {index} for `{pattern}` ({} on {index})",
                 v.operation.as_str()
             ));
             *design = after;
@@ -304,19 +308,34 @@ pub fn render_text(file: &str, imported: &Imported, analysis: &Analysis) -> Stri
                     paint(RED, &format!("because {}", visible(reason)))
                 );
             }
-            if let Some(suggestion) = &verdict.suggestion {
-                let _ = writeln!(
-                    out,
-                    "{indent}{}",
-                    paint(
-                        YELLOW,
-                        &format!("suggestion: {}", visible(&suggestion.to_string()))
-                    )
-                );
-            }
-        } else if verdict.covered && verdict.reasons.len() > 1 {
+        } else if verdict.covered
+            && (verdict.reasons.len() > 1 || verdict.sorted_in_memory.is_some())
+        {
             for reason in &verdict.reasons {
                 let _ = writeln!(out, "{indent}{}", paint(DIM, &visible(reason)));
+            }
+        }
+        // A Scan's index, or the ways a Query sorted in memory would read in order, each
+        // with its cost (issue 43: the choice between them is a choice of costs).
+        for suggestion in &verdict.suggestions {
+            let _ = writeln!(
+                out,
+                "{indent}{}",
+                paint(
+                    YELLOW,
+                    &format!("suggestion: {}", visible(&suggestion.to_string()))
+                )
+            );
+            let cost = verdict.sorted_in_memory.as_ref().and_then(|_| {
+                keyplan_core::cost::suggestion_cost(
+                    design,
+                    suggestion,
+                    &Default::default(),
+                    &Default::default(),
+                )
+            });
+            if let Some(cost) = cost {
+                let _ = writeln!(out, "{indent}  {}", paint(DIM, &format!("cost: {cost}")));
             }
         }
     }
@@ -366,13 +385,46 @@ mod tests {
     use super::*;
 
     fn text_of(slug: &str) -> String {
-        let design = keyplan_core::examples::get(slug).expect("a built-in example");
+        text_of_design(&keyplan_core::examples::get(slug).expect("a built-in example"))
+    }
+
+    fn text_of_design(design: &keyplan_core::Design) -> String {
         let imported =
-            keyplan_core::import::detect_and_import(&keyplan_core::file::to_string(&design))
+            keyplan_core::import::detect_and_import(&keyplan_core::file::to_string(design))
                 .expect("an example reads back");
         let analysis = analyze(&imported.design);
         anstream::adapter::strip_str(&render_text("x.keyplan.json", &imported, &analysis))
             .to_string()
+    }
+
+    // issue 43: an order the key does not sort by is a Query sorted in memory, said so on its
+    // row, with why and the two ways to read in order under it.
+    #[test]
+    fn a_query_sorted_in_memory_says_so_with_why_and_its_suggestions() {
+        let mut design = keyplan_core::examples::first();
+        let orders = design
+            .patterns
+            .iter_mut()
+            .find(|p| p.name == "Get customer orders")
+            .expect("the pattern");
+        orders.order_by = Some("createdAt".to_string());
+        let text = text_of_design(&design);
+        let lines: Vec<&str> = text
+            .lines()
+            .skip_while(|l| !l.contains("Get customer orders"))
+            .take(6)
+            .map(str::trim)
+            .collect();
+        expect_test::expect![[r#"
+            [
+                "Get customer orders              Query              table PK = :pk AND begins_with(SK, :sk)  [:pk=CUSTOMER#{customerId}, :sk=ORDER#]  not in that order: every matching item is read and sorted by createdAt in memory, newest first (cannot be paged by createdAt)",
+                "the order by `createdAt` is not the order of SK: it sorts by `orderId` after `ORDER#`",
+                "suggestion: re-key Order's SK as `ORDER#{createdAt}#{orderId}`: the Query then reads newest first a page at a time (the items already stored need rewriting: plan the migration)",
+                "cost: $32,344.11 a month (now $32,295.51), and a one-time migration of the stored items (give Order a volume to price it)",
+                "suggestion: GSI3 holds no Order yet: give Order partition key `CUSTOMER#{customerId}` and sort key `{createdAt}#{orderId}` on it to serve it, with no new index",
+                "cost: $36,491.31 a month (now $32,295.51)",
+            ]
+        "#]].assert_debug_eq(&lines);
     }
 
     #[test]
@@ -426,7 +478,7 @@ mod tests {
                                                because GSI1: GSI1PK = `STATUS#{status}#SHARD{shard:10}` needs `status`, which is not an input
                                                because GSI2: GSI2PK = `FC#{fulfillmentCenter}` needs `fulfillmentCenter`, which is not an input
                                                because GSI3: Order is absent from GSI3: it has no template for GSI3PK
-                                               suggestion: a GSI with partition key `ORDER#{orderId}` would serve it
+                                               suggestion: GSI3 holds no Order yet: give Order partition key `ORDER#{orderId}` and sort key `ORDER` on it to serve it, with no new index
               Get customer orders              Query              table PK = :pk AND begins_with(SK, :sk)  [:pk=CUSTOMER#{customerId}, :sk=ORDER#]  descending by orderId (ScanIndexForward=false on SK)
               Get orders by status             Query              GSI1  GSI1PK = :pk AND GSI1SK >= :sk  [:pk=STATUS#{status}#SHARD{shard:10}, :sk={createdAt}$]  x10 shards, merged
               Get order items                  Query              table PK = :pk  [:pk=ORDER#{orderId}]

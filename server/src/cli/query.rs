@@ -104,7 +104,7 @@ pub fn execute(
             for reason in &verdict.reasons {
                 let _ = write!(message, "\n  - {reason}");
             }
-            if let Some(suggestion) = &verdict.suggestion {
+            for suggestion in &verdict.suggestions {
                 let _ = write!(message, "\n  suggestion: {suggestion}");
             }
             anyhow::bail!(message)

@@ -103,7 +103,7 @@ pub fn explain_pattern(args: &ExplainArgs, files: Files) -> Result<Answer, ToolE
         verdict.pattern,
         verdict.operation.as_str()
     );
-    if let Some(suggestion) = &verdict.suggestion {
+    for suggestion in &verdict.suggestions {
         summary.push_str(&format!("; suggestion: {suggestion}"));
     }
     Ok(Answer {
@@ -113,7 +113,8 @@ pub fn explain_pattern(args: &ExplainArgs, files: Files) -> Result<Answer, ToolE
             "table": verdict.table,
             "order": verdict.order,
             "shards": verdict.shards,
-            "suggestion": verdict.suggestion,
+            "suggestion": verdict.suggestions.first(),
+            "suggestions": verdict.suggestions,
         }),
     })
 }

@@ -17,7 +17,8 @@ use keyplan_core::{Item, Operation, Severity, Verdict};
 
 use super::error::RunError;
 use super::plan::{
-    Check, CheckKind, ExpectedPage, KeyQuery, OtherPaging, Plan, ReadCheck, WriteCheck,
+    Check, CheckKind, ExpectedPage, InMemoryOrder, KeyQuery, OtherPaging, Plan, ReadCheck,
+    WriteCheck,
 };
 
 /// How many items of each entity to generate; entities not named get the sample default.
@@ -201,8 +202,14 @@ fn read_check(design: &Design, store: &ItemStore, verdict: &Verdict) -> CheckKin
             other,
         ));
     }
-    // The merged first page of a scatter-gather, as the evaluator returns it.
-    let merged = if planned.queries.len() > 1 {
+    // The merged first page of a scatter-gather, or of a Query sorted in memory, as the
+    // evaluator returns it.
+    let merged = if verdict.sorted_in_memory.is_some() {
+        match eval::run_pattern(design, store, verdict, Some(inputs.clone())) {
+            Ok(run) => Some(run.result.items),
+            Err(e) => return CheckKind::Skip(format!("core cannot evaluate it: {e}")),
+        }
+    } else if planned.queries.len() > 1 {
         match store.scatter_gather(&planned.queries) {
             Ok(m) => Some(m.items),
             Err(e) => return CheckKind::Skip(format!("core cannot evaluate it: {e}")),
@@ -221,6 +228,13 @@ fn read_check(design: &Design, store: &ItemStore, verdict: &Verdict) -> CheckKin
         scan_forward: first.is_none_or(|q| q.forward),
         consistent: first.is_some_and(|q| q.consistent),
         page_size: first.and_then(|q| q.limit),
+        sorted_in_memory: verdict
+            .sorted_in_memory
+            .clone()
+            .map(|attribute| InMemoryOrder {
+                attribute,
+                page: pattern.page_size,
+            }),
         merge_order: sort_key.into_iter().chain(table_key).collect(),
         show_first,
         inputs,

@@ -123,6 +123,8 @@ async fn read_and_compare(
     let mut compared = Compared::default();
     let mut first_pages = Vec::new();
     let mut own_first_pages = false;
+    // Every item read, for a Query sorted in memory: it reads them all, then sorts.
+    let mut every_item: Vec<Item> = Vec::new();
     for (shard, ((query, expected, other), answer)) in check.queries.iter().zip(answers).enumerate()
     {
         let (pages, requests, capacity, scanned) = answer?;
@@ -137,6 +139,9 @@ async fn read_and_compare(
         let want: Vec<Item> = expected.iter().flat_map(|p| p.items.clone()).collect();
         let got: Vec<Item> = pages.iter().flatten().cloned().collect();
         compared.actual += got.len();
+        if check.sorted_in_memory.is_some() {
+            every_item.extend(got.iter().cloned());
+        }
         let want_sizes = page_sizes(expected.iter().map(|p| p.items.len()).collect());
         let got_sizes = page_sizes(pages.iter().map(Vec::len).collect());
         let want_scanned: usize = expected.iter().map(|p| p.scanned).sum();
@@ -180,21 +185,30 @@ async fn read_and_compare(
         }
         first_pages.push(pages.into_iter().next().unwrap_or_default());
     }
-    if let Some(merged) = &check.merged {
+    if let (Some(merged), Some(order)) = (&check.merged, &check.sorted_in_memory) {
+        // The engine's items in the order the shards merge, then sorted as core sorts them.
+        merge_in_key_order(&mut every_item, check);
+        keyplan_core::eval::sort_in_memory(
+            &mut every_item,
+            |item| item,
+            &order.attribute,
+            !check.scan_forward,
+            order.page,
+        );
+        if let Some(d) = diff(merged, &every_item, &check.show_first) {
+            compared.diffs.push(format!(
+                "first page sorted in memory by {}: {d}",
+                order.attribute
+            ));
+        }
+    } else if let Some(merged) = &check.merged {
         if own_first_pages {
             compared.notes.push(
                 "the merged first page of all shards is not compared: the engine's first pages end by its own rule".to_string(),
             );
         } else {
             let mut rows: Vec<Item> = first_pages.into_iter().flatten().collect();
-            rows.sort_by(|a, b| {
-                let order = compare_keys(a, b, &check.merge_order);
-                if check.scan_forward {
-                    order
-                } else {
-                    order.reverse()
-                }
-            });
+            merge_in_key_order(&mut rows, check);
             if let Some(limit) = check.page_size {
                 rows.truncate(limit as usize);
             }
@@ -206,6 +220,19 @@ async fn read_and_compare(
         }
     }
     Ok(compared)
+}
+
+/// Sorts the items of several shards as their merge orders them: by the index's sort key,
+/// then the table's key, in the read's direction.
+fn merge_in_key_order(rows: &mut [Item], check: &ReadCheck) {
+    rows.sort_by(|a, b| {
+        let order = compare_keys(a, b, &check.merge_order);
+        if check.scan_forward {
+            order
+        } else {
+            order.reverse()
+        }
+    });
 }
 
 /// The items of each page, without the empty pages at the end (an engine may end with an

@@ -58,6 +58,15 @@ pub enum CheckKind {
     Skip(String),
 }
 
+/// The order of a Query sorted in memory: the attribute every read item is sorted by
+/// ([`keyplan_core::eval::sort_in_memory`]) and the pattern's page, taken after the sort (the
+/// queries themselves have no Limit).
+#[derive(Debug, Clone)]
+pub struct InMemoryOrder {
+    pub attribute: String,
+    pub page: Option<u32>,
+}
+
 /// A read: one GetItem, one Query, or a Query per shard merged in sort-key order.
 #[derive(Debug, Clone)]
 pub struct ReadCheck {
@@ -73,6 +82,10 @@ pub struct ReadCheck {
     /// For a scatter-gather: the evaluator's merged answer (each shard's first page, merged in
     /// index order, cut to the Limit), which is what the application reads.
     pub merged: Option<Vec<Item>>,
+    /// For a Query sorted in memory (issue 43): how core sorts every item read; `merged` then
+    /// holds core's first page so sorted, and the engine's items are sorted the same way
+    /// before they are compared.
+    pub sorted_in_memory: Option<InMemoryOrder>,
     pub scan_forward: bool,
     pub consistent: bool,
     /// The Limit of one page; the runner pages through every page.

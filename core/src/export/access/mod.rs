@@ -450,7 +450,7 @@ fn read_call(design: &Lookup<'_>, pattern: &AccessPattern, verdict: &mut Verdict
                 None => (String::new(), Vec::new(), Vec::new()),
             };
             let mut why = std::mem::take(&mut verdict.reasons);
-            if let Some(s) = &verdict.suggestion {
+            for s in &verdict.suggestions {
                 why.push(format!("suggestion: {s}"));
             }
             return CallKind::Scan(Scan {
