@@ -14,14 +14,15 @@
 //! Deterministic: no clock, no randomness; the search is bounded by [`Options::budget`] in
 //! nodes, never in time, so the same input gives the same answer on any machine.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::model::Design;
 
+pub mod adopt;
 pub mod problem;
 
 /// The naming style of a proposal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Style {
     /// Generic key names (`PK`/`SK`, `GSI1PK`/`GSI1SK`), prefixed templates
@@ -56,7 +57,7 @@ impl std::str::FromStr for Style {
 }
 
 /// What the synthesis is asked for.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Options {
     pub style: Style,
     /// The most GSIs a table may have (DynamoDB's default quota: 20).
@@ -79,7 +80,7 @@ impl Default for Options {
 }
 
 /// How far the search is, reported as it goes.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Progress {
     /// Search nodes explored so far, of at most [`Options::budget`].
     pub explored: u64,
@@ -99,7 +100,7 @@ pub enum Control {
 }
 
 /// The answer: the proposals, cheapest first, and how close the cheapest is to optimal.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Synthesis {
     pub style: Style,
     /// Cheapest first; each has fewer indexes than every cheaper one.
@@ -116,7 +117,7 @@ pub struct Synthesis {
 }
 
 /// One proposed design and its figures.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Proposal {
     /// The complete design: the input's entities, attributes and patterns, with keys and indexes.
     pub design: Design,
@@ -134,14 +135,14 @@ pub struct Proposal {
 }
 
 /// Why the proposal has one of its parts.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Reason {
     pub subject: Subject,
     pub text: String,
 }
 
 /// The part of a proposal a [`Reason`] explains.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Subject {
     TableKey { table: String },
@@ -150,14 +151,14 @@ pub enum Subject {
 }
 
 /// A read left to a Scan, and why no design could serve it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Unserved {
     pub pattern: String,
     pub reason: String,
 }
 
 /// Why no proposal could be made.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SynthError {
     pub message: String,
 }
