@@ -17,9 +17,14 @@
 use serde::{Deserialize, Serialize};
 
 use crate::model::Design;
+use problem::{Problem, Solved};
 
 pub mod adopt;
+pub mod candidates;
+pub mod explain;
 pub mod problem;
+pub mod render;
+pub mod solve;
 
 /// The naming style of a proposal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -173,30 +178,119 @@ impl std::error::Error for SynthError {}
 
 /// Proposes designs for `design`'s patterns. `progress` is called as the search goes and may
 /// stop it; the best found so far is returned with its gap.
-///
-/// Until `candidates`, `solve` and `render` land this returns the input as its one proposal,
-/// with its figures, so the CLI and the app can be built against the real signature.
 pub fn propose(
     design: &Design,
     options: &Options,
     progress: &mut dyn FnMut(&Progress) -> Control,
 ) -> Result<Synthesis, SynthError> {
-    let _ = progress(&Progress {
-        explored: 0,
-        budget: options.budget,
-        best: None,
-        bound: 0.0,
-    });
-    let proposal = figures(design.clone(), Vec::new(), Vec::new());
-    Ok(Synthesis {
-        style: options.style,
-        lower_bound: proposal.monthly_cost,
-        proposals: vec![proposal],
-        gap_percent: 0.0,
-        optimal: false,
-        stopped: false,
-        explored: 0,
-    })
+    propose_with(design, options, progress, &solve::solve)
+}
+
+/// A solver of the covering problem: [`solve::solve`], or a stand-in in tests.
+pub(crate) type Solver<'s> =
+    &'s dyn Fn(&Problem, &Options, &mut dyn FnMut(&Progress) -> Control) -> Solved;
+
+/// How many times a proposal whose verdicts disagree with the problem is re-solved without the
+/// servings that disagreed.
+const MAX_ROUNDS: usize = 4;
+
+/// [`propose`] with the given solver: candidates, solve, render each design of the front,
+/// check it by core's verdicts and findings, figures.
+pub(crate) fn propose_with(
+    design: &Design,
+    options: &Options,
+    progress: &mut dyn FnMut(&Progress) -> Control,
+    solver: Solver<'_>,
+) -> Result<Synthesis, SynthError> {
+    if options.alternatives == 0 {
+        return Err(SynthError {
+            message: "alternatives must be at least 1".to_string(),
+        });
+    }
+    let mut candidates = candidates::candidates(design, options)?;
+    let mut asked_stop = false;
+    let mut watch = |p: &Progress| {
+        let control = progress(p);
+        asked_stop |= control == Control::Stop;
+        control
+    };
+    let mut round = 0;
+    loop {
+        round += 1;
+        let solved = solver(&candidates.problem, options, &mut watch);
+        let mut proposals = Vec::new();
+        let mut wrong: Vec<(usize, usize)> = Vec::new();
+        let mut refused: Vec<String> = Vec::new();
+        for solution in solved.front.iter().take(options.alternatives) {
+            let rendered = render::render(design, &candidates, solution, options.style);
+            let analysis = crate::analysis::analyze(&rendered.design);
+            let mut agrees = true;
+            for (r, read) in candidates.problem.reads.iter().enumerate() {
+                let Some(serving) = solution.servings.get(r).copied().flatten() else {
+                    continue;
+                };
+                let covered = analysis
+                    .verdicts
+                    .iter()
+                    .find(|v| v.pattern == read.pattern)
+                    .is_some_and(|v| v.covered);
+                if !covered {
+                    agrees = false;
+                    wrong.push((r, serving));
+                }
+            }
+            let errors: Vec<String> = analysis
+                .findings
+                .iter()
+                .filter(|f| f.severity == crate::answer::Severity::Error)
+                .map(|f| format!("{} at {}: {}", f.code, f.place, f.message))
+                .collect();
+            if !errors.is_empty() {
+                refused.extend(errors);
+                continue;
+            }
+            if agrees {
+                let (reasons, unserved) = explain::explain(&candidates, solution, &rendered);
+                proposals.push((solution.cost, figures(rendered.design, reasons, unserved)));
+            }
+        }
+        if !wrong.is_empty() && round < MAX_ROUNDS {
+            candidates.drop_servings(&wrong);
+            continue;
+        }
+        if proposals.is_empty() {
+            refused.sort();
+            refused.dedup();
+            return Err(SynthError {
+                message: format!(
+                    "no proposal passed keyplan's own checks: {}",
+                    if refused.is_empty() {
+                        "their verdicts disagreed with the candidates".to_string()
+                    } else {
+                        refused.join("; ")
+                    }
+                ),
+            });
+        }
+        let best = solved.front.first();
+        let penalties = best.map_or(0.0, |s| candidates.penalties(s));
+        let lower_bound = (solved.lower_bound - penalties).max(0.0);
+        let best_cost = best.map_or(0.0, |s| s.cost - penalties);
+        let gap_percent = if solved.optimal || best_cost <= 0.0 {
+            0.0
+        } else {
+            ((best_cost - lower_bound) / best_cost * 100.0).max(0.0)
+        };
+        return Ok(Synthesis {
+            style: options.style,
+            proposals: proposals.into_iter().map(|(_, p)| p).collect(),
+            lower_bound,
+            gap_percent,
+            optimal: solved.optimal,
+            stopped: asked_stop || (!solved.optimal && solved.explored >= options.budget),
+            explored: solved.explored,
+        });
+    }
 }
 
 /// A proposal's figures, by the same verdicts and cost model `keyplan check` and `keyplan cost`
@@ -227,3 +321,6 @@ fn figures(design: Design, reasons: Vec<Reason>, unserved: Vec<Unserved>) -> Pro
         unserved,
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,194 @@
+//! Secondary-index paths: for each read, the membership of each returned entity in a GSI keyed
+//! on the read's equality inputs and sorted by its sort attribute (a constant partition when it
+//! has no inputs), and for a strongly consistent read an LSI on the table's partition with the
+//! sort attribute; each priced as the writes and storage it adds, sharded where its busiest
+//! partition's writes need it.
+
+use std::collections::BTreeMap;
+
+use super::probe::Prober;
+use super::shape::{Seg, Shape, keyed_partition, keyed_sort, label};
+use super::{
+    GroupMeaning, Numbering, Origin, PathMeaning, ReadShape, Sharding, TableKeys, keyable,
+    option_keys, path_keys, probe_index,
+};
+use crate::model::{AttrType, Design};
+use crate::synth::Style;
+use crate::synth::problem::{Group, OptionRef, Path, PathKind};
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn index_paths(
+    design: &Design,
+    prober: &Prober<'_>,
+    tables: &[TableKeys],
+    ids: &[Option<String>],
+    identity: &[String],
+    reads: &[ReadShape<'_>],
+    groups: &[Group],
+    meaning: &[GroupMeaning],
+    style: Style,
+) -> (Vec<Path>, Vec<PathMeaning>) {
+    let mut wanted: Vec<(usize, PathMeaning, Option<OptionRef>)> = Vec::new();
+    for read in reads {
+        if !keyable(design, read) {
+            continue;
+        }
+        let first = &design.entities[read.entities[0]];
+        for &e in &read.entities {
+            let entity = &design.entities[e];
+            let id = &identity[e];
+            let sort_attr = read
+                .sort
+                .as_deref()
+                .filter(|s| entity.attribute(s).is_some());
+            let natural = style == Style::Natural
+                && !read.equal.is_empty()
+                && read.entities.len() == 1
+                && read
+                    .equal
+                    .iter()
+                    .chain(sort_attr.map(|s| s.to_string()).as_ref())
+                    .chain(std::iter::once(id))
+                    .all(|a| {
+                        entity
+                            .attribute(a)
+                            .is_some_and(|a| a.ty != AttrType::Bool && a.ty.as_key_type().is_some())
+                    })
+                && read.equal.len() <= 4;
+            let (partition, sort) = if natural {
+                let partition = Shape(read.equal.iter().map(|i| Seg::Attr(i.clone())).collect());
+                let mut sort: Vec<Seg> = sort_attr
+                    .map(|s| Seg::Attr(s.to_string()))
+                    .into_iter()
+                    .collect();
+                if !read.equal.contains(id) && sort_attr != Some(id.as_str()) {
+                    sort.push(Seg::Attr(id.clone()));
+                }
+                (partition, Shape(sort))
+            } else {
+                let partition = keyed_partition(design, ids, &first.name, &read.equal);
+                let sort = keyed_sort(&entity.name, sort_attr, id, &partition);
+                (partition, sort)
+            };
+            wanted.push((
+                e,
+                PathMeaning {
+                    entity: entity.name.clone(),
+                    kind: PathKind::Gsi,
+                    partition,
+                    sort,
+                    pattern: read.pattern.name.clone(),
+                    sharding: None,
+                },
+                None,
+            ));
+            // A strongly consistent read on another sort key: an LSI under each table
+            // partition the read binds.
+            if read.pattern.consistent
+                && read.entities.len() == 1
+                && let Some(sort_attr) = sort_attr
+            {
+                for (o, option) in meaning[e].options.iter().enumerate() {
+                    let bound = crate::template::KeyTemplate::parse(&option.partition)
+                        .attribute_vars()
+                        .all(|v| read.equal.contains(&v.name));
+                    if !bound || option.sharding.is_some() || option.origin == Origin::Pinned {
+                        continue;
+                    }
+                    let sort = Shape(vec![
+                        Seg::Label(label(&entity.name)),
+                        Seg::Attr(sort_attr.to_string()),
+                        Seg::Attr(id.clone()),
+                    ]);
+                    wanted.push((
+                        e,
+                        PathMeaning {
+                            entity: entity.name.clone(),
+                            kind: PathKind::Lsi,
+                            partition: Shape(Vec::new()),
+                            sort,
+                            pattern: read.pattern.name.clone(),
+                            sharding: None,
+                        },
+                        Some(OptionRef {
+                            group: e,
+                            option: o,
+                        }),
+                    ));
+                }
+            }
+        }
+    }
+    let mut paths = Vec::new();
+    let mut out: Vec<PathMeaning> = Vec::new();
+    let mut numbering: Numbering<(Shape, Shape, u8)> = Numbering::new();
+    let mut base_cost: BTreeMap<(usize, usize), f64> = BTreeMap::new();
+    for (e, mut path, requires) in wanted {
+        if out.iter().zip(&paths).any(|(m, p): (&PathMeaning, &Path)| {
+            p.group == e
+                && m.kind == path.kind
+                && m.partition == path.partition
+                && m.sort == path.sort
+                && p.requires == requires
+        }) {
+            continue;
+        }
+        let entity = &design.entities[e];
+        let option = requires.map_or(0, |r| r.option);
+        let Some(key_option) = meaning[e].options.get(option) else {
+            continue;
+        };
+        let writes = prober.writes_of(&entity.name);
+        let base = *base_cost.entry((e, option)).or_insert_with(|| {
+            let keys = option_keys(tables, entity, key_option);
+            let probe = prober.design(&entity.table, &[(entity, keys)], None, writes.clone());
+            prober.estimate(&probe).monthly_total
+        });
+        let index = probe_index(path.kind);
+        let price = |path: &PathMeaning| {
+            let mut keys = option_keys(tables, entity, key_option);
+            keys.extend(path_keys(path));
+            let probe = prober.design(
+                &entity.table,
+                &[(entity, keys)],
+                Some(&index),
+                writes.clone(),
+            );
+            prober.estimate(&probe)
+        };
+        let mut report = price(&path);
+        if path.kind == PathKind::Gsi
+            && let Some(load) = report
+                .partitions
+                .iter()
+                .find(|l| l.index.is_some() && l.hot && l.shards_needed > 1 && l.shards == 1)
+        {
+            path.sharding = Some(Sharding {
+                shards: load.shards_needed,
+                write_units_per_second: load.write_units_per_second,
+            });
+            path.partition = if path.partition.is_attributes_only() {
+                // A multi-attribute key cannot hold a shard: keep the attributes, in a template.
+                Shape(path.partition.0.clone()).sharded(load.shards_needed)
+            } else {
+                path.partition.sharded(load.shards_needed)
+            };
+            report = price(&path);
+        }
+        let kind_code = match path.kind {
+            PathKind::Gsi => 0,
+            PathKind::Lsi => 1,
+        };
+        let index_number = numbering.number((path.partition.clone(), path.sort.clone(), kind_code));
+        paths.push(Path {
+            group: e,
+            kind: path.kind,
+            index: index_number,
+            cost: (report.monthly_total - base).max(0.0),
+            requires,
+        });
+        out.push(path);
+        let _ = groups;
+    }
+    (paths, out)
+}

@@ -1,0 +1,143 @@
+//! Synthesis against hand designs (issue 37): the built-in examples and the shared corpus's
+//! awslabs/mcp designs, with every key and index removed, get a proposal that serves every
+//! read the hand design serves, passes keyplan's own verdicts and findings, and is priced
+//! beside the hand design (the table is printed; `--nocapture` shows it). The corpus sits in
+//! `../shared/corpus` beside the checkout; without it only the examples run.
+
+use std::path::{Path, PathBuf};
+
+use keyplan_core::synth::{Control, Options, Style, propose};
+use keyplan_core::{Design, analyze};
+
+/// `design` with every entity's keys and every table's indexes removed: what synthesis starts
+/// from.
+fn stripped(design: &Design) -> Design {
+    let mut out = design.clone();
+    for table in &mut out.tables {
+        table.gsis.clear();
+        table.lsis.clear();
+    }
+    for entity in &mut out.entities {
+        entity.keys.clear();
+    }
+    out.samples.clear();
+    out
+}
+
+fn examples() -> Vec<(String, Design)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("the examples folder")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.to_string_lossy().ends_with(".keyplan.json"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).expect("readable example");
+            let design = keyplan_core::file::parse(&text).expect("an example parses");
+            (
+                path.file_name().unwrap().to_string_lossy().into_owned(),
+                design,
+            )
+        })
+        .collect()
+}
+
+/// The awslabs/mcp designs of the shared corpus, imported; none when it is not beside the
+/// checkout.
+fn corpus() -> Vec<(String, Design)> {
+    let core = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let Some(dir) = core
+        .ancestors()
+        .skip(2)
+        .map(|dir| dir.join("shared/corpus/mcp-data-model"))
+        .find(|dir| dir.is_dir())
+    else {
+        return Vec::new();
+    };
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("the corpus folder")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.to_string_lossy().ends_with("_schema.json"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .filter_map(|path| {
+            let text = std::fs::read_to_string(&path).ok()?;
+            let imported = keyplan_core::import::detect_and_import(&text).ok()?;
+            Some((
+                path.file_name().unwrap().to_string_lossy().into_owned(),
+                imported.design,
+            ))
+        })
+        .collect()
+}
+
+/// The reads `design` serves by GetItem or Query.
+fn served(design: &Design) -> Vec<String> {
+    analyze(design)
+        .verdicts
+        .into_iter()
+        .filter(|v| design.pattern(&v.pattern).is_some_and(|p| p.is_read()) && v.covered)
+        .map(|v| v.pattern)
+        .collect()
+}
+
+fn monthly(design: &Design) -> f64 {
+    keyplan_core::cost::estimate_sampled(
+        design,
+        &keyplan_core::sample::SampleConfig::default(),
+        &keyplan_core::cost::CostConfig::default(),
+    )
+    .monthly_total
+}
+
+#[test]
+fn every_read_a_hand_design_serves_is_served_from_its_patterns_alone() {
+    let mut table = String::from(
+        "design | style | reads served (hand) | proposal $/month | hand $/month | indexes (hand)\n",
+    );
+    let mut failures = Vec::new();
+    for (name, hand) in examples().into_iter().chain(corpus()) {
+        let hand_served = served(&hand);
+        for style in [Style::SingleTable, Style::Natural] {
+            let options = Options {
+                style,
+                ..Options::default()
+            };
+            let synthesis = match propose(&stripped(&hand), &options, &mut |_| Control::Continue)
+            {
+                Ok(s) => s,
+                Err(e) => {
+                    failures.push(format!("{name} ({}): {e}", style.as_str()));
+                    continue;
+                }
+            };
+            let proposal = &synthesis.proposals[0];
+            let ours = served(&proposal.design);
+            let missed: Vec<&String> = hand_served.iter().filter(|p| !ours.contains(p)).collect();
+            if !missed.is_empty() {
+                failures.push(format!(
+                    "{name} ({}): the hand design serves {missed:?}, the proposal does not",
+                    style.as_str()
+                ));
+            }
+            let hand_indexes: usize = hand.tables.iter().map(|t| t.gsis.len() + t.lsis.len()).sum();
+            table.push_str(&format!(
+                "{name} | {} | {}/{} ({}) | {:.2} | {:.2} | {} ({hand_indexes})\n",
+                style.as_str(),
+                proposal.reads_served,
+                proposal.reads,
+                hand_served.len(),
+                proposal.monthly_cost,
+                monthly(&hand),
+                proposal.indexes,
+            ));
+        }
+    }
+    println!("{table}");
+    assert!(failures.is_empty(), "{failures:#?}");
+}
