@@ -108,8 +108,7 @@ fn every_read_a_hand_design_serves_is_served_from_its_patterns_alone() {
                 style,
                 ..Options::default()
             };
-            let synthesis = match propose(&stripped(&hand), &options, &mut |_| Control::Continue)
-            {
+            let synthesis = match propose(&stripped(&hand), &options, &mut |_| Control::Continue) {
                 Ok(s) => s,
                 Err(e) => {
                     failures.push(format!("{name} ({}): {e}", style.as_str()));
@@ -125,7 +124,11 @@ fn every_read_a_hand_design_serves_is_served_from_its_patterns_alone() {
                     style.as_str()
                 ));
             }
-            let hand_indexes: usize = hand.tables.iter().map(|t| t.gsis.len() + t.lsis.len()).sum();
+            let hand_indexes: usize = hand
+                .tables
+                .iter()
+                .map(|t| t.gsis.len() + t.lsis.len())
+                .sum();
             table.push_str(&format!(
                 "{name} | {} | {}/{} ({}) | {:.2} | {:.2} | {} ({hand_indexes})\n",
                 style.as_str(),

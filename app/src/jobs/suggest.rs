@@ -86,6 +86,14 @@ impl Job for Suggest {
             Control::Continue
         })
         .map_err(|e| e.to_string())?;
+        // Where the search ended, from the answer's own figures: a search shorter than the
+        // solver's reporting step posted nothing on the way.
+        worker.report(&Progress {
+            explored: synthesis.explored,
+            budget: self.options.budget,
+            best: synthesis.proposals.first().map(|p| p.monthly_cost),
+            bound: synthesis.lower_bound,
+        });
         Ok(page(&self.design, &synthesis))
     }
 }
