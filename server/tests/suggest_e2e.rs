@@ -72,15 +72,7 @@ async fn add_entity(b: &Browser, at: usize, name: &str, attributes: &[&str]) {
 
 /// Adds a read pattern of `entity` from its card, names it and types its inputs.
 async fn add_pattern(b: &Browser, n: usize, (name, entity, inputs): (&str, &str, &str)) {
-    b.mouse_click(&format!("[data-entity={entity}] .card-head"))
-        .await;
-    b.mouse_click("[data-testid=add-pattern]").await;
-    eventually("the pattern is added", || async {
-        b.texts("[data-testid=pattern-row]").await.len() == n + 1
-    })
-    .await;
-    b.click_and_type("[data-testid=pattern-inputs]", inputs)
-        .await;
+    b.add_pattern_from_card(entity, n, inputs).await;
     b.click_and_type("[data-testid=pattern-name-input]", name)
         .await;
     b.find(&format!("[data-pattern='{name}']")).await;
