@@ -258,6 +258,95 @@ mod tests {
         assert!(progress.iter().all(|p| p.budget == options().budget));
     }
 
+    /// The seed article's design as the browser test types it (suggest_e2e.rs): the table the
+    /// app makes (`app`: PK, SK), three entities without keys, seven reads.
+    fn typed_seed() -> Design {
+        let entity = |name: &str, attributes: &[&str]| {
+            let attributes: Vec<String> = attributes
+                .iter()
+                .enumerate()
+                .map(|(n, a)| {
+                    format!(
+                        r#"{{ "name": "{a}", "type": "S", "required": {} }}"#,
+                        n == 0
+                    )
+                })
+                .collect();
+            format!(
+                r#"{{ "name": "{name}", "table": "app", "attributes": [{}] }}"#,
+                attributes.join(", ")
+            )
+        };
+        let pattern = |name: &str, entity: &str, inputs: &[&str]| {
+            format!(
+                r#"{{ "name": "{name}", "entities": ["{entity}"], "inputs": {} }}"#,
+                serde_json::to_string(inputs).expect("writes")
+            )
+        };
+        let text = format!(
+            r#"{{ "version": 1, "name": "Untitled",
+                 "tables": [{{ "name": "app", "partition_key": {{ "name": "PK", "type": "S" }},
+                               "sort_key": {{ "name": "SK", "type": "S" }} }}],
+                 "entities": [{}], "patterns": [{}] }}"#,
+            [
+                entity("Customer", &["customerId", "email"]),
+                entity(
+                    "Order",
+                    &[
+                        "orderId",
+                        "customerId",
+                        "status",
+                        "createdAt",
+                        "fulfillmentCenter",
+                        "priority"
+                    ],
+                ),
+                entity("OrderItem", &["orderItemId", "orderId"]),
+            ]
+            .join(", "),
+            [
+                pattern("Get order by ID", "Order", &["orderId"]),
+                pattern("Get customer orders", "Order", &["customerId"]),
+                pattern("Get orders by status", "Order", &["status"]),
+                pattern("Get order items", "OrderItem", &["orderId"]),
+                pattern("Get customer profile", "Customer", &["customerId"]),
+                pattern(
+                    "Get orders by fulfillment center",
+                    "Order",
+                    &["fulfillmentCenter"]
+                ),
+                pattern(
+                    "Get daily order count by status",
+                    "Order",
+                    &["status", "createdAt"]
+                ),
+            ]
+            .join(", ")
+        );
+        keyplan_core::file::parse(&text).expect("the typed design reads")
+    }
+
+    // issue 37, item 7, as the browser test does it without a browser: the first proposal for
+    // the typed seed design, adopted, serves every read; its inverse gives the design back.
+    #[test]
+    fn the_first_proposal_for_the_typed_seed_design_serves_every_read_once_adopted() {
+        let typed = typed_seed();
+        let page = Worker::default()
+            .answer(Suggest {
+                design: typed.clone(),
+                options: options(),
+            })
+            .expect("proposals");
+        let first = &page.proposals[0];
+        assert!(first.all_served, "{}: {:#?}", first.served, first.verdicts);
+        let edit = keyplan_core::synth::adopt::adopt(&typed, &first.design).expect("adopts");
+        let mut design = typed.clone();
+        let undo = keyplan_core::edit::apply(&mut design, edit).expect("applies");
+        assert_eq!(keyplan_core::analyze(&design).coverage(), (7, 7));
+        keyplan_core::edit::apply(&mut design, undo).expect("undoes");
+        assert_eq!(design, typed);
+    }
+
     #[test]
     fn options_out_of_bounds_are_refused_before_any_work() {
         let design = keyplan_core::examples::first();
