@@ -73,9 +73,35 @@ async fn add_entity(b: &Browser, at: usize, name: &str, attributes: &[&str]) {
 /// Adds a read pattern of `entity` from its card, names it and types its inputs.
 async fn add_pattern(b: &Browser, n: usize, (name, entity, inputs): (&str, &str, &str)) {
     b.add_pattern_from_card(entity, n, inputs).await;
+    // The pattern returns `entity` alone, whatever the card click selected: its chips say.
+    let returned = "[data-testid=returns-chip][aria-pressed=true]";
+    for other in b.texts(returned).await {
+        if other != entity {
+            click_chip(b, &other).await;
+        }
+    }
+    if b.texts(returned).await != [entity] {
+        click_chip(b, entity).await;
+    }
+    eventually("the pattern returns its entity", || async {
+        b.texts(returned).await == [entity]
+    })
+    .await;
     b.click_and_type("[data-testid=pattern-name-input]", name)
         .await;
     b.find(&format!("[data-pattern='{name}']")).await;
+}
+
+/// Clicks the "Returns" chip of `entity` in the pattern editor.
+async fn click_chip(b: &Browser, entity: &str) {
+    let chip = b
+        .client
+        .find(fantoccini::Locator::XPath(&format!(
+            "//button[@data-testid='returns-chip' and normalize-space()='{entity}']"
+        )))
+        .await
+        .unwrap_or_else(|e| panic!("no chip {entity}: {e}"));
+    b.mouse_click_on(chip).await;
 }
 
 /// Records, from now on, every text the search's progress line shows (a search on three
@@ -117,7 +143,19 @@ fn suggested_keys_applied_serve_every_read_of_the_seed_design_and_undo_restores_
         watch_progress(b).await;
         b.mouse_click("[data-testid=suggest-run]").await;
         let proposals = "[data-testid=proposal]";
-        b.find(proposals).await;
+        // Waited for without panicking, so the dialog is on the screenshot when none comes.
+        let answered = b
+            .client
+            .wait()
+            .at_most(browser::PATIENCE)
+            .for_element(fantoccini::Locator::Css(proposals))
+            .await;
+        b.screenshot("suggest-answered").await;
+        assert!(
+            answered.is_ok(),
+            "no proposal: the dialog says {:?}",
+            b.texts("[data-testid=dialog]").await
+        );
         let seen = browser::strings(&b.js("return window.keyplanProgress;").await);
         assert!(
             seen.iter().any(|t| t.starts_with("Explored ")),
