@@ -211,3 +211,35 @@ fn suggested_keys_applied_serve_every_read_of_the_seed_design_and_undo_restores_
         assert!(errors.is_empty(), "console errors: {errors:#?}");
     });
 }
+
+// issue 37, item 7: a search is cancellable. The worker reads no message while it computes, so
+// Cancel ends it with the worker; the dialog says where the search was, and the new worker
+// answers the next job (the export preview).
+#[test]
+fn cancel_ends_a_running_search_and_the_worker_answers_again() {
+    browser::app_test_with_server(async |server, b| {
+        b.open_design(&server.url, &browser::generated_design(100))
+            .await;
+        b.mouse_click("[data-testid=suggest-keys]").await;
+        b.select("[data-testid=suggest-budget]", "2000000").await;
+        b.mouse_click("[data-testid=suggest-run]").await;
+        b.find("[data-testid=suggest-progress]").await;
+        b.mouse_click("[data-testid=suggest-cancel]").await;
+        let said = b.text("[data-testid=suggest-cancelled]").await;
+        assert!(said.starts_with("Cancelled"), "{said}");
+        assert!(!b.has("[data-testid=proposal]").await);
+        b.screenshot("suggest-cancelled").await;
+        b.press(&[], browser::ESCAPE).await;
+        eventually("the dialog closes", || async {
+            !b.has("[data-testid=dialog]").await
+        })
+        .await;
+        b.mouse_click_on(b.button("Export").await).await;
+        let preview = b.text("[data-testid=export-preview]").await;
+        assert!(!preview.is_empty(), "the restarted worker exports");
+        assert!(
+            !b.has("[data-testid=worker-restarted]").await,
+            "a cancel is no crash"
+        );
+    });
+}
