@@ -155,6 +155,18 @@ pub enum Subject {
     Shards { entity: String, key: String },
 }
 
+impl Subject {
+    /// What a reason is about, in the words the CLI and the app print: `table orders's key`,
+    /// `orders.GSI1`, `Order's GSI1PK shards`.
+    pub fn words(&self) -> String {
+        match self {
+            Subject::TableKey { table } => format!("table {table}'s key"),
+            Subject::Index { table, index } => format!("{table}.{index}"),
+            Subject::Shards { entity, key } => format!("{entity}'s {key} shards"),
+        }
+    }
+}
+
 /// A read left to a Scan, and why no design could serve it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Unserved {

@@ -182,7 +182,7 @@ fn card(current: &Design, proposal: &Proposal) -> ProposalCard {
         reasons: proposal
             .reasons
             .iter()
-            .map(|r| format!("{}: {}", subject_words(&r.subject), r.text))
+            .map(|r| format!("{}: {}", r.subject.words(), r.text))
             .collect(),
         unserved: proposal
             .unserved
@@ -190,15 +190,6 @@ fn card(current: &Design, proposal: &Proposal) -> ProposalCard {
             .map(|u| format!("{}: {}", u.pattern, u.reason))
             .collect(),
         changes,
-    }
-}
-
-/// What a reason is about: `Table Orders`, `GSI1 of Orders`, `Order.GSI1PK shards`.
-fn subject_words(subject: &Subject) -> String {
-    match subject {
-        Subject::TableKey { table } => format!("Table {table}"),
-        Subject::Index { table, index } => format!("{index} of {table}"),
-        Subject::Shards { entity, key } => format!("{entity}.{key} shards"),
     }
 }
 
@@ -432,10 +423,7 @@ mod tests {
             card.changes
         );
         assert_eq!(card.cost, "$12.50 a month");
-        assert_eq!(
-            card.reasons,
-            ["GSI1 of Orders: serves `Get orders by status`"]
-        );
+        assert_eq!(card.reasons, ["Orders.GSI1: serves `Get orders by status`"]);
         assert_eq!(
             page.summary,
             "Proven the cheapest by keyplan's cost model (40 nodes explored)."
