@@ -7,7 +7,7 @@
 use keyplan_core::Design;
 use keyplan_core::diff::{Resolution, diff};
 use keyplan_core::pricing::dollars;
-use keyplan_core::synth::{Control, Options, Progress, Proposal, Subject, Synthesis};
+use keyplan_core::synth::{Control, Options, Progress, Proposal, Synthesis};
 use serde::{Deserialize, Serialize};
 
 use super::{Job, Worker};
@@ -197,6 +197,7 @@ fn card(current: &Design, proposal: &Proposal) -> ProposalCard {
 mod tests {
     use super::*;
     use crate::jobs::{Notice, Reply, Request, read_answer};
+    use keyplan_core::synth::Subject;
 
     fn options() -> Options {
         Options {
