@@ -455,6 +455,15 @@ pub fn Canvas() -> impl IntoView {
         )
     };
     let empty = move || names.with(Vec::is_empty);
+    // Entities and patterns typed in, no key yet: the canvas offers to propose them (issue 37).
+    let keyless = Memo::new(move |_| {
+        store.track_semantic();
+        store.with_untracked(|d| {
+            !d.patterns.is_empty()
+                && !d.entities.is_empty()
+                && d.entities.iter().all(|e| e.keys.is_empty())
+        })
+    });
 
     view! {
         <div
@@ -498,6 +507,18 @@ pub fn Canvas() -> impl IntoView {
                     <p>"This design has no entities yet."</p>
                     <button class="button primary" on:click=move |_| add_entity(&store, &session)>
                         "Add an entity"
+                    </button>
+                </div>
+            </Show>
+            <Show when=move || keyless.get()>
+                <div class="canvas-keyless" role="region" aria-label="No keys yet" data-testid="canvas-keyless" on:pointerdown=|ev| ev.stop_propagation()>
+                    <p>"These entities have patterns but no keys yet."</p>
+                    <button
+                        class="button primary"
+                        data-testid="canvas-suggest-keys"
+                        on:click=move |_| session.dialog.set(Some(crate::session::Dialog::Suggest))
+                    >
+                        "Suggest keys"
                     </button>
                 </div>
             </Show>

@@ -65,6 +65,16 @@ impl Status {
 }
 
 type Callback = Box<dyn FnOnce(Result<Reply, String>)>;
+/// What is told a request's progress, the JSON text of it.
+type OnProgress = Box<dyn FnMut(String)>;
+
+/// A request sent and not answered.
+struct Pending {
+    then: Callback,
+    /// The message as posted, to post again to a worker started after a cancel.
+    message: JsValue,
+    on_progress: Option<OnProgress>,
+}
 type Handlers = (
     Closure<dyn FnMut(MessageEvent)>,
     Closure<dyn FnMut(ErrorEvent)>,
@@ -76,8 +86,9 @@ struct Bridge {
     ready: bool,
     /// Requests written before the worker said it was ready, as they will be posted.
     queue: Vec<JsValue>,
-    /// Each request sent and not answered, by id.
-    pending: BTreeMap<u64, Callback>,
+    /// Each request sent and not answered, by id. While the worker is not ready, `queue`
+    /// holds their messages, in this order.
+    pending: BTreeMap<u64, Pending>,
     next_id: u64,
     crashes: u32,
     /// The message of a panic the worker posted just before it stopped.
@@ -87,6 +98,22 @@ struct Bridge {
     /// closure must not be dropped while it runs (a stop is rare, a pair is small).
     retired: Vec<Handlers>,
     status: Option<RwSignal<Status>>,
+}
+
+impl Bridge {
+    /// Terminates the worker, if there is one, its handlers kept (see `retired`); whether it
+    /// had loaded.
+    fn end_worker(&mut self) -> bool {
+        if let Some(worker) = self.worker.take() {
+            worker.terminate();
+            worker.set_onmessage(None);
+            worker.set_onerror(None);
+        }
+        if let Some(handlers) = self.handlers.take() {
+            self.retired.push(handlers);
+        }
+        std::mem::replace(&mut self.ready, false)
+    }
 }
 
 thread_local! {
@@ -155,9 +182,9 @@ fn received(data: JsValue) {
             let Some(reply) = Reply::from_js(&data) else {
                 return stopped("the worker's message is not a reply".to_string());
             };
-            let callback = BRIDGE.with_borrow_mut(|b| b.pending.remove(&reply.id));
-            if let Some(callback) = callback {
-                callback(Ok(reply));
+            let pending = BRIDGE.with_borrow_mut(|b| b.pending.remove(&reply.id));
+            if let Some(pending) = pending {
+                (pending.then)(Ok(reply));
             }
             return;
         }
@@ -179,6 +206,19 @@ fn received(data: JsValue) {
             }
         }
         Notice::Panicked(message) => BRIDGE.with_borrow_mut(|b| b.panic = Some(message)),
+        Notice::Progress { id, progress } => {
+            // Taken out while it runs: it may ask the bridge for something (a cancel).
+            let on_progress = BRIDGE
+                .with_borrow_mut(|b| b.pending.get_mut(&id).and_then(|p| p.on_progress.take()));
+            if let Some(mut on_progress) = on_progress {
+                on_progress(progress);
+                BRIDGE.with_borrow_mut(|b| {
+                    if let Some(p) = b.pending.get_mut(&id) {
+                        p.on_progress = Some(on_progress);
+                    }
+                });
+            }
+        }
     }
 }
 
@@ -186,15 +226,7 @@ fn received(data: JsValue) {
 /// is started again.
 fn stopped(message: String) {
     let (had_loaded, panic, times) = BRIDGE.with_borrow_mut(|b| {
-        if let Some(worker) = b.worker.take() {
-            worker.terminate();
-            worker.set_onmessage(None);
-            worker.set_onerror(None);
-        }
-        if let Some(handlers) = b.handlers.take() {
-            b.retired.push(handlers);
-        }
-        let had_loaded = std::mem::replace(&mut b.ready, false);
+        let had_loaded = b.end_worker();
         if had_loaded {
             b.crashes += 1;
         }
@@ -219,8 +251,8 @@ fn fail_pending(reason: &str) {
         b.queue.clear();
         std::mem::take(&mut b.pending)
     });
-    for callback in pending.into_values() {
-        callback(Err(reason.to_string()));
+    for pending in pending.into_values() {
+        (pending.then)(Err(reason.to_string()));
     }
 }
 
@@ -241,6 +273,7 @@ fn ask(
     rev: u64,
     job: AnyJob,
     file: Option<&web_sys::File>,
+    on_progress: Option<OnProgress>,
     then: impl FnOnce(Result<Reply, String>) + 'static,
 ) {
     let text = match request_json(&Request { id, rev, job }) {
@@ -256,7 +289,14 @@ fn ask(
         if b.worker.is_none() {
             return Err(());
         }
-        b.pending.insert(id, Box::new(then));
+        b.pending.insert(
+            id,
+            Pending {
+                then: Box::new(then),
+                message: message.clone(),
+                on_progress,
+            },
+        );
         if b.ready {
             Ok(b.worker.clone())
         } else {
@@ -269,9 +309,9 @@ fn ask(
         Err(()) => {}
         Ok(Some(worker)) => {
             if let Err(e) = worker.post_message(&message) {
-                let callback = BRIDGE.with_borrow_mut(|b| b.pending.remove(&id));
-                if let Some(callback) = callback {
-                    callback(Err(format!("the request could not be sent: {e:?}")));
+                let pending = BRIDGE.with_borrow_mut(|b| b.pending.remove(&id));
+                if let Some(pending) = pending {
+                    (pending.then)(Err(format!("the request could not be sent: {e:?}")));
                 }
             }
         }
@@ -356,7 +396,7 @@ where
             shown_rev.set_value(None);
             state.set(Computed::Waiting);
         }
-        ask(id, rev, job.into(), None, move |reply| {
+        ask(id, rev, job.into(), None, None, move |reply| {
             let answered_rev = reply.as_ref().ok().map(|r| r.rev);
             let now = store.revision_untracked(tracks);
             if !is_current(latest.try_get_value(), id, answered_rev, now) {
@@ -388,17 +428,68 @@ pub fn is_current(latest: Option<u64>, id: u64, answered: Option<u64>, now: u64)
 /// Asks once: `then` gets the answer, or why there is none (a request of a user's, such as an
 /// import or a download, whose answer is wanted whatever the design does meanwhile).
 pub fn once<J: Job>(rev: u64, job: J, then: impl FnOnce(Result<J::Answer, String>) + 'static) {
-    ask(next_id(), rev, job.into(), None, move |reply| {
+    ask(next_id(), rev, job.into(), None, None, move |reply| {
         then(reply.and_then(|r| read_answer::<J>(&r.answer)));
     });
+}
+
+/// Asks once, as [`once`], and tells `on_progress` each progress the worker posts for it
+/// (read as `P`; one that does not read is skipped) until the answer comes. Returns the
+/// request's id, for [`cancel`].
+pub fn with_progress<J: Job, P: serde::de::DeserializeOwned + 'static>(
+    rev: u64,
+    job: J,
+    mut on_progress: impl FnMut(P) + 'static,
+    then: impl FnOnce(Result<J::Answer, String>) + 'static,
+) -> u64 {
+    let id = next_id();
+    let on_progress: OnProgress = Box::new(move |text: String| {
+        if let Ok(progress) = serde_json::from_str::<P>(&text) {
+            on_progress(progress);
+        }
+    });
+    ask(id, rev, job.into(), None, Some(on_progress), move |reply| {
+        then(reply.and_then(|r| read_answer::<J>(&r.answer)));
+    });
+    id
+}
+
+/// Cancels request `id`: it is never answered. The worker is one thread and reads no message
+/// while it computes (a Stop could only reach it through shared memory, which needs the page
+/// cross-origin isolated), so a request it may be computing ends with the worker: it is
+/// terminated and a new one started, and the other requests it held are posted to the new one
+/// when it is ready. A request still queued is only dropped.
+pub fn cancel(id: u64) {
+    let restart = BRIDGE.with_borrow_mut(|b| {
+        if b.pending.remove(&id).is_none() {
+            return false;
+        }
+        let sent = b.ready;
+        if sent {
+            b.end_worker();
+        }
+        // Not ready: every pending request waits in the queue, in id order.
+        b.queue = b.pending.values().map(|p| p.message.clone()).collect();
+        sent
+    });
+    if restart {
+        start();
+    }
 }
 
 /// Asks the worker to import `file`, which it reads itself; `then` gets what it read.
 pub fn import_file(file: &web_sys::File, then: impl FnOnce(Result<Imported, String>) + 'static) {
     // An import opens a new design whatever the open one does meanwhile: no revision to match.
-    ask(next_id(), 0, ImportFile.into(), Some(file), move |reply| {
-        then(reply.and_then(|r| read_answer::<ImportFile>(&r.answer)));
-    });
+    ask(
+        next_id(),
+        0,
+        ImportFile.into(),
+        Some(file),
+        None,
+        move |reply| {
+            then(reply.and_then(|r| read_answer::<ImportFile>(&r.answer)));
+        },
+    );
 }
 
 /// The worker's status, provided by the app.

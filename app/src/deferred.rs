@@ -50,6 +50,8 @@ deferred! {
     Help,
     Designs,
     EngineImport,
+    /// The Suggest keys dialog.
+    Suggest,
 }
 
 /// A fetch of a split-off part's module: an error says why it failed.

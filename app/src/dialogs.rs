@@ -1,5 +1,5 @@
 //! Modal dialogs (gallery, export, share, help, the design list, the delete confirmation, the
-//! import from an engine) and
+//! import from an engine, Suggest keys) and
 //! the toast that reports what just happened.
 //!
 //! A dialog takes focus when it opens (its body's first control, else its Close button), keeps
@@ -14,6 +14,7 @@ pub(crate) mod export;
 pub(crate) mod gallery;
 pub(crate) mod help;
 pub(crate) mod share;
+pub(crate) mod suggest;
 
 use leptos::prelude::*;
 use leptos::wasm_bindgen::JsCast;
@@ -114,6 +115,7 @@ pub fn Dialogs() -> impl IntoView {
                 Dialog::Designs => ("Your designs", crate::deferred::show(Deferred::Designs, focus_first).into_any()),
                 Dialog::ConfirmDelete => ("Delete this design?", view! { <designs::ConfirmDelete/> }.into_any()),
                 Dialog::EngineImport => ("Import from engine", crate::deferred::show(Deferred::EngineImport, focus_first).into_any()),
+                Dialog::Suggest => ("Suggest keys", crate::deferred::show(Deferred::Suggest, focus_first).into_any()),
             };
             view! {
                 <div class="backdrop" on:click=move |_| session.dialog.set(None)>

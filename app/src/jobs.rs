@@ -20,6 +20,7 @@
 pub mod cost;
 pub mod data;
 pub mod migrate;
+pub mod suggest;
 
 use std::collections::BTreeMap;
 
@@ -30,6 +31,8 @@ use keyplan_core::sample::{MAX_SAMPLE_ITEMS, SampleConfig, generate_within};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsCast;
+
+pub use suggest::Suggest;
 
 /// A job for the worker. Each names its answer: a caller asks with the job and gets
 /// `Self::Answer`, read from the worker's JSON once, as that type (issue 42), so no caller
@@ -81,6 +84,7 @@ jobs! {
     Migrate,
     Measure,
     Program,
+    Suggest,
 }
 
 /// One of core's export formats, by its `--to` name: the text, or why there is none.
@@ -275,6 +279,9 @@ pub enum Notice {
     Ready,
     /// A panic's message, posted by the panic hook just before the module stops.
     Panicked(String),
+    /// How far the job of request `id` is, as the JSON of its progress (a
+    /// `keyplan_core::synth::Progress` for a [`Suggest`]), read by whoever asked.
+    Progress { id: u64, progress: String },
 }
 
 /// A file read by core's importers.
@@ -321,14 +328,32 @@ impl Loaded {
     }
 }
 
+/// Where a job's progress goes: the worker's entry posts each [`Notice`] it is given.
+pub type Reporter = Box<dyn FnMut(&str)>;
+
 /// The worker's state between requests.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct Worker {
     /// The sample of the last design the data or cost view asked about: "Show more", another
     /// index or another Region reuse it instead of generating it again.
     loaded: Option<Loaded>,
     /// How many samples were generated (what the reuse above saves; tested).
     generated: u64,
+    /// Where the progress of a long job goes, as [`Notice::Progress`] JSON; nowhere unless set.
+    reporter: Option<Reporter>,
+    /// The id of the request being answered, which its progress carries.
+    answering: u64,
+}
+
+impl std::fmt::Debug for Worker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Worker")
+            .field("loaded", &self.loaded)
+            .field("generated", &self.generated)
+            .field("reporter", &self.reporter.is_some())
+            .field("answering", &self.answering)
+            .finish()
+    }
 }
 
 impl Worker {
@@ -349,6 +374,26 @@ impl Worker {
         self.loaded.as_ref().expect("loaded just above")
     }
 
+    /// Sends the progress of the jobs answered from now on to `reporter`, as the JSON of a
+    /// [`Notice::Progress`].
+    pub fn set_reporter(&mut self, reporter: Reporter) {
+        self.reporter = Some(reporter);
+    }
+
+    /// Reports the progress of the request being answered.
+    pub fn report<P: Serialize>(&mut self, progress: &P) {
+        let Some(reporter) = self.reporter.as_mut() else {
+            return;
+        };
+        // A progress that does not write is left out: the answer still comes.
+        if let Ok(progress) = serde_json::to_string(progress) {
+            reporter(&notice_json(&Notice::Progress {
+                id: self.answering,
+                progress,
+            }));
+        }
+    }
+
     /// Does `job`.
     pub fn answer<J: Job>(&mut self, job: J) -> J::Answer {
         job.run(self)
@@ -364,19 +409,22 @@ impl Worker {
     /// could not be read; an [`ImportFile`] imports it.
     pub fn answer_request(&mut self, text: &str, file: Option<Result<String, String>>) -> Reply {
         match serde_json::from_str::<Request>(text) {
-            Ok(Request { id, rev, job }) => Reply {
-                id,
-                rev,
-                answer: match (job, file) {
-                    (AnyJob::ImportFile(_), Some(Ok(text))) => {
-                        AnyJob::from(Import { text }).answer_json(self)
-                    }
-                    (AnyJob::ImportFile(_), Some(Err(e))) => answer_json(&Ok::<_, String>(
-                        Imported::Error(format!("the file could not be read: {e}")),
-                    )),
-                    (job, _) => job.answer_json(self),
-                },
-            },
+            Ok(Request { id, rev, job }) => {
+                self.answering = id;
+                Reply {
+                    id,
+                    rev,
+                    answer: match (job, file) {
+                        (AnyJob::ImportFile(_), Some(Ok(text))) => {
+                            AnyJob::from(Import { text }).answer_json(self)
+                        }
+                        (AnyJob::ImportFile(_), Some(Err(e))) => answer_json(&Ok::<_, String>(
+                            Imported::Error(format!("the file could not be read: {e}")),
+                        )),
+                        (job, _) => job.answer_json(self),
+                    },
+                }
+            }
             Err(e) => Reply {
                 id: serde_json::from_str::<serde_json::Value>(text)
                     .ok()

@@ -82,6 +82,8 @@ pub enum Dialog {
     ConfirmDelete,
     /// A design inferred from the tables of an engine `keyplan serve` names.
     EngineImport,
+    /// Keys and indexes proposed for the design's patterns (issue 37).
+    Suggest,
 }
 
 /// A transient message at the bottom of the screen.

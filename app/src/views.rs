@@ -9,7 +9,7 @@
 use leptos::prelude::*;
 
 use crate::deferred::{Deferred, Parts};
-use crate::dialogs::{designs, engine_import, export, gallery, help, share};
+use crate::dialogs::{designs, engine_import, export, gallery, help, share, suggest};
 
 /// Every deferred view, in one list: its [`Deferred`] key, the name of its split point and
 /// the function that builds it. `$then` is a macro taking the list (`Key: split => builder;`
@@ -30,6 +30,7 @@ macro_rules! deferred_views {
             Help: help_dialog => $crate::views::help_dialog;
             Designs: designs_dialog => $crate::views::designs_dialog;
             EngineImport: engine_import_dialog => $crate::views::engine_import_dialog;
+            Suggest: suggest_dialog => $crate::views::suggest_dialog;
         }
     };
 }
@@ -74,6 +75,10 @@ pub fn designs_dialog() -> AnyView {
 
 pub fn engine_import_dialog() -> AnyView {
     view! { <engine_import::EngineImport/> }.into_any()
+}
+
+pub fn suggest_dialog() -> AnyView {
+    view! { <suggest::Suggest/> }.into_any()
 }
 
 macro_rules! unsplit {

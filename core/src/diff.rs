@@ -107,7 +107,8 @@ pub struct Resolution {
 }
 
 impl Resolution {
-    fn of(v: &Verdict) -> Resolution {
+    /// How `v` serves its pattern.
+    pub fn of(v: &Verdict) -> Resolution {
         Resolution {
             operation: v.operation.as_str(),
             index: v.index.clone(),

@@ -14,11 +14,12 @@
 //! Deterministic: no clock, no randomness; the search is bounded by [`Options::budget`] in
 //! nodes, never in time, so the same input gives the same answer on any machine.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::model::Design;
 use problem::{Problem, Solved};
 
+pub mod adopt;
 pub mod candidates;
 pub mod explain;
 mod prefer;
@@ -28,7 +29,7 @@ pub mod solve;
 pub mod strip;
 
 /// The naming style of a proposal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Style {
     /// Generic key names (`PK`/`SK`, `GSI1PK`/`GSI1SK`), prefixed templates
@@ -63,7 +64,7 @@ impl std::str::FromStr for Style {
 }
 
 /// What the synthesis is asked for.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Options {
     pub style: Style,
     /// The most GSIs a table may have (DynamoDB's default quota: 20).
@@ -86,7 +87,7 @@ impl Default for Options {
 }
 
 /// How far the search is, reported as it goes.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Progress {
     /// Search nodes explored so far, of at most [`Options::budget`].
     pub explored: u64,
@@ -106,7 +107,7 @@ pub enum Control {
 }
 
 /// The answer: the proposals, cheapest first, and how close the cheapest is to optimal.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Synthesis {
     pub style: Style,
     /// Cheapest first; each has fewer indexes than every cheaper one.
@@ -123,7 +124,7 @@ pub struct Synthesis {
 }
 
 /// One proposed design and its figures.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Proposal {
     /// The complete design: the input's entities, attributes and patterns, with keys and indexes.
     pub design: Design,
@@ -141,14 +142,14 @@ pub struct Proposal {
 }
 
 /// Why the proposal has one of its parts.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Reason {
     pub subject: Subject,
     pub text: String,
 }
 
 /// The part of a proposal a [`Reason`] explains.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Subject {
     TableKey { table: String },
@@ -156,15 +157,27 @@ pub enum Subject {
     Shards { entity: String, key: String },
 }
 
+impl Subject {
+    /// What a reason is about, in the words the CLI and the app print: `table orders's key`,
+    /// `orders.GSI1`, `Order's GSI1PK shards`.
+    pub fn words(&self) -> String {
+        match self {
+            Subject::TableKey { table } => format!("table {table}'s key"),
+            Subject::Index { table, index } => format!("{table}.{index}"),
+            Subject::Shards { entity, key } => format!("{entity}'s {key} shards"),
+        }
+    }
+}
+
 /// A read left to a Scan, and why no design could serve it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Unserved {
     pub pattern: String,
     pub reason: String,
 }
 
 /// Why no proposal could be made.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SynthError {
     pub message: String,
 }

@@ -657,15 +657,7 @@ fn the_first_five_minutes_by_mouse() {
             ("AuditEvent", "auditEventId"),
         ];
         for (n, (entity, inputs)) in patterns.iter().enumerate() {
-            b.mouse_click(&format!("[data-entity={entity}] .card-head"))
-                .await;
-            b.mouse_click("[data-testid=add-pattern]").await;
-            eventually("the pattern is added", || async {
-                b.texts("[data-testid=pattern-row]").await.len() == n + 1
-            })
-            .await;
-            b.click_and_type("[data-testid=pattern-inputs]", inputs)
-                .await;
+            b.add_pattern_from_card(entity, n, inputs).await;
         }
         let badge = "[data-testid=pattern-row] [data-testid=verdict-badge]";
         eventually("the verdicts", || async {

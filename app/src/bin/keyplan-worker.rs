@@ -41,6 +41,8 @@ fn main() {
         post(&notice_json(&Notice::Panicked(info.to_string())));
     }));
     let mut worker = Worker::default();
+    // A long job's progress (a suggestion's search) goes out while it runs.
+    worker.set_reporter(Box::new(post));
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let data = event.data();
         if let Some(text) = data.as_string() {

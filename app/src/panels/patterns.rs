@@ -218,6 +218,15 @@ pub fn PatternList() -> impl IntoView {
                 <button class="button" data-testid="add-pattern" title="Add an access pattern (P)" on:click=move |_| super::add_pattern(&store, &session)>
                     "+ Access pattern"
                 </button>
+                <button
+                    class="button"
+                    data-testid="suggest-keys"
+                    title="Propose the keys and indexes that serve these patterns"
+                    disabled=move || store.with(|d| d.patterns.is_empty())
+                    on:click=move |_| session.dialog.set(Some(crate::session::Dialog::Suggest))
+                >
+                    "Suggest keys"
+                </button>
             </div>
             <ul class="pattern-list" role="listbox" aria-label="Access patterns">
                 // The rows in chunks of CHUNK, each chunk skipped by the browser's rendering

@@ -603,6 +603,20 @@ impl Browser {
             .expect("a link")
     }
 
+    /// Adds a read pattern of `entity` by mouse, from its card and "+ Access pattern", with
+    /// `inputs` typed in; `listed` patterns were listed before.
+    pub async fn add_pattern_from_card(&self, entity: &str, listed: usize, inputs: &str) {
+        self.mouse_click(&format!("[data-entity={entity}] .card-head"))
+            .await;
+        self.mouse_click("[data-testid=add-pattern]").await;
+        eventually("the pattern is added", || async {
+            self.texts("[data-testid=pattern-row]").await.len() == listed + 1
+        })
+        .await;
+        self.click_and_type("[data-testid=pattern-inputs]", inputs)
+            .await;
+    }
+
     /// Opens the gallery and a blank design, by mouse.
     pub async fn new_blank_design(&self) {
         self.mouse_click_on(self.button("New").await).await;
