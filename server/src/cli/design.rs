@@ -233,7 +233,7 @@ pub fn text(answer: &Answer) -> String {
             e.skipped
         );
         for reason in &p.reasons {
-            let _ = writeln!(out, "  why {}: {}", subject(&reason.subject), reason.text);
+            let _ = writeln!(out, "  why {}: {}", reason.subject.words(), reason.text);
         }
         for unserved in &p.unserved {
             let _ = writeln!(
@@ -271,12 +271,4 @@ pub fn text(answer: &Answer) -> String {
         )
     };
     out
-}
-
-fn subject(subject: &synth::Subject) -> String {
-    match subject {
-        synth::Subject::TableKey { table } => format!("table {table}'s key"),
-        synth::Subject::Index { table, index } => format!("{table}.{index}"),
-        synth::Subject::Shards { entity, key } => format!("{entity}'s {key} shards"),
-    }
 }
