@@ -341,6 +341,20 @@ mod tests {
     use super::{RANKED, sample_only};
     use crate::jobs::{Cost, Worker};
 
+    /// Core's estimate of `design` over the sample the worker generates.
+    fn estimated(design: &keyplan_core::Design) -> keyplan_core::cost::CostReport {
+        let store = keyplan_core::eval::ItemStore::build(
+            design,
+            keyplan_core::sample::generate(design, &Default::default()).into_load_items(),
+        );
+        keyplan_core::cost::estimate(
+            design,
+            &keyplan_core::analysis::verdicts(design),
+            &store,
+            &Default::default(),
+        )
+    }
+
     #[test]
     fn the_cost_page_is_cores_estimate_in_the_regions_prices() {
         let design = keyplan_core::examples::first();
@@ -360,16 +374,7 @@ mod tests {
             "{:?}",
             here.regions
         );
-        let store = keyplan_core::eval::ItemStore::build(
-            &design,
-            keyplan_core::sample::generate(&design, &Default::default()).into_load_items(),
-        );
-        let expected = keyplan_core::cost::estimate(
-            &design,
-            &keyplan_core::analysis::verdicts(&design),
-            &store,
-            &Default::default(),
-        );
+        let expected = estimated(&design);
         assert_eq!(
             here.total,
             keyplan_core::pricing::dollars(
@@ -428,16 +433,7 @@ mod tests {
             design: design.clone(),
             region: "us-east-1".to_string(),
         });
-        let store = keyplan_core::eval::ItemStore::build(
-            &design,
-            keyplan_core::sample::generate(&design, &Default::default()).into_load_items(),
-        );
-        let report = keyplan_core::cost::estimate(
-            &design,
-            &keyplan_core::analysis::verdicts(&design),
-            &store,
-            &Default::default(),
-        );
+        let report = estimated(&design);
 
         let bill = &page.bill_chart;
         assert_eq!(bill.series, ["Standard", "Standard-IA"]);

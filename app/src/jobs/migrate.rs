@@ -217,18 +217,7 @@ mod tests {
     // issue 41: items past what keyplan counts showed as "unknown" (and panicked before that).
     #[test]
     fn items_too_large_to_count_are_shown_too_large() {
-        let old = keyplan_core::examples::first();
-        let mut new = old.clone();
-        let order = new
-            .entities
-            .iter_mut()
-            .find(|e| e.name == "Order")
-            .expect("the example has orders");
-        order.keys.insert(
-            "SK".to_string(),
-            keyplan_core::KeyTemplate::parse("ORDER#{status}#{orderId}"),
-        );
-        order.volume = Some(keyplan_core::model::Volume::items(u64::MAX));
+        let (old, new) = rekeyed(Some(u64::MAX));
         let page = page(&old, &new, DEFAULT_MAX_WCU);
         let rekey = page
             .steps
