@@ -207,12 +207,10 @@ fn the_cost_tab_draws_the_bill_the_costliest_patterns_and_the_partitions_load() 
             "{bill:?}"
         );
         assert!(bill[3].ends_with("not offered"), "{bill:?}");
-        assert_eq!(
-            b.texts("[data-testid=chart-billing] .chart-bar")
-                .await
-                .len(),
-            8
-        );
+        let bars = b
+            .js("return document.querySelectorAll('[data-testid=chart-billing] .chart-bar').length;")
+            .await;
+        assert_eq!(bars, 8, "bars drawn");
 
         // The patterns by monthly cost, the costliest first: core's figures, in core's order.
         let mut ranked = report.patterns.clone();
@@ -258,5 +256,10 @@ fn the_cost_tab_draws_the_bill_the_costliest_patterns_and_the_partitions_load() 
         }
         b.prefer_color_scheme("dark").await;
         b.screenshot("cost-charts-dark").await;
+        b.js(
+            "document.querySelector('[data-testid=chart-partitions]').scrollIntoView(); return 0;",
+        )
+        .await;
+        b.screenshot("cost-charts-partitions-dark").await;
     });
 }

@@ -246,6 +246,9 @@ fn the_migrate_tab_keeps_the_volumes_and_write_rate_typed_and_draws_the_steps_as
             [0, 1, 2, 3].map(|i| fits[i].as_f64().expect("a width"));
         assert!(plan <= plan_room && view <= view_room, "{fits}");
         b.screenshot("migrate-1024").await;
+        b.js("document.querySelector('[data-testid=chart-timeline]').scrollIntoView({block: 'nearest'}); return 0;")
+            .await;
+        b.screenshot("migrate-timeline-1024").await;
 
         // What was typed is kept across tabs.
         b.click("[data-testid=tab-cost]").await;
