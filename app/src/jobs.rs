@@ -22,8 +22,6 @@ pub mod data;
 pub mod migrate;
 pub mod suggest;
 
-use std::collections::BTreeMap;
-
 use keyplan_core::Design;
 use keyplan_core::eval::ItemStore;
 use keyplan_core::import::ImportError;
@@ -169,19 +167,20 @@ impl Job for Cost {
     }
 }
 
-/// What changed from `old` (the deployed baseline) to `new`, and the migration plan.
+/// What changed from `old` (the deployed baseline) to `new`, and the migration plan at
+/// `max_wcu` write units a second (the item counts are the entities' volumes).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Migrate {
     pub old: Design,
     pub new: Design,
-    pub items: BTreeMap<String, u64>,
+    pub max_wcu: f64,
 }
 
 impl Job for Migrate {
     type Answer = migrate::MigratePage;
 
     fn run(self, _: &mut Worker) -> migrate::MigratePage {
-        migrate::page(&self.old, &self.new, self.items)
+        migrate::page(&self.old, &self.new, self.max_wcu)
     }
 }
 
@@ -210,7 +209,7 @@ impl Job for Measure {
 pub struct Program {
     pub old: Design,
     pub new: Design,
-    pub items: BTreeMap<String, u64>,
+    pub max_wcu: f64,
     pub language: String,
 }
 
@@ -218,7 +217,7 @@ impl Job for Program {
     type Answer = Result<String, String>;
 
     fn run(self, _: &mut Worker) -> Result<String, String> {
-        migrate::program(&self.old, &self.new, self.items, &self.language)
+        migrate::program(&self.old, &self.new, self.max_wcu, &self.language)
     }
 }
 

@@ -13,6 +13,7 @@ pub mod api;
 pub mod app;
 pub mod canvas;
 pub mod cards;
+pub mod chart;
 pub mod clipboard;
 pub mod compute;
 pub mod deferred;

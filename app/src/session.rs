@@ -113,6 +113,9 @@ pub struct Session {
     pub toast: RwSignal<Option<Toast>>,
     /// The card drag in progress, if any: Escape abandons it.
     pub card_drag: StoredValue<Option<CardDrag>>,
+    /// The write units a second the Migrate tab plans at (`keyplan migrate --max-wcu`), kept
+    /// while the tab is closed.
+    pub max_wcu: RwSignal<f64>,
 }
 
 /// A drag of one or more cards: where the pointer went down and where each card started.
@@ -137,6 +140,7 @@ impl Session {
             dialog: RwSignal::new(None),
             toast: RwSignal::new(None),
             card_drag: StoredValue::new(None),
+            max_wcu: RwSignal::new(keyplan_core::migrate::DEFAULT_MAX_WCU),
         }
     }
 

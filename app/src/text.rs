@@ -85,6 +85,21 @@ pub fn excerpt(text: &str, max: usize) -> String {
     format!("{cut}\u{2026}")
 }
 
+/// A count of items as typed ("30,000", "30 000", "30_000"): `None` when the field is left
+/// empty, an error saying what was typed when it is not a whole number.
+pub fn count(text: &str) -> Result<Option<u64>, String> {
+    let digits = text.trim().replace([',', '_', ' '], "");
+    if digits.is_empty() {
+        return Ok(None);
+    }
+    digits.parse::<u64>().map(Some).map_err(|_| {
+        format!(
+            "`{}` is not a count of items: type a whole number, like 30,000",
+            excerpt(text.trim(), 20)
+        )
+    })
+}
+
 /// `a, b ,c` as `["a", "b", "c"]`; empty pieces dropped.
 pub fn split_list(text: &str) -> Vec<String> {
     text.split(',')
@@ -147,5 +162,19 @@ mod tests {
     #[test]
     fn lists_are_split_on_commas() {
         assert_eq!(split_list(" a, b ,,c "), ["a", "b", "c"]);
+    }
+
+    // issue 43 item 5: the Migrate tab and the inspector read a count typed by one rule.
+    #[test]
+    fn a_count_takes_separators_and_an_empty_field_is_none() {
+        assert_eq!(count(" 30,000 "), Ok(Some(30_000)));
+        assert_eq!(count("1_200 000"), Ok(Some(1_200_000)));
+        assert_eq!(count(""), Ok(None));
+        assert_eq!(
+            count("-3"),
+            Err("`-3` is not a count of items: type a whole number, like 30,000".to_string())
+        );
+        assert!(count("1.5").is_err());
+        assert!(count("99999999999999999999999").is_err());
     }
 }

@@ -330,6 +330,14 @@ pub struct CostReport {
     pub monthly_total: f64,
 }
 
+impl CostReport {
+    /// The design's monthly bill with every table under `mode` in `class`: the sum of the
+    /// tables' bills, or `None` when one of them is not offered it (reserved Standard-IA).
+    pub fn monthly_by_mode(&self, mode: Mode, class: TableClass) -> Option<f64> {
+        self.billing.iter().map(|t| t.monthly(mode, class)).sum()
+    }
+}
+
 /// The estimate over a sample of `design` generated with `sample`: what `keyplan cost`
 /// reports. The sample moves into its store while the verdicts are worked out (at the same
 /// time with core's `parallel` feature), without their reasons, which cost does not read

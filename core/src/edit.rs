@@ -18,7 +18,7 @@
 //! with the renames that carry references along) is the edit a rename offers next: the
 //! patterns that named the old attribute, renamed too.
 
-use crate::model::{AccessPattern, Attribute, Design, Entity, Gsi, Lsi, Point, Table};
+use crate::model::{AccessPattern, Attribute, Design, Entity, Gsi, Lsi, Point, Table, Volume};
 use crate::template::KeyTemplate;
 
 mod fix;
@@ -113,6 +113,12 @@ pub enum Edit {
     SetEntityDescription {
         entity: String,
         description: String,
+    },
+    /// Sets (or, with `None`, removes) the items an entity holds in production and their size
+    /// ([`Volume::with_items`] makes one from a count typed).
+    SetEntityVolume {
+        entity: String,
+        volume: Option<Volume>,
     },
     /// Replaces an entity's whole attribute list.
     SetAttributes {
@@ -388,6 +394,14 @@ pub fn apply(design: &mut Design, edit: Edit) -> Result<Edit, EditError> {
             Ok(Edit::SetEntityDescription {
                 entity,
                 description: old,
+            })
+        }
+        Edit::SetEntityVolume { entity, volume } => {
+            let e = entity_mut(design, &entity)?;
+            let old = std::mem::replace(&mut e.volume, volume);
+            Ok(Edit::SetEntityVolume {
+                entity,
+                volume: old,
             })
         }
         Edit::SetAttributes { entity, attributes } => {

@@ -5,9 +5,10 @@
 //! on existing items, items copied to new keys, tables rebuilt), and last what can be dropped
 //! once nothing reads it. Each step says why it is needed, how many items it touches, and the
 //! read and write units, the on-demand cost and the time it takes at a write rate; the
-//! arithmetic is in the step's `units` text. Volumes come from `Volumes` (`--items ENTITY=N`),
-//! else from the entities' recorded volumes (a live import records them), else they are unknown
-//! and the step says so.
+//! arithmetic is in the step's `units` text. Volumes come from `--items ENTITY=N`, else from
+//! the entities' recorded volumes, the new design's before the old one's (a live import records
+//! them, a person sets the new design's), else they are unknown and the step
+//! says so.
 //!
 //! What is counted: a backfill is a Scan of the entity's items (half a read unit per 4 KB, as
 //! an eventually consistent Scan costs) and one UpdateItem per item (write units of the whole
@@ -117,6 +118,10 @@ pub struct MigrationPlan {
     pub max_wcu: f64,
     /// Entities whose volume is unknown, so their steps count nothing.
     pub unknown_volumes: Vec<String>,
+    /// The entities whose items the steps count, known or not, by name: those a person can
+    /// give a count for (the Migrate tab's fields).
+    #[serde(skip)]
+    pub counted: Vec<String>,
     /// Entities whose figures are too large to count (more than 2^64 bytes or write units),
     /// with their count and size, so their steps count nothing.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -145,6 +150,29 @@ impl Default for PlanConfig {
             prices: Prices::default(),
         }
     }
+}
+
+/// A write rate as typed (`--max-wcu`, the Migrate tab's field): a number of at least 1 write
+/// unit per second, thousands separators allowed.
+pub fn parse_rate(arg: &str) -> Result<f64, String> {
+    arg.trim()
+        .replace(',', "")
+        .parse::<f64>()
+        .map_err(|_| rate_error(arg))
+        .and_then(within_rate)
+}
+
+/// `n`, when it is a write rate: at least 1 write unit per second.
+pub fn within_rate(n: f64) -> Result<f64, String> {
+    if n.is_finite() && n >= 1.0 {
+        Ok(n)
+    } else {
+        Err(rate_error(&n.to_string()))
+    }
+}
+
+fn rate_error(arg: &str) -> String {
+    format!("`{arg}` is not a rate of at least 1 write unit per second")
 }
 
 /// The plan that takes data in `old`'s shape to `new`'s.
@@ -193,6 +221,7 @@ pub fn plan(old: &Design, new: &Design, config: &PlanConfig) -> MigrationPlan {
         seconds: sum(|s| s.seconds),
         max_wcu: config.max_wcu,
         unknown_volumes: sizes.unknown(old, new),
+        counted: sizes.asked(),
         too_large: sizes
             .too_large
             .iter()

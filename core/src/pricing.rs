@@ -224,6 +224,17 @@ pub fn dollars(x: f64, decimals: usize) -> String {
     }
 }
 
+/// A cost in dollars and cents ([`dollars`] to two places), where an amount too small to show
+/// a cent is said to be under one rather than shown as `$0.00`: a migration of a few thousand
+/// items costs a fraction of a cent, and nothing is not what it costs.
+pub fn cents(x: f64) -> String {
+    if x > 0.0 && x < 0.005 {
+        "under $0.01".to_string()
+    } else {
+        dollars(x, 2)
+    }
+}
+
 /// `x` to `decimals` places with its thousands grouped by commas (`32,344.00`), for a column
 /// whose heading names the unit (`$/month`).
 pub fn grouped(x: f64, decimals: usize) -> String {
@@ -273,6 +284,21 @@ mod tests {
                 shown.replacen("-$", "$-", 1),
                 "{x} to {decimals} places"
             );
+        }
+    }
+
+    // issue 43 item 5: the Migrate tab showed `$0.0004`, and `$32344.0000` for a large one.
+    #[test]
+    fn cents_are_two_places_grouped_and_under_a_cent_says_so() {
+        for (x, shown) in [
+            (0.0, "$0.00"),
+            (0.0004, "under $0.01"),
+            (0.004_99, "under $0.01"),
+            (0.005, "$0.01"),
+            (4.545_8, "$4.55"),
+            (32_344.0, "$32,344.00"),
+        ] {
+            assert_eq!(cents(x), shown, "{x}");
         }
     }
 

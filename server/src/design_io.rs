@@ -285,26 +285,8 @@ pub fn design_schema() -> String {
     text
 }
 
-/// A write rate as `--max-wcu` takes it.
-pub fn parse_rate(arg: &str) -> Result<f64, String> {
-    arg.trim()
-        .parse::<f64>()
-        .map_err(|_| rate_error(arg))
-        .and_then(within_rate)
-}
-
-/// `n`, when it is a write rate: at least 1 write unit per second.
-pub fn within_rate(n: f64) -> Result<f64, String> {
-    if n.is_finite() && n >= 1.0 {
-        Ok(n)
-    } else {
-        Err(rate_error(&n.to_string()))
-    }
-}
-
-fn rate_error(arg: &str) -> String {
-    format!("`{arg}` is not a rate of at least 1 write unit per second")
-}
+/// A write rate as `--max-wcu` takes it: core's rule, which the app's Migrate tab applies too.
+pub use keyplan_core::migrate::{parse_rate, within_rate};
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]

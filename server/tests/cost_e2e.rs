@@ -127,3 +127,139 @@ fn every_patterns_row_of_a_large_design_is_drawn() {
         assert_eq!(names, expected);
     });
 }
+
+/// The order example before its status index was write-sharded, its order status updated
+/// 3,000 times a second: every new order's status partition takes 6,200 write units a second,
+/// hot, cooled by 7 shards (core/src/cost/tests.rs says so); the GSI1 reads are hot too.
+fn design_with_a_hot_status_partition() -> keyplan_core::Design {
+    let mut design = keyplan_core::examples::first();
+    design
+        .entities
+        .iter_mut()
+        .find(|e| e.name == "Order")
+        .expect("Order")
+        .keys
+        .insert(
+            "GSI1PK".into(),
+            keyplan_core::KeyTemplate::parse("STATUS#{status}"),
+        );
+    design
+        .patterns
+        .iter_mut()
+        .find(|p| p.name == "Update order status")
+        .expect("the status update")
+        .rate = 3_000.0;
+    design
+}
+
+/// The rows of a chart's text for a screen reader (its table), one string a row, cells joined
+/// by ` | `.
+async fn chart_rows(b: &Browser, chart: &str) -> Vec<String> {
+    browser::strings(
+        &b.js_on(
+            chart,
+            "return Array.from(document.querySelectorAll(`[data-testid=${arguments[0]}] tbody tr`),\
+               tr => Array.from(tr.cells, c => c.textContent.trim()).join(' | '));",
+        )
+        .await,
+    )
+}
+
+/// The text drawn in each of a chart's rows matching `rows` (`.chart-row`, `.chart-row.marked`).
+async fn drawn_rows(b: &Browser, chart: &str, rows: &str) -> Vec<String> {
+    browser::strings(
+        &b.js_on(
+            &format!("[data-testid={chart}] svg {rows}"),
+            "return Array.from(document.querySelectorAll(arguments[0]),\
+               g => Array.from(g.querySelectorAll('text'), t => t.textContent).join(' '));",
+        )
+        .await,
+    )
+}
+
+// issue 43 item 7: the Cost tab was four tables. It draws the monthly bill per billing mode
+// (Standard and Standard-IA side by side), the patterns ranked by monthly cost, and each
+// partition's read and write load against the per-partition limits with the hot ones marked
+// and their shards, in SVG, with the figures as text for a screen reader, in both schemes.
+#[test]
+fn the_cost_tab_draws_the_bill_the_costliest_patterns_and_the_partitions_load() {
+    app_test_with_server(async |server, b| {
+        let design = design_with_a_hot_status_partition();
+        b.store_as_open_design(&keyplan_core::file::to_string(&design))
+            .await;
+        b.visit(&server.url).await;
+        b.click("[data-testid=tab-cost]").await;
+        b.find("[data-testid=chart-billing] svg").await;
+        let report = keyplan_core::cost::estimate_sampled(
+            &design,
+            &Default::default(),
+            &keyplan_core::cost::CostConfig::default(),
+        );
+
+        // Five modes, Standard beside Standard-IA; reserved capacity is not sold for
+        // Standard-IA, so 8 bars, and its cell says so.
+        let bill = chart_rows(b, "chart-billing").await;
+        assert_eq!(bill.len(), 5, "{bill:?}");
+        // On-demand in Standard is the monthly total the tab leads with.
+        let total = b.text("[data-testid=monthly-total]").await;
+        assert!(
+            bill[0].starts_with(&format!("on-demand | {total} | $")),
+            "{bill:?}"
+        );
+        assert!(bill[3].ends_with("not offered"), "{bill:?}");
+        let bars = b
+            .js("return document.querySelectorAll('[data-testid=chart-billing] .chart-bar').length;")
+            .await;
+        assert_eq!(bars, 8, "bars drawn");
+
+        // The patterns by monthly cost, the costliest first: core's figures, in core's order.
+        let mut ranked = report.patterns.clone();
+        ranked.sort_by(|a, b| b.monthly_cost.total_cmp(&a.monthly_cost));
+        let rows = chart_rows(b, "chart-patterns").await;
+        let names: Vec<&str> = rows
+            .iter()
+            .map(|r| r.split(" | ").next().unwrap_or_default())
+            .collect();
+        let expected: Vec<&str> = ranked
+            .iter()
+            .take(names.len())
+            .map(|p| p.pattern.as_str())
+            .collect();
+        assert!(names.len() >= 5, "{rows:?}");
+        assert_eq!(names, expected, "{rows:?}");
+
+        // Each partition's reads and writes against 3,000 RCU and 1,000 WCU a second; the hot
+        // status partition is marked with the shards that would cool it.
+        let loads = chart_rows(b, "chart-partitions").await;
+        assert_eq!(loads.len(), report.partitions.len(), "{loads:?}");
+        let hot = drawn_rows(b, "chart-partitions", ".chart-row.marked").await;
+        assert!(
+            hot.iter().any(|r| r.contains("STATUS#PENDING")
+                && r.contains("7 shards")
+                && r.contains("6,200 WCU/s")),
+            "{hot:?} of {loads:?}"
+        );
+        assert!(
+            loads.iter().any(|r| r.contains("STATUS#PENDING")
+                && r.contains("6,200 WCU/s")
+                && r.contains("7 shards")),
+            "{loads:?}"
+        );
+        assert!(b.has("[data-testid=chart-partitions] .chart-limit").await);
+        b.screenshot("cost-charts-light").await;
+        if b.inject_axe().await {
+            for scheme in ["light", "dark"] {
+                b.prefer_color_scheme(scheme).await;
+                let found = b.axe(&format!("{scheme} cost charts")).await;
+                assert!(found.is_empty(), "{found:#?}");
+            }
+        }
+        b.prefer_color_scheme("dark").await;
+        b.screenshot("cost-charts-dark").await;
+        b.js(
+            "document.querySelector('[data-testid=chart-partitions]').scrollIntoView(); return 0;",
+        )
+        .await;
+        b.screenshot("cost-charts-partitions-dark").await;
+    });
+}

@@ -138,3 +138,143 @@ fn the_suggested_gsi_used_after_marking_deployed_is_planned_offered_as_code_and_
         .await;
     });
 }
+
+// issue 43 items 5 and 7: the Migrate tab kept the items typed for an entity only while it was
+// open, had no write rate, showed money to four places and needed sideways scrolling at
+// 1024 px. The count typed is the entity's volume (an edit, undoable, saved with the design and
+// shown in the inspector), the write rate is asked like `--max-wcu` and kept across tabs,
+// money has separators and two decimals, and the steps are drawn as a timeline with their
+// durations.
+#[test]
+fn the_migrate_tab_keeps_the_volumes_and_write_rate_typed_and_draws_the_steps_as_a_timeline() {
+    app_test_with_server(async |_server, b| {
+        b.client
+            .set_window_size(1024, 768)
+            .await
+            .expect("a 1024 px window");
+        b.click("[data-testid=tab-migrate]").await;
+        b.click("[data-testid=mark-deployed]").await;
+        b.toast_containing("Marked as deployed").await;
+        select_pattern(b, "Get order by ID").await;
+        b.click("[data-testid=apply-suggestion]").await;
+        eventually("the plan has its steps", || async {
+            b.texts("[data-testid=migrate-step]").await.len() == 2
+        })
+        .await;
+
+        // The orders typed here are the Order entity's volume, in the saved design.
+        b.type_into("[aria-label='Items of Order']", "30,000").await;
+        eventually("the volume is the entity's", || async {
+            b.saved_design()
+                .await
+                .entity("Order")
+                .and_then(|e| e.volume)
+                .map(|v| v.items)
+                == Some(30_000)
+        })
+        .await;
+        eventually("the backfill counts the orders", || async {
+            b.texts("[data-testid=migrate-step]")
+                .await
+                .get(1)
+                .is_some_and(|s| s.contains("30,000"))
+        })
+        .await;
+
+        // A write rate as `--max-wcu` takes it; one under 1 WCU/s is refused, saying why.
+        b.type_into("[data-testid=migrate-max-wcu]", "100").await;
+        eventually("the durations are at 100 WCU/s", || async {
+            b.text("[data-testid=migrate-totals]")
+                .await
+                .ends_with("at 100 WCU/s")
+        })
+        .await;
+        b.type_into("[data-testid=migrate-max-wcu]", "0").await;
+        let refused = b.text("[data-testid=migrate-max-wcu-error]").await;
+        assert!(
+            refused.contains("at least 1 write unit per second"),
+            "{refused}"
+        );
+        assert!(
+            b.text("[data-testid=migrate-totals]")
+                .await
+                .ends_with("at 100 WCU/s")
+        );
+        b.type_into("[data-testid=migrate-max-wcu]", "100").await;
+
+        // Money with separators and two decimals.
+        let totals = b.text("[data-testid=migrate-totals]").await;
+        let money = totals
+            .split(", ")
+            .find(|part| part.starts_with('$'))
+            .unwrap_or_default();
+        let cents = money.split(' ').next().unwrap_or_default();
+        assert!(
+            cents.len() >= 5 && cents.as_bytes()[cents.len() - 3] == b'.',
+            "{totals}"
+        );
+
+        // The steps as a timeline: one row a step, each with its duration, the plan's.
+        let durations = b.texts("[data-testid=migrate-step-duration]").await;
+        let timeline = strings(
+            &b.js("return Array.from(document.querySelectorAll('[data-testid=chart-timeline] svg .chart-row'),\
+                     g => Array.from(g.querySelectorAll('text'), t => t.textContent).join(' '));")
+                .await,
+        );
+        assert_eq!(timeline.len(), durations.len(), "{timeline:?}");
+        for (row, duration) in timeline.iter().zip(&durations) {
+            assert!(row.contains(duration.as_str()), "{row} shows {duration}");
+        }
+        assert!(
+            durations.iter().any(|d| d.contains("min")),
+            "the backfill at 100 WCU/s takes minutes: {durations:?}"
+        );
+
+        // Readable at 1024 px: the plan fits its pane, nothing scrolls sideways.
+        let fits = b
+            .js(
+                "const plan = document.querySelector('[data-testid=migrate-plan]');\
+                 const view = document.querySelector('[data-testid=migrate-view]');\
+                 return [plan.scrollWidth, plan.clientWidth, view.scrollWidth, view.clientWidth];",
+            )
+            .await;
+        let [plan, plan_room, view, view_room] =
+            [0, 1, 2, 3].map(|i| fits[i].as_f64().expect("a width"));
+        assert!(plan <= plan_room && view <= view_room, "{fits}");
+        b.screenshot("migrate-1024").await;
+        b.js("document.querySelector('[data-testid=chart-timeline]').scrollIntoView({block: 'nearest'}); return 0;")
+            .await;
+        b.screenshot("migrate-timeline-1024").await;
+
+        // What was typed is kept across tabs.
+        b.click("[data-testid=tab-cost]").await;
+        b.find("[data-testid=cost-view]").await;
+        b.click("[data-testid=tab-migrate]").await;
+        eventually("the count and the rate are still there", || async {
+            b.has("[aria-label='Items of Order']").await
+                && b.value("[aria-label='Items of Order']").await == "30,000"
+                && b.value("[data-testid=migrate-max-wcu]").await == "100"
+        })
+        .await;
+
+        // An edit like any other: undone, the volume is gone from the design and the field.
+        b.press(&[CONTROL], 'z').await;
+        eventually("undo takes the volume back", || async {
+            b.saved_design()
+                .await
+                .entity("Order")
+                .is_some_and(|e| e.volume.is_none())
+                && b.value("[aria-label='Items of Order']").await.is_empty()
+        })
+        .await;
+
+        if b.inject_axe().await {
+            for scheme in ["light", "dark"] {
+                b.prefer_color_scheme(scheme).await;
+                let found = b.axe(&format!("{scheme} migrate timeline")).await;
+                assert!(found.is_empty(), "{found:#?}");
+            }
+        }
+        b.screenshot("migrate-timeline-dark").await;
+    });
+}

@@ -192,17 +192,12 @@ pub fn EntityEditor(
                         on:change={
                             let name = n6.clone();
                             move |ev| {
-                                let text = event_target_value(&ev);
-                                let Some(mut changed) = entity.get_untracked() else {
+                                let Ok(items) = crate::text::count(&event_target_value(&ev)) else {
                                     return;
                                 };
-                                changed.volume = match text.trim().parse::<u64>() {
-                                    // The size stays the measured one, or the sample's mean.
-                                    Ok(items) => Some(keyplan_core::model::Volume { items, ..changed.volume.unwrap_or(keyplan_core::model::Volume::items(items)) }),
-                                    Err(_) if text.trim().is_empty() => None,
-                                    Err(_) => return,
-                                };
-                                store.dispatch(Edit::SetEntity { name: name.clone(), entity: changed });
+                                let previous = entity.with_untracked(|e| e.as_ref().and_then(|e| e.volume));
+                                let volume = keyplan_core::model::Volume::with_items(previous, items);
+                                store.dispatch(Edit::SetEntityVolume { entity: name.clone(), volume });
                             }
                         }
                     />

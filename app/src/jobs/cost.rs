@@ -1,12 +1,17 @@
 //! The cost view's page, computed in the worker: core's capacity and cost model
 //! (`keyplan_core::cost`) over the sample items and the entities' volumes, at the prices of the
-//! Region asked for, written out as the view shows it (core decides each figure and its why).
+//! Region asked for, written out as the view shows it (core decides each figure and its why),
+//! with its pictures ([`crate::chart`]): the bill per billing mode, the costliest patterns and
+//! each partition's load against DynamoDB's per-partition limits.
 
-use keyplan_core::cost::{CostConfig, Mode, TableClass, estimate};
+use keyplan_core::cost::{CostConfig, CostReport, Mode, PartitionLoad, TableClass, estimate};
+use keyplan_core::limits::{PARTITION_READ_UNITS_PER_SECOND, PARTITION_WRITE_UNITS_PER_SECOND};
 use keyplan_core::pricing::Prices;
 use serde::{Deserialize, Serialize};
 
 use super::Loaded;
+use crate::chart::{Bar, Chart, Limit, Row};
+use crate::text::{plural, thousands};
 
 /// One billing mode's row of a table's bill.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -64,6 +69,13 @@ pub struct CostPage {
     pub hot: Vec<String>,
     pub patterns: Vec<PatternRow>,
     pub storage: Vec<StorageRow>,
+    /// The design's monthly bill per billing mode, Standard beside Standard-IA.
+    pub bill_chart: Chart,
+    /// The costliest patterns, the costliest first.
+    pub pattern_chart: Chart,
+    /// Each partition's reads and writes against the per-partition limits; `None` when no key
+    /// concentrates traffic.
+    pub partition_chart: Option<Chart>,
 }
 
 /// Whole dollars from $100 up, where cents are noise beside the estimate's precision.
@@ -118,6 +130,9 @@ pub fn page(loaded: &Loaded, region: &str) -> CostPage {
         })
         .collect();
     CostPage {
+        bill_chart: bill_chart(&r),
+        pattern_chart: pattern_chart(&r),
+        partition_chart: partition_chart(&r.partitions),
         refused: loaded.refused.clone(),
         regions: Prices::regions().map(str::to_string).collect(),
         total: dollars(r.monthly_total),
@@ -155,6 +170,150 @@ pub fn page(loaded: &Loaded, region: &str) -> CostPage {
     }
 }
 
+/// The design's monthly bill with every table under each billing mode, in each table class.
+fn bill_chart(r: &CostReport) -> Chart {
+    Chart {
+        title: "Monthly bill per billing mode, every table".to_string(),
+        label_heading: "Billing mode".to_string(),
+        series: TableClass::ALL
+            .iter()
+            .map(|c| c.label().to_string())
+            .collect(),
+        rows: Mode::ALL
+            .into_iter()
+            .map(|mode| Row {
+                label: mode.label().to_string(),
+                bars: TableClass::ALL
+                    .into_iter()
+                    .map(|class| {
+                        let monthly = r.monthly_by_mode(mode, class);
+                        Bar::of(monthly, monthly.map_or("not offered".to_string(), dollars))
+                    })
+                    .collect(),
+                marked: false,
+                note: None,
+            })
+            .collect(),
+        limit: None,
+        more: None,
+    }
+}
+
+/// Patterns drawn in the ranking; the rest are summed under it.
+const RANKED: usize = 10;
+
+/// The patterns by monthly cost, the costliest first (equals in the design's order).
+fn pattern_chart(r: &CostReport) -> Chart {
+    let mut ranked: Vec<_> = r.patterns.iter().collect();
+    ranked.sort_by(|a, b| b.monthly_cost.total_cmp(&a.monthly_cost));
+    let rest = ranked.split_off(ranked.len().min(RANKED));
+    Chart {
+        title: "Access patterns by monthly cost (on-demand, Standard)".to_string(),
+        label_heading: "Access pattern".to_string(),
+        series: vec!["Monthly".to_string()],
+        rows: ranked
+            .into_iter()
+            .map(|p| Row {
+                label: p.pattern.clone(),
+                bars: vec![Bar::of(Some(p.monthly_cost), dollars(p.monthly_cost))],
+                marked: false,
+                note: None,
+            })
+            .collect(),
+        limit: None,
+        more: (!rest.is_empty()).then(|| {
+            format!(
+                "and {}, {} together",
+                plural(rest.len(), "more pattern"),
+                dollars(rest.iter().map(|p| p.monthly_cost).sum())
+            )
+        }),
+    }
+}
+
+/// Partitions drawn; the rest (never a hot one before a cool one) are counted under them.
+const LOADS: usize = 12;
+
+/// Units a second in words: whole from 10 up, else to a tenth.
+fn per_second(units: f64, unit: &str) -> String {
+    if units >= 10.0 {
+        format!("{} {unit}/s", thousands(units.round() as u64))
+    } else {
+        format!("{units:.1} {unit}/s")
+    }
+}
+
+/// Each partition's reads and writes as shares of one partition's limits (3,000 RCU and 1,000
+/// WCU a second), the limit drawn across, the hot ones marked with the write shards that would
+/// cool them (core's [`PartitionLoad::shards_needed`]).
+fn partition_chart(loads: &[PartitionLoad]) -> Option<Chart> {
+    if loads.is_empty() {
+        return None;
+    }
+    let shown = &loads[..loads.len().min(LOADS)];
+    let rows = shown
+        .iter()
+        .map(|p| {
+            let writes_hot = p.write_units_per_second > PARTITION_WRITE_UNITS_PER_SECOND;
+            let note = match (p.hot, writes_hot) {
+                (false, _) => None,
+                (true, true) => Some(format!(
+                    "hot: needs {} shards (has {})",
+                    p.shards_needed, p.shards
+                )),
+                (true, false) => Some(format!(
+                    "hot reads: shards do not cool them ({} now)",
+                    plural(p.shards as usize, "shard")
+                )),
+            };
+            Row {
+                label: match &p.index {
+                    Some(index) => format!("{} · {index} {}", p.table, p.partition),
+                    None => format!("{} {}", p.table, p.partition),
+                },
+                bars: vec![
+                    Bar::of(
+                        Some(p.read_units_per_second / PARTITION_READ_UNITS_PER_SECOND),
+                        per_second(p.read_units_per_second, "RCU"),
+                    ),
+                    Bar::of(
+                        Some(p.write_units_per_second / PARTITION_WRITE_UNITS_PER_SECOND),
+                        per_second(p.write_units_per_second, "WCU"),
+                    ),
+                ],
+                marked: p.hot,
+                note,
+            }
+        })
+        .collect();
+    Some(Chart {
+        title: "Load on the busiest partition of each key that takes few values, at peak"
+            .to_string(),
+        label_heading: "Partition".to_string(),
+        series: vec![
+            format!(
+                "Reads (limit {})",
+                per_second(PARTITION_READ_UNITS_PER_SECOND, "RCU")
+            ),
+            format!(
+                "Writes (limit {})",
+                per_second(PARTITION_WRITE_UNITS_PER_SECOND, "WCU")
+            ),
+        ],
+        rows,
+        limit: Some(Limit {
+            at: 1.0,
+            label: "one partition's limit".to_string(),
+        }),
+        more: (loads.len() > shown.len()).then(|| {
+            format!(
+                "and {}",
+                plural(loads.len() - shown.len(), "more partition")
+            )
+        }),
+    })
+}
+
 /// Entities named in the storage note before the rest are counted.
 const NAMED: usize = 5;
 
@@ -179,8 +338,22 @@ fn sample_only(names: &[String]) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::sample_only;
+    use super::{RANKED, sample_only};
     use crate::jobs::{Cost, Worker};
+
+    /// Core's estimate of `design` over the sample the worker generates.
+    fn estimated(design: &keyplan_core::Design) -> keyplan_core::cost::CostReport {
+        let store = keyplan_core::eval::ItemStore::build(
+            design,
+            keyplan_core::sample::generate(design, &Default::default()).into_load_items(),
+        );
+        keyplan_core::cost::estimate(
+            design,
+            &keyplan_core::analysis::verdicts(design),
+            &store,
+            &Default::default(),
+        )
+    }
 
     #[test]
     fn the_cost_page_is_cores_estimate_in_the_regions_prices() {
@@ -201,16 +374,7 @@ mod tests {
             "{:?}",
             here.regions
         );
-        let store = keyplan_core::eval::ItemStore::build(
-            &design,
-            keyplan_core::sample::generate(&design, &Default::default()).into_load_items(),
-        );
-        let expected = keyplan_core::cost::estimate(
-            &design,
-            &keyplan_core::analysis::verdicts(&design),
-            &store,
-            &Default::default(),
-        );
+        let expected = estimated(&design);
         assert_eq!(
             here.total,
             keyplan_core::pricing::dollars(
@@ -243,5 +407,94 @@ mod tests {
             ),
             "{many}"
         );
+    }
+
+    // issue 43 item 7: the Cost tab's pictures are core's figures: the bill per mode summed
+    // over the tables, the patterns in order of cost, and each partition's load as a share of
+    // one partition's limits, the hot one marked with the shards core asks for.
+    #[test]
+    fn the_charts_draw_the_reports_bill_ranking_and_partition_loads() {
+        let mut design = keyplan_core::examples::first();
+        let order = design
+            .entities
+            .iter_mut()
+            .find(|e| e.name == "Order")
+            .expect("Order");
+        order.keys.insert(
+            "GSI1PK".into(),
+            keyplan_core::KeyTemplate::parse("STATUS#{status}"),
+        );
+        for p in &mut design.patterns {
+            if p.name == "Update order status" {
+                p.rate = 3_000.0;
+            }
+        }
+        let page = Worker::default().answer(Cost {
+            design: design.clone(),
+            region: "us-east-1".to_string(),
+        });
+        let report = estimated(&design);
+
+        let bill = &page.bill_chart;
+        assert_eq!(bill.series, ["Standard", "Standard-IA"]);
+        assert_eq!(bill.rows.len(), 5);
+        assert_eq!(bill.rows[0].bars[0].text, page.total);
+        assert_eq!(bill.rows[0].bars[0].value, Some(report.monthly_total));
+        assert_eq!(
+            (
+                bill.rows[3].bars[1].value,
+                bill.rows[3].bars[1].text.as_str()
+            ),
+            (None, "not offered")
+        );
+
+        let ranked: Vec<f64> = page
+            .pattern_chart
+            .rows
+            .iter()
+            .map(|r| r.bars[0].value.expect("a cost"))
+            .collect();
+        assert!(ranked.windows(2).all(|w| w[0] >= w[1]), "{ranked:?}");
+        assert_eq!(ranked.len(), report.patterns.len().min(RANKED));
+        let costliest = report
+            .patterns
+            .iter()
+            .map(|p| p.monthly_cost)
+            .fold(0.0, f64::max);
+        assert_eq!(ranked[0], costliest);
+
+        let loads = page
+            .partition_chart
+            .expect("the status key concentrates traffic");
+        assert_eq!(loads.rows.len(), report.partitions.len());
+        let hot = loads
+            .rows
+            .iter()
+            .find(|r| r.label == "orders · GSI1 STATUS#PENDING")
+            .expect("the status partition");
+        assert!(hot.marked);
+        assert_eq!(hot.note.as_deref(), Some("hot: needs 7 shards (has 1)"));
+        assert_eq!(hot.bars[1].text, "6,200 WCU/s");
+        assert_eq!(hot.bars[1].value, Some(6.2));
+        assert!(
+            loads
+                .rows
+                .iter()
+                .filter(|r| !r.marked)
+                .all(|r| r.note.is_none())
+        );
+        assert_eq!(loads.limit.map(|l| l.at), Some(1.0));
+    }
+
+    #[test]
+    fn a_ranking_of_many_patterns_sums_the_rest() {
+        let design = keyplan_core::generated::design(24);
+        let page = Worker::default().answer(Cost {
+            design,
+            region: "us-east-1".to_string(),
+        });
+        assert_eq!(page.pattern_chart.rows.len(), RANKED);
+        let more = page.pattern_chart.more.expect("the rest, summed");
+        assert!(more.starts_with("and 110 more patterns, $"), "{more}");
     }
 }

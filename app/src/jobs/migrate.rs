@@ -2,15 +2,18 @@
 //! the open design (`keyplan_core::diff`, `keyplan diff`'s words), every verdict that changed,
 //! and core's migration plan (`keyplan_core::migrate`, `keyplan migrate`'s steps in expand /
 //! migrate / contract order with their items, units, cost and duration); and the plan as a
-//! program (`keyplan migrate --to typescript|python`).
-
-use std::collections::BTreeMap;
+//! program (`keyplan migrate --to typescript|python`). The item counts are the entities'
+//! volumes, the open design's before the deployed one's; the durations are at the write rate
+//! asked (`--max-wcu`). The steps are drawn as a timeline ([`crate::chart`]).
 
 use keyplan_core::Design;
 use keyplan_core::diff::diff;
 use keyplan_core::migrate::code::{Language, generate};
-use keyplan_core::migrate::{PlanConfig, duration, plan, units};
+use keyplan_core::migrate::{MigrationPlan, PlanConfig, Step, duration, plan, units};
+use keyplan_core::pricing::cents;
 use serde::{Deserialize, Serialize};
+
+use crate::chart::{Bar, Chart, Row};
 
 /// One step of the plan, in words and figures.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -26,6 +29,25 @@ pub struct StepRow {
     pub duration: String,
 }
 
+impl StepRow {
+    fn of(s: Step) -> StepRow {
+        // A step whose items are not counted costs what they are: unknown (or too large),
+        // never $0 or 0 s.
+        let uncounted = s.items.is_none().then(|| s.items_text());
+        StepRow {
+            items: s.items_text(),
+            phase: s.phase.name().to_string(),
+            kind: s.kind.name().to_string(),
+            read_units: units(s.read_units),
+            write_units: units(s.write_units),
+            cost: uncounted.clone().unwrap_or_else(|| cents(s.cost)),
+            duration: uncounted.unwrap_or_else(|| duration(s.seconds)),
+            action: s.action,
+            why: s.why,
+        }
+    }
+}
+
 /// Everything the Migrate tab shows about the change since the baseline.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MigratePage {
@@ -38,21 +60,65 @@ pub struct MigratePage {
     pub changes: String,
     pub steps: Vec<StepRow>,
     pub totals: String,
-    /// The entities whose volume is unknown, so their steps count nothing.
-    pub unknown_volumes: Vec<String>,
+    /// The entities whose items the steps count, known or not: a field each.
+    pub counted: Vec<String>,
+    /// The steps in order, each from where the one before ends, with its duration.
+    pub timeline: Chart,
 }
 
-fn config(items: BTreeMap<String, u64>) -> PlanConfig {
+fn config(max_wcu: f64) -> PlanConfig {
     PlanConfig {
-        items,
+        max_wcu,
         ..PlanConfig::default()
     }
 }
 
-/// The page for the change from `old` to `new`, with `items` per entity where given.
-pub fn page(old: &Design, new: &Design, items: BTreeMap<String, u64>) -> MigratePage {
+/// The steps of `plan` as a timeline: each bar starts where the one before ended and is as
+/// long as the step takes at the plan's write rate; a step whose items are not counted has no
+/// bar, and says why.
+fn timeline(plan: &MigrationPlan, rows: &[StepRow]) -> Chart {
+    let mut start = 0.0;
+    let rows = plan
+        .steps
+        .iter()
+        .zip(rows)
+        .enumerate()
+        .map(|(i, (step, row))| {
+            let value = step.items.map(|_| step.seconds);
+            let bar = Bar {
+                start,
+                value,
+                text: row.duration.clone(),
+            };
+            start += value.unwrap_or(0.0);
+            Row {
+                label: format!("{}. {}", i + 1, step.action),
+                bars: vec![bar],
+                marked: false,
+                note: None,
+            }
+        })
+        .collect();
+    Chart {
+        title: format!(
+            "The steps in order at {} WCU/s: {} in all",
+            units(plan.max_wcu),
+            duration(plan.seconds)
+        ),
+        label_heading: "Step".to_string(),
+        series: vec!["Duration".to_string()],
+        rows,
+        limit: None,
+        more: None,
+    }
+}
+
+/// The page for the change from `old` to `new`, its durations at `max_wcu` write units a
+/// second.
+pub fn page(old: &Design, new: &Design, max_wcu: f64) -> MigratePage {
     let changed = diff(old, new);
-    let plan = plan(old, new, &config(items));
+    let plan = plan(old, new, &config(max_wcu));
+    let steps: Vec<StepRow> = plan.steps.iter().cloned().map(StepRow::of).collect();
     MigratePage {
         unchanged: changed.is_empty(),
         summary: changed.summary(),
@@ -63,47 +129,31 @@ pub fn page(old: &Design, new: &Design, items: BTreeMap<String, u64>) -> Migrate
             .collect(),
         changes: changed.text(),
         totals: format!(
-            "{} RRU, {} WRU, ${:.4} on demand, {} at {} WCU/s",
+            "{} RRU, {} WRU, {} on demand, {} at {} WCU/s",
             units(plan.read_units),
             units(plan.write_units),
-            plan.cost,
+            cents(plan.cost),
             duration(plan.seconds),
             units(plan.max_wcu)
         ),
-        steps: plan
-            .steps
-            .into_iter()
-            .map(|s| StepRow {
-                items: s.items_text(),
-                phase: s.phase.name().to_string(),
-                kind: s.kind.name().to_string(),
-                action: s.action,
-                why: s.why,
-                read_units: units(s.read_units),
-                write_units: units(s.write_units),
-                cost: format!("${:.4}", s.cost),
-                duration: duration(s.seconds),
-            })
-            .collect(),
-        unknown_volumes: plan.unknown_volumes,
+        timeline: timeline(&plan, &steps),
+        steps,
+        counted: plan.counted,
     }
 }
 
 /// The plan from `old` to `new` as a program in `language` (`typescript` or `python`).
-pub fn program(
-    old: &Design,
-    new: &Design,
-    items: BTreeMap<String, u64>,
-    language: &str,
-) -> Result<String, String> {
+pub fn program(old: &Design, new: &Design, max_wcu: f64, language: &str) -> Result<String, String> {
     let language =
         Language::parse(language).ok_or_else(|| format!("no program language `{language}`"))?;
-    let plan = plan(old, new, &config(items));
+    let plan = plan(old, new, &config(max_wcu));
     generate(old, new, &plan, language)
 }
 
 #[cfg(test)]
 mod tests {
+    use keyplan_core::migrate::DEFAULT_MAX_WCU;
+
     use super::*;
     use crate::jobs::{Migrate, Program, Worker};
 
@@ -125,7 +175,7 @@ mod tests {
         let page = worker.answer(Migrate {
             old: old.clone(),
             new: new.clone(),
-            items: BTreeMap::new(),
+            max_wcu: DEFAULT_MAX_WCU,
         });
         assert!(!page.unchanged);
         assert!(
@@ -146,13 +196,13 @@ mod tests {
             worker.answer(Program {
                 old: old.clone(),
                 new: new.clone(),
-                items: BTreeMap::new(),
+                max_wcu: DEFAULT_MAX_WCU,
                 language: "python".into()
             }),
             expected
         );
         assert!(matches!(
-            worker.answer(Program { old, new, items: BTreeMap::new(), language: "cobol".into() }),
+            worker.answer(Program { old, new, max_wcu: DEFAULT_MAX_WCU, language: "cobol".into() }),
             Err(e) if e.contains("cobol")
         ));
     }
@@ -160,7 +210,7 @@ mod tests {
     #[test]
     fn no_change_is_said() {
         let old = keyplan_core::examples::first();
-        let page = page(&old, &old, BTreeMap::new());
+        let page = page(&old, &old, DEFAULT_MAX_WCU);
         assert!(page.unchanged);
         assert!(page.steps.is_empty());
     }
@@ -168,6 +218,18 @@ mod tests {
     // issue 41: items past what keyplan counts showed as "unknown" (and panicked before that).
     #[test]
     fn items_too_large_to_count_are_shown_too_large() {
+        let (old, new) = rekeyed(Some(u64::MAX));
+        let page = page(&old, &new, DEFAULT_MAX_WCU);
+        let rekey = page
+            .steps
+            .iter()
+            .find(|s| s.kind == "re-key")
+            .expect("the order is re-keyed");
+        assert_eq!(rekey.items, "too large");
+    }
+
+    /// The order example re-keyed by status, `orders` orders in the open design.
+    fn rekeyed(orders: Option<u64>) -> (Design, Design) {
         let old = keyplan_core::examples::first();
         let mut new = old.clone();
         let order = new
@@ -179,13 +241,107 @@ mod tests {
             "SK".to_string(),
             keyplan_core::KeyTemplate::parse("ORDER#{status}#{orderId}"),
         );
-        let items = BTreeMap::from([("Order".to_string(), u64::MAX)]);
-        let page = page(&old, &new, items);
-        let rekey = page
+        order.volume = orders.map(keyplan_core::model::Volume::items);
+        (old, new)
+    }
+
+    // issue 43 item 5: the tab counted only items typed into it, at one write rate, and showed
+    // money to four places ("$4.5458") and an uncounted step as "$0.0000" and "0 s".
+    #[test]
+    fn the_open_designs_volumes_count_at_the_rate_asked_and_money_is_in_cents() {
+        let (old, new) = rekeyed(None);
+        let unknown = page(&old, &new, DEFAULT_MAX_WCU);
+        let rekey = unknown
             .steps
             .iter()
             .find(|s| s.kind == "re-key")
-            .expect("the order is re-keyed");
-        assert_eq!(rekey.items, "too large");
+            .expect("a re-key");
+        assert_eq!(
+            (
+                rekey.items.as_str(),
+                rekey.cost.as_str(),
+                rekey.duration.as_str()
+            ),
+            ("unknown", "unknown", "unknown")
+        );
+        assert!(
+            unknown.counted.iter().any(|e| e == "Order"),
+            "{:?}",
+            unknown.counted
+        );
+
+        let (old, new) = rekeyed(Some(3_000_000));
+        let fast = page(&old, &new, DEFAULT_MAX_WCU);
+        let slow = page(&old, &new, 100.0);
+        let step = |p: &MigratePage| {
+            p.steps
+                .iter()
+                .find(|s| s.kind == "re-key")
+                .cloned()
+                .expect("a re-key")
+        };
+        assert_eq!(step(&fast).items, "3,000,000");
+        let expected = plan(&old, &new, &PlanConfig::default());
+        let cost = expected
+            .steps
+            .iter()
+            .find(|s| s.entity.as_deref() == Some("Order"))
+            .expect("the re-key")
+            .cost;
+        assert_eq!(step(&fast).cost, keyplan_core::pricing::cents(cost));
+        assert!(step(&fast).cost.contains(',') || cost < 1000.0);
+        assert_eq!(
+            step(&fast).cost.rsplit('.').next().map(str::len),
+            Some(2),
+            "{}",
+            step(&fast).cost
+        );
+        assert_ne!(step(&fast).duration, step(&slow).duration);
+        assert!(slow.totals.ends_with("at 100 WCU/s"), "{}", slow.totals);
+    }
+
+    // issue 43 item 7: the steps as a timeline, each from where the one before ended, as long
+    // as it takes; an uncounted step draws no bar and says so.
+    #[test]
+    fn the_steps_are_a_timeline_of_their_durations() {
+        let (old, mut new) = rekeyed(Some(3_000_000));
+        // A second, uncounted step: the customers re-keyed too, their count unknown.
+        let customer = new
+            .entities
+            .iter_mut()
+            .find(|e| e.name == "Customer")
+            .expect("customers");
+        customer.keys.insert(
+            "SK".to_string(),
+            keyplan_core::KeyTemplate::parse("CUSTOMER#{customerId}"),
+        );
+        let page = page(&old, &new, 100.0);
+        let plan = plan(&old, &new, &config(100.0));
+        let chart = &page.timeline;
+        assert_eq!(chart.rows.len(), plan.steps.len());
+        let mut ends = 0.0;
+        for ((row, step), shown) in chart.rows.iter().zip(&plan.steps).zip(&page.steps) {
+            let bar = &row.bars[0];
+            assert_eq!(bar.start, ends, "{}", row.label);
+            assert_eq!(bar.text, shown.duration);
+            assert!(row.label.ends_with(&step.action), "{}", row.label);
+            match step.items {
+                Some(_) => assert_eq!(bar.value, Some(step.seconds)),
+                None => assert_eq!((bar.value, bar.text.as_str()), (None, "unknown")),
+            }
+            ends += bar.value.unwrap_or(0.0);
+        }
+        assert!(
+            plan.steps.iter().any(|s| s.items.is_none()),
+            "{}",
+            plan.text()
+        );
+        assert!(
+            chart
+                .title
+                .ends_with(&format!("{} in all", duration(plan.seconds))),
+            "{}",
+            chart.title
+        );
     }
 }

@@ -3,12 +3,14 @@
 //! under every billing mode side by side (core decides each figure and its why), each
 //! pattern's units and cost, storage per table and index, and partitions that would run hot.
 //! The Region whose prices apply is chosen here (session state, not part of the design). The
-//! worker computes the page ([`crate::jobs::cost`]).
+//! worker computes the page ([`crate::jobs::cost`]), its pictures included: the bill per billing
+//! mode, the costliest patterns and the partitions' load, each drawn by [`BarChart`].
 
 use keyplan_core::pricing::DEFAULT_REGION;
 use leptos::prelude::*;
 
 use super::data_view::SampleRefused;
+use crate::chart::BarChart;
 use crate::compute::{Computed, Computing, NoAnswer, WorkerNotice, follow};
 use crate::jobs::Cost;
 use crate::jobs::cost::{CostPage, PatternRow};
@@ -43,6 +45,11 @@ pub fn CostView() -> impl IntoView {
                 <div class="metric"><span class="metric-value">{r.storage_cost}</span><span class="metric-label">"storage"</span></div>
             </div>
             {r.sample_only.map(|note| view! { <p class="diagnostic info" data-testid="sample-only">{note}</p> })}
+            <div class="cost-charts">
+                <BarChart chart=r.bill_chart testid="chart-billing"/>
+                <BarChart chart=r.pattern_chart testid="chart-patterns"/>
+                {r.partition_chart.map(|chart| view! { <BarChart chart testid="chart-partitions"/> })}
+            </div>
             {r.billing.into_iter().map(|table| {
                 let rows = table.rows.into_iter().map(|row| view! {
                     <tr title=row.why>

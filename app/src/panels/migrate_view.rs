@@ -5,6 +5,10 @@
 //! expand / migrate / contract order, with their items, units, cost and duration). Nothing here
 //! plans or compares: [`keyplan_core::diff`] and [`keyplan_core::migrate`] do, as for the CLI,
 //! in the worker ([`crate::jobs::migrate`]).
+//!
+//! What the user types here is kept (issue 43 item 5): the items of an entity are its volume
+//! (the inspector's "Items in production", an undoable edit saved with the design), and the
+//! write rate (`--max-wcu`) is the session's. The steps are drawn as a timeline too.
 
 use std::collections::BTreeMap;
 
@@ -14,16 +18,22 @@ use keyplan_core::api::migrate::{VerifyEvent, VerifyLine, VerifyRequest};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use crate::chart::BarChart;
 use crate::compute::{Computed, Computing, NoAnswer, WorkerNotice, follow};
 use crate::jobs::migrate::MigratePage;
 use crate::jobs::{Migrate, Program};
 use crate::store::Tracks;
+
+use keyplan_core::edit::Edit;
+use keyplan_core::migrate::units;
+use keyplan_core::model::Volume;
 
 use crate::library::use_library;
 use crate::run::state::Engines;
 use crate::session::use_session;
 use crate::storage::{Baseline, baseline, save_baseline};
 use crate::store::use_store;
+use crate::text::thousands;
 
 /// The open design's baseline, as read from the browser's storage.
 #[derive(Debug, Clone, PartialEq)]
@@ -146,19 +156,18 @@ pub fn MigrateView() -> impl IntoView {
             Err(e) => session.warn(format!("Could not mark the design as deployed: {e}")),
         });
     };
-    // Items per entity the user typed, for entities whose volume the design does not record.
-    let volumes: RwSignal<BTreeMap<String, u64>> = RwSignal::new(BTreeMap::new());
-    // What changed since the baseline, and the plan: recomputed by the worker on every edit.
+    // What changed since the baseline, and the plan: recomputed by the worker on every edit,
+    // and on every write rate asked.
     let (report, again) = follow(
         store,
         Tracks::Semantics,
         move || {
-            let items = volumes.get();
+            let max_wcu = session.max_wcu.get();
             stored.with(|s| match s {
                 Stored::Marked { design: old, .. } => Some(Migrate {
                     old: (**old).clone(),
                     new: store.with_untracked(Clone::clone),
-                    items,
+                    max_wcu,
                 }),
                 _ => None,
             })
@@ -183,7 +192,7 @@ pub fn MigrateView() -> impl IntoView {
         let job = Program {
             old: *old,
             new,
-            items: volumes.get_untracked(),
+            max_wcu: session.max_wcu.get_untracked(),
             language: language.to_string(),
         };
         crate::compute::once(
@@ -218,7 +227,8 @@ pub fn MigrateView() -> impl IntoView {
                 engine: (!name.is_empty()).then_some(name.clone()),
                 old: design_value(&old),
                 new: design_value(new),
-                items: volumes.get_untracked(),
+                // The counts are the designs' volumes.
+                items: BTreeMap::new(),
             };
             // Designs' JSON and numbers: nothing in them can fail to be written.
             keyplan_core::api::request_text(&request).unwrap_or_default()
@@ -340,7 +350,7 @@ pub fn MigrateView() -> impl IntoView {
             {header}
             <WorkerNotice/>
             {move || match report.get() {
-                Computed::Ready(page) => Some(view! { <Report page=page volumes=volumes/> }.into_any()),
+                Computed::Ready(page) => Some(view! { <Report page=page/> }.into_any()),
                 Computed::Failed(e) => Some(view! { <NoAnswer what="No migration plan" why=e again/> }.into_any()),
                 Computed::Waiting => Some(view! { <Computing what="the migration plan"/> }.into_any()),
                 Computed::Off => None,
@@ -366,7 +376,7 @@ pub fn MigrateView() -> impl IntoView {
 }
 
 #[component]
-fn Report(page: MigratePage, volumes: RwSignal<BTreeMap<String, u64>>) -> impl IntoView {
+fn Report(page: MigratePage) -> impl IntoView {
     if page.unchanged {
         return view! {
             <p class="hint" data-testid="migrate-summary">"No changes since the deployed design: nothing to migrate."</p>
@@ -389,7 +399,7 @@ fn Report(page: MigratePage, volumes: RwSignal<BTreeMap<String, u64>>) -> impl I
         })}
         <section aria-label="Migration plan">
             <h3>"Migration plan"</h3>
-            <PlanTable page=page volumes=volumes/>
+            <PlanTable page=page/>
         </section>
         <details class="migrate-changes">
             <summary>"What changed"</summary>
@@ -400,7 +410,7 @@ fn Report(page: MigratePage, volumes: RwSignal<BTreeMap<String, u64>>) -> impl I
 }
 
 #[component]
-fn PlanTable(page: MigratePage, volumes: RwSignal<BTreeMap<String, u64>>) -> impl IntoView {
+fn PlanTable(page: MigratePage) -> impl IntoView {
     if page.steps.is_empty() {
         return view! {
             <p class="hint" data-testid="migrate-no-steps">"The data already has the new design's shape: nothing to rewrite."</p>
@@ -408,73 +418,144 @@ fn PlanTable(page: MigratePage, volumes: RwSignal<BTreeMap<String, u64>>) -> imp
         .into_any();
     }
     let totals = page.totals;
-    // The entities whose volume is unknown, and those the user gave: a field each.
-    let mut asked: Vec<String> = page.unknown_volumes.clone();
-    asked.extend(volumes.with_untracked(|v| v.keys().cloned().collect::<Vec<_>>()));
-    asked.sort();
-    asked.dedup();
-    let fields = (!asked.is_empty()).then(|| view! {
-        <fieldset class="migrate-volumes" data-testid="migrate-volumes">
-            <legend>"Items per entity in the deployed tables (the design records no volume for these)"</legend>
-            {asked.into_iter().map(|entity| {
-                let name = entity.clone();
-                let value = volumes.with_untracked(|v| v.get(&entity).map(u64::to_string)).unwrap_or_default();
-                view! {
-                    <label class="field inline">
-                        <span class="field-label">{entity.clone()}</span>
-                        <input class="input" type="text" inputmode="numeric" autocomplete="off"
-                            data-testid="migrate-volume" placeholder="unknown"
-                            aria-label=format!("Items of {entity}")
-                            prop:value=value
-                            on:change=move |ev| {
-                                let text = event_target_value(&ev).replace([',', '_', ' '], "");
-                                volumes.update(|v| match text.parse::<u64>() {
-                                    Ok(n) => { v.insert(name.clone(), n); }
-                                    Err(_) => { v.remove(&name); }
-                                });
-                            }
-                        />
-                    </label>
-                }
-            }).collect_view()}
-        </fieldset>
-    });
     view! {
-        <table class="migrate-plan" data-testid="migrate-plan">
-            <thead>
-                <tr>
-                    <th scope="col">"#"</th>
-                    <th scope="col">"Phase"</th>
-                    <th scope="col">"Kind"</th>
-                    <th scope="col">"Step"</th>
-                    <th scope="col" class="num">"Items"</th>
-                    <th scope="col" class="num">"RRU"</th>
-                    <th scope="col" class="num">"WRU"</th>
-                    <th scope="col" class="num">"Cost"</th>
-                    <th scope="col" class="num">"Duration"</th>
+        // At 1024 px the pane is under 40rem wide: each step is then a block, its figures in a
+        // row under its words, each named (style/app.css, `.migrate-plan`); the table's roles
+        // are given back for that layout.
+        <table class="migrate-plan" data-testid="migrate-plan" role="table">
+            <thead role="rowgroup">
+                <tr role="row">
+                    <th scope="col" role="columnheader">"Step"</th>
+                    <th scope="col" role="columnheader" class="num">"Items"</th>
+                    <th scope="col" role="columnheader" class="num">"Units"</th>
+                    <th scope="col" role="columnheader" class="num">"Cost"</th>
+                    <th scope="col" role="columnheader" class="num">"Duration"</th>
                 </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
                 {page.steps.into_iter().enumerate().map(|(i, s)| view! {
-                    <tr data-testid="migrate-step">
-                        <td>{i + 1}</td>
-                        <td>{s.phase}</td>
-                        <td data-testid="migrate-step-kind">{s.kind}</td>
-                        <td>
+                    <tr role="row" data-testid="migrate-step">
+                        <td role="cell" class="migrate-step">
+                            <div class="migrate-step-tags">
+                                <span class="migrate-step-number">{format!("Step {}", i + 1)}</span>
+                                <span class="chip">{s.phase}</span>
+                                <span class="chip" data-testid="migrate-step-kind">{s.kind}</span>
+                            </div>
                             <div data-testid="migrate-step-action">{s.action}</div>
                             <div class="hint">{s.why}</div>
                         </td>
-                        <td class="num">{s.items}</td>
-                        <td class="num">{s.read_units}</td>
-                        <td class="num">{s.write_units}</td>
-                        <td class="num">{s.cost}</td>
-                        <td class="num">{s.duration}</td>
+                        <td role="cell" class="num" data-label="Items">{s.items}</td>
+                        <td role="cell" class="num" data-label="Units">
+                            <div>{s.read_units}" RRU"</div>
+                            <div>{s.write_units}" WRU"</div>
+                        </td>
+                        <td role="cell" class="num" data-label="Cost">{s.cost}</td>
+                        <td role="cell" class="num" data-label="Duration" data-testid="migrate-step-duration">{s.duration}</td>
                     </tr>
                 }).collect_view()}
             </tbody>
         </table>
         <p class="hint" data-testid="migrate-totals">{format!("Total: {totals}")}</p>
-        {fields}
+        <div class="migrate-inputs">
+            <Volumes counted=page.counted/>
+            <MaxWcu/>
+        </div>
+        <BarChart chart=page.timeline testid="chart-timeline"/>
     }
     .into_any()
+}
+
+/// The items of each entity the steps count: its volume in the open design ("Items in
+/// production"), changed by an edit like any other.
+#[component]
+fn Volumes(counted: Vec<String>) -> impl IntoView {
+    let store = use_store();
+    // Entities only the deployed design has keep the volume it recorded.
+    let fields: Vec<String> = store.with_untracked(|d| {
+        counted
+            .into_iter()
+            .filter(|name| d.entity(name).is_some())
+            .collect()
+    });
+    (!fields.is_empty()).then(|| view! {
+        <fieldset class="migrate-volumes" data-testid="migrate-volumes">
+            <legend>"Items per entity in the deployed tables (each one's \u{201c}Items in production\u{201d})"</legend>
+            {fields.into_iter().map(|entity| view! { <VolumeField entity/> }).collect_view()}
+        </fieldset>
+    })
+}
+
+/// One entity's items, as its volume.
+#[component]
+fn VolumeField(entity: String) -> impl IntoView {
+    let store = use_store();
+    let error: RwSignal<Option<String>> = RwSignal::new(None);
+    let shown = {
+        let name = entity.clone();
+        move || {
+            store
+                .with(|d| d.entity(&name).and_then(|e| e.volume))
+                .map(|v| thousands(v.items))
+                .unwrap_or_default()
+        }
+    };
+    let change = {
+        let name = entity.clone();
+        move |ev: leptos::ev::Event| match crate::text::count(&event_target_value(&ev)) {
+            Ok(items) => {
+                error.set(None);
+                let previous = store.with_untracked(|d| d.entity(&name).and_then(|e| e.volume));
+                store.dispatch(Edit::SetEntityVolume {
+                    entity: name.clone(),
+                    volume: Volume::with_items(previous, items),
+                });
+            }
+            Err(message) => error.set(Some(message)),
+        }
+    };
+    view! {
+        <label class="field inline">
+            <span class="field-label">{entity.clone()}</span>
+            <input class="input" type="text" inputmode="numeric" autocomplete="off"
+                data-testid="migrate-volume" placeholder="unknown"
+                aria-label=format!("Items of {entity}")
+                aria-invalid=move || error.with(Option::is_some).to_string()
+                prop:value=shown
+                on:change=change
+            />
+        </label>
+        {move || error.get().map(|message| view! { <p class="diagnostic error" role="alert">{message}</p> })}
+    }
+}
+
+/// The write rate the durations are at, as `keyplan migrate --max-wcu` takes it.
+#[component]
+fn MaxWcu() -> impl IntoView {
+    let session = use_session();
+    let error: RwSignal<Option<String>> = RwSignal::new(None);
+    let change = move |ev: leptos::ev::Event| match keyplan_core::migrate::parse_rate(
+        &event_target_value(&ev),
+    ) {
+        Ok(rate) => {
+            error.set(None);
+            session.max_wcu.set(rate);
+        }
+        Err(message) => error.set(Some(format!(
+            "Max WCU/s: {message}; the plan stays at {} WCU/s",
+            units(session.max_wcu.get_untracked())
+        ))),
+    };
+    view! {
+        <label class="field inline">
+            <span class="field-label">"Max WCU/s"</span>
+            <input class="input" type="text" inputmode="decimal" autocomplete="off"
+                data-testid="migrate-max-wcu"
+                aria-label="Write units per second the migration may use"
+                aria-invalid=move || error.with(Option::is_some).to_string()
+                prop:value=move || units(session.max_wcu.get())
+                on:change=change
+            />
+        </label>
+        {move || error.get().map(|message| view! { <p class="diagnostic error" role="alert" data-testid="migrate-max-wcu-error">{message}</p> })}
+    }
 }

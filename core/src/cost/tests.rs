@@ -700,3 +700,34 @@ fn a_query_sorted_in_memory_costs_every_matching_item_not_a_page() {
     "#]]
     .assert_debug_eq(&shown);
 }
+
+// issue 43 item 7: the Cost tab's chart of the bill per billing mode is the design's, every
+// table under the same mode; reserved capacity is not sold for Standard-IA.
+#[test]
+fn the_bill_per_mode_sums_the_tables_and_is_not_offered_where_one_is_not() {
+    let report = order_report();
+    assert!(report.billing.len() > 1, "the example has several tables");
+    for mode in Mode::ALL {
+        for class in TableClass::ALL {
+            let tables: Option<Vec<f64>> = report
+                .billing
+                .iter()
+                .map(|t| t.monthly(mode, class))
+                .collect();
+            let sum = tables.map(|t| t.iter().sum::<f64>());
+            assert_eq!(
+                report.monthly_by_mode(mode, class),
+                sum,
+                "{mode:?} {class:?}"
+            );
+        }
+    }
+    assert_eq!(
+        report.monthly_by_mode(Mode::OnDemand, TableClass::Standard),
+        Some(report.monthly_total)
+    );
+    assert_eq!(
+        report.monthly_by_mode(Mode::ReservedOneYear, TableClass::StandardInfrequentAccess),
+        None
+    );
+}

@@ -129,6 +129,10 @@ fn every_edit_is_undone_exactly_by_its_inverse() {
             entity: "Customer".into(),
             description: "who buys".into(),
         },
+        Edit::SetEntityVolume {
+            entity: "Customer".into(),
+            volume: Some(crate::model::Volume::items(30_000)),
+        },
         Edit::SetAttributes {
             entity: "Customer".into(),
             attributes: vec![],

@@ -3,7 +3,8 @@
 //! reads and writes with their arithmetic in words. An entity whose figures do not fit in 64
 //! bits is counted as too large, never wrapped around (issue 41).
 
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Phase, PlanConfig, Step, StepKind, in_gsi, units};
 use crate::model::{Design, Entity, Table};
@@ -64,13 +65,17 @@ pub(super) struct Sizes<'a> {
     bytes: BTreeMap<String, u64>,
     /// GSIs each entity's items are in, in the new design.
     indexes: BTreeMap<String, usize>,
+    /// The entities whose items a step has counted so far, known or not
+    /// ([`super::MigrationPlan::counted`]).
+    asked: RefCell<BTreeSet<String>>,
 }
 
 impl<'a> Sizes<'a> {
     pub(super) fn of(old: &Design, new: &Design, config: &'a PlanConfig) -> Sizes<'a> {
         let mut items = BTreeMap::new();
         let mut bytes = BTreeMap::new();
-        for e in old.entities.iter().chain(&new.entities) {
+        // The open design's volume (what a person last said), else the deployed one's.
+        for e in new.entities.iter().chain(&old.entities) {
             if let Some(v) = &e.volume {
                 items.entry(e.name.clone()).or_insert(v.items);
                 if let Some(item_bytes) = v.item_bytes {
@@ -114,12 +119,28 @@ impl<'a> Sizes<'a> {
             too_large,
             bytes,
             indexes,
+            asked: RefCell::default(),
         }
+    }
+
+    /// Notes that a step counts the items of `entity`.
+    fn ask(&self, entity: &str) {
+        if !self.asked.borrow().contains(entity) {
+            self.asked.borrow_mut().insert(entity.to_string());
+        }
+    }
+
+    /// The entities whose items the steps counted, by name.
+    pub(super) fn asked(&self) -> Vec<String> {
+        self.asked.borrow().iter().cloned().collect()
     }
 
     /// The items of `entities` together, for a step on all of them: `None` when one's volume
     /// is unknown.
     pub(super) fn count(&self, entities: &[&Entity]) -> Work {
+        for e in entities {
+            self.ask(&e.name);
+        }
         let items = entities.iter().try_fold(0u64, |sum, e| {
             Some(sum.saturating_add(*self.items.get(&e.name)?))
         });
@@ -182,6 +203,7 @@ impl<'a> Sizes<'a> {
     /// The entity's item count, or the work of a step that cannot count it: too large, or of
     /// an unknown volume.
     fn counted(&self, e: &Entity) -> Result<u64, Work> {
+        self.ask(&e.name);
         if self.too_large.contains_key(&e.name) {
             return Err(Work::too_large(e));
         }
@@ -239,6 +261,9 @@ impl<'a> Sizes<'a> {
         too_large.extend(entity.filter(|e| self.too_large.contains_key(*e)));
         too_large.sort_unstable();
         too_large.dedup();
+        if let Some(e) = entity {
+            self.ask(e);
+        }
         let unknown = entity.is_some_and(|e| !self.items.contains_key(e));
         // A step with an entity too large to count counts nothing, not a part of itself.
         let (items, work_units, units) = if !too_large.is_empty() {

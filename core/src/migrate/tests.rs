@@ -1,6 +1,6 @@
 use expect_test::{Expect, expect};
 
-use super::{PlanConfig, plan};
+use super::{PlanConfig, parse_rate, plan};
 use crate::coverage::testing::design;
 
 /// Prints the plan from `old` to `new` with `items` per entity.
@@ -197,6 +197,32 @@ fn recorded_volumes_count_without_items() {
     .assert_eq(&p.text());
 }
 
+// issue 43 item 5: the count a person gives the open design's entity is the plan's, over the
+// one the deployed design recorded; the entities the steps count are named, known or not.
+#[test]
+fn the_new_designs_volume_counts_over_the_deployed_one() {
+    let old = design(
+        "
+        table app PK SK
+        entity User userId | PK={userId} SK=PROFILE
+        entity Team teamId | PK=TEAM#{teamId} SK=TEAM
+    ",
+    );
+    let mut new = old.clone();
+    new.entities[0]
+        .keys
+        .insert("PK".to_string(), crate::KeyTemplate::parse("USER#{userId}"));
+    let mut old = old;
+    old.entities[0].volume = Some(crate::model::Volume::items(1_200_000));
+    new.entities[0].volume = Some(crate::model::Volume::items(30_000));
+    let p = plan(&old, &new, &PlanConfig::default());
+    assert_eq!(p.steps[0].items, Some(30_000), "{}", p.text());
+    assert_eq!(p.counted, ["User"]);
+    new.entities[0].volume = None;
+    let p = plan(&old, &new, &PlanConfig::default());
+    assert_eq!(p.steps[0].items, Some(1_200_000), "{}", p.text());
+}
+
 // issue 18: an entity that starts filling a GSI the table already has (the online shop's
 // step 12 to 13) gets its keys written, not "rewritten".
 #[test]
@@ -372,5 +398,19 @@ proptest::proptest! {
         // Whatever is counted, the totals are the steps' sums.
         let sum: f64 = p.steps.iter().map(|s| s.write_units).sum();
         proptest::prop_assert_eq!(p.write_units, sum);
+    }
+}
+
+// issue 43 item 5: the Migrate tab's write rate is read as `--max-wcu` is, by one rule.
+#[test]
+fn a_write_rate_is_at_least_one_unit_a_second() {
+    assert_eq!(parse_rate(" 1,000 "), Ok(1000.0));
+    assert_eq!(parse_rate("2.5"), Ok(2.5));
+    for refused in ["0", "0.5", "-3", "fast", "", "inf", "NaN"] {
+        let e = parse_rate(refused).expect_err(refused);
+        assert!(
+            e.ends_with("is not a rate of at least 1 write unit per second"),
+            "{refused}: {e}"
+        );
     }
 }

@@ -63,6 +63,17 @@ impl Volume {
             sampled: 0,
         }
     }
+
+    /// The volume once its item count is set to `items` (`None`: no volume): the one rule for
+    /// every field that edits "Items in production". The mean item size, measured or given,
+    /// stays; a count set where there was no volume is one set by hand.
+    pub fn with_items(previous: Option<Volume>, items: Option<u64>) -> Option<Volume> {
+        let items = items?;
+        Some(match previous {
+            Some(volume) => Volume { items, ..volume },
+            None => Volume::items(items),
+        })
+    }
 }
 
 impl Entity {

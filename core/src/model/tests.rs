@@ -117,3 +117,25 @@ fn key_attributes_are_each_name_once_in_index_order_and_the_first_is_found() {
     }
     assert_eq!(table.key_attribute("b"), None);
 }
+
+// issue 43 item 5: the Migrate tab and the inspector set an entity's items by one rule.
+#[test]
+fn a_count_typed_keeps_the_measured_size_and_no_count_removes_the_volume() {
+    let measured = Volume {
+        items: 1_200_000,
+        item_bytes: Some(2_500),
+        sampled: 1_000,
+    };
+    assert_eq!(
+        Volume::with_items(Some(measured), Some(30_000)),
+        Some(Volume {
+            items: 30_000,
+            ..measured
+        })
+    );
+    assert_eq!(
+        Volume::with_items(None, Some(30_000)),
+        Some(Volume::items(30_000))
+    );
+    assert_eq!(Volume::with_items(Some(measured), None), None);
+}
