@@ -83,6 +83,10 @@ pub struct CostConfig {
     /// Items stored per entity, overriding the entities' volumes; entities named neither here
     /// nor by a volume use the sample's count.
     pub counts: BTreeMap<String, u64>,
+    /// Mean item bytes per entity, overriding the volume's and the sample's, as `counts` does
+    /// the items: the synthesis prices a probe, which holds only the keys it tries, at a whole
+    /// proposal's sizes (issue 37) without giving it volumes it does not have.
+    pub item_bytes: BTreeMap<String, u64>,
     /// The share of provisioned capacity used (0 to 1]: capacity = load / target.
     pub target_utilization: f64,
 }
@@ -92,6 +96,7 @@ impl Default for CostConfig {
         CostConfig {
             prices: Prices::default(),
             counts: BTreeMap::new(),
+            item_bytes: BTreeMap::new(),
             target_utilization: DEFAULT_TARGET_UTILIZATION,
         }
     }

@@ -367,13 +367,25 @@ pub(crate) fn sized_candidates(
         &crate::sample::SampleConfig::default(),
         &crate::cost::CostConfig::default(),
     );
-    let sizes = report
-        .entities
-        .iter()
-        .map(|e| (e.entity.clone(), e.average_bytes as u64))
-        .collect();
+    let measured = candidates::Measured {
+        bytes: report
+            .entities
+            .iter()
+            .map(|e| (e.entity.clone(), e.average_bytes as u64))
+            .collect(),
+        samples: report
+            .entities
+            .iter()
+            .map(|e| {
+                (
+                    e.entity.clone(),
+                    u32::try_from(e.samples).unwrap_or(u32::MAX),
+                )
+            })
+            .collect(),
+    };
     Ok((
-        candidates::candidates(&canonical, options, &sizes)?,
+        candidates::candidates(&canonical, options, &measured)?,
         solved.explored,
     ))
 }

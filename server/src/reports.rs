@@ -209,6 +209,7 @@ pub fn estimate(design: &Design, options: &Options) -> anyhow::Result<CostReport
             .iter()
             .map(|(e, n)| (e.clone(), u64::from(*n)))
             .collect(),
+        ..CostConfig::default()
     };
     Ok(estimate_sampled(design, &sample, &config))
 }

@@ -54,9 +54,11 @@ pub(super) fn entity_sizes(
             }
         }
         let sample_mean = size.average_bytes;
-        let given_bytes = entity
-            .volume
-            .and_then(|v| v.item_bytes)
+        let given_bytes = config
+            .item_bytes
+            .get(&entity.name)
+            .copied()
+            .or_else(|| entity.volume.and_then(|v| v.item_bytes))
             .map(|b| usize::try_from(b).unwrap_or(usize::MAX));
         let mut ratio = 1.0;
         if let Some(bytes) = given_bytes {

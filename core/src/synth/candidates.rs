@@ -133,12 +133,23 @@ struct ReadShape<'d> {
     sort: Option<String>,
 }
 
-/// The candidates of `design` for `options`, with items of the given mean `sizes` (a previous
-/// proposal's, by entity; the sample's for an entity not in it).
+/// What a first proposal's sample measured, by entity, for pricing the probes like it: a probe
+/// holds only the entities it tries, with only the keys it tries.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Measured {
+    /// Mean item bytes (with every key attribute of the proposal).
+    pub bytes: BTreeMap<String, u64>,
+    /// Sample items: a Query reads at most its partition's items, so a probe's partitions must
+    /// hold as many as the proposal's, or a page is priced at a handful of items.
+    pub samples: BTreeMap<String, u32>,
+}
+
+/// The candidates of `design` for `options`, with items as a previous proposal `measured`
+/// them (by entity; the sample's for an entity not in it).
 pub fn candidates(
     design: &Design,
     options: &Options,
-    sizes: &BTreeMap<String, u64>,
+    measured: &Measured,
 ) -> Result<Candidates, SynthError> {
     let tables = table_keys(design)?;
     let ids = identities(design);
@@ -179,7 +190,8 @@ pub fn candidates(
         })
         .collect();
     prober.counts = item_counts(&prober, &tables, &groups_meaning);
-    prober.sizes = sizes.clone();
+    prober.sizes = measured.bytes.clone();
+    prober.samples = measured.samples.clone();
     let table_of = |entity: &Entity| tables.iter().position(|t| t.name == entity.table);
 
     // Each option's writes and storage; a hot partition gets the shards the cost model asks.

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use crate::answer::Operation;
 use crate::cost::{CostConfig, CostReport, estimate_sampled};
-use crate::model::{AccessPattern, Action, Design, Entity, Gsi, KeyAttribute, Lsi, Table, Volume};
+use crate::model::{AccessPattern, Action, Design, Entity, Gsi, KeyAttribute, Lsi, Table};
 use crate::sample::SampleConfig;
 use crate::template::KeyTemplate;
 
@@ -26,6 +26,9 @@ pub struct Served {
     /// The index queried, `None` for the table.
     pub index: Option<String>,
     pub shards: Option<u32>,
+    /// A Query that reads the whole partition to sort it in memory (issue 43): it cannot page
+    /// in the order asked, so the synthesis never counts it as serving the read.
+    pub sorted_in_memory: bool,
     /// Monthly cost in USD.
     pub cost: f64,
 }
@@ -41,6 +44,9 @@ pub struct Prober<'a> {
     /// Mean item bytes per entity in a whole proposal (with all its key attributes), for the
     /// entities whose volume gives none: a probe's items carry only the keys it tries.
     pub sizes: BTreeMap<String, u64>,
+    /// Sample items per entity in a whole proposal, for the probes' samples (see
+    /// [`super::Measured::samples`]); the sample's defaults for an entity not in it.
+    pub samples: BTreeMap<String, u32>,
 }
 
 impl<'a> Prober<'a> {
@@ -55,6 +61,7 @@ impl<'a> Prober<'a> {
             keys,
             counts: BTreeMap::new(),
             sizes: BTreeMap::new(),
+            samples: BTreeMap::new(),
         }
     }
 
@@ -87,15 +94,6 @@ impl<'a> Prober<'a> {
         for (entity, keys) in entities {
             let mut e = (*entity).clone();
             e.keys = keys.clone();
-            if let Some(&bytes) = self.sizes.get(&e.name)
-                && e.volume.is_none_or(|v| v.item_bytes.is_none())
-            {
-                e.volume = Some(Volume {
-                    items: self.counts.get(&e.name).copied().unwrap_or_default(),
-                    item_bytes: Some(bytes),
-                    sampled: 0,
-                });
-            }
             probe.entities.push(e);
         }
         probe.patterns = patterns;
@@ -106,9 +104,18 @@ impl<'a> Prober<'a> {
     pub fn estimate(&self, probe: &Design) -> CostReport {
         let config = CostConfig {
             counts: self.counts.clone(),
+            item_bytes: self.sizes.clone(),
             ..CostConfig::default()
         };
-        estimate_sampled(probe, &SampleConfig::default(), &config)
+        let sample = SampleConfig::new(
+            self.samples
+                .iter()
+                .filter(|(name, _)| probe.entity(name).is_some())
+                .map(|(name, &n)| (name.clone(), n))
+                .collect(),
+            None,
+        );
+        estimate_sampled(probe, &sample, &config)
     }
 
     /// How the probe's one read is served, and what it costs a month.
@@ -123,12 +130,14 @@ impl<'a> Prober<'a> {
                 operation: verdict.operation,
                 index: verdict.index,
                 shards: verdict.shards,
+                sorted_in_memory: verdict.sorted_in_memory.is_some(),
                 cost,
             },
             None => Served {
                 operation: Operation::Scan,
                 index: None,
                 shards: None,
+                sorted_in_memory: false,
                 cost,
             },
         }

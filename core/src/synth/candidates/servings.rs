@@ -39,7 +39,10 @@ pub(super) fn servings(
     }
     let mut accept = |served: Served, needs: Vec<Need>, on: Option<&str>| {
         let on_it = served.index.as_deref() == on;
-        if on_it && matches!(served.operation, Operation::GetItem | Operation::Query) {
+        if on_it
+            && !served.sorted_in_memory
+            && matches!(served.operation, Operation::GetItem | Operation::Query)
+        {
             servings.push(Serving {
                 needs,
                 cost: served.cost,
