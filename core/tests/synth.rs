@@ -70,11 +70,17 @@ fn corpus() -> Vec<(String, Design)> {
 }
 
 /// The reads `design` serves by GetItem or Query.
+/// The reads a design serves in the order they ask for: a Query that sorts a whole partition in
+/// memory (issue 43) is covered but cannot page in that order, and the synthesis never counts it.
 fn served(design: &Design) -> Vec<String> {
     analyze(design)
         .verdicts
         .into_iter()
-        .filter(|v| design.pattern(&v.pattern).is_some_and(|p| p.is_read()) && v.covered)
+        .filter(|v| {
+            design.pattern(&v.pattern).is_some_and(|p| p.is_read())
+                && v.covered
+                && v.sorted_in_memory.is_none()
+        })
         .map(|v| v.pattern)
         .collect()
 }
