@@ -54,25 +54,24 @@ fn download_names_suit_each_language() {
 // issue 43: Save wrote saas-multi-tenant.keyplan.json, Export saa-s-multi-tenant.template.json.
 #[test]
 fn an_export_is_named_with_the_slug_save_uses() {
-    let name = |design: &str, format: Target| format.file_name(&Design::new(design));
-    assert_eq!(
-        name("SaaS multi-tenant", Target::CloudFormationJson),
-        "saas-multi-tenant.template.json"
-    );
-    assert_eq!(
-        name("SaaS multi-tenant", Target::Python),
-        "saas_multi_tenant_access.py"
-    );
-    assert_eq!(name("  Shop: v2!  ", Target::Terraform), "shop-v2.tf");
-    assert_eq!(
-        name("Données clients", Target::Markdown),
-        "données-clients.md"
-    );
-    assert_eq!(
-        name("Données clients", Target::Rust),
-        "donnes_clients_access.rs"
-    );
-    assert_eq!(name("???", Target::Svg), "design.svg");
+    for (design, format, expected) in [
+        (
+            "SaaS multi-tenant",
+            Target::CloudFormationJson,
+            "saas-multi-tenant.template.json",
+        ),
+        (
+            "SaaS multi-tenant",
+            Target::Python,
+            "saas_multi_tenant_access.py",
+        ),
+        ("  Shop: v2!  ", Target::Terraform, "shop-v2.tf"),
+        ("Données clients", Target::Markdown, "données-clients.md"),
+        ("Données clients", Target::Rust, "donnes_clients_access.rs"),
+        ("???", Target::Svg, "design.svg"),
+    ] {
+        assert_eq!(format.file_name(&Design::new(design)), expected);
+    }
 }
 
 #[test]
