@@ -136,9 +136,18 @@ fn attribute_rows_fit_one_line_and_key_rows_stay_in_the_sidebar() {
         )
         .await;
         assert!(wrapped.is_empty(), "{wrapped:?}");
-        let wide = rows_not_on_one_line(b, ".template-row", ":scope > *").await;
+        // A key and its template on one line; its diagnostics go under them.
+        let wide = rows_not_on_one_line(
+            b,
+            ".template-row",
+            ":scope > .key-chip, :scope > .template-field",
+        )
+        .await;
         assert!(wide.is_empty(), "{wide:?}");
-        b.find(".quick-fix").await;
+        // The order design's KP025 findings carry the longest fixes.
+        b.mouse_click("[data-testid=findings-tab]").await;
+        b.find(".finding-fix").await;
+        b.screenshot("focus-findings-1440").await;
         let fixes = past_the_sidebar(b, ".quick-fix, .finding-fix").await;
         assert!(fixes.is_empty(), "{fixes:?}");
     });
