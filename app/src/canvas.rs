@@ -161,7 +161,10 @@ pub fn add_entity(store: &Store, session: &Session) {
             let (w, h) = session.canvas_size.get_untracked();
             session.viewport.update(|v| *v = v.reveal(card, w, h));
         }
-        session.select(Selection::Entities(vec![name]));
+        session.select_to_name(
+            Selection::Entities(vec![name.clone()]),
+            crate::session::NameField::Entity(name),
+        );
         if let Some(table) = created_table {
             // issue 12: the first entity used to create a table silently.
             session.say(format!(
@@ -236,6 +239,7 @@ pub fn Canvas() -> impl IntoView {
     let store = use_store();
     let session = use_session();
     let container: NodeRef<leptos::html::Div> = NodeRef::new();
+    crate::library::scroll_home_on_open(container);
 
     let rects = Memo::new(move |_| store.with(geometry::card_rects));
     // Each card reads its own rectangle and content: a move or a keystroke wakes only the

@@ -202,6 +202,9 @@ const AUTO_COLUMNS: usize = 4;
 /// How far a table's frame reaches around its cards (canvas/table_frame.rs draws it): its
 /// header above them, and a padding on every side.
 pub const FRAME_HEADER: f64 = 64.0;
+/// The band at the canvas's foot that its buttons ("+ Table", "+ Entity", the zoom controls)
+/// cover: 12 px from the edge, 42 px tall, and a gap. Fit keeps the cards above it.
+pub const CANVAS_BUTTONS: f64 = 60.0;
 pub const FRAME_PADDING: f64 = 24.0;
 /// The narrowest frame: room for its header's name, keys and index chips.
 pub const FRAME_MIN_WIDTH: f64 = 360.0;
@@ -433,15 +436,17 @@ impl Viewport {
     }
 
     /// The viewport showing `content` centred in a screen of `width` x `height`, with a
-    /// margin, never zoomed in past 100 %.
+    /// margin, above the band the canvas's buttons cover ([`CANVAS_BUTTONS`]), never zoomed
+    /// in past 100 %.
     pub fn fit(content: Rect, width: f64, height: f64) -> Viewport {
         let margin = 40.0;
+        let (top, bottom) = (margin, height - CANVAS_BUTTONS.max(margin));
         let zx = (width - 2.0 * margin).max(1.0) / content.width.max(1.0);
-        let zy = (height - 2.0 * margin).max(1.0) / content.height.max(1.0);
+        let zy = (bottom - top).max(1.0) / content.height.max(1.0);
         let zoom = zx.min(zy).clamp(MIN_ZOOM, 1.0);
         Viewport {
             x: (width - content.width * zoom) / 2.0 - content.x * zoom,
-            y: (height - content.height * zoom) / 2.0 - content.y * zoom,
+            y: top + (bottom - top - content.height * zoom) / 2.0 - content.y * zoom,
             zoom,
         }
     }
@@ -571,6 +576,55 @@ mod tests {
         );
         assert!(top_left.0 >= 39.0 && top_left.1 >= 0.0);
         assert!(bottom_right.0 <= 761.0 && bottom_right.1 <= 600.0);
+    }
+
+    // issue 43, item 3: Fit put the bottom cards under "+ Table" and the zoom buttons.
+    #[test]
+    fn fit_keeps_every_card_above_the_canvas_buttons() {
+        for (content, w, h) in [
+            (
+                Rect {
+                    x: 0.0,
+                    y: 0.0,
+                    width: 900.0,
+                    height: 640.0,
+                },
+                480.0,
+                530.0,
+            ),
+            (
+                Rect {
+                    x: -300.0,
+                    y: 80.0,
+                    width: 400.0,
+                    height: 3000.0,
+                },
+                800.0,
+                600.0,
+            ),
+            (
+                Rect {
+                    x: 0.0,
+                    y: 0.0,
+                    width: 200.0,
+                    height: 200.0,
+                },
+                800.0,
+                600.0,
+            ),
+        ] {
+            let v = Viewport::fit(content, w, h);
+            let bottom = content.bottom() * v.zoom + v.y;
+            assert!(
+                bottom <= h - CANVAS_BUTTONS,
+                "{content:?} in {w}x{h}: bottom {bottom} under the buttons from {}",
+                h - CANVAS_BUTTONS
+            );
+            assert!(
+                content.y * v.zoom + v.y >= 0.0,
+                "{content:?}: its top is seen"
+            );
+        }
     }
 
     #[test]

@@ -117,8 +117,16 @@ pub fn Inspector() -> impl IntoView {
             view! { <design_editor::DesignEditor/> }.into_any()
         }
     };
+    // Another item starts at its editor's top, not at the last one's scroll (issue 43).
+    let aside: NodeRef<leptos::html::Aside> = NodeRef::new();
+    Effect::new(move |_| {
+        target.track();
+        if let Some(aside) = aside.get_untracked() {
+            aside.set_scroll_top(0);
+        }
+    });
     view! {
-        <aside class="sidebar inspector" aria-label="Inspector" data-testid="inspector">
+        <aside class="sidebar inspector" aria-label="Inspector" data-testid="inspector" node_ref=aside>
             {body}
         </aside>
     }

@@ -504,6 +504,19 @@ pub fn use_library() -> Library {
     expect_context::<Library>()
 }
 
+/// Scrolls `element` back to its start whenever another design opens, so a list or the canvas
+/// keeps no scroll of the design before (issue 43).
+pub fn scroll_home_on_open(element: NodeRef<leptos::html::Div>) {
+    let library = use_library();
+    Effect::new(move |_| {
+        library.current.track();
+        if let Some(el) = element.get_untracked() {
+            el.set_scroll_top(0);
+            el.set_scroll_left(0);
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

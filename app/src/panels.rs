@@ -57,7 +57,10 @@ pub fn add_pattern(store: &Store, session: &Session) {
     });
     if store.dispatch(edit) {
         session.left_tab.set(LeftTab::Patterns);
-        session.select(Selection::Pattern(name));
+        session.select_to_name(
+            Selection::Pattern(name.clone()),
+            crate::session::NameField::Pattern(name),
+        );
     }
 }
 

@@ -96,12 +96,23 @@ pub struct Toast {
     pub notes: Vec<String>,
 }
 
+/// A Name field the inspector puts the caret in once it shows it: a new entity, attribute or
+/// pattern is named where the user types next (issue 43).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NameField {
+    Entity(String),
+    Attribute { entity: String, at: usize },
+    Pattern(String),
+}
+
 /// All session state, `Copy` for closures.
 #[derive(Debug, Clone, Copy)]
 pub struct Session {
     pub selection: RwSignal<Selection>,
     /// The key attribute a finding pointed at, for the inspector to focus.
     pub focus_key: RwSignal<Option<String>>,
+    /// The Name field to focus when it appears, taken by the field that focuses.
+    pub focus_name: RwSignal<Option<NameField>>,
     pub viewport: RwSignal<Viewport>,
     /// The canvas element's size in pixels, kept by the canvas.
     pub canvas_size: RwSignal<(f64, f64)>,
@@ -132,6 +143,7 @@ impl Session {
         Session {
             selection: RwSignal::new(Selection::None),
             focus_key: RwSignal::new(None),
+            focus_name: RwSignal::new(None),
             viewport: RwSignal::new(Viewport::default()),
             canvas_size: RwSignal::new((800.0, 600.0)),
             fit_request: RwSignal::new(0),
@@ -146,7 +158,14 @@ impl Session {
 
     pub fn select(&self, selection: Selection) {
         self.focus_key.set(None);
+        self.focus_name.set(None);
         self.selection.set(selection);
+    }
+
+    /// Selects `selection` and asks for the caret in `field`, its Name.
+    pub fn select_to_name(&self, selection: Selection, field: NameField) {
+        self.select(selection);
+        self.focus_name.set(Some(field));
     }
 
     pub fn fit(&self) {

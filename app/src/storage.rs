@@ -415,20 +415,12 @@ fn to_base36(mut n: u64) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
-/// The file name a design is saved under when it has none: `order-management.keyplan.json`.
+/// The file name a design is saved under when it has none: `order-management.keyplan.json`,
+/// on the slug every export's name uses too.
 pub fn default_file_name(design: &Design) -> String {
-    let mut stem = String::new();
-    for c in design.name.chars() {
-        if c.is_alphanumeric() {
-            stem.extend(c.to_lowercase());
-        } else if !stem.is_empty() && !stem.ends_with('-') {
-            stem.push('-');
-        }
-    }
-    let stem = stem.trim_end_matches('-');
     format!(
         "{}.keyplan.json",
-        if stem.is_empty() { "design" } else { stem }
+        keyplan_core::casing::file_stem(&design.name, '-')
     )
 }
 

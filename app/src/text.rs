@@ -1,5 +1,6 @@
 //! Text helpers for editors: splitting a template's source at its diagnostics' spans so the
-//! field can underline them, and lists typed as comma-separated text.
+//! field can underline them, and lists typed as comma-separated text (counts in words are
+//! core's, re-exported here).
 
 use keyplan_core::template::Diagnostic;
 
@@ -43,29 +44,8 @@ pub fn underline(source: &str, diagnostics: &[Diagnostic]) -> Vec<Segment> {
     out
 }
 
-/// `n` and `noun`, the noun in the plural unless `n` is 1: "1 table", "2 entities", "0 notes".
-/// The last word of `noun` takes the ending ("1 access pattern", "3 access patterns").
-pub fn plural(n: usize, noun: &str) -> String {
-    if n == 1 {
-        return format!("1 {noun}");
-    }
-    let consonant_y = noun.ends_with('y')
-        && !noun
-            .chars()
-            .rev()
-            .nth(1)
-            .is_some_and(|c| "aeiou".contains(c));
-    if consonant_y {
-        format!("{n} {}ies", &noun[..noun.len() - 1])
-    } else if ["s", "x", "ch", "sh"].iter().any(|end| noun.ends_with(end)) {
-        format!("{n} {noun}es")
-    } else {
-        format!("{n} {noun}s")
-    }
-}
-
-/// `80000` as "80,000".
-pub use keyplan_core::sample::thousands;
+/// Counts in words ("1 table", "293,966 characters"), from core's one home for them.
+pub use keyplan_core::counts::{plural, thousands};
 
 /// `text` cut to at most `max` characters at a word boundary, with an ellipsis when cut
 /// (gallery descriptions were cut mid-word, issue 12).
@@ -134,18 +114,6 @@ mod tests {
         assert_eq!(show("A}B"), "A[}]B");
         assert_eq!(show("CUSTOMER#{customerId}"), "CUSTOMER#{customerId}");
         assert_eq!(show(""), "[ ]");
-    }
-
-    // issue 12: "1 tables", "deleted 1 tables".
-    #[test]
-    fn counts_take_the_singular_for_one_and_the_plural_otherwise() {
-        assert_eq!(plural(1, "table"), "1 table");
-        assert_eq!(plural(0, "table"), "0 tables");
-        assert_eq!(plural(2, "entity"), "2 entities");
-        assert_eq!(plural(3, "access pattern"), "3 access patterns");
-        assert_eq!(plural(1, "access pattern"), "1 access pattern");
-        assert_eq!(plural(2, "mismatch"), "2 mismatches");
-        assert_eq!(plural(2, "key"), "2 keys");
     }
 
     #[test]

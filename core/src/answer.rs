@@ -451,10 +451,14 @@ impl Analysis {
     /// findings stand (a design with errors is not done, however many reads are covered).
     pub fn summary(&self) -> String {
         let (covered, reads) = self.coverage();
+        let covered = format!(
+            "{} of {} covered",
+            crate::counts::thousands(covered as u64),
+            crate::counts::plural(reads, "read pattern")
+        );
         match self.errors() {
-            0 => format!("{covered} of {reads} read patterns covered"),
-            1 => format!("{covered} of {reads} read patterns covered, 1 error"),
-            n => format!("{covered} of {reads} read patterns covered, {n} errors"),
+            0 => covered,
+            n => format!("{covered}, {}", crate::counts::plural(n, "error")),
         }
     }
 }

@@ -75,6 +75,28 @@ pub fn kebab(name: &str) -> String {
         .join("-")
 }
 
+/// A design's name as a file name's stem, the one slug Save and every export use (issue 43:
+/// Save wrote `saas-multi-tenant.keyplan.json` while Export, splitting `SaaS` as an
+/// identifier, wrote `saa-s-multi-tenant.yaml`): letters and digits lowercased, every run of
+/// anything else one `-` (`_` for a Python or Rust module, whose names cannot hold `-`);
+/// `design` when nothing is left.
+pub fn file_stem(name: &str, separator: char) -> String {
+    let mut stem = String::new();
+    for c in name.chars() {
+        if c.is_alphanumeric() {
+            stem.extend(c.to_lowercase());
+        } else if !stem.is_empty() && !stem.ends_with(separator) {
+            stem.push(separator);
+        }
+    }
+    let stem = stem.trim_end_matches(separator);
+    if stem.is_empty() {
+        "design".to_string()
+    } else {
+        stem.to_string()
+    }
+}
+
 /// `GET_ORDER_BY_ID`.
 pub fn screaming(name: &str) -> String {
     snake(name).to_ascii_uppercase()

@@ -366,10 +366,16 @@ pub fn estimate(
 ) -> CostReport {
     let sizes = entity_sizes(design, store, config);
     // The bytes of every table's items, for Scans: the stored items at their sizes.
-    let mut table_bytes: HashMap<&str, f64> = HashMap::new();
+    let mut table_bytes: HashMap<&str, units::Stored> = HashMap::new();
     for size in &sizes {
-        *table_bytes.entry(size.table.as_str()).or_default() +=
-            size.items * size.average_bytes as f64;
+        let stored = table_bytes
+            .entry(size.table.as_str())
+            .or_insert(units::Stored {
+                bytes: 0.0,
+                counted: true,
+            });
+        stored.bytes += size.items * size.average_bytes as f64;
+        stored.counted &= size.items_from != ItemsFrom::Sample;
     }
     // Only how many items each read returns matters here: counted, not copied, and only for
     // the reads whose units depend on it (issue 13). A pattern's count is its last GetItem or

@@ -15,6 +15,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::analysis::{Operation, Verdict, verdicts};
+use crate::counts::plural;
 use crate::model::{Design, Entity, Gsi, Lsi};
 
 /// The differences between two designs, grouped by table, then the patterns, then the
@@ -237,15 +238,11 @@ impl DesignDiff {
         let regressions = self.regressions().count();
         format!(
             "{}; {} changed, {}.",
-            count(changes, "change", "changes"),
-            count(self.verdicts.len(), "verdict", "verdicts"),
-            count(regressions, "regression", "regressions"),
+            plural(changes, "change"),
+            plural(self.verdicts.len(), "verdict"),
+            plural(regressions, "regression"),
         )
     }
-}
-
-fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// A Markdown table cell: pipes escaped, code in backticks kept.

@@ -14,6 +14,7 @@ pub mod budget;
 pub mod casing;
 pub mod concentration;
 pub mod cost;
+pub mod counts;
 pub mod coverage;
 pub mod diff;
 pub mod edit;

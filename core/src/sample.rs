@@ -18,6 +18,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
 
+/// Where the sample's counts have long been grouped from; the rule lives in [`crate::counts`].
+pub use crate::counts::thousands;
 use crate::eval::{LoadItem, render_key_in};
 use crate::fast_hash::FastHashSet;
 use crate::item::{AttributeValue, Item};
@@ -433,19 +435,6 @@ fn origin_note(origin: &CountSource) -> String {
             format!(" ({DEFAULT_CHILDREN_PER_PARENT} for each item of `{parent}`)")
         }
     }
-}
-
-/// `2200010` as `2,200,010`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 impl SamplePlan {

@@ -4,6 +4,7 @@
 //! (`crate::mcp::tools`) answer with them, so a tool answers as the command of the same name.
 
 use keyplan_core::cost::{CostConfig, CostReport, estimate_sampled};
+use keyplan_core::counts::{plural, thousands};
 use keyplan_core::limits::Prices;
 use keyplan_core::model::Design;
 use keyplan_core::{Analysis, Severity};
@@ -88,10 +89,12 @@ pub fn tally(analysis: &Analysis) -> String {
     let (covered, reads) = analysis.coverage();
     let count = |s: Severity| analysis.findings.iter().filter(|f| f.severity == s).count();
     format!(
-        "{covered} of {reads} reads covered, {} errors, {} warnings, {} info",
-        count(Severity::Error),
-        count(Severity::Warning),
-        count(Severity::Info),
+        "{} of {} covered, {}, {}, {} info",
+        thousands(covered as u64),
+        plural(reads, "read"),
+        plural(count(Severity::Error), "error"),
+        plural(count(Severity::Warning), "warning"),
+        thousands(count(Severity::Info) as u64),
     )
 }
 
@@ -234,5 +237,15 @@ mod tests {
         assert!(table.contains("monthly, on-demand, Standard, us-east-1: requests $"));
         let json = serde_json::to_value(&report).expect("the report serialises");
         assert!(json["monthly_total"].as_f64().unwrap_or_default() > 0.0);
+    }
+
+    // issue 43: "1 warnings".
+    #[test]
+    fn the_tally_counts_one_warning_in_the_singular() {
+        let design = keyplan_core::examples::get("saas-multi-tenant").expect("the example");
+        assert_eq!(
+            tally(&keyplan_core::analysis::analyze(&design)),
+            "9 of 9 reads covered, 0 errors, 1 warning, 1 info"
+        );
     }
 }

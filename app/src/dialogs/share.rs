@@ -54,7 +54,7 @@ pub fn Share() -> impl IntoView {
                         />
                         <button class="button primary" data-testid="share-copy" on:click=move |_| copy()>"Copy"</button>
                     </div>
-                    <p class="hint" role="status">{move || status.get()} " " {format!("{chars} characters.")}</p>
+                    <p class="hint" role="status">{move || status.get()} " " {format!("{}.", crate::text::plural(chars, "character"))}</p>
                 </div>
             }
             .into_any()

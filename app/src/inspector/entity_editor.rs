@@ -9,8 +9,8 @@ use leptos::prelude::*;
 use super::field::{TextField, options, show_kept};
 use super::modify_entity;
 use super::template_input::TemplateInput;
-use crate::session::{Selection, use_session};
-use crate::store::use_store;
+use crate::session::{NameField, Selection, use_session};
+use crate::store::{Tracks, use_store};
 use crate::text::split_list;
 
 const TYPES: &[(&str, &str)] = &[
@@ -68,8 +68,10 @@ pub fn rename_entity(design: &keyplan_core::Design, from: &str, to: &str) -> Edi
 /// Each index of the entity's table with its colour slot and key attributes.
 type IndexKeys = Vec<(Option<String>, usize, Vec<String>)>;
 
-/// What a rename offers next: its sentence and the edit that follows it.
-type RenameOffer = RwSignal<Option<(String, Edit)>>;
+/// What a rename offers next: its sentence, the edit that follows it, and the revision of the
+/// design it was made for (issue 43: an offer is withdrawn once the design changes under it,
+/// by an undo or another edit, since its edit was worked out on the design before).
+type RenameOffer = RwSignal<Option<(String, Edit, u64)>>;
 
 #[component]
 pub fn EntityEditor(
@@ -145,7 +147,7 @@ pub fn EntityEditor(
         <>
             <section class="inspector-section">
                 <p class="inspector-kind">"Entity"</p>
-                <TextField label="Name" value=Signal::derive({ let n = n1.clone(); move || n.clone() }) on_change=rename testid="entity-name-input"/>
+                <TextField label="Name" value=Signal::derive({ let n = n1.clone(); move || n.clone() }) on_change=rename testid="entity-name-input" name_of=NameField::Entity(n1.clone())/>
                 <label class="field">
                     <span class="field-label">"Table"</span>
                     <select
@@ -237,17 +239,22 @@ pub fn EntityEditor(
                         on:click={
                             let name = n5.clone();
                             move |_| {
-                                modify_entity(&store, &name, |e| {
+                                let mut at = 0;
+                                let added = modify_entity(&store, &name, |e| {
                                     let fresh = (1..).map(|n| format!("attribute{n}")).find(|n| e.attribute(n).is_none()).unwrap_or_default();
                                     e.attributes.push(Attribute::new(fresh, AttrType::S));
+                                    at = e.attributes.len() - 1;
                                 });
+                                if added {
+                                    session.focus_name.set(Some(NameField::Attribute { entity: name.clone(), at }));
+                                }
                             }
                         }
                     >
                         "+ Attribute"
                     </button>
                 </div>
-                {move || offer.get().map(|(text, follow)| view! {
+                {move || offer.get().filter(|(_, _, at)| *at == store.revision(Tracks::Semantics)).map(|(text, follow, _)| view! {
                     <div class="rename-offer" role="status" data-testid="rename-offer">
                         <p>{text}</p>
                         <button class="button primary small" data-testid="rename-offer-apply" on:click=move |_| {
@@ -306,6 +313,7 @@ fn attribute_row(
                 (
                     format!("{patterns} `{from}`: rename it to `{to}` there too?"),
                     follow,
+                    store.revision_untracked(Tracks::Semantics),
                 )
             }));
         }
@@ -328,11 +336,20 @@ fn attribute_row(
             })
         }
     };
+    let name_input: NodeRef<leptos::html::Input> = NodeRef::new();
+    super::field::caret_when_asked(
+        NameField::Attribute {
+            entity: owner.clone(),
+            at,
+        },
+        name_input,
+    );
     view! {
         // A group of fields per attribute, not a table row: rows need a grid of cells around
         // them (axe's aria-required-children), and these are form fields in a list.
         <div class="attr-row" role="group" aria-label=format!("Attribute {}", at + 1)>
             <input
+                node_ref=name_input
                 class="input mono"
                 aria-label=format!("Name of attribute {}", at + 1)
                 prop:value=attribute.name.clone()
@@ -378,7 +395,8 @@ fn attribute_row(
             <input
                 class="input values"
                 aria-label=format!("Known values of {label}")
-                placeholder="known values, comma separated"
+                placeholder="values"
+                title="Known values, comma separated"
                 prop:value=attribute.values.join(", ")
                 on:focus=move |_| store.begin()
                 on:blur=move |_| store.commit()

@@ -3,7 +3,23 @@
 
 use leptos::prelude::*;
 
+use crate::session::{NameField, use_session};
 use crate::store::use_store;
+
+/// Puts the caret in `input` (its text selected, so typing replaces the made-up name; the
+/// browser scrolls a focused field into view) once the session asks for `field`, and takes
+/// the request, so it is answered once (issue 43: a new item is named where the user types).
+pub fn caret_when_asked(field: NameField, input: NodeRef<leptos::html::Input>) {
+    let session = use_session();
+    Effect::new(move |_| {
+        let asked = session.focus_name.with(|f| f.as_ref() == Some(&field));
+        if asked && let Some(el) = input.get() {
+            let _ = el.focus();
+            el.select();
+            session.focus_name.set(None);
+        }
+    });
+}
 
 /// A labelled text field. `on_input` runs on every keystroke (live analysis); `on_change`, if
 /// given instead, only when the user commits the value (Enter or leaving the field), for
@@ -31,12 +47,20 @@ pub fn TextField(
     /// Placeholder text.
     #[prop(optional, into)]
     placeholder: String,
+    /// The Name field this is, to take the caret when the session asks for it.
+    #[prop(optional)]
+    name_of: Option<NameField>,
 ) -> impl IntoView {
     let store = use_store();
+    let input: NodeRef<leptos::html::Input> = NodeRef::new();
+    if let Some(field) = name_of {
+        caret_when_asked(field, input);
+    }
     view! {
         <label class="field">
             <span class="field-label">{label.clone()}</span>
             <input
+                node_ref=input
                 class="input"
                 class:mono=mono
                 type="text"

@@ -162,7 +162,7 @@ pub fn PatternEditor(
         <>
             <section class="inspector-section">
                 <p class="inspector-kind">"Access pattern"</p>
-                <TextField label="Name" value=Signal::derive({ let n = n1.clone(); move || n.clone() }) on_change=rename testid="pattern-name-input"/>
+                <TextField label="Name" value=Signal::derive({ let n = n1.clone(); move || n.clone() }) on_change=rename testid="pattern-name-input" name_of=crate::session::NameField::Pattern(n1.clone())/>
                 <TextField
                     label="Description"
                     value=field(|p| p.description.clone())

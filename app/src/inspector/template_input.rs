@@ -100,9 +100,13 @@ pub fn TemplateInput(
     };
     let placeholder = {
         let key = key_name.clone();
+        let of_table = index.is_none();
         move || {
             if implicit.get() {
                 format!("{{{key}}} (the attribute's own value)")
+            } else if of_table {
+                // issue 43: every item holds the table's key; only an index can be sparse.
+                "required: every item has the table's key".to_string()
             } else {
                 "not in this index (sparse)".to_string()
             }

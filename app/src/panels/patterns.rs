@@ -212,8 +212,10 @@ pub fn PatternList() -> impl IntoView {
     });
     // A design of hundreds of patterns draws its rows a chunk a frame (issue 19).
     let drawn = super::chunks::rows_drawn(move || listed.with(|l| l.0.len()));
+    let body: NodeRef<leptos::html::Div> = NodeRef::new();
+    crate::library::scroll_home_on_open(body);
     view! {
-        <div class="panel-body">
+        <div class="panel-body" node_ref=body>
             <div class="panel-actions">
                 <button class="button" data-testid="add-pattern" title="Add an access pattern (P)" on:click=move |_| super::add_pattern(&store, &session)>
                     "+ Access pattern"

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Line;
 use super::runs::{Cleanup, PatternResult, Status};
+use crate::counts::{plural, thousands};
 
 /// The request: `{"engine": "embedded", "old": DESIGN, "new": DESIGN, "items": {"Order":
 /// 30000}}`, the designs as their files' JSON.
@@ -55,12 +56,12 @@ impl Verified {
     pub fn text(&self, engine: &str) -> String {
         let v = self;
         let mut out = format!(
-            "\nVerified on {engine}: {} items loaded, {} steps executed ({} items written, {} deleted), {} items read back\n",
-            v.items_before,
-            v.executed.len(),
-            v.written,
-            v.deleted,
-            v.items_after
+            "\nVerified on {engine}: {} loaded, {} executed ({} written, {} deleted), {} read back\n",
+            plural(v.items_before, "item"),
+            plural(v.executed.len(), "step"),
+            plural(v.written, "item"),
+            thousands(v.deleted as u64),
+            plural(v.items_after, "item")
         );
         if v.data_mismatches.is_empty() {
             out.push_str("  data: as core predicts, item for item\n");

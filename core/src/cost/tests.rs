@@ -160,7 +160,7 @@ fn the_order_design_costs_per_pattern_and_in_total() {
     expect![[r#"
         pattern                              operation            peak/s    avg/s  RCU/req  WCU/req      $/month
         Get order by ID                      Scan                    200      200  1643129        0 106,474,759.20
-            Scan of the whole table: 12.5 GB in 12837 page(s); grows with the table
+            Scan of the whole table: 12.5 GB in 12,837 pages (the entities' items in production)
         Get customer orders                  Query                   300      300        1        0        97.20
             25.0 items of ~288 B (a full page)
         Get orders by status                 Query                  2000     2000       40        0    25,920.00
@@ -309,7 +309,7 @@ fn the_first_pattern_and_entity_of_a_name_are_the_ones_costed() {
             "Get Thing1 GetItem 1/s 0.5 0: 1 item of ~225 B",
             "Thing1 of parent Query 1/s 0.5 0: 1.0 items of ~225 B (as many as the sample returns)",
             "Thing1 by status Query 50/s 2 0: 4 queries x 0.5 (0.8 items of ~240 B each, as many as the sample returns)",
-            "Thing1 by id Scan 1/s 1 0: Scan of the whole table: 4.4 KB in 1 page(s); grows with the table",
+            "Thing1 by id Scan 1/s 1 0: Scan of the whole table: 4.4 KB in 1 page (the sample's size, since not every entity gives its items in production: grows with the table)",
             "Put Thing1 PutItem 10/s 0 1.8: put Thing1 in app: 1; GSI2: 0.8, 80% of items",
             "Get Thing1 GetItem 1/s 0.5 0: 1 item of ~225 B",
         ]

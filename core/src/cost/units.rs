@@ -20,13 +20,21 @@ pub(super) fn reads_sample_count(verdict: &Verdict, pattern: &AccessPattern) -> 
         && (pattern.page_size.is_none() || verdict.sorted_in_memory.is_some())
 }
 
+/// A table's items as a Scan reads them: their bytes, and whether every entity's count was
+/// given (a volume, `--stored`) rather than the sample's.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Stored {
+    pub bytes: f64,
+    pub counted: bool,
+}
+
 #[allow(clippy::too_many_arguments)]
 pub(super) fn read_cost(
     design: &Design,
     by_name: &ByName<'_>,
     verdict: &Verdict,
     pattern: &AccessPattern,
-    table_bytes: &HashMap<&str, f64>,
+    table_bytes: &HashMap<&str, Stored>,
     sizes: &SizesByName<'_>,
     run: Option<&Result<usize, PlanError>>,
     cost: &mut PatternCost,
@@ -85,7 +93,7 @@ pub(super) fn read_units_of(
     verdict: &Verdict,
     pattern: &AccessPattern,
     table: &str,
-    table_bytes: &HashMap<&str, f64>,
+    table_bytes: &HashMap<&str, Stored>,
     entity_size: Option<&EntitySize>,
     run: Option<&Result<usize, PlanError>>,
     partition_items: Option<f64>,
@@ -147,14 +155,23 @@ pub(super) fn read_units_of(
         _ => {
             // A Scan reads every item of the table, one 1 MB page at a time: the items stored
             // (volumes, else the sample's), not only the sample's.
-            let bytes = table_bytes.get(table).copied().unwrap_or_default().ceil();
+            let stored = table_bytes.get(table);
+            let bytes = stored.map_or(0.0, |s| s.bytes).ceil();
             let pages = (bytes / crate::limits::MAX_PAGE_BYTES as f64)
                 .ceil()
                 .max(1.0);
             cost.read_units = read_units_estimated(bytes, consistency);
+            // issue 43: the volumes given are what the Scan reads; only a table whose size is
+            // the sample's grows past this figure.
+            let of_what = if stored.is_some_and(|s| s.counted) {
+                "the entities' items in production"
+            } else {
+                "the sample's size, since not every entity gives its items in production: grows with the table"
+            };
             cost.breakdown.push(format!(
-                "Scan of the whole table: {} in {pages} page(s); grows with the table",
-                bytes_text(bytes)
+                "Scan of the whole table: {} in {} ({of_what})",
+                bytes_text(bytes),
+                crate::counts::plural(pages as usize, "page")
             ));
         }
     }

@@ -517,6 +517,14 @@ fn range_condition(
     };
     let t = |parts: &[Part]| KeyTemplate::from_parts(parts);
     let var_is_last = rest.is_empty();
+    // issue 43: `{createdAt}$` read as a typo; say what the character after the separator does.
+    let past_note = |equal_items: &str| {
+        let sep = separator.and_then(|s| s.chars().next())?;
+        let next = shape::next_char(sep)?;
+        Some(format!(
+            "the bound ends in `{next}`, the character after `{sep}`: it sorts after every key that goes on `{sep}...` past `{attribute}`, so items whose `{attribute}` equals the value are {equal_items}"
+        ))
+    };
     let inclusive_note = |bound: &str| {
         Some(format!(
             "BETWEEN is inclusive: items whose `{attribute}` equals the {bound} bound are returned too; skip them"
@@ -548,7 +556,7 @@ fn range_condition(
                 let note = if var_is_last {
                     inclusive_note("lower")
                 } else {
-                    None
+                    past_note("skipped, as `>` means")
                 };
                 (
                     SortOp::Between,
@@ -558,7 +566,11 @@ fn range_condition(
             } else if var_is_last {
                 (SortOp::Gt, vec![t(&low)], None)
             } else {
-                (SortOp::Ge, vec![t(&low)], None)
+                (
+                    SortOp::Ge,
+                    vec![t(&low)],
+                    past_note("skipped, as `>` means"),
+                )
             }
         }
         SortOp::Lt => {
@@ -579,12 +591,15 @@ fn range_condition(
             } else {
                 past_value(&value)
             };
+            let note = (!var_is_last)
+                .then(|| past_note("included, as `<=` means"))
+                .flatten();
             if below {
-                (SortOp::Between, vec![t(prefix), t(&high)], None)
+                (SortOp::Between, vec![t(prefix), t(&high)], note)
             } else if var_is_last {
                 (SortOp::Le, vec![t(&high)], None)
             } else {
-                (SortOp::Lt, vec![t(&high)], None)
+                (SortOp::Lt, vec![t(&high)], note)
             }
         }
         SortOp::Between => {
@@ -593,7 +608,10 @@ fn range_condition(
             } else {
                 past_value(&value)
             };
-            (SortOp::Between, vec![t(&value), t(&high)], None)
+            let note = (!var_is_last)
+                .then(|| past_note("included at both ends"))
+                .flatten();
+            (SortOp::Between, vec![t(&value), t(&high)], note)
         }
     }
 }

@@ -190,7 +190,16 @@ pub(super) fn read_verdict(
             verdict.key_condition.as_ref(),
         );
     }
-    verdict.order = order_text(pattern, &best);
+    // A number inside a string sort key sorts as text (KP021): the order is not the numbers'.
+    let sorts_as_text = |by: &str| {
+        returned.iter().any(|&idx| {
+            prepared
+                .entity(idx)
+                .attribute(by)
+                .is_some_and(|a| a.ty == crate::model::AttrType::N)
+        })
+    };
+    verdict.order = order_text(pattern, &best, sorts_as_text);
     if best.sorted_in_memory.is_some() {
         verdict.sorted_in_memory = pattern.order_by.clone();
         if words == Words::Written {
@@ -207,7 +216,13 @@ pub(super) fn read_verdict(
 }
 
 /// The order a Query gives, in words, when the pattern names one or reads descending.
-fn order_text(pattern: &AccessPattern, best: &Candidate<'_>) -> Option<String> {
+/// `sorts_as_text` says whether an attribute ordered by through a key template is a number,
+/// which the string key sorts as text.
+fn order_text(
+    pattern: &AccessPattern,
+    best: &Candidate<'_>,
+    sorts_as_text: impl Fn(&str) -> bool,
+) -> Option<String> {
     if pattern.order_by.is_none() && pattern.order == Order::Asc {
         return None;
     }
@@ -221,6 +236,22 @@ fn order_text(pattern: &AccessPattern, best: &Candidate<'_>) -> Option<String> {
         ));
     }
     let (sort_key, by) = best.ordered_by.as_ref()?;
+    // issue 43: such an order was shown as a clean ascending one.
+    // A key attribute of its own (a multi-attribute key's `createdAt`) keeps its type.
+    if let Some(by) = by.as_deref()
+        && by != sort_key
+        && sorts_as_text(by)
+    {
+        return Some(format!(
+            "by {by} as text, not as numbers (`10` before `2`: KP021), {} (ScanIndexForward={} on {sort_key})",
+            if descending {
+                "descending"
+            } else {
+                "ascending"
+            },
+            !descending
+        ));
+    }
     let by = by.as_deref().unwrap_or(sort_key);
     Some(format!(
         "{} by {by} (ScanIndexForward={} on {sort_key})",

@@ -36,6 +36,24 @@ fn one_entity_among_others_in_a_partition_is_a_query_with_begins_with() {
     );
 }
 
+// issue 43: a sort on a number inside a string key (KP021) was shown as a clean ascending order.
+#[test]
+fn an_order_by_a_number_in_a_string_key_says_it_sorts_as_text() {
+    check(
+        "
+        table t PK SK
+        entity Task listId taskId priority:N | PK=LIST#{listId} SK={priority}#{taskId}
+        read by_priority Task by listId desc
+        ",
+        expect![[r#"
+            by_priority: Query (descending)
+              PK = :pk
+                :pk = LIST#{listId}
+              order: by priority as text, not as numbers (`10` before `2`: KP021), descending (ScanIndexForward=false on SK)
+        "#]],
+    );
+}
+
 #[test]
 fn entities_sharing_a_partition_are_one_query() {
     check(
@@ -57,6 +75,7 @@ fn a_sharded_gsi_is_a_scatter_gather_and_a_strict_range_skips_the_equal_keys() {
               GSI1PK = :pk AND GSI1SK >= :sk
                 :pk = STATUS#{status}#SHARD{shard:10}
                 :sk = {createdAt}$
+              - the bound ends in `$`, the character after `#`: it sorts after every key that goes on `#...` past `createdAt`, so items whose `createdAt` equals the value are skipped, as `>` means
               - the partition key is write-sharded: scatter 10 Queries, one per shard, and merge
         "#]],
     );
@@ -136,6 +155,7 @@ fn a_range_with_nothing_else_in_the_partition_stays_one_sided() {
               GPK = :pk AND GSK >= :sk
                 :pk = STATUS#{status}
                 :sk = {createdAt}$
+              - the bound ends in `$`, the character after `#`: it sorts after every key that goes on `#...` past `createdAt`, so items whose `createdAt` equals the value are skipped, as `>` means
             before: Query on G
               GPK = :pk AND GSK < :sk
                 :pk = STATUS#{status}
@@ -144,11 +164,13 @@ fn a_range_with_nothing_else_in_the_partition_stays_one_sided() {
               GPK = :pk AND GSK < :sk
                 :pk = STATUS#{status}
                 :sk = {createdAt}$
+              - the bound ends in `$`, the character after `#`: it sorts after every key that goes on `#...` past `createdAt`, so items whose `createdAt` equals the value are included, as `<=` means
             within: Query on G
               GPK = :pk AND GSK BETWEEN :sk1 AND :sk2
                 :pk = STATUS#{status}
                 :sk1 = {createdAt}
                 :sk2 = {createdAt}$
+              - the bound ends in `$`, the character after `#`: it sorts after every key that goes on `#...` past `createdAt`, so items whose `createdAt` equals the value are included at both ends
             on: Query on G
               GPK = :pk AND begins_with(GSK, :sk)
                 :pk = STATUS#{status}
@@ -474,6 +496,7 @@ fn order_management_example_leaves_get_order_by_id_to_a_scan_as_the_seed_states_
               GSI1PK = :pk AND GSI1SK >= :sk
                 :pk = STATUS#{status}#SHARD{shard:10}
                 :sk = {createdAt}$
+              - the bound ends in `$`, the character after `#`: it sorts after every key that goes on `#...` past `createdAt`, so items whose `createdAt` equals the value are skipped, as `>` means
               - the partition key is write-sharded: scatter 10 Queries, one per shard, and merge
             Get order items: Query
               PK = :pk
@@ -599,6 +622,7 @@ fn ecommerce_orders_example_covers_every_read() {
               GSI2PK = :pk AND GSI2SK >= :sk
                 :pk = STATUS#{status}
                 :sk = {createdAt}$
+              - the bound ends in `$`, the character after `#`: it sorts after every key that goes on `#...` past `createdAt`, so items whose `createdAt` equals the value are skipped, as `>` means
             Place order: TransactWriteItems
             KP025 Info tables/shop/gsis/GSI2: GSI2 of `shop`: Order.GSI2SK `{createdAt}#{orderId}` joins 2 attributes into one string; a multi-attribute sort key (createdAt, orderId) keeps each attribute's own type (numbers sort as numbers, nothing is zero-padded) and DynamoDB indexes the attributes the items already have: no key to write, no backfill
         "#]],

@@ -155,17 +155,24 @@ impl Target {
         }
     }
 
-    /// A download file name for `design` in this format: `order-management.template.yaml`,
-    /// `order_management_access.py` (Python and Rust module names cannot hold dashes).
+    /// A download file name for `design` in this format, on Save's slug ([`crate::casing::file_stem`]):
+    /// `order-management.template.yaml`, `order_management_access.py` (Python and Rust module
+    /// names cannot hold dashes).
     pub fn file_name(self, design: &Design) -> String {
         let stem = match self {
-            Target::Python | Target::Rust => names::snake(&design.name),
-            _ => names::kebab(&design.name),
-        };
-        let stem = if stem.is_empty() {
-            "design".to_string()
-        } else {
-            stem
+            // A Rust module's file name must be ASCII; Python's follows suit.
+            Target::Python | Target::Rust => {
+                let stem: String = crate::casing::file_stem(&design.name, '_')
+                    .chars()
+                    .filter(char::is_ascii)
+                    .collect();
+                if stem.trim_matches('_').is_empty() {
+                    "design".to_string()
+                } else {
+                    stem
+                }
+            }
+            _ => crate::casing::file_stem(&design.name, '-'),
         };
         format!("{stem}{}", self.extension())
     }

@@ -19,7 +19,7 @@ use serde_json::ser::{Formatter, PrettyFormatter};
 
 use crate::text::{is_hidden, shown};
 
-pub use crate::casing::{camel, kebab, pascal, screaming, snake};
+pub use crate::casing::{camel, pascal, screaming, snake};
 
 /// A target language's identifier rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

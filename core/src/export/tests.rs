@@ -51,6 +51,29 @@ fn download_names_suit_each_language() {
     .assert_eq(&names.join("\n"));
 }
 
+// issue 43: Save wrote saas-multi-tenant.keyplan.json, Export saa-s-multi-tenant.template.json.
+#[test]
+fn an_export_is_named_with_the_slug_save_uses() {
+    for (design, format, expected) in [
+        (
+            "SaaS multi-tenant",
+            Target::CloudFormationJson,
+            "saas-multi-tenant.template.json",
+        ),
+        (
+            "SaaS multi-tenant",
+            Target::Python,
+            "saas_multi_tenant_access.py",
+        ),
+        ("  Shop: v2!  ", Target::Terraform, "shop-v2.tf"),
+        ("Données clients", Target::Markdown, "données-clients.md"),
+        ("Données clients", Target::Rust, "donnes_clients_access.rs"),
+        ("???", Target::Svg, "design.svg"),
+    ] {
+        assert_eq!(format.file_name(&Design::new(design)), expected);
+    }
+}
+
 #[test]
 fn a_design_without_tables_exports_only_its_document() {
     let design = Design::new("empty");

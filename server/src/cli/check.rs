@@ -481,6 +481,8 @@ mod tests {
                                                suggestion: GSI3 holds no Order yet: give Order partition key `ORDER#{orderId}` and sort key `ORDER` on it to serve it, with no new index
               Get customer orders              Query              table PK = :pk AND begins_with(SK, :sk)  [:pk=CUSTOMER#{customerId}, :sk=ORDER#]  descending by orderId (ScanIndexForward=false on SK)
               Get orders by status             Query              GSI1  GSI1PK = :pk AND GSI1SK >= :sk  [:pk=STATUS#{status}#SHARD{shard:10}, :sk={createdAt}$]  x10 shards, merged
+                                               the bound ends in `$`, the character after `#`: it sorts after every key that goes on `#...` past `createdAt`, so items whose `createdAt` equals the value are skipped, as `>` means
+                                               the partition key is write-sharded: scatter 10 Queries, one per shard, and merge
               Get order items                  Query              table PK = :pk  [:pk=ORDER#{orderId}]
               Get customer profile             GetItem            table PK = :pk AND SK = :sk  [:pk=CUSTOMER#{customerId}, :sk=PROFILE]
               Get orders by fulfillment center Query              GSI2  GSI2PK = :pk  [:pk=FC#{fulfillmentCenter}]
