@@ -442,6 +442,7 @@ fn entity_keys(entity: &Entity, table: Option<&PreparedTable<'_>>, out: &mut Fin
                     entity: entity.name.clone(),
                     attribute: name.to_string(),
                     ty,
+                    replaces: entity.unused_starting_id().map(str::to_string),
                 }),
             );
         }

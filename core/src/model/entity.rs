@@ -65,9 +65,36 @@ impl Volume {
     }
 }
 
+/// `customerId` for `Customer`: the id attribute an entity drawn in the app starts with,
+/// renamed with the entity until the user renames it.
+pub fn starting_id(entity: &str) -> String {
+    let mut chars = entity.chars();
+    let mut name: String = match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    };
+    name.push_str("Id");
+    name
+}
+
 impl Entity {
     pub fn attribute(&self, name: &str) -> Option<&Attribute> {
         self.attributes.iter().find(|a| a.name == name)
+    }
+
+    /// The id attribute the entity started with ([`starting_id`]) while none of its key
+    /// templates uses it: a key template naming another attribute takes its place rather than
+    /// leaving it behind (issue 43).
+    pub fn unused_starting_id(&self) -> Option<&str> {
+        let id = starting_id(&self.name);
+        let used = self
+            .keys
+            .values()
+            .any(|t| t.attribute_vars().any(|v| v.name == id));
+        (!used)
+            .then(|| self.attribute(&id))
+            .flatten()
+            .map(|a| a.name.as_str())
     }
 
     /// The template that fills `key_attribute` for this entity: its own template, or the
