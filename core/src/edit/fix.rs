@@ -94,7 +94,7 @@ impl Fix {
                 // The id the entity started with, if it is still unused, makes room.
                 let replaced = replaces
                     .as_deref()
-                    .filter(|r| e.unused_starting_id() == Some(*r))
+                    .filter(|r| e.starting_id_renamed(&design.entities, attribute) == Some(*r))
                     .and_then(|r| attributes.iter().position(|a| a.name == r));
                 match replaced {
                     Some(at) => attributes[at] = added,

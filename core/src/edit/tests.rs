@@ -662,4 +662,30 @@ fn a_key_naming_another_id_takes_the_place_of_the_one_the_entity_started_with() 
         attribute_names(&design, "Draft"),
         ["id", "draftId", "version"]
     );
+
+    // An id another entity has is a reference to it (Order's `customerId`): added beside.
+    apply(
+        &mut design,
+        Edit::SetAttributes {
+            entity: "Draft".into(),
+            attributes: vec![
+                Attribute::new("id", AttrType::S),
+                Attribute::new("draftId", AttrType::S),
+            ],
+        },
+    )
+    .expect("set");
+    apply(
+        &mut design,
+        Edit::SetKeyTemplate {
+            entity: "Draft".into(),
+            key: "SK".into(),
+            template: Some(KeyTemplate::parse("CUSTOMER#{customerId}")),
+        },
+    )
+    .expect("set");
+    assert_eq!(
+        apply_kp002_fix(&mut design),
+        "Add attribute `customerId` to Draft"
+    );
 }
