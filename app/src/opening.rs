@@ -106,7 +106,7 @@ fn open(library: &Library, store: &Store, session: &Session, what: What, label: 
             Err(why) => Err(why),
         };
         if let Err(why) = opened {
-            session.warn(crate::import::not_opened(&label, &why));
+            session.refuse(crate::import::not_opened(&label, &why));
         }
     });
 }
@@ -134,7 +134,7 @@ pub fn open_now(opening: Opening) {
                 show_opened(&library, &store, &session, &name, opened_file, handle);
             }
             Err(crate::import::NotRead::Error(e)) => {
-                session.warn(crate::import::not_opened(&name, &e));
+                session.refuse(crate::import::not_opened(&name, &e));
             }
             // Core's word that it is a module though its name does not say so.
             Err(crate::import::NotRead::Module) => send_module(library, store, session, file),
@@ -152,7 +152,7 @@ fn send_module(library: Library, store: Store, session: Session, file: web_sys::
             .ok()
             .and_then(|t| t.as_string())
         else {
-            return session.warn(format!("{file_name} could not be read"));
+            return session.refuse(format!("{file_name} could not be read"));
         };
         let body = crate::import::request_body(&file_name, &text);
         post_import(library, store, session, &file_name, body).await;
@@ -166,9 +166,9 @@ async fn post_import(library: Library, store: Store, session: Session, label: &s
     match crate::run::state::Engines::probe().await {
         crate::run::state::Engines::Available(_) => {}
         crate::run::state::Engines::Unreachable(message) => {
-            return session.warn(crate::import::not_opened(label, &message));
+            return session.refuse(crate::import::not_opened(label, &message));
         }
-        _ => return session.warn(crate::import::needs_server(label)),
+        _ => return session.refuse(crate::import::needs_server(label)),
     }
     let answer = match crate::api::fetch("POST", "/api/import", Some(&body)).await {
         Ok((status, answer)) => crate::import::from_server(status, &answer),
@@ -176,7 +176,7 @@ async fn post_import(library: Library, store: Store, session: Session, label: &s
     };
     match answer {
         Ok(opened_file) => show_opened(&library, &store, &session, label, opened_file, None),
-        Err(e) => session.warn(crate::import::not_opened(label, &e)),
+        Err(e) => session.refuse(crate::import::not_opened(label, &e)),
     }
 }
 
@@ -207,7 +207,7 @@ fn show_opened(
 }
 
 /// Says what was opened (`message`), listing every note the import left under it: a toast
-/// with notes stays until it is dismissed.
+/// with notes stays the time to read them (`Toast::lifetime`).
 pub fn say_opened(session: &Session, message: String, notes: Vec<String>) {
     session.say_with_notes(
         match notes.len() {
@@ -261,7 +261,7 @@ fn send_dropped(
     leptos::task::spawn_local(async move {
         match folder::modules(entries).await {
             Ok(found) => send_texts(library, store, session, &found.label, found.files).await,
-            Err(why) => session.warn(crate::import::not_opened("The folder", &why)),
+            Err(why) => session.refuse(crate::import::not_opened("The folder", &why)),
         }
     });
 }
@@ -282,7 +282,7 @@ async fn send_texts(
             .ok()
             .and_then(|t| t.as_string())
         else {
-            return session.warn(format!("{name} could not be read"));
+            return session.refuse(format!("{name} could not be read"));
         };
         texts.push((name, text));
     }
