@@ -147,11 +147,7 @@ pub fn open_now(opening: Opening) {
 fn send_module(library: Library, store: Store, session: Session, file: web_sys::File) {
     leptos::task::spawn_local(async move {
         let file_name = file.name();
-        let Some(text) = wasm_bindgen_futures::JsFuture::from(file.text())
-            .await
-            .ok()
-            .and_then(|t| t.as_string())
-        else {
+        let Some(text) = text_of(&file).await else {
             return session.refuse(format!("{file_name} could not be read"));
         };
         let body = crate::import::request_body(&file_name, &text);
@@ -277,15 +273,19 @@ async fn send_texts(
 ) {
     let mut texts = Vec::with_capacity(files.len());
     for (name, file) in files {
-        let Some(text) = wasm_bindgen_futures::JsFuture::from(file.text())
-            .await
-            .ok()
-            .and_then(|t| t.as_string())
-        else {
+        let Some(text) = text_of(&file).await else {
             return session.refuse(format!("{name} could not be read"));
         };
         texts.push((name, text));
     }
     let body = crate::import::request_body_files(&texts);
     post_import(library, store, session, label, body).await;
+}
+
+/// The text of `file`, or `None` when the browser would not read it.
+async fn text_of(file: &web_sys::File) -> Option<String> {
+    wasm_bindgen_futures::JsFuture::from(file.text())
+        .await
+        .ok()
+        .and_then(|t| t.as_string())
 }

@@ -304,8 +304,10 @@ fn several_dropped_modules_or_their_folder_open_as_one_design_and_the_toast_goes
             "{toast}"
         );
         // Dismissed by a script: a pointer left over the toast would hold the next one.
-        b.js("document.querySelector('[data-testid=toast] [aria-label=Dismiss]').click(); return 0;")
-            .await;
+        b.js(
+            "document.querySelector('[data-testid=toast] [aria-label=Dismiss]').click(); return 0;",
+        )
+        .await;
 
         // issues.ts alone: opened with the notes of what it assumed of its imports; the toast
         // goes by itself.

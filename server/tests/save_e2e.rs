@@ -436,9 +436,11 @@ fn the_same_file_opened_again_is_one_design_and_the_list_searches_and_deletes_se
             b.texts("[data-testid=design-name]").await == ["Twice shop"]
         })
         .await;
-        b.js("const s = document.querySelector('[data-testid=design-search]');\
-              s.value = ''; s.dispatchEvent(new Event('input', { bubbles: true })); return 0;")
-            .await;
+        b.js(
+            "const s = document.querySelector('[data-testid=design-search]');\
+              s.value = ''; s.dispatchEvent(new Event('input', { bubbles: true })); return 0;",
+        )
+        .await;
         eventually("every design is listed again", || async {
             b.texts("[data-testid=design-name]").await.len() == 2
         })
