@@ -260,7 +260,14 @@ fn Editor(
     let on_drop = move |ev: web_sys::DragEvent| {
         ev.prevent_default();
         dragging_file.set(false);
-        if let Some(files) = ev.data_transfer().and_then(|dt| dt.files()) {
+        let Some(data) = ev.data_transfer() else {
+            return;
+        };
+        // A folder is walked (issue 36); files alone open as picked files do.
+        let entries = crate::opening::dropped_entries(&data);
+        if entries.iter().any(web_sys::FileSystemEntry::is_directory) {
+            crate::opening::open_dropped(&library, &store, &session, entries);
+        } else if let Some(files) = data.files() {
             crate::opening::open_files(library, store, session, files);
         }
     };

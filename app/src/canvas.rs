@@ -175,17 +175,10 @@ pub fn add_entity(store: &Store, session: &Session) {
 }
 
 /// `customerId` for `Customer`: the id attribute a new entity starts with, renamed with the
-/// entity until the user renames it.
+/// entity until the user renames it (core's `starting_id`, which KP002's fix replaces while no
+/// key uses it).
 pub fn id_attribute(entity: &str) -> String {
-    format!("{}Id", lower_first(entity))
-}
-
-fn lower_first(name: &str) -> String {
-    let mut chars = name.chars();
-    match chars.next() {
-        Some(c) => c.to_lowercase().chain(chars).collect(),
-        None => String::new(),
-    }
+    keyplan_core::starting_id(entity)
 }
 
 /// True when the pointer went down on a button, field or link inside the canvas.

@@ -148,26 +148,42 @@ pub fn Dialogs() -> impl IntoView {
 #[component]
 pub fn ToastView() -> impl IntoView {
     let session = use_session();
-    // Each toast stays five seconds unless replaced.
+    // The pointer over the toast holds it: it goes once the pointer leaves.
+    let hovered = RwSignal::new(false);
+    let dismiss_later = move |toast: crate::session::Toast, after: std::time::Duration| {
+        set_timeout(
+            move || {
+                if !hovered.get_untracked()
+                    && session.toast.get_untracked().as_ref() == Some(&toast)
+                {
+                    session.toast.set(None);
+                }
+            },
+            after,
+        );
+    };
+    // Each toast stays its lifetime unless replaced (or until dismissed, an error that must be
+    // seen).
     Effect::new(move |_| {
         if let Some(toast) = session.toast.get()
-            && toast.notes.is_empty()
+            && let Some(lifetime) = toast.lifetime()
         {
-            let long = toast.error;
-            set_timeout(
-                move || {
-                    if session.toast.get_untracked().as_ref() == Some(&toast) {
-                        session.toast.set(None);
-                    }
-                },
-                std::time::Duration::from_secs(if long { 8 } else { 4 }),
-            );
+            dismiss_later(toast, lifetime);
         }
     });
+    let on_leave = move |_| {
+        hovered.set(false);
+        if let Some(toast) = session.toast.get_untracked()
+            && toast.lifetime().is_some()
+        {
+            dismiss_later(toast, std::time::Duration::from_secs(2));
+        }
+    };
     move || {
         session.toast.get().map(|t| {
             view! {
-                <div class="toast" class:error=t.error role="status" aria-live="polite" data-testid="toast">
+                <div class="toast" class:error=t.error role="status" aria-live="polite" data-testid="toast"
+                    on:mouseenter=move |_| hovered.set(true) on:mouseleave=on_leave>
                     <div class="toast-text">
                         <span>{t.message}</span>
                         {(!t.notes.is_empty()).then(|| view! {

@@ -18,9 +18,6 @@ use crate::jobs::Imported;
 pub const ACCEPT: &str =
     ".json,.yaml,.yml,.template,.tf,.js,.mjs,.cjs,.ts,.mts,.cts,application/json";
 
-/// The extensions of JavaScript and TypeScript modules.
-const MODULE_EXTENSIONS: [&str; 6] = [".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"];
-
 /// A file read into a design: its format, the design, what was read in words, and every note
 /// on what the import could not keep (all of them: the toast used to show only the first,
 /// issue 12).
@@ -60,10 +57,7 @@ pub enum NotRead {
 }
 
 /// Whether `file_name` is a JavaScript or TypeScript module by its extension.
-pub fn is_module_name(file_name: &str) -> bool {
-    let lower = file_name.to_ascii_lowercase();
-    MODULE_EXTENSIONS.iter().any(|e| lower.ends_with(e))
-}
+pub use keyplan_core::import::folder::is_module_name;
 
 /// What the worker's answer to an import means.
 pub fn from_worker(answer: Result<Imported, String>) -> Result<Opened, NotRead> {

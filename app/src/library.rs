@@ -59,6 +59,27 @@ pub struct Start {
     pub notice: Option<String>,
 }
 
+/// The local design that is the file `file_name` as it was last read or written (its text
+/// hashing to `hash`): opening that file again opens it (issue 43).
+pub fn same_file(designs: &[LocalDesign], file_name: &str, hash: u64) -> Option<String> {
+    designs
+        .iter()
+        .find(|d| d.file_name.as_deref() == Some(file_name) && d.file_hash == Some(hash))
+        .map(|d| d.id.clone())
+}
+
+/// Whether the design list's search `query` finds `design`: its name or file name holds it,
+/// in any case; an empty query finds every design.
+pub fn matches(design: &LocalDesign, query: &str) -> bool {
+    let query = query.trim().to_lowercase();
+    query.is_empty()
+        || design.name.to_lowercase().contains(&query)
+        || design
+            .file_name
+            .as_ref()
+            .is_some_and(|f| f.to_lowercase().contains(&query))
+}
+
 /// The open design's entry, the list of local designs, and how saving goes.
 #[derive(Debug, Clone, Copy)]
 pub struct Library {
@@ -302,13 +323,25 @@ impl Library {
         file_name: Option<String>,
         handle: Option<JsValue>,
     ) {
+        let file_hash = file_name
+            .as_ref()
+            .map(|_| storage::text_hash(&keyplan_core::file::to_string(&design)));
+        if let (Some(name), Some(hash)) = (&file_name, file_hash)
+            && let Some(id) = self
+                .designs
+                .with_untracked(|list| same_file(list, name, hash))
+        {
+            // issue 43: the same file opened again is the local design it already is.
+            if id != self.current.get_untracked() {
+                self.switch(*store, *session, id);
+            }
+            return;
+        }
         self.leave(store);
         let id = storage::new_id();
         let mut entry = LocalDesign::new(&id, &design.name);
-        if let Some(name) = file_name {
-            entry.file_name = Some(name);
-            entry.file_hash = Some(storage::text_hash(&keyplan_core::file::to_string(&design)));
-        }
+        entry.file_name = file_name;
+        entry.file_hash = file_hash;
         self.show(store, session, entry, design, handle.clone());
         if let Some(handle) = handle {
             leptos::task::spawn_local(async move {
@@ -379,6 +412,39 @@ impl Library {
             match next {
                 Some(other) => library.switch(store, session, other.id),
                 None => library.open_new(&store, &session, Design::new("Untitled design")),
+            }
+        });
+    }
+
+    /// Deletes the local designs `ids` (the user confirmed); when the open one is among them,
+    /// opens the most recent other one, or a blank one.
+    pub fn delete_many(&self, store: Store, session: Session, ids: Vec<String>) {
+        let library = *self;
+        let current = self.current.get_untracked();
+        if ids.contains(&current) {
+            self.drop_pending();
+        }
+        leptos::task::spawn_local(async move {
+            let mut n_deleted = 0;
+            for id in &ids {
+                if let Err(e) = storage::remove(id).await {
+                    session.warn(format!("The design could not be deleted: {e}"));
+                    break;
+                }
+                library.designs.update(|list| list.retain(|d| &d.id != id));
+                n_deleted += 1;
+            }
+            if ids[..n_deleted].contains(&current) {
+                match library.designs.with_untracked(|list| list.first().cloned()) {
+                    Some(other) => library.switch(store, session, other.id),
+                    None => library.open_new(&store, &session, Design::new("Untitled design")),
+                }
+            }
+            if n_deleted == ids.len() {
+                session.say(format!(
+                    "Deleted {} from this browser",
+                    crate::text::plural(n_deleted, "design")
+                ));
             }
         });
     }
@@ -519,6 +585,42 @@ pub fn scroll_home_on_open(element: NodeRef<leptos::html::Div>) {
 
 #[cfg(test)]
 mod tests {
+
+    fn local(id: &str, name: &str, file: Option<(&str, u64)>) -> LocalDesign {
+        LocalDesign {
+            id: id.to_string(),
+            name: name.to_string(),
+            modified: 0.0,
+            file_name: file.map(|(f, _)| f.to_string()),
+            file_hash: file.map(|(_, h)| h),
+        }
+    }
+
+    // issue 43: the same file opened again was listed twice.
+    #[test]
+    fn the_same_file_as_last_read_is_the_design_it_already_is() {
+        let designs = [
+            local("a", "Shop", Some(("shop.keyplan.json", 7))),
+            local("b", "Other", None),
+        ];
+        assert_eq!(
+            same_file(&designs, "shop.keyplan.json", 7),
+            Some("a".to_string())
+        );
+        // Another file of that name, or that file changed since: a design of its own.
+        assert_eq!(same_file(&designs, "shop.keyplan.json", 8), None);
+        assert_eq!(same_file(&designs, "other.keyplan.json", 7), None);
+    }
+
+    #[test]
+    fn the_search_finds_a_name_or_a_file_name_in_any_case() {
+        let shop = local("a", "Shop", Some(("orders.keyplan.json", 7)));
+        assert!(matches(&shop, ""));
+        assert!(matches(&shop, " sHoP "));
+        assert!(matches(&shop, "ORDERS"));
+        assert!(!matches(&shop, "billing"));
+    }
+
     use super::*;
 
     #[test]

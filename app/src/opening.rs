@@ -1,8 +1,11 @@
-//! Opening files in the app: the bytes of a file picked or dropped, handed to
+//! Opening files in the app: the bytes of a file picked or dropped (or of the modules under a
+//! dropped folder, found by [`folder`]), handed to
 //! [`crate::import`]'s decisions (or to `keyplan serve`'s `POST /api/import` for a JavaScript
 //! module), and the design that comes back opened as a new local design with a toast saying
 //! what was read. Out of `app.rs` so the top bar and the dialogs that open designs do not
 //! import the app back (issue 14).
+
+mod folder;
 
 use std::cell::Cell;
 
@@ -13,15 +16,28 @@ use crate::library::Library;
 use crate::session::Session;
 use crate::store::Store;
 
-/// A file to open, and where it opens.
+pub use folder::dropped_entries;
+
+/// What to open, and where it opens.
 #[derive(Debug)]
 pub struct Opening {
     pub library: Library,
     pub store: Store,
     pub session: Session,
-    pub file: web_sys::File,
-    /// The browser's handle of the file, where it gave one: Save writes back to it.
-    pub handle: Option<JsValue>,
+    pub what: What,
+}
+
+/// What is opened.
+#[derive(Debug)]
+pub enum What {
+    /// A file picked or dropped.
+    File {
+        file: web_sys::File,
+        /// The browser's handle of the file, where it gave one: Save writes back to it.
+        handle: Option<JsValue>,
+    },
+    /// A drop holding a folder: its modules, and the files dropped beside it, read together.
+    Dropped(Vec<web_sys::FileSystemEntry>),
 }
 
 thread_local! {
@@ -53,14 +69,36 @@ pub fn open_file(
     file: web_sys::File,
     handle: Option<JsValue>,
 ) {
-    let session = *session;
     let name = file.name();
+    open(library, store, session, What::File { file, handle }, name);
+}
+
+/// Opens a drop that holds a folder (issue 36): the JavaScript and TypeScript modules under
+/// it, found as `keyplan import FOLDER` finds them, with any file dropped beside it, sent to
+/// the keyplan server together and opened as one design.
+pub fn open_dropped(
+    library: &Library,
+    store: &Store,
+    session: &Session,
+    entries: Vec<web_sys::FileSystemEntry>,
+) {
+    open(
+        library,
+        store,
+        session,
+        What::Dropped(entries),
+        "The folder".to_string(),
+    );
+}
+
+/// Opens `what` by the module that opens files, once fetched; says why `label` could not be.
+fn open(library: &Library, store: &Store, session: &Session, what: What, label: String) {
+    let session = *session;
     let opening = Opening {
         library: *library,
         store: *store,
         session,
-        file,
-        handle,
+        what,
     };
     leptos::task::spawn_local(async move {
         let opened = match crate::deferred::provided(&OPENER) {
@@ -68,20 +106,23 @@ pub fn open_file(
             Err(why) => Err(why),
         };
         if let Err(why) = opened {
-            session.warn(crate::import::not_opened(&name, &why));
+            session.refuse(crate::import::not_opened(&label, &why));
         }
     });
 }
 
-/// [`open_file`] in the module that opens files.
+/// [`open_file`] and [`open_dropped`] in the module that opens files.
 pub fn open_now(opening: Opening) {
     let Opening {
         library,
         store,
         session,
-        file,
-        handle,
+        what,
     } = opening;
+    let (file, handle) = match what {
+        What::File { file, handle } => (file, handle),
+        What::Dropped(entries) => return send_dropped(library, store, session, entries),
+    };
     let name = file.name();
     if crate::import::is_module_name(&name) {
         return send_module(library, store, session, file);
@@ -93,7 +134,7 @@ pub fn open_now(opening: Opening) {
                 show_opened(&library, &store, &session, &name, opened_file, handle);
             }
             Err(crate::import::NotRead::Error(e)) => {
-                session.warn(crate::import::not_opened(&name, &e));
+                session.refuse(crate::import::not_opened(&name, &e));
             }
             // Core's word that it is a module though its name does not say so.
             Err(crate::import::NotRead::Module) => send_module(library, store, session, file),
@@ -106,12 +147,8 @@ pub fn open_now(opening: Opening) {
 fn send_module(library: Library, store: Store, session: Session, file: web_sys::File) {
     leptos::task::spawn_local(async move {
         let file_name = file.name();
-        let Some(text) = wasm_bindgen_futures::JsFuture::from(file.text())
-            .await
-            .ok()
-            .and_then(|t| t.as_string())
-        else {
-            return session.warn(format!("{file_name} could not be read"));
+        let Some(text) = text_of(&file).await else {
+            return session.refuse(format!("{file_name} could not be read"));
         };
         let body = crate::import::request_body(&file_name, &text);
         post_import(library, store, session, &file_name, body).await;
@@ -125,9 +162,9 @@ async fn post_import(library: Library, store: Store, session: Session, label: &s
     match crate::run::state::Engines::probe().await {
         crate::run::state::Engines::Available(_) => {}
         crate::run::state::Engines::Unreachable(message) => {
-            return session.warn(crate::import::not_opened(label, &message));
+            return session.refuse(crate::import::not_opened(label, &message));
         }
-        _ => return session.warn(crate::import::needs_server(label)),
+        _ => return session.refuse(crate::import::needs_server(label)),
     }
     let answer = match crate::api::fetch("POST", "/api/import", Some(&body)).await {
         Ok((status, answer)) => crate::import::from_server(status, &answer),
@@ -135,7 +172,7 @@ async fn post_import(library: Library, store: Store, session: Session, label: &s
     };
     match answer {
         Ok(opened_file) => show_opened(&library, &store, &session, label, opened_file, None),
-        Err(e) => session.warn(crate::import::not_opened(label, &e)),
+        Err(e) => session.refuse(crate::import::not_opened(label, &e)),
     }
 }
 
@@ -166,7 +203,7 @@ fn show_opened(
 }
 
 /// Says what was opened (`message`), listing every note the import left under it: a toast
-/// with notes stays until it is dismissed.
+/// with notes stays the time to read them (`Toast::lifetime`).
 pub fn say_opened(session: &Session, message: String, notes: Vec<String>) {
     session.say_with_notes(
         match notes.len() {
@@ -204,19 +241,51 @@ pub fn open_files(library: Library, store: Store, session: Session, files: web_s
 fn send_modules(library: Library, store: Store, session: Session, files: Vec<web_sys::File>) {
     leptos::task::spawn_local(async move {
         let label = format!("{} files", files.len());
-        let mut texts = Vec::with_capacity(files.len());
-        for file in &files {
-            let name = file.name();
-            let Some(text) = wasm_bindgen_futures::JsFuture::from(file.text())
-                .await
-                .ok()
-                .and_then(|t| t.as_string())
-            else {
-                return session.warn(format!("{name} could not be read"));
-            };
-            texts.push((name, text));
-        }
-        let body = crate::import::request_body_files(&texts);
-        post_import(library, store, session, &label, body).await;
+        let named = files.into_iter().map(|f| (f.name(), f)).collect();
+        send_texts(library, store, session, &label, named).await;
     });
+}
+
+/// Walks a drop that holds a folder and hands the modules found to the keyplan server in one
+/// request, as [`send_modules`] does; a drop past the bounds is refused before a file is read.
+fn send_dropped(
+    library: Library,
+    store: Store,
+    session: Session,
+    entries: Vec<web_sys::FileSystemEntry>,
+) {
+    leptos::task::spawn_local(async move {
+        match folder::modules(entries).await {
+            Ok(found) => send_texts(library, store, session, &found.label, found.files).await,
+            Err(why) => session.refuse(crate::import::not_opened("The folder", &why)),
+        }
+    });
+}
+
+/// Reads the text of each file `(name, file)` and sends them together; says which could not
+/// be read instead.
+async fn send_texts(
+    library: Library,
+    store: Store,
+    session: Session,
+    label: &str,
+    files: Vec<(String, web_sys::File)>,
+) {
+    let mut texts = Vec::with_capacity(files.len());
+    for (name, file) in files {
+        let Some(text) = text_of(&file).await else {
+            return session.refuse(format!("{name} could not be read"));
+        };
+        texts.push((name, text));
+    }
+    let body = crate::import::request_body_files(&texts);
+    post_import(library, store, session, label, body).await;
+}
+
+/// The text of `file`, or `None` when the browser would not read it.
+async fn text_of(file: &web_sys::File) -> Option<String> {
+    wasm_bindgen_futures::JsFuture::from(file.text())
+        .await
+        .ok()
+        .and_then(|t| t.as_string())
 }

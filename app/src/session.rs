@@ -91,9 +91,27 @@ pub enum Dialog {
 pub struct Toast {
     pub message: String,
     pub error: bool,
-    /// Details listed under the message (an import's notes); a toast with details stays until
-    /// dismissed.
+    /// Details listed under the message (an import's notes).
     pub notes: Vec<String>,
+    /// An error the user must see (a file that did not open): it stays until dismissed.
+    pub until_dismissed: bool,
+}
+
+impl Toast {
+    /// How long the toast stays, `None` until dismissed: a message four seconds, an error
+    /// eight, a message with notes (an import's) the time to read them, two seconds a note
+    /// after the first four, at most twenty; an error the user must see until dismissed (issue
+    /// 43: an import's toast used to stay until dismissed though all was well). The view holds
+    /// it while the pointer is over it.
+    pub fn lifetime(&self) -> Option<std::time::Duration> {
+        if self.until_dismissed {
+            return None;
+        }
+        let n_notes = u64::try_from(self.notes.len()).unwrap_or(u64::MAX);
+        let seconds = if self.error { 8 } else { 4 };
+        let seconds = n_notes.saturating_mul(2).saturating_add(seconds).min(20);
+        Some(std::time::Duration::from_secs(seconds))
+    }
 }
 
 /// A Name field the inspector puts the caret in once it shows it: a new entity, attribute or
@@ -176,12 +194,13 @@ impl Session {
         self.say_with_notes(message, Vec::new());
     }
 
-    /// A message with a list of details under it, shown until dismissed.
+    /// A message with a list of details under it, shown the time to read them.
     pub fn say_with_notes(&self, message: impl Into<String>, notes: Vec<String>) {
         self.toast.set(Some(Toast {
             message: message.into(),
             error: false,
             notes,
+            until_dismissed: false,
         }));
     }
 
@@ -190,6 +209,17 @@ impl Session {
             message: message.into(),
             error: true,
             notes: Vec::new(),
+            until_dismissed: false,
+        }));
+    }
+
+    /// An error that stays until dismissed: a file or a design that did not open.
+    pub fn refuse(&self, message: impl Into<String>) {
+        self.toast.set(Some(Toast {
+            message: message.into(),
+            error: true,
+            notes: Vec::new(),
+            until_dismissed: true,
         }));
     }
 }
@@ -207,6 +237,38 @@ pub fn use_session() -> Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
+
+    fn toast(error: bool, n_notes: usize, until_dismissed: bool) -> Toast {
+        Toast {
+            message: "m".into(),
+            error,
+            notes: vec!["n".to_string(); n_notes],
+            until_dismissed,
+        }
+    }
+
+    // Issue 43: an import's toast with notes stayed until dismissed though nothing failed.
+    #[test]
+    fn a_toast_goes_after_the_time_to_read_it_unless_it_carries_an_error() {
+        assert_eq!(
+            toast(false, 0, false).lifetime(),
+            Some(Duration::from_secs(4))
+        );
+        assert_eq!(
+            toast(true, 0, false).lifetime(),
+            Some(Duration::from_secs(8))
+        );
+        assert_eq!(
+            toast(false, 3, false).lifetime(),
+            Some(Duration::from_secs(10))
+        );
+        assert_eq!(
+            toast(false, 40, false).lifetime(),
+            Some(Duration::from_secs(20))
+        );
+        assert_eq!(toast(true, 0, true).lifetime(), None);
+    }
 
     #[test]
     fn a_findings_place_selects_it() {

@@ -93,7 +93,7 @@ pub fn TopBar() -> impl IntoView {
                                     &library, &store, &session, file, Some(handle),
                                 ),
                                 Some(Err(e)) if e.is_empty() => {}
-                                Some(Err(e)) => session.warn(format!("The file could not be read: {e}")),
+                                Some(Err(e)) => session.refuse(format!("The file could not be read: {e}")),
                                 None => {
                                     if let Some(input) = file_input.get_untracked() {
                                         input.click();

@@ -333,12 +333,15 @@ impl Serialize for Place {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Fix {
-    /// Adds the attribute a key template uses to its entity, required (a key needs it).
+    /// Adds the attribute a key template uses to its entity, required (a key needs it), in
+    /// place of `replaces`, the id attribute the entity started with, which no key uses.
     AddAttribute {
         entity: String,
         attribute: String,
         #[serde(rename = "type")]
         ty: AttrType,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        replaces: Option<String>,
     },
     /// Renames `from` to `to` among a pattern's inputs, sort condition and order.
     RenamePatternAttribute {
@@ -372,6 +375,12 @@ impl Fix {
     /// What the fix does, as a button or `keyplan check` says it.
     pub fn label(&self) -> String {
         match self {
+            Fix::AddAttribute {
+                entity,
+                attribute,
+                replaces: Some(replaced),
+                ..
+            } => format!("Add attribute `{attribute}` to {entity} in place of `{replaced}`"),
             Fix::AddAttribute {
                 entity, attribute, ..
             } => format!("Add attribute `{attribute}` to {entity}"),

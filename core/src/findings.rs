@@ -97,7 +97,7 @@ const CHECKS: [Check; 10] = [
     |prepared, _, _, out| {
         for (e, entity) in prepared.design.entities.iter().enumerate() {
             let table = prepared.homes[e].map(|(t, _)| &prepared.tables[t]);
-            entity_keys(entity, table, out);
+            entity_keys(entity, &prepared.design.entities, table, out);
         }
     },
     |prepared, verdicts, _, out| patterns(prepared, verdicts, out),
@@ -402,8 +402,13 @@ fn tables(table: &Table, out: &mut Findings) {
     }
 }
 
-/// KP001, KP002, KP003, KP015, KP020, KP021: each key template of an entity.
-fn entity_keys(entity: &Entity, table: Option<&PreparedTable<'_>>, out: &mut Findings) {
+/// KP001, KP002, KP003, KP015, KP020, KP021: each key template of an entity (of `entities`).
+fn entity_keys(
+    entity: &Entity,
+    entities: &[Entity],
+    table: Option<&PreparedTable<'_>>,
+    out: &mut Findings,
+) {
     for (key, template) in &entity.keys {
         let path = || Place::key(&entity.name, key);
         for d in template.diagnostics() {
@@ -442,6 +447,9 @@ fn entity_keys(entity: &Entity, table: Option<&PreparedTable<'_>>, out: &mut Fin
                     entity: entity.name.clone(),
                     attribute: name.to_string(),
                     ty,
+                    replaces: entity
+                        .starting_id_renamed(entities, name)
+                        .map(str::to_string),
                 }),
             );
         }

@@ -25,7 +25,7 @@ mod pattern;
 mod table;
 mod types;
 
-pub use entity::{Attribute, Entity, Volume};
+pub use entity::{Attribute, Entity, Volume, starting_id};
 pub use pattern::{
     AccessPattern, Action, FilterCondition, FilterOp, Order, SortCondition, SortOp, WriteStep,
 };

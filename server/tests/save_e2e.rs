@@ -390,6 +390,81 @@ fn the_design_list_shows_dates_and_renames_and_duplicates() {
     });
 }
 
+// issue 43: opening the same file again added another copy of it to the design list; the list
+// had no search and deleted one design at a time, the open one.
+#[test]
+fn the_same_file_opened_again_is_one_design_and_the_list_searches_and_deletes_several() {
+    app_test(async |b| {
+        b.autosaved().await;
+        let mut design = generated_design(3);
+        design.name = "Twice shop".into();
+        let text = keyplan_core::file::to_string(&design);
+        b.offer_file_to_open("twice.keyplan.json", &text).await;
+        b.click("[aria-label='Open a file']").await;
+        eventually("the file opens", || async {
+            title_text(b).await == "Twice shop"
+        })
+        .await;
+        b.autosaved().await;
+
+        // Back to the example, then the same file again: the design it already is opens.
+        b.click("[data-testid=design-switcher]").await;
+        b.js(
+            "[...document.querySelectorAll('[data-testid=design-open]')]\
+              .find(o => o.textContent.includes('Order management')).click(); return 0;",
+        )
+        .await;
+        eventually("the example opens", || async {
+            title_text(b).await == "Order management"
+        })
+        .await;
+        b.autosaved().await;
+        b.click("[aria-label='Open a file']").await;
+        eventually("the file's design opens again", || async {
+            title_text(b).await == "Twice shop"
+        })
+        .await;
+        b.autosaved().await;
+        let mut designs = b.local_designs().await;
+        designs.sort();
+        assert_eq!(designs, ["Order management", "Twice shop"]);
+
+        // The list, searched.
+        b.click("[data-testid=design-switcher]").await;
+        b.type_into("[data-testid=design-search]", "TWICE").await;
+        eventually("only the matching design is listed", || async {
+            b.texts("[data-testid=design-name]").await == ["Twice shop"]
+        })
+        .await;
+        b.js(
+            "const s = document.querySelector('[data-testid=design-search]');\
+              s.value = ''; s.dispatchEvent(new Event('input', { bubbles: true })); return 0;",
+        )
+        .await;
+        eventually("every design is listed again", || async {
+            b.texts("[data-testid=design-name]").await.len() == 2
+        })
+        .await;
+        b.screenshot("design-list-search").await;
+
+        // Both selected and deleted together, after a confirmation.
+        b.js("document.querySelectorAll('[data-testid=design-select]').forEach(c => c.click()); return 0;")
+            .await;
+        b.click("[data-testid=delete-selected]").await;
+        b.screenshot("design-list-delete-selected").await;
+        b.click("[data-testid=confirm-delete-selected]").await;
+        eventually("a blank design replaces them", || async {
+            title_text(b).await == "Untitled design"
+        })
+        .await;
+        b.autosaved().await;
+        eventually("only the blank design is kept", || async {
+            b.local_designs().await == ["Untitled design"]
+        })
+        .await;
+    });
+}
+
 /// Where focus is: the element's label (its aria-label, else its text) and whether it is in
 /// the open dialog.
 async fn focus(b: &Browser) -> (String, bool) {

@@ -1,5 +1,5 @@
-//! The design list (every local design with the date it last changed: open, rename,
-//! duplicate, delete), the confirmation before a delete, and the notices that must not be
+//! The design list (every local design with the date it last changed: search, open, rename,
+//! duplicate, delete, several selected and deleted together), the confirmation before a delete, and the notices that must not be
 //! missed: a design the browser would not keep (with Save and "drop the imported sample
 //! items") and a delete that can still be undone.
 
@@ -28,8 +28,30 @@ pub fn Designs() -> impl IntoView {
     let session = use_session();
     let store = use_store();
     let renaming = RwSignal::new(None::<String>);
+    let query = RwSignal::new(String::new());
+    // The designs ticked for deleting together, and whether the delete is being confirmed.
+    let selected = RwSignal::new(Vec::<String>::new());
+    let confirming = RwSignal::new(false);
     let row = move |d: LocalDesign| {
         let id = d.id.clone();
+        let ticked = {
+            let id = id.clone();
+            move || selected.with(|s| s.contains(&id))
+        };
+        let tick = {
+            let id = id.clone();
+            move |ev: web_sys::Event| {
+                let on = event_target_checked(&ev);
+                confirming.set(false);
+                selected.update(|s| {
+                    s.retain(|x| *x != id);
+                    if on {
+                        s.push(id.clone());
+                    }
+                });
+            }
+        };
+        let select_label = format!("Select {}", d.name);
         let is_open = {
             let id = id.clone();
             move || library.current.get() == id
@@ -53,6 +75,8 @@ pub fn Designs() -> impl IntoView {
         let file = d.file_name.clone().map(|f| format!(" · {f}"));
         view! {
             <li class="design-row" class:open=is_open.clone() data-testid="design-row">
+                <input type="checkbox" class="design-select" data-testid="design-select" aria-label=select_label
+                    prop:checked=ticked on:change=tick/>
                 <Show
                     when=editing
                     fallback={
@@ -105,13 +129,53 @@ pub fn Designs() -> impl IntoView {
     view! {
         <div class="designs">
             <p class="hint">"Designs kept in this browser, the most recently changed first. Save (Ctrl+S) writes the open one to a file."</p>
+            <input class="input design-search" type="search" placeholder="Search designs" aria-label="Search designs"
+                data-testid="design-search" on:input=move |ev| query.set(event_target_value(&ev))/>
             <ul class="plain-list design-list" aria-label="Local designs">
                 <For
-                    each=move || library.designs.get()
+                    each=move || {
+                        let query = query.get();
+                        library.designs.with(|list| {
+                            list.iter().filter(|d| crate::library::matches(d, &query)).cloned().collect::<Vec<_>>()
+                        })
+                    }
                     key=|d| (d.id.clone(), d.name.clone(), d.modified.to_bits(), d.file_name.clone())
                     children=row
                 />
             </ul>
+            {move || {
+                let query = query.get();
+                (!query.trim().is_empty()
+                    && !library.designs.with(|list| list.iter().any(|d| crate::library::matches(d, &query))))
+                .then(|| view! { <p class="hint">{format!("No design matches \u{201c}{}\u{201d}", query.trim())}</p> })
+            }}
+            {move || {
+                let n = selected.with(Vec::len);
+                let designs = crate::text::plural(n, "design");
+                (n > 0).then(|| if confirming.get() {
+                    view! {
+                        <div class="dialog-actions confirm-selected">
+                            <span>{format!("Delete {designs} from this browser? Their files, if you saved them, stay where they are.")}</span>
+                            <button class="button" on:click=move |_| confirming.set(false)>"Keep them"</button>
+                            <button class="button danger" data-testid="confirm-delete-selected" on:click=move |_| {
+                                let ids = selected.get_untracked();
+                                selected.set(Vec::new());
+                                confirming.set(false);
+                                session.dialog.set(None);
+                                library.delete_many(store, session, ids);
+                            }>"Delete"</button>
+                        </div>
+                    }.into_any()
+                } else {
+                    view! {
+                        <div class="dialog-actions">
+                            <button class="button danger" data-testid="delete-selected" on:click=move |_| confirming.set(true)>
+                                {format!("Delete {designs} selected…")}
+                            </button>
+                        </div>
+                    }.into_any()
+                })
+            }}
             <div class="dialog-actions">
                 <super::EngineImportEntry card=false/>
                 <button class="button danger" data-testid="delete-design" on:click=move |_| session.dialog.set(Some(Dialog::ConfirmDelete))>

@@ -243,7 +243,7 @@ pub fn EngineImport() -> impl IntoView {
                 }
                 Err(message) => {
                     if import.try_set(Import::Failed(message.clone())).is_some() {
-                        session.warn(format!("The import from the engine failed: {message}"));
+                        session.refuse(format!("The import from the engine failed: {message}"));
                     }
                 }
             }

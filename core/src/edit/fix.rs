@@ -136,16 +136,26 @@ impl Fix {
                 entity,
                 attribute,
                 ty,
+                replaces,
             } => {
                 let e = design.entity(entity)?;
                 if e.attribute(attribute).is_some() {
                     return None;
                 }
                 let mut attributes = e.attributes.clone();
-                attributes.push(Attribute {
+                let added = Attribute {
                     required: true,
                     ..Attribute::new(attribute, *ty)
-                });
+                };
+                // The id the entity started with, if it is still unused, makes room.
+                let replaced = replaces
+                    .as_deref()
+                    .filter(|r| e.starting_id_renamed(&design.entities, attribute) == Some(*r))
+                    .and_then(|r| attributes.iter().position(|a| a.name == r));
+                match replaced {
+                    Some(at) => attributes[at] = added,
+                    None => attributes.push(added),
+                }
                 Some(Edit::SetAttributes {
                     entity: entity.clone(),
                     attributes,

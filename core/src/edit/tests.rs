@@ -579,3 +579,117 @@ fn a_findings_quick_fix_is_an_edit_that_resolves_it() {
     );
     assert_eq!(fix.edit(&design), None, "done once, it offers nothing more");
 }
+
+/// The names of `entity`'s attributes in `design`.
+fn attribute_names(design: &Design, entity: &str) -> Vec<String> {
+    design
+        .entity(entity)
+        .map(|e| e.attributes.iter().map(|a| a.name.clone()).collect())
+        .unwrap_or_default()
+}
+
+/// Applies the quick fix of the first KP002 (a key variable that is not an attribute); its
+/// label.
+fn apply_kp002_fix(design: &mut Design) -> String {
+    let fix = crate::analyze(design)
+        .findings
+        .into_iter()
+        .find(|f| f.code == "KP002")
+        .and_then(|f| f.fix)
+        .expect("KP002 offers a fix");
+    let edit = fix.edit(design).expect("an edit");
+    apply(design, edit).expect("applies");
+    fix.label()
+}
+
+// issue 43: a new entity starts with its id attribute (`orderId` for Order); a key template
+// naming another one (`ORDER#{id}`) had its fix add `id` and leave `orderId` behind, unused.
+#[test]
+fn a_key_naming_another_id_takes_the_place_of_the_one_the_entity_started_with() {
+    let mut design = order_design();
+    let mut order = entity("Draft", "orders", &[]);
+    order.attributes.push(Attribute {
+        required: true,
+        ..Attribute::new(crate::model::starting_id("Draft"), AttrType::S)
+    });
+    order.attributes.push(Attribute::new("note", AttrType::S));
+    order
+        .keys
+        .insert("PK".into(), KeyTemplate::parse("DRAFT#{id}"));
+    let at = design.entities.len();
+    apply(
+        &mut design,
+        Edit::AddEntity {
+            at,
+            entity: order,
+            position: None,
+        },
+    )
+    .expect("added");
+    assert_eq!(
+        apply_kp002_fix(&mut design),
+        "Add attribute `id` to Draft in place of `draftId`"
+    );
+    assert_eq!(attribute_names(&design, "Draft"), ["id", "note"]);
+    assert!(
+        design
+            .entity("Draft")
+            .is_some_and(|e| e.attributes[0].required)
+    );
+
+    // A key that uses the id it started with keeps it: the new attribute is added beside it.
+    apply(
+        &mut design,
+        Edit::SetKeyTemplate {
+            entity: "Draft".into(),
+            key: "SK".into(),
+            template: Some(KeyTemplate::parse("{draftId}#{version}")),
+        },
+    )
+    .expect("set");
+    apply(
+        &mut design,
+        Edit::SetAttributes {
+            entity: "Draft".into(),
+            attributes: vec![
+                Attribute::new("id", AttrType::S),
+                Attribute::new("draftId", AttrType::S),
+            ],
+        },
+    )
+    .expect("set");
+    assert_eq!(
+        apply_kp002_fix(&mut design),
+        "Add attribute `version` to Draft"
+    );
+    assert_eq!(
+        attribute_names(&design, "Draft"),
+        ["id", "draftId", "version"]
+    );
+
+    // An id another entity has is a reference to it (Order's `customerId`): added beside.
+    apply(
+        &mut design,
+        Edit::SetAttributes {
+            entity: "Draft".into(),
+            attributes: vec![
+                Attribute::new("id", AttrType::S),
+                Attribute::new("draftId", AttrType::S),
+            ],
+        },
+    )
+    .expect("set");
+    apply(
+        &mut design,
+        Edit::SetKeyTemplate {
+            entity: "Draft".into(),
+            key: "SK".into(),
+            template: Some(KeyTemplate::parse("CUSTOMER#{customerId}")),
+        },
+    )
+    .expect("set");
+    assert_eq!(
+        apply_kp002_fix(&mut design),
+        "Add attribute `customerId` to Draft"
+    );
+}

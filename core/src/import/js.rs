@@ -315,27 +315,11 @@ pub fn read_files(files: &[(&str, &str)]) -> Result<Modules, ImportError> {
     Ok(Modules { modules, unread })
 }
 
-/// The most files read together: far more than the models of any application.
-pub const MAX_FILES: usize = 256;
-/// The most bytes of the files read together: twice one module's bound, so a folder of models
-/// and the constants they share reads, and the server's body limit is below it.
-pub const MAX_TOTAL_BYTES: usize = 2 * MAX_BYTES;
-
-/// Refuses more than [`MAX_FILES`] files or [`MAX_TOTAL_BYTES`] together, before any is read.
-pub fn check_total(sizes: impl ExactSizeIterator<Item = usize>) -> Result<(), ImportError> {
-    let n_files = sizes.len();
-    let total: usize = sizes.sum();
-    if n_files > MAX_FILES || total > MAX_TOTAL_BYTES {
-        return Err(ImportError::Invalid {
-            path: "the files".to_string(),
-            message: format!(
-                "{n_files} files of {total} bytes together: keyplan reads at most {MAX_FILES} modules of at most {} MB together; name the files that hold the models",
-                MAX_TOTAL_BYTES / (1024 * 1024)
-            ),
-        });
-    }
-    Ok(())
-}
+pub use super::folder::{MAX_FILES, MAX_TOTAL_BYTES, check_total};
+const _: () = assert!(
+    MAX_TOTAL_BYTES == 2 * MAX_BYTES,
+    "folder's bound is twice a module's"
+);
 
 /// What the module being evaluated holds: see [`Module`].
 fn module<'a>(

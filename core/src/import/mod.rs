@@ -32,6 +32,7 @@ pub mod assumed;
 pub mod cloudformation;
 pub mod dynamoose;
 pub mod electrodb;
+pub mod folder;
 #[cfg(feature = "js")]
 pub mod js;
 pub mod live;

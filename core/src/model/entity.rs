@@ -76,9 +76,40 @@ impl Volume {
     }
 }
 
+/// `customerId` for `Customer`: the id attribute an entity drawn in the app starts with,
+/// renamed with the entity until the user renames it.
+pub fn starting_id(entity: &str) -> String {
+    let mut chars = entity.chars();
+    let mut name: String = match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    };
+    name.push_str("Id");
+    name
+}
+
 impl Entity {
     pub fn attribute(&self, name: &str) -> Option<&Attribute> {
         self.attributes.iter().find(|a| a.name == name)
+    }
+
+    /// The id attribute the entity started with ([`starting_id`]) while none of its key
+    /// templates uses it, when `name` (a key variable that is no attribute of it) is its id by
+    /// another name: `id`, or a name ending in `Id`, `ID` or `_id` that no entity of `entities`
+    /// has (`customerId` in Order refers to a Customer). That attribute takes its place rather
+    /// than leaving it behind (issue 43).
+    pub fn starting_id_renamed(&self, entities: &[Entity], name: &str) -> Option<&str> {
+        let id = starting_id(&self.name);
+        let used = self
+            .keys
+            .values()
+            .any(|t| t.attribute_vars().any(|v| v.name == id));
+        let is_id = name == "id" || ["Id", "ID", "_id"].iter().any(|end| name.ends_with(end));
+        let refers = entities.iter().any(|e| e.attribute(name).is_some());
+        if used || !is_id || refers {
+            return None;
+        }
+        self.attribute(&id).map(|a| a.name.as_str())
     }
 
     /// The template that fills `key_attribute` for this entity: its own template, or the

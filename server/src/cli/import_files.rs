@@ -5,22 +5,18 @@
 //!
 //! A folder gives every `.ts`, `.mts`, `.cts`, `.js`, `.mjs` and `.cjs` file under it, sorted,
 //! without `node_modules` and hidden folders. What is read is bounded before any file is:
-//! at most `js::MAX_FILES` (256) files of at most `js::MAX_TOTAL_BYTES` (4 MB) together,
-//! counted from their sizes, and at most [`MAX_ENTRIES`] folder entries looked at; past
-//! either the import is refused with what was found and what to do.
+//! at most `folder::MAX_FILES` (256) files of at most `folder::MAX_TOTAL_BYTES` (4 MB)
+//! together, counted from their sizes, and at most `folder::MAX_ENTRIES` folder entries
+//! looked at; past either the import is refused with what was found and what to do. Which
+//! entries a folder gives, and those bounds, are core's `import::folder` (a folder dropped on
+//! the app follows them too).
 
 use std::path::{Path, PathBuf};
 
-use keyplan_core::import::js::{MAX_FILES, check_total};
+use keyplan_core::import::folder::{self, Step, Walk, check_total};
 use keyplan_core::import::{Format, Imported, import_files};
 
 use crate::design_io::{Unreadable, read_text, why_unreadable};
-
-/// The extensions of the files a folder gives.
-const MODULE_EXTENSIONS: &[&str] = &["ts", "mts", "cts", "js", "mjs", "cjs"];
-/// The most entries (files and folders) looked at under the folders given: a folder that
-/// holds more is not one application's models.
-pub const MAX_ENTRIES: usize = 100_000;
 
 /// Whether `paths` are read together: several, or a folder.
 pub fn several(paths: &[PathBuf]) -> bool {
@@ -71,38 +67,26 @@ pub fn read(paths: &[PathBuf]) -> Result<(Format, Imported, String), Unreadable>
 /// The files `paths` name: each file as given, and each folder's modules.
 fn module_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Unreadable> {
     let mut files = Vec::new();
-    let mut n_entries = 0;
+    let mut counted = Walk::default();
     for path in paths {
         if path.is_dir() {
             let mut found = Vec::new();
-            walk(path, &mut found, &mut n_entries)?;
+            walk(path, &mut found, &mut counted)?;
             if found.is_empty() {
-                return Err(Unreadable(format!(
-                    "{}: no JavaScript or TypeScript module in it (.{})",
-                    path.display(),
-                    MODULE_EXTENSIONS.join(", .")
-                )));
+                return Err(Unreadable(folder::no_modules(&path.display().to_string())));
             }
             found.sort();
             files.extend(found);
         } else {
+            counted.file().map_err(Unreadable)?;
             files.push(path.clone());
-        }
-        if files.len() > MAX_FILES {
-            return Err(too_many());
         }
     }
     Ok(files)
 }
 
-fn too_many() -> Unreadable {
-    Unreadable(format!(
-        "more than {MAX_FILES} modules found: keyplan reads at most {MAX_FILES} together; name the folder or the files that hold the models"
-    ))
-}
-
-/// Every module file under `folder`, without `node_modules` and hidden folders.
-fn walk(folder: &Path, out: &mut Vec<PathBuf>, n_entries: &mut usize) -> Result<(), Unreadable> {
+/// Every module file under `folder`, as core's [`Walk`] says.
+fn walk(folder: &Path, out: &mut Vec<PathBuf>, counted: &mut Walk) -> Result<(), Unreadable> {
     let entries = std::fs::read_dir(folder).map_err(|e| {
         Unreadable(format!(
             "{}: cannot read: {}",
@@ -111,32 +95,18 @@ fn walk(folder: &Path, out: &mut Vec<PathBuf>, n_entries: &mut usize) -> Result<
         ))
     })?;
     for entry in entries {
-        *n_entries += 1;
-        if *n_entries > MAX_ENTRIES {
-            return Err(Unreadable(format!(
-                "{}: more than {MAX_ENTRIES} files and folders under the folders given; name the folder that holds the models",
-                folder.display()
-            )));
-        }
         let Ok(entry) = entry else { continue };
-        let path = entry.path();
-        let name = entry.file_name().to_string_lossy().to_string();
         let Ok(kind) = entry.file_type() else {
             continue;
         };
-        if kind.is_dir() {
-            if name != "node_modules" && !name.starts_with('.') {
-                walk(&path, out, n_entries)?;
-            }
-        } else if kind.is_file()
-            && path
-                .extension()
-                .is_some_and(|e| MODULE_EXTENSIONS.iter().any(|m| e == *m))
-        {
-            out.push(path);
-            if out.len() > MAX_FILES {
-                return Err(too_many());
-            }
+        let name = entry.file_name().to_string_lossy().to_string();
+        let step = counted
+            .entry(&name, kind.is_dir())
+            .map_err(|why| Unreadable(format!("{}: {why}", folder.display())))?;
+        match step {
+            Step::Enter => walk(&entry.path(), out, counted)?,
+            Step::Keep if kind.is_file() => out.push(entry.path()),
+            Step::Keep | Step::Skip => {}
         }
     }
     Ok(())

@@ -36,6 +36,64 @@ impl Browser {
         .await;
     }
 
+    /// Drops several files, `(name, text)` each, on the app together, as a user dragging a
+    /// selection of them would.
+    pub async fn drop_files(&self, files: &[(&str, &str)]) {
+        self.js_async(
+            "const [files, done] = arguments;\
+             const dt = new DataTransfer();\
+             for (const [name, text] of files) dt.items.add(new File([text], name));\
+             const app = document.querySelector('.app');\
+             app.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));\
+             app.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));\
+             done(0);",
+            vec![json!(files)],
+        )
+        .await;
+    }
+
+    /// Drops a folder named `folder` holding the files `(path, text)` (paths under it, `a/b.ts`).
+    /// A script cannot put a directory in a `DataTransfer`, so the drop holds one file and the
+    /// browser's `DataTransferItem.webkitGetAsEntry` is made, for that drop only, to answer a
+    /// folder entry built here: objects with the `FileSystemEntry` interface's `name`,
+    /// `isDirectory`, `createReader().readEntries` (one batch, then none) and `file`, which
+    /// answer on a later task as the browser does. What this cannot reach is the browser's
+    /// own entries: their reading of a real disk.
+    pub async fn drop_folder(&self, folder: &str, files: &[(&str, &str)]) {
+        self.js_async(
+            "const [folder, files, done] = arguments;\
+             const node = name => ({ name, children: new Map() });\
+             const tree = node(folder);\
+             for (const [path, text] of files) {\
+               const parts = path.split('/'); let at = tree;\
+               for (const part of parts.slice(0, -1)) {\
+                 if (!at.children.has(part)) at.children.set(part, node(part));\
+                 at = at.children.get(part);\
+               }\
+               const name = parts[parts.length - 1];\
+               at.children.set(name, { name, file: new File([text], name) });\
+             }\
+             const entry = n => n.file\
+               ? { name: n.name, isFile: true, isDirectory: false,\
+                   file(ok) { setTimeout(() => ok(n.file)); } }\
+               : { name: n.name, isFile: false, isDirectory: true,\
+                   createReader() { let given = false; return { readEntries(ok) {\
+                     const batch = given ? [] : [...n.children.values()].map(entry);\
+                     given = true; setTimeout(() => ok(batch)); } }; } };\
+             const real = DataTransferItem.prototype.webkitGetAsEntry;\
+             DataTransferItem.prototype.webkitGetAsEntry = function () { return entry(tree); };\
+             const dt = new DataTransfer(); dt.items.add(new File([''], folder));\
+             const app = document.querySelector('.app');\
+             try {\
+               app.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));\
+               app.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));\
+             } finally { DataTransferItem.prototype.webkitGetAsEntry = real; }\
+             done(0);",
+            vec![json!(folder), json!(files)],
+        )
+        .await;
+    }
+
     /// Lets the browser download into `dir`.
     pub async fn download_into(&self, dir: &Path) {
         self.cdp(
