@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
+use keyplan_core::counts::plural;
 use keyplan_core::pricing::dollars;
 use keyplan_core::sample::SampleConfig;
 use keyplan_core::synth::{self, Control, Options, Progress, Style};
@@ -221,16 +222,16 @@ pub fn text(answer: &Answer) -> String {
         let e = &proven.engine;
         let _ = writeln!(
             out,
-            "proposal {} of {total} ({}): {}/month, {} index(es), reads served {}/{}, engine run ok on {} ({} passed, {} Scans skipped)",
+            "proposal {} of {total} ({}): {}/month, {}, reads served {}/{}, engine run ok on {} ({} passed, {} skipped)",
             proven.rank,
             answer.style.as_str(),
             dollars(p.monthly_cost, 2),
-            p.indexes,
+            plural(p.indexes, "index"),
             p.reads_served,
             p.reads,
             e.engine,
             e.passed,
-            e.skipped
+            plural(e.skipped, "Scan")
         );
         for reason in &p.reasons {
             let _ = writeln!(out, "  why {}: {}", reason.subject.words(), reason.text);
@@ -246,15 +247,21 @@ pub fn text(answer: &Answer) -> String {
     for rejected in &answer.rejected {
         let _ = writeln!(
             out,
-            "proposal {} of {total} ({}/month, {} index(es)) NOT SHOWN: the engine run on {} failed: {}",
+            "proposal {} of {total} ({}/month, {}) NOT SHOWN: the engine run on {} failed: {}",
             rejected.rank,
             dollars(rejected.monthly_cost, 2),
-            rejected.indexes,
+            plural(rejected.indexes, "index"),
             rejected.engine.engine,
             rejected.engine.first_reason()
         );
     }
-    let searched = format!("{} node(s) explored", answer.explored);
+    let searched = format!(
+        "{} explored",
+        plural(
+            usize::try_from(answer.explored).unwrap_or(usize::MAX),
+            "node"
+        )
+    );
     let _ = if answer.optimal {
         writeln!(out, "proven optimal ({searched})")
     } else {
