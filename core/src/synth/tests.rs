@@ -100,27 +100,98 @@ fn examples() -> Vec<Design> {
     .collect()
 }
 
+#[path = "../../tests/hand_designs/mod.rs"]
+mod hand_designs;
+
+/// The examples and the shared corpus's awslabs/mcp designs (when it is beside the checkout),
+/// by file name.
+fn hand_designs() -> Vec<(String, Design)> {
+    let examples = hand_designs::example_texts()
+        .into_iter()
+        .map(|(name, text)| {
+            let design = crate::file::parse(&text).expect("an example parses");
+            (name, design)
+        });
+    let corpus = hand_designs::corpus_texts()
+        .into_iter()
+        .filter_map(|(name, text)| {
+            let imported = crate::import::detect_and_import(&text).ok()?;
+            Some((name, imported.design))
+        });
+    examples.chain(corpus).collect()
+}
+
+/// The problem's price of `solution` beside the full estimate of the design it renders, read
+/// by read (a serving's cost, or the Scan's) and for the rest (writes, storage, indexes).
+fn problem_beside_estimate(
+    candidates: &candidates::Candidates,
+    solution: &problem::Solution,
+    rendered: &Design,
+) -> (f64, f64, String) {
+    let report = crate::cost::estimate_sampled(
+        rendered,
+        &crate::sample::SampleConfig::default(),
+        &crate::cost::CostConfig::default(),
+    );
+    let mut lines = String::new();
+    let (mut problem_reads, mut estimate_reads) = (0.0, 0.0);
+    for (r, read) in candidates.problem.reads.iter().enumerate() {
+        let problem = match solution.servings.get(r).copied().flatten() {
+            Some(s) => read.servings[s].cost,
+            None => candidates.reads[r].scan,
+        };
+        let estimate = report
+            .patterns
+            .iter()
+            .find(|p| p.pattern == read.pattern)
+            .map_or(0.0, |p| p.monthly_cost);
+        problem_reads += problem;
+        estimate_reads += estimate;
+        lines.push_str(&format!(
+            "  read {}: problem {problem:.2}, estimate {estimate:.2}\n",
+            read.pattern
+        ));
+    }
+    let problem = solution.cost - candidates.penalties(solution);
+    let estimate = report.monthly_total;
+    lines.push_str(&format!(
+        "  writes, storage and indexes: problem {:.2}, estimate {:.2}\n",
+        problem - problem_reads,
+        estimate - estimate_reads
+    ));
+    (problem, estimate, lines)
+}
+
 #[test]
 fn the_problems_cost_of_the_chosen_design_agrees_with_the_full_estimate() {
-    for hand in examples() {
+    let mut failures = Vec::new();
+    for (name, hand) in hand_designs() {
         let design = strip::strip(&hand);
-        let options = Options::default();
-        let mut go_on = |_: &Progress| Control::Continue;
-        let (candidates, _) =
-            sized_candidates(&design, &options, &solve::solve, &mut go_on).expect("candidates");
-        let solved = solve::solve(&candidates.problem, &options, &mut go_on).expect("solved");
-        let solution = &solved.front[0];
-        let rendered = render::render(&design, &candidates, solution, options.style);
-        let full = figures(rendered.design, Vec::new(), Vec::new()).monthly_cost;
-        let problem = solution.cost - candidates.penalties(solution);
-        let off = (problem - full).abs() / full;
-        println!("{}: problem {problem:.2}, estimate {full:.2}", hand.name);
-        assert!(
-            off < 0.05,
-            "{}: problem {problem} vs estimate {full}",
-            hand.name
-        );
+        for style in [Style::SingleTable, Style::Natural] {
+            let options = Options {
+                style,
+                ..Options::default()
+            };
+            let mut go_on = |_: &Progress| Control::Continue;
+            let (candidates, _) =
+                sized_candidates(&design, &options, &solve::solve, &mut go_on).expect("candidates");
+            let solved = solve::solve(&candidates.problem, &options, &mut go_on).expect("solved");
+            let solution = &solved.front[0];
+            let rendered = render::render(&design, &candidates, solution, options.style);
+            let (problem, full, lines) =
+                problem_beside_estimate(&candidates, solution, &rendered.design);
+            let off = (problem - full).abs() / full;
+            let line = format!(
+                "{name} ({}): problem {problem:.2}, estimate {full:.2}\n{lines}",
+                style.as_str()
+            );
+            println!("{line}");
+            if off >= 0.05 {
+                failures.push(line);
+            }
+        }
     }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]
