@@ -691,25 +691,29 @@ use servings::servings;
 /// the path's templates.
 fn path_keys(path: &PathMeaning) -> BTreeMap<String, KeyTemplate> {
     let mut keys = BTreeMap::new();
-    match path.kind {
-        PathKind::Gsi => {
-            keys.insert(PROBE_PK.to_string(), path.partition.parse());
-            keys.insert(PROBE_SK.to_string(), path.sort.parse());
-        }
-        PathKind::Lsi => {
-            keys.insert(PROBE_SK.to_string(), path.sort.parse());
-        }
+    if path.kind == PathKind::Gsi {
+        keys.insert(PROBE_PK.to_string(), path.partition.parse());
+    }
+    if !path.sort.0.is_empty() {
+        keys.insert(PROBE_SK.to_string(), path.sort.parse());
     }
     keys
 }
 
-/// The probe's index for a path.
-fn probe_index(kind: PathKind) -> ProbeIndex {
-    match kind {
+/// The probe's index for `path`, shaped as the proposal renders it: a GSI has a sort key only
+/// when the path sorts. A sort key the path leaves empty would make its items absent from the
+/// probe's index (sparse), so that the index's writes and storage went unpriced while the
+/// verdicts still read through it.
+fn probe_index(path: &PathMeaning) -> ProbeIndex {
+    match path.kind {
         PathKind::Gsi => ProbeIndex::Gsi(Gsi {
             name: PROBE_INDEX.to_string(),
             partition_key: vec![KeyAttribute::new(PROBE_PK, KeyType::S)],
-            sort_key: vec![KeyAttribute::new(PROBE_SK, KeyType::S)],
+            sort_key: if path.sort.0.is_empty() {
+                Vec::new()
+            } else {
+                vec![KeyAttribute::new(PROBE_SK, KeyType::S)]
+            },
             projection: Projection::All,
         }),
         PathKind::Lsi => ProbeIndex::Lsi(Lsi {

@@ -147,8 +147,8 @@ pub(super) fn index_paths(
             let probe = prober.design(&entity.table, &[(entity, keys)], None, writes.clone());
             prober.estimate(&probe).monthly_total
         });
-        let index = probe_index(path.kind);
         let price = |path: &PathMeaning| {
+            let index = probe_index(path);
             let mut keys = option_keys(tables, entity, key_option);
             keys.extend(path_keys(path));
             let probe = prober.design(

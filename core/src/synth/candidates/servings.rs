@@ -72,7 +72,6 @@ pub(super) fn servings(
     }
     // An index: one path per returned entity with the same partition.
     for combination in path_combinations(read, paths, meaning) {
-        let kind = meaning[combination[0]].kind;
         let members: Vec<(&Entity, BTreeMap<String, KeyTemplate>)> = combination
             .iter()
             .map(|&p| {
@@ -90,7 +89,9 @@ pub(super) fn servings(
                 (entity, keys)
             })
             .collect();
-        let index = probe_index(kind);
+        // One index for the combination: a multi-entity read's paths all sort (by their
+        // entity's label first), so the first path's shape is the index's.
+        let index = probe_index(&meaning[combination[0]]);
         let probe = prober.design(table, &members, Some(&index), vec![read.pattern.clone()]);
         let mut needs: Vec<Need> = combination
             .iter()
