@@ -85,6 +85,9 @@ pub enum Origin {
     Own,
     /// Under a parent's partition (co-located with it).
     Under(String),
+    /// Keyed on a parent's identity where the parent's own key is another partition: not in
+    /// its item collection. Only a rendered key has it ([`super::render::Rendered::keys`]).
+    Apart(String),
     /// Keyed on a read's inputs, sorted by its sort attribute.
     Keyed(String),
     /// As the input pinned it.

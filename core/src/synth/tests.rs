@@ -453,3 +453,93 @@ fn no_lsi_where_a_customers_orders_would_pass_10_gb() {
     assert!(table.lsis.is_empty(), "{table:#?}");
     assert_eq!(proposal.unserved.len(), 1, "{:#?}", proposal.unserved);
 }
+
+/// The awslabs/mcp e-commerce schema's order table, short: a UserOrderHistory whose identity
+/// is `user_id` (User lives in another table), so Order's candidates include a key under it.
+const HISTORY: &str = r#"{
+  "version": 1, "name": "history",
+  "tables": [
+    { "name": "users", "partition_key": { "name": "PK", "type": "S" }, "sort_key": { "name": "SK", "type": "S" } },
+    { "name": "orders", "partition_key": { "name": "PK", "type": "S" }, "sort_key": { "name": "SK", "type": "S" } }],
+  "entities": [
+    { "name": "User", "table": "users", "attributes": [
+      { "name": "user_id", "type": "S", "required": true } ] },
+    { "name": "Order", "table": "orders", "attributes": [
+      { "name": "order_id", "type": "S", "required": true },
+      { "name": "user_id", "type": "S", "required": true } ] },
+    { "name": "UserOrderHistory", "table": "orders", "attributes": [
+      { "name": "user_id", "type": "S", "required": true },
+      { "name": "order_id", "type": "S", "required": true },
+      { "name": "order_date", "type": "S", "required": true } ] }
+  ],
+  "patterns": [
+    { "name": "Get order", "entities": ["Order"], "inputs": ["order_id"] },
+    { "name": "Order history", "entities": ["UserOrderHistory"], "inputs": ["user_id"], "order_by": "order_date", "page_size": 20 }
+  ]
+}"#;
+
+/// The partition template rendered for `entity` when Order takes its key under
+/// UserOrderHistory and UserOrderHistory takes the option whose partition starts with
+/// `history_partition`, with the table key's reason.
+fn under_history(history_partition: &str) -> (String, String) {
+    let design = design(HISTORY);
+    let options = Options::default();
+    let (candidates, _) =
+        sized_candidates(&design, &options, &solve::solve, &mut |_| Control::Continue)
+            .expect("candidates");
+    let pick = |entity: &str, wanted: &dyn Fn(&candidates::KeyOption) -> bool| {
+        let g = candidates
+            .groups
+            .iter()
+            .position(|g| g.entity == entity)
+            .expect("the entity's group");
+        let o = candidates.groups[g]
+            .options
+            .iter()
+            .position(wanted)
+            .unwrap_or_else(|| panic!("{entity}: {:#?}", candidates.groups[g].options));
+        (g, o)
+    };
+    let mut chosen = vec![0; candidates.groups.len()];
+    let (g, o) = pick("Order", &|o| {
+        o.origin == candidates::Origin::Under("UserOrderHistory".to_string())
+    });
+    chosen[g] = o;
+    let (g, o) = pick("UserOrderHistory", &|o| {
+        o.partition.starts_with(history_partition)
+    });
+    chosen[g] = o;
+    let solution = candidates
+        .problem
+        .evaluate(&chosen, &[])
+        .expect("a valid choice");
+    let rendered = render::render(&design, &candidates, &solution, options.style);
+    let (reasons, _) = explain::explain(&candidates, &solution, &rendered);
+    let order = rendered.design.entity("Order").expect("Order");
+    let reason = reasons
+        .iter()
+        .find(|r| {
+            r.subject
+                == Subject::TableKey {
+                    table: "orders".to_string(),
+                }
+        })
+        .map(|r| r.text.clone())
+        .unwrap_or_default();
+    (order.keys["PK"].source().to_string(), reason)
+}
+
+#[test]
+fn an_entity_carries_another_entitys_label_only_in_that_entitys_partition() {
+    // UserOrderHistory in its own partition: Order under it is in its item collection.
+    let (partition, reason) = under_history("USER_ORDER_HISTORY#");
+    assert_eq!(partition, "USER_ORDER_HISTORY#{user_id}");
+    assert!(reason.contains("under UserOrderHistory"), "{reason}");
+    // UserOrderHistory keyed on the user: Order is not with it, and is labelled by the user.
+    let (partition, reason) = under_history("USER#");
+    assert_eq!(partition, "USER#{user_id}");
+    assert!(
+        !reason.contains("USER_ORDER_HISTORY#{user_id}`"),
+        "{reason}"
+    );
+}
