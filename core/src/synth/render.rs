@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::Style;
 use super::candidates::shape::{identities, keyed_partition};
-use super::candidates::{Candidates, KeyOption, Origin, PathMeaning};
+use super::candidates::{Candidates, KeyOption, Origin, PathMeaning, keyed_naturally};
 use super::problem::{Need, PathKind, Solution};
 use crate::casing;
 use crate::model::{Design, Gsi, KeyAttribute, KeyType, Lsi, Projection};
@@ -279,7 +279,9 @@ fn place_overloaded(out: &mut Design, table: &str, name: &str, path: &PathMeanin
 }
 
 /// Natural style: one index per distinct key; attributes-only keys become multi-attribute
-/// keys named after the attributes, which the entities fill with their own values.
+/// keys named after the attributes, which the entities fill with their own values (every
+/// entity of the table with those attributes lands in the index: the candidates price it with
+/// the path, [`super::candidates::landers`]).
 fn distinct(
     out: &mut Design,
     candidates: &Candidates,
@@ -310,10 +312,7 @@ fn distinct(
                 name
             }
         };
-        if path.partition.is_attributes_only()
-            && (path.sort.0.is_empty() || path.sort.is_attributes_only())
-            && !lands_unasked(design_of(out), candidates, solution, &table, number, path)
-        {
+        if keyed_naturally(path) {
             place_natural(out, &table, &name, path);
         } else {
             place_overloaded(out, &table, &name, path);
@@ -321,38 +320,6 @@ fn distinct(
         placed.insert(p, (table, name));
     }
     placed
-}
-
-fn design_of(design: &Design) -> &Design {
-    design
-}
-
-/// Whether an entity of `table` with no chosen path into index `number` has every key
-/// attribute of `path`: keyed on the attribute names, it would land in the index unasked (its
-/// writes and storage in no candidate's cost), so the index keeps templates instead.
-fn lands_unasked(
-    design: &Design,
-    candidates: &Candidates,
-    solution: &Solution,
-    table: &str,
-    number: u32,
-    path: &PathMeaning,
-) -> bool {
-    let members: BTreeSet<&str> = solution
-        .paths
-        .iter()
-        .filter(|&&p| candidates.problem.paths[p].index == number)
-        .map(|&p| candidates.paths[p].entity.as_str())
-        .collect();
-    let attributes: Vec<&str> = path
-        .partition
-        .attributes()
-        .into_iter()
-        .chain(path.sort.attributes())
-        .collect();
-    design.entities_in(table).any(|e| {
-        !members.contains(e.name.as_str()) && attributes.iter().all(|a| e.attribute(a).is_some())
-    })
 }
 
 /// `byStatus`, `byCustomerIdAndStatus`; `allOrders` for a constant partition; numbered when

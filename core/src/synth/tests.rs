@@ -543,3 +543,33 @@ fn an_entity_carries_another_entitys_label_only_in_that_entitys_partition() {
         "{reason}"
     );
 }
+
+#[test]
+fn natural_style_names_an_index_key_after_its_attribute_and_prices_what_else_lands_in_it() {
+    let options = Options {
+        style: Style::Natural,
+        ..Options::default()
+    };
+    for original in std::iter::once(design(SEED)).chain(examples().iter().map(strip::strip)) {
+        let proposal = &run(&original, &options).proposals[0];
+        check_served(proposal);
+        for table in &proposal.design.tables {
+            for gsi in &table.gsis {
+                for key in gsi.partition_key.iter().chain(&gsi.sort_key) {
+                    // A key of attributes is the attribute itself; a template (`...PK`) only
+                    // for a constant or write-sharded partition, which no attribute holds.
+                    let templated_attribute = proposal.design.entities_in(&table.name).any(|e| {
+                        e.keys.get(&key.name).is_some_and(|t| {
+                            t.attribute_vars().next().is_some() && t.shard().is_none()
+                        })
+                    });
+                    assert!(
+                        !templated_attribute,
+                        "{}: {}.{} keys `{}` on a template of attributes",
+                        original.name, table.name, gsi.name, key.name
+                    );
+                }
+            }
+        }
+    }
+}
