@@ -13,19 +13,10 @@ use keyplan_core::{Design, analyze};
 
 /// The built-in examples and the corpus's awslabs/mcp designs (imported), by file name.
 fn designs() -> Vec<(String, Design)> {
-    let examples = hand_designs::example_texts()
-        .into_iter()
-        .map(|(name, text)| {
-            let design = keyplan_core::file::parse(&text).expect("an example parses");
-            (name, design)
-        });
-    let corpus = hand_designs::corpus_texts()
-        .into_iter()
-        .filter_map(|(name, text)| {
-            let imported = keyplan_core::import::detect_and_import(&text).ok()?;
-            Some((name, imported.design))
-        });
-    examples.chain(corpus).collect()
+    hand_designs::designs(
+        |text| keyplan_core::file::parse(text).expect("an example parses"),
+        |text| Some(keyplan_core::import::detect_and_import(text).ok()?.design),
+    )
 }
 
 /// The reads a design serves in the order they ask for: a Query that sorts a whole partition in

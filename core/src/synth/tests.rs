@@ -106,19 +106,10 @@ mod hand_designs;
 /// The examples and the shared corpus's awslabs/mcp designs (when it is beside the checkout),
 /// by file name.
 fn hand_designs() -> Vec<(String, Design)> {
-    let examples = hand_designs::example_texts()
-        .into_iter()
-        .map(|(name, text)| {
-            let design = crate::file::parse(&text).expect("an example parses");
-            (name, design)
-        });
-    let corpus = hand_designs::corpus_texts()
-        .into_iter()
-        .filter_map(|(name, text)| {
-            let imported = crate::import::detect_and_import(&text).ok()?;
-            Some((name, imported.design))
-        });
-    examples.chain(corpus).collect()
+    hand_designs::designs(
+        |text| crate::file::parse(text).expect("an example parses"),
+        |text| Some(crate::import::detect_and_import(text).ok()?.design),
+    )
 }
 
 /// The problem's price of `solution` beside the full estimate of the design it renders, read

@@ -1,10 +1,25 @@
 //! The hand designs the synthesis is measured against (issue 37), as (file name, text): the
 //! built-in examples and the shared corpus's awslabs/mcp schemas, sorted by name. Shared by
 //! `tests/synth.rs` and the synthesis's own tests (`src/synth/tests.rs`, by path), so both
-//! run over the same designs; each parses them with its own path to the crate.
+//! run over the same designs; each passes the parsers by its own path to the crate.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+
+/// The examples, parsed by `parse`, then the corpus's schemas that `import` reads, by file
+/// name.
+pub fn designs<D>(
+    parse: impl Fn(&str) -> D,
+    import: impl Fn(&str) -> Option<D>,
+) -> Vec<(String, D)> {
+    let examples = example_texts()
+        .into_iter()
+        .map(|(name, text)| (name, parse(&text)));
+    let corpus = corpus_texts()
+        .into_iter()
+        .filter_map(|(name, text)| Some((name, import(&text)?)));
+    examples.chain(corpus).collect()
+}
 
 /// The `*.keyplan.json` files of `examples/`.
 pub fn example_texts() -> Vec<(String, String)> {
