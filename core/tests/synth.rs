@@ -5,71 +5,20 @@
 //! shows it). The corpus sits in
 //! `../shared/corpus` beside the checkout; without it only the examples run.
 
-use std::path::{Path, PathBuf};
+mod hand_designs;
 
 use keyplan_core::synth::strip::strip;
 use keyplan_core::synth::{Control, Options, Style, propose};
 use keyplan_core::{Design, analyze};
 
-fn examples() -> Vec<(String, Design)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("the examples folder")
-        .map(|e| e.expect("an entry").path())
-        .filter(|p| p.to_string_lossy().ends_with(".keyplan.json"))
-        .collect();
-    paths.sort();
-    paths
-        .into_iter()
-        .map(|path| {
-            let text = std::fs::read_to_string(&path).expect("readable example");
-            let design = keyplan_core::file::parse(&text).expect("an example parses");
-            (
-                path.file_name()
-                    .expect("a file")
-                    .to_string_lossy()
-                    .into_owned(),
-                design,
-            )
-        })
-        .collect()
+/// The built-in examples and the corpus's awslabs/mcp designs (imported), by file name.
+fn designs() -> Vec<(String, Design)> {
+    hand_designs::designs(
+        |text| keyplan_core::file::parse(text).expect("an example parses"),
+        |text| Some(keyplan_core::import::detect_and_import(text).ok()?.design),
+    )
 }
 
-/// The awslabs/mcp designs of the shared corpus, imported; none when it is not beside the
-/// checkout.
-fn corpus() -> Vec<(String, Design)> {
-    let core = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let Some(dir) = core
-        .ancestors()
-        .skip(2)
-        .map(|dir| dir.join("shared/corpus/mcp-data-model"))
-        .find(|dir| dir.is_dir())
-    else {
-        return Vec::new();
-    };
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("the corpus folder")
-        .map(|e| e.expect("an entry").path())
-        .filter(|p| p.to_string_lossy().ends_with("_schema.json"))
-        .collect();
-    paths.sort();
-    paths
-        .into_iter()
-        .filter_map(|path| {
-            let text = std::fs::read_to_string(&path).ok()?;
-            let imported = keyplan_core::import::detect_and_import(&text).ok()?;
-            Some((
-                path.file_name()
-                    .expect("a file")
-                    .to_string_lossy()
-                    .into_owned(),
-                imported.design,
-            ))
-        })
-        .collect()
-}
-
-/// The reads `design` serves by GetItem or Query.
 /// The reads a design serves in the order they ask for: a Query that sorts a whole partition in
 /// memory (issue 43) is covered but cannot page in that order, and the synthesis never counts it.
 fn served(design: &Design) -> Vec<String> {
@@ -100,7 +49,7 @@ fn every_read_a_hand_design_serves_is_served_from_its_patterns_alone() {
         "design | style | reads served (hand) | proposal $/month | hand $/month | indexes (hand)\n",
     );
     let mut failures = Vec::new();
-    for (name, hand) in examples().into_iter().chain(corpus()) {
+    for (name, hand) in designs() {
         let hand_served = served(&hand);
         for style in [Style::SingleTable, Style::Natural] {
             let options = Options {

@@ -85,6 +85,9 @@ pub enum Origin {
     Own,
     /// Under a parent's partition (co-located with it).
     Under(String),
+    /// Keyed on a parent's identity where the parent's own key is another partition: not in
+    /// its item collection. Only a rendered key has it ([`super::render::Rendered::keys`]).
+    Apart(String),
     /// Keyed on a read's inputs, sorted by its sort attribute.
     Keyed(String),
     /// As the input pinned it.
@@ -687,29 +690,89 @@ mod servings;
 use paths::index_paths;
 use servings::servings;
 
+/// Whether `path` is keyed on its entity's attribute names, as natural style writes an index
+/// whose keys are attributes only (single-table style's keys always carry a label).
+pub fn keyed_naturally(path: &PathMeaning) -> bool {
+    path.kind == PathKind::Gsi
+        && path.partition.is_attributes_only()
+        && (path.sort.0.is_empty() || path.sort.is_attributes_only())
+}
+
+/// The other entities of the path's table that an index keyed naturally for `path` holds
+/// too: every one with each of its key attributes (an item with all of an index's key
+/// attributes is in it), so their writes and storage in it are the path's, and its reads
+/// read them. None for a path keyed on templates.
+pub fn landers<'d>(design: &'d Design, path: &PathMeaning) -> Vec<(usize, &'d Entity)> {
+    if !keyed_naturally(path) {
+        return Vec::new();
+    }
+    let Some(table) = design.entity(&path.entity).map(|e| e.table.as_str()) else {
+        return Vec::new();
+    };
+    let attributes: Vec<&str> = path
+        .partition
+        .attributes()
+        .into_iter()
+        .chain(path.sort.attributes())
+        .collect();
+    design
+        .entities
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| {
+            e.name != path.entity
+                && e.table == table
+                && attributes.iter().all(|a| e.attribute(a).is_some())
+        })
+        .collect()
+}
+
+/// `members` with the landers of `path` added, each on its first key option, without the
+/// index's keys (the caller adds [`path_keys`] where the probe has the index).
+fn with_landers<'d>(
+    design: &'d Design,
+    tables: &[TableKeys],
+    groups: &[GroupMeaning],
+    path: &PathMeaning,
+    members: &mut Vec<(&'d Entity, BTreeMap<String, KeyTemplate>)>,
+) {
+    for (l, lander) in landers(design, path) {
+        let keys = groups[l]
+            .options
+            .first()
+            .map(|o| option_keys(tables, lander, o))
+            .unwrap_or_default();
+        members.push((lander, keys));
+    }
+}
+
 /// The keys of an entity in a probe's index for a path: the index's key attributes filled by
 /// the path's templates.
 fn path_keys(path: &PathMeaning) -> BTreeMap<String, KeyTemplate> {
     let mut keys = BTreeMap::new();
-    match path.kind {
-        PathKind::Gsi => {
-            keys.insert(PROBE_PK.to_string(), path.partition.parse());
-            keys.insert(PROBE_SK.to_string(), path.sort.parse());
-        }
-        PathKind::Lsi => {
-            keys.insert(PROBE_SK.to_string(), path.sort.parse());
-        }
+    if path.kind == PathKind::Gsi {
+        keys.insert(PROBE_PK.to_string(), path.partition.parse());
+    }
+    if !path.sort.0.is_empty() {
+        keys.insert(PROBE_SK.to_string(), path.sort.parse());
     }
     keys
 }
 
-/// The probe's index for a path.
-fn probe_index(kind: PathKind) -> ProbeIndex {
-    match kind {
+/// The probe's index for `path`, shaped as the proposal renders it: a GSI has a sort key only
+/// when the path sorts. A sort key the path leaves empty would make its items absent from the
+/// probe's index (sparse), so that the index's writes and storage went unpriced while the
+/// verdicts still read through it.
+fn probe_index(path: &PathMeaning) -> ProbeIndex {
+    match path.kind {
         PathKind::Gsi => ProbeIndex::Gsi(Gsi {
             name: PROBE_INDEX.to_string(),
             partition_key: vec![KeyAttribute::new(PROBE_PK, KeyType::S)],
-            sort_key: vec![KeyAttribute::new(PROBE_SK, KeyType::S)],
+            sort_key: if path.sort.0.is_empty() {
+                Vec::new()
+            } else {
+                vec![KeyAttribute::new(PROBE_SK, KeyType::S)]
+            },
             projection: Projection::All,
         }),
         PathKind::Lsi => ProbeIndex::Lsi(Lsi {

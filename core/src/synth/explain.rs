@@ -71,7 +71,7 @@ pub fn explain(
                 continue;
             }
             let o = solution.options.get(g).copied().unwrap_or_default();
-            let Some(option) = group.options.get(o) else {
+            let Some(option) = rendered.keys.get(&g) else {
                 continue;
             };
             let served = on_table.get(&(g, o)).map(Vec::as_slice).unwrap_or(&[]);
@@ -80,6 +80,11 @@ pub fn explain(
                 Origin::Pinned => "as the input pinned it".to_string(),
                 Origin::Own => "its own partition".to_string(),
                 Origin::Under(parent) => format!("under {parent}, in its item collection"),
+                Origin::Apart(parent) => {
+                    format!(
+                        "keyed on {parent}'s identity, apart from it (its key is another partition)"
+                    )
+                }
                 Origin::Keyed(pattern) => format!("keyed on the inputs of `{pattern}`"),
             };
             let reads = if served.is_empty() {
@@ -161,7 +166,7 @@ fn shard_reasons(
         )
     };
     for (g, group) in candidates.groups.iter().enumerate() {
-        let Some(option) = solution.options.get(g).and_then(|&o| group.options.get(o)) else {
+        let Some(option) = rendered.keys.get(&g) else {
             continue;
         };
         if let Some(sharding) = option.sharding {

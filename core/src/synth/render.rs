@@ -8,7 +8,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::Style;
-use super::candidates::{Candidates, Origin, PathMeaning};
+use super::candidates::shape::{identities, keyed_partition};
+use super::candidates::{Candidates, KeyOption, Origin, PathMeaning, keyed_naturally};
 use super::problem::{Need, PathKind, Solution};
 use crate::casing;
 use crate::model::{Design, Gsi, KeyAttribute, KeyType, Lsi, Projection};
@@ -20,6 +21,8 @@ pub struct Rendered {
     pub design: Design,
     /// By path position: the table and index it was rendered into, if chosen.
     pub placed: BTreeMap<usize, (String, String)>,
+    /// By group: the primary key the entity was given, as written (see [`placed_key`]).
+    pub keys: BTreeMap<usize, KeyOption>,
 }
 
 /// `solution` as a design in `style`.
@@ -36,10 +39,13 @@ pub fn render(
             table.sort_key = Some(keys.sort_key.clone());
         }
     }
+    let ids = identities(design);
+    let mut keys = BTreeMap::new();
     for (g, group) in candidates.groups.iter().enumerate() {
-        let Some(option) = solution.options.get(g).and_then(|&o| group.options.get(o)) else {
+        let Some(option) = placed_key(design, &ids, candidates, solution, g) else {
             continue;
         };
+        keys.insert(g, option.clone());
         let Some(entity) = out.entities.iter_mut().find(|e| e.name == group.entity) else {
             continue;
         };
@@ -75,7 +81,61 @@ pub fn render(
     Rendered {
         design: out,
         placed,
+        keys,
     }
+}
+
+/// The primary key group `g` gets in `solution`, as the proposal writes it. A key under a
+/// parent's partition carries the parent's label (`CUSTOMER#{customerId}`): true only where
+/// the parent's own key is that partition. Where it is not, the entity is not in the parent's
+/// item collection, and its partition is labelled as any key on that identity is, by the
+/// entity the value names (`USER#{user_id}`, not `USER_ORDER_HISTORY#{user_id}` beside a
+/// UserOrderHistory keyed elsewhere). The label is no part of the choice's cost (but for a
+/// few bytes of key), and the proposal's verdicts are checked after rendering as always.
+fn placed_key(
+    design: &Design,
+    ids: &[Option<String>],
+    candidates: &Candidates,
+    solution: &Solution,
+    g: usize,
+) -> Option<KeyOption> {
+    let chosen = |g: usize| {
+        let o = *solution.options.get(g)?;
+        candidates.groups.get(g)?.options.get(o)
+    };
+    let option = chosen(g)?;
+    let Origin::Under(parent) = &option.origin else {
+        return Some(option.clone());
+    };
+    let parent_partition = candidates
+        .groups
+        .iter()
+        .position(|other| &other.entity == parent)
+        .and_then(chosen)
+        .map(|o| o.partition.as_str());
+    if parent_partition == Some(option.partition.as_str()) {
+        return Some(option.clone());
+    }
+    let entity = &candidates.groups[g].entity;
+    let attributes: Vec<String> = KeyTemplate::parse(&option.partition)
+        .attribute_vars()
+        .map(|v| v.name.clone())
+        .collect();
+    let mut partition = keyed_partition(design, ids, entity, &attributes);
+    if let Some(sharding) = option.sharding {
+        partition = partition.sharded(sharding.shards);
+    }
+    let partition = partition.template();
+    let origin = if parent_partition == Some(partition.as_str()) {
+        Origin::Under(parent.clone())
+    } else {
+        Origin::Apart(parent.clone())
+    };
+    Some(KeyOption {
+        partition,
+        origin,
+        ..option.clone()
+    })
 }
 
 /// The chosen paths that must share an index, as bundles in order of first path: the paths a
@@ -219,7 +279,9 @@ fn place_overloaded(out: &mut Design, table: &str, name: &str, path: &PathMeanin
 }
 
 /// Natural style: one index per distinct key; attributes-only keys become multi-attribute
-/// keys named after the attributes, which the entities fill with their own values.
+/// keys named after the attributes, which the entities fill with their own values (every
+/// entity of the table with those attributes lands in the index: the candidates price it with
+/// the path, [`super::candidates::landers`]).
 fn distinct(
     out: &mut Design,
     candidates: &Candidates,
@@ -250,10 +312,7 @@ fn distinct(
                 name
             }
         };
-        if path.partition.is_attributes_only()
-            && (path.sort.0.is_empty() || path.sort.is_attributes_only())
-            && !lands_unasked(design_of(out), candidates, solution, &table, number, path)
-        {
+        if keyed_naturally(path) {
             place_natural(out, &table, &name, path);
         } else {
             place_overloaded(out, &table, &name, path);
@@ -261,38 +320,6 @@ fn distinct(
         placed.insert(p, (table, name));
     }
     placed
-}
-
-fn design_of(design: &Design) -> &Design {
-    design
-}
-
-/// Whether an entity of `table` with no chosen path into index `number` has every key
-/// attribute of `path`: keyed on the attribute names, it would land in the index unasked (its
-/// writes and storage in no candidate's cost), so the index keeps templates instead.
-fn lands_unasked(
-    design: &Design,
-    candidates: &Candidates,
-    solution: &Solution,
-    table: &str,
-    number: u32,
-    path: &PathMeaning,
-) -> bool {
-    let members: BTreeSet<&str> = solution
-        .paths
-        .iter()
-        .filter(|&&p| candidates.problem.paths[p].index == number)
-        .map(|&p| candidates.paths[p].entity.as_str())
-        .collect();
-    let attributes: Vec<&str> = path
-        .partition
-        .attributes()
-        .into_iter()
-        .chain(path.sort.attributes())
-        .collect();
-    design.entities_in(table).any(|e| {
-        !members.contains(e.name.as_str()) && attributes.iter().all(|a| e.attribute(a).is_some())
-    })
 }
 
 /// `byStatus`, `byCustomerIdAndStatus`; `allOrders` for a constant partition; numbered when

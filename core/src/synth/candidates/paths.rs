@@ -10,9 +10,9 @@ use super::probe::Prober;
 use super::shape::{Seg, Shape, keyed_partition, keyed_sort, label};
 use super::{
     GroupMeaning, Numbering, Origin, PathMeaning, ReadShape, Sharding, TableKeys, keyable,
-    option_keys, path_keys, probe_index,
+    option_keys, path_keys, probe_index, with_landers,
 };
-use crate::model::{AttrType, Design};
+use crate::model::{AccessPattern, AttrType, Design};
 use crate::synth::Style;
 use crate::synth::problem::{OptionRef, Path, PathKind};
 
@@ -141,25 +141,40 @@ pub(super) fn index_paths(
         let Some(key_option) = meaning[e].options.get(option) else {
             continue;
         };
-        let writes = prober.writes_of(&entity.name);
-        let base = *base_cost.entry((e, option)).or_insert_with(|| {
-            let keys = option_keys(tables, entity, key_option);
-            let probe = prober.design(&entity.table, &[(entity, keys)], None, writes.clone());
-            prober.estimate(&probe).monthly_total
-        });
-        let index = probe_index(path.kind);
-        let price = |path: &PathMeaning| {
-            let mut keys = option_keys(tables, entity, key_option);
-            keys.extend(path_keys(path));
-            let probe = prober.design(
-                &entity.table,
-                &[(entity, keys)],
-                Some(&index),
-                writes.clone(),
-            );
-            prober.estimate(&probe)
+        // An index and what it costs over the table alone, for the entity and the entities a
+        // natural key holds unasked (their writes and storage in it are the path's too).
+        let mut price = |path: &PathMeaning| {
+            let mut members = vec![(entity, option_keys(tables, entity, key_option))];
+            with_landers(design, tables, meaning, path, &mut members);
+            let mut writes = Vec::new();
+            for (member, _) in &members {
+                for write in prober.writes_of(&member.name) {
+                    if !writes
+                        .iter()
+                        .any(|have: &AccessPattern| have.name == write.name)
+                    {
+                        writes.push(write);
+                    }
+                }
+            }
+            let base = if members.len() == 1 {
+                *base_cost.entry((e, option)).or_insert_with(|| {
+                    let probe = prober.design(&entity.table, &members, None, writes.clone());
+                    prober.estimate(&probe).monthly_total
+                })
+            } else {
+                let probe = prober.design(&entity.table, &members, None, writes.clone());
+                prober.estimate(&probe).monthly_total
+            };
+            for (_, keys) in &mut members {
+                keys.extend(path_keys(path));
+            }
+            let probe = prober.design(&entity.table, &members, Some(&probe_index(path)), writes);
+            let report = prober.estimate(&probe);
+            let cost = (report.monthly_total - base).max(0.0);
+            (report, cost)
         };
-        let mut report = price(&path);
+        let (report, mut cost) = price(&path);
         if path.kind == PathKind::Gsi
             && let Some(load) = report
                 .partitions
@@ -172,7 +187,7 @@ pub(super) fn index_paths(
             });
             // A multi-attribute key cannot hold a shard: a sharded key is a template.
             path.partition = path.partition.sharded(load.shards_needed);
-            report = price(&path);
+            cost = price(&path).1;
         }
         let kind_code = match path.kind {
             PathKind::Gsi => 0,
@@ -183,7 +198,7 @@ pub(super) fn index_paths(
             group: e,
             kind: path.kind,
             index: index_number,
-            cost: (report.monthly_total - base).max(0.0),
+            cost,
             requires,
         });
         out.push(path);

@@ -8,7 +8,7 @@ use super::probe::{Prober, Served};
 use super::shape::Shape;
 use super::{
     GroupMeaning, MAX_COMBINATIONS, PROBE_INDEX, PathMeaning, ReadShape, ServingMeaning, TableKeys,
-    binds, option_keys, path_keys, path_needs, probe_index,
+    binds, option_keys, path_keys, path_needs, probe_index, with_landers,
 };
 use crate::answer::Operation;
 use crate::model::{Design, Entity};
@@ -72,8 +72,7 @@ pub(super) fn servings(
     }
     // An index: one path per returned entity with the same partition.
     for combination in path_combinations(read, paths, meaning) {
-        let kind = meaning[combination[0]].kind;
-        let members: Vec<(&Entity, BTreeMap<String, KeyTemplate>)> = combination
+        let mut members: Vec<(&Entity, BTreeMap<String, KeyTemplate>)> = combination
             .iter()
             .map(|&p| {
                 let path = &paths[p];
@@ -90,7 +89,16 @@ pub(super) fn servings(
                 (entity, keys)
             })
             .collect();
-        let index = probe_index(kind);
+        if let [p] = combination[..] {
+            let asked = members.len();
+            with_landers(design, tables, groups, &meaning[p], &mut members);
+            for (_, keys) in &mut members[asked..] {
+                keys.extend(path_keys(&meaning[p]));
+            }
+        }
+        // One index for the combination: a multi-entity read's paths all sort (by their
+        // entity's label first), so the first path's shape is the index's.
+        let index = probe_index(&meaning[combination[0]]);
         let probe = prober.design(table, &members, Some(&index), vec![read.pattern.clone()]);
         let mut needs: Vec<Need> = combination
             .iter()
