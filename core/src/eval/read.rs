@@ -259,15 +259,49 @@ impl ItemStore {
             });
         }
         let mut pages = Vec::with_capacity(queries.len());
+        for query in queries {
+            pages.push((query, self.query(query)?));
+        }
+        self.merge(pages, queries.last().and_then(|q| q.limit))
+    }
+
+    /// Every item `queries` match, each query read to its last page, merged as
+    /// [`ItemStore::scatter_gather`] merges first pages: what a Query sorted in memory reads
+    /// before it sorts (issue 43), however many 1 MB pages that takes.
+    pub fn read_every_page(&self, queries: &[KeyQuery]) -> Result<Merged, QueryError> {
+        let mut pages = Vec::new();
+        for query in queries {
+            let mut next = query.clone();
+            loop {
+                let page = self.query(&next)?;
+                let last = page.last_evaluated_key.clone();
+                pages.push((query, page));
+                match last {
+                    // Each page starts after the last one's key: the sample is finite and
+                    // every page moves on, so this ends.
+                    Some(key) => next.exclusive_start_key = Some(key),
+                    None => break,
+                }
+            }
+        }
+        self.merge(pages, None)
+    }
+
+    /// Pages of `queries` (each with the query it answers) merged by the index's sort key in
+    /// the queries' direction, ties by table key, the first `limit` kept. The read units are
+    /// the sum over all the pages.
+    fn merge(
+        &self,
+        read: Vec<(&KeyQuery, Page)>,
+        limit: Option<u32>,
+    ) -> Result<Merged, QueryError> {
+        let mut pages = Vec::with_capacity(read.len());
         // (sort key, table key, page, item in page): merged by position, copied once at the end.
         let mut rows: Vec<(Keys, Keys, usize, usize)> = Vec::new();
         let mut forward = true;
-        let mut limit = None;
-        for query in queries {
+        for (query, page) in read {
             let (table, index) = self.resolve(&query.table, query.index.as_deref())?;
             forward = query.forward;
-            limit = query.limit;
-            let page = self.query(query)?;
             let table_keys: Vec<KeyAttribute> =
                 table.table_key_names().into_iter().cloned().collect();
             for (at, item) in page.items.iter().enumerate() {

@@ -77,7 +77,11 @@ fn run_found(
         }
         merged
     } else {
-        let mut merged = store.scatter_gather(&plan.queries)?;
+        let mut merged = if verdict.sorted_in_memory.is_some() {
+            store.read_every_page(&plan.queries)?
+        } else {
+            store.scatter_gather(&plan.queries)?
+        };
         if let Some(attribute) = &verdict.sorted_in_memory {
             let mut rows: Vec<_> = merged
                 .items
@@ -169,6 +173,9 @@ pub(crate) fn count_one(
             items += store.count_item(query)?;
         }
         Ok(items)
+    } else if verdict.sorted_in_memory.is_some() {
+        // Every page, as the run reads them before it sorts.
+        Ok(store.read_every_page(&plan.queries)?.items.len())
     } else {
         Ok(store.count_scatter_gather(&plan.queries)?)
     }
