@@ -9,8 +9,8 @@
 //!
 //! This module owns the report's types and [`estimate`], which puts them together; its parts
 //! are `sizes` (item sizes and storage), `units` (each request's units), `partitions` (the load
-//! on the busiest partition), `billing` (the monthly bill per mode), `report` (the words) and
-//! `suggested` (what following a suggestion costs).
+//! on the busiest partition), `billing` (the monthly bill per mode) and `report` (the words); what
+//! following a suggestion costs is [`crate::suggested`]'s, above this and `migrate`.
 //!
 //! The arithmetic, stated once:
 //! - a month is 30 days, [`MONTH_SECONDS`] = 2,592,000 s; a GB is 2^30 bytes;
@@ -41,7 +41,6 @@ mod billing;
 mod partitions;
 mod report;
 mod sizes;
-mod suggested;
 mod units;
 
 use std::collections::{BTreeMap, HashMap};
@@ -64,7 +63,6 @@ pub use crate::size::{
     write_units,
 };
 pub use partitions::{concentrates, read_advice, write_advice};
-pub use suggested::{MigrationCost, SuggestionCost, suggestion_cost};
 
 /// Seconds in the 30-day month the monthly figures use.
 pub const MONTH_SECONDS: f64 = 30.0 * 86_400.0;

@@ -25,7 +25,9 @@ use crate::template::KeyTemplate;
 mod candidate;
 pub(crate) mod filter;
 mod names;
+mod order;
 mod prepared;
+mod re_key;
 mod read;
 pub(crate) mod shape;
 

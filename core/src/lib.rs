@@ -40,6 +40,7 @@ pub mod sample;
 pub mod share;
 pub mod simulate;
 pub mod size;
+pub mod suggested;
 pub mod synth;
 pub mod template;
 pub mod text;

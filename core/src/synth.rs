@@ -63,6 +63,12 @@ impl std::str::FromStr for Style {
     }
 }
 
+/// The most alternatives a caller of the command line or MCP may ask for (the app shows fewer,
+/// side by side).
+pub const MAX_ALTERNATIVES: usize = 20;
+/// The largest search budget, in nodes, the command line and MCP accept.
+pub const MAX_BUDGET: u64 = 1_000_000_000;
+
 /// What the synthesis is asked for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Options {

@@ -203,7 +203,7 @@ pub(super) fn read_verdict(
     if best.sorted_in_memory.is_some() {
         verdict.sorted_in_memory = pattern.order_by.clone();
         if words == Words::Written {
-            verdict.suggestions = suggest::re_key(&ctx, &best)
+            verdict.suggestions = super::re_key::re_key(&ctx, &best)
                 .into_iter()
                 .chain(suggest::suggestion(&ctx, table))
                 .collect();
@@ -232,7 +232,7 @@ fn order_text(
     {
         return Some(format!(
             "not in that order: every matching item is read and sorted by {by} in memory, {} (cannot be paged by {by})",
-            order_words(by, descending)
+            super::order::words(by, descending)
         ));
     }
     let (sort_key, by) = best.ordered_by.as_ref()?;
@@ -255,29 +255,9 @@ fn order_text(
     let by = by.as_deref().unwrap_or(sort_key);
     Some(format!(
         "{} by {by} (ScanIndexForward={} on {sort_key})",
-        order_words(by, descending),
+        super::order::words(by, descending),
         !descending
     ))
-}
-
-/// An order in words: `newest first` for a time read descending, else `descending`.
-pub(super) fn order_words(by: &str, descending: bool) -> &'static str {
-    match (is_time_like(by), descending) {
-        (true, true) => "newest first",
-        (true, false) => "oldest first",
-        (false, true) => "descending",
-        (false, false) => "ascending",
-    }
-}
-
-/// True for an attribute named like a point in time: `createdAt`, `orderDate`, `timestamp`.
-fn is_time_like(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    name.ends_with("At")
-        || name.ends_with("_at")
-        || ["date", "time", "timestamp", "day", "month", "year"]
-            .iter()
-            .any(|w| lower.ends_with(w))
 }
 
 /// One sentence saying why `best` beat `other`, by the first criterion that differs.

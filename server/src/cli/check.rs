@@ -327,7 +327,7 @@ pub fn render_text(file: &str, imported: &Imported, analysis: &Analysis) -> Stri
                 )
             );
             let cost = verdict.sorted_in_memory.as_ref().and_then(|_| {
-                keyplan_core::cost::suggestion_cost(
+                keyplan_core::suggested::suggestion_cost(
                     design,
                     suggestion,
                     &Default::default(),

@@ -27,10 +27,7 @@ use crate::design_io::{Budget, check_entities, print, read_design};
 use crate::engine::Engines;
 use crate::synthesis::{Answer, Prover};
 
-/// The most alternatives `--alternatives` asks for.
-pub const MAX_ALTERNATIVES: usize = 20;
-/// The most search nodes `--budget` allows.
-pub const MAX_BUDGET: u64 = 1_000_000_000;
+use keyplan_core::synth::{MAX_ALTERNATIVES, MAX_BUDGET};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {

@@ -268,14 +268,14 @@ impl Keyplan {
                 args.alternatives,
                 1,
                 1,
-                crate::cli::design::MAX_ALTERNATIVES,
+                keyplan_core::synth::MAX_ALTERNATIVES,
                 "alternatives",
             )?,
             budget: within(
                 args.budget,
                 defaults.budget,
                 1,
-                crate::cli::design::MAX_BUDGET,
+                keyplan_core::synth::MAX_BUDGET,
                 "budget",
             )?,
         };

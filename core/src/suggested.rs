@@ -1,11 +1,12 @@
 //! What following a suggestion costs (issue 43: "each with its cost"): the design's monthly
-//! bill with the suggestion applied against the bill now, both from [`super::estimate_sampled`]
+//! bill with the suggestion applied against the bill now, both from [`crate::cost::estimate_sampled`]
 //! on the same sample and prices; and, for a re-keyed sort key, which the items already stored
 //! do not have, the one-time migration [`crate::migrate::plan`] plans (what `keyplan migrate`
-//! and the Migrate tab show). Nothing here decides what a suggestion is: coverage does.
+//! and the Migrate tab show). Nothing here decides what a suggestion is: coverage does. Above both `cost` and `migrate`
+//! (issue 42: no circle), which know nothing of each other.
 
-use super::{CostConfig, estimate_sampled};
 use crate::answer::{Suggestion, SuggestionKind};
+use crate::cost::{CostConfig, estimate_sampled};
 use crate::model::Design;
 use crate::pricing::dollars;
 use crate::sample::SampleConfig;
