@@ -304,7 +304,10 @@ pub fn BarChart(chart: Chart, testid: &'static str) -> impl IntoView {
                 {rows}
             </svg>
             {chart.more.clone().map(|more| view! { <p class="chart-more">{more}</p> })}
-            <table class="visually-hidden">
+            // The hidden box holds the table: a table does not shrink to the box's 1 px, and as
+            // the hidden element itself it widened the pane (the Migrate tab scrolled sideways).
+            <div class="visually-hidden">
+            <table>
                 <caption>{chart.title.clone()}{chart.limit.clone().map(|l| format!(" ({})", l.label))}</caption>
                 <thead>
                     <tr>
@@ -315,6 +318,7 @@ pub fn BarChart(chart: Chart, testid: &'static str) -> impl IntoView {
                 </thead>
                 <tbody>{table_rows}</tbody>
             </table>
+            </div>
         </figure>
     }
 }
