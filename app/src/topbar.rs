@@ -21,7 +21,7 @@ pub fn TopBar() -> impl IntoView {
 
     view! {
         <header class="topbar">
-            <div class="brand" aria-label="keyplan">
+            <div class="brand">
                 <svg class="brand-mark" viewBox="0 0 24 24" aria-hidden="true">
                     <rect x="2" y="4" width="9" height="7" rx="2"></rect>
                     <rect x="13" y="13" width="9" height="7" rx="2"></rect>
