@@ -13,6 +13,11 @@ if [ "${KEYPLAN_REBUILD:-0}" != 1 ] && [ -f "$stamp" ] && [ -f dist/index.html ]
   exit 0
 fi
 
+# The stamp's time is the build's start: a source edited while the build runs is newer than it,
+# so the next build does not take the dist/ it did not see for up to date.
+started=$(mktemp)
+trap 'rm -f "$started"' EXIT
+
 # Offline builds need every crate already downloaded.
 cargo fetch
 # The app's release build uses the `wasm-release` cargo profile (index.html:
@@ -31,4 +36,5 @@ for file in dist/*.wasm dist/*.js dist/*.css; do
   gzip -9 --force --keep "$file" & pids+=($!)
 done
 for pid in "${pids[@]}"; do wait "$pid"; done
-touch "$stamp"
+mv "$started" "$stamp"
+trap - EXIT
