@@ -157,8 +157,9 @@ fn the_migrate_tab_keeps_the_volumes_and_write_rate_typed_and_draws_the_steps_as
         b.toast_containing("Marked as deployed").await;
         select_pattern(b, "Get order by ID").await;
         b.click("[data-testid=apply-suggestion]").await;
-        eventually("the plan has its steps", || async {
-            b.texts("[data-testid=migrate-step]").await.len() == 2
+        // The offer overloads GSI3, which Order did not fill (issue 43 item 1): one backfill.
+        eventually("the plan has its step", || async {
+            b.texts("[data-testid=migrate-step]").await.len() == 1
         })
         .await;
 
@@ -176,7 +177,7 @@ fn the_migrate_tab_keeps_the_volumes_and_write_rate_typed_and_draws_the_steps_as
         eventually("the backfill counts the orders", || async {
             b.texts("[data-testid=migrate-step]")
                 .await
-                .get(1)
+                .first()
                 .is_some_and(|s| s.contains("30,000"))
         })
         .await;
@@ -240,8 +241,16 @@ fn the_migrate_tab_keeps_the_volumes_and_write_rate_typed_and_draws_the_steps_as
             .await;
         let [plan, plan_room, view, view_room] =
             [0, 1, 2, 3].map(|i| fits[i].as_f64().expect("a width"));
-        assert!(plan <= plan_room && view <= view_room, "{fits}");
         b.screenshot("migrate-1024").await;
+        let widest = b
+            .js("const view = document.querySelector('[data-testid=migrate-view]');\
+                 const r = view.getBoundingClientRect();\
+                 return Array.from(view.querySelectorAll('*')).filter(e => e.getBoundingClientRect().right > r.right + 1).map(e => e.tagName + '.' + e.className + ' ' + (e.getAttribute('data-testid') || '')).slice(0, 5).join(' | ');")
+            .await;
+        assert!(
+            plan <= plan_room && view <= view_room,
+            "{fits}: past the pane: {widest}"
+        );
         b.js("document.querySelector('[data-testid=chart-timeline]').scrollIntoView({block: 'nearest'}); return 0;")
             .await;
         b.screenshot("migrate-timeline-1024").await;
