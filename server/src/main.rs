@@ -28,11 +28,21 @@ use keyplan_server::cli::{self, Cli};
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
-#[tokio::main]
-async fn main() -> ExitCode {
+fn main() -> ExitCode {
     let cli = Cli::parse();
     cli::init_tracing();
-    match cli::run(cli).await {
+    let result = match cli.command {
+        // An import's child lowers its address space first thing, on this thread and with no
+        // runtime: a runtime's worker threads, started late under load, met the lowered limit
+        // while starting and aborted the child ("failed to allocate an alternative stack").
+        cli::Command::ImportChild(args) => cli::import_child::run_sync(args),
+        command => tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .map_err(anyhow::Error::from)
+            .and_then(|runtime| runtime.block_on(cli::run(Cli { command }))),
+    };
+    match result {
         Ok(code) => code,
         Err(error) => {
             eprintln!("error: {error:#}");

@@ -11,6 +11,13 @@ pub struct Args {
     pub memory_limit: u64,
 }
 
-pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
+/// The child's whole work, on the calling thread: `main` runs it before any runtime exists, so no
+/// thread starts after the address space is lowered.
+pub fn run_sync(args: Args) -> anyhow::Result<ExitCode> {
     crate::api::import::child::run_child(args.memory_limit)
+}
+
+/// [`run_sync`], for `cli::run`'s one list of subcommands.
+pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
+    run_sync(args)
 }
