@@ -194,6 +194,29 @@ pub fn run_plan(
     Ok(crate::runner::build::plan_sample(design, sample)?)
 }
 
+/// The sample a run generates, as `keyplan run` and `keyplan design` (for its proof) take it:
+/// items per entity and the generator's seed.
+#[derive(Debug, clap::Args)]
+pub struct SampleArgs {
+    /// Items to generate for an entity, `ENTITY=N`; repeatable.
+    #[arg(long = "count", value_name = "ENTITY=N", value_parser = parse_count)]
+    pub counts: Vec<(String, u32)>,
+    /// The seed of the sample generator; the sample's default seed (the app's) when absent.
+    #[arg(long, env = "KEYPLAN_SEED")]
+    pub seed: Option<u64>,
+}
+
+impl SampleArgs {
+    /// The sample configuration for `design`, refusing a `--count` that names no entity.
+    pub fn config(&self, design: &Design) -> anyhow::Result<SampleConfig> {
+        check_entities(design, "--count", &self.counts)?;
+        Ok(SampleConfig::new(
+            self.counts.iter().cloned().collect(),
+            self.seed,
+        ))
+    }
+}
+
 /// Refuses a `--count` (or `--stored`) that names no entity.
 pub fn check_entities(
     design: &Design,

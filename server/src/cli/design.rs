@@ -19,11 +19,10 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use keyplan_core::counts::plural;
 use keyplan_core::pricing::dollars;
-use keyplan_core::sample::SampleConfig;
 use keyplan_core::synth::{self, Control, Options, Progress, Style};
 use tokio_util::sync::CancellationToken;
 
-use crate::design_io::{Budget, check_entities, print, read_design};
+use crate::design_io::{Budget, print, read_design};
 use crate::engine::Engines;
 use crate::synthesis::{Answer, Prover};
 
@@ -61,12 +60,9 @@ pub struct Args {
     pub output: Option<PathBuf>,
     #[command(flatten)]
     pub engine: super::engine_choice::EngineChoice,
-    /// Items to generate for an entity in the proof's sample, `ENTITY=N`; repeatable.
-    #[arg(long = "count", value_name = "ENTITY=N", value_parser = crate::design_io::parse_count)]
-    pub counts: Vec<(String, u32)>,
-    /// The seed of the proof's sample generator; the sample's default seed when absent.
-    #[arg(long, env = "KEYPLAN_SEED")]
-    pub seed: Option<u64>,
+    /// The proof's sample.
+    #[command(flatten)]
+    pub sample: crate::design_io::SampleArgs,
     #[command(flatten)]
     pub max_items: Budget,
 }
@@ -77,8 +73,7 @@ fn parse_style(text: &str) -> Result<Style, String> {
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let design = read_design(&args.file, args.from)?;
-    check_entities(&design, "--count", &args.counts)?;
-    let sample = SampleConfig::new(args.counts.iter().cloned().collect(), args.seed);
+    let sample = args.sample.config(&design)?;
     let options = Options {
         style: args.style,
         max_gsis: args.max_gsis,

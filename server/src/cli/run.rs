@@ -13,10 +13,9 @@ use std::sync::Mutex;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use keyplan_core::sample::SampleConfig;
 use tokio_util::sync::CancellationToken;
 
-use crate::design_io::{Budget, check_entities, read_design, run_plan};
+use crate::design_io::{Budget, read_design, run_plan};
 use crate::engine::Engines;
 use crate::runner::{self, RunEvent, RunId, Status};
 
@@ -28,12 +27,8 @@ pub struct Args {
     pub from: crate::design_io::From,
     #[command(flatten)]
     pub engine: super::engine_choice::EngineChoice,
-    /// Items to generate for an entity, `ENTITY=N`; repeatable.
-    #[arg(long = "count", value_name = "ENTITY=N", value_parser = crate::design_io::parse_count)]
-    pub counts: Vec<(String, u32)>,
-    /// The seed of the sample generator; the sample's default seed (the app's) when absent.
-    #[arg(long, env = "KEYPLAN_SEED")]
-    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub sample: crate::design_io::SampleArgs,
     /// Print every event as a JSON line on stdout instead of a progress bar.
     #[arg(long)]
     pub json: bool,
@@ -43,8 +38,7 @@ pub struct Args {
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let design = read_design(&args.file, args.from)?;
-    let sample = SampleConfig::new(args.counts.iter().cloned().collect(), args.seed);
-    check_entities(&design, "--count", &args.counts)?;
+    let sample = args.sample.config(&design)?;
     let plan = run_plan(&design, &sample, args.budget)
         .with_context(|| format!("cannot run {}", args.file.display()))?;
 
