@@ -221,6 +221,12 @@ fn cancel_ends_a_running_search_and_the_worker_answers_again() {
         b.open_design(&server.url, &browser::generated_design(100))
             .await;
         b.mouse_click("[data-testid=suggest-keys]").await;
+        // A search that cannot end before the click: natural style with 5 GSIs over 100
+        // entities is the solver's hard case (a branch-and-bound node takes a tenth of a second
+        // or more), under a budget of two million nodes, so the click meets it running on any
+        // machine, fast or busy.
+        b.select("[data-testid=suggest-style]", "natural").await;
+        b.type_into("[data-testid=suggest-max-gsis]", "5").await;
         b.select("[data-testid=suggest-budget]", "2000000").await;
         b.mouse_click("[data-testid=suggest-run]").await;
         b.find("[data-testid=suggest-progress]").await;
