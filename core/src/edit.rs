@@ -30,7 +30,11 @@ use rename::{
 };
 
 /// One change to a design. [`apply`] performs it and returns its inverse.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Serialised (externally tagged, the model's own forms inside) for live co-editing, where
+/// edits travel between the app and `keyplan serve` and are stored in a room's log
+/// ([`crate::collab`]).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Edit {
     /// Renames the design.
     SetName(String),
@@ -184,8 +188,10 @@ impl Edit {
     }
 }
 
-/// What kind of thing a name belongs to, for error messages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What kind of thing a name belongs to, for error messages (and, in live co-editing, what a
+/// teammate has selected).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Element {
     Table,
     Index,

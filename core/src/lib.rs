@@ -12,6 +12,7 @@ pub mod answer;
 pub mod api;
 pub mod budget;
 pub mod casing;
+pub mod collab;
 pub mod concentration;
 pub mod cost;
 pub mod counts;
