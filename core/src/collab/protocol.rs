@@ -1,8 +1,8 @@
 //! The messages of a room, between the app and `keyplan serve`: JSON text, one message per
 //! WebSocket frame, tagged by `"type"`. The server bounds a frame's size before reading it.
 //!
-//! A client opens the socket with a room's token (edit or view), then sends [`ClientMessage::Hello`];
-//! the server answers [`ServerMessage::Welcome`] with the design at its revision. From then on
+//! A client opens the room's socket, then sends [`ClientMessage::Hello`] with the room's token
+//! (edit or view); the server answers [`ServerMessage::Welcome`] with the design at its revision. From then on
 //! the server sends every entry it orders to every client of the room, the author included
 //! (that is the author's acknowledgement), and presence whenever someone joins, leaves or
 //! selects something.
@@ -43,8 +43,14 @@ pub struct Peer {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ClientMessage {
-    /// The first message: who this is. `name` is shown to the others.
-    Hello { client: ClientId, name: String },
+    /// The first message: who this is, and the room's edit or view token from the link (sent
+    /// here, not in the socket's URL, so that no access log keeps it). `name` is shown to the
+    /// others.
+    Hello {
+        client: ClientId,
+        name: String,
+        token: String,
+    },
     /// An edit, the client's `seq`-th, made on the design at `base`.
     Edit {
         seq: u64,
