@@ -233,3 +233,19 @@ fn a_folder_of_electrodb_modules_reads_the_enums_and_the_service_they_share() {
         render_imported(&imported)
     );
 }
+
+// issue 36: sensedeep/custom-metrics' schema as its package ships it, compiled CommonJS
+// (`exports.Schema = Schema`, types as text, `type: 'date', ttl: true`). OneTable writes a
+// `ttl` date as epoch seconds and any date, without `isoDates`, as epoch milliseconds: the
+// TTL attribute was read as a string, which DynamoDB's TTL ignores.
+#[test]
+fn a_compiled_commonjs_onetable_schema_keeps_its_ttl_date_a_number() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/onetable/custom-metrics-schema.js");
+    let (_, imported) = read_fixture(Format::OneTable, &path);
+    let table = &imported.design.tables[0];
+    assert_eq!(table.ttl_attribute.as_deref(), Some("expires"));
+    let metric = &imported.design.entities[0];
+    let expires = metric.attribute("expires").expect("expires is kept");
+    assert_eq!(expires.ty, keyplan_core::model::AttrType::N);
+}
