@@ -50,6 +50,9 @@ fn render(imported: &Imported) -> String {
         if let Some(ttl) = &t.ttl_attribute {
             out += &format!("  ttl {ttl}\n");
         }
+        if !t.replicas.is_empty() {
+            out += &format!("  replicated to {}\n", t.replicas.join(", "));
+        }
     }
     for n in &imported.notes {
         out += &format!("note: {n}\n");
