@@ -249,3 +249,17 @@ fn a_compiled_commonjs_onetable_schema_keeps_its_ttl_date_a_number() {
     let expires = metric.attribute("expires").expect("expires is kept");
     assert_eq!(expires.ty, keyplan_core::model::AttrType::N);
 }
+
+// issue 36: ElectroDB's taskapp example keeps each model as CommonJS, `module.exports = {
+// model, attributes, indexes }`, and makes the `new Entity` elsewhere: the file was refused as
+// no format keyplan reads. It is the entity the application makes of it, with its five GSIs.
+#[test]
+fn a_commonjs_electrodb_model_exported_without_its_new_entity_is_that_entity() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/electrodb/taskapp-employees.js");
+    let (_, imported) = read_fixture(Format::ElectroDb, &path);
+    let design = &imported.design;
+    assert_eq!(design.entities.len(), 1);
+    assert_eq!(design.entities[0].name, "employees");
+    assert_eq!(design.tables[0].gsis.len(), 5);
+}
