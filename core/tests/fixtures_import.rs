@@ -263,3 +263,25 @@ fn a_commonjs_electrodb_model_exported_without_its_new_entity_is_that_entity() {
     assert_eq!(design.entities[0].name, "employees");
     assert_eq!(design.tables[0].gsis.len(), 5);
 }
+
+// issue 36: electrodb-migrations builds its entity in a factory whose index `field`s are
+// function constants, `const pkField = options?.keyFields?.pk ?? DEFAULT_TABLE_KEYS.pk`, the
+// default imported from ./types: the table's keys were named `pkField` and `skField`. Read
+// with the module it imports from, they are the defaults the file falls back to.
+#[test]
+fn an_index_field_set_from_a_function_constant_takes_the_default_it_falls_back_to() {
+    let files = folder("electrodb/electrodb-migrations");
+    let pairs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    let (format, imported) = import_files(&pairs).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(format, Format::ElectroDb);
+    let table = &imported.design.tables[0];
+    assert_eq!(table.partition_key.name, "pk");
+    assert_eq!(table.sort_key.as_ref().map(|k| k.name.as_str()), Some("sk"));
+    insta::assert_snapshot!(
+        "electrodb__electrodb-migrations__together",
+        render_imported(&imported)
+    );
+}

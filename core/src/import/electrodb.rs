@@ -332,7 +332,11 @@ mod reader {
                                 assume: &mut Assume<'_>|
              -> Result<Key, ImportError> {
                 let field_at = key_at.require("field")?;
-                let fallback = placeholder(field_at.value());
+                // `options?.pk ?? 'pk'`: the name it falls back to, else one from its text.
+                let fallback = match js::fallback(field_at.value()).and_then(Value::as_str) {
+                    Some(name) => name.to_string(),
+                    None => placeholder(field_at.value()),
+                };
                 let field = assume.text(
                     &field_at,
                     &format!("key field {}", field_at.path()),
