@@ -200,6 +200,18 @@ fn folder(dir: &str) -> Vec<(String, String)> {
     files
 }
 
+/// The ElectroDB modules of one folder of tests/fixtures, read together.
+fn electrodb_folder(dir: &str) -> Imported {
+    let files = folder(dir);
+    let pairs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    let (format, imported) = import_files(&pairs).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(format, Format::ElectroDb);
+    imported
+}
+
 // issue 36: an entity whose attribute types are enum arrays imported from a sibling module
 // (ElectroDB's versioncontrol example, `type: TicketTypes` from ./types) was refused whole;
 // read alone it keeps every attribute and index, and says which types it assumed, where.
@@ -221,13 +233,7 @@ fn an_entity_read_without_its_sibling_files_assumes_the_types_they_give() {
 // combines them: the enum values and the service's table are read, nothing assumed of them.
 #[test]
 fn a_folder_of_electrodb_modules_reads_the_enums_and_the_service_they_share() {
-    let files = folder("electrodb/versioncontrol");
-    let pairs: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(n, t)| (n.as_str(), t.as_str()))
-        .collect();
-    let (format, imported) = import_files(&pairs).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(format, Format::ElectroDb);
+    let imported = electrodb_folder("electrodb/versioncontrol");
     insta::assert_snapshot!(
         "electrodb__versioncontrol__together",
         render_imported(&imported)
@@ -270,13 +276,7 @@ fn a_commonjs_electrodb_model_exported_without_its_new_entity_is_that_entity() {
 // with the module it imports from, they are the defaults the file falls back to.
 #[test]
 fn an_index_field_set_from_a_function_constant_takes_the_default_it_falls_back_to() {
-    let files = folder("electrodb/electrodb-migrations");
-    let pairs: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(n, t)| (n.as_str(), t.as_str()))
-        .collect();
-    let (format, imported) = import_files(&pairs).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(format, Format::ElectroDb);
+    let imported = electrodb_folder("electrodb/electrodb-migrations");
     let table = &imported.design.tables[0];
     assert_eq!(table.partition_key.name, "pk");
     assert_eq!(table.sort_key.as_ref().map(|k| k.name.as_str()), Some("sk"));
