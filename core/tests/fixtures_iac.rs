@@ -50,6 +50,9 @@ fn render(imported: &Imported) -> String {
         if let Some(ttl) = &t.ttl_attribute {
             out += &format!("  ttl {ttl}\n");
         }
+        if !t.replicas.is_empty() {
+            out += &format!("  replicated to {}\n", t.replicas.join(", "));
+        }
     }
     for n in &imported.notes {
         out += &format!("note: {n}\n");
@@ -100,4 +103,19 @@ fn every_real_cloudformation_sam_and_serverless_file_imports_and_says_what_it_as
 #[test]
 fn every_real_terraform_file_imports_and_says_what_it_assumed() {
     check_all(Format::Terraform, "terraform", &["tf"]);
+}
+
+// issue 36: terraform-aws-modules' own wrapper calls the module `for_each = var.items` with
+// every input `try(each.value.x, var.defaults.x, default)`: the table was named after the
+// whole expression (`try_each.value.name__var.defaults.name__null`); its placeholders are
+// now the value each input is written to take, `each.value.name`.
+#[test]
+fn a_for_each_wrapper_of_try_inputs_names_its_placeholders_after_their_first_choice() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/terraform/wrappers-main.tf");
+    let text = std::fs::read_to_string(path).expect("a fixture reads");
+    let imported = import(Format::Terraform, &text).unwrap_or_else(|e| panic!("{e}"));
+    let table = &imported.design.tables[0];
+    assert_eq!(table.name, "each.value.name");
+    assert_eq!(table.partition_key.name, "each.value.hash_key");
 }

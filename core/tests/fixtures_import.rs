@@ -200,6 +200,18 @@ fn folder(dir: &str) -> Vec<(String, String)> {
     files
 }
 
+/// The ElectroDB modules of one folder of tests/fixtures, read together.
+fn electrodb_folder(dir: &str) -> Imported {
+    let files = folder(dir);
+    let pairs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    let (format, imported) = import_files(&pairs).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(format, Format::ElectroDb);
+    imported
+}
+
 // issue 36: an entity whose attribute types are enum arrays imported from a sibling module
 // (ElectroDB's versioncontrol example, `type: TicketTypes` from ./types) was refused whole;
 // read alone it keeps every attribute and index, and says which types it assumed, where.
@@ -221,15 +233,55 @@ fn an_entity_read_without_its_sibling_files_assumes_the_types_they_give() {
 // combines them: the enum values and the service's table are read, nothing assumed of them.
 #[test]
 fn a_folder_of_electrodb_modules_reads_the_enums_and_the_service_they_share() {
-    let files = folder("electrodb/versioncontrol");
-    let pairs: Vec<(&str, &str)> = files
-        .iter()
-        .map(|(n, t)| (n.as_str(), t.as_str()))
-        .collect();
-    let (format, imported) = import_files(&pairs).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(format, Format::ElectroDb);
+    let imported = electrodb_folder("electrodb/versioncontrol");
     insta::assert_snapshot!(
         "electrodb__versioncontrol__together",
+        render_imported(&imported)
+    );
+}
+
+// issue 36: sensedeep/custom-metrics' schema as its package ships it, compiled CommonJS
+// (`exports.Schema = Schema`, types as text, `type: 'date', ttl: true`). OneTable writes a
+// `ttl` date as epoch seconds and any date, without `isoDates`, as epoch milliseconds: the
+// TTL attribute was read as a string, which DynamoDB's TTL ignores.
+#[test]
+fn a_compiled_commonjs_onetable_schema_keeps_its_ttl_date_a_number() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/onetable/custom-metrics-schema.js");
+    let (_, imported) = read_fixture(Format::OneTable, &path);
+    let table = &imported.design.tables[0];
+    assert_eq!(table.ttl_attribute.as_deref(), Some("expires"));
+    let metric = &imported.design.entities[0];
+    let expires = metric.attribute("expires").expect("expires is kept");
+    assert_eq!(expires.ty, keyplan_core::model::AttrType::N);
+}
+
+// issue 36: ElectroDB's taskapp example keeps each model as CommonJS, `module.exports = {
+// model, attributes, indexes }`, and makes the `new Entity` elsewhere: the file was refused as
+// no format keyplan reads. It is the entity the application makes of it, with its five GSIs.
+#[test]
+fn a_commonjs_electrodb_model_exported_without_its_new_entity_is_that_entity() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/electrodb/taskapp-employees.js");
+    let (_, imported) = read_fixture(Format::ElectroDb, &path);
+    let design = &imported.design;
+    assert_eq!(design.entities.len(), 1);
+    assert_eq!(design.entities[0].name, "employees");
+    assert_eq!(design.tables[0].gsis.len(), 5);
+}
+
+// issue 36: electrodb-migrations builds its entity in a factory whose index `field`s are
+// function constants, `const pkField = options?.keyFields?.pk ?? DEFAULT_TABLE_KEYS.pk`, the
+// default imported from ./types: the table's keys were named `pkField` and `skField`. Read
+// with the module it imports from, they are the defaults the file falls back to.
+#[test]
+fn an_index_field_set_from_a_function_constant_takes_the_default_it_falls_back_to() {
+    let imported = electrodb_folder("electrodb/electrodb-migrations");
+    let table = &imported.design.tables[0];
+    assert_eq!(table.partition_key.name, "pk");
+    assert_eq!(table.sort_key.as_ref().map(|k| k.name.as_str()), Some("sk"));
+    insta::assert_snapshot!(
+        "electrodb__electrodb-migrations__together",
         render_imported(&imported)
     );
 }

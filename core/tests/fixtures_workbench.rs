@@ -71,3 +71,21 @@ fn every_real_workbench_model_without_facets_imports_and_says_what_it_kept() {
         insta::assert_snapshot!(format!("workbench__{name}"), summary(&imported));
     }
 }
+
+// issue 36: aws-samples' ACL model states its entities in its `ModelSchema` (user, group,
+// role, privilege) and tags each item with them in `type`; their keys have one shape (`U1`,
+// `G1`), so the values were read as states of one entity and the four entities were lost.
+#[test]
+fn a_model_whose_schema_names_the_type_values_keeps_an_entity_per_value() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/nosql-workbench/ACL.json");
+    let text = std::fs::read_to_string(path).expect("a fixture reads");
+    let imported = import(Format::NosqlWorkbench, &text).unwrap_or_else(|e| panic!("{e}"));
+    let names: Vec<&str> = imported
+        .design
+        .entities
+        .iter()
+        .map(|e| e.name.as_str())
+        .collect();
+    assert_eq!(names.len(), 4, "{names:?}");
+}

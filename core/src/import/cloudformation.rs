@@ -7,9 +7,10 @@
 //! `AWS::LanguageExtensions` transform) one table per element of its collection: key schema and
 //! attribute types, GSIs (a key schema with several HASH or RANGE elements is a multi-attribute
 //! key), LSIs, projections, billing mode and capacity (a global table's stated auto-scaling
-//! minimum), and TTL. A template says nothing of entities or access patterns, so the design has
-//! none; notes say so, and what the template set that a design does not hold (streams,
-//! replicas, point-in-time recovery, tags...).
+//! minimum), TTL, and a global table's replicas (the first read as the stack's own Region).
+//! A template says nothing of entities or access patterns, so the design has none; notes say
+//! so, and what the template set that a design does not hold (streams, point-in-time
+//! recovery, tags...).
 //!
 //! A file is never refused over one value (issue 36): intrinsic functions are evaluated as far
 //! as the template allows (see `intrinsics`), and what still cannot be read is assumed, the
@@ -650,6 +651,9 @@ fn read_table(id: &str, kind: Kind, properties: &At<'_>, out: &mut Lenient<'_>) 
         }
     }
     table.billing = billing(&table.name, kind, properties, out);
+    if kind == Kind::Global {
+        table.replicas = replicas(&table.name, properties, out);
+    }
     if let Some(ttl) = properties.get("TimeToLiveSpecification") {
         let enabled = match ttl.get("Enabled") {
             // Unreadable, TTL is taken as off: the least.
@@ -736,9 +740,6 @@ fn billing(name: &str, kind: Kind, properties: &At<'_>, out: &mut Lenient<'_>) -
             }
         },
     };
-    if kind == Kind::Global {
-        note_replicas(name, properties, out);
-    }
     if !provisioned_mode {
         return Billing::OnDemand;
     }
@@ -807,24 +808,40 @@ fn billing(name: &str, kind: Kind, properties: &At<'_>, out: &mut Lenient<'_>) -
     }
 }
 
-/// The note naming a global table's replicas, which a design (one table in one Region) does
-/// not hold.
-fn note_replicas(name: &str, properties: &At<'_>, out: &mut Lenient<'_>) {
+/// A global table's replicas. CloudFormation requires one in the stack's own Region, which
+/// only the deploy decides: the first is read as the table's own, the others are kept as the
+/// Regions it is replicated to (every write is written again in each), and the choice is
+/// said. A Region that cannot be read keeps a placeholder named after it (`Secondary` for
+/// `!Ref Secondary`), assumed.
+fn replicas(name: &str, properties: &At<'_>, out: &mut Lenient<'_>) -> Vec<String> {
     let Some(replicas) = properties.get("Replicas").and_then(|r| r.array().ok()) else {
-        return;
+        return Vec::new();
     };
     let regions: Vec<String> = replicas
         .iter()
-        .map(|r| match r.get("Region").map(|g| g.value().clone()) {
-            Some(Value::String(s)) => s,
-            Some(other) => lenient::shown(&other),
-            None => "`?`".into(),
+        .map(|r| match r.get("Region") {
+            Some(region) => {
+                let fallback = placeholder(region.value()).unwrap_or_else(|| "region".into());
+                out.text(&region, "a replica's Region", fallback)
+            }
+            None => {
+                out.assume(
+                    r,
+                    format!("table {name}: a replica without a Region"),
+                    "`region`",
+                );
+                "region".into()
+            }
         })
         .collect();
-    if !regions.is_empty() {
+    let Some((own, others)) = regions.split_first() else {
+        return Vec::new();
+    };
+    if !others.is_empty() {
         out.note(format!(
-            "table {name}: its replicas ({}) are not kept; a design holds one table in one Region",
+            "table {name}: its replicas are in {}: the first, {own}, is read as the table's own Region (the stack's), the others as the Regions it is replicated to",
             regions.join(", ")
         ));
     }
+    others.to_vec()
 }

@@ -2,7 +2,8 @@
 //! in (the `js` feature; without it the module is refused with a message saying where it can
 //! be read). keyplan's own ElectroDB export reads back too.
 //!
-//! Every `new Entity(model, config)` in the module is an entity: `model.entity`, `version` and
+//! Every `new Entity(model, config)` in the module is an entity, and so is a schema exported
+//! apart from one (`module.exports = { model, attributes, indexes }`): `model.entity`, `version` and
 //! `service`, its `attributes` (types, enums, `required`, `field` renames) and its `indexes`.
 //! The index without `index` is the table's; each other names a GSI (an LSI when it shares the
 //! table's partition key field). A key with a `template` is that template; a key without one
@@ -45,6 +46,14 @@ fn read(text: &str) -> Result<Imported, ImportError> {
 /// Reads the entities and services of modules read together: see `reader::from_modules`.
 #[cfg(feature = "js")]
 pub(crate) use reader::from_modules;
+
+/// Whether `value` is an ElectroDB schema written apart from its `new Entity`: a `model`
+/// naming its `entity`, and `indexes` (`module.exports = { model, attributes, indexes }`).
+#[cfg(feature = "js")]
+pub(crate) fn is_schema(value: &Value) -> bool {
+    value.get("model").and_then(|m| m.get("entity")).is_some()
+        && value.get("indexes").is_some_and(Value::is_object)
+}
 
 #[cfg(feature = "js")]
 mod assume;
@@ -323,7 +332,11 @@ mod reader {
                                 assume: &mut Assume<'_>|
              -> Result<Key, ImportError> {
                 let field_at = key_at.require("field")?;
-                let fallback = placeholder(field_at.value());
+                // `options?.pk ?? 'pk'`: the name it falls back to, else one from its text.
+                let fallback = match js::fallback(field_at.value()).and_then(Value::as_str) {
+                    Some(name) => name.to_string(),
+                    None => placeholder(field_at.value()),
+                };
                 let field = assume.text(
                     &field_at,
                     &format!("key field {}", field_at.path()),
@@ -561,6 +574,41 @@ mod reader {
         out
     }
 
+    /// The schemas modules export apart from any `new Entity` (`module.exports = { model,
+    /// attributes, indexes }` in ElectroDB's taskapp example, `export const schema = {...}`),
+    /// read as the `new Entity(schema)` the application makes of them elsewhere: those that no
+    /// `new Entity` of the modules read takes already.
+    fn exported_schemas(modules: &[Module]) -> Vec<(&str, NewCall)> {
+        let taken: Vec<&Value> = modules
+            .iter()
+            .flat_map(|m| &m.news)
+            .filter(|n| n.class == "Entity")
+            .filter_map(|n| n.args.first())
+            .collect();
+        let mut found = Vec::new();
+        for module in modules {
+            let named = module.consts.iter().map(|(n, v)| (Some(n.as_str()), v));
+            let default = module.default_export.iter().map(|v| (None, v));
+            for (name, value) in named.chain(default) {
+                if !super::is_schema(value) || taken.contains(&value) {
+                    continue;
+                }
+                let line = module.lines.get(name.unwrap_or("default")).copied();
+                found.push((
+                    module.name.as_str(),
+                    NewCall {
+                        class: "Entity".to_string(),
+                        args: vec![value.clone()],
+                        var: name.map(str::to_string),
+                        line: line.unwrap_or(1),
+                        column: 1,
+                    },
+                ));
+            }
+        }
+        found
+    }
+
     /// Reads the entities and services of modules read together (one, or several whose
     /// services combine entities of the others): one design. An entity that cannot be read at
     /// all (no `indexes`, say) is left out and said, unless none can be.
@@ -580,7 +628,12 @@ mod reader {
                     .map(move |n| (m.name.as_str(), n))
             })
         };
-        for (file, call) in calls("Entity") {
+        let entity_calls: Vec<(&str, NewCall)> = calls("Entity")
+            .map(|(file, call)| (file, call.clone()))
+            .chain(exported_schemas(modules))
+            .collect();
+        for (file, call) in &entity_calls {
+            let (file, call) = (*file, call);
             let mut entity_assumed = Vec::new();
             let mut assume = Assume {
                 file,

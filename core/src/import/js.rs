@@ -121,6 +121,8 @@ pub struct Module {
     pub name: String,
     pub consts: Vec<(String, Value)>,
     pub default_export: Option<Value>,
+    /// The line each of `consts` is written on, by name, and the default export's (`default`).
+    pub lines: HashMap<String, usize>,
     pub news: Vec<NewCall>,
     /// Every call of one of [`CALLS`] anywhere in it, as a [`NewCall`] whose class is the
     /// function's name.
@@ -357,10 +359,14 @@ fn module<'a>(
         if may_be_schema(expression) {
             let value =
                 evaluator.constant((file, name, exported), expression, expression.span(), 0)?;
+            let (line, _) = evaluator.line_column(expression.span().start as usize);
+            module.lines.insert(name.to_string(), line);
             module.consts.push((name.to_string(), value));
         }
     }
     if let Some(expression) = default {
+        let (line, _) = evaluator.line_column(expression.span().start as usize);
+        module.lines.insert("default".to_string(), line);
         module.default_export = Some(evaluator.eval(expression, 0)?);
     }
     let mut finder = NewFinder {
@@ -391,8 +397,10 @@ fn module<'a>(
     Ok(module)
 }
 
-/// Whether a constant's value may be a OneTable schema: an object literal with `models`.
-/// Or a call of one such object, `helper({ indexes, models })`.
+/// Whether a constant's value may be a OneTable schema: an object literal with `models`, or
+/// an ElectroDB schema written apart from its `new Entity` (`{ model, attributes, indexes }`,
+/// issue 36: ElectroDB's own taskapp example exports its models so). Or a call of one such
+/// object, `helper({ indexes, models })`.
 fn may_be_schema(expression: &Expression<'_>) -> bool {
     let object = match expression.get_inner_expression() {
         Expression::ObjectExpression(object) => object,
@@ -402,10 +410,13 @@ fn may_be_schema(expression: &Expression<'_>) -> bool {
         }
         _ => return false,
     };
-    object.properties.iter().any(|property| match property {
-        ObjectPropertyKind::ObjectProperty(p) => p.key.static_name().as_deref() == Some("models"),
-        ObjectPropertyKind::SpreadProperty(_) => false,
-    })
+    let has = |key: &str| {
+        object.properties.iter().any(|property| match property {
+            ObjectPropertyKind::ObjectProperty(p) => p.key.static_name().as_deref() == Some(key),
+            ObjectPropertyKind::SpreadProperty(_) => false,
+        })
+    };
+    has("models") || (has("model") && has("indexes"))
 }
 
 /// Finds `new X(...)` of the [`CLASSES`] anywhere and evaluates its arguments.

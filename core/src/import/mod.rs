@@ -485,6 +485,11 @@ pub(crate) fn module_format(module: &js::Module) -> Option<Format> {
         .news
         .iter()
         .any(|n| n.class == "Entity" || n.class == "Service")
+        || module.consts.iter().any(|(_, v)| electrodb::is_schema(v))
+        || module
+            .default_export
+            .as_ref()
+            .is_some_and(electrodb::is_schema)
     {
         return Some(Format::ElectroDb);
     }

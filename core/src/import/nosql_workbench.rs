@@ -119,6 +119,7 @@ pub(crate) fn infer_from_items(
         declared,
         items,
         facets: Vec::new(),
+        schema_models: Vec::new(),
     };
     let (entities, mixed) = infer::infer_entities(&table, entity_names, notes);
     let assumed = mixed
@@ -362,6 +363,10 @@ struct WorkbenchTable {
     declared: Vec<(String, AttrType)>,
     items: Vec<Item>,
     facets: Vec<Facet>,
+    /// The entity names the table's `ModelSchema.models` states (the OneTable-shaped schema
+    /// newer models carry), an editor's placeholder such as `~new~` left out: values of a
+    /// `type` attribute that are these names are entity types, whatever their keys' shapes.
+    schema_models: Vec<String>,
 }
 
 struct Facet {
@@ -443,7 +448,23 @@ fn read_table(
             facets.push(read_facet(&facet, items)?);
         }
     }
+    let schema_models = match at.get("ModelSchema").and_then(|m| m.get("models")) {
+        Some(models) => {
+            notes.push(format!(
+                "table {name}: its `ModelSchema` is read for the names of its models only (which `type` values are entities); the key templates it states (`value`) are inferred from the items instead"
+            ));
+            models
+                .members()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(name, _)| name.to_string())
+                .filter(|name| !name.starts_with('~'))
+                .collect()
+        }
+        None => Vec::new(),
+    };
     Ok(WorkbenchTable {
+        schema_models,
         table: Table {
             name,
             partition_key,

@@ -39,6 +39,8 @@ struct Found<'v> {
     path: String,
     /// The file it is in, when several are read together; empty otherwise.
     file: String,
+    /// Whether the `new Table({ isoDates: true })` that holds it stores dates as ISO strings.
+    iso_dates: bool,
 }
 
 /// Reads a OneTable schema, JSON or module.
@@ -68,6 +70,7 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
                 value: &value,
                 path: String::new(),
                 file: String::new(),
+                iso_dates: false,
             }];
             let mut imported = import_schemas(&found)?;
             imported.notes.push(
@@ -99,12 +102,19 @@ pub(crate) fn from_modules(modules: &[super::js::Module]) -> Result<Imported, Im
     use super::js;
     // Table names from `new Table({ name: ..., schema: ... })`, by the schema they hold.
     let mut names: Vec<(&Value, Option<String>, Option<String>, &Value)> = Vec::new();
+    // Schemas whose `new Table({ isoDates: true, schema })` stores dates as ISO strings.
+    let mut iso_tables: Vec<&Value> = Vec::new();
     let mut assumed = Vec::new();
     for module in modules {
         for call in module.news.iter().filter(|n| n.class == "Table") {
             let Some(config) = call.args.first() else {
                 continue;
             };
+            if let Some(schema) = config.get("schema")
+                && config.get("isoDates") == Some(&Value::Bool(true))
+            {
+                iso_tables.push(schema);
+            }
             let (Some(schema), Some(name)) = (config.get("schema"), config.get("name")) else {
                 continue;
             };
@@ -180,6 +190,7 @@ pub(crate) fn from_modules(modules: &[super::js::Module]) -> Result<Imported, Im
                 value,
                 path: var,
                 file: module.name.clone(),
+                iso_dates: iso_tables.contains(&value),
             });
         }
     }
@@ -241,7 +252,12 @@ fn import_schemas(found: &[Found<'_>]) -> Result<Imported, ImportError> {
             file: &f.file,
             out: &mut assumed,
         };
-        read_schema(&at, &table_name, &mut design, &mut notes, &mut assume)?;
+        let schema = Schema {
+            at: &at,
+            table_name: &table_name,
+            iso_dates: f.iso_dates,
+        };
+        read_schema(&schema, &mut design, &mut notes, &mut assume)?;
     }
     notes.push(
         "OneTable schemas declare no access patterns: add the reads and writes the application makes to see how each is served"
@@ -293,13 +309,41 @@ impl Assume<'_> {
     }
 }
 
-/// OneTable's field types (the constructors, or their names as text) as DynamoDB's.
-fn field_type(at: &At<'_>) -> Result<AttrType, ImportError> {
-    let name = match at.value() {
+/// The name of a field's `type`: the constructor's (`Date`) or the text (`'date'`), lowercase.
+fn type_name(at: &At<'_>) -> String {
+    match at.value() {
         Value::String(s) => s.clone(),
         other => super_snippet(other),
+    }
+    .to_ascii_lowercase()
+}
+
+/// The DynamoDB type a field is stored as. A Date is stored as OneTable's
+/// `Model.transformWriteDate` writes it: a `ttl` field as epoch seconds, else an ISO string
+/// where `isoDates` is set (on the field, in the schema's `params` or on its `new Table`),
+/// else epoch milliseconds (OneTable's default): a number.
+fn stored_type(field: &At<'_>, ty: &At<'_>, iso_dates: bool) -> Result<AttrType, ImportError> {
+    let stored = field_type(ty)?;
+    if type_name(ty) != "date" {
+        return Ok(stored);
+    }
+    let set = |property: &str| {
+        field
+            .get(property)
+            .is_some_and(|v| v.value() == &Value::Bool(true))
     };
-    Ok(match name.to_ascii_lowercase().as_str() {
+    Ok(if !set("ttl") && (iso_dates || set("isoDates")) {
+        AttrType::S
+    } else {
+        AttrType::N
+    })
+}
+
+/// OneTable's field types (the constructors, or their names as text) as DynamoDB's; a Date is
+/// a string here, [`stored_type`] says when it is stored as a number.
+fn field_type(at: &At<'_>) -> Result<AttrType, ImportError> {
+    let name = type_name(at);
+    Ok(match name.as_str() {
         "string" | "date" => AttrType::S,
         "number" => AttrType::N,
         "boolean" => AttrType::Bool,
@@ -343,16 +387,29 @@ fn projection(at: Option<At<'_>>) -> Result<Projection, ImportError> {
 
 /// The properties of a field keyplan reads; the others are listed in a note.
 const READ: &[&str] = &[
-    "type", "value", "required", "enum", "ttl", "items", "schema", "map",
+    "type", "value", "required", "enum", "ttl", "items", "schema", "map", "isoDates",
 ];
 
+/// One schema read: where it is, its table's name, and whether its `new Table` stores dates
+/// as ISO strings.
+struct Schema<'s> {
+    at: &'s At<'s>,
+    table_name: &'s str,
+    iso_dates: bool,
+}
+
 fn read_schema(
-    at: &At<'_>,
-    table_name: &str,
+    schema: &Schema<'_>,
     design: &mut Design,
     notes: &mut Vec<String>,
     assume: &mut Assume<'_>,
 ) -> Result<(), ImportError> {
+    let (at, table_name) = (schema.at, schema.table_name);
+    let iso_dates = schema.iso_dates
+        || at
+            .get("params")
+            .and_then(|p| p.get("isoDates"))
+            .is_some_and(|i| i.value() == &Value::Bool(true));
     let indexes = at.require("indexes")?;
     let primary = indexes.require("primary")?;
     let hash = primary.require("hash")?.str()?.to_string();
@@ -373,7 +430,7 @@ fn read_schema(
             if let Ok(fields) = model.members()
                 && let Some((_, field)) = fields.iter().find(|f| stored_as(f))
                 && let Some(ty) = field.get("type")
-                && let Ok(ty) = field_type(&ty)
+                && let Ok(ty) = stored_type(field, &ty, iso_dates)
             {
                 return ty.as_key_type().unwrap_or(KeyType::S);
             }
@@ -516,7 +573,7 @@ fn read_schema(
                 None => None,
             };
             let ty = match field.get("type") {
-                Some(t) => field_type(&t).unwrap_or_else(|_| {
+                Some(t) => stored_type(field, &t, iso_dates).unwrap_or_else(|_| {
                     let written = match t.value() {
                         Value::String(s) => s.clone(),
                         other => super_snippet(other),

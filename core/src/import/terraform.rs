@@ -5,8 +5,9 @@
 //! `attributes`, `global_secondary_indexes`, `local_secondary_indexes`, `ttl_attribute_name`):
 //! `hash_key` and `range_key` with the types of the `attribute` blocks, `global_secondary_index`
 //! blocks (with `key_schema` blocks, a multi-attribute key), `local_secondary_index` blocks,
-//! projections, `billing_mode` with `read_capacity` and `write_capacity`, and `ttl`. Streams,
-//! replicas and the rest are named in notes. As with CloudFormation, no entities or access
+//! projections, `billing_mode` with `read_capacity` and `write_capacity`, `ttl`, and the
+//! Regions of `replica` blocks (the module's `replica_regions`). Streams and the rest are
+//! named in notes. As with CloudFormation, no entities or access
 //! patterns come from it.
 //!
 //! Expressions are evaluated as far as the file allows (issue 36): `var.x` reads the
@@ -428,25 +429,27 @@ fn read_table(label: &str, shape: Shape, at: &At<'_>, out: &mut Lenient<'_>) -> 
             &mut out.notes,
         );
     }
+    // A `replica` block (or the module's `replica_regions`) names a Region other than the
+    // provider's: each is kept as a Region the table is replicated to. One that cannot be
+    // read keeps a placeholder named after it (`var.secondary_region`), assumed.
     if let Some(regions) = at.get("replica_regions").or_else(|| at.get("replica")) {
-        let names: Vec<String> = regions
-            .array()
-            .unwrap_or_default()
-            .iter()
-            .map(|r| {
-                r.get("region_name")
-                    .map_or("`?`".into(), |n| match n.value() {
-                        Value::String(s) => s.clone(),
-                        other => shown(other),
-                    })
-            })
-            .collect();
-        if !names.is_empty() {
-            out.note(format!(
-                "table {}: its replicas ({}) are not kept; a design holds one table in one Region",
-                table.name,
-                names.join(", ")
-            ));
+        for (i, region) in regions.array().unwrap_or_default().iter().enumerate() {
+            let name = match region.get("region_name") {
+                Some(n) => {
+                    let fallback =
+                        placeholder(n.value()).unwrap_or_else(|| format!("region{}", i + 1));
+                    out.text(&n, "a replica's region_name", fallback)
+                }
+                None => {
+                    out.assume(
+                        region,
+                        format!("table {}: a replica without a region_name", table.name),
+                        format!("`region{}`", i + 1),
+                    );
+                    format!("region{}", i + 1)
+                }
+            };
+            table.replicas.push(name);
         }
     }
     let mut kept: Vec<&str> = if module {

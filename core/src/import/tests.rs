@@ -721,6 +721,9 @@ fn tables_summary(design: &Design) -> String {
         if let Some(ttl) = &t.ttl_attribute {
             out += &format!("  ttl {ttl}\n");
         }
+        if !t.replicas.is_empty() {
+            out += &format!("  replicated to {}\n", t.replicas.join(", "));
+        }
     }
     out
 }
@@ -818,7 +821,6 @@ fn cloudformation_global_table_and_what_is_assumed_in_place_of_a_refusal() {
             design "events"
             table events PK id:B OnDemand
             note: a CloudFormation template holds tables and indexes but no entities or access patterns: the design opens with its table; add entities and patterns to check it
-            note: table events: its replicas (eu-west-1) are not kept; a design holds one table in one Region
             note: table events: its stream (KEYS_ONLY) is not kept; keyplan designs hold no stream settings
         "#]],
     );

@@ -209,12 +209,13 @@ pub(crate) fn shown(value: &Value) -> String {
 
 /// A name for what could not be read, from what the file wrote: the parameter a `Ref` names,
 /// the literal text of a `Fn::Sub`, a Terraform expression's text (`var.table_name`, valid as a
-/// DynamoDB name); `None` when nothing in it serves.
+/// DynamoDB name; of `try(each.value.name, var.defaults.name, null)`, its first choice,
+/// `each.value.name`); `None` when nothing in it serves.
 pub(crate) fn placeholder(value: &Value) -> Option<String> {
     let text = match value {
         Value::Object(o) if o.len() == 1 => match o.iter().next().map(|(k, v)| (k.as_str(), v)) {
             Some(("Ref", Value::String(s))) => s.clone(),
-            Some((EXPR, Value::String(s))) => s.clone(),
+            Some((EXPR, Value::String(s))) => first_choice(s).unwrap_or(s).to_string(),
             Some(("Fn::Sub", Value::String(s))) => super::literal_name(s)?,
             _ => return None,
         },
@@ -236,6 +237,30 @@ pub(crate) fn placeholder(value: &Value) -> Option<String> {
         .collect();
     let name = name.trim_matches('_').to_string();
     (name.len() >= *crate::limits::TABLE_NAME_LEN.start()).then_some(name)
+}
+
+/// The first argument of a Terraform `try(...)` or `coalesce(...)`, the value it is written to
+/// take (terraform-aws-modules' wrapper passes `try(each.value.x, var.defaults.x, null)` for
+/// every input); `None` for any other expression.
+fn first_choice(expression: &str) -> Option<&str> {
+    let arguments = ["try(", "coalesce("]
+        .iter()
+        .find_map(|call| expression.trim().strip_prefix(call))?;
+    let mut depth = 0usize;
+    let mut quoted = false;
+    for (i, c) in arguments.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            '(' | '[' | '{' if !quoted => depth += 1,
+            ')' | ']' | '}' if !quoted && depth > 0 => depth -= 1,
+            ',' | ')' if !quoted && depth == 0 => {
+                let first = arguments[..i].trim();
+                return (!first.is_empty()).then_some(first);
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// What a piece of a joined name came to.

@@ -92,7 +92,7 @@ Resources:
 }
 
 #[test]
-fn a_global_table_keeps_its_auto_scaling_minimum_and_notes_its_replicas() {
+fn a_global_table_keeps_its_auto_scaling_minimum_and_the_regions_it_is_replicated_to() {
     let template = r#"
 Resources:
   Events:
@@ -114,12 +114,14 @@ Resources:
         Format::CloudFormation,
         template,
         expect![[r#"
-        design "events"
-        table events PK id:S Provisioned { read: 6, write: 4 }
-        note: a CloudFormation template holds tables and indexes but no entities or access patterns: the design opens with its table; add entities and patterns to check it
-        note: table events: its replicas (us-east-1, `!Ref Secondary`) are not kept; a design holds one table in one Region
-        note: table events: its write capacity auto-scales from 4 to 10; read as its minimum
-    "#]],
+            design "events"
+            table events PK id:S Provisioned { read: 6, write: 4 }
+              replicated to Secondary
+            note: a CloudFormation template holds tables and indexes but no entities or access patterns: the design opens with its table; add entities and patterns to check it
+            note: table events: its write capacity auto-scales from 4 to 10; read as its minimum
+            note: table events: its replicas are in us-east-1, Secondary: the first, us-east-1, is read as the table's own Region (the stack's), the others as the Regions it is replicated to
+            assumed: line 12: a replica's Region `!Ref Secondary`: assumed `Secondary`
+        "#]],
     );
 }
 

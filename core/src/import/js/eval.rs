@@ -218,10 +218,15 @@ impl<'a> Evaluator<'a> {
         };
         Ok(if is_non_literal(&value) {
             // Named where it is referred to; a call chain keeps its calls
-            // (`const schema = item({...})`).
+            // (`const schema = item({...})`), and `a ?? 'x'` its fallback
+            // (`const pkField = options?.pk ?? 'pk'`).
             let mut named = self.non_literal(span);
-            if let (Value::Object(members), Some(chain)) = (&mut named, value.get(CALL_CHAIN)) {
-                members.insert(CALL_CHAIN.to_string(), chain.clone());
+            if let Value::Object(members) = &mut named {
+                for kept in [CALL_CHAIN, FALLBACK] {
+                    if let Some(v) = value.get(kept) {
+                        members.insert(kept.to_string(), v.clone());
+                    }
+                }
             }
             named
         } else {

@@ -2,7 +2,8 @@
 //! import's path names (issue 36: a module that imports its enums or attributes from sibling
 //! files reads them when they are given too).
 //!
-//! What is collected, never run: module-level `const`/`let`/`var` with a value; ES imports
+//! What is collected, never run: module-level `const`/`let`/`var` with a value, and the
+//! `const`s at the top of the module's functions when each name is declared once; ES imports
 //! (`import {a as b}`, `import d`, `import * as ns`) and CommonJS ones (`const x =
 //! require('./f')`, `const {a, b: c} = require('./f')`, `require('./f').a`); ES exports
 //! (`export const`, `export {a as b}`, `export {a} from './f'`, `export * from './f'`, `export
@@ -13,8 +14,8 @@
 use std::collections::HashMap;
 
 use oxc_ast::ast::{
-    Argument, AssignmentTarget, BindingPattern, Declaration, Expression,
-    ImportDeclarationSpecifier, ObjectPropertyKind, Program, PropertyKey, Statement,
+    Argument, ArrowFunctionBody, AssignmentTarget, BindingPattern, Declaration, Expression,
+    FunctionBody, ImportDeclarationSpecifier, ObjectPropertyKind, Program, PropertyKey, Statement,
     VariableDeclaration,
 };
 
@@ -78,6 +79,38 @@ pub(super) struct Scope<'a> {
     pub(super) star_from: Vec<&'a str>,
 }
 
+/// The bodies of the functions a module-level statement declares: `function f() {...}`,
+/// `const f = () => {...}` or `= function () {...}`, exported or not.
+fn function_bodies<'a>(statement: &'a Statement<'a>) -> Vec<&'a FunctionBody<'a>> {
+    let of_variables = |declaration: &'a VariableDeclaration<'a>| {
+        declaration
+            .declarations
+            .iter()
+            .filter_map(|d| match d.init.as_ref()?.get_inner_expression() {
+                Expression::ArrowFunctionExpression(arrow) => match &arrow.body {
+                    ArrowFunctionBody::FunctionBody(body) => Some(&**body),
+                    _ => None,
+                },
+                Expression::FunctionExpression(function) => function.body.as_deref(),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    let of_declaration = |declaration: &'a Declaration<'a>| match declaration {
+        Declaration::FunctionDeclaration(function) => {
+            function.body.as_deref().into_iter().collect()
+        }
+        Declaration::VariableDeclaration(variables) => of_variables(variables),
+        _ => Vec::new(),
+    };
+    match statement {
+        Statement::FunctionDeclaration(function) => function.body.as_deref().into_iter().collect(),
+        Statement::VariableDeclaration(variables) => of_variables(variables),
+        Statement::ExportDeclaration(export) => of_declaration(&export.declaration),
+        _ => Vec::new(),
+    }
+}
+
 /// `require('./f')`: the path.
 fn required<'a>(expression: &'a Expression<'a>) -> Option<&'a str> {
     let Expression::CallExpression(call) = expression.get_inner_expression() else {
@@ -128,7 +161,45 @@ impl<'a> Scope<'a> {
             scope.statement(statement);
         }
         scope.by_name = scope.order.iter().map(|(n, e)| (*n, *e)).collect();
+        scope.function_consts(program);
         scope
+    }
+
+    /// The `const`s at the top of the module's functions (`const pkField = options?.pk ??
+    /// DEFAULT_KEYS.pk` in `export const createEntity = (...) => { ... }`, issue 36: an entity
+    /// built in a factory, as electrodb-migrations builds its own), bound as the function
+    /// binds them so the entity reads them. A name declared in two functions, or bound at
+    /// module level, is left out: which one is meant is not known here.
+    fn function_consts(&mut self, program: &'a Program<'a>) {
+        let mut found: HashMap<&'a str, Option<&'a Expression<'a>>> = HashMap::new();
+        for body in program.body.iter().flat_map(function_bodies) {
+            for statement in &body.statements {
+                let Statement::VariableDeclaration(declaration) = statement else {
+                    continue;
+                };
+                if !declaration.kind.is_const() {
+                    continue;
+                }
+                for declarator in &declaration.declarations {
+                    if let (BindingPattern::BindingIdentifier(id), Some(init)) =
+                        (&declarator.id, &declarator.init)
+                    {
+                        found
+                            .entry(id.name.as_str())
+                            .and_modify(|seen| *seen = None)
+                            .or_insert(Some(init));
+                    }
+                }
+            }
+        }
+        for (name, init) in found {
+            if let Some(init) = init
+                && !self.by_name.contains_key(name)
+                && !self.imports.contains_key(name)
+            {
+                self.by_name.insert(name, init);
+            }
+        }
     }
 
     fn statement(&mut self, statement: &'a Statement<'a>) {

@@ -389,8 +389,24 @@ fn abbreviates(tag: &str, word: &str) -> bool {
 /// Whether the values of an entity-type attribute (`groups`: the items by value) name entity
 /// types rather than a state of one (issue 36: `type` of an order's events is `SHIPPED`,
 /// `CREATED`...): the items of different values have keys of different shapes, or a tag of
-/// their keys is the value or stands for it (`ORDER#1` or `o#1` for `order`).
+/// their keys is the value or stands for it (`ORDER#1` or `o#1` for `order`), or the model's
+/// `ModelSchema` names every value as a model.
 fn values_name_types<'a>(ctx: &Context<'a>, groups: &[(String, Vec<&'a Item>)]) -> bool {
+    // The model's own schema names them (issue 36: aws-samples' ACL model, whose user, group,
+    // role and privilege items have keys of one shape, `U1`, `G1`).
+    let models: Vec<String> = ctx
+        .table
+        .schema_models
+        .iter()
+        .map(|m| normalise(m))
+        .collect();
+    if !models.is_empty()
+        && groups
+            .iter()
+            .all(|(value, _)| models.contains(&normalise(value)))
+    {
+        return true;
+    }
     let mut texts = Vec::new();
     let mut tokens = Vec::new();
     let mut shapes_of_first: Option<std::collections::HashSet<Vec<ShapeToken<'a>>>> = None;
