@@ -20,6 +20,8 @@ pub enum Operation {
     UpdateItem,
     DeleteItem,
     TransactWriteItems,
+    /// A similarity search on a vector index ([`Verdict::index`] names it).
+    SearchVectors,
 }
 
 impl Operation {
@@ -32,6 +34,7 @@ impl Operation {
             Operation::UpdateItem => "UpdateItem",
             Operation::DeleteItem => "DeleteItem",
             Operation::TransactWriteItems => "TransactWriteItems",
+            Operation::SearchVectors => "SearchVectors",
         }
     }
 }
@@ -435,7 +438,10 @@ impl Analysis {
             .filter(|v| {
                 matches!(
                     v.operation,
-                    Operation::GetItem | Operation::Query | Operation::Scan
+                    Operation::GetItem
+                        | Operation::Query
+                        | Operation::Scan
+                        | Operation::SearchVectors
                 )
             })
             .collect();
