@@ -249,7 +249,8 @@ pub struct Finding {
 pub enum Place {
     /// `tables/orders`
     Table(String),
-    /// `tables/orders/gsis/GSI1`, `tables/orders/lsis/ByDate`
+    /// `tables/orders/gsis/GSI1`, `tables/orders/lsis/ByDate`,
+    /// `tables/products/vector_indexes/ByEmbedding`
     Index {
         table: String,
         kind: IndexPlace,
@@ -274,6 +275,8 @@ pub enum Place {
 pub enum IndexPlace {
     Gsi,
     Lsi,
+    /// `tables/products/vector_indexes/ByEmbedding`
+    Vector,
 }
 
 impl Place {
@@ -294,6 +297,14 @@ impl Place {
         }
     }
 
+    pub fn vector_index(table: &str, index: &str) -> Place {
+        Place::Index {
+            table: table.to_string(),
+            kind: IndexPlace::Vector,
+            index: index.to_string(),
+        }
+    }
+
     pub fn key(entity: &str, key: &str) -> Place {
         Place::Key {
             entity: entity.to_string(),
@@ -310,6 +321,7 @@ impl std::fmt::Display for Place {
                 let list = match kind {
                     IndexPlace::Gsi => "gsis",
                     IndexPlace::Lsi => "lsis",
+                    IndexPlace::Vector => "vector_indexes",
                 };
                 write!(f, "tables/{table}/{list}/{index}")
             }
