@@ -266,6 +266,8 @@ struct TableProperties {
     global_secondary_indexes: Option<Vec<IndexSpec>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     local_secondary_indexes: Option<Vec<IndexSpec>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vector_indexes: Option<Vec<super::vector::VectorIndexSpec>>,
     billing_mode: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     provisioned_throughput: Option<Throughput>,
@@ -301,6 +303,7 @@ fn template(design: &Design) -> Template {
             ),
             global_secondary_indexes: gsis(table),
             local_secondary_indexes: lsis(table),
+            vector_indexes: super::vector::vector_indexes(table),
             billing_mode: billing_mode(table.billing),
             provisioned_throughput: throughput(table.billing),
             point_in_time_recovery_specification: PointInTimeRecovery {

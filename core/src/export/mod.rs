@@ -25,6 +25,7 @@ mod onetable;
 mod svg;
 mod terraform;
 mod toolbox;
+mod vector;
 mod workbench;
 
 #[cfg(test)]
