@@ -688,6 +688,7 @@ mod reader {
                         billing: Default::default(),
                         ttl_attribute: None,
                         replicas: Vec::new(),
+                        vector_indexes: Vec::new(),
                     });
                     design.tables.len() - 1
                 }

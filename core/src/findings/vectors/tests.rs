@@ -4,7 +4,7 @@ use crate::coverage::testing::design;
 use crate::findings::tests::check_codes;
 
 const CODES: &[&str] = &[
-    "KP012", "KP016", "KP017", "KP041", "KP042", "KP043", "KP044", "KP045",
+    "KP012", "KP016", "KP019", "KP017", "KP041", "KP042", "KP043", "KP044", "KP045",
 ];
 
 #[test]
