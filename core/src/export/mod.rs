@@ -26,6 +26,8 @@ mod svg;
 mod terraform;
 mod toolbox;
 mod vector;
+#[cfg(test)]
+pub(crate) use vector::tests::products as vector_fixture;
 mod workbench;
 
 #[cfg(test)]

@@ -103,4 +103,4 @@ pub fn terraform_left_out(table: &Table) -> String {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
