@@ -48,3 +48,33 @@ fn a_vector_index_counts_its_vectors_writes_and_searches_and_prices_none() {
         1_000_000,
     ));
 }
+
+// issue 40: vector indexes need an on-demand table, so no provisioned or reserved mode is
+// offered for one (the report's `-`, with why).
+#[test]
+fn a_table_with_a_vector_index_is_offered_on_demand_alone() {
+    let d = design(
+        "
+        table products PK SK
+        vector ByEmbedding embedding 8
+        entity Product productId embedding:L | PK=PRODUCT#{productId} SK=PRODUCT
+        put add Product rate 2
+        ",
+    );
+    let store = ItemStore::build(&d, generate(&d, &SampleConfig::default()).load_items());
+    let analysis = crate::analyze(&d);
+    let report = estimate(&d, &analysis.verdicts, &store, &CostConfig::default());
+    let offered: Vec<String> = report.billing[0]
+        .modes
+        .iter()
+        .filter(|m| m.class == crate::cost::TableClass::Standard)
+        .map(|m| format!("{}: {}", m.mode.label(), m.monthly.is_some()))
+        .collect();
+    expect![[r#"
+        on-demand: true
+        provisioned, auto scaling: false
+        provisioned at peak: false
+        provisioned, 1-year reserved: false
+        provisioned, 3-year reserved: false"#]]
+    .assert_eq(&offered.join("\n"));
+}
