@@ -31,7 +31,7 @@ struct CreateTableInput {
     local_secondary_indexes: Option<Vec<IndexSpec>>,
     /// CreateTable's `VectorIndexes` (the embedded engine, dynoxide 3.2, reads the same key).
     #[serde(skip_serializing_if = "Option::is_none")]
-    vector_indexes: Option<Vec<crate::export::vector::VectorIndexSpec>>,
+    vector_indexes: Option<Vec<cloudformation::VectorIndexSpec>>,
     billing_mode: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     provisioned_throughput: Option<Throughput>,
@@ -50,7 +50,7 @@ fn input(table: &Table) -> CreateTableInput {
         ),
         global_secondary_indexes: cloudformation::gsis(table),
         local_secondary_indexes: cloudformation::lsis(table),
-        vector_indexes: crate::export::vector::vector_indexes(table),
+        vector_indexes: cloudformation::vector_indexes(table),
         billing_mode: cloudformation::billing_mode(table.billing),
         provisioned_throughput: cloudformation::throughput(table.billing),
         sse_specification: Sse { enabled: true },

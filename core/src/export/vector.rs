@@ -1,54 +1,12 @@
-//! A table's vector indexes (issue 40) in the infrastructure formats: CloudFormation's and
-//! CreateTable's `VectorIndexes` entries (one shape, as cfn-lint 1.58.0's resource schema of
-//! `AWS::DynamoDB::Table` and the API's `CreateVectorIndexAction` give it:
-//! <https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-dynamodb-table-vectorindex.html>,
-//! <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CreateVectorIndexAction.html>,
-//! read 2026-12-05), the CDK's property override, and the comment Terraform gets instead: the
-//! AWS provider's `aws_dynamodb_table` has no vector index block in any source keyplan found.
+//! A table's vector indexes (issue 40) where the format is not CloudFormation's (whose
+//! `VectorIndexes` entries, CreateTable's too, are [`vector_indexes`]): the CDK's property
+//! override, and the comment Terraform gets instead: the AWS provider's `aws_dynamodb_table`
+//! has no vector index block in any source keyplan found (read 2026-12-05).
 
 use std::fmt::Write as _;
 
-use serde::Serialize;
-
-use crate::export::cloudformation::{ProjectionSpec, projection};
+use crate::export::cloudformation::vector_indexes;
 use crate::model::Table;
-
-/// `{ "AttributeName": "embedding" }`
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "PascalCase")]
-pub struct VectorAttribute {
-    attribute_name: String,
-}
-
-/// One `VectorIndexes` entry.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "PascalCase")]
-pub struct VectorIndexSpec {
-    index_name: String,
-    vector_attribute: VectorAttribute,
-    dimensions: u32,
-    distance_function: &'static str,
-    projection: ProjectionSpec,
-}
-
-/// The table's `VectorIndexes`, or `None` when it has none (the property is left out: its
-/// schema takes at least one).
-pub fn vector_indexes(table: &Table) -> Option<Vec<VectorIndexSpec>> {
-    let specs: Vec<VectorIndexSpec> = table
-        .vector_indexes
-        .iter()
-        .map(|v| VectorIndexSpec {
-            index_name: v.name.clone(),
-            vector_attribute: VectorAttribute {
-                attribute_name: v.attribute.clone(),
-            },
-            dimensions: v.dimensions,
-            distance_function: v.distance.as_str(),
-            projection: projection(&v.projection),
-        })
-        .collect();
-    (!specs.is_empty()).then_some(specs)
-}
 
 /// The CDK lines that give the `TableV2` held in `var` its vector indexes: `TableV2` has no
 /// property for them, so they go to its `CfnGlobalTable` as a property override (CloudFormation's
