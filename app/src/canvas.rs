@@ -61,6 +61,7 @@ fn new_table(name: String) -> Table {
         billing: Default::default(),
         ttl_attribute: None,
         replicas: Vec::new(),
+        vector_indexes: Vec::new(),
     }
 }
 

@@ -149,6 +149,7 @@ mod tests {
             billing: Default::default(),
             ttl_attribute: None,
             replicas: Vec::new(),
+            vector_indexes: Vec::new(),
         };
         table.ttl_attribute = None;
         design.tables.push(table);

@@ -20,6 +20,8 @@ pub enum Operation {
     UpdateItem,
     DeleteItem,
     TransactWriteItems,
+    /// A similarity search on a vector index ([`Verdict::index`] names it).
+    SearchVectors,
 }
 
 impl Operation {
@@ -32,6 +34,7 @@ impl Operation {
             Operation::UpdateItem => "UpdateItem",
             Operation::DeleteItem => "DeleteItem",
             Operation::TransactWriteItems => "TransactWriteItems",
+            Operation::SearchVectors => "SearchVectors",
         }
     }
 }
@@ -246,7 +249,8 @@ pub struct Finding {
 pub enum Place {
     /// `tables/orders`
     Table(String),
-    /// `tables/orders/gsis/GSI1`, `tables/orders/lsis/ByDate`
+    /// `tables/orders/gsis/GSI1`, `tables/orders/lsis/ByDate`,
+    /// `tables/products/vector_indexes/ByEmbedding`
     Index {
         table: String,
         kind: IndexPlace,
@@ -271,6 +275,8 @@ pub enum Place {
 pub enum IndexPlace {
     Gsi,
     Lsi,
+    /// `tables/products/vector_indexes/ByEmbedding`
+    Vector,
 }
 
 impl Place {
@@ -291,6 +297,14 @@ impl Place {
         }
     }
 
+    pub fn vector_index(table: &str, index: &str) -> Place {
+        Place::Index {
+            table: table.to_string(),
+            kind: IndexPlace::Vector,
+            index: index.to_string(),
+        }
+    }
+
     pub fn key(entity: &str, key: &str) -> Place {
         Place::Key {
             entity: entity.to_string(),
@@ -307,6 +321,7 @@ impl std::fmt::Display for Place {
                 let list = match kind {
                     IndexPlace::Gsi => "gsis",
                     IndexPlace::Lsi => "lsis",
+                    IndexPlace::Vector => "vector_indexes",
                 };
                 write!(f, "tables/{table}/{list}/{index}")
             }
@@ -435,7 +450,10 @@ impl Analysis {
             .filter(|v| {
                 matches!(
                     v.operation,
-                    Operation::GetItem | Operation::Query | Operation::Scan
+                    Operation::GetItem
+                        | Operation::Query
+                        | Operation::Scan
+                        | Operation::SearchVectors
                 )
             })
             .collect();

@@ -9,7 +9,8 @@
 //!
 //! This module owns the report's types and [`estimate`], which puts them together; its parts
 //! are `sizes` (item sizes and storage), `units` (each request's units), `partitions` (the load
-//! on the busiest partition), `billing` (the monthly bill per mode) and `report` (the words); what
+//! on the busiest partition), `billing` (the monthly bill per mode), `vector` (what vector
+//! indexes hold and take, not priced) and `report` (the words); what
 //! following a suggestion costs is [`crate::suggested`]'s, above this and `migrate`.
 //!
 //! The arithmetic, stated once:
@@ -42,6 +43,7 @@ mod partitions;
 mod report;
 mod sizes;
 mod units;
+mod vector;
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -63,6 +65,7 @@ pub use crate::size::{
     write_units,
 };
 pub use partitions::{concentrates, read_advice, write_advice};
+pub use vector::VectorIndexCost;
 
 /// Seconds in the 30-day month the monthly figures use.
 pub const MONTH_SECONDS: f64 = 30.0 * 86_400.0;
@@ -327,6 +330,9 @@ pub struct CostReport {
     pub billing: Vec<TableBilling>,
     /// Entities whose stored items are the sample's, for want of a volume.
     pub sample_only: Vec<String>,
+    /// Every vector index: what it holds, what is written to and searched in it (not priced).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub vector_indexes: Vec<VectorIndexCost>,
     /// On-demand, Standard, every Region of every table: the patterns at their average rate.
     pub monthly_request_cost: f64,
     pub monthly_storage_cost: f64,
@@ -444,6 +450,7 @@ pub fn estimate(
             + cost.monthly_write_units / 1e6 * prices.per_million_write_units;
         patterns.push(cost);
     }
+    let vector_indexes = vector::vector_costs(design, &by_name, verdicts, &sizes, &mut patterns);
     let storage = storage(design, &sizes, config);
     let billing = billing(design, &patterns, &storage, config);
     let loads = partitions::judge(loads);
@@ -470,6 +477,7 @@ pub fn estimate(
         partitions: loads,
         billing,
         sample_only,
+        vector_indexes,
         monthly_request_cost: monthly_total - monthly_storage_cost,
         monthly_storage_cost,
         monthly_total,

@@ -14,7 +14,8 @@
 //! Its parts: `prepared` looks the design up once, `read` decides a read's verdict from each
 //! index's `candidate`, `names` checks the attributes a pattern names, `shape` compares key
 //! templates, `filter` writes a read's FilterExpression and `suggest` the index a Scan is
-//! offered; the key condition's text and a write's verdict are here.
+//! offered, `vector` a similarity search's; the key condition's text and a write's verdict are
+//! here.
 
 use std::borrow::Cow;
 
@@ -30,6 +31,7 @@ mod prepared;
 mod re_key;
 mod read;
 pub(crate) mod shape;
+mod vector;
 
 pub use filter::clause as filter_clause;
 mod suggest;
@@ -79,6 +81,7 @@ fn verdict(prepared: &Prepared<'_>, pattern: &AccessPattern) -> Verdict {
 
 fn verdict_in(prepared: &Prepared<'_>, pattern: &AccessPattern, words: Words) -> Verdict {
     let mut verdict = match pattern.action {
+        Action::Read if pattern.vector.is_some() => vector::vector_verdict(prepared, pattern),
         Action::Read => read_verdict(prepared, pattern, words),
         _ => write_verdict(prepared, pattern),
     };

@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use crate::analysis::{Operation, Verdict, verdicts};
 use crate::counts::plural;
-use crate::model::{Design, Entity, Gsi, Lsi};
+use crate::model::{Design, Entity, Gsi, Lsi, VectorIndex};
 
 /// The differences between two designs, grouped by table, then the patterns, then the
 /// verdicts that changed.
@@ -357,12 +357,19 @@ pub fn diff(old: &Design, new: &Design) -> DesignDiff {
             subject,
             before,
             after,
-            &["name", "gsis", "lsis"],
+            &["name", "gsis", "lsis", "vector_indexes"],
         );
         let gsis = (before.map(|t| &t.gsis[..]), after.map(|t| &t.gsis[..]));
         indexes(&mut table.indexes, &name, gsis, |g: &Gsi| &g.name);
         let lsis = (before.map(|t| &t.lsis[..]), after.map(|t| &t.lsis[..]));
         indexes(&mut table.indexes, &name, lsis, |l: &Lsi| &l.name);
+        let vectors = (
+            before.map(|t| &t.vector_indexes[..]),
+            after.map(|t| &t.vector_indexes[..]),
+        );
+        indexes(&mut table.indexes, &name, vectors, |v: &VectorIndex| {
+            &v.name
+        });
         let in_table = |d: &'_ Design| -> Vec<Entity> { d.entities_in(&name).cloned().collect() };
         let (old_entities, new_entities) = (in_table(old), in_table(new));
         for entity in names(

@@ -38,6 +38,7 @@ pub fn design(n_entities: usize) -> Design {
         billing: Billing::OnDemand,
         ttl_attribute: None,
         replicas: Vec::new(),
+        vector_indexes: Vec::new(),
     });
     for i in 0..n_entities {
         let name = format!("Thing{i}");

@@ -56,6 +56,17 @@ pub const ITEM_STORAGE_OVERHEAD_BYTES: usize = 100;
 /// Tables in one Region of an account: DynamoDB's default quota (can be raised on request).
 pub const MAX_TABLES_PER_REGION: usize = 2_500;
 
+/// Vector indexes (issue 40), read 2026-12-05: dimensions are 1 to 4,096 (CloudFormation's
+/// `AWS::DynamoDB::Table VectorIndex`, <https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-dynamodb-table-vectorindex.html>;
+/// the API reference says at least 1), `TopK` 1 to 100, and a vector is stored in the index
+/// as 32-bit floats (<https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/VectorSearch.Requirements.html>,
+/// <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/VectorSearchTroubleshooting.html>).
+pub const VECTOR_DIMENSIONS_MAX: u32 = 4096;
+/// The most items one `SearchVectors` returns (`TopK`); the least is 1.
+pub const VECTOR_TOP_K_MAX: u32 = 100;
+/// Bytes one dimension of a vector takes in a vector index (f32).
+pub const VECTOR_BYTES_PER_DIMENSION: usize = 4;
+
 /// Whether `name` is a valid table or index name.
 pub fn is_valid_table_name(name: &str) -> bool {
     TABLE_NAME_LEN.contains(&name.chars().count())
@@ -204,6 +215,23 @@ pub const ALL: &[Limit] = &[
         "MAX_TABLES_PER_REGION",
         MAX_TABLES_PER_REGION as f64,
         "tables in one Region of an account (default quota)",
+    ),
+    Limit {
+        name: "VECTOR_DIMENSIONS_MAX",
+        value: VECTOR_DIMENSIONS_MAX as f64,
+        at_least: Some(1.0),
+        what: "dimensions of a vector index",
+    },
+    Limit {
+        name: "VECTOR_TOP_K_MAX",
+        value: VECTOR_TOP_K_MAX as f64,
+        at_least: Some(1.0),
+        what: "items one SearchVectors returns (TopK)",
+    },
+    limit(
+        "VECTOR_BYTES_PER_DIMENSION",
+        VECTOR_BYTES_PER_DIMENSION as f64,
+        "bytes one dimension of a vector takes in a vector index (32-bit float)",
     ),
 ];
 

@@ -11,7 +11,8 @@
 //! not enforced here, so a half-edited design is still a design.
 //!
 //! Its parts: `table` (tables and their indexes), `entity` (entities and their attributes),
-//! `pattern` (access patterns) and `types` (attribute and key types); the design that holds
+//! `pattern` (access patterns), `types` (attribute and key types) and `vector` (vector indexes
+//! and vector searches); the design that holds
 //! them is here, with the names of types, actions and operators read back.
 
 use std::collections::{BTreeMap, HashMap};
@@ -24,6 +25,7 @@ mod entity;
 mod pattern;
 mod table;
 mod types;
+mod vector;
 
 pub use entity::{Attribute, Entity, Volume, starting_id};
 pub use pattern::{
@@ -31,6 +33,7 @@ pub use pattern::{
 };
 pub use table::{Billing, Gsi, IndexKeys, IndexKind, KeyAttribute, Lsi, Projection, Table};
 pub use types::{AttrType, KeyType};
+pub use vector::{Distance, VectorIndex, VectorSearch};
 
 /// The design-file format this build writes. Older versions are migrated by [`crate::file`].
 pub const CURRENT_VERSION: u32 = 1;

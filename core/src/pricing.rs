@@ -22,11 +22,25 @@
 //!   $0.00016 per RCU-hour on the provisioned page; on-demand derived as 1.25 x the Standard
 //!   price after the cut, NOT read from the page in this session).
 //!
+//! - vector indexes (issue 40), searched 5 December 2026: NOT PRICED. The developer guide meters
+//!   them in two units apart from read and write units, vector search bytes
+//!   (`VectorSearchRequestBytes`) and vector write bytes (`VectorWriteRequestBytes`), and stores
+//!   an index's vectors as 32-bit floats plus its projection
+//!   (<https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/VectorSearchMonitoring.html>,
+//!   <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/VectorSearchStorage.html>),
+//!   and for the prices points to <https://aws.amazon.com/dynamodb/pricing/>, whose stored copies
+//!   hold no vector price: no figure is written here, and the cost report says
+//!   [`VECTOR_NOT_PRICED`] where one would be, never $0.
+//!
 //! Regions other than us-east-1 are list prices remembered from the same pages and marked
 //! `verified: false`; us-east-2 and us-west-2 price DynamoDB like us-east-1. The free tier (25
 //! GB, 25 WCU and 25 RCU provisioned) is not deducted.
 
 use serde::{Deserialize, Serialize};
+
+/// What the cost report says for a vector index's storage, writes and searches: AWS's price
+/// of them was not found published (see this module's sources).
+pub const VECTOR_NOT_PRICED: &str = "not priced: no published price";
 
 /// The prices of one table class in one Region, in US dollars.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

@@ -642,7 +642,15 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
         let attributes: Vec<(&Attribute, values::Recipe, bool)> = relations.vars[e]
             .iter()
             .map(|a| {
-                let kind = values::classify(a, &entity.name, config.seed);
+                // A vector index's attribute holds a vector of the index's dimensions, so item
+                // sizes and write units are an embedding's (issue 40).
+                let vector = table.vector_indexes.iter().find(|v| v.attribute == a.name);
+                let kind = match vector {
+                    Some(v) if a.ty == AttrType::L => values::Recipe::Vector(
+                        v.dimensions.min(crate::limits::VECTOR_DIMENSIONS_MAX),
+                    ),
+                    _ => values::classify(a, &entity.name, config.seed),
+                };
                 // A value a child's key copies is always there.
                 let needed =
                     a.required || primary.contains(&a.name) || parent_vars[e].contains(&a.name);

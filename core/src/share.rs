@@ -63,6 +63,12 @@ pub enum LinkError {
         "the design takes {chars} characters as a link, more than the {MAX_LINK_CHARS} a link may carry: share the design file instead"
     )]
     DesignTooLarge { chars: usize },
+    /// Vector indexes and vector searches (issue 40) have no place in link version 4: refused
+    /// rather than dropped, so a link never opens as a design other than the one shared.
+    #[error(
+        "a share link cannot carry {what} yet (link version {LINK_VERSION}): share the design file instead"
+    )]
+    Unsupported { what: String },
     #[error(
         "the link has no version: it should start with a version such as `{LINK_VERSION}.`, not `{start}`"
     )]
@@ -89,9 +95,13 @@ pub enum LinkError {
     Malformed { problem: String },
 }
 
-/// The payload for `design`: `3.` then base64url. Fails only when the design is too large
-/// for a link ([`LinkError::DesignTooLarge`]).
+/// The payload for `design`: `3.` then base64url. Fails when the design is too large for a
+/// link ([`LinkError::DesignTooLarge`]) or holds what no link version carries yet
+/// ([`LinkError::Unsupported`]).
 pub fn encode(design: &Design) -> Result<String, LinkError> {
+    if let Some(what) = uncarried(design) {
+        return Err(LinkError::Unsupported { what });
+    }
     let mut wire = wire_bytes(design);
     let checksum = crc32(&wire);
     wire.extend_from_slice(&checksum.to_le_bytes());
@@ -103,6 +113,25 @@ pub fn encode(design: &Design) -> Result<String, LinkError> {
         });
     }
     Ok(payload)
+}
+
+/// What of `design` no link version carries: its first vector index or vector search.
+fn uncarried(design: &Design) -> Option<String> {
+    if let Some((table, index)) = design
+        .tables
+        .iter()
+        .find_map(|t| t.vector_indexes.first().map(|v| (t, v)))
+    {
+        return Some(format!(
+            "the vector index `{}` of table `{}`",
+            index.name, table.name
+        ));
+    }
+    design
+        .patterns
+        .iter()
+        .find(|p| p.vector.is_some())
+        .map(|p| format!("the vector search of pattern `{}`", p.name))
 }
 
 /// The whole link: `base` (the app's address, e.g. [`DEFAULT_BASE`]) then `/#d=` and the

@@ -223,6 +223,7 @@ fn design(case: &Case) -> Design {
         billing: Default::default(),
         ttl_attribute: None,
         replicas: Vec::new(),
+        vector_indexes: Vec::new(),
     });
     design
 }

@@ -227,6 +227,8 @@ fn describe(
             billing,
             ttl_attribute: None,
             replicas: Vec::new(),
+            // The SDK keyplan is built with (aws-sdk-dynamodb 1.104) describes no vector index.
+            vector_indexes: Vec::new(),
         },
         declared: declared
             .into_iter()

@@ -150,7 +150,7 @@ pub fn page(loaded: &Loaded, region: &str) -> CostPage {
                 rate: format!("{}", p.rate),
                 read_units: format!("{:.1}", p.read_units),
                 write_units: format!("{:.1}", p.write_units),
-                monthly: dollars(p.monthly_cost),
+                monthly: p.monthly_text(dollars(p.monthly_cost)),
                 breakdown: p.breakdown.join("\n"),
             })
             .collect(),

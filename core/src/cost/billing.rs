@@ -164,6 +164,17 @@ pub(super) fn billing(
                         }
                     }
                 };
+                // Vector indexes are on-demand only, on on-demand tables (issue 40, KP044).
+                let (monthly, why) = if mode != Mode::OnDemand && !table.vector_indexes.is_empty() {
+                    upfront = 0.0;
+                    break_even_months = None;
+                    (
+                        None,
+                        "not offered: a table with vector indexes is on-demand only".to_string(),
+                    )
+                } else {
+                    (monthly, why)
+                };
                 modes.push(ModeCost {
                     mode,
                     class,

@@ -36,7 +36,7 @@ impl CostReport {
                 round_to(p.average_rate, 2),
                 p.read_units,
                 p.write_units,
-                grouped(p.monthly_cost, 2)
+                p.monthly_text(grouped(p.monthly_cost, 2))
             );
             for line in &p.breakdown {
                 let _ = writeln!(out, "    {line}");
@@ -66,6 +66,9 @@ impl CostReport {
         if let Some(note) = self.sample_only_note() {
             let _ = writeln!(out, "    {note}");
         }
+        for line in self.vector_lines() {
+            let _ = writeln!(out, "{line}");
+        }
         let _ = writeln!(
             out,
             "monthly, on-demand, Standard, {}: requests {} + storage {} = {} (30-day month)",
@@ -74,6 +77,30 @@ impl CostReport {
             dollars(self.monthly_storage_cost, 2),
             dollars(self.monthly_total, 2)
         );
+        out
+    }
+
+    /// The vector indexes (issue 40): what each holds, is written and searched a month, and
+    /// that none of it is in the totals, for want of a published price.
+    pub fn vector_lines(&self) -> Vec<String> {
+        let Some(first) = self.vector_indexes.first() else {
+            return Vec::new();
+        };
+        let mut out = vec![format!(
+            "vector indexes ({}; not in the totals; vectors alone, projections not counted):",
+            first.priced
+        )];
+        for v in &self.vector_indexes {
+            out.push(format!(
+                "    {:<30} {:>12.0} items {:>10} of vectors ({} B each), {} of vector writes and {} searches a month",
+                format!("{}/{}", v.table, v.index),
+                v.items,
+                bytes_text(v.storage_bytes),
+                v.vector_bytes,
+                bytes_text(v.monthly_write_bytes),
+                grouped(v.monthly_searches, 0)
+            ));
+        }
         out
     }
 
@@ -186,6 +213,10 @@ impl CostReport {
         if let Some(note) = self.sample_only_note() {
             let _ = writeln!(out, "Storage: {note}.\n");
         }
+        let vectors = self.vector_lines();
+        if !vectors.is_empty() {
+            let _ = writeln!(out, "```\n{}\n```\n", vectors.join("\n"));
+        }
         let _ = writeln!(out, "### Access patterns (on-demand, Standard)\n");
         let _ = writeln!(
             out,
@@ -202,10 +233,22 @@ impl CostReport {
                 round_to(p.average_rate, 2),
                 p.read_units,
                 p.write_units,
-                dollars(p.monthly_cost, 2)
+                p.monthly_text(dollars(p.monthly_cost, 2))
             );
         }
         out
+    }
+}
+
+impl super::PatternCost {
+    /// Its monthly cost as the report writes it: `priced`, or, for a vector search, which no
+    /// read or write unit meters, that it is not priced (never $0).
+    pub fn monthly_text(&self, priced: String) -> String {
+        if self.operation == crate::answer::Operation::SearchVectors.as_str() {
+            "not priced".to_string()
+        } else {
+            priced
+        }
     }
 }
 

@@ -38,9 +38,19 @@ pub(super) fn entity_sizes(
         if let Some(table) = store.table(&entity.table)
             && let Some(primary) = table.indexes().first()
         {
+            // A vector is billed at 4 bytes a dimension, not by its numbers (issue 40).
+            let vectors = design
+                .table(&entity.table)
+                .map_or(&[][..], |t| t.vector_indexes.as_slice());
             let sizes: Vec<usize> = table
                 .items_of(primary, &entity.name)
-                .map(|s| s.size)
+                .map(|s| {
+                    if vectors.is_empty() {
+                        s.size
+                    } else {
+                        crate::size::billed_item_size(&s.item, vectors)
+                    }
+                })
                 .collect();
             size.samples = sizes.len();
             size.average_bytes = average(&sizes);

@@ -152,6 +152,12 @@ pub(super) fn read_units_of(
                 ));
             }
         }
+        Operation::SearchVectors => {
+            cost.breakdown.push(format!(
+                "SearchVectors: metered in vector search bytes, not read units ({})",
+                crate::pricing::VECTOR_NOT_PRICED
+            ));
+        }
         _ => {
             // A Scan reads every item of the table, one 1 MB page at a time: the items stored
             // (volumes, else the sample's), not only the sample's.

@@ -40,9 +40,12 @@ pub(crate) fn unknown_attributes<'a>(
     if entities.is_empty() {
         return Vec::new();
     }
+    // A vector search's query vector is given at request time, never stored (issue 40).
+    let query = pattern.vector.as_ref().map(|v| v.query.as_str());
     let named = pattern
         .inputs
         .iter()
+        .filter(|i| Some(i.as_str()) != query)
         .map(|i| ("input", i.as_str()))
         .chain(
             pattern

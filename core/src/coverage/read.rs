@@ -16,49 +16,7 @@ pub(super) fn read_verdict(
     words: Words,
 ) -> Verdict {
     let mut verdict = empty_verdict(pattern, Operation::Scan);
-    let mut returned = Vec::with_capacity(pattern.entities.len());
-    for name in &pattern.entities {
-        match prepared.entity_by_name.get(name.as_str()) {
-            Some(&idx) => returned.push(idx),
-            None => verdict.reasons.push(format!("unknown entity `{name}`")),
-        }
-    }
-    if pattern.entities.is_empty() {
-        verdict
-            .reasons
-            .push("the pattern returns no entity: name the entities it reads".to_string());
-    }
-    if !verdict.reasons.is_empty() {
-        return verdict;
-    }
-    let mut table_idx = None;
-    for &idx in &returned {
-        let entity = prepared.entity(idx);
-        match prepared.homes[idx] {
-            None => {
-                verdict.reasons.push(format!(
-                    "{} lives in unknown table `{}`",
-                    entity.name, entity.table
-                ));
-                return verdict;
-            }
-            Some((t, _)) => match table_idx {
-                None => table_idx = Some(t),
-                Some(first) if first != t => {
-                    verdict.reasons.push(format!(
-                        "{} and {} live in different tables (`{}` and `{}`): one request cannot read both",
-                        prepared.entity(returned[0]).name,
-                        entity.name,
-                        prepared.tables[first].table.name,
-                        entity.table
-                    ));
-                    return verdict;
-                }
-                Some(_) => {}
-            },
-        }
-    }
-    let Some(table_idx) = table_idx else {
+    let Some((table_idx, returned)) = home_of(prepared, pattern, &mut verdict) else {
         return verdict;
     };
     let table = &prepared.tables[table_idx];
@@ -295,4 +253,57 @@ fn why_better(best: &Candidate<'_>, other: &Candidate<'_>) -> String {
         "it comes first in the table's index order".to_string()
     };
     format!("chose {name} over {other_name}, which also serves it: {why}")
+}
+
+/// The table a read's returned entities live in and their indexes in the design, or `None`
+/// with the reason written to `verdict` (an unknown entity, no entity, entities of two tables).
+/// The vector search ([`super::vector`]) asks the same.
+pub(super) fn home_of(
+    prepared: &Prepared<'_>,
+    pattern: &AccessPattern,
+    verdict: &mut Verdict,
+) -> Option<(usize, Vec<usize>)> {
+    let mut returned = Vec::with_capacity(pattern.entities.len());
+    for name in &pattern.entities {
+        match prepared.entity_by_name.get(name.as_str()) {
+            Some(&idx) => returned.push(idx),
+            None => verdict.reasons.push(format!("unknown entity `{name}`")),
+        }
+    }
+    if pattern.entities.is_empty() {
+        verdict
+            .reasons
+            .push("the pattern returns no entity: name the entities it reads".to_string());
+    }
+    if !verdict.reasons.is_empty() {
+        return None;
+    }
+    let mut table_idx = None;
+    for &idx in &returned {
+        let entity = prepared.entity(idx);
+        match prepared.homes[idx] {
+            None => {
+                verdict.reasons.push(format!(
+                    "{} lives in unknown table `{}`",
+                    entity.name, entity.table
+                ));
+                return None;
+            }
+            Some((t, _)) => match table_idx {
+                None => table_idx = Some(t),
+                Some(first) if first != t => {
+                    verdict.reasons.push(format!(
+                        "{} and {} live in different tables (`{}` and `{}`): one request cannot read both",
+                        prepared.entity(returned[0]).name,
+                        entity.name,
+                        prepared.tables[first].table.name,
+                        entity.table
+                    ));
+                    return None;
+                }
+                Some(_) => {}
+            },
+        }
+    }
+    Some((table_idx?, returned))
 }

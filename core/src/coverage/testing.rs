@@ -10,6 +10,8 @@
 //! put add_order Order rate 5 peak 3             # peak 3: the average rate is a third of 5
 //! volume Order 2800000000 1400            # the entity's items in production, [mean bytes]
 //! replicas eu-west-1 ap-south-1           # the last table is a global table in these too
+//! vector ByEmbedding embedding 1536 COSINE  # a vector index of the last table
+//! near similar Product embedding 10 dims 1536 index ByEmbedding  # a vector search, top 10
 //! ```
 //! A key attribute's type is `name:N`; `keys_only` ends a gsi line for that projection.
 
@@ -41,6 +43,7 @@ pub(crate) fn design(text: &str) -> Design {
                 billing: Billing::OnDemand,
                 ttl_attribute: None,
                 replicas: Vec::new(),
+                vector_indexes: Vec::new(),
             }),
             "gsi" => {
                 let projection = if words.last() == Some(&"keys_only") {
@@ -103,6 +106,56 @@ pub(crate) fn design(text: &str) -> Design {
                     sampled: 0,
                 });
             }
+            // `vector ByEmbedding embedding 1536 COSINE [provisioned]`
+            "vector" => {
+                let table = d.tables.last_mut().expect("a table first");
+                table.vector_indexes.push(VectorIndex {
+                    name: words[1].to_string(),
+                    attribute: words[2].to_string(),
+                    dimensions: words[3].parse().expect("dimensions"),
+                    distance: words
+                        .get(4)
+                        .and_then(|w| Distance::ALL.into_iter().find(|d| d.as_str() == *w))
+                        .unwrap_or_default(),
+                    projection: Projection::KeysOnly,
+                });
+            }
+            "provisioned" => {
+                let table = d.tables.last_mut().expect("a table first");
+                table.billing = Billing::Provisioned {
+                    read: words[1].parse().expect("read units"),
+                    write: words[2].parse().expect("write units"),
+                };
+            }
+            // `near similar Product embedding 10 [dims 1536] [index ByEmbedding] [by ...]`:
+            // a read that is a vector search of the 10 nearest items.
+            "near" => {
+                let mut words = words.to_vec();
+                let search_words: Vec<&str> = words.drain(3..5).collect();
+                let mut search =
+                    VectorSearch::new(search_words[0], search_words[1].parse().expect("top k"));
+                let mut rest = Vec::new();
+                let mut i = 3;
+                while i < words.len() {
+                    match words[i] {
+                        "dims" => search.dimensions = words[i + 1].parse().ok(),
+                        "index" => search.index = Some(words[i + 1].to_string()),
+                        _ => {
+                            rest.push(words[i]);
+                            i += 1;
+                            continue;
+                        }
+                    }
+                    i += 2;
+                }
+                let mut head = vec!["read", words[1], words[2]];
+                head.extend(rest);
+                let mut p = pattern(&head);
+                p.inputs.push(search.query.clone());
+                p.inputs.retain(|i| !i.is_empty());
+                p.vector = Some(search);
+                d.patterns.push(p);
+            }
             "replicas" => {
                 let table = d.tables.last_mut().expect("a table first");
                 table.replicas = words[1..].iter().map(|w| w.to_string()).collect();
@@ -138,6 +191,7 @@ fn attribute(word: &str) -> Attribute {
         Some((name, "N")) => (name, AttrType::N),
         Some((name, "B")) => (name, AttrType::B),
         Some((name, "M")) => (name, AttrType::M),
+        Some((name, "L")) => (name, AttrType::L),
         _ => (name_of(rest), AttrType::S),
     };
     let mut a = Attribute::new(name, ty);

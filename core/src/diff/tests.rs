@@ -199,3 +199,29 @@ fn the_json_form_names_each_subject_and_change() {
         }"#]]
     .assert_eq(&serde_json::to_string_pretty(&d).expect("serialises"));
 }
+
+// issue 40: a vector index is an index of its table, compared by name like a GSI, and a vector
+// search that an index begins to serve is a better verdict.
+#[test]
+fn a_new_vector_index_is_an_index_change_and_the_search_it_serves_a_better_verdict() {
+    let old = "
+        table products PK SK
+        entity Product productId embedding:L | PK=PRODUCT#{productId} SK=PRODUCT
+        near similar Product embedding 10
+    ";
+    let new = old.replace(
+        "table products PK SK",
+        "table products PK SK\nvector ByEmbedding embedding 1536",
+    );
+    check(
+        old,
+        &new,
+        expect![[r#"
+            Table products
+              + index ByEmbedding: added ({attribute: embedding, dimensions: 1536, distance: COSINE, projection: {type: KEYS_ONLY}})
+            Verdicts
+              ~ similar: Scan, not covered -> SearchVectors on ByEmbedding
+            1 change; 1 verdict changed, 0 regressions.
+        "#]],
+    );
+}

@@ -48,6 +48,7 @@ fn design() -> Design {
         billing: Default::default(),
         ttl_attribute: None,
         replicas: Vec::new(),
+        vector_indexes: Vec::new(),
     });
     design
 }

@@ -57,6 +57,9 @@ pub fn cdk(design: &Design) -> String {
     if provisioned {
         imports.push("Capacity");
     }
+    if design.tables.iter().any(|t| !t.vector_indexes.is_empty()) {
+        imports.push("CfnGlobalTable");
+    }
     imports.extend(["ProjectionType", "TableEncryptionV2", "TableV2"]);
     let _ = writeln!(
         out,
@@ -165,6 +168,7 @@ pub fn cdk(design: &Design) -> String {
             out.push_str("      ],\n");
         }
         out.push_str("    });\n");
+        out.push_str(&super::vector::cdk_override(table, &var));
         let _ = writeln!(
             out,
             "    new CfnOutput(this, {}, {{ value: {var}.tableName }});",

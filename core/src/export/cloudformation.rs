@@ -145,6 +145,48 @@ pub fn gsis(table: &Table) -> Option<Vec<IndexSpec>> {
     (!specs.is_empty()).then_some(specs)
 }
 
+/// `{ "AttributeName": "embedding" }`
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct VectorAttribute {
+    attribute_name: String,
+}
+
+/// One `VectorIndexes` entry (issue 40), CloudFormation's and CreateTable's: the shape
+/// cfn-lint 1.58.0's resource schema of `AWS::DynamoDB::Table` and the API's
+/// `CreateVectorIndexAction` give
+/// (<https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-properties-dynamodb-table-vectorindex.html>,
+/// <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_CreateVectorIndexAction.html>,
+/// read 2026-12-05).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct VectorIndexSpec {
+    index_name: String,
+    vector_attribute: VectorAttribute,
+    dimensions: u32,
+    distance_function: &'static str,
+    projection: ProjectionSpec,
+}
+
+/// The table's `VectorIndexes`, or `None` when it has none (the property is left out: its
+/// schema takes at least one).
+pub fn vector_indexes(table: &Table) -> Option<Vec<VectorIndexSpec>> {
+    let specs: Vec<VectorIndexSpec> = table
+        .vector_indexes
+        .iter()
+        .map(|v| VectorIndexSpec {
+            index_name: v.name.clone(),
+            vector_attribute: VectorAttribute {
+                attribute_name: v.attribute.clone(),
+            },
+            dimensions: v.dimensions,
+            distance_function: v.distance.as_str(),
+            projection: projection(&v.projection),
+        })
+        .collect();
+    (!specs.is_empty()).then_some(specs)
+}
+
 pub fn lsis(table: &Table) -> Option<Vec<IndexSpec>> {
     let specs: Vec<IndexSpec> = table
         .lsis
@@ -266,6 +308,8 @@ struct TableProperties {
     global_secondary_indexes: Option<Vec<IndexSpec>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     local_secondary_indexes: Option<Vec<IndexSpec>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vector_indexes: Option<Vec<VectorIndexSpec>>,
     billing_mode: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     provisioned_throughput: Option<Throughput>,
@@ -301,6 +345,7 @@ fn template(design: &Design) -> Template {
             ),
             global_secondary_indexes: gsis(table),
             local_secondary_indexes: lsis(table),
+            vector_indexes: vector_indexes(table),
             billing_mode: billing_mode(table.billing),
             provisioned_throughput: throughput(table.billing),
             point_in_time_recovery_specification: PointInTimeRecovery {

@@ -29,6 +29,9 @@ struct CreateTableInput {
     global_secondary_indexes: Option<Vec<IndexSpec>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     local_secondary_indexes: Option<Vec<IndexSpec>>,
+    /// CreateTable's `VectorIndexes` (the embedded engine, dynoxide 3.2, reads the same key).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vector_indexes: Option<Vec<cloudformation::VectorIndexSpec>>,
     billing_mode: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     provisioned_throughput: Option<Throughput>,
@@ -47,6 +50,7 @@ fn input(table: &Table) -> CreateTableInput {
         ),
         global_secondary_indexes: cloudformation::gsis(table),
         local_secondary_indexes: cloudformation::lsis(table),
+        vector_indexes: cloudformation::vector_indexes(table),
         billing_mode: cloudformation::billing_mode(table.billing),
         provisioned_throughput: cloudformation::throughput(table.billing),
         sse_specification: Sse { enabled: true },

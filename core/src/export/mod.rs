@@ -25,6 +25,9 @@ mod onetable;
 mod svg;
 mod terraform;
 mod toolbox;
+mod vector;
+#[cfg(test)]
+pub(crate) use vector::tests::products as vector_fixture;
 mod workbench;
 
 #[cfg(test)]

@@ -143,6 +143,11 @@ pub fn terraform(design: &Design) -> String {
                 hcl_str(ttl)
             );
         }
+        let left_out = super::vector::terraform_left_out(table);
+        if !left_out.is_empty() {
+            out.push('\n');
+            out.push_str(&left_out);
+        }
         out.push_str("\n  point_in_time_recovery {\n    enabled = true\n  }\n");
         out.push_str("\n  server_side_encryption {\n    enabled = true\n  }\n");
         out.push_str("\n  lifecycle {\n    prevent_destroy = true\n  }\n}\n");

@@ -162,6 +162,7 @@ fn multi_attribute_design() -> Design {
         billing: Billing::Provisioned { read: 5, write: 2 },
         ttl_attribute: None,
         replicas: Vec::new(),
+        vector_indexes: Vec::new(),
     });
     design
 }

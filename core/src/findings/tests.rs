@@ -13,7 +13,7 @@ fn check_design(d: &crate::model::Design, expect: Expect) {
 }
 
 /// [`check_design`] of the findings with these codes only (all of them when `codes` is empty).
-fn check_codes(d: &crate::model::Design, codes: &[&str], expect: Expect) {
+pub(super) fn check_codes(d: &crate::model::Design, codes: &[&str], expect: Expect) {
     let analysis = crate::analysis::analyze(d);
     let out: String = analysis
         .findings

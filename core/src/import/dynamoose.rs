@@ -359,6 +359,7 @@ mod reader {
                     billing: model.billing,
                     ttl_attribute: model.ttl,
                     replicas: Vec::new(),
+                    vector_indexes: Vec::new(),
                 }),
             }
             design.entities.push(model.entity);

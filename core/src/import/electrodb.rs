@@ -741,6 +741,7 @@ mod reader {
                         billing: Default::default(),
                         ttl_attribute: None,
                         replicas: Vec::new(),
+                        vector_indexes: Vec::new(),
                     });
                     design.tables.len() - 1
                 }

@@ -102,6 +102,7 @@ pub(crate) fn import_value(value: &serde_json::Value) -> Result<Imported, Import
             billing: Default::default(),
             ttl_attribute: None,
             replicas: Vec::new(),
+            vector_indexes: Vec::new(),
         });
     }
     // A key attribute is a number when every entity fills it with one numeric field.

@@ -474,6 +474,7 @@ fn read_table(
             billing,
             ttl_attribute: None,
             replicas: Vec::new(),
+            vector_indexes: Vec::new(),
         },
         declared,
         items,

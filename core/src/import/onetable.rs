@@ -446,6 +446,7 @@ fn read_schema(
         billing: Default::default(),
         ttl_attribute: None,
         replicas: Vec::new(),
+        vector_indexes: Vec::new(),
     };
     for (name, index) in indexes.members()? {
         if name == "primary" {

@@ -557,6 +557,7 @@ fn put_table(
         billing: Default::default(),
         ttl_attribute: None,
         replicas: Vec::new(),
+        vector_indexes: Vec::new(),
     });
     placed.push((def.var.clone(), name.clone()));
     name

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{is_default, is_one_f64, is_one_u32, one_f64, one_u32};
+use super::{VectorSearch, is_default, is_one_f64, is_one_u32, one_f64, one_u32};
 
 /// What an access pattern does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -329,6 +329,9 @@ pub struct AccessPattern {
     /// For a put: a condition expression.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub condition: Option<String>,
+    /// For a read: a similarity search on a vector index instead of a key lookup.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vector: Option<VectorSearch>,
 }
 
 impl AccessPattern {
@@ -351,6 +354,7 @@ impl AccessPattern {
             changes: Vec::new(),
             writes: Vec::new(),
             condition: None,
+            vector: None,
         }
     }
 

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::KeyType;
+use super::{KeyType, VectorIndex};
 
 /// A key attribute of a table or index: its name and scalar type.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -46,6 +46,9 @@ pub struct Table {
     /// write to the table is also a replicated write in each of them, and each stores a copy.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replicas: Vec<String>,
+    /// Its vector indexes, searched by similarity with `SearchVectors` (no Query reads them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub vector_indexes: Vec<VectorIndex>,
 }
 
 impl Table {
@@ -61,6 +64,7 @@ impl Table {
             billing: Billing::default(),
             ttl_attribute: None,
             replicas: Vec::new(),
+            vector_indexes: Vec::new(),
         }
     }
 
@@ -70,6 +74,10 @@ impl Table {
 
     pub fn lsi(&self, name: &str) -> Option<&Lsi> {
         self.lsis.iter().find(|l| l.name == name)
+    }
+
+    pub fn vector_index(&self, name: &str) -> Option<&VectorIndex> {
+        self.vector_indexes.iter().find(|v| v.name == name)
     }
 
     /// The table itself, then every GSI, then every LSI, each as the keys a Query can use.

@@ -105,6 +105,7 @@ fn key_attributes_are_each_name_once_in_index_order_and_the_first_is_found() {
         billing: Billing::OnDemand,
         ttl_attribute: None,
         replicas: Vec::new(),
+        vector_indexes: Vec::new(),
     };
     let listed: Vec<String> = table
         .key_attributes()

@@ -397,6 +397,7 @@ fn chain(depth: usize) -> Design {
         billing: crate::model::Billing::OnDemand,
         ttl_attribute: None,
         replicas: Vec::new(),
+        vector_indexes: Vec::new(),
     });
     for i in 0..depth {
         let parent = if i == 0 {

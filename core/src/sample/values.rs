@@ -309,6 +309,15 @@ impl<'a> Generator<'a> {
                 );
                 AttributeValue::M(map)
             }
+            // An embedding: `n` numbers in -1 to 1 of eight decimals, as an embedding model's
+            // 32-bit floats are sent (a list of numbers: issue 40).
+            Recipe::Vector(n) => AttributeValue::L(
+                (0..*n)
+                    .map(|_| {
+                        AttributeValue::N(unit_fraction(self.between(-99_999_999, 99_999_999)))
+                    })
+                    .collect(),
+            ),
             Recipe::List => {
                 let n = self.between(1, 3);
                 AttributeValue::L(
@@ -379,10 +388,16 @@ impl<'a> Generator<'a> {
 /// hints.
 #[derive(Debug, Clone)]
 pub(super) enum Recipe {
-    Enum { values: Vec<String>, number: bool },
+    Enum {
+        values: Vec<String>,
+        number: bool,
+    },
     DistinctN(u64),
     DistinctS(u64, String),
-    Id { stem: String, salt: u64 },
+    Id {
+        stem: String,
+        salt: u64,
+    },
     Email,
     Username,
     FirstName,
@@ -408,6 +423,8 @@ pub(super) enum Recipe {
     AddressMap,
     Map,
     List,
+    /// A vector of a vector index: a list of this many numbers.
+    Vector(u32),
     StringSet,
     NumberSet,
     BinarySet,
@@ -642,6 +659,16 @@ fn decimal(n: u64) -> String {
 }
 
 /// `n` in decimal with its sign: what `n.to_string()` gives.
+/// `n` hundred-millionths as DynamoDB stores the number: `-1234500` -> `-0.012345`, `0` -> `0`.
+fn unit_fraction(n: i64) -> String {
+    if n == 0 {
+        return "0".to_string();
+    }
+    let sign = if n < 0 { "-" } else { "" };
+    let digits = format!("{:08}", n.unsigned_abs());
+    format!("{sign}0.{}", digits.trim_end_matches('0'))
+}
+
 fn signed_decimal(n: i64) -> String {
     let mut text = String::with_capacity(20);
     if n < 0 {

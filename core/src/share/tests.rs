@@ -627,3 +627,21 @@ fn replicas_for_a_table_that_is_not_there_are_refused() {
         ],
     );
 }
+
+// issue 40: no link version carries a vector index or a vector search: the link is refused with
+// the reason, never made without them (it would open as another design).
+#[test]
+fn a_design_with_a_vector_index_or_search_is_refused_a_link_with_the_reason() {
+    let mut design = crate::export::vector_fixture();
+    assert_eq!(
+        super::encode(&design).expect_err("refused").to_string(),
+        "a share link cannot carry the vector index `ByEmbedding` of table `products` yet (link version 4): share the design file instead"
+    );
+    design.tables[0].vector_indexes.clear();
+    assert_eq!(
+        super::encode(&design).expect_err("refused").to_string(),
+        "a share link cannot carry the vector search of pattern `similar` yet (link version 4): share the design file instead"
+    );
+    design.patterns.clear();
+    assert!(super::encode(&design).is_ok());
+}

@@ -464,6 +464,8 @@ fn write_table(w: &mut Writer, table: &Table) {
         ttl_attribute,
         // Version 4's tail, after the volumes: see [`write_billing`].
         replicas: _,
+        // Refused before writing: see [`super::encode`].
+        vector_indexes: _,
     } = table;
     w.name(Interned::Table, name);
     write_key(w, partition_key);
@@ -796,6 +798,8 @@ fn write_pattern(w: &mut Writer, pattern: &AccessPattern) {
         changes,
         writes,
         condition,
+        // Refused before writing: see [`super::encode`].
+        vector: _,
     } = pattern;
     w.prose(TITLE, name);
     w.prose(DESCRIPTION, description);
@@ -934,6 +938,7 @@ fn read_pattern(r: &mut Reader) -> Result<AccessPattern, WireError> {
         changes,
         writes,
         condition,
+        vector: None,
     })
 }
 

@@ -288,7 +288,7 @@ pub fn render_text(file: &str, imported: &Imported, analysis: &Analysis) -> Stri
     for (row, verdict) in rows.iter().zip(&analysis.verdicts) {
         let style = match verdict.operation {
             Operation::Scan => RED,
-            Operation::GetItem | Operation::Query => GREEN,
+            Operation::GetItem | Operation::Query | Operation::SearchVectors => GREEN,
             _ => CYAN,
         };
         let line = format!(

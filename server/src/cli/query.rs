@@ -109,6 +109,11 @@ pub fn execute(
             }
             anyhow::bail!(message)
         }
+        Operation::SearchVectors => anyhow::bail!(
+            "`{}` is a vector search (SearchVectors on {}): `keyplan query` does not evaluate similarity on the sample yet",
+            verdict.pattern,
+            verdict.index.as_deref().unwrap_or("a vector index")
+        ),
         other => anyhow::bail!(
             "`{}` is a write ({}): `keyplan query` runs reads; see `keyplan cost` for its units",
             verdict.pattern,

@@ -183,7 +183,8 @@ async fn body(
                 exec::write(engine, &names, check.index, write).await,
             ),
             CheckKind::Skip(reason) => {
-                let mut result = PatternResult::new(check.index, &check.pattern, "Scan", None);
+                let mut result =
+                    PatternResult::new(check.index, &check.pattern, check.operation.as_str(), None);
                 result.status = Status::Skipped;
                 result.message = Some(reason.clone());
                 record(summary, emit, result)

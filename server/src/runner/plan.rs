@@ -47,6 +47,8 @@ pub struct Check {
     /// The pattern's position in the design.
     pub index: usize,
     pub pattern: String,
+    /// The operation the pattern's verdict names (`Scan` for one no index serves).
+    pub operation: Operation,
     pub kind: CheckKind,
 }
 

@@ -1074,6 +1074,7 @@ pub fn generated_design(n: usize) -> Design {
         billing: Default::default(),
         ttl_attribute: None,
         replicas: Vec::new(),
+        vector_indexes: Vec::new(),
     });
     for i in 0..n {
         let name = format!("Entity{i:03}");

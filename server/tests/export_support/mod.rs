@@ -18,10 +18,16 @@ pub fn designs() -> Vec<(String, Design)> {
         .map(|(slug, d)| (slug.to_string(), d))
         .collect();
     // Every table feature the examples lack (LSI, multi-attribute GSI key, provisioned, ...).
-    let fixture = repo().join("tests/export/kitchen-sink.keyplan.json");
-    let text = std::fs::read_to_string(&fixture).expect("the kitchen-sink fixture");
-    let design = keyplan_core::file::parse(&text).expect("the kitchen-sink fixture parses");
-    out.push(("kitchen_sink".to_string(), design));
+    // And a vector index with its search (issue 40).
+    for (name, file) in [
+        ("kitchen_sink", "kitchen-sink.keyplan.json"),
+        ("vector_search", "vector-search.keyplan.json"),
+    ] {
+        let fixture = repo().join("tests/export").join(file);
+        let text = std::fs::read_to_string(&fixture).expect("the export fixture");
+        let design = keyplan_core::file::parse(&text).expect("the export fixture parses");
+        out.push((name.to_string(), design));
+    }
     for path in corpus_support::json_files(&repo().join("../shared/corpus")) {
         let Ok(text) = std::fs::read_to_string(&path) else {
             continue;

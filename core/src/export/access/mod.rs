@@ -429,6 +429,12 @@ fn read_call(design: &Lookup<'_>, pattern: &AccessPattern, verdict: &mut Verdict
     let Some(table) = design.table(&table_name) else {
         return CallKind::Skip(format!("table `{table_name}` does not exist"));
     };
+    if verdict.operation == Operation::SearchVectors {
+        return CallKind::Skip(format!(
+            "a vector search (SearchVectors on {}): the generated code does not call SearchVectors yet",
+            verdict.index.as_deref().unwrap_or("its vector index")
+        ));
+    }
     let limit = pattern.page_size;
     let spec = match (&verdict.query, verdict.operation) {
         (Some(spec), Operation::GetItem | Operation::Query) => spec,
