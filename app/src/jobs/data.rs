@@ -1,11 +1,12 @@
 //! The data view's page, computed in the worker: core's sample items (`keyplan_core::sample`)
 //! in core's evaluator, as the aggregate view (`keyplan_core::aggregate`) of the table and of
 //! each index, partition by partition; and, with a pattern selected, the items that pattern
-//! returns. Only what the view shows crosses to the main thread: the index tabs with their
+//! returns (a Scan's: what its filter keeps of the whole table). Only what the view shows crosses to the main thread: the index tabs with their
 //! counts, the first items of the index shown, and the pattern's run, each item as its texts.
 
 use keyplan_core::aggregate::{IndexView, aggregate};
-use keyplan_core::eval::run_pattern;
+use keyplan_core::answer::Operation;
+use keyplan_core::eval::{run_pattern, scan_pattern};
 use keyplan_core::{AttributeValue, Design, Item};
 use serde::{Deserialize, Serialize};
 
@@ -232,16 +233,28 @@ fn run(loaded: &Loaded, keys: &[String], name: &str) -> Run {
         return failed(format!("no pattern named `{name}`"));
     };
     let operation = verdict.operation.as_str();
-    if !verdict.covered || !operation.ends_with("Item") && operation != "Query" {
-        return failed(format!(
-            "{operation} is not a key read: nothing to evaluate"
-        ));
-    }
-    match run_pattern(&loaded.design, &loaded.store, verdict, None) {
+    let ran = match verdict.operation {
+        Operation::GetItem | Operation::Query => {
+            run_pattern(&loaded.design, &loaded.store, verdict, None)
+        }
+        // A Scan reads the whole table and returns what its filter keeps (issue 43).
+        Operation::Scan if verdict.table.is_some() => {
+            scan_pattern(&loaded.design, &loaded.store, verdict, None)
+        }
+        _ => {
+            return failed(format!(
+                "{operation} is not a read of the sample: nothing to evaluate"
+            ));
+        }
+    };
+    match ran {
         Ok(r) => Run {
             pattern: name.to_string(),
             filter: r.filter.clone().map(|text| (text, r.result.scanned)),
-            conditions: r.conditions.clone(),
+            conditions: match (&verdict.operation, &verdict.table) {
+                (Operation::Scan, Some(table)) => vec![format!("Scan of {table}: every item read")],
+                _ => r.conditions.clone(),
+            },
             inputs: r
                 .inputs
                 .iter()
@@ -355,14 +368,37 @@ mod tests {
         assert_eq!(run.error, None);
         assert!(!run.conditions.is_empty());
         assert!(!run.items.is_empty(), "{run:?}");
+    }
+
+    #[test]
+    fn a_pattern_served_by_a_scan_shows_what_its_filter_keeps_of_all_it_read() {
+        // The order example's `Get order by ID` is a Scan with `orderId = :orderId`.
+        let design = keyplan_core::examples::first();
+        let verdicts = keyplan_core::analysis::verdicts(&design);
         let scan = verdicts.iter().find(|v| !v.covered).expect("a Scan");
-        let run = data(&mut worker, &design, Some(&scan.pattern), None, 1)
-            .run
-            .expect("a run");
-        assert_eq!(
-            run.error.as_deref(),
-            Some("Scan is not a key read: nothing to evaluate")
-        );
+        assert!(scan.filter.is_some(), "{scan:?}");
+        let mut worker = Worker::default();
+        let page = data(&mut worker, &design, Some(&scan.pattern), None, 1);
+        let run = page.run.expect("a run");
+        assert_eq!(run.error, None);
+        let (filter, read) = run.filter.expect("its filter");
+        assert!(filter.starts_with("orderId = "), "{filter}");
+        // The whole table read; returned, every item with that orderId, as DynamoDB's filter
+        // keeps them: the order and its items.
+        assert_eq!(read, page.tabs[0].count);
+        let id = filter.trim_start_matches("orderId = ").trim_matches('"');
+        assert!(run.items.len() < read, "{:?}", run.items);
+        for row in &run.items {
+            assert!(
+                row.attributes.contains(&format!("orderId: {id}")),
+                "{row:?}"
+            );
+        }
+        let orders = run
+            .items
+            .iter()
+            .filter(|r| r.entity.as_deref() == Some("Order"));
+        assert_eq!(orders.count(), 1, "{:?}", run.items);
     }
 
     #[test]

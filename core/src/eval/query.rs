@@ -83,14 +83,7 @@ impl KeyQuery {
     /// The filter expression with values written inline, for people to read:
     /// `status <> "DONE" AND attribute_exists(shippedAt)`; empty without a filter.
     pub fn describe_filter(&self) -> String {
-        self.filter
-            .iter()
-            .map(|test| {
-                let values: Vec<String> = test.values.iter().map(show_value).collect();
-                crate::coverage::filter_clause(test.op, &test.attribute, &values)
-            })
-            .collect::<Vec<_>>()
-            .join(" AND ")
+        describe_filter(&self.filter)
     }
 
     /// The key condition expression with values written inline, for people to read:
@@ -126,6 +119,19 @@ impl KeyQuery {
         }
         parts.join(" AND ")
     }
+}
+
+/// A FilterExpression's conditions with values written inline, for people to read (a Query's
+/// or a Scan's): `status <> "DONE" AND attribute_exists(shippedAt)`; empty without any.
+pub fn describe_filter(tests: &[FilterTest]) -> String {
+    tests
+        .iter()
+        .map(|test| {
+            let values: Vec<String> = test.values.iter().map(show_value).collect();
+            crate::coverage::filter_clause(test.op, &test.attribute, &values)
+        })
+        .collect::<Vec<_>>()
+        .join(" AND ")
 }
 
 pub(super) fn show_value(value: &AttributeValue) -> String {
