@@ -28,6 +28,22 @@ pub struct Row {
     pub sort_key: String,
     /// Every other attribute as `name: value`, in the order shown.
     pub attributes: Vec<String>,
+    /// For an item of the table itself (not an index's projection), what editing it starts
+    /// from; `None` in an index or a pattern's run.
+    pub editable: Option<Editable>,
+}
+
+/// What editing a table's item by hand starts from: the item as DynamoDB JSON, and whether it
+/// is a hand item already (its position in the design's hand items) or a generated one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Editable {
+    pub table: String,
+    /// The whole item, pretty DynamoDB JSON.
+    pub json: String,
+    /// Its position in [`Design::hand_items`] when it was written by hand.
+    pub hand: Option<usize>,
+    /// Its primary key attributes: what a hand item replacing it names.
+    pub key: Item,
 }
 
 /// The index shown: its key names and its first items, partition by partition.
@@ -64,6 +80,9 @@ pub struct DataPage {
     pub tabs: Vec<Tab>,
     pub shown: Option<Shown>,
     pub run: Option<Run>,
+    /// Each hand item that no longer fits its entity's key templates, said in words
+    /// (`keyplan_core::sample::misfits`).
+    pub misfits: Vec<String>,
 }
 
 /// A value as a short text.
@@ -166,6 +185,41 @@ pub fn page(
         tabs,
         shown,
         run: pattern.map(|name| run(loaded, &keys, name)),
+        misfits: keyplan_core::sample::misfits(design)
+            .into_iter()
+            .map(|m| {
+                let entity = design
+                    .hand_items
+                    .get(m.at)
+                    .map_or("", |h| h.entity.as_str());
+                format!("Hand-written {entity} item {}: {}", m.at + 1, m.message)
+            })
+            .collect(),
+    }
+}
+
+/// The primary key attributes of `item` in `table`.
+fn primary_key_of(design: &Design, table: &str, item: &Item) -> Item {
+    design
+        .table(table)
+        .into_iter()
+        .flat_map(|t| t.primary_key())
+        .filter_map(|k| Some((k.name.clone(), item.get(&k.name)?.clone())))
+        .collect()
+}
+
+/// What editing `item`, an item of `table` itself, starts from.
+fn editable(design: &Design, table: &str, item: &Item) -> Editable {
+    let key = primary_key_of(design, table, item);
+    let hand = design
+        .hand_items
+        .iter()
+        .rposition(|h| h.table == table && primary_key_of(design, table, &h.item) == key);
+    Editable {
+        table: table.to_string(),
+        json: serde_json::to_string_pretty(item).unwrap_or_default(),
+        hand,
+        key,
     }
 }
 
@@ -181,6 +235,7 @@ fn shown_index(
     columns.extend(index.sort_key.iter().cloned());
     let total_items = index.partitions.iter().map(|p| p.items.len()).sum();
     let total_partitions = index.partitions.len();
+    let is_table = index.index.is_none();
     let mut left = limit;
     let partitions = index
         .partitions
@@ -194,6 +249,7 @@ fn shown_index(
                     .into_iter()
                     .take(take)
                     .map(|item| Row {
+                        editable: is_table.then(|| editable(design, &table, &item.item)),
                         sort_key: joined(&item.sort_key),
                         attributes: attribute_texts(
                             &item.item,
@@ -273,6 +329,7 @@ fn run(loaded: &Loaded, keys: &[String], name: &str) -> Run {
                         .chain(std::iter::repeat(None)),
                 )
                 .map(|(item, entity)| Row {
+                    editable: None,
                     sort_key: String::new(),
                     attributes: attribute_texts(
                         item,
