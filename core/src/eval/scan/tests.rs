@@ -36,7 +36,7 @@ fn a_scan_reads_every_item_of_the_table_and_returns_those_its_filter_keeps() {
     // Every item read, Customers too; only the Orders of that status returned.
     assert_eq!(run.result.scanned, table.items().len());
     assert_eq!(run.result.items.len(), kept.len());
-    assert!(0 < kept.len() && kept.len() < table.items().len());
+    assert!(!kept.is_empty() && kept.len() < table.items().len());
     assert!(
         run.result
             .entities
