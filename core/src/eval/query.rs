@@ -162,6 +162,20 @@ pub struct Page {
     pub scanned: usize,
 }
 
+impl Page {
+    /// A page that has read nothing yet.
+    pub(super) fn empty() -> Page {
+        Page {
+            items: Vec::new(),
+            entities: Vec::new(),
+            last_evaluated_key: None,
+            bytes_read: 0,
+            read_units: 0.0,
+            scanned: 0,
+        }
+    }
+}
+
 /// The merged result of a scatter-gather (or of a single query).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Merged {

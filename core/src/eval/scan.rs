@@ -79,10 +79,10 @@ impl ItemStore {
         };
         let per_page = limit.map_or(usize::MAX, |l| l as usize);
         let mut pages: Vec<Page> = Vec::new();
-        let mut page = empty_page();
+        let mut page = Page::empty();
         for stored in table.items() {
             if page.scanned >= per_page || page.bytes_read >= crate::limits::MAX_PAGE_BYTES {
-                pages.push(std::mem::replace(&mut page, empty_page()));
+                pages.push(std::mem::replace(&mut page, Page::empty()));
                 if limit.is_some() {
                     break;
                 }
@@ -115,17 +115,6 @@ impl ItemStore {
             merged.pages.push(page);
         }
         Ok(merged)
-    }
-}
-
-fn empty_page() -> Page {
-    Page {
-        items: Vec::new(),
-        entities: Vec::new(),
-        last_evaluated_key: None,
-        bytes_read: 0,
-        read_units: 0.0,
-        scanned: 0,
     }
 }
 
