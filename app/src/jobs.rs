@@ -507,6 +507,7 @@ fn same_but_layout(a: &Design, b: &Design) -> bool {
         patterns,
         layout: _,
         samples,
+        hand_items,
     } = a;
     *version == b.version
         && *name == b.name
@@ -515,6 +516,7 @@ fn same_but_layout(a: &Design, b: &Design) -> bool {
         && *entities == b.entities
         && *patterns == b.patterns
         && *samples == b.samples
+        && *hand_items == b.hand_items
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ mod chunks;
 mod cost_view;
 mod data_view;
 mod findings;
+mod item_editor;
 mod migrate_view;
 mod patterns;
 mod verdict_badge;

@@ -18,7 +18,9 @@
 //! with the renames that carry references along) is the edit a rename offers next: the
 //! patterns that named the old attribute, renamed too.
 
-use crate::model::{AccessPattern, Attribute, Design, Entity, Gsi, Lsi, Point, Table, Volume};
+use crate::model::{
+    AccessPattern, Attribute, Design, Entity, Gsi, HandItem, Lsi, Point, Table, Volume,
+};
 use crate::template::KeyTemplate;
 
 mod fix;
@@ -168,6 +170,11 @@ pub enum Edit {
     /// card's position, leaving the app to place it automatically.
     MoveCards {
         positions: Vec<(String, Option<Point>)>,
+    },
+
+    /// Replaces the sample items written by hand (the Data view's edits and added items).
+    SetHandItems {
+        items: Vec<HandItem>,
     },
 
     /// Replaces the whole design (open, import, load an example).
@@ -410,6 +417,9 @@ pub fn apply(design: &mut Design, edit: Edit) -> Result<Edit, EditError> {
                 volume: old,
             })
         }
+        Edit::SetHandItems { items } => Ok(Edit::SetHandItems {
+            items: std::mem::replace(&mut design.hand_items, items),
+        }),
         Edit::SetAttributes { entity, attributes } => {
             let e = entity_mut(design, &entity)?;
             let old = std::mem::replace(&mut e.attributes, attributes);

@@ -1,4 +1,4 @@
-//! In-memory evaluation of GetItem and Query with DynamoDB's semantics, over sample items.
+//! In-memory evaluation of GetItem, Query and Scan with DynamoDB's semantics, over sample items.
 //!
 //! A [`ItemStore`] holds each table's items and, for the table and every index, the entries sorted
 //! the way DynamoDB keeps them: by partition key, then sort key (strings by their UTF-8 bytes,
@@ -26,7 +26,7 @@
 //! Its parts: `key` types key values and renders keys from templates, `store` loads and sorts
 //! the items, `query` is what a read asks and gets back, `read` runs it, `plan` turns a verdict
 //! into queries, `inputs` picks input values from the items and `run` runs whole read
-//! patterns; `filter` is a query's FilterExpression and `page_end` where its page ends.
+//! patterns, `scan` runs a pattern a Scan serves (every item read, its filter after); `filter` is a read's FilterExpression and `page_end` where its page ends.
 
 pub use crate::number;
 
@@ -39,6 +39,7 @@ mod plan;
 mod query;
 mod read;
 mod run;
+mod scan;
 mod store;
 
 pub use filter::FilterTest;
@@ -48,9 +49,10 @@ pub use key::{KeyValue, encode_binary, render_key, render_key_cow};
 pub use order::sort_in_memory;
 pub use page_end::PageEnd;
 pub use plan::{PlanError, ReadPlan, plan};
-pub use query::{KeyQuery, Merged, Page, QueryError, SortTest};
+pub use query::{KeyQuery, Merged, Page, QueryError, SortTest, describe_filter};
 pub(crate) use run::count_one;
 pub use run::{PatternRun, count_all, run_all, run_pattern};
+pub use scan::scan_pattern;
 pub use store::{IndexStore, ItemStore, LoadItem, Rejected, StoredItem, TableStore};
 
 pub use crate::item::decode_binary;

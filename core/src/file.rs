@@ -110,7 +110,7 @@ mod tests {
             .expect_err("an error");
         assert_eq!(
             err.to_string(),
-            "line 4, column 10: unknown field `tabels`, expected one of `version`, `name`, `description`, `tables`, `entities`, `patterns`, `layout`, `samples`"
+            "line 4, column 10: unknown field `tabels`, expected one of `version`, `name`, `description`, `tables`, `entities`, `patterns`, `layout`, `samples`, `hand_items`"
         );
         let err = parse("{\"version\": 1,").expect_err("an error");
         assert!(matches!(err, FileError::Syntax { line: 1, .. }), "{err}");

@@ -62,6 +62,28 @@ pub struct Design {
     /// generator keeps and uses them.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub samples: BTreeMap<String, Vec<Item>>,
+    /// Sample items edited or added by hand (the Data view), put after the generated ones:
+    /// what the sample, the evaluation and a run hold.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hand_items: Vec<HandItem>,
+}
+
+/// A sample item written by hand: a generated item edited (`replaces` names the primary key
+/// of the item it stands for) or an item added. It is put as a PutItem puts one, after the
+/// generated items: it replaces the item `replaces` names and any with its own primary key.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct HandItem {
+    pub table: String,
+    /// The entity the item is of.
+    pub entity: String,
+    /// The primary key attributes of the generated item this one replaces; absent for an item
+    /// added.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replaces: Option<Item>,
+    /// The whole item, in DynamoDB JSON.
+    pub item: Item,
 }
 
 impl Design {
@@ -76,6 +98,7 @@ impl Design {
             patterns: Vec::new(),
             layout: BTreeMap::new(),
             samples: BTreeMap::new(),
+            hand_items: Vec::new(),
         }
     }
 

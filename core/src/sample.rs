@@ -9,6 +9,7 @@
 //! rendered from the entity's template, write shards included; an entity with no template for
 //! an index's key is absent from it (sparse). Items imported with the design are kept, used as
 //! parents, and stand in for generated items of their table unless a count asks for more.
+//! Items written by hand (`hand`) are put last, as PutItem puts them, and are no parents.
 //!
 //! Generation is a pure function of the design and the [`SampleConfig`]: no clock, no OS
 //! randomness (the PRNG is seeded from the config), so it runs the same in the browser.
@@ -26,7 +27,10 @@ use crate::item::{AttributeValue, Item};
 use crate::model::{AttrType, Attribute, Design, Entity, KeyAttribute, KeyType};
 use crate::template::{KeyTemplate, Part};
 
+mod hand;
 mod values;
+
+pub use hand::{Misfit, misfits};
 
 /// How many items an entity with no parent gets by default.
 pub const DEFAULT_ROOT_COUNT: u32 = 10;
@@ -476,7 +480,8 @@ pub fn plan(design: &Design, config: &SampleConfig) -> SamplePlan {
             }
         }
     }
-    let mut total = imported;
+    // Hand items are put last; each may replace one, so they add at most their number.
+    let mut total = imported.saturating_add(design.hand_items.len() as u64);
     let mut entities = Vec::with_capacity(n);
     for &e in &relations.order {
         let entity = &design.entities[e];
@@ -764,6 +769,7 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
             });
         }
     }
+    hand::put(design, &mut data);
     data
 }
 

@@ -302,6 +302,8 @@ fn design() -> impl Strategy<Value = Design> {
                 patterns,
                 layout,
                 samples,
+                // A share link does not carry hand-written items (the design file does).
+                hand_items: Vec::new(),
             },
         )
 }

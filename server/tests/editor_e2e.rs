@@ -12,8 +12,8 @@ mod browser;
 mod corpus_support;
 
 use browser::{
-    Browser, CONTROL, ESCAPE, app_test, app_test_with_server, eventually, open_app, prerequisites,
-    start_server,
+    Browser, CONTROL, ESCAPE, RELEASE, SHIFT, app_test, app_test_with_server, eventually, open_app,
+    prerequisites, start_server,
 };
 use fantoccini::Locator;
 
@@ -760,5 +760,128 @@ fn every_pattern_of_a_large_design_is_listed_and_one_added_is_too() {
         b.click("[data-testid=add-pattern]").await;
         b.find("[data-pattern='New access pattern']").await;
         assert_eq!(b.js(names).await.as_array().map(Vec::len), Some(401));
+    });
+}
+
+/// The text of the item editor's field, as DynamoDB JSON.
+async fn item_in_editor(b: &Browser) -> keyplan_core::Item {
+    let text = b
+        .js("return document.querySelector('[data-testid=item-json]').value;")
+        .await;
+    serde_json::from_str(text.as_str().expect("text")).expect("the editor holds an item")
+}
+
+/// Replaces the item editor's text by `item` as typed, and saves it.
+async fn save_item(b: &Browser, item: &keyplan_core::Item) {
+    let text = serde_json::to_string(item).expect("JSON");
+    b.find("[data-testid=item-json]")
+        .await
+        .send_keys(&format!("{CONTROL}a{RELEASE}{text}"))
+        .await
+        .expect("type");
+    b.click("[data-testid=item-save]").await;
+}
+
+// issue 43, item 6: a sample item edited by hand in the Data view is kept with the design,
+// one undoable edit, and says when it no longer fits its entity's key templates.
+#[test]
+fn a_sample_item_edited_or_added_by_hand_is_kept_with_the_design_and_undone_by_one_undo() {
+    app_test(async |b| {
+        b.press(&[], '2').await;
+        b.find("[data-testid=data-view] table.aggregate").await;
+        // Edit an Order of the table's view: its status typed by hand.
+        b.js("Array.from(document.querySelectorAll('[data-testid=data-view] table.aggregate tbody tr')).find(r => r.querySelector('.entity-tag').innerText == 'Order').querySelector('[data-testid=edit-item]').click();")
+            .await;
+        let generated = item_in_editor(b).await;
+        let mut edited = generated.clone();
+        edited.insert(
+            "status".into(),
+            keyplan_core::AttributeValue::S("HELD-BY-HAND".into()),
+        );
+        save_item(b, &edited).await;
+        eventually("the hand item is saved with the design", || async {
+            b.saved_design().await.hand_items.len() == 1
+        })
+        .await;
+        let hand = b.saved_design().await.hand_items.remove(0);
+        assert_eq!(
+            (hand.table.as_str(), hand.entity.as_str()),
+            ("orders", "Order")
+        );
+        assert_eq!(hand.item, edited);
+        assert_eq!(
+            hand.replaces.as_ref().map(|k| (k.get("PK"), k.get("SK"))),
+            Some((generated.get("PK"), generated.get("SK")))
+        );
+        eventually("the data view shows the item as written", || async {
+            b.texts("[data-testid=hand-row] [data-testid=item-attributes]")
+                .await
+                .iter()
+                .any(|t| t.contains("status: HELD-BY-HAND"))
+        })
+        .await;
+        b.screenshot("hand-item-edited").await;
+
+        // One Undo takes it back, one Redo puts it again.
+        b.press(&[CONTROL], 'z').await;
+        eventually("undone", || async {
+            b.saved_design().await.hand_items.is_empty()
+        })
+        .await;
+        b.press(&[CONTROL, SHIFT], 'z').await;
+        eventually("redone", || async {
+            b.saved_design().await.hand_items.len() == 1
+        })
+        .await;
+
+        // Its orderId changed without its keys: the view says the item no longer fits.
+        b.find("[data-testid=hand-row]").await;
+        b.click("[data-testid=hand-row] [data-testid=edit-item]")
+            .await;
+        let mut moved = item_in_editor(b).await;
+        moved.insert(
+            "orderId".into(),
+            keyplan_core::AttributeValue::S("typed-id".into()),
+        );
+        save_item(b, &moved).await;
+        eventually("the misfit is said", || async {
+            b.has("[data-testid=hand-misfits]").await
+                && b.text("[data-testid=hand-misfits]")
+                    .await
+                    .contains("SK is `ORDER#")
+        })
+        .await;
+        let said = b.text("[data-testid=hand-misfits]").await;
+        assert!(
+            said.starts_with("Hand-written Order item 1: ")
+                && said.contains("makes `ORDER#typed-id` of its attributes"),
+            "{said}"
+        );
+        assert_eq!(
+            b.saved_design().await.hand_items.len(),
+            1,
+            "edited in place"
+        );
+
+        // An item added: a Customer of the table, with its keys.
+        b.click("[data-testid=add-item]").await;
+        b.select("[data-testid=item-entity]", "Customer").await;
+        let added: keyplan_core::Item = serde_json::from_str(
+            r#"{"PK": {"S": "CUSTOMER#by-hand"}, "SK": {"S": "PROFILE"}, "customerId": {"S": "by-hand"}, "name": {"S": "Typed In"}}"#,
+        )
+        .expect("an item");
+        save_item(b, &added).await;
+        eventually("the added item is kept and shown", || async {
+            let design = b.saved_design().await;
+            design.hand_items.len() == 2
+                && design.hand_items[1].entity == "Customer"
+                && design.hand_items[1].replaces.is_none()
+                && b.texts("[data-testid=hand-row] [data-testid=item-attributes]")
+                    .await
+                    .iter()
+                    .any(|t| t.contains("name: Typed In"))
+        })
+        .await;
+        b.screenshot("hand-item-misfit-and-added").await;
     });
 }

@@ -318,3 +318,32 @@ async fn a_query_sorted_in_memory_runs_and_its_sorted_first_page_is_compared() {
     );
     assert_eq!(run_tables(&engine).await, Vec::<String>::new());
 }
+
+// issue 43, item 6: a sample item written by hand (the Data view's) is put by the run, and the
+// engine's answers match core's evaluation, which holds it too.
+#[tokio::test]
+async fn a_hand_written_sample_item_is_put_by_the_run_and_read_as_core_predicts() {
+    let (_engines, engine) = embedded().await;
+    let mut design = keyplan_core::examples::first();
+    let item: keyplan_core::Item = serde_json::from_str(
+        r#"{"PK": {"S": "CUSTOMER#by-hand"}, "SK": {"S": "PROFILE"}, "customerId": {"S": "by-hand"}, "name": {"S": "Typed In"}, "email": {"S": "typed@example.com"}}"#,
+    )
+    .unwrap();
+    design.hand_items.push(keyplan_core::HandItem {
+        table: "orders".into(),
+        entity: "Customer".into(),
+        replaces: None,
+        item: item.clone(),
+    });
+    let plan = plan(&design, &Default::default()).unwrap();
+    assert!(plan.items["orders"].contains(&item), "the run puts it");
+    let summary = runner::run(
+        &engine,
+        &plan,
+        &RunId::random(),
+        &CancellationToken::new(),
+        &|_| {},
+    )
+    .await;
+    assert!(summary.ok, "{summary:?}");
+}

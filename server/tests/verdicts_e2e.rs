@@ -420,3 +420,48 @@ fn applying_the_multi_attribute_offer_from_the_findings_keys_the_gsi_on_the_attr
         );
     });
 }
+
+#[test]
+fn a_pattern_served_by_a_scan_shows_in_the_data_tab_what_its_filter_keeps_of_the_table() {
+    // issue 43: the Data tab said "Scan is not a key read: nothing to evaluate".
+    app_test(async |b| {
+        let pattern = "Get order by ID";
+        b.js(&format!(
+            "Array.from(document.querySelectorAll('[data-testid=pattern-row]')).find(r => r.innerText.includes('{pattern}')).click();"
+        ))
+        .await;
+        let saved = b.saved_design().await;
+        // What core's Scan reads and returns on the app's sample: the whole table read.
+        let store = keyplan_core::eval::ItemStore::build(
+            &saved,
+            keyplan_core::sample::generate(&saved, &Default::default()).load_items(),
+        );
+        let verdict =
+            keyplan_core::analysis::verdict_of(&saved, saved.pattern(pattern).expect("it"));
+        let run =
+            keyplan_core::eval::scan_pattern(&saved, &store, &verdict, None).expect("it runs");
+        let (read, returned) = (run.result.scanned, run.result.items.len());
+        assert!(
+            read > returned && returned > 0,
+            "{read} read, {returned} returned"
+        );
+        b.js("document.activeElement.blur();").await;
+        b.press(&[], '2').await;
+        eventually(
+            "the Data tab shows what the Scan read and returned",
+            || async {
+                b.has("[data-testid=run-read-returned]").await
+                    && b.text("[data-testid=run-read-returned]")
+                        .await
+                        .starts_with(&format!("read {read}, returned {returned}:"))
+            },
+        )
+        .await;
+        assert_eq!(
+            b.text("[data-testid=run-filter]").await,
+            format!("FILTER {}", run.filter.expect("its filter"))
+        );
+        assert_eq!(b.texts(".run-box .run-items li").await.len(), returned);
+        b.screenshot("scan-data-tab").await;
+    });
+}

@@ -1,11 +1,12 @@
 //! The data view's page, computed in the worker: core's sample items (`keyplan_core::sample`)
 //! in core's evaluator, as the aggregate view (`keyplan_core::aggregate`) of the table and of
 //! each index, partition by partition; and, with a pattern selected, the items that pattern
-//! returns. Only what the view shows crosses to the main thread: the index tabs with their
+//! returns (a Scan's: what its filter keeps of the whole table). Only what the view shows crosses to the main thread: the index tabs with their
 //! counts, the first items of the index shown, and the pattern's run, each item as its texts.
 
 use keyplan_core::aggregate::{IndexView, aggregate};
-use keyplan_core::eval::run_pattern;
+use keyplan_core::answer::Operation;
+use keyplan_core::eval::{run_pattern, scan_pattern};
 use keyplan_core::{AttributeValue, Design, Item};
 use serde::{Deserialize, Serialize};
 
@@ -27,6 +28,22 @@ pub struct Row {
     pub sort_key: String,
     /// Every other attribute as `name: value`, in the order shown.
     pub attributes: Vec<String>,
+    /// For an item of the table itself (not an index's projection), what editing it starts
+    /// from; `None` in an index or a pattern's run.
+    pub editable: Option<Editable>,
+}
+
+/// What editing a table's item by hand starts from: the item as DynamoDB JSON, and whether it
+/// is a hand item already (its position in the design's hand items) or a generated one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Editable {
+    pub table: String,
+    /// The whole item, pretty DynamoDB JSON.
+    pub json: String,
+    /// Its position in [`Design::hand_items`] when it was written by hand.
+    pub hand: Option<usize>,
+    /// Its primary key attributes: what a hand item replacing it names.
+    pub key: Item,
 }
 
 /// The index shown: its key names and its first items, partition by partition.
@@ -63,6 +80,9 @@ pub struct DataPage {
     pub tabs: Vec<Tab>,
     pub shown: Option<Shown>,
     pub run: Option<Run>,
+    /// Each hand item that no longer fits its entity's key templates, said in words
+    /// (`keyplan_core::sample::misfits`).
+    pub misfits: Vec<String>,
 }
 
 /// A value as a short text.
@@ -165,6 +185,41 @@ pub fn page(
         tabs,
         shown,
         run: pattern.map(|name| run(loaded, &keys, name)),
+        misfits: keyplan_core::sample::misfits(design)
+            .into_iter()
+            .map(|m| {
+                let entity = design
+                    .hand_items
+                    .get(m.at)
+                    .map_or("", |h| h.entity.as_str());
+                format!("Hand-written {entity} item {}: {}", m.at + 1, m.message)
+            })
+            .collect(),
+    }
+}
+
+/// The primary key attributes of `item` in `table`.
+fn primary_key_of(design: &Design, table: &str, item: &Item) -> Item {
+    design
+        .table(table)
+        .into_iter()
+        .flat_map(|t| t.primary_key())
+        .filter_map(|k| Some((k.name.clone(), item.get(&k.name)?.clone())))
+        .collect()
+}
+
+/// What editing `item`, an item of `table` itself, starts from.
+fn editable(design: &Design, table: &str, item: &Item) -> Editable {
+    let key = primary_key_of(design, table, item);
+    let hand = design
+        .hand_items
+        .iter()
+        .rposition(|h| h.table == table && primary_key_of(design, table, &h.item) == key);
+    Editable {
+        table: table.to_string(),
+        json: serde_json::to_string_pretty(item).unwrap_or_default(),
+        hand,
+        key,
     }
 }
 
@@ -180,6 +235,7 @@ fn shown_index(
     columns.extend(index.sort_key.iter().cloned());
     let total_items = index.partitions.iter().map(|p| p.items.len()).sum();
     let total_partitions = index.partitions.len();
+    let is_table = index.index.is_none();
     let mut left = limit;
     let partitions = index
         .partitions
@@ -193,6 +249,7 @@ fn shown_index(
                     .into_iter()
                     .take(take)
                     .map(|item| Row {
+                        editable: is_table.then(|| editable(design, &table, &item.item)),
                         sort_key: joined(&item.sort_key),
                         attributes: attribute_texts(
                             &item.item,
@@ -232,16 +289,28 @@ fn run(loaded: &Loaded, keys: &[String], name: &str) -> Run {
         return failed(format!("no pattern named `{name}`"));
     };
     let operation = verdict.operation.as_str();
-    if !verdict.covered || !operation.ends_with("Item") && operation != "Query" {
-        return failed(format!(
-            "{operation} is not a key read: nothing to evaluate"
-        ));
-    }
-    match run_pattern(&loaded.design, &loaded.store, verdict, None) {
+    let ran = match verdict.operation {
+        Operation::GetItem | Operation::Query => {
+            run_pattern(&loaded.design, &loaded.store, verdict, None)
+        }
+        // A Scan reads the whole table and returns what its filter keeps (issue 43).
+        Operation::Scan if verdict.table.is_some() => {
+            scan_pattern(&loaded.design, &loaded.store, verdict, None)
+        }
+        _ => {
+            return failed(format!(
+                "{operation} is not a read of the sample: nothing to evaluate"
+            ));
+        }
+    };
+    match ran {
         Ok(r) => Run {
             pattern: name.to_string(),
             filter: r.filter.clone().map(|text| (text, r.result.scanned)),
-            conditions: r.conditions.clone(),
+            conditions: match (&verdict.operation, &verdict.table) {
+                (Operation::Scan, Some(table)) => vec![format!("Scan of {table}: every item read")],
+                _ => r.conditions.clone(),
+            },
             inputs: r
                 .inputs
                 .iter()
@@ -260,6 +329,7 @@ fn run(loaded: &Loaded, keys: &[String], name: &str) -> Run {
                         .chain(std::iter::repeat(None)),
                 )
                 .map(|(item, entity)| Row {
+                    editable: None,
                     sort_key: String::new(),
                     attributes: attribute_texts(
                         item,
@@ -355,14 +425,37 @@ mod tests {
         assert_eq!(run.error, None);
         assert!(!run.conditions.is_empty());
         assert!(!run.items.is_empty(), "{run:?}");
+    }
+
+    #[test]
+    fn a_pattern_served_by_a_scan_shows_what_its_filter_keeps_of_all_it_read() {
+        // The order example's `Get order by ID` is a Scan with `orderId = :orderId`.
+        let design = keyplan_core::examples::first();
+        let verdicts = keyplan_core::analysis::verdicts(&design);
         let scan = verdicts.iter().find(|v| !v.covered).expect("a Scan");
-        let run = data(&mut worker, &design, Some(&scan.pattern), None, 1)
-            .run
-            .expect("a run");
-        assert_eq!(
-            run.error.as_deref(),
-            Some("Scan is not a key read: nothing to evaluate")
-        );
+        assert!(scan.filter.is_some(), "{scan:?}");
+        let mut worker = Worker::default();
+        let page = data(&mut worker, &design, Some(&scan.pattern), None, 1);
+        let run = page.run.expect("a run");
+        assert_eq!(run.error, None);
+        let (filter, read) = run.filter.expect("its filter");
+        assert!(filter.starts_with("orderId = "), "{filter}");
+        // The whole table read; returned, every item with that orderId, as DynamoDB's filter
+        // keeps them: the order and its items.
+        assert_eq!(read, page.tabs[0].count);
+        let id = filter.trim_start_matches("orderId = ").trim_matches('"');
+        assert!(run.items.len() < read, "{:?}", run.items);
+        for row in &run.items {
+            assert!(
+                row.attributes.contains(&format!("orderId: {id}")),
+                "{row:?}"
+            );
+        }
+        let orders = run
+            .items
+            .iter()
+            .filter(|r| r.entity.as_deref() == Some("Order"));
+        assert_eq!(orders.count(), 1, "{:?}", run.items);
     }
 
     #[test]

@@ -2,13 +2,15 @@
 //! shown as the aggregate view (`keyplan_core::aggregate`) of the table and of each index,
 //! partition by partition, coloured by entity; a sparse index visibly holds fewer items. With
 //! a pattern selected, the items that pattern returns, evaluated in the browser. The worker
-//! computes the page ([`crate::jobs::data`]): only what is shown crosses to this thread.
+//! computes the page ([`crate::jobs::data`]): only what is shown crosses to this thread. An
+//! item of a table can be edited by hand, or one added (`item_editor`), kept with the design.
 
 use leptos::prelude::*;
 
+use super::item_editor::{Editing, ItemEditor};
 use crate::compute::{Computed, Computing, NoAnswer, WorkerNotice, follow};
 use crate::jobs::Data;
-use crate::jobs::data::{DataPage, Row};
+use crate::jobs::data::{DataPage, Editable, Row};
 use crate::session::{Selection, use_session};
 use crate::store::{Tracks, use_store};
 
@@ -75,6 +77,37 @@ pub fn DataView() -> impl IntoView {
         })
     };
     let picked_index: RwSignal<Option<(String, Option<String>)>> = RwSignal::new(None);
+    let editing: RwSignal<Option<Editing>> = RwSignal::new(None);
+    let edit_item = move |entity: Option<String>, e: Editable| {
+        let entities = match entity {
+            Some(name) => vec![name],
+            None => {
+                store.with_untracked(|d| d.entities_in(&e.table).map(|x| x.name.clone()).collect())
+            }
+        };
+        let replaces = match e.hand {
+            Some(_) => None,
+            None => Some(e.key),
+        };
+        editing.set(Some(Editing {
+            table: e.table,
+            entities,
+            replaces,
+            hand: e.hand,
+            json: e.json,
+        }));
+    };
+    let add_item = move |table: String| {
+        let entities =
+            store.with_untracked(|d| d.entities_in(&table).map(|x| x.name.clone()).collect());
+        editing.set(Some(Editing {
+            table,
+            entities,
+            replaces: None,
+            hand: None,
+            json: "{\n  \n}".to_string(),
+        }));
+    };
     // How many items of the shown index are rendered: a large design's table holds thousands,
     // and rendering them all froze the tab for seconds.
     let shown = RwSignal::new(PAGE);
@@ -106,8 +139,19 @@ pub fn DataView() -> impl IntoView {
     };
     let show_page = move |p: DataPage| {
         let current = p.shown.as_ref().map(|s| (s.table.clone(), s.index.clone()));
+        let table_shown = p
+            .shown
+            .as_ref()
+            .filter(|s| s.index.is_none())
+            .map(|s| s.table.clone());
         view! {
             <SampleRefused message=p.refused/>
+            {(!p.misfits.is_empty()).then(|| view! {
+                <ul class="diagnostics" data-testid="hand-misfits">
+                    {p.misfits.into_iter().map(|m| view! { <li class="diagnostic warning">{m}</li> }).collect_view()}
+                </ul>
+            })}
+            <ItemEditor editing/>
             {p.run.map(|r| view! {
                 <section class="run-box">
                     <h3>{format!("{} on the sample", r.pattern)}</h3>
@@ -142,6 +186,11 @@ pub fn DataView() -> impl IntoView {
                         </button>
                     }
                 }).collect_view()}
+                {table_shown.map(|table| view! {
+                    <button class="button small" data-testid="add-item" title="Write an item of this table by hand, kept with the design" on:click=move |_| add_item(table.clone())>
+                        "Add item"
+                    </button>
+                })}
             </div>
             {p.shown.map(|index| {
                 let shown_items: usize = index.partitions.iter().map(|(_, items)| items.len()).sum();
@@ -163,13 +212,22 @@ pub fn DataView() -> impl IntoView {
                                 items.into_iter().enumerate().map(move |(i, item)| {
                                     let slot = entity_slot(&item.entity);
                                     let first = (i == 0).then(|| view! { <td class="pk-cell mono" rowspan=n.to_string()>{pk.clone()}</td> });
+                                    let by_hand = item.editable.as_ref().is_some_and(|e| e.hand.is_some());
+                                    let entity = item.entity.clone();
+                                    let edit = item.editable.map(|e| view! {
+                                        " "
+                                        <button class="link-button" data-testid="edit-item" title="Edit this item by hand, kept with the design" on:click=move |_| edit_item(entity.clone(), e.clone())>
+                                            "Edit"
+                                        </button>
+                                    });
                                     view! {
-                                        <tr class=format!("slot-{slot}")>
+                                        <tr class=format!("slot-{slot}") class:by-hand=by_hand data-testid=by_hand.then_some("hand-row")>
                                             {first}
                                             <td class="mono">{item.sort_key}</td>
-                                            <td><span class="entity-tag">{item.entity.clone().unwrap_or_else(|| "?".into())}</span></td>
+                                            <td><span class="entity-tag">{item.entity.clone().unwrap_or_else(|| "?".into())}</span>{by_hand.then_some(view! { <span class="hint" title="Written by hand">" ✎"</span> })}</td>
                                             <td class="mono attrs" data-testid="item-attributes">
                                                 <AttributesCell texts=item.attributes/>
+                                                {edit}
                                             </td>
                                         </tr>
                                     }

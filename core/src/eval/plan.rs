@@ -20,6 +20,8 @@ use crate::template::{KeyTemplate, Part};
 pub enum PlanError {
     #[error("`{0}` is not served by GetItem or Query ({1}), so there is nothing to evaluate")]
     NotAKeyRead(String, &'static str),
+    #[error("`{0}` is served by {1}, not by a Scan")]
+    NotAScan(String, &'static str),
     #[error("the verdict for `{0}` names no table or key condition")]
     Incomplete(String),
     #[error("no value for `{0}`: give it with --input {0}=VALUE")]
@@ -147,31 +149,7 @@ fn plan_one(
             values,
         });
     }
-    if let Some(expression) = &verdict.filter {
-        for term in &expression.terms {
-            let ty = filter_value_type(design, pattern, &term.attribute, term.op);
-            let values = term
-                .inputs
-                .iter()
-                .map(|name| {
-                    let text = inputs
-                        .get(name)
-                        .ok_or_else(|| PlanError::MissingInput(name.clone()))?;
-                    typed_filter_value(text, ty).ok_or_else(|| {
-                        PlanError::Query(QueryError::BadKeyValue {
-                            attribute: term.attribute.clone(),
-                            message: format!("`{text}` is not a valid {} value", ty.as_str()),
-                        })
-                    })
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            query.filter.push(FilterTest {
-                attribute: term.attribute.clone(),
-                op: term.op,
-                values,
-            });
-        }
-    }
+    query.filter = filter_tests(design, verdict, pattern, inputs)?;
     query.forward = verdict.scan_forward;
     // A Query sorted in memory reads every matching item; the page is taken after the sort
     // ([`super::sort_in_memory`]).
@@ -181,6 +159,44 @@ fn plan_one(
     };
     query.consistent = pattern.consistent;
     Ok(query)
+}
+
+/// The verdict's FilterExpression with the inputs' values typed: the conditions every item a
+/// Query or a Scan returns meets (none without a filter).
+pub(super) fn filter_tests(
+    design: &Design,
+    verdict: &Verdict,
+    pattern: &AccessPattern,
+    inputs: &BTreeMap<String, String>,
+) -> Result<Vec<FilterTest>, PlanError> {
+    let Some(expression) = &verdict.filter else {
+        return Ok(Vec::new());
+    };
+    let mut tests = Vec::with_capacity(expression.terms.len());
+    for term in &expression.terms {
+        let ty = filter_value_type(design, pattern, &term.attribute, term.op);
+        let values = term
+            .inputs
+            .iter()
+            .map(|name| {
+                let text = inputs
+                    .get(name)
+                    .ok_or_else(|| PlanError::MissingInput(name.clone()))?;
+                typed_filter_value(text, ty).ok_or_else(|| {
+                    PlanError::Query(QueryError::BadKeyValue {
+                        attribute: term.attribute.clone(),
+                        message: format!("`{text}` is not a valid {} value", ty.as_str()),
+                    })
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        tests.push(FilterTest {
+            attribute: term.attribute.clone(),
+            op: term.op,
+            values,
+        });
+    }
+    Ok(tests)
 }
 
 /// The type of a filter value on `attribute`: the attribute's own type among the pattern's

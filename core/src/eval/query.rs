@@ -83,14 +83,7 @@ impl KeyQuery {
     /// The filter expression with values written inline, for people to read:
     /// `status <> "DONE" AND attribute_exists(shippedAt)`; empty without a filter.
     pub fn describe_filter(&self) -> String {
-        self.filter
-            .iter()
-            .map(|test| {
-                let values: Vec<String> = test.values.iter().map(show_value).collect();
-                crate::coverage::filter_clause(test.op, &test.attribute, &values)
-            })
-            .collect::<Vec<_>>()
-            .join(" AND ")
+        describe_filter(&self.filter)
     }
 
     /// The key condition expression with values written inline, for people to read:
@@ -128,6 +121,19 @@ impl KeyQuery {
     }
 }
 
+/// A FilterExpression's conditions with values written inline, for people to read (a Query's
+/// or a Scan's): `status <> "DONE" AND attribute_exists(shippedAt)`; empty without any.
+pub fn describe_filter(tests: &[FilterTest]) -> String {
+    tests
+        .iter()
+        .map(|test| {
+            let values: Vec<String> = test.values.iter().map(show_value).collect();
+            crate::coverage::filter_clause(test.op, &test.attribute, &values)
+        })
+        .collect::<Vec<_>>()
+        .join(" AND ")
+}
+
 pub(super) fn show_value(value: &AttributeValue) -> String {
     match value {
         AttributeValue::S(s) => format!("{s:?}"),
@@ -154,6 +160,20 @@ pub struct Page {
     /// How many items were read before the filter (DynamoDB's ScannedCount; `items.len()` is
     /// its Count).
     pub scanned: usize,
+}
+
+impl Page {
+    /// A page that has read nothing yet.
+    pub(super) fn empty() -> Page {
+        Page {
+            items: Vec::new(),
+            entities: Vec::new(),
+            last_evaluated_key: None,
+            bytes_read: 0,
+            read_units: 0.0,
+            scanned: 0,
+        }
+    }
 }
 
 /// The merged result of a scatter-gather (or of a single query).

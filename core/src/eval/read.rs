@@ -136,14 +136,7 @@ impl ItemStore {
     ) -> Page {
         let (forward, filter) = (query.forward, &query.filter);
         let limit = query.limit.map_or(usize::MAX, |l| l as usize);
-        let mut page = Page {
-            items: Vec::new(),
-            entities: Vec::new(),
-            last_evaluated_key: None,
-            bytes_read: 0,
-            read_units: 0.0,
-            scanned: 0,
-        };
+        let mut page = Page::empty();
         let mut last: Option<&Entry> = None;
         let mut stopped = false;
         let ordered: Box<dyn Iterator<Item = &Entry>> = if forward {

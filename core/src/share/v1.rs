@@ -185,6 +185,8 @@ pub(super) fn write(design: &Design) -> Vec<u8> {
         patterns,
         layout,
         samples,
+        // Not carried: a link stays version 4's layout, and the design's file keeps them.
+        hand_items: _,
     } = design;
     let mut w = Writer::default();
     w.prose(TITLE, name);
@@ -325,6 +327,7 @@ pub(super) fn read(bytes: &[u8], version: u32) -> Result<Design, WireError> {
         patterns,
         layout,
         samples,
+        hand_items: Vec::new(),
     })
 }
 
