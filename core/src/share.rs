@@ -63,8 +63,8 @@ pub enum LinkError {
         "the design takes {chars} characters as a link, more than the {MAX_LINK_CHARS} a link may carry: share the design file instead"
     )]
     DesignTooLarge { chars: usize },
-    /// Vector indexes and vector searches (issue 40) have no place in link version 4: refused
-    /// rather than dropped, so a link never opens as a design other than the one shared.
+    /// Vector indexes, vector searches (issue 40) and hand-written sample items (issue 43) have
+    /// no place in link version 4: refused rather than dropped, so a link never opens as a design other than the one shared.
     #[error(
         "a share link cannot carry {what} yet (link version {LINK_VERSION}): share the design file instead"
     )]
@@ -115,8 +115,20 @@ pub fn encode(design: &Design) -> Result<String, LinkError> {
     Ok(payload)
 }
 
-/// What of `design` no link version carries: its first vector index or vector search.
+/// What of `design` no link version carries: its first vector index or vector search, or the
+/// sample items written by hand.
 fn uncarried(design: &Design) -> Option<String> {
+    if let Some(item) = design.hand_items.first() {
+        let more = design.hand_items.len() - 1;
+        return Some(match more {
+            0 => format!("the {} item written by hand", item.entity),
+            _ => format!(
+                "the {} item written by hand (and {})",
+                item.entity,
+                crate::counts::plural(more, "other")
+            ),
+        });
+    }
     if let Some((table, index)) = design
         .tables
         .iter()

@@ -645,3 +645,34 @@ fn a_design_with_a_vector_index_or_search_is_refused_a_link_with_the_reason() {
     design.patterns.clear();
     assert!(super::encode(&design).is_ok());
 }
+
+// issue 43: sample items written by hand are not carried by link version 4 either: refused with
+// the reason, not dropped (the link would open without them).
+#[test]
+fn a_design_with_items_written_by_hand_is_refused_a_link_with_the_reason() {
+    let mut design = crate::examples::first();
+    let entity = design.entities[0].clone();
+    let item = crate::model::HandItem {
+        table: entity.table.clone(),
+        entity: entity.name.clone(),
+        replaces: None,
+        item: crate::item::Item::new(),
+    };
+    design.hand_items = vec![item.clone(), item];
+    assert_eq!(
+        super::encode(&design).expect_err("refused").to_string(),
+        format!(
+            "a share link cannot carry the {} item written by hand (and 1 other) yet (link version 4): share the design file instead",
+            entity.name
+        )
+    );
+    design.hand_items.truncate(1);
+    assert!(
+        super::encode(&design)
+            .expect_err("refused")
+            .to_string()
+            .contains("item written by hand yet")
+    );
+    design.hand_items.clear();
+    assert!(super::encode(&design).is_ok());
+}
