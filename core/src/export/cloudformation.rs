@@ -135,17 +135,30 @@ pub fn billing_mode(billing: Billing) -> &'static str {
 }
 
 pub fn gsis(table: &Table) -> Option<Vec<IndexSpec>> {
-    let specs: Vec<IndexSpec> = table
+    let specs = gsi_specs(table, throughput(table.billing));
+    (!specs.is_empty()).then_some(specs)
+}
+
+/// Each GSI of `table` with this throughput (a global table states its capacity elsewhere).
+fn gsi_specs(table: &Table, throughput: Option<Throughput>) -> Vec<IndexSpec> {
+    table
         .gsis
         .iter()
         .map(|g| IndexSpec {
             index_name: g.name.clone(),
             key_schema: key_schema(&g.partition_key, &g.sort_key),
             projection: projection(&g.projection),
-            provisioned_throughput: throughput(table.billing),
+            provisioned_throughput: throughput,
         })
-        .collect();
-    (!specs.is_empty()).then_some(specs)
+        .collect()
+}
+
+/// TTL on the table's TTL attribute, if it has one.
+fn time_to_live(table: &Table) -> Option<TimeToLive> {
+    table.ttl_attribute.as_ref().map(|a| TimeToLive {
+        attribute_name: a.clone(),
+        enabled: true,
+    })
 }
 
 pub fn lsis(table: &Table) -> Option<Vec<IndexSpec>> {
@@ -402,10 +415,7 @@ fn table_properties(table: &Table, table_name: Sub) -> TableProperties {
             point_in_time_recovery_enabled: true,
         },
         sse_specification: Sse { sse_enabled: true },
-        time_to_live_specification: table.ttl_attribute.as_ref().map(|a| TimeToLive {
-            attribute_name: a.clone(),
-            enabled: true,
-        }),
+        time_to_live_specification: time_to_live(table),
         deletion_protection_enabled: true,
     }
 }

@@ -13,8 +13,8 @@
 use serde::Serialize;
 
 use super::{
-    AttributeDefinition, KeySchemaElement, ProjectionSpec, Sub, TimeToLive, attribute_definitions,
-    billing_mode, key_schema, lsis, projection,
+    AttributeDefinition, KeySchemaElement, Sub, TimeToLive, attribute_definitions, billing_mode,
+    gsi_specs, key_schema, lsis, time_to_live,
 };
 use crate::export::cloudformation::IndexSpec;
 use crate::model::{Billing, Table};
@@ -46,9 +46,9 @@ pub(super) struct GlobalTableProperties {
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "PascalCase")]
 struct GlobalIndexSpec {
-    index_name: String,
-    key_schema: Vec<KeySchemaElement>,
-    projection: ProjectionSpec,
+    /// The GSI as a table states it, without throughput.
+    #[serde(flatten)]
+    index: IndexSpec,
     #[serde(skip_serializing_if = "Option::is_none")]
     write_provisioned_throughput_settings: Option<WriteSettings>,
 }
@@ -170,13 +170,10 @@ fn replica(table: &Table, region: Region) -> Replica {
 /// The GlobalTable properties of `table`, named `table_name`: its own Region's replica first,
 /// then one per replica of the design.
 pub(super) fn properties(table: &Table, table_name: Sub) -> GlobalTableProperties {
-    let gsis: Vec<GlobalIndexSpec> = table
-        .gsis
-        .iter()
-        .map(|g| GlobalIndexSpec {
-            index_name: g.name.clone(),
-            key_schema: key_schema(&g.partition_key, &g.sort_key),
-            projection: projection(&g.projection),
+    let gsis: Vec<GlobalIndexSpec> = gsi_specs(table, None)
+        .into_iter()
+        .map(|index| GlobalIndexSpec {
+            index,
             write_provisioned_throughput_settings: write_settings(table.billing),
         })
         .collect();
@@ -206,10 +203,7 @@ pub(super) fn properties(table: &Table, table_name: Sub) -> GlobalTablePropertie
             stream_view_type: "NEW_AND_OLD_IMAGES",
         },
         sse_specification: Sse { sse_enabled: true },
-        time_to_live_specification: table.ttl_attribute.as_ref().map(|a| TimeToLive {
-            attribute_name: a.clone(),
-            enabled: true,
-        }),
+        time_to_live_specification: time_to_live(table),
         replicas,
     }
 }
