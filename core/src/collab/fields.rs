@@ -70,6 +70,7 @@ fn collect(edit: &Edit, out: &mut Vec<Field>) {
         Edit::MoveCards { positions } => {
             out.extend(positions.iter().map(|(name, _)| path(["card", name])))
         }
+        Edit::SetHandItems { .. } => out.push(path(["hand items"])),
         Edit::ReplaceDesign(_) => out.push(Field(Vec::new())),
         Edit::Batch(edits) => edits.iter().for_each(|e| collect(e, out)),
     }

@@ -1,4 +1,5 @@
-//! CloudFormation: one `AWS::DynamoDB::Table` per table, in JSON or YAML.
+//! CloudFormation: one `AWS::DynamoDB::Table` per table, in JSON or YAML; a table with
+//! replicas is an `AWS::DynamoDB::GlobalTable` instead (see [`global`]).
 //!
 //! AttributeDefinitions hold exactly the key attributes of the table and its indexes
 //! ([`Table::key_attributes`]): CloudFormation rejects any other. The shapes of the DynamoDB
@@ -11,6 +12,8 @@ use serde::ser::SerializeMap;
 use crate::export::ExportError;
 use crate::export::names::{self, Lang, Scope};
 use crate::model::{Billing, Design, KeyAttribute, KeyType, Projection, Table};
+
+mod global;
 
 /// A map that serialises in insertion order (serde_json sorts its own maps).
 #[derive(Debug)]
@@ -132,17 +135,30 @@ pub fn billing_mode(billing: Billing) -> &'static str {
 }
 
 pub fn gsis(table: &Table) -> Option<Vec<IndexSpec>> {
-    let specs: Vec<IndexSpec> = table
+    let specs = gsi_specs(table, throughput(table.billing));
+    (!specs.is_empty()).then_some(specs)
+}
+
+/// Each GSI of `table` with this throughput (a global table states its capacity elsewhere).
+fn gsi_specs(table: &Table, throughput: Option<Throughput>) -> Vec<IndexSpec> {
+    table
         .gsis
         .iter()
         .map(|g| IndexSpec {
             index_name: g.name.clone(),
             key_schema: key_schema(&g.partition_key, &g.sort_key),
             projection: projection(&g.projection),
-            provisioned_throughput: throughput(table.billing),
+            provisioned_throughput: throughput,
         })
-        .collect();
-    (!specs.is_empty()).then_some(specs)
+        .collect()
+}
+
+/// TTL on the table's TTL attribute, if it has one.
+fn time_to_live(table: &Table) -> Option<TimeToLive> {
+    table.ttl_attribute.as_ref().map(|a| TimeToLive {
+        attribute_name: a.clone(),
+        enabled: true,
+    })
 }
 
 /// `{ "AttributeName": "embedding" }`
@@ -236,7 +252,15 @@ struct Resource {
     ty: &'static str,
     deletion_policy: &'static str,
     update_replace_policy: &'static str,
-    properties: TableProperties,
+    properties: Properties,
+}
+
+/// A table's properties, or a global table's.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum Properties {
+    Table(Box<TableProperties>),
+    Global(Box<global::GlobalTableProperties>),
 }
 
 #[derive(Debug, Serialize)]
@@ -333,30 +357,22 @@ fn template(design: &Design) -> Template {
             Lang::CloudFormation,
             "Table",
         ));
-        let properties = TableProperties {
-            // `${` would start a substitution; `${!` is CloudFormation's literal escape.
-            table_name: Sub {
-                sub: format!("{}-${{{ENVIRONMENT}}}", table.name.replace("${", "${!")),
-            },
-            attribute_definitions: attribute_definitions(table),
-            key_schema: key_schema(
-                std::slice::from_ref(&table.partition_key),
-                table.sort_key.as_slice(),
-            ),
-            global_secondary_indexes: gsis(table),
-            local_secondary_indexes: lsis(table),
-            vector_indexes: vector_indexes(table),
-            billing_mode: billing_mode(table.billing),
-            provisioned_throughput: throughput(table.billing),
-            point_in_time_recovery_specification: PointInTimeRecovery {
-                point_in_time_recovery_enabled: true,
-            },
-            sse_specification: Sse { sse_enabled: true },
-            time_to_live_specification: table.ttl_attribute.as_ref().map(|a| TimeToLive {
-                attribute_name: a.clone(),
-                enabled: true,
-            }),
-            deletion_protection_enabled: true,
+        // `${` would start a substitution; `${!` is CloudFormation's literal escape.
+        let table_name = Sub {
+            sub: format!("{}-${{{ENVIRONMENT}}}", table.name.replace("${", "${!")),
+        };
+        let (ty, properties) = if table.replicas.is_empty() {
+            let properties = table_properties(table, table_name);
+            (
+                "AWS::DynamoDB::Table",
+                Properties::Table(Box::new(properties)),
+            )
+        } else {
+            let properties = global::properties(table, table_name);
+            (
+                "AWS::DynamoDB::GlobalTable",
+                Properties::Global(Box::new(properties)),
+            )
         };
         let name_output = ids.unique(format!("{id}Name"));
         outputs.push((
@@ -391,7 +407,7 @@ fn template(design: &Design) -> Template {
         resources.push((
             id,
             Resource {
-                ty: "AWS::DynamoDB::Table",
+                ty,
                 deletion_policy: "Retain",
                 update_replace_policy: "Retain",
                 properties,
@@ -423,6 +439,29 @@ fn template(design: &Design) -> Template {
         )]),
         resources: Ordered(resources),
         outputs: Ordered(outputs),
+    }
+}
+
+/// The properties of a table without replicas, named `table_name`.
+fn table_properties(table: &Table, table_name: Sub) -> TableProperties {
+    TableProperties {
+        table_name,
+        attribute_definitions: attribute_definitions(table),
+        key_schema: key_schema(
+            std::slice::from_ref(&table.partition_key),
+            table.sort_key.as_slice(),
+        ),
+        global_secondary_indexes: gsis(table),
+        local_secondary_indexes: lsis(table),
+        vector_indexes: vector_indexes(table),
+        billing_mode: billing_mode(table.billing),
+        provisioned_throughput: throughput(table.billing),
+        point_in_time_recovery_specification: PointInTimeRecovery {
+            point_in_time_recovery_enabled: true,
+        },
+        sse_specification: Sse { sse_enabled: true },
+        time_to_live_specification: time_to_live(table),
+        deletion_protection_enabled: true,
     }
 }
 

@@ -1,5 +1,6 @@
-//! Terraform: an `aws_dynamodb_table` resource per table, a variable for the environment
-//! suffix of every table name, and outputs with each table's name and ARN.
+//! Terraform: an `aws_dynamodb_table` resource per table (a `replica` block per Region it is
+//! replicated to), a variable for the environment suffix of every table name, and outputs
+//! with each table's name and ARN.
 //!
 //! As in CloudFormation, the `attribute` blocks are exactly the key attributes of the table
 //! and its indexes (the provider loops forever on any other). Every string goes through
@@ -141,6 +142,20 @@ pub fn terraform(design: &Design) -> String {
                 out,
                 "\n  ttl {{\n    attribute_name = {}\n    enabled        = true\n  }}",
                 hcl_str(ttl)
+            );
+        }
+        // A replica needs the table's stream, with new and old images (the provider's
+        // `replica` argument), and takes its own point-in-time recovery.
+        if !table.replicas.is_empty() {
+            out.push_str(
+                "\n  stream_enabled   = true\n  stream_view_type = \"NEW_AND_OLD_IMAGES\"\n",
+            );
+        }
+        for region in &table.replicas {
+            let _ = writeln!(
+                out,
+                "\n  replica {{\n    region_name            = {}\n    point_in_time_recovery = true\n  }}",
+                hcl_str(region)
             );
         }
         let left_out = super::vector::terraform_left_out(table);

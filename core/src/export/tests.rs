@@ -328,3 +328,62 @@ fn comment_text_keeps_its_words_on_one_line() {
         assert_eq!(names::one_line(text), words.join(" "), "{text:?}");
     }
 }
+
+/// Two tables replicated to other Regions: one provisioned with a GSI, one on demand.
+fn global_design() -> Design {
+    let mut design = multi_attribute_design();
+    design.tables[0].replicas = vec!["eu-west-1".into(), "ap-south-1".into()];
+    let mut players = Table::new(
+        "players".into(),
+        KeyAttribute::new("playerId", KeyType::S),
+        Some(KeyAttribute::new("season", KeyType::N)),
+    );
+    players.billing = Billing::OnDemand;
+    players.ttl_attribute = Some("expiresAt".into());
+    players.replicas = vec!["us-west-2".into()];
+    design.tables.push(players);
+    design
+}
+
+/// Per table: its replicas, billing, TTL attribute and number of GSIs.
+type GlobalShape = Vec<(Vec<String>, Billing, Option<String>, usize)>;
+
+fn global_shape(design: &Design) -> GlobalShape {
+    design
+        .tables
+        .iter()
+        .map(|t| {
+            let ttl = t.ttl_attribute.clone();
+            (t.replicas.clone(), t.billing, ttl, t.gsis.len())
+        })
+        .collect()
+}
+
+// issue 36: a table's replicas, kept by the CloudFormation and Terraform imports, were not
+// written by either export, so a round trip lost them.
+#[test]
+fn cloudformation_and_terraform_exports_keep_replicas_through_a_round_trip() {
+    use crate::import::{Format, import};
+    let design = global_design();
+    for (target, format) in [
+        (Target::CloudFormationJson, Format::CloudFormation),
+        (Target::CloudFormationYaml, Format::CloudFormation),
+        (Target::Terraform, Format::Terraform),
+    ] {
+        let text = export(&design, target).unwrap();
+        let imported = import(format, &text).unwrap_or_else(|e| panic!("{target:?}: {e}"));
+        assert_eq!(
+            global_shape(&imported.design),
+            global_shape(&design),
+            "{target:?}:\n{text}"
+        );
+        // The table names' `${Environment}` suffix is assumed away, as for any table; the
+        // Regions, the stack's own included, are read as written.
+        let about_regions: Vec<_> = imported
+            .assumed
+            .iter()
+            .filter(|a| a.what.to_lowercase().contains("region"))
+            .collect();
+        assert!(about_regions.is_empty(), "{target:?}: {about_regions:?}");
+    }
+}

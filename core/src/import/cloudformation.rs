@@ -808,6 +808,19 @@ fn billing(name: &str, kind: Kind, properties: &At<'_>, out: &mut Lenient<'_>) -
     }
 }
 
+/// How the note names the stack's own Region, read from `!Ref AWS::Region`.
+const STACK_REGION: &str = "AWS::Region";
+
+/// Whether `value` is `{"Ref": "AWS::Region"}`, the Region the stack is deployed to.
+fn is_stack_region(value: &Value) -> bool {
+    value
+        .as_object()
+        .filter(|o| o.len() == 1)
+        .and_then(|o| o.get("Ref"))
+        .and_then(Value::as_str)
+        == Some(STACK_REGION)
+}
+
 /// A global table's replicas. CloudFormation requires one in the stack's own Region, which
 /// only the deploy decides: the first is read as the table's own, the others are kept as the
 /// Regions it is replicated to (every write is written again in each), and the choice is
@@ -820,6 +833,8 @@ fn replicas(name: &str, properties: &At<'_>, out: &mut Lenient<'_>) -> Vec<Strin
     let regions: Vec<String> = replicas
         .iter()
         .map(|r| match r.get("Region") {
+            // `!Ref AWS::Region` is the stack's own Region, as it is meant: nothing assumed.
+            Some(region) if is_stack_region(region.value()) => STACK_REGION.into(),
             Some(region) => {
                 let fallback = placeholder(region.value()).unwrap_or_else(|| "region".into());
                 out.text(&region, "a replica's Region", fallback)
