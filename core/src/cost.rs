@@ -31,6 +31,10 @@
 //!   peak (fixed) over the target utilisation; reserved capacity covers whole blocks of 100 of
 //!   the auto-scaled capacity, the rest billed as provisioned; a global table writes every
 //!   table write and every index write in each of its Regions, and stores a copy in each;
+//! - the capacity a provisioned table is given: billed as given, each GSI's its own (else the
+//!   table's), auto-scaled capacity at the average load over its target within its bounds; the
+//!   peak judged against it (auto scaling's maximum) in the table and each GSI, and against one
+//!   partition's limits in each partition (`capacity`);
 //! - the partition check: a partition key built only from a constant, an enum or a date takes a
 //!   pattern's whole rate on one partition (one shard's share when write-sharded; every shard
 //!   takes the full rate of a scatter-gather read), one built from `distinct: N` hints 1/N of
@@ -38,6 +42,7 @@
 //!   would cool it are named.
 
 mod billing;
+mod capacity;
 mod partitions;
 mod report;
 mod sizes;
@@ -62,6 +67,7 @@ pub use crate::size::{
     Consistency, attribute_size, bytes_text, item_size, number_size, read_units, value_size,
     write_units,
 };
+pub use capacity::{Dimension, GivenUnits, PatternLoad, PlaceCapacity, Throttle};
 pub use partitions::{concentrates, read_advice, write_advice};
 
 /// Seconds in the 30-day month the monthly figures use.
@@ -159,6 +165,18 @@ pub struct TableUnits {
     pub read_units: f64,
     pub table_write_units: f64,
     pub index_write_units: f64,
+    /// Of those, what each GSI takes (its own capacity when the table is provisioned): the
+    /// reads through it and the writes that land in it. An LSI's take the table's.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub gsis: Vec<IndexUnits>,
+}
+
+/// The units one request of a pattern consumes in one GSI.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct IndexUnits {
+    pub index: String,
+    pub read_units: f64,
+    pub write_units: f64,
 }
 
 /// Units per second, averaged over the month and at peak.
@@ -180,6 +198,10 @@ pub enum Mode {
     /// Auto-scaled provisioned capacity, its whole blocks of 100 reserved for a year.
     ReservedOneYear,
     ReservedThreeYear,
+    /// The capacity the design gives a provisioned table and its GSIs, as given (auto-scaled
+    /// within its bounds when it scales): only a provisioned table has it, so it is not in
+    /// [`Mode::ALL`] ([`TableBilling::shown_modes`]).
+    ProvisionedAsGiven,
 }
 
 impl Mode {
@@ -198,6 +220,7 @@ impl Mode {
             Mode::ProvisionedAtPeak => "provisioned at peak",
             Mode::ReservedOneYear => "provisioned, 1-year reserved",
             Mode::ReservedThreeYear => "provisioned, 3-year reserved",
+            Mode::ProvisionedAsGiven => "provisioned as given",
         }
     }
 }
@@ -267,6 +290,10 @@ pub struct TableBilling {
     /// How much of capacity fixed at the peak the average load uses, weighted by price (0 to 1).
     pub peak_capacity_use: f64,
     pub modes: Vec<ModeCost>,
+    /// The capacity the design gives the table and each GSI, against their load: empty when it
+    /// is on-demand.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub given: Vec<PlaceCapacity>,
 }
 
 impl TableBilling {
@@ -276,6 +303,20 @@ impl TableBilling {
             .iter()
             .find(|m| m.mode == mode && m.class == class)
             .and_then(|m| m.monthly)
+    }
+
+    /// The billing modes its report shows: the capacity as given first when the design gives
+    /// one, then [`Mode::ALL`].
+    pub fn shown_modes(&self) -> Vec<Mode> {
+        let given = self
+            .modes
+            .iter()
+            .any(|m| m.mode == Mode::ProvisionedAsGiven);
+        given
+            .then_some(Mode::ProvisionedAsGiven)
+            .into_iter()
+            .chain(Mode::ALL)
+            .collect()
     }
 }
 
@@ -325,6 +366,9 @@ pub struct CostReport {
     pub partitions: Vec<PartitionLoad>,
     /// Every table under every billing mode and table class.
     pub billing: Vec<TableBilling>,
+    /// Where the patterns' peak is over the capacity a provisioned table, one of its GSIs or
+    /// one of its partitions can serve.
+    pub throttles: Vec<Throttle>,
     /// Entities whose stored items are the sample's, for want of a volume.
     pub sample_only: Vec<String>,
     /// On-demand, Standard, every Region of every table: the patterns at their average rate.
@@ -447,6 +491,7 @@ pub fn estimate(
     let storage = storage(design, &sizes, config);
     let billing = billing(design, &patterns, &storage, config);
     let loads = partitions::judge(loads);
+    let throttles = capacity::throttles(&billing, &loads);
     // The headline is on-demand, Standard: the sum of each table's row, replicas included.
     let on_demand = |b: &TableBilling| {
         b.modes
@@ -469,6 +514,7 @@ pub fn estimate(
         storage,
         partitions: loads,
         billing,
+        throttles,
         sample_only,
         monthly_request_cost: monthly_total - monthly_storage_cost,
         monthly_storage_cost,

@@ -104,7 +104,7 @@ pub fn cdk(design: &Design) -> String {
         }
         match table.billing {
             Billing::OnDemand => out.push_str("      billing: Billing.onDemand(),\n"),
-            Billing::Provisioned { read, write } => {
+            Billing::Provisioned { read, write, .. } => {
                 // TableV2 requires autoscaled write capacity; min = max holds the design's figure.
                 let _ = writeln!(
                     out,

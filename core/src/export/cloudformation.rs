@@ -10,7 +10,7 @@ use serde::ser::SerializeMap;
 
 use crate::export::ExportError;
 use crate::export::names::{self, Lang, Scope};
-use crate::model::{Billing, Design, KeyAttribute, KeyType, Projection, Table};
+use crate::model::{Billing, Capacity, Design, KeyAttribute, KeyType, Projection, Table};
 
 /// A map that serialises in insertion order (serde_json sorts its own maps).
 #[derive(Debug)]
@@ -114,17 +114,20 @@ pub fn projection(p: &Projection) -> ProjectionSpec {
     }
 }
 
-pub fn throughput(billing: Billing) -> Option<Throughput> {
-    match billing {
-        Billing::OnDemand => None,
-        Billing::Provisioned { read, write } => Some(Throughput {
-            read_capacity_units: read.max(1),
-            write_capacity_units: write.max(1),
-        }),
+/// The table's ProvisionedThroughput, when it is provisioned.
+pub fn throughput(billing: &Billing) -> Option<Throughput> {
+    billing.table_capacity().map(capacity_throughput)
+}
+
+/// A capacity as a ProvisionedThroughput (at least 1 unit each: DynamoDB's least).
+pub fn capacity_throughput(capacity: Capacity) -> Throughput {
+    Throughput {
+        read_capacity_units: capacity.read.max(1),
+        write_capacity_units: capacity.write.max(1),
     }
 }
 
-pub fn billing_mode(billing: Billing) -> &'static str {
+pub fn billing_mode(billing: &Billing) -> &'static str {
     match billing {
         Billing::OnDemand => "PAY_PER_REQUEST",
         Billing::Provisioned { .. } => "PROVISIONED",
@@ -139,7 +142,10 @@ pub fn gsis(table: &Table) -> Option<Vec<IndexSpec>> {
             index_name: g.name.clone(),
             key_schema: key_schema(&g.partition_key, &g.sort_key),
             projection: projection(&g.projection),
-            provisioned_throughput: throughput(table.billing),
+            provisioned_throughput: table
+                .billing
+                .index_capacity(&g.name)
+                .map(capacity_throughput),
         })
         .collect();
     (!specs.is_empty()).then_some(specs)
@@ -301,8 +307,8 @@ fn template(design: &Design) -> Template {
             ),
             global_secondary_indexes: gsis(table),
             local_secondary_indexes: lsis(table),
-            billing_mode: billing_mode(table.billing),
-            provisioned_throughput: throughput(table.billing),
+            billing_mode: billing_mode(&table.billing),
+            provisioned_throughput: throughput(&table.billing),
             point_in_time_recovery_specification: PointInTimeRecovery {
                 point_in_time_recovery_enabled: true,
             },

@@ -68,7 +68,7 @@ pub fn terraform(design: &Design) -> String {
         );
         match table.billing {
             Billing::OnDemand => out.push_str("  billing_mode = \"PAY_PER_REQUEST\"\n"),
-            Billing::Provisioned { read, write } => {
+            Billing::Provisioned { read, write, .. } => {
                 out.push_str("  billing_mode   = \"PROVISIONED\"\n");
                 let _ = writeln!(out, "  read_capacity  = {}", read.max(1));
                 let _ = writeln!(out, "  write_capacity = {}", write.max(1));
@@ -120,7 +120,7 @@ pub fn terraform(design: &Design) -> String {
                 }
             }
             projection(&mut out, &gsi.projection);
-            if let Billing::Provisioned { read, write } = table.billing {
+            if let Billing::Provisioned { read, write, .. } = table.billing {
                 let _ = writeln!(out, "    read_capacity   = {}", read.max(1));
                 let _ = writeln!(out, "    write_capacity  = {}", write.max(1));
             }

@@ -159,7 +159,7 @@ fn multi_attribute_design() -> Design {
             },
         }],
         lsis: Vec::new(),
-        billing: Billing::Provisioned { read: 5, write: 2 },
+        billing: Billing::provisioned(5, 2),
         ttl_attribute: None,
         replicas: Vec::new(),
     });

@@ -751,7 +751,7 @@ fn billing(name: &str, kind: Kind, properties: &At<'_>, out: &mut Lenient<'_>) -
                     format!("table {name}: PROVISIONED without ProvisionedThroughput"),
                     "1 read and 1 write unit",
                 );
-                Billing::Provisioned { read: 1, write: 1 }
+                Billing::provisioned(1, 1)
             }
         };
     }
@@ -801,10 +801,7 @@ fn billing(name: &str, kind: Kind, properties: &At<'_>, out: &mut Lenient<'_>) -
             "1 read unit",
         );
     }
-    Billing::Provisioned {
-        read: read.unwrap_or(1),
-        write: write.unwrap_or(1),
-    }
+    Billing::provisioned(read.unwrap_or(1), write.unwrap_or(1))
 }
 
 /// The note naming a global table's replicas, which a design (one table in one Region) does

@@ -586,7 +586,7 @@ fn read_billing(
                     at.path()
                 ));
             }
-            Ok(Billing::Provisioned { read, write })
+            Ok(Billing::provisioned(read, write))
         }
         other => {
             unread.push(Unread::at(
