@@ -18,7 +18,10 @@ use std::collections::HashMap;
 use std::hash::Hasher;
 
 use crate::item::{AttributeValue, Item};
-use crate::model::{AttrType, Billing, Design, Gsi, KeyAttribute, KeyType, Lsi, Projection, Table};
+use crate::model::{
+    AttrType, AutoScaling, Billing, Design, Gsi, KeyAttribute, KeyType, Lsi, Projection, Scaling,
+    Table,
+};
 
 mod infer;
 mod json;
@@ -67,7 +70,7 @@ pub(crate) fn import_json(json: Json, text: &str) -> Result<Imported, ImportErro
             .get_mut(position)
             .map(std::mem::take)
             .unwrap_or_default();
-        let table = read_table(&table_at, items, &mut imported.notes, &mut unread)?;
+        let table = read_table(&table_at, items, &mut unread)?;
         let (entities, mixed) =
             infer::infer_entities(&table, &mut entity_names, &mut imported.notes);
         imported.design.entities.extend(entities);
@@ -376,7 +379,6 @@ struct Facet {
 fn read_table(
     at: &At<'_>,
     data: TableItems,
-    notes: &mut Vec<String>,
     unread: &mut Vec<Unread>,
 ) -> Result<WorkbenchTable, ImportError> {
     let name = at.require("TableName")?.str()?.to_string();
@@ -423,7 +425,7 @@ fn read_table(
             });
         }
     }
-    let billing = read_billing(at, notes, unread)?;
+    let billing = read_billing(at, unread)?;
     let TableItems {
         items,
         facets: mut facet_items,
@@ -556,11 +558,7 @@ fn read_gsi(
     })
 }
 
-fn read_billing(
-    at: &At<'_>,
-    notes: &mut Vec<String>,
-    unread: &mut Vec<Unread>,
-) -> Result<Billing, ImportError> {
+fn read_billing(at: &At<'_>, unread: &mut Vec<Unread>) -> Result<Billing, ImportError> {
     let Some(mode) = at.get("BillingMode") else {
         return Ok(Billing::OnDemand);
     };
@@ -577,16 +575,40 @@ fn read_billing(
                 ),
                 None => (1, 1),
             };
-            if at
-                .get("ProvisionedCapacitySettings")
-                .is_some_and(|s| s.get("AutoScalingRead").is_some())
-            {
-                notes.push(format!(
-                    "{}: auto scaling settings are not kept (keyplan holds fixed provisioned capacity)",
-                    at.path()
-                ));
-            }
-            Ok(Billing::provisioned(read, write))
+            // Workbench's auto scaling, per dimension: a scalable target's bounds and a
+            // target-tracking policy's utilisation, as Application Auto Scaling takes them.
+            let scaling = |key: &str| -> Result<Option<Scaling>, ImportError> {
+                let Some(settings) = at
+                    .get("ProvisionedCapacitySettings")
+                    .and_then(|s| s.get(key))
+                else {
+                    return Ok(None);
+                };
+                let Some(target) = settings.get("ScalableTargetRequest") else {
+                    return Ok(None);
+                };
+                Ok(Some(Scaling {
+                    min: target.require("MinCapacity")?.u64()?,
+                    max: target.require("MaxCapacity")?.u64()?,
+                    target: settings
+                        .get("ScalingPolicyConfiguration")
+                        .and_then(|p| p.get("TargetValue"))
+                        .and_then(|t| t.value().as_f64()),
+                }))
+            };
+            let (read_scaling, write_scaling) =
+                (scaling("AutoScalingRead")?, scaling("AutoScalingWrite")?);
+            Ok(Billing::Provisioned {
+                read,
+                write,
+                auto_scaling: (read_scaling.is_some() || write_scaling.is_some()).then_some(
+                    AutoScaling {
+                        read: read_scaling,
+                        write: write_scaling,
+                    },
+                ),
+                indexes: Default::default(),
+            })
         }
         other => {
             unread.push(Unread::at(
