@@ -63,11 +63,12 @@ use crate::limits::Prices;
 use crate::model::{ByName, Design};
 use crate::sample::{SampleConfig, generate};
 
+pub use crate::model::Dimension;
 pub use crate::size::{
     Consistency, attribute_size, bytes_text, item_size, number_size, read_units, value_size,
     write_units,
 };
-pub use capacity::{Dimension, GivenUnits, PatternLoad, PlaceCapacity, Throttle};
+pub use capacity::{GivenUnits, PatternLoad, PlaceCapacity, Throttle};
 pub use partitions::{concentrates, read_advice, write_advice};
 
 /// Seconds in the 30-day month the monthly figures use.

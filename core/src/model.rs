@@ -30,8 +30,8 @@ pub use pattern::{
     AccessPattern, Action, FilterCondition, FilterOp, Order, SortCondition, SortOp, WriteStep,
 };
 pub use table::{
-    AutoScaling, Billing, Capacity, Gsi, IndexKeys, IndexKind, KeyAttribute, Lsi, Projection,
-    Scaling, Table,
+    AutoScaling, Billing, Capacity, Dimension, Gsi, IndexKeys, IndexKind, KeyAttribute, Lsi,
+    Projection, Scaling, Table,
 };
 pub use types::{AttrType, KeyType};
 

@@ -27,25 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{DEFAULT_TARGET_UTILIZATION, PartitionLoad, PatternCost, TableBilling, Throughput};
 use crate::limits::{PARTITION_READ_UNITS_PER_SECOND, PARTITION_WRITE_UNITS_PER_SECOND};
-use crate::model::{Capacity, Scaling, Table};
-
-/// Reads or writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Dimension {
-    Read,
-    Write,
-}
-
-impl Dimension {
-    /// `read`, `write`.
-    pub fn word(self) -> &'static str {
-        match self {
-            Dimension::Read => "read",
-            Dimension::Write => "write",
-        }
-    }
-}
+use crate::model::{Capacity, Dimension, Scaling, Table};
 
 /// One dimension of a table's or a GSI's given capacity, against its load.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -257,6 +257,47 @@ impl Billing {
         }
     }
 
+    /// Gives the table (`index: None`) or its GSI `index` auto scaling of `dimension` within
+    /// `scaling`, the GSI taking the table's capacity first when it has none of its own; false
+    /// when the table is on-demand, which has no capacity to scale.
+    pub fn set_scaling(
+        &mut self,
+        index: Option<&str>,
+        dimension: Dimension,
+        scaling: Scaling,
+    ) -> bool {
+        let table_capacity = self.table_capacity();
+        let (
+            Billing::Provisioned {
+                auto_scaling,
+                indexes,
+                ..
+            },
+            Some(table),
+        ) = (self, table_capacity)
+        else {
+            return false;
+        };
+        let auto_scaling = match index {
+            None => auto_scaling,
+            Some(index) => {
+                &mut indexes
+                    .entry(index.to_string())
+                    .or_insert(Capacity {
+                        auto_scaling: None,
+                        ..table
+                    })
+                    .auto_scaling
+            }
+        };
+        let bounds = auto_scaling.get_or_insert_with(AutoScaling::default);
+        match dimension {
+            Dimension::Read => bounds.read = Some(scaling),
+            Dimension::Write => bounds.write = Some(scaling),
+        }
+        true
+    }
+
     /// The capacity of the GSI `index`, when the table is provisioned: its own, else the
     /// table's.
     pub fn index_capacity(&self, index: &str) -> Option<Capacity> {
@@ -266,6 +307,24 @@ impl Billing {
                 .get(index)
                 .copied()
                 .or_else(|| self.table_capacity()),
+        }
+    }
+}
+
+/// Reads or writes: one of a capacity's two dimensions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dimension {
+    Read,
+    Write,
+}
+
+impl Dimension {
+    /// `read`, `write`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Dimension::Read => "read",
+            Dimension::Write => "write",
         }
     }
 }

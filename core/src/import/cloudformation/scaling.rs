@@ -13,13 +13,11 @@ use serde_json::{Map, Value};
 use super::intrinsics::Scope;
 use super::lenient::Lenient;
 use crate::import::At;
-use crate::model::{AutoScaling, Billing, Capacity, Scaling, Table};
+use crate::import::scaling::{REFERENCE, dimension, target};
+use crate::model::{Scaling, Table};
 
 const SCALABLE_TARGET: &str = "AWS::ApplicationAutoScaling::ScalableTarget";
 const SCALING_POLICY: &str = "AWS::ApplicationAutoScaling::ScalingPolicy";
-
-/// Marks a segment of a ResourceId that is a `Ref` to a resource's logical ID.
-const REF: char = '\u{1}';
 
 /// Gives the tables (each with its logical ID) the auto scaling of the scalable targets among
 /// `resources` (at `path`) that name them.
@@ -62,51 +60,29 @@ pub(super) fn apply(
         {
             continue;
         }
-        let Some(segments) = raw.get("ResourceId").and_then(resource_id) else {
+        let Some(resource_id) = raw.get("ResourceId").and_then(resource_id) else {
             out.note(format!(
                 "scalable target {id}: its ResourceId is not read: its auto scaling is not kept"
             ));
             continue;
         };
-        let dimension = at
+        let scalable = at
             .get("ScalableDimension")
             .and_then(|d| d.value().as_str().map(str::to_string))
             .unwrap_or_default();
-        let read = match dimension.rsplit(':').next() {
-            Some("ReadCapacityUnits") => true,
-            Some("WriteCapacityUnits") => false,
-            _ => {
-                out.note(format!(
-                    "scalable target {id}: ScalableDimension `{dimension}` is not a DynamoDB capacity: not kept"
-                ));
-                continue;
-            }
-        };
-        let (table_ref, index) = match segments.as_slice() {
-            [t, name] if t == "table" => (name.as_str(), None),
-            [t, name, i, index] if t == "table" && i == "index" => {
-                (name.as_str(), Some(index.clone()))
-            }
-            _ => {
-                out.note(format!(
-                    "scalable target {id}: its ResourceId is not `table/NAME` nor `table/NAME/index/INDEX`: not kept"
-                ));
-                continue;
-            }
-        };
-        let Some((_, table)) =
-            tables
-                .iter_mut()
-                .find(|(logical, table)| match table_ref.strip_prefix(REF) {
-                    Some(logical_id) => *logical == logical_id,
-                    None => table.name == table_ref,
-                })
-        else {
+        let Some(dimension) = dimension(&scalable) else {
             out.note(format!(
-                "scalable target {id}: it names table `{}`, not one of the template's: not kept",
-                table_ref.trim_start_matches(REF)
+                "scalable target {id}: ScalableDimension `{scalable}` is not a DynamoDB capacity: not kept"
             ));
             continue;
+        };
+        let named: Vec<(&str, &Table)> = tables.iter().map(|(id, t)| (*id, &**t)).collect();
+        let (table_at, index) = match target(&resource_id, &named) {
+            Ok(found) => found,
+            Err(why) => {
+                out.note(format!("scalable target {id}: {why}: not kept"));
+                continue;
+            }
         };
         let mut bound = |key: &str| at.get(key).map(|c| out.capacity(&c, key));
         let (Some(min), Some(max)) = (bound("MinCapacity"), bound("MaxCapacity")) else {
@@ -118,8 +94,11 @@ pub(super) fn apply(
             continue;
         };
         let target = target_value(resources, id, scope, path, out);
-        let scaling = Scaling { min, max, target };
-        if !give(&mut table.billing, index.as_deref(), read, scaling) {
+        let table = &mut *tables[table_at].1;
+        if !table
+            .billing
+            .set_scaling(index, dimension, Scaling { min, max, target })
+        {
             out.note(format!(
                 "table {}: auto scaling of an on-demand table is not kept",
                 table.name
@@ -159,43 +138,9 @@ fn target_value(
     })
 }
 
-/// Gives `billing`'s table (or its GSI `index`) `scaling` for reads or writes; false when the
-/// table is on-demand.
-fn give(billing: &mut Billing, index: Option<&str>, read: bool, scaling: Scaling) -> bool {
-    let table_capacity = billing.table_capacity();
-    let Billing::Provisioned {
-        auto_scaling,
-        indexes,
-        ..
-    } = billing
-    else {
-        return false;
-    };
-    let auto_scaling = match (index, table_capacity) {
-        (None, _) => auto_scaling,
-        (Some(index), Some(table)) => {
-            &mut indexes
-                .entry(index.to_string())
-                .or_insert(Capacity {
-                    auto_scaling: None,
-                    ..table
-                })
-                .auto_scaling
-        }
-        (Some(_), None) => return false,
-    };
-    let bounds = auto_scaling.get_or_insert_with(AutoScaling::default);
-    if read {
-        bounds.read = Some(scaling);
-    } else {
-        bounds.write = Some(scaling);
-    }
-    true
-}
-
-/// A ResourceId's segments split at `/`, a `Ref` to a resource a segment of its own marked by
-/// [`REF`]: from a string, a `Fn::Sub` (its `${Name}`s) or a `Fn::Join` on `/`.
-fn resource_id(value: &Value) -> Option<Vec<String>> {
+/// A ResourceId as text, each `Ref` to a resource its logical ID marked by [`REFERENCE`]: from
+/// a string, a `Fn::Sub` (its `${Name}`s) or a `Fn::Join`.
+fn resource_id(value: &Value) -> Option<String> {
     let text = match value {
         Value::String(s) => s.clone(),
         Value::Object(o) if o.len() == 1 => {
@@ -210,7 +155,9 @@ fn resource_id(value: &Value) -> Option<Vec<String>> {
                         .iter()
                         .map(|part| match part {
                             Value::String(s) => Some(s.clone()),
-                            Value::Object(r) => Some(format!("{REF}{}", r.get("Ref")?.as_str()?)),
+                            Value::Object(r) => {
+                                Some(format!("{REFERENCE}{}", r.get("Ref")?.as_str()?))
+                            }
                             _ => None,
                         })
                         .collect();
@@ -221,7 +168,7 @@ fn resource_id(value: &Value) -> Option<Vec<String>> {
         }
         _ => return None,
     };
-    Some(text.split('/').map(str::to_string).collect())
+    Some(text)
 }
 
 /// A `Fn::Sub` template with each `${Name}` marked as a `Ref` to `Name`.
@@ -235,7 +182,7 @@ fn subbed(template: &str) -> String {
             out.push_str(&rest[start..]);
             return out;
         };
-        out.push(REF);
+        out.push(REFERENCE);
         out.push_str(&after[..end]);
         rest = &after[end + 1..];
     }
