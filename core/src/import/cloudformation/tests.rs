@@ -256,7 +256,7 @@ Resources:
             table orders PK id:S Provisioned { read: 5, write: 5 } auto scaling {"write":{"min":5,"max":15,"target":50.0}} byStatus {"read":10,"write":2,"auto_scaling":{"read":{"min":10,"max":100}}}
               gsi byStatus status:S /  All
             note: a CloudFormation template holds tables and indexes but no entities or access patterns: the design opens with its table; add entities and patterns to check it
-            note: scalable target Elsewhere: it names table `not-here`, not one of the template's: not kept
+            note: scalable target Elsewhere: it names table `not-here`, not one of the file's: not kept
         "#]],
     );
 }
