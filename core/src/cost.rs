@@ -79,7 +79,7 @@ pub const BYTES_PER_GB: f64 = 1_073_741_824.0;
 /// Hours in the 30-day month.
 pub const MONTH_HOURS: f64 = MONTH_SECONDS / 3_600.0;
 /// The share of provisioned capacity auto scaling aims to use: AWS's default target.
-pub const DEFAULT_TARGET_UTILIZATION: f64 = 0.7;
+pub const DEFAULT_TARGET_UTILIZATION: f64 = crate::model::Scaling::DEFAULT_TARGET / 100.0;
 
 /// What the estimate assumes beyond the design.
 #[derive(Debug, Clone, PartialEq)]

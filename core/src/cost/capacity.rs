@@ -264,7 +264,7 @@ pub(super) fn billed_words(places: &[PlaceCapacity]) -> String {
     let units = |units: &GivenUnits, unit: &str| {
         let mut words = format!("{} {unit}", units.billed);
         if let Some(s) = units.scaling {
-            let target = s.target.unwrap_or(DEFAULT_TARGET_UTILIZATION * 100.0);
+            let target = s.target_or_default();
             let _ = write!(words, " (auto-scaled {} to {} at {target}%)", s.min, s.max);
         }
         words

@@ -8,6 +8,8 @@
 use serde::Serialize;
 use serde::ser::SerializeMap;
 
+mod scaling;
+
 use crate::export::ExportError;
 use crate::export::names::{self, Lang, Scope};
 use crate::model::{Billing, Capacity, Design, KeyAttribute, KeyType, Projection, Table};
@@ -177,7 +179,7 @@ struct Template {
     #[serde(rename = "Parameters")]
     parameters: Ordered<Parameter>,
     #[serde(rename = "Resources")]
-    resources: Ordered<Resource>,
+    resources: Ordered<AnyResource>,
     #[serde(rename = "Outputs")]
     outputs: Ordered<Output>,
 }
@@ -201,6 +203,14 @@ struct Resource {
     deletion_policy: &'static str,
     update_replace_policy: &'static str,
     properties: TableProperties,
+}
+
+/// A table, or a resource of its auto scaling.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum AnyResource {
+    Table(Box<Resource>),
+    Scaling(scaling::ScalingResource),
 }
 
 #[derive(Debug, Serialize)]
@@ -349,15 +359,21 @@ fn template(design: &Design) -> Template {
                 },
             },
         ));
+        let scaling = scaling::resources(table, &id, |wanted| ids.unique(wanted));
         resources.push((
             id,
-            Resource {
+            AnyResource::Table(Box::new(Resource {
                 ty: "AWS::DynamoDB::Table",
                 deletion_policy: "Retain",
                 update_replace_policy: "Retain",
                 properties,
-            },
+            })),
         ));
+        resources.extend(
+            scaling
+                .into_iter()
+                .map(|(id, resource)| (id, AnyResource::Scaling(resource))),
+        );
     }
     let description = if design.description.is_empty() {
         format!("DynamoDB tables of {} (exported by keyplan)", design.name)

@@ -366,3 +366,14 @@ pub struct Scaling {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<f64>,
 }
+
+impl Scaling {
+    /// The target utilisation auto scaling aims at when none is given, in percent: AWS's
+    /// default (<https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/AutoScaling.html>).
+    pub const DEFAULT_TARGET: f64 = 70.0;
+
+    /// The target utilisation in percent, AWS's default when none is given.
+    pub fn target_or_default(&self) -> f64 {
+        self.target.unwrap_or(Scaling::DEFAULT_TARGET)
+    }
+}
