@@ -116,3 +116,22 @@ fn auto_scaled_capacity_is_billed_at_the_average_and_judged_against_its_maximum(
         "#]],
     );
 }
+
+// A partition serves at most 1,000 write units a second whatever the table is given: the
+// daily counter's one partition takes every put, over that limit though the table has room.
+#[test]
+fn a_hot_partition_of_a_provisioned_table_throttles_whatever_its_capacity() {
+    check(
+        "table t PK SK
+         entity Counter day count | PK=COUNTER SK=DAY#{day}
+         volume Counter 1000
+         put bump Counter rate 1500",
+        Billing::provisioned(10, 5_000),
+        expect![[r#"
+            provisioned as given: $2,340.94 / $2,917.15
+                10 RCU and 5000 WCU as the design gives them (table 10 RCU / 5000 WCU) for 720 h; 0 GB at $0.25/GB
+            throttled at the peak (the capacity given):
+                t partition COUNTER writes: 1,500.0 units/s at the peak, 500.0 over one partition's 1,000 WCU (1.5x): `bump`
+        "#]],
+    );
+}
