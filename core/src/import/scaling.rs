@@ -5,7 +5,8 @@
 //! scaling" states them (<https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/AutoScaling.html>).
 //! Each format reads its own files; the table a target names is matched here.
 
-use crate::model::{Dimension, Table};
+use super::cloudformation::lenient::Lenient;
+use crate::model::{Dimension, Scaling, Table};
 
 /// Marks a segment of a resource ID that refers to a table by the format's own name for its
 /// resource (a CloudFormation logical ID, a Terraform resource label), not by its TableName.
@@ -51,4 +52,49 @@ pub(crate) fn target<'i>(
                 table.trim_start_matches(REFERENCE)
             )
         })
+}
+
+/// What a scalable target states, read by its format.
+pub(crate) struct Stated<'s> {
+    /// How the notes name it: `scalable target WriteScaling`, `aws_appautoscaling_target.read`.
+    pub who: &'s str,
+    /// Its resource ID as [`target`] reads it, `None` when it could not be read.
+    pub resource_id: Option<String>,
+    /// Its scalable dimension as written.
+    pub scalable: &'s str,
+    /// Its minimum and maximum, and its policy's target utilisation.
+    pub scaling: Scaling,
+}
+
+/// Gives the table or GSI that `stated` names its auto scaling, or says why it is not kept.
+pub(crate) fn give(stated: Stated<'_>, tables: &mut [(&str, &mut Table)], out: &mut Lenient<'_>) {
+    let who = stated.who;
+    let Some(resource_id) = stated.resource_id else {
+        out.note(format!(
+            "{who}: its resource ID is not read: its auto scaling is not kept"
+        ));
+        return;
+    };
+    let Some(dimension) = dimension(stated.scalable) else {
+        out.note(format!(
+            "{who}: scalable dimension `{}` is not a DynamoDB capacity: not kept",
+            stated.scalable
+        ));
+        return;
+    };
+    let named: Vec<(&str, &Table)> = tables.iter().map(|(id, t)| (*id, &**t)).collect();
+    let (at, index) = match target(&resource_id, &named) {
+        Ok(found) => found,
+        Err(why) => {
+            out.note(format!("{who}: {why}: not kept"));
+            return;
+        }
+    };
+    let table = &mut *tables[at].1;
+    if !table.billing.set_scaling(index, dimension, stated.scaling) {
+        out.note(format!(
+            "table {}: auto scaling of an on-demand table is not kept",
+            table.name
+        ));
+    }
 }

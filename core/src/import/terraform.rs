@@ -196,8 +196,11 @@ pub(crate) fn import_source(source: &Source<'_>) -> Result<Imported, ImportError
             labels.push(label.clone());
         }
     }
-    let mut by_label: Vec<(String, &mut Table)> =
-        labels.into_iter().zip(tables.iter_mut()).collect();
+    let mut by_label: Vec<(&str, &mut Table)> = labels
+        .iter()
+        .map(String::as_str)
+        .zip(tables.iter_mut())
+        .collect();
     scaling::apply(body, &mut ev, &mut by_label, &mut out);
     if tables.is_empty() {
         return Err(ImportError::Missing {

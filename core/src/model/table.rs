@@ -105,6 +105,30 @@ impl Table {
         out
     }
 
+    /// Every dimension of the table (`None`) and of its GSIs that auto-scales, with its bounds:
+    /// what the exports write as scalable targets. A GSI without capacity of its own scales
+    /// as the table does.
+    pub fn scaled(&self) -> Vec<(Option<&str>, Dimension, Scaling)> {
+        let places = std::iter::once((None, self.billing.table_capacity())).chain(
+            self.gsis
+                .iter()
+                .map(|g| (Some(g.name.as_str()), self.billing.index_capacity(&g.name))),
+        );
+        let mut out = Vec::new();
+        for (index, capacity) in places {
+            let Some(scaling) = capacity.and_then(|c| c.auto_scaling) else {
+                continue;
+            };
+            for (dimension, bounds) in [
+                (Dimension::Read, scaling.read),
+                (Dimension::Write, scaling.write),
+            ] {
+                out.extend(bounds.map(|bounds| (index, dimension, bounds)));
+            }
+        }
+        out
+    }
+
     /// The table's primary key: its partition key, then its sort key if it has one.
     pub fn primary_key(&self) -> impl Iterator<Item = &KeyAttribute> {
         std::iter::once(&self.partition_key).chain(self.sort_key.as_ref())

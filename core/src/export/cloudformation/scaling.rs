@@ -66,29 +66,13 @@ pub(super) fn resources(
     table_id: &str,
     mut unique: impl FnMut(String) -> String,
 ) -> Vec<(String, ScalingResource)> {
-    let mut places = vec![(None, table.billing.table_capacity())];
-    places.extend(
-        table
-            .gsis
-            .iter()
-            .map(|g| (Some(g.name.as_str()), table.billing.index_capacity(&g.name))),
-    );
-    let mut out = Vec::new();
-    for (index, capacity) in places {
-        let Some(scaling) = capacity.and_then(|c| c.auto_scaling) else {
-            continue;
-        };
-        for (dimension, bounds) in [
-            (Dimension::Read, scaling.read),
-            (Dimension::Write, scaling.write),
-        ] {
-            let Some(bounds) = bounds else {
-                continue;
-            };
-            out.extend(pair(table_id, index, dimension, bounds, &mut unique));
-        }
-    }
-    out
+    table
+        .scaled()
+        .into_iter()
+        .flat_map(|(index, dimension, bounds)| {
+            pair(table_id, index, dimension, bounds, &mut unique)
+        })
+        .collect()
 }
 
 /// The scalable target and its policy for one table or GSI and dimension.

@@ -13,60 +13,35 @@ use crate::model::{Dimension, Table};
 /// Whether the table or one of its GSIs scales: then Terraform must leave the capacity
 /// auto scaling sets alone (`ignore_changes`).
 pub(super) fn scales(table: &Table) -> bool {
-    places(table).any(|(_, scaling)| scaling.is_some())
-}
-
-/// The table (`None`) and each GSI with its auto scaling, if any.
-fn places(
-    table: &Table,
-) -> impl Iterator<Item = (Option<&str>, Option<crate::model::AutoScaling>)> + '_ {
-    std::iter::once((None, table.billing.table_capacity()))
-        .chain(
-            table
-                .gsis
-                .iter()
-                .map(|g| (Some(g.name.as_str()), table.billing.index_capacity(&g.name))),
-        )
-        .map(|(index, capacity)| (index, capacity.and_then(|c| c.auto_scaling)))
+    !table.scaled().is_empty()
 }
 
 /// Writes the targets and policies of `table`, whose resource is `label`, to `out`.
 pub(super) fn write(out: &mut String, table: &Table, label: &str) {
-    for (index, scaling) in places(table) {
-        let Some(scaling) = scaling else {
-            continue;
+    for (index, dimension, bounds) in table.scaled() {
+        let (units, metric) = match dimension {
+            Dimension::Read => ("ReadCapacityUnits", "Read"),
+            Dimension::Write => ("WriteCapacityUnits", "Write"),
         };
-        for (dimension, bounds) in [
-            (Dimension::Read, scaling.read),
-            (Dimension::Write, scaling.write),
-        ] {
-            let Some(bounds) = bounds else {
-                continue;
-            };
-            let (units, metric) = match dimension {
-                Dimension::Read => ("ReadCapacityUnits", "Read"),
-                Dimension::Write => ("WriteCapacityUnits", "Write"),
-            };
-            let (kind, suffix, place) = match index {
-                None => ("table", String::new(), String::new()),
-                Some(index) => (
-                    "index",
-                    format!("/index/{index}"),
-                    format!("_{}", names::snake(index)),
-                ),
-            };
-            let target = format!("{label}{place}_{}", dimension.word());
-            let _ = writeln!(
-                out,
-                "\nresource \"aws_appautoscaling_target\" \"{target}\" {{\n  max_capacity       = {}\n  min_capacity       = {}\n  resource_id        = \"table/${{aws_dynamodb_table.{label}.name}}{suffix}\"\n  scalable_dimension = \"dynamodb:{kind}:{units}\"\n  service_namespace  = \"dynamodb\"\n}}",
-                bounds.max.max(bounds.min).max(1),
-                bounds.min.max(1),
-            );
-            let _ = writeln!(
-                out,
-                "\nresource \"aws_appautoscaling_policy\" \"{target}\" {{\n  name               = \"DynamoDB{metric}CapacityUtilization:${{aws_appautoscaling_target.{target}.resource_id}}\"\n  policy_type        = \"TargetTrackingScaling\"\n  resource_id        = aws_appautoscaling_target.{target}.resource_id\n  scalable_dimension = aws_appautoscaling_target.{target}.scalable_dimension\n  service_namespace  = aws_appautoscaling_target.{target}.service_namespace\n\n  target_tracking_scaling_policy_configuration {{\n    predefined_metric_specification {{\n      predefined_metric_type = \"DynamoDB{metric}CapacityUtilization\"\n    }}\n    target_value = {}\n  }}\n}}",
-                bounds.target_or_default()
-            );
-        }
+        let (kind, suffix, place) = match index {
+            None => ("table", String::new(), String::new()),
+            Some(index) => (
+                "index",
+                format!("/index/{index}"),
+                format!("_{}", names::snake(index)),
+            ),
+        };
+        let target = format!("{label}{place}_{}", dimension.word());
+        let _ = writeln!(
+            out,
+            "\nresource \"aws_appautoscaling_target\" \"{target}\" {{\n  max_capacity       = {}\n  min_capacity       = {}\n  resource_id        = \"table/${{aws_dynamodb_table.{label}.name}}{suffix}\"\n  scalable_dimension = \"dynamodb:{kind}:{units}\"\n  service_namespace  = \"dynamodb\"\n}}",
+            bounds.max.max(bounds.min).max(1),
+            bounds.min.max(1),
+        );
+        let _ = writeln!(
+            out,
+            "\nresource \"aws_appautoscaling_policy\" \"{target}\" {{\n  name               = \"DynamoDB{metric}CapacityUtilization:${{aws_appautoscaling_target.{target}.resource_id}}\"\n  policy_type        = \"TargetTrackingScaling\"\n  resource_id        = aws_appautoscaling_target.{target}.resource_id\n  scalable_dimension = aws_appautoscaling_target.{target}.scalable_dimension\n  service_namespace  = aws_appautoscaling_target.{target}.service_namespace\n\n  target_tracking_scaling_policy_configuration {{\n    predefined_metric_specification {{\n      predefined_metric_type = \"DynamoDB{metric}CapacityUtilization\"\n    }}\n    target_value = {}\n  }}\n}}",
+            bounds.target_or_default()
+        );
     }
 }

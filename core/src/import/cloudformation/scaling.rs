@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use super::intrinsics::Scope;
 use super::lenient::Lenient;
 use crate::import::At;
-use crate::import::scaling::{REFERENCE, dimension, target};
+use crate::import::scaling::{REFERENCE, Stated, give};
 use crate::model::{Scaling, Table};
 
 const SCALABLE_TARGET: &str = "AWS::ApplicationAutoScaling::ScalableTarget";
@@ -60,50 +60,31 @@ pub(super) fn apply(
         {
             continue;
         }
-        let Some(resource_id) = raw.get("ResourceId").and_then(resource_id) else {
-            out.note(format!(
-                "scalable target {id}: its ResourceId is not read: its auto scaling is not kept"
-            ));
+        let who = format!("scalable target {id}");
+        let mut bound = |key: &str| at.get(key).map(|c| out.capacity(&c, key));
+        let (Some(min), Some(max)) = (bound("MinCapacity"), bound("MaxCapacity")) else {
+            out.assume(
+                &at,
+                format!("{who}: without MinCapacity or MaxCapacity"),
+                "no auto scaling",
+            );
             continue;
         };
         let scalable = at
             .get("ScalableDimension")
             .and_then(|d| d.value().as_str().map(str::to_string))
             .unwrap_or_default();
-        let Some(dimension) = dimension(&scalable) else {
-            out.note(format!(
-                "scalable target {id}: ScalableDimension `{scalable}` is not a DynamoDB capacity: not kept"
-            ));
-            continue;
+        let stated = Stated {
+            who: &who,
+            resource_id: raw.get("ResourceId").and_then(resource_id),
+            scalable: &scalable,
+            scaling: Scaling {
+                min,
+                max,
+                target: target_value(resources, id, scope, path, out),
+            },
         };
-        let named: Vec<(&str, &Table)> = tables.iter().map(|(id, t)| (*id, &**t)).collect();
-        let (table_at, index) = match target(&resource_id, &named) {
-            Ok(found) => found,
-            Err(why) => {
-                out.note(format!("scalable target {id}: {why}: not kept"));
-                continue;
-            }
-        };
-        let mut bound = |key: &str| at.get(key).map(|c| out.capacity(&c, key));
-        let (Some(min), Some(max)) = (bound("MinCapacity"), bound("MaxCapacity")) else {
-            out.assume(
-                &at,
-                format!("scalable target {id}: without MinCapacity or MaxCapacity"),
-                "no auto scaling",
-            );
-            continue;
-        };
-        let target = target_value(resources, id, scope, path, out);
-        let table = &mut *tables[table_at].1;
-        if !table
-            .billing
-            .set_scaling(index, dimension, Scaling { min, max, target })
-        {
-            out.note(format!(
-                "table {}: auto scaling of an on-demand table is not kept",
-                table.name
-            ));
-        }
+        give(stated, tables, out);
     }
 }
 

@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::eval::{Evaluator, Instance, body_json};
 use crate::import::At;
 use crate::import::cloudformation::lenient::Lenient;
-use crate::import::scaling::{REFERENCE, dimension, target};
+use crate::import::scaling::{REFERENCE, Stated, give};
 use crate::model::{Scaling, Table};
 
 const TARGET: &str = "aws_appautoscaling_target";
@@ -22,7 +22,7 @@ const POLICY: &str = "aws_appautoscaling_policy";
 pub(super) fn apply(
     body: &hcl::Body,
     ev: &mut Evaluator,
-    tables: &mut [(String, &mut Table)],
+    tables: &mut [(&str, &mut Table)],
     out: &mut Lenient<'_>,
 ) {
     // Each policy: the target its resource_id names (as written), and its evaluated blocks.
@@ -48,42 +48,18 @@ pub(super) fn apply(
         {
             continue;
         }
-        let Some(resource_id) = written(block.body(), "resource_id").map(|r| resource_id(&r))
-        else {
-            out.note(format!(
-                "{TARGET}.{label}: its resource_id is not read: its auto scaling is not kept"
-            ));
-            continue;
-        };
-        let scalable = at
-            .get("scalable_dimension")
-            .and_then(|d| d.value().as_str().map(str::to_string))
-            .unwrap_or_default();
-        let Some(dimension) = dimension(&scalable) else {
-            out.note(format!(
-                "{TARGET}.{label}: scalable_dimension `{scalable}` is not a DynamoDB capacity: not kept"
-            ));
-            continue;
-        };
-        let named: Vec<(&str, &Table)> = tables.iter().map(|(l, t)| (l.as_str(), &**t)).collect();
-        let (table_at, index) = match target(&resource_id, &named) {
-            Ok(found) => found,
-            Err(why) => {
-                out.note(format!("{TARGET}.{label}: {why}: not kept"));
-                continue;
-            }
-        };
+        let who = format!("{TARGET}.{label}");
         let mut bound = |key: &str| at.get(key).map(|c| out.capacity(&c, key));
         let (Some(min), Some(max)) = (bound("min_capacity"), bound("max_capacity")) else {
             out.assume(
                 &at,
-                format!("{TARGET}.{label}: without min_capacity or max_capacity"),
+                format!("{who}: without min_capacity or max_capacity"),
                 "no auto scaling",
             );
             continue;
         };
         let target = policies.iter().find_map(|(names, policy)| {
-            if !names.contains(&format!("{TARGET}.{label}.")) {
+            if !names.contains(&format!("{who}.")) {
                 return None;
             }
             let configuration = policy.get("target_tracking_scaling_policy_configuration")?;
@@ -95,16 +71,17 @@ pub(super) fn apply(
                 _ => None,
             }
         });
-        let table = &mut *tables[table_at].1;
-        if !table
-            .billing
-            .set_scaling(index, dimension, Scaling { min, max, target })
-        {
-            out.note(format!(
-                "table {}: auto scaling of an on-demand table is not kept",
-                table.name
-            ));
-        }
+        let scalable = at
+            .get("scalable_dimension")
+            .and_then(|d| d.value().as_str().map(str::to_string))
+            .unwrap_or_default();
+        let stated = Stated {
+            who: &who,
+            resource_id: written(block.body(), "resource_id").map(|r| resource_id(&r)),
+            scalable: &scalable,
+            scaling: Scaling { min, max, target },
+        };
+        give(stated, tables, out);
     }
 }
 
