@@ -32,6 +32,10 @@
 //!   peak (fixed) over the target utilisation; reserved capacity covers whole blocks of 100 of
 //!   the auto-scaled capacity, the rest billed as provisioned; a global table writes every
 //!   table write and every index write in each of its Regions, and stores a copy in each;
+//! - the capacity a provisioned table is given: billed as given, each GSI's its own (else the
+//!   table's), auto-scaled capacity at the average load over its target within its bounds; the
+//!   peak judged against it (auto scaling's maximum) in the table and each GSI, and against one
+//!   partition's limits in each partition (`capacity`);
 //! - the partition check: a partition key built only from a constant, an enum or a date takes a
 //!   pattern's whole rate on one partition (one shard's share when write-sharded; every shard
 //!   takes the full rate of a scatter-gather read), one built from `distinct: N` hints 1/N of
@@ -39,6 +43,7 @@
 //!   would cool it are named.
 
 mod billing;
+mod capacity;
 mod partitions;
 mod report;
 mod sizes;
@@ -60,10 +65,12 @@ use crate::limits::Prices;
 use crate::model::{ByName, Design};
 use crate::sample::{SampleConfig, generate};
 
+pub use crate::model::Dimension;
 pub use crate::size::{
     Consistency, attribute_size, bytes_text, item_size, number_size, read_units, value_size,
     write_units,
 };
+pub use capacity::{GivenUnits, PatternLoad, PlaceCapacity, Throttle};
 pub use partitions::{concentrates, read_advice, write_advice};
 pub use vector::VectorIndexCost;
 
@@ -75,7 +82,7 @@ pub const BYTES_PER_GB: f64 = 1_073_741_824.0;
 /// Hours in the 30-day month.
 pub const MONTH_HOURS: f64 = MONTH_SECONDS / 3_600.0;
 /// The share of provisioned capacity auto scaling aims to use: AWS's default target.
-pub const DEFAULT_TARGET_UTILIZATION: f64 = 0.7;
+pub const DEFAULT_TARGET_UTILIZATION: f64 = crate::model::Scaling::DEFAULT_TARGET / 100.0;
 
 /// What the estimate assumes beyond the design.
 #[derive(Debug, Clone, PartialEq)]
@@ -162,6 +169,18 @@ pub struct TableUnits {
     pub read_units: f64,
     pub table_write_units: f64,
     pub index_write_units: f64,
+    /// Of those, what each GSI takes (its own capacity when the table is provisioned): the
+    /// reads through it and the writes that land in it. An LSI's take the table's.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub gsis: Vec<IndexUnits>,
+}
+
+/// The units one request of a pattern consumes in one GSI.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct IndexUnits {
+    pub index: String,
+    pub read_units: f64,
+    pub write_units: f64,
 }
 
 /// Units per second, averaged over the month and at peak.
@@ -183,6 +202,10 @@ pub enum Mode {
     /// Auto-scaled provisioned capacity, its whole blocks of 100 reserved for a year.
     ReservedOneYear,
     ReservedThreeYear,
+    /// The capacity the design gives a provisioned table and its GSIs, as given (auto-scaled
+    /// within its bounds when it scales): only a provisioned table has it, so it is not in
+    /// [`Mode::ALL`] ([`TableBilling::shown_modes`]).
+    ProvisionedAsGiven,
 }
 
 impl Mode {
@@ -201,6 +224,7 @@ impl Mode {
             Mode::ProvisionedAtPeak => "provisioned at peak",
             Mode::ReservedOneYear => "provisioned, 1-year reserved",
             Mode::ReservedThreeYear => "provisioned, 3-year reserved",
+            Mode::ProvisionedAsGiven => "provisioned as given",
         }
     }
 }
@@ -270,6 +294,10 @@ pub struct TableBilling {
     /// How much of capacity fixed at the peak the average load uses, weighted by price (0 to 1).
     pub peak_capacity_use: f64,
     pub modes: Vec<ModeCost>,
+    /// The capacity the design gives the table and each GSI, against their load: empty when it
+    /// is on-demand.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub given: Vec<PlaceCapacity>,
 }
 
 impl TableBilling {
@@ -279,6 +307,20 @@ impl TableBilling {
             .iter()
             .find(|m| m.mode == mode && m.class == class)
             .and_then(|m| m.monthly)
+    }
+
+    /// The billing modes its report shows: the capacity as given first when the design gives
+    /// one, then [`Mode::ALL`].
+    pub fn shown_modes(&self) -> Vec<Mode> {
+        let given = self
+            .modes
+            .iter()
+            .any(|m| m.mode == Mode::ProvisionedAsGiven);
+        given
+            .then_some(Mode::ProvisionedAsGiven)
+            .into_iter()
+            .chain(Mode::ALL)
+            .collect()
     }
 }
 
@@ -328,6 +370,9 @@ pub struct CostReport {
     pub partitions: Vec<PartitionLoad>,
     /// Every table under every billing mode and table class.
     pub billing: Vec<TableBilling>,
+    /// Where the patterns' peak is over the capacity a provisioned table, one of its GSIs or
+    /// one of its partitions can serve.
+    pub throttles: Vec<Throttle>,
     /// Entities whose stored items are the sample's, for want of a volume.
     pub sample_only: Vec<String>,
     /// Every vector index: what it holds, what is written to and searched in it (not priced).
@@ -454,6 +499,7 @@ pub fn estimate(
     let storage = storage(design, &sizes, config);
     let billing = billing(design, &patterns, &storage, config);
     let loads = partitions::judge(loads);
+    let throttles = capacity::throttles(&billing, &loads);
     // The headline is on-demand, Standard: the sum of each table's row, replicas included.
     let on_demand = |b: &TableBilling| {
         b.modes
@@ -476,6 +522,7 @@ pub fn estimate(
         storage,
         partitions: loads,
         billing,
+        throttles,
         sample_only,
         vector_indexes,
         monthly_request_cost: monthly_total - monthly_storage_cost,

@@ -36,6 +36,7 @@
 //! | KP028 | error    | a read pattern that asks an order its index cannot give (no sort key, or one item) |
 //! | KP029 | error    | an item collection over 10 GB in a table with an LSI, from the entities' volumes (warning past half) |
 //! | KP030 | error    | a name or key template holding a line break, control character or direction mark (issue 41) |
+//! | KP031 | warning  | a provisioned table or GSI given less capacity than the patterns' peak (auto scaling's maximum when it scales; issue 40) |
 //! | KP041 | error    | a vector index's dimensions outside 1 to 4,096 (issue 40) |
 //! | KP042 | error    | a vector attribute an entity declares other than a list (L) of numbers |
 //! | KP043 | error    | a vector index on a key attribute |
@@ -57,6 +58,7 @@ mod filters;
 mod guidance;
 mod hidden;
 mod measured;
+mod throttling;
 mod vectors;
 
 pub use filters::FilterRead;
@@ -91,7 +93,7 @@ pub(crate) fn findings_of(
 type Check = fn(&Prepared<'_>, &[Verdict], &Measured, &mut Findings);
 
 /// Every check, in the order of their findings.
-const CHECKS: [Check; 11] = [
+const CHECKS: [Check; 12] = [
     |prepared, _, _, out| names(prepared.design, out),
     |prepared, _, _, out| hidden::hidden_characters(prepared.design, out),
     |prepared, _, _, out| {
@@ -118,6 +120,7 @@ const CHECKS: [Check; 11] = [
     },
     |prepared, verdicts, _, out| guidance::multi_attribute_keys(prepared, verdicts, out),
     |prepared, _, _, out| guidance::tenant_in_gsi_partitions(prepared, out),
+    |prepared, _, measured, out| throttling::throttled(prepared.design, &measured.throttles, out),
     |prepared, verdicts, _, out| vectors::vector_indexes(prepared.design, verdicts, out),
 ];
 

@@ -31,7 +31,10 @@ pub use entity::{Attribute, Entity, Volume, starting_id};
 pub use pattern::{
     AccessPattern, Action, FilterCondition, FilterOp, Order, SortCondition, SortOp, WriteStep,
 };
-pub use table::{Billing, Gsi, IndexKeys, IndexKind, KeyAttribute, Lsi, Projection, Table};
+pub use table::{
+    AutoScaling, Billing, Capacity, Dimension, Gsi, IndexKeys, IndexKind, KeyAttribute, Lsi,
+    Projection, Scaling, Table,
+};
 pub use types::{AttrType, KeyType};
 pub use vector::{Distance, VectorIndex, VectorSearch};
 

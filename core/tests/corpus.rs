@@ -942,3 +942,36 @@ fn corpus_models_get_the_reviewed_key_collisions() {
     }
     expect![[r#""#]].assert_eq(&report);
 }
+
+// issue 40 item 2: the corpus's Workbench models that state provisioned capacity keep it with
+// its auto scaling bounds (they were dropped with a note), for the cost report and KP031.
+#[test]
+fn workbench_models_keep_their_provisioned_capacity_and_auto_scaling() {
+    let shown: Vec<String> = corpus_files()
+        .into_iter()
+        .filter(|(path, text)| path.starts_with("nosql-workbench/") && text.contains("AutoScaling"))
+        .map(|(path, text)| {
+            let imported = import::import(Format::NosqlWorkbench, &text)
+                .unwrap_or_else(|e| panic!("{path} imports: {e}"));
+            let billing: Vec<String> = imported
+                .design
+                .tables
+                .iter()
+                .map(|t| serde_json::to_string(&t.billing).expect("serialises"))
+                .collect();
+            format!("{path}: {}", billing.join(" "))
+        })
+        .collect();
+    expect![[r#"
+        [
+            "nosql-workbench/aws-dynamodb-examples/ChatSystem__ChatSystemSchema.json: {\"mode\":\"provisioned\",\"read\":5,\"write\":5,\"auto_scaling\":{\"read\":{\"min\":1,\"max\":10,\"target\":70.0},\"write\":{\"min\":1,\"max\":10,\"target\":70.0}}}",
+            "nosql-workbench/aws-dynamodb-examples/ComplainManagement__ComplaintManagementSchema.json: {\"mode\":\"provisioned\",\"read\":5,\"write\":5,\"auto_scaling\":{\"read\":{\"min\":1,\"max\":10,\"target\":70.0},\"write\":{\"min\":1,\"max\":10,\"target\":70.0}}}",
+            "nosql-workbench/aws-dynamodb-examples/ConnectedVehicles__ConnectedVehiclesSchema.json: {\"mode\":\"provisioned\",\"read\":5,\"write\":5,\"auto_scaling\":{\"read\":{\"min\":1,\"max\":10,\"target\":70.0},\"write\":{\"min\":1,\"max\":10,\"target\":70.0}}}",
+            "nosql-workbench/aws-dynamodb-examples/GamingPlayerProfiles__GamePlayerProfilesSchema.json: {\"mode\":\"provisioned\",\"read\":5,\"write\":5,\"auto_scaling\":{\"read\":{\"min\":1,\"max\":10,\"target\":70.0},\"write\":{\"min\":1,\"max\":10,\"target\":70.0}}}",
+            "nosql-workbench/aws-dynamodb-examples/RecurringPayments__RecurringPaymentsSchema.json: {\"mode\":\"provisioned\",\"read\":5,\"write\":5,\"auto_scaling\":{\"read\":{\"min\":1,\"max\":10,\"target\":70.0},\"write\":{\"min\":1,\"max\":10,\"target\":70.0}}}",
+            "nosql-workbench/aws-dynamodb-examples/SessionManagement__SessionManagementSchema.json: {\"mode\":\"provisioned\",\"read\":5,\"write\":5,\"auto_scaling\":{\"read\":{\"min\":1,\"max\":10,\"target\":70.0},\"write\":{\"min\":1,\"max\":10,\"target\":70.0}}}",
+            "nosql-workbench/aws-dynamodb-examples/SocialNetwork__SocialNetworkSchema.json: {\"mode\":\"provisioned\",\"read\":5,\"write\":5,\"auto_scaling\":{\"read\":{\"min\":1,\"max\":10,\"target\":70.0},\"write\":{\"min\":1,\"max\":10,\"target\":70.0}}}",
+        ]
+    "#]]
+    .assert_debug_eq(&shown);
+}

@@ -17,6 +17,24 @@ fn keys(attributes: &[KeyAttribute]) -> String {
         .join("+")
 }
 
+/// `OnDemand`, `Provisioned { read: 5, write: 5 }`, then the auto scaling and each GSI's own
+/// capacity when the file gives them (issue 40), as JSON.
+fn billing(billing: &keyplan_core::model::Billing) -> String {
+    let json = serde_json::to_value(billing).expect("a billing serialises");
+    match (json.get("read"), json.get("write")) {
+        (Some(read), Some(write)) => {
+            let mut out = format!("Provisioned {{ read: {read}, write: {write} }}");
+            for extra in ["auto_scaling", "indexes"] {
+                if let Some(value) = json.get(extra) {
+                    out += &format!(" {extra} {value}");
+                }
+            }
+            out
+        }
+        _ => "OnDemand".to_string(),
+    }
+}
+
 fn render(imported: &Imported) -> String {
     let mut out = String::new();
     for t in &imported.design.tables {
@@ -25,12 +43,12 @@ fn render(imported: &Imported) -> String {
             .as_ref()
             .map(|k| format!(" / {}:{:?}", k.name, k.ty));
         out += &format!(
-            "table {}: {}:{:?}{} {:?}\n",
+            "table {}: {}:{:?}{} {}\n",
             t.name,
             t.partition_key.name,
             t.partition_key.ty,
             sk.unwrap_or_default(),
-            t.billing
+            billing(&t.billing)
         );
         for g in &t.gsis {
             out += &format!(

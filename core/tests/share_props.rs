@@ -81,7 +81,7 @@ fn table() -> impl Strategy<Value = Table> {
     });
     let billing = prop_oneof![
         Just(Billing::OnDemand),
-        (any::<u64>(), any::<u64>()).prop_map(|(read, write)| Billing::Provisioned { read, write }),
+        (any::<u64>(), any::<u64>()).prop_map(|(read, write)| Billing::provisioned(read, write)),
     ];
     (
         name(),

@@ -11,7 +11,9 @@ use aws_sdk_dynamodb::types::{
     ProjectionType, ScalarAttributeType, TableClass, TimeToLiveStatus,
 };
 use keyplan_core::import::live::LiveTable;
-use keyplan_core::model::{AttrType, Billing, Gsi, KeyAttribute, KeyType, Lsi, Projection, Table};
+use keyplan_core::model::{
+    AttrType, Billing, Capacity, Gsi, KeyAttribute, KeyType, Lsi, Projection, Table,
+};
 
 use crate::engine::Engine;
 use crate::runner::error::{RunError, code, run_error};
@@ -172,7 +174,23 @@ fn describe(
     let partition_key = partition.remove(0);
     let sort_key = keys(d.key_schema(), SdkKeyType::Range)?.into_iter().next();
     let mut gsis = Vec::new();
+    // Each GSI's own capacity, which DescribeTable states beside the table's.
+    let mut index_capacity = std::collections::BTreeMap::new();
+    let units = |n: Option<i64>| u64::try_from(n.unwrap_or(0)).unwrap_or(0);
     for g in d.global_secondary_indexes() {
+        if let Some(p) = g.provisioned_throughput()
+            && let (Some(read), Some(write)) = (p.read_capacity_units(), p.write_capacity_units())
+            && read > 0
+        {
+            index_capacity.insert(
+                g.index_name().unwrap_or_default().to_string(),
+                Capacity {
+                    read: units(Some(read)),
+                    write: units(Some(write)),
+                    auto_scaling: None,
+                },
+            );
+        }
         gsis.push(Gsi {
             name: g.index_name().unwrap_or_default().to_string(),
             partition_key: keys(g.key_schema(), SdkKeyType::Hash)?,
@@ -200,8 +218,10 @@ fn describe(
         .is_some_and(|m| *m == BillingMode::PayPerRequest);
     let billing = match d.provisioned_throughput() {
         Some(p) if !on_demand => Billing::Provisioned {
-            read: u64::try_from(p.read_capacity_units().unwrap_or(0)).unwrap_or(0),
-            write: u64::try_from(p.write_capacity_units().unwrap_or(0)).unwrap_or(0),
+            read: units(p.read_capacity_units()),
+            write: units(p.write_capacity_units()),
+            auto_scaling: None,
+            indexes: index_capacity,
         },
         _ => Billing::OnDemand,
     };

@@ -183,7 +183,7 @@ pub fn TableEditor(
                         <span class="field-label">"Billing"</span>
                         <select class="input" aria-label="Billing mode" prop:value=field(|t| if matches!(t.billing, Billing::OnDemand) { "on_demand".into() } else { "provisioned".into() }) on:change=move |ev| {
                             let provisioned = event_target_value(&ev) == "provisioned";
-                            s5(Box::new(move |t| t.billing = if provisioned { Billing::Provisioned { read: 5, write: 5 } } else { Billing::OnDemand }));
+                            s5(Box::new(move |t| t.billing = if provisioned { Billing::provisioned(5, 5) } else { Billing::OnDemand }));
                         }>
                             {options(&[("on_demand", "On demand"), ("provisioned", "Provisioned")], field(|t| if matches!(t.billing, Billing::OnDemand) { "on_demand".into() } else { "provisioned".into() }))}
                         </select>

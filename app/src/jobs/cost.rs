@@ -67,6 +67,8 @@ pub struct CostPage {
     pub billing: Vec<Billing>,
     /// The partitions that would run hot, in words.
     pub hot: Vec<String>,
+    /// Where the capacity a provisioned table or GSI is given is under the peak, in words.
+    pub throttled: Vec<String>,
     pub patterns: Vec<PatternRow>,
     pub storage: Vec<StorageRow>,
     /// The design's monthly bill per billing mode, Standard beside Standard-IA.
@@ -95,7 +97,9 @@ pub fn page(loaded: &Loaded, region: &str) -> CostPage {
         .iter()
         .map(|table| Billing {
             heading: table.heading(),
-            rows: Mode::ALL
+            // The capacity as given first, for a provisioned table (issue 40).
+            rows: table
+                .shown_modes()
                 .into_iter()
                 .map(|mode| {
                     let cell = |class| table.monthly(mode, class).map_or("—".to_string(), dollars);
@@ -141,6 +145,7 @@ pub fn page(loaded: &Loaded, region: &str) -> CostPage {
         sample_only: sample_only(&r.sample_only),
         billing,
         hot,
+        throttled: r.throttles.iter().map(|t| t.summary()).collect(),
         patterns: r
             .patterns
             .iter()
@@ -179,8 +184,14 @@ fn bill_chart(r: &CostReport) -> Chart {
             .iter()
             .map(|c| c.label().to_string())
             .collect(),
-        rows: Mode::ALL
+        // The capacity as given when every table is provisioned: else the design has no such bill.
+        rows: r
+            .billing
+            .iter()
+            .all(|t| t.shown_modes().contains(&Mode::ProvisionedAsGiven))
+            .then_some(Mode::ProvisionedAsGiven)
             .into_iter()
+            .chain(Mode::ALL)
             .map(|mode| Row {
                 label: mode.label().to_string(),
                 bars: TableClass::ALL
@@ -388,6 +399,30 @@ mod tests {
         );
         let elsewhere = page(&mut worker, "eu-west-1");
         assert_ne!(elsewhere.total, here.total, "another Region's prices");
+    }
+
+    // issue 40 item 2: the Cost tab priced a provisioned table only as keyplan would size it.
+    // Given 1 RCU and 1 WCU, the example's first table shows the capacity as given first, and
+    // says where its peak is over it.
+    #[test]
+    fn a_provisioned_table_shows_its_capacity_as_given_and_where_it_throttles() {
+        let mut design = keyplan_core::examples::first();
+        design.tables[0].billing = keyplan_core::Billing::provisioned(1, 1);
+        let page = Worker::default().answer(Cost {
+            design: design.clone(),
+            region: "us-east-1".to_string(),
+        });
+        let first = &page.billing[0].rows[0];
+        assert_eq!(first.mode, "provisioned as given");
+        assert!(first.standard.starts_with('$'), "{first:?}");
+        assert!(first.why.contains("as the design gives them"), "{first:?}");
+        assert!(
+            page.throttled
+                .iter()
+                .any(|line| line.contains("over the 1 WCU given")),
+            "{:?}",
+            page.throttled
+        );
     }
 
     #[test]

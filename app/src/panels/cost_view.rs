@@ -67,6 +67,12 @@ pub fn CostView() -> impl IntoView {
                     <p class="metric-label">{table.break_even}</p>
                 }
             }).collect_view()}
+            {(!r.throttled.is_empty()).then(|| view! {
+                <section class="hot-list" data-testid="throttled">
+                    <h3>"Throttled at the peak"</h3>
+                    {r.throttled.into_iter().map(|line| view! { <p class="diagnostic warning">{line}</p> }).collect_view()}
+                </section>
+            })}
             {(!r.hot.is_empty()).then(|| view! {
                 <section class="hot-list">
                     <h3>"Hot partitions"</h3>

@@ -69,6 +69,8 @@ pub(super) fn billing(
         } else {
             format!(" x {} Regions", regions.len())
         };
+        let given = super::capacity::given(table, patterns).unwrap_or_default();
+        let (given_rcu, given_wcu) = super::capacity::billed(&given);
         let mut modes = Vec::new();
         for class in TableClass::ALL {
             let c = match class {
@@ -84,6 +86,20 @@ pub(super) fn billing(
             let provisioned = |rcu: f64, wcu: f64| {
                 MONTH_HOURS * (rcu * c.per_rcu_hour + n_regions * wcu * c.per_wcu_hour)
             };
+            if !given.is_empty() {
+                modes.push(ModeCost {
+                    mode: Mode::ProvisionedAsGiven,
+                    class,
+                    monthly: Some(provisioned(given_rcu, given_wcu) + storage_cost),
+                    storage: storage_cost,
+                    upfront: 0.0,
+                    break_even_months: None,
+                    why: format!(
+                        "{given_rcu} RCU and {given_wcu} WCU{regions_note} as the design gives them ({}) for {MONTH_HOURS} h; {storage_note}",
+                        super::capacity::billed_words(&given)
+                    ),
+                });
+            }
             for mode in Mode::ALL {
                 let mut upfront = 0.0;
                 let mut break_even_months = None;
@@ -117,6 +133,8 @@ pub(super) fn billing(
                             target * 100.0
                         ),
                     ),
+                    // Priced above, for a provisioned table only.
+                    Mode::ProvisionedAsGiven => continue,
                     Mode::ReservedOneYear | Mode::ReservedThreeYear => {
                         let term = match mode {
                             Mode::ReservedOneYear => prices.reserved_one_year,
@@ -200,7 +218,7 @@ pub(super) fn billing(
             table: table.name.clone(),
             billing: match table.billing {
                 crate::model::Billing::OnDemand => "on-demand".to_string(),
-                crate::model::Billing::Provisioned { read, write } => {
+                crate::model::Billing::Provisioned { read, write, .. } => {
                     format!("provisioned {read} RCU / {write} WCU")
                 }
             },
@@ -217,6 +235,7 @@ pub(super) fn billing(
             break_even_utilization,
             peak_capacity_use,
             modes,
+            given,
         });
     }
     out

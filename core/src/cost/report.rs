@@ -15,6 +15,19 @@ impl CostReport {
         out.push_str(&self.storage_text());
         out.push_str(&self.billing_text());
         out.push_str(&self.partitions_text());
+        out.push_str(&self.throttles_text());
+        out
+    }
+
+    /// Where the patterns' peak is over the capacity given, one line each.
+    pub fn throttles_text(&self) -> String {
+        let mut out = String::new();
+        if !self.throttles.is_empty() {
+            let _ = writeln!(out, "throttled at the peak (the capacity given):");
+        }
+        for throttle in &self.throttles {
+            let _ = writeln!(out, "    {}", throttle.summary());
+        }
         out
     }
 
@@ -109,12 +122,16 @@ impl CostReport {
         let mut out = String::new();
         for table in &self.billing {
             let _ = writeln!(out, "{}", table.heading());
-            let cells = Mode::ALL.map(|mode| {
-                (
-                    table.cell(mode, TableClass::Standard),
-                    table.cell(mode, TableClass::StandardInfrequentAccess),
-                )
-            });
+            let modes = table.shown_modes();
+            let cells: Vec<(String, String)> = modes
+                .iter()
+                .map(|&mode| {
+                    (
+                        table.cell(mode, TableClass::Standard),
+                        table.cell(mode, TableClass::StandardInfrequentAccess),
+                    )
+                })
+                .collect();
             // Fourteen places hold up to $9,999,999.99; a larger bill widens its column.
             let width = |cell: fn(&(String, String)) -> &String| {
                 cells
@@ -130,7 +147,7 @@ impl CostReport {
                 "    {:<30} {:>w1$} {:>w2$}",
                 "mode", "Standard", "Standard-IA"
             );
-            for (mode, (standard, infrequent)) in Mode::ALL.into_iter().zip(&cells) {
+            for (&mode, (standard, infrequent)) in modes.iter().zip(&cells) {
                 let _ = writeln!(
                     out,
                     "    {:<30} {standard:>w1$} {infrequent:>w2$}",
@@ -198,7 +215,7 @@ impl CostReport {
             let _ = writeln!(out, "### {}\n", table.heading().trim_end_matches(':'));
             let _ = writeln!(out, "| mode | Standard | Standard-IA | why |");
             let _ = writeln!(out, "|---|---:|---:|---|");
-            for mode in Mode::ALL {
+            for mode in table.shown_modes() {
                 let _ = writeln!(
                     out,
                     "| {} | {} | {} | {} |",
@@ -209,6 +226,13 @@ impl CostReport {
                 );
             }
             let _ = writeln!(out, "\n{}\n", table.break_even_note());
+        }
+        if !self.throttles.is_empty() {
+            let _ = writeln!(out, "### Throttled at the peak (the capacity given)\n");
+            for throttle in &self.throttles {
+                let _ = writeln!(out, "- {}", throttle.summary().replace('|', "\\|"));
+            }
+            let _ = writeln!(out);
         }
         if let Some(note) = self.sample_only_note() {
             let _ = writeln!(out, "Storage: {note}.\n");

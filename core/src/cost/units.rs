@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use super::partitions::{Loads, add_write_load};
 use super::sizes::SizesByName;
-use super::{EntitySize, PatternCost, TableUnits};
+use super::{EntitySize, IndexUnits, PatternCost, TableUnits};
 use crate::answer::{Operation, Verdict};
 use crate::eval::PlanError;
 use crate::model::{AccessPattern, Action, ByName, Design, Entity, Projection, Table, WriteStep};
@@ -79,11 +79,24 @@ pub(super) fn read_cost(
         consistency,
         cost,
     );
+    // A read through a GSI takes the GSI's capacity; through an LSI, the table's.
+    let gsis = verdict
+        .index
+        .as_deref()
+        .filter(|index| design.table(&table).and_then(|t| t.gsi(index)).is_some())
+        .map(|index| IndexUnits {
+            index: index.to_string(),
+            read_units: cost.read_units,
+            write_units: 0.0,
+        })
+        .into_iter()
+        .collect();
     cost.tables.push(TableUnits {
         table,
         read_units: cost.read_units,
         table_write_units: 0.0,
         index_write_units: 0.0,
+        gsis,
     });
 }
 
@@ -293,6 +306,9 @@ pub(super) fn write_cost(
             }
             cost.write_units += units;
             add_table_units(cost, &table.name, 0.0, units);
+            if table.gsi(index).is_some() {
+                add_gsi_write_units(cost, &table.name, index, units);
+            }
             let share_note = if *share < 1.0 {
                 format!(", {:.0}% of items", share * 100.0)
             } else {
@@ -322,6 +338,23 @@ pub(super) fn add_table_units(
             read_units: 0.0,
             table_write_units: table_writes,
             index_write_units: index_writes,
+            gsis: Vec::new(),
+        }),
+    }
+}
+
+/// Adds the write units of one request that land in the GSI `index` to `table`'s entry (which
+/// [`add_table_units`] has made).
+fn add_gsi_write_units(cost: &mut PatternCost, table: &str, index: &str, units: f64) {
+    let Some(entry) = cost.tables.iter_mut().find(|t| t.table == table) else {
+        return;
+    };
+    match entry.gsis.iter_mut().find(|g| g.index == index) {
+        Some(gsi) => gsi.write_units += units,
+        None => entry.gsis.push(IndexUnits {
+            index: index.to_string(),
+            read_units: 0.0,
+            write_units: units,
         }),
     }
 }

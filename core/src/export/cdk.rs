@@ -7,7 +7,7 @@
 use std::fmt::Write;
 
 use crate::export::names::{self, Lang, Scope, ts_str, ts_template_text};
-use crate::model::{Billing, Design, KeyAttribute, KeyType, Projection};
+use crate::model::{Billing, Capacity, Design, KeyAttribute, KeyType, Projection, Scaling};
 
 fn attribute(k: &KeyAttribute) -> String {
     let ty = match k.ty {
@@ -105,15 +105,13 @@ pub fn cdk(design: &Design) -> String {
         if let Some(sk) = &table.sort_key {
             let _ = writeln!(out, "      sortKey: {},", attribute(sk));
         }
-        match table.billing {
-            Billing::OnDemand => out.push_str("      billing: Billing.onDemand(),\n"),
-            Billing::Provisioned { read, write } => {
-                // TableV2 requires autoscaled write capacity; min = max holds the design's figure.
+        match table.billing.table_capacity() {
+            None => out.push_str("      billing: Billing.onDemand(),\n"),
+            Some(given) => {
+                let (read, write) = capacity(given);
                 let _ = writeln!(
                     out,
-                    "      billing: Billing.provisioned({{\n        readCapacity: Capacity.fixed({}),\n        writeCapacity: Capacity.autoscaled({{ minCapacity: {w}, maxCapacity: {w} }}),\n      }}),",
-                    read.max(1),
-                    w = write.max(1)
+                    "      billing: Billing.provisioned({{\n        readCapacity: {read},\n        writeCapacity: {write},\n      }}),"
                 );
             }
         }
@@ -151,6 +149,14 @@ pub fn cdk(design: &Design) -> String {
                         let _ = writeln!(out, "          sortKeys: [{}],", keys.join(", "));
                     }
                 }
+                // A GSI's own capacity; without it TableV2 gives it the table's.
+                if let Billing::Provisioned { indexes, .. } = &table.billing
+                    && let Some(given) = indexes.get(&gsi.name)
+                {
+                    let (read, write) = capacity(*given);
+                    let _ = writeln!(out, "          readCapacity: {read},");
+                    let _ = writeln!(out, "          writeCapacity: {write},");
+                }
                 projection(&mut out, &gsi.projection, "          ");
                 out.push_str("        },\n");
             }
@@ -185,4 +191,31 @@ pub fn cdk(design: &Design) -> String {
     let _ = writeln!(out, "new {stack}(app, {});", ts_str(&stack));
     out.push_str("app.synth();\n");
     out
+}
+
+/// A capacity as TableV2's `Capacity` values, read then write: auto-scaled within its bounds
+/// at its target when it scales; else read fixed and write auto-scaled with min = max, since
+/// TableV2 takes write capacity only auto-scaled.
+fn capacity(given: Capacity) -> (String, String) {
+    let scaling = given.auto_scaling.unwrap_or_default();
+    let autoscaled = |s: Scaling| {
+        format!(
+            "Capacity.autoscaled({{ minCapacity: {}, maxCapacity: {}, targetUtilizationPercent: {} }})",
+            s.min.max(1),
+            s.max.max(s.min).max(1),
+            s.target_or_default()
+        )
+    };
+    let read = scaling.read.map_or_else(
+        || format!("Capacity.fixed({})", given.read.max(1)),
+        autoscaled,
+    );
+    let write = scaling.write.map_or_else(
+        || {
+            let w = given.write.max(1);
+            format!("Capacity.autoscaled({{ minCapacity: {w}, maxCapacity: {w} }})")
+        },
+        autoscaled,
+    );
+    (read, write)
 }

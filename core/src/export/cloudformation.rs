@@ -9,9 +9,11 @@
 use serde::Serialize;
 use serde::ser::SerializeMap;
 
+mod scaling;
+
 use crate::export::ExportError;
 use crate::export::names::{self, Lang, Scope};
-use crate::model::{Billing, Design, KeyAttribute, KeyType, Projection, Table};
+use crate::model::{Billing, Capacity, Design, KeyAttribute, KeyType, Projection, Table};
 
 mod global;
 
@@ -117,17 +119,20 @@ pub fn projection(p: &Projection) -> ProjectionSpec {
     }
 }
 
-pub fn throughput(billing: Billing) -> Option<Throughput> {
-    match billing {
-        Billing::OnDemand => None,
-        Billing::Provisioned { read, write } => Some(Throughput {
-            read_capacity_units: read.max(1),
-            write_capacity_units: write.max(1),
-        }),
+/// The table's ProvisionedThroughput, when it is provisioned.
+pub fn throughput(billing: &Billing) -> Option<Throughput> {
+    billing.table_capacity().map(capacity_throughput)
+}
+
+/// A capacity as a ProvisionedThroughput (at least 1 unit each: DynamoDB's least).
+pub fn capacity_throughput(capacity: Capacity) -> Throughput {
+    Throughput {
+        read_capacity_units: capacity.read.max(1),
+        write_capacity_units: capacity.write.max(1),
     }
 }
 
-pub fn billing_mode(billing: Billing) -> &'static str {
+pub fn billing_mode(billing: &Billing) -> &'static str {
     match billing {
         Billing::OnDemand => "PAY_PER_REQUEST",
         Billing::Provisioned { .. } => "PROVISIONED",
@@ -135,12 +140,13 @@ pub fn billing_mode(billing: Billing) -> &'static str {
 }
 
 pub fn gsis(table: &Table) -> Option<Vec<IndexSpec>> {
-    let specs = gsi_specs(table, throughput(table.billing));
+    let specs = gsi_specs(table, true);
     (!specs.is_empty()).then_some(specs)
 }
 
-/// Each GSI of `table` with this throughput (a global table states its capacity elsewhere).
-fn gsi_specs(table: &Table, throughput: Option<Throughput>) -> Vec<IndexSpec> {
+/// Each GSI of `table`, with its own capacity when `with_capacity` (a global table states its
+/// capacity elsewhere).
+fn gsi_specs(table: &Table, with_capacity: bool) -> Vec<IndexSpec> {
     table
         .gsis
         .iter()
@@ -148,7 +154,11 @@ fn gsi_specs(table: &Table, throughput: Option<Throughput>) -> Vec<IndexSpec> {
             index_name: g.name.clone(),
             key_schema: key_schema(&g.partition_key, &g.sort_key),
             projection: projection(&g.projection),
-            provisioned_throughput: throughput,
+            provisioned_throughput: table
+                .billing
+                .index_capacity(&g.name)
+                .filter(|_| with_capacity)
+                .map(capacity_throughput),
         })
         .collect()
 }
@@ -229,7 +239,7 @@ struct Template {
     #[serde(rename = "Parameters")]
     parameters: Ordered<Parameter>,
     #[serde(rename = "Resources")]
-    resources: Ordered<Resource>,
+    resources: Ordered<AnyResource>,
     #[serde(rename = "Outputs")]
     outputs: Ordered<Output>,
 }
@@ -253,6 +263,14 @@ struct Resource {
     deletion_policy: &'static str,
     update_replace_policy: &'static str,
     properties: Properties,
+}
+
+/// A table, or a resource of its auto scaling.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum AnyResource {
+    Table(Box<Resource>),
+    Scaling(scaling::ScalingResource),
 }
 
 /// A table's properties, or a global table's.
@@ -404,15 +422,25 @@ fn template(design: &Design) -> Template {
                 },
             },
         ));
+        // A global table states its auto scaling in its own properties.
+        let scaling = match table.replicas.is_empty() {
+            true => scaling::resources(table, &id, |wanted| ids.unique(wanted)),
+            false => Vec::new(),
+        };
         resources.push((
             id,
-            Resource {
+            AnyResource::Table(Box::new(Resource {
                 ty,
                 deletion_policy: "Retain",
                 update_replace_policy: "Retain",
                 properties,
-            },
+            })),
         ));
+        resources.extend(
+            scaling
+                .into_iter()
+                .map(|(id, resource)| (id, AnyResource::Scaling(resource))),
+        );
     }
     let description = if design.description.is_empty() {
         format!("DynamoDB tables of {} (exported by keyplan)", design.name)
@@ -454,8 +482,8 @@ fn table_properties(table: &Table, table_name: Sub) -> TableProperties {
         global_secondary_indexes: gsis(table),
         local_secondary_indexes: lsis(table),
         vector_indexes: vector_indexes(table),
-        billing_mode: billing_mode(table.billing),
-        provisioned_throughput: throughput(table.billing),
+        billing_mode: billing_mode(&table.billing),
+        provisioned_throughput: throughput(&table.billing),
         point_in_time_recovery_specification: PointInTimeRecovery {
             point_in_time_recovery_enabled: true,
         },

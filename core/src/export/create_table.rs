@@ -51,8 +51,8 @@ fn input(table: &Table) -> CreateTableInput {
         global_secondary_indexes: cloudformation::gsis(table),
         local_secondary_indexes: cloudformation::lsis(table),
         vector_indexes: cloudformation::vector_indexes(table),
-        billing_mode: cloudformation::billing_mode(table.billing),
-        provisioned_throughput: cloudformation::throughput(table.billing),
+        billing_mode: cloudformation::billing_mode(&table.billing),
+        provisioned_throughput: cloudformation::throughput(&table.billing),
         sse_specification: Sse { enabled: true },
         deletion_protection_enabled: true,
     }

@@ -50,7 +50,9 @@ fn table_section(out: &mut String, design: &Design, table: &Table) {
     let _ = writeln!(out, "\n### {}\n", one_line(&table.name));
     let billing = match table.billing {
         Billing::OnDemand => "on-demand".to_string(),
-        Billing::Provisioned { read, write } => format!("provisioned, {read} RCU / {write} WCU"),
+        Billing::Provisioned { read, write, .. } => {
+            format!("provisioned, {read} RCU / {write} WCU")
+        }
     };
     let _ = writeln!(out, "Billing: {billing}.");
     if let Some(ttl) = &table.ttl_attribute {

@@ -214,7 +214,7 @@ pub fn dynamoose(design: &Design) -> String {
         ];
         options.push(match table.billing {
             crate::model::Billing::OnDemand => "throughput: 'ON_DEMAND'".to_string(),
-            crate::model::Billing::Provisioned { read, write } => {
+            crate::model::Billing::Provisioned { read, write, .. } => {
                 format!("throughput: {{ read: {read}, write: {write} }}")
             }
         });

@@ -6,6 +6,8 @@
 //! and its indexes (the provider loops forever on any other). Every string goes through
 //! [`names::hcl_str`], so no user text can start a Terraform interpolation.
 
+mod scaling;
+
 use std::fmt::Write;
 
 use crate::export::cloudformation::key_type;
@@ -69,7 +71,7 @@ pub fn terraform(design: &Design) -> String {
         );
         match table.billing {
             Billing::OnDemand => out.push_str("  billing_mode = \"PAY_PER_REQUEST\"\n"),
-            Billing::Provisioned { read, write } => {
+            Billing::Provisioned { read, write, .. } => {
                 out.push_str("  billing_mode   = \"PROVISIONED\"\n");
                 let _ = writeln!(out, "  read_capacity  = {}", read.max(1));
                 let _ = writeln!(out, "  write_capacity = {}", write.max(1));
@@ -121,9 +123,9 @@ pub fn terraform(design: &Design) -> String {
                 }
             }
             projection(&mut out, &gsi.projection);
-            if let Billing::Provisioned { read, write } = table.billing {
-                let _ = writeln!(out, "    read_capacity   = {}", read.max(1));
-                let _ = writeln!(out, "    write_capacity  = {}", write.max(1));
+            if let Some(capacity) = table.billing.index_capacity(&gsi.name) {
+                let _ = writeln!(out, "    read_capacity   = {}", capacity.read.max(1));
+                let _ = writeln!(out, "    write_capacity  = {}", capacity.write.max(1));
             }
             out.push_str("  }\n");
         }
@@ -165,7 +167,13 @@ pub fn terraform(design: &Design) -> String {
         }
         out.push_str("\n  point_in_time_recovery {\n    enabled = true\n  }\n");
         out.push_str("\n  server_side_encryption {\n    enabled = true\n  }\n");
-        out.push_str("\n  lifecycle {\n    prevent_destroy = true\n  }\n}\n");
+        if scaling::scales(table) {
+            // Auto scaling sets the capacity: Terraform leaves it alone (the provider's advice).
+            out.push_str("\n  lifecycle {\n    prevent_destroy = true\n    ignore_changes  = [read_capacity, write_capacity]\n  }\n}\n");
+        } else {
+            out.push_str("\n  lifecycle {\n    prevent_destroy = true\n  }\n}\n");
+        }
+        scaling::write(&mut out, table, &label);
         let _ = writeln!(
             outputs,
             "\noutput \"{label}_table_name\" {{\n  value = aws_dynamodb_table.{label}.name\n}}\n\noutput \"{label}_table_arn\" {{\n  value = aws_dynamodb_table.{label}.arn\n}}"

@@ -159,7 +159,7 @@ fn multi_attribute_design() -> Design {
             },
         }],
         lsis: Vec::new(),
-        billing: Billing::Provisioned { read: 5, write: 2 },
+        billing: Billing::provisioned(5, 2),
         ttl_attribute: None,
         replicas: Vec::new(),
         vector_indexes: Vec::new(),
@@ -354,7 +354,7 @@ fn global_shape(design: &Design) -> GlobalShape {
         .iter()
         .map(|t| {
             let ttl = t.ttl_attribute.clone();
-            (t.replicas.clone(), t.billing, ttl, t.gsis.len())
+            (t.replicas.clone(), t.billing.clone(), ttl, t.gsis.len())
         })
         .collect()
 }
@@ -385,5 +385,71 @@ fn cloudformation_and_terraform_exports_keep_replicas_through_a_round_trip() {
             .filter(|a| a.what.to_lowercase().contains("region"))
             .collect();
         assert!(about_regions.is_empty(), "{target:?}: {about_regions:?}");
+    }
+}
+
+// issue 40 item 2: the exports wrote the table's capacity to every GSI and no auto scaling;
+// they write each GSI's own and the auto scaling, and CloudFormation's and Terraform's import
+// back to the same billing.
+#[test]
+fn capacity_and_auto_scaling_of_a_table_and_its_gsi_export_and_import_back_the_same() {
+    use crate::model::{AutoScaling, Capacity, Scaling};
+    let mut design = multi_attribute_design();
+    let scaling = |min, max, target| Scaling { min, max, target };
+    design.tables[0].billing = Billing::Provisioned {
+        read: 5,
+        write: 2,
+        auto_scaling: Some(AutoScaling {
+            read: None,
+            write: Some(scaling(2, 50, Some(60.0))),
+        }),
+        indexes: [(
+            "ByTournamentRegion".to_string(),
+            Capacity {
+                read: 8,
+                write: 3,
+                auto_scaling: Some(AutoScaling {
+                    read: Some(scaling(8, 80, None)),
+                    write: None,
+                }),
+            },
+        )]
+        .into(),
+    };
+    let expected = design.tables[0].billing.clone();
+    for (target, format) in [
+        (
+            Target::CloudFormationJson,
+            crate::import::Format::CloudFormation,
+        ),
+        (
+            Target::CloudFormationYaml,
+            crate::import::Format::CloudFormation,
+        ),
+        (Target::Terraform, crate::import::Format::Terraform),
+    ] {
+        let text = export(&design, target).unwrap();
+        let imported = crate::import::import(format, &text)
+            .unwrap_or_else(|e| panic!("{target:?} imports back: {e}\n{text}"));
+        // Read back, a policy states AWS's default target the design left unsaid.
+        let mut read_back = imported.design.tables[0].billing.clone();
+        if let Billing::Provisioned { indexes, .. } = &mut read_back
+            && let Some(scaling) = indexes
+                .get_mut("ByTournamentRegion")
+                .and_then(|c| c.auto_scaling.as_mut())
+                .and_then(|a| a.read.as_mut())
+        {
+            assert_eq!(scaling.target, Some(Scaling::DEFAULT_TARGET), "{target:?}");
+            scaling.target = None;
+        }
+        assert_eq!(read_back, expected, "{target:?}:\n{text}");
+    }
+    let cdk = export(&design, Target::Cdk).unwrap();
+    for written in [
+        "writeCapacity: Capacity.autoscaled({ minCapacity: 2, maxCapacity: 50, targetUtilizationPercent: 60 })",
+        "readCapacity: Capacity.autoscaled({ minCapacity: 8, maxCapacity: 80, targetUtilizationPercent: 70 })",
+        "writeCapacity: Capacity.autoscaled({ minCapacity: 3, maxCapacity: 3 })",
+    ] {
+        assert!(cdk.contains(written), "{written} in\n{cdk}");
     }
 }

@@ -218,7 +218,7 @@ fn table_model<'a>(design: &'a Design, sample: &SampleData, table: &'a Table) ->
 
     let (read, write) = match table.billing {
         Billing::OnDemand => (0, 0),
-        Billing::Provisioned { read, write } => (read, write),
+        Billing::Provisioned { read, write, .. } => (read, write),
     };
     TableModel {
         table_name: table.name.clone(),

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::filters::{self, FilterRead, MAX_ITEMS};
 use crate::answer::Verdict;
-use crate::cost::{CostConfig, PartitionLoad};
+use crate::cost::{CostConfig, PartitionLoad, Throttle};
 use crate::eval::ItemStore;
 use crate::model::Design;
 use crate::sample::{SampleConfig, generate_within, sizing_sample};
@@ -26,6 +26,10 @@ pub struct Measured {
     /// The item size of each entity that KP029 weighs without a size from its volume, as
     /// `keyplan cost` estimates it (the sample's mean), by entity name.
     pub item_bytes: Vec<(String, u64)>,
+    /// Where a provisioned table or GSI is given less capacity than the patterns' peak, as
+    /// `keyplan cost` reports it (KP031).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub throttles: Vec<Throttle>,
 }
 
 /// Whether [`measure`] has anything to measure in `design`, before its verdicts are known: a
@@ -35,6 +39,16 @@ pub fn measures_anything(design: &Design) -> bool {
     design.patterns.iter().any(|p| !p.filter.is_empty())
         || crate::cost::concentrates(design)
         || super::capacity::wants_item_bytes(design)
+        || wants_throttles(design)
+}
+
+/// Whether KP031 has a capacity to judge: a provisioned table and a pattern to load it.
+fn wants_throttles(design: &Design) -> bool {
+    !design.patterns.is_empty()
+        && design
+            .tables
+            .iter()
+            .any(|t| t.billing.table_capacity().is_some())
 }
 
 /// Measures on the sample `keyplan cost` makes by default what the findings judge. The
@@ -46,10 +60,11 @@ pub fn measure(design: &Design, verdicts: &[Verdict]) -> Measured {
     let wants_reads = filters::wants_reads(design, verdicts);
     let wants_loads = crate::cost::concentrates(design);
     let wants_sizes = super::capacity::wants_item_bytes(design);
-    if !wants_reads && !wants_loads && !wants_sizes {
+    let wants_throttles = wants_throttles(design);
+    if !wants_reads && !wants_loads && !wants_sizes && !wants_throttles {
         return Measured::default();
     }
-    let (sample, whole) = if wants_loads || wants_sizes {
+    let (sample, whole) = if wants_loads || wants_sizes || wants_throttles {
         sizing_sample(design)
     } else {
         match generate_within(design, &SampleConfig::default(), MAX_ITEMS) {
@@ -64,7 +79,7 @@ pub fn measure(design: &Design, verdicts: &[Verdict]) -> Measured {
     } else {
         Vec::new()
     };
-    if !wants_loads && !wants_sizes {
+    if !wants_loads && !wants_sizes && !wants_throttles {
         return Measured {
             filter_reads,
             ..Measured::default()
@@ -88,5 +103,6 @@ pub fn measure(design: &Design, verdicts: &[Verdict]) -> Measured {
         } else {
             Vec::new()
         },
+        throttles: report.throttles,
     }
 }

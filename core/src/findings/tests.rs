@@ -946,3 +946,39 @@ fn an_imported_name_with_a_line_break_is_kept_and_found() {
         Error table name `ordersU+2028pwned` holds U+2028, a character no name or key template may hold (a line break, control character or direction mark): remove it
         Error key attribute name `PK\nimport os` holds \n, a character no name or key template may hold (a line break, control character or direction mark): remove it"#]].assert_eq(&found.join("\n"));
 }
+
+// issue 40 item 2: a provisioned table's capacity was never set against the patterns' peak.
+// GSI1 is given 200 write units while every put lands in it (400 a second at the peak), and
+// 100 read units for 150 a second of Queries; the table itself has enough.
+#[test]
+fn kp031_names_the_gsi_whose_capacity_the_peak_exceeds_and_the_patterns_that_do() {
+    let mut d = design(
+        "table t PK SK
+         gsi GSI1 status
+         entity Order orderId status | PK=ORDER#{orderId} SK=ORDER
+         volume Order 1000000
+         read get_order Order by orderId rate 500 peak 2
+         read by_status Order by status rate 300 peak 2
+         put add_order Order rate 400 peak 2",
+    );
+    let mut billing = crate::model::Billing::provisioned(1_000, 1_000);
+    if let crate::model::Billing::Provisioned { indexes, .. } = &mut billing {
+        let given = crate::model::Capacity {
+            read: 100,
+            write: 200,
+            auto_scaling: None,
+        };
+        indexes.insert("GSI1".into(), given);
+    }
+    d.tables[0].billing = billing;
+    check_codes(
+        &d,
+        &["KP031"],
+        expect![[r#"
+            KP031 Warning tables/t/gsis/GSI1
+              GSI `GSI1` of table `t` has the 100 RCU given but the patterns read 150.0 units a second at their peak, 50.0 over (1.5x), from `by_status` 150.0: its Queries are throttled (the table's own reads are not); raise its capacity to at least 150 RCU, or bill the table on demand
+            KP031 Warning tables/t/gsis/GSI1
+              GSI `GSI1` of table `t` has the 200 WCU given but the patterns write 400.0 units a second at their peak, 200.0 over (2.0x), from `add_order` 400.0: the writes that land in it are throttled, and the table's writes with them: a GSI short of write capacity holds back its table; raise its capacity to at least 400 WCU, or bill the table on demand
+        "#]],
+    );
+}

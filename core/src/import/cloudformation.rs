@@ -21,7 +21,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::model::{Billing, Design, Gsi, KeyAttribute, KeyType, Lsi, Table};
+use crate::model::{AutoScaling, Billing, Design, Gsi, KeyAttribute, KeyType, Lsi, Scaling, Table};
 
 use super::assumed::line_of;
 use super::{At, ImportError, Imported, Source};
@@ -31,6 +31,7 @@ pub(crate) use lenient::{Lenient, placeholder};
 
 mod intrinsics;
 pub(crate) mod lenient;
+mod scaling;
 #[cfg(test)]
 mod tests;
 mod yaml;
@@ -183,7 +184,7 @@ pub(crate) fn import_source(source: &Source<'_>) -> Result<Imported, ImportError
             "no {TABLE}, {GLOBAL_TABLE} or {SIMPLE_TABLE} among the template's resources"
         )));
     }
-    let tables: Vec<Table> = instances
+    let mut tables: Vec<Table> = instances
         .iter()
         .map(|instance| {
             let at = At {
@@ -193,6 +194,12 @@ pub(crate) fn import_source(source: &Source<'_>) -> Result<Imported, ImportError
             read_table(&instance.id, instance.kind, &at, &mut out)
         })
         .collect();
+    let mut by_id: Vec<(&str, &mut Table)> = instances
+        .iter()
+        .map(|i| i.id.as_str())
+        .zip(tables.iter_mut())
+        .collect();
+    scaling::apply(resources, base, &scope, &mut by_id, &mut out);
     let what = if serverless {
         "a Serverless Framework service"
     } else if value
@@ -605,6 +612,8 @@ fn read_table(id: &str, kind: Kind, properties: &At<'_>, out: &mut Lenient<'_>) 
     }
     range.truncate(1);
     let mut table = Table::new(name, hash.remove(0), range.pop());
+    // Each GSI's own ProvisionedThroughput, kept once the table's billing is read.
+    let mut index_capacity = std::collections::BTreeMap::new();
     if let Some(list) = properties.get("GlobalSecondaryIndexes") {
         for (i, index) in out.list(&list, "GlobalSecondaryIndexes").iter().enumerate() {
             let index_name = index_name(index, "gsi", i, out);
@@ -619,6 +628,11 @@ fn read_table(id: &str, kind: Kind, properties: &At<'_>, out: &mut Lenient<'_>) 
                     "the index left out",
                 );
                 continue;
+            }
+            if let Some(throughput) = index.get("ProvisionedThroughput")
+                && let Some(capacity) = provisioned(&throughput, &index_name, out).table_capacity()
+            {
+                index_capacity.insert(index_name.clone(), capacity);
             }
             table.gsis.push(Gsi {
                 name: index_name,
@@ -653,6 +667,9 @@ fn read_table(id: &str, kind: Kind, properties: &At<'_>, out: &mut Lenient<'_>) 
     table.billing = billing(&table.name, kind, properties, out);
     if kind == Kind::Global {
         table.replicas = replicas(&table.name, properties, out);
+    }
+    if let Billing::Provisioned { indexes, .. } = &mut table.billing {
+        *indexes = index_capacity;
     }
     if let Some(ttl) = properties.get("TimeToLiveSpecification") {
         let enabled = match ttl.get("Enabled") {
@@ -752,7 +769,7 @@ fn billing(name: &str, kind: Kind, properties: &At<'_>, out: &mut Lenient<'_>) -
                     format!("table {name}: PROVISIONED without ProvisionedThroughput"),
                     "1 read and 1 write unit",
                 );
-                Billing::Provisioned { read: 1, write: 1 }
+                Billing::provisioned(1, 1)
             }
         };
     }
@@ -763,17 +780,7 @@ fn billing(name: &str, kind: Kind, properties: &At<'_>, out: &mut Lenient<'_>) -
         .as_ref()
         .and_then(|s| s.get("MinCapacity"))
         .map(|c| out.capacity(&c, "MinCapacity"));
-    if let Some(settings) = &write_settings {
-        let max = settings.get("MaxCapacity").map(|c| match c.value() {
-            Value::Number(n) => n.to_string(),
-            other => lenient::shown(other),
-        });
-        out.note(format!(
-            "table {name}: its write capacity auto-scales from {} to {}; read as its minimum",
-            write.unwrap_or(1),
-            max.unwrap_or_else(|| "`?`".into())
-        ));
-    }
+    let write_scaling = write_settings.as_ref().and_then(|s| global_scaling(s, out));
     let first_replica = properties
         .get("Replicas")
         .and_then(|r| r.array().ok())
@@ -788,6 +795,10 @@ fn billing(name: &str, kind: Kind, properties: &At<'_>, out: &mut Lenient<'_>) -
         })
     });
     let read = read.map(|c| out.capacity(&c, "the first replica's read capacity"));
+    let read_scaling = read_settings
+        .as_ref()
+        .and_then(|r| r.get("ReadCapacityAutoScalingSettings"))
+        .and_then(|s| global_scaling(&s, out));
     if write.is_none() {
         out.assume(
             properties,
@@ -805,7 +816,27 @@ fn billing(name: &str, kind: Kind, properties: &At<'_>, out: &mut Lenient<'_>) -
     Billing::Provisioned {
         read: read.unwrap_or(1),
         write: write.unwrap_or(1),
+        auto_scaling: (read_scaling.is_some() || write_scaling.is_some()).then_some(AutoScaling {
+            read: read_scaling,
+            write: write_scaling,
+        }),
+        indexes: Default::default(),
     }
+}
+
+/// A global table's `...CapacityAutoScalingSettings`: its bounds and target utilisation.
+fn global_scaling(settings: &At<'_>, out: &mut Lenient<'_>) -> Option<Scaling> {
+    let min = settings.get("MinCapacity")?;
+    let max = settings.get("MaxCapacity")?;
+    let target = settings
+        .get("TargetTrackingScalingPolicyConfiguration")
+        .and_then(|t| t.get("TargetValue"))
+        .and_then(|t| t.value().as_f64());
+    Some(Scaling {
+        min: out.capacity(&min, "MinCapacity"),
+        max: out.capacity(&max, "MaxCapacity"),
+        target,
+    })
 }
 
 /// How the note names the stack's own Region, read from `!Ref AWS::Region`.

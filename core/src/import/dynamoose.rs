@@ -615,11 +615,8 @@ mod reader {
                 t.get("write").and_then(Value::as_u64),
                 t.as_u64(),
             ) {
-                (Some(read), Some(write), _) => Billing::Provisioned { read, write },
-                (_, _, Some(units)) => Billing::Provisioned {
-                    read: units,
-                    write: units,
-                },
+                (Some(read), Some(write), _) => Billing::provisioned(read, write),
+                (_, _, Some(units)) => Billing::provisioned(units, units),
                 _ => Billing::OnDemand,
             },
             None => Billing::OnDemand,

@@ -44,6 +44,7 @@ pub mod terraform;
 pub mod toolbox;
 
 mod json_keys;
+mod scaling;
 use json_keys::{Values, top_level_keys};
 
 #[cfg(test)]

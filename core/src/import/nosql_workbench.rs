@@ -18,7 +18,10 @@ use std::collections::HashMap;
 use std::hash::Hasher;
 
 use crate::item::{AttributeValue, Item};
-use crate::model::{AttrType, Billing, Design, Gsi, KeyAttribute, KeyType, Lsi, Projection, Table};
+use crate::model::{
+    AttrType, AutoScaling, Billing, Design, Gsi, KeyAttribute, KeyType, Lsi, Projection, Scaling,
+    Table,
+};
 
 mod infer;
 mod json;
@@ -428,7 +431,7 @@ fn read_table(
             });
         }
     }
-    let billing = read_billing(at, notes, unread)?;
+    let billing = read_billing(at, unread)?;
     let TableItems {
         items,
         facets: mut facet_items,
@@ -578,11 +581,7 @@ fn read_gsi(
     })
 }
 
-fn read_billing(
-    at: &At<'_>,
-    notes: &mut Vec<String>,
-    unread: &mut Vec<Unread>,
-) -> Result<Billing, ImportError> {
+fn read_billing(at: &At<'_>, unread: &mut Vec<Unread>) -> Result<Billing, ImportError> {
     let Some(mode) = at.get("BillingMode") else {
         return Ok(Billing::OnDemand);
     };
@@ -599,16 +598,40 @@ fn read_billing(
                 ),
                 None => (1, 1),
             };
-            if at
-                .get("ProvisionedCapacitySettings")
-                .is_some_and(|s| s.get("AutoScalingRead").is_some())
-            {
-                notes.push(format!(
-                    "{}: auto scaling settings are not kept (keyplan holds fixed provisioned capacity)",
-                    at.path()
-                ));
-            }
-            Ok(Billing::Provisioned { read, write })
+            // Workbench's auto scaling, per dimension: a scalable target's bounds and a
+            // target-tracking policy's utilisation, as Application Auto Scaling takes them.
+            let scaling = |key: &str| -> Result<Option<Scaling>, ImportError> {
+                let Some(settings) = at
+                    .get("ProvisionedCapacitySettings")
+                    .and_then(|s| s.get(key))
+                else {
+                    return Ok(None);
+                };
+                let Some(target) = settings.get("ScalableTargetRequest") else {
+                    return Ok(None);
+                };
+                Ok(Some(Scaling {
+                    min: target.require("MinCapacity")?.u64()?,
+                    max: target.require("MaxCapacity")?.u64()?,
+                    target: settings
+                        .get("ScalingPolicyConfiguration")
+                        .and_then(|p| p.get("TargetValue"))
+                        .and_then(|t| t.value().as_f64()),
+                }))
+            };
+            let (read_scaling, write_scaling) =
+                (scaling("AutoScalingRead")?, scaling("AutoScalingWrite")?);
+            Ok(Billing::Provisioned {
+                read,
+                write,
+                auto_scaling: (read_scaling.is_some() || write_scaling.is_some()).then_some(
+                    AutoScaling {
+                        read: read_scaling,
+                        write: write_scaling,
+                    },
+                ),
+                indexes: Default::default(),
+            })
         }
         other => {
             unread.push(Unread::at(

@@ -32,6 +32,8 @@ use super::{At, ImportError, Imported, Source};
 
 use eval::{Evaluator, body_json, hcl_line, instances};
 
+mod scaling;
+
 mod eval;
 #[cfg(test)]
 mod tests;
@@ -168,6 +170,8 @@ pub(crate) fn import_source(source: &Source<'_>) -> Result<Imported, ImportError
     let mut out = Lenient::new(|path| hcl_line(text, path));
     let mut ev = Evaluator::new(body);
     let mut tables = Vec::new();
+    // Each table's resource label, for the auto scaling targets that name it.
+    let mut labels = Vec::new();
     for (shape, block) in table_blocks(body) {
         let label = block
             .labels()
@@ -190,8 +194,15 @@ pub(crate) fn import_source(source: &Source<'_>) -> Result<Imported, ImportError
                 continue;
             }
             tables.push(read_table(&label, shape, &at, &mut out));
+            labels.push(label.clone());
         }
     }
+    let mut by_label: Vec<(&str, &mut Table)> = labels
+        .iter()
+        .map(String::as_str)
+        .zip(tables.iter_mut())
+        .collect();
+    scaling::apply(body, &mut ev, &mut by_label, &mut out);
     if tables.is_empty() {
         return Err(ImportError::Missing {
             path: format!("resource \"{RESOURCE}\""),
@@ -344,6 +355,8 @@ fn read_table(label: &str, shape: Shape, at: &At<'_>, out: &mut Lenient<'_>) -> 
     };
     let sort_key = at.get("range_key").map(|k| key(&k, out));
     let mut table = Table::new(name, partition_key, sort_key);
+    // Each GSI's own read_capacity and write_capacity, kept once the table's billing is read.
+    let mut index_capacity = std::collections::BTreeMap::new();
     let gsi_key = if module {
         "global_secondary_indexes"
     } else {
@@ -385,6 +398,13 @@ fn read_table(label: &str, shape: Shape, at: &At<'_>, out: &mut Lenient<'_>) -> 
                 );
                 continue;
             }
+            if index.get("read_capacity").is_some() || index.get("write_capacity").is_some() {
+                let keys = ["read_capacity", "write_capacity"];
+                if let Some(capacity) = out.provisioned(&index, keys, &index_name).table_capacity()
+                {
+                    index_capacity.insert(index_name.clone(), capacity);
+                }
+            }
             table.gsis.push(Gsi {
                 name: index_name,
                 partition_key: partition,
@@ -417,6 +437,9 @@ fn read_table(label: &str, shape: Shape, at: &At<'_>, out: &mut Lenient<'_>) -> 
         }
     }
     table.billing = billing(&table.name, module, at, out);
+    if let Billing::Provisioned { indexes, .. } = &mut table.billing {
+        *indexes = index_capacity;
+    }
     table.ttl_attribute = ttl(&table.name, module, at, out);
     let streams = at
         .get("stream_enabled")

@@ -6,6 +6,32 @@ use super::{Format, detect, detect_and_import, import};
 use crate::coverage::testing::typed_keys;
 use crate::model::Design;
 
+/// A table's billing as the summaries show it: `OnDemand`, `Provisioned { read: 5, write: 5 }`,
+/// then its auto scaling and each GSI's own capacity, when given (issue 40), as JSON.
+pub(crate) fn billing_shown(billing: &crate::model::Billing) -> String {
+    use crate::model::Billing;
+    match billing {
+        Billing::OnDemand => "OnDemand".to_string(),
+        Billing::Provisioned {
+            read,
+            write,
+            auto_scaling,
+            indexes,
+        } => {
+            let mut out = format!("Provisioned {{ read: {read}, write: {write} }}");
+            if let Some(scaling) = auto_scaling {
+                let json = serde_json::to_string(scaling).unwrap_or_default();
+                out += &format!(" auto scaling {json}");
+            }
+            for (index, capacity) in indexes {
+                let json = serde_json::to_string(capacity).unwrap_or_default();
+                out += &format!(" {index} {json}");
+            }
+            out
+        }
+    }
+}
+
 /// A compact, reviewable rendering of a design: tables with keys and indexes, entities with
 /// key templates and attributes, patterns with inputs and sort conditions.
 fn summary(design: &Design) -> String {
@@ -16,12 +42,12 @@ fn summary(design: &Design) -> String {
             .as_ref()
             .map(|k| format!(" SK {}:{:?}", k.name, k.ty));
         out += &format!(
-            "table {} PK {}:{:?}{} {:?}\n",
+            "table {} PK {}:{:?}{} {}\n",
             t.name,
             t.partition_key.name,
             t.partition_key.ty,
             sk.unwrap_or_default(),
-            t.billing
+            billing_shown(&t.billing)
         );
         for g in &t.gsis {
             out += &format!(
@@ -794,7 +820,7 @@ Outputs:
         template,
         expect![[r#"
             design "orders"
-            table orders PK pk:S SK sk:S Provisioned { read: 10, write: 4 }
+            table orders PK pk:S SK sk:S Provisioned { read: 10, write: 4 } ByRegion {"read":5,"write":5}
               gsi ByRegion region:S+tier:S / score:N Include { attributes: ["total"] }
               lsi ByPlaced placed:N KeysOnly
               ttl expires

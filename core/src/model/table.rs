@@ -2,6 +2,8 @@
 //! up to four attributes, and LSIs), their projections, its billing, TTL and replicas; and
 //! [`IndexKeys`], one view of the table's key or any index's, which the rest of core reads.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::{KeyType, VectorIndex};
@@ -111,6 +113,30 @@ impl Table {
         out
     }
 
+    /// Every dimension of the table (`None`) and of its GSIs that auto-scales, with its bounds:
+    /// what the exports write as scalable targets. A GSI without capacity of its own scales
+    /// as the table does.
+    pub fn scaled(&self) -> Vec<(Option<&str>, Dimension, Scaling)> {
+        let places = std::iter::once((None, self.billing.table_capacity())).chain(
+            self.gsis
+                .iter()
+                .map(|g| (Some(g.name.as_str()), self.billing.index_capacity(&g.name))),
+        );
+        let mut out = Vec::new();
+        for (index, capacity) in places {
+            let Some(scaling) = capacity.and_then(|c| c.auto_scaling) else {
+                continue;
+            };
+            for (dimension, bounds) in [
+                (Dimension::Read, scaling.read),
+                (Dimension::Write, scaling.write),
+            ] {
+                out.extend(bounds.map(|bounds| (index, dimension, bounds)));
+            }
+        }
+        out
+    }
+
     /// The table's primary key: its partition key, then its sort key if it has one.
     pub fn primary_key(&self) -> impl Iterator<Item = &KeyAttribute> {
         std::iter::once(&self.partition_key).chain(self.sort_key.as_ref())
@@ -213,14 +239,173 @@ pub enum Projection {
 }
 
 /// How the table is billed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "mode", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Billing {
     #[default]
     OnDemand,
+    /// Capacity given in advance: the table's read and write capacity units, the bounds auto
+    /// scaling keeps them in, and each GSI's own ([`Billing::index_capacity`]).
     Provisioned {
         read: u64,
         write: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        auto_scaling: Option<AutoScaling>,
+        /// Each GSI's own capacity, by index name: a GSI of a provisioned table has capacity
+        /// of its own (<https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.ThroughputConsiderations>);
+        /// one not named here has the table's, as the exports write it.
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        indexes: BTreeMap<String, Capacity>,
     },
+}
+
+impl Billing {
+    /// Provisioned capacity of `read` and `write` units, without auto scaling, every GSI with
+    /// the same.
+    pub fn provisioned(read: u64, write: u64) -> Billing {
+        Billing::Provisioned {
+            read,
+            write,
+            auto_scaling: None,
+            indexes: BTreeMap::new(),
+        }
+    }
+
+    /// The table's own capacity, when it is provisioned.
+    pub fn table_capacity(&self) -> Option<Capacity> {
+        match self {
+            Billing::OnDemand => None,
+            Billing::Provisioned {
+                read,
+                write,
+                auto_scaling,
+                ..
+            } => Some(Capacity {
+                read: *read,
+                write: *write,
+                auto_scaling: *auto_scaling,
+            }),
+        }
+    }
+
+    /// Gives the table (`index: None`) or its GSI `index` auto scaling of `dimension` within
+    /// `scaling`, the GSI taking the table's capacity first when it has none of its own; false
+    /// when the table is on-demand, which has no capacity to scale.
+    pub fn set_scaling(
+        &mut self,
+        index: Option<&str>,
+        dimension: Dimension,
+        scaling: Scaling,
+    ) -> bool {
+        let table_capacity = self.table_capacity();
+        let (
+            Billing::Provisioned {
+                auto_scaling,
+                indexes,
+                ..
+            },
+            Some(table),
+        ) = (self, table_capacity)
+        else {
+            return false;
+        };
+        let auto_scaling = match index {
+            None => auto_scaling,
+            Some(index) => {
+                &mut indexes
+                    .entry(index.to_string())
+                    .or_insert(Capacity {
+                        auto_scaling: None,
+                        ..table
+                    })
+                    .auto_scaling
+            }
+        };
+        let bounds = auto_scaling.get_or_insert_with(AutoScaling::default);
+        match dimension {
+            Dimension::Read => bounds.read = Some(scaling),
+            Dimension::Write => bounds.write = Some(scaling),
+        }
+        true
+    }
+
+    /// The capacity of the GSI `index`, when the table is provisioned: its own, else the
+    /// table's.
+    pub fn index_capacity(&self, index: &str) -> Option<Capacity> {
+        match self {
+            Billing::OnDemand => None,
+            Billing::Provisioned { indexes, .. } => indexes
+                .get(index)
+                .copied()
+                .or_else(|| self.table_capacity()),
+        }
+    }
+}
+
+/// Reads or writes: one of a capacity's two dimensions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dimension {
+    Read,
+    Write,
+}
+
+impl Dimension {
+    /// `read`, `write`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Dimension::Read => "read",
+            Dimension::Write => "write",
+        }
+    }
+}
+
+/// Provisioned capacity of a table or a GSI: read and write capacity units, and the bounds
+/// auto scaling keeps them in.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Capacity {
+    pub read: u64,
+    pub write: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto_scaling: Option<AutoScaling>,
+}
+
+/// Auto scaling of a table's or a GSI's capacity, each of reads and writes on its own, as
+/// Application Auto Scaling states it (a scalable target's bounds and a target-tracking
+/// policy's utilisation: <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/AutoScaling.html>).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct AutoScaling {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read: Option<Scaling>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write: Option<Scaling>,
+}
+
+/// The bounds auto scaling keeps one dimension's capacity units in, and the share of them it
+/// aims to use.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Scaling {
+    pub min: u64,
+    pub max: u64,
+    /// The target utilisation in percent (AWS takes 20 to 90); absent, AWS's default of 70.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<f64>,
+}
+
+impl Scaling {
+    /// The target utilisation auto scaling aims at when none is given, in percent: AWS's
+    /// default (<https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/AutoScaling.html>).
+    pub const DEFAULT_TARGET: f64 = 70.0;
+
+    /// The target utilisation in percent, AWS's default when none is given.
+    pub fn target_or_default(&self) -> f64 {
+        self.target.unwrap_or(Scaling::DEFAULT_TARGET)
+    }
 }

@@ -508,7 +508,7 @@ fn write_table(w: &mut Writer, table: &Table) {
         write_key(w, sort_key);
         write_projection(w, projection);
     });
-    if let Billing::Provisioned { read, write } = billing {
+    if let Billing::Provisioned { read, write, .. } = billing {
         w.varint(*read);
         w.varint(*write);
     }
@@ -539,10 +539,8 @@ fn read_table(r: &mut Reader) -> Result<Table, WireError> {
         })
     })?;
     if flags & TABLE_PROVISIONED != 0 {
-        table.billing = Billing::Provisioned {
-            read: r.varint("provisioned reads")?,
-            write: r.varint("provisioned writes")?,
-        };
+        let read = r.varint("provisioned reads")?;
+        table.billing = Billing::provisioned(read, r.varint("provisioned writes")?);
     }
     table.ttl_attribute = r.when(flags & TABLE_TTL != 0, |r| {
         r.name(Interned::Attribute, "the TTL attribute")

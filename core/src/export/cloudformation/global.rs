@@ -17,7 +17,7 @@ use super::{
     gsi_specs, key_schema, lsis, time_to_live,
 };
 use crate::export::cloudformation::IndexSpec;
-use crate::model::{Billing, Table};
+use crate::model::{Capacity, Table};
 
 /// The target utilisation of the write auto-scaling policy, in percent (DynamoDB's default).
 const TARGET_UTILISATION: u32 = 70;
@@ -122,26 +122,25 @@ struct ReplicaIndex {
 }
 
 /// The write settings of a provisioned table or GSI: the design's units as both bounds.
-fn write_settings(billing: Billing) -> Option<WriteSettings> {
-    match billing {
-        Billing::OnDemand => None,
-        Billing::Provisioned { write, .. } => Some(WriteSettings {
-            write_capacity_auto_scaling_settings: AutoScaling {
-                min_capacity: write.max(1),
-                max_capacity: write.max(1),
-                target_tracking_scaling_policy_configuration: TargetTracking {
-                    target_value: TARGET_UTILISATION,
-                },
+/// The write auto scaling the design states, else its units as both bounds.
+fn write_settings(capacity: Option<Capacity>) -> Option<WriteSettings> {
+    let capacity = capacity?;
+    let scaling = capacity.auto_scaling.and_then(|a| a.write);
+    Some(WriteSettings {
+        write_capacity_auto_scaling_settings: AutoScaling {
+            min_capacity: scaling.map_or(capacity.write, |s| s.min).max(1),
+            max_capacity: scaling.map_or(capacity.write, |s| s.max).max(1),
+            target_tracking_scaling_policy_configuration: TargetTracking {
+                target_value: scaling
+                    .and_then(|s| s.target)
+                    .map_or(TARGET_UTILISATION, |t| t.round() as u32),
             },
-        }),
-    }
+        },
+    })
 }
 
 fn replica(table: &Table, region: Region) -> Replica {
-    let read = match table.billing {
-        Billing::OnDemand => None,
-        Billing::Provisioned { read, .. } => Some(read.max(1)),
-    };
+    let read = table.billing.table_capacity().map(|c| c.read.max(1));
     let indexes: Option<Vec<ReplicaIndex>> = read.filter(|_| !table.gsis.is_empty()).map(|read| {
         table
             .gsis
@@ -170,11 +169,13 @@ fn replica(table: &Table, region: Region) -> Replica {
 /// The GlobalTable properties of `table`, named `table_name`: its own Region's replica first,
 /// then one per replica of the design.
 pub(super) fn properties(table: &Table, table_name: Sub) -> GlobalTableProperties {
-    let gsis: Vec<GlobalIndexSpec> = gsi_specs(table, None)
+    let gsis: Vec<GlobalIndexSpec> = gsi_specs(table, false)
         .into_iter()
         .map(|index| GlobalIndexSpec {
+            write_provisioned_throughput_settings: write_settings(
+                table.billing.index_capacity(&index.index_name),
+            ),
             index,
-            write_provisioned_throughput_settings: write_settings(table.billing),
         })
         .collect();
     let own = Region::Stack {
@@ -197,8 +198,8 @@ pub(super) fn properties(table: &Table, table_name: Sub) -> GlobalTablePropertie
         ),
         global_secondary_indexes: (!gsis.is_empty()).then_some(gsis),
         local_secondary_indexes: lsis(table),
-        billing_mode: billing_mode(table.billing),
-        write_provisioned_throughput_settings: write_settings(table.billing),
+        billing_mode: billing_mode(&table.billing),
+        write_provisioned_throughput_settings: write_settings(table.billing.table_capacity()),
         stream_specification: Stream {
             stream_view_type: "NEW_AND_OLD_IMAGES",
         },

@@ -121,10 +121,7 @@ impl<'l> Lenient<'l> {
                 1
             }
         };
-        Billing::Provisioned {
-            read: units(keys[0]),
-            write: units(keys[1]),
-        }
+        Billing::provisioned(units(keys[0]), units(keys[1]))
     }
 
     /// true or false (`"true"` too); `fallback` where it cannot be read.

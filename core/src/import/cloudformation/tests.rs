@@ -195,3 +195,71 @@ fn nested_for_each_loops_stop_at_the_bound() {
     "#]],
     );
 }
+
+// issue 40 item 2: a table's capacity, its GSI's own and the auto scaling Application Auto
+// Scaling gives them (the developer guide's AutoScaling.CloudFormation example's shape: a
+// scalable target per dimension, its ResourceId joined from the table's `Ref`, and a
+// target-tracking policy) are kept, not only the table's ProvisionedThroughput.
+#[test]
+fn a_tables_gsi_capacity_and_its_scalable_targets_and_policies_are_kept() {
+    let template = r#"
+Resources:
+  OrdersTable:
+    Type: AWS::DynamoDB::Table
+    Properties:
+      TableName: orders
+      AttributeDefinitions: [{AttributeName: id, AttributeType: S}, {AttributeName: status, AttributeType: S}]
+      KeySchema: [{AttributeName: id, KeyType: HASH}]
+      ProvisionedThroughput: {ReadCapacityUnits: 5, WriteCapacityUnits: 5}
+      GlobalSecondaryIndexes:
+        - IndexName: byStatus
+          KeySchema: [{AttributeName: status, KeyType: HASH}]
+          Projection: {ProjectionType: ALL}
+          ProvisionedThroughput: {ReadCapacityUnits: 10, WriteCapacityUnits: 2}
+  WriteScaling:
+    Type: AWS::ApplicationAutoScaling::ScalableTarget
+    Properties:
+      MaxCapacity: 15
+      MinCapacity: 5
+      ResourceId: !Join [/, [table, !Ref OrdersTable]]
+      RoleARN: !GetAtt ScalingRole.Arn
+      ScalableDimension: dynamodb:table:WriteCapacityUnits
+      ServiceNamespace: dynamodb
+  WritePolicy:
+    Type: AWS::ApplicationAutoScaling::ScalingPolicy
+    Properties:
+      PolicyName: WriteAutoScalingPolicy
+      PolicyType: TargetTrackingScaling
+      ScalingTargetId: !Ref WriteScaling
+      TargetTrackingScalingPolicyConfiguration:
+        TargetValue: 50.0
+        PredefinedMetricSpecification: {PredefinedMetricType: DynamoDBWriteCapacityUtilization}
+  IndexReadScaling:
+    Type: AWS::ApplicationAutoScaling::ScalableTarget
+    Properties:
+      MaxCapacity: 100
+      MinCapacity: 10
+      ResourceId: !Sub table/${OrdersTable}/index/byStatus
+      ScalableDimension: dynamodb:index:ReadCapacityUnits
+      ServiceNamespace: dynamodb
+  Elsewhere:
+    Type: AWS::ApplicationAutoScaling::ScalableTarget
+    Properties:
+      MaxCapacity: 100
+      MinCapacity: 10
+      ResourceId: table/not-here
+      ScalableDimension: dynamodb:table:ReadCapacityUnits
+      ServiceNamespace: dynamodb
+"#;
+    check_tables(
+        Format::CloudFormation,
+        template,
+        expect![[r#"
+            design "orders"
+            table orders PK id:S Provisioned { read: 5, write: 5 } auto scaling {"write":{"min":5,"max":15,"target":50.0}} byStatus {"read":10,"write":2,"auto_scaling":{"read":{"min":10,"max":100}}}
+              gsi byStatus status:S /  All
+            note: a CloudFormation template holds tables and indexes but no entities or access patterns: the design opens with its table; add entities and patterns to check it
+            note: scalable target Elsewhere: it names table `not-here`, not one of the file's: not kept
+        "#]],
+    );
+}

@@ -196,3 +196,83 @@ resource "aws_dynamodb_table" "t" {{
     "#]],
     );
 }
+
+// issue 40 item 2: a GSI's own read_capacity and write_capacity, and the auto scaling of the
+// provider's documented DynamoDB example (an aws_appautoscaling_target per dimension, its
+// resource_id interpolating the table's name, and a target-tracking aws_appautoscaling_policy
+// on it), are kept; a target for a table the file does not declare is said.
+#[test]
+fn a_gsis_capacity_and_the_appautoscaling_targets_and_policies_naming_the_table_are_kept() {
+    let config = r#"
+resource "aws_dynamodb_table" "orders" {
+  name           = "orders"
+  hash_key       = "id"
+  read_capacity  = 5
+  write_capacity = 5
+  attribute {
+    name = "id"
+    type = "S"
+  }
+  attribute {
+    name = "status"
+    type = "S"
+  }
+  global_secondary_index {
+    name            = "byStatus"
+    hash_key        = "status"
+    projection_type = "ALL"
+    read_capacity   = 10
+    write_capacity  = 2
+  }
+}
+
+resource "aws_appautoscaling_target" "dynamodb_table_read_target" {
+  max_capacity       = 100
+  min_capacity       = 5
+  resource_id        = "table/${aws_dynamodb_table.orders.name}"
+  scalable_dimension = "dynamodb:table:ReadCapacityUnits"
+  service_namespace  = "dynamodb"
+}
+
+resource "aws_appautoscaling_policy" "dynamodb_table_read_policy" {
+  name               = "DynamoDBReadCapacityUtilization:${aws_appautoscaling_target.dynamodb_table_read_target.resource_id}"
+  policy_type        = "TargetTrackingScaling"
+  resource_id        = aws_appautoscaling_target.dynamodb_table_read_target.resource_id
+  scalable_dimension = aws_appautoscaling_target.dynamodb_table_read_target.scalable_dimension
+  service_namespace  = aws_appautoscaling_target.dynamodb_table_read_target.service_namespace
+  target_tracking_scaling_policy_configuration {
+    predefined_metric_specification {
+      predefined_metric_type = "DynamoDBReadCapacityUtilization"
+    }
+    target_value = 60
+  }
+}
+
+resource "aws_appautoscaling_target" "index_write" {
+  max_capacity       = 40
+  min_capacity       = 2
+  resource_id        = "table/orders/index/byStatus"
+  scalable_dimension = "dynamodb:index:WriteCapacityUnits"
+  service_namespace  = "dynamodb"
+}
+
+resource "aws_appautoscaling_target" "elsewhere" {
+  max_capacity       = 40
+  min_capacity       = 2
+  resource_id        = "table/${aws_dynamodb_table.carts.name}"
+  scalable_dimension = "dynamodb:table:WriteCapacityUnits"
+  service_namespace  = "dynamodb"
+}
+"#;
+    check_tables(
+        Format::Terraform,
+        config,
+        expect![[r#"
+            design "orders"
+            table orders PK id:S Provisioned { read: 5, write: 5 } auto scaling {"read":{"min":5,"max":100,"target":60.0}} byStatus {"read":10,"write":2,"auto_scaling":{"write":{"min":2,"max":40}}}
+              gsi byStatus status:S /  All
+            note: a Terraform configuration holds tables and indexes but no entities or access patterns: the design opens with its table; add entities and patterns to check it
+            note: aws_appautoscaling_target.elsewhere: it names table `carts`, not one of the file's: not kept
+        "#]],
+    );
+}

@@ -78,7 +78,7 @@ impl<'a> Prober<'a> {
         let mut t = match self.design.table(table) {
             Some(original) => {
                 let mut t = Table::new(table.to_string(), pk.clone(), Some(sk.clone()));
-                t.billing = original.billing;
+                t.billing = original.billing.clone();
                 t.ttl_attribute = original.ttl_attribute.clone();
                 t.replicas = original.replicas.clone();
                 t
