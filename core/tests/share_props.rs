@@ -250,6 +250,7 @@ fn pattern() -> impl Strategy<Value = AccessPattern> {
                 changes,
                 writes,
                 condition,
+                partiql: None,
             },
         )
 }

@@ -796,6 +796,9 @@ fn write_pattern(w: &mut Writer, pattern: &AccessPattern) {
         changes,
         writes,
         condition,
+        // Not carried by a link yet (issue 40): a link of a pattern given as PartiQL opens
+        // with its structured fields alone.
+        partiql: _,
     } = pattern;
     w.prose(TITLE, name);
     w.prose(DESCRIPTION, description);
@@ -934,6 +937,7 @@ fn read_pattern(r: &mut Reader) -> Result<AccessPattern, WireError> {
         changes,
         writes,
         condition,
+        partiql: None,
     })
 }
 
