@@ -27,6 +27,7 @@ pub(crate) mod filter;
 mod names;
 mod order;
 mod partiql;
+pub(crate) use partiql::unmapped as unmapped_statement;
 mod prepared;
 mod re_key;
 mod read;

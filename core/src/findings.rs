@@ -36,6 +36,7 @@
 //! | KP028 | error    | a read pattern that asks an order its index cannot give (no sort key, or one item) |
 //! | KP029 | error    | an item collection over 10 GB in a table with an LSI, from the entities' volumes (warning past half) |
 //! | KP030 | error    | a name or key template holding a line break, control character or direction mark (issue 41) |
+//! | KP033 | error    | a read's PartiQL statement keyplan cannot map onto a pattern: why, in which clause, at which line and column (issue 40) |
 
 use std::collections::{HashMap, HashSet};
 
@@ -52,6 +53,7 @@ mod filters;
 mod guidance;
 mod hidden;
 mod measured;
+mod partiql;
 
 pub use filters::FilterRead;
 pub(crate) use hidden::first_hidden_character;
@@ -85,7 +87,7 @@ pub(crate) fn findings_of(
 type Check = fn(&Prepared<'_>, &[Verdict], &Measured, &mut Findings);
 
 /// Every check, in the order of their findings.
-const CHECKS: [Check; 10] = [
+const CHECKS: [Check; 11] = [
     |prepared, _, _, out| names(prepared.design, out),
     |prepared, _, _, out| hidden::hidden_characters(prepared.design, out),
     |prepared, _, _, out| {
@@ -112,6 +114,7 @@ const CHECKS: [Check; 10] = [
     },
     |prepared, verdicts, _, out| guidance::multi_attribute_keys(prepared, verdicts, out),
     |prepared, _, _, out| guidance::tenant_in_gsi_partitions(prepared, out),
+    |prepared, _, _, out| partiql::statements(prepared, out),
 ];
 
 /// [`CHECKS`] up to the patterns' own: the first of the halves [`findings_of`] runs at once.

@@ -211,5 +211,7 @@ fn bounds(text: &str) -> Result<(), Unmapped> {
     Ok(())
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "partiql"))]
 mod tests;
+#[cfg(all(test, not(feature = "partiql")))]
+mod tests_without_parser;

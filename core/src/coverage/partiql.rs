@@ -42,6 +42,17 @@ struct Mapped {
     bound: Vec<(usize, Bound)>,
 }
 
+/// Why keyplan cannot map `pattern`'s statement, and where, if it cannot (KP033). `None`
+/// too in a build that reads no PartiQL, which judges the pattern by its structured fields.
+pub(crate) fn unmapped(prepared: &Prepared<'_>, pattern: &AccessPattern) -> Option<String> {
+    let text = pattern.partiql.as_deref()?;
+    if !crate::partiql::READS_PARTIQL || !pattern.is_read() {
+        return None;
+    }
+    let mapped = crate::partiql::parse(text).and_then(|s| map(prepared, pattern, &s));
+    mapped.err().map(|u| u.describe(text))
+}
+
 /// The verdict of `pattern`, whose `partiql` is `text`.
 pub(super) fn verdict(
     prepared: &Prepared<'_>,
@@ -49,6 +60,15 @@ pub(super) fn verdict(
     text: &str,
     words: Words,
 ) -> Verdict {
+    // The browser app leaves the parser out: the pattern's structured fields decide there.
+    if !crate::partiql::READS_PARTIQL {
+        let mut verdict = read_verdict(prepared, pattern, words);
+        verdict.reasons.push(
+            "judged by the pattern's structured fields: this build of keyplan reads no PartiQL (`keyplan check` judges the statement)"
+                .to_string(),
+        );
+        return verdict;
+    }
     let mapped = crate::partiql::parse(text).and_then(|s| map(prepared, pattern, &s));
     let mapped = match mapped {
         Ok(mapped) => mapped,

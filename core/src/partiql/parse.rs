@@ -339,10 +339,15 @@ impl Reader<'_> {
                         values: vec![value],
                         at,
                     })),
-                    _ => Ok(self.other(
-                        e,
-                        "a comparison of something other than an attribute with a value",
-                    )),
+                    _ => Ok(match b.lhs.as_ref() {
+                        ast::Expr::Call(c) => {
+                            self.other(e, &format!("the function {}", c.func_name.value))
+                        }
+                        _ => self.other(
+                            e,
+                            "a comparison of something other than an attribute with a value",
+                        ),
+                    }),
                 }
             }
             ast::Expr::UniOp(u) if u.kind == ast::UniOpKind::Not => match u.expr.as_ref() {

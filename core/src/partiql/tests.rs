@@ -172,7 +172,7 @@ fn statements_keyplan_cannot_map_say_why_and_where() {
         Scan on the table
           keyplan cannot map the PartiQL statement in FROM at line 1, column 22: table `shop` has no index `GSI9`
         Scan on the table
-          keyplan cannot map the PartiQL statement in WHERE at line 2, column 18: a comparison of something other than an attribute with a value is no condition a read pattern can state (a comparison, BETWEEN, IN, begins_with, contains, IS [NOT] MISSING)
+          keyplan cannot map the PartiQL statement in WHERE at line 2, column 18: the function size is no condition a read pattern can state (a comparison, BETWEEN, IN, begins_with, contains, IS [NOT] MISSING)
         Scan on the table
           keyplan cannot map the PartiQL statement in ORDER BY at line 1, column 44: DynamoDB orders a statement's results by the sort key of what it reads: `email` is not the table's
         Scan on the table
@@ -251,4 +251,20 @@ fn every_structured_read_renders_a_statement_that_maps_back_to_its_verdict() {
             );
         }
     }
+}
+
+#[test]
+fn a_statement_keyplan_cannot_map_is_finding_kp033_at_its_pattern() {
+    let mut design = crate::examples::get("ecommerce-orders").expect("the example");
+    let mut pattern = AccessPattern::read("by email", &["Customer"], &[]);
+    pattern.partiql = Some("SELECT * FROM \"shop\"\n  WHERE lower(email) = ?".to_string());
+    design.patterns.push(pattern);
+    let analysis = crate::analyze(&design);
+    let found: Vec<String> = analysis
+        .findings
+        .iter()
+        .filter(|f| f.code == "KP033")
+        .map(|f| format!("{} {:?} {}: {}", f.code, f.severity, f.place, f.message))
+        .collect();
+    expect!["KP033 Error patterns/by email: `by email`'s PartiQL statement cannot be mapped onto a read pattern in WHERE at line 2, column 9: the function lower is no condition a read pattern can state (a comparison, BETWEEN, IN, begins_with, contains, IS [NOT] MISSING)"].assert_eq(&found.join("\n"));
 }
