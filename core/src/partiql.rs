@@ -15,7 +15,7 @@ use crate::model::FilterOp;
 mod parse;
 mod render;
 
-pub use render::render;
+pub use render::{quoted_name, refuses_partiql, render, render_bound};
 
 /// The longest statement DynamoDB takes, in characters: ExecuteStatement's `Statement` is
 /// 1 to 8,192 long

@@ -212,6 +212,22 @@ fn map(
                 )
             })?,
     };
+    if let (Some((name, at)), Some(gsi)) = (
+        &statement.index,
+        statement
+            .index
+            .as_ref()
+            .and_then(|(n, _)| table.table.gsi(n)),
+    ) && crate::partiql::refuses_partiql(gsi)
+    {
+        return Err(Unmapped::new(
+            Clause::From,
+            *at,
+            format!(
+                "DynamoDB refuses a PartiQL read of `{name}`, whose key has more than one attribute: read it with a Query"
+            ),
+        ));
+    }
     let label = index_label(&index.keys);
     // What it returns: the pattern's entities, else every entity the index holds.
     let entities: Vec<String> = if pattern.entities.is_empty() {
@@ -331,8 +347,13 @@ fn map(
                     "an IN on the partition key reads several partitions, one Query each; a read pattern reads one: give each its own pattern",
                 ));
             }
+            // A key attribute of another index is a filter on the read's, unless its template
+            // composes attributes (`GSI1PK = ?` binds `ORDER#{orderId}`'s `orderId`).
             (FilterOp::Eq, Some(template))
-                if is_partition || is_sort || !template.is_constant() =>
+                if is_partition
+                    || is_sort
+                    || !(template.is_constant()
+                        || template.source() == format!("{{{attribute}}}")) =>
             {
                 key_equal(term, template, &mut structured, &mut bound, &mut add_input)?;
                 if is_partition {

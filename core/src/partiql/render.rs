@@ -18,8 +18,12 @@ fn literal(text: &str) -> String {
 
 /// The value of a key template: a literal when it is a constant (`'PROFILE'`, the `'ORDER#'`
 /// that narrows a Query to orders), else a `?` bound to the template.
-fn value(template: &crate::template::KeyTemplate, parameters: &mut Vec<String>) -> String {
-    if template.is_constant() {
+fn value(
+    template: &crate::template::KeyTemplate,
+    inline: bool,
+    parameters: &mut Vec<String>,
+) -> String {
+    if inline && template.is_constant() {
         literal(template.source())
     } else {
         parameters.push(template.source().to_string());
@@ -30,6 +34,22 @@ fn value(template: &crate::template::KeyTemplate, parameters: &mut Vec<String>) 
 /// The statement of a GetItem, Query or Scan verdict; `None` for a write, a read of an unknown
 /// table, or a write-sharded read (several statements, one per shard).
 pub fn render(verdict: &Verdict, design: &Design) -> Option<PartiqlStatement> {
+    render_with(verdict, design, true)
+}
+
+/// [`render`] with every value a `?`, constants too, in the order of the verdict's key
+/// condition (partition, sort equalities, sort condition) then its filter's terms: the order
+/// a run's request holds its values in, which `keyplan run` binds.
+pub fn render_bound(verdict: &Verdict, design: &Design) -> Option<PartiqlStatement> {
+    render_with(verdict, design, false)
+}
+
+/// A name as the statement quotes it (`"orders"`).
+pub fn quoted_name(name: &str) -> String {
+    quoted(name)
+}
+
+fn render_with(verdict: &Verdict, design: &Design, inline: bool) -> Option<PartiqlStatement> {
     if !matches!(
         verdict.operation,
         Operation::GetItem | Operation::Query | Operation::Scan
@@ -38,6 +58,14 @@ pub fn render(verdict: &Verdict, design: &Design) -> Option<PartiqlStatement> {
         return None;
     }
     let table = design.table(verdict.table.as_deref()?)?;
+    if verdict
+        .index
+        .as_deref()
+        .and_then(|name| table.gsi(name))
+        .is_some_and(refuses_partiql)
+    {
+        return None;
+    }
     let mut statement = format!("SELECT * FROM {}", quoted(&table.name));
     if let Some(index) = &verdict.index {
         statement.push('.');
@@ -47,7 +75,7 @@ pub fn render(verdict: &Verdict, design: &Design) -> Option<PartiqlStatement> {
     let mut parameters: Vec<String> = Vec::new();
     if let Some(query) = &verdict.query {
         for part in query.partition.iter().chain(&query.sort_equal) {
-            let value = value(&part.template, &mut parameters);
+            let value = value(&part.template, inline, &mut parameters);
             conditions.push(format!("{} = {value}", quoted(&part.attribute)));
         }
         if let Some(cond) = &query.sort_condition {
@@ -55,7 +83,7 @@ pub fn render(verdict: &Verdict, design: &Design) -> Option<PartiqlStatement> {
             let values: Vec<String> = cond
                 .values
                 .iter()
-                .map(|t| value(t, &mut parameters))
+                .map(|t| value(t, inline, &mut parameters))
                 .collect();
             conditions.push(match (cond.op, values.as_slice()) {
                 (SortOp::BeginsWith, [v]) => format!("begins_with({attribute}, {v})"),
@@ -98,4 +126,12 @@ pub fn render(verdict: &Verdict, design: &Design) -> Option<PartiqlStatement> {
         statement,
         parameters,
     })
+}
+
+/// DynamoDB refuses a PartiQL read of a GSI whose key has more than one attribute on either
+/// side ("PartiQL statements cannot be executed on tables with multi-attribute HASH keys or
+/// multi-attribute RANGE keys"; the table and its other indexes stay readable), as the
+/// embedded engine does after AWS (dynoxide 3.2.0, captured in eu-west-2 and us-east-1).
+pub fn refuses_partiql(gsi: &crate::model::Gsi) -> bool {
+    gsi.partition_key.len() > 1 || gsi.sort_key.len() > 1
 }

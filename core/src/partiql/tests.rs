@@ -268,3 +268,20 @@ fn a_statement_keyplan_cannot_map_is_finding_kp033_at_its_pattern() {
         .collect();
     expect!["KP033 Error patterns/by email: `by email`'s PartiQL statement cannot be mapped onto a read pattern in WHERE at line 2, column 9: the function lower is no condition a read pattern can state (a comparison, BETWEEN, IN, begins_with, contains, IS [NOT] MISSING)"].assert_eq(&found.join("\n"));
 }
+
+#[test]
+fn a_statement_on_a_multi_attribute_gsi_is_refused_as_dynamodb_refuses_it() {
+    let mut design = crate::examples::get("ecommerce-orders").expect("the example");
+    let table = &mut design.tables[0];
+    table.gsis[1]
+        .partition_key
+        .push(crate::model::KeyAttribute::new(
+            "region",
+            crate::model::KeyType::S,
+        ));
+    let mut pattern = AccessPattern::read("by status", &["Order"], &[]);
+    pattern.partiql = Some(r#"SELECT * FROM "shop"."GSI2" WHERE GSI2PK = ?"#.to_string());
+    design.patterns = vec![pattern];
+    let analysis = crate::analyze(&design);
+    expect!["keyplan cannot map the PartiQL statement in FROM at line 1, column 22: DynamoDB refuses a PartiQL read of `GSI2`, whose key has more than one attribute: read it with a Query"].assert_eq(&analysis.verdicts[0].reasons.join("\n"));
+}
