@@ -91,6 +91,9 @@ fn syntax_error(error: Option<&ParseError<'_>>) -> Unmapped {
     }
 }
 
+/// The table FROM names with its offset, and the index after it with its own.
+type FromTable = (String, usize, Option<(String, usize)>);
+
 struct Reader<'a> {
     locations: &'a LocationMap,
     marks: &'a [usize],
@@ -193,10 +196,7 @@ impl Reader<'_> {
         }
     }
 
-    fn from(
-        &self,
-        from: &ast::AstNode<ast::FromClause>,
-    ) -> Result<(String, usize, Option<(String, usize)>), Unmapped> {
+    fn from(&self, from: &ast::AstNode<ast::FromClause>) -> Result<FromTable, Unmapped> {
         let ast::FromSource::FromLet(source) = &from.source else {
             return Err(Unmapped::new(
                 Clause::From,
@@ -379,8 +379,8 @@ impl Reader<'_> {
                     ast::Expr::List(l) => l.values.iter().map(|v| self.value(v)).collect(),
                     ast::Expr::Bag(l) => l.values.iter().map(|v| self.value(v)).collect(),
                     ast::Expr::Lit(l) => match &l.node {
-                        ast::Lit::ListLit(list) => list.values.iter().map(|v| literal(v)).collect(),
-                        ast::Lit::BagLit(bag) => bag.values.iter().map(|v| literal(v)).collect(),
+                        ast::Lit::ListLit(list) => list.values.iter().map(literal).collect(),
+                        ast::Lit::BagLit(bag) => bag.values.iter().map(literal).collect(),
                         _ => None,
                     },
                     _ => None,
