@@ -250,7 +250,7 @@ fn run_statement(
     design: &Design,
     verdict: &Verdict,
     queries: &[(KeyQuery, Vec<ExpectedPage>, Option<OtherPaging>)],
-) -> Option<RunStatement> {
+) -> Option<Box<RunStatement>> {
     verdict.partiql.as_ref()?;
     let [(query, _, _)] = queries else {
         return None;
@@ -273,9 +273,11 @@ fn run_statement(
         .chain(query.sort_condition.iter().flat_map(|(_, _, v)| v.clone()))
         .chain(query.filter.iter().flat_map(|f| f.values.clone()))
         .collect();
-    (parameters.len() == rendered.parameters.len()).then_some(RunStatement {
-        after_table,
-        parameters,
+    (parameters.len() == rendered.parameters.len()).then(|| {
+        Box::new(RunStatement {
+            after_table,
+            parameters,
+        })
     })
 }
 

@@ -98,7 +98,7 @@ pub struct ReadCheck {
     pub inputs: BTreeMap<String, String>,
     /// For a read given as a PartiQL statement (issue 40): the statement keyplan maps it to,
     /// sent with ExecuteStatement as well and compared with the same prediction.
-    pub statement: Option<RunStatement>,
+    pub statement: Option<Box<RunStatement>>,
 }
 
 /// A read's PartiQL statement as a run sends it: what follows `SELECT * FROM "<table>"`
