@@ -123,6 +123,15 @@ pub struct FilterExpression {
     pub terms: Vec<FilterTerm>,
 }
 
+/// A PartiQL statement with the template of each `?`'s value, in order
+/// (`CUSTOMER#{customerId}`, `{status}`), rendered with the pattern's inputs as
+/// [`KeyCondition::values`] are: what ExecuteStatement sends (issue 40).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PartiqlStatement {
+    pub statement: String,
+    pub parameters: Vec<String>,
+}
+
 /// How one access pattern is served.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Verdict {
@@ -157,6 +166,9 @@ pub struct Verdict {
     /// items are sorted by after the read, which reads every item the key condition matches
     /// (no page can be read alone).
     pub sorted_in_memory: Option<String>,
+    /// For a read given as a PartiQL statement: the statement and what each `?` is bound to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partiql: Option<PartiqlStatement>,
 }
 
 /// The kind of key a [`Suggestion`] proposes.

@@ -27,6 +27,8 @@ mod candidate;
 pub(crate) mod filter;
 mod names;
 mod order;
+mod partiql;
+pub(crate) use partiql::unmapped as unmapped_statement;
 mod prepared;
 mod re_key;
 mod read;
@@ -80,10 +82,11 @@ fn verdict(prepared: &Prepared<'_>, pattern: &AccessPattern) -> Verdict {
 }
 
 fn verdict_in(prepared: &Prepared<'_>, pattern: &AccessPattern, words: Words) -> Verdict {
-    let mut verdict = match pattern.action {
-        Action::Read if pattern.vector.is_some() => vector::vector_verdict(prepared, pattern),
-        Action::Read => read_verdict(prepared, pattern, words),
-        _ => write_verdict(prepared, pattern),
+    let mut verdict = match (pattern.action, &pattern.partiql) {
+        (Action::Read, _) if pattern.vector.is_some() => vector::vector_verdict(prepared, pattern),
+        (Action::Read, Some(text)) => partiql::verdict(prepared, pattern, text, words),
+        (Action::Read, None) => read_verdict(prepared, pattern, words),
+        (_, _) => write_verdict(prepared, pattern),
     };
     // The few reasons written before a verdict is decided (an unknown entity) are dropped
     // here; the costly ones are never written.
@@ -110,6 +113,7 @@ fn empty_verdict(pattern: &AccessPattern, operation: Operation) -> Verdict {
         reasons: Vec::new(),
         suggestions: Vec::new(),
         sorted_in_memory: None,
+        partiql: None,
     }
 }
 

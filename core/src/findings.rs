@@ -42,6 +42,7 @@
 //! | KP043 | error    | a vector index on a key attribute |
 //! | KP044 | error    | a vector index on a provisioned table (vector indexes are on-demand only) |
 //! | KP045 | error    | two vector indexes on one attribute with different dimensions |
+//! | KP033 | error    | a read's PartiQL statement keyplan cannot map onto a pattern: why, in which clause, at which line and column (issue 40) |
 
 use std::collections::{HashMap, HashSet};
 
@@ -58,6 +59,7 @@ mod filters;
 mod guidance;
 mod hidden;
 mod measured;
+mod partiql;
 mod throttling;
 mod vectors;
 
@@ -93,7 +95,7 @@ pub(crate) fn findings_of(
 type Check = fn(&Prepared<'_>, &[Verdict], &Measured, &mut Findings);
 
 /// Every check, in the order of their findings.
-const CHECKS: [Check; 12] = [
+const CHECKS: [Check; 13] = [
     |prepared, _, _, out| names(prepared.design, out),
     |prepared, _, _, out| hidden::hidden_characters(prepared.design, out),
     |prepared, _, _, out| {
@@ -122,6 +124,7 @@ const CHECKS: [Check; 12] = [
     |prepared, _, _, out| guidance::tenant_in_gsi_partitions(prepared, out),
     |prepared, _, measured, out| throttling::throttled(prepared.design, &measured.throttles, out),
     |prepared, verdicts, _, out| vectors::vector_indexes(prepared.design, verdicts, out),
+    |prepared, _, _, out| partiql::statements(prepared, out),
 ];
 
 /// [`CHECKS`] up to the patterns' own: the first of the halves [`findings_of`] runs at once.

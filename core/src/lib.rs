@@ -36,6 +36,7 @@ pub mod migrate;
 pub mod model;
 pub mod number;
 mod par;
+pub mod partiql;
 pub mod pricing;
 pub mod sample;
 pub mod share;

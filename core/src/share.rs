@@ -115,8 +115,8 @@ pub fn encode(design: &Design) -> Result<String, LinkError> {
     Ok(payload)
 }
 
-/// What of `design` no link version carries: its first vector index or vector search, or the
-/// sample items written by hand.
+/// What of `design` no link version carries: its first vector index or vector search, PartiQL
+/// statement, or the sample items written by hand.
 fn uncarried(design: &Design) -> Option<String> {
     if let Some(item) = design.hand_items.first() {
         let more = design.hand_items.len() - 1;
@@ -139,11 +139,14 @@ fn uncarried(design: &Design) -> Option<String> {
             index.name, table.name
         ));
     }
+    if let Some(p) = design.patterns.iter().find(|p| p.vector.is_some()) {
+        return Some(format!("the vector search of pattern `{}`", p.name));
+    }
     design
         .patterns
         .iter()
-        .find(|p| p.vector.is_some())
-        .map(|p| format!("the vector search of pattern `{}`", p.name))
+        .find(|p| p.partiql.is_some())
+        .map(|p| format!("the PartiQL statement of pattern `{}`", p.name))
 }
 
 /// The whole link: `base` (the app's address, e.g. [`DEFAULT_BASE`]) then `/#d=` and the

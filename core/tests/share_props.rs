@@ -252,6 +252,7 @@ fn pattern() -> impl Strategy<Value = AccessPattern> {
                 condition,
                 // A link refuses a vector search (issue 40): never generated here.
                 vector: None,
+                partiql: None,
             },
         )
 }

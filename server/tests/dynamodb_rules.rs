@@ -6,7 +6,9 @@
 //! exactly the items core's evaluation predicts, page by page. In half the designs the
 //! items are padded so that Queries read past 1 MB: pages end as DynamoDB ends them, after the
 //! item crossing 1 MB, and the embedded engine, which ends them before it, passes only with
-//! those same items in the pages core predicts for its rule (issue 41 item 7).
+//! those same items in the pages core predicts for its rule (issue 41 item 7). Every other
+//! covered read is also given as the PartiQL statement core writes for it (issue 40): mapped
+//! back, it gets the same verdict, and the engine's ExecuteStatement returns what core predicts.
 #![allow(clippy::unwrap_used)]
 
 mod run_support;
@@ -338,6 +340,8 @@ struct Seen {
     filtered: usize,
     /// Reads with a page past 1 MB, which the embedded engine ends elsewhere.
     past_1_mb: usize,
+    /// Reads given as a PartiQL statement, also run with ExecuteStatement.
+    statements: usize,
     /// Why the first refused designs were refused.
     why: Vec<String>,
 }
@@ -364,6 +368,7 @@ fn every_get_item_or_query_verdict_runs_on_the_engine_and_returns_what_core_pred
         let text = design(&c).to_string();
         let design = keyplan_core::file::parse(&text)
             .map_err(|e| TestCaseError::fail(format!("the generated design: {e}\n{text}")))?;
+        let design = as_statements(design)?;
         let analysis = keyplan_core::analyze(&design);
         let counts: Counts = ENTITIES.iter().map(|e| (e.to_string(), 5)).collect();
         // A design core refuses to run (a key collision, say) proves nothing here.
@@ -391,6 +396,7 @@ fn every_get_item_or_query_verdict_runs_on_the_engine_and_returns_what_core_pred
                 continue;
             }
             s.reads += 1;
+            s.statements += usize::from(pattern.partiql.is_some());
             s.by_index += usize::from(verdict.index.is_some());
             s.filtered += usize::from(verdict.filter.is_some());
             s.conditions += usize::from(
@@ -434,7 +440,78 @@ fn every_get_item_or_query_verdict_runs_on_the_engine_and_returns_what_core_pred
     eprintln!("{seen:?}");
     assert!(seen.designs * 2 >= cases as usize, "{seen:?}");
     assert!(
-        seen.by_index > 0 && seen.conditions > 0 && seen.filtered > 0 && seen.past_1_mb > 0,
+        seen.by_index > 0
+            && seen.conditions > 0
+            && seen.filtered > 0
+            && seen.past_1_mb > 0
+            && seen.statements > 0,
         "{seen:?}"
     );
+}
+
+/// `design` with every other covered read given as the PartiQL statement core writes for its
+/// verdict (issue 40), which must map back onto the same verdict: the same operation, index,
+/// key condition and filter.
+fn as_statements(mut design: keyplan_core::Design) -> Result<keyplan_core::Design, TestCaseError> {
+    let analysis = keyplan_core::analyze(&design);
+    let original = design.clone();
+    let mut given = 0usize;
+    for (verdict, pattern) in analysis.verdicts.iter().zip(design.patterns.iter_mut()) {
+        if !verdict.covered || !pattern.is_read() {
+            continue;
+        }
+        given += 1;
+        if given % 2 == 1 {
+            continue;
+        }
+        if let Some(statement) = keyplan_core::partiql::render(verdict, &original) {
+            pattern.partiql = Some(statement.statement);
+        }
+    }
+    let again = keyplan_core::analyze(&design);
+    for ((before, after), pattern) in analysis
+        .verdicts
+        .iter()
+        .zip(&again.verdicts)
+        .zip(&design.patterns)
+    {
+        if pattern.partiql.is_none() {
+            continue;
+        }
+        // What the request is: a filter term's `source` (an input left to filter, or a
+        // filter the pattern states) is where it came from, the same condition either way.
+        let shape = |v: &keyplan_core::Verdict| {
+            let filter = v.filter.as_ref().map(|f| {
+                let terms: Vec<_> = f
+                    .terms
+                    .iter()
+                    .map(|t| (t.attribute.clone(), t.op, t.inputs.clone()))
+                    .collect();
+                (
+                    f.expression.clone(),
+                    f.names.clone(),
+                    f.values.clone(),
+                    terms,
+                )
+            });
+            (
+                v.operation,
+                v.index.clone(),
+                v.key_condition.clone(),
+                filter,
+                v.scan_forward,
+            )
+        };
+        if shape(before) != shape(after) {
+            return Err(TestCaseError::fail(format!(
+                "`{}` given as `{}` maps onto {:?}, not {:?}; {:?}",
+                pattern.name,
+                pattern.partiql.as_deref().unwrap_or_default(),
+                shape(after),
+                shape(before),
+                after.reasons
+            )));
+        }
+    }
+    Ok(design)
 }

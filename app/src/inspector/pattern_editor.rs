@@ -168,6 +168,13 @@ pub fn PatternEditor(
                     value=field(|p| p.description.clone())
                     on_input=Callback::new({ let e = e1.clone(); move |t: String| e(Box::new(move |p| p.description = t)) })
                 />
+                // issue 40: the read as the PartiQL statement the application sends; the browser
+                // keeps and shows it, `keyplan check` judges it (the app has no PartiQL parser).
+                <TextField
+                    label="PartiQL"
+                    value=field(|p| p.partiql.clone().unwrap_or_default())
+                    on_input=Callback::new({ let e = e1.clone(); move |t: String| e(Box::new(move |p| p.partiql = (!t.trim().is_empty()).then_some(t))) })
+                />
                 <div class="verdict-box" data-testid="verdict-box">
                     {move || verdict.get().map(|v| {
                         let scan = !v.covered;

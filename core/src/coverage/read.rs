@@ -15,6 +15,18 @@ pub(super) fn read_verdict(
     pattern: &AccessPattern,
     words: Words,
 ) -> Verdict {
+    read_verdict_on(prepared, pattern, words, None)
+}
+
+/// [`read_verdict`] with only the index named by `only` asked (`Some(None)`: the table's
+/// own key), as a PartiQL statement that names its index is served (issue 40).
+pub(super) fn read_verdict_on(
+    prepared: &Prepared<'_>,
+    pattern: &AccessPattern,
+    words: Words,
+    only: Option<Option<&str>>,
+) -> Verdict {
+    let asked = |name: Option<&str>| only.is_none_or(|only| only == name);
     let mut verdict = empty_verdict(pattern, Operation::Scan);
     let Some((table_idx, returned)) = home_of(prepared, pattern, &mut verdict) else {
         return verdict;
@@ -53,6 +65,7 @@ pub(super) fn read_verdict(
         .iter()
         .enumerate()
         .filter(|(_, index)| prepared.member_position(index, returned[0]).is_some())
+        .filter(|(_, index)| asked(index.keys.name))
         .filter_map(|(position, index)| ctx.filtered_candidate(position, index).ok())
         .collect();
     candidates.sort_by_key(Candidate::rank);
@@ -72,6 +85,7 @@ pub(super) fn read_verdict(
                     .indexes
                     .iter()
                     .enumerate()
+                    .filter(|(_, index)| asked(index.keys.name))
                     .filter_map(|(position, index)| {
                         let reason = ctx.filtered_candidate(position, index).err()?;
                         let label = index_label(&index.keys);

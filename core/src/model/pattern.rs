@@ -332,6 +332,14 @@ pub struct AccessPattern {
     /// For a read: a similarity search on a vector index instead of a key lookup.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vector: Option<VectorSearch>,
+    /// For a read: the PartiQL `SELECT` the application sends with ExecuteStatement, `?` for
+    /// each value it binds (`SELECT * FROM "orders"."GSI1" WHERE GSI1PK = ? AND
+    /// begins_with(GSI1SK, ?)`). The statement then decides how the read is served: its table
+    /// or index, and whether its WHERE pins the partition key (else DynamoDB scans); `entities`
+    /// still names what it returns, and its inputs, sort condition, filters and order are read
+    /// from the statement (issue 40).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partiql: Option<String>,
 }
 
 impl AccessPattern {
@@ -355,6 +363,7 @@ impl AccessPattern {
             writes: Vec::new(),
             condition: None,
             vector: None,
+            partiql: None,
         }
     }
 

@@ -801,6 +801,8 @@ fn write_pattern(w: &mut Writer, pattern: &AccessPattern) {
         condition,
         // Refused before writing: see [`super::encode`].
         vector: _,
+        // Refused before writing, as a vector search is: see [`super::encode`].
+        partiql: _,
     } = pattern;
     w.prose(TITLE, name);
     w.prose(DESCRIPTION, description);
@@ -940,6 +942,7 @@ fn read_pattern(r: &mut Reader) -> Result<AccessPattern, WireError> {
         writes,
         condition,
         vector: None,
+        partiql: None,
     })
 }
 

@@ -13,12 +13,12 @@ use keyplan_core::limits::MAX_PAGE_BYTES;
 use keyplan_core::model::Design;
 use keyplan_core::sample::SampleConfig;
 use keyplan_core::simulate;
-use keyplan_core::{Item, Operation, Severity, Verdict};
+use keyplan_core::{AttributeValue, Item, Operation, Severity, Verdict};
 
 use super::error::RunError;
 use super::plan::{
     Check, CheckKind, ExpectedPage, InMemoryOrder, KeyQuery, OtherPaging, Plan, ReadCheck,
-    WriteCheck,
+    RunStatement, WriteCheck,
 };
 
 /// How many items of each entity to generate; entities not named get the sample default.
@@ -226,6 +226,7 @@ fn read_check(design: &Design, store: &ItemStore, verdict: &Verdict) -> CheckKin
     } else {
         None
     };
+    let statement = run_statement(design, verdict, &queries);
     let first = planned.queries.first();
     CheckKind::Read(ReadCheck {
         pattern: verdict.pattern.clone(),
@@ -247,6 +248,45 @@ fn read_check(design: &Design, store: &ItemStore, verdict: &Verdict) -> CheckKin
         merge_order: sort_key.into_iter().chain(table_key).collect(),
         show_first,
         inputs,
+        statement,
+    })
+}
+
+/// The statement a read given as PartiQL is also run as (issue 40): the one keyplan maps it to,
+/// every value a `?` bound in the key condition's then the filter's order. Not for a
+/// scatter-gather nor a Query sorted in memory, which one statement does not do.
+fn run_statement(
+    design: &Design,
+    verdict: &Verdict,
+    queries: &[(KeyQuery, Vec<ExpectedPage>, Option<OtherPaging>)],
+) -> Option<Box<RunStatement>> {
+    verdict.partiql.as_ref()?;
+    let [(query, _, _)] = queries else {
+        return None;
+    };
+    if verdict.sorted_in_memory.is_some() {
+        return None;
+    }
+    let rendered = keyplan_core::partiql::render_bound(verdict, design)?;
+    let table = verdict.table.as_deref()?;
+    let head = format!(
+        "SELECT * FROM {}",
+        keyplan_core::partiql::quoted_name(table)
+    );
+    let after_table = rendered.statement.strip_prefix(&head)?.to_string();
+    let parameters: Vec<AttributeValue> = query
+        .partition
+        .iter()
+        .chain(&query.sort_equal)
+        .map(|(_, v)| v.clone())
+        .chain(query.sort_condition.iter().flat_map(|(_, _, v)| v.clone()))
+        .chain(query.filter.iter().flat_map(|f| f.values.clone()))
+        .collect();
+    (parameters.len() == rendered.parameters.len()).then(|| {
+        Box::new(RunStatement {
+            after_table,
+            parameters,
+        })
     })
 }
 

@@ -119,8 +119,25 @@ async fn read_and_compare(
         }
     });
     let answers = futures_util::future::join_all(fetches).await;
-    let sharded = check.queries.len() > 1;
     let mut compared = Compared::default();
+    // A read given as PartiQL (issue 40): the statement too, against the same prediction.
+    if let Some(statement) = &check.statement {
+        let want: Vec<Item> = check
+            .queries
+            .iter()
+            .flat_map(|(_, pages, _)| pages.iter().flat_map(|p| p.items.clone()))
+            .collect();
+        let (got, requests) =
+            super::statement::execute(engine, &table, check, statement, want.len()).await?;
+        tally.requests += requests;
+        if let Some(d) = diff(&want, &got, &check.show_first) {
+            compared.diffs.push(format!(
+                "ExecuteStatement `{}`: {d}",
+                statement.text(&check.table)
+            ));
+        }
+    }
+    let sharded = check.queries.len() > 1;
     let mut first_pages = Vec::new();
     let mut own_first_pages = false;
     // Every item read, for a Query sorted in memory: it reads them all, then sorts.

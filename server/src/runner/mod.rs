@@ -29,6 +29,7 @@ pub mod migrate;
 pub mod paging;
 pub mod plan;
 pub mod scan;
+pub mod statement;
 pub mod tables;
 
 pub use error::RunError;

@@ -98,6 +98,28 @@ pub struct ReadCheck {
     pub show_first: Vec<String>,
     /// The inputs the evaluation chose, shown with the result.
     pub inputs: BTreeMap<String, String>,
+    /// For a read given as a PartiQL statement (issue 40): the statement keyplan maps it to,
+    /// sent with ExecuteStatement as well and compared with the same prediction.
+    pub statement: Option<Box<RunStatement>>,
+}
+
+/// A read's PartiQL statement as a run sends it: what follows `SELECT * FROM "<table>"`
+/// (the run's table name goes before it) and the value of each `?`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunStatement {
+    pub after_table: String,
+    pub parameters: Vec<AttributeValue>,
+}
+
+impl RunStatement {
+    /// The statement on the run's table `table`.
+    pub fn text(&self, table: &str) -> String {
+        format!(
+            "SELECT * FROM {}{}",
+            keyplan_core::partiql::quoted_name(table),
+            self.after_table
+        )
+    }
 }
 
 impl ReadCheck {

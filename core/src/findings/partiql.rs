@@ -1,0 +1,22 @@
+//! KP033: a read given as a PartiQL statement keyplan cannot map onto a pattern (issue 40),
+//! with why, the clause and the line and column; its verdict is a Scan that says the same.
+
+use super::Findings;
+use crate::answer::{Place, Severity};
+use crate::coverage::{Prepared, unmapped_statement};
+
+pub(super) fn statements(prepared: &Prepared<'_>, out: &mut Findings) {
+    for pattern in &prepared.design.patterns {
+        if let Some(why) = unmapped_statement(prepared, pattern) {
+            out.push(
+                "KP033",
+                Severity::Error,
+                Place::Pattern(pattern.name.clone()),
+                format!(
+                    "`{}`'s PartiQL statement cannot be mapped onto a read pattern {why}",
+                    pattern.name
+                ),
+            );
+        }
+    }
+}
