@@ -152,6 +152,15 @@ fn design_with_a_hot_status_partition() -> keyplan_core::Design {
     design
 }
 
+/// Opens `design` at `url` on its Cost tab, once its charts are drawn.
+async fn open_cost_tab(b: &Browser, url: &str, design: &keyplan_core::Design) {
+    b.store_as_open_design(&keyplan_core::file::to_string(design))
+        .await;
+    b.visit(url).await;
+    b.click("[data-testid=tab-cost]").await;
+    b.find("[data-testid=chart-billing] svg").await;
+}
+
 /// The rows of a chart's text for a screen reader (its table), one string a row, cells joined
 /// by ` | `.
 async fn chart_rows(b: &Browser, chart: &str) -> Vec<String> {
@@ -185,11 +194,7 @@ async fn drawn_rows(b: &Browser, chart: &str, rows: &str) -> Vec<String> {
 fn the_cost_tab_draws_the_bill_the_costliest_patterns_and_the_partitions_load() {
     app_test_with_server(async |server, b| {
         let design = design_with_a_hot_status_partition();
-        b.store_as_open_design(&keyplan_core::file::to_string(&design))
-            .await;
-        b.visit(&server.url).await;
-        b.click("[data-testid=tab-cost]").await;
-        b.find("[data-testid=chart-billing] svg").await;
+        open_cost_tab(b, &server.url, &design).await;
         let report = keyplan_core::cost::estimate_sampled(
             &design,
             &Default::default(),
@@ -270,13 +275,8 @@ fn the_cost_tab_draws_the_bill_the_costliest_patterns_and_the_partitions_load() 
 #[test]
 fn kp014s_apply_writes_the_cost_reports_shard_count_into_the_template() {
     app_test_with_server(async |server, b| {
-        let design = design_with_a_hot_status_partition();
-        b.store_as_open_design(&keyplan_core::file::to_string(&design))
-            .await;
-        b.visit(&server.url).await;
         // The shard count the Cost tab gives for the hot partition.
-        b.click("[data-testid=tab-cost]").await;
-        b.find("[data-testid=chart-partitions] svg").await;
+        open_cost_tab(b, &server.url, &design_with_a_hot_status_partition()).await;
         let hot = drawn_rows(b, "chart-partitions", ".chart-row.marked").await;
         let status = hot
             .iter()
@@ -304,6 +304,20 @@ fn kp014s_apply_writes_the_cost_reports_shard_count_into_the_template() {
             "{label}"
         );
         b.screenshot("cost-kp014-offer").await;
+        // issue 43, item 2: the fix's three lines ran out of its one-line button over the
+        // next finding.
+        let spills = b
+            .js_on(
+                fix,
+                "const e = document.querySelector(arguments[0]), side = e.closest('.sidebar').getBoundingClientRect();\
+                 return e.scrollHeight > e.clientHeight + 1 || e.getBoundingClientRect().right > side.right;",
+            )
+            .await;
+        assert_eq!(
+            spills.as_bool(),
+            Some(false),
+            "the fix's label spills out of its button"
+        );
         b.mouse_click(fix).await;
         eventually(
             "the Apply wrote the shards into Order's template",
