@@ -208,6 +208,22 @@ pub const CANVAS_BUTTONS: f64 = 60.0;
 pub const FRAME_PADDING: f64 = 24.0;
 /// The narrowest frame: room for its header's name, keys and index chips.
 pub const FRAME_MIN_WIDTH: f64 = 360.0;
+/// The smallest a table frame's header (its name and the index chips that select the table or
+/// an index) is drawn, as a share of its size at 100 %: zoomed out further, it keeps this size
+/// on the screen and grows up from its frame's top (issue 43, item 3: at the 13 % Fit picks for
+/// 100 entities, it was 3 px high).
+pub const FRAME_HEADER_MIN_SCALE: f64 = 0.85;
+
+/// How much a frame's header is enlarged at `zoom` so that it is drawn at
+/// [`FRAME_HEADER_MIN_SCALE`] of its full size at least: 1 from that zoom up.
+pub fn frame_header_scale(zoom: f64) -> f64 {
+    (FRAME_HEADER_MIN_SCALE / zoom.max(MIN_ZOOM)).max(1.0)
+}
+
+/// How far, in screen pixels, an enlarged frame header reaches above its frame at `zoom`.
+pub fn frame_header_overflow(zoom: f64) -> f64 {
+    FRAME_HEADER * (FRAME_HEADER_MIN_SCALE - zoom).max(0.0)
+}
 
 /// Cards to a row in a table's block of `n` cards: four, or more for a large table so that its
 /// block stays about as wide as it is tall on a wide screen (100 cards: 13 to a row, 8 rows),
@@ -435,18 +451,28 @@ impl Viewport {
         }
     }
 
-    /// The viewport showing `content` centred in a screen of `width` x `height`, with a
-    /// margin, above the band the canvas's buttons cover ([`CANVAS_BUTTONS`]), never zoomed
-    /// in past 100 %.
+    /// The viewport showing `content` (framed cards: [`framed`]) centred in a screen of
+    /// `width` x `height`, with a margin, above the band the canvas's buttons cover
+    /// ([`CANVAS_BUTTONS`]), with room above for the frames' headers drawn at a readable size
+    /// ([`frame_header_overflow`]), never zoomed in past 100 %.
     pub fn fit(content: Rect, width: f64, height: f64) -> Viewport {
         let margin = 40.0;
         let (top, bottom) = (margin, height - CANVAS_BUTTONS.max(margin));
+        let room = (bottom - top).max(1.0);
         let zx = (width - 2.0 * margin).max(1.0) / content.width.max(1.0);
-        let zy = (bottom - top).max(1.0) / content.height.max(1.0);
+        // Zoomed out past the headers' smallest size, each lost pixel of content height
+        // gives a header's pixel back: content.height * z + FRAME_HEADER * (m - z) <= room.
+        let m = FRAME_HEADER_MIN_SCALE;
+        let mut zy = room / content.height.max(1.0);
+        if zy < m {
+            zy = (room - FRAME_HEADER * m).max(1.0) / (content.height - FRAME_HEADER).max(1.0);
+        }
         let zoom = zx.min(zy).clamp(MIN_ZOOM, 1.0);
+        let above = frame_header_overflow(zoom);
         Viewport {
             x: (width - content.width * zoom) / 2.0 - content.x * zoom,
-            y: top + (bottom - top - content.height * zoom) / 2.0 - content.y * zoom,
+            y: top + above + (room - above - content.height * zoom).max(0.0) / 2.0
+                - content.y * zoom,
             zoom,
         }
     }
@@ -625,6 +651,53 @@ mod tests {
                 "{content:?}: its top is seen"
             );
         }
+    }
+
+    // issue 43, item 3: Fit drew a 100-entity table's header, the way to select it or an
+    // index, 3 px high: the header keeps a readable size and Fit leaves it room above.
+    #[test]
+    fn fit_leaves_room_for_each_frames_header_at_a_readable_size() {
+        for (content, w, h) in [
+            (
+                framed(Rect {
+                    x: 0.0,
+                    y: 0.0,
+                    width: 3300.0,
+                    height: 2900.0,
+                }),
+                1140.0,
+                660.0,
+            ),
+            (
+                framed(Rect {
+                    x: 0.0,
+                    y: 0.0,
+                    width: 900.0,
+                    height: 500.0,
+                }),
+                800.0,
+                600.0,
+            ),
+        ] {
+            let v = Viewport::fit(content, w, h);
+            let header_top = content.y * v.zoom + v.y - frame_header_overflow(v.zoom);
+            assert!(
+                header_top >= 0.0,
+                "{content:?}: the header's top {header_top} is seen"
+            );
+            assert!(
+                content.bottom() * v.zoom + v.y <= h - CANVAS_BUTTONS,
+                "{content:?}: above the buttons"
+            );
+            assert!(
+                FRAME_HEADER * v.zoom * frame_header_scale(v.zoom)
+                    >= FRAME_HEADER * FRAME_HEADER_MIN_SCALE - 1e-9,
+                "{content:?}: the header is drawn at a readable size at {}",
+                v.zoom
+            );
+        }
+        assert_eq!(frame_header_scale(1.0), 1.0);
+        assert_eq!(frame_header_overflow(0.9), 0.0);
     }
 
     #[test]

@@ -36,6 +36,7 @@ pub mod storage;
 pub mod store;
 pub mod suggestion;
 pub mod text;
+pub mod theme;
 pub mod topbar;
 pub mod views;
 
@@ -52,5 +53,6 @@ pub fn coverage_summary(analysis: &Analysis) -> String {
 /// Mounts the app on the page's body; panics are reported to the browser console.
 pub fn mount() {
     console_error_panic_hook::set_once();
+    theme::show(theme::remembered());
     leptos::mount::mount_to_body(App);
 }

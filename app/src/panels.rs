@@ -15,6 +15,7 @@ mod verdict_badge;
 pub use center_tabs::CenterTabs;
 pub use cost_view::CostView;
 pub use data_view::DataView;
+pub use findings::severity_name;
 pub use migrate_view::{MigrateView, mark_deployed};
 pub use verdict_badge::{Badge, VerdictBadge};
 

@@ -11,7 +11,8 @@
 //! nothing. Version 2 added `baselines`; a version-1 database gains it on open.
 //!
 //! Three small things stay in localStorage, because they must be read or written synchronously:
-//! `keyplan.current` (the design open), and `keyplan.journal`, the open design's text written
+//! `keyplan.current` (the design open), `keyplan.theme` (read before the first paint), and
+//! `keyplan.journal`, the open design's text written
 //! when the page goes away with a save still pending. An IndexedDB transaction started then may
 //! not finish before the tab dies; the journal is read back first on the next start. The old
 //! localStorage layout (`keyplan.designs`, `keyplan.design.<id>`) is migrated into IndexedDB on
@@ -35,6 +36,8 @@ const STORES: [&str; 4] = [META, FILES, HANDLES, BASELINES];
 
 const CURRENT: &str = "keyplan.current";
 const JOURNAL: &str = "keyplan.journal";
+/// The theme chosen in the top bar (app/src/theme.rs), read before the first paint.
+const THEME: &str = "keyplan.theme";
 /// The localStorage layout before IndexedDB (migrated on start).
 const OLD_LIST: &str = "keyplan.designs";
 const OLD_DESIGN_PREFIX: &str = "keyplan.design.";
@@ -92,6 +95,18 @@ pub fn current() -> Option<String> {
 pub fn set_current(id: &str) {
     if let Some(s) = local() {
         let _ = s.set_item(CURRENT, id);
+    }
+}
+
+/// The theme chosen, if one was.
+pub fn theme() -> Option<String> {
+    get(THEME)
+}
+
+/// Remembers the theme chosen; the system's is remembered as a choice too.
+pub fn set_theme(name: &str) {
+    if let Some(s) = local() {
+        let _ = s.set_item(THEME, name);
     }
 }
 

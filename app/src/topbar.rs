@@ -1,6 +1,6 @@
 //! The top bar: the open design (its name, its file, whether it is edited since saved; a click
-//! lists the local designs), the coverage summary, undo and redo, and the file actions (new
-//! from the gallery, open, save, save as, export, share, help).
+//! lists the local designs), the coverage summary, undo and redo, the file actions (new
+//! from the gallery, open, save, save as, export, share), the theme and help.
 
 use leptos::prelude::*;
 
@@ -143,6 +143,7 @@ pub fn TopBar() -> impl IntoView {
                 <button class="button primary" data-testid="share" on:click=move |_| session.dialog.set(Some(Dialog::Share))>
                     "Share"
                 </button>
+                <crate::theme::ThemeSwitch/>
                 <button
                     class="icon-button"
                     aria-label="Keyboard shortcuts (?)"

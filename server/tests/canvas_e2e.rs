@@ -657,3 +657,82 @@ fn a_drag_moves_its_card_and_lines_and_a_template_shows_on_its_card_alone() {
         assert_eq!(b.js(&templates("Order")).await, orders);
     });
 }
+
+/// What the opening view or Fit shows that a user cannot read or reach: each table's name and
+/// index chip smaller than 12 px on the screen, outside the canvas, covered, or under one of
+/// the canvas's buttons; each card under a button. One line each.
+async fn unreadable_tables(b: &Browser) -> Vec<String> {
+    let v = b
+        .js("const canvas = document.querySelector('.canvas').getBoundingClientRect();\
+             const buttons = Array.from(document.querySelectorAll('.canvas-tools, .zoom-controls')).map(e => e.getBoundingClientRect());\
+             const under = r => buttons.some(o => r.left < o.right && o.left < r.right && r.top < o.bottom && o.top < r.bottom);\
+             const out = [];\
+             for (const e of document.querySelectorAll('.table-name, .index-chip')) {\
+               const r = e.getBoundingClientRect();\
+               const inside = r.left >= canvas.left && r.right <= canvas.right && r.top >= canvas.top && r.bottom <= canvas.bottom;\
+               const top = inside ? document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2) : null;\
+               const hidden = !top || !(top === e || e.contains(top) || top.contains(e));\
+               if (r.height < 12 || !inside || under(r) || hidden) out.push(e.textContent + ': ' + Math.round(r.height * 10) / 10 + ' px high at ' + Math.round(r.left) + ',' + Math.round(r.top) + (hidden ? ', covered' : ''));\
+             }\
+             for (const e of document.querySelectorAll('.card')) {\
+               const r = e.getBoundingClientRect();\
+               if (under(r)) out.push('card ' + e.dataset.entity + ' under a canvas button');\
+             }\
+             return out;")
+        .await;
+    browser::strings(&v)
+}
+
+// issue 43, item 3: Fit showed the 100-entity design at 13%, its frame header and index chips
+// (the way to select a table or an index) 2 px high.
+#[test]
+fn fit_shows_every_tables_header_and_index_chips_readable() {
+    app_test_with_server(async |server, b| {
+        b.client.set_window_size(1440, 900).await.expect("resize");
+        // The opening view of the example.
+        b.find("[data-entity=Order] .card-head").await;
+        let example = unreadable_tables(b).await;
+        assert!(example.is_empty(), "the example: {example:?}");
+
+        // The 100-entity benchmark, opened (the opening view is a Fit), then fitted again at
+        // a laptop's size.
+        b.open_design(&server.url, &generated_design(100)).await;
+        b.find(".index-chip").await;
+        b.screenshot("canvas-fit-100").await;
+        let opened = unreadable_tables(b).await;
+        assert!(opened.is_empty(), "100 entities, opened: {opened:?}");
+        b.client.set_window_size(1024, 768).await.expect("resize");
+        b.mouse_click("[aria-label='Fit to screen (F)']").await;
+        b.screenshot("canvas-fit-100-1024").await;
+        let fitted = unreadable_tables(b).await;
+        assert!(
+            fitted.is_empty(),
+            "100 entities, fitted at 1024 px: {fitted:?}"
+        );
+        // The index chip is still the way to select an index.
+        b.mouse_click(".index-chip").await;
+        b.find("[data-testid=inspector] [data-testid=add-gsi]")
+            .await;
+
+        // The corpus's larger designs (shared/ sits beside the checkout, here and in CI).
+        for path in [
+            "../shared/corpus/nosql-workbench/aws-dynamodb-examples/GamingPlayerProfiles__GamePlayerProfilesSchema.json",
+            "../shared/corpus/nosql-workbench/amazon-dynamodb-design-patterns/an-online-shop__json__AnOnlineShop_facets.json",
+        ] {
+            let Ok(text) = std::fs::read_to_string(workspace().join(path)) else {
+                eprintln!("skipped: the corpus file {path} is not here");
+                continue;
+            };
+            let design = keyplan_core::import::detect_and_import(&text)
+                .expect("the corpus file imports")
+                .design;
+            b.open_design(&server.url, &design).await;
+            b.find(".index-chip, .table-name").await;
+            let name = path.rsplit('/').next().unwrap_or(path);
+            b.screenshot(&format!("canvas-fit-{}", name.trim_end_matches(".json")))
+                .await;
+            let seen = unreadable_tables(b).await;
+            assert!(seen.is_empty(), "{name}: {seen:?}");
+        }
+    });
+}

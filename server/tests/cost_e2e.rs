@@ -152,6 +152,15 @@ fn design_with_a_hot_status_partition() -> keyplan_core::Design {
     design
 }
 
+/// Opens `design` at `url` on its Cost tab, once its charts are drawn.
+async fn open_cost_tab(b: &Browser, url: &str, design: &keyplan_core::Design) {
+    b.store_as_open_design(&keyplan_core::file::to_string(design))
+        .await;
+    b.visit(url).await;
+    b.click("[data-testid=tab-cost]").await;
+    b.find("[data-testid=chart-billing] svg").await;
+}
+
 /// The rows of a chart's text for a screen reader (its table), one string a row, cells joined
 /// by ` | `.
 async fn chart_rows(b: &Browser, chart: &str) -> Vec<String> {
@@ -185,11 +194,7 @@ async fn drawn_rows(b: &Browser, chart: &str, rows: &str) -> Vec<String> {
 fn the_cost_tab_draws_the_bill_the_costliest_patterns_and_the_partitions_load() {
     app_test_with_server(async |server, b| {
         let design = design_with_a_hot_status_partition();
-        b.store_as_open_design(&keyplan_core::file::to_string(&design))
-            .await;
-        b.visit(&server.url).await;
-        b.click("[data-testid=tab-cost]").await;
-        b.find("[data-testid=chart-billing] svg").await;
+        open_cost_tab(b, &server.url, &design).await;
         let report = keyplan_core::cost::estimate_sampled(
             &design,
             &Default::default(),
@@ -261,5 +266,81 @@ fn the_cost_tab_draws_the_bill_the_costliest_patterns_and_the_partitions_load() 
         )
         .await;
         b.screenshot("cost-charts-partitions-dark").await;
+    });
+}
+
+// issue 43 item 1: KP014's Apply had no browser test. The hot status partition's finding offers
+// to write-shard the template into the shards the Cost tab asks for; Apply writes them into
+// Order's template, the write finding and the hot write load go, and one Undo brings them back.
+#[test]
+fn kp014s_apply_writes_the_cost_reports_shard_count_into_the_template() {
+    app_test_with_server(async |server, b| {
+        // The shard count the Cost tab gives for the hot partition.
+        open_cost_tab(b, &server.url, &design_with_a_hot_status_partition()).await;
+        let hot = drawn_rows(b, "chart-partitions", ".chart-row.marked").await;
+        let status = hot
+            .iter()
+            .find(|r| r.contains("STATUS#PENDING"))
+            .unwrap_or_else(|| panic!("the status partition is hot: {hot:?}"));
+        let shards: u32 = status
+            .split(" shards")
+            .next()
+            .and_then(|s| s.rsplit(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("a shard count in {status:?}"));
+        let sharded = keyplan_core::concentration::sharded(
+            &keyplan_core::KeyTemplate::parse("STATUS#{status}"),
+            shards,
+        )
+        .source()
+        .to_string();
+
+        b.click("[data-testid=tab-canvas]").await;
+        b.mouse_click("[data-testid=findings-tab]").await;
+        let fix = "[data-code=KP014] [data-testid=finding-fix]";
+        let label = b.text(fix).await;
+        assert!(
+            label.contains(&format!("into {shards} shards")) && label.contains(&sharded),
+            "{label}"
+        );
+        b.screenshot("cost-kp014-offer").await;
+        // issue 43, item 2: the fix's three lines ran out of its one-line button over the
+        // next finding.
+        let spills = b
+            .js_on(
+                fix,
+                "const e = document.querySelector(arguments[0]), side = e.closest('.sidebar').getBoundingClientRect();\
+                 return e.scrollHeight > e.clientHeight + 1 || e.getBoundingClientRect().right > side.right;",
+            )
+            .await;
+        assert_eq!(
+            spills.as_bool(),
+            Some(false),
+            "the fix's label spills out of its button"
+        );
+        b.mouse_click(fix).await;
+        eventually(
+            "the Apply wrote the shards into Order's template",
+            || async { b.has("[data-entity=Order]").await && !b.has(fix).await },
+        )
+        .await;
+        b.mouse_click("[data-entity=Order] .card-head").await;
+        assert_eq!(b.value("[data-testid=template-GSI1PK]").await, sharded);
+        let saved = b.saved_design().await;
+        let order = saved.entity("Order").expect("Order");
+        assert_eq!(
+            order.key_template("GSI1PK").map(|t| t.source().to_string()),
+            Some(sharded.clone())
+        );
+        b.click("[data-testid=tab-cost]").await;
+        b.find("[data-testid=chart-partitions] svg").await;
+        b.screenshot("cost-kp014-applied").await;
+
+        b.mouse_click("[aria-label='Undo (Ctrl+Z)']").await;
+        b.click("[data-testid=tab-canvas]").await;
+        eventually("one Undo takes the shards back", || async {
+            b.value("[data-testid=template-GSI1PK]").await == "STATUS#{status}" && b.has(fix).await
+        })
+        .await;
     });
 }

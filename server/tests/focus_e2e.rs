@@ -118,8 +118,9 @@ async fn past_the_sidebar(b: &Browser, css: &str) -> Vec<String> {
     browser::strings(&v)
 }
 
-// issue 43, item 2: an attribute took two lines, its known values under its name; a key
-// template's field and a quick fix passed the sidebar's edge.
+// issue 43, item 2: an attribute took two lines, its known values under its name, then kept
+// one line by cutting the names; a key template's field and a quick fix passed the sidebar's
+// edge.
 #[test]
 fn attribute_rows_fit_one_line_and_key_rows_stay_in_the_sidebar() {
     app_test(async |b| {
@@ -129,6 +130,13 @@ fn attribute_rows_fit_one_line_and_key_rows_stay_in_the_sidebar() {
         b.js("document.querySelector('[data-testid=inspector] .attr-row').scrollIntoView();")
             .await;
         b.screenshot("focus-attributes-1440").await;
+        // At 1440 px the rows kept one line by cutting the names (`customer`, `fulfillme`).
+        let cut = b
+            .js("return Array.from(document.querySelectorAll('[data-testid=inspector] .attr-row > input.mono'))\
+                 .filter(i => i.scrollWidth > i.clientWidth).map(i => i.value + ': ' + i.scrollWidth + ' in ' + i.clientWidth);")
+            .await;
+        let cut = browser::strings(&cut);
+        assert!(cut.is_empty(), "names cut: {cut:?}");
         let wrapped = rows_not_on_one_line(
             b,
             "[data-testid=inspector] .attr-row",
@@ -232,5 +240,35 @@ fn another_design_opens_with_its_pattern_list_at_the_top() {
                     == Some(0.0)
         })
         .await;
+    });
+}
+
+// issue 43, item 4: the top bar said "1 error" in red while the field listed the same KP002
+// in a warning's amber, and the Findings list's ERROR was a third red.
+#[test]
+fn an_error_has_one_colour_in_the_top_bar_the_findings_and_the_field() {
+    app_test(async |b| {
+        b.click("[data-entity=Order] .card-head").await;
+        b.type_into("[data-testid=template-PK]", "ORDER#{nowhere}")
+            .await;
+        b.mouse_click("[data-testid=findings-tab]").await;
+        b.find("[data-code=KP002] .severity").await;
+        for scheme in ["light", "dark"] {
+            b.prefer_color_scheme(scheme).await;
+            let seen = b
+                .js("const colour = e => e ? getComputedStyle(e).color : 'missing';\
+                     const field = Array.from(document.querySelectorAll('.diagnostic')).find(d => d.textContent.startsWith('KP002'));\
+                     return ['topbar ' + colour(document.querySelector('[data-testid=coverage-summary]')),\
+                             'findings ' + colour(document.querySelector('[data-code=KP002] .severity')),\
+                             'field ' + colour(field)];")
+                .await;
+            let seen = browser::strings(&seen);
+            b.screenshot(&format!("focus-error-colours-{scheme}")).await;
+            let distinct: std::collections::BTreeSet<&str> = seen
+                .iter()
+                .map(|s| s.split_once(' ').map_or("", |(_, c)| c))
+                .collect();
+            assert_eq!(distinct.len(), 1, "{scheme}: {seen:?}");
+        }
     });
 }

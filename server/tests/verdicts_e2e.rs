@@ -465,3 +465,46 @@ fn a_pattern_served_by_a_scan_shows_in_the_data_tab_what_its_filter_keeps_of_the
         b.screenshot("scan-data-tab").await;
     });
 }
+
+// issue 43, item 4: every offer is withdrawn when the design changes under it, and one that
+// an undo makes true again comes back: a suggestion taken, undone, and made moot by another
+// edit (the rename offer's own test is in focus_e2e, KP014's Apply in cost_e2e).
+#[test]
+fn a_suggestion_is_withdrawn_when_taken_back_on_undo_and_withdrawn_by_another_edit() {
+    app_test(async |b| {
+        b.click("[data-pattern='Get customer orders']").await;
+        b.select("[data-testid=order-by]", "createdAt").await;
+        let offers = "[data-testid=suggestion]";
+        eventually("two offers: the re-key and GSI3", || async {
+            b.texts(offers).await.len() == 2
+        })
+        .await;
+        // Take GSI3's.
+        b.js(
+            "Array.from(document.querySelectorAll('[data-testid=suggestion-offer]'))\
+              .find(o => o.textContent.includes('GSI3 holds no Order'))\
+              .querySelector('[data-testid=apply-suggestion]').dataset.pick = 'gsi3'; return 0;",
+        )
+        .await;
+        b.mouse_click("[data-pick=gsi3]").await;
+        let badge = "[data-pattern='Get customer orders'] [data-testid=verdict-badge]";
+        eventually(
+            "taken: the read is a Query on GSI3 and nothing is offered",
+            || async {
+                b.texts(badge).await == ["Query on GSI3"] && b.texts(offers).await.is_empty()
+            },
+        )
+        .await;
+        b.mouse_click("[aria-label='Undo (Ctrl+Z)']").await;
+        eventually("undone: both offers are back", || async {
+            b.texts(badge).await == ["Query"] && b.texts(offers).await.len() == 2
+        })
+        .await;
+        // Another edit makes them moot: the order given up, the key's own order is enough.
+        b.select("[data-testid=order-by]", "").await;
+        eventually("the order given up: nothing is offered", || async {
+            b.texts(offers).await.is_empty()
+        })
+        .await;
+    });
+}

@@ -1,6 +1,7 @@
 //! A table's frame on the canvas: a box around its entities' cards with a header showing the
 //! table's name, its keys and a chip per index in that index's colour. Clicking the header
-//! selects the table, clicking a chip selects the index.
+//! selects the table, clicking a chip selects the index. Zoomed out, the header keeps a
+//! readable size, drawn above the cards.
 
 use leptos::prelude::*;
 
@@ -117,13 +118,34 @@ pub fn TableFrame(
                 .with(|s| matches!(s, Selection::Table(t) if *t == name))
         }
     };
+    // Placed by left and top, not a transform: a transform would make the frame a stacking
+    // context and keep its enlarged header under the cards of a table above it.
     let style = move || {
         let (r, clear) = frame.get();
         let height = if clear { r.height } else { HEADER_HEIGHT };
         let r = Rect { height, ..r };
         format!(
-            "transform: translate({}px, {}px); width: {}px; height: {}px",
+            "left: {}px; top: {}px; width: {}px; height: {}px",
             r.x, r.y, r.width, r.height
+        )
+    };
+    // Zoomed out, the header keeps a readable size on the screen, growing up from the frame's
+    // top (geometry::frame_header_scale; Fit leaves it the room).
+    let header_scale = Memo::new(move |_| {
+        session
+            .viewport
+            .with(|v| geometry::frame_header_scale(v.zoom))
+    });
+    let enlarged = move || header_scale.get() > 1.0;
+    let head_style = move || {
+        let scale = header_scale.get();
+        if scale <= 1.0 {
+            return String::new();
+        }
+        let width = frame.with(|(r, _)| r.width);
+        format!(
+            "transform: scale({scale:.4}); max-width: {:.1}px",
+            width / scale
         )
     };
     let select_table = {
@@ -136,7 +158,13 @@ pub fn TableFrame(
     let table_name = name.clone();
     view! {
         <div class="table-frame" class:selected=selected class:loose=move || !frame.get().1 style=style>
-            <div class="table-head" on:pointerdown=select_table title="Select the table">
+            <div
+                class="table-head"
+                class:enlarged=enlarged
+                style=head_style
+                on:pointerdown=select_table
+                title="Select the table"
+            >
                 <div class="table-title">
                     <span class="table-icon" aria-hidden="true"></span>
                     <span class="table-name">{name.clone()}</span>

@@ -6,25 +6,38 @@ use keyplan_core::edit::{self, Edit};
 use keyplan_core::{AttrType, Attribute};
 use leptos::prelude::*;
 
-use super::field::{TextField, options, show_kept};
+use super::field::{TextField, show_kept};
 use super::modify_entity;
 use super::template_input::TemplateInput;
 use crate::session::{NameField, Selection, use_session};
 use crate::store::{Tracks, use_store};
 use crate::text::split_list;
 
+/// DynamoDB's attribute types: the code the type select shows (a row keeps one line at 1440
+/// px with the name whole, issue 43), and what it means, its option's tooltip.
 const TYPES: &[(&str, &str)] = &[
-    ("S", "S string"),
-    ("N", "N number"),
-    ("B", "B binary"),
-    ("BOOL", "BOOL"),
-    ("NULL", "NULL"),
-    ("M", "M map"),
-    ("L", "L list"),
-    ("SS", "SS string set"),
-    ("NS", "NS number set"),
-    ("BS", "BS binary set"),
+    ("S", "string"),
+    ("N", "number"),
+    ("B", "binary"),
+    ("BOOL", "boolean"),
+    ("NULL", "null"),
+    ("M", "map"),
+    ("L", "list"),
+    ("SS", "string set"),
+    ("NS", "number set"),
+    ("BS", "binary set"),
 ];
+
+/// How many characters the attribute name column is sized for: the longest name, within
+/// bounds (style/app.css `.attr-row`).
+fn name_column_chars(attributes: &[Attribute]) -> usize {
+    attributes
+        .iter()
+        .map(|a| a.name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .clamp(6, 32)
+}
 
 fn parse_type(text: &str) -> AttrType {
     text.parse().unwrap_or_default()
@@ -266,7 +279,19 @@ pub fn EntityEditor(
                         <button class="button small" on:click=move |_| offer.set(None)>"Keep them"</button>
                     </div>
                 })}
-                <div class="attr-table" role="group" aria-label="Attributes">
+                <div
+                    class="attr-table"
+                    role="group"
+                    aria-label="Attributes"
+                    style=move || format!("--name-ch: {}", attributes.with(|a| name_column_chars(a.as_deref().unwrap_or_default())))
+                >
+                    // The columns' names, once above the rows, where each row said "req".
+                    <div class="attr-head" aria-hidden="true">
+                        <span>"Name"</span>
+                        <span>"Type"</span>
+                        <span title="Required">"Req"</span>
+                        <span class="values">"Known values"</span>
+                    </div>
                     {move || {
                         let name = n6.clone();
                         attributes.get().map(|attributes| attributes.into_iter().enumerate().map(|(at, a)| {
@@ -364,10 +389,13 @@ fn attribute_row(
             <select
                 class="input"
                 aria-label=format!("Type of {label}")
+                title=move || TYPES.iter().find(|(code, _)| ty.with(|t| t == code)).map(|(code, what)| format!("{code}: {what}")).unwrap_or_default()
                 prop:value=ty
                 on:change=move |ev| { let v = event_target_value(&ev); s2(&|a| a.ty = parse_type(&v)); }
             >
-                {options(TYPES, ty)}
+                {TYPES.iter().map(|&(code, what)| view! {
+                    <option value=code title=what selected=move || ty.with(|t| t == code)>{code}</option>
+                }).collect_view()}
             </select>
             <label class="check" title="Required">
                 <input
@@ -376,7 +404,6 @@ fn attribute_row(
                     prop:checked=attribute.required
                     on:change=move |ev| { let v = event_target_checked(&ev); s3(&|a| a.required = v); }
                 />
-                "req"
             </label>
             <button
                 class="icon-button small"

@@ -66,7 +66,13 @@ pub fn TemplateInput(
                     .iter()
                     // KP001 repeats the parse diagnostics listed above it (issue 12).
                     .filter(|f| f.place == place && f.code != "KP001")
-                    .map(|f| (format!("{} {}", f.code, f.message), f.fix.clone()))
+                    .map(|f| {
+                        (
+                            format!("{} {}", f.code, f.message),
+                            f.fix.clone(),
+                            crate::panels::severity_name(f.severity),
+                        )
+                    })
                     .collect::<Vec<_>>()
             })
         })
@@ -146,8 +152,8 @@ pub fn TemplateInput(
             </div>
             <ul class="diagnostics" aria-live="polite">
                 {move || parsed.get().1.into_iter().map(|m| view! { <li class="diagnostic error">{m}</li> }).collect_view()}
-                {move || findings.get().into_iter().map(|(m, fix)| view! {
-                    <li class="diagnostic warning">
+                {move || findings.get().into_iter().map(|(m, fix, severity)| view! {
+                    <li class=format!("diagnostic {severity}")>
                         {m}
                         {fix.map(|fix| {
                             let text = fix.label();

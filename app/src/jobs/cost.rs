@@ -141,7 +141,7 @@ pub fn page(loaded: &Loaded, region: &str) -> CostPage {
         regions: Prices::regions().map(str::to_string).collect(),
         total: dollars(r.monthly_total),
         requests: dollars(r.monthly_request_cost),
-        storage_cost: dollars(r.monthly_storage_cost),
+        storage_cost: storage_cost(&r, &loaded.design),
         sample_only: sample_only(&r.sample_only),
         billing,
         hot,
@@ -325,6 +325,20 @@ fn partition_chart(loads: &[PartitionLoad]) -> Option<Chart> {
     })
 }
 
+/// The monthly storage in words: in dollars when every entity's items are counted (its
+/// "Items in production"), "unknown" when none is (the sample's few items are no figure: the
+/// tile said "$0.00", issue 43), and "at least" the counted ones' when some are not.
+fn storage_cost(r: &CostReport, design: &keyplan_core::Design) -> String {
+    let sum = dollars(r.monthly_storage_cost);
+    if r.sample_only.is_empty() {
+        sum
+    } else if design.entities.iter().all(|e| e.volume.is_none()) {
+        "unknown".to_string()
+    } else {
+        format!("at least {sum}")
+    }
+}
+
 /// Entities named in the storage note before the rest are counted.
 const NAMED: usize = 5;
 
@@ -423,6 +437,30 @@ mod tests {
             "{:?}",
             page.throttled
         );
+    }
+
+    // issue 43, item 4: with no entity's items counted, the storage tile said "$0.00".
+    #[test]
+    fn storage_nobody_counted_is_unknown_and_partly_counted_is_at_least() {
+        let mut design = keyplan_core::examples::first();
+        let mut worker = Worker::default();
+        let mut storage = |design: &keyplan_core::Design| {
+            worker
+                .answer(Cost {
+                    design: design.clone(),
+                    region: "us-east-1".to_string(),
+                })
+                .storage_cost
+        };
+        assert_eq!(storage(&design), "unknown");
+        design.entities[0].volume = Some(keyplan_core::model::Volume::items(1_000_000));
+        let partly = storage(&design);
+        assert!(partly.starts_with("at least $"), "{partly}");
+        for e in &mut design.entities {
+            e.volume = Some(keyplan_core::model::Volume::items(1_000_000));
+        }
+        let counted = storage(&design);
+        assert!(counted.starts_with('$'), "{counted}");
     }
 
     #[test]

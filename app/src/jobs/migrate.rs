@@ -38,8 +38,8 @@ impl StepRow {
             items: s.items_text(),
             phase: s.phase.name().to_string(),
             kind: s.kind.name().to_string(),
-            read_units: units(s.read_units),
-            write_units: units(s.write_units),
+            read_units: uncounted.clone().unwrap_or_else(|| units(s.read_units)),
+            write_units: uncounted.clone().unwrap_or_else(|| units(s.write_units)),
             cost: uncounted.clone().unwrap_or_else(|| cents(s.cost)),
             duration: uncounted.unwrap_or_else(|| duration(s.seconds)),
             action: s.action,
@@ -103,7 +103,7 @@ fn timeline(plan: &MigrationPlan, rows: &[StepRow]) -> Chart {
         title: format!(
             "The steps in order at {} WCU/s: {} in all",
             units(plan.max_wcu),
-            duration(plan.seconds)
+            counted_sum(plan, duration(plan.seconds))
         ),
         label_heading: "Step".to_string(),
         series: vec!["Duration".to_string()],
@@ -111,6 +111,30 @@ fn timeline(plan: &MigrationPlan, rows: &[StepRow]) -> Chart {
         limit: None,
         more: None,
     }
+}
+
+/// A sum over `plan`'s steps, `sum` in words: as it is when every step's items are counted,
+/// "unknown" when none is, and "at least" the counted steps' when some are not (issue 43: a
+/// plan of uncounted steps totalled "$0.00" and "0 s").
+fn counted_sum(plan: &MigrationPlan, sum: String) -> String {
+    let uncounted = plan.steps.iter().filter(|s| s.items.is_none()).count();
+    match uncounted {
+        0 => sum,
+        n if n == plan.steps.len() => "unknown".to_string(),
+        _ => format!("at least {sum}"),
+    }
+}
+
+/// The plan's totals in a line: read and write units, on-demand cost, and the time it takes.
+fn totals(plan: &MigrationPlan) -> String {
+    format!(
+        "{} RRU, {} WRU, {} on demand, {} at {} WCU/s",
+        counted_sum(plan, units(plan.read_units)),
+        counted_sum(plan, units(plan.write_units)),
+        counted_sum(plan, cents(plan.cost)),
+        counted_sum(plan, duration(plan.seconds)),
+        units(plan.max_wcu)
+    )
 }
 
 /// The page for the change from `old` to `new`, its durations at `max_wcu` write units a
@@ -128,14 +152,7 @@ pub fn page(old: &Design, new: &Design, max_wcu: f64) -> MigratePage {
             .map(|v| (v.line(), v.regression))
             .collect(),
         changes: changed.text(),
-        totals: format!(
-            "{} RRU, {} WRU, {} on demand, {} at {} WCU/s",
-            units(plan.read_units),
-            units(plan.write_units),
-            cents(plan.cost),
-            duration(plan.seconds),
-            units(plan.max_wcu)
-        ),
+        totals: totals(&plan),
         timeline: timeline(&plan, &steps),
         steps,
         counted: plan.counted,
@@ -264,6 +281,17 @@ mod tests {
             ),
             ("unknown", "unknown", "unknown")
         );
+        // Nor its units, nor the totals over it (issue 43, item 4).
+        assert_eq!(
+            (rekey.read_units.as_str(), rekey.write_units.as_str()),
+            ("unknown", "unknown")
+        );
+        for text in [&unknown.totals, &unknown.timeline.title] {
+            assert!(
+                !text.contains("$0.00") && !text.contains(" 0 s") && !text.starts_with("0 "),
+                "{text}"
+            );
+        }
         assert!(
             unknown.counted.iter().any(|e| e == "Order"),
             "{:?}",

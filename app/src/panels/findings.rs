@@ -8,6 +8,17 @@ use leptos::prelude::*;
 use crate::session::{Selection, use_session};
 use crate::store::use_store;
 
+/// A severity's name, shown and used as its class: one home for which colour a finding takes
+/// in the Findings list and under a field (`.severity.error`, `.diagnostic.error`; the colours
+/// are style/app.css's `--error-text` and `--warning-text`).
+pub fn severity_name(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "info",
+    }
+}
+
 #[component]
 pub fn FindingList() -> impl IntoView {
     let store = use_store();
@@ -23,11 +34,8 @@ pub fn FindingList() -> impl IntoView {
                     each=findings
                     key=|f| (f.code, f.place.clone(), f.message.clone(), f.fix.clone())
                     children=move |f| {
-                        let (class, label) = match f.severity {
-                            Severity::Error => ("severity error", "error"),
-                            Severity::Warning => ("severity warning", "warning"),
-                            Severity::Info => ("severity info", "info"),
-                        };
+                        let label = severity_name(f.severity);
+                        let class = format!("severity {label}");
                         let place = f.place.clone();
                         let go = move |_| {
                             let (selection, key) = Selection::of_place(&place);
