@@ -50,6 +50,37 @@ pub struct Args {
     /// an import that needs more ends with a 413, the server goes on. Hidden: for tests.
     #[arg(long, env = "KEYPLAN_IMPORT_CHILD_MAX_BYTES", default_value_t = crate::api::import::child::MEMORY_LIMIT, hide = true)]
     pub import_memory_limit: u64,
+    #[command(flatten)]
+    pub rooms: RoomArgs,
+}
+
+/// Live rooms (issue 38): their bounds.
+#[derive(Debug, clap::Args)]
+pub struct RoomArgs {
+    /// The most live rooms this server holds open at once.
+    #[arg(long, env = "KEYPLAN_MAX_ROOMS", default_value_t = crate::rooms::Bounds::default().max_rooms)]
+    pub max_rooms: usize,
+    /// The most clients one room takes at once.
+    #[arg(long, env = "KEYPLAN_ROOM_MAX_CLIENTS", default_value_t = crate::rooms::Bounds::default().max_clients)]
+    pub room_max_clients: usize,
+    /// Edits one client may send a second, on average; more are refused.
+    #[arg(long, env = "KEYPLAN_ROOM_EDITS_PER_SECOND", default_value_t = crate::rooms::Bounds::default().edits_per_second)]
+    pub room_edits_per_second: u32,
+    /// Edits one client may send at once before the rate applies.
+    #[arg(long, env = "KEYPLAN_ROOM_EDIT_BURST", default_value_t = crate::rooms::Bounds::default().edit_burst)]
+    pub room_edit_burst: u32,
+}
+
+impl RoomArgs {
+    pub fn bounds(&self) -> crate::rooms::Bounds {
+        crate::rooms::Bounds {
+            max_rooms: self.max_rooms,
+            max_clients: self.room_max_clients,
+            edits_per_second: self.room_edits_per_second,
+            edit_burst: self.room_edit_burst.max(1),
+            ..Default::default()
+        }
+    }
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -85,6 +116,10 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_engines(engines)
         .with_hosts(crate::security::Hosts::new(Some(address.port()), &names))
         .with_imports(imports)
+        .with_rooms(crate::rooms::Rooms::new(
+            args.rooms.bounds(),
+            crate::rooms::store::Store::Memory,
+        ))
         .with_run_limits(crate::api::runs::Limits {
             max_items_in_flight: args.max_items_in_flight,
             ..Default::default()
