@@ -26,6 +26,10 @@ use live::LiveRoom;
 use store::Store;
 use tokens::NewKeys;
 
+/// How often a room with clients reads the entries other servers stored, when they share its
+/// store.
+pub const POLL: std::time::Duration = std::time::Duration::from_millis(200);
+
 /// The bounds every room of a server keeps.
 #[derive(Debug, Clone, Copy)]
 pub struct Bounds {
@@ -169,7 +173,9 @@ impl Rooms {
             let mut open = self.open_rooms();
             let fits = open.len() < max;
             if fits {
-                open.insert(id.clone(), Arc::new(room));
+                let room = Arc::new(room);
+                self.watch(&room);
+                open.insert(id.clone(), room);
             }
             fits
         };
@@ -210,9 +216,43 @@ impl Rooms {
             return Err(RoomError::TooManyRooms(max));
         }
         let room = Arc::new(LiveRoom::restore(id.to_string(), loaded));
+        self.watch(&room);
         open.insert(id.to_string(), room.clone());
         drop(open);
         Ok(room)
+    }
+
+    /// When other servers share the store, looks for their entries every [`POLL`] while the
+    /// room has clients (and whether it was closed through one of them), until it is closed
+    /// or forgotten: one task per open room, two reads per poll.
+    fn watch(&self, room: &Arc<LiveRoom>) {
+        if !self.shared.store.shared() {
+            return;
+        }
+        let weak = Arc::downgrade(room);
+        let rooms = self.clone();
+        tokio::spawn(async move {
+            let store = rooms.store();
+            loop {
+                tokio::time::sleep(POLL).await;
+                let Some(room) = weak.upgrade() else { return };
+                if room.is_gone().await {
+                    return;
+                }
+                if !room.has_clients().await {
+                    continue;
+                }
+                // Closed through another server: this one's clients are told too.
+                if let Ok(false) = store.exists(room.id()).await {
+                    room.close("the room's owner closed it").await;
+                    rooms.evict(&room);
+                    return;
+                }
+                if let Err(e) = room.catch_up(store).await {
+                    tracing::warn!("room {}: {e}", room.id());
+                }
+            }
+        });
     }
 
     /// Forgets `room` when it is the one open under its id (its last client left and its

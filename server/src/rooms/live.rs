@@ -15,7 +15,7 @@ use keyplan_core::edit::Edit;
 use keyplan_core::model::Design;
 use tokio::sync::{Mutex, mpsc};
 
-use super::store::{Appended, Loaded, Store};
+use super::store::{Appended, Loaded, MAX_ENTRY_BYTES, Store};
 use super::tokens::Keys;
 
 /// How many messages wait for a slow client before it is dropped.
@@ -208,22 +208,41 @@ impl LiveRoom {
                     inner.deliver(conn, text(&ServerMessage::Refused { seq, reason }));
                     return;
                 }
-                Ok(Proposed::New(entry)) => match store.append(&self.id, &entry).await {
-                    Ok(Appended::Stored) => {
-                        inner.apply(&entry);
+                Ok(Proposed::New(entry)) => {
+                    let bytes = serde_json::to_string(&entry).map_or(usize::MAX, |t| t.len());
+                    if bytes > MAX_ENTRY_BYTES {
+                        let reason = format!(
+                            "this edit is {bytes} bytes stored; a room stores edits of at most \
+                             {MAX_ENTRY_BYTES} bytes: make it in smaller steps"
+                        );
+                        inner.deliver(conn, text(&ServerMessage::Refused { seq, reason }));
                         return;
                     }
-                    Ok(Appended::Lost) => {
-                        if let Err(e) = inner.catch_up(&self.id, store).await {
-                            inner.fail(conn, &e);
+                    match store.append(&self.id, &entry).await {
+                        Ok(Appended::Stored) => {
+                            inner.apply(&entry);
+                            // A snapshot only shortens the next load: the entries are stored.
+                            if let Err(e) = store.snapshot_if_due(&self.id, &inner.room).await {
+                                tracing::warn!(
+                                    "room {}: no snapshot at {}: {e}",
+                                    self.id,
+                                    entry.revision
+                                );
+                            }
+                            return;
+                        }
+                        Ok(Appended::Lost) => {
+                            if let Err(e) = inner.catch_up(&self.id, store).await {
+                                inner.fail(conn, &e);
+                                return;
+                            }
+                        }
+                        Err(e) => {
+                            inner.fail(conn, &e.to_string());
                             return;
                         }
                     }
-                    Err(e) => {
-                        inner.fail(conn, &e.to_string());
-                        return;
-                    }
-                },
+                }
             }
         }
         inner.fail(
@@ -239,6 +258,11 @@ impl LiveRoom {
             return Ok(());
         }
         inner.catch_up(&self.id, store).await
+    }
+
+    /// Whether the room was closed or forgotten.
+    pub async fn is_gone(&self) -> bool {
+        self.inner.lock().await.gone.is_some()
     }
 
     /// Whether any client is connected.

@@ -28,11 +28,22 @@ pub struct Server {
     child: Child,
     pub address: String,
     _dist: tempfile::TempDir,
+    _data: Option<tempfile::TempDir>,
 }
 
 impl Server {
-    /// Starts `keyplan serve` on a free port with `args` after it.
+    /// Starts `keyplan serve` on a free port with `args` after it, keeping its rooms in a
+    /// data folder of its own unless `args` say where.
     pub fn start(args: &[&str]) -> Server {
+        let given = args
+            .iter()
+            .any(|a| *a == "--data-dir" || *a == "--rooms-endpoint");
+        let data = (!given).then(|| tempfile::tempdir().unwrap());
+        let mut args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        if let Some(data) = &data {
+            args.push("--data-dir".into());
+            args.push(data.path().to_string_lossy().into_owned());
+        }
         let dist = tempfile::tempdir().unwrap();
         std::fs::write(dist.path().join("index.html"), "<!doctype html>").unwrap();
         let mut child = Command::new(env!("CARGO_BIN_EXE_keyplan"))
@@ -57,6 +68,7 @@ impl Server {
             child,
             address,
             _dist: dist,
+            _data: data,
         }
     }
 
