@@ -186,3 +186,104 @@ async fn a_client_offline_then_back_resends_its_edits_and_converges() {
     assert_eq!(ann.design_file(), bob.design_file());
     assert!(bob.design_file().contains("written offline"));
 }
+
+#[tokio::test]
+async fn presence_follows_joins_focus_and_leaves() {
+    let server = Server::start(&[]);
+    let keys = create_room(&server.address, &example()).await;
+    let mut ann = Client::join(&server.address, &keys.room, "ann", &keys.edit).await;
+    let mut bob = Client::join(&server.address, &keys.room, "bob", &keys.view).await;
+    let names = |m: &ServerMessage| match m {
+        ServerMessage::Peers { peers } => Some(
+            peers
+                .iter()
+                .map(|p| {
+                    format!(
+                        "{} {:?} {:?}",
+                        p.client,
+                        p.access,
+                        p.focus.iter().map(|f| &f.name).collect::<Vec<_>>()
+                    )
+                })
+                .collect::<Vec<_>>(),
+        ),
+        _ => None,
+    };
+    let seen = ann
+        .read_until(|m, _| names(m).is_some_and(|n| n.len() == 2))
+        .await;
+    assert_eq!(names(&seen).unwrap(), ["ann Edit []", "bob View []"]);
+    send(
+        &mut bob.socket,
+        &ClientMessage::Focus {
+            focus: vec![keyplan_core::collab::protocol::Focus {
+                element: keyplan_core::edit::Element::Entity,
+                name: "Order".into(),
+            }],
+        },
+    )
+    .await;
+    let seen = ann
+        .read_until(|m, _| names(m).is_some_and(|n| n.iter().any(|p| p.contains("Order"))))
+        .await;
+    assert_eq!(
+        names(&seen).unwrap(),
+        ["ann Edit []", "bob View [\"Order\"]"]
+    );
+    let _ = bob.socket.close(None).await;
+    let seen = ann
+        .read_until(|m, _| names(m).is_some_and(|n| n.len() == 1))
+        .await;
+    assert_eq!(names(&seen).unwrap(), ["ann Edit []"]);
+}
+
+#[tokio::test]
+async fn a_full_room_a_full_server_and_a_long_name_are_refused_with_their_limits() {
+    let server = Server::start(&["--room-max-clients", "1", "--max-rooms", "1"]);
+    let keys = create_room(&server.address, &example()).await;
+    let second = http(
+        &server.address,
+        "POST",
+        "/api/rooms",
+        &[("Content-Type", "application/json")],
+        &example(),
+    )
+    .await;
+    assert_eq!(second.status, 429, "{}", second.body);
+    assert!(
+        second.body.contains("holds 1 rooms, its limit"),
+        "{}",
+        second.body
+    );
+    let _ann = Client::join(&server.address, &keys.room, "ann", &keys.edit).await;
+    let mut socket = connect(&server.address, &keys.room, None).await.unwrap();
+    send(
+        &mut socket,
+        &hello(&keyplan_core::collab::ClientId("bob".into()), &keys.edit),
+    )
+    .await;
+    let full = next(&mut socket).await;
+    assert_eq!(
+        full,
+        Some(ServerMessage::Error {
+            message: "the room has 1 clients, its limit: try again later".into()
+        })
+    );
+    let mut socket = connect(&server.address, &keys.room, None).await.unwrap();
+    send(
+        &mut socket,
+        &ClientMessage::Hello {
+            client: keyplan_core::collab::ClientId("carol".into()),
+            name: "c".repeat(65),
+            token: keys.edit.clone(),
+        },
+    )
+    .await;
+    let long = next(&mut socket).await;
+    assert_eq!(
+        long,
+        Some(ServerMessage::Error {
+            message: "the name is 65 characters; at most 64 are shown".into()
+        })
+    );
+}
