@@ -30,6 +30,10 @@ use tokens::NewKeys;
 /// store.
 pub const POLL: std::time::Duration = std::time::Duration::from_millis(200);
 
+/// The largest message a client may send by default: a design body's bound (the API checks
+/// the two agree, `api/rooms.rs`), since an edit can carry as much as a design.
+pub const MAX_MESSAGE_BYTES: usize = 2 * 1024 * 1024;
+
 /// The bounds every room of a server keeps.
 #[derive(Debug, Clone, Copy)]
 pub struct Bounds {
@@ -58,7 +62,7 @@ impl Default for Bounds {
             max_clients: 32,
             edits_per_second: 30,
             edit_burst: 60,
-            max_message_bytes: crate::api::extract::BODY_LIMIT,
+            max_message_bytes: MAX_MESSAGE_BYTES,
             max_name_chars: 64,
             max_focus: 64,
             room: Limits::default(),

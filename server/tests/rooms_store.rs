@@ -4,7 +4,7 @@
 
 mod rooms_support;
 #[path = "run_support/mod.rs"]
-#[allow(dead_code, unused_imports)]
+#[allow(unused_imports)]
 mod run_support;
 
 use keyplan_core::collab::Revision;

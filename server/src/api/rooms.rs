@@ -17,6 +17,9 @@ use crate::rooms::RoomError;
 
 mod socket;
 
+// A room's message and a design body share their bound.
+const _: () = assert!(crate::rooms::MAX_MESSAGE_BYTES == crate::api::extract::BODY_LIMIT);
+
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/rooms", post(create))

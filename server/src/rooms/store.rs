@@ -482,7 +482,7 @@ impl Store {
     /// Stores a snapshot when `revision` is due one.
     pub async fn snapshot_if_due(&self, id: &str, room: &Room) -> Result<(), StoreError> {
         match self {
-            Store::Table(t) if room.revision().0 % SNAPSHOT_EVERY == 0 => {
+            Store::Table(t) if room.revision().0.is_multiple_of(SNAPSHOT_EVERY) => {
                 t.snapshot(id, room.revision(), room.design(), room.seen())
                     .await
             }
