@@ -48,7 +48,7 @@ async fn client(
     until: Instant,
     sent_at: Sent,
     latencies: Arc<Mutex<Vec<Duration>>>,
-) -> (Counts, String) {
+) -> (Counts, Client) {
     let mut me = Client::join(&address, &keys.room, &name, &keys.edit).await;
     let mut counts = Counts::default();
     let mut tick = tokio::time::interval(Duration::from_millis(1000 / EDITS_PER_SECOND));
@@ -96,7 +96,7 @@ async fn client(
         on_message(&message, &mut counts);
     }
     counts.lost = counts.sent - counts.applied - counts.refused;
-    (counts, me.design_file())
+    (counts, me)
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -153,16 +153,30 @@ async fn rooms_soak() {
         }
     }
     let mut total = Counts::default();
-    let mut designs: Vec<Vec<String>> = vec![Vec::new(); ROOMS];
+    let mut clients: Vec<Vec<Client>> = (0..ROOMS).map(|_| Vec::new()).collect();
     for (r, task) in tasks {
-        let (counts, design) = task.await.unwrap();
+        let (counts, me) = task.await.unwrap();
         total.sent += counts.sent;
         total.applied += counts.applied;
         total.refused += counts.refused;
         total.lost += counts.lost;
-        designs[r].push(design);
+        clients[r].push(me);
     }
-    let converged = designs.iter().all(|d| d.iter().all(|x| *x == d[0]));
+    // Every client has its own edits answered; each now reads on to its room's last revision.
+    let mut converged = true;
+    for room in &mut clients {
+        let last = room
+            .iter()
+            .map(|c| c.replica.revision().0)
+            .max()
+            .unwrap_or(0);
+        for c in room.iter_mut() {
+            c.settle(last).await;
+        }
+        converged &= room
+            .iter()
+            .all(|c| c.design_file() == room[0].design_file());
+    }
     for keys in &rooms {
         let answer = close_room(&server.address, &keys.room, &keys.owner).await;
         assert_eq!(answer.status, 204, "{}", answer.body);

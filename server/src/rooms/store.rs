@@ -296,17 +296,7 @@ impl Table {
     }
 
     async fn load(&self, id: &str, limits: Limits) -> Result<Option<Loaded>, StoreError> {
-        let meta = self
-            .client
-            .get_item()
-            .table_name(&self.name)
-            .key("pk", pk(id))
-            .key("sk", s("META"))
-            .consistent_read(true)
-            .send()
-            .await
-            .map_err(|e| failed("reading a room", e))?;
-        let Some(meta) = meta.item else {
+        let Some(meta) = self.meta(id).await? else {
             return Ok(None);
         };
         let digest = |name: &str| -> Result<Digest, StoreError> {
@@ -357,18 +347,22 @@ impl Table {
     }
 
     async fn exists(&self, id: &str) -> Result<bool, StoreError> {
+        Ok(self.meta(id).await?.is_some())
+    }
+
+    /// The room's `META` item (its keys' digests), when the room is stored.
+    async fn meta(&self, id: &str) -> Result<Option<HashMap<String, AttributeValue>>, StoreError> {
         let meta = self
             .client
             .get_item()
             .table_name(&self.name)
             .key("pk", pk(id))
             .key("sk", s("META"))
-            .projection_expression("sk")
             .consistent_read(true)
             .send()
             .await
             .map_err(|e| failed("reading a room", e))?;
-        Ok(meta.item.is_some())
+        Ok(meta.item)
     }
 
     async fn append(&self, id: &str, entry: &Entry) -> Result<Appended, StoreError> {
