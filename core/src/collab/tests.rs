@@ -502,7 +502,13 @@ fn undo_in_a_room_undoes_only_your_own_edits_and_says_why_when_it_no_longer_appl
     let mut net = Net::new(example(), 2);
     let mut history = crate::history::History::new();
     let entity = net.room.design().entities[0].name.clone();
-    let before = net.room.design().entity(&entity).unwrap().description.clone();
+    let before = net
+        .room
+        .design()
+        .entity(&entity)
+        .unwrap()
+        .description
+        .clone();
     history
         .apply_with(
             Edit::SetEntityDescription {
