@@ -26,6 +26,8 @@ run_step "setup" scripts/setup.sh
 run_step "file lengths: no source file over 1,000 lines (issue 42)" scripts/file-lengths
 run_step "no import circle between the top-level modules of any crate (issue 42)" scripts/module-cycles --top
 run_step "no import circle between any two modules of any crate" scripts/module-cycles
+run_step "keyplan check server/rooms.keyplan.json (the live rooms' own table, issue 38)" \
+  cargo run -q -p keyplan-server --bin keyplan -- check server/rooms.keyplan.json
 run_step "trunk build --release (the app the end-to-end test opens)" scripts/build.sh
 run_step "cargo test --workspace --no-fail-fast (every crate, with the browser end-to-end test)" \
   cargo test --workspace --no-fail-fast

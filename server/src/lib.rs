@@ -28,6 +28,7 @@ pub mod heavy;
 pub mod live;
 pub mod mcp;
 pub mod reports;
+pub mod rooms;
 pub mod runner;
 pub mod security;
 pub mod synthesis;
@@ -49,6 +50,8 @@ pub struct AppState {
     /// Where `POST /api/import` runs an import: in this process (the default) or in a child
     /// of the `keyplan` binary (`keyplan serve`).
     pub imports: api::import::child::Imports,
+    /// The live rooms this server holds open (issue 38).
+    pub rooms: rooms::Rooms,
 }
 
 impl AppState {
@@ -69,6 +72,7 @@ impl AppState {
             heavy: heavy::Pool::default(),
             hosts: security::Hosts::default(),
             imports: api::import::child::Imports::default(),
+            rooms: rooms::Rooms::default(),
         }
     }
 
@@ -93,6 +97,11 @@ impl AppState {
     /// The same state running imports where `imports` says.
     pub fn with_imports(self, imports: api::import::child::Imports) -> Self {
         AppState { imports, ..self }
+    }
+
+    /// The same state with these live rooms.
+    pub fn with_rooms(self, rooms: rooms::Rooms) -> Self {
+        AppState { rooms, ..self }
     }
 
     /// The same state with these engines for runs.

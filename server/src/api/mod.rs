@@ -26,6 +26,7 @@ pub mod health;
 pub mod import;
 pub mod live;
 pub mod migrate;
+pub mod rooms;
 pub mod runs;
 pub mod stream;
 
@@ -38,6 +39,7 @@ pub fn router() -> Router<AppState> {
         .merge(import::router())
         .merge(live::router())
         .merge(migrate::router())
+        .merge(rooms::router())
         .merge(runs::router())
         .route("/", any(not_found))
         .fallback(not_found)

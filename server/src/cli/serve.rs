@@ -50,6 +50,73 @@ pub struct Args {
     /// an import that needs more ends with a 413, the server goes on. Hidden: for tests.
     #[arg(long, env = "KEYPLAN_IMPORT_CHILD_MAX_BYTES", default_value_t = crate::api::import::child::MEMORY_LIMIT, hide = true)]
     pub import_memory_limit: u64,
+    #[command(flatten)]
+    pub rooms: RoomArgs,
+}
+
+/// Live rooms (issue 38): their bounds.
+#[derive(Debug, clap::Args)]
+pub struct RoomArgs {
+    /// The most live rooms this server holds open at once.
+    #[arg(long, env = "KEYPLAN_MAX_ROOMS", default_value_t = crate::rooms::Bounds::default().max_rooms)]
+    pub max_rooms: usize,
+    /// The most clients one room takes at once.
+    #[arg(long, env = "KEYPLAN_ROOM_MAX_CLIENTS", default_value_t = crate::rooms::Bounds::default().max_clients)]
+    pub room_max_clients: usize,
+    /// Edits one client may send a second, on average; more are refused.
+    #[arg(long, env = "KEYPLAN_ROOM_EDITS_PER_SECOND", default_value_t = crate::rooms::Bounds::default().edits_per_second)]
+    pub room_edits_per_second: u32,
+    /// Edits one client may send at once before the rate applies.
+    #[arg(long, env = "KEYPLAN_ROOM_EDIT_BURST", default_value_t = crate::rooms::Bounds::default().edit_burst)]
+    pub room_edit_burst: u32,
+    /// Where this server keeps its rooms (in the embedded engine's file `rooms.db`), so a
+    /// restart keeps them. Default: the user's data folder (`$XDG_DATA_HOME/keyplan`, else
+    /// `~/.local/share/keyplan`).
+    #[arg(long, env = "KEYPLAN_DATA_DIR", value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// Keep rooms in a DynamoDB table at this endpoint instead (DynamoDB Local, moto, ...),
+    /// so several servers behind one address share rooms; the table is made when missing.
+    #[arg(long, env = "KEYPLAN_ROOMS_ENDPOINT", value_name = "URL")]
+    pub rooms_endpoint: Option<String>,
+    /// The rooms table's name.
+    #[arg(long, env = "KEYPLAN_ROOMS_TABLE", default_value = crate::rooms::store::DEFAULT_TABLE)]
+    pub rooms_table: String,
+}
+
+impl RoomArgs {
+    /// The rooms' store: the endpoint's table, else the embedded engine's file.
+    pub async fn store(&self) -> anyhow::Result<crate::rooms::store::Store> {
+        use crate::engine::{EmbeddedEngine, Engine};
+        use crate::rooms::store::{Store, Table};
+        let (client, shared) = match &self.rooms_endpoint {
+            Some(url) => {
+                crate::engine::check_url(url)
+                    .map_err(|e| anyhow::anyhow!("--rooms-endpoint: {e}"))?;
+                (Engine::endpoint("rooms", url).client, true)
+            }
+            None => {
+                let dir = self.data_dir.clone().unwrap_or_else(default_data_dir);
+                std::fs::create_dir_all(&dir)
+                    .with_context(|| format!("cannot make the data folder {}", dir.display()))?;
+                let engine = EmbeddedEngine::open(&dir.join("rooms.db"))?;
+                (Engine::embedded(&engine).client, false)
+            }
+        };
+        let table = Table::open(client, &self.rooms_table, shared)
+            .await
+            .with_context(|| format!("cannot open the rooms table `{}`", self.rooms_table))?;
+        Ok(Store::Table(table))
+    }
+
+    pub fn bounds(&self) -> crate::rooms::Bounds {
+        crate::rooms::Bounds {
+            max_rooms: self.max_rooms,
+            max_clients: self.room_max_clients,
+            edits_per_second: self.room_edits_per_second,
+            edit_burst: self.room_edit_burst.max(1),
+            ..Default::default()
+        }
+    }
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -61,6 +128,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         region: args.region,
     })
     .await?;
+    let rooms_store = args.rooms.store().await?;
     let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))
         .await
         .with_context(|| format!("cannot listen on {}:{}", args.host, args.port))?;
@@ -85,6 +153,7 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_engines(engines)
         .with_hosts(crate::security::Hosts::new(Some(address.port()), &names))
         .with_imports(imports)
+        .with_rooms(crate::rooms::Rooms::new(args.rooms.bounds(), rooms_store))
         .with_run_limits(crate::api::runs::Limits {
             max_items_in_flight: args.max_items_in_flight,
             ..Default::default()
@@ -103,6 +172,22 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .context("the server stopped")?;
     runs.wait_all().await;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The user's data folder for keyplan: `$XDG_DATA_HOME/keyplan`, else
+/// `~/.local/share/keyplan` (`~/Library/Application Support/keyplan` on macOS), else
+/// `./keyplan-data`.
+fn default_data_dir() -> PathBuf {
+    if let Some(xdg) = std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty()) {
+        return PathBuf::from(xdg).join("keyplan");
+    }
+    match std::env::var_os("HOME").filter(|v| !v.is_empty()) {
+        Some(home) if cfg!(target_os = "macos") => {
+            PathBuf::from(home).join("Library/Application Support/keyplan")
+        }
+        Some(home) => PathBuf::from(home).join(".local/share/keyplan"),
+        None => PathBuf::from("keyplan-data"),
+    }
 }
 
 /// What an operator must know when the server listens beyond this machine (issue 41): the Host

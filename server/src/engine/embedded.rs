@@ -42,6 +42,14 @@ impl EmbeddedEngine {
         Ok(EmbeddedEngine { db })
     }
 
+    /// An engine whose data is kept in the file at `path` (made when missing): SQLite under
+    /// dynoxide, so a write it acknowledged survives the process being killed.
+    pub fn open(path: &std::path::Path) -> Result<EmbeddedEngine, EngineError> {
+        let db = Database::new(&path.to_string_lossy())
+            .map_err(|e| EngineError::EmbeddedStart(format!("{}: {e}", path.display())))?;
+        Ok(EmbeddedEngine { db })
+    }
+
     /// The HTTP client an SDK client reaches this engine through, without a socket.
     pub fn http_client(&self) -> SharedHttpClient {
         let connector = SharedHttpConnector::new(InProcess {

@@ -1,0 +1,499 @@
+//! Where a room's entries are kept as they are ordered: a DynamoDB table, on the embedded
+//! engine (a file under the data directory) or on any endpoint several servers share.
+//!
+//! The table's design is `server/rooms.keyplan.json` (checked by `keyplan check`). One
+//! partition per room, `pk = ROOM#<id>`, holding:
+//! - `META`: the digests of the room's three keys;
+//! - `ENTRY#<revision>` (20 digits): one entry, written only if absent
+//!   (`attribute_not_exists(sk)`), so of two servers ordering the same revision one wins and
+//!   the other reads what it missed and proposes again;
+//! - `SNAP#<revision>#<part>` then `SNAPHEAD#<revision>`: the design at a revision in parts
+//!   under DynamoDB's item size, the head written last, so a room loads from its latest whole
+//!   snapshot plus the entries after it instead of its whole history.
+//!
+//! An entry is stored before it is committed and sent, so a server killed at any moment has
+//! lost no edit a client saw applied.
+
+use std::collections::{BTreeMap, HashMap};
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, AttributeValue, BillingMode, KeySchemaElement, KeyType,
+    ScalarAttributeType,
+};
+use keyplan_core::collab::{ClientId, Entry, Limits, Revision, Room};
+use keyplan_core::model::Design;
+
+use super::tokens::{Digest, Keys};
+
+/// The largest entry a room stores, as JSON: under DynamoDB's 400 KB item.
+pub const MAX_ENTRY_BYTES: usize = 350 * 1024;
+
+/// A snapshot's parts are at most this many bytes of the design file each.
+const PART_BYTES: usize = 300 * 1024;
+
+/// A snapshot is written every this many revisions.
+pub const SNAPSHOT_EVERY: u64 = 100;
+
+/// The most entries one read returns.
+const PAGE: i32 = 100;
+
+/// The table's name when none is given.
+pub const DEFAULT_TABLE: &str = "keyplan-rooms";
+
+/// A room as its store holds it: its keys, and its design at the last stored revision.
+#[derive(Debug)]
+pub struct Loaded {
+    pub keys: Keys,
+    pub room: Room,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{0}")]
+    Failed(String),
+}
+
+fn failed(what: &str, error: impl std::error::Error) -> StoreError {
+    // The SDK's own text of a failure is "service error"; the context holds what it was.
+    let shown = aws_smithy_types::error::display::DisplayErrorContext(&error).to_string();
+    StoreError::Failed(format!("{what}: {}", crate::engine::redact(&shown)))
+}
+
+/// What storing an entry came to.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Appended {
+    /// The entry is stored at its revision.
+    Stored,
+    /// Another server stored an entry at that revision first.
+    Lost,
+}
+
+/// Where rooms are kept.
+#[derive(Debug, Clone)]
+pub enum Store {
+    /// Nowhere: rooms live as long as this process (tests of the relay alone).
+    Memory,
+    /// A DynamoDB table.
+    Table(Table),
+}
+
+/// A rooms table and the client that reaches it.
+#[derive(Clone)]
+pub struct Table {
+    client: Client,
+    name: String,
+    /// Whether other servers write to it too (an endpoint), so open rooms look for their
+    /// entries.
+    pub shared: bool,
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("name", &self.name)
+            .field("shared", &self.shared)
+            .finish_non_exhaustive()
+    }
+}
+
+fn pk(id: &str) -> AttributeValue {
+    AttributeValue::S(format!("ROOM#{id}"))
+}
+
+fn s(text: impl Into<String>) -> AttributeValue {
+    AttributeValue::S(text.into())
+}
+
+fn entry_sk(revision: Revision) -> String {
+    format!("ENTRY#{:020}", revision.0)
+}
+
+fn text_of(item: &HashMap<String, AttributeValue>, name: &str) -> Result<String, StoreError> {
+    match item.get(name) {
+        Some(AttributeValue::S(text)) => Ok(text.clone()),
+        _ => Err(StoreError::Failed(format!(
+            "a stored room item has no text `{name}`"
+        ))),
+    }
+}
+
+impl Table {
+    /// The table `name` through `client`, made when it does not exist yet.
+    pub async fn open(client: Client, name: &str, shared: bool) -> Result<Table, StoreError> {
+        let table = Table {
+            client,
+            name: name.to_string(),
+            shared,
+        };
+        table.ensure().await?;
+        Ok(table)
+    }
+
+    async fn ensure(&self) -> Result<(), StoreError> {
+        if self
+            .client
+            .describe_table()
+            .table_name(&self.name)
+            .send()
+            .await
+            .is_ok()
+        {
+            return self.wait_active().await;
+        }
+        let key = |name: &str, kind| {
+            KeySchemaElement::builder()
+                .attribute_name(name)
+                .key_type(kind)
+                .build()
+                .map_err(|e| failed("the rooms table's key", e))
+        };
+        let attribute = |name: &str| {
+            AttributeDefinition::builder()
+                .attribute_name(name)
+                .attribute_type(ScalarAttributeType::S)
+                .build()
+                .map_err(|e| failed("the rooms table's key", e))
+        };
+        let created = self
+            .client
+            .create_table()
+            .table_name(&self.name)
+            .billing_mode(BillingMode::PayPerRequest)
+            .key_schema(key("pk", KeyType::Hash)?)
+            .key_schema(key("sk", KeyType::Range)?)
+            .attribute_definitions(attribute("pk")?)
+            .attribute_definitions(attribute("sk")?)
+            .send()
+            .await;
+        if let Err(e) = created {
+            // Another server may have made it at the same moment.
+            let service = e
+                .as_service_error()
+                .map(|s| s.is_resource_in_use_exception());
+            if service != Some(true) {
+                return Err(failed(&format!("creating table `{}`", self.name), e));
+            }
+        }
+        self.wait_active().await
+    }
+
+    async fn wait_active(&self) -> Result<(), StoreError> {
+        for _ in 0..300 {
+            let described = self
+                .client
+                .describe_table()
+                .table_name(&self.name)
+                .send()
+                .await
+                .map_err(|e| failed(&format!("describing table `{}`", self.name), e))?;
+            let status = described.table().and_then(|t| t.table_status());
+            if status.is_none_or(|s| *s == aws_sdk_dynamodb::types::TableStatus::Active) {
+                return Ok(());
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        Err(StoreError::Failed(format!(
+            "table `{}` did not become active within 30 s",
+            self.name
+        )))
+    }
+
+    async fn create(&self, id: &str, keys: &Keys, design: &Design) -> Result<(), StoreError> {
+        self.client
+            .put_item()
+            .table_name(&self.name)
+            .item("pk", pk(id))
+            .item("sk", s("META"))
+            .item("edit", s(keys.edit.to_base64()))
+            .item("view", s(keys.view.to_base64()))
+            .item("owner", s(keys.owner.to_base64()))
+            .condition_expression("attribute_not_exists(sk)")
+            .send()
+            .await
+            .map_err(|e| failed("storing the room", e))?;
+        self.snapshot(id, Revision(0), design, &BTreeMap::new())
+            .await
+    }
+
+    /// Stores the design at `revision`: its parts, then the head that makes it whole.
+    pub async fn snapshot(
+        &self,
+        id: &str,
+        revision: Revision,
+        design: &Design,
+        seen: &BTreeMap<ClientId, u64>,
+    ) -> Result<(), StoreError> {
+        let file = keyplan_core::file::to_string(design);
+        let mut parts = 0usize;
+        let mut rest = file.as_str();
+        while !rest.is_empty() {
+            let mut cut = rest.len().min(PART_BYTES);
+            while !rest.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            let (part, after) = rest.split_at(cut);
+            self.client
+                .put_item()
+                .table_name(&self.name)
+                .item("pk", pk(id))
+                .item("sk", s(format!("SNAP#{:020}#{parts:05}", revision.0)))
+                .item("data", s(part))
+                .send()
+                .await
+                .map_err(|e| failed("storing a snapshot", e))?;
+            parts += 1;
+            rest = after;
+        }
+        let seen = serde_json::to_string(seen).map_err(|e| failed("a snapshot's clients", e))?;
+        self.client
+            .put_item()
+            .table_name(&self.name)
+            .item("pk", pk(id))
+            .item("sk", s(format!("SNAPHEAD#{:020}", revision.0)))
+            .item("parts", AttributeValue::N(parts.to_string()))
+            .item("seen", s(seen))
+            .send()
+            .await
+            .map_err(|e| failed("storing a snapshot", e))?;
+        Ok(())
+    }
+
+    /// The items of a room whose sort key lies in `from..=to`, in order, `limit` at most (all
+    /// when `None`).
+    async fn range(
+        &self,
+        id: &str,
+        from: &str,
+        to: &str,
+        forward: bool,
+        limit: Option<i32>,
+    ) -> Result<Vec<HashMap<String, AttributeValue>>, StoreError> {
+        let mut items = Vec::new();
+        let mut start = None;
+        loop {
+            let page = self
+                .client
+                .query()
+                .table_name(&self.name)
+                .key_condition_expression("pk = :pk AND sk BETWEEN :from AND :to")
+                .expression_attribute_values(":pk", pk(id))
+                .expression_attribute_values(":from", s(from))
+                .expression_attribute_values(":to", s(to))
+                .scan_index_forward(forward)
+                .consistent_read(true)
+                .set_limit(limit)
+                .set_exclusive_start_key(start)
+                .send()
+                .await
+                .map_err(|e| failed("reading a room", e))?;
+            items.extend(page.items.unwrap_or_default());
+            start = page.last_evaluated_key;
+            if start.is_none() || limit.is_some() {
+                return Ok(items);
+            }
+        }
+    }
+
+    async fn load(&self, id: &str, limits: Limits) -> Result<Option<Loaded>, StoreError> {
+        let meta = self
+            .client
+            .get_item()
+            .table_name(&self.name)
+            .key("pk", pk(id))
+            .key("sk", s("META"))
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(|e| failed("reading a room", e))?;
+        let Some(meta) = meta.item else {
+            return Ok(None);
+        };
+        let digest = |name: &str| -> Result<Digest, StoreError> {
+            Digest::from_base64(&text_of(&meta, name)?)
+                .ok_or_else(|| StoreError::Failed(format!("a room's `{name}` key is damaged")))
+        };
+        let keys = Keys {
+            edit: digest("edit")?,
+            view: digest("view")?,
+            owner: digest("owner")?,
+        };
+        let heads = self
+            .range(id, "SNAPHEAD#", "SNAPHEAD#~", false, Some(1))
+            .await?;
+        let Some(head) = heads.first() else {
+            return Err(StoreError::Failed(format!("room `{id}` has no snapshot")));
+        };
+        let head_sk = text_of(head, "sk")?;
+        let revision = head_sk
+            .strip_prefix("SNAPHEAD#")
+            .and_then(|r| r.parse().ok())
+            .map(Revision)
+            .ok_or_else(|| StoreError::Failed(format!("a damaged snapshot `{head_sk}`")))?;
+        let seen: BTreeMap<ClientId, u64> = serde_json::from_str(&text_of(head, "seen")?)
+            .map_err(|e| failed("a snapshot's clients", e))?;
+        let prefix = format!("SNAP#{:020}#", revision.0);
+        let parts = self
+            .range(id, &prefix, &format!("{prefix}~"), true, None)
+            .await?;
+        let mut file = String::new();
+        for part in &parts {
+            file.push_str(&text_of(part, "data")?);
+        }
+        let design = keyplan_core::file::parse(&file)
+            .map_err(|e| failed(&format!("the snapshot at {revision}"), e))?;
+        let mut room = Room::restore(design, revision, seen, limits);
+        loop {
+            let entries = self.entries_after(id, room.revision()).await?;
+            if entries.is_empty() {
+                break;
+            }
+            for entry in &entries {
+                room.commit(entry)
+                    .map_err(|e| failed(&format!("the stored entry {}", entry.revision), e))?;
+            }
+        }
+        Ok(Some(Loaded { keys, room }))
+    }
+
+    async fn exists(&self, id: &str) -> Result<bool, StoreError> {
+        let meta = self
+            .client
+            .get_item()
+            .table_name(&self.name)
+            .key("pk", pk(id))
+            .key("sk", s("META"))
+            .projection_expression("sk")
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(|e| failed("reading a room", e))?;
+        Ok(meta.item.is_some())
+    }
+
+    async fn append(&self, id: &str, entry: &Entry) -> Result<Appended, StoreError> {
+        let json = serde_json::to_string(entry).map_err(|e| failed("an entry", e))?;
+        let put = self
+            .client
+            .put_item()
+            .table_name(&self.name)
+            .item("pk", pk(id))
+            .item("sk", s(entry_sk(entry.revision)))
+            .item("entry", s(json))
+            .condition_expression("attribute_not_exists(sk)")
+            .send()
+            .await;
+        match put {
+            Ok(_) => Ok(Appended::Stored),
+            Err(e)
+                if e.as_service_error()
+                    .is_some_and(|s| s.is_conditional_check_failed_exception()) =>
+            {
+                Ok(Appended::Lost)
+            }
+            Err(e) => Err(failed("storing an edit", e)),
+        }
+    }
+
+    async fn entries_after(&self, id: &str, after: Revision) -> Result<Vec<Entry>, StoreError> {
+        let items = self
+            .range(
+                id,
+                &entry_sk(after.next()),
+                &entry_sk(Revision(u64::MAX)),
+                true,
+                Some(PAGE),
+            )
+            .await?;
+        items
+            .iter()
+            .map(|item| {
+                serde_json::from_str(&text_of(item, "entry")?)
+                    .map_err(|e| failed("a stored entry", e))
+            })
+            .collect()
+    }
+
+    async fn delete(&self, id: &str) -> Result<(), StoreError> {
+        // Every sort key of a room starts with a capital letter.
+        let items = self.range(id, "A", "~", true, None).await?;
+        for item in items {
+            self.client
+                .delete_item()
+                .table_name(&self.name)
+                .key("pk", pk(id))
+                .key("sk", s(text_of(&item, "sk")?))
+                .send()
+                .await
+                .map_err(|e| failed("deleting a room", e))?;
+        }
+        Ok(())
+    }
+}
+
+impl Store {
+    /// Whether a room this server forgets can be loaded again.
+    pub fn keeps_rooms(&self) -> bool {
+        !matches!(self, Store::Memory)
+    }
+
+    /// Whether other servers may order entries of the same rooms.
+    pub fn shared(&self) -> bool {
+        matches!(self, Store::Table(t) if t.shared)
+    }
+
+    pub async fn create(&self, id: &str, keys: &Keys, design: &Design) -> Result<(), StoreError> {
+        match self {
+            Store::Memory => Ok(()),
+            Store::Table(t) => t.create(id, keys, design).await,
+        }
+    }
+
+    pub async fn load(&self, id: &str, limits: Limits) -> Result<Option<Loaded>, StoreError> {
+        match self {
+            Store::Memory => Ok(None),
+            Store::Table(t) => t.load(id, limits).await,
+        }
+    }
+
+    pub async fn append(&self, id: &str, entry: &Entry) -> Result<Appended, StoreError> {
+        match self {
+            Store::Memory => Ok(Appended::Stored),
+            Store::Table(t) => t.append(id, entry).await,
+        }
+    }
+
+    /// The entries stored after `after`, oldest first (at most a page of them).
+    pub async fn entries_after(&self, id: &str, after: Revision) -> Result<Vec<Entry>, StoreError> {
+        match self {
+            Store::Memory => Ok(Vec::new()),
+            Store::Table(t) => t.entries_after(id, after).await,
+        }
+    }
+
+    /// Whether room `id` is still stored (another server's owner may have closed it).
+    pub async fn exists(&self, id: &str) -> Result<bool, StoreError> {
+        match self {
+            Store::Memory => Ok(true),
+            Store::Table(t) => t.exists(id).await,
+        }
+    }
+
+    /// Stores a snapshot when `revision` is due one.
+    pub async fn snapshot_if_due(&self, id: &str, room: &Room) -> Result<(), StoreError> {
+        match self {
+            Store::Table(t) if room.revision().0 % SNAPSHOT_EVERY == 0 => {
+                t.snapshot(id, room.revision(), room.design(), room.seen())
+                    .await
+            }
+            _ => Ok(()),
+        }
+    }
+
+    pub async fn delete(&self, id: &str) -> Result<(), StoreError> {
+        match self {
+            Store::Memory => Ok(()),
+            Store::Table(t) => t.delete(id).await,
+        }
+    }
+}
