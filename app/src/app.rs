@@ -306,6 +306,7 @@ fn Editor(
                 None => "local",
             }
             data-live=move || live.status.get().as_str()
+            data-live-pending=move || store.unacknowledged()
             on:dragover=on_dragover
             on:dragleave=move |_| dragging_file.set(false)
             on:drop=on_drop

@@ -142,6 +142,18 @@ impl Live {
         if let Some(link) = linked_room() {
             live.join(link);
         }
+        // A room link pasted into this tab's address bar joins that room.
+        let links = window_event_listener_untyped("hashchange", move |_| {
+            if let Some(link) = linked_room()
+                && live.room.with_untracked(|r| {
+                    r.as_ref()
+                        .is_none_or(|r| (&r.room, &r.key) != (&link.room, &link.key))
+                })
+            {
+                live.join(link);
+            }
+        });
+        on_cleanup(move || links.remove());
         live
     }
 
