@@ -133,9 +133,12 @@ impl Live {
                 live.send(&ClientMessage::Focus { focus });
             }
         });
-        // Another design opened: this tab leaves the room.
+        // Another design opened (the store left the room while this tab was in it, online or
+        // offline): this tab leaves the room, or a reconnect would put the room's design back.
         Effect::new(move |_| {
-            if store.access.get().is_none() && live.status.get_untracked() == Status::Online {
+            if store.access.get().is_none()
+                && matches!(live.status.get_untracked(), Status::Online | Status::Offline)
+            {
                 live.leave();
             }
         });
