@@ -16,13 +16,12 @@ fn unreachable(e: JsValue) -> String {
     )
 }
 
-/// Sends a request (`accept` as its Accept header, when given) and waits for the answer's
-/// head.
+/// Sends a request with `headers` and waits for the answer's head.
 async fn send(
     method: &str,
     url: &str,
     body: Option<&str>,
-    accept: Option<&str>,
+    headers: &[(&str, &str)],
 ) -> Result<Response, String> {
     let window = web_sys::window().ok_or("no window")?;
     let init = RequestInit::new();
@@ -37,11 +36,8 @@ async fn send(
             .set("content-type", "application/json")
             .map_err(unreachable)?;
     }
-    if let Some(accept) = accept {
-        request
-            .headers()
-            .set("accept", accept)
-            .map_err(unreachable)?;
+    for (name, value) in headers {
+        request.headers().set(name, value).map_err(unreachable)?;
     }
     Ok(JsFuture::from(window.fetch_with_request(&request))
         .await
@@ -51,7 +47,17 @@ async fn send(
 
 /// Sends a request; `Err` when no answer came (server down, network).
 pub async fn fetch(method: &str, url: &str, body: Option<&str>) -> Result<(u16, String), String> {
-    let response = send(method, url, body, None).await?;
+    fetch_with(method, url, body, &[]).await
+}
+
+/// [`fetch`] with request headers (a live room's owner token, `authorization`).
+pub async fn fetch_with(
+    method: &str,
+    url: &str,
+    body: Option<&str>,
+    headers: &[(&str, &str)],
+) -> Result<(u16, String), String> {
+    let response = send(method, url, body, headers).await?;
     let text = JsFuture::from(response.text().map_err(unreachable)?)
         .await
         .map_err(unreachable)?
@@ -71,7 +77,7 @@ pub async fn post_lines(
     body: &str,
     mut line: impl FnMut(&str),
 ) -> Result<(u16, Option<String>), String> {
-    let response = send("POST", url, Some(body), Some(NDJSON)).await?;
+    let response = send("POST", url, Some(body), &[("accept", NDJSON)]).await?;
     let status = response.status();
     let streamed = response
         .headers()

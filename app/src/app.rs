@@ -130,6 +130,8 @@ fn Editor(
         }
     });
     provide_context(library);
+    // A live room (issue 38): joined here when the address holds a room link.
+    let live = crate::live::Live::provide(store, session, library);
     if let Some(message) = message {
         session.warn(message);
     }
@@ -298,6 +300,13 @@ fn Editor(
             data-storage=move || library.state.get().as_str()
             data-worker=move || worker_status.with(crate::compute::Status::name)
             data-deferred=move || deferred.get()
+            data-access=move || match store.access.get() {
+                Some(keyplan_core::collab::protocol::Access::View) => "view",
+                Some(keyplan_core::collab::protocol::Access::Edit) => "edit",
+                None => "local",
+            }
+            data-live=move || live.status.get().as_str()
+            data-live-pending=move || store.unacknowledged()
             on:dragover=on_dragover
             on:dragleave=move |_| dragging_file.set(false)
             on:drop=on_drop

@@ -14,6 +14,7 @@ pub(crate) mod export;
 pub(crate) mod gallery;
 pub(crate) mod help;
 pub(crate) mod share;
+pub(crate) mod share_live;
 pub(crate) mod suggest;
 
 use leptos::prelude::*;

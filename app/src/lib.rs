@@ -25,6 +25,7 @@ pub mod import;
 pub mod inspector;
 pub mod jobs;
 pub mod library;
+pub mod live;
 pub mod opening;
 pub mod panels;
 pub mod relations;

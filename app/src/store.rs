@@ -5,12 +5,19 @@
 //! (`library.rs`, `storage.rs`), and a save still pending when the page goes away into a
 //! localStorage journal read back on the next start.
 //!
+//! In a live room (issue 38) the document also holds the room's [`Replica`]: the user's edits
+//! go through [`Replica::local`] (the history keeps the inverses of those only, so undo never
+//! touches a teammate's edit), what the room sends comes in through [`Store::receive`], and the
+//! design shown is the replica's view. The socket is `live.rs`'s business.
+//!
 //! Card moves do not bump the analysis revision: no verdict depends on where a card sits, so a
 //! drag repaints cards and lines without re-analysing the design.
 
 use keyplan_core::Design;
 use keyplan_core::analysis::Analyzed;
-use keyplan_core::edit::Edit;
+use keyplan_core::collab::protocol::{Access, ClientMessage, ServerMessage};
+use keyplan_core::collab::{Notice, Replica};
+use keyplan_core::edit::{Edit, EditError};
 use keyplan_core::findings::Measured;
 use keyplan_core::history::History;
 use leptos::prelude::*;
@@ -20,7 +27,12 @@ use leptos::prelude::*;
 pub struct Document {
     pub design: Design,
     pub history: History,
+    /// The live room this design is in, if any: its replica's view is `design`.
+    pub live: Option<Replica>,
 }
+
+/// What the user is told when they try to edit through a view-only link.
+pub const VIEW_ONLY: &str = "This link is view-only: you can look, not edit";
 
 /// The document store, `Copy` so closures can capture it.
 #[derive(Debug, Clone, Copy)]
@@ -38,6 +50,8 @@ pub struct Store {
     measured: RwSignal<Option<(u64, Measured)>>,
     /// The message of the last refused edit, for the toast.
     pub refusal: RwSignal<Option<String>>,
+    /// What this client may do in the live room the design is in; `None` outside a room.
+    pub access: RwSignal<Option<Access>>,
 }
 
 impl Store {
@@ -45,6 +59,7 @@ impl Store {
         let doc = RwSignal::new(Document {
             design,
             history: History::new(),
+            live: None,
         });
         let revision = RwSignal::new(0u64);
         let measured = RwSignal::new(None::<(u64, Measured)>);
@@ -77,6 +92,7 @@ impl Store {
             version: RwSignal::new(0),
             analysis,
             refusal: RwSignal::new(None),
+            access: RwSignal::new(None),
         }
     }
 
@@ -107,11 +123,22 @@ impl Store {
     /// is shown; returns whether the design changed.
     pub fn dispatch(&self, edit: Edit) -> bool {
         let semantic = !edit.only_moves_cards();
+        if self.access.get_untracked() == Some(Access::View) {
+            self.refusal.set(Some(VIEW_ONLY.to_string()));
+            return false;
+        }
         let mut outcome = Ok(false);
         self.version.update(|v| *v += 1);
         self.doc.update(|d| {
-            let Document { design, history } = d;
-            outcome = history.apply(design, edit);
+            let Document {
+                design,
+                history,
+                live,
+            } = d;
+            outcome = match live {
+                Some(replica) => history.apply_with(edit, |e| through(replica, design, e)),
+                None => history.apply(design, edit),
+            };
         });
         match outcome {
             Ok(changed) => {
@@ -142,34 +169,125 @@ impl Store {
     pub fn cancel(&self) {
         self.version.update(|v| *v += 1);
         self.doc.update(|d| {
-            let Document { design, history } = d;
-            let _ = history.cancel(design);
+            let Document {
+                design,
+                history,
+                live,
+            } = d;
+            let _ = match live {
+                Some(replica) => history.cancel_with(|e| through(replica, design, e)),
+                None => history.cancel(design),
+            };
         });
     }
 
     pub fn undo(&self) {
-        self.step(|h, d| h.undo(d));
+        self.step("undo", |h, a| h.undo_with(a));
     }
 
     pub fn redo(&self) {
-        self.step(|h, d| h.redo(d));
+        self.step("redo", |h, a| h.redo_with(a));
     }
 
-    fn step(
-        &self,
-        f: impl FnOnce(&mut History, &mut Design) -> Result<bool, keyplan_core::edit::EditError>,
-    ) {
+    /// Undoes or redoes a step of this user's: in a live room it goes to the room as a new edit,
+    /// and one that no longer applies (a teammate changed what it restores) says why.
+    fn step(&self, what: &str, f: fn(&mut History, &mut Applier) -> Result<bool, EditError>) {
+        if self.access.get_untracked() == Some(Access::View) {
+            self.refusal.set(Some(VIEW_ONLY.to_string()));
+            return;
+        }
         let mut outcome = Ok(false);
+        let mut in_room = false;
         self.version.update(|v| *v += 1);
         self.doc.update(|d| {
-            let Document { design, history } = d;
-            outcome = f(history, design);
+            let Document {
+                design,
+                history,
+                live,
+            } = d;
+            in_room = live.is_some();
+            outcome = match live {
+                Some(replica) => f(history, &mut |e| through(replica, design, e)),
+                None => f(history, &mut |e| keyplan_core::edit::apply(design, e)),
+            };
         });
         match outcome {
             Ok(true) => self.revision.update(|r| *r += 1),
             Ok(false) => {}
+            Err(e) if in_room => self.refusal.set(Some(format!(
+                "This {what} no longer applies: {e} (a teammate changed it since)"
+            ))),
             Err(e) => self.refusal.set(Some(e.to_string())),
         }
+    }
+
+    /// Puts the design in a live room: from now on it is `replica`'s view, and the user's
+    /// edits go through it. The history starts afresh (its steps were made outside the room).
+    pub fn go_live(&self, replica: Replica, access: Access) {
+        self.version.update(|v| *v += 1);
+        self.doc.update(|d| {
+            d.design = replica.view().clone();
+            d.history = History::new();
+            d.live = Some(replica);
+        });
+        self.access.set(Some(access));
+        self.revision.update(|r| *r += 1);
+    }
+
+    /// Leaves the live room (closed, or another design opened): the design stays as it is.
+    pub fn leave_live(&self) {
+        self.doc.update_untracked(|d| d.live = None);
+        self.access.set(None);
+    }
+
+    /// Takes a message from the room: the design becomes the replica's view again, with the
+    /// user's unacknowledged edits on top; the selection and the viewport are session state and
+    /// stay. Returns what to tell the user, or `Err` when the message was out of step (the
+    /// caller reconnects).
+    pub fn receive(&self, message: &ServerMessage) -> Result<Vec<Notice>, String> {
+        let semantic = match message {
+            ServerMessage::Applied { entry } => !entry.edit.only_moves_cards(),
+            _ => true,
+        };
+        let mut outcome = Ok(Vec::new());
+        self.version.update(|v| *v += 1);
+        self.doc.update(|d| {
+            if let Some(replica) = &mut d.live {
+                outcome = replica.receive(message).map_err(|e| e.to_string());
+                if *replica.view() != d.design {
+                    d.design = replica.view().clone();
+                }
+            }
+        });
+        if let ServerMessage::Welcome { access, .. } = message {
+            self.access.set(Some(*access));
+        }
+        if semantic {
+            self.revision.update(|r| *r += 1);
+        }
+        outcome
+    }
+
+    /// The user's edits not sent to the room yet, as messages (they count as sent from now).
+    pub fn outbox(&self) -> Vec<ClientMessage> {
+        let mut out = Vec::new();
+        self.doc.update_untracked(|d| {
+            if let Some(replica) = &mut d.live {
+                out = replica.outbox();
+            }
+        });
+        out
+    }
+
+    /// How many of the user's edits the room has not acknowledged yet, tracked.
+    pub fn unacknowledged(&self) -> usize {
+        self.doc
+            .with(|d| d.live.as_ref().map_or(0, Replica::pending))
+    }
+
+    /// True while the design is in a live room, untracked.
+    pub fn is_live(&self) -> bool {
+        self.doc.with_untracked(|d| d.live.is_some())
     }
 
     /// True while an undo group is open (a drag, typing in a field).
@@ -191,7 +309,9 @@ impl Store {
         self.doc.set(Document {
             design,
             history: History::new(),
+            live: None,
         });
+        self.access.set(None);
         self.revision.update(|r| *r += 1);
     }
 
@@ -222,6 +342,21 @@ impl Store {
     pub fn track(&self) {
         self.doc.track();
     }
+}
+
+/// What applies an edit and returns its inverse: core's `apply` on the design, or the room's
+/// replica.
+type Applier<'a> = dyn FnMut(Edit) -> Result<Edit, EditError> + 'a;
+
+/// Applies the user's `edit` in a live room: to the replica (which queues it for the room and
+/// returns its inverse) and to the design shown, which is the replica's view.
+fn through(replica: &mut Replica, design: &mut Design, edit: Edit) -> Result<Edit, EditError> {
+    let inverse = replica.local(edit.clone())?;
+    // The same deterministic edit on the same design: the two stay equal without a copy.
+    if keyplan_core::edit::apply(design, edit).is_err() {
+        *design = replica.view().clone();
+    }
+    Ok(inverse)
 }
 
 /// Which changes a revision counts.

@@ -52,8 +52,19 @@ impl History {
     /// Applies `edit` to `design` and records it. Returns whether the design changed; an edit
     /// that changes nothing is not recorded and leaves redo alone.
     pub fn apply(&mut self, design: &mut Design, edit: Edit) -> Result<bool, EditError> {
+        self.apply_with(edit, |e| apply(design, e))
+    }
+
+    /// [`History::apply`] with the applying done by `applier`, which returns the inverse: a
+    /// live room's replica applies and sends the user's edits (`Replica::local`), and the
+    /// history keeps the inverses of those only, so that undo never touches a teammate's edit.
+    pub fn apply_with(
+        &mut self,
+        edit: Edit,
+        applier: impl FnOnce(Edit) -> Result<Edit, EditError>,
+    ) -> Result<bool, EditError> {
         let probe = is_probe_cheap(&edit).then(|| edit.clone());
-        let inverse = apply(design, edit)?;
+        let inverse = applier(edit)?;
         if probe.is_some_and(|forward| forward == inverse) {
             return Ok(false);
         }
@@ -89,9 +100,17 @@ impl History {
 
     /// Abandons the open group, undoing its edits (Escape during a drag). Records nothing.
     pub fn cancel(&mut self, design: &mut Design) -> Result<(), EditError> {
+        self.cancel_with(|e| apply(design, e))
+    }
+
+    /// [`History::cancel`] with the applying done by `applier` (see [`History::apply_with`]).
+    pub fn cancel_with(
+        &mut self,
+        applier: impl FnOnce(Edit) -> Result<Edit, EditError>,
+    ) -> Result<(), EditError> {
         if let Some(mut group) = self.group.take() {
             group.reverse();
-            apply(design, Edit::Batch(group))?;
+            applier(Edit::Batch(group))?;
         }
         Ok(())
     }
@@ -103,11 +122,21 @@ impl History {
 
     /// Undoes the last step (closing an open group first). Returns whether there was one.
     pub fn undo(&mut self, design: &mut Design) -> Result<bool, EditError> {
+        self.undo_with(|e| apply(design, e))
+    }
+
+    /// [`History::undo`] with the applying done by `applier`: in a live room the undo is sent
+    /// as a new edit. A step that no longer applies (a teammate removed what it restores) stays
+    /// on the stack and its error says why.
+    pub fn undo_with(
+        &mut self,
+        applier: impl FnOnce(Edit) -> Result<Edit, EditError>,
+    ) -> Result<bool, EditError> {
         self.commit();
         let Some(step) = self.undo.pop() else {
             return Ok(false);
         };
-        match apply(design, step.clone()) {
+        match applier(step.clone()) {
             Ok(redo) => {
                 self.redo.push(redo);
                 Ok(true)
@@ -121,11 +150,19 @@ impl History {
 
     /// Redoes the last undone step. Returns whether there was one.
     pub fn redo(&mut self, design: &mut Design) -> Result<bool, EditError> {
+        self.redo_with(|e| apply(design, e))
+    }
+
+    /// [`History::redo`] with the applying done by `applier` (see [`History::undo_with`]).
+    pub fn redo_with(
+        &mut self,
+        applier: impl FnOnce(Edit) -> Result<Edit, EditError>,
+    ) -> Result<bool, EditError> {
         self.commit();
         let Some(step) = self.redo.pop() else {
             return Ok(false);
         };
-        match apply(design, step.clone()) {
+        match applier(step.clone()) {
             Ok(undo) => {
                 self.undo.push(undo);
                 Ok(true)

@@ -196,6 +196,14 @@ pub fn EntityCard(
     // 2.5.3, axe's label-content-name-mismatch), and a card shows far more than its name. The
     // role description says what it is, `aria-current` which cards are selected.
     let label = format!("Entity {name}");
+    // A teammate in the live room has this card selected (issue 38): their colour around it.
+    let peer_colour = {
+        let live = crate::live::use_live();
+        let name = name.clone();
+        Memo::new(move |_| {
+            live.and_then(|l| l.focus_colour(keyplan_core::edit::Element::Entity, &name))
+        })
+    };
     view! {
         <div
             class="card"
@@ -207,6 +215,8 @@ pub fn EntityCard(
             node_ref=card_ref
             style:transform=transform
             style:height=height
+            style:outline-color=peer_colour
+            class:peer-focus=move || peer_colour.get().is_some()
             data-entity=name.clone()
             tabindex="0"
             role="group"

@@ -55,6 +55,7 @@ pub fn Share() -> impl IntoView {
                         <button class="button primary" data-testid="share-copy" on:click=move |_| copy()>"Copy"</button>
                     </div>
                     <p class="hint" role="status">{move || status.get()} " " {format!("{}.", crate::text::plural(chars, "character"))}</p>
+                    <super::share_live::ShareLive/>
                 </div>
             }
             .into_any()

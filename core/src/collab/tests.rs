@@ -494,3 +494,57 @@ fn fields_overlap_when_one_holds_the_other() {
     assert!(!f(&["entity", "A", "volume"]).overlaps(&f(&["entity", "A", "description"])));
     assert!(!f(&["entity", "A"]).overlaps(&f(&["card", "A"])));
 }
+
+// Issue 38: undo undoes only your own edits. The history keeps the inverses of this client's
+// edits (applied through its replica), and an undo goes to the room as a new edit.
+#[test]
+fn undo_in_a_room_undoes_only_your_own_edits_and_says_why_when_it_no_longer_applies() {
+    let mut net = Net::new(example(), 2);
+    let mut history = crate::history::History::new();
+    let entity = net.room.design().entities[0].name.clone();
+    let before = net
+        .room
+        .design()
+        .entity(&entity)
+        .unwrap()
+        .description
+        .clone();
+    history
+        .apply_with(
+            Edit::SetEntityDescription {
+                entity: entity.clone(),
+                description: "mine".into(),
+            },
+            |e| net.clients[0].local(e),
+        )
+        .unwrap();
+    net.clients[1]
+        .local(Edit::SetEntityVolume {
+            entity: entity.clone(),
+            volume: crate::model::Volume::with_items(None, Some(42)),
+        })
+        .unwrap();
+    net.settle();
+    assert!(history.undo_with(|e| net.clients[0].local(e)).unwrap());
+    net.settle();
+    let e = net.room.design().entity(&entity).unwrap();
+    assert_eq!(e.description, before, "my edit is undone");
+    assert_eq!(e.volume.unwrap().items, 42, "the teammate's edit stays");
+    assert_eq!(net.clients[0].view(), net.room.design());
+
+    // Redo, then a teammate removes the entity: the undo no longer applies, says why, and
+    // stays to be tried again.
+    assert!(history.redo_with(|e| net.clients[0].local(e)).unwrap());
+    net.clients[1]
+        .local(Edit::RemoveEntity {
+            name: entity.clone(),
+        })
+        .unwrap();
+    net.settle();
+    let error = history
+        .undo_with(|e| net.clients[0].local(e))
+        .expect_err("the entity is gone");
+    assert!(error.to_string().contains(&entity), "{error}");
+    assert!(history.can_undo());
+    assert_eq!(net.clients[0].pending(), 0, "nothing was sent");
+}
