@@ -137,7 +137,10 @@ impl Live {
         // offline): this tab leaves the room, or a reconnect would put the room's design back.
         Effect::new(move |_| {
             if store.access.get().is_none()
-                && matches!(live.status.get_untracked(), Status::Online | Status::Offline)
+                && matches!(
+                    live.status.get_untracked(),
+                    Status::Online | Status::Offline
+                )
             {
                 live.leave();
             }

@@ -122,10 +122,10 @@ pub(crate) fn design(text: &str) -> Design {
             }
             "provisioned" => {
                 let table = d.tables.last_mut().expect("a table first");
-                table.billing = Billing::Provisioned {
-                    read: words[1].parse().expect("read units"),
-                    write: words[2].parse().expect("write units"),
-                };
+                table.billing = Billing::provisioned(
+                    words[1].parse().expect("read units"),
+                    words[2].parse().expect("write units"),
+                );
             }
             // `near similar Product embedding 10 [dims 1536] [index ByEmbedding] [by ...]`:
             // a read that is a vector search of the 10 nearest items.

@@ -668,9 +668,7 @@ fn read_table(id: &str, kind: Kind, properties: &At<'_>, out: &mut Lenient<'_>) 
     if kind == Kind::Global {
         table.replicas = replicas(&table.name, properties, out);
     }
-    if let Billing::Provisioned { indexes, .. } = &mut table.billing {
-        *indexes = index_capacity;
-    }
+    table.billing.set_index_capacity(index_capacity);
     if let Some(ttl) = properties.get("TimeToLiveSpecification") {
         let enabled = match ttl.get("Enabled") {
             // Unreadable, TTL is taken as off: the least.
@@ -824,7 +822,9 @@ fn billing(name: &str, kind: Kind, properties: &At<'_>, out: &mut Lenient<'_>) -
     }
 }
 
-/// A global table's `...CapacityAutoScalingSettings`: its bounds and target utilisation.
+/// A global table's `...CapacityAutoScalingSettings`: its bounds and target utilisation. A
+/// global table must state its write capacity this way, so bounds that are equal are a fixed
+/// capacity, not auto scaling (keyplan's export writes a fixed capacity so).
 fn global_scaling(settings: &At<'_>, out: &mut Lenient<'_>) -> Option<Scaling> {
     let min = settings.get("MinCapacity")?;
     let max = settings.get("MaxCapacity")?;
@@ -832,11 +832,12 @@ fn global_scaling(settings: &At<'_>, out: &mut Lenient<'_>) -> Option<Scaling> {
         .get("TargetTrackingScalingPolicyConfiguration")
         .and_then(|t| t.get("TargetValue"))
         .and_then(|t| t.value().as_f64());
-    Some(Scaling {
+    let scaling = Scaling {
         min: out.capacity(&min, "MinCapacity"),
         max: out.capacity(&max, "MaxCapacity"),
         target,
-    })
+    };
+    (scaling.min != scaling.max).then_some(scaling)
 }
 
 /// How the note names the stack's own Region, read from `!Ref AWS::Region`.

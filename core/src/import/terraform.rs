@@ -437,9 +437,7 @@ fn read_table(label: &str, shape: Shape, at: &At<'_>, out: &mut Lenient<'_>) -> 
         }
     }
     table.billing = billing(&table.name, module, at, out);
-    if let Billing::Provisioned { indexes, .. } = &mut table.billing {
-        *indexes = index_capacity;
-    }
+    table.billing.set_index_capacity(index_capacity);
     table.ttl_attribute = ttl(&table.name, module, at, out);
     let streams = at
         .get("stream_enabled")

@@ -272,6 +272,17 @@ impl Billing {
         }
     }
 
+    /// Sets each GSI's own capacity, keeping apart only those that differ from the table's: a
+    /// GSI not listed takes the table's, and the sources that state every GSI's (a global
+    /// table, Terraform's GSI blocks) state it equal to the table's when it is the same.
+    pub fn set_index_capacity(&mut self, mut given: BTreeMap<String, Capacity>) {
+        let own = self.table_capacity();
+        if let Billing::Provisioned { indexes, .. } = self {
+            given.retain(|_, capacity| Some(*capacity) != own);
+            *indexes = given;
+        }
+    }
+
     /// The table's own capacity, when it is provisioned.
     pub fn table_capacity(&self) -> Option<Capacity> {
         match self {

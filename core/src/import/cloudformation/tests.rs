@@ -92,7 +92,7 @@ Resources:
 }
 
 #[test]
-fn a_global_table_keeps_its_auto_scaling_minimum_and_the_regions_it_is_replicated_to() {
+fn a_global_table_keeps_its_auto_scaling_and_the_regions_it_is_replicated_to() {
     let template = r#"
 Resources:
   Events:
@@ -115,10 +115,9 @@ Resources:
         template,
         expect![[r#"
             design "events"
-            table events PK id:S Provisioned { read: 6, write: 4 }
+            table events PK id:S Provisioned { read: 6, write: 4 } auto scaling {"read":{"min":6,"max":20,"target":70.0},"write":{"min":4,"max":10,"target":70.0}}
               replicated to Secondary
             note: a CloudFormation template holds tables and indexes but no entities or access patterns: the design opens with its table; add entities and patterns to check it
-            note: table events: its write capacity auto-scales from 4 to 10; read as its minimum
             note: table events: its replicas are in us-east-1, Secondary: the first, us-east-1, is read as the table's own Region (the stack's), the others as the Regions it is replicated to
             assumed: line 12: a replica's Region `!Ref Secondary`: assumed `Secondary`
         "#]],
