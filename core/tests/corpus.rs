@@ -834,10 +834,6 @@ fn every_design_exported_to_each_format_with_an_importer_imports_back_the_same()
           - table Chat PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
           + table Chat PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {"RoomID_Comment_IDX": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }} } ttl None
           lost the billing mode: NO NOTE SAYS SO
-        nosql-workbench/aws-dynamodb-examples/ChatSystem__ChatSystemSchema.json as nosql-workbench:
-          - table Chat PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
-          + table Chat PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: None, indexes: {} } ttl None
-          lost the billing mode: NO NOTE SAYS SO
         nosql-workbench/aws-dynamodb-examples/ChatSystem__ChatSystemSchema.json as onetable:
           - table Chat PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
           + table Chat PK:S / SK:S OnDemand ttl None
@@ -858,10 +854,6 @@ fn every_design_exported_to_each_format_with_an_importer_imports_back_the_same()
           - table Complaint_management_system PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
           + table Complaint_management_system PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {"Agents_Comments_GSI": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }, "Customer_Complaint_GSI": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }, "Escalations_GSI": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }} } ttl None
           lost the billing mode: NO NOTE SAYS SO
-        nosql-workbench/aws-dynamodb-examples/ComplainManagement__ComplaintManagementSchema.json as nosql-workbench:
-          - table Complaint_management_system PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
-          + table Complaint_management_system PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: None, indexes: {} } ttl None
-          lost the billing mode: NO NOTE SAYS SO
         nosql-workbench/aws-dynamodb-examples/ComplainManagement__ComplaintManagementSchema.json as onetable:
           - table Complaint_management_system PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
           + table Complaint_management_system PK:S / SK:S OnDemand ttl None
@@ -870,10 +862,6 @@ fn every_design_exported_to_each_format_with_an_importer_imports_back_the_same()
           - table Complaint_management_system PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
           + table Complaint_management_system PK:S / SK:S OnDemand ttl None
           lost the billing mode: a note says so
-        nosql-workbench/aws-dynamodb-examples/ConnectedVehicles__ConnectedVehiclesSchema.json as nosql-workbench:
-          - table Connected_Vehicle PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
-          + table Connected_Vehicle PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: None, indexes: {} } ttl None
-          lost the billing mode: NO NOTE SAYS SO
         nosql-workbench/aws-dynamodb-examples/ConnectedVehicles__ConnectedVehiclesSchema.json as onetable:
           - table Connected_Vehicle PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
           + table Connected_Vehicle PK:S / SK:S OnDemand ttl None
@@ -882,10 +870,6 @@ fn every_design_exported_to_each_format_with_an_importer_imports_back_the_same()
           - table Connected_Vehicle PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
           + table Connected_Vehicle PK:S / SK:S OnDemand ttl None
           lost the billing mode: a note says so
-        nosql-workbench/aws-dynamodb-examples/GamingPlayerProfiles__GamePlayerProfilesSchema.json as nosql-workbench:
-          - table game-player-profiles PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
-          + table game-player-profiles PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: None, indexes: {} } ttl None
-          lost the billing mode: NO NOTE SAYS SO
         nosql-workbench/aws-dynamodb-examples/GamingPlayerProfiles__GamePlayerProfilesSchema.json as onetable:
           - table game-player-profiles PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
           + table game-player-profiles PK:S / SK:S OnDemand ttl None
@@ -905,10 +889,6 @@ fn every_design_exported_to_each_format_with_an_importer_imports_back_the_same()
         nosql-workbench/aws-dynamodb-examples/RecurringPayments__RecurringPaymentsSchema.json as terraform:
           - table ReoccuringPayments PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
           + table ReoccuringPayments PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {"GSI-1": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }, "GSI-2": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }} } ttl None
-          lost the billing mode: NO NOTE SAYS SO
-        nosql-workbench/aws-dynamodb-examples/RecurringPayments__RecurringPaymentsSchema.json as nosql-workbench:
-          - table ReoccuringPayments PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
-          + table ReoccuringPayments PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: None, indexes: {} } ttl None
           lost the billing mode: NO NOTE SAYS SO
         nosql-workbench/aws-dynamodb-examples/RecurringPayments__RecurringPaymentsSchema.json as onetable:
           - table ReoccuringPayments PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
@@ -931,10 +911,6 @@ fn every_design_exported_to_each_format_with_an_importer_imports_back_the_same()
           - table session_store PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
           + table session_store PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {"GSI1_inverse": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }} } ttl None
           lost the billing mode: NO NOTE SAYS SO
-        nosql-workbench/aws-dynamodb-examples/SessionManagement__SessionManagementSchema.json as nosql-workbench:
-          - table session_store PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
-          + table session_store PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: None, indexes: {} } ttl None
-          lost the billing mode: NO NOTE SAYS SO
         nosql-workbench/aws-dynamodb-examples/SessionManagement__SessionManagementSchema.json as onetable:
           - table session_store PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
           + table session_store PK:S / SK:S OnDemand ttl None
@@ -943,10 +919,6 @@ fn every_design_exported_to_each_format_with_an_importer_imports_back_the_same()
           - table session_store PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
           + table session_store PK:S / SK:S OnDemand ttl None
           lost the billing mode: a note says so
-        nosql-workbench/aws-dynamodb-examples/SocialNetwork__SocialNetworkSchema.json as nosql-workbench:
-          - table SNS PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
-          + table SNS PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: None, indexes: {} } ttl None
-          lost the billing mode: NO NOTE SAYS SO
         nosql-workbench/aws-dynamodb-examples/SocialNetwork__SocialNetworkSchema.json as onetable:
           - table SNS PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
           + table SNS PK:S / SK:S OnDemand ttl None
@@ -955,7 +927,7 @@ fn every_design_exported_to_each_format_with_an_importer_imports_back_the_same()
           - table SNS PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
           + table SNS PK:S / SK:S OnDemand ttl None
           lost the billing mode: a note says so
-        186 of 222 exports came back the same
+        193 of 222 exports came back the same
     "#]]
     .assert_eq(&report);
 }

@@ -67,10 +67,12 @@ fn compare(original: &Design, inferred: &Design, names: &BTreeMap<String, String
     let mut renames: BTreeMap<String, String> = BTreeMap::new();
     let mut renamed_vars: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     for table in &original.tables {
-        // Run tables are on-demand whatever the design says, so billing cannot come back.
+        // Run tables are on-demand whatever the design says, and in one Region (an engine has
+        // no others), so billing and replicas cannot come back.
         let want = keyplan_core::model::Table {
             name: names[&table.name].clone(),
             billing: Default::default(),
+            replicas: Vec::new(),
             ..table.clone()
         };
         match inferred.table(&want.name) {

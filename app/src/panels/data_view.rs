@@ -186,12 +186,13 @@ pub fn DataView() -> impl IntoView {
                         </button>
                     }
                 }).collect_view()}
-                {table_shown.map(|table| view! {
-                    <button class="button small" data-testid="add-item" title="Write an item of this table by hand, kept with the design" on:click=move |_| add_item(table.clone())>
-                        "Add item"
-                    </button>
-                })}
             </div>
+            // Beside the tabs, not among them: a tablist holds tabs only (axe).
+            {table_shown.map(|table| view! {
+                <button class="button small" data-testid="add-item" title="Write an item of this table by hand, kept with the design" on:click=move |_| add_item(table.clone())>
+                    "Add item"
+                </button>
+            })}
             {p.shown.map(|index| {
                 let shown_items: usize = index.partitions.iter().map(|(_, items)| items.len()).sum();
                 let shown_partitions = index.partitions.len();

@@ -107,6 +107,50 @@ struct Throughput {
 #[serde(rename_all = "PascalCase")]
 struct Capacity {
     provisioned_throughput: Throughput,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    auto_scaling_read: Option<AutoScaling>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    auto_scaling_write: Option<AutoScaling>,
+}
+
+/// One dimension's auto scaling, as Workbench writes it (its models in AWS's
+/// aws-dynamodb-examples state `ScalableTargetRequest` and `ScalingPolicyConfiguration`).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct AutoScaling {
+    scalable_target_request: ScalableTarget,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scaling_policy_configuration: Option<ScalingPolicy>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct ScalableTarget {
+    min_capacity: u64,
+    max_capacity: u64,
+    service_role: &'static str,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct ScalingPolicy {
+    target_value: f64,
+}
+
+impl AutoScaling {
+    fn of(scaling: Option<crate::model::Scaling>) -> Option<AutoScaling> {
+        let scaling = scaling?;
+        Some(AutoScaling {
+            scalable_target_request: ScalableTarget {
+                min_capacity: scaling.min,
+                max_capacity: scaling.max,
+                service_role: "AWSServiceRoleForApplicationAutoScaling_DynamoDBTable",
+            },
+            scaling_policy_configuration: scaling
+                .target
+                .map(|target_value| ScalingPolicy { target_value }),
+        })
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -216,9 +260,14 @@ fn table_model<'a>(design: &'a Design, sample: &SampleData, table: &'a Table) ->
         })
         .collect();
 
-    let (read, write) = match table.billing {
-        Billing::OnDemand => (0, 0),
-        Billing::Provisioned { read, write, .. } => (read, write),
+    let (read, write, scaling) = match &table.billing {
+        Billing::OnDemand => (0, 0, None),
+        Billing::Provisioned {
+            read,
+            write,
+            auto_scaling,
+            ..
+        } => (*read, *write, *auto_scaling),
     };
     TableModel {
         table_name: table.name.clone(),
@@ -266,6 +315,8 @@ fn table_model<'a>(design: &'a Design, sample: &SampleData, table: &'a Table) ->
                 read_capacity_units: read,
                 write_capacity_units: write,
             },
+            auto_scaling_read: AutoScaling::of(scaling.and_then(|s| s.read)),
+            auto_scaling_write: AutoScaling::of(scaling.and_then(|s| s.write)),
         },
     }
 }
