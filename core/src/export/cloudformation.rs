@@ -90,6 +90,14 @@ pub fn attribute_definitions(table: &Table) -> Vec<AttributeDefinition> {
 }
 
 /// HASH elements then RANGE elements, in order (a multi-attribute GSI key has several).
+/// The table's own key schema: its partition key, then its sort key if it has one.
+pub fn table_key_schema(table: &Table) -> Vec<KeySchemaElement> {
+    key_schema(
+        std::slice::from_ref(&table.partition_key),
+        table.sort_key.as_slice(),
+    )
+}
+
 pub fn key_schema(partition: &[KeyAttribute], sort: &[KeyAttribute]) -> Vec<KeySchemaElement> {
     let hash = partition.iter().map(|k| KeySchemaElement {
         attribute_name: k.name.clone(),
@@ -475,10 +483,7 @@ fn table_properties(table: &Table, table_name: Sub) -> TableProperties {
     TableProperties {
         table_name,
         attribute_definitions: attribute_definitions(table),
-        key_schema: key_schema(
-            std::slice::from_ref(&table.partition_key),
-            table.sort_key.as_slice(),
-        ),
+        key_schema: table_key_schema(table),
         global_secondary_indexes: gsis(table),
         local_secondary_indexes: lsis(table),
         vector_indexes: vector_indexes(table),

@@ -44,10 +44,7 @@ fn input(table: &Table) -> CreateTableInput {
     CreateTableInput {
         table_name: table.name.clone(),
         attribute_definitions: cloudformation::attribute_definitions(table),
-        key_schema: cloudformation::key_schema(
-            std::slice::from_ref(&table.partition_key),
-            table.sort_key.as_slice(),
-        ),
+        key_schema: cloudformation::table_key_schema(table),
         global_secondary_indexes: cloudformation::gsis(table),
         local_secondary_indexes: cloudformation::lsis(table),
         vector_indexes: cloudformation::vector_indexes(table),

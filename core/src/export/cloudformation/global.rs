@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::{
     AttributeDefinition, KeySchemaElement, Sub, TimeToLive, attribute_definitions, billing_mode,
-    gsi_specs, key_schema, lsis, time_to_live,
+    gsi_specs, lsis, table_key_schema, time_to_live,
 };
 use crate::export::cloudformation::IndexSpec;
 use crate::model::{Capacity, Table};
@@ -192,10 +192,7 @@ pub(super) fn properties(table: &Table, table_name: Sub) -> GlobalTablePropertie
     GlobalTableProperties {
         table_name,
         attribute_definitions: attribute_definitions(table),
-        key_schema: key_schema(
-            std::slice::from_ref(&table.partition_key),
-            table.sort_key.as_slice(),
-        ),
+        key_schema: table_key_schema(table),
         global_secondary_indexes: (!gsis.is_empty()).then_some(gsis),
         local_secondary_indexes: lsis(table),
         billing_mode: billing_mode(&table.billing),
