@@ -7,7 +7,8 @@
 //! `AWS::LanguageExtensions` transform) one table per element of its collection: key schema and
 //! attribute types, GSIs (a key schema with several HASH or RANGE elements is a multi-attribute
 //! key), LSIs, projections, billing mode and capacity (a global table's stated auto-scaling
-//! minimum), TTL, and a global table's replicas (the first read as the stack's own Region).
+//! minimum), TTL, vector indexes (see `vector`), and a global table's replicas (the first read as
+//! the stack's own Region).
 //! A template says nothing of entities or access patterns, so the design has none; notes say
 //! so, and what the template set that a design does not hold (streams, point-in-time
 //! recovery, tags...).
@@ -34,6 +35,7 @@ pub(crate) mod lenient;
 mod scaling;
 #[cfg(test)]
 mod tests;
+mod vector;
 mod yaml;
 
 pub(crate) use yaml::parse_yaml;
@@ -564,6 +566,7 @@ const KEPT: &[&str] = &[
     "StreamSpecification",
     "WriteProvisionedThroughputSettings",
     "Replicas",
+    "VectorIndexes",
 ];
 
 const KEPT_SIMPLE: &[&str] = &["TableName", "PrimaryKey", "ProvisionedThroughput"];
@@ -664,6 +667,7 @@ fn read_table(id: &str, kind: Kind, properties: &At<'_>, out: &mut Lenient<'_>) 
             });
         }
     }
+    table.vector_indexes = vector::vector_indexes(&table.name, properties, out);
     table.billing = billing(&table.name, kind, properties, out);
     if kind == Kind::Global {
         table.replicas = replicas(&table.name, properties, out);

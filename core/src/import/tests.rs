@@ -750,6 +750,16 @@ fn tables_summary(design: &Design) -> String {
         if !t.replicas.is_empty() {
             out += &format!("  replicated to {}\n", t.replicas.join(", "));
         }
+        for v in &t.vector_indexes {
+            out += &format!(
+                "  vector {} {} {} {} {:?}\n",
+                v.name,
+                v.attribute,
+                v.dimensions,
+                v.distance.as_str(),
+                v.projection
+            );
+        }
     }
     out
 }

@@ -13,8 +13,8 @@
 use serde::Serialize;
 
 use super::{
-    AttributeDefinition, KeySchemaElement, Sub, TimeToLive, attribute_definitions, billing_mode,
-    gsi_specs, lsis, table_key_schema, time_to_live,
+    AttributeDefinition, KeySchemaElement, Sub, TimeToLive, VectorIndexSpec, attribute_definitions,
+    billing_mode, gsi_specs, lsis, table_key_schema, time_to_live, vector_indexes,
 };
 use crate::export::cloudformation::IndexSpec;
 use crate::model::{Capacity, Table};
@@ -32,6 +32,12 @@ pub(super) struct GlobalTableProperties {
     global_secondary_indexes: Option<Vec<GlobalIndexSpec>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     local_secondary_indexes: Option<Vec<IndexSpec>>,
+    /// AWS::DynamoDB::GlobalTable takes `VectorIndexes` as AWS::DynamoDB::Table does (AWS's
+    /// reference, aws-properties-dynamodb-globaltable-vectorindex.html, and cfn-lint 1.58.0's
+    /// GlobalTable schema, read 2026-12-06); DynamoDB copies the index to every replica
+    /// (developer guide, VectorSearchGlobalTables.html).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vector_indexes: Option<Vec<VectorIndexSpec>>,
     billing_mode: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     write_provisioned_throughput_settings: Option<WriteSettings>,
@@ -195,6 +201,7 @@ pub(super) fn properties(table: &Table, table_name: Sub) -> GlobalTablePropertie
         key_schema: table_key_schema(table),
         global_secondary_indexes: (!gsis.is_empty()).then_some(gsis),
         local_secondary_indexes: lsis(table),
+        vector_indexes: vector_indexes(table),
         billing_mode: billing_mode(&table.billing),
         write_provisioned_throughput_settings: write_settings(table.billing.table_capacity()),
         stream_specification: Stream {

@@ -91,3 +91,60 @@ fn the_cdk_overrides_the_global_table_and_terraform_says_it_left_it_out() {
     "#]]
     .assert_eq(&between(&terraform, "# Left out", "update-table"));
 }
+
+/// `products` with a second vector index whose every setting differs from the first, so a
+/// round trip that drops or defaults one shows.
+fn products_with_two_indexes() -> crate::model::Design {
+    let mut design = products();
+    design.tables[0]
+        .vector_indexes
+        .push(crate::model::VectorIndex {
+            name: "ByTitle".into(),
+            attribute: "titleEmbedding".into(),
+            dimensions: 384,
+            distance: crate::model::Distance::Euclidean,
+            projection: crate::model::Projection::Include {
+                attributes: vec!["title".into()],
+            },
+        });
+    design
+}
+
+#[test]
+fn cloudformation_json_and_yaml_read_back_the_vector_indexes_they_wrote() {
+    let design = products_with_two_indexes();
+    for target in [Target::CloudFormationJson, Target::CloudFormationYaml] {
+        let text = export(&design, target).expect("exports");
+        let imported =
+            crate::import::import(crate::import::Format::CloudFormation, &text).expect("imports");
+        assert_eq!(
+            imported.design.tables[0].vector_indexes, design.tables[0].vector_indexes,
+            "{target:?}:\n{text}"
+        );
+        assert!(
+            !imported.notes.iter().any(|n| n.contains("VectorIndexes")),
+            "{target:?}: {:?}",
+            imported.notes
+        );
+    }
+}
+
+/// A table with replicas goes out as an `AWS::DynamoDB::GlobalTable`, which takes
+/// `VectorIndexes` too (the last session's export left them out without a word).
+#[test]
+fn a_replicated_table_keeps_its_vector_indexes_in_its_global_table_and_reads_them_back() {
+    let mut design = products_with_two_indexes();
+    design.tables[0].replicas = vec!["eu-west-1".into()];
+    for target in [Target::CloudFormationJson, Target::CloudFormationYaml] {
+        let text = export(&design, target).expect("exports");
+        assert!(text.contains("AWS::DynamoDB::GlobalTable"), "{text}");
+        let imported =
+            crate::import::import(crate::import::Format::CloudFormation, &text).expect("imports");
+        let table = &imported.design.tables[0];
+        assert_eq!(table.replicas, design.tables[0].replicas, "{target:?}");
+        assert_eq!(
+            table.vector_indexes, design.tables[0].vector_indexes,
+            "{target:?}:\n{text}"
+        );
+    }
+}

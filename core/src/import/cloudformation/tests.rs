@@ -262,3 +262,57 @@ Resources:
         "#]],
     );
 }
+
+#[test]
+fn vector_indexes_are_read_and_what_cannot_be_is_assumed_with_its_line() {
+    let template = r#"
+Parameters:
+  Dims: {Type: Number}
+Resources:
+  Products:
+    Type: AWS::DynamoDB::Table
+    Properties:
+      TableName: products
+      BillingMode: PAY_PER_REQUEST
+      AttributeDefinitions: [{AttributeName: pk, AttributeType: S}]
+      KeySchema: [{AttributeName: pk, KeyType: HASH}]
+      VectorIndexes:
+        - IndexName: ByEmbedding
+          VectorAttribute: {AttributeName: embedding}
+          Dimensions: "1024"
+          DistanceFunction: DOT_PRODUCT
+          Projection: {ProjectionType: INCLUDE, NonKeyAttributes: [title]}
+          SearchSchema:
+            - {AttributeName: tenant, SearchSchemaElementType: PARTITION_KEY}
+        - IndexName: ByImage
+          VectorAttribute: {AttributeName: image}
+          Dimensions: !Ref Dims
+          DistanceFunction: MANHATTAN
+          Projection: {ProjectionType: ALL}
+        - IndexName: Huge
+          VectorAttribute: {AttributeName: huge}
+          Dimensions: 9000
+          Projection: {ProjectionType: KEYS_ONLY}
+        - IndexName: NoAttribute
+          Dimensions: 8
+          DistanceFunction: COSINE
+          Projection: {ProjectionType: KEYS_ONLY}
+"#;
+    check_tables(
+        Format::CloudFormation,
+        template,
+        expect![[r#"
+            design "products"
+            table products PK pk:S OnDemand
+              vector ByEmbedding embedding 1024 DOT_PRODUCT Include { attributes: ["title"] }
+              vector ByImage image 1 COSINE All
+              vector Huge huge 4096 COSINE KeysOnly
+            note: a CloudFormation template holds tables and indexes but no entities or access patterns: the design opens with its table; add entities and patterns to check it
+            note: table products: vector index ByEmbedding's SearchSchema (its partition key and inline filters) is not kept; keyplan designs hold none
+            assumed: line 12: vector index ByImage's Dimensions `!Ref Dims`: assumed 1
+            assumed: line 12: vector index ByImage's DistanceFunction `MANHATTAN`: assumed COSINE
+            assumed: line 12: vector index Huge's Dimensions 9000, outside 1 to 4096: assumed 4096
+            assumed: line 12: vector index NoAttribute without VectorAttribute.AttributeName: assumed the index left out
+        "#]],
+    );
+}
