@@ -110,3 +110,50 @@ async fn a_plan_missing_its_backfill_fails_the_verification() {
     );
     assert!(run_tables(&engine).await.is_empty(), "tables left behind");
 }
+
+// issue 40: a vector index added or dropped is planned, and a verification on an engine keyplan
+// cannot make one on says so for that step instead of failing (it tried a GSI of that name).
+#[tokio::test]
+async fn a_vector_index_step_is_said_not_executed_and_the_rest_proves_out() {
+    let (_engines, engine) = embedded().await;
+    let fixture = repo().join("tests/export/vector-search.keyplan.json");
+    let text = std::fs::read_to_string(&fixture).expect("the vector fixture");
+    let with = keyplan_core::file::parse(&text).expect("the fixture parses");
+    let mut without = with.clone();
+    without.tables[0].vector_indexes.clear();
+    for (what, old, new, action) in [
+        ("added", &without, &with, "Create vector index ByEmbedding"),
+        (
+            "dropped",
+            &with,
+            &without,
+            "Delete the old vector index ByEmbedding",
+        ),
+    ] {
+        let plan = plan(old, new, &PlanConfig::default());
+        assert!(
+            plan.steps
+                .iter()
+                .any(|s| s.vector && s.action.starts_with(action)),
+            "{what}: {plan:#?}"
+        );
+        let v = verified(&engine, old, new, &plan).await;
+        assert!(v.ok(), "{what}: {v:#?}");
+        assert_eq!(v.not_executed.len(), 1, "{what}: {v:#?}");
+        assert!(
+            v.not_executed[0].starts_with(action)
+                && v.not_executed[0].contains("cannot make a vector index on an engine"),
+            "{what}: {}",
+            v.not_executed[0]
+        );
+        assert!(
+            v.text("embedded").contains("  not executed: "),
+            "{what}: {}",
+            v.text("embedded")
+        );
+        assert!(
+            run_tables(&engine).await.is_empty(),
+            "{what}: tables left behind"
+        );
+    }
+}

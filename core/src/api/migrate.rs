@@ -42,6 +42,10 @@ pub struct Verified {
     pub left_behind: Vec<String>,
     /// Milliseconds the plan's steps took on the engine (scans, writes, index builds).
     pub migrate_ms: f64,
+    /// Steps the engine could not execute, each with why (a vector index on an engine keyplan
+    /// cannot make one on, issue 40): said, not failed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_executed: Vec<String>,
     /// NEW's patterns run on the migrated data.
     #[serde(serialize_with = "super::sorted")]
     pub patterns: Vec<PatternResult>,
@@ -68,6 +72,9 @@ impl Verified {
         }
         for m in &v.data_mismatches {
             out.push_str(&format!("  data differs: {m}\n"));
+        }
+        for n in &v.not_executed {
+            out.push_str(&format!("  not executed: {n}\n"));
         }
         for p in &v.patterns {
             let status = match p.status {

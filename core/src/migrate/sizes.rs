@@ -245,6 +245,30 @@ impl<'a> Sizes<'a> {
         }
     }
 
+    /// What DynamoDB replicates into a new vector index it backfills: the entity's vectors of
+    /// `vector_bytes` each, metered in vector write bytes, which have no published price
+    /// ([`crate::pricing::VECTOR_NOT_PRICED`]): no write units, no cost.
+    pub(super) fn vector_writes(&self, e: &Entity, vector_bytes: u64) -> Work {
+        let n = match self.counted(e) {
+            Ok(n) => n,
+            Err(work) => return work,
+        };
+        Work {
+            items: Some(n),
+            read_units: 0.0,
+            write_units: 0.0,
+            units: vec![format!(
+                "{} backfill: {} vectors x {} B = {} vector write bytes, {}",
+                e.name,
+                thousands(n),
+                thousands(vector_bytes),
+                thousands(n.saturating_mul(vector_bytes)),
+                crate::pricing::VECTOR_NOT_PRICED
+            )],
+            too_large: Vec::new(),
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub(super) fn step(
         &self,
@@ -301,6 +325,7 @@ impl<'a> Sizes<'a> {
                 + read_units / 1e6 * prices.per_million_read_units,
             seconds: write_units / self.config.max_wcu.max(1.0),
             units,
+            vector: false,
         }
     }
 

@@ -414,3 +414,77 @@ fn a_write_rate_is_at_least_one_unit_a_second() {
         );
     }
 }
+
+/// A catalog whose products carry an embedding and whose articles do not, before any vector
+/// index (issue 40).
+const CATALOG: &str = "
+    table catalog PK SK
+    entity Product productId embedding:L | PK=PRODUCT#{productId} SK=PRODUCT
+    entity Article articleId | PK=ARTICLE#{articleId} SK=ARTICLE
+";
+
+// issue 40: a vector index added to a table that holds data is planned as a GSI is: an
+// UpdateTable DynamoDB backfills, its vectors counted and not priced.
+#[test]
+fn a_vector_index_added_is_backfilled_by_dynamodb_and_its_vectors_counted_not_priced() {
+    let new = CATALOG
+        .replace(
+            "table catalog PK SK",
+            "table catalog PK SK\n    vector ByEmbedding embedding 1024 COSINE",
+        )
+        .replace("articleId |", "articleId embedding:L |");
+    check(
+        CATALOG,
+        &new,
+        &[("Product", 50_000), ("Article", 2_000)],
+        expect![[r#"
+            1. [expand, online] Create vector index ByEmbedding (embedding, 1024 dimensions, COSINE)
+               why: the new design adds it; the items of Product already carry embedding, so DynamoDB backfills it (SearchVectors fails until the backfill ends, however few the items); Article items enter it once the application writes embedding on them (an embedding it computes: no step of this plan writes one)
+               items: 50,000, not priced: no published price; its time follows the index's construction, not the items
+               units: Product backfill: 50,000 vectors x 4,096 B = 204,800,000 vector write bytes, not priced: no published price
+            Total: 0 RRU, 0 WRU, $0.0000 on demand, 0 s at 1,000 WCU/s
+            Not in the total: what the vector indexes' backfill replicates (vector write bytes, not priced: no published price).
+        "#]],
+    );
+    let plan = plan(&design(CATALOG), &design(&new), &PlanConfig::default());
+    assert!(plan.steps.iter().all(|s| s.vector), "{plan:?}");
+}
+
+// issue 40: one dropped is an UpdateTable once nothing searches it; one whose settings change
+// is deleted and created again, as DynamoDB has no update of a vector index.
+#[test]
+fn a_vector_index_dropped_or_changed_is_deleted_and_a_changed_one_created_anew() {
+    let with = |index: &str| {
+        CATALOG.replace(
+            "table catalog PK SK",
+            &format!("table catalog PK SK\n    {index}"),
+        )
+    };
+    check(
+        &with("vector ByEmbedding embedding 1024 COSINE"),
+        CATALOG,
+        &[("Product", 50_000), ("Article", 2_000)],
+        expect![[r#"
+            1. [contract, contract] Delete the old vector index ByEmbedding
+               why: the new design has no such vector index; delete it once nothing searches it
+               items: 0, 0 RRU, 0 WRU, $0.0000, 0 s
+            Total: 0 RRU, 0 WRU, $0.0000 on demand, 0 s at 1,000 WCU/s
+        "#]],
+    );
+    check(
+        &with("vector ByEmbedding embedding 1024 COSINE"),
+        &with("vector ByEmbedding embedding 1024 DOT_PRODUCT"),
+        &[("Product", 50_000), ("Article", 2_000)],
+        expect![[r#"
+            1. [expand, online] Create vector index ByEmbedding (embedding, 1024 dimensions, DOT_PRODUCT)
+               why: its settings change, which DynamoDB cannot change on a vector index: delete the old ByEmbedding first (or give the new one another name)
+               items: 50,000, not priced: no published price; its time follows the index's construction, not the items
+               units: Product backfill: 50,000 vectors x 4,096 B = 204,800,000 vector write bytes, not priced: no published price
+            2. [contract, contract] Delete the old vector index ByEmbedding
+               why: it is replaced by one with other settings
+               items: 0, 0 RRU, 0 WRU, $0.0000, 0 s
+            Total: 0 RRU, 0 WRU, $0.0000 on demand, 0 s at 1,000 WCU/s
+            Not in the total: what the vector indexes' backfill replicates (vector write bytes, not priced: no published price).
+        "#]],
+    );
+}
