@@ -822,18 +822,6 @@ fn every_design_exported_to_each_format_with_an_importer_imports_back_the_same()
           - table order-events PK:S / SK:S OnDemand ttl Some("expiresAt")
           + table order-events PK:S / SK:S OnDemand ttl None
           lost the TTL attribute: a note says so
-        nosql-workbench/aws-dynamodb-examples/ChatSystem__ChatSystemSchema.json as cloudformation-json:
-          - table Chat PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
-          + table Chat PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {"RoomID_Comment_IDX": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }} } ttl None
-          lost the billing mode: NO NOTE SAYS SO
-        nosql-workbench/aws-dynamodb-examples/ChatSystem__ChatSystemSchema.json as cloudformation-yaml:
-          - table Chat PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
-          + table Chat PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {"RoomID_Comment_IDX": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }} } ttl None
-          lost the billing mode: NO NOTE SAYS SO
-        nosql-workbench/aws-dynamodb-examples/ChatSystem__ChatSystemSchema.json as terraform:
-          - table Chat PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
-          + table Chat PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {"RoomID_Comment_IDX": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }} } ttl None
-          lost the billing mode: NO NOTE SAYS SO
         nosql-workbench/aws-dynamodb-examples/ChatSystem__ChatSystemSchema.json as onetable:
           - table Chat PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
           + table Chat PK:S / SK:S OnDemand ttl None
@@ -842,18 +830,6 @@ fn every_design_exported_to_each_format_with_an_importer_imports_back_the_same()
           - table Chat PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
           + table Chat PK:S / SK:S OnDemand ttl None
           lost the billing mode: a note says so
-        nosql-workbench/aws-dynamodb-examples/ComplainManagement__ComplaintManagementSchema.json as cloudformation-json:
-          - table Complaint_management_system PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
-          + table Complaint_management_system PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {"Agents_Comments_GSI": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }, "Customer_Complaint_GSI": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }, "Escalations_GSI": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }} } ttl None
-          lost the billing mode: NO NOTE SAYS SO
-        nosql-workbench/aws-dynamodb-examples/ComplainManagement__ComplaintManagementSchema.json as cloudformation-yaml:
-          - table Complaint_management_system PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
-          + table Complaint_management_system PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {"Agents_Comments_GSI": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }, "Customer_Complaint_GSI": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }, "Escalations_GSI": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }} } ttl None
-          lost the billing mode: NO NOTE SAYS SO
-        nosql-workbench/aws-dynamodb-examples/ComplainManagement__ComplaintManagementSchema.json as terraform:
-          - table Complaint_management_system PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
-          + table Complaint_management_system PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {"Agents_Comments_GSI": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }, "Customer_Complaint_GSI": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }, "Escalations_GSI": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }} } ttl None
-          lost the billing mode: NO NOTE SAYS SO
         nosql-workbench/aws-dynamodb-examples/ComplainManagement__ComplaintManagementSchema.json as onetable:
           - table Complaint_management_system PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
           + table Complaint_management_system PK:S / SK:S OnDemand ttl None
@@ -878,18 +854,6 @@ fn every_design_exported_to_each_format_with_an_importer_imports_back_the_same()
           - table game-player-profiles PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
           + table game-player-profiles PK:S / SK:S OnDemand ttl None
           lost the billing mode: a note says so
-        nosql-workbench/aws-dynamodb-examples/RecurringPayments__RecurringPaymentsSchema.json as cloudformation-json:
-          - table ReoccuringPayments PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
-          + table ReoccuringPayments PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {"GSI-1": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }, "GSI-2": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }} } ttl None
-          lost the billing mode: NO NOTE SAYS SO
-        nosql-workbench/aws-dynamodb-examples/RecurringPayments__RecurringPaymentsSchema.json as cloudformation-yaml:
-          - table ReoccuringPayments PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
-          + table ReoccuringPayments PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {"GSI-1": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }, "GSI-2": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }} } ttl None
-          lost the billing mode: NO NOTE SAYS SO
-        nosql-workbench/aws-dynamodb-examples/RecurringPayments__RecurringPaymentsSchema.json as terraform:
-          - table ReoccuringPayments PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
-          + table ReoccuringPayments PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {"GSI-1": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }, "GSI-2": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }} } ttl None
-          lost the billing mode: NO NOTE SAYS SO
         nosql-workbench/aws-dynamodb-examples/RecurringPayments__RecurringPaymentsSchema.json as onetable:
           - table ReoccuringPayments PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
           + table ReoccuringPayments PK:S / SK:S OnDemand ttl None
@@ -899,18 +863,6 @@ fn every_design_exported_to_each_format_with_an_importer_imports_back_the_same()
           + table ReoccuringPayments PK:S / SK:S OnDemand ttl None
           lost the billing mode: a note says so
           lost index projections: a note says so
-        nosql-workbench/aws-dynamodb-examples/SessionManagement__SessionManagementSchema.json as cloudformation-json:
-          - table session_store PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
-          + table session_store PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {"GSI1_inverse": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }} } ttl None
-          lost the billing mode: NO NOTE SAYS SO
-        nosql-workbench/aws-dynamodb-examples/SessionManagement__SessionManagementSchema.json as cloudformation-yaml:
-          - table session_store PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
-          + table session_store PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {"GSI1_inverse": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }} } ttl None
-          lost the billing mode: NO NOTE SAYS SO
-        nosql-workbench/aws-dynamodb-examples/SessionManagement__SessionManagementSchema.json as terraform:
-          - table session_store PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
-          + table session_store PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {"GSI1_inverse": Capacity { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }) }} } ttl None
-          lost the billing mode: NO NOTE SAYS SO
         nosql-workbench/aws-dynamodb-examples/SessionManagement__SessionManagementSchema.json as onetable:
           - table session_store PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
           + table session_store PK:S / SK:S OnDemand ttl None
@@ -927,7 +879,7 @@ fn every_design_exported_to_each_format_with_an_importer_imports_back_the_same()
           - table SNS PK:S / SK:S Provisioned { read: 5, write: 5, auto_scaling: Some(AutoScaling { read: Some(Scaling { min: 1, max: 10, target: Some(70.0) }), write: Some(Scaling { min: 1, max: 10, target: Some(70.0) }) }), indexes: {} } ttl None
           + table SNS PK:S / SK:S OnDemand ttl None
           lost the billing mode: a note says so
-        193 of 222 exports came back the same
+        205 of 222 exports came back the same
     "#]]
     .assert_eq(&report);
 }

@@ -453,3 +453,46 @@ fn capacity_and_auto_scaling_of_a_table_and_its_gsi_export_and_import_back_the_s
         assert!(cdk.contains(written), "{written} in\n{cdk}");
     }
 }
+
+// issue 40: the corpus round trip listed Workbench's auto-scaled tables as "lost the billing
+// mode" through CloudFormation and Terraform: a GSI that takes its table's capacity and auto
+// scaling came back listed apart with the same figures (its scalable targets, read one by one,
+// gave it a capacity of its own).
+#[test]
+fn a_gsi_that_takes_its_tables_auto_scaling_comes_back_not_listed_apart() {
+    use crate::model::{AutoScaling, Scaling};
+    let mut design = multi_attribute_design();
+    let scaling = Scaling {
+        min: 1,
+        max: 10,
+        target: Some(70.0),
+    };
+    design.tables[0].billing = Billing::Provisioned {
+        read: 5,
+        write: 5,
+        auto_scaling: Some(AutoScaling {
+            read: Some(scaling),
+            write: Some(scaling),
+        }),
+        indexes: Default::default(),
+    };
+    for (target, format) in [
+        (
+            Target::CloudFormationJson,
+            crate::import::Format::CloudFormation,
+        ),
+        (
+            Target::CloudFormationYaml,
+            crate::import::Format::CloudFormation,
+        ),
+        (Target::Terraform, crate::import::Format::Terraform),
+    ] {
+        let text = export(&design, target).unwrap();
+        let imported = crate::import::import(format, &text)
+            .unwrap_or_else(|e| panic!("{target:?} imports back: {e}\n{text}"));
+        assert_eq!(
+            imported.design.tables[0].billing, design.tables[0].billing,
+            "{target:?}:\n{text}"
+        );
+    }
+}

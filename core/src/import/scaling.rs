@@ -98,3 +98,13 @@ pub(crate) fn give(stated: Stated<'_>, tables: &mut [(&str, &mut Table)], out: &
         ));
     }
 }
+
+/// Once every target of a file is given: a GSI whose capacity and auto scaling came out equal
+/// to its table's takes the table's, as one never listed apart does
+/// ([`crate::model::Billing::fold_index_capacity`]), so a file that states the same targets
+/// for a table and its GSIs reads back as the design that wrote it.
+pub(crate) fn settle(tables: &mut [(&str, &mut Table)]) {
+    for (_, table) in tables.iter_mut() {
+        table.billing.fold_index_capacity();
+    }
+}

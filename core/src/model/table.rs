@@ -275,11 +275,20 @@ impl Billing {
     /// Sets each GSI's own capacity, keeping apart only those that differ from the table's: a
     /// GSI not listed takes the table's, and the sources that state every GSI's (a global
     /// table, Terraform's GSI blocks) state it equal to the table's when it is the same.
-    pub fn set_index_capacity(&mut self, mut given: BTreeMap<String, Capacity>) {
+    pub fn set_index_capacity(&mut self, given: BTreeMap<String, Capacity>) {
+        if let Billing::Provisioned { indexes, .. } = self {
+            *indexes = given;
+        }
+        self.fold_index_capacity();
+    }
+
+    /// Forgets each GSI capacity equal to the table's, auto scaling included: such a GSI takes
+    /// the table's. An importer calls it once every scalable target is given
+    /// ([`Billing::set_scaling`] gives a GSI a capacity of its own target by target).
+    pub fn fold_index_capacity(&mut self) {
         let own = self.table_capacity();
         if let Billing::Provisioned { indexes, .. } = self {
-            given.retain(|_, capacity| Some(*capacity) != own);
-            *indexes = given;
+            indexes.retain(|_, capacity| Some(*capacity) != own);
         }
     }
 

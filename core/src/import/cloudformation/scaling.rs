@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use super::intrinsics::Scope;
 use super::lenient::Lenient;
 use crate::import::At;
-use crate::import::scaling::{REFERENCE, Stated, give};
+use crate::import::scaling::{REFERENCE, Stated, give, settle};
 use crate::model::{Scaling, Table};
 
 const SCALABLE_TARGET: &str = "AWS::ApplicationAutoScaling::ScalableTarget";
@@ -86,6 +86,7 @@ pub(super) fn apply(
         };
         give(stated, tables, out);
     }
+    settle(tables);
 }
 
 /// The target utilisation of the scaling policy whose ScalingTargetId is a `Ref` to `target`.

@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::eval::{Evaluator, Instance, body_json};
 use crate::import::At;
 use crate::import::cloudformation::lenient::Lenient;
-use crate::import::scaling::{REFERENCE, Stated, give};
+use crate::import::scaling::{REFERENCE, Stated, give, settle};
 use crate::model::{Scaling, Table};
 
 const TARGET: &str = "aws_appautoscaling_target";
@@ -83,6 +83,7 @@ pub(super) fn apply(
         };
         give(stated, tables, out);
     }
+    settle(tables);
 }
 
 /// The `resource "TYPE" "label"` blocks of `body`, by label.
