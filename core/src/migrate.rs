@@ -293,12 +293,6 @@ fn table_steps(
             .iter()
             .partition(|e| old.entity(&e.name).is_some_and(|o| carries(o, e, gsi)));
         let changed = before.gsi(&gsi.name).is_some();
-        let names = |es: &[&Entity]| {
-            es.iter()
-                .map(|e| e.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
         let why = match (carried.is_empty(), changed) {
             (_, true) => format!(
                 "its keys or projection change, which DynamoDB cannot change on an index: delete the old {} first (or give the new one another name)",
@@ -653,6 +647,15 @@ fn carries(old: &Entity, new: &Entity, gsi: &Gsi) -> bool {
         .chain(&gsi.sort_key)
         .filter_map(|k| Some((k, new.key_template(&k.name)?)))
         .all(|(k, template)| old.key_template(&k.name).as_ref() == Some(&template))
+}
+
+/// `Order, Customer`.
+fn names(entities: &[&Entity]) -> String {
+    entities
+        .iter()
+        .map(|e| e.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// `GSI4PK = ORDER#{orderId}, GSI4SK = ORDER`.

@@ -388,6 +388,19 @@ fn cloudformation_and_terraform_exports_keep_replicas_through_a_round_trip() {
     }
 }
 
+/// The exports that write capacity and auto scaling, and the importers that read them back.
+const CAPACITY_ROUND_TRIPS: [(Target, crate::import::Format); 3] = [
+    (
+        Target::CloudFormationJson,
+        crate::import::Format::CloudFormation,
+    ),
+    (
+        Target::CloudFormationYaml,
+        crate::import::Format::CloudFormation,
+    ),
+    (Target::Terraform, crate::import::Format::Terraform),
+];
+
 // issue 40 item 2: the exports wrote the table's capacity to every GSI and no auto scaling;
 // they write each GSI's own and the auto scaling, and CloudFormation's and Terraform's import
 // back to the same billing.
@@ -417,17 +430,7 @@ fn capacity_and_auto_scaling_of_a_table_and_its_gsi_export_and_import_back_the_s
         .into(),
     };
     let expected = design.tables[0].billing.clone();
-    for (target, format) in [
-        (
-            Target::CloudFormationJson,
-            crate::import::Format::CloudFormation,
-        ),
-        (
-            Target::CloudFormationYaml,
-            crate::import::Format::CloudFormation,
-        ),
-        (Target::Terraform, crate::import::Format::Terraform),
-    ] {
+    for (target, format) in CAPACITY_ROUND_TRIPS {
         let text = export(&design, target).unwrap();
         let imported = crate::import::import(format, &text)
             .unwrap_or_else(|e| panic!("{target:?} imports back: {e}\n{text}"));
@@ -476,17 +479,7 @@ fn a_gsi_that_takes_its_tables_auto_scaling_comes_back_not_listed_apart() {
         }),
         indexes: Default::default(),
     };
-    for (target, format) in [
-        (
-            Target::CloudFormationJson,
-            crate::import::Format::CloudFormation,
-        ),
-        (
-            Target::CloudFormationYaml,
-            crate::import::Format::CloudFormation,
-        ),
-        (Target::Terraform, crate::import::Format::Terraform),
-    ] {
+    for (target, format) in CAPACITY_ROUND_TRIPS {
         let text = export(&design, target).unwrap();
         let imported = crate::import::import(format, &text)
             .unwrap_or_else(|e| panic!("{target:?} imports back: {e}\n{text}"));

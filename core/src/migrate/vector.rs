@@ -22,7 +22,7 @@
 //! ([`crate::pricing::VECTOR_NOT_PRICED`]): such a step adds no write units, cost or time.
 
 use super::sizes::{Sizes, Work};
-use super::{Phase, Step, StepKind};
+use super::{Phase, Step, StepKind, names};
 use crate::limits::VECTOR_BYTES_PER_DIMENSION;
 use crate::model::{Design, Entity, Table, VectorIndex};
 
@@ -121,12 +121,4 @@ fn settings(index: &VectorIndex) -> String {
         index.dimensions,
         index.distance.as_str()
     )
-}
-
-fn names(entities: &[&Entity]) -> String {
-    entities
-        .iter()
-        .map(|e| e.name.as_str())
-        .collect::<Vec<_>>()
-        .join(", ")
 }
