@@ -681,6 +681,13 @@ fn was(old: &Entity, new: &Entity, attributes: &[&str]) -> String {
 }
 
 impl Step {
+    /// Why the step's cost and time are not figures, when they are not: a vector index's
+    /// backfill is metered in vector write bytes, which have no published price, and takes as
+    /// long as the index's construction (see `migrate::vector`), never $0 or 0 s.
+    pub fn unpriced(&self) -> Option<&'static str> {
+        (self.vector && self.kind == StepKind::Online).then_some(crate::pricing::VECTOR_NOT_PRICED)
+    }
+
     /// Whether the step's figures are too large to count (see [`MigrationPlan::too_large`]).
     pub fn too_large(&self) -> bool {
         self.items.is_none() && self.units.starts_with(sizes::TOO_LARGE)
@@ -709,13 +716,10 @@ impl MigrationPlan {
             let _ = writeln!(out, "{}. [{phase}, {kind}] {}", i + 1, s.action);
             let _ = writeln!(out, "   why: {}", s.why);
             let items = s.items_text();
-            if s.vector && s.kind == StepKind::Online {
-                // Vector write bytes have no published price, and the backfill's time
-                // follows the index's construction (see `migrate::vector`): neither is $0 or 0 s.
+            if let Some(unpriced) = s.unpriced() {
                 let _ = writeln!(
                     out,
-                    "   items: {items}, {}; its time follows the index's construction, not the items",
-                    crate::pricing::VECTOR_NOT_PRICED
+                    "   items: {items}, {unpriced}; its time follows the index's construction, not the items"
                 );
             } else {
                 let _ = writeln!(
@@ -740,15 +744,10 @@ impl MigrationPlan {
             duration(self.seconds),
             units(self.max_wcu)
         );
-        if self
-            .steps
-            .iter()
-            .any(|s| s.vector && s.kind == StepKind::Online)
-        {
+        if let Some(unpriced) = self.steps.iter().find_map(Step::unpriced) {
             let _ = writeln!(
                 out,
-                "Not in the total: what the vector indexes' backfill replicates (vector write bytes, {}).",
-                crate::pricing::VECTOR_NOT_PRICED
+                "Not in the total: what the vector indexes' backfill replicates (vector write bytes, {unpriced})."
             );
         }
         if !self.unknown_volumes.is_empty() {

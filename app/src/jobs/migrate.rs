@@ -40,8 +40,13 @@ impl StepRow {
             kind: s.kind.name().to_string(),
             read_units: uncounted.clone().unwrap_or_else(|| units(s.read_units)),
             write_units: uncounted.clone().unwrap_or_else(|| units(s.write_units)),
-            cost: uncounted.clone().unwrap_or_else(|| cents(s.cost)),
-            duration: uncounted.unwrap_or_else(|| duration(s.seconds)),
+            // Nor is a vector index's backfill, which has no published price (issue 40).
+            cost: (s.unpriced().map(str::to_string))
+                .or_else(|| uncounted.clone())
+                .unwrap_or_else(|| cents(s.cost)),
+            duration: (s.unpriced().map(|_| "not estimated".to_string()))
+                .or(uncounted)
+                .unwrap_or_else(|| duration(s.seconds)),
             action: s.action,
             why: s.why,
         }
@@ -243,6 +248,49 @@ mod tests {
             .find(|s| s.kind == "re-key")
             .expect("the order is re-keyed");
         assert_eq!(rekey.items, "too large");
+    }
+
+    // issue 40: a vector index's backfill is metered in vector write bytes, which have no
+    // published price: its row says so instead of "$0.00" and "0 s".
+    #[test]
+    fn a_vector_index_added_is_a_step_not_priced_not_free() {
+        let old = keyplan_core::examples::first();
+        let mut new = old.clone();
+        let table = &new.entities[0].table.clone();
+        new.entities[0]
+            .attributes
+            .push(keyplan_core::model::Attribute::new(
+                "embedding",
+                keyplan_core::model::AttrType::L,
+            ));
+        let old = {
+            let mut old = old;
+            old.entities[0] = new.entities[0].clone();
+            old
+        };
+        new.tables
+            .iter_mut()
+            .find(|t| &t.name == table)
+            .expect("the entity's table")
+            .vector_indexes
+            .push(keyplan_core::model::VectorIndex {
+                name: "ByEmbedding".into(),
+                attribute: "embedding".into(),
+                dimensions: 8,
+                distance: Default::default(),
+                projection: keyplan_core::model::Projection::KeysOnly,
+            });
+        let page = page(&old, &new, DEFAULT_MAX_WCU);
+        let step = page
+            .steps
+            .iter()
+            .find(|s| s.action.starts_with("Create vector index ByEmbedding"))
+            .expect("the vector index is planned");
+        assert_eq!(
+            (step.cost.as_str(), step.duration.as_str()),
+            ("not priced: no published price", "not estimated"),
+            "{step:?}"
+        );
     }
 
     /// The order example re-keyed by status, `orders` orders in the open design.
