@@ -328,6 +328,13 @@ fn data_step(old: &Design, new: &Design, step: &Step) -> Option<(String, Option<
 /// What to do about a step the program does not run.
 fn instruction(step: &Step) -> &'static str {
     match (step.kind, &step.index, &step.entity) {
+        // The AWS provider's aws_dynamodb_table has no vector index block (export::vector).
+        (StepKind::Online, Some(_), _) if step.vector => {
+            "an UpdateTable with VectorIndexUpdates (CloudFormation's VectorIndexes, the CDK's property override, or `aws dynamodb update-table`; Terraform's AWS provider has no vector index block), done before this program runs; DynamoDB backfills the index. This program does not change table definitions."
+        }
+        (StepKind::Contract, Some(_), _) if step.vector => {
+            "an UpdateTable with VectorIndexUpdates once nothing searches the index; this program does not change table definitions."
+        }
         (StepKind::Online, Some(_), _) => {
             "an UpdateTable in your infrastructure code (CloudFormation, Terraform, CDK), done before this program runs; DynamoDB backfills the index. This program does not change table definitions."
         }

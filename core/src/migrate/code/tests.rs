@@ -121,3 +121,24 @@ fn the_roles_of_the_issue_read_variables_of_their_own() {
     assert_eq!(super::env_var("events_new"), "KEYPLAN_TABLE_EVENTS__NEW");
     assert_eq!(super::env_var("Events.v2"), "KEYPLAN_TABLE_EVENTS_DOT_V2");
 }
+
+// issue 40: a vector index's step is an instruction too, naming where it can be made (the AWS
+// provider's Terraform has no vector index block), never run by the program.
+#[test]
+fn a_vector_index_step_is_an_instruction_that_names_where_it_is_made() {
+    let old = design(&OLD.replace("userId status |", "userId status embedding:L |"));
+    let new = design(
+        &OLD.replace("userId status |", "userId status embedding:L |")
+            .replace(
+                "gsi GSI1 GSI1PK GSI1SK",
+                "gsi GSI1 GSI1PK GSI1SK\n    vector ByEmbedding embedding 8",
+            ),
+    );
+    let p = plan(&old, &new, &PlanConfig::default());
+    let text = generate(&old, &new, &p, Language::Python).expect("generates");
+    let steps: Vec<&str> = text.lines().filter(|l| l.contains(". [")).collect();
+    expect_test::expect![[r##"
+        #   1. [expand, online] Create vector index ByEmbedding (embedding, 8 dimensions, COSINE) (table app): an UpdateTable with VectorIndexUpdates (CloudFormation's VectorIndexes, the CDK's property override, or `aws dynamodb update-table`; Terraform's AWS provider has no vector index block), done before this program runs; DynamoDB backfills the index. This program does not change table definitions.
+                    "text": "1. [expand, online] Create vector index ByEmbedding (embedding, 8 dimensions, COSINE) (table app): an UpdateTable with VectorIndexUpdates (CloudFormation's VectorIndexes, the CDK's property override, or `aws dynamodb update-table`; Terraform's AWS provider has no vector index block), done before this program runs; DynamoDB backfills the index. This program does not change table definitions.","##]]
+    .assert_eq(&steps.join("\n"));
+}
