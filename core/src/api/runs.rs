@@ -280,6 +280,8 @@ pub struct KeptTable {
     pub table: String,
     /// Its name on the engine.
     pub name: String,
+    /// `"state": "present"` and the like, beside the names.
+    #[serde(flatten)]
     pub state: KeptState,
 }
 
@@ -432,10 +434,44 @@ mod tests {
         assert_eq!(start.counts.get("Order"), Some(&3));
         assert_eq!(start.seed, Some(7));
         let minimal: StartRun = serde_json::from_str(r#"{"design":{}}"#).unwrap();
-        assert_eq!((minimal.engine, minimal.seed), (None, None));
+        assert_eq!(
+            (minimal.engine, minimal.seed, minimal.keep),
+            (None, None, false)
+        );
+        let kept: StartRun = serde_json::from_str(r#"{"design":{},"keep":true}"#).unwrap();
+        assert!(kept.keep);
         let unknown = serde_json::from_str::<StartRun>(r#"{"design":{},"sead":7}"#)
             .unwrap_err()
             .to_string();
         assert!(unknown.contains("unknown field `sead`"), "{unknown}");
+    }
+
+    #[test]
+    fn kept_tables_read_back_the_same_and_an_older_cleanup_keeps_nothing() {
+        let run = KeptRun {
+            run: "1a2b3c4d".to_string(),
+            design: "Orders".to_string(),
+            kept_at: 1_765_000_000,
+            tables: vec![
+                KeptTable {
+                    table: "T".to_string(),
+                    name: "keyplan-run-1a2b3c4d-T".to_string(),
+                    state: KeptState::Present,
+                },
+                KeptTable {
+                    table: "U".to_string(),
+                    name: "keyplan-run-1a2b3c4d-U".to_string(),
+                    state: KeptState::Unknown {
+                        why: "no answer".to_string(),
+                    },
+                },
+            ],
+        };
+        let json = serde_json::to_string(&run).unwrap();
+        expect![[r#"{"run":"1a2b3c4d","design":"Orders","kept_at":1765000000,"tables":[{"table":"T","name":"keyplan-run-1a2b3c4d-T","state":"present"},{"table":"U","name":"keyplan-run-1a2b3c4d-U","state":"unknown","why":"no answer"}]}"#]]
+            .assert_eq(&json);
+        assert_eq!(serde_json::from_str::<KeptRun>(&json).unwrap(), run);
+        let older: Cleanup = serde_json::from_str(r#"{"deleted":["x"],"failed":[]}"#).unwrap();
+        assert!(older.kept.is_empty());
     }
 }
