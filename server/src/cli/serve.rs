@@ -50,6 +50,10 @@ pub struct Args {
     /// an import that needs more ends with a 413, the server goes on. Hidden: for tests.
     #[arg(long, env = "KEYPLAN_IMPORT_CHILD_MAX_BYTES", default_value_t = crate::api::import::child::MEMORY_LIMIT, hide = true)]
     pub import_memory_limit: u64,
+    /// Refuse runs that keep their tables: every run deletes its tables (for a server others
+    /// use, whose engines' tables only you should leave behind).
+    #[arg(long, env = "KEYPLAN_NO_KEPT_TABLES")]
+    pub no_kept_tables: bool,
     #[command(flatten)]
     pub rooms: RoomArgs,
 }
@@ -154,9 +158,12 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_hosts(crate::security::Hosts::new(Some(address.port()), &names))
         .with_imports(imports)
         .with_rooms(crate::rooms::Rooms::new(args.rooms.bounds(), rooms_store))
-        .with_keeper(crate::runner::kept::Keeper::in_dir(data_dir(
-            args.rooms.data_dir.clone(),
-        )))
+        .with_keeper(match args.no_kept_tables {
+            true => crate::runner::kept::Keeper::refusing(
+                "this server was started with --no-kept-tables, so every run deletes its tables",
+            ),
+            false => crate::runner::kept::Keeper::in_dir(data_dir(args.rooms.data_dir.clone())),
+        })
         .with_run_limits(crate::api::runs::Limits {
             max_items_in_flight: args.max_items_in_flight,
             ..Default::default()

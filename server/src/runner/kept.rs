@@ -26,7 +26,8 @@
 //!   run there does): until deleted, billed for their storage meanwhile (on-demand tables cost
 //!   nothing idle but storage).
 //!
-//! Keeping is refused, with why, when there is no data folder to record in, and when
+//! Keeping is refused, with why, when there is no data folder to record in, when the operator
+//! said so (`keyplan serve --no-kept-tables`, for a server shared with others), and when
 //! [`MAX_KEPT_RUNS`] runs already keep tables. Records are read within [`MAX_RECORD_BYTES`]
 //! each; a file that is not a record is skipped, never trusted.
 
@@ -110,6 +111,8 @@ pub enum KeepError {
 #[derive(Debug, Clone, Default)]
 pub struct Keeper {
     dir: Option<PathBuf>,
+    /// Why keeping is refused though there may be a data folder (the operator's choice).
+    refused: Option<String>,
     /// The embedded engine on [`EMBEDDED_FILE`], once opened.
     embedded: Arc<Mutex<Option<Engine>>>,
 }
@@ -144,7 +147,16 @@ impl Keeper {
     pub fn in_dir(dir: impl Into<PathBuf>) -> Keeper {
         Keeper {
             dir: Some(dir.into()),
+            refused: None,
             embedded: Arc::default(),
+        }
+    }
+
+    /// Refuses every keep, saying `why`; lists and deletes nothing.
+    pub fn refusing(why: impl Into<String>) -> Keeper {
+        Keeper {
+            refused: Some(why.into()),
+            ..Keeper::default()
         }
     }
 
@@ -156,6 +168,9 @@ impl Keeper {
     }
 
     fn dir(&self) -> Result<&Path, KeepError> {
+        if let Some(why) = &self.refused {
+            return Err(KeepError::NotAllowed(why.clone()));
+        }
         self.dir.as_deref().ok_or_else(|| {
             KeepError::NotAllowed(
                 "this keyplan has no data folder to record kept tables in, so every run deletes its tables".to_string(),
