@@ -224,9 +224,6 @@ pub fn RunView() -> impl IntoView {
             <p class="run-note" id="run-keep-note" data-testid="run-keep-note">
                 {move || chosen.get().and_then(|e| kept_state::keep_note(&e, keep.get()))}
             </p>
-            <Show when=move || can_keep.get()>
-                <kept::KeptTables engine=engine finished=finished />
-            </Show>
         }
         .into_any(),
     }
@@ -268,6 +265,9 @@ pub fn RunView() -> impl IntoView {
                     }).collect_view()}
                 </ul>
                 <p class="run-cleanup" data-testid="run-cleanup">{move || run.with(RunState::cleanup_line)}</p>
+            </Show>
+            <Show when=move || can_keep.get()>
+                <kept::KeptTables engine=engine finished=finished />
             </Show>
         </div>
     }

@@ -53,6 +53,22 @@ async fn kept_run(keeper: &Keeper, engine: &Engine, cancel_at: Option<&str>) -> 
     (id, cleanup)
 }
 
+/// What `keyplan run ARGS --data-dir DATA` prints, in another process; it must succeed.
+fn kept_cli(data: &std::path::Path, args: &[&str]) -> String {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_keyplan"))
+        .arg("run")
+        .args(args)
+        .arg("--data-dir")
+        .arg(data)
+        .env_remove("KEYPLAN_ENGINE")
+        .env_remove("KEYPLAN_ENDPOINT")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(output.status.success(), "{said}");
+    said
+}
+
 /// Each listed run as `run: name state, ...`.
 fn shown(runs: &[KeptRun]) -> Vec<String> {
     runs.iter()
@@ -140,7 +156,7 @@ async fn check_keeping(keeper: &Keeper, engine: &Engine) {
     );
     let deleted = keeper.delete(engine, &other).await.unwrap();
     assert_eq!(deleted.deleted, [other.table_name("orders")]);
-    assert_eq!(deleted.left_alone, [remade.clone()]);
+    assert_eq!(deleted.left_alone, std::slice::from_ref(&remade));
     assert_eq!(keeper.list(engine).await.unwrap(), Vec::<KeptRun>::new());
     let again = keeper.delete(engine, &id).await.unwrap_err().to_string();
     assert_eq!(
@@ -181,15 +197,7 @@ async fn tables_kept_on_the_embedded_engine_outlive_the_process_that_kept_them()
         (id, cleanup.kept)
     };
     // Another keyplan (the CLI after the server, or a restarted server) opens the folder.
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_keyplan"))
-        .args(["run", "--list-kept", "--data-dir"])
-        .arg(data.path())
-        .env_remove("KEYPLAN_ENGINE")
-        .env_remove("KEYPLAN_ENDPOINT")
-        .output()
-        .unwrap();
-    let listing = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{listing}");
+    let listing = kept_cli(data.path(), &["--list-kept"]);
     for name in &names {
         assert!(listing.contains(&format!("{name}  ")), "{listing}");
     }
@@ -197,15 +205,7 @@ async fn tables_kept_on_the_embedded_engine_outlive_the_process_that_kept_them()
         listing.contains(&format!("run {kept_id} (Order management), kept 20")),
         "{listing}"
     );
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_keyplan"))
-        .args(["run", "--delete-kept", kept_id.as_str(), "--data-dir"])
-        .arg(data.path())
-        .env_remove("KEYPLAN_ENGINE")
-        .env_remove("KEYPLAN_ENDPOINT")
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{said}");
+    let said = kept_cli(data.path(), &["--delete-kept", kept_id.as_str()]);
     assert_eq!(
         said.lines().collect::<Vec<_>>(),
         names

@@ -49,24 +49,23 @@ async fn a_run_that_keeps_its_tables_lists_them_and_the_delete_button_deletes_th
         return;
     };
     b.find("[data-testid=kept-none]").await;
-    assert!(!b.is_disabled("[data-testid=run-keep]").await, "keeping is allowed here");
+    assert!(
+        !b.is_disabled("[data-testid=run-keep]").await,
+        "keeping is allowed here"
+    );
 
     b.click("[data-testid=run-keep]").await;
     let note = b.text("[data-testid=run-keep-note]").await;
     assert!(note.contains("kept-tables.db"), "{note}");
     b.type_into("[data-testid=run-items]", "2").await;
     b.click("[data-testid=run-start]").await;
-    eventually("the run finishes", || async {
-        let status = b.texts("[data-testid=run-status]").await;
-        status
-            .iter()
-            .any(|s| s.starts_with("Passed") || s.starts_with("The run failed"))
-    })
-    .await;
-    let status = b.texts("[data-testid=run-status]").await;
-    assert!(status[0].starts_with("Passed"), "{status:?}");
+    let status = b.run_status_at_end().await;
+    assert!(status.starts_with("Passed"), "{status}");
     let cleanup = b.text("[data-testid=run-cleanup]").await;
-    assert!(cleanup.starts_with("Kept 2 tables: keyplan-run-"), "{cleanup}");
+    assert!(
+        cleanup.starts_with("Kept 2 tables: keyplan-run-"),
+        "{cleanup}"
+    );
 
     eventually("the kept run is listed", || async {
         b.texts("[data-testid=kept-table]").await.len() == 2
@@ -78,23 +77,33 @@ async fn a_run_that_keeps_its_tables_lists_them_and_the_delete_button_deletes_th
     let run = run.as_str().expect("the run's id").to_string();
     let tables = b.texts("[data-testid=kept-table]").await;
     assert!(
-        tables.iter().all(|t| t.contains(&format!("keyplan-run-{run}-")) && t.contains("on the engine")),
+        tables
+            .iter()
+            .all(|t| t.contains(&format!("keyplan-run-{run}-")) && t.contains("on the engine")),
         "{tables:?}"
     );
     screenshot_list(&b, "run-kept").await;
     // The tables are in the data folder, where the CLI (another process) finds them too.
     let listing = listed_by_the_cli(data.path());
-    assert!(listing.contains(&format!("run {run} (Order management)")), "{listing}");
+    assert!(
+        listing.contains(&format!("run {run} (Order management)")),
+        "{listing}"
+    );
     assert_eq!(listing.matches("  present").count(), 2, "{listing}");
 
     b.click("[data-testid=kept-delete]").await;
     eventually("the delete is reported", || async {
-        b.text("[data-testid=kept-said]").await.starts_with(&format!("Run {run}: deleted 2 tables"))
+        b.text("[data-testid=kept-said]")
+            .await
+            .starts_with(&format!("Run {run}: deleted 2 tables"))
     })
     .await;
     b.find("[data-testid=kept-none]").await;
     screenshot_list(&b, "run-kept-deleted").await;
-    assert_eq!(listed_by_the_cli(data.path()), "no run kept tables on embedded\n");
+    assert_eq!(
+        listed_by_the_cli(data.path()),
+        "no run kept tables on embedded\n"
+    );
     b.close().await;
 }
 
@@ -111,7 +120,10 @@ async fn a_server_that_refuses_kept_tables_shows_the_box_off_with_why() {
         note,
         "Cannot keep the tables here: this server was started with --no-kept-tables, so every run deletes its tables."
     );
-    assert!(!b.has("[data-testid=run-kept]").await, "no list where nothing is kept");
+    assert!(
+        !b.has("[data-testid=run-kept]").await,
+        "no list where nothing is kept"
+    );
     b.screenshot("run-keep-refused").await;
     b.close().await;
 }

@@ -45,7 +45,9 @@ pub fn KeptTables(
     };
     Effect::new(move |_| {
         let name = engine.get();
-        finished.track();
+        // Read, not only tracked: a Memo nobody reads is never computed, so it would never
+        // hear that the run ended.
+        let _ = finished.get();
         if !name.is_empty() {
             reload(name);
         }
