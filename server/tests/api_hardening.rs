@@ -175,7 +175,7 @@ async fn every_api_error_is_one_json_shape_with_a_message_a_user_understands() {
     }
     expect_test::expect![[r#"
         export of []: 400 the design is not valid: line 1, column 2: invalid length 0, expected a keyplan design file: a JSON object with a `version`
-        run of []: 400 the request is not valid: line 1, column 2: invalid length 0, expected a run request: a JSON object with a `design` and optionally `engine`, `counts` and `seed`
+        run of []: 400 the request is not valid: line 1, column 2: invalid length 0, expected a run request: a JSON object with a `design` and optionally `engine`, `counts`, `seed` and `keep`
         run of bad JSON: 400 the request is not valid: line 1, column 10: EOF while parsing a value
         run without design: 400 the request is not valid: line 1, column 2: missing field `design`
         3 MB body: 413 the body is larger than the 2 MB the server reads

@@ -314,7 +314,7 @@ impl Keeper {
     /// The runs that kept tables on `engine` (the one [`Keeper::engine_for`] gives), oldest
     /// first, each table with where it is now.
     pub async fn list(&self, engine: &Engine) -> Result<Vec<KeptRun>, KeepError> {
-        let engine = &self.engine_for(engine)?;
+        // The records first: a listing with none opens no file and asks no engine.
         let records: Vec<Record> = self
             .records()?
             .into_iter()
@@ -323,6 +323,7 @@ impl Keeper {
         if records.is_empty() {
             return Ok(Vec::new());
         }
+        let engine = &self.engine_for(engine)?;
         super::preflight(engine).await?;
         let mut runs = Vec::new();
         for record in records {
@@ -351,7 +352,6 @@ impl Keeper {
     /// made them, and forgets the run once none is left to delete. Tables of the same name that
     /// are not the run's are left alone.
     pub async fn delete(&self, engine: &Engine, run: &RunId) -> Result<DeletedKept, KeepError> {
-        let engine = &self.engine_for(engine)?;
         let no_such = || KeepError::NoSuchRun {
             run: run.to_string(),
             engine: engine.name.clone(),
@@ -360,6 +360,7 @@ impl Keeper {
         let mut record = read_record(&path)
             .filter(|r| r.run == run.as_str() && r.engine == identity(engine))
             .ok_or_else(no_such)?;
+        let engine = &self.engine_for(engine)?;
         super::preflight(engine).await?;
         let mut answer = DeletedKept::default();
         let mut ours = Vec::new();

@@ -20,6 +20,7 @@
 mod axe;
 mod chrome;
 mod files;
+mod run;
 
 #[allow(unused_imports)]
 pub use files::downloads;
@@ -662,24 +663,6 @@ impl Browser {
             )
             .await;
         strings(&value)
-    }
-
-    /// Waits until the Run panel's run has ended (passed, finished with mismatches, or
-    /// failed) and returns its status line.
-    pub async fn run_status_at_end(&self) -> String {
-        let ended = |s: &String| {
-            ["Passed", "Finished", "The run failed"]
-                .iter()
-                .any(|start| s.starts_with(start))
-        };
-        eventually("the run finishes", || async {
-            self.texts("[data-testid=run-status]")
-                .await
-                .iter()
-                .any(ended)
-        })
-        .await;
-        self.text("[data-testid=run-status]").await
     }
 
     /// Replaces a field's text as a user would (select all, type) and presses Enter.
