@@ -197,6 +197,8 @@ impl Keeper {
         std::fs::create_dir_all(dir).map_err(|e| record(e.to_string()))?;
         let file =
             EmbeddedEngine::open(&dir.join(EMBEDDED_FILE)).map_err(|e| record(e.to_string()))?;
+        file.commit_without_sync()
+            .map_err(|e| record(e.to_string()))?;
         let kept = Engine::embedded(&file).with_timing(engine.timing);
         *opened = Some(kept.clone());
         Ok(kept)
