@@ -4,8 +4,11 @@
 //!
 //! All decisions live in [`state`] (plain Rust, unit-tested); this module only wires `fetch`
 //! and an `EventSource` to it. Leaving the panel closes the stream, which cancels a run that is
-//! still going (the server then deletes its tables).
+//! still going (the server then deletes its tables). "Keep the tables" leaves a finished run's
+//! tables on the engine; [`kept`] lists them with a delete button.
 
+pub mod kept;
+pub mod kept_state;
 pub mod state;
 
 use leptos::prelude::*;
@@ -104,6 +107,18 @@ pub fn RunView() -> impl IntoView {
     // The sample fields' text, as typed; read into a choice (or why not) on every keystroke.
     let items_text = RwSignal::new(String::new());
     let seed_text = RwSignal::new(String::new());
+    let keep = RwSignal::new(false);
+    // The chosen engine as listed, for whether it lets a run keep its tables.
+    let chosen = Memo::new(move |_| match engines.get() {
+        Engines::Available(list) => {
+            let name = engine.get();
+            list.into_iter().find(|e| e.name == name)
+        }
+        _ => None,
+    });
+    let can_keep =
+        Memo::new(move |_| chosen.with(|e| e.as_ref().is_some_and(|e| e.cannot_keep.is_none())));
+    let finished = Memo::new(move |_| run.with(RunState::finished));
     // Also refused before sending: a sample over the budget (the design's edits change it).
     let choice = Memo::new(move |_| {
         let choice = SampleChoice::parse(&items_text.get(), &seed_text.get())?;
@@ -129,10 +144,11 @@ pub fn RunView() -> impl IntoView {
         };
         let text = store.with_untracked(keyplan_core::file::to_string);
         let counts = store.with_untracked(|design| choice.counts(design));
+        let keep = keep.get_untracked() && can_keep.get_untracked();
         run.set(RunState::starting(&name));
         stream.update_value(|s| *s = None);
         spawn_local(async move {
-            let body = match state::start_body(&text, &name, counts, choice.seed) {
+            let body = match state::start_body(&text, &name, counts, choice.seed, keep) {
                 Ok(body) => body,
                 Err(message) => return run.update(|s| s.fail(message)),
             };
@@ -182,6 +198,17 @@ pub fn RunView() -> impl IntoView {
                 </label>
                 {number_field("Items per entity", "sample default", "run-items", items_text)}
                 {number_field("Seed", "default", "run-seed", seed_text)}
+                <label class="run-keep">
+                    <input
+                        type="checkbox"
+                        data-testid="run-keep"
+                        aria-describedby="run-keep-note"
+                        disabled=move || !can_keep.get()
+                        prop:checked=move || keep.get() && can_keep.get()
+                        on:change=move |ev| keep.set(event_target_checked(&ev))
+                    />
+                    "Keep the tables"
+                </label>
                 <button
                     class="button primary"
                     data-testid="run-start"
@@ -194,6 +221,9 @@ pub fn RunView() -> impl IntoView {
             {move || choice.get().err().map(|message| view! {
                 <p class="run-note error" data-testid="run-sample-error" role="alert">{message}</p>
             })}
+            <p class="run-note" id="run-keep-note" data-testid="run-keep-note">
+                {move || chosen.get().and_then(|e| kept_state::keep_note(&e, keep.get()))}
+            </p>
         }
         .into_any(),
     }
@@ -208,7 +238,7 @@ pub fn RunView() -> impl IntoView {
     view! {
         <div class="run-view" data-testid="run-view">
             <h2>"Run on a DynamoDB engine"</h2>
-            <p class="run-note">"Creates the design's tables, writes the sample items, runs every access pattern and compares what the engine returns with keyplan's prediction; the tables are deleted afterwards."</p>
+            <p class="run-note">"Creates the design's tables, writes the sample items, runs every access pattern and compares what the engine returns with keyplan's prediction; the tables are deleted afterwards unless you keep them."</p>
             {controls}
             <Show when=move || run.with(|s| s.phase != Phase::Idle)>
                 <div class="run-progress" role="progressbar" aria-valuemin="0" aria-valuemax="100"
@@ -235,6 +265,9 @@ pub fn RunView() -> impl IntoView {
                     }).collect_view()}
                 </ul>
                 <p class="run-cleanup" data-testid="run-cleanup">{move || run.with(RunState::cleanup_line)}</p>
+            </Show>
+            <Show when=move || can_keep.get()>
+                <kept::KeptTables engine=engine finished=finished />
             </Show>
         </div>
     }

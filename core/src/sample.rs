@@ -29,6 +29,8 @@ use crate::template::{KeyTemplate, Part};
 
 mod hand;
 mod values;
+/// A time as the sample writes it (and the kept-tables listing shows it): `2025-03-14T09:26:53Z`.
+pub use values::iso_datetime;
 
 pub use hand::{Misfit, misfits};
 

@@ -52,6 +52,9 @@ pub struct AppState {
     pub imports: api::import::child::Imports,
     /// The live rooms this server holds open (issue 38).
     pub rooms: rooms::Rooms,
+    /// Where runs asked to keep their tables record them (none until
+    /// [`AppState::with_keeper`]: every run deletes its tables).
+    pub keeper: runner::kept::Keeper,
 }
 
 impl AppState {
@@ -73,7 +76,13 @@ impl AppState {
             hosts: security::Hosts::default(),
             imports: api::import::child::Imports::default(),
             rooms: rooms::Rooms::default(),
+            keeper: runner::kept::Keeper::default(),
         }
+    }
+
+    /// The same state letting runs keep their tables, recorded by `keeper`.
+    pub fn with_keeper(self, keeper: runner::kept::Keeper) -> Self {
+        AppState { keeper, ..self }
     }
 
     /// The same state answering only to `hosts`.

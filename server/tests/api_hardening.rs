@@ -175,7 +175,7 @@ async fn every_api_error_is_one_json_shape_with_a_message_a_user_understands() {
     }
     expect_test::expect![[r#"
         export of []: 400 the design is not valid: line 1, column 2: invalid length 0, expected a keyplan design file: a JSON object with a `version`
-        run of []: 400 the request is not valid: line 1, column 2: invalid length 0, expected a run request: a JSON object with a `design` and optionally `engine`, `counts` and `seed`
+        run of []: 400 the request is not valid: line 1, column 2: invalid length 0, expected a run request: a JSON object with a `design` and optionally `engine`, `counts`, `seed` and `keep`
         run of bad JSON: 400 the request is not valid: line 1, column 10: EOF while parsing a value
         run without design: 400 the request is not valid: line 1, column 2: missing field `design`
         3 MB body: 413 the body is larger than the 2 MB the server reads
@@ -260,6 +260,21 @@ async fn a_forged_host_is_refused_with_421_and_a_foreign_origin_with_403() {
                 ],
             ),
         ),
+        (
+            "cross-site delete of kept tables",
+            Request::delete("/api/engines/embedded/kept/1a2b3c4d")
+                .header("host", "127.0.0.1:8095")
+                .header("origin", "http://evil.example")
+                .body(Body::empty())
+                .unwrap(),
+        ),
+        (
+            "rebound list of kept tables",
+            get(
+                "/api/engines/embedded/kept",
+                &[("host", "evil.example:8095")],
+            ),
+        ),
         ("ours", get("/api/health", &[("host", "127.0.0.1:8095")])),
         (
             "ours by name",
@@ -300,6 +315,8 @@ async fn a_forged_host_is_refused_with_421_and_a_foreign_origin_with_403() {
         cross-site start: 403 requests from the page at `https://evil.example` are refused: only pages this keyplan server serves may use its API
         cross-site cancel: 403 requests from the page at `null` are refused: only pages this keyplan server serves may use its API
         cross-site events: 403 requests from the page at `http://evil.example` are refused: only pages this keyplan server serves may use its API
+        cross-site delete of kept tables: 403 requests from the page at `http://evil.example` are refused: only pages this keyplan server serves may use its API
+        rebound list of kept tables: 421 this keyplan server answers to 127.0.0.1:8095, localhost:8095, [::1]:8095, box.lan:8095, not to the host `evil.example:8095`; to reach it under that name, start it with `--allowed-host evil.example`
         ours: 200
         ours by name: 200
         ours by v6: 200

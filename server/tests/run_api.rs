@@ -33,7 +33,7 @@ async fn engines_are_listed_by_name_and_a_url_is_not_an_engine() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(
         body,
-        r#"[{"name":"embedded","kind":"embedded","description":"dynoxide-rs (embedded)","default":true}]"#
+        r#"[{"name":"embedded","kind":"embedded","description":"dynoxide-rs (embedded)","default":true,"cannot_keep":"this keyplan has no data folder to record kept tables in, so every run deletes its tables"}]"#
     );
     let (status, body) = call(
         &state,

@@ -7,7 +7,7 @@
 
 mod browser;
 
-use browser::{Browser, app_test, eventually, open_app};
+use browser::{Browser, app_test, open_app};
 
 /// Opens the Run tab and waits for its engine list.
 async fn open_run_tab(b: &Browser) {
@@ -30,16 +30,7 @@ fn running_the_order_example_on_the_embedded_engine_passes_every_covered_pattern
         );
         b.click("[data-testid=run-start]").await;
 
-        eventually("the run finishes", || async {
-            let status = b.texts("[data-testid=run-status]").await;
-            status.iter().any(|s| {
-                s.starts_with("Passed")
-                    || s.starts_with("Finished")
-                    || s.starts_with("The run failed")
-            })
-        })
-        .await;
-        let status = b.texts("[data-testid=run-status]").await;
+        let status = [b.run_status_at_end().await];
         let results = b.texts("[data-testid=run-pattern-status]").await;
         b.screenshot("run-panel").await;
         assert!(
@@ -97,13 +88,7 @@ fn items_per_entity_and_a_seed_choose_the_sample_the_run_writes() {
         b.type_into("[data-testid=run-items]", "3").await;
         b.type_into("[data-testid=run-seed]", "7").await;
         b.click("[data-testid=run-start]").await;
-        eventually("the run finishes", || async {
-            let status = b.texts("[data-testid=run-status]").await;
-            status
-                .iter()
-                .any(|s| s.starts_with("Passed") || s.starts_with("The run failed"))
-        })
-        .await;
+        b.run_status_at_end().await;
         let design = keyplan_core::examples::first();
         let counts = design
             .entities

@@ -57,13 +57,14 @@ impl Engines {
 }
 
 /// The body of `POST /api/runs` for `design_text` (a design file) on engine `engine`, with
-/// `counts` items per entity (empty: the sample's defaults) and the sample's `seed` (`None`:
-/// the default seed).
+/// `counts` items per entity (empty: the sample's defaults), the sample's `seed` (`None`:
+/// the default seed), and whether the run keeps its tables.
 pub fn start_body(
     design_text: &str,
     engine: &str,
     counts: BTreeMap<String, u32>,
     seed: Option<u64>,
+    keep: bool,
 ) -> Result<String, String> {
     let design: serde_json::Value = serde_json::from_str(design_text)
         .map_err(|e| format!("the design could not be sent: {e}"))?;
@@ -72,6 +73,7 @@ pub fn start_body(
         engine: Some(engine.to_string()),
         counts,
         seed,
+        keep,
     };
     serde_json::to_string(&request).map_err(|e| format!("the design could not be sent: {e}"))
 }
@@ -327,7 +329,13 @@ impl RunState {
     /// What cleanup did, once it ran.
     pub fn cleanup_line(&self) -> Option<String> {
         let c = self.cleanup.as_ref()?;
-        Some(if c.failed.is_empty() {
+        Some(if !c.kept.is_empty() {
+            format!(
+                "Kept {}: {} (listed under Kept tables, with a delete button)",
+                plural(c.kept.len(), "table"),
+                c.kept.join(", ")
+            )
+        } else if c.failed.is_empty() {
             format!("Cleanup: deleted {}", plural(c.deleted.len(), "table"))
         } else {
             format!(
@@ -421,6 +429,17 @@ mod tests {
     }
 
     #[test]
+    fn a_run_that_kept_its_tables_names_them_where_cleanup_would_say_deleted() {
+        let kept = r#"{"type":"cleanup","deleted":[],"failed":[],"kept":["keyplan-run-1a2b-T","keyplan-run-1a2b-U"]}"#;
+        check(
+            &[STARTED, TABLE, ALL, PASS, kept],
+            expect![
+                "Cleaning up… | 0.86 | pass Get order: GetItem · 1 of 1 items · 0.4 ms · 0.5 capacity units | Kept 2 tables: keyplan-run-1a2b-T, keyplan-run-1a2b-U (listed under Kept tables, with a delete button)"
+            ],
+        );
+    }
+
+    #[test]
     fn a_mismatch_keeps_its_diff_and_names_its_index() {
         let s = run(&[STARTED, TABLE, ALL, MISMATCH]);
         assert_eq!(s.results[0].status, Status::Mismatch);
@@ -467,11 +486,11 @@ mod tests {
 
     #[test]
     fn the_start_request_carries_the_design_and_the_engine_name_and_reads_the_answer() {
-        let body =
-            start_body(r#"{"name":"d"}"#, "embedded", BTreeMap::new(), None).expect("a body");
+        let body = start_body(r#"{"name":"d"}"#, "embedded", BTreeMap::new(), None, false)
+            .expect("a body");
         expect![[r#"{"design":{"name":"d"},"engine":"embedded"}"#]].assert_eq(&body);
         assert_eq!(
-            start_body("{not json", "embedded", BTreeMap::new(), None),
+            start_body("{not json", "embedded", BTreeMap::new(), None, false),
             Err("the design could not be sent: key must be a string at line 1 column 2".into())
         );
         assert_eq!(
@@ -493,9 +512,9 @@ mod tests {
         let counts: BTreeMap<String, u32> = [("Customer".to_string(), 3), ("Order".to_string(), 3)]
             .into_iter()
             .collect();
-        let body =
-            start_body(r#"{"name":"d"}"#, "embedded", counts.clone(), Some(7)).expect("a body");
-        expect![[r#"{"design":{"name":"d"},"engine":"embedded","counts":{"Customer":3,"Order":3},"seed":7}"#]]
+        let body = start_body(r#"{"name":"d"}"#, "embedded", counts.clone(), Some(7), true)
+            .expect("a body");
+        expect![[r#"{"design":{"name":"d"},"engine":"embedded","counts":{"Customer":3,"Order":3},"seed":7,"keep":true}"#]]
             .assert_eq(&body);
         let request: StartRun = serde_json::from_str(&body).expect("the server's type reads it");
         assert_eq!(
@@ -505,6 +524,7 @@ mod tests {
                 engine: Some("embedded".to_string()),
                 counts,
                 seed: Some(7),
+                keep: true,
             }
         );
     }

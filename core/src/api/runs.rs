@@ -23,13 +23,16 @@ pub struct EngineInfo {
     /// The engine runs when no engine is named.
     #[serde(default)]
     pub default: bool,
+    /// Why a run on this engine cannot keep its tables; `None`: it can (`StartRun::keep`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cannot_keep: Option<String>,
 }
 
 /// The body of `POST /api/runs`.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(
     deny_unknown_fields,
-    expecting = "a run request: a JSON object with a `design` and optionally `engine`, `counts` and `seed`"
+    expecting = "a run request: a JSON object with a `design` and optionally `engine`, `counts`, `seed` and `keep`"
 )]
 pub struct StartRun {
     /// The design document, as in a `*.keyplan.json` file.
@@ -43,6 +46,10 @@ pub struct StartRun {
     /// The seed of the sample generator; the sample's default seed when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// Leave the tables and their items on the engine when the run finishes, for other tools
+    /// to look at; listed by `GET /api/engines/{engine}/kept` until deleted there.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub keep: bool,
 }
 
 /// The answer to `POST /api/runs`.
@@ -245,6 +252,70 @@ pub struct Cleanup {
     pub deleted: Vec<String>,
     /// Names that could not be deleted, with why: the user must delete them.
     pub failed: Vec<String>,
+    /// Tables left on the engine because the run was asked to keep them (recorded, so they
+    /// are listed with a delete button afterwards).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub kept: Vec<String>,
+}
+
+/// A run whose tables were kept, as `GET /api/engines/{engine}/kept` lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeptRun {
+    /// The run's id: what `DELETE /api/engines/{engine}/kept/{run}` takes.
+    pub run: String,
+    /// The design's name.
+    #[serde(default)]
+    pub design: String,
+    /// When the run ended, in seconds since 1970 (UTC).
+    #[serde(default)]
+    pub kept_at: u64,
+    #[serde(default)]
+    pub tables: Vec<KeptTable>,
+}
+
+/// One kept table and whether the engine still holds it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeptTable {
+    /// The design's table.
+    pub table: String,
+    /// Its name on the engine.
+    pub name: String,
+    /// `"state": "present"` and the like, beside the names.
+    #[serde(flatten)]
+    pub state: KeptState,
+}
+
+/// Where a kept table is now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum KeptState {
+    /// The engine holds the very table the run made.
+    Present,
+    /// The engine holds no table of that name (deleted by other tools, or an engine that
+    /// forgot it on restart).
+    Gone,
+    /// A table of that name is there but it is not the one the run made (another ARN, id or
+    /// creation time): keyplan leaves it alone.
+    Replaced,
+    /// The engine could not be asked.
+    Unknown {
+        #[serde(default)]
+        why: String,
+    },
+}
+
+/// The answer to `DELETE /api/engines/{engine}/kept/{run}`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DeletedKept {
+    /// Deleted, and no longer listed by the engine.
+    pub deleted: Vec<String>,
+    /// Not there any more: nothing to delete.
+    pub gone: Vec<String>,
+    /// A table of that name that is not the one the run made: left alone.
+    pub left_alone: Vec<String>,
+    /// Could not be deleted, with why; they stay listed.
+    pub failed: Vec<String>,
 }
 
 /// The figures of a run.
@@ -363,10 +434,44 @@ mod tests {
         assert_eq!(start.counts.get("Order"), Some(&3));
         assert_eq!(start.seed, Some(7));
         let minimal: StartRun = serde_json::from_str(r#"{"design":{}}"#).unwrap();
-        assert_eq!((minimal.engine, minimal.seed), (None, None));
+        assert_eq!(
+            (minimal.engine, minimal.seed, minimal.keep),
+            (None, None, false)
+        );
+        let kept: StartRun = serde_json::from_str(r#"{"design":{},"keep":true}"#).unwrap();
+        assert!(kept.keep);
         let unknown = serde_json::from_str::<StartRun>(r#"{"design":{},"sead":7}"#)
             .unwrap_err()
             .to_string();
         assert!(unknown.contains("unknown field `sead`"), "{unknown}");
+    }
+
+    #[test]
+    fn kept_tables_read_back_the_same_and_an_older_cleanup_keeps_nothing() {
+        let run = KeptRun {
+            run: "1a2b3c4d".to_string(),
+            design: "Orders".to_string(),
+            kept_at: 1_765_000_000,
+            tables: vec![
+                KeptTable {
+                    table: "T".to_string(),
+                    name: "keyplan-run-1a2b3c4d-T".to_string(),
+                    state: KeptState::Present,
+                },
+                KeptTable {
+                    table: "U".to_string(),
+                    name: "keyplan-run-1a2b3c4d-U".to_string(),
+                    state: KeptState::Unknown {
+                        why: "no answer".to_string(),
+                    },
+                },
+            ],
+        };
+        let json = serde_json::to_string(&run).unwrap();
+        expect![[r#"{"run":"1a2b3c4d","design":"Orders","kept_at":1765000000,"tables":[{"table":"T","name":"keyplan-run-1a2b3c4d-T","state":"present"},{"table":"U","name":"keyplan-run-1a2b3c4d-U","state":"unknown","why":"no answer"}]}"#]]
+            .assert_eq(&json);
+        assert_eq!(serde_json::from_str::<KeptRun>(&json).unwrap(), run);
+        let older: Cleanup = serde_json::from_str(r#"{"deleted":["x"],"failed":[]}"#).unwrap();
+        assert!(older.kept.is_empty());
     }
 }

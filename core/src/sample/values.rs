@@ -722,7 +722,7 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 }
 
 /// `2025-03-14T09:26:53Z`.
-pub(super) fn iso_datetime(seconds: i64) -> String {
+pub fn iso_datetime(seconds: i64) -> String {
     let s = seconds.rem_euclid(DAY) as u64;
     let mut text = String::with_capacity(20);
     push_date(&mut text, seconds);

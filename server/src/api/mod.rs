@@ -24,6 +24,7 @@ pub mod export;
 pub mod extract;
 pub mod health;
 pub mod import;
+pub mod kept;
 pub mod live;
 pub mod migrate;
 pub mod rooms;
@@ -37,6 +38,7 @@ pub fn router() -> Router<AppState> {
         .merge(health::router())
         .merge(export::router())
         .merge(import::router())
+        .merge(kept::router())
         .merge(live::router())
         .merge(migrate::router())
         .merge(rooms::router())

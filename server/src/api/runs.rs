@@ -11,8 +11,9 @@
 //! - `GET /api/engines` -> `[{"name":"embedded","kind":"embedded","description":"...",
 //!   "default":true}, ...]` (`kind`: `embedded`, `endpoint` or `aws`).
 //! - `POST /api/runs` `{"design": <design document>, "engine": "embedded", "counts":
-//!   {"Order": 100}, "seed": 7}` (`engine`, `counts` and `seed` optional: the default engine,
-//!   the sample's default counts and seed) -> 202 `{"id":"1a2b3c4d","events":
+//!   {"Order": 100}, "seed": 7, "keep": true}` (`engine`, `counts`, `seed` and `keep`
+//!   optional: the default engine, the sample's default counts and seed, tables deleted; with
+//!   `keep` they stay, listed by [`super::kept`]) -> 202 `{"id":"1a2b3c4d","events":
 //!   "/api/runs/1a2b3c4d/events"}`; 400 `{"error": "..."}` for an unknown engine, an unknown
 //!   field, an invalid design, too many items, tables or GSIs (`keyplan_core::budget`), with
 //!   nothing created.
@@ -277,14 +278,25 @@ impl Runs {
 }
 
 async fn engines(State(state): State<AppState>) -> Json<Vec<EngineInfo>> {
-    Json(state.engines.list())
+    let cannot_keep = state.keeper.refusal();
+    let mut engines = state.engines.list();
+    for engine in &mut engines {
+        engine.cannot_keep = cannot_keep.clone();
+    }
+    Json(engines)
 }
 
 async fn start(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<StartRun>,
 ) -> Result<(StatusCode, Json<Started>), ApiError> {
-    let engine = state.requested_engine(request.engine.as_deref())?;
+    let mut engine = state.requested_engine(request.engine.as_deref())?;
+    let keep = request.keep;
+    if keep {
+        // Refused before any work, as a run over the budget is.
+        state.keeper.check_room()?;
+        engine = state.keeper.engine_for(&engine)?;
+    }
     // Admission before any work: a refused run costs no parsing and no planning.
     let admission = state.runs.admit(MAX_ITEMS_PER_RUN as usize)?;
     let sample = SampleConfig::new(request.counts, request.seed);
@@ -303,12 +315,13 @@ async fn start(
                     keyplan_core::budget::run(&design, &sample, u64::from(MAX_ITEMS_PER_RUN))
                         .map_err(|e| ApiError::BadRequest(e.to_string()))?;
                     runner::build::plan_sample(&design, &sample)
+                        .map(|plan| (plan, design.name))
                         .map_err(|e| ApiError::BadRequest(e.to_string()))
                 });
             (planned, admission)
         })
         .await?;
-    let plan = planned?;
+    let (plan, design_name) = planned?;
     admission.resize(plan.n_items())?;
     let id = RunId::random();
     let (count, _) = watch::channel(0);
@@ -320,6 +333,7 @@ async fn start(
     });
     admission.register(id.clone(), record.clone())?;
     let run_id = id.clone();
+    let keeper = state.keeper.clone();
     tokio::spawn(async move {
         let emit = |event: RunEvent| {
             if let Ok(mut events) = record.events.lock() {
@@ -327,7 +341,11 @@ async fn start(
                 record.count.send_replace(events.len());
             }
         };
-        runner::run(&engine, &plan, &run_id, &record.cancel, &emit).await;
+        let keep = keep.then_some(runner::Keep {
+            keeper: &keeper,
+            design: &design_name,
+        });
+        runner::run_keeping(&engine, &plan, &run_id, &record.cancel, &emit, keep).await;
         // The items go back to the budget only once they are freed.
         drop(plan);
         drop(admission);

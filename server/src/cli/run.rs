@@ -4,7 +4,9 @@
 //! With no engine named, the run uses dynoxide-rs embedded in this process. A progress bar
 //! shows on a terminal; `--json` prints every event as one JSON line instead. The exit code is
 //! 1 on any mismatch, error or failure, and the run's tables are deleted in every case, Ctrl-C
-//! included.
+//! included, but one: `--keep` leaves them (and their items) on the engine once the run has
+//! finished, recorded in the data folder; `--list-kept` lists what runs kept on the engine and
+//! `--delete-kept RUN` deletes one run's kept tables and nothing else ([`crate::runner::kept`]).
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -17,12 +19,14 @@ use tokio_util::sync::CancellationToken;
 
 use crate::design_io::{Budget, read_design, run_plan};
 use crate::engine::Engines;
+use crate::runner::kept::Keeper;
 use crate::runner::{self, RunEvent, RunId, Status};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The design file: a keyplan design or any format keyplan reads (see `--from`).
-    pub file: PathBuf,
+    #[arg(required_unless_present_any = ["list_kept", "delete_kept"])]
+    pub file: Option<PathBuf>,
     #[command(flatten)]
     pub from: crate::design_io::From,
     #[command(flatten)]
@@ -34,17 +38,49 @@ pub struct Args {
     pub json: bool,
     #[command(flatten)]
     pub budget: Budget,
+    /// Leave the tables and their items on the engine when the run finishes, to look at with
+    /// other tools; the embedded engine keeps them in `kept-tables.db` in the data folder.
+    #[arg(long)]
+    pub keep: bool,
+    /// List the tables runs kept on the engine, instead of running a design.
+    #[arg(long, conflicts_with_all = ["file", "keep", "delete_kept"])]
+    pub list_kept: bool,
+    /// Delete the tables run RUN kept on the engine (and nothing else), instead of running a
+    /// design; repeatable.
+    #[arg(long, value_name = "RUN", conflicts_with_all = ["file", "keep"])]
+    pub delete_kept: Vec<String>,
+    /// Where kept tables are recorded. Default: the user's data folder
+    /// (`$XDG_DATA_HOME/keyplan`, else `~/.local/share/keyplan`), as `keyplan serve`'s.
+    #[arg(long, env = "KEYPLAN_DATA_DIR", value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
 }
 
 pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let design = read_design(&args.file, args.from)?;
+    let keeper = Keeper::in_dir(super::serve::data_dir(args.data_dir.clone()));
+    let (config, name) = args.engine.config();
+    if args.list_kept || !args.delete_kept.is_empty() {
+        let engines = Engines::start(&config).await?;
+        let engine = engines.get(Some(&name))?.clone();
+        return kept(&keeper, &engine, &args.delete_kept).await;
+    }
+    let Some(file) = args.file.as_ref() else {
+        anyhow::bail!("give the design file to run");
+    };
+    let design = read_design(file, args.from)?;
     let sample = args.sample.config(&design)?;
     let plan = run_plan(&design, &sample, args.budget)
-        .with_context(|| format!("cannot run {}", args.file.display()))?;
+        .with_context(|| format!("cannot run {}", file.display()))?;
 
-    let (config, name) = args.engine.config();
     let engines = Engines::start(&config).await?;
-    let engine = engines.get(Some(&name))?.clone();
+    let mut engine = engines.get(Some(&name))?.clone();
+    if args.keep {
+        keeper.check_room()?;
+        engine = keeper.engine_for(&engine)?;
+    }
+    let keep = args.keep.then_some(runner::Keep {
+        keeper: &keeper,
+        design: &design.name,
+    });
 
     let cancel = CancellationToken::new();
     let on_interrupt = cancel.clone();
@@ -61,11 +97,11 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
                 println!("{line}");
             }
         };
-        runner::run(&engine, &plan, &id, &cancel, &emit).await
+        runner::run_keeping(&engine, &plan, &id, &cancel, &emit, keep).await
     } else {
-        let show = Display::new(std::io::stderr().is_terminal());
+        let show = Display::new(std::io::stderr().is_terminal(), &id);
         let emit = |event: RunEvent| show.event(&event);
-        runner::run(&engine, &plan, &id, &cancel, &emit).await
+        runner::run_keeping(&engine, &plan, &id, &cancel, &emit, keep).await
     };
     Ok(if summary.ok {
         ExitCode::SUCCESS
@@ -74,18 +110,98 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// `--list-kept` (no `delete`) or `--delete-kept RUN...`: what runs kept on `engine`, or the
+/// delete of the runs named. Exit code 1 when a delete failed or named no kept run.
+async fn kept(
+    keeper: &Keeper,
+    engine: &crate::engine::Engine,
+    delete: &[String],
+) -> anyhow::Result<ExitCode> {
+    if delete.is_empty() {
+        let runs = keeper.list(engine).await?;
+        if runs.is_empty() {
+            println!("no run kept tables on {}", engine.name);
+        }
+        for run in runs {
+            println!(
+                "run {} ({}), kept {}:",
+                run.run,
+                run.design,
+                keyplan_core::sample::iso_datetime(i64::try_from(run.kept_at).unwrap_or(i64::MAX))
+            );
+            for table in run.tables {
+                println!(
+                    "  {}  {}  {}",
+                    table.name,
+                    table.table,
+                    kept_state(&table.state)
+                );
+            }
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut ok = true;
+    for run in delete {
+        let Some(id) = RunId::parse(run) else {
+            eprintln!("error: `{run}` is not a run id (1 to 32 of a-z and 0-9)");
+            ok = false;
+            continue;
+        };
+        match keeper.delete(engine, &id).await {
+            Ok(answer) => {
+                for name in &answer.deleted {
+                    println!("deleted {name}");
+                }
+                for name in &answer.gone {
+                    println!("already gone: {name}");
+                }
+                for name in &answer.left_alone {
+                    println!("left alone (another table now has this name): {name}");
+                }
+                for failure in &answer.failed {
+                    println!("COULD NOT DELETE: {failure}");
+                }
+                ok &= answer.failed.is_empty();
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ok = false;
+            }
+        }
+    }
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// A kept table's state, as the listing says it.
+fn kept_state(state: &keyplan_core::api::runs::KeptState) -> String {
+    use keyplan_core::api::runs::KeptState;
+    match state {
+        KeptState::Present => "present".to_string(),
+        KeptState::Gone => "gone (no longer on the engine)".to_string(),
+        KeptState::Replaced => "replaced (another table has this name; never deleted)".to_string(),
+        KeptState::Unknown { why } => format!("unknown: {why}"),
+    }
+}
+
 /// The human display: a progress bar for the load (on a terminal), a line per pattern, a
 /// diff under each mismatch, and a last line with the figures.
 struct Display {
     bar: Mutex<Option<ProgressBar>>,
     terminal: bool,
+    /// The run's id, for the command that deletes what it kept.
+    run: String,
 }
 
 impl Display {
-    fn new(terminal: bool) -> Display {
+    fn new(terminal: bool, run: &RunId) -> Display {
         Display {
             bar: Mutex::new(None),
             terminal,
+            run: run.to_string(),
         }
     }
 
@@ -189,6 +305,12 @@ impl Display {
                     self.line(&format!("           {message}"));
                 }
             }
+            RunEvent::Cleanup(cleanup) if !cleanup.kept.is_empty() => self.line(&format!(
+                "  kept {} table(s): {} (list them with `keyplan run --list-kept`, delete them with `keyplan run --delete-kept {}`)",
+                cleanup.kept.len(),
+                cleanup.kept.join(", "),
+                self.run
+            )),
             RunEvent::Cleanup(cleanup) => {
                 if cleanup.failed.is_empty() {
                     self.line(&format!("  deleted {} table(s)", cleanup.deleted.len()));

@@ -50,6 +50,10 @@ pub struct Args {
     /// an import that needs more ends with a 413, the server goes on. Hidden: for tests.
     #[arg(long, env = "KEYPLAN_IMPORT_CHILD_MAX_BYTES", default_value_t = crate::api::import::child::MEMORY_LIMIT, hide = true)]
     pub import_memory_limit: u64,
+    /// Refuse runs that keep their tables: every run deletes its tables (for a server others
+    /// use, whose engines' tables only you should leave behind).
+    #[arg(long, env = "KEYPLAN_NO_KEPT_TABLES")]
+    pub no_kept_tables: bool,
     #[command(flatten)]
     pub rooms: RoomArgs,
 }
@@ -69,9 +73,9 @@ pub struct RoomArgs {
     /// Edits one client may send at once before the rate applies.
     #[arg(long, env = "KEYPLAN_ROOM_EDIT_BURST", default_value_t = crate::rooms::Bounds::default().edit_burst)]
     pub room_edit_burst: u32,
-    /// Where this server keeps its rooms (in the embedded engine's file `rooms.db`), so a
-    /// restart keeps them. Default: the user's data folder (`$XDG_DATA_HOME/keyplan`, else
-    /// `~/.local/share/keyplan`).
+    /// Where this server keeps its rooms (in the embedded engine's file `rooms.db`) and the
+    /// runs that kept their tables, so a restart keeps them. Default: the user's data folder
+    /// (`$XDG_DATA_HOME/keyplan`, else `~/.local/share/keyplan`).
     #[arg(long, env = "KEYPLAN_DATA_DIR", value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
     /// Keep rooms in a DynamoDB table at this endpoint instead (DynamoDB Local, moto, ...),
@@ -95,7 +99,7 @@ impl RoomArgs {
                 (Engine::endpoint("rooms", url).client, true)
             }
             None => {
-                let dir = self.data_dir.clone().unwrap_or_else(default_data_dir);
+                let dir = data_dir(self.data_dir.clone());
                 std::fs::create_dir_all(&dir)
                     .with_context(|| format!("cannot make the data folder {}", dir.display()))?;
                 let engine = EmbeddedEngine::open(&dir.join("rooms.db"))?;
@@ -154,6 +158,12 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_hosts(crate::security::Hosts::new(Some(address.port()), &names))
         .with_imports(imports)
         .with_rooms(crate::rooms::Rooms::new(args.rooms.bounds(), rooms_store))
+        .with_keeper(match args.no_kept_tables {
+            true => crate::runner::kept::Keeper::refusing(
+                "this server was started with --no-kept-tables, so every run deletes its tables",
+            ),
+            false => crate::runner::kept::Keeper::in_dir(data_dir(args.rooms.data_dir.clone())),
+        })
         .with_run_limits(crate::api::runs::Limits {
             max_items_in_flight: args.max_items_in_flight,
             ..Default::default()
@@ -174,10 +184,13 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The user's data folder for keyplan: `$XDG_DATA_HOME/keyplan`, else
-/// `~/.local/share/keyplan` (`~/Library/Application Support/keyplan` on macOS), else
-/// `./keyplan-data`.
-fn default_data_dir() -> PathBuf {
+/// The data folder `--data-dir` names, else the user's data folder for keyplan:
+/// `$XDG_DATA_HOME/keyplan`, else `~/.local/share/keyplan` (`~/Library/Application
+/// Support/keyplan` on macOS), else `./keyplan-data`.
+pub fn data_dir(given: Option<PathBuf>) -> PathBuf {
+    if let Some(dir) = given {
+        return dir;
+    }
     if let Some(xdg) = std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty()) {
         return PathBuf::from(xdg).join("keyplan");
     }

@@ -50,6 +50,16 @@ impl EmbeddedEngine {
         Ok(EmbeddedEngine { db })
     }
 
+    /// Commits without waiting for the disk on each one (SQLite's `synchronous = NORMAL`,
+    /// which in the WAL mode dynoxide uses never corrupts the file: a commit is lost only to a
+    /// crash of the machine, not of the process). For kept run tables, a sample that can be
+    /// run again; a run's thousands of single-item commits otherwise wait for the disk each.
+    pub fn commit_without_sync(&self) -> Result<(), EngineError> {
+        self.db
+            .disable_bulk_loading()
+            .map_err(|e| EngineError::EmbeddedStart(e.to_string()))
+    }
+
     /// The HTTP client an SDK client reaches this engine through, without a socket.
     pub fn http_client(&self) -> SharedHttpClient {
         let connector = SharedHttpConnector::new(InProcess {

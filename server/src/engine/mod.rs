@@ -398,6 +398,7 @@ impl Engines {
                 .to_string(),
                 description: e.kind.describe(),
                 default: self.default.as_deref() == Some(e.name.as_str()),
+                cannot_keep: None,
             })
             .collect();
         out.sort_by_key(|e| !e.default);

@@ -11,6 +11,10 @@
 //! cleanup then lists the engine's tables until none of the run's remain, and its event names
 //! a table deleted only once the engine no longer lists it.
 //!
+//! A run asked to keep its tables ([`run_keeping`]) leaves them, and their items, on the engine
+//! once it has finished (mismatches included); it records them first ([`kept`]), and a run that
+//! fails, is cancelled, or cannot record them still deletes them.
+//!
 //! The runner talks to every engine, the embedded one included, through `aws-sdk-dynamodb`;
 //! it reports progress as [`RunEvent`]s, the same ones the CLI's progress bar and the API's
 //! server-sent events show.
@@ -24,6 +28,7 @@ pub mod convert;
 pub mod diff;
 pub mod error;
 pub mod exec;
+pub mod kept;
 pub mod load;
 pub mod migrate;
 pub mod paging;
@@ -40,6 +45,14 @@ pub use tables::{PREFIX, RunId};
 
 use crate::engine::{Engine, PREFLIGHT_TIMEOUT};
 
+/// What a run that keeps its tables needs: where it records them, and the design's name for
+/// the listing.
+#[derive(Debug, Clone, Copy)]
+pub struct Keep<'a> {
+    pub keeper: &'a kept::Keeper,
+    pub design: &'a str,
+}
+
 /// Runs `plan` on `engine` under run id `id`, calling `emit` for every event; returns the
 /// summary that the last event carries. Never panics on an engine's answer; always cleans up.
 pub async fn run(
@@ -48,6 +61,19 @@ pub async fn run(
     id: &RunId,
     cancel: &CancellationToken,
     emit: &(dyn Fn(RunEvent) + Send + Sync),
+) -> Summary {
+    run_keeping(engine, plan, id, cancel, emit, None).await
+}
+
+/// [`run`], keeping the tables when `keep` says where to record them and the run finishes.
+/// `engine` is the one [`kept::Keeper::engine_for`] gives.
+pub async fn run_keeping(
+    engine: &Engine,
+    plan: &Plan,
+    id: &RunId,
+    cancel: &CancellationToken,
+    emit: &(dyn Fn(RunEvent) + Send + Sync),
+    keep: Option<Keep<'_>>,
 ) -> Summary {
     let started = Instant::now();
     emit(RunEvent::Started {
@@ -77,7 +103,32 @@ pub async fn run(
             }
         }
     };
-    let cleanup = guard.cleanup().await;
+    let (cleanup, outcome) = match (outcome, keep) {
+        (Ok(()), Some(keep)) => {
+            let tables: Vec<(String, String)> = plan
+                .tables
+                .iter()
+                .map(|t| (t.name.clone(), id.table_name(&t.name)))
+                .collect();
+            match keep.keeper.record(engine, id, keep.design, &tables).await {
+                Ok(kept) => {
+                    guard.keep();
+                    let cleanup = Cleanup {
+                        kept,
+                        ..Cleanup::default()
+                    };
+                    (cleanup, Ok(()))
+                }
+                Err(e) => (
+                    guard.cleanup().await,
+                    Err(RunError::Data(format!(
+                        "the tables could not be kept ({e}), so the run deleted them"
+                    ))),
+                ),
+            }
+        }
+        (outcome, _) => (guard.cleanup().await, outcome),
+    };
     summary.left_behind = cleanup.failed.clone();
     emit(RunEvent::Cleanup(cleanup));
     summary.total_ms = started.elapsed().as_secs_f64() * 1000.0;

@@ -119,6 +119,11 @@ impl TableGuard {
         }
     }
 
+    /// Leaves every held table on the engine: the run recorded them as kept.
+    pub fn keep(mut self) {
+        self.done = true;
+    }
+
     /// Deletes every held table and checks that the engine no longer lists it.
     pub async fn cleanup(mut self) -> Cleanup {
         self.done = true;
@@ -153,7 +158,7 @@ impl Drop for TableGuard {
 
 /// Deletes `names`, then lists the engine's tables until none of them is there (deleting again
 /// any that is), for up to the engine's cleanup deadline.
-async fn delete_all(engine: &Engine, names: Vec<String>) -> Cleanup {
+pub(crate) async fn delete_all(engine: &Engine, names: Vec<String>) -> Cleanup {
     let (client, deadline) = (&engine.client, engine.timing.cleanup);
     let mut cleanup = Cleanup::default();
     if names.is_empty() {

@@ -20,6 +20,7 @@
 mod axe;
 mod chrome;
 mod files;
+mod run;
 
 #[allow(unused_imports)]
 pub use files::downloads;
