@@ -20,9 +20,12 @@
 mod axe;
 mod chrome;
 mod files;
+mod relay;
 
 #[allow(unused_imports)]
 pub use files::downloads;
+#[allow(unused_imports)]
+pub use relay::Relay;
 
 use std::cell::Cell;
 use std::fs::{File, OpenOptions};
