@@ -97,6 +97,72 @@ async fn files_of(pages: &[&Browser]) -> Vec<String> {
     files
 }
 
+/// How many people `b`'s top bar says are in the room: a chip each, and "+N" for the rest.
+async fn in_the_room(b: &Browser) -> usize {
+    let chips = b.texts(".peers [data-testid=peer]").await.len();
+    let more = b.texts("[data-testid=peers-more]").await;
+    chips
+        + more
+            .first()
+            .and_then(|m| m.strip_prefix('+'))
+            .map_or(0, |m| m.parse().expect("+N"))
+}
+
+// issue 38: with eight in a room the top bar overflowed (a chip each); the chips past a few
+// gather into "+N", which lists everyone on focus, and the coverage summary stays whole.
+async fn the_top_bar_holds_the_room_at_1024_px(b: &Browser, n: usize) {
+    b.client
+        .set_window_size(1024, 768)
+        .await
+        .expect("a 1024 px window");
+    let fits = b
+        .js("const bar = document.querySelector('.topbar'); \
+             const c = document.querySelector('[data-testid=coverage-summary]'); \
+             const p = document.querySelector('[data-testid=presence]').getBoundingClientRect(); \
+             const parts = Array.from(bar.querySelectorAll(':scope > *, .presence > *'), \
+                 e => `${e.className || e.tagName}: ${Math.round(e.getBoundingClientRect().width)}`); \
+             return [bar.scrollWidth, bar.clientWidth, c.scrollWidth, c.clientWidth, \
+                     c.getBoundingClientRect().right, p.left, parts.join(', ')];")
+        .await;
+    let [
+        bar_scroll,
+        bar_client,
+        cov_scroll,
+        cov_client,
+        cov_right,
+        presence_left,
+    ] = [0, 1, 2, 3, 4, 5].map(|i| fits[i].as_f64().expect("a number"));
+    assert!(
+        bar_scroll <= bar_client,
+        "the top bar fits at 1024 px: {fits}"
+    );
+    assert!(
+        cov_scroll <= cov_client,
+        "the coverage summary is whole: {fits}"
+    );
+    assert!(
+        cov_right <= presence_left,
+        "nothing covers the coverage summary: {fits}"
+    );
+    // Two chips, then "+N" (app/src/live/presence.rs, CHIPS).
+    if n > 2 {
+        assert_eq!(
+            b.text("[data-testid=peers-more]").await,
+            format!("+{}", n - 2)
+        );
+        b.click("[data-testid=peers-more]").await;
+        eventually("focus lists everyone in the room", || async {
+            let shown = b
+                .js("const list = document.querySelector('[data-testid=peers-list]'); \
+                     return list.checkVisibility() ? list.querySelectorAll('.peer-row').length : 0;")
+                .await;
+            shown.as_u64() == Some(n as u64)
+        })
+        .await;
+    }
+    b.screenshot(&format!("live-{n}-users-1024")).await;
+}
+
 /// Selects the card of `entity` (its head, not dragged).
 async fn select(b: &Browser, entity: &str) {
     b.mouse_click(&format!("[data-entity={entity}] .card-head"))
@@ -167,7 +233,7 @@ async fn users_editing_at_once_converge(server: &Server, n: usize) {
     }
     let pages: Vec<&Browser> = std::iter::once(&owner).chain(others.iter()).collect();
     eventually("everyone sees everyone", || async {
-        owner.texts("[data-testid=peer]").await.len() == n
+        in_the_room(&owner).await == n
     })
     .await;
     let before = owner.saved_design().await;
@@ -193,6 +259,7 @@ async fn users_editing_at_once_converge(server: &Server, n: usize) {
         "one description per entity edited"
     );
     owner.screenshot(&format!("live-{n}-users")).await;
+    the_top_bar_holds_the_room_at_1024_px(&owner, n).await;
     for b in others {
         b.close().await;
     }
@@ -258,6 +325,14 @@ fn a_user_offline_for_10_s_keeps_editing_converges_when_back_and_the_replaced_wr
         bo.js("localStorage.setItem('keyplan.live.name', 'Bo'); return null;")
             .await;
         join(&bo, &edit.replace(&server.url, &relay.url())).await;
+        // A pattern Bo selects is outlined on Ana's list, in his colour.
+        bo.click("[data-pattern='Get customer orders']").await;
+        eventually("Ana sees Bo's pattern outlined", || async {
+            ana.has("[data-pattern='Get customer orders'].peer-focus[title='Bo has this pattern selected']")
+                .await
+        })
+        .await;
+        ana.screenshot("live-pattern-focus").await;
         select(&ana, "Order").await;
         select(&bo, "Order").await;
         eventually("Ana sees Bo's selection outlined", || async {
@@ -357,6 +432,13 @@ fn a_view_only_user_sees_the_design_change_but_cannot_edit_it() {
             ana.saved_design().await.layout["Customer"]
         );
         cy.screenshot("live-view-only").await;
+
+        // The owner closes the room where she made it, in the share dialog; Cy is told.
+        ana.click("[data-testid=share]").await;
+        ana.click("[data-testid=close-room]").await;
+        ana.find(".app[data-live=off]").await;
+        cy.find(".app[data-live=closed]").await;
+        cy.toast_containing("The live room was closed").await;
         cy.close().await;
         ana.close().await;
     });
