@@ -1,34 +1,38 @@
-//! Live rooms in the app (issue 38): joining a room from a `#room=<id>&key=<token>` link, the
-//! room's WebSocket (`/api/rooms/<room>/socket`), sending the user's edits and selection, taking
-//! the room's, presence, and reconnecting with backoff after the connection drops.
+//! Live rooms in the app (issue 38): the room this tab is in, where its connection stands and
+//! who else is there ([`Live`], provided once), the `#room=<id>&key=<token>` link that joins
+//! one, the teammates' selections the canvas and the pattern list outline, and this tab's
+//! client id.
+//!
+//! The client that takes part in a room is split off the first load, in a module of its own
+//! fetched only when this tab joins one (a room link, or "Share live"): the room's WebSocket
+//! (`/api/rooms/<room>/socket`), the messages and their JSON, sending the user's edits and
+//! selection, reconnecting with backoff, and the room in the top bar ([`client`]). This
+//! module holds what the first paint needs and calls the client through [`Client`], which the
+//! entry point provides ([`provide_client`]): a page opened without a room link never
+//! fetches it.
 //!
 //! The design itself is the store's (`store.rs` holds the room's replica and routes the user's
-//! edits through it); this module only moves messages between the store and the socket and
-//! tells the user what happened. It holds no editing rule. The dialog that creates a room is
+//! edits through it); neither module holds an editing rule. The dialog that creates a room is
 //! the share dialog's (deferred, `dialogs/share_live.rs`).
 
-use std::time::Duration;
+use std::cell::Cell;
+use std::future::Future;
+use std::pin::Pin;
 
-use keyplan_core::collab::protocol::{Access, ClientMessage, Focus, Peer, ServerMessage};
-use keyplan_core::collab::{ClientId, Replica};
+use keyplan_core::collab::ClientId;
+use keyplan_core::collab::protocol::Peer;
 use keyplan_core::edit::Element;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
-use wasm_bindgen::closure::Closure;
-use web_sys::{MessageEvent, WebSocket};
+use leptos::reactive::owner::WeakOwner;
 
+use crate::deferred::Hook;
 use crate::library::Library;
-use crate::session::{Selection, Session};
+use crate::session::Session;
 use crate::store::Store;
 
+pub mod client;
 pub mod presence;
 pub mod words;
-
-/// The shortest time between two sends of the user's edits: a drag is a few messages a second,
-/// not one per pointer move (the replica merges the moves in between).
-const FLUSH_EVERY_MS: f64 = 50.0;
-/// The longest wait before trying to reconnect.
-const MAX_BACKOFF_MS: u32 = 8_000;
 
 /// A room and the token that opens it, from a link (or made by "Share live").
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,18 +68,27 @@ impl Status {
     }
 }
 
-/// An open socket and the handlers it calls (dropped with it).
-struct Socket {
-    ws: WebSocket,
-    _handlers: Vec<Closure<dyn FnMut(web_sys::Event)>>,
+/// The live client's entry points, in the module split off the first load
+/// ([`client::CLIENT`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Client {
+    /// Joins a room (leaving any other).
+    pub join: fn(Live, RoomLink),
+    /// The room in the top bar: the connection, who is there, "Close room".
+    pub presence: fn() -> AnyView,
 }
 
-impl std::fmt::Debug for Socket {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Socket")
-            .field("ready_state", &self.ws.ready_state())
-            .finish()
-    }
+/// The live client, its module fetched first: an error says why it could not be.
+pub type ClientFetch = Pin<Box<dyn Future<Output = Result<Client, String>>>>;
+
+thread_local! {
+    /// Fetches the live client ([`client::CLIENT`], in the module that holds it).
+    static CLIENT: Hook<fn() -> ClientFetch> = const { Cell::new(None) };
+}
+
+/// Says how this page fetches the live client; before the app is mounted.
+pub fn provide_client(fetch: fn() -> ClientFetch) {
+    CLIENT.set(Some(fetch));
 }
 
 /// The live room this tab is in, `Copy` for closures; provided once by the app.
@@ -87,64 +100,35 @@ pub struct Live {
     pub peers: RwSignal<Vec<Peer>>,
     /// The edit and view links of a room this browser created, for the share dialog.
     pub links: RwSignal<Option<(String, String)>>,
+    /// The live client, once its module is fetched (this tab joined a room).
+    pub client: RwSignal<Option<Client>>,
     store: Store,
     session: Session,
     library: Library,
-    socket: StoredValue<Option<Socket>, LocalStorage>,
-    /// When the user's edits were last sent (ms since the epoch), and whether a send waits.
-    last_flush: StoredValue<f64>,
-    flush_due: StoredValue<bool>,
-    /// Failed connections in a row (the backoff's exponent).
-    attempts: StoredValue<u32>,
-    /// Bumped by each connection, so that an old socket's late events are ignored.
-    generation: StoredValue<u64>,
+    /// The editor's owner: the client's effects live as long as the editor, not as long as
+    /// the dialog or the event that joined.
+    owner: StoredValue<Option<WeakOwner>>,
+    /// The client's own state: its socket and timers.
+    connection: client::Connection,
 }
 
 impl Live {
-    /// Makes the live context and its effects: edits are sent as they are made, the selection
-    /// as it changes; a room link in the address is joined.
+    /// Makes the live context: a room link in the address is joined, now or when one is
+    /// pasted into the address bar.
     pub fn provide(store: Store, session: Session, library: Library) -> Live {
         let live = Live {
             room: RwSignal::new(None),
             status: RwSignal::new(Status::Off),
             peers: RwSignal::new(Vec::new()),
             links: RwSignal::new(None),
+            client: RwSignal::new(None),
             store,
             session,
             library,
-            socket: StoredValue::new_local(None),
-            last_flush: StoredValue::new(0.0),
-            flush_due: StoredValue::new(false),
-            attempts: StoredValue::new(0),
-            generation: StoredValue::new(0),
+            owner: StoredValue::new(Owner::current().map(|o| o.downgrade())),
+            connection: client::Connection::new(),
         };
         provide_context(live);
-        // Every change of the document may have queued an edit of the user's.
-        Effect::new(move |_| {
-            store.track();
-            if live.status.get_untracked() == Status::Online {
-                live.schedule_flush();
-            }
-        });
-        // The user's selection, for the others' outlines.
-        Effect::new(move |_| {
-            let focus = focus_of(&session.selection.get());
-            if live.status.get() == Status::Online {
-                live.send(&ClientMessage::Focus { focus });
-            }
-        });
-        // Another design opened (the store left the room while this tab was in it, online or
-        // offline): this tab leaves the room, or a reconnect would put the room's design back.
-        Effect::new(move |_| {
-            if store.access.get().is_none()
-                && matches!(
-                    live.status.get_untracked(),
-                    Status::Online | Status::Offline
-                )
-            {
-                live.leave();
-            }
-        });
         if let Some(link) = linked_room() {
             live.join(link);
         }
@@ -163,28 +147,46 @@ impl Live {
         live
     }
 
-    /// Joins `link`'s room (leaving any other).
+    /// Joins `link`'s room (leaving any other), the live client fetched first.
     pub fn join(&self, link: RoomLink) {
-        self.disconnect();
-        self.store.leave_live();
-        self.peers.set(Vec::new());
-        self.room.set(Some(link));
-        self.attempts.set_value(0);
-        self.connect();
+        let live = *self;
+        if let Some(client) = live.client.get_untracked() {
+            return (client.join)(live, link);
+        }
+        live.status.set(Status::Connecting);
+        leptos::task::spawn_local(async move {
+            let fetched = match crate::deferred::provided(&CLIENT) {
+                Ok(fetch) => fetch().await,
+                Err(why) => Err(why),
+            };
+            match fetched {
+                Ok(client) => {
+                    live.client.set(Some(client));
+                    (client.join)(live, link);
+                }
+                Err(why) => {
+                    live.status.set(Status::Off);
+                    live.session.refuse(format!(
+                        "The live room was not joined: {why}. Your design is untouched; reload the page to try again."
+                    ));
+                }
+            }
+        });
     }
 
-    /// Leaves the room: the design stays as it is, no longer shared.
-    pub fn leave(&self) {
-        self.disconnect();
-        self.room.set(None);
-        self.links.set(None);
-        self.peers.set(Vec::new());
-        self.store.leave_live();
-        self.status.set(Status::Off);
+    /// Runs `f` under the editor's owner (the client's effects).
+    fn under_editor<R>(&self, f: impl FnOnce() -> R) -> R {
+        match self
+            .owner
+            .with_value(|o| o.as_ref().and_then(WeakOwner::upgrade))
+        {
+            Some(owner) => owner.with(f),
+            None => f(),
+        }
     }
 
-    /// The colour of the first teammate (not this client) who has `name` selected.
-    pub fn focus_colour(&self, element: Element, name: &str) -> Option<&'static str> {
+    /// The first teammate (not this client) who has `name` selected: their colour and name.
+    pub fn focused_by(&self, element: Element, name: &str) -> Option<(&'static str, String)> {
         let me = client_id();
         self.peers.with(|peers| {
             peers
@@ -195,213 +197,18 @@ impl Live {
                         .iter()
                         .any(|f| f.element == element && f.name == name)
                 })
-                .map(|p| words::colour(&p.client))
+                .map(|p| (words::colour(&p.client), p.name.clone()))
         })
     }
+}
 
-    fn disconnect(&self) {
-        self.generation.update_value(|g| *g += 1);
-        if let Some(socket) = self.socket.try_update_value(Option::take).flatten() {
-            let _ = socket.ws.close();
-        }
-    }
-
-    fn connect(&self) {
-        let Some(link) = self.room.get_untracked() else {
-            return;
-        };
-        self.disconnect();
-        let generation = self.generation.get_value();
-        self.status.set(Status::Connecting);
-        let ws = match WebSocket::new(&socket_url(&link.room)) {
-            Ok(ws) => ws,
-            Err(_) => return self.reconnect_later(generation),
-        };
-        let live = *self;
-        let current = move || live.generation.get_value() == generation;
-        let on_open = {
-            let link = link.clone();
-            Closure::<dyn FnMut(web_sys::Event)>::new(move |_: web_sys::Event| {
-                if current() {
-                    live.send(&ClientMessage::Hello {
-                        client: client_id(),
-                        name: user_name(),
-                        token: link.key.clone(),
-                    });
-                }
-            })
-        };
-        let on_message = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
-            let Some(text) = ev
-                .dyn_ref::<MessageEvent>()
-                .and_then(|m| m.data().as_string())
-            else {
-                return;
-            };
-            if current() {
-                match serde_json::from_str::<ServerMessage>(&text) {
-                    Ok(message) => live.take(message),
-                    Err(e) => live
-                        .session
-                        .warn(format!("The room sent a message this app cannot read: {e}")),
-                }
-            }
-        });
-        let on_close = Closure::<dyn FnMut(web_sys::Event)>::new(move |_: web_sys::Event| {
-            if current() && live.status.get_untracked() != Status::Closed {
-                live.status.set(Status::Offline);
-                live.reconnect_later(generation);
-            }
-        });
-        ws.set_onopen(Some(on_open.as_ref().unchecked_ref()));
-        ws.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        ws.set_onclose(Some(on_close.as_ref().unchecked_ref()));
-        self.socket.set_value(Some(Socket {
-            ws,
-            _handlers: vec![on_open, on_message, on_close],
-        }));
-    }
-
-    /// Tries again after a wait that doubles with each failure (0.5 s, 1 s, ... 8 s).
-    fn reconnect_later(&self, generation: u64) {
-        let attempts = self.attempts.get_value();
-        self.attempts.set_value(attempts.saturating_add(1));
-        let wait = 500u32
-            .saturating_mul(1 << attempts.min(5))
-            .min(MAX_BACKOFF_MS);
-        let live = *self;
-        set_timeout(
-            move || {
-                if live.generation.get_value() == generation && live.room.get_untracked().is_some()
-                {
-                    live.connect();
-                }
-            },
-            Duration::from_millis(u64::from(wait)),
-        );
-    }
-
-    /// Takes a message from the room.
-    fn take(&self, message: ServerMessage) {
-        let (store, session) = (self.store, self.session);
-        match &message {
-            ServerMessage::Welcome {
-                revision,
-                design,
-                access,
-                peers,
-                ..
-            } => {
-                self.attempts.set_value(0);
-                self.peers.set(peers.clone());
-                if store.is_live() {
-                    self.receive(&message);
-                } else {
-                    let own = self
-                        .room
-                        .with_untracked(|r| r.as_ref().is_some_and(|r| r.own));
-                    if !own {
-                        self.library.open_new(&store, &session, (**design).clone());
-                        session.say(format!(
-                            "Joined the live room of \u{201c}{}\u{201d}{}",
-                            design.name,
-                            if *access == Access::View {
-                                ": view-only, you can look, not edit"
-                            } else {
-                                ": your edits reach everyone in it"
-                            }
-                        ));
-                    }
-                    let replica = Replica::new(client_id(), (**design).clone(), *revision);
-                    store.go_live(replica, *access);
-                }
-                self.status.set(Status::Online);
-                self.send(&ClientMessage::Focus {
-                    focus: focus_of(&session.selection.get_untracked()),
-                });
-                self.flush();
-            }
-            ServerMessage::Applied { .. }
-            | ServerMessage::Acknowledged { .. }
-            | ServerMessage::Refused { .. } => self.receive(&message),
-            ServerMessage::Peers { peers } => self.peers.set(peers.clone()),
-            ServerMessage::Closed { reason } => {
-                self.status.set(Status::Closed);
-                self.disconnect();
-                store.leave_live();
-                self.links.set(None);
-                session.refuse(format!(
-                    "The live room was closed ({reason}). The design stays here; your edits no longer reach the others."
-                ));
-            }
-            ServerMessage::Error { message } => {
-                session.warn(format!("The room says: {message}"));
-                if !store.is_live() {
-                    // Refused at Hello (a bad or expired link): no point in trying again.
-                    self.status.set(Status::Closed);
-                    self.disconnect();
-                }
-            }
-        }
-    }
-
-    fn receive(&self, message: &ServerMessage) {
-        match self.store.receive(message) {
-            Ok(notices) => {
-                for notice in notices {
-                    let text = self.peers.with_untracked(|p| words::notice(&notice, p));
-                    self.session.warn(text);
-                }
-            }
-            // A message was lost: start again from the room's design (Welcome), keeping the
-            // edits not acknowledged.
-            Err(_) => self.connect(),
-        }
-    }
-
-    /// Sends the user's edits now, or within [`FLUSH_EVERY_MS`] of the last send.
-    fn schedule_flush(&self) {
-        if self.flush_due.get_value() {
-            return;
-        }
-        let wait = self.last_flush.get_value() + FLUSH_EVERY_MS - js_sys::Date::now();
-        if wait <= 0.0 {
-            self.flush();
-            return;
-        }
-        self.flush_due.set_value(true);
-        let live = *self;
-        set_timeout(
-            move || live.flush(),
-            Duration::from_millis(wait.ceil() as u64),
-        );
-    }
-
-    fn flush(&self) {
-        self.flush_due.set_value(false);
-        let open = self.socket.with_value(|s| {
-            s.as_ref()
-                .is_some_and(|s| s.ws.ready_state() == WebSocket::OPEN)
-        });
-        if !open || self.status.get_untracked() != Status::Online {
-            return; // kept by the replica, sent again on rejoin
-        }
-        self.last_flush.set_value(js_sys::Date::now());
-        for message in self.store.outbox() {
-            self.send(&message);
-        }
-    }
-
-    fn send(&self, message: &ClientMessage) {
-        let Ok(text) = serde_json::to_string(message) else {
-            return;
-        };
-        self.socket.with_value(|s| {
-            if let Some(s) = s {
-                let _ = s.ws.send_with_str(&text);
-            }
-        });
-    }
+/// The room in the top bar, once the live client is fetched (this tab joined a room).
+#[component]
+pub fn LivePresence() -> impl IntoView {
+    let Some(live) = use_live() else {
+        return ().into_any();
+    };
+    (move || live.client.get().map(|client| (client.presence)())).into_any()
 }
 
 /// The live context, if the app provided one (tests that mount a view alone do not).
@@ -448,36 +255,6 @@ pub fn room_link(room: &str, key: &str) -> String {
     format!("{origin}{path}#room={room}&key={key}")
 }
 
-/// The room's socket at the server this page came from.
-fn socket_url(room: &str) -> String {
-    let location = web_sys::window().map(|w| w.location());
-    let secure = location
-        .as_ref()
-        .and_then(|l| l.protocol().ok())
-        .is_some_and(|p| p == "https:");
-    let host = location
-        .as_ref()
-        .and_then(|l| l.host().ok())
-        .unwrap_or_default();
-    let scheme = if secure { "wss" } else { "ws" };
-    format!("{scheme}://{host}/api/rooms/{room}/socket")
-}
-
-/// What a selection shows the others.
-fn focus_of(selection: &Selection) -> Vec<Focus> {
-    let one = |element, name: &str| Focus {
-        element,
-        name: name.to_string(),
-    };
-    match selection {
-        Selection::None => Vec::new(),
-        Selection::Entities(names) => names.iter().map(|n| one(Element::Entity, n)).collect(),
-        Selection::Table(table) => vec![one(Element::Table, table)],
-        Selection::Index { index, .. } => vec![one(Element::Index, index)],
-        Selection::Pattern(pattern) => vec![one(Element::Pattern, pattern)],
-    }
-}
-
 fn local_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
@@ -511,36 +288,6 @@ fn random_hex(n: usize) -> String {
         }
     }
     bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// The user's name for the others: asked once, remembered in this browser.
-fn user_name() -> String {
-    const KEY: &str = "keyplan.live.name";
-    let storage = local_storage();
-    if let Some(name) = storage
-        .as_ref()
-        .and_then(|s| s.get_item(KEY).ok().flatten())
-        && !name.trim().is_empty()
-    {
-        return name;
-    }
-    let asked = web_sys::window()
-        .and_then(|w| {
-            w.prompt_with_message("Your name, shown to the others in this live room:")
-                .ok()
-                .flatten()
-        })
-        .map(|n| n.trim().chars().take(40).collect::<String>())
-        .filter(|n| !n.is_empty());
-    match asked {
-        Some(name) => {
-            if let Some(s) = storage {
-                let _ = s.set_item(KEY, &name);
-            }
-            name
-        }
-        None => "Guest".to_string(),
-    }
 }
 
 /// The owner token of a room this browser created (kept to close it), by room.

@@ -3,10 +3,12 @@
 //! first paint, or when one is wanted (issue 19): every view of `keyplan_app::views`'s list and
 //! what opens a file in one module, `views`, fetched in one go in the first idle moment (issue
 //! 42: eleven modules and the ~80 chunks they shared were ~90 requests, each a round trip on a
-//! slow link), and the share-link reader in a module of its own, fetched only by a page opened
-//! from a link.
+//! slow link), the share-link reader in a module of its own, fetched only by a page opened
+//! from a link, and the live client in another, fetched only by a page that joins a live room
+//! (issue 38).
 
 use keyplan_app::deferred::{self, Deferred, Fetch, Parts};
+use keyplan_app::live::{Client, ClientFetch};
 use keyplan_app::opening::Opening;
 use keyplan_app::share::LinkRead;
 use keyplan_core::Design;
@@ -95,9 +97,25 @@ fn open_file(opening: Opening) -> Fetch {
     })
 }
 
+/// The live client (issue 38), in a module of its own: its socket, its messages' JSON and the
+/// room in the top bar are needed only by a page that joins a room.
+#[wasm_split(live, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn live_client_split() -> Result<Client, SplitLoaderError> {
+    Ok(keyplan_app::live::client::CLIENT)
+}
+
+fn live_client() -> ClientFetch {
+    Box::pin(async {
+        live_client_split()
+            .await
+            .map_err(|e| format!("the live client could not be fetched from the server ({e})"))
+    })
+}
+
 fn main() {
     deferred::provide(VIEWS);
     keyplan_app::share::provide_reader(read_link);
     keyplan_app::opening::provide_opener(open_file);
+    keyplan_app::live::provide_client(live_client);
     keyplan_app::mount();
 }

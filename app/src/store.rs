@@ -8,7 +8,8 @@
 //! In a live room (issue 38) the document also holds the room's [`Replica`]: the user's edits
 //! go through [`Replica::local`] (the history keeps the inverses of those only, so undo never
 //! touches a teammate's edit), what the room sends comes in through [`Store::receive`], and the
-//! design shown is the replica's view. The socket is `live.rs`'s business.
+//! design shown is the replica's view. The socket is the live client's business
+//! (`live/client.rs`).
 //!
 //! Card moves do not bump the analysis revision: no verdict depends on where a card sits, so a
 //! drag repaints cards and lines without re-analysing the design.

@@ -57,7 +57,7 @@ pub fn TopBar() -> impl IntoView {
             >
                 {summary}
             </p>
-            <crate::live::presence::Presence/>
+            <crate::live::LivePresence/>
             <div class="toolbar" role="toolbar" aria-label="Edit">
                 <button
                     class="icon-button"

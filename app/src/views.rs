@@ -101,7 +101,8 @@ macro_rules! unsplit {
 deferred_views!(unsplit);
 
 /// Provides every part main.rs splits off, unsplit: the deferred views ([`DIRECT`]), the
-/// share-link reader and what opens a file, each in the module that uses it (the tests).
+/// share-link reader, what opens a file and the live client, each in the module that uses it
+/// (the tests).
 pub fn provide_unsplit() {
     crate::deferred::provide(DIRECT);
     crate::share::provide_reader(|payload| Box::pin(async move { crate::share::decode(&payload) }));
@@ -109,6 +110,7 @@ pub fn provide_unsplit() {
         crate::opening::open_now(opening);
         Box::pin(async { Ok(()) })
     });
+    crate::live::provide_client(|| Box::pin(async { Ok(crate::live::client::CLIENT) }));
 }
 
 #[cfg(test)]

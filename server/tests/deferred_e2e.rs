@@ -4,8 +4,10 @@
 //! each view opens with its own content, and a module that cannot be fetched is said so and
 //! fetched again on request while the canvas goes on working; the share-link reader is fetched
 //! for a link, and a link it cannot read for want of it leaves the saved designs as they were;
-//! a file whose opener cannot be fetched says so, and is opened once it can be. (A worker's
-//! answer is read by the view that asked, in that view's module: no reader of its own.)
+//! a file whose opener cannot be fetched says so, and is opened once it can be; the live client
+//! is fetched only by a page that joins a room, and a room link it cannot join for want of it
+//! says so and joins once it can. (A worker's answer is read by the view that asked, in that
+//! view's module: no reader of its own.)
 
 mod browser;
 
@@ -60,12 +62,17 @@ fn the_tabs_and_dialogs_are_fetched_after_the_first_paint_and_open_with_their_co
                 name.contains("_split_") && name.ends_with(".wasm")
             })
             .count();
-        assert_eq!(built, 2, "the views' module and the link reader's");
+        assert_eq!(
+            built, 3,
+            "the views' module, the link reader's and the live client's"
+        );
         eventually("the views' module is fetched", || async {
             fetched_split(b, "views").await
         })
         .await;
         assert!(!fetched_split(b, "link_reader").await);
+        // issue 38: a page that joins no room never fetches the live client.
+        assert!(!fetched_split(b, "live").await);
         for (name, started) in b
             .fetched()
             .await
@@ -101,6 +108,7 @@ fn the_tabs_and_dialogs_are_fetched_after_the_first_paint_and_open_with_their_co
         b.click("[data-entity=Order] .card-head").await;
         b.find("[data-testid=entity-name-input]").await;
         assert!(!b.has("[data-testid=deferred-failed]").await);
+        assert!(!fetched_split(b, "live").await);
     });
 }
 
@@ -206,6 +214,60 @@ async fn a_file_opened_while_its_opener_cannot_be_fetched_says_so_and_opens_once
     b.drop_file("offline.keyplan.json", &text).await;
     b.toast_containing("Opened offline.keyplan.json").await;
     eventually("the dropped design is the one open", || async {
+        b.saved_design().await.name == design.name
+    })
+    .await;
+    b.close().await;
+}
+
+// issue 38: the live client is a module of its own, fetched when a page joins a room.
+#[tokio::test]
+async fn a_room_link_opened_while_the_live_client_cannot_be_fetched_says_so_and_joins_once_it_can()
+{
+    let Some(dist) = prerequisites() else { return };
+    let server = start_server(&dist);
+    let b = blocking(&["*_split_live.wasm"]).await;
+    b.visit(&server.url).await;
+    b.find("[data-entity=Order]").await;
+    b.js("localStorage.setItem('keyplan.live.name', 'Dee'); return null;")
+        .await;
+    let before = b.saved_design().await.name;
+    // A room, made as "Share live" makes one.
+    let mut design = browser::generated_design(2);
+    design.name = "Joined once it can".into();
+    let created = b
+        .js_async(
+            "const done = arguments[arguments.length - 1];\
+             fetch('/api/rooms', { method: 'POST', headers: { 'content-type': 'application/json' }, body: arguments[0] })\
+               .then(r => r.json()).then(done, e => done(String(e)));",
+            vec![json!(keyplan_core::file::to_string(&design))],
+        )
+        .await;
+    let link = format!(
+        "{}/#room={}&key={}",
+        server.url,
+        created["room"].as_str().expect("a room"),
+        created["edit"].as_str().expect("an edit key")
+    );
+    b.visit(&link).await;
+    let toast = b.toast_containing("was not joined").await;
+    assert!(
+        toast.contains("the live client could not be fetched")
+            && toast.contains("Your design is untouched"),
+        "{toast}"
+    );
+    b.find(".app[data-live=off]").await;
+    assert_eq!(b.saved_design().await.name, before);
+
+    // Reachable again: the link joins the room (pasted into the address bar of a page
+    // opened without it).
+    block(&b, &[]).await;
+    b.visit(&server.url).await;
+    b.find("[data-entity=Order]").await;
+    b.visit(&link).await;
+    b.find(".app[data-live=online]").await;
+    assert!(fetched_split(&b, "live").await);
+    eventually("the room's design is the one open", || async {
         b.saved_design().await.name == design.name
     })
     .await;

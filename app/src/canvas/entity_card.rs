@@ -201,7 +201,8 @@ pub fn EntityCard(
         let live = crate::live::use_live();
         let name = name.clone();
         Memo::new(move |_| {
-            live.and_then(|l| l.focus_colour(keyplan_core::edit::Element::Entity, &name))
+            live.and_then(|l| l.focused_by(keyplan_core::edit::Element::Entity, &name))
+                .map(|(colour, _)| colour)
         })
     };
     view! {

@@ -1,8 +1,9 @@
 //! "Share live" in the share dialog (issue 38): turns the open design into a room on the
 //! `keyplan serve` the app came from (`POST /api/rooms`), keeps the owner token in this browser
-//! (to close the room) and shows the edit and view-only links, each with a copy button. The
-//! links carry the room's tokens in the fragment, which no server sees. It is part of the
-//! share dialog's deferred module: the first load does not carry it.
+//! (to close the room) and shows the edit and view-only links, each with a copy button, and,
+//! to the browser that made the room, "Close room" (it deletes the room; everyone keeps the
+//! design). The links carry the room's tokens in the fragment, which no server sees. It is
+//! part of the share dialog's deferred module: the first load does not carry it.
 
 use leptos::prelude::*;
 use serde::Deserialize;
@@ -26,6 +27,7 @@ pub fn ShareLive() -> impl IntoView {
         return ().into_any();
     };
     let store = use_store();
+    let session = crate::session::use_session();
     let status = RwSignal::new(String::new());
     let busy = RwSignal::new(false);
     let create = move |_| {
@@ -52,6 +54,37 @@ pub fn ShareLive() -> impl IntoView {
             busy.set(false);
         });
     };
+    let close_room = move |_| {
+        let Some(link) = live.room.get_untracked() else {
+            return;
+        };
+        let Some(owner) = crate::live::owner_token(&link.room) else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            let url = format!("/api/rooms/{}", link.room);
+            let bearer = format!("Bearer {owner}");
+            match crate::api::fetch_with("DELETE", &url, None, &[("authorization", &bearer)]).await
+            {
+                Ok((204, _)) | Ok((404, _)) => {
+                    crate::live::forget_owner_token(&link.room);
+                    live.leave();
+                    session.say("The live room is closed: the design stays here");
+                }
+                Ok((status, body)) => session.warn(format!(
+                    "The room was not closed: {}",
+                    crate::api::error_message(status, &body)
+                )),
+                Err(e) => session.warn(format!("The room was not closed: {e}")),
+            }
+        });
+    };
+    let is_owner = move || {
+        live.room.with(|r| {
+            r.as_ref()
+                .is_some_and(|r| crate::live::owner_token(&r.room).is_some())
+        })
+    };
     view! {
         <section class="share-live" data-testid="share-live">
             <h3 class="section-title">"Share live"</h3>
@@ -67,6 +100,12 @@ pub fn ShareLive() -> impl IntoView {
                 }
                 .into_any(),
             }}
+            <Show when=is_owner>
+                <div class="share-row">
+                    <button class="button danger" data-testid="close-room" on:click=close_room>"Close room"</button>
+                    <p class="hint">"Deletes the room on the server: everyone keeps the design as it is, no longer shared."</p>
+                </div>
+            </Show>
             <p class="hint" role="status" data-testid="share-live-status">{move || status.get()}</p>
         </section>
     }

@@ -1,5 +1,6 @@
 //! The access-pattern list: each pattern with its live verdict badge and key condition.
-//! Selecting one highlights its entities and its index on the canvas.
+//! Selecting one highlights its entities and its index on the canvas. In a live room, a pattern
+//! a teammate has selected is outlined in their colour, as their cards are.
 
 use keyplan_core::{AccessPattern, Design, Operation, Verdict};
 use leptos::prelude::*;
@@ -160,11 +161,22 @@ fn pattern_row(row: Row, session: crate::session::Session) -> impl IntoView {
         let name = name.clone();
         move || session.select(Selection::Pattern(name.clone()))
     };
+    // A teammate in the live room has this pattern selected (issue 38): their colour and name.
+    let teammate = {
+        let live = crate::live::use_live();
+        let name = name.clone();
+        Memo::new(move |_| {
+            live.and_then(|l| l.focused_by(keyplan_core::edit::Element::Pattern, &name))
+        })
+    };
     view! {
         <li
             class="pattern-row"
             class:selected=selected
             class:scan=scan
+            class:peer-focus=move || teammate.with(Option::is_some)
+            style:outline-color=move || teammate.get().map(|(colour, _)| colour)
+            title=move || teammate.get().map(|(_, who)| format!("{who} has this pattern selected"))
             role="option"
             tabindex="0"
             data-testid="pattern-row"

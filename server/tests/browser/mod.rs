@@ -20,10 +20,13 @@
 mod axe;
 mod chrome;
 mod files;
+mod relay;
 mod run;
 
 #[allow(unused_imports)]
 pub use files::downloads;
+#[allow(unused_imports)]
+pub use relay::Relay;
 
 use std::cell::Cell;
 use std::fs::{File, OpenOptions};
