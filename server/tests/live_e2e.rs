@@ -163,10 +163,22 @@ async fn the_top_bar_holds_the_room_at_1024_px(b: &Browser, n: usize) {
     b.screenshot(&format!("live-{n}-users-1024")).await;
 }
 
-/// Selects the card of `entity` (its head, not dragged).
+/// Selects the card of `entity` (its head, not dragged). Another user may be dragging that card
+/// at that moment, so a click can land where it was: click again until the card is selected,
+/// as a person would.
 async fn select(b: &Browser, entity: &str) {
-    b.mouse_click(&format!("[data-entity={entity}] .card-head"))
-        .await;
+    let card = format!("[data-entity={entity}]");
+    eventually(&format!("{entity}'s card is selected"), || async {
+        b.mouse_click(&format!("{card} .card-head")).await;
+        b.js_on(
+            &card,
+            "return document.querySelector(arguments[0]).classList.contains('selected');",
+        )
+        .await
+        .as_bool()
+            == Some(true)
+    })
+    .await;
 }
 
 /// Types `text` into the selected entity's Description field.
