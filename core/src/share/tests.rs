@@ -602,14 +602,19 @@ fn replicas_peak_factors_and_hand_set_volumes_travel_in_version_4() {
     );
 }
 
-/// A version-4 payload of the wire bytes `wire`, with their checksum.
-fn payload_v4(mut wire: Vec<u8>) -> String {
+/// A payload of `version` of the wire bytes `wire`, with their checksum.
+fn checked_payload(version: u32, mut wire: Vec<u8>) -> String {
     let checksum = crate::share::crc32(&wire);
     wire.extend_from_slice(&checksum.to_le_bytes());
     format!(
-        "4.{}",
+        "{version}.{}",
         URL_SAFE_NO_PAD.encode(deflate(v1::dictionary(), &wire))
     )
+}
+
+/// A version-4 payload of the wire bytes `wire`, with their checksum.
+fn payload_v4(wire: Vec<u8>) -> String {
+    checked_payload(4, wire)
 }
 
 // issue 16: the billing tail trusts nothing: replicas for a table the design does not have are
@@ -713,16 +718,6 @@ fn a_version_4_link_still_opens() {
     assert_eq!(decode(&payload_v4(v4_wire(&design))), Ok(design));
 }
 
-/// A version-5 payload of the wire bytes `wire`, with their checksum.
-fn payload_v5(mut wire: Vec<u8>) -> String {
-    let checksum = crate::share::crc32(&wire);
-    wire.extend_from_slice(&checksum.to_le_bytes());
-    format!(
-        "5.{}",
-        URL_SAFE_NO_PAD.encode(deflate(v1::dictionary(), &wire))
-    )
-}
-
 // issue 40: version 5's tail trusts nothing: a capacity for an on-demand table, auto scaling
 // flags that describe no bounds, an unknown distance and a statement for a pattern that is not
 // there are refused, saying what and where.
@@ -734,7 +729,7 @@ fn a_damaged_version_5_tail_is_refused_saying_where() {
     let with = |tail: &[u8]| {
         let mut wire = on_demand.clone();
         wire.extend_from_slice(tail);
-        payload_v5(wire)
+        checked_payload(5, wire)
     };
     let at = on_demand.len();
     let table = &design.tables[0].name;

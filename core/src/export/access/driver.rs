@@ -65,6 +65,15 @@ pub(super) fn enclosed<T>(
     out
 }
 
+/// Each of `lines` as a comment line opened by `open` (`// `, `    # `), flattened to one line.
+pub(super) fn comments(out: &mut String, open: &str, lines: &[String]) {
+    for line in lines {
+        out.push_str(open);
+        names::push_one_line(out, line);
+        out.push('\n');
+    }
+}
+
 /// Where a write step is written.
 pub(super) enum Write<'a> {
     /// A function of its own, which takes the item (a put) or the key and the changes.

@@ -8,7 +8,7 @@ use crate::export::names::{self, Lang, Scope, py_str};
 use crate::model::{AttrType, Design};
 
 use super::driver::{
-    Dialect, Function, Idents, Layout, StepParam, Tables, Write, enclosed, step_params,
+    Dialect, Function, Idents, Layout, StepParam, Tables, Write, comments, enclosed, step_params,
 };
 use super::{
     Call, DeleteStep, Get, Input, PutStep, Read, Scan, Statement, TemplatedKey, UpdateStep,
@@ -411,11 +411,7 @@ impl Dialect for Python {
 
     fn scan(&self, out: &mut String, f: &Function<'_>, s: &Scan) {
         self.page_signature(out, f, s.limit, "");
-        for why in &s.why {
-            out.push_str("    # ");
-            names::push_one_line(out, why);
-            out.push('\n');
-        }
+        comments(out, "    # ", &s.why);
         out.push_str("    # No index serves this pattern: this Scan reads the whole table.\n");
         let mut request = vec![(
             "TableName".to_string(),
@@ -455,11 +451,7 @@ impl Dialect for Python {
             doc(f)
         );
         LAYOUT.write(out, &sig);
-        for why in &s.why {
-            out.push_str("    # ");
-            names::push_one_line(out, why);
-            out.push('\n');
-        }
+        comments(out, "    # ", &s.why);
         out.push_str(
             "    # The pattern's PartiQL statement, sent as written: it names its table itself.\n",
         );

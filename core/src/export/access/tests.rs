@@ -17,20 +17,8 @@ fn stated(pattern: &str, statement: &str) -> Design {
     design
 }
 
-/// The lines of `code` from the first holding `from` to the first after it holding `to`.
-fn function(code: &str, from: &str, to: &str) -> String {
-    let lines: Vec<&str> = code.lines().collect();
-    let start = lines.iter().position(|l| l.contains(from)).expect("from");
-    let end = start
-        + lines[start..]
-            .iter()
-            .position(|l| l.contains(to))
-            .expect("to");
-    lines[start..=end].join("\n") + "\n"
-}
-
 fn check(code: String, from: &str, to: &str, expect: Expect) {
-    expect.assert_eq(&function(&code, from, to));
+    expect.assert_eq(&crate::export::vector::tests::between(&code, from, to));
 }
 
 #[test]

@@ -8,7 +8,7 @@ use crate::export::electrodb::{ModelAttribute, model_attributes};
 use crate::export::names::{self, Lang, Scope, ts_key, ts_str, ts_template_text};
 use crate::model::{AttrType, Design};
 
-use super::driver::{Dialect, Function, StepParam, Tables, Write, enclosed};
+use super::driver::{Dialect, Function, StepParam, Tables, Write, comments, enclosed};
 use super::{
     Call, CallKind, DeleteStep, Get, Input, PutStep, Read, Scan, Statement, Step, TemplatedKey,
     UpdateStep, gathers_shards, update_expression,
@@ -155,19 +155,24 @@ impl TypeScript {
 
     /// The end of a page-returning read: its Limit and ExclusiveStartKey, and the page.
     fn page_end(&self, out: &mut String, f: &Function<'_>, limit: Option<u32>) {
-        let limit = match limit {
-            Some(n) => format!("options.limit ?? {n}"),
-            None => "options.limit".to_string(),
-        };
         let _ = writeln!(
             out,
-            "      Limit: {limit},\n      ExclusiveStartKey: options.lastKey,\n    }}),\n  );"
+            "      Limit: {},\n      ExclusiveStartKey: options.lastKey,\n    }}),\n  );",
+            limit_expr(limit)
         );
         let _ = writeln!(
             out,
             "  return {{ items: (result.Items ?? []) as {}[], nextKey: result.LastEvaluatedKey }};\n}}",
             self.items_type(&f.call.entities)
         );
+    }
+}
+
+/// A page's Limit: the caller's, else the pattern's page size.
+fn limit_expr(limit: Option<u32>) -> String {
+    match limit {
+        Some(n) => format!("options.limit ?? {n}"),
+        None => "options.limit".to_string(),
     }
 }
 
@@ -446,11 +451,7 @@ impl Dialect for TypeScript {
     }
 
     fn scan(&self, out: &mut String, f: &Function<'_>, s: &Scan) {
-        for why in &s.why {
-            out.push_str("// ");
-            names::push_one_line(out, why);
-            out.push('\n');
-        }
+        comments(out, "// ", &s.why);
         self.page_signature(out, f);
         out.push_str("  // No index serves this pattern: this Scan reads the whole table.\n");
         out.push_str("  const result = await client.send(\n    new ScanCommand({\n");
@@ -482,11 +483,7 @@ impl Dialect for TypeScript {
     }
 
     fn statement(&self, out: &mut String, f: &Function<'_>, s: &Statement) {
-        for why in &s.why {
-            out.push_str("// ");
-            names::push_one_line(out, why);
-            out.push('\n');
-        }
+        comments(out, "// ", &s.why);
         let item = self.items_type(&f.call.entities);
         let _ = writeln!(
             out,
@@ -508,13 +505,10 @@ impl Dialect for TypeScript {
         if s.consistent {
             out.push_str("      ConsistentRead: true,\n");
         }
-        let limit = match s.limit {
-            Some(n) => format!("options.limit ?? {n}"),
-            None => "options.limit".to_string(),
-        };
         let _ = writeln!(
             out,
-            "      Limit: {limit},\n      NextToken: options.nextToken,\n    }}),\n  );"
+            "      Limit: {},\n      NextToken: options.nextToken,\n    }}),\n  );",
+            limit_expr(s.limit)
         );
         let _ = writeln!(
             out,
