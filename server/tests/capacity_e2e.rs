@@ -90,6 +90,23 @@ fn a_tables_capacity_is_edited_in_the_inspector_and_kp031_and_the_cost_follow() 
         })
         .await;
         b.screenshot("capacity-auto-scaling").await;
+        // At 1024 px the fields still fit the inspector, three to a row.
+        b.client.set_window_size(1024, 768).await.expect("resize");
+        let spills = b
+            .js(
+                "const side = document.querySelector('[data-testid=inspector]').getBoundingClientRect();\
+                 return Array.from(document.querySelectorAll('[data-testid=table-capacity] input'))\
+                   .filter(i => i.getBoundingClientRect().right > side.right + 1 || i.clientWidth < 40)\
+                   .map(i => i.getAttribute('aria-label'));",
+            )
+            .await;
+        assert_eq!(
+            spills,
+            serde_json::json!([]),
+            "fields spill or shrink at 1024 px"
+        );
+        b.screenshot("capacity-1024").await;
+        b.client.set_window_size(1440, 900).await.expect("resize");
         b.press(&[CONTROL], 'z').await;
         eventually("undo takes the target back", || async {
             let design = b.saved_design().await;
