@@ -3,6 +3,7 @@
 //! updates as the user types. A text field opens an undo group on focus and closes it on
 //! blur, so a field's typing is one undo step.
 
+mod capacity_editor;
 mod design_editor;
 mod entity_editor;
 mod field;

@@ -21,12 +21,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::item::Item;
 
+mod capacity;
 mod entity;
 mod pattern;
 mod table;
 mod types;
 mod vector;
 
+pub use capacity::{Bound, TARGET_RANGE};
 pub use entity::{Attribute, Entity, Volume, starting_id};
 pub use pattern::{
     AccessPattern, Action, FilterCondition, FilterOp, Order, SortCondition, SortOp, WriteStep,

@@ -27,7 +27,9 @@
 //! zlib's header would also cost 6 more bytes. Version 1 links (no orders, no checksum) still
 //! open. Version 3 (issue 17) adds the entities' volumes after the orders, with the same
 //! checksum; version 4 (issue 16) the tables' replicas, the patterns' peak factors and their
-//! filters after the volumes.
+//! filters after the volumes; version 5 (issue 40) what version 4 refused or dropped: a table's
+//! auto scaling and its GSIs' capacities, vector indexes and searches, PartiQL statements and
+//! the sample items written by hand, so every design the model holds travels whole.
 
 mod v1;
 
@@ -40,7 +42,7 @@ use miniz_oxide::inflate::core::{DecompressorOxide, decompress, inflate_flags};
 use crate::model::Design;
 
 /// The link format this build writes (the newest it reads).
-pub const LINK_VERSION: u32 = 4;
+pub const LINK_VERSION: u32 = 5;
 /// The longest payload (after `#d=`) a link may carry, in characters: 64 KiB of text. Browsers
 /// and chat tools start truncating URLs somewhere past this.
 pub const MAX_LINK_CHARS: usize = 64 * 1024;
@@ -63,12 +65,6 @@ pub enum LinkError {
         "the design takes {chars} characters as a link, more than the {MAX_LINK_CHARS} a link may carry: share the design file instead"
     )]
     DesignTooLarge { chars: usize },
-    /// Vector indexes, vector searches (issue 40) and hand-written sample items (issue 43) have
-    /// no place in link version 4: refused rather than dropped, so a link never opens as a design other than the one shared.
-    #[error(
-        "a share link cannot carry {what} yet (link version {LINK_VERSION}): share the design file instead"
-    )]
-    Unsupported { what: String },
     #[error(
         "the link has no version: it should start with a version such as `{LINK_VERSION}.`, not `{start}`"
     )]
@@ -95,13 +91,9 @@ pub enum LinkError {
     Malformed { problem: String },
 }
 
-/// The payload for `design`: `3.` then base64url. Fails when the design is too large for a
-/// link ([`LinkError::DesignTooLarge`]) or holds what no link version carries yet
-/// ([`LinkError::Unsupported`]).
+/// The payload for `design`: `5.` then base64url. Fails when the design is too large for a
+/// link ([`LinkError::DesignTooLarge`]).
 pub fn encode(design: &Design) -> Result<String, LinkError> {
-    if let Some(what) = uncarried(design) {
-        return Err(LinkError::Unsupported { what });
-    }
     let mut wire = wire_bytes(design);
     let checksum = crc32(&wire);
     wire.extend_from_slice(&checksum.to_le_bytes());
@@ -113,40 +105,6 @@ pub fn encode(design: &Design) -> Result<String, LinkError> {
         });
     }
     Ok(payload)
-}
-
-/// What of `design` no link version carries: its first vector index or vector search, PartiQL
-/// statement, or the sample items written by hand.
-fn uncarried(design: &Design) -> Option<String> {
-    if let Some(item) = design.hand_items.first() {
-        let more = design.hand_items.len() - 1;
-        return Some(match more {
-            0 => format!("the {} item written by hand", item.entity),
-            _ => format!(
-                "the {} item written by hand (and {})",
-                item.entity,
-                crate::counts::plural(more, "other")
-            ),
-        });
-    }
-    if let Some((table, index)) = design
-        .tables
-        .iter()
-        .find_map(|t| t.vector_indexes.first().map(|v| (t, v)))
-    {
-        return Some(format!(
-            "the vector index `{}` of table `{}`",
-            index.name, table.name
-        ));
-    }
-    if let Some(p) = design.patterns.iter().find(|p| p.vector.is_some()) {
-        return Some(format!("the vector search of pattern `{}`", p.name));
-    }
-    design
-        .patterns
-        .iter()
-        .find(|p| p.partiql.is_some())
-        .map(|p| format!("the PartiQL statement of pattern `{}`", p.name))
 }
 
 /// The whole link: `base` (the app's address, e.g. [`DEFAULT_BASE`]) then `/#d=` and the
@@ -242,7 +200,7 @@ fn decode_version(version: &str, body: &str) -> Result<Design, LinkError> {
                 problem: format!("at byte {}: {}", e.at, e.problem),
             })
         }
-        Some(n @ 2..=4) => {
+        Some(n @ 2..=LINK_VERSION) => {
             let bytes = inflate(v1::dictionary(), &unbase64(body)?)?;
             let Some(split) = bytes.len().checked_sub(4) else {
                 return Err(LinkError::Truncated);

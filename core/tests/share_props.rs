@@ -1,7 +1,9 @@
 //! Share links round-trip any design: `decode(encode(d)) == d` over random designs that cover
 //! tables with GSIs (multi-attribute keys) and LSIs, entities with every attribute type and
 //! key templates (valid, invalid and write-sharded), patterns of every action with transaction
-//! writes, canvas positions and sample items. And no damage goes unnoticed (issue 13): every
+//! writes, canvas positions and sample items, and what link version 5 added (issue 40): auto
+//! scaling and GSI capacities, vector indexes and searches, PartiQL statements, items written
+//! by hand. And no damage goes unnoticed (issue 13): every
 //! single-bit flip of a link's compressed bytes and every one-character substitution of its
 //! text is refused or decodes to the identical design.
 
@@ -10,9 +12,10 @@ use std::collections::BTreeMap;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use keyplan_core::model::{
-    AccessPattern, Action, AttrType, Attribute, Billing, CURRENT_VERSION, Design, Entity,
-    FilterCondition, FilterOp, Gsi, KeyAttribute, KeyType, Lsi, Order, Point, Projection,
-    SortCondition, SortOp, Table, Volume, WriteStep,
+    AccessPattern, Action, AttrType, Attribute, AutoScaling, Billing, CURRENT_VERSION, Capacity,
+    Design, Distance, Entity, FilterCondition, FilterOp, Gsi, HandItem, KeyAttribute, KeyType, Lsi,
+    Order, Point, Projection, Scaling, SortCondition, SortOp, Table, VectorIndex, VectorSearch,
+    Volume, WriteStep,
 };
 use keyplan_core::share::{decode, encode, link};
 use keyplan_core::{AttributeValue, Item, KeyTemplate};
@@ -79,10 +82,33 @@ fn table() -> impl Strategy<Value = Table> {
         sort_key,
         projection,
     });
+    // issue 40: a table's auto scaling and its GSIs' own capacities travel in link version 5.
     let billing = prop_oneof![
         Just(Billing::OnDemand),
-        (any::<u64>(), any::<u64>()).prop_map(|(read, write)| Billing::provisioned(read, write)),
+        (
+            any::<u64>(),
+            any::<u64>(),
+            prop::option::of(auto_scaling()),
+            prop::collection::btree_map(name(), capacity(), 0..3),
+        )
+            .prop_map(
+                |(read, write, auto_scaling, indexes)| Billing::Provisioned {
+                    read,
+                    write,
+                    auto_scaling,
+                    indexes,
+                }
+            ),
     ];
+    let vector_index = (name(), name(), any::<u32>(), distance(), projection()).prop_map(
+        |(name, attribute, dimensions, distance, projection)| VectorIndex {
+            name,
+            attribute,
+            dimensions,
+            distance,
+            projection,
+        },
+    );
     (
         name(),
         key(),
@@ -91,17 +117,71 @@ fn table() -> impl Strategy<Value = Table> {
         prop::collection::vec(lsi, 0..3),
         (billing, prop::collection::vec(name(), 0..3)),
         prop::option::of(name()),
+        prop::collection::vec(vector_index, 0..2),
     )
         .prop_map(
-            |(name, partition_key, sort_key, gsis, lsis, (billing, replicas), ttl_attribute)| {
+            |(
+                name,
+                partition_key,
+                sort_key,
+                gsis,
+                lsis,
+                (billing, replicas),
+                ttl_attribute,
+                vector_indexes,
+            )| {
                 Table {
                     gsis,
                     lsis,
                     billing,
                     ttl_attribute,
                     replicas,
+                    vector_indexes,
                     ..Table::new(name, partition_key, sort_key)
                 }
+            },
+        )
+}
+
+fn scaling() -> impl Strategy<Value = Scaling> {
+    (any::<u64>(), any::<u64>(), prop::option::of(finite()))
+        .prop_map(|(min, max, target)| Scaling { min, max, target })
+}
+
+fn auto_scaling() -> impl Strategy<Value = AutoScaling> {
+    (prop::option::of(scaling()), prop::option::of(scaling()))
+        .prop_map(|(read, write)| AutoScaling { read, write })
+}
+
+fn capacity() -> impl Strategy<Value = Capacity> {
+    (any::<u64>(), any::<u64>(), prop::option::of(auto_scaling())).prop_map(
+        |(read, write, auto_scaling)| Capacity {
+            read,
+            write,
+            auto_scaling,
+        },
+    )
+}
+
+fn distance() -> impl Strategy<Value = Distance> {
+    prop::sample::select(Distance::ALL.to_vec())
+}
+
+fn vector_search() -> impl Strategy<Value = VectorSearch> {
+    (
+        name(),
+        any::<u32>(),
+        name(),
+        prop::option::of(any::<u32>()),
+        prop::option::of(name()),
+    )
+        .prop_map(
+            |(attribute, top_k, query, dimensions, index)| VectorSearch {
+                attribute,
+                top_k,
+                query,
+                dimensions,
+                index,
             },
         )
 }
@@ -220,7 +300,11 @@ fn pattern() -> impl Strategy<Value = AccessPattern> {
         prop::option::of(any::<u32>()),
         prop::collection::vec(name(), 0..3),
         prop::collection::vec(write, 0..4),
-        prop::option::of(text()),
+        (
+            prop::option::of(text()),
+            prop::option::of(vector_search()),
+            prop::option::of(text()),
+        ),
     )
         .prop_map(
             |(
@@ -232,7 +316,7 @@ fn pattern() -> impl Strategy<Value = AccessPattern> {
                 page_size,
                 changes,
                 writes,
-                condition,
+                (condition, vector, partiql),
             )| AccessPattern {
                 name,
                 description,
@@ -250,9 +334,8 @@ fn pattern() -> impl Strategy<Value = AccessPattern> {
                 changes,
                 writes,
                 condition,
-                // A link refuses a vector search (issue 40): never generated here.
-                vector: None,
-                partiql: None,
+                vector,
+                partiql,
             },
         )
 }
@@ -292,21 +375,35 @@ fn design() -> impl Strategy<Value = Design> {
             0..5,
         ),
         prop::collection::btree_map(name(), prop::collection::vec(item(), 0..3), 0..2),
+        prop::collection::vec(hand_item(), 0..3),
     )
         .prop_map(
-            |((name, description), tables, entities, patterns, layout, samples)| Design {
-                version: CURRENT_VERSION,
-                name,
-                description,
-                tables,
-                entities,
-                patterns,
-                layout,
-                samples,
-                // A share link does not carry hand-written items (the design file does).
-                hand_items: Vec::new(),
+            |((name, description), tables, entities, patterns, layout, samples, hand_items)| {
+                Design {
+                    version: CURRENT_VERSION,
+                    name,
+                    description,
+                    tables,
+                    entities,
+                    patterns,
+                    layout,
+                    samples,
+                    hand_items,
+                }
             },
         )
+}
+
+/// An item written by hand (issue 43), carried by link version 5.
+fn hand_item() -> impl Strategy<Value = HandItem> {
+    (name(), name(), prop::option::of(item()), item()).prop_map(
+        |(table, entity, replaces, item)| HandItem {
+            table,
+            entity,
+            replaces,
+            item,
+        },
+    )
 }
 
 /// Every single-bit flip of `payload`'s compressed bytes: refused as damaged, or the same design.

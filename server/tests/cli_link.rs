@@ -25,7 +25,13 @@ fn a_design_file_becomes_a_link_and_the_link_the_same_design_file() {
     let made = keyplan(&["link", file.to_str().expect("UTF-8 path")]);
     assert!(made.status.success(), "{made:?}");
     let link = stdout(&made).trim().to_string();
-    assert!(link.starts_with("http://127.0.0.1:8080/#d=4."), "{link}");
+    assert!(
+        link.starts_with(&format!(
+            "http://127.0.0.1:8080/#d={}.",
+            keyplan_core::share::LINK_VERSION
+        )),
+        "{link}"
+    );
 
     let opened = keyplan(&["link", "--decode", &link]);
     assert!(opened.status.success(), "{opened:?}");
@@ -44,7 +50,10 @@ fn the_base_option_sets_the_address_the_link_opens() {
         "https://keyplan.example/app/",
     ]);
     assert!(made.status.success(), "{made:?}");
-    assert!(stdout(&made).starts_with("https://keyplan.example/app/#d=4."));
+    assert!(stdout(&made).starts_with(&format!(
+        "https://keyplan.example/app/#d={}.",
+        keyplan_core::share::LINK_VERSION
+    )));
 }
 
 #[test]

@@ -172,9 +172,17 @@ pub fn PatternEditor(
                 // keeps and shows it, `keyplan check` judges it (the app has no PartiQL parser).
                 <TextField
                     label="PartiQL"
+                    testid="pattern-partiql"
                     value=field(|p| p.partiql.clone().unwrap_or_default())
                     on_input=Callback::new({ let e = e1.clone(); move |t: String| e(Box::new(move |p| p.partiql = (!t.trim().is_empty()).then_some(t))) })
                 />
+                // Said plainly where the statement is: the verdict below is not the statement's
+                // in a build without the parser (a Scan or KP033 would not show here).
+                {move || (!keyplan_core::partiql::READS_PARTIQL && pattern.with(|p| p.as_ref().is_some_and(|p| p.partiql.is_some()))).then(|| view! {
+                    <p class="hint" data-testid="partiql-not-read">
+                        "This browser keeps the statement but does not read PartiQL: the verdict below is of the pattern's fields, not of the statement. `keyplan check` judges the statement (a Scan, or KP033 when it cannot be mapped)."
+                    </p>
+                })}
                 <div class="verdict-box" data-testid="verdict-box">
                     {move || verdict.get().map(|v| {
                         let scan = !v.covered;

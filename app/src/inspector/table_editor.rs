@@ -6,6 +6,7 @@ use keyplan_core::edit::Edit;
 use keyplan_core::{Billing, Gsi, KeyAttribute, KeyType, Lsi, Projection, Table};
 use leptos::prelude::*;
 
+use super::capacity_editor::CapacityEditor;
 use super::field::{TextField, options, show_kept};
 use super::key_list::KeyList;
 use super::modify_table;
@@ -191,6 +192,8 @@ pub fn TableEditor(
                     <TextField label="TTL attribute" mono=true placeholder="none" value=field(|t| t.ttl_attribute.clone().unwrap_or_default())
                         on_change=Callback::new({ let s = s6.clone(); move |v: String| s(Box::new(move |t| { let v = v.trim().to_string(); t.ttl_attribute = (!v.is_empty()).then_some(v); })) })/>
                 </div>
+                // issue 40: a provisioned table's capacity, auto scaling and GSI capacities.
+                <CapacityEditor name=tname.clone()/>
                 // A global table's other Regions, comma-separated: the cost counts their writes.
                 <TextField label="Replica Regions" mono=true placeholder="none (one Region)" testid="table-replicas" value=field(|t| t.replicas.join(", "))
                     on_change=Callback::new({ let s = s6.clone(); move |v: String| s(Box::new(move |t| {

@@ -5,7 +5,7 @@ use expect_test::{Expect, expect};
 use super::*;
 use crate::file;
 use crate::item::AttributeValue;
-use crate::model::Point;
+use crate::model::{Billing, Point};
 
 fn order_management() -> Design {
     file::parse(include_str!(
@@ -36,7 +36,7 @@ fn the_order_management_example_round_trips_with_its_canvas_positions() {
     assert!(!design.layout.is_empty());
     let payload = encode(&design).expect("fits in a link");
     // issue 13: version 2, with its checksum, is what links are written in; issue 16: 4.
-    assert!(payload.starts_with("4."), "{payload}");
+    assert!(payload.starts_with("5."), "{payload}");
     assert_eq!(decode(&payload), Ok(design));
 }
 
@@ -103,10 +103,10 @@ fn a_design_file_version_does_not_travel() {
 #[test]
 fn the_version_prefix_dispatches_to_its_reader() {
     let body = encode(&Design::new("v")).expect("fits")[2..].to_string();
-    assert_eq!(decode_version("4", &body).map(|d| d.name), Ok("v".into()));
-    // Version 3's reader sees the billing and filter tails' counts as bytes after the design,
-    // version 2's the volumes' too.
-    for older in ["3", "2"] {
+    assert_eq!(decode_version("5", &body).map(|d| d.name), Ok("v".into()));
+    // Version 4's reader sees version 5's tail as bytes after the design, version 3's the
+    // billing and filter tails' counts too, version 2's the volumes' too.
+    for older in ["4", "3", "2"] {
         assert!(matches!(
             decode_version(older, &body),
             Err(LinkError::Malformed { .. })
@@ -119,7 +119,7 @@ fn the_version_prefix_dispatches_to_its_reader() {
     ));
     // Version 1's bytes are version 4's without the orders, the volumes, the replicas, the
     // peak factors and the filters, here their counts (a zero byte each).
-    let mut v1_bytes = v1::write(&Design::new("v"));
+    let mut v1_bytes = v4_wire(&Design::new("v"));
     let tail: Vec<Option<u8>> = (0..5).map(|_| v1_bytes.pop()).collect();
     assert_eq!(
         tail,
@@ -132,8 +132,8 @@ fn the_version_prefix_dispatches_to_its_reader() {
         Ok("v".into())
     );
     assert_eq!(
-        decode_version("5", &body),
-        Err(LinkError::TooNew { found: 5 })
+        decode_version("6", &body),
+        Err(LinkError::TooNew { found: 6 })
     );
     for bad in ["0", "01", "", "v1", "1a", "99999999999"] {
         assert!(
@@ -171,18 +171,18 @@ fn bad_links_say_what_is_wrong() {
     check(
         "hello",
         expect![
-            "the link has no version: it should start with a version such as `4.`, not `hello`"
+            "the link has no version: it should start with a version such as `5.`, not `hello`"
         ],
     );
     check(
         "7.AAAA",
         expect![
-            "the link was made by a newer keyplan (link version 7, this one reads up to 4): upgrade keyplan"
+            "the link was made by a newer keyplan (link version 7, this one reads up to 5): upgrade keyplan"
         ],
     );
     check(
         "x1.AAAA",
-        expect!["`x1` is not a link version: this keyplan reads versions 1 to 4"],
+        expect!["`x1` is not a link version: this keyplan reads versions 1 to 5"],
     );
     check(
         "1.AB+C",
@@ -250,7 +250,7 @@ fn a_truncated_link_says_it_was_cut_short() {
 
 #[test]
 fn garbage_in_or_after_the_design_is_refused() {
-    let mut bytes = v1::write(&Design::new("g"));
+    let mut bytes = v4_wire(&Design::new("g"));
     // Version 1's bytes: version 4's without the (empty) lists of orders, volumes, replicas,
     // peak factors and filters.
     let tail: Vec<Option<u8>> = (0..5).map(|_| bytes.pop()).collect();
@@ -508,7 +508,7 @@ fn a_pattern_order_travels_in_version_2() {
     design.patterns[1].order_by = Some("createdAt".into());
     design.patterns[3].order_by = Some("lineNo".into());
     let ordered = encode(&design).expect("fits");
-    assert!(ordered.starts_with("4."), "{ordered}");
+    assert!(ordered.starts_with("5."), "{ordered}");
     assert_eq!(decode(&ordered), Ok(design));
 }
 
@@ -528,11 +528,11 @@ fn filters_travel_in_version_4_and_bad_ones_are_refused() {
     ];
     design.patterns[2].filter = vec![FilterCondition::new("deletedAt", FilterOp::NotExists)];
     let link = encode(&design).expect("fits");
-    assert!(link.starts_with("4."), "{link}");
+    assert!(link.starts_with("5."), "{link}");
     assert_eq!(decode(&link), Ok(design.clone()));
 
     let plain = Design::new("f");
-    let mut bytes = v1::write(&plain);
+    let mut bytes = v4_wire(&plain);
     assert_eq!(bytes.pop(), Some(0), "no filters: an empty list");
     let checked = |bytes: &[u8]| {
         let mut with_sum = bytes.to_vec();
@@ -551,12 +551,12 @@ fn filters_travel_in_version_4_and_bad_ones_are_refused() {
     let mut one = plain.clone();
     one.patterns
         .push(crate::model::AccessPattern::read("p", &["E"], &[]));
-    let mut bytes = v1::write(&one);
+    let mut bytes = v4_wire(&one);
     assert_eq!(bytes.pop(), Some(0));
     // Pattern 0, one condition on attribute `a` (a new name), operator 12 (there are 12).
     bytes.extend_from_slice(&[1, 0, 1]);
     let name_at = bytes.len();
-    let mut named = v1::write(&{
+    let mut named = v4_wire(&{
         let mut d = one.clone();
         d.patterns[0].filter = vec![FilterCondition::new("a", FilterOp::Eq)];
         d
@@ -588,10 +588,10 @@ fn replicas_peak_factors_and_hand_set_volumes_travel_in_version_4() {
     design.patterns[2].peak_factor = 2.5;
     design.entities[1].volume = Some(crate::model::Volume::items(2_800_000_000));
     let payload = encode(&design).expect("fits");
-    assert!(payload.starts_with("4."), "{payload}");
+    assert!(payload.starts_with("5."), "{payload}");
     assert_eq!(decode(&payload), Ok(design));
     // A version-3 link of the same design without them reads as before.
-    let mut v3 = v1::write(&base);
+    let mut v3 = v4_wire(&base);
     v3.truncate(v3.len() - 3);
     let checksum = crate::share::crc32(&v3);
     v3.extend_from_slice(&checksum.to_le_bytes());
@@ -602,21 +602,26 @@ fn replicas_peak_factors_and_hand_set_volumes_travel_in_version_4() {
     );
 }
 
-/// A version-4 payload of the wire bytes `wire`, with their checksum.
-fn payload_v4(mut wire: Vec<u8>) -> String {
+/// A payload of `version` of the wire bytes `wire`, with their checksum.
+fn checked_payload(version: u32, mut wire: Vec<u8>) -> String {
     let checksum = crate::share::crc32(&wire);
     wire.extend_from_slice(&checksum.to_le_bytes());
     format!(
-        "4.{}",
+        "{version}.{}",
         URL_SAFE_NO_PAD.encode(deflate(v1::dictionary(), &wire))
     )
+}
+
+/// A version-4 payload of the wire bytes `wire`, with their checksum.
+fn payload_v4(wire: Vec<u8>) -> String {
+    checked_payload(4, wire)
 }
 
 // issue 16: the billing tail trusts nothing: replicas for a table the design does not have are
 // refused, saying where.
 #[test]
 fn replicas_for_a_table_that_is_not_there_are_refused() {
-    let mut wire = v1::write(&Design::new("r"));
+    let mut wire = v4_wire(&Design::new("r"));
     // The empty replicas, peak factors and filters, replaced by replicas for table 5 of none.
     wire.truncate(wire.len() - 3);
     wire.extend_from_slice(&[1, 5, 0, 0]);
@@ -628,51 +633,149 @@ fn replicas_for_a_table_that_is_not_there_are_refused() {
     );
 }
 
-// issue 40: no link version carries a vector index or a vector search: the link is refused with
-// the reason, never made without them (it would open as another design).
+// issue 40: link version 5 carries what version 4 refused (vector indexes and searches, PartiQL
+// statements, items written by hand) and what it silently dropped (a table's auto scaling, its
+// GSIs' own capacities): the link opens as the very design that was shared.
 #[test]
-fn a_design_with_a_vector_index_or_search_is_refused_a_link_with_the_reason() {
+fn capacities_vectors_statements_and_hand_items_travel_in_version_5() {
+    use crate::model::{AutoScaling, Capacity, Scaling};
     let mut design = crate::export::vector_fixture();
-    assert_eq!(
-        super::encode(&design).expect_err("refused").to_string(),
-        "a share link cannot carry the vector index `ByEmbedding` of table `products` yet (link version 4): share the design file instead"
-    );
-    design.tables[0].vector_indexes.clear();
-    assert_eq!(
-        super::encode(&design).expect_err("refused").to_string(),
-        "a share link cannot carry the vector search of pattern `similar` yet (link version 4): share the design file instead"
-    );
-    design.patterns.clear();
-    assert!(super::encode(&design).is_ok());
+    let mut orders = crate::examples::first();
+    let table = &mut orders.tables[0];
+    let gsi = table.gsis[0].name.clone();
+    table.billing = Billing::provisioned(40, 12);
+    assert!(table.billing.set_scaling(
+        None,
+        crate::model::Dimension::Read,
+        Scaling {
+            min: 5,
+            max: 400,
+            target: Some(55.5)
+        }
+    ));
+    table.billing.set_index_capacity(BTreeMap::from([(
+        gsi,
+        Capacity {
+            read: 7,
+            write: 3,
+            auto_scaling: Some(AutoScaling {
+                read: None,
+                write: Some(Scaling {
+                    min: 1,
+                    max: 30,
+                    target: None,
+                }),
+            }),
+        },
+    )]));
+    orders.patterns[0].partiql = Some("SELECT * FROM \"orders\" WHERE PK = ?".to_string());
+    let entity = orders.entities[0].clone();
+    let item =
+        |id: &str| crate::item::Item::from([("PK".to_string(), AttributeValue::S(id.to_string()))]);
+    orders.hand_items = vec![
+        crate::model::HandItem {
+            table: entity.table.clone(),
+            entity: entity.name.clone(),
+            replaces: Some(item("old")),
+            item: item("new"),
+        },
+        crate::model::HandItem {
+            table: entity.table.clone(),
+            entity: entity.name.clone(),
+            replaces: None,
+            item: item("added"),
+        },
+    ];
+    design.tables.extend(orders.tables);
+    design.entities.extend(orders.entities);
+    design.patterns.extend(orders.patterns);
+    design.hand_items = orders.hand_items;
+    design.patterns[0].vector.as_mut().expect("a search").index = Some("ByEmbedding".into());
+    design.patterns[0]
+        .vector
+        .as_mut()
+        .expect("a search")
+        .dimensions = Some(1536);
+    let payload = encode(&design).expect("fits");
+    assert!(payload.starts_with("5."), "{payload}");
+    assert_eq!(decode(&payload), Ok(design));
 }
 
-// issue 43: sample items written by hand are not carried by link version 4 either: refused with
-// the reason, not dropped (the link would open without them).
+/// The wire bytes of `design` in version 4's layout: version 5's, less its five empty lists.
+fn v4_wire(design: &Design) -> Vec<u8> {
+    let mut wire = v1::write(design);
+    assert!(wire.ends_with(&[0; 5]), "nothing of version 5's tail");
+    wire.truncate(wire.len() - 5);
+    wire
+}
+
+// issue 40: version 4 links still open, as the design they carried.
 #[test]
-fn a_design_with_items_written_by_hand_is_refused_a_link_with_the_reason() {
+fn a_version_4_link_still_opens() {
     let mut design = crate::examples::first();
-    let entity = design.entities[0].clone();
-    let item = crate::model::HandItem {
-        table: entity.table.clone(),
-        entity: entity.name.clone(),
-        replaces: None,
-        item: crate::item::Item::new(),
+    design.tables[0].replicas = vec!["eu-west-1".into()];
+    design.tables[0].billing = Billing::provisioned(3, 4);
+    assert_eq!(decode(&payload_v4(v4_wire(&design))), Ok(design));
+}
+
+// issue 40: version 5's tail trusts nothing: a capacity for an on-demand table, auto scaling
+// flags that describe no bounds, an unknown distance and a statement for a pattern that is not
+// there are refused, saying what and where.
+#[test]
+fn a_damaged_version_5_tail_is_refused_saying_where() {
+    let mut design = crate::examples::first();
+    design.tables.truncate(1);
+    let on_demand = v4_wire(&design);
+    let with = |tail: &[u8]| {
+        let mut wire = on_demand.clone();
+        wire.extend_from_slice(tail);
+        checked_payload(5, wire)
     };
-    design.hand_items = vec![item.clone(), item];
-    assert_eq!(
-        super::encode(&design).expect_err("refused").to_string(),
-        format!(
-            "a share link cannot carry the {} item written by hand (and 1 other) yet (link version 4): share the design file instead",
-            entity.name
-        )
-    );
-    design.hand_items.truncate(1);
-    assert!(
-        super::encode(&design)
-            .expect_err("refused")
-            .to_string()
-            .contains("item written by hand yet")
-    );
-    design.hand_items.clear();
-    assert!(super::encode(&design).is_ok());
+    let at = on_demand.len();
+    let table = &design.tables[0].name;
+    let n_patterns = design.patterns.len();
+    let cases: [(&[u8], String); 5] = [
+        (
+            &[1, 0, 0, 0, 0, 0, 0],
+            format!(
+                "at byte {}: a capacity for table `{table}`, which is on demand and has none",
+                at + 2
+            ),
+        ),
+        (
+            &[1, 0, 6],
+            format!(
+                "at byte {}: flags 0x06 describe the bounds of no auto scaling",
+                at + 2
+            ),
+        ),
+        (
+            &[1, 0, 0x41],
+            format!(
+                "at byte {}: unknown flags 0x41 on a capacity's auto scaling",
+                at + 2
+            ),
+        ),
+        (
+            &[0, 0, 0, 1, 200, 1, 0x53, 0xff, 0],
+            format!(
+                "at byte {}: a PartiQL statement for pattern 200, but there are {n_patterns} patterns and statements come by increasing pattern",
+                at + 4
+            ),
+        ),
+        (
+            &[0, 0, 0, 0, 1, 0],
+            format!(
+                "at byte {}: the design ends early, in a hand-written item's table",
+                at + 6
+            ),
+        ),
+    ];
+    for (tail, problem) in cases {
+        assert_eq!(
+            decode(&with(tail)),
+            Err(LinkError::Malformed { problem }),
+            "{tail:?}"
+        );
+    }
 }

@@ -1,4 +1,4 @@
-//! Link format versions 1 to 4: the byte layout of a design, written and read by hand.
+//! Link format versions 1 to 5: the byte layout of a design, written and read by hand.
 //!
 //! Version 2 is version 1 followed by the patterns' orders (`order_by`, which version 1 cannot
 //! carry): `seq<varint pattern index, name<attribute>>`, indexes increasing. Version 3 (issue
@@ -6,8 +6,9 @@
 //! `seq<varint entity index, varint items, varint item bytes, varint sampled>`, indexes
 //! increasing (an item size of 0: the sample's mean). Version 4 (issue 16) adds the billing
 //! tail, [`write_billing`]: the tables' global-table replicas and the patterns' peak factors,
-//! then the patterns' filters ([`write_filters`]). Before the tails, every version's bytes are
-//! version 1's.
+//! then the patterns' filters ([`write_filters`]). Version 5 (issue 40) adds [`v5`]'s tail: the
+//! tables' auto scaling and GSI capacities, vector indexes and searches, PartiQL statements and
+//! the items written by hand. Before the tails, every version's bytes are version 1's.
 //!
 //! Only this module knows the layout; the model knows nothing of it, so renaming or reordering
 //! anything in [`crate::model`] cannot change what an old link means. Once released, version 1
@@ -74,6 +75,8 @@ use crate::model::{
     SortCondition, SortOp, Table, Volume, WriteStep,
 };
 use crate::template::KeyTemplate;
+
+mod v5;
 
 /// Words the DEFLATE window starts with, so the first `CUSTOMER#`, `GSI1PK` or "newest first"
 /// in a design is already a back-reference. Each run of words is written as it appears on the
@@ -172,8 +175,8 @@ pub(super) struct WireError {
     pub problem: String,
 }
 
-/// The bytes of `design` in version 4's layout (version 1's, then the patterns' orders, the
-/// entities' volumes, then the billing tail and the patterns' filters). Its `version` (the
+/// The bytes of `design` in version 5's layout (version 1's, then the patterns' orders, the
+/// entities' volumes, then the billing tail, the patterns' filters and [`v5`]'s tail). Its `version` (the
 /// design-file format) does not travel: a decoded link is always a current design.
 pub(super) fn write(design: &Design) -> Vec<u8> {
     let Design {
@@ -185,8 +188,7 @@ pub(super) fn write(design: &Design) -> Vec<u8> {
         patterns,
         layout,
         samples,
-        // Not carried: a link stays version 4's layout, and the design's file keeps them.
-        hand_items: _,
+        hand_items,
     } = design;
     let mut w = Writer::default();
     w.prose(TITLE, name);
@@ -228,6 +230,7 @@ pub(super) fn write(design: &Design) -> Vec<u8> {
     });
     write_billing(&mut w, tables, patterns);
     write_filters(&mut w, patterns);
+    v5::write(&mut w, tables, patterns, hand_items);
     let mut whole = Writer::default();
     for texts in &w.prose {
         whole.seq(texts, |whole, text| whole.str(text));
@@ -236,7 +239,7 @@ pub(super) fn write(design: &Design) -> Vec<u8> {
     whole.bytes
 }
 
-/// The design in version-`version` (1 to 4) `bytes`, which must be consumed exactly.
+/// The design in version-`version` (1 to 5) `bytes`, which must be consumed exactly.
 pub(super) fn read(bytes: &[u8], version: u32) -> Result<Design, WireError> {
     let mut r = Reader {
         bytes,
@@ -302,6 +305,11 @@ pub(super) fn read(bytes: &[u8], version: u32) -> Result<Design, WireError> {
     if version >= 4 {
         read_filters(&mut r, &mut patterns)?;
     }
+    let hand_items = if version >= 5 {
+        v5::read(&mut r, &mut tables, &mut patterns)?
+    } else {
+        Vec::new()
+    };
     let left_over = r.prose.iter().map(VecDeque::len).sum::<usize>();
     if left_over > 0 {
         return Err(WireError {
@@ -327,7 +335,7 @@ pub(super) fn read(bytes: &[u8], version: u32) -> Result<Design, WireError> {
         patterns,
         layout,
         samples,
-        hand_items: Vec::new(),
+        hand_items,
     })
 }
 
@@ -467,7 +475,7 @@ fn write_table(w: &mut Writer, table: &Table) {
         ttl_attribute,
         // Version 4's tail, after the volumes: see [`write_billing`].
         replicas: _,
-        // Refused before writing: see [`super::encode`].
+        // Version 5's tail: see [`v5`].
         vector_indexes: _,
     } = table;
     w.name(Interned::Table, name);
@@ -508,6 +516,7 @@ fn write_table(w: &mut Writer, table: &Table) {
         write_key(w, sort_key);
         write_projection(w, projection);
     });
+    // Its auto scaling and GSI capacities: version 5's tail, see [`v5`].
     if let Billing::Provisioned { read, write, .. } = billing {
         w.varint(*read);
         w.varint(*write);
@@ -799,9 +808,8 @@ fn write_pattern(w: &mut Writer, pattern: &AccessPattern) {
         changes,
         writes,
         condition,
-        // Refused before writing: see [`super::encode`].
+        // Version 5's tail: see [`v5`].
         vector: _,
-        // Refused before writing, as a vector search is: see [`super::encode`].
         partiql: _,
     } = pattern;
     w.prose(TITLE, name);

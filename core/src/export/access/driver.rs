@@ -14,7 +14,8 @@ use crate::model::Design;
 use crate::template::{KeyTemplate, Part};
 
 use super::{
-    Call, CallKind, DeleteStep, Get, Lookup, PutStep, Read, Scan, Step, TemplatedKey, UpdateStep,
+    Call, CallKind, DeleteStep, Get, Lookup, PutStep, Read, Scan, Statement, Step, TemplatedKey,
+    UpdateStep,
 };
 use super::{calls, doc_line, transact_params};
 
@@ -62,6 +63,15 @@ pub(super) fn enclosed<T>(
     }
     out.push_str(close);
     out
+}
+
+/// Each of `lines` as a comment line opened by `open` (`// `, `    # `), flattened to one line.
+pub(super) fn comments(out: &mut String, open: &str, lines: &[String]) {
+    for line in lines {
+        out.push_str(open);
+        names::push_one_line(out, line);
+        out.push('\n');
+    }
 }
 
 /// Where a write step is written.
@@ -170,6 +180,8 @@ pub(super) trait Dialect {
     fn get(&self, out: &mut String, f: &Function<'_>, get: &Get);
     fn query(&self, out: &mut String, f: &Function<'_>, read: &Read);
     fn scan(&self, out: &mut String, f: &Function<'_>, scan: &Scan);
+    /// A read sent as its pattern's PartiQL statement, with ExecuteStatement: one page.
+    fn statement(&self, out: &mut String, f: &Function<'_>, statement: &Statement);
 
     fn put(&self, out: &mut String, put: &PutStep, to: &Write<'_>);
     fn update(&self, out: &mut String, update: &UpdateStep, to: &Write<'_>);
@@ -220,6 +232,7 @@ pub(super) fn render<D: Dialect>(design: &Design, mut dialect: D) -> String {
             CallKind::Get(get) => dialect.get(&mut out, &f, get),
             CallKind::Query(read) => dialect.query(&mut out, &f, read),
             CallKind::Scan(scan) => dialect.scan(&mut out, &f, scan),
+            CallKind::Statement(statement) => dialect.statement(&mut out, &f, statement),
             CallKind::Write(step) => write_step(&dialect, &mut out, step, &Write::Alone(&f)),
             CallKind::Transact(steps) => {
                 let params: Vec<StepParam<'_>> = steps

@@ -9,6 +9,10 @@
 //! it. A dialect writes each write step once, told whether it is a function of its own or one
 //! step of a transaction. Every expression uses `#name` and `:value` placeholders, so attribute
 //! names that are DynamoDB reserved words (`status`, `name`, `date`) need no care.
+//!
+//! A read whose pattern states a PartiQL statement (issue 40) is sent as that statement with
+//! ExecuteStatement, a value for each `?` computed from its template (a [`Statement`]): the
+//! application's own statement, judged by coverage as the read it maps to.
 
 mod driver;
 mod python;
@@ -81,6 +85,19 @@ struct Scan {
     names: Vec<(String, String)>,
     values: Vec<(String, String)>,
     limit: Option<u32>,
+    why: Vec<String>,
+}
+
+/// A read sent as the PartiQL statement its pattern states (issue 40), with ExecuteStatement:
+/// the statement as written, and the value of each `?` in order, from its template.
+#[derive(Debug, Clone)]
+struct Statement {
+    statement: String,
+    /// Each `?`'s value; its `attr` is the variable or `value`.
+    parameters: Vec<TemplatedKey>,
+    consistent: bool,
+    limit: Option<u32>,
+    /// Why DynamoDB reads every item for it, when it does (a Scan).
     why: Vec<String>,
 }
 
@@ -173,6 +190,7 @@ enum CallKind {
     Get(Get),
     Query(Read),
     Scan(Scan),
+    Statement(Statement),
     Write(Step),
     Transact(Vec<(Step, u32)>),
     /// Nothing to generate, and why.
@@ -435,6 +453,9 @@ fn read_call(design: &Lookup<'_>, pattern: &AccessPattern, verdict: &mut Verdict
             verdict.index.as_deref().unwrap_or("its vector index")
         ));
     }
+    if let Some(kind) = statement_call(design, pattern, verdict) {
+        return kind;
+    }
     let limit = pattern.page_size;
     let spec = match (&verdict.query, verdict.operation) {
         (Some(spec), Operation::GetItem | Operation::Query) => spec,
@@ -614,6 +635,59 @@ fn read_call(design: &Lookup<'_>, pattern: &AccessPattern, verdict: &mut Verdict
     })
 }
 
+/// The call of a read whose pattern states a PartiQL statement: ExecuteStatement with it, when
+/// coverage mapped it (the verdict holds it with each `?`'s template); a note when it could
+/// not (KP033 says why). `None` for a pattern that states none, and in a build without the
+/// parser, which writes the structured read its fields describe.
+fn statement_call(
+    design: &Lookup<'_>,
+    pattern: &AccessPattern,
+    verdict: &mut Verdict,
+) -> Option<CallKind> {
+    pattern.partiql.as_ref()?;
+    if !crate::partiql::READS_PARTIQL {
+        return None;
+    }
+    let Some(stated) = verdict.partiql.take() else {
+        let why = verdict.reasons.first().map_or("", String::as_str);
+        return Some(CallKind::Skip(format!(
+            "its PartiQL statement is not sent: {why}"
+        )));
+    };
+    let parameters = stated
+        .parameters
+        .iter()
+        .map(|source| {
+            let template = KeyTemplate::parse(source);
+            let var = match template.parts() {
+                [crate::template::Part::Var(v)] => Some(v.name.clone()),
+                _ => None,
+            };
+            let ty = match &var {
+                Some(v) if input_type(design, &pattern.entities, v) == AttrType::N => KeyType::N,
+                _ => KeyType::S,
+            };
+            TemplatedKey {
+                attr: var.unwrap_or_else(|| "value".to_string()),
+                ty,
+                template,
+            }
+        })
+        .collect();
+    let why = if verdict.operation == Operation::Scan {
+        std::mem::take(&mut verdict.reasons)
+    } else {
+        Vec::new()
+    };
+    Some(CallKind::Statement(Statement {
+        statement: stated.statement,
+        parameters,
+        consistent: pattern.consistent,
+        limit: pattern.page_size,
+        why,
+    }))
+}
+
 fn calls(design: &Lookup<'_>) -> Vec<Call> {
     let verdicts = verdicts(design.design);
     // Each pattern's call on its own (over the machine's cores with core's `parallel`).
@@ -666,6 +740,11 @@ fn calls(design: &Lookup<'_>) -> Vec<Call> {
                     if let Some(i) = inputs.iter_mut().find(|i| i.attr == *input) {
                         i.ty = input_type(design, &pattern.entities, attribute);
                     }
+                }
+            }
+            CallKind::Statement(s) => {
+                for p in &s.parameters {
+                    push_inputs(&mut inputs, &p.template, design, &pattern.entities);
                 }
             }
             CallKind::Scan(s) => {
@@ -770,3 +849,6 @@ pub fn python(design: &Design) -> String {
 pub fn rust(design: &Design) -> String {
     driver::render(design, rust::Rust::default())
 }
+
+#[cfg(all(test, feature = "partiql"))]
+mod tests;

@@ -8,11 +8,11 @@ use crate::export::names::{self, Lang, Scope, py_str};
 use crate::model::{AttrType, Design};
 
 use super::driver::{
-    Dialect, Function, Idents, Layout, StepParam, Tables, Write, enclosed, step_params,
+    Dialect, Function, Idents, Layout, StepParam, Tables, Write, comments, enclosed, step_params,
 };
 use super::{
-    Call, DeleteStep, Get, Input, PutStep, Read, Scan, TemplatedKey, UpdateStep, gathers_shards,
-    update_expression, writes_shards,
+    Call, DeleteStep, Get, Input, PutStep, Read, Scan, Statement, TemplatedKey, UpdateStep,
+    gathers_shards, update_expression, writes_shards,
 };
 
 /// black's layout of a `def` longer than its line.
@@ -411,11 +411,7 @@ impl Dialect for Python {
 
     fn scan(&self, out: &mut String, f: &Function<'_>, s: &Scan) {
         self.page_signature(out, f, s.limit, "");
-        for why in &s.why {
-            out.push_str("    # ");
-            names::push_one_line(out, why);
-            out.push('\n');
-        }
+        comments(out, "    # ", &s.why);
         out.push_str("    # No index serves this pattern: this Scan reads the whole table.\n");
         let mut request = vec![(
             "TableName".to_string(),
@@ -441,6 +437,49 @@ impl Dialect for Python {
             ));
         }
         page_end(out, &request, "scan");
+    }
+
+    fn statement(&self, out: &mut String, f: &Function<'_>, s: &Statement) {
+        let limit = match s.limit {
+            Some(n) => format!("Optional[int] = {n}"),
+            None => "Optional[int] = None".to_string(),
+        };
+        let sig = format!(
+            "\n\ndef {}(\n    client{}, limit: {limit}, next_token: Optional[str] = None\n) -> tuple[list[Item], Optional[str]]:\n    \"\"\"{}\n\n    Returns one page of items and the token to pass as `next_token` for the next, if any.\n    \"\"\"\n",
+            f.name,
+            self.params(&f.call.inputs),
+            doc(f)
+        );
+        LAYOUT.write(out, &sig);
+        comments(out, "    # ", &s.why);
+        out.push_str(
+            "    # The pattern's PartiQL statement, sent as written: it names its table itself.\n",
+        );
+        let mut request = vec![("Statement".to_string(), py_str(&s.statement))];
+        if !s.parameters.is_empty() {
+            let values = enclosed(("[", ", ", "]"), &s.parameters, |out, p| {
+                out.push_str(&self.value(p, &|v| self.ident(v)));
+            });
+            request.push((
+                "Parameters".to_string(),
+                format!("[_serializer.serialize(value) for value in {values}]"),
+            ));
+        }
+        if s.consistent {
+            request.push(("ConsistentRead".to_string(), "True".to_string()));
+        }
+        let _ = writeln!(
+            out,
+            "    request: dict[str, Any] = {}",
+            dict_literal(&request, "    ")
+        );
+        out.push_str("    if limit is not None:\n        request[\"Limit\"] = limit\n");
+        out.push_str(
+            "    if next_token is not None:\n        request[\"NextToken\"] = next_token\n",
+        );
+        out.push_str("    response = client.execute_statement(**request)\n");
+        out.push_str("    items = [_from_dynamo(item) for item in response.get(\"Items\", [])]\n");
+        out.push_str("    return items, response.get(\"NextToken\")\n");
     }
 
     fn put(&self, out: &mut String, p: &PutStep, to: &Write<'_>) {

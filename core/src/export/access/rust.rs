@@ -6,10 +6,12 @@ use std::fmt::Write as _;
 use crate::export::names::{self, Lang, Scope, rs_str};
 use crate::model::{AttrType, Design, KeyType};
 
-use super::driver::{Dialect, Function, Idents, Layout, StepParam, Tables, Write, step_params};
+use super::driver::{
+    Dialect, Function, Idents, Layout, StepParam, Tables, Write, comments, step_params,
+};
 use super::{
-    Call, CallKind, DeleteStep, Get, Input, PutStep, Read, Scan, Step, TemplatedKey, UpdateStep,
-    update_expression, writes_shards,
+    Call, CallKind, DeleteStep, Get, Input, PutStep, Read, Scan, Statement, Step, TemplatedKey,
+    UpdateStep, update_expression, writes_shards,
 };
 
 /// rustfmt's layout of a `pub async fn` longer than its line.
@@ -214,15 +216,20 @@ fn names_calls(out: &mut String, names: &[(String, String)], ind: &str) {
     }
 }
 
-/// The end of a read returning one page: its limit and start key, the call, the page.
-fn page_end(out: &mut String, limit: Option<u32>) {
-    let limit = match limit {
+/// A page's limit: the caller's, else the pattern's page size.
+fn limit_expr(limit: Option<u32>) -> String {
+    match limit {
         Some(n) => format!("limit.or(Some({n}))"),
         None => "limit".to_string(),
-    };
+    }
+}
+
+/// The end of a read returning one page: its limit and start key, the call, the page.
+fn page_end(out: &mut String, limit: Option<u32>) {
     let _ = writeln!(
         out,
-        "        .set_limit({limit})\n        .set_exclusive_start_key(start_key)\n        .send()\n        .await?;"
+        "        .set_limit({})\n        .set_exclusive_start_key(start_key)\n        .send()\n        .await?;",
+        limit_expr(limit)
     );
     out.push_str("    Ok((output.items.unwrap_or_default(), output.last_evaluated_key))\n}\n");
 }
@@ -423,11 +430,7 @@ impl Dialect for Rust {
 
     fn scan(&self, out: &mut String, f: &Function<'_>, s: &Scan) {
         self.page_signature(out, f, "");
-        for why in &s.why {
-            out.push_str("    // ");
-            names::push_one_line(out, why);
-            out.push('\n');
-        }
+        comments(out, "    // ", &s.why);
         out.push_str("    // No index serves this pattern: this Scan reads the whole table.\n");
         let _ = writeln!(
             out,
@@ -451,6 +454,41 @@ impl Dialect for Rust {
             }
         }
         page_end(out, s.limit);
+    }
+
+    fn statement(&self, out: &mut String, f: &Function<'_>, s: &Statement) {
+        let sig = format!(
+            "\n/// {}\n///\n/// Returns one page and the token to pass as `next_token` for the next, if any.\npub async fn {}(\n    client: &Client{},\n    limit: Option<i32>,\n    next_token: Option<String>,\n) -> Result<(Vec<Item>, Option<String>), Error> {{\n",
+            f.doc,
+            f.name,
+            self.params(&f.call.inputs)
+        );
+        LAYOUT.write(out, &sig);
+        comments(out, "    // ", &s.why);
+        out.push_str(
+            "    // The pattern's PartiQL statement, sent as written: it names its table itself.\n",
+        );
+        let _ = writeln!(
+            out,
+            "    let output = client\n        .execute_statement()\n        .statement({})",
+            rs_str(&s.statement)
+        );
+        for p in &s.parameters {
+            let _ = writeln!(
+                out,
+                "        .parameters({})",
+                self.value(p, &|v| self.ident(v))
+            );
+        }
+        if s.consistent {
+            out.push_str("        .consistent_read(true)\n");
+        }
+        let _ = writeln!(
+            out,
+            "        .set_limit({})\n        .set_next_token(next_token)\n        .send()\n        .await?;",
+            limit_expr(s.limit)
+        );
+        out.push_str("    Ok((output.items.unwrap_or_default(), output.next_token))\n}\n");
     }
 
     fn put(&self, out: &mut String, p: &PutStep, to: &Write<'_>) {

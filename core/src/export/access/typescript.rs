@@ -8,10 +8,10 @@ use crate::export::electrodb::{ModelAttribute, model_attributes};
 use crate::export::names::{self, Lang, Scope, ts_key, ts_str, ts_template_text};
 use crate::model::{AttrType, Design};
 
-use super::driver::{Dialect, Function, StepParam, Tables, Write, enclosed};
+use super::driver::{Dialect, Function, StepParam, Tables, Write, comments, enclosed};
 use super::{
-    Call, CallKind, DeleteStep, Get, Input, PutStep, Read, Scan, Step, TemplatedKey, UpdateStep,
-    gathers_shards, update_expression,
+    Call, CallKind, DeleteStep, Get, Input, PutStep, Read, Scan, Statement, Step, TemplatedKey,
+    UpdateStep, gathers_shards, update_expression,
 };
 
 #[derive(Default)]
@@ -155,19 +155,24 @@ impl TypeScript {
 
     /// The end of a page-returning read: its Limit and ExclusiveStartKey, and the page.
     fn page_end(&self, out: &mut String, f: &Function<'_>, limit: Option<u32>) {
-        let limit = match limit {
-            Some(n) => format!("options.limit ?? {n}"),
-            None => "options.limit".to_string(),
-        };
         let _ = writeln!(
             out,
-            "      Limit: {limit},\n      ExclusiveStartKey: options.lastKey,\n    }}),\n  );"
+            "      Limit: {},\n      ExclusiveStartKey: options.lastKey,\n    }}),\n  );",
+            limit_expr(limit)
         );
         let _ = writeln!(
             out,
             "  return {{ items: (result.Items ?? []) as {}[], nextKey: result.LastEvaluatedKey }};\n}}",
             self.items_type(&f.call.entities)
         );
+    }
+}
+
+/// A page's Limit: the caller's, else the pattern's page size.
+fn limit_expr(limit: Option<u32>) -> String {
+    match limit {
+        Some(n) => format!("options.limit ?? {n}"),
+        None => "options.limit".to_string(),
     }
 }
 
@@ -238,6 +243,7 @@ impl Dialect for TypeScript {
         "documentClient",
         "compareKeys",
         "PATTERNS",
+        "StatementPage",
     ];
 
     fn literal(&self, text: &str) -> String {
@@ -281,6 +287,10 @@ impl Dialect for TypeScript {
         if uses(&|k| matches!(k, CallKind::Scan(_))) {
             commands.push("ScanCommand");
         }
+        let uses_statements = uses(&|k| matches!(k, CallKind::Statement(_)));
+        if uses_statements {
+            commands.push("ExecuteStatementCommand");
+        }
         if uses(&|k| matches!(k, CallKind::Transact(_))) {
             commands.push("TransactWriteCommand");
         }
@@ -318,6 +328,12 @@ impl Dialect for TypeScript {
             "/** One page of a Query: the items and the key to continue from, if any. */\n",
         );
         out.push_str("export interface Page<T> {\n  items: T[];\n  nextKey?: Key;\n}\n\n");
+        if uses_statements {
+            out.push_str("/** One page of a PartiQL statement's items and the token to continue from, if any. */\n");
+            out.push_str(
+                "export interface StatementPage<T> {\n  items: T[];\n  nextToken?: string;\n}\n\n",
+            );
+        }
         out.push_str("/** A document client over a DynamoDB client (the default one reads the environment). */\n");
         out.push_str("export function documentClient(client: DynamoDBClient = new DynamoDBClient({})): DynamoDBDocumentClient {\n  return DynamoDBDocumentClient.from(client);\n}\n");
 
@@ -435,11 +451,7 @@ impl Dialect for TypeScript {
     }
 
     fn scan(&self, out: &mut String, f: &Function<'_>, s: &Scan) {
-        for why in &s.why {
-            out.push_str("// ");
-            names::push_one_line(out, why);
-            out.push('\n');
-        }
+        comments(out, "// ", &s.why);
         self.page_signature(out, f);
         out.push_str("  // No index serves this pattern: this Scan reads the whole table.\n");
         out.push_str("  const result = await client.send(\n    new ScanCommand({\n");
@@ -468,6 +480,40 @@ impl Dialect for TypeScript {
             );
         }
         self.page_end(out, f, s.limit);
+    }
+
+    fn statement(&self, out: &mut String, f: &Function<'_>, s: &Statement) {
+        comments(out, "// ", &s.why);
+        let item = self.items_type(&f.call.entities);
+        let _ = writeln!(
+            out,
+            "export async function {}(\n  client: DynamoDBDocumentClient,\n  input: {},\n  options: {{ limit?: number; nextToken?: string }} = {{}},\n): Promise<StatementPage<{item}>> {{",
+            f.name,
+            object_type(&f.call.inputs)
+        );
+        out.push_str(
+            "  // The pattern's PartiQL statement, sent as written: it names its table itself.\n",
+        );
+        out.push_str("  const result = await client.send(\n    new ExecuteStatementCommand({\n");
+        let _ = writeln!(out, "      Statement: {},", ts_str(&s.statement));
+        if !s.parameters.is_empty() {
+            let values = enclosed(("[", ", ", "]"), &s.parameters, |out, p| {
+                out.push_str(&self.value(p, &|v| access("input", v)));
+            });
+            let _ = writeln!(out, "      Parameters: {values},");
+        }
+        if s.consistent {
+            out.push_str("      ConsistentRead: true,\n");
+        }
+        let _ = writeln!(
+            out,
+            "      Limit: {},\n      NextToken: options.nextToken,\n    }}),\n  );",
+            limit_expr(s.limit)
+        );
+        let _ = writeln!(
+            out,
+            "  return {{ items: (result.Items ?? []) as {item}[], nextToken: result.NextToken }};\n}}"
+        );
     }
 
     fn put(&self, out: &mut String, p: &PutStep, to: &Write<'_>) {

@@ -17,7 +17,7 @@ pub(crate) fn products() -> crate::model::Design {
 
 /// The lines of `text` from the first holding `from` to the first after it holding `to`, their
 /// common indentation taken off (as `expect!` takes it off what it expects).
-fn between(text: &str, from: &str, to: &str) -> String {
+pub(crate) fn between(text: &str, from: &str, to: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let start = lines.iter().position(|l| l.contains(from)).expect("from");
     let end = start
