@@ -72,9 +72,6 @@ pub fn EntityCard(
     };
 
     let drag = session.card_drag;
-    // While the pointer drags this card it has a compositor layer of its own
-    // (`.card.dragging`): each move shifts the layer instead of painting the canvas again.
-    let dragging = RwSignal::new(false);
     let card_ref: NodeRef<leptos::html::Div> = NodeRef::new();
     let on_pointerdown = {
         let name = name.clone();
@@ -141,9 +138,6 @@ pub fn EntityCard(
             return;
         }
         d.moved = true;
-        if !dragging.get_untracked() {
-            dragging.set(true);
-        }
         let positions = d
             .starts
             .iter()
@@ -161,9 +155,6 @@ pub fn EntityCard(
         store.dispatch(Edit::MoveCards { positions });
     };
     let on_pointerup = move |_ev: web_sys::PointerEvent| {
-        if dragging.get_untracked() {
-            dragging.set(false);
-        }
         if drag.get_value().is_some() {
             drag.set_value(None);
             store.commit();
@@ -220,7 +211,6 @@ pub fn EntityCard(
             class:lit=lit
             class:dim=dim
             class:overview=overview
-            class:dragging=dragging
             class:invalid=move || overview.get() && glance.with(|g| g.as_ref().is_some_and(|g| g.invalid))
             node_ref=card_ref
             style:transform=transform
