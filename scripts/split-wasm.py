@@ -40,6 +40,10 @@ APP = "keyplan-app"
 # The link module wasm-split-cli writes, as the main module imports it.
 LINK = "./__wasm_split.js"
 WASM_OPT = ["-Oz", "--enable-bulk-memory", "--enable-nontrapping-float-to-int"]
+# KEYPLAN_WASM_NAMES=1 keeps the function names (`-g`), so a CPU profile of the page
+# (scripts/bench-canvas's KEYPLAN_*_PROFILE) names the app's functions; the code is the same.
+if os.environ.get("KEYPLAN_WASM_NAMES") == "1":
+    WASM_OPT.append("-g")
 
 
 def fail(message: str) -> None:

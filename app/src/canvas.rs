@@ -11,8 +11,6 @@ use keyplan_core::edit::Edit;
 use keyplan_core::{AttrType, Attribute, Entity, KeyAttribute, KeyType, Point, Table};
 use leptos::prelude::*;
 
-use std::collections::HashMap;
-
 use crate::cards;
 use crate::fanout::Fanout;
 use crate::geometry::{self, Rect, Viewport};
@@ -206,23 +204,19 @@ enum Gesture {
 }
 
 /// Each card's content by entity, worked out again for the entities an edit changed
-/// ([`cards::Card::again`]), each written to its card alone.
+/// ([`cards::Cards::again`]), each written to its card alone.
 fn card_contents(store: Store) -> Fanout<cards::CardData> {
-    let mut last: HashMap<String, cards::Card> = HashMap::new();
+    let mut cards = cards::Cards::default();
     Fanout::new(move |w| {
         store.track_semantic();
         store.with_untracked(|d| {
-            let mut next = HashMap::with_capacity(d.entities.len());
-            for e in &d.entities {
-                let (card, changed) = cards::Card::again(last.remove(&e.name), d, &e.name);
-                if let Some(data) = card.data.as_ref().filter(|_| changed) {
-                    w.put(&e.name, data.clone());
-                }
-                next.insert(e.name.clone(), card);
-            }
-            last = next;
-            if w.keys() > d.entities.len() {
-                w.retain(|key| d.entity(key).is_some());
+            let mut gone = Vec::new();
+            cards.again(d, |name, card| match card {
+                Some(card) => w.put(name, card.clone()),
+                None => gone.push(name.to_string()),
+            });
+            if !gone.is_empty() {
+                w.retain(|key| !gone.iter().any(|g| g == key));
             }
         })
     })

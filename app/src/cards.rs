@@ -2,6 +2,8 @@
 //! Each index of a table gets a colour slot (the table itself 0, then its GSIs, then its
 //! LSIs), so a key row, a table-frame chip and a verdict badge of one index share a colour.
 
+use std::collections::HashMap;
+
 use keyplan_core::{AttrType, Design, Entity, IndexKind, Table};
 
 /// How many index colours the stylesheet defines (`--index-0` ..).
@@ -108,39 +110,62 @@ impl<'a> Slots<'a> {
     }
 }
 
-/// A card's content with what it was worked out from: the entity and its table, the only parts
-/// of the design a card shows.
-#[derive(Debug, PartialEq)]
-pub struct Card {
-    source: Option<(Entity, Option<Table>)>,
-    pub data: Option<CardData>,
+/// Every card's content with what it was worked out from: each entity, and the tables, the only
+/// parts of the design a card shows.
+#[derive(Debug, Default)]
+pub struct Cards {
+    /// Each entity's card, by name, with the entity it was worked out from.
+    by_entity: HashMap<String, (Entity, CardData)>,
+    /// The tables the cards were worked out with.
+    tables: Vec<Table>,
 }
 
-impl Card {
-    /// The card of entity `name` in `design`, and whether it differs from `last`: worked out
-    /// again only when the entity or its table changed (issue 19: a keystroke in one key
-    /// template worked out every card of the canvas again, 100 on the benchmark design, to
-    /// find 99 of them the same).
-    pub fn again(last: Option<Card>, design: &Design, name: &str) -> (Card, bool) {
-        let entity = design.entity(name);
-        let table = entity.and_then(|e| design.table(&e.table));
-        let unchanged = last
-            .as_ref()
-            .is_some_and(|last| match (&last.source, entity) {
-                (Some((e, t)), Some(entity)) => e == entity && t.as_ref() == table,
-                (None, None) => true,
-                _ => false,
-            });
-        match last {
-            Some(last) if unchanged => (last, false),
-            last => {
-                let card = Card {
-                    source: entity.map(|e| (e.clone(), table.cloned())),
-                    data: entity.map(|e| card_of(e, table)),
-                };
-                let changed = last.is_none_or(|last| last.data != card.data);
-                (card, changed)
+impl Cards {
+    /// Works the cards of `design` out again and tells `changed` each card that differs from
+    /// before (`None`: its entity is gone). A card is worked out again only when its entity or
+    /// the tables changed (issue 19: a keystroke in one key template worked out every card of
+    /// the canvas again, 100 on the benchmark design, to find 99 of them the same; issue 43:
+    /// then each card compared its table and looked its entity up by name, 100 times each).
+    pub fn again(&mut self, design: &Design, mut changed: impl FnMut(&str, Option<&CardData>)) {
+        let tables_changed = self.tables != design.tables;
+        if tables_changed {
+            self.tables.clone_from(&design.tables);
+        }
+        let mut added = false;
+        for entity in &design.entities {
+            let kept = self.by_entity.get_mut(&entity.name);
+            if let Some((source, _)) = &kept
+                && !tables_changed
+                && source == entity
+            {
+                continue;
             }
+            let card = card_of(entity, design.table(&entity.table));
+            match kept {
+                Some((source, data)) => {
+                    source.clone_from(entity);
+                    if *data != card {
+                        *data = card;
+                        changed(&entity.name, Some(data));
+                    }
+                }
+                None => {
+                    added = true;
+                    changed(&entity.name, Some(&card));
+                    self.by_entity
+                        .insert(entity.name.clone(), (entity.clone(), card));
+                }
+            }
+        }
+        // Every entity has its card now: any other card's entity is gone.
+        if added || self.by_entity.len() > design.entities.len() {
+            self.by_entity.retain(|name, _| {
+                let kept = design.entity(name).is_some();
+                if !kept {
+                    changed(name, None);
+                }
+                kept
+            });
         }
     }
 }
@@ -221,38 +246,55 @@ mod tests {
         Some(card_of(entity, design.table(&entity.table)))
     }
 
+    /// The cards `cards` tells changed when worked out again for `design`, by name.
+    fn again(cards: &mut Cards, design: &Design) -> Vec<(String, Option<CardData>)> {
+        let mut changed = Vec::new();
+        cards.again(design, |name, card| {
+            changed.push((name.to_string(), card.cloned()))
+        });
+        changed
+    }
+
     // issue 19: a card is worked out again when its entity or its table changed, and only then;
     // what it says is always the card of the design as it is.
     #[test]
     fn a_card_is_worked_out_again_when_its_entity_or_table_changed() {
         let mut design = keyplan_core::examples::first();
-        let (order, changed) = Card::again(None, &design, "Order");
-        assert!(changed);
-        assert_eq!(order.data, card(&design, "Order"));
-        let (order, changed) = Card::again(Some(order), &design, "Order");
-        assert!(!changed, "nothing changed");
+        let mut cards = Cards::default();
+        let first = again(&mut cards, &design);
+        assert_eq!(first.len(), design.entities.len());
+        let order = |changed: &[(String, Option<CardData>)]| {
+            changed
+                .iter()
+                .find(|(name, _)| name == "Order")
+                .map(|(_, card)| card.clone())
+        };
+        assert_eq!(order(&first), Some(card(&design, "Order")));
+        assert_eq!(again(&mut cards, &design), [], "nothing changed");
 
         // Another entity's key template: not this card's.
         set_template(&mut design, "Customer", "PK", "C#{customerId}");
-        let (order, changed) = Card::again(Some(order), &design, "Order");
-        assert!(!changed);
-        assert_eq!(order.data, card(&design, "Order"));
+        let changed = again(&mut cards, &design);
+        assert_eq!(
+            changed,
+            [("Customer".to_string(), card(&design, "Customer"))]
+        );
 
         // Its own key template, then its table.
         set_template(&mut design, "Order", "SK", "O#{orderId}");
-        let (order, changed) = Card::again(Some(order), &design, "Order");
-        assert!(changed);
-        assert_eq!(order.data, card(&design, "Order"));
+        let changed = again(&mut cards, &design);
+        assert_eq!(changed, [("Order".to_string(), card(&design, "Order"))]);
         design.tables[0].gsis.remove(1);
-        let (order, changed) = Card::again(Some(order), &design, "Order");
-        assert!(changed, "GSI2 gone: its key rows are gone");
-        assert_eq!(order.data, card(&design, "Order"));
+        let changed = again(&mut cards, &design);
+        assert_eq!(
+            order(&changed),
+            Some(card(&design, "Order")),
+            "GSI2 gone: its key rows are gone"
+        );
 
         // Gone.
         design.entities.retain(|e| e.name != "Order");
-        let (order, changed) = Card::again(Some(order), &design, "Order");
-        assert!(changed);
-        assert_eq!(order.data, None);
+        assert_eq!(again(&mut cards, &design), [("Order".to_string(), None)]);
     }
 
     #[test]

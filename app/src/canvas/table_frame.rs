@@ -3,6 +3,8 @@
 //! selects the table, clicking a chip selects the index. Zoomed out, the header keeps a
 //! readable size, drawn above the cards.
 
+use std::collections::HashSet;
+
 use leptos::prelude::*;
 
 use super::Highlight;
@@ -72,19 +74,28 @@ pub fn TableFrame(
             })
         })
     };
-    let frame = {
+    // The table's entities, in a memo of their own: a keystroke or a card move changes none,
+    // so it wakes the frame only through the rectangles it moved.
+    let members = {
         let name = name.clone();
         Memo::new(move |_| {
-            let members: Vec<String> =
-                store.with(|d| d.entities_in(&name).map(|e| e.name.clone()).collect());
-            let position = header.with(|h| h.as_ref().map_or(0, |h| h.position));
+            store.with(|d| {
+                d.entities_in(&name)
+                    .map(|e| e.name.clone())
+                    .collect::<HashSet<String>>()
+            })
+        })
+    };
+    let frame = Memo::new(move |_| {
+        let position = header.with(|h| h.as_ref().map_or(0, |h| h.position));
+        members.with(|members| {
             rects.with(|all| -> (Rect, bool) {
-                let mine: Vec<(String, Rect)> = all
+                let mine = all
                     .iter()
                     .filter(|(n, _)| members.contains(n))
-                    .cloned()
-                    .collect();
-                let rect = match geometry::bounds(&mine) {
+                    .map(|(_, r)| *r)
+                    .reduce(|a, b| a.union(&b));
+                let rect = match mine {
                     Some(b) => {
                         let b = geometry::framed(b);
                         Rect {
@@ -109,7 +120,7 @@ pub fn TableFrame(
                 (rect, clear)
             })
         })
-    };
+    });
     let selected = {
         let name = name.clone();
         move || {

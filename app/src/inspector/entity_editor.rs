@@ -103,40 +103,43 @@ pub fn EntityEditor(
     let tables = Memo::new(move |_| {
         store.with(|d| d.tables.iter().map(|t| t.name.clone()).collect::<Vec<_>>())
     });
-    let index_keys = {
-        let name = name.clone();
-        Memo::new(move |_| -> IndexKeys {
-            store.with(|d| {
-                let Some(e) = d.entity(&name) else {
-                    return Vec::new();
-                };
-                let Some(t) = d.table(&e.table) else {
-                    return Vec::new();
-                };
-                let mut seen: Vec<String> = Vec::new();
-                t.indexes()
-                    .iter()
-                    .enumerate()
-                    .map(|(slot, i)| {
-                        let keys = i
-                            .partition_key
-                            .iter()
-                            .chain(i.sort_key)
-                            .filter(|k| !seen.contains(&k.name))
-                            .map(|k| k.name.clone())
-                            .collect::<Vec<_>>();
-                        seen.extend(keys.iter().cloned());
-                        (
-                            i.name.map(str::to_string),
-                            slot % crate::cards::N_COLOURS,
-                            keys,
-                        )
-                    })
-                    .filter(|(_, _, keys)| !keys.is_empty())
-                    .collect()
-            })
+    // The key groups follow the entity's table alone: a keystroke in a template changes the
+    // entity, not which key attributes its table has, and must not work the groups out again.
+    let table_name = Memo::new(move |_| entity.with(|e| e.as_ref().map(|e| e.table.clone())));
+    let table = Memo::new(move |_| {
+        table_name.with(|name| {
+            let name = name.as_deref()?;
+            store.with(|d| d.table(name).cloned())
         })
-    };
+    });
+    let index_keys = Memo::new(move |_| -> IndexKeys {
+        table.with(|t| {
+            let Some(t) = t else {
+                return Vec::new();
+            };
+            let mut seen: Vec<String> = Vec::new();
+            t.indexes()
+                .iter()
+                .enumerate()
+                .map(|(slot, i)| {
+                    let keys = i
+                        .partition_key
+                        .iter()
+                        .chain(i.sort_key)
+                        .filter(|k| !seen.contains(&k.name))
+                        .map(|k| k.name.clone())
+                        .collect::<Vec<_>>();
+                    seen.extend(keys.iter().cloned());
+                    (
+                        i.name.map(str::to_string),
+                        slot % crate::cards::N_COLOURS,
+                        keys,
+                    )
+                })
+                .filter(|(_, _, keys)| !keys.is_empty())
+                .collect()
+        })
+    });
 
     let rename = {
         let name = name.clone();

@@ -62,18 +62,33 @@ pub enum Overlap {
     Undecided(String),
 }
 
-/// A template compiled for [`Matcher::overlap`]: make it once, compare it with many. Its DFA
-/// is built on the first comparison its literal ends do not settle.
+/// A template compiled for [`Matcher::overlap`]: make it once, compare it with many. Making one
+/// only resolves what each variable can hold; the regular expression and its DFA are built on
+/// the first comparison its literal ends do not settle (most never are: on a keystroke the app
+/// analyses the design again, a matcher per key template of every entity, and building each
+/// one's expression up front was a quarter of that analysis, issue 43).
 #[derive(Debug)]
 pub struct Matcher {
-    /// The language as regex-syntax's tree, built directly (never parsed: the parser and its
-    /// Unicode tables would cost the browser app's first load about 200 KB).
-    hir: Hir,
-    /// [`Matcher::hir`] written out, the matcher's identity.
+    /// The template's pieces, each variable resolved to what it can hold.
+    pieces: Vec<Piece>,
+    /// The punctuation of the template's literal text, sorted, once each: what a text variable
+    /// never holds.
+    separators: Vec<char>,
+    /// [`Matcher::pieces`] and [`Matcher::separators`] written out, the matcher's identity.
     pattern: String,
     /// The literal text every key begins with, and the literal text every key ends with.
     ends: (String, String),
     dfa: OnceLock<Result<dense::DFA<Vec<u32>>, String>>,
+}
+
+/// A part of a template with its variable resolved ([`VarKind`], owned).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Piece {
+    Literal(String),
+    Text,
+    Number,
+    Shard(u32),
+    OneOf(Vec<String>),
 }
 
 impl Matcher {
@@ -83,17 +98,30 @@ impl Matcher {
             Some(Part::Literal(text)) => text.clone(),
             _ => String::new(),
         };
-        let hir = language(parts, kind);
+        let separators = separators(parts);
+        let pieces: Vec<Piece> = parts
+            .iter()
+            .map(|part| match part {
+                Part::Literal(text) => Piece::Literal(text.clone()),
+                Part::Var(var) => match var.shards.map_or_else(|| kind(var), VarKind::Shard) {
+                    VarKind::Text => Piece::Text,
+                    VarKind::Number => Piece::Number,
+                    VarKind::Shard(n) => Piece::Shard(n),
+                    VarKind::OneOf(values) => Piece::OneOf(values.to_vec()),
+                },
+            })
+            .collect();
         Matcher {
-            pattern: hir.to_string(),
-            hir,
+            pattern: identity(&pieces, &separators),
+            pieces,
+            separators,
             ends: (literal(parts.first()), literal(parts.last())),
             dfa: OnceLock::new(),
         }
     }
 
-    /// The regular expression of the keys the template renders ([`language`] written out): two matchers
-    /// with the same pattern render the same keys.
+    /// The keys the template renders, written out: two matchers with the same pattern render
+    /// the same keys.
     pub fn pattern(&self) -> &str {
         &self.pattern
     }
@@ -114,12 +142,14 @@ impl Matcher {
     }
 
     fn dfa(&self) -> Result<&dense::DFA<Vec<u32>>, &String> {
-        self.dfa.get_or_init(|| build(&self.hir)).as_ref()
+        self.dfa
+            .get_or_init(|| build(&hir_of(&self.pieces, &self.separators)))
+            .as_ref()
     }
 }
 
-/// The language of the keys `parts` renders, as regex-syntax's tree.
-pub fn language<'a>(parts: &[Part], kind: impl Fn(&Var) -> VarKind<'a>) -> Hir {
+/// The punctuation in `parts`' literal text, sorted, once each.
+fn separators(parts: &[Part]) -> Vec<char> {
     let mut separators: Vec<char> = parts
         .iter()
         .filter_map(|p| match p {
@@ -130,6 +160,43 @@ pub fn language<'a>(parts: &[Part], kind: impl Fn(&Var) -> VarKind<'a>) -> Hir {
         .collect();
     separators.sort_unstable();
     separators.dedup();
+    separators
+}
+
+/// A text that tells matchers apart exactly: equal for equal pieces and separators, each piece
+/// written with its length so that no two sequences write the same.
+fn identity(pieces: &[Piece], separators: &[char]) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let text = |out: &mut String, s: &str| {
+        let _ = write!(out, "{}:{s}", s.len());
+    };
+    let _ = write!(out, "{}:", separators.len());
+    out.extend(separators);
+    for piece in pieces {
+        match piece {
+            Piece::Literal(s) => {
+                out.push('L');
+                text(&mut out, s);
+            }
+            Piece::Text => out.push('T'),
+            Piece::Number => out.push('N'),
+            Piece::Shard(n) => {
+                let _ = write!(out, "S{n};");
+            }
+            Piece::OneOf(values) => {
+                let _ = write!(out, "O{};", values.len());
+                for v in values {
+                    text(&mut out, v);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The language of the keys `pieces` render, a text variable holding none of `separators`.
+fn hir_of(pieces: &[Piece], separators: &[char]) -> Hir {
     let text = {
         let mut class = ClassUnicode::new(separators.iter().map(|&c| ClassUnicodeRange::new(c, c)));
         class.negate();
@@ -144,21 +211,19 @@ pub fn language<'a>(parts: &[Part], kind: impl Fn(&Var) -> VarKind<'a>) -> Hir {
         ])),
     ]);
     let mut out = Vec::new();
-    for part in parts {
-        out.push(match part {
-            Part::Literal(text) => Hir::literal(text.as_bytes()),
-            Part::Var(var) => match var.shards.map_or_else(|| kind(var), VarKind::Shard) {
-                VarKind::Text => text.clone(),
-                VarKind::Number => number.clone(),
-                VarKind::Shard(n) => up_to(n.saturating_sub(1)),
-                VarKind::OneOf(values) => Hir::alternation(
-                    values
-                        .iter()
-                        .filter(|v| !v.is_empty())
-                        .map(|v| Hir::literal(v.as_bytes()))
-                        .collect(),
-                ),
-            },
+    for piece in pieces {
+        out.push(match piece {
+            Piece::Literal(text) => Hir::literal(text.as_bytes()),
+            Piece::Text => text.clone(),
+            Piece::Number => number.clone(),
+            Piece::Shard(n) => up_to(n.saturating_sub(1)),
+            Piece::OneOf(values) => Hir::alternation(
+                values
+                    .iter()
+                    .filter(|v| !v.is_empty())
+                    .map(|v| Hir::literal(v.as_bytes()))
+                    .collect(),
+            ),
         });
     }
     Hir::concat(out)
