@@ -230,3 +230,95 @@ fn compare(check: &VectorCheck, returned: &[(Item, Option<f64>)]) -> Compared {
         note,
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use keyplan_core::AttributeValue;
+    use keyplan_core::eval::{ItemStore, LoadItem, vector_pattern};
+
+    use super::*;
+
+    /// A check of the 2 items nearest `[1, 0]` by DOT_PRODUCT among a `[1, 0]`, b `[0, 1]`,
+    /// c `[1, 0]` (a and c tie at 1) and d `[-1, 0]`.
+    fn check() -> VectorCheck {
+        let design = keyplan_core::file::parse(
+            r#"{"version": 1, "name": "v",
+  "tables": [{"name": "t", "partition_key": {"name": "PK", "type": "S"},
+    "vector_indexes": [{"name": "ByV", "attribute": "v", "dimensions": 2, "distance": "DOT_PRODUCT"}]}],
+  "entities": [{"name": "E", "table": "t",
+    "attributes": [{"name": "id", "type": "S", "required": true}, {"name": "v", "type": "L"}],
+    "keys": {"PK": "{id}"}}],
+  "patterns": [{"name": "Near", "entities": ["E"], "inputs": ["queryVector"],
+    "vector": {"attribute": "v", "top_k": 2}}]}"#,
+        )
+        .unwrap();
+        let items = [
+            ("a", "1", "0"),
+            ("b", "0", "1"),
+            ("c", "1", "0"),
+            ("d", "-1", "0"),
+        ]
+        .map(|(id, x, y)| LoadItem {
+            table: "t".into(),
+            entity: Some("E".into()),
+            item: Item::from([
+                ("PK".to_string(), AttributeValue::S(id.into())),
+                (
+                    "v".to_string(),
+                    AttributeValue::L(vec![
+                        AttributeValue::N(x.into()),
+                        AttributeValue::N(y.into()),
+                    ]),
+                ),
+            ]),
+        });
+        let store = ItemStore::build(&design, items);
+        let verdict = &keyplan_core::analyze(&design).verdicts[0];
+        VectorCheck {
+            pattern: "Near".into(),
+            table: "t".into(),
+            table_key: vec!["PK".into()],
+            search: vector_pattern(&design, &store, verdict, Some(vec![1.0, 0.0])).unwrap(),
+        }
+    }
+
+    fn answer(ids: &[(&str, f64)]) -> Vec<(Item, Option<f64>)> {
+        ids.iter()
+            .map(|(id, score)| {
+                (
+                    Item::from([("PK".to_string(), AttributeValue::S((*id).into()))]),
+                    Some(*score),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn tied_items_in_another_order_are_no_difference() {
+        let compared = compare(&check(), &answer(&[("c", 1.0), ("a", 1.0)]));
+        assert_eq!(compared.diffs, Vec::<String>::new());
+        assert!(compared.note.contains("recall 2 of 2"), "{}", compared.note);
+    }
+
+    #[test]
+    fn an_answer_missing_a_nearest_item_is_a_mismatch_with_its_recall() {
+        let compared = compare(&check(), &answer(&[("a", 1.0), ("b", 0.0)]));
+        assert!(
+            compared.diffs[0].starts_with("not the exact 2 nearest by DOT_PRODUCT: recall 1 of 2"),
+            "{:?}",
+            compared.diffs
+        );
+    }
+
+    #[test]
+    fn a_score_that_is_not_cores_is_a_mismatch() {
+        let compared = compare(&check(), &answer(&[("a", 1.0), ("c", 0.5)]));
+        assert_eq!(compared.diffs.len(), 1, "{:?}", compared.diffs);
+        assert!(
+            compared.diffs[0].starts_with("Score of "),
+            "{:?}",
+            compared.diffs
+        );
+    }
+}
