@@ -1,4 +1,4 @@
-//! In-memory evaluation of GetItem, Query and Scan with DynamoDB's semantics, over sample items.
+//! In-memory evaluation of GetItem, Query, Scan and SearchVectors with DynamoDB's semantics, over sample items.
 //!
 //! A [`ItemStore`] holds each table's items and, for the table and every index, the entries sorted
 //! the way DynamoDB keeps them: by partition key, then sort key (strings by their UTF-8 bytes,
@@ -26,7 +26,7 @@
 //! Its parts: `key` types key values and renders keys from templates, `store` loads and sorts
 //! the items, `query` is what a read asks and gets back, `read` runs it, `plan` turns a verdict
 //! into queries, `inputs` picks input values from the items and `run` runs whole read
-//! patterns, `scan` runs a pattern a Scan serves (every item read, its filter after); `filter` is a read's FilterExpression and `page_end` where its page ends.
+//! patterns, `scan` runs a pattern a Scan serves (every item read, its filter after), `vector` a vector search (the exact nearest items by the index's distance); `filter` is a read's FilterExpression and `page_end` where its page ends.
 
 pub use crate::number;
 
@@ -41,6 +41,7 @@ mod read;
 mod run;
 mod scan;
 mod store;
+mod vector;
 
 pub use filter::FilterTest;
 pub use inputs::pick_inputs;
@@ -54,6 +55,7 @@ pub(crate) use run::count_one;
 pub use run::{PatternRun, count_all, run_all, run_pattern};
 pub use scan::scan_pattern;
 pub use store::{IndexStore, ItemStore, LoadItem, Rejected, StoredItem, TableStore};
+pub use vector::{VectorHit, VectorRun, rank_scores, score, vector_of, vector_pattern};
 
 pub use crate::item::decode_binary;
 pub use number::{Decimal, NumberError};

@@ -8,11 +8,12 @@
 
 use aws_sdk_dynamodb::types::{
     BillingMode, KeySchemaElement, KeyType as SdkKeyType, Projection as SdkProjection,
-    ProjectionType, ScalarAttributeType, TableClass, TimeToLiveStatus,
+    ProjectionType, ScalarAttributeType, TableClass, TimeToLiveStatus, VectorDistanceFunction,
 };
 use keyplan_core::import::live::LiveTable;
 use keyplan_core::model::{
-    AttrType, Billing, Capacity, Gsi, KeyAttribute, KeyType, Lsi, Projection, Table,
+    AttrType, Billing, Capacity, Distance, Gsi, KeyAttribute, KeyType, Lsi, Projection, Table,
+    VectorIndex,
 };
 
 use crate::engine::Engine;
@@ -247,8 +248,7 @@ fn describe(
             billing,
             ttl_attribute: None,
             replicas: Vec::new(),
-            // The SDK keyplan is built with (aws-sdk-dynamodb 1.104) describes no vector index.
-            vector_indexes: Vec::new(),
+            vector_indexes: vector_indexes(name, d)?,
         },
         declared: declared
             .into_iter()
@@ -258,6 +258,60 @@ fn describe(
         stream,
         table_class,
     })
+}
+
+/// The table's vector indexes as DescribeTable's `VectorIndexes` state them (issue 40; AWS's
+/// `VectorIndexDescription`,
+/// <https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_VectorIndexDescription.html>):
+/// name, attribute, dimensions (1 to 4,096), distance function and projection. A
+/// `SearchSchema` is not kept (keyplan designs hold none); a description missing a part, or
+/// with a distance function keyplan does not know, is refused with what is wrong.
+fn vector_indexes(
+    name: &str,
+    d: &aws_sdk_dynamodb::types::TableDescription,
+) -> Result<Vec<VectorIndex>, RunError> {
+    d.vector_indexes()
+        .iter()
+        .map(|v| {
+            let index = v.index_name().unwrap_or_default();
+            let refuse = |what: String| {
+                RunError::Data(format!("table `{name}`: vector index `{index}` {what}"))
+            };
+            let attribute = v
+                .vector_attribute()
+                .map(|a| a.attribute_name().to_string())
+                .ok_or_else(|| refuse("has no vector attribute".to_string()))?;
+            let dimensions = v
+                .dimensions()
+                .and_then(|n| u32::try_from(n).ok())
+                .filter(|n| (1..=keyplan_core::limits::VECTOR_DIMENSIONS_MAX).contains(n))
+                .ok_or_else(|| {
+                    refuse(format!(
+                        "has dimensions {:?}, not 1 to {}",
+                        v.dimensions(),
+                        keyplan_core::limits::VECTOR_DIMENSIONS_MAX
+                    ))
+                })?;
+            let distance = match v.distance_function() {
+                Some(VectorDistanceFunction::Cosine) => Distance::Cosine,
+                Some(VectorDistanceFunction::Euclidean) => Distance::Euclidean,
+                Some(VectorDistanceFunction::DotProduct) => Distance::DotProduct,
+                other => {
+                    return Err(refuse(format!(
+                        "has the distance function {}, which keyplan does not know",
+                        other.map_or("(none)", |f| f.as_str())
+                    )));
+                }
+            };
+            Ok(VectorIndex {
+                name: index.to_string(),
+                attribute,
+                dimensions,
+                distance,
+                projection: projection(v.projection()),
+            })
+        })
+        .collect()
 }
 
 fn projection(p: Option<&SdkProjection>) -> Projection {

@@ -6,7 +6,7 @@
 
 use keyplan_core::aggregate::{IndexView, aggregate};
 use keyplan_core::answer::Operation;
-use keyplan_core::eval::{run_pattern, scan_pattern};
+use keyplan_core::eval::{run_pattern, scan_pattern, vector_pattern};
 use keyplan_core::{AttributeValue, Design, Item};
 use serde::{Deserialize, Serialize};
 
@@ -296,6 +296,10 @@ fn run(loaded: &Loaded, keys: &[String], name: &str) -> Run {
         // A Scan reads the whole table and returns what its filter keeps (issue 43).
         Operation::Scan if verdict.table.is_some() => {
             scan_pattern(&loaded.design, &loaded.store, verdict, None)
+        }
+        // A vector search: the exact nearest items to the first sample vector (issue 40).
+        Operation::SearchVectors => {
+            vector_pattern(&loaded.design, &loaded.store, verdict, None).map(|search| search.run)
         }
         _ => {
             return failed(format!(

@@ -22,6 +22,14 @@ pub enum PlanError {
     NotAKeyRead(String, &'static str),
     #[error("`{0}` is served by {1}, not by a Scan")]
     NotAScan(String, &'static str),
+    #[error("`{0}` is served by {1}, not by a vector search")]
+    NotAVectorSearch(String, &'static str),
+    #[error("the search vector holds {given} numbers; vector index {index} holds {dimensions}")]
+    VectorLength {
+        given: usize,
+        index: String,
+        dimensions: u32,
+    },
     #[error("the verdict for `{0}` names no table or key condition")]
     Incomplete(String),
     #[error("no value for `{0}`: give it with --input {0}=VALUE")]

@@ -205,6 +205,8 @@ fn operate(db: &Database, operation: &str, body: &[u8]) -> Result<String, Dynoxi
         "UpdateItem" => update_item,
         "Query" => query,
         "Scan" => scan,
+        // Vector indexes (issue 40): exact nearest neighbours, ranked best first.
+        "SearchVectors" => search_vectors,
         "BatchGetItem" => batch_get_item,
         "BatchWriteItem" => batch_write_item,
         "TransactWriteItems" => transact_write_items,

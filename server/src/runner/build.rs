@@ -18,7 +18,7 @@ use keyplan_core::{AttributeValue, Item, Operation, Severity, Verdict};
 use super::error::RunError;
 use super::plan::{
     Check, CheckKind, ExpectedPage, InMemoryOrder, KeyQuery, OtherPaging, Plan, ReadCheck,
-    RunStatement, WriteCheck,
+    RunStatement, VectorCheck, WriteCheck,
 };
 
 /// How many items of each entity to generate; entities not named get the sample default.
@@ -133,14 +133,9 @@ pub fn plan_loads(
                 "not covered: no index serves it ({})",
                 verdict.reasons.join("; ")
             )),
-            // No engine keyplan drives runs a vector search (issue 40): the run says so for the
-            // pattern and goes on. The embedded dynoxide 3.2 serves SearchVectors, but
-            // keyplan's DynamoDB client (aws-sdk-dynamodb 1.104) can neither create a vector
-            // index nor call SearchVectors, and moto 5.2 has neither.
-            Operation::SearchVectors => CheckKind::Skip(format!(
-                "not run: a vector search on {}, which keyplan cannot run on an engine yet (its DynamoDB client has no SearchVectors; moto has no vector indexes); the vector index was not created",
-                verdict.index.as_deref().unwrap_or("a vector index")
-            )),
+            // A vector search (issue 40): core's exact nearest items, which the run compares
+            // with the engine's SearchVectors.
+            Operation::SearchVectors => vector_check(design, &store, verdict),
             _ => write_check(&mut simulation, pattern, verdict),
         };
         checks.push(Check {
@@ -155,6 +150,24 @@ pub fn plan_loads(
         items,
         checks,
     })
+}
+
+fn vector_check(design: &Design, store: &ItemStore, verdict: &Verdict) -> CheckKind {
+    let (Some(table_name), Some(table)) = (
+        verdict.table.clone(),
+        verdict.table.as_deref().and_then(|t| design.table(t)),
+    ) else {
+        return CheckKind::Skip("the verdict names no table".to_string());
+    };
+    match eval::vector_pattern(design, store, verdict, None) {
+        Ok(search) => CheckKind::Vector(VectorCheck {
+            pattern: verdict.pattern.clone(),
+            table: table_name,
+            table_key: table.primary_key().map(|k| k.name.clone()).collect(),
+            search,
+        }),
+        Err(e) => CheckKind::Skip(format!("core cannot evaluate it: {e}")),
+    }
 }
 
 fn read_check(design: &Design, store: &ItemStore, verdict: &Verdict) -> CheckKind {

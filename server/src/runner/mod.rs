@@ -36,6 +36,7 @@ pub mod plan;
 pub mod scan;
 pub mod statement;
 pub mod tables;
+pub mod vector;
 
 pub use error::RunError;
 /// The run protocol's types are core's: the app reads exactly what the runner writes.
@@ -217,13 +218,19 @@ async fn body(
     let names = |table: &str| id.table_name(table);
     // Reads first, on the data as loaded; then writes, which change it.
     for check in &plan.checks {
-        if let CheckKind::Read(read) = &check.kind {
-            go_on(cancel)?;
-            record(
+        go_on(cancel)?;
+        match &check.kind {
+            CheckKind::Read(read) => record(
                 summary,
                 emit,
                 exec::read(engine, &names, check.index, read).await,
-            );
+            ),
+            CheckKind::Vector(search) => record(
+                summary,
+                emit,
+                vector::search(engine, &names, check.index, search).await,
+            ),
+            CheckKind::Write(_) | CheckKind::Skip(_) => {}
         }
     }
     for check in &plan.checks {
@@ -241,7 +248,7 @@ async fn body(
                 result.message = Some(reason.clone());
                 record(summary, emit, result)
             }
-            CheckKind::Read(_) => {}
+            CheckKind::Read(_) | CheckKind::Vector(_) => {}
         }
     }
     Ok(())

@@ -56,8 +56,23 @@ pub struct Check {
 pub enum CheckKind {
     Read(ReadCheck),
     Write(WriteCheck),
+    /// A vector search (issue 40): SearchVectors, compared with core's exact nearest items.
+    Vector(VectorCheck),
     /// Not run, and why (a Scan: the design does not serve it; no sample item to read).
     Skip(String),
+}
+
+/// A vector search: the request core's evaluation answered and its whole ranking, by which
+/// the engine's answer is judged ([`super::vector`]).
+#[derive(Debug, Clone)]
+pub struct VectorCheck {
+    pub pattern: String,
+    /// Design table name.
+    pub table: String,
+    /// The table's key attributes, by which an engine's item is matched to core's.
+    pub table_key: Vec<String>,
+    /// Core's search: the vector index, the search vector, `TopK` and every candidate ranked.
+    pub search: keyplan_core::eval::VectorRun,
 }
 
 /// The order of a Query sorted in memory: the attribute every read item is sorted by
