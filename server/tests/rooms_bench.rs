@@ -39,7 +39,7 @@ async fn edits_per_second(server: &Server, design: &str) -> f64 {
     let id = ClientId("bench".into());
     send(&mut socket, &hello(&id, &keys.edit)).await;
     loop {
-        match next(&mut socket).await.expect("a welcome") {
+        match next(&mut socket, "Welcome").await.expect("a welcome") {
             ServerMessage::Welcome { .. } => break,
             ServerMessage::Peers { .. } => continue,
             other => panic!("{other:?}"),
@@ -64,14 +64,11 @@ async fn edits_per_second(server: &Server, design: &str) -> f64 {
         });
         let mut applied = 0;
         while applied < EDITS {
-            let message = tokio::time::timeout(
-                std::time::Duration::from_secs(600),
-                futures_util::StreamExt::next(&mut stream),
-            )
-            .await
-            .unwrap_or_else(|_| panic!("no Applied for edit {} within 600 s", applied + 1))
-            .expect("the socket stays open")
-            .unwrap();
+            let waiting_for = format!("Applied for edit {}", applied + 1);
+            let message = within(&waiting_for, futures_util::StreamExt::next(&mut stream))
+                .await
+                .expect("the socket stays open")
+                .unwrap();
             let tokio_tungstenite::tungstenite::Message::Text(text) = message else {
                 continue;
             };

@@ -83,7 +83,7 @@ async fn client(
                     counts.sent += 1;
                 }
             }
-            message = next(&mut me.socket) => {
+            message = next(&mut me.socket, "a message while editing") => {
                 let message = message.expect("the socket stays open");
                 let _ = me.replica.receive(&message);
                 on_message(&message, &mut counts);
@@ -91,7 +91,10 @@ async fn client(
         }
     }
     while me.replica.pending() > 0 {
-        let message = next(&mut me.socket).await.expect("the socket stays open");
+        let waiting_for = format!("answers to {name}'s {} pending edits", me.replica.pending());
+        let message = next(&mut me.socket, &waiting_for)
+            .await
+            .expect("the socket stays open");
         let _ = me.replica.receive(&message);
         on_message(&message, &mut counts);
     }

@@ -40,7 +40,7 @@ async fn a_server_killed_mid_session_and_restarted_loses_no_acknowledged_edit() 
     }
     server.kill();
     let mut applied = Revision(130);
-    while let Some(message) = next(&mut ann.socket).await {
+    while let Some(message) = next(&mut ann.socket, "the killed server's socket to close").await {
         let _ = ann.replica.receive(&message);
         if let ServerMessage::Applied { entry } = message {
             applied = entry.revision;
@@ -91,7 +91,9 @@ async fn two_servers_on_one_rooms_table_converge() {
     let closed = close_room(&two.address, &keys.room, &keys.owner).await;
     assert_eq!(closed.status, 204, "{}", closed.body);
     let message = ann
-        .read_until(|m, _| matches!(m, ServerMessage::Closed { .. }))
+        .read_until("Closed through the other server", |m, _| {
+            matches!(m, ServerMessage::Closed { .. })
+        })
         .await;
     assert!(matches!(message, ServerMessage::Closed { .. }));
     let gone = connect(&one.address, &keys.room, None)
