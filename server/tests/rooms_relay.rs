@@ -298,3 +298,25 @@ async fn a_full_room_a_full_server_and_a_long_name_are_refused_with_their_limits
         })
     );
 }
+
+// Issue 38: a client that never answered the close kept its session, its connection and the
+// room alive on the server after the room closed.
+#[tokio::test]
+async fn a_closed_rooms_server_hangs_up_on_a_client_that_never_answers_the_close() {
+    use tokio::io::AsyncReadExt as _;
+    let server = Server::start(&[]);
+    let keys = create_room(&server.address, &example()).await;
+    let mut ann = Client::join(&server.address, &keys.room, "ann", &keys.edit).await;
+    let closed = close_room(&server.address, &keys.room, &keys.owner).await;
+    assert_eq!(closed.status, 204, "{}", closed.body);
+    ann.read_until("Closed", |m, _| matches!(m, ServerMessage::Closed { .. }))
+        .await;
+    // From here the bare connection is read, so nothing answers the server's close frame.
+    let tokio_tungstenite::MaybeTlsStream::Plain(tcp) = ann.socket.get_mut() else {
+        panic!("a plain TCP socket");
+    };
+    let mut buffer = [0u8; 1024];
+    while let Ok(n @ 1..) = within("the server to hang up", tcp.read(&mut buffer)).await {
+        assert!(n <= buffer.len());
+    }
+}

@@ -26,7 +26,12 @@ pub const READ_WAIT: Duration = Duration::from_secs(30);
 pub async fn within<T>(waiting_for: &str, future: impl std::future::Future<Output = T>) -> T {
     tokio::time::timeout(READ_WAIT, future)
         .await
-        .unwrap_or_else(|_| panic!("no {waiting_for} within {} s", READ_WAIT.as_secs()))
+        .unwrap_or_else(|_| {
+            panic!(
+                "waited {} s for {waiting_for}: nothing came",
+                READ_WAIT.as_secs()
+            )
+        })
 }
 
 pub fn workspace() -> PathBuf {
