@@ -135,6 +135,15 @@ fn snapshot_head_sk(revision: Revision) -> String {
     format!("SNAPHEAD#{:020}", revision.0)
 }
 
+/// The revision a snapshot head is of, from its sort key.
+fn head_revision(head: &HashMap<String, AttributeValue>) -> Result<Revision, StoreError> {
+    let sk = text_of(head, "sk")?;
+    sk.strip_prefix("SNAPHEAD#")
+        .and_then(|r| r.parse().ok())
+        .map(Revision)
+        .ok_or_else(|| StoreError::Failed(format!("a damaged snapshot `{sk}`")))
+}
+
 fn text_of(item: &HashMap<String, AttributeValue>, name: &str) -> Result<String, StoreError> {
     match item.get(name) {
         Some(AttributeValue::S(text)) => Ok(text.clone()),
@@ -295,12 +304,24 @@ impl Table {
             .sort_keys(id, &entry_sk(Revision(0)), &entry_sk(Revision(kept)))
             .await?;
         if let Some(older) = kept.checked_sub(1).map(Revision) {
-            let parts = format!("{}~", snapshot_parts(older));
-            keys.extend(self.sort_keys(id, "SNAP#", &parts).await?);
+            // The heads (small) say how many parts each snapshot has, so the parts (up to
+            // PART_BYTES each) are deleted by key without being read. Parts whose head was
+            // never written (a server died between them) stay until the room is closed.
             let heads = self
-                .sort_keys(id, "SNAPHEAD#", &snapshot_head_sk(older))
+                .range(id, "SNAPHEAD#", &snapshot_head_sk(older), true, None)
                 .await?;
-            keys.extend(heads);
+            for head in &heads {
+                let revision = head_revision(head)?;
+                let parts = match head.get("parts") {
+                    Some(AttributeValue::N(n)) => n.parse::<usize>().ok(),
+                    _ => None,
+                }
+                .ok_or_else(|| {
+                    StoreError::Failed(format!("the snapshot head at {revision} has no parts"))
+                })?;
+                keys.extend((0..parts).map(|part| snapshot_part_sk(revision, part)));
+                keys.push(snapshot_head_sk(revision));
+            }
         }
         self.delete_keys(id, keys).await
     }
@@ -360,12 +381,7 @@ impl Table {
         let Some(head) = heads.first() else {
             return Err(StoreError::Failed(format!("room `{id}` has no snapshot")));
         };
-        let head_sk = text_of(head, "sk")?;
-        let revision = head_sk
-            .strip_prefix("SNAPHEAD#")
-            .and_then(|r| r.parse().ok())
-            .map(Revision)
-            .ok_or_else(|| StoreError::Failed(format!("a damaged snapshot `{head_sk}`")))?;
+        let revision = head_revision(head)?;
         let seen: BTreeMap<ClientId, u64> = serde_json::from_str(&text_of(head, "seen")?)
             .map_err(|e| failed("a snapshot's clients", e))?;
         let prefix = snapshot_parts(revision);
