@@ -24,6 +24,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, AttributeValue, BillingMode, DeleteRequest, KeySchemaElement, KeyType,
     ScalarAttributeType, WriteRequest,
@@ -326,6 +327,18 @@ impl Table {
         self.delete_keys(id, keys).await
     }
 
+    /// A consistent query of a room's items whose sort key lies in `from..=to`.
+    fn between(&self, id: &str, from: &str, to: &str) -> QueryFluentBuilder {
+        self.client
+            .query()
+            .table_name(&self.name)
+            .key_condition_expression("pk = :pk AND sk BETWEEN :from AND :to")
+            .expression_attribute_values(":pk", pk(id))
+            .expression_attribute_values(":from", s(from))
+            .expression_attribute_values(":to", s(to))
+            .consistent_read(true)
+    }
+
     /// The items of a room whose sort key lies in `from..=to`, in order, `limit` at most (all
     /// when `None`).
     async fn range(
@@ -340,15 +353,8 @@ impl Table {
         let mut start = None;
         loop {
             let page = self
-                .client
-                .query()
-                .table_name(&self.name)
-                .key_condition_expression("pk = :pk AND sk BETWEEN :from AND :to")
-                .expression_attribute_values(":pk", pk(id))
-                .expression_attribute_values(":from", s(from))
-                .expression_attribute_values(":to", s(to))
+                .between(id, from, to)
                 .scan_index_forward(forward)
-                .consistent_read(true)
                 .set_limit(limit)
                 .set_exclusive_start_key(start)
                 .send()
@@ -482,15 +488,8 @@ impl Table {
         let mut start = None;
         loop {
             let page = self
-                .client
-                .query()
-                .table_name(&self.name)
-                .key_condition_expression("pk = :pk AND sk BETWEEN :from AND :to")
-                .expression_attribute_values(":pk", pk(id))
-                .expression_attribute_values(":from", s(from))
-                .expression_attribute_values(":to", s(to))
+                .between(id, from, to)
                 .projection_expression("sk")
-                .consistent_read(true)
                 .set_exclusive_start_key(start)
                 .send()
                 .await
