@@ -222,19 +222,9 @@ impl LiveRoom {
                         Ok(Appended::Stored) => {
                             inner.apply(&entry);
                             // A snapshot only shortens the next load: the entries are stored.
-                            let snapshot = store.snapshot_if_due(&self.id, &mut inner.room).await;
-                            // Pruning deletes a hundred items or so (most of a second on a
-                            // debug build's embedded engine): the room goes on ordering edits
-                            // meanwhile; only this client's next message waits for it.
-                            drop(inner);
-                            let pruned = match snapshot {
-                                Ok(Some(revision)) => store.prune(&self.id, revision).await,
-                                Ok(None) => Ok(()),
-                                Err(e) => Err(e),
-                            };
-                            if let Err(e) = pruned {
+                            if let Err(e) = store.snapshot_if_due(&self.id, &mut inner.room).await {
                                 tracing::warn!(
-                                    "room {}: no snapshot or pruning at {}: {e}",
+                                    "room {}: no snapshot at {}: {e}",
                                     self.id,
                                     entry.revision
                                 );

@@ -11,8 +11,7 @@
 //!   under DynamoDB's item size, the head written last, so a room loads from its latest whole
 //!   snapshot plus the entries after it instead of its whole history.
 //!
-//! Once a snapshot is written, what the one before it covers is deleted ([`Store::prune`], by
-//! the session of the edit that made the snapshot, outside the room's lock):
+//! Once a snapshot is written, what the one before it covers is deleted ([`Table::prune`]):
 //! the entries up to that earlier snapshot, and the snapshots before it. One snapshot and the
 //! entries after it are kept behind the latest, so a server that has just read the earlier head
 //! (loading the room, or catching up from a little behind) still finds what it reads next. A
@@ -293,7 +292,7 @@ impl Table {
             .send()
             .await
             .map_err(|e| failed("storing a snapshot", e))?;
-        Ok(())
+        self.prune(id, revision).await
     }
 
     /// Deletes what the snapshot before the one at `revision` covers: the entries up to it and
@@ -596,28 +595,14 @@ impl Store {
     }
 
     /// Stores a snapshot when `revision` is due one (which also makes the room's size bound
-    /// exact again); returns its revision when it did, for [`Store::prune`].
-    pub async fn snapshot_if_due(
-        &self,
-        id: &str,
-        room: &mut Room,
-    ) -> Result<Option<Revision>, StoreError> {
+    /// exact again).
+    pub async fn snapshot_if_due(&self, id: &str, room: &mut Room) -> Result<(), StoreError> {
         match self {
             Store::Table(t) if room.revision().0.is_multiple_of(SNAPSHOT_EVERY) => {
                 let file = room.design_file();
-                t.snapshot(id, room.revision(), &file, room.seen()).await?;
-                Ok(Some(room.revision()))
+                t.snapshot(id, room.revision(), &file, room.seen()).await
             }
-            _ => Ok(None),
-        }
-    }
-
-    /// Deletes what the snapshot before the one at `revision` covers, once that one is
-    /// stored (see the module's doc).
-    pub async fn prune(&self, id: &str, revision: Revision) -> Result<(), StoreError> {
-        match self {
-            Store::Memory => Ok(()),
-            Store::Table(t) => t.prune(id, revision).await,
+            _ => Ok(()),
         }
     }
 
