@@ -34,6 +34,7 @@ mod fields;
 pub mod protocol;
 mod replica;
 mod room;
+mod size;
 
 pub use fields::fields;
 pub use replica::{Notice, Replica};

@@ -92,6 +92,34 @@ pub fn to_string(design: &Design) -> String {
     text
 }
 
+/// The length in bytes of the file [`to_string`] writes, counted as it is written and never
+/// held (what a live room measures its design by, `collab`).
+pub fn byte_len(design: &Design) -> usize {
+    let mut counted = Counted::default();
+    serde_json::to_writer_pretty(&mut counted, design)
+        .unwrap_or_else(|e| unreachable!("a design always serialises: {e}"));
+    counted.bytes + 1
+}
+
+/// A writer that keeps only how many bytes and lines went through it.
+#[derive(Debug, Default)]
+pub(crate) struct Counted {
+    pub bytes: usize,
+    pub newlines: usize,
+}
+
+impl std::io::Write for Counted {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.bytes += buf.len();
+        self.newlines += buf.iter().filter(|b| **b == b'\n').count();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -102,6 +130,12 @@ mod tests {
         d.description = "a test".into();
         let text = to_string(&d);
         assert_eq!(parse(&text).expect("a written design parses"), d);
+    }
+
+    #[test]
+    fn byte_len_is_the_written_files_length() {
+        let design = crate::examples::first();
+        assert_eq!(byte_len(&design), to_string(&design).len());
     }
 
     #[test]

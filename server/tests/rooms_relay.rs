@@ -45,7 +45,9 @@ async fn a_view_only_clients_edit_is_refused_by_the_server() {
     )
     .await;
     let answer = viewer
-        .read_until(|m, _| !matches!(m, ServerMessage::Peers { .. }))
+        .read_until("the view-only edit's refusal", |m, _| {
+            !matches!(m, ServerMessage::Peers { .. })
+        })
         .await;
     assert_eq!(
         answer,
@@ -66,11 +68,12 @@ async fn a_wrong_key_gets_an_error_and_the_socket_closes() {
     let mut socket = connect(&server.address, &keys.room, None).await.unwrap();
     let id = keyplan_core::collab::ClientId("mallory".into());
     send(&mut socket, &hello(&id, &keys.owner)).await;
-    let Some(ServerMessage::Error { message }) = next(&mut socket).await else {
+    let Some(ServerMessage::Error { message }) = next(&mut socket, "the wrong key's error").await
+    else {
         panic!("an error");
     };
     assert!(message.contains("does not open this room"), "{message}");
-    assert_eq!(next(&mut socket).await, None);
+    assert_eq!(next(&mut socket, "the socket's close").await, None);
 }
 
 #[tokio::test]
@@ -104,7 +107,9 @@ async fn an_oversize_message_is_refused_with_its_limit() {
     )
     .await;
     let answer = ann
-        .read_until(|m, _| !matches!(m, ServerMessage::Peers { .. }))
+        .read_until("the oversize message's error", |m, _| {
+            !matches!(m, ServerMessage::Peers { .. })
+        })
         .await;
     let ServerMessage::Error { message } = answer else {
         panic!("an error, not {answer:?}");
@@ -121,7 +126,7 @@ async fn edits_past_the_rate_are_refused_and_the_rest_applied() {
         ann.edit(Edit::SetDescription(format!("burst {i}"))).await;
     }
     let mut refused = Vec::new();
-    ann.read_until(|m, r| {
+    ann.read_until("an answer to every edit of the burst", |m, r| {
         if let ServerMessage::Refused { reason, .. } = m {
             refused.push(reason.clone());
         }
@@ -150,13 +155,13 @@ async fn the_owner_closes_the_room_the_others_are_told_and_it_is_gone() {
     let closed = close_room(&server.address, &keys.room, &keys.owner).await;
     assert_eq!(closed.status, 204, "{}", closed.body);
     let message = ann
-        .read_until(|m, _| !matches!(m, ServerMessage::Peers { .. }))
+        .read_until("Closed", |m, _| !matches!(m, ServerMessage::Peers { .. }))
         .await;
     assert!(
         matches!(message, ServerMessage::Closed { .. }),
         "{message:?}"
     );
-    assert_eq!(next(&mut ann.socket).await, None);
+    assert_eq!(next(&mut ann.socket, "the socket's close").await, None);
     let again = connect(&server.address, &keys.room, None)
         .await
         .expect_err("gone");
@@ -210,7 +215,9 @@ async fn presence_follows_joins_focus_and_leaves() {
         _ => None,
     };
     let seen = ann
-        .read_until(|m, _| names(m).is_some_and(|n| n.len() == 2))
+        .read_until("Peers naming two", |m, _| {
+            names(m).is_some_and(|n| n.len() == 2)
+        })
         .await;
     assert_eq!(names(&seen).unwrap(), ["ann Edit []", "bob View []"]);
     send(
@@ -224,7 +231,9 @@ async fn presence_follows_joins_focus_and_leaves() {
     )
     .await;
     let seen = ann
-        .read_until(|m, _| names(m).is_some_and(|n| n.iter().any(|p| p.contains("Order"))))
+        .read_until("Peers with bob's focus on Order", |m, _| {
+            names(m).is_some_and(|n| n.iter().any(|p| p.contains("Order")))
+        })
         .await;
     assert_eq!(
         names(&seen).unwrap(),
@@ -232,7 +241,9 @@ async fn presence_follows_joins_focus_and_leaves() {
     );
     let _ = bob.socket.close(None).await;
     let seen = ann
-        .read_until(|m, _| names(m).is_some_and(|n| n.len() == 1))
+        .read_until("Peers naming one", |m, _| {
+            names(m).is_some_and(|n| n.len() == 1)
+        })
         .await;
     assert_eq!(names(&seen).unwrap(), ["ann Edit []"]);
 }
@@ -262,7 +273,7 @@ async fn a_full_room_a_full_server_and_a_long_name_are_refused_with_their_limits
         &hello(&keyplan_core::collab::ClientId("bob".into()), &keys.edit),
     )
     .await;
-    let full = next(&mut socket).await;
+    let full = next(&mut socket, "the full room's error").await;
     assert_eq!(
         full,
         Some(ServerMessage::Error {
@@ -279,11 +290,33 @@ async fn a_full_room_a_full_server_and_a_long_name_are_refused_with_their_limits
         },
     )
     .await;
-    let long = next(&mut socket).await;
+    let long = next(&mut socket, "the long name's error").await;
     assert_eq!(
         long,
         Some(ServerMessage::Error {
             message: "the name is 65 characters; at most 64 are shown".into()
         })
     );
+}
+
+// Issue 38: a client that never answered the close kept its session, its connection and the
+// room alive on the server after the room closed.
+#[tokio::test]
+async fn a_closed_rooms_server_hangs_up_on_a_client_that_never_answers_the_close() {
+    use tokio::io::AsyncReadExt as _;
+    let server = Server::start(&[]);
+    let keys = create_room(&server.address, &example()).await;
+    let mut ann = Client::join(&server.address, &keys.room, "ann", &keys.edit).await;
+    let closed = close_room(&server.address, &keys.room, &keys.owner).await;
+    assert_eq!(closed.status, 204, "{}", closed.body);
+    ann.read_until("Closed", |m, _| matches!(m, ServerMessage::Closed { .. }))
+        .await;
+    // From here the bare connection is read, so nothing answers the server's close frame.
+    let tokio_tungstenite::MaybeTlsStream::Plain(tcp) = ann.socket.get_mut() else {
+        panic!("a plain TCP socket");
+    };
+    let mut buffer = [0u8; 1024];
+    while let Ok(n @ 1..) = within("the server to hang up", tcp.read(&mut buffer)).await {
+        assert!(n <= buffer.len());
+    }
 }

@@ -1,11 +1,14 @@
 //! Live rooms kept in a DynamoDB table (issue 38): a server killed and restarted on its data
-//! folder loses no acknowledged edit; two servers on one rooms table converge.
+//! folder loses no acknowledged edit, though what its snapshots cover was pruned; a closed
+//! room leaves nothing behind; two servers on one rooms table converge.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod rooms_support;
 #[path = "run_support/mod.rs"]
 #[allow(unused_imports)]
 mod run_support;
+
+use std::path::Path;
 
 use keyplan_core::collab::Revision;
 use keyplan_core::collab::protocol::ServerMessage;
@@ -19,6 +22,44 @@ const FAST: [&str; 4] = [
     "10000",
 ];
 
+/// The sort keys room `room` holds in the rooms file under `data`, read with no server running.
+async fn stored_keys(data: &Path, room: &str) -> Vec<String> {
+    let engine =
+        keyplan_server::engine::EmbeddedEngine::open(&data.join("rooms.db")).expect("rooms.db");
+    let client = keyplan_server::engine::Engine::embedded(&engine).client;
+    let mut keys = Vec::new();
+    let mut start = None;
+    loop {
+        let page = client
+            .query()
+            .table_name("keyplan-rooms")
+            .key_condition_expression("pk = :pk")
+            .expression_attribute_values(
+                ":pk",
+                aws_sdk_dynamodb::types::AttributeValue::S(format!("ROOM#{room}")),
+            )
+            .set_exclusive_start_key(start)
+            .send()
+            .await
+            .unwrap();
+        for item in page.items.unwrap_or_default() {
+            keys.push(item["sk"].as_s().unwrap().clone());
+        }
+        start = page.last_evaluated_key;
+        if start.is_none() {
+            return keys;
+        }
+    }
+}
+
+/// The revisions of the stored items whose sort key starts with `prefix`.
+fn revisions(keys: &[String], prefix: &str) -> Vec<u64> {
+    keys.iter()
+        .filter_map(|k| k.strip_prefix(prefix))
+        .map(|rest| rest[..20].parse().unwrap())
+        .collect()
+}
+
 #[tokio::test]
 async fn a_server_killed_mid_session_and_restarted_loses_no_acknowledged_edit() {
     let data = tempfile::tempdir().unwrap();
@@ -28,24 +69,39 @@ async fn a_server_killed_mid_session_and_restarted_loses_no_acknowledged_edit() 
     let server = Server::start(&args);
     let keys = create_room(&server.address, &example()).await;
     let mut ann = Client::join(&server.address, &keys.room, "ann", &keys.edit).await;
-    // Past a snapshot (every 100 revisions), so the restart loads one and the entries after.
-    for i in 0..130 {
+    // Past two snapshots (every 100 revisions), so the second pruned what the first covers and
+    // the restart loads the latest and the entries after it.
+    for i in 0..230 {
         ann.edit(Edit::SetDescription(format!("edit {i}"))).await;
     }
-    ann.settle(130).await;
+    ann.settle(230).await;
     let acknowledged = ann.design_file();
     // More edits in flight as the server dies: those acknowledged must survive.
-    for i in 130..160 {
+    for i in 230..260 {
         ann.edit(Edit::SetDescription(format!("edit {i}"))).await;
     }
     server.kill();
-    let mut applied = Revision(130);
-    while let Some(message) = next(&mut ann.socket).await {
+    let mut applied = Revision(230);
+    while let Some(message) = next(&mut ann.socket, "the killed server's socket to close").await {
         let _ = ann.replica.receive(&message);
         if let ServerMessage::Applied { entry } = message {
             applied = entry.revision;
         }
     }
+    // Issue 38: the snapshot at 200 pruned the entries up to 100 and the snapshot at 0; the
+    // snapshot at 100 and the entries after it are kept one snapshot behind.
+    let stored = stored_keys(data.path(), &keys.room).await;
+    let entries = revisions(&stored, "ENTRY#");
+    // Every entry from 101 on, and at least those ann saw applied (the server may have
+    // stored one more before it died, unsent).
+    let last = entries.iter().max().copied().unwrap_or(0);
+    assert!(last >= applied.0, "{stored:?}");
+    assert_eq!(entries, (101..=last).collect::<Vec<_>>(), "{stored:?}");
+    assert_eq!(revisions(&stored, "SNAPHEAD#"), [100, 200], "{stored:?}");
+    assert!(
+        revisions(&stored, "SNAP#").iter().all(|r| *r >= 100),
+        "{stored:?}"
+    );
     let server = Server::start(&args);
     let mut bob = Client::join(&server.address, &keys.room, "bob", &keys.edit).await;
     assert!(
@@ -53,17 +109,50 @@ async fn a_server_killed_mid_session_and_restarted_loses_no_acknowledged_edit() 
         "{:?} < {applied:?}",
         bob.replica.revision()
     );
-    if applied == Revision(130) {
-        assert_eq!(bob.replica.revision(), Revision(130));
+    if applied == Revision(230) {
+        assert_eq!(bob.replica.revision(), Revision(230));
         assert_eq!(bob.design_file(), acknowledged);
     }
-    // Ann comes back and resends what was not acknowledged: all 160 land, once each.
+    // Ann comes back and resends what was not acknowledged: all 260 land, once each.
     ann.rejoin(&server.address, &keys.room, &keys.edit).await;
-    ann.settle(160).await;
-    bob.settle(160).await;
-    assert_eq!(ann.replica.revision(), Revision(160));
+    ann.settle(260).await;
+    bob.settle(260).await;
+    assert_eq!(ann.replica.revision(), Revision(260));
     assert_eq!(ann.design_file(), bob.design_file());
-    assert!(bob.design_file().contains("edit 159"));
+    assert!(bob.design_file().contains("edit 259"));
+}
+
+#[tokio::test]
+async fn a_closed_room_leaves_nothing_in_the_table() {
+    let data = tempfile::tempdir().unwrap();
+    let dir = data.path().to_string_lossy().into_owned();
+    let mut args = vec!["--data-dir", &dir];
+    args.extend(FAST);
+    let server = Server::start(&args);
+    let closed = create_room(&server.address, &example()).await;
+    let kept = create_room(&server.address, &example()).await;
+    let mut ann = Client::join(&server.address, &closed.room, "ann", &closed.edit).await;
+    // Past snapshots and a pruning, so the room holds every kind of item.
+    for i in 0..210 {
+        ann.edit(Edit::SetDescription(format!("edit {i}"))).await;
+    }
+    ann.settle(210).await;
+    let answer = close_room(&server.address, &closed.room, &closed.owner).await;
+    assert_eq!(answer.status, 204, "{}", answer.body);
+    server.kill();
+    assert_eq!(
+        stored_keys(data.path(), &closed.room).await,
+        Vec::<String>::new()
+    );
+    let others = stored_keys(data.path(), &kept.room).await;
+    assert_eq!(
+        others,
+        [
+            "META",
+            "SNAP#00000000000000000000#00000",
+            "SNAPHEAD#00000000000000000000",
+        ]
+    );
 }
 
 #[tokio::test]
@@ -91,7 +180,9 @@ async fn two_servers_on_one_rooms_table_converge() {
     let closed = close_room(&two.address, &keys.room, &keys.owner).await;
     assert_eq!(closed.status, 204, "{}", closed.body);
     let message = ann
-        .read_until(|m, _| matches!(m, ServerMessage::Closed { .. }))
+        .read_until("Closed through the other server", |m, _| {
+            matches!(m, ServerMessage::Closed { .. })
+        })
         .await;
     assert!(matches!(message, ServerMessage::Closed { .. }));
     let gone = connect(&one.address, &keys.room, None)

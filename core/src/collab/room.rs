@@ -1,10 +1,13 @@
 //! The server's side of a room: the design as the order has made it, the clients' last
-//! acknowledged edits, and the recent entries that conflicts are judged against.
+//! acknowledged edits, the recent entries that conflicts are judged against, and a bound on
+//! the design's size that an edit updates by its own size ([`super::size`]), not the design's.
 
 use std::collections::{BTreeMap, VecDeque};
 
+use crate::collab::size::growth_bound;
 use crate::collab::{ClientId, Entry, Field, Limits, MAX_CLIENT_ID, Replaced, Revision, fields};
 use crate::edit::{Edit, apply};
+use crate::file::byte_len;
 use crate::model::Design;
 
 /// A room's design and what it needs to order the next edit.
@@ -17,6 +20,10 @@ pub struct Room {
     /// The last [`Limits::conflict_window`] entries' authors and fields, oldest first.
     recent: VecDeque<(Revision, ClientId, Vec<Field>)>,
     limits: Limits,
+    /// At least the design file's length in bytes: measured when the room opens and at each
+    /// [`Room::design_file`] (a snapshot), then grown by each committed edit's
+    /// [`growth_bound`], and measured again only when that bound would pass the limit.
+    bytes: usize,
 }
 
 /// What [`Room::propose`] makes of an edit.
@@ -64,6 +71,7 @@ impl Room {
         limits: Limits,
     ) -> Room {
         Room {
+            bytes: byte_len(&design),
             design,
             revision,
             seen,
@@ -74,6 +82,18 @@ impl Room {
 
     pub fn design(&self) -> &Design {
         &self.design
+    }
+
+    /// The design as a file (for a snapshot); the room's size bound is exact again after it.
+    pub fn design_file(&mut self) -> String {
+        let file = crate::file::to_string(&self.design);
+        self.bytes = file.len();
+        file
+    }
+
+    /// What the room knows of its design file's length: never less than it is.
+    pub fn size_bound(&self) -> usize {
+        self.bytes
     }
 
     pub fn revision(&self) -> Revision {
@@ -91,11 +111,16 @@ impl Room {
     }
 
     /// Checks `client`'s edit number `seq`, made on revision `base`, against the design as it
-    /// is now, and makes the entry that would order it next. Changes nothing: the caller
-    /// stores the entry (a conditional write at its revision) and then commits it, or, when
-    /// another server stored that revision first, commits theirs and proposes again.
+    /// is now, and makes the entry that would order it next. Changes nothing the room holds
+    /// (at most it measures its design, to tighten its size bound): the caller stores the
+    /// entry (a conditional write at its revision) and then commits it, or, when another
+    /// server stored that revision first, commits theirs and proposes again.
+    ///
+    /// An edit costs what the edit holds, not what the design holds: it is tried on the design
+    /// in place and undone by its inverse, and the design is measured only when the edit's
+    /// [`growth_bound`] leaves the size limit in doubt (or the edit has none).
     pub fn propose(
-        &self,
+        &mut self,
         client: &ClientId,
         seq: u64,
         base: Revision,
@@ -114,14 +139,33 @@ impl Room {
                 now: self.revision,
             });
         }
-        let mut after = self.design.clone();
-        apply(&mut after, edit.clone()).map_err(|e| Refusal::Conflict(e.to_string()))?;
-        let bytes = crate::file::to_string(&after).len();
-        if bytes > self.limits.max_design_bytes {
-            return Err(Refusal::TooLarge {
-                bytes,
-                limit: self.limits.max_design_bytes,
-            });
+        let limit = self.limits.max_design_bytes;
+        let measured = match growth_bound(&edit) {
+            Some(growth) => {
+                if self.bytes.saturating_add(growth) > limit {
+                    // Near the limit the bound says too little: measure what the room holds.
+                    self.bytes = byte_len(&self.design);
+                }
+                let inverse = apply(&mut self.design, edit.clone())
+                    .map_err(|e| Refusal::Conflict(e.to_string()))?;
+                let measured =
+                    (self.bytes.saturating_add(growth) > limit).then(|| byte_len(&self.design));
+                // A local edit's inverse puts back exactly what it replaced (core's
+                // `every_edit_is_undone_exactly_by_its_inverse`, which Batch's rollback relies
+                // on too).
+                if let Err(e) = apply(&mut self.design, inverse) {
+                    unreachable!("the inverse of an edit just applied applies: {e}");
+                }
+                measured
+            }
+            None => {
+                let mut after = self.design.clone();
+                apply(&mut after, edit.clone()).map_err(|e| Refusal::Conflict(e.to_string()))?;
+                Some(byte_len(&after))
+            }
+        };
+        if let Some(bytes) = measured.filter(|bytes| *bytes > limit) {
+            return Err(Refusal::TooLarge { bytes, limit });
         }
         let replaced = self.replaced_by(client, base, &fields(&edit));
         Ok(Proposed::New(Box::new(Entry {
@@ -145,6 +189,10 @@ impl Room {
         }
         apply(&mut self.design, entry.edit.clone())
             .map_err(|e| Refusal::Conflict(e.to_string()))?;
+        self.bytes = match growth_bound(&entry.edit) {
+            Some(growth) => self.bytes.saturating_add(growth),
+            None => byte_len(&self.design),
+        };
         self.revision = entry.revision;
         let seen = self.seen.entry(entry.client.clone()).or_insert(0);
         *seen = (*seen).max(entry.seq);

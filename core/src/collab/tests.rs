@@ -444,7 +444,7 @@ fn a_room_refuses_a_design_over_its_size_limit_and_a_bad_client_id() {
         max_design_bytes: 2_000,
         ..Limits::default()
     };
-    let room = Room::new(Design::new("small"), limits);
+    let mut room = Room::new(Design::new("small"), limits);
     let big = Edit::SetDescription("x".repeat(5_000));
     let refusal = room.propose(&id("a"), 1, Revision(0), big).unwrap_err();
     assert!(
@@ -460,6 +460,116 @@ fn a_room_refuses_a_design_over_its_size_limit_and_a_bad_client_id() {
         .propose(&id("a"), 1, Revision(3), Edit::SetName("n".into()))
         .unwrap_err();
     assert!(matches!(refusal, Refusal::FutureBase { .. }), "{refusal}");
+}
+
+// Issue 38: a room's size bound is kept per edit from the edit's own size, not by writing
+// the design; many small edits that together pass the limit must still be refused.
+#[test]
+fn many_small_edits_are_refused_once_together_they_would_pass_the_size_limit() {
+    let design = example();
+    let limit = crate::file::byte_len(&design) + 3_000;
+    let limits = Limits {
+        max_design_bytes: limit,
+        ..Limits::default()
+    };
+    let mut room = Room::new(design, limits);
+    let pattern = room.design().patterns[0].clone();
+    let client = id("a");
+    for seq in 1..=100u64 {
+        let mut copy = pattern.clone();
+        copy.name = format!("copy {seq}");
+        let edit = Edit::AddPattern {
+            at: 0,
+            pattern: copy,
+        };
+        match room.propose(&client, seq, room.revision(), edit.clone()) {
+            Ok(Proposed::New(entry)) => {
+                room.commit(&entry).unwrap();
+                let bytes = crate::file::byte_len(room.design());
+                assert!(bytes <= limit, "{bytes} bytes stored, over {limit}");
+                assert!(room.size_bound() >= bytes, "the bound fell under the size");
+            }
+            Err(Refusal::TooLarge { bytes, .. }) => {
+                // Refused exactly when it would not fit: the refusal's figure is the truth.
+                let mut after = room.design().clone();
+                crate::edit::apply(&mut after, edit).unwrap();
+                assert_eq!(bytes, crate::file::byte_len(&after));
+                assert!(bytes > limit);
+                assert!(seq > 3, "refused after {seq} edits");
+                return;
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    panic!("100 patterns added, none refused: the size limit is not kept");
+}
+
+#[test]
+fn a_short_rename_that_lengthens_every_reference_is_refused_over_the_size_limit() {
+    let design = example();
+    let entity = design
+        .entities
+        .iter()
+        .max_by_key(|e| {
+            design
+                .patterns
+                .iter()
+                .filter(|p| p.entities.contains(&e.name))
+                .count()
+        })
+        .unwrap()
+        .name
+        .clone();
+    let edit = Edit::RenameEntity {
+        from: entity.clone(),
+        to: format!("{entity}{}", "X".repeat(40)),
+    };
+    let mut after = design.clone();
+    crate::edit::apply(&mut after, edit.clone()).unwrap();
+    let grown = crate::file::byte_len(&after);
+    let limits = Limits {
+        max_design_bytes: grown - 1,
+        ..Limits::default()
+    };
+    let mut room = Room::new(design, limits);
+    let refusal = room.propose(&id("a"), 1, Revision(0), edit).unwrap_err();
+    assert_eq!(
+        refusal,
+        Refusal::TooLarge {
+            bytes: grown,
+            limit: grown - 1
+        }
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// The bound a room adds per edit is never less than what the edit adds to the file.
+    #[test]
+    fn an_edits_growth_bound_is_never_under_what_it_adds(seed in any::<u64>(), steps in 1usize..60) {
+        let mut rng = oorandom::Rand64::new(seed as u128);
+        let mut design = example();
+        for _ in 0..steps {
+            if design.entities.is_empty() {
+                break;
+            }
+            let mut edit = random_edit(&design, &mut rng);
+            // Long names too: an entity's name is written twice (its card's key).
+            if let Edit::AddEntity { entity, .. } = &mut edit {
+                entity.name = entity.name.repeat(1 + rng.rand_range(0..40) as usize);
+            }
+            let before = crate::file::byte_len(&design);
+            let bound = super::size::growth_bound(&edit);
+            if crate::edit::apply(&mut design, edit.clone()).is_err() {
+                continue;
+            }
+            let after = crate::file::byte_len(&design);
+            if let Some(bound) = bound {
+                prop_assert!(after <= before + bound, "{:?}: {} > {} + {}", edit, after, before, bound);
+            }
+        }
+    }
 }
 
 #[test]

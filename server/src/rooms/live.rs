@@ -222,7 +222,7 @@ impl LiveRoom {
                         Ok(Appended::Stored) => {
                             inner.apply(&entry);
                             // A snapshot only shortens the next load: the entries are stored.
-                            if let Err(e) = store.snapshot_if_due(&self.id, &inner.room).await {
+                            if let Err(e) = store.snapshot_if_due(&self.id, &mut inner.room).await {
                                 tracing::warn!(
                                     "room {}: no snapshot at {}: {e}",
                                     self.id,

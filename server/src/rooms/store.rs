@@ -11,15 +11,23 @@
 //!   under DynamoDB's item size, the head written last, so a room loads from its latest whole
 //!   snapshot plus the entries after it instead of its whole history.
 //!
+//! Once a snapshot is written, what the one before it covers is deleted ([`Table::prune`]):
+//! the entries up to that earlier snapshot, and the snapshots before it. One snapshot and the
+//! entries after it are kept behind the latest, so a server that has just read the earlier head
+//! (loading the room, or catching up from a little behind) still finds what it reads next. A
+//! room's partition so holds at most two snapshots and about `2 * SNAPSHOT_EVERY` entries,
+//! whatever its age.
+//!
 //! An entry is stored before it is committed and sent, so a server killed at any moment has
 //! lost no edit a client saw applied.
 
 use std::collections::{BTreeMap, HashMap};
 
 use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
 use aws_sdk_dynamodb::types::{
-    AttributeDefinition, AttributeValue, BillingMode, KeySchemaElement, KeyType,
-    ScalarAttributeType,
+    AttributeDefinition, AttributeValue, BillingMode, DeleteRequest, KeySchemaElement, KeyType,
+    ScalarAttributeType, WriteRequest,
 };
 use keyplan_core::collab::{ClientId, Entry, Limits, Revision, Room};
 use keyplan_core::model::Design;
@@ -37,6 +45,12 @@ pub const SNAPSHOT_EVERY: u64 = 100;
 
 /// The most entries one read returns.
 const PAGE: i32 = 100;
+
+/// The most keys one BatchWriteItem deletes (DynamoDB's limit).
+const BATCH: usize = 25;
+
+/// How many times a batch's unprocessed deletes are sent again before the store gives up.
+const BATCH_ROUNDS: usize = 10;
 
 /// The table's name when none is given.
 pub const DEFAULT_TABLE: &str = "keyplan-rooms";
@@ -107,6 +121,28 @@ fn s(text: impl Into<String>) -> AttributeValue {
 
 fn entry_sk(revision: Revision) -> String {
     format!("ENTRY#{:020}", revision.0)
+}
+
+/// What the sort keys of a snapshot's parts start with.
+fn snapshot_parts(revision: Revision) -> String {
+    format!("SNAP#{:020}#", revision.0)
+}
+
+fn snapshot_part_sk(revision: Revision, part: usize) -> String {
+    format!("{}{part:05}", snapshot_parts(revision))
+}
+
+fn snapshot_head_sk(revision: Revision) -> String {
+    format!("SNAPHEAD#{:020}", revision.0)
+}
+
+/// The revision a snapshot head is of, from its sort key.
+fn head_revision(head: &HashMap<String, AttributeValue>) -> Result<Revision, StoreError> {
+    let sk = text_of(head, "sk")?;
+    sk.strip_prefix("SNAPHEAD#")
+        .and_then(|r| r.parse().ok())
+        .map(Revision)
+        .ok_or_else(|| StoreError::Failed(format!("a damaged snapshot `{sk}`")))
 }
 
 fn text_of(item: &HashMap<String, AttributeValue>, name: &str) -> Result<String, StoreError> {
@@ -212,21 +248,21 @@ impl Table {
             .send()
             .await
             .map_err(|e| failed("storing the room", e))?;
-        self.snapshot(id, Revision(0), design, &BTreeMap::new())
+        let file = keyplan_core::file::to_string(design);
+        self.snapshot(id, Revision(0), &file, &BTreeMap::new())
             .await
     }
 
-    /// Stores the design at `revision`: its parts, then the head that makes it whole.
+    /// Stores the design file at `revision`: its parts, then the head that makes it whole.
     pub async fn snapshot(
         &self,
         id: &str,
         revision: Revision,
-        design: &Design,
+        file: &str,
         seen: &BTreeMap<ClientId, u64>,
     ) -> Result<(), StoreError> {
-        let file = keyplan_core::file::to_string(design);
         let mut parts = 0usize;
-        let mut rest = file.as_str();
+        let mut rest = file;
         while !rest.is_empty() {
             let mut cut = rest.len().min(PART_BYTES);
             while !rest.is_char_boundary(cut) {
@@ -237,7 +273,7 @@ impl Table {
                 .put_item()
                 .table_name(&self.name)
                 .item("pk", pk(id))
-                .item("sk", s(format!("SNAP#{:020}#{parts:05}", revision.0)))
+                .item("sk", s(snapshot_part_sk(revision, parts)))
                 .item("data", s(part))
                 .send()
                 .await
@@ -250,13 +286,57 @@ impl Table {
             .put_item()
             .table_name(&self.name)
             .item("pk", pk(id))
-            .item("sk", s(format!("SNAPHEAD#{:020}", revision.0)))
+            .item("sk", s(snapshot_head_sk(revision)))
             .item("parts", AttributeValue::N(parts.to_string()))
             .item("seen", s(seen))
             .send()
             .await
             .map_err(|e| failed("storing a snapshot", e))?;
-        Ok(())
+        self.prune(id, revision).await
+    }
+
+    /// Deletes what the snapshot before the one at `revision` covers: the entries up to it and
+    /// the snapshots before it (see the module's doc for why one is kept behind).
+    async fn prune(&self, id: &str, revision: Revision) -> Result<(), StoreError> {
+        let Some(kept) = revision.0.checked_sub(SNAPSHOT_EVERY) else {
+            return Ok(());
+        };
+        let mut keys = self
+            .sort_keys(id, &entry_sk(Revision(0)), &entry_sk(Revision(kept)))
+            .await?;
+        if let Some(older) = kept.checked_sub(1).map(Revision) {
+            // The heads (small) say how many parts each snapshot has, so the parts (up to
+            // PART_BYTES each) are deleted by key without being read. Parts whose head was
+            // never written (a server died between them) stay until the room is closed.
+            let heads = self
+                .range(id, "SNAPHEAD#", &snapshot_head_sk(older), true, None)
+                .await?;
+            for head in &heads {
+                let revision = head_revision(head)?;
+                let parts = match head.get("parts") {
+                    Some(AttributeValue::N(n)) => n.parse::<usize>().ok(),
+                    _ => None,
+                }
+                .ok_or_else(|| {
+                    StoreError::Failed(format!("the snapshot head at {revision} has no parts"))
+                })?;
+                keys.extend((0..parts).map(|part| snapshot_part_sk(revision, part)));
+                keys.push(snapshot_head_sk(revision));
+            }
+        }
+        self.delete_keys(id, keys).await
+    }
+
+    /// A consistent query of a room's items whose sort key lies in `from..=to`.
+    fn between(&self, id: &str, from: &str, to: &str) -> QueryFluentBuilder {
+        self.client
+            .query()
+            .table_name(&self.name)
+            .key_condition_expression("pk = :pk AND sk BETWEEN :from AND :to")
+            .expression_attribute_values(":pk", pk(id))
+            .expression_attribute_values(":from", s(from))
+            .expression_attribute_values(":to", s(to))
+            .consistent_read(true)
     }
 
     /// The items of a room whose sort key lies in `from..=to`, in order, `limit` at most (all
@@ -273,15 +353,8 @@ impl Table {
         let mut start = None;
         loop {
             let page = self
-                .client
-                .query()
-                .table_name(&self.name)
-                .key_condition_expression("pk = :pk AND sk BETWEEN :from AND :to")
-                .expression_attribute_values(":pk", pk(id))
-                .expression_attribute_values(":from", s(from))
-                .expression_attribute_values(":to", s(to))
+                .between(id, from, to)
                 .scan_index_forward(forward)
-                .consistent_read(true)
                 .set_limit(limit)
                 .set_exclusive_start_key(start)
                 .send()
@@ -314,15 +387,10 @@ impl Table {
         let Some(head) = heads.first() else {
             return Err(StoreError::Failed(format!("room `{id}` has no snapshot")));
         };
-        let head_sk = text_of(head, "sk")?;
-        let revision = head_sk
-            .strip_prefix("SNAPHEAD#")
-            .and_then(|r| r.parse().ok())
-            .map(Revision)
-            .ok_or_else(|| StoreError::Failed(format!("a damaged snapshot `{head_sk}`")))?;
+        let revision = head_revision(head)?;
         let seen: BTreeMap<ClientId, u64> = serde_json::from_str(&text_of(head, "seen")?)
             .map_err(|e| failed("a snapshot's clients", e))?;
-        let prefix = format!("SNAP#{:020}#", revision.0);
+        let prefix = snapshot_parts(revision);
         let parts = self
             .range(id, &prefix, &format!("{prefix}~"), true, None)
             .await?;
@@ -410,16 +478,69 @@ impl Table {
 
     async fn delete(&self, id: &str) -> Result<(), StoreError> {
         // Every sort key of a room starts with a capital letter.
-        let items = self.range(id, "A", "~", true, None).await?;
-        for item in items {
-            self.client
-                .delete_item()
-                .table_name(&self.name)
-                .key("pk", pk(id))
-                .key("sk", s(text_of(&item, "sk")?))
+        let keys = self.sort_keys(id, "A", "~").await?;
+        self.delete_keys(id, keys).await
+    }
+
+    /// The sort keys of a room's items in `from..=to`, read without the items' values.
+    async fn sort_keys(&self, id: &str, from: &str, to: &str) -> Result<Vec<String>, StoreError> {
+        let mut keys = Vec::new();
+        let mut start = None;
+        loop {
+            let page = self
+                .between(id, from, to)
+                .projection_expression("sk")
+                .set_exclusive_start_key(start)
                 .send()
                 .await
-                .map_err(|e| failed("deleting a room", e))?;
+                .map_err(|e| failed("reading a room's keys", e))?;
+            for item in page.items.unwrap_or_default() {
+                keys.push(text_of(&item, "sk")?);
+            }
+            start = page.last_evaluated_key;
+            if start.is_none() {
+                return Ok(keys);
+            }
+        }
+    }
+
+    /// Deletes a room's items by sort key, [`BATCH`] to a request.
+    async fn delete_keys(&self, id: &str, keys: Vec<String>) -> Result<(), StoreError> {
+        for chunk in keys.chunks(BATCH) {
+            let mut requests = chunk
+                .iter()
+                .map(|sk| {
+                    let delete = DeleteRequest::builder()
+                        .key("pk", pk(id))
+                        .key("sk", s(sk.as_str()))
+                        .build()
+                        .map_err(|e| failed("deleting a room's items", e))?;
+                    Ok(WriteRequest::builder().delete_request(delete).build())
+                })
+                .collect::<Result<Vec<_>, StoreError>>()?;
+            for _ in 0..BATCH_ROUNDS {
+                let written = self
+                    .client
+                    .batch_write_item()
+                    .request_items(&self.name, requests)
+                    .send()
+                    .await
+                    .map_err(|e| failed("deleting a room's items", e))?;
+                requests = written
+                    .unprocessed_items
+                    .and_then(|mut left| left.remove(&self.name))
+                    .unwrap_or_default();
+                if requests.is_empty() {
+                    break;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
+            if !requests.is_empty() {
+                return Err(StoreError::Failed(format!(
+                    "{} of a room's items were still not deleted after {BATCH_ROUNDS} tries",
+                    requests.len()
+                )));
+            }
         }
         Ok(())
     }
@@ -473,12 +594,13 @@ impl Store {
         }
     }
 
-    /// Stores a snapshot when `revision` is due one.
-    pub async fn snapshot_if_due(&self, id: &str, room: &Room) -> Result<(), StoreError> {
+    /// Stores a snapshot when `revision` is due one (which also makes the room's size bound
+    /// exact again).
+    pub async fn snapshot_if_due(&self, id: &str, room: &mut Room) -> Result<(), StoreError> {
         match self {
             Store::Table(t) if room.revision().0.is_multiple_of(SNAPSHOT_EVERY) => {
-                t.snapshot(id, room.revision(), room.design(), room.seen())
-                    .await
+                let file = room.design_file();
+                t.snapshot(id, room.revision(), &file, room.seen()).await
             }
             _ => Ok(()),
         }

@@ -1,10 +1,15 @@
 //! Real parts for the rooms tests: `keyplan serve` processes, HTTP requests over a plain TCP
 //! socket, and WebSocket clients (tokio-tungstenite) that keep a core `Replica` of the room.
+//!
+//! Every read from the server is bounded ([`READ_WAIT`]) and says what it waited for, so a
+//! broken server fails the tests instead of hanging them. The bound guards against hangs; it
+//! times nothing (the tests wait for events).
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::time::Duration;
 
 use futures_util::{SinkExt as _, StreamExt as _};
 use keyplan_core::collab::protocol::{ClientMessage, ServerMessage};
@@ -13,6 +18,21 @@ use keyplan_core::edit::Edit;
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest as _;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
+
+/// How long a test waits for the server's next message or answer before it fails.
+pub const READ_WAIT: Duration = Duration::from_secs(30);
+
+/// `future`, or a failure naming what did not come within [`READ_WAIT`].
+pub async fn within<T>(waiting_for: &str, future: impl std::future::Future<Output = T>) -> T {
+    tokio::time::timeout(READ_WAIT, future)
+        .await
+        .unwrap_or_else(|_| {
+            panic!(
+                "waited {} s for {waiting_for}: nothing came",
+                READ_WAIT.as_secs()
+            )
+        })
+}
 
 pub fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -117,7 +137,12 @@ pub async fn http(
     request.push_str(body);
     stream.write_all(request.as_bytes()).await.unwrap();
     let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).await.unwrap();
+    within(
+        &format!("answer to {method} {path}"),
+        stream.read_to_end(&mut raw),
+    )
+    .await
+    .unwrap();
     let raw = String::from_utf8_lossy(&raw).into_owned();
     let status = raw[9..12].parse().unwrap();
     let (head, rest) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
@@ -205,8 +230,13 @@ pub async fn send(socket: &mut Socket, message: &ClientMessage) {
     socket.send(text.into()).await.unwrap();
 }
 
-/// The next server message, or `None` when the socket closed.
-pub async fn next(socket: &mut Socket) -> Option<ServerMessage> {
+/// The next server message, or `None` when the socket closed; fails the test when none comes
+/// within [`READ_WAIT`], naming `waiting_for`.
+pub async fn next(socket: &mut Socket, waiting_for: &str) -> Option<ServerMessage> {
+    within(waiting_for, next_message(socket)).await
+}
+
+async fn next_message(socket: &mut Socket) -> Option<ServerMessage> {
     loop {
         match socket.next().await? {
             Ok(tokio_tungstenite::tungstenite::Message::Text(text)) => {
@@ -251,7 +281,7 @@ impl Client {
     /// Waits for `Welcome` and takes it.
     async fn welcome(&mut self) {
         loop {
-            let message = next(&mut self.socket).await.expect("a welcome");
+            let message = next(&mut self.socket, "Welcome").await.expect("a welcome");
             if let ServerMessage::Welcome { access, .. } = &message {
                 self.access = *access;
                 self.replica.receive(&message).unwrap();
@@ -290,13 +320,16 @@ impl Client {
     }
 
     /// Reads messages into the replica until `until` says stop; returns the message that
-    /// stopped it.
+    /// stopped it. `waiting_for` says what, for a failure.
     pub async fn read_until(
         &mut self,
+        waiting_for: &str,
         mut until: impl FnMut(&ServerMessage, &Replica) -> bool,
     ) -> ServerMessage {
         loop {
-            let message = next(&mut self.socket).await.expect("the socket stays open");
+            let message = next(&mut self.socket, waiting_for)
+                .await
+                .unwrap_or_else(|| panic!("the socket closed while waiting for {waiting_for}"));
             let _ = self.replica.receive(&message);
             if until(&message, &self.replica) {
                 return message;
@@ -309,8 +342,15 @@ impl Client {
         if self.replica.pending() == 0 && self.replica.revision().0 >= revision {
             return;
         }
-        self.read_until(|_, r| r.pending() == 0 && r.revision().0 >= revision)
-            .await;
+        let waiting_for = format!(
+            "Applied for revision {revision} (at {}, {} pending)",
+            self.replica.revision(),
+            self.replica.pending()
+        );
+        self.read_until(&waiting_for, |_, r| {
+            r.pending() == 0 && r.revision().0 >= revision
+        })
+        .await;
     }
 
     /// The design file this client sees.

@@ -177,7 +177,7 @@ pub async fn session(mut ws: WebSocket, rooms: Rooms, id: String) {
         return refuse(ws, "the room kept closing as this client joined: reconnect").await;
     };
     let (mut sink, mut stream) = ws.split();
-    let writer = tokio::spawn(async move {
+    let mut writer = tokio::spawn(async move {
         let mut outgoing = outgoing;
         while let Some(text) = outgoing.recv().await {
             if sink.send(Message::Text((*text).into())).await.is_err() {
@@ -187,7 +187,19 @@ pub async fn session(mut ws: WebSocket, rooms: Rooms, id: String) {
         let _ = sink.close().await;
     });
     let mut bucket = Bucket::new(&bounds);
-    while let Some(message) = stream.next().await {
+    let mut writer_ended = false;
+    loop {
+        let message = tokio::select! {
+            message = stream.next() => message,
+            // The room let this client go (it was closed or forgotten, or the client fell
+            // behind) and its last messages are sent: the session ends here, rather than when
+            // the client answers the close, so a client that never does keeps nothing alive.
+            _ = &mut writer => {
+                writer_ended = true;
+                break;
+            }
+        };
+        let Some(message) = message else { break };
         let text = match message {
             Ok(Message::Text(text)) => text,
             Ok(Message::Binary(_)) => {
@@ -249,7 +261,9 @@ pub async fn session(mut ws: WebSocket, rooms: Rooms, id: String) {
     if room.leave(conn, rooms.store()).await {
         rooms.evict(&room);
     }
-    let _ = writer.await;
+    if !writer_ended {
+        let _ = writer.await;
+    }
 }
 
 async fn tell_error(room: &Arc<LiveRoom>, conn: u64, message: impl Into<String>) {
