@@ -53,6 +53,14 @@ pub fn first() -> Design {
 mod tests {
     use super::*;
 
+    /// `file::byte_len` (the live room's size bound) is the written file's length, here on a
+    /// real design rather than an empty one.
+    #[test]
+    fn byte_len_is_the_written_files_length() {
+        let design = first();
+        assert_eq!(file::byte_len(&design), file::to_string(&design).len());
+    }
+
     #[test]
     fn every_built_in_example_parses_and_the_first_is_order_management() {
         let examples = all();

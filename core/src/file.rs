@@ -133,12 +133,6 @@ mod tests {
     }
 
     #[test]
-    fn byte_len_is_the_written_files_length() {
-        let design = crate::examples::first();
-        assert_eq!(byte_len(&design), to_string(&design).len());
-    }
-
-    #[test]
     fn syntax_errors_carry_line_and_column() {
         let err = parse("{\n  \"version\": 1,\n  \"name\": \"x\",\n  \"tabels\": []\n}")
             .expect_err("an error");

@@ -175,6 +175,12 @@ fn compare(original: &Design, inferred: &Design, names: &BTreeMap<String, String
             sort.attribute = var(&sort.attribute);
         }
         mapped.order_by = pattern.order_by.as_ref().map(var);
+        // A PartiQL statement names its table (quoted, as the examples write it): the live one.
+        mapped.partiql = pattern.partiql.as_ref().map(|statement| {
+            names.iter().fold(statement.clone(), |s, (design, live)| {
+                s.replace(&format!("\"{design}\""), &format!("\"{live}\""))
+            })
+        });
         with_patterns.patterns = vec![mapped.clone()];
         let want = keyplan_core::analysis::verdict_of(original, pattern);
         let got = keyplan_core::analysis::verdict_of(&with_patterns, &mapped);
