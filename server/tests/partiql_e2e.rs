@@ -49,36 +49,36 @@ fn a_statement_typed_in_the_inspector_is_judged_as_the_cli_judges_it() {
         b.open_design(&server.url, &design).await;
         b.click(&format!("[data-pattern='{PATTERN}']")).await;
 
-        judged(
-            b,
-            r#"SELECT * FROM "shop" WHERE total > ?"#,
-            "Scan",
-            "partition key",
-        )
-        .await;
-        b.screenshot("partiql-scan").await;
-        assert!(
-            !b.has("[data-testid=partiql-pending]").await,
-            "the statement is judged, not the fields"
-        );
-
-        judged(
-            b,
-            r#"SELECT * FROM "shop" WHERE lower(status) = ?"#,
-            "Scan",
-            "keyplan cannot map the PartiQL statement in WHERE at line 1, column 28: the function lower is no condition a read pattern can state",
-        )
-        .await;
-        b.screenshot("partiql-kp033").await;
-
-        judged(
-            b,
-            r#"SELECT * FROM "shop"."GSI2" WHERE GSI2PK = ?"#,
-            "Query on GSI2",
-            "",
-        )
-        .await;
-        b.screenshot("partiql-query").await;
+        // A statement that scans, one keyplan cannot map (KP033), and that one fixed: each with
+        // the badge and a reason the inspector shows, and the screenshot taken of it.
+        let steps = [
+            (
+                r#"SELECT * FROM "shop" WHERE total > ?"#,
+                "Scan",
+                "partition key",
+                "partiql-scan",
+            ),
+            (
+                r#"SELECT * FROM "shop" WHERE lower(status) = ?"#,
+                "Scan",
+                "keyplan cannot map the PartiQL statement in WHERE at line 1, column 28: the function lower is no condition a read pattern can state",
+                "partiql-kp033",
+            ),
+            (
+                r#"SELECT * FROM "shop"."GSI2" WHERE GSI2PK = ?"#,
+                "Query on GSI2",
+                "",
+                "partiql-query",
+            ),
+        ];
+        for (statement, badge, reason, screenshot) in steps {
+            judged(b, statement, badge, reason).await;
+            b.screenshot(screenshot).await;
+            assert!(
+                !b.has("[data-testid=partiql-pending]").await,
+                "the statement is judged, not the fields"
+            );
+        }
         let saved = b.saved_design().await;
         assert_eq!(
             saved.pattern(PATTERN).and_then(|p| p.partiql.as_deref()),
