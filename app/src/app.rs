@@ -129,6 +129,31 @@ fn Editor(
             ask();
         }
     });
+    // The reads given as PartiQL statements, judged by the worker (issue 40: this module has no
+    // parser) for each revision of a design that has one, at the first idle moment after the
+    // paint: a keystroke is shown at once and judged behind it; an answer for a revision the
+    // design has left is dropped (`Store::partiql_judged`).
+    Effect::new(move |_| {
+        let rev = store.revision(crate::store::Tracks::Semantics);
+        if !store.with_untracked(crate::jobs::partiql::states_any) {
+            store.partiql_judged(rev, Vec::new());
+            return;
+        }
+        request_animation_frame(move || {
+            when_idle(move || {
+                // Typed on since: the next revision's effect asks for it.
+                if store.revision_untracked(crate::store::Tracks::Semantics) != rev {
+                    return;
+                }
+                let design = store.design();
+                crate::compute::once(rev, crate::jobs::Partiql { design }, move |answer| {
+                    if let Ok(Some(judged)) = answer {
+                        store.partiql_judged(rev, judged);
+                    }
+                });
+            })
+        });
+    });
     provide_context(library);
     // A live room (issue 38): joined here when the address holds a room link.
     let live = crate::live::Live::provide(store, session, library);

@@ -1,5 +1,6 @@
 //! The work the app hands to its worker (issue 19): exports, imports, the sample and what is
-//! evaluated on it (the data view, the cost view), the migration plan and its programs. The
+//! evaluated on it (the data view, the cost view), the migration plan and its programs, the
+//! verdicts of reads given as PartiQL statements ([`partiql`]). The
 //! main thread keeps the store, the editor, the canvas and `analyze()`; everything here runs in
 //! the second WebAssembly module (`src/bin/keyplan-worker.rs`), so none of it is in the module
 //! the first paint waits for, and none of it blocks a frame.
@@ -20,6 +21,7 @@
 pub mod cost;
 pub mod data;
 pub mod migrate;
+pub mod partiql;
 pub mod suggest;
 
 use keyplan_core::Design;
@@ -30,6 +32,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsCast;
 
+pub use partiql::Partiql;
 pub use suggest::Suggest;
 
 /// A job for the worker. Each names its answer: a caller asks with the job and gets
@@ -83,6 +86,7 @@ jobs! {
     Measure,
     Program,
     Suggest,
+    Partiql,
 }
 
 /// One of core's export formats, by its `--to` name: the text, or why there is none.

@@ -49,6 +49,10 @@ pub struct Store {
     /// What the worker measured on the sample (KP024's and KP014's input), and the revision
     /// it is for.
     measured: RwSignal<Option<(u64, Measured)>>,
+    /// The worker's verdicts of the reads given as PartiQL statements (issue 40), for the last
+    /// revision it answered: shown in place of this thread's, which has no parser
+    /// ([`Store::verdict`], [`Store::with_verdicts`]).
+    partiql: RwSignal<Vec<crate::jobs::partiql::Judged>>,
     /// The message of the last refused edit, for the toast.
     pub refusal: RwSignal<Option<String>>,
     /// What this client may do in the live room the design is in; `None` outside a room.
@@ -92,6 +96,7 @@ impl Store {
             revision,
             version: RwSignal::new(0),
             analysis,
+            partiql: RwSignal::new(Vec::new()),
             refusal: RwSignal::new(None),
             access: RwSignal::new(None),
         }
@@ -103,6 +108,68 @@ impl Store {
         if rev == self.revision.get_untracked() {
             self.measured.set(Some((rev, measured)));
         }
+    }
+
+    /// Takes the worker's verdicts of the statements of revision `rev`; those for a revision
+    /// the design has left are dropped.
+    pub fn partiql_judged(&self, rev: u64, judged: Vec<crate::jobs::partiql::Judged>) {
+        let news = !judged.is_empty() || self.partiql.with_untracked(|j| !j.is_empty());
+        if rev == self.revision.get_untracked() && news {
+            self.partiql.set(judged);
+        }
+    }
+
+    /// The verdict shown for pattern `name`: the worker's for a read given as a statement
+    /// (the last it gave: a keystroke keeps it shown until the next comes), else the analysis's.
+    pub fn verdict(&self, name: &str) -> Option<keyplan_core::Verdict> {
+        let judged = self.partiql.with(|j| {
+            j.iter()
+                .find(|j| j.verdict.pattern == name)
+                .map(|j| j.verdict.clone())
+        });
+        match judged {
+            Some(v) if self.states(name) => Some(v),
+            _ => self
+                .analysis
+                .with(|a| a.verdicts.iter().find(|v| v.pattern == name).cloned()),
+        }
+    }
+
+    /// `f` of every pattern's verdict as [`Store::verdict`] gives it, copied only when the
+    /// worker has judged a statement.
+    pub fn with_verdicts<R>(&self, f: impl FnOnce(&[keyplan_core::Verdict]) -> R) -> R {
+        self.analysis.with(|a| {
+            self.partiql.with(|judged| {
+                if judged.is_empty() {
+                    return f(&a.verdicts);
+                }
+                let shown: Vec<_> = a
+                    .verdicts
+                    .iter()
+                    .map(|v| {
+                        judged
+                            .iter()
+                            .find(|j| j.verdict.pattern == v.pattern && self.states(&v.pattern))
+                            .map_or_else(|| v.clone(), |j| j.verdict.clone())
+                    })
+                    .collect();
+                f(&shown)
+            })
+        })
+    }
+
+    /// Whether pattern `name` is a read given as a statement (untracked: the verdicts track).
+    fn states(&self, name: &str) -> bool {
+        self.with_untracked(|d| {
+            d.pattern(name)
+                .is_some_and(|p| p.partiql.is_some() && p.is_read())
+        })
+    }
+
+    /// Whether the worker has judged pattern `name`'s statement.
+    pub fn judged_in_worker(&self, name: &str) -> bool {
+        self.partiql
+            .with(|j| j.iter().any(|j| j.verdict.pattern == name))
     }
 
     /// Reads the design, tracking it.

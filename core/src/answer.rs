@@ -4,13 +4,13 @@
 //! exporters all import; [`crate::analysis::analyze`] computes them (issue 14: with the types
 //! in the same file as `analyze()`, coverage and findings imported the analysis back).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::model::{AttrType, FilterOp, KeyAttribute, SortOp};
 use crate::template::KeyTemplate;
 
 /// The DynamoDB operation a pattern resolves to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Operation {
     GetItem,
     Query,
@@ -40,7 +40,7 @@ impl Operation {
 }
 
 /// A key condition expression with its placeholder values, as a Query or GetItem sends it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KeyCondition {
     /// `PK = :pk AND begins_with(SK, :sk)`; for GetItem, the key's equalities joined by AND.
     pub expression: String,
@@ -51,7 +51,7 @@ pub struct KeyCondition {
 }
 
 /// A key attribute and the template its value is rendered from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KeyPart {
     /// The key attribute's name (`PK`, `GSI1SK`, or a natural attribute of a multi-attribute
     /// GSI key).
@@ -60,7 +60,7 @@ pub struct KeyPart {
 }
 
 /// The condition on the (last) sort-key attribute of a Query.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SortKeyCondition {
     pub attribute: String,
     pub op: SortOp,
@@ -71,7 +71,7 @@ pub struct SortKeyCondition {
 
 /// The structured form of a GetItem or Query: what [`KeyCondition`] says as text, for the
 /// evaluator, the exporters and the runner to execute without re-parsing.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuerySpec {
     /// Equalities on the partition key (one attribute, or up to four for a multi-attribute
     /// GSI key). A write-sharded template keeps its shard variable; see [`Verdict::shards`].
@@ -84,7 +84,7 @@ pub struct QuerySpec {
 
 /// One condition of a read's FilterExpression, structured: the attribute, the operator and
 /// the inputs its values are given as.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FilterTerm {
     pub attribute: String,
     pub op: FilterOp,
@@ -97,7 +97,7 @@ pub struct FilterTerm {
 }
 
 /// Why a [`FilterTerm`] is in a read's FilterExpression.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FilterSource {
     /// One of the pattern's filter conditions.
@@ -110,7 +110,7 @@ pub enum FilterSource {
 
 /// A FilterExpression with its placeholders, as a Query or Scan sends it: what DynamoDB
 /// applies to every item the key condition read, before the page is returned.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FilterExpression {
     /// `#status = :status AND #total >= :total`, conditions joined by AND.
     pub expression: String,
@@ -126,14 +126,14 @@ pub struct FilterExpression {
 /// A PartiQL statement with the template of each `?`'s value, in order
 /// (`CUSTOMER#{customerId}`, `{status}`), rendered with the pattern's inputs as
 /// [`KeyCondition::values`] are: what ExecuteStatement sends (issue 40).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PartiqlStatement {
     pub statement: String,
     pub parameters: Vec<String>,
 }
 
 /// How one access pattern is served.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Verdict {
     /// The pattern's name.
     pub pattern: String,
@@ -172,7 +172,7 @@ pub struct Verdict {
 }
 
 /// The kind of key a [`Suggestion`] proposes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SuggestionKind {
     /// A new global secondary index.
@@ -189,7 +189,7 @@ pub enum SuggestionKind {
 
 /// What would serve a read no index serves, as key templates an editor can apply directly,
 /// and in words.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Suggestion {
     pub kind: SuggestionKind,
     /// For a GSI: the existing one to overload (none of the entities fills it yet); `None`

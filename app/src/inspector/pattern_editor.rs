@@ -63,9 +63,9 @@ pub fn PatternEditor(
     let verdict = {
         let name = name.clone();
         Memo::new(move |_| {
-            store
-                .analysis
-                .with(|a| a.verdicts.iter().find(|v| v.pattern == name).cloned())
+            // Tracks the design too: a statement typed or cleared changes whose verdict shows.
+            store.track();
+            store.verdict(&name)
         })
     };
     let entity_names = Memo::new(move |_| {
@@ -168,19 +168,19 @@ pub fn PatternEditor(
                     value=field(|p| p.description.clone())
                     on_input=Callback::new({ let e = e1.clone(); move |t: String| e(Box::new(move |p| p.description = t)) })
                 />
-                // issue 40: the read as the PartiQL statement the application sends; the browser
-                // keeps and shows it, `keyplan check` judges it (the app has no PartiQL parser).
+                // issue 40: the read as the PartiQL statement the application sends, judged by
+                // the worker (this module has no parser): the verdict below is its, once it comes.
                 <TextField
                     label="PartiQL"
                     testid="pattern-partiql"
                     value=field(|p| p.partiql.clone().unwrap_or_default())
                     on_input=Callback::new({ let e = e1.clone(); move |t: String| e(Box::new(move |p| p.partiql = (!t.trim().is_empty()).then_some(t))) })
                 />
-                // Said plainly where the statement is: the verdict below is not the statement's
-                // in a build without the parser (a Scan or KP033 would not show here).
-                {move || (!keyplan_core::partiql::READS_PARTIQL && pattern.with(|p| p.as_ref().is_some_and(|p| p.partiql.is_some()))).then(|| view! {
-                    <p class="hint" data-testid="partiql-not-read">
-                        "This browser keeps the statement but does not read PartiQL: the verdict below is of the pattern's fields, not of the statement. `keyplan check` judges the statement (a Scan, or KP033 when it cannot be mapped)."
+                // Said plainly until the worker has judged the statement: the verdict shown until
+                // then is of the pattern's fields (a Scan or KP033 would not show yet).
+                {let n = n1.clone(); move || (pattern.with(|p| p.as_ref().is_some_and(|p| p.partiql.is_some() && p.is_read())) && !store.judged_in_worker(&n)).then(|| view! {
+                    <p class="hint" data-testid="partiql-pending">
+                        "The statement is being judged in the background: until then the verdict below is of the pattern's fields, not of the statement."
                     </p>
                 })}
                 <div class="verdict-box" data-testid="verdict-box">

@@ -218,9 +218,8 @@ pub fn PatternList() -> impl IntoView {
     // made from changed (issue 19: 400 rows were made on every keystroke).
     let listed = Memo::new_owning(move |last: Option<Listed>| {
         store.track_semantic();
-        store
-            .analysis
-            .with(|a| store.with_untracked(|d| Listed::again(last, d, &a.verdicts)))
+        // The worker's verdicts of statements in place of this thread's (`Store::with_verdicts`).
+        store.with_verdicts(|verdicts| store.with_untracked(|d| Listed::again(last, d, verdicts)))
     });
     // A design of hundreds of patterns draws its rows a chunk a frame (issue 19).
     let drawn = super::chunks::rows_drawn(move || listed.with(|l| l.0.len()));
