@@ -31,6 +31,8 @@ run_step "keyplan check server/rooms.keyplan.json (the live rooms' own table, is
 run_step "trunk build --release (the app the end-to-end test opens)" scripts/build.sh
 run_step "cargo test --workspace --no-fail-fast (every crate, with the browser end-to-end test)" \
   cargo test --workspace --no-fail-fast
+run_step "cargo test -p keyplan-app --features partiql --lib (the worker's PartiQL job, issue 40)" \
+  cargo test -p keyplan-app --features partiql --lib
 run_step "cargo build -p keyplan-core --target wasm32-unknown-unknown" \
   cargo build -p keyplan-core --target wasm32-unknown-unknown
 run_step "wasm-bindgen-test: keyplan-app in headless Chromium" \
