@@ -18,6 +18,14 @@ command -v cargo >/dev/null || {
   echo "error: cargo not found; install Rust with rustup (https://rustup.rs) first" >&2
   exit 1
 }
+# The workspace's rust-version (Cargo.toml; the AWS SDK's own floor): say so plainly, before a
+# build fails on it deep inside a dependency.
+need=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' "$(dirname "${BASH_SOURCE[0]}")/../Cargo.toml")
+have=$(rustc --version | cut -d' ' -f2)
+if [ -n "$need" ] && [ "$(printf '%s\n%s\n' "$need" "$have" | sort -V | head -1)" != "$need" ]; then
+  echo "error: rustc $have is older than the $need keyplan needs; run: rustup update stable" >&2
+  exit 1
+fi
 
 # --- Debian packages, only when one is missing -------------------------------------------
 missing=()
