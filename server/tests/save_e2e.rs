@@ -580,10 +580,14 @@ async fn the_engine_import_card_is_legible_while_the_engines_cannot_be_reached()
     for scheme in ["light", "dark"] {
         b.prefer_color_scheme(scheme).await;
         b.click_button("New").await;
-        // Why, in the browser's words: a JavaScript error was shown as its JSON, "{}".
-        let why = b
-            .text("[data-testid=dialog] [data-testid=engine-import-unavailable]")
-            .await;
+        // Why, in the browser's words: a JavaScript error was shown as its JSON, "{}". The card
+        // says "Looking for the keyplan server…" until the blocked probe fails; wait for that.
+        let card = "[data-testid=dialog] [data-testid=engine-import-unavailable]";
+        eventually("the card to say why the engines cannot be reached", || async {
+            !b.text(card).await.contains("Looking for")
+        })
+        .await;
+        let why = b.text(card).await;
         assert!(
             why.contains("could not be reached (Failed to fetch)"),
             "{why}"
