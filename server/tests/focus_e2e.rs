@@ -111,7 +111,8 @@ async fn past_the_sidebar(b: &Browser, css: &str) -> Vec<String> {
             "return Array.from(document.querySelectorAll(arguments[0])).flatMap(e => {\
                const side = e.closest('.sidebar'); if (!side) return [];\
                const r = e.getBoundingClientRect(), s = side.getBoundingClientRect();\
-               return r.right > s.right - 1 ? [e.textContent + ': right ' + r.right + ' past ' + s.right] : [];\
+               return r.right > s.right - 1 ? [e.textContent + ': right ' + r.right + ' past ' + s.right]\
+                    : r.left < s.left ? [e.textContent + ': left ' + r.left + ' before ' + s.left] : [];\
              });",
         )
         .await;
@@ -170,6 +171,10 @@ fn the_coverage_summary_is_read_whole_at_1024_px() {
             .js("const c = document.querySelector('[data-testid=coverage-summary]'); return c.scrollWidth > c.clientWidth + 0.5;")
             .await;
         b.screenshot("focus-topbar-1024").await;
+        // The pattern list's "+ Access pattern" and "Suggest keys" overflowed the sidebar's
+        // left edge at 1024 px, its first letter cut ("ccess pattern").
+        let out = past_the_sidebar(b, ".panel-actions .button").await;
+        assert!(out.is_empty(), "{out:?}");
         assert_eq!(
             cut.as_bool(),
             Some(false),

@@ -121,8 +121,10 @@ async fn the_top_bar_holds_the_room_at_1024_px(b: &Browser, n: usize) {
              const p = document.querySelector('[data-testid=presence]').getBoundingClientRect(); \
              const parts = Array.from(bar.querySelectorAll(':scope > *, .presence > *'), \
                  e => `${e.className || e.tagName}: ${Math.round(e.getBoundingClientRect().width)}`); \
+             const t = document.querySelector('[data-testid=design-title]'); \
              return [bar.scrollWidth, bar.clientWidth, c.scrollWidth, c.clientWidth, \
-                     c.getBoundingClientRect().right, p.left, parts.join(', ')];")
+                     c.getBoundingClientRect().right, p.left, t.scrollWidth, t.clientWidth, \
+                     parts.join(', ')];")
         .await;
     let [
         bar_scroll,
@@ -131,7 +133,9 @@ async fn the_top_bar_holds_the_room_at_1024_px(b: &Browser, n: usize) {
         cov_client,
         cov_right,
         presence_left,
-    ] = [0, 1, 2, 3, 4, 5].map(|i| fits[i].as_f64().expect("a number"));
+        name_scroll,
+        name_client,
+    ] = [0, 1, 2, 3, 4, 5, 6, 7].map(|i| fits[i].as_f64().expect("a number"));
     assert!(
         bar_scroll <= bar_client,
         "the top bar fits at 1024 px: {fits}"
@@ -143,6 +147,12 @@ async fn the_top_bar_holds_the_room_at_1024_px(b: &Browser, n: usize) {
     assert!(
         cov_right <= presence_left,
         "nothing covers the coverage summary: {fits}"
+    );
+    // The design's name shrank to a letter or two with the room's chips beside it: it keeps
+    // about ten characters ("Order manag…"), the width of 96 px, or all of it when shorter.
+    assert!(
+        name_client >= name_scroll.min(96.0),
+        "the design's name is readable: {fits}"
     );
     // Two chips, then "+N" (app/src/live/presence.rs, CHIPS).
     if n > 2 {
