@@ -276,7 +276,24 @@ async fn check_views(b: &Browser, theme: &str, width: u32, height: u32) {
             "a pattern's cost row has a cell {tallest} px tall at {width} px: its columns are too narrow"
         ));
     }
+    // At 1024 px the Cost tab scrolled sideways: something in it was wider than the view.
+    let wide = b
+        .js("let p = document.querySelector('[data-testid=monthly-total]');\
+             while (p && !['auto', 'scroll'].includes(getComputedStyle(p).overflowX)) p = p.parentElement;\
+             if (!p || p.scrollWidth <= p.clientWidth + 1) return null;\
+             const edge = p.getBoundingClientRect().right;\
+             const past = Array.from(p.querySelectorAll('*'), e => [e, e.getBoundingClientRect().right])\
+               .filter(([e, r]) => r > edge + 1 && !(e.parentElement && e.parentElement.getBoundingClientRect().right > edge + 1))\
+               .slice(0, 5).map(([e, r]) => (e.getAttribute('data-testid') || e.className || e.tagName) + ' to ' + Math.round(r));\
+             return p.scrollWidth + ' > ' + p.clientWidth + ': ' + past.join(', ');")
+        .await;
+    if let Some(wide) = wide.as_str() {
+        problems.push(format!("the Cost tab scrolls sideways: {wide}"));
+    }
     b.screenshot(&shot("cost")).await;
+    b.js("document.querySelector('[data-testid=pattern-costs]').scrollIntoView();")
+        .await;
+    b.screenshot(&shot("cost-patterns")).await;
 
     b.press(&[], '4').await;
     b.find("[data-testid=run-engine]").await;

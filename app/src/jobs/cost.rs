@@ -6,7 +6,7 @@
 
 use keyplan_core::cost::{CostConfig, CostReport, Mode, PartitionLoad, TableClass, estimate};
 use keyplan_core::limits::{PARTITION_READ_UNITS_PER_SECOND, PARTITION_WRITE_UNITS_PER_SECOND};
-use keyplan_core::pricing::Prices;
+use keyplan_core::pricing::{Prices, grouped};
 use serde::{Deserialize, Serialize};
 
 use super::Loaded;
@@ -120,12 +120,12 @@ pub fn page(loaded: &Loaded, region: &str) -> CostPage {
         .filter(|p| p.hot)
         .map(|p| {
             format!(
-                "{} {} `{}`: {:.0} RCU/s, {:.0} WCU/s{}",
+                "{} {} `{}`: {} RCU/s, {} WCU/s{}",
                 p.table,
                 p.index.clone().unwrap_or_default(),
                 p.template,
-                p.read_units_per_second,
-                p.write_units_per_second,
+                grouped(p.read_units_per_second, 0),
+                grouped(p.write_units_per_second, 0),
                 p.advice
                     .as_ref()
                     .map(|a| format!(" — {a}"))
@@ -152,9 +152,10 @@ pub fn page(loaded: &Loaded, region: &str) -> CostPage {
             .map(|p| PatternRow {
                 pattern: p.pattern.clone(),
                 operation: p.operation.to_string(),
-                rate: format!("{}", p.rate),
-                read_units: format!("{:.1}", p.read_units),
-                write_units: format!("{:.1}", p.write_units),
+                // A rate below one a second keeps its fraction (0.5/s).
+                rate: grouped(p.rate, if p.rate.fract() == 0.0 { 0 } else { 1 }),
+                read_units: grouped(p.read_units, 1),
+                write_units: grouped(p.write_units, 1),
                 monthly: p.monthly_text(dollars(p.monthly_cost)),
                 breakdown: p.breakdown.join("\n"),
             })
@@ -167,8 +168,8 @@ pub fn page(loaded: &Loaded, region: &str) -> CostPage {
                     Some(i) => format!("{} · {i}", s.table),
                     None => s.table.clone(),
                 },
-                items: format!("{:.0}", s.items),
-                bytes: format!("{:.0}", s.bytes),
+                items: grouped(s.items, 0),
+                bytes: grouped(s.bytes, 0),
                 monthly: dollars(s.monthly_cost),
             })
             .collect(),
@@ -413,6 +414,30 @@ mod tests {
         );
         let elsewhere = page(&mut worker, "eu-west-1");
         assert_ne!(elsewhere.total, here.total, "another Region's prices");
+    }
+
+    // issue 43, item 9: the Cost tab's tables printed "2000" per second, "36660" bytes and a
+    // hot partition's "8000 RCU/s": thousands grouped everywhere.
+    #[test]
+    fn the_cost_tables_group_thousands() {
+        let design = keyplan_core::examples::first();
+        let page = Worker::default().answer(Cost {
+            design,
+            region: "us-east-1".to_string(),
+        });
+        let status = page
+            .patterns
+            .iter()
+            .find(|p| p.pattern == "Get orders by status")
+            .expect("the example's status read");
+        assert_eq!(status.rate, "2,000");
+        let orders = &page.storage[0];
+        assert!(orders.bytes.contains(','), "{orders:?}");
+        assert!(
+            page.hot.iter().any(|h| h.contains("8,000 RCU/s")),
+            "{:?}",
+            page.hot
+        );
     }
 
     // issue 40 item 2: the Cost tab priced a provisioned table only as keyplan would size it.
