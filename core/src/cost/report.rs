@@ -179,11 +179,11 @@ impl CostReport {
             };
             let _ = writeln!(
                 out,
-                "    {place} {} ({}): {:.1} RCU/s, {:.1} WCU/s: {verdict} [{}]",
+                "    {place} {} ({}): {} RCU/s, {} WCU/s: {verdict} [{}]",
                 l.partition,
                 l.template,
-                l.read_units_per_second,
-                l.write_units_per_second,
+                grouped(l.read_units_per_second, 1),
+                grouped(l.write_units_per_second, 1),
                 l.patterns.join(", ")
             );
         }

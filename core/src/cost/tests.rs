@@ -226,7 +226,7 @@ fn the_order_design_costs_per_pattern_and_in_total() {
                 pays for itself after 4.4 months against capacity bought by the hour
             provisioned is cheaper than on-demand when its capacity is more than 29% used on average (fixed at the peak, it would be 70% used; auto scaling aims at 70%)
         partitions (per partition, per second):
-            orders/GSI1 STATUS#PENDING#SHARD0 (STATUS#{status}#SHARD{shard:10}): 8000.0 RCU/s, 80.0 WCU/s: HOT: every scatter-gather request reads each shard: fewer shards or a smaller page per shard, or cache the reads (DAX) [Get orders by status, Create order, Update order status]
+            orders/GSI1 STATUS#PENDING#SHARD0 (STATUS#{status}#SHARD{shard:10}): 8,000.0 RCU/s, 80.0 WCU/s: HOT: every scatter-gather request reads each shard: fewer shards or a smaller page per shard, or cache the reads (DAX) [Get orders by status, Create order, Update order status]
             orders ANALYTICS (ANALYTICS): 2.5 RCU/s, 200.0 WCU/s: ok [Get daily order count by status, Create order]
             orders/GSI2 FC#<fulfillmentCenter> (FC#{fulfillmentCenter}): 16.7 RCU/s, 41.7 WCU/s: ok [Get orders by fulfillment center, Create order, Update order status]
             orders/GSI3 DATE#<date> (DATE#{date}): 0.0 RCU/s, 200.0 WCU/s: ok [Create order]
