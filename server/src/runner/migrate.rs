@@ -5,7 +5,7 @@
 //! backfills a GSI itself), items rewritten in NEW's shape (`keyplan_core::migrate::
 //! migrated_item`, read from the engine by a Scan and written back by PutItem, the old key
 //! deleted when it changed), tables rebuilt into a new run-scoped table, indexes and entities
-//! dropped. Then every table is read back whole, and:
+//! dropped; vector indexes added and dropped by UpdateTable's `VectorIndexUpdates` ([`vector`]). Then every table is read back whole, and:
 //! - the data must be what core predicts: OLD's sample migrated item by item, nothing else,
 //!   nothing left in OLD's shape;
 //! - every read pattern of NEW is run on the migrated data and compared item for item with
@@ -37,12 +37,7 @@ use super::tables::{self, RunId, TableGuard};
 use crate::engine::Engine;
 use crate::runner::paging::within;
 
-/// Why a step that adds or drops a vector index on a table that exists is not executed (issue
-/// 40): the verification does not send UpdateTable's `VectorIndexUpdates` yet, so it says so and
-/// goes on. A table the new design adds is made with its vector indexes (CreateTable's
-/// `VectorIndexes`, [`tables::create`]); on an engine without vector indexes (moto) the
-/// verification's vector search says the index is missing.
-const NO_VECTOR_INDEXES: &str = "keyplan's verification does not send UpdateTable's VectorIndexUpdates yet: the table is verified without this change";
+mod vector;
 
 /// Verifies `plan` (from `old` to `new`) on `engine`; always cleans up.
 #[allow(clippy::too_many_arguments)]
@@ -280,10 +275,8 @@ async fn execute(
 ) -> Result<Option<String>, RunError> {
     let new_table = new.table(&step.table);
     if step.vector {
-        verified
-            .not_executed
-            .push(format!("{}: {NO_VECTOR_INDEXES}", step.action));
-        return Ok(Some("not executed".to_string()));
+        let name = names.new_table(&step.table)?;
+        return vector::execute(engine, (old, new), name, step, cancel, emit, verified).await;
     }
     match (step.phase, step.kind, &step.index, &step.entity) {
         // A table the new design adds.
