@@ -196,3 +196,30 @@ fn fixture_design() -> keyplan_core::Design {
         .expect("the fixture");
     keyplan_core::file::parse(&text).expect("the fixture parses")
 }
+
+// issue 40: `keyplan export --to nosql-workbench` says on stderr what the Workbench model
+// cannot hold (the vector index) instead of dropping it without a word; the model is written.
+#[test]
+fn the_workbench_export_says_it_leaves_the_vector_index_out() {
+    let (code, stdout, stderr) = keyplan(&[
+        "export",
+        "tests/export/vector-search.keyplan.json",
+        "--to",
+        "nosql-workbench",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("\"DataModel\""), "{stdout}");
+    assert!(
+        stderr.contains("warning: table `catalog`: vector index `ByEmbedding`")
+            && stderr.contains("NoSQL Workbench's model has no vector indexes"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = keyplan(&[
+        "export",
+        "tests/export/vector-search.keyplan.json",
+        "--to",
+        "cloudformation-json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+}
