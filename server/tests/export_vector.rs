@@ -46,8 +46,8 @@ async fn loaded_fixture() -> (
     guard.keep();
     let loads: Vec<(&str, &keyplan_core::Item)> = plan
         .items
-        .iter()
-        .flat_map(|(_, items)| items.iter().map(|i| (name.as_str(), i)))
+        .values()
+        .flat_map(|items| items.iter().map(|i| (name.as_str(), i)))
         .collect();
     load::load(&engine, &loads, &cancel, &|_, _| {})
         .await

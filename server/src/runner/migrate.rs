@@ -16,6 +16,7 @@
 
 use std::collections::BTreeMap;
 
+use aws_sdk_dynamodb::operation::update_table::builders::UpdateTableFluentBuilder;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, CreateGlobalSecondaryIndexAction, DeleteGlobalSecondaryIndexAction,
     GlobalSecondaryIndexUpdate,
@@ -533,18 +534,14 @@ pub async fn create_gsi(
         .projection(tables::projection(&gsi.projection))
         .build()?;
     let what = format!("create GSI {index} on {}", table.name);
-    engine
-        .client
-        .update_table()
-        .table_name(name)
-        .set_attribute_definitions(Some(definitions))
-        .global_secondary_index_updates(
-            GlobalSecondaryIndexUpdate::builder().create(action).build(),
-        )
-        .send()
-        .await
-        .map_err(|e| run_error(engine, &what, &e))?;
-    tables::wait_active(engine, &table.name, name, &what, cancel, emit).await
+    update_table(engine, table, name, &what, cancel, emit, |update| {
+        update
+            .set_attribute_definitions(Some(definitions))
+            .global_secondary_index_updates(
+                GlobalSecondaryIndexUpdate::builder().create(action).build(),
+            )
+    })
+    .await
 }
 
 async fn delete_gsi(
@@ -559,15 +556,28 @@ async fn delete_gsi(
     let action = DeleteGlobalSecondaryIndexAction::builder()
         .index_name(index)
         .build()?;
-    engine
-        .client
-        .update_table()
-        .table_name(name)
-        .global_secondary_index_updates(
+    update_table(engine, table, name, &what, cancel, emit, |update| {
+        update.global_secondary_index_updates(
             GlobalSecondaryIndexUpdate::builder().delete(action).build(),
         )
+    })
+    .await
+}
+
+/// Sends the UpdateTable `update` makes of the engine table `name` (design table `table`), and
+/// waits until the table and its indexes are ACTIVE; `what` names the step in errors.
+async fn update_table(
+    engine: &Engine,
+    table: &Table,
+    name: &str,
+    what: &str,
+    cancel: &CancellationToken,
+    emit: &(dyn Fn(RunEvent) + Send + Sync),
+    update: impl FnOnce(UpdateTableFluentBuilder) -> UpdateTableFluentBuilder,
+) -> Result<(), RunError> {
+    update(engine.client.update_table().table_name(name))
         .send()
         .await
-        .map_err(|e| run_error(engine, &what, &e))?;
-    tables::wait_active(engine, &table.name, name, &what, cancel, emit).await
+        .map_err(|e| run_error(engine, what, &e))?;
+    tables::wait_active(engine, &table.name, name, what, cancel, emit).await
 }

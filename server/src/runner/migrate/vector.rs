@@ -17,8 +17,7 @@
 use std::time::Duration;
 
 use aws_sdk_dynamodb::types::{
-    AttributeValue, CreateVectorIndexAction, DeleteVectorIndexAction, IndexStatus,
-    VectorIndexUpdate,
+    AttributeValue, CreateVectorIndexAction, DeleteVectorIndexAction, VectorIndexUpdate,
 };
 use keyplan_core::api::migrate::Verified;
 use keyplan_core::api::runs::RunEvent;
@@ -66,7 +65,11 @@ pub(super) async fn execute(
                 RunError::Design(format!("table {} has no vector index {index}", table.name))
             })?;
             // DynamoDB cannot change a vector index: the old one of this name goes first.
-            if replaced && described(engine, name, index).await?.is_some() {
+            if replaced
+                && super::super::vector::index_status(engine, name, index)
+                    .await?
+                    .is_some()
+            {
                 delete(engine, table, name, index, cancel, emit).await?;
             }
             let sdk = tables::vector_index(wanted)?;
@@ -78,18 +81,16 @@ pub(super) async fn execute(
                 .set_projection(sdk.projection)
                 .build()?;
             let what = format!("create vector index {index} on {}", table.name);
-            engine
-                .client
-                .update_table()
-                .table_name(name)
-                .vector_index_updates(VectorIndexUpdate::builder().create(action).build())
-                .send()
-                .await
-                .map_err(|e| run_error(engine, &what, &e))?;
-            if described(engine, name, index).await?.is_none() {
+            super::update_table(engine, table, name, &what, cancel, emit, |update| {
+                update.vector_index_updates(VectorIndexUpdate::builder().create(action).build())
+            })
+            .await?;
+            if super::super::vector::index_status(engine, name, index)
+                .await?
+                .is_none()
+            {
                 return not_executed(verified, without_vectors(engine, index));
             }
-            tables::wait_active(engine, &table.name, name, &what, cancel, emit).await?;
             let waited = searchable(engine, table, name, wanted, cancel, emit).await?;
             Ok(Some(format!(
                 "DescribeTable lists {index} ACTIVE; SearchVectors answered after {waited:.0} s of backfill"
@@ -101,7 +102,10 @@ pub(super) async fn execute(
                 return Ok(None);
             }
             let table = old.table(&step.table).ok_or_else(|| missing(&step.table))?;
-            if described(engine, name, index).await?.is_none() {
+            if super::super::vector::index_status(engine, name, index)
+                .await?
+                .is_none()
+            {
                 return not_executed(verified, without_vectors(engine, index));
             }
             delete(engine, table, name, index, cancel, emit).await?;
@@ -124,29 +128,6 @@ fn without_vectors(engine: &Engine, index: &str) -> String {
     )
 }
 
-/// The status of vector index `index` of the engine table `name`, as DescribeTable gives it
-/// (`Some(None)` when it lists the index without one); `None` when it lists no such index.
-async fn described(
-    engine: &Engine,
-    name: &str,
-    index: &str,
-) -> Result<Option<Option<IndexStatus>>, RunError> {
-    let what = format!("describe table {name}");
-    let answer = engine
-        .client
-        .describe_table()
-        .table_name(name)
-        .send()
-        .await
-        .map_err(|e| run_error(engine, &what, &e))?;
-    Ok(answer.table().and_then(|t| {
-        t.vector_indexes()
-            .iter()
-            .find(|v| v.index_name() == Some(index))
-            .map(|v| v.index_status().cloned())
-    }))
-}
-
 /// Deletes vector index `index` of `table` (the engine table `name`) and waits until the
 /// table is ACTIVE and no longer lists it.
 async fn delete(
@@ -161,16 +142,11 @@ async fn delete(
     let action = DeleteVectorIndexAction::builder()
         .index_name(index)
         .build()?;
-    engine
-        .client
-        .update_table()
-        .table_name(name)
-        .vector_index_updates(VectorIndexUpdate::builder().delete(action).build())
-        .send()
-        .await
-        .map_err(|e| run_error(engine, &what, &e))?;
-    tables::wait_active(engine, &table.name, name, &what, cancel, emit).await?;
-    match described(engine, name, index).await? {
+    super::update_table(engine, table, name, &what, cancel, emit, |update| {
+        update.vector_index_updates(VectorIndexUpdate::builder().delete(action).build())
+    })
+    .await?;
+    match super::super::vector::index_status(engine, name, index).await? {
         None => Ok(()),
         Some(status) => Err(RunError::Engine {
             engine: engine.name.clone(),
