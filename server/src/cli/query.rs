@@ -314,7 +314,10 @@ mod tests {
         assert_eq!(run.run.operation, Operation::SearchVectors);
         assert_eq!(run.run.result.items.len(), 5);
         let text = describe(&verdict, &run);
-        assert!(text.contains("search: SearchVectors on ByEmbedding"), "{text}");
+        assert!(
+            text.contains("search: SearchVectors on ByEmbedding"),
+            "{text}"
+        );
         assert!(
             text.contains("score 0 "),
             "the sample's own vector is nearest: {text}"
