@@ -623,6 +623,15 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
     // Which entities are parents, and of which of their variables.
     let parent_vars = parent_vars(&relations, design.entities.len());
     let key_lists = key_lists(design);
+    // The dimensions each read pattern's vector search states, by (entity, attribute): made
+    // once, not looked up across the patterns for every attribute.
+    let searched: std::collections::HashMap<(&str, &str), u32> = design
+        .patterns
+        .iter()
+        .filter_map(|p| Some((p, p.vector.as_ref()?)))
+        .filter_map(|(p, v)| Some((p, v.attribute.as_str(), v.dimensions?)))
+        .flat_map(|(p, attribute, d)| p.entities.iter().map(move |e| ((e.as_str(), attribute), d)))
+        .collect();
     for &e in &relations.order {
         let entity = &design.entities[e];
         let Some(table) = design.table(&entity.table) else {
@@ -650,12 +659,23 @@ pub fn generate(design: &Design, config: &SampleConfig) -> SampleData {
             .iter()
             .map(|a| {
                 // A vector index's attribute holds a vector of the index's dimensions, so item
-                // sizes and write units are an embedding's (issue 40).
-                let vector = table.vector_indexes.iter().find(|v| v.attribute == a.name);
-                let kind = match vector {
-                    Some(v) if a.ty == AttrType::L => values::Recipe::Vector(
-                        v.dimensions.min(crate::limits::VECTOR_DIMENSIONS_MAX),
-                    ),
+                // sizes and write units are an embedding's (issue 40); without an index, one a
+                // read pattern searches holds the pattern's stated dimensions: the items carry
+                // embeddings before a migration adds the index DynamoDB backfills from them.
+                let dimensions = table
+                    .vector_indexes
+                    .iter()
+                    .find(|v| v.attribute == a.name)
+                    .map(|v| v.dimensions)
+                    .or_else(|| {
+                        searched
+                            .get(&(entity.name.as_str(), a.name.as_str()))
+                            .copied()
+                    });
+                let kind = match dimensions {
+                    Some(d) if a.ty == AttrType::L => {
+                        values::Recipe::Vector(d.min(crate::limits::VECTOR_DIMENSIONS_MAX))
+                    }
                     _ => values::classify(a, &entity.name, config.seed),
                 };
                 // A value a child's key copies is always there.

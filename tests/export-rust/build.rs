@@ -1,5 +1,5 @@
-//! Writes keyplan's Rust access-code export of every built-in example, the kitchen-sink fixture
-//! (tests/export), and of every design
+//! Writes keyplan's Rust access-code export of every built-in example, the kitchen-sink and
+//! vector-search fixtures (tests/export), and of every design
 //! imported from ../shared/corpus when it is there, into OUT_DIR, one module each; src/lib.rs
 //! includes them, so `cargo build` (and `cargo test --workspace`) compiles the generated code
 //! against the real aws-sdk-dynamodb.
@@ -18,13 +18,19 @@ fn main() {
         .into_iter()
         .map(|(slug, d)| (slug.to_string(), d))
         .collect();
-    let fixture = repo.join("tests/export/kitchen-sink.keyplan.json");
-    println!("cargo:rerun-if-changed={}", fixture.display());
-    let text = std::fs::read_to_string(&fixture).expect("the kitchen-sink fixture");
-    designs.push((
-        "kitchen sink".to_string(),
-        keyplan_core::file::parse(&text).expect("the kitchen-sink fixture parses"),
-    ));
+    // Every table feature the examples lack; and a vector index with its search (issue 40).
+    for (name, file) in [
+        ("kitchen sink", "kitchen-sink.keyplan.json"),
+        ("vector search", "vector-search.keyplan.json"),
+    ] {
+        let fixture = repo.join("tests/export").join(file);
+        println!("cargo:rerun-if-changed={}", fixture.display());
+        let text = std::fs::read_to_string(&fixture).expect("the export fixture");
+        designs.push((
+            name.to_string(),
+            keyplan_core::file::parse(&text).expect("the export fixture parses"),
+        ));
+    }
     let corpus = repo.join("../shared/corpus");
     if corpus.is_dir() {
         println!("cargo:rerun-if-changed={}", corpus.display());

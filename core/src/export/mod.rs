@@ -234,6 +234,15 @@ pub enum ExportError {
     HiddenCharacter(String, Target),
 }
 
+/// What exporting `design` as `format` leaves out because the format has no place for it, a
+/// line each (issue 40): printed beside the export, so nothing is dropped without a word.
+pub fn warnings(design: &Design, format: Target) -> Vec<String> {
+    match format {
+        Target::NosqlWorkbench => workbench::left_out(design),
+        _ => Vec::new(),
+    }
+}
+
 /// Exports `design` as `format`.
 pub fn export(design: &Design, format: Target) -> Result<String, ExportError> {
     let needs_tables = !matches!(format, Target::Markdown | Target::Svg);

@@ -489,3 +489,22 @@ fn a_gsi_that_takes_its_tables_auto_scaling_comes_back_not_listed_apart() {
         );
     }
 }
+
+// issue 40: the NoSQL Workbench model has no place for a vector index (nor an LSI, nor a
+// multi-attribute key's later attributes): its export says what it leaves out instead of
+// dropping it without a word; a format that keeps them says nothing.
+#[test]
+fn the_workbench_export_warns_of_what_it_leaves_out() {
+    let design = crate::file::parse(include_str!(
+        "../../../tests/export/vector-search.keyplan.json"
+    ))
+    .expect("the vector fixture parses");
+    let said = warnings(&design, Target::NosqlWorkbench);
+    assert!(
+        said.iter()
+            .any(|w| w.contains("vector index `ByEmbedding`")),
+        "{said:?}"
+    );
+    expect!["table `catalog`: vector index `ByEmbedding` (embedding, 8 dimensions, COSINE) is left out: NoSQL Workbench's model has no vector indexes (the CloudFormation, CDK and CreateTable exports keep it)"].assert_eq(&said.join("\n"));
+    assert!(warnings(&design, Target::CloudFormationJson).is_empty());
+}

@@ -4,9 +4,13 @@
 //! TableData, so a design travels to the AWS tool and back
 //! through keyplan's importer.
 //!
-//! Workbench has no LSIs, no multi-attribute GSI keys and no access patterns: LSIs and the
-//! extra attributes of a multi-attribute key are left out (the CloudFormation export keeps
-//! them), and the first attribute of each key stands for it.
+//! Workbench has no LSIs, no multi-attribute GSI keys, no vector indexes and no access
+//! patterns: LSIs, the extra attributes of a multi-attribute key and vector indexes are left
+//! out (the CloudFormation export keeps them), the first attribute of each key standing for
+//! it, and [`left_out`] says so, a line each, for the export's warnings (issue 40). Format 3.0
+//! holds a table's key attributes, non-key attributes, GSIs, facets, data and billing, and
+//! nothing else: none of the Workbench models in the shared corpus (awslabs'
+//! amazon-dynamodb-design-patterns) has a field for the others.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -345,4 +349,44 @@ pub fn workbench(design: &Design) -> String {
         .unwrap_or_else(|e| unreachable!("a Workbench model always serialises: {e}"));
     text.push('\n');
     text
+}
+
+/// What the Workbench model cannot hold and the export leaves out, a line each: each LSI, each
+/// multi-attribute GSI key's later attributes and each vector index.
+pub fn left_out(design: &Design) -> Vec<String> {
+    let mut said = Vec::new();
+    for table in &design.tables {
+        for lsi in &table.lsis {
+            said.push(format!(
+                "table `{}`: LSI `{}` is left out: NoSQL Workbench's model has no local secondary indexes (the CloudFormation export keeps it)",
+                table.name, lsi.name
+            ));
+        }
+        for gsi in &table.gsis {
+            let later: Vec<&str> = [&gsi.partition_key, &gsi.sort_key]
+                .into_iter()
+                .flat_map(|key| key.iter().skip(1))
+                .map(|k| k.name.as_str())
+                .collect();
+            if !later.is_empty() {
+                said.push(format!(
+                    "table `{}`: GSI `{}`'s key attributes {} are left out, the first of each key standing for it: NoSQL Workbench's model has no multi-attribute keys (the CloudFormation export keeps them)",
+                    table.name,
+                    gsi.name,
+                    later.join(", ")
+                ));
+            }
+        }
+        for index in &table.vector_indexes {
+            said.push(format!(
+                "table `{}`: vector index `{}` ({}, {} dimensions, {}) is left out: NoSQL Workbench's model has no vector indexes (the CloudFormation, CDK and CreateTable exports keep it)",
+                table.name,
+                index.name,
+                index.attribute,
+                index.dimensions,
+                index.distance.as_str()
+            ));
+        }
+    }
+    said
 }

@@ -170,7 +170,7 @@ impl Billing {
                 *write = capacity.write;
                 *auto_scaling = capacity.auto_scaling;
             }
-            Some(index) if Some(capacity) == own => {
+            Some(index) if capacity.is_the_tables(own) => {
                 indexes.remove(index);
             }
             Some(index) => {

@@ -288,7 +288,7 @@ impl Billing {
     pub fn fold_index_capacity(&mut self) {
         let own = self.table_capacity();
         if let Billing::Provisioned { indexes, .. } = self {
-            indexes.retain(|_, capacity| Some(*capacity) != own);
+            indexes.retain(|_, capacity| !capacity.is_the_tables(own));
         }
     }
 
@@ -391,6 +391,15 @@ pub struct Capacity {
     pub write: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auto_scaling: Option<AutoScaling>,
+}
+
+impl Capacity {
+    /// Whether a GSI given this capacity takes its table's (`table`, auto scaling included)
+    /// and has none of its own: the one rule by which an edit ([`Billing::set_units`]) and an
+    /// import ([`Billing::fold_index_capacity`]) forget a GSI's capacity.
+    pub(super) fn is_the_tables(&self, table: Option<Capacity>) -> bool {
+        Some(*self) == table
+    }
 }
 
 /// Auto scaling of a table's or a GSI's capacity, each of reads and writes on its own, as

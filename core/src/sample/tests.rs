@@ -637,3 +637,26 @@ fn moving_the_sample_into_the_store_loads_the_items_that_copying_loads() {
     assert!(copied.len() > 50, "only {} items", copied.len());
     assert_eq!(moved, copied);
 }
+
+// issue 40: items carry their embeddings before a vector index is made on them (a migration
+// adds the index and DynamoDB backfills it from them): an attribute a read pattern searches
+// holds vectors of the pattern's stated dimensions even when no index is on it yet.
+#[test]
+fn an_embedding_a_pattern_searches_holds_the_patterns_dimensions_without_an_index() {
+    let mut design = crate::file::parse(include_str!(
+        "../../../tests/export/vector-search.keyplan.json"
+    ))
+    .expect("the vector fixture parses");
+    design.tables[0].vector_indexes.clear();
+    let data = generate(&design, &SampleConfig::default());
+    let lengths: Vec<usize> = data
+        .items
+        .iter()
+        .filter_map(|i| match i.item.get("embedding") {
+            Some(crate::AttributeValue::L(numbers)) => Some(numbers.len()),
+            _ => None,
+        })
+        .collect();
+    assert!(!lengths.is_empty(), "the products carry embeddings");
+    assert!(lengths.iter().all(|n| *n == 8), "{lengths:?}");
+}

@@ -2,14 +2,15 @@
 //! Terraform, CDK, library schemas, access code, the design document...) to a file or stdout.
 //!
 //! The export itself is core's pure function; this module only reads the file, picks the
-//! format and writes the text.
+//! format and writes the text, and on stderr a `warning:` line for each thing the format has
+//! no place for and leaves out (core's [`warnings`]: a vector index in a Workbench model).
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use keyplan_core::export::{Target, export};
+use keyplan_core::export::{Target, export, warnings};
 
 use crate::design_io::read_design;
 
@@ -37,6 +38,9 @@ pub async fn run(args: Args) -> anyhow::Result<ExitCode> {
     let design = read_design(&args.file, args.from)?;
     let text = export(&design, args.format)
         .with_context(|| format!("cannot export {}", args.file.display()))?;
+    for warning in warnings(&design, args.format) {
+        eprintln!("warning: {warning}");
+    }
     match &args.out {
         Some(path) => std::fs::write(path, &text)
             .with_context(|| format!("cannot write {}", path.display()))?,

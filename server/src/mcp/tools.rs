@@ -208,6 +208,8 @@ pub fn export(args: &ExportArgs, files: Files) -> Result<Answer, ToolError> {
             "file_name": file_name,
             "content_type": target.content_type(),
             "text": text,
+            // What the format has no place for and leaves out (issue 40).
+            "warnings": keyplan_core::export::warnings(read.design(), target),
         }),
     })
 }

@@ -5,7 +5,7 @@
 //! backfills a GSI itself), items rewritten in NEW's shape (`keyplan_core::migrate::
 //! migrated_item`, read from the engine by a Scan and written back by PutItem, the old key
 //! deleted when it changed), tables rebuilt into a new run-scoped table, indexes and entities
-//! dropped. Then every table is read back whole, and:
+//! dropped; vector indexes added and dropped by UpdateTable's `VectorIndexUpdates` ([`vector`]). Then every table is read back whole, and:
 //! - the data must be what core predicts: OLD's sample migrated item by item, nothing else,
 //!   nothing left in OLD's shape;
 //! - every read pattern of NEW is run on the migrated data and compared item for item with
@@ -16,6 +16,7 @@
 
 use std::collections::BTreeMap;
 
+use aws_sdk_dynamodb::operation::update_table::builders::UpdateTableFluentBuilder;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, CreateGlobalSecondaryIndexAction, DeleteGlobalSecondaryIndexAction,
     GlobalSecondaryIndexUpdate,
@@ -37,12 +38,7 @@ use super::tables::{self, RunId, TableGuard};
 use crate::engine::Engine;
 use crate::runner::paging::within;
 
-/// Why a step that adds or drops a vector index on a table that exists is not executed (issue
-/// 40): the verification does not send UpdateTable's `VectorIndexUpdates` yet, so it says so and
-/// goes on. A table the new design adds is made with its vector indexes (CreateTable's
-/// `VectorIndexes`, [`tables::create`]); on an engine without vector indexes (moto) the
-/// verification's vector search says the index is missing.
-const NO_VECTOR_INDEXES: &str = "keyplan's verification does not send UpdateTable's VectorIndexUpdates yet: the table is verified without this change";
+mod vector;
 
 /// Verifies `plan` (from `old` to `new`) on `engine`; always cleans up.
 #[allow(clippy::too_many_arguments)]
@@ -280,10 +276,8 @@ async fn execute(
 ) -> Result<Option<String>, RunError> {
     let new_table = new.table(&step.table);
     if step.vector {
-        verified
-            .not_executed
-            .push(format!("{}: {NO_VECTOR_INDEXES}", step.action));
-        return Ok(Some("not executed".to_string()));
+        let name = names.new_table(&step.table)?;
+        return vector::execute(engine, (old, new), name, step, cancel, emit, verified).await;
     }
     match (step.phase, step.kind, &step.index, &step.entity) {
         // A table the new design adds.
@@ -540,18 +534,14 @@ pub async fn create_gsi(
         .projection(tables::projection(&gsi.projection))
         .build()?;
     let what = format!("create GSI {index} on {}", table.name);
-    engine
-        .client
-        .update_table()
-        .table_name(name)
-        .set_attribute_definitions(Some(definitions))
-        .global_secondary_index_updates(
-            GlobalSecondaryIndexUpdate::builder().create(action).build(),
-        )
-        .send()
-        .await
-        .map_err(|e| run_error(engine, &what, &e))?;
-    tables::wait_active(engine, &table.name, name, &what, cancel, emit).await
+    update_table(engine, table, name, &what, cancel, emit, |update| {
+        update
+            .set_attribute_definitions(Some(definitions))
+            .global_secondary_index_updates(
+                GlobalSecondaryIndexUpdate::builder().create(action).build(),
+            )
+    })
+    .await
 }
 
 async fn delete_gsi(
@@ -566,15 +556,28 @@ async fn delete_gsi(
     let action = DeleteGlobalSecondaryIndexAction::builder()
         .index_name(index)
         .build()?;
-    engine
-        .client
-        .update_table()
-        .table_name(name)
-        .global_secondary_index_updates(
+    update_table(engine, table, name, &what, cancel, emit, |update| {
+        update.global_secondary_index_updates(
             GlobalSecondaryIndexUpdate::builder().delete(action).build(),
         )
+    })
+    .await
+}
+
+/// Sends the UpdateTable `update` makes of the engine table `name` (design table `table`), and
+/// waits until the table and its indexes are ACTIVE; `what` names the step in errors.
+async fn update_table(
+    engine: &Engine,
+    table: &Table,
+    name: &str,
+    what: &str,
+    cancel: &CancellationToken,
+    emit: &(dyn Fn(RunEvent) + Send + Sync),
+    update: impl FnOnce(UpdateTableFluentBuilder) -> UpdateTableFluentBuilder,
+) -> Result<(), RunError> {
+    update(engine.client.update_table().table_name(name))
         .send()
         .await
-        .map_err(|e| run_error(engine, &what, &e))?;
-    tables::wait_active(engine, &table.name, name, &what, cancel, emit).await
+        .map_err(|e| run_error(engine, what, &e))?;
+    tables::wait_active(engine, &table.name, name, what, cancel, emit).await
 }

@@ -20,7 +20,7 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use aws_sdk_dynamodb::types::AttributeValue as Sdk;
+use aws_sdk_dynamodb::types::{AttributeValue as Sdk, IndexStatus};
 use keyplan_core::eval::{VectorHit, rank_scores};
 use keyplan_core::{Item, Operation};
 
@@ -87,6 +87,16 @@ pub async fn search(
 
 /// Whether the engine describes the vector index `index` on `table`.
 async fn described(engine: &Engine, table: &str, index: &str) -> Result<bool, RunError> {
+    Ok(index_status(engine, table, index).await?.is_some())
+}
+
+/// The status of vector index `index` of the engine table `table`, as DescribeTable gives it
+/// (`Some(None)` when it lists the index without one); `None` when it lists no such index.
+pub(super) async fn index_status(
+    engine: &Engine,
+    table: &str,
+    index: &str,
+) -> Result<Option<Option<IndexStatus>>, RunError> {
     let what = format!("describe table {table}");
     let answer = engine
         .client
@@ -95,10 +105,11 @@ async fn described(engine: &Engine, table: &str, index: &str) -> Result<bool, Ru
         .send()
         .await
         .map_err(|e| run_error(engine, &what, &e))?;
-    Ok(answer.table().is_some_and(|t| {
+    Ok(answer.table().and_then(|t| {
         t.vector_indexes()
             .iter()
-            .any(|v| v.index_name() == Some(index))
+            .find(|v| v.index_name() == Some(index))
+            .map(|v| v.index_status().cloned())
     }))
 }
 

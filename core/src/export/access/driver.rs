@@ -13,6 +13,7 @@ use crate::export::names::{self, Lang, Scope};
 use crate::model::Design;
 use crate::template::{KeyTemplate, Part};
 
+use super::vector::Search;
 use super::{
     Call, CallKind, DeleteStep, Get, Lookup, PutStep, Read, Scan, Statement, Step, TemplatedKey,
     UpdateStep,
@@ -182,6 +183,8 @@ pub(super) trait Dialect {
     fn scan(&self, out: &mut String, f: &Function<'_>, scan: &Scan);
     /// A read sent as its pattern's PartiQL statement, with ExecuteStatement: one page.
     fn statement(&self, out: &mut String, f: &Function<'_>, statement: &Statement);
+    /// A vector search: SearchVectors with the query vector, the best `TopK` with their scores.
+    fn vector_search(&self, out: &mut String, f: &Function<'_>, search: &Search);
 
     fn put(&self, out: &mut String, put: &PutStep, to: &Write<'_>);
     fn update(&self, out: &mut String, update: &UpdateStep, to: &Write<'_>);
@@ -233,6 +236,7 @@ pub(super) fn render<D: Dialect>(design: &Design, mut dialect: D) -> String {
             CallKind::Query(read) => dialect.query(&mut out, &f, read),
             CallKind::Scan(scan) => dialect.scan(&mut out, &f, scan),
             CallKind::Statement(statement) => dialect.statement(&mut out, &f, statement),
+            CallKind::Vector(search) => dialect.vector_search(&mut out, &f, search),
             CallKind::Write(step) => write_step(&dialect, &mut out, step, &Write::Alone(&f)),
             CallKind::Transact(steps) => {
                 let params: Vec<StepParam<'_>> = steps

@@ -12,12 +12,14 @@
 //!
 //! A read whose pattern states a PartiQL statement (issue 40) is sent as that statement with
 //! ExecuteStatement, a value for each `?` computed from its template (a [`Statement`]): the
-//! application's own statement, judged by coverage as the read it maps to.
+//! application's own statement, judged by coverage as the read it maps to. A vector search is
+//! SearchVectors with the caller's query vector ([`vector`]).
 
 mod driver;
 mod python;
 mod rust;
 mod typescript;
+mod vector;
 
 use crate::accepts;
 use crate::analysis::{Operation, Verdict, verdicts};
@@ -100,6 +102,11 @@ struct Statement {
     /// Why DynamoDB reads every item for it, when it does (a Scan).
     why: Vec<String>,
 }
+
+/// The comment over an ExecuteStatement call, in every language: the statement names its
+/// table, so the module's table constant (and its environment variable) does not apply.
+const STATEMENT_AS_WRITTEN: &str =
+    "The pattern's PartiQL statement, sent as written: it names its table itself.";
 
 /// A put of one entity: its computed key attributes, spread with the item.
 #[derive(Debug, Clone)]
@@ -191,6 +198,8 @@ enum CallKind {
     Query(Read),
     Scan(Scan),
     Statement(Statement),
+    /// A vector search: SearchVectors (issue 40).
+    Vector(vector::Search),
     Write(Step),
     Transact(Vec<(Step, u32)>),
     /// Nothing to generate, and why.
@@ -448,10 +457,7 @@ fn read_call(design: &Lookup<'_>, pattern: &AccessPattern, verdict: &mut Verdict
         return CallKind::Skip(format!("table `{table_name}` does not exist"));
     };
     if verdict.operation == Operation::SearchVectors {
-        return CallKind::Skip(format!(
-            "a vector search (SearchVectors on {}): the generated code does not call SearchVectors yet",
-            verdict.index.as_deref().unwrap_or("its vector index")
-        ));
+        return vector::search_call(table, pattern, verdict);
     }
     if let Some(kind) = statement_call(design, pattern, verdict) {
         return kind;
@@ -760,7 +766,8 @@ fn calls(design: &Lookup<'_>) -> Vec<Call> {
                     push_inputs(&mut inputs, &k.template, design, &pattern.entities);
                 }
             }
-            CallKind::Transact(_) | CallKind::Skip(_) => {}
+            // The query vector is the function's own parameter, not a key input.
+            CallKind::Vector(_) | CallKind::Transact(_) | CallKind::Skip(_) => {}
         }
         let entities = match &kind {
             CallKind::Transact(steps) => {

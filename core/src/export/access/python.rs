@@ -10,9 +10,10 @@ use crate::model::{AttrType, Design};
 use super::driver::{
     Dialect, Function, Idents, Layout, StepParam, Tables, Write, comments, enclosed, step_params,
 };
+use super::vector::Search;
 use super::{
-    Call, DeleteStep, Get, Input, PutStep, Read, Scan, Statement, TemplatedKey, UpdateStep,
-    gathers_shards, update_expression, writes_shards,
+    Call, DeleteStep, Get, Input, PutStep, Read, STATEMENT_AS_WRITTEN, Scan, Statement,
+    TemplatedKey, UpdateStep, gathers_shards, update_expression, writes_shards,
 };
 
 /// black's layout of a `def` longer than its line.
@@ -452,9 +453,7 @@ impl Dialect for Python {
         );
         LAYOUT.write(out, &sig);
         comments(out, "    # ", &s.why);
-        out.push_str(
-            "    # The pattern's PartiQL statement, sent as written: it names its table itself.\n",
-        );
+        comments(out, "    # ", &[STATEMENT_AS_WRITTEN.to_string()]);
         let mut request = vec![("Statement".to_string(), py_str(&s.statement))];
         if !s.parameters.is_empty() {
             let values = enclosed(("[", ", ", "]"), &s.parameters, |out, p| {
@@ -480,6 +479,32 @@ impl Dialect for Python {
         out.push_str("    response = client.execute_statement(**request)\n");
         out.push_str("    items = [_from_dynamo(item) for item in response.get(\"Items\", [])]\n");
         out.push_str("    return items, response.get(\"NextToken\")\n");
+    }
+
+    fn vector_search(&self, out: &mut String, f: &Function<'_>, v: &Search) {
+        let query = self.ident(&v.query);
+        self.signature(
+            out,
+            f,
+            &format!(", {query}: list[float]"),
+            "list[tuple[Item, float]]",
+        );
+        comments(out, "    # ", &[v.note()]);
+        let request = vec![
+            ("TableName".to_string(), self.table(&v.table)),
+            ("IndexName".to_string(), py_str(&v.index)),
+            (
+                "SearchVector".to_string(),
+                format!("[{{\"N\": str(number)}} for number in {query}]"),
+            ),
+            ("TopK".to_string(), v.top_k.to_string()),
+        ];
+        let _ = write!(
+            out,
+            "    response = client.search_vectors(\n{}    )\n",
+            kwargs(&request, "        ")
+        );
+        out.push_str("    return [\n        (_from_dynamo(hit.get(\"Item\", {})), hit[\"Score\"])\n        for hit in response.get(\"SearchResults\", [])\n    ]\n");
     }
 
     fn put(&self, out: &mut String, p: &PutStep, to: &Write<'_>) {

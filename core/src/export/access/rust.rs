@@ -9,9 +9,10 @@ use crate::model::{AttrType, Design, KeyType};
 use super::driver::{
     Dialect, Function, Idents, Layout, StepParam, Tables, Write, comments, step_params,
 };
+use super::vector::Search;
 use super::{
-    Call, CallKind, DeleteStep, Get, Input, PutStep, Read, Scan, Statement, Step, TemplatedKey,
-    UpdateStep, update_expression, writes_shards,
+    Call, CallKind, DeleteStep, Get, Input, PutStep, Read, STATEMENT_AS_WRITTEN, Scan, Statement,
+    Step, TemplatedKey, UpdateStep, update_expression, writes_shards,
 };
 
 /// rustfmt's layout of a `pub async fn` longer than its line.
@@ -465,9 +466,7 @@ impl Dialect for Rust {
         );
         LAYOUT.write(out, &sig);
         comments(out, "    // ", &s.why);
-        out.push_str(
-            "    // The pattern's PartiQL statement, sent as written: it names its table itself.\n",
-        );
+        comments(out, "    // ", &[STATEMENT_AS_WRITTEN.to_string()]);
         let _ = writeln!(
             out,
             "    let output = client\n        .execute_statement()\n        .statement({})",
@@ -489,6 +488,24 @@ impl Dialect for Rust {
             limit_expr(s.limit)
         );
         out.push_str("    Ok((output.items.unwrap_or_default(), output.next_token))\n}\n");
+    }
+
+    fn vector_search(&self, out: &mut String, f: &Function<'_>, v: &Search) {
+        let query = self.ident(&v.query);
+        self.signature(out, f, &format!(", {query}: &[f32]"), "Vec<(Item, f64)>");
+        comments(out, "    // ", &[v.note()]);
+        let _ = writeln!(
+            out,
+            "    let output = client\n        .search_vectors()\n        .table_name({})\n        .index_name({})",
+            self.table(&v.table),
+            rs_str(&v.index)
+        );
+        let _ = writeln!(
+            out,
+            "        .set_search_vector(Some(\n            {query}\n                .iter()\n                .map(|number| AttributeValue::N(number.to_string()))\n                .collect(),\n        ))\n        .top_k({})\n        .send()\n        .await?;",
+            v.top_k
+        );
+        out.push_str("    Ok(output\n        .search_results\n        .unwrap_or_default()\n        .into_iter()\n        .map(|hit| (hit.item.unwrap_or_default(), hit.score))\n        .collect())\n}\n");
     }
 
     fn put(&self, out: &mut String, p: &PutStep, to: &Write<'_>) {

@@ -9,9 +9,10 @@ use crate::export::names::{self, Lang, Scope, ts_key, ts_str, ts_template_text};
 use crate::model::{AttrType, Design};
 
 use super::driver::{Dialect, Function, StepParam, Tables, Write, comments, enclosed};
+use super::vector::Search;
 use super::{
-    Call, CallKind, DeleteStep, Get, Input, PutStep, Read, Scan, Statement, Step, TemplatedKey,
-    UpdateStep, gathers_shards, update_expression,
+    Call, CallKind, DeleteStep, Get, Input, PutStep, Read, STATEMENT_AS_WRITTEN, Scan, Statement,
+    Step, TemplatedKey, UpdateStep, gathers_shards, update_expression,
 };
 
 #[derive(Default)]
@@ -291,6 +292,10 @@ impl Dialect for TypeScript {
         if uses_statements {
             commands.push("ExecuteStatementCommand");
         }
+        let uses_vectors = uses(&|k| matches!(k, CallKind::Vector(_)));
+        if uses_vectors {
+            commands.push("SearchVectorsCommand");
+        }
         if uses(&|k| matches!(k, CallKind::Transact(_))) {
             commands.push("TransactWriteCommand");
         }
@@ -333,6 +338,12 @@ impl Dialect for TypeScript {
             out.push_str(
                 "export interface StatementPage<T> {\n  items: T[];\n  nextToken?: string;\n}\n\n",
             );
+        }
+        if uses_vectors {
+            out.push_str(
+                "/** An item of a vector search, as its index projects it, and its Score. */\n",
+            );
+            out.push_str("export interface VectorHit<T> {\n  item: T;\n  score: number;\n}\n\n");
         }
         out.push_str("/** A document client over a DynamoDB client (the default one reads the environment). */\n");
         out.push_str("export function documentClient(client: DynamoDBClient = new DynamoDBClient({})): DynamoDBDocumentClient {\n  return DynamoDBDocumentClient.from(client);\n}\n");
@@ -491,9 +502,7 @@ impl Dialect for TypeScript {
             f.name,
             object_type(&f.call.inputs)
         );
-        out.push_str(
-            "  // The pattern's PartiQL statement, sent as written: it names its table itself.\n",
-        );
+        comments(out, "  // ", &[STATEMENT_AS_WRITTEN.to_string()]);
         out.push_str("  const result = await client.send(\n    new ExecuteStatementCommand({\n");
         let _ = writeln!(out, "      Statement: {},", ts_str(&s.statement));
         if !s.parameters.is_empty() {
@@ -513,6 +522,31 @@ impl Dialect for TypeScript {
         let _ = writeln!(
             out,
             "  return {{ items: (result.Items ?? []) as {item}[], nextToken: result.NextToken }};\n}}"
+        );
+    }
+
+    fn vector_search(&self, out: &mut String, f: &Function<'_>, v: &Search) {
+        let item = self.items_type(&f.call.entities);
+        let item = if v.whole_items {
+            item
+        } else {
+            format!("Partial<{item}>")
+        };
+        let query = ts_key(&v.query);
+        let _ = writeln!(
+            out,
+            "export async function {}(\n  client: DynamoDBDocumentClient,\n  input: {{ {query}: number[] }},\n): Promise<VectorHit<{item}>[]> {{",
+            f.name
+        );
+        comments(out, "  // ", &[v.note()]);
+        out.push_str("  const result = await client.send(\n    new SearchVectorsCommand({\n");
+        let _ = writeln!(out, "      TableName: {},", self.table(&v.table));
+        let _ = writeln!(out, "      IndexName: {},", ts_str(&v.index));
+        let _ = writeln!(out, "      SearchVector: {},", access("input", &v.query));
+        let _ = writeln!(out, "      TopK: {},\n    }}),\n  );", v.top_k);
+        let _ = writeln!(
+            out,
+            "  return (result.SearchResults ?? []).map((hit) => ({{\n    item: (hit.Item ?? {{}}) as {item},\n    score: hit.Score ?? 0,\n  }}));\n}}"
         );
     }
 
