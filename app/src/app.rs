@@ -131,12 +131,13 @@ fn Editor(
     });
     // The reads given as PartiQL statements, judged by the worker (issue 40: this module has no
     // parser) for each revision of a design that has one, at the first idle moment after the
-    // paint: a keystroke is shown at once and judged behind it; an answer for a revision the
-    // design has left is dropped (`Store::partiql_judged`).
+    // paint: a keystroke is shown at once and judged behind it; the answer goes into the
+    // analysis (verdicts, coverage, findings), one for a revision the design has left dropped
+    // (`Store::partiql_judged`).
     Effect::new(move |_| {
         let rev = store.revision(crate::store::Tracks::Semantics);
-        if !store.with_untracked(crate::jobs::partiql::states_any) {
-            store.partiql_judged(rev, Vec::new());
+        if !store.with_untracked(keyplan_core::analysis::statements::states_any) {
+            store.partiql_judged(rev, Default::default());
             return;
         }
         request_animation_frame(move || {

@@ -15,7 +15,7 @@
 //! drag repaints cards and lines without re-analysing the design.
 
 use keyplan_core::Design;
-use keyplan_core::analysis::Analyzed;
+use keyplan_core::analysis::{Analyzed, Statements};
 use keyplan_core::collab::protocol::{Access, ClientMessage, ServerMessage};
 use keyplan_core::collab::{Notice, Replica};
 use keyplan_core::edit::{Edit, EditError};
@@ -50,9 +50,9 @@ pub struct Store {
     /// it is for.
     measured: RwSignal<Option<(u64, Measured)>>,
     /// The worker's verdicts of the reads given as PartiQL statements (issue 40), for the last
-    /// revision it answered: shown in place of this thread's, which has no parser
-    /// ([`Store::verdict`], [`Store::with_verdicts`]).
-    partiql: RwSignal<Vec<crate::jobs::partiql::Judged>>,
+    /// revision it answered: the analysis takes them in place of this thread's, which has no
+    /// parser, before counting the coverage and the findings (`analysis::statements`).
+    partiql: RwSignal<Statements>,
     /// The message of the last refused edit, for the toast.
     pub refusal: RwSignal<Option<String>>,
     /// What this client may do in the live room the design is in; `None` outside a room.
@@ -68,6 +68,7 @@ impl Store {
         });
         let revision = RwSignal::new(0u64);
         let measured = RwSignal::new(None::<(u64, Measured)>);
+        let partiql = RwSignal::new(Statements::default());
         // KP024 and KP014, the findings that read sample data (and KP029 where no volume gives
         // an item size), are judged on what the worker measures (`measure`): this thread never
         // generates a sample (issue 19). Until it comes for this revision, the analysis has
@@ -75,7 +76,8 @@ impl Store {
         // Each revision is analysed again from the last (`Analyzed::again`): the verdicts of the
         // patterns an edit cannot reach are kept, moved rather than copied (the memo owns the
         // last analysis while it works out the next), so a keystroke judges the few patterns it
-        // can change.
+        // can change. The reads given as PartiQL statements are judged as the worker last
+        // judged them (`Store::partiql_judged`): the same answer `keyplan check` gives.
         let analysis = Memo::new_owning(move |last: Option<Analyzed>| {
             let rev = revision.get();
             measured.with(|m| {
@@ -84,9 +86,14 @@ impl Store {
                     Some((at, measured)) if *at == rev => measured,
                     _ => &nothing,
                 };
-                doc.with_untracked(|d| match last {
-                    Some(last) => last.again(&d.design, Some(measured)),
-                    None => (Analyzed::new(&d.design, Some(measured)), true),
+                partiql.with(|statements| {
+                    doc.with_untracked(|d| match last {
+                        Some(last) => last.again(&d.design, Some(measured), Some(statements)),
+                        None => (
+                            Analyzed::new(&d.design, Some(measured), Some(statements)),
+                            true,
+                        ),
+                    })
                 })
             })
         });
@@ -96,7 +103,7 @@ impl Store {
             revision,
             version: RwSignal::new(0),
             analysis,
-            partiql: RwSignal::new(Vec::new()),
+            partiql,
             refusal: RwSignal::new(None),
             access: RwSignal::new(None),
         }
@@ -110,66 +117,26 @@ impl Store {
         }
     }
 
-    /// Takes the worker's verdicts of the statements of revision `rev`; those for a revision
-    /// the design has left are dropped.
-    pub fn partiql_judged(&self, rev: u64, judged: Vec<crate::jobs::partiql::Judged>) {
-        let news = !judged.is_empty() || self.partiql.with_untracked(|j| !j.is_empty());
+    /// Takes the worker's verdicts of the statements of revision `rev`, into the analysis
+    /// (every verdict, the coverage and the findings); those for a revision the design has
+    /// left are dropped.
+    pub fn partiql_judged(&self, rev: u64, judged: Statements) {
+        let news = !judged.reads.is_empty() || self.partiql.with_untracked(|j| !j.reads.is_empty());
         if rev == self.revision.get_untracked() && news {
             self.partiql.set(judged);
         }
     }
 
-    /// The verdict shown for pattern `name`: the worker's for a read given as a statement
-    /// (the last it gave: a keystroke keeps it shown until the next comes), else the analysis's.
+    /// The verdict shown for pattern `name`: the analysis's, which is the worker's for a read
+    /// given as a statement.
     pub fn verdict(&self, name: &str) -> Option<keyplan_core::Verdict> {
-        let judged = self.partiql.with(|j| {
-            j.iter()
-                .find(|j| j.verdict.pattern == name)
-                .map(|j| j.verdict.clone())
-        });
-        match judged {
-            Some(v) if self.states(name) => Some(v),
-            _ => self
-                .analysis
-                .with(|a| a.verdicts.iter().find(|v| v.pattern == name).cloned()),
-        }
-    }
-
-    /// `f` of every pattern's verdict as [`Store::verdict`] gives it, copied only when the
-    /// worker has judged a statement.
-    pub fn with_verdicts<R>(&self, f: impl FnOnce(&[keyplan_core::Verdict]) -> R) -> R {
-        self.analysis.with(|a| {
-            self.partiql.with(|judged| {
-                if judged.is_empty() {
-                    return f(&a.verdicts);
-                }
-                let shown: Vec<_> = a
-                    .verdicts
-                    .iter()
-                    .map(|v| {
-                        judged
-                            .iter()
-                            .find(|j| j.verdict.pattern == v.pattern && self.states(&v.pattern))
-                            .map_or_else(|| v.clone(), |j| j.verdict.clone())
-                    })
-                    .collect();
-                f(&shown)
-            })
-        })
-    }
-
-    /// Whether pattern `name` is a read given as a statement (untracked: the verdicts track).
-    fn states(&self, name: &str) -> bool {
-        self.with_untracked(|d| {
-            d.pattern(name)
-                .is_some_and(|p| p.partiql.is_some() && p.is_read())
-        })
+        self.analysis
+            .with(|a| a.verdicts.iter().find(|v| v.pattern == name).cloned())
     }
 
     /// Whether the worker has judged pattern `name`'s statement.
     pub fn judged_in_worker(&self, name: &str) -> bool {
-        self.partiql
-            .with(|j| j.iter().any(|j| j.verdict.pattern == name))
+        self.partiql.with(|j| j.judged(name))
     }
 
     /// Reads the design, tracking it.
@@ -380,6 +347,10 @@ impl Store {
             live: None,
         });
         self.access.set(None);
+        // Another design's statements are not this one's.
+        if self.partiql.with_untracked(|j| !j.reads.is_empty()) {
+            self.partiql.set(Statements::default());
+        }
         self.revision.update(|r| *r += 1);
     }
 

@@ -112,13 +112,13 @@ fn bench(c: &mut Criterion) {
     c.bench_function(
         "a key-template keystroke, analysed again (Analyzed::again)",
         |b| {
-            let mut analyzed = Some(Analyzed::new(&edits[0], Some(&Measured::default())));
+            let mut analyzed = Some(Analyzed::new(&edits[0], Some(&Measured::default()), None));
             let mut i = 0;
             b.iter(|| {
                 i += 1;
                 let last = analyzed.take().expect("the last analysis");
                 let (next, changed) =
-                    last.again(black_box(&edits[i % 2]), Some(&Measured::default()));
+                    last.again(black_box(&edits[i % 2]), Some(&Measured::default()), None);
                 analyzed = Some(next);
                 changed
             })

@@ -6,10 +6,12 @@
 //! [`crate::findings`].
 
 mod incremental;
+pub mod statements;
 
 pub use crate::answer::*;
 use crate::model::Design;
 pub use incremental::Analyzed;
+pub use statements::Statements;
 
 /// The verdicts of [`analyze`] alone, for work that reads no findings (the access code):
 /// the findings are about a third of the analysis.
@@ -45,15 +47,17 @@ pub fn analyze(design: &Design) -> Analysis {
 pub fn analyze_measured(design: &Design, measured: Option<&crate::findings::Measured>) -> Analysis {
     let prepared = crate::coverage::Prepared::new(design);
     let verdicts = crate::coverage::verdicts_of(&prepared);
-    analysis_of(&prepared, verdicts, measured)
+    analysis_of(&prepared, verdicts, measured, None)
 }
 
 /// The analysis of a prepared design whose `verdicts` are known: its findings added (KP024 and
-/// KP014 on what was `measured`, as [`analyze_measured`] judges them).
+/// KP014 on what was `measured`, as [`analyze_measured`] judges them; KP033 on the
+/// `statements` judged by a build with the PartiQL parser, if given).
 fn analysis_of(
     prepared: &crate::coverage::Prepared<'_>,
     verdicts: Vec<Verdict>,
     measured: Option<&crate::findings::Measured>,
+    statements: Option<&Statements>,
 ) -> Analysis {
     let measured_here;
     let measured = match measured {
@@ -63,7 +67,7 @@ fn analysis_of(
             &measured_here
         }
     };
-    let mut findings = crate::findings::findings_of(prepared, &verdicts, measured);
+    let mut findings = crate::findings::findings_of(prepared, &verdicts, measured, statements);
     findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
     Analysis { verdicts, findings }
 }

@@ -46,6 +46,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::analysis::Statements;
 use crate::answer::{Finding, Fix, Operation, Place, Severity, Verdict};
 use crate::coverage::shape;
 use crate::coverage::{Member, Prepared, PreparedIndex, PreparedTable};
@@ -64,35 +65,55 @@ mod throttling;
 mod vectors;
 
 pub use filters::FilterRead;
+pub(crate) use guidance::served_after;
 pub(crate) use hidden::first_hidden_character;
 pub use measured::{Measured, measure, measures_anything};
 
 /// Every finding for `design`, in design order.
 pub fn findings(design: &Design, verdicts: &[Verdict]) -> Vec<Finding> {
-    findings_of(&Prepared::new(design), verdicts, &measure(design, verdicts))
+    findings_of(
+        &Prepared::new(design),
+        verdicts,
+        &measure(design, verdicts),
+        None,
+    )
 }
 
 /// [`findings`] of an already prepared design (the one coverage used), KP024, KP014 and
 /// KP029 judged on what was `measured` on the sample (nothing measured: no KP024 nor KP014, and
-/// KP029 only where a volume gives the item size).
+/// KP029 only where a volume gives the item size), and KP033 and KP025's offers on the
+/// `statements` judged by a build with the PartiQL parser, if given (`analysis::statements`).
 pub(crate) fn findings_of(
     prepared: &Prepared<'_>,
     verdicts: &[Verdict],
     measured: &Measured,
+    statements: Option<&Statements>,
 ) -> Vec<Finding> {
+    let elsewhere = Elsewhere {
+        measured,
+        statements,
+    };
     // Two halves of about the same work at 10,000 entities (the patterns' checks, the hot
     // partitions), at the same time with core's `parallel`, their findings in this order.
     let (first, second) = CHECKS.split_at(FIRST_HALF);
     let (mut first, second) = crate::par::join(
-        || run_checks(first, prepared, verdicts, measured),
-        || run_checks(second, prepared, verdicts, measured),
+        || run_checks(first, prepared, verdicts, &elsewhere),
+        || run_checks(second, prepared, verdicts, &elsewhere),
     );
     first.0.extend(second.0);
     first.0
 }
 
+/// What the checks take from work done elsewhere (the browser app's worker), or here: what
+/// was measured on the sample, and the reads given as PartiQL statements judged by a build with
+/// the parser.
+struct Elsewhere<'a> {
+    measured: &'a Measured,
+    statements: Option<&'a Statements>,
+}
+
 /// One of the checks [`findings_of`] runs.
-type Check = fn(&Prepared<'_>, &[Verdict], &Measured, &mut Findings);
+type Check = fn(&Prepared<'_>, &[Verdict], &Elsewhere<'_>, &mut Findings);
 
 /// Every check, in the order of their findings.
 const CHECKS: [Check; 13] = [
@@ -111,20 +132,28 @@ const CHECKS: [Check; 13] = [
         }
     },
     |prepared, verdicts, _, out| patterns(prepared, verdicts, out),
-    |prepared, _, measured, out| {
-        capacity::hot_partitions(prepared.design, &measured.partitions, out)
+    |prepared, _, elsewhere, out| {
+        capacity::hot_partitions(prepared.design, &elsewhere.measured.partitions, out)
     },
-    |prepared, verdicts, measured, out| {
-        filters::discarding(prepared, verdicts, &measured.filter_reads, out)
+    |prepared, verdicts, elsewhere, out| {
+        filters::discarding(prepared, verdicts, &elsewhere.measured.filter_reads, out)
     },
-    |prepared, _, measured, out| {
-        capacity::item_collections(prepared.design, &measured.item_bytes, out)
+    |prepared, _, elsewhere, out| {
+        capacity::item_collections(prepared.design, &elsewhere.measured.item_bytes, out)
     },
-    |prepared, verdicts, _, out| guidance::multi_attribute_keys(prepared, verdicts, out),
+    |prepared, verdicts, elsewhere, out| {
+        let mut stated = match elsewhere.statements {
+            Some(statements) => guidance::StatedReads::Judged(statements),
+            None => guidance::StatedReads::Here,
+        };
+        guidance::multi_attribute_keys(prepared, verdicts, &mut stated, out)
+    },
     |prepared, _, _, out| guidance::tenant_in_gsi_partitions(prepared, out),
-    |prepared, _, measured, out| throttling::throttled(prepared.design, &measured.throttles, out),
+    |prepared, _, elsewhere, out| {
+        throttling::throttled(prepared.design, &elsewhere.measured.throttles, out)
+    },
     |prepared, verdicts, _, out| vectors::vector_indexes(prepared.design, verdicts, out),
-    |prepared, _, _, out| partiql::statements(prepared, out),
+    |prepared, _, elsewhere, out| partiql::statements(prepared, elsewhere.statements, out),
 ];
 
 /// [`CHECKS`] up to the patterns' own: the first of the halves [`findings_of`] runs at once.
@@ -135,11 +164,11 @@ fn run_checks(
     checks: &[Check],
     prepared: &Prepared<'_>,
     verdicts: &[Verdict],
-    measured: &Measured,
+    elsewhere: &Elsewhere<'_>,
 ) -> Findings {
     let mut out = Findings(Vec::new());
     for check in checks {
-        check(prepared, verdicts, measured, &mut out);
+        check(prepared, verdicts, elsewhere, &mut out);
     }
     out
 }

@@ -222,7 +222,7 @@ proptest! {
     ) {
         let mut designs = designs();
         let mut design = designs.swap_remove(which % designs.len());
-        let mut analyzed = Analyzed::new(&design, Some(&Measured::default()));
+        let mut analyzed = Analyzed::new(&design, Some(&Measured::default()), None);
         let mut whole = analyze_measured(&design, Some(&Measured::default()));
         prop_assert_eq!(analyzed.analysis(), &whole);
         for (step, change) in changes.iter().enumerate() {
@@ -230,7 +230,7 @@ proptest! {
             let last = whole;
             whole = analyze_measured(&design, Some(&Measured::default()));
             let changed;
-            (analyzed, changed) = analyzed.again(&design, Some(&Measured::default()));
+            (analyzed, changed) = analyzed.again(&design, Some(&Measured::default()), None);
             prop_assert_eq!(&analyzed.verdicts, &whole.verdicts, "after {:?}", change);
             prop_assert_eq!(analyzed.analysis(), &whole);
             prop_assert_eq!(changed, whole != last, "whether it changed, after {:?}", change);

@@ -62,11 +62,7 @@ pub fn PatternEditor(
     };
     let verdict = {
         let name = name.clone();
-        Memo::new(move |_| {
-            // Tracks the design too: a statement typed or cleared changes whose verdict shows.
-            store.track();
-            store.verdict(&name)
-        })
+        Memo::new(move |_| store.verdict(&name))
     };
     let entity_names = Memo::new(move |_| {
         store.with(|d| {
@@ -178,7 +174,7 @@ pub fn PatternEditor(
                 />
                 // Said plainly until the worker has judged the statement: the verdict shown until
                 // then is of the pattern's fields (a Scan or KP033 would not show yet).
-                {let n = n1.clone(); move || (pattern.with(|p| p.as_ref().is_some_and(|p| p.partiql.is_some() && p.is_read())) && !store.judged_in_worker(&n)).then(|| view! {
+                {let n = n1.clone(); move || (pattern.with(|p| p.as_ref().is_some_and(|p| p.statement().is_some())) && !store.judged_in_worker(&n)).then(|| view! {
                     <p class="hint" data-testid="partiql-pending">
                         "The statement is being judged in the background: until then the verdict below is of the pattern's fields, not of the statement."
                     </p>

@@ -1,13 +1,15 @@
 //! Read patterns given as PartiQL statements, judged in the worker (issue 40): the main module
-//! has no PartiQL parser (3.2 MB of wasm, not worth the first load), so its analysis judges such
-//! a pattern by its structured fields. The worker's build has it (`partiql`, the feature the
+//! has no PartiQL parser (3.2 MB of wasm, not worth the first load), so its analysis cannot
+//! judge such a pattern's statement. The worker's build has it (`partiql`, the feature the
 //! worker is built with in `index.html`): [`Partiql`] answers each statement's verdict as
-//! `keyplan check` gives it: a Query on the index the statement names, a Scan with the reason,
-//! or, for one keyplan cannot map, a Scan whose first reason is KP033's (the clause, the line
-//! and the column). The inspector and the pattern list show it in place of the main thread's
-//! ([`crate::store::Store::verdict`]).
+//! `keyplan check` gives it (a Query on the index the statement names, a Scan with the reason,
+//! or, for one keyplan cannot map, a Scan whose first reason is KP033's, with KP033's reason
+//! beside it), core's [`Statements`]. The store takes them into its analysis
+//! ([`crate::store::Store::partiql_judged`]), so every verdict, the coverage line and the
+//! findings shown are the statements'.
 
-use keyplan_core::{Design, Verdict};
+use keyplan_core::Design;
+use keyplan_core::analysis::Statements;
 use serde::{Deserialize, Serialize};
 
 use super::{Job, Worker};
@@ -18,43 +20,13 @@ pub struct Partiql {
     pub design: Design,
 }
 
-/// One read's statement and its verdict.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Judged {
-    /// The statement judged.
-    pub statement: String,
-    pub verdict: Verdict,
-}
-
 impl Job for Partiql {
     /// `None` from a worker built without the parser: the main thread's verdict stands.
-    type Answer = Option<Vec<Judged>>;
+    type Answer = Option<Statements>;
 
     fn run(self, _: &mut Worker) -> Self::Answer {
-        if !keyplan_core::partiql::READS_PARTIQL {
-            return None;
-        }
-        let verdicts = keyplan_core::analysis::verdicts(&self.design);
-        Some(
-            self.design
-                .patterns
-                .iter()
-                .zip(verdicts)
-                .filter_map(|(pattern, verdict)| {
-                    let statement = pattern.partiql.clone()?;
-                    pattern.is_read().then_some(Judged { statement, verdict })
-                })
-                .collect(),
-        )
+        keyplan_core::analysis::statements::judge(&self.design)
     }
-}
-
-/// Whether `design` has a read given as a statement: the worker is asked only then.
-pub fn states_any(design: &Design) -> bool {
-    design
-        .patterns
-        .iter()
-        .any(|p| p.partiql.is_some() && p.is_read())
 }
 
 #[cfg(test)]
@@ -67,7 +39,7 @@ mod tests {
 
     /// The worker's answer, through JSON both ways as the page gets it, for the ecommerce
     /// example read by `statement`.
-    fn judged(statement: &str) -> Option<Vec<Judged>> {
+    fn judged(statement: &str) -> Option<Statements> {
         let mut design = keyplan_core::examples::get("ecommerce-orders").expect("the example");
         let mut pattern = AccessPattern::read("by statement", &["Order"], &[]);
         pattern.partiql = Some(statement.to_string());
@@ -92,11 +64,12 @@ mod tests {
         }
         let one = |statement: &str| {
             let judged = judged(statement).expect("judged");
-            assert_eq!(judged.len(), 1, "{judged:?}");
-            assert_eq!(judged[0].statement, statement);
-            judged[0].verdict.clone()
+            assert_eq!(judged.reads.len(), 1, "{judged:?}");
+            judged.reads[0].clone()
         };
         let scan = one("SELECT * FROM \"shop\" WHERE total > ?");
+        assert_eq!(scan.unmapped, None);
+        let scan = scan.verdict;
         assert_eq!(scan.operation, Operation::Scan);
         assert!(
             scan.reasons[0].contains("partition key"),
@@ -104,12 +77,19 @@ mod tests {
             scan.reasons
         );
         let unmapped = one("SELECT * FROM \"shop\"\n  WHERE lower(status) = ?");
+        assert_eq!(
+            unmapped.unmapped.as_deref(),
+            Some(
+                "in WHERE at line 2, column 9: the function lower is no condition a read pattern can state (a comparison, BETWEEN, IN, begins_with, contains, IS [NOT] MISSING)"
+            )
+        );
+        let unmapped = unmapped.verdict;
         assert_eq!(unmapped.operation, Operation::Scan);
         assert_eq!(
             unmapped.reasons[0],
             "keyplan cannot map the PartiQL statement in WHERE at line 2, column 9: the function lower is no condition a read pattern can state (a comparison, BETWEEN, IN, begins_with, contains, IS [NOT] MISSING)"
         );
-        let query = one("SELECT * FROM \"shop\".\"GSI2\" WHERE GSI2PK = ?");
+        let query = one("SELECT * FROM \"shop\".\"GSI2\" WHERE GSI2PK = ?").verdict;
         assert_eq!(
             (query.operation, query.index.as_deref(), query.covered),
             (Operation::Query, Some("GSI2"), true)

@@ -218,8 +218,10 @@ pub fn PatternList() -> impl IntoView {
     // made from changed (issue 19: 400 rows were made on every keystroke).
     let listed = Memo::new_owning(move |last: Option<Listed>| {
         store.track_semantic();
-        // The worker's verdicts of statements in place of this thread's (`Store::with_verdicts`).
-        store.with_verdicts(|verdicts| store.with_untracked(|d| Listed::again(last, d, verdicts)))
+        // The analysis's verdicts: a statement's are the worker's (`Store::partiql_judged`).
+        store
+            .analysis
+            .with(|a| store.with_untracked(|d| Listed::again(last, d, &a.verdicts)))
     });
     // A design of hundreds of patterns draws its rows a chunk a frame (issue 19).
     let drawn = super::chunks::rows_drawn(move || listed.with(|l| l.0.len()));

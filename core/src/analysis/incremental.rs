@@ -16,6 +16,10 @@
 //! an entity added, removed, renamed or moved to another table) judges every pattern again.
 //! The findings are always worked out whole: they look across the design.
 //!
+//! A read given as a PartiQL statement is judged again every time: its verdict may be the one a
+//! build with the parser judged (`statements`, the app's worker's answer), which comes with no
+//! edit of the design (`analysis::statements`).
+//!
 //! Nothing is copied that did not change: the verdicts kept are moved from the last analysis
 //! (copying a thousand verdicts cost more than judging the few an edit reaches), and so are
 //! the patterns and entities kept to compare the next version with.
@@ -23,6 +27,7 @@
 use std::collections::HashMap;
 
 use crate::analysis::Analysis;
+use crate::analysis::statements::{self, Statements};
 use crate::answer::Verdict;
 use crate::coverage::{KnownPeers, Prepared, shape};
 use crate::findings::Measured;
@@ -57,11 +62,16 @@ impl std::ops::Deref for Analyzed {
 }
 
 impl Analyzed {
-    /// [`crate::analysis::analyze_measured`] of `design`, worked out whole.
-    pub fn new(design: &Design, measured: Option<&Measured>) -> Analyzed {
+    /// [`crate::analysis::analyze_measured`] of `design`, worked out whole, its reads given as
+    /// statements judged as `statements` says where it has judged them.
+    pub fn new(
+        design: &Design,
+        measured: Option<&Measured>,
+        statements: Option<&Statements>,
+    ) -> Analyzed {
         let prepared = Prepared::new(design);
-        let verdicts = crate::coverage::verdicts_of(&prepared);
-        let analysis = crate::analysis::analysis_of(&prepared, verdicts, measured);
+        let verdicts = statements::verdicts(&prepared, statements);
+        let analysis = crate::analysis::analysis_of(&prepared, verdicts, measured, statements);
         Analyzed {
             analysis,
             tables: design.tables.clone(),
@@ -78,7 +88,12 @@ impl Analyzed {
     /// [`Analyzed::new`] of `design`, an edited version of the design this one is of, and
     /// whether its analysis differs from this one's. The verdicts of the patterns the edits
     /// cannot have reached are this one's, taken, not worked out again.
-    pub fn again(self, design: &Design, measured: Option<&Measured>) -> (Analyzed, bool) {
+    pub fn again(
+        self,
+        design: &Design,
+        measured: Option<&Measured>,
+        statements: Option<&Statements>,
+    ) -> (Analyzed, bool) {
         let prepared = Prepared::new(design);
         let touched = touched(&self, &prepared);
         let Analyzed {
@@ -101,17 +116,17 @@ impl Analyzed {
                         kept.clone_from(now);
                     }
                 }
-                reuse(patterns, verdicts, &prepared, &touched)
+                reuse(patterns, verdicts, &prepared, &touched, statements)
             }
             None => {
                 tables.clone_from(&design.tables);
                 entities.clone_from(&design.entities);
-                let all = crate::coverage::verdicts_of(&prepared);
+                let all = statements::verdicts(&prepared, statements);
                 let changed = all != verdicts;
                 (design.patterns.clone(), all, changed)
             }
         };
-        let analysis = crate::analysis::analysis_of(&prepared, verdicts, measured);
+        let analysis = crate::analysis::analysis_of(&prepared, verdicts, measured, statements);
         let changed = verdicts_changed || analysis.findings != last_findings;
         let next = Analyzed {
             analysis,
@@ -191,13 +206,15 @@ fn touched(last: &Analyzed, prepared: &Prepared<'_>) -> Option<Vec<bool>> {
 }
 
 /// The patterns of `prepared`'s design with their verdicts, in design order: the last verdict
-/// of a pattern that is unchanged and names no touched entity, the others worked out again;
+/// of a pattern that is unchanged, names no touched entity and is not given as a statement,
+/// the others worked out again (a statement's as `statements` says where it has judged it);
 /// and whether the verdicts differ from the last ones.
 fn reuse(
     patterns: Vec<AccessPattern>,
     verdicts: Vec<Verdict>,
     prepared: &Prepared<'_>,
     touched: &[bool],
+    statements: Option<&Statements>,
 ) -> (Vec<AccessPattern>, Vec<Verdict>, bool) {
     let design = prepared.design;
     let names_touched = |pattern: &AccessPattern| {
@@ -243,7 +260,9 @@ fn reuse(
         };
         let kept = previous
             .filter(|&i| {
-                last[i].as_ref().is_some_and(|(p, _)| p == pattern) && !names_touched(pattern)
+                last[i].as_ref().is_some_and(|(p, _)| p == pattern)
+                    && !names_touched(pattern)
+                    && pattern.statement().is_none()
             })
             .and_then(|i| Some((i, last[i].take()?)));
         let (pattern, verdict) = match kept {
@@ -252,7 +271,7 @@ fn reuse(
                 kept
             }
             None => {
-                let verdict = crate::coverage::verdict_of(prepared, pattern);
+                let verdict = statements::verdict(prepared, pattern, statements);
                 changed |= last
                     .get(at)
                     .and_then(Option::as_ref)

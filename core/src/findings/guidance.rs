@@ -12,21 +12,36 @@
 //!   partition key of most of its entities), a GSI whose partition key lacks the tenant: one
 //!   Query on it can return items of several tenants.
 //!
-//! Nothing here changes the design; the edit is tried on a copy.
+//! Nothing here changes the design; the edit is tried on a copy. Whether a read given as a
+//! PartiQL statement is still served after it takes the parser: a build without it (the app's
+//! main thread) takes that from the statements a build with it judged
+//! (`analysis::statements::ServedAfter`, the app's worker's answer).
 
 use std::borrow::Cow;
 
 use super::Findings;
+use crate::analysis::statements::{ServedAfter, Statements};
 use crate::answer::{Fix, Place, Severity, Verdict};
 use crate::coverage::{Member, Prepared, PreparedIndex};
 use crate::limits;
 use crate::model::{Design, KeyAttribute, KeyType};
 use crate::template::KeyTemplate;
 
+/// How [`still_served`] judges the reads given as statements that a GSI serves.
+pub(crate) enum StatedReads<'a> {
+    /// As this build judges them (by their structured fields, without the parser).
+    Here,
+    /// As a build with the parser judged them, where it did.
+    Judged(&'a Statements),
+    /// As this build judges them, each answer recorded (the parser's build, for the other).
+    Record(Vec<ServedAfter>),
+}
+
 /// KP025 for every GSI of every table.
 pub(super) fn multi_attribute_keys(
     prepared: &Prepared<'_>,
     verdicts: &[Verdict],
+    stated: &mut StatedReads<'_>,
     out: &mut Findings,
 ) {
     for (t, table) in prepared.tables.iter().enumerate() {
@@ -34,7 +49,7 @@ pub(super) fn multi_attribute_keys(
             if index.keys.kind != crate::model::IndexKind::Gsi {
                 continue;
             }
-            if let Some(finding) = concatenated_key(prepared, verdicts, t, index) {
+            if let Some(finding) = concatenated_key(prepared, verdicts, t, index, stated) {
                 out.push_fix(
                     "KP025",
                     Severity::Info,
@@ -59,6 +74,7 @@ fn concatenated_key(
     verdicts: &[Verdict],
     t: usize,
     index: &PreparedIndex<'_>,
+    stated: &mut StatedReads<'_>,
 ) -> Option<Offer> {
     let table = &prepared.tables[t];
     let gsi = index.keys.name?;
@@ -88,7 +104,7 @@ fn concatenated_key(
         roles[role].0,
         names.join(", "),
     );
-    let fix = match offer(prepared, verdicts, t, index) {
+    let fix = match offer(prepared, verdicts, t, index, stated) {
         Ok(fix) => Some(fix),
         Err(why) => {
             message.push_str(&format!(" (no edit offered: {why})"));
@@ -123,6 +139,7 @@ fn offer(
     verdicts: &[Verdict],
     t: usize,
     index: &PreparedIndex<'_>,
+    stated: &mut StatedReads<'_>,
 ) -> Result<Fix, String> {
     let table = &prepared.tables[t];
     let gsi = index.keys.name.unwrap_or_default();
@@ -192,7 +209,7 @@ fn offer(
     // design: a copy and its preparation per GSI made the analysis five times slower with
     // 20 GSIs offered (issue 16, `cargo bench --bench analysis`).
     same_members(prepared, t, index, &fix)?;
-    still_served(prepared, verdicts, t, gsi, &fix)?;
+    still_served(prepared, verdicts, t, gsi, &fix, stated)?;
     Ok(fix)
 }
 
@@ -286,6 +303,7 @@ fn still_served(
     t: usize,
     gsi: &str,
     fix: &Fix,
+    stated: &mut StatedReads<'_>,
 ) -> Result<(), String> {
     let design = prepared.design;
     let table = prepared.tables[t].table;
@@ -304,6 +322,33 @@ fn still_served(
     if served.is_empty() {
         return Ok(());
     }
+    let states = served.iter().any(|p| p.statement().is_some());
+    if let (true, StatedReads::Judged(statements)) = (states, &*stated)
+        && !crate::partiql::READS_PARTIQL
+        && let Some(after) = statements.served_after(&table.name, gsi)
+    {
+        return after.refused.clone().map_or(Ok(()), Err);
+    }
+    let served_after = served_after_edit(design, table, gsi, served, fix);
+    if let (true, StatedReads::Record(record)) = (states, stated) {
+        record.push(ServedAfter {
+            table: table.name.clone(),
+            gsi: gsi.to_string(),
+            refused: served_after.clone().err(),
+        });
+    }
+    served_after
+}
+
+/// [`still_served`] judged here: the `served` patterns on a design of `table` and the
+/// entities they return, `fix` applied.
+fn served_after_edit(
+    design: &Design,
+    table: &crate::model::Table,
+    gsi: &str,
+    served: Vec<&crate::model::AccessPattern>,
+    fix: &Fix,
+) -> Result<(), String> {
     let mut small = Design::new(design.name.clone());
     small.tables.push(table.clone());
     small.entities = design
@@ -428,5 +473,17 @@ pub(super) fn tenant_in_gsi_partitions(prepared: &Prepared<'_>, out: &mut Findin
                 ),
             );
         }
+    }
+}
+
+/// What [`still_served`] answers for each GSI a KP025 edit is tried on that serves a read given
+/// as a statement, judged here: what [`StatedReads::Judged`] takes in a build without the parser.
+pub(crate) fn served_after(prepared: &Prepared<'_>, verdicts: &[Verdict]) -> Vec<ServedAfter> {
+    let mut stated = StatedReads::Record(Vec::new());
+    let mut out = Findings(Vec::new());
+    multi_attribute_keys(prepared, verdicts, &mut stated, &mut out);
+    match stated {
+        StatedReads::Record(record) => record,
+        _ => Vec::new(),
     }
 }

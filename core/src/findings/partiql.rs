@@ -1,13 +1,19 @@
 //! KP033: a read given as a PartiQL statement keyplan cannot map onto a pattern (issue 40),
-//! with why, the clause and the line and column; its verdict is a Scan that says the same.
+//! with why, the clause and the line and column; its verdict is a Scan that says the same. A
+//! build without the parser takes why from the `statements` judged by one with it.
 
 use super::Findings;
+use crate::analysis::statements::{Statements, unmapped};
 use crate::answer::{Place, Severity};
-use crate::coverage::{Prepared, unmapped_statement};
+use crate::coverage::Prepared;
 
-pub(super) fn statements(prepared: &Prepared<'_>, out: &mut Findings) {
+pub(super) fn statements(
+    prepared: &Prepared<'_>,
+    statements: Option<&Statements>,
+    out: &mut Findings,
+) {
     for pattern in &prepared.design.patterns {
-        if let Some(why) = unmapped_statement(prepared, pattern) {
+        if let Some(why) = unmapped(prepared, pattern, statements) {
             out.push(
                 "KP033",
                 Severity::Error,

@@ -371,6 +371,12 @@ impl AccessPattern {
         self.action.is_read()
     }
 
+    /// The PartiQL statement a read is given as; `None` for a write, or a read given by its
+    /// structured fields.
+    pub fn statement(&self) -> Option<&str> {
+        self.partiql.as_deref().filter(|_| self.is_read())
+    }
+
     /// Requests per second averaged over a month: the peak `rate` over the `peak_factor` (a
     /// factor under 1, or not a number, counts as 1: the average cannot exceed the peak).
     pub fn average_rate(&self) -> f64 {
