@@ -14,7 +14,10 @@
 //! attributes or templates changed, or names an entity that was or is now a partition peer of
 //! one on an index where that one's presence or templates changed; any other change (a table,
 //! an entity added, removed, renamed or moved to another table) judges every pattern again.
-//! The findings are always worked out whole: they look across the design.
+//! The findings of each entity and each pattern alone (`findings::Units`) are kept too: an
+//! entity's when it is unchanged in the same frame (and its findings read no other entity),
+//! a pattern's when its verdict is kept (they read what the verdict reads). The checks that
+//! look across the design are worked out whole.
 //!
 //! Nothing is copied that did not change: the verdicts kept are moved from the last analysis
 //! (copying a thousand verdicts cost more than judging the few an edit reaches), and so are
@@ -25,7 +28,7 @@ use std::collections::HashMap;
 use crate::analysis::Analysis;
 use crate::answer::Verdict;
 use crate::coverage::{KnownPeers, Prepared, shape};
-use crate::findings::Measured;
+use crate::findings::{Measured, PatternFindings, Reused, Units};
 use crate::model::{AccessPattern, Design, Entity, Table};
 
 /// An analysis ([`Analyzed::analysis`]) and the parts of the design it was worked out from
@@ -40,6 +43,8 @@ pub struct Analyzed {
     /// The partition peers worked out, table by table, index by index: an index whose members
     /// are the same takes them instead of comparing every pair of partitions again.
     peers: Vec<Vec<KnownPeers>>,
+    /// The findings of each entity and each pattern alone, in design order.
+    units: Units,
 }
 
 impl PartialEq for Analyzed {
@@ -61,13 +66,15 @@ impl Analyzed {
     pub fn new(design: &Design, measured: Option<&Measured>) -> Analyzed {
         let prepared = Prepared::new(design);
         let verdicts = crate::coverage::verdicts_of(&prepared);
-        let analysis = crate::analysis::analysis_of(&prepared, verdicts, measured);
+        let (analysis, units) =
+            crate::analysis::analysis_kept(&prepared, verdicts, measured, Reused::default());
         Analyzed {
             analysis,
             tables: design.tables.clone(),
             entities: design.entities.clone(),
             patterns: design.patterns.clone(),
             peers: prepared.into_known_peers(Vec::new()),
+            units,
         }
     }
 
@@ -91,27 +98,51 @@ impl Analyzed {
             mut entities,
             patterns,
             peers,
+            units,
         } = self;
         // Whatever changed, an index whose members are the same has the same peers.
         let peers = prepared.take_known_peers(peers);
-        let (patterns, verdicts, verdicts_changed) = match touched {
+        let (patterns, verdicts, verdicts_changed, reused) = match touched {
             Some(touched) => {
-                for (kept, now) in entities.iter_mut().zip(&design.entities) {
-                    if kept != now {
+                let Units {
+                    entities: entity_units,
+                    patterns: pattern_units,
+                } = units;
+                let mut reused = Reused::default();
+                for ((kept, now), unit) in
+                    entities.iter_mut().zip(&design.entities).zip(entity_units)
+                {
+                    // The frame is the same: only the entity itself, and the others when
+                    // its findings read them, can change its findings.
+                    let same = kept == now;
+                    if !same {
                         kept.clone_from(now);
                     }
+                    reused
+                        .entities
+                        .push((same && !unit.reads_others()).then_some(unit));
                 }
-                reuse(patterns, verdicts, &prepared, &touched)
+                let (patterns, verdicts, changed, from) =
+                    reuse(patterns, verdicts, &prepared, &touched);
+                // A pattern's own findings read what its verdict reads: kept with it.
+                let mut pattern_units: Vec<Option<PatternFindings>> =
+                    pattern_units.into_iter().map(Some).collect();
+                reused.patterns = from
+                    .into_iter()
+                    .map(|i| pattern_units.get_mut(i?)?.take())
+                    .collect();
+                (patterns, verdicts, changed, reused)
             }
             None => {
                 tables.clone_from(&design.tables);
                 entities.clone_from(&design.entities);
                 let all = crate::coverage::verdicts_of(&prepared);
                 let changed = all != verdicts;
-                (design.patterns.clone(), all, changed)
+                (design.patterns.clone(), all, changed, Reused::default())
             }
         };
-        let analysis = crate::analysis::analysis_of(&prepared, verdicts, measured);
+        let (analysis, units) =
+            crate::analysis::analysis_kept(&prepared, verdicts, measured, reused);
         let changed = verdicts_changed || analysis.findings != last_findings;
         let next = Analyzed {
             analysis,
@@ -119,6 +150,7 @@ impl Analyzed {
             entities,
             patterns,
             peers: prepared.into_known_peers(peers),
+            units,
         };
         (next, changed)
     }
@@ -192,13 +224,14 @@ fn touched(last: &Analyzed, prepared: &Prepared<'_>) -> Option<Vec<bool>> {
 
 /// The patterns of `prepared`'s design with their verdicts, in design order: the last verdict
 /// of a pattern that is unchanged and names no touched entity, the others worked out again;
-/// and whether the verdicts differ from the last ones.
+/// whether the verdicts differ from the last ones; and, by pattern, the last position of the
+/// verdict kept (`None`: worked out again).
 fn reuse(
     patterns: Vec<AccessPattern>,
     verdicts: Vec<Verdict>,
     prepared: &Prepared<'_>,
     touched: &[bool],
-) -> (Vec<AccessPattern>, Vec<Verdict>, bool) {
+) -> (Vec<AccessPattern>, Vec<Verdict>, bool, Vec<Option<usize>>) {
     let design = prepared.design;
     let names_touched = |pattern: &AccessPattern| {
         pattern
@@ -220,6 +253,7 @@ fn reuse(
     let mut by_name: Option<HashMap<String, usize>> = None;
     let mut patterns = Vec::with_capacity(design.patterns.len());
     let mut verdicts = Vec::with_capacity(design.patterns.len());
+    let mut from = Vec::with_capacity(design.patterns.len());
     for (at, pattern) in design.patterns.iter().enumerate() {
         let in_place = last
             .get(at)
@@ -246,6 +280,7 @@ fn reuse(
                 last[i].as_ref().is_some_and(|(p, _)| p == pattern) && !names_touched(pattern)
             })
             .and_then(|i| Some((i, last[i].take()?)));
+        from.push(kept.as_ref().map(|&(i, _)| i));
         let (pattern, verdict) = match kept {
             Some((i, kept)) => {
                 changed |= i != at;
@@ -263,5 +298,5 @@ fn reuse(
         patterns.push(pattern);
         verdicts.push(verdict);
     }
-    (patterns, verdicts, changed)
+    (patterns, verdicts, changed, from)
 }

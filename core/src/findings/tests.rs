@@ -860,13 +860,15 @@ fn the_checks_run_at_once_give_the_findings_of_the_checks_in_order() {
         let verdicts = crate::coverage::verdicts_of(&prepared);
         let reads = super::measure(&design, &verdicts);
         let together = super::findings_of(&prepared, &verdicts, &reads);
-        let in_order = super::run_checks(&super::CHECKS, &prepared, &verdicts, &reads).0;
+        let units = super::Units::new(&prepared, &verdicts, Default::default());
+        let in_order = super::run_checks(&super::CHECKS, &prepared, &verdicts, &reads, &units).0;
         assert_eq!(together, in_order, "{}", design.name);
         let first = super::run_checks(
             &super::CHECKS[..super::FIRST_HALF],
             &prepared,
             &verdicts,
             &reads,
+            &units,
         );
         both_halves |= !first.0.is_empty() && first.0.len() < in_order.len();
     }
