@@ -311,7 +311,10 @@ fn an_entitys_repeated_attributes_are_found_however_many_it_has() {
             ));
         }
         for name in ["a1", "userId", "a1"] {
-            attributes.push(crate::model::Attribute::new(name, crate::model::AttrType::S));
+            attributes.push(crate::model::Attribute::new(
+                name,
+                crate::model::AttrType::S,
+            ));
         }
         let repeated: Vec<String> = crate::analysis::analyze(&d)
             .findings
