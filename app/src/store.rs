@@ -41,6 +41,10 @@ pub struct Store {
     doc: RwSignal<Document>,
     /// Bumped by every change a verdict or finding could depend on.
     revision: RwSignal<u64>,
+    /// Bumped with `revision`, but not by an edit of entities' contents alone
+    /// ([`Edit::only_changes_entity_contents`]): what is made from the tables and the
+    /// patterns tracks this (and the analysis), not every keystroke in an entity.
+    frame: RwSignal<u64>,
     /// Bumped by every change of the document, card moves included.
     version: RwSignal<u64>,
     /// What core says about the design, recomputed once per revision, and again when the
@@ -101,6 +105,7 @@ impl Store {
             doc,
             measured,
             revision,
+            frame: RwSignal::new(0),
             version: RwSignal::new(0),
             analysis,
             partiql,
@@ -158,6 +163,7 @@ impl Store {
     /// is shown; returns whether the design changed.
     pub fn dispatch(&self, edit: Edit) -> bool {
         let semantic = !edit.only_moves_cards();
+        let contents_only = edit.only_changes_entity_contents();
         if self.access.get_untracked() == Some(Access::View) {
             self.refusal.set(Some(VIEW_ONLY.to_string()));
             return false;
@@ -178,7 +184,7 @@ impl Store {
         match outcome {
             Ok(changed) => {
                 if changed && semantic {
-                    self.revision.update(|r| *r += 1);
+                    self.changed_semantics(!contents_only);
                 }
                 changed
             }
@@ -247,7 +253,7 @@ impl Store {
             };
         });
         match outcome {
-            Ok(true) => self.revision.update(|r| *r += 1),
+            Ok(true) => self.changed_semantics(true),
             Ok(false) => {}
             Err(e) if in_room => self.refusal.set(Some(format!(
                 "This {what} no longer applies: {e} (a teammate changed it since)"
@@ -266,7 +272,7 @@ impl Store {
             d.live = Some(replica);
         });
         self.access.set(Some(access));
-        self.revision.update(|r| *r += 1);
+        self.changed_semantics(true);
     }
 
     /// Leaves the live room (closed, or another design opened): the design stays as it is.
@@ -298,7 +304,7 @@ impl Store {
             self.access.set(Some(*access));
         }
         if semantic {
-            self.revision.update(|r| *r += 1);
+            self.changed_semantics(true);
         }
         outcome
     }
@@ -351,13 +357,27 @@ impl Store {
         if self.partiql.with_untracked(|j| !j.reads.is_empty()) {
             self.partiql.set(Statements::default());
         }
-        self.revision.update(|r| *r += 1);
+        self.changed_semantics(true);
     }
 
     /// Tracks the changes a verdict, a card's content or a relationship could depend on: every
     /// change but card moves.
     pub fn track_semantic(&self) {
         self.revision.track();
+    }
+
+    /// Tracks the changes of the tables, the patterns, and the entities' names, order and
+    /// tables: every change [`Store::track_semantic`] tracks but an edit of entities' contents.
+    pub fn track_frame(&self) {
+        self.frame.track();
+    }
+
+    /// Counts a change a verdict could depend on; `frame`: one of more than entities' contents.
+    fn changed_semantics(&self, frame: bool) {
+        if frame {
+            self.frame.update(|f| *f += 1);
+        }
+        self.revision.update(|r| *r += 1);
     }
 
     /// The design's revision as `tracks` counts changes, tracked: what a request to the worker

@@ -59,6 +59,18 @@ fn analysis_of(
     measured: Option<&crate::findings::Measured>,
     statements: Option<&Statements>,
 ) -> Analysis {
+    analysis_kept(prepared, verdicts, measured, statements, Default::default()).0
+}
+
+/// [`analysis_of`], the entities' and patterns' own findings taken from `reused` where it has
+/// them; and those of every entity and pattern, for the next version's.
+pub(crate) fn analysis_kept(
+    prepared: &crate::coverage::Prepared<'_>,
+    verdicts: Vec<Verdict>,
+    measured: Option<&crate::findings::Measured>,
+    statements: Option<&Statements>,
+    reused: crate::findings::Reused,
+) -> (Analysis, crate::findings::Units) {
     let measured_here;
     let measured = match measured {
         Some(measured) => measured,
@@ -67,9 +79,10 @@ fn analysis_of(
             &measured_here
         }
     };
-    let mut findings = crate::findings::findings_of(prepared, &verdicts, measured, statements);
+    let (mut findings, units) =
+        crate::findings::findings_kept(prepared, &verdicts, measured, statements, reused);
     findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
-    Analysis { verdicts, findings }
+    (Analysis { verdicts, findings }, units)
 }
 
 #[cfg(test)]

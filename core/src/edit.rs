@@ -193,6 +193,22 @@ impl Edit {
             _ => false,
         }
     }
+
+    /// Whether the edit changes only what entities hold (their attributes, key templates,
+    /// description, volume): no name, no order, no table, no pattern. What is made from the
+    /// tables and the patterns alone (the pattern list's rows, beside the verdicts) need not be
+    /// made again (issue 43: a keystroke in a key template).
+    pub fn only_changes_entity_contents(&self) -> bool {
+        match self {
+            Edit::SetEntityDescription { .. }
+            | Edit::SetEntityVolume { .. }
+            | Edit::SetAttributes { .. }
+            | Edit::SetAttribute { .. }
+            | Edit::SetKeyTemplate { .. } => true,
+            Edit::Batch(edits) => edits.iter().all(Edit::only_changes_entity_contents),
+            _ => false,
+        }
+    }
 }
 
 /// What kind of thing a name belongs to, for error messages (and, in live co-editing, what a

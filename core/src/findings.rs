@@ -44,14 +44,13 @@
 //! | KP045 | error    | two vector indexes on one attribute with different dimensions |
 //! | KP033 | error    | a read's PartiQL statement keyplan cannot map onto a pattern: why, in which clause, at which line and column (issue 40) |
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use crate::analysis::Statements;
-use crate::answer::{Finding, Fix, Operation, Place, Severity, Verdict};
-use crate::coverage::shape;
-use crate::coverage::{Member, Prepared, PreparedIndex, PreparedTable};
+use crate::answer::{Finding, Fix, Place, Severity, Verdict};
+use crate::coverage::{Prepared, PreparedIndex, PreparedTable};
 use crate::limits;
-use crate::model::{Action, AttrType, Design, Entity, IndexKind, KeyType, Projection, Table};
+use crate::model::{AttrType, Design, Entity, IndexKind, KeyType, Projection, Table};
 use crate::template::KeyTemplate;
 
 mod capacity;
@@ -61,13 +60,16 @@ mod guidance;
 mod hidden;
 mod measured;
 mod partiql;
+mod patterns;
 mod throttling;
+mod units;
 mod vectors;
 
 pub use filters::FilterRead;
 pub(crate) use guidance::served_after;
 pub(crate) use hidden::first_hidden_character;
 pub use measured::{Measured, measure, measures_anything};
+pub(crate) use units::{PatternFindings, Reused, Units};
 
 /// Every finding for `design`, in design order.
 pub fn findings(design: &Design, verdicts: &[Verdict]) -> Vec<Finding> {
@@ -89,6 +91,18 @@ pub(crate) fn findings_of(
     measured: &Measured,
     statements: Option<&Statements>,
 ) -> Vec<Finding> {
+    findings_kept(prepared, verdicts, measured, statements, Reused::default()).0
+}
+
+/// [`findings_of`], the entities' and patterns' own findings taken from `reused` where it has
+/// them; and those of every entity and pattern, to reuse next time.
+pub(crate) fn findings_kept(
+    prepared: &Prepared<'_>,
+    verdicts: &[Verdict],
+    measured: &Measured,
+    statements: Option<&Statements>,
+    reused: Reused,
+) -> (Vec<Finding>, Units) {
     let elsewhere = Elsewhere {
         measured,
         statements,
@@ -96,12 +110,16 @@ pub(crate) fn findings_of(
     // Two halves of about the same work at 10,000 entities (the patterns' checks, the hot
     // partitions), at the same time with core's `parallel`, their findings in this order.
     let (first, second) = CHECKS.split_at(FIRST_HALF);
-    let (mut first, second) = crate::par::join(
-        || run_checks(first, prepared, verdicts, &elsewhere),
-        || run_checks(second, prepared, verdicts, &elsewhere),
+    let ((mut first, units), second) = crate::par::join(
+        || {
+            let units = Units::new(prepared, verdicts, reused);
+            let found = run_checks(first, prepared, verdicts, &elsewhere, &units);
+            (found, units)
+        },
+        || run_checks(second, prepared, verdicts, &elsewhere, &Units::default()),
     );
     first.0.extend(second.0);
-    first.0
+    (first.0, units)
 }
 
 /// What the checks take from work done elsewhere (the browser app's worker), or here: what
@@ -112,51 +130,53 @@ struct Elsewhere<'a> {
     statements: Option<&'a Statements>,
 }
 
-/// One of the checks [`findings_of`] runs.
-type Check = fn(&Prepared<'_>, &[Verdict], &Elsewhere<'_>, &mut Findings);
+/// One of the checks [`findings_of`] runs, given the entities' and patterns' own findings.
+type Check = fn(&Prepared<'_>, &[Verdict], &Elsewhere<'_>, &Units, &mut Findings);
 
 /// Every check, in the order of their findings.
 const CHECKS: [Check; 13] = [
-    |prepared, _, _, out| names(prepared.design, out),
-    |prepared, _, _, out| hidden::hidden_characters(prepared.design, out),
-    |prepared, _, _, out| {
+    |prepared, _, _, _, out| names(prepared, out),
+    |prepared, _, _, units, out| {
+        hidden::in_tables(prepared.design, out);
+        units.hidden(out);
+    },
+    |prepared, _, _, _, out| {
         for (t, table) in prepared.tables.iter().enumerate() {
             tables(table.table, out);
             collisions::collisions(prepared, t, out);
         }
     },
-    |prepared, _, _, out| {
-        for (e, entity) in prepared.design.entities.iter().enumerate() {
-            let table = prepared.homes[e].map(|(t, _)| &prepared.tables[t]);
-            entity_keys(entity, &prepared.design.entities, table, out);
-        }
+    |_, _, _, units, out| units.keys(out),
+    |prepared, verdicts, _, units, out| {
+        units.patterns(out);
+        patterns::unused(prepared, verdicts, out);
     },
-    |prepared, verdicts, _, out| patterns(prepared, verdicts, out),
-    |prepared, _, elsewhere, out| {
+    |prepared, _, elsewhere, _, out| {
         capacity::hot_partitions(prepared.design, &elsewhere.measured.partitions, out)
     },
-    |prepared, verdicts, elsewhere, out| {
+    |prepared, verdicts, elsewhere, _, out| {
         filters::discarding(prepared, verdicts, &elsewhere.measured.filter_reads, out)
     },
-    |prepared, _, elsewhere, out| {
+    |prepared, _, elsewhere, _, out| {
         capacity::item_collections(prepared.design, &elsewhere.measured.item_bytes, out)
     },
-    |prepared, verdicts, elsewhere, out| {
+    |prepared, verdicts, elsewhere, _, out| {
         let mut stated = match elsewhere.statements {
             Some(statements) => guidance::StatedReads::Judged(statements),
             None => guidance::StatedReads::Here,
         };
         guidance::multi_attribute_keys(prepared, verdicts, &mut stated, out)
     },
-    |prepared, _, _, out| guidance::tenant_in_gsi_partitions(prepared, out),
-    |prepared, _, elsewhere, out| {
+    |prepared, _, _, _, out| guidance::tenant_in_gsi_partitions(prepared, out),
+    |prepared, _, elsewhere, _, out| {
         throttling::throttled(prepared.design, &elsewhere.measured.throttles, out)
     },
-    |prepared, verdicts, _, out| vectors::vector_indexes(prepared.design, verdicts, out),
-    |prepared, _, elsewhere, out| partiql::statements(prepared, elsewhere.statements, out),
+    |prepared, verdicts, _, _, out| vectors::vector_indexes(prepared.design, verdicts, out),
+    |prepared, _, elsewhere, _, out| partiql::statements(prepared, elsewhere.statements, out),
 ];
 
-/// [`CHECKS`] up to the patterns' own: the first of the halves [`findings_of`] runs at once.
+/// [`CHECKS`] up to the patterns' own: the first of the halves [`findings_of`] runs at once,
+/// the only one that reads the [`Units`].
 const FIRST_HALF: usize = 5;
 
 /// The findings of `checks`, run one after the other.
@@ -165,10 +185,11 @@ fn run_checks(
     prepared: &Prepared<'_>,
     verdicts: &[Verdict],
     elsewhere: &Elsewhere<'_>,
+    units: &Units,
 ) -> Findings {
     let mut out = Findings(Vec::new());
     for check in checks {
-        check(prepared, verdicts, elsewhere, &mut out);
+        check(prepared, verdicts, elsewhere, units, &mut out);
     }
     out
 }
@@ -218,8 +239,13 @@ fn index_path(table: &Table, kind: IndexKind, name: Option<&str>) -> Place {
     }
 }
 
+/// Up to how many attributes an entity's are compared pair by pair for duplicates.
+const FEW_ATTRIBUTES: usize = 16;
+
 /// KP016 and KP017: naming rules and duplicates.
-fn names(design: &Design, out: &mut Findings) {
+fn names(prepared: &Prepared<'_>, out: &mut Findings) {
+    let design = prepared.design;
+    let entity_by_name = &prepared.entity_by_name;
     let mut seen = HashSet::new();
     for table in &design.tables {
         if !seen.insert(table.name.as_str()) {
@@ -279,8 +305,7 @@ fn names(design: &Design, out: &mut Findings) {
             }
         }
     }
-    let mut seen = HashSet::with_capacity(design.entities.len());
-    for entity in &design.entities {
+    for (e, entity) in design.entities.iter().enumerate() {
         let path = || Place::Entity(entity.name.clone());
         if entity.name.trim().is_empty() {
             out.push(
@@ -290,7 +315,8 @@ fn names(design: &Design, out: &mut Findings) {
                 "an entity has no name".into(),
             );
         }
-        if !seen.insert(entity.name.as_str()) {
+        // The first entity of each name is looked up already: a later one is a duplicate.
+        if entity_by_name.get(entity.name.as_str()) != Some(&e) {
             out.push(
                 "KP017",
                 Severity::Error,
@@ -298,9 +324,17 @@ fn names(design: &Design, out: &mut Findings) {
                 format!("two entities are named `{}`", entity.name),
             );
         }
-        let mut attrs = HashSet::with_capacity(entity.attributes.len());
-        for a in &entity.attributes {
-            if !attrs.insert(a.name.as_str()) {
+        // An entity's few attributes are compared with each other, without hashing: a set of
+        // each entity's attributes was most of this check's time on a keystroke (100 entities).
+        let few = entity.attributes.len() <= FEW_ATTRIBUTES;
+        let mut attrs = HashSet::with_capacity(if few { 0 } else { entity.attributes.len() });
+        for (at, a) in entity.attributes.iter().enumerate() {
+            let repeated = if few {
+                entity.attributes[..at].iter().any(|b| b.name == a.name)
+            } else {
+                !attrs.insert(a.name.as_str())
+            };
+            if repeated {
                 out.push(
                     "KP017",
                     Severity::Error,
@@ -684,312 +718,48 @@ fn max_value_bytes(entity: &Entity, name: &str, shards: Option<u32>) -> (usize, 
     }
 }
 
-/// KP005, KP012, KP013, KP018, KP019, KP022, KP023, KP028: the patterns and what they use.
-fn patterns(prepared: &Prepared<'_>, verdicts: &[Verdict], out: &mut Findings) {
-    let design = prepared.design;
-    let mut used_indexes: HashSet<(&str, Option<&str>)> = HashSet::new();
-    let mut read_entities: HashSet<&str> = HashSet::with_capacity(design.entities.len());
-    for (pattern, verdict) in design.patterns.iter().zip(verdicts) {
-        let path = || Place::Pattern(pattern.name.clone());
-        let named: Vec<&str> = match pattern.action {
-            Action::Transact => pattern.writes.iter().map(|w| w.entity.as_str()).collect(),
-            _ => pattern.entities.iter().map(String::as_str).collect(),
-        };
-        let mut known = Vec::new();
-        for name in named {
-            match prepared.entity_by_name.get(name) {
-                Some(&e) => known.push(prepared.entity(e)),
-                None => out.push(
-                    "KP018",
-                    Severity::Error,
-                    path(),
-                    format!("`{}` names unknown entity `{name}`", pattern.name),
-                ),
-            }
-        }
-        if pattern.is_read() {
-            read_entities.extend(pattern.entities.iter().map(String::as_str));
-            if let (Some(table), true) = (&verdict.table, verdict.covered) {
-                used_indexes.insert((table.as_str(), verdict.index.as_deref()));
-            }
-            for unknown in crate::coverage::unknown_attributes(pattern, &known) {
-                out.push_fix(
-                    "KP019",
-                    Severity::Error,
-                    path(),
-                    format!("`{}`: {unknown}", pattern.name),
-                    unknown.closest.map(|to| Fix::RenamePatternAttribute {
-                        pattern: pattern.name.clone(),
-                        from: unknown.name.to_string(),
-                        to: to.to_string(),
-                    }),
-                );
-            }
-            let contradictions = crate::coverage::contradictions(pattern);
-            for contradiction in &contradictions {
-                out.push(
-                    "KP023",
-                    Severity::Error,
-                    path(),
-                    format!("`{}` contradicts itself: {contradiction}", pattern.name),
-                );
-            }
-            if contradictions.is_empty() {
-                unordered(prepared, pattern, verdict, &path, out);
-            }
-            skipped_types(prepared, pattern, verdict, &path, out);
-        }
-        if pattern.action == Action::Transact {
-            let items: u64 = pattern.writes.iter().map(|w| u64::from(w.count)).sum();
-            if items > limits::MAX_TRANSACT_ITEMS as u64 {
-                out.push(
-                    "KP022",
-                    Severity::Error,
-                    path(),
-                    format!(
-                        "`{}` writes {items} items in one transaction; DynamoDB allows {}",
-                        pattern.name,
-                        limits::MAX_TRANSACT_ITEMS
-                    ),
-                );
-            }
-        }
-    }
-    for table in &prepared.tables {
-        for index in table.indexes.iter().skip(1) {
-            let name = index.keys.name;
-            if !used_indexes.contains(&(table.table.name.as_str(), name)) {
-                out.push(
-                    "KP012",
-                    Severity::Warning,
-                    index_path(table.table, index.keys.kind, name),
-                    format!(
-                        "no read pattern uses {} of `{}`: it costs writes and storage for nothing; drop it or add the pattern it is for",
-                        name.unwrap_or_default(),
-                        table.table.name
-                    ),
-                );
-            }
-        }
-    }
-    for entity in &design.entities {
-        if !read_entities.contains(entity.name.as_str()) {
-            out.push(
-                "KP013",
-                Severity::Info,
-                Place::Entity(entity.name.clone()),
-                format!(
-                    "no read pattern reads {}: add the patterns that read it, so coverage can check them",
-                    entity.name
-                ),
-            );
-        }
-    }
-}
-
-/// KP028: a covered read that asks an order (`order: desc`, `order_by`) its operation cannot
-/// give: a GetItem (one item), or a Query on an index without a sort key, or with its whole
-/// sort key bound by the inputs, whose items share one sort-key value (issue 16). No
-/// suggestion goes with it: the pattern, not the design, has to say which order it means.
-fn unordered(
-    prepared: &Prepared<'_>,
-    pattern: &crate::model::AccessPattern,
-    verdict: &Verdict,
-    path: &dyn Fn() -> Place,
-    out: &mut Findings,
-) {
-    let asks = pattern.order_by.is_some() || pattern.order == crate::model::Order::Desc;
-    if !asks || !verdict.covered || verdict.order.is_some() {
-        return;
-    }
-    let asked = match &pattern.order_by {
-        Some(by) => format!("its results ordered by `{by}`"),
-        None => "its results in descending order".to_string(),
-    };
-    let Some(index) = prepared
-        .tables
-        .iter()
-        .find(|t| verdict.table.as_deref() == Some(t.table.name.as_str()))
-        .and_then(|t| {
-            t.indexes
-                .iter()
-                .find(|i| i.keys.name == verdict.index.as_deref())
-        })
-    else {
-        return;
-    };
-    let label = crate::coverage::index_label(&index.keys);
-    let why = match (verdict.operation, index.keys.sort_key) {
-        (Operation::GetItem, _) => {
-            "it reads one item (a GetItem on its full primary key), and one item has no order; drop the order, or the input that names the item".to_string()
-        }
-        (_, []) => format!(
-            "{label}, which serves it, has no sort key, so its Query returns a partition's items in no order; give {label} a sort key on the attribute to order by, or drop the order"
-        ),
-        (_, keys) => {
-            let names: Vec<String> = keys.iter().map(|k| format!("`{}`", k.name)).collect();
-            format!(
-                "its inputs bind all of {label}'s sort key ({}), so the items it returns share one sort-key value and come back in no order; drop the order, or the input that binds the last sort-key attribute",
-                names.join(", ")
-            )
-        }
-    };
-    out.push(
-        "KP028",
-        Severity::Error,
-        path(),
-        format!("`{}` asks {asked}, but {why}", pattern.name),
-    );
-}
-
-/// KP005: the chosen Query's sort condition also matches another entity type in the partition.
-fn skipped_types(
-    prepared: &Prepared<'_>,
-    pattern: &crate::model::AccessPattern,
-    verdict: &Verdict,
-    path: &dyn Fn() -> Place,
-    out: &mut Findings,
-) {
-    if verdict.operation != Operation::Query {
-        return;
-    }
-    let (Some(table), Some(query)) = (&verdict.table, &verdict.query) else {
-        return;
-    };
-    let Some(table) = prepared.tables.iter().find(|t| &t.table.name == table) else {
-        return;
-    };
-    let Some(index) = table
-        .indexes
-        .iter()
-        .find(|i| i.keys.name == verdict.index.as_deref())
-    else {
-        return;
-    };
-    let returned: Vec<usize> = pattern
-        .entities
-        .iter()
-        .filter_map(|n| prepared.entity_by_name.get(n.as_str()).copied())
-        .collect();
-    let sort_attr = query.sort_condition.as_ref().map(|c| c.attribute.as_str());
-    let prefix = query.sort_condition.as_ref().and_then(|c| c.values.first());
-    // The Query's partition is normally the first returned entity's: then the members that
-    // can share it are known already.
-    let peers = returned.first().and_then(|&e| {
-        let position = prepared.member_position(index, e)?;
-        let mine = &index.members[position].partition;
-        let same = mine.len() == query.partition.len()
-            && mine
-                .iter()
-                .zip(&query.partition)
-                .all(|(a, b)| a.source() == b.template.source());
-        same.then(|| index.partition_peers(position))
-    });
-    let candidates: Box<dyn Iterator<Item = &Member<'_>>> = match peers {
-        Some(peers) => Box::new(peers.iter().map(|&m| &index.members[m])),
-        None => Box::new(index.members.iter()),
-    };
-    let mut seen = HashMap::new();
-    for m in candidates {
-        if returned.contains(&m.entity) {
-            continue;
-        }
-        let other = prepared.entity(m.entity);
-        let same_partition = peers.is_some()
-            || m.partition
-                .iter()
-                .zip(&query.partition)
-                .all(|(a, b)| shape::can_equal(a.parts(), b.template.parts()));
-        let same_equal = query.sort_equal.iter().all(|k| {
-            index
-                .keys
-                .sort_key
-                .iter()
-                .position(|s| s.name == k.attribute)
-                .is_some_and(|j| shape::can_equal(m.sort[j].parts(), k.template.parts()))
-        });
-        if !same_partition || !same_equal {
-            continue;
-        }
-        let their_sort = sort_attr.and_then(|a| {
-            index
-                .keys
-                .sort_key
-                .iter()
-                .position(|s| s.name == a)
-                .map(|j| &m.sort[j])
-        });
-        let matches = match (prefix, their_sort) {
-            (Some(p), Some(t)) => {
-                let literal_prefix: Vec<_> = p
-                    .parts()
-                    .iter()
-                    .take_while(|part| match part {
-                        crate::template::Part::Var(v) => pattern.inputs.contains(&v.name),
-                        crate::template::Part::Literal(_) => true,
-                    })
-                    .cloned()
-                    .collect();
-                shape::can_begin_with(t.parts(), &literal_prefix)
-            }
-            _ => true,
-        };
-        if matches && seen.insert(other.name.as_str(), ()).is_none() {
-            let condition = match (prefix, their_sort) {
-                (Some(p), Some(t)) => format!("`{p}` also matches {}'s `{t}`", other.name),
-                _ => shared_prefix(prepared, pattern, index, m).unwrap_or_else(|| {
-                    format!(
-                        "nothing in the key condition tells {} items apart",
-                        other.name
-                    )
-                }),
-            };
-            out.push(
-                "KP005",
-                Severity::Warning,
-                path(),
-                format!(
-                    "`{}` reads {} but its Query also returns {} items: {condition}; give each type its own sort-key prefix, or skip {} by type",
-                    pattern.name,
-                    pattern.entities.join(", "),
-                    other.name,
-                    other.name
-                ),
-            );
-        }
-    }
-}
-
-/// For a Query with no sort condition: the returned entity's sort template and the other's,
-/// and the prefix they share (`ORDER#{orderId}` and `ORDER#{orderId}#ITEM#{itemId}`).
-fn shared_prefix(
-    prepared: &Prepared<'_>,
-    pattern: &crate::model::AccessPattern,
-    index: &PreparedIndex<'_>,
-    other: &Member<'_>,
-) -> Option<String> {
-    let name = pattern.entities.first()?;
-    let &e = prepared.entity_by_name.get(name.as_str())?;
-    let mine = prepared.member(index, e)?;
-    let (a, b) = (mine.sort.last()?, other.sort.last()?);
-    let bound =
-        |t: &KeyTemplate| shape::bound_prefix(t, |v| pattern.inputs.iter().any(|i| i == v)).parts;
-    let common = shape::common_prefix(&bound(a), &bound(b));
-    let shared = if common.is_empty() {
-        String::new()
-    } else {
-        format!(" share the prefix `{}`", KeyTemplate::from_parts(&common))
-    };
-    let verb = if shared.is_empty() {
-        " both fit the key condition"
-    } else {
-        ""
-    };
-    Some(format!(
-        "{name}'s `{a}` and {}'s `{b}`{shared}{verb}",
-        prepared.entity(other.entity).name
-    ))
-}
-
 #[cfg(test)]
 mod tests;
+
+/// The naming check's own (tests.rs is full).
+#[cfg(test)]
+mod names_tests {
+    // issue 43: an entity's few attributes are compared pair by pair, many through a set; both
+    // find each repeated name once per repetition, in order.
+    #[test]
+    fn an_entitys_repeated_attributes_are_found_however_many_it_has() {
+        for n in [3, 40] {
+            let mut d = crate::coverage::testing::design(
+                "table app PK\nentity User userId | PK=USER#{userId}",
+            );
+            let attributes = &mut d.entities[0].attributes;
+            for i in 0..n {
+                attributes.push(crate::model::Attribute::new(
+                    format!("a{i}"),
+                    crate::model::AttrType::S,
+                ));
+            }
+            for name in ["a1", "userId", "a1"] {
+                attributes.push(crate::model::Attribute::new(
+                    name,
+                    crate::model::AttrType::S,
+                ));
+            }
+            let repeated: Vec<String> = crate::analysis::analyze(&d)
+                .findings
+                .iter()
+                .filter(|f| f.code == "KP017")
+                .map(|f| f.message.clone())
+                .collect();
+            assert_eq!(
+                repeated,
+                [
+                    "User has two attributes named `a1`",
+                    "User has two attributes named `userId`",
+                    "User has two attributes named `a1`",
+                ],
+                "{n} attributes"
+            );
+        }
+    }
+}

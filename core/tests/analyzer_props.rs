@@ -3,7 +3,11 @@
 //! analysis of the design worked out whole, and it must say whether the analysis changed. The edits are the ones that make verdicts depend on
 //! other entities: key templates copied from another entity (partitions that now collide, or no
 //! longer do), templates and attributes removed (an entity leaving an index), patterns changed,
-//! moved, added and removed, and now and then a table or an entity's name.
+//! moved, added and removed, and now and then a table or an entity's name. And, since the
+//! findings of each entity and pattern alone are kept too (issue 43), the edits their findings
+//! depend on: hidden characters in names and values, a template variable no attribute fills
+//! (KP002, whose fix reads the other entities), an attribute of that name given to another
+//! entity and taken away, a description.
 
 use std::path::Path;
 
@@ -64,6 +68,11 @@ enum Change {
     Volume { e: usize, items: u64 },
     /// A GSI or an LSI added to the first table, or an entity renamed.
     Frame { e: usize, v: u8 },
+    /// What an entity's or a pattern's own findings read: entity `e`'s templates all become
+    /// `LINK#{linkId}`, an attribute no one has (KP002); entity `other` gains or loses a
+    /// `linkId` (KP002's fix then renames nothing, or e's id); a hidden character in an
+    /// attribute value of `e` or an input of pattern `e`; `e`'s description.
+    Unit { e: usize, other: usize, v: u8 },
 }
 
 fn change() -> impl Strategy<Value = Change> {
@@ -75,7 +84,8 @@ fn change() -> impl Strategy<Value = Change> {
         3 => (n.clone(), n.clone(), 0u8..5).prop_map(|(p, e, v)| Change::Pattern { p, e, v }),
         2 => (n.clone(), n.clone(), 0u8..3).prop_map(|(p, q, v)| Change::Move { p, q, v }),
         1 => (n.clone(), 1u64..1_000_000).prop_map(|(e, items)| Change::Volume { e, items }),
-        1 => (n, 0u8..3).prop_map(|(e, v)| Change::Frame { e, v }),
+        1 => (n.clone(), 0u8..3).prop_map(|(e, v)| Change::Frame { e, v }),
+        3 => (n.clone(), n, 0u8..6).prop_map(|(e, other, v)| Change::Unit { e, other, v }),
     ]
 }
 
@@ -183,6 +193,45 @@ fn apply(design: &mut Design, change: &Change, step: usize) {
                 item_bytes: None,
                 sampled: 0,
             });
+        }
+        Change::Unit { e, other, v } => {
+            let (e, other) = (e % n_entities, other % n_entities);
+            match v {
+                0 => {
+                    let entity = &mut design.entities[e];
+                    for template in entity.keys.values_mut() {
+                        *template = KeyTemplate::parse("LINK#{linkId}");
+                    }
+                    let id = keyplan_core::model::starting_id(&entity.name);
+                    if entity.attribute(&id).is_none() {
+                        entity.attributes.push(Attribute::new(id, AttrType::S));
+                    }
+                }
+                1 => {
+                    let entity = &mut design.entities[other];
+                    if entity.attribute("linkId").is_none() {
+                        entity
+                            .attributes
+                            .push(Attribute::new("linkId", AttrType::S));
+                    }
+                }
+                2 => design.entities[other]
+                    .attributes
+                    .retain(|a| a.name != "linkId"),
+                3 => {
+                    if let Some(attribute) = design.entities[e].attributes.first_mut() {
+                        attribute.values.push(format!("V\u{202e}{step}"));
+                    }
+                }
+                4 => {
+                    if n_patterns > 0 {
+                        design.patterns[e % n_patterns]
+                            .inputs
+                            .push(format!("in\n{step}"));
+                    }
+                }
+                _ => design.entities[e].description = format!("edited {step}"),
+            }
         }
         Change::Frame { e, v } => match v {
             0 => {

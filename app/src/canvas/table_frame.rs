@@ -37,7 +37,8 @@ pub fn TableFrame(
     let header = {
         let name = name.clone();
         Memo::new(move |_| {
-            store.track_semantic();
+            // Made from the tables alone.
+            store.track_frame();
             store.with_untracked(|d| {
                 let position = d.tables.iter().position(|t| t.name == name)?;
                 let t = &d.tables[position];

@@ -215,9 +215,11 @@ pub fn PatternList() -> impl IntoView {
     let store = use_store();
     let session = use_session();
     // A keystroke changes a few verdicts, if any: a row is made again only when what it is
-    // made from changed (issue 19: 400 rows were made on every keystroke).
+    // made from changed (issue 19: 400 rows were made on every keystroke). The rows are made
+    // from the patterns, the tables (the colours) and the verdicts: a keystroke in an entity
+    // that changes no verdict looks at none of them (issue 43).
     let listed = Memo::new_owning(move |last: Option<Listed>| {
-        store.track_semantic();
+        store.track_frame();
         // The analysis's verdicts: a statement's are the worker's (`Store::partiql_judged`).
         store
             .analysis

@@ -14,7 +14,10 @@
 //! attributes or templates changed, or names an entity that was or is now a partition peer of
 //! one on an index where that one's presence or templates changed; any other change (a table,
 //! an entity added, removed, renamed or moved to another table) judges every pattern again.
-//! The findings are always worked out whole: they look across the design.
+//! The findings of each entity and each pattern alone (`findings::Units`) are kept too: an
+//! entity's when it is unchanged in the same frame (and its findings read no other entity),
+//! a pattern's when its verdict is kept (they read what the verdict reads). The checks that
+//! look across the design are worked out whole.
 //!
 //! A read given as a PartiQL statement is judged again every time: its verdict may be the one a
 //! build with the parser judged (`statements`, the app's worker's answer), which comes with no
@@ -30,7 +33,7 @@ use crate::analysis::Analysis;
 use crate::analysis::statements::{self, Statements};
 use crate::answer::Verdict;
 use crate::coverage::{KnownPeers, Prepared, shape};
-use crate::findings::Measured;
+use crate::findings::{Measured, PatternFindings, Reused, Units};
 use crate::model::{AccessPattern, Design, Entity, Table};
 
 /// An analysis ([`Analyzed::analysis`]) and the parts of the design it was worked out from
@@ -45,6 +48,8 @@ pub struct Analyzed {
     /// The partition peers worked out, table by table, index by index: an index whose members
     /// are the same takes them instead of comparing every pair of partitions again.
     peers: Vec<Vec<KnownPeers>>,
+    /// The findings of each entity and each pattern alone, in design order.
+    units: Units,
 }
 
 impl PartialEq for Analyzed {
@@ -71,13 +76,20 @@ impl Analyzed {
     ) -> Analyzed {
         let prepared = Prepared::new(design);
         let verdicts = statements::verdicts(&prepared, statements);
-        let analysis = crate::analysis::analysis_of(&prepared, verdicts, measured, statements);
+        let (analysis, units) = crate::analysis::analysis_kept(
+            &prepared,
+            verdicts,
+            measured,
+            statements,
+            Reused::default(),
+        );
         Analyzed {
             analysis,
             tables: design.tables.clone(),
             entities: design.entities.clone(),
             patterns: design.patterns.clone(),
             peers: prepared.into_known_peers(Vec::new()),
+            units,
         }
     }
 
@@ -106,27 +118,51 @@ impl Analyzed {
             mut entities,
             patterns,
             peers,
+            units,
         } = self;
         // Whatever changed, an index whose members are the same has the same peers.
         let peers = prepared.take_known_peers(peers);
-        let (patterns, verdicts, verdicts_changed) = match touched {
+        let (patterns, verdicts, verdicts_changed, reused) = match touched {
             Some(touched) => {
-                for (kept, now) in entities.iter_mut().zip(&design.entities) {
-                    if kept != now {
+                let Units {
+                    entities: entity_units,
+                    patterns: pattern_units,
+                } = units;
+                let mut reused = Reused::default();
+                for ((kept, now), unit) in
+                    entities.iter_mut().zip(&design.entities).zip(entity_units)
+                {
+                    // The frame is the same: only the entity itself, and the others when
+                    // its findings read them, can change its findings.
+                    let same = kept == now;
+                    if !same {
                         kept.clone_from(now);
                     }
+                    reused
+                        .entities
+                        .push((same && !unit.reads_others()).then_some(unit));
                 }
-                reuse(patterns, verdicts, &prepared, &touched, statements)
+                let (patterns, verdicts, changed, from) =
+                    reuse(patterns, verdicts, &prepared, &touched, statements);
+                // A pattern's own findings read what its verdict reads: kept with it.
+                let mut pattern_units: Vec<Option<PatternFindings>> =
+                    pattern_units.into_iter().map(Some).collect();
+                reused.patterns = from
+                    .into_iter()
+                    .map(|i| pattern_units.get_mut(i?)?.take())
+                    .collect();
+                (patterns, verdicts, changed, reused)
             }
             None => {
                 tables.clone_from(&design.tables);
                 entities.clone_from(&design.entities);
                 let all = statements::verdicts(&prepared, statements);
                 let changed = all != verdicts;
-                (design.patterns.clone(), all, changed)
+                (design.patterns.clone(), all, changed, Reused::default())
             }
         };
-        let analysis = crate::analysis::analysis_of(&prepared, verdicts, measured, statements);
+        let (analysis, units) =
+            crate::analysis::analysis_kept(&prepared, verdicts, measured, statements, reused);
         let changed = verdicts_changed || analysis.findings != last_findings;
         let next = Analyzed {
             analysis,
@@ -134,6 +170,7 @@ impl Analyzed {
             entities,
             patterns,
             peers: prepared.into_known_peers(peers),
+            units,
         };
         (next, changed)
     }
@@ -208,14 +245,15 @@ fn touched(last: &Analyzed, prepared: &Prepared<'_>) -> Option<Vec<bool>> {
 /// The patterns of `prepared`'s design with their verdicts, in design order: the last verdict
 /// of a pattern that is unchanged, names no touched entity and is not given as a statement,
 /// the others worked out again (a statement's as `statements` says where it has judged it);
-/// and whether the verdicts differ from the last ones.
+/// whether the verdicts differ from the last ones; and, by pattern, the last position of the
+/// verdict kept (`None`: worked out again).
 fn reuse(
     patterns: Vec<AccessPattern>,
     verdicts: Vec<Verdict>,
     prepared: &Prepared<'_>,
     touched: &[bool],
     statements: Option<&Statements>,
-) -> (Vec<AccessPattern>, Vec<Verdict>, bool) {
+) -> (Vec<AccessPattern>, Vec<Verdict>, bool, Vec<Option<usize>>) {
     let design = prepared.design;
     let names_touched = |pattern: &AccessPattern| {
         pattern
@@ -237,6 +275,7 @@ fn reuse(
     let mut by_name: Option<HashMap<String, usize>> = None;
     let mut patterns = Vec::with_capacity(design.patterns.len());
     let mut verdicts = Vec::with_capacity(design.patterns.len());
+    let mut from = Vec::with_capacity(design.patterns.len());
     for (at, pattern) in design.patterns.iter().enumerate() {
         let in_place = last
             .get(at)
@@ -265,6 +304,7 @@ fn reuse(
                     && pattern.statement().is_none()
             })
             .and_then(|i| Some((i, last[i].take()?)));
+        from.push(kept.as_ref().map(|&(i, _)| i));
         let (pattern, verdict) = match kept {
             Some((i, kept)) => {
                 changed |= i != at;
@@ -282,5 +322,5 @@ fn reuse(
         patterns.push(pattern);
         verdicts.push(verdict);
     }
-    (patterns, verdicts, changed)
+    (patterns, verdicts, changed, from)
 }

@@ -187,9 +187,28 @@ fn every_edit_is_undone_exactly_by_its_inverse() {
             },
         ]),
     ];
+    let frame = |d: &Design| {
+        let entities: Vec<(String, String)> = d
+            .entities
+            .iter()
+            .map(|e| (e.name.clone(), e.table.clone()))
+            .collect();
+        (d.tables.clone(), d.patterns.clone(), entities)
+    };
+    let mut contents_only = 0;
     for edit in edits {
-        round_trip(edit);
+        let only = edit.only_changes_entity_contents();
+        let edited = round_trip(edit.clone());
+        // issue 43: the app makes the pattern list again only when this frame changes.
+        if only {
+            contents_only += 1;
+            assert_eq!(frame(&edited), frame(&order_design()), "{edit:?}");
+        }
     }
+    assert!(
+        contents_only >= 5,
+        "the edits of entities' contents are among them"
+    );
 }
 
 #[test]

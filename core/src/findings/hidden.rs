@@ -10,12 +10,23 @@
 
 use super::Findings;
 use crate::answer::{Place, Severity};
-use crate::model::Design;
+use crate::model::{AccessPattern, Design, Entity};
 use crate::text::{first_hidden, shown, visible};
 
 /// KP030 for every name of `design` (tables, indexes, key attributes, entities, attributes and
 /// their values, patterns and every name a pattern gives) and every key template.
 pub(super) fn hidden_characters(design: &Design, out: &mut Findings) {
+    in_tables(design, out);
+    for entity in &design.entities {
+        in_entity(entity, out);
+    }
+    for pattern in &design.patterns {
+        in_pattern(pattern, out);
+    }
+}
+
+/// KP030 for the names of `design`'s tables, their indexes and key attributes.
+pub(super) fn in_tables(design: &Design, out: &mut Findings) {
     for table in &design.tables {
         let place = || Place::Table(table.name.clone());
         check(out, "table name", &table.name, place);
@@ -38,47 +49,53 @@ pub(super) fn hidden_characters(design: &Design, out: &mut Findings) {
             check(out, "key attribute name", &lsi.sort_key.name, place);
         }
     }
-    for entity in &design.entities {
-        let place = || Place::Entity(entity.name.clone());
-        check(out, "entity name", &entity.name, place);
-        for attribute in &entity.attributes {
-            let place = || Place::Attribute {
-                entity: entity.name.clone(),
-                attribute: attribute.name.clone(),
-            };
-            check(out, "attribute name", &attribute.name, place);
-            for value in &attribute.values {
-                check(out, "attribute value", value, place);
-            }
-        }
-        for (key, template) in &entity.keys {
-            let place = || Place::key(&entity.name, key);
-            check(out, "key attribute name", key, place);
-            check(out, "key template", template.source(), place);
+}
+
+/// KP030 for `entity`'s names, its attributes' names and values, and its key templates: what
+/// it says depends on the entity alone.
+pub(super) fn in_entity(entity: &Entity, out: &mut Findings) {
+    let place = || Place::Entity(entity.name.clone());
+    check(out, "entity name", &entity.name, place);
+    for attribute in &entity.attributes {
+        let place = || Place::Attribute {
+            entity: entity.name.clone(),
+            attribute: attribute.name.clone(),
+        };
+        check(out, "attribute name", &attribute.name, place);
+        for value in &attribute.values {
+            check(out, "attribute value", value, place);
         }
     }
-    for pattern in &design.patterns {
-        let place = || Place::Pattern(pattern.name.clone());
-        check(out, "pattern name", &pattern.name, place);
-        let named = pattern
-            .entities
-            .iter()
-            .chain(&pattern.inputs)
-            .chain(&pattern.changes)
-            .chain(pattern.order_by.iter())
-            .chain(pattern.condition.iter())
-            .chain(pattern.sort.iter().map(|s| &s.attribute))
-            .chain(pattern.filter.iter().map(|f| &f.attribute));
-        for name in named {
-            check(out, "name in the pattern", name, place);
-        }
-        for write in &pattern.writes {
-            let names = std::iter::once(&write.entity)
-                .chain(&write.changes)
-                .chain(write.condition.iter());
-            for name in names {
-                check(out, "name in the pattern's writes", name, place);
-            }
+    for (key, template) in &entity.keys {
+        let place = || Place::key(&entity.name, key);
+        check(out, "key attribute name", key, place);
+        check(out, "key template", template.source(), place);
+    }
+}
+
+/// KP030 for `pattern`'s name and every name it gives: what it says depends on the pattern
+/// alone.
+pub(super) fn in_pattern(pattern: &AccessPattern, out: &mut Findings) {
+    let place = || Place::Pattern(pattern.name.clone());
+    check(out, "pattern name", &pattern.name, place);
+    let named = pattern
+        .entities
+        .iter()
+        .chain(&pattern.inputs)
+        .chain(&pattern.changes)
+        .chain(pattern.order_by.iter())
+        .chain(pattern.condition.iter())
+        .chain(pattern.sort.iter().map(|s| &s.attribute))
+        .chain(pattern.filter.iter().map(|f| &f.attribute));
+    for name in named {
+        check(out, "name in the pattern", name, place);
+    }
+    for write in &pattern.writes {
+        let names = std::iter::once(&write.entity)
+            .chain(&write.changes)
+            .chain(write.condition.iter());
+        for name in names {
+            check(out, "name in the pattern's writes", name, place);
         }
     }
 }

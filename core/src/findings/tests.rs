@@ -864,13 +864,16 @@ fn the_checks_run_at_once_give_the_findings_of_the_checks_in_order() {
             measured: &reads,
             statements: None,
         };
-        let in_order = super::run_checks(&super::CHECKS, &prepared, &verdicts, &elsewhere).0;
+        let units = super::Units::new(&prepared, &verdicts, Default::default());
+        let in_order =
+            super::run_checks(&super::CHECKS, &prepared, &verdicts, &elsewhere, &units).0;
         assert_eq!(together, in_order, "{}", design.name);
         let first = super::run_checks(
             &super::CHECKS[..super::FIRST_HALF],
             &prepared,
             &verdicts,
             &elsewhere,
+            &units,
         );
         both_halves |= !first.0.is_empty() && first.0.len() < in_order.len();
     }
