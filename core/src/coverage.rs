@@ -33,6 +33,7 @@ mod prepared;
 mod re_key;
 mod read;
 pub(crate) mod shape;
+pub mod stated;
 mod vector;
 
 pub use filter::clause as filter_clause;

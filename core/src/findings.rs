@@ -46,8 +46,8 @@
 
 use std::collections::HashSet;
 
-use crate::analysis::Statements;
 use crate::answer::{Finding, Fix, Place, Severity, Verdict};
+use crate::coverage::stated::Statements;
 use crate::coverage::{Prepared, PreparedIndex, PreparedTable};
 use crate::limits;
 use crate::model::{AttrType, Design, Entity, IndexKind, KeyType, Projection, Table};
@@ -723,43 +723,4 @@ mod tests;
 
 /// The naming check's own (tests.rs is full).
 #[cfg(test)]
-mod names_tests {
-    // issue 43: an entity's few attributes are compared pair by pair, many through a set; both
-    // find each repeated name once per repetition, in order.
-    #[test]
-    fn an_entitys_repeated_attributes_are_found_however_many_it_has() {
-        for n in [3, 40] {
-            let mut d = crate::coverage::testing::design(
-                "table app PK\nentity User userId | PK=USER#{userId}",
-            );
-            let attributes = &mut d.entities[0].attributes;
-            for i in 0..n {
-                attributes.push(crate::model::Attribute::new(
-                    format!("a{i}"),
-                    crate::model::AttrType::S,
-                ));
-            }
-            for name in ["a1", "userId", "a1"] {
-                attributes.push(crate::model::Attribute::new(
-                    name,
-                    crate::model::AttrType::S,
-                ));
-            }
-            let repeated: Vec<String> = crate::analysis::analyze(&d)
-                .findings
-                .iter()
-                .filter(|f| f.code == "KP017")
-                .map(|f| f.message.clone())
-                .collect();
-            assert_eq!(
-                repeated,
-                [
-                    "User has two attributes named `a1`",
-                    "User has two attributes named `userId`",
-                    "User has two attributes named `a1`",
-                ],
-                "{n} attributes"
-            );
-        }
-    }
-}
+mod names_tests;

@@ -15,13 +15,13 @@
 //! Nothing here changes the design; the edit is tried on a copy. Whether a read given as a
 //! PartiQL statement is still served after it takes the parser: a build without it (the app's
 //! main thread) takes that from the statements a build with it judged
-//! (`analysis::statements::ServedAfter`, the app's worker's answer).
+//! (`coverage::stated::ServedAfter`, the app's worker's answer).
 
 use std::borrow::Cow;
 
 use super::Findings;
-use crate::analysis::statements::{ServedAfter, Statements};
 use crate::answer::{Fix, Place, Severity, Verdict};
+use crate::coverage::stated::{ServedAfter, Statements};
 use crate::coverage::{Member, Prepared, PreparedIndex};
 use crate::limits;
 use crate::model::{Design, KeyAttribute, KeyType};

@@ -3,9 +3,9 @@
 //! build without the parser takes why from the `statements` judged by one with it.
 
 use super::Findings;
-use crate::analysis::statements::{Statements, unmapped};
 use crate::answer::{Place, Severity};
 use crate::coverage::Prepared;
+use crate::coverage::stated::{Statements, unmapped};
 
 pub(super) fn statements(
     prepared: &Prepared<'_>,

@@ -3,7 +3,8 @@
 
 use super::*;
 use crate::analysis::{Analyzed, analyze_measured};
-use crate::answer::Operation;
+use crate::answer::{Operation, Verdict};
+use crate::model::AccessPattern;
 use crate::findings::Measured;
 
 const PATTERN: &str = "by statement";
