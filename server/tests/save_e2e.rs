@@ -583,9 +583,10 @@ async fn the_engine_import_card_is_legible_while_the_engines_cannot_be_reached()
         // Why, in the browser's words: a JavaScript error was shown as its JSON, "{}". The card
         // says "Looking for the keyplan server…" until the blocked probe fails; wait for that.
         let card = "[data-testid=dialog] [data-testid=engine-import-unavailable]";
-        eventually("the card to say why the engines cannot be reached", || async {
-            !b.text(card).await.contains("Looking for")
-        })
+        eventually(
+            "the card to say why the engines cannot be reached",
+            || async { !b.text(card).await.contains("Looking for") },
+        )
         .await;
         let why = b.text(card).await;
         assert!(
