@@ -221,7 +221,9 @@ impl LiveRoom {
                             match inner.stored_in_pruned(&self.id, store, &entry).await {
                                 Ok(false) => {}
                                 Ok(true) => {
-                                    if let Err(e) = inner.resync(&self.id, store).await {
+                                    let why =
+                                        format!("stored {} in a pruned revision", entry.revision);
+                                    if let Err(e) = inner.resync(&self.id, store, &why).await {
                                         inner.fail(conn, &e);
                                     }
                                     return;
@@ -374,7 +376,8 @@ impl Inner {
             // latest snapshot instead.
             let pruned = store.pruned_through(id).await.map_err(|e| e.to_string())?;
             if self.room.revision() < pruned {
-                return self.resync(id, store).await;
+                let why = format!("entries up to {pruned} pruned");
+                return self.resync(id, store, &why).await;
             }
             let before = self.room.revision();
             for entry in &entries {
@@ -419,14 +422,14 @@ impl Inner {
     /// Loads the room again from the store's latest snapshot and the entries after it, and
     /// sends every client a new `Welcome`: each drops the edits it sees applied and resends
     /// the others.
-    async fn resync(&mut self, id: &str, store: &Store) -> Result<(), String> {
+    async fn resync(&mut self, id: &str, store: &Store, why: &str) -> Result<(), String> {
         let loaded = store
             .load(id, self.room.limits())
             .await
             .map_err(|e| e.to_string())?
             .ok_or_else(|| "the room is no longer stored".to_string())?;
         tracing::info!(
-            "room {id}: fell behind at {}, loaded again at {}",
+            "room {id}: fell behind at {} ({why}), loaded again at {}",
             self.room.revision(),
             loaded.room.revision()
         );
