@@ -22,6 +22,27 @@ const FAST: [&str; 4] = [
     "10000",
 ];
 
+/// A data folder for servers to keep their rooms file in, removed when dropped.
+struct DataDir(tempfile::TempDir);
+
+impl DataDir {
+    fn new() -> DataDir {
+        DataDir(tempfile::tempdir().unwrap())
+    }
+
+    fn path(&self) -> &Path {
+        self.0.path()
+    }
+
+    /// A server keeping its rooms here, the rate bounds lifted.
+    fn start(&self) -> Server {
+        let dir = self.path().to_string_lossy().into_owned();
+        let mut args = vec!["--data-dir", &dir];
+        args.extend(FAST);
+        Server::start(&args)
+    }
+}
+
 /// The rooms file under `data`, opened beside the server that may be using it (SQLite's WAL
 /// lets two processes share a file).
 fn rooms_file(data: &Path) -> aws_sdk_dynamodb::Client {
@@ -91,11 +112,8 @@ fn revisions(keys: &[String], prefix: &str) -> Vec<u64> {
 
 #[tokio::test]
 async fn a_server_killed_mid_session_and_restarted_loses_no_acknowledged_edit() {
-    let data = tempfile::tempdir().unwrap();
-    let dir = data.path().to_string_lossy().into_owned();
-    let mut args = vec!["--data-dir", &dir];
-    args.extend(FAST);
-    let server = Server::start(&args);
+    let data = DataDir::new();
+    let server = data.start();
     let keys = create_room(&server.address, &example()).await;
     let mut ann = Client::join(&server.address, &keys.room, "ann", &keys.edit).await;
     // Past two snapshots (every 100 revisions), so the second pruned what the first covers and
@@ -132,7 +150,7 @@ async fn a_server_killed_mid_session_and_restarted_loses_no_acknowledged_edit() 
         revisions(&stored, "SNAP#").iter().all(|r| *r >= 100),
         "{stored:?}"
     );
-    let server = Server::start(&args);
+    let server = data.start();
     let mut bob = Client::join(&server.address, &keys.room, "bob", &keys.edit).await;
     assert!(
         bob.replica.revision() >= applied,
@@ -154,11 +172,8 @@ async fn a_server_killed_mid_session_and_restarted_loses_no_acknowledged_edit() 
 
 #[tokio::test]
 async fn a_closed_room_leaves_nothing_in_the_table() {
-    let data = tempfile::tempdir().unwrap();
-    let dir = data.path().to_string_lossy().into_owned();
-    let mut args = vec!["--data-dir", &dir];
-    args.extend(FAST);
-    let server = Server::start(&args);
+    let data = DataDir::new();
+    let server = data.start();
     let closed = create_room(&server.address, &example()).await;
     let kept = create_room(&server.address, &example()).await;
     let mut ann = Client::join(&server.address, &closed.room, "ann", &closed.edit).await;
@@ -228,11 +243,8 @@ async fn two_servers_on_one_rooms_table_converge() {
 // between them) stayed in the table until the room was closed.
 #[tokio::test]
 async fn snapshot_parts_without_a_head_are_pruned_by_the_next_snapshot() {
-    let data = tempfile::tempdir().unwrap();
-    let dir = data.path().to_string_lossy().into_owned();
-    let mut args = vec!["--data-dir", &dir];
-    args.extend(FAST);
-    let server = Server::start(&args);
+    let data = DataDir::new();
+    let server = data.start();
     let keys = create_room(&server.address, &example()).await;
     server.kill();
     // Two snapshots cut short: one below the snapshot kept behind, one between it and the next.
@@ -252,7 +264,7 @@ async fn snapshot_parts_without_a_head_are_pruned_by_the_next_snapshot() {
             .await
             .unwrap();
     }
-    let server = Server::start(&args);
+    let server = data.start();
     let mut ann = Client::join(&server.address, &keys.room, "ann", &keys.edit).await;
     for i in 0..200 {
         ann.edit(Edit::SetDescription(format!("edit {i}"))).await;
@@ -270,7 +282,7 @@ async fn snapshot_parts_without_a_head_are_pruned_by_the_next_snapshot() {
     assert_eq!(stored, expected);
     // The room loads whole from what is left.
     server.kill();
-    let server = Server::start(&args);
+    let server = data.start();
     let bob = Client::join(&server.address, &keys.room, "bob", &keys.edit).await;
     assert_eq!(bob.replica.revision(), Revision(200));
     assert_eq!(bob.design_file(), ann.design_file());
