@@ -442,6 +442,8 @@ impl Inner {
         for (conn, welcome) in welcomes {
             self.deliver(conn, welcome);
         }
+        // A Welcome's peers are empty (a joiner is sent them next): so here too.
+        self.send_peers();
         Ok(())
     }
 }
