@@ -1,8 +1,9 @@
 //! The rooms soak (issue 38), run by `scripts/rooms-soak`, not by `cargo test`: 8 rooms x 4
 //! clients editing for ROOMS_SOAK_MINUTES (default 10) against a real `keyplan serve`,
 //! printing the edits sent, applied and lost, the relay latency (an edit from its author to
-//! another client, p50/p95) and the server's RSS at the start, at its peak and after the rooms
-//! close.
+//! another client, p50/p95), the server's RSS at the start, at its peak and after the rooms
+//! close, and at the start and the end what its heap holds: allocated by the program,
+//! jemalloc's own, the embedded engine's SQLite.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod rooms_support;
@@ -58,32 +59,76 @@ impl Rss {
     }
 }
 
-/// The server's RSS after jemalloc was made to give back every page it holds unused now
-/// (`mallctl("arena.4096.purge")`, 4096 being all arenas, called through gdb when it is
-/// installed): what is left is in use, not the allocator's to give back later. With it, the
-/// bytes the embedded engine's SQLite holds (`sqlite3_memory_used`: its page caches).
-fn purged(pid: u32) -> Option<(Rss, u64)> {
-    let purge = r#"call (int)mallctl("arena.4096.purge", 0, 0, 0, 0)"#;
-    let sqlite = "call (long long)sqlite3_memory_used()";
-    let out = std::process::Command::new("gdb")
-        .args([
-            "-p",
-            &pid.to_string(),
-            "-batch",
-            "-ex",
-            purge,
-            "-ex",
-            sqlite,
-        ])
-        .output()
-        .ok()?;
-    let out = String::from_utf8_lossy(&out.stdout);
-    let value = |n: &str| {
-        out.lines()
-            .find_map(|l| l.strip_prefix(&format!("${n} = ")))
-            .and_then(|v| v.trim().parse::<u64>().ok())
-    };
-    (value("1")? == 0).then(|| (Rss::of(pid), value("2").unwrap_or(0)))
+/// What the server's heap holds, read through gdb (when installed) after jemalloc was made to
+/// give back every page it holds unused now (`mallctl("arena.4096.purge")`, 4096 being all
+/// arenas): the RSS left is in use, not the allocator's to give back later.
+#[derive(Debug, Clone, Copy)]
+struct Heap {
+    rss: Rss,
+    /// Bytes the program holds allocated (jemalloc's `stats.allocated`).
+    allocated: u64,
+    /// Bytes of jemalloc's own bookkeeping (`stats.metadata`).
+    metadata: u64,
+    /// Bytes jemalloc holds resident: allocated, metadata, and pages not yet purged or
+    /// fragmented (`stats.resident`).
+    resident: u64,
+    /// Bytes the embedded engine's SQLite holds (`sqlite3_memory_used`: its page caches).
+    sqlite: u64,
+}
+
+impl Heap {
+    fn of(pid: u32) -> Option<Heap> {
+        let mut commands = vec![
+            r#"call (int)mallctl("arena.4096.purge", 0, 0, 0, 0)"#.to_string(),
+            "set $v = (unsigned long *)malloc(8)".into(),
+            "set $n = (unsigned long *)malloc(8)".into(),
+            "set *$v = 1".into(),
+            "set *$n = 8".into(),
+            // Stats are read as of the last epoch: move it on first.
+            r#"call (int)mallctl("epoch", 0, 0, $v, 8)"#.into(),
+        ];
+        for stat in ["allocated", "metadata", "resident"] {
+            commands.push(format!(
+                r#"call (int)mallctl("stats.{stat}", $v, $n, 0, 0)"#
+            ));
+            commands.push(format!("printf \"{stat} %lu\\n\", *$v"));
+        }
+        commands.push("printf \"sqlite %lld\\n\", (long long)sqlite3_memory_used()".into());
+        let mut gdb = std::process::Command::new("gdb");
+        gdb.args(["-p", &pid.to_string(), "-batch"]);
+        for command in &commands {
+            gdb.args(["-ex", command]);
+        }
+        let out = gdb.output().ok()?;
+        let out = String::from_utf8_lossy(&out.stdout);
+        let value = |name: &str| {
+            out.lines()
+                .find_map(|l| l.strip_prefix(&format!("{name} ")))
+                .and_then(|v| v.trim().parse::<u64>().ok())
+        };
+        Some(Heap {
+            rss: Rss::of(pid),
+            allocated: value("allocated")?,
+            metadata: value("metadata")?,
+            resident: value("resident")?,
+            sqlite: value("sqlite").unwrap_or(0),
+        })
+    }
+}
+
+impl std::fmt::Display for Heap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mib = |b: u64| b as f64 / 1048576.0;
+        write!(
+            f,
+            "RSS {}; jemalloc allocated {:.1} MiB, metadata {:.1}, resident {:.1}; SQLite {:.1} MiB",
+            self.rss,
+            mib(self.allocated),
+            mib(self.metadata),
+            mib(self.resident),
+            mib(self.sqlite)
+        )
+    }
 }
 
 impl std::fmt::Display for Rss {
@@ -187,6 +232,7 @@ async fn rooms_soak() {
     let server = Server::start(&[]);
     let pid = server.pid();
     let start_rss = Rss::of(pid);
+    let start_heap = Heap::of(pid);
     let mut rooms = Vec::new();
     for _ in 0..ROOMS {
         rooms.push(create_room(&server.address, &example()).await);
@@ -259,7 +305,7 @@ async fn rooms_soak() {
     let after_rss = Rss::of(pid);
     tokio::time::sleep(DECAY).await;
     let decayed_rss = Rss::of(pid);
-    let purged_rss = purged(pid);
+    let after_heap = Heap::of(pid);
     let mut sorted = latencies.lock().unwrap().clone();
     sorted.sort();
     println!(
@@ -280,11 +326,9 @@ async fn rooms_soak() {
         *peak.lock().unwrap(),
         2 + DECAY.as_secs()
     );
-    if let Some((purged, sqlite)) = purged_rss {
-        println!(
-            "  server RSS after jemalloc's unused pages were purged (gdb): {purged}, of which SQLite {:.1} MiB",
-            sqlite as f64 / 1048576.0
-        );
+    if let (Some(start), Some(after)) = (start_heap, after_heap) {
+        println!("  server heap at the start, purged (gdb): {start}");
+        println!("  server heap after the rooms closed, purged (gdb): {after}");
     }
     assert_eq!(total.lost, 0);
     assert!(converged);

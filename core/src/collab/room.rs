@@ -91,6 +91,11 @@ impl Room {
         file
     }
 
+    /// The bounds the room keeps (a room loaded again keeps them).
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
     /// What the room knows of its design file's length: never less than it is.
     pub fn size_bound(&self) -> usize {
         self.bytes

@@ -134,15 +134,9 @@ impl LiveRoom {
         }
         let conn = inner.next_conn;
         inner.next_conn += 1;
-        let welcome = ServerMessage::Welcome {
-            revision: inner.room.revision(),
-            design: Box::new(inner.room.design().clone()),
-            access: joiner.access,
-            applied_seq: inner.room.last_seq(&joiner.client),
-            peers: Vec::new(),
-        };
+        let welcome = inner.welcome(&joiner.client, joiner.access);
         // The queue is new and empty: the welcome always fits.
-        if joiner.queue.try_send(text(&welcome)).is_err() {
+        if joiner.queue.try_send(welcome).is_err() {
             return Err(JoinRefusal::Gone);
         }
         inner.conns.insert(
@@ -220,6 +214,25 @@ impl LiveRoom {
                     }
                     match store.append(&self.id, &entry).await {
                         Ok(Appended::Stored) => {
+                            // Issue 38: a server far behind the others stored its entry in a
+                            // revision they had used and pruned; it must not count as the
+                            // room's. The author's edit, when not in the room loaded again, is
+                            // resent after the new Welcome.
+                            match inner.stored_in_pruned(&self.id, store, &entry).await {
+                                Ok(false) => {}
+                                Ok(true) => {
+                                    let why =
+                                        format!("stored {} in a pruned revision", entry.revision);
+                                    if let Err(e) = inner.resync(&self.id, store, &why).await {
+                                        inner.fail(conn, &e);
+                                    }
+                                    return;
+                                }
+                                Err(e) => {
+                                    inner.fail(conn, &e);
+                                    return;
+                                }
+                            }
                             inner.apply(&entry);
                             // A snapshot only shortens the next load: the entries are stored.
                             if let Err(e) = store.snapshot_if_due(&self.id, &mut inner.room).await {
@@ -359,6 +372,13 @@ impl Inner {
             if entries.is_empty() {
                 return Ok(());
             }
+            // Issue 38: fallen behind what other servers pruned, the room reads on from their
+            // latest snapshot instead.
+            let pruned = store.pruned_through(id).await.map_err(|e| e.to_string())?;
+            if self.room.revision() < pruned {
+                let why = format!("entries up to {pruned} pruned");
+                return self.resync(id, store, &why).await;
+            }
             let before = self.room.revision();
             for entry in &entries {
                 if entry.revision == self.room.revision().next() {
@@ -371,5 +391,59 @@ impl Inner {
                 ));
             }
         }
+    }
+
+    /// A `Welcome` for `client`: the room's revision and design, and its last applied edit.
+    fn welcome(&self, client: &ClientId, access: Access) -> Outgoing {
+        text(&ServerMessage::Welcome {
+            revision: self.room.revision(),
+            design: Box::new(self.room.design().clone()),
+            access,
+            applied_seq: self.room.last_seq(client),
+            peers: Vec::new(),
+        })
+    }
+
+    /// Whether `entry`, just stored, lies at or below what other servers may have pruned: then
+    /// its revision may have been used before (only a server sharing the table can tell).
+    async fn stored_in_pruned(
+        &self,
+        id: &str,
+        store: &Store,
+        entry: &Entry,
+    ) -> Result<bool, String> {
+        if !store.shared() {
+            return Ok(false);
+        }
+        let pruned = store.pruned_through(id).await.map_err(|e| e.to_string())?;
+        Ok(entry.revision <= pruned)
+    }
+
+    /// Loads the room again from the store's latest snapshot and the entries after it, and
+    /// sends every client a new `Welcome`: each drops the edits it sees applied and resends
+    /// the others.
+    async fn resync(&mut self, id: &str, store: &Store, why: &str) -> Result<(), String> {
+        let loaded = store
+            .load(id, self.room.limits())
+            .await
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| "the room is no longer stored".to_string())?;
+        tracing::info!(
+            "room {id}: fell behind at {} ({why}), loaded again at {}",
+            self.room.revision(),
+            loaded.room.revision()
+        );
+        self.room = loaded.room;
+        let welcomes: Vec<(u64, Outgoing)> = self
+            .conns
+            .iter()
+            .map(|(conn, c)| (*conn, self.welcome(&c.client, c.access)))
+            .collect();
+        for (conn, welcome) in welcomes {
+            self.deliver(conn, welcome);
+        }
+        // A Welcome's peers are empty (a joiner is sent them next): so here too.
+        self.send_peers();
+        Ok(())
     }
 }

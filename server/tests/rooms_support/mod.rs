@@ -96,6 +96,24 @@ impl Server {
         self.child.id()
     }
 
+    /// SIGSTOP: the server stops where it is, its sockets open, until [`Server::resume`].
+    pub fn pause(&self) {
+        self.signal("-STOP");
+    }
+
+    /// SIGCONT after [`Server::pause`].
+    pub fn resume(&self) {
+        self.signal("-CONT");
+    }
+
+    fn signal(&self, signal: &str) {
+        let status = Command::new("kill")
+            .args([signal, &self.pid().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success(), "kill {signal} {}", self.pid());
+    }
+
     /// SIGKILL: the server gets no chance to tidy up.
     pub fn kill(mut self) {
         let _ = self.child.kill();
@@ -331,6 +349,11 @@ impl Client {
                 .await
                 .unwrap_or_else(|| panic!("the socket closed while waiting for {waiting_for}"));
             let _ = self.replica.receive(&message);
+            // A Welcome mid-session (the server loaded the room again) leaves the edits it
+            // did not apply to be sent again, as the app's client does.
+            if matches!(message, ServerMessage::Welcome { .. }) {
+                self.flush().await;
+            }
             if until(&message, &self.replica) {
                 return message;
             }
