@@ -4,8 +4,8 @@
 use super::*;
 use crate::analysis::{Analyzed, analyze_measured};
 use crate::answer::{Operation, Verdict};
-use crate::model::AccessPattern;
 use crate::findings::Measured;
+use crate::model::AccessPattern;
 
 const PATTERN: &str = "by statement";
 const UNMAPPED: &str = "in WHERE at line 1, column 28: the function lower is no condition a read pattern can state (a comparison, BETWEEN, IN, begins_with, contains, IS [NOT] MISSING)";
