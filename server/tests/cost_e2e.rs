@@ -68,7 +68,7 @@ fn the_cost_tab_shows_every_billing_mode_and_follows_the_region() {
         // Reserved capacity is not sold for Standard-IA.
         assert!(rows[3].ends_with('—'), "{rows:?}");
         // The billion orders are stored: the storage table counts them.
-        orders_stored(b, "1000").await;
+        orders_stored(b, "1,000,000,").await;
         let us_east = rows[0].clone();
         b.select("[data-testid=region]", "eu-west-1").await;
         eventually("the on-demand figure at eu-west-1's prices", || async {
@@ -100,7 +100,7 @@ fn an_entitys_items_in_production_set_in_the_inspector_are_stored_and_counted() 
         // The field keeps the focus (a `3` would go into it): the tab is clicked.
         b.click("[data-testid=tab-cost]").await;
         b.find("[data-testid=billing-modes]").await;
-        orders_stored(b, "2800").await;
+        orders_stored(b, "2,800,000,").await;
     });
 }
 

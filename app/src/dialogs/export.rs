@@ -68,6 +68,12 @@ pub fn Export() -> impl IntoView {
         Choice::Export(_) => exported.with(|e| e.result().map(|r| r.and_then(|text| text))),
     });
     let file_name = move || store.with(|d| format.get().file_name(d));
+    // What the format has no place for (NoSQL Workbench: vector indexes, LSIs, a multi-attribute
+    // key's later attributes): said beside the preview, as `keyplan export` says it on stderr.
+    let left_out = Memo::new(move |_| match format.get() {
+        Choice::DesignFile => Vec::new(),
+        Choice::Export(f) => store.with(|d| keyplan_core::export::warnings(d, f)),
+    });
     let copy = move |_| {
         if let Some(Ok(text)) = output.get_untracked() {
             copy_text(text, move |ok| {
@@ -118,6 +124,11 @@ pub fn Export() -> impl IntoView {
                 <button class="button primary" data-testid="export-download" on:click=save>"Download"</button>
             </div>
             <WorkerNotice/>
+            <Show when=move || left_out.with(|l| !l.is_empty())>
+                <ul class="export-left-out" data-testid="export-left-out" aria-label="What this format leaves out">
+                    {move || left_out.get().into_iter().map(|line| view! { <li class="diagnostic warning">{line}</li> }).collect_view()}
+                </ul>
+            </Show>
             {move || match output.get() {
                 Some(Ok(text)) => view! { <pre class="export-preview" data-testid="export-preview" tabindex="0" aria-label="Export preview">{text}</pre> }.into_any(),
                 Some(Err(e)) => view! { <p class="diagnostic error">{e}</p> }.into_any(),
