@@ -432,10 +432,7 @@ pub(crate) async fn wait_active(
     cancel: &CancellationToken,
     emit: &(dyn Fn(RunEvent) + Send + Sync),
 ) -> Result<(), RunError> {
-    let mut wait = Duration::from_millis(20);
-    let started = tokio::time::Instant::now();
-    let deadline = started + engine.timing.create;
-    let mut next_note = started;
+    let mut patience = Patience::new(engine, table, name, Duration::from_millis(20));
     loop {
         if cancel.is_cancelled() {
             return Err(RunError::Cancelled);
@@ -464,30 +461,76 @@ pub(crate) async fn wait_active(
         if active {
             return Ok(());
         }
+        patience
+            .again(what, &status, emit, |deadline| {
+                format!("the table was still {status} after {deadline:.0} s, this engine's deadline for a new table")
+            })
+            .await?;
+    }
+}
+
+/// What every wait for a table or an index to be ready shares: the engine's deadline for a new
+/// table, a `waiting` event at the first answer that is not ready and every 5 s after, and a
+/// pause that doubles up to 2 s.
+pub(crate) struct Patience<'a> {
+    engine: &'a Engine,
+    table: &'a str,
+    name: &'a str,
+    started: tokio::time::Instant,
+    next_note: tokio::time::Instant,
+    wait: Duration,
+}
+
+impl<'a> Patience<'a> {
+    /// Waiting for `table` (the engine table `name`), first pausing `first`.
+    pub(crate) fn new(engine: &'a Engine, table: &'a str, name: &'a str, first: Duration) -> Self {
+        let started = tokio::time::Instant::now();
+        Patience {
+            engine,
+            table,
+            name,
+            started,
+            next_note: started,
+            wait: first,
+        }
+    }
+
+    /// The seconds waited so far.
+    pub(crate) fn waited_s(&self) -> f64 {
+        self.started.elapsed().as_secs_f64()
+    }
+
+    /// After an answer that is not ready (`status`): past the deadline, the error `past` words
+    /// (given the deadline in seconds); else the `waiting` event when one is due, and the pause.
+    pub(crate) async fn again(
+        &mut self,
+        what: &str,
+        status: &str,
+        emit: &(dyn Fn(RunEvent) + Send + Sync),
+        past: impl FnOnce(f64) -> String,
+    ) -> Result<(), RunError> {
         let now = tokio::time::Instant::now();
-        let waited = now - started;
-        if now > deadline {
+        let deadline_s = self.engine.timing.create.as_secs_f64();
+        if now > self.started + self.engine.timing.create {
             return Err(RunError::Engine {
-                engine: engine.name.clone(),
+                engine: self.engine.name.clone(),
                 what: what.to_string(),
-                detail: format!(
-                    "the table was still {status} after {:.0} s, this engine's deadline for a new table",
-                    engine.timing.create.as_secs_f64()
-                ),
+                detail: past(deadline_s),
             });
         }
-        if now >= next_note {
+        if now >= self.next_note {
             emit(RunEvent::Waiting {
-                table: table.to_string(),
-                name: name.to_string(),
-                status: status.clone(),
-                waited_s: waited.as_secs_f64(),
-                deadline_s: engine.timing.create.as_secs_f64(),
+                table: self.table.to_string(),
+                name: self.name.to_string(),
+                status: status.to_string(),
+                waited_s: (now - self.started).as_secs_f64(),
+                deadline_s,
             });
-            next_note = now + Duration::from_secs(5);
+            self.next_note = now + Duration::from_secs(5);
         }
-        tokio::time::sleep(wait).await;
-        wait = (wait * 2).min(Duration::from_secs(2));
+        tokio::time::sleep(self.wait).await;
+        self.wait = (self.wait * 2).min(Duration::from_secs(2));
+        Ok(())
     }
 }
 

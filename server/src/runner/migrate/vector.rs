@@ -172,10 +172,7 @@ async fn searchable(
     let probe: Vec<AttributeValue> = (0..index.dimensions)
         .map(|_| AttributeValue::N("1".to_string()))
         .collect();
-    let started = tokio::time::Instant::now();
-    let deadline = started + engine.timing.create;
-    let mut next_note = started;
-    let mut wait = Duration::from_millis(50);
+    let mut patience = tables::Patience::new(engine, &table.name, name, Duration::from_millis(50));
     loop {
         if cancel.is_cancelled() {
             return Err(RunError::Cancelled);
@@ -190,7 +187,7 @@ async fn searchable(
             .send()
             .await;
         let refusal = match answer {
-            Ok(_) => return Ok(started.elapsed().as_secs_f64()),
+            Ok(_) => return Ok(patience.waited_s()),
             Err(e) => {
                 let refusal = run_error(engine, &what, &e);
                 // DynamoDB's answer while the index backfills (dynoxide plays AWS's words).
@@ -200,28 +197,13 @@ async fn searchable(
                 refusal
             }
         };
-        let now = tokio::time::Instant::now();
-        if now > deadline {
-            return Err(RunError::Engine {
-                engine: engine.name.clone(),
-                what,
-                detail: format!(
-                    "the index still refused searches after {:.0} s, this engine's deadline for a new table: {refusal}",
-                    engine.timing.create.as_secs_f64()
-                ),
-            });
-        }
-        if now >= next_note {
-            emit(RunEvent::Waiting {
-                table: table.name.clone(),
-                name: name.to_string(),
-                status: format!("vector index {} backfilling", index.name),
-                waited_s: (now - started).as_secs_f64(),
-                deadline_s: engine.timing.create.as_secs_f64(),
-            });
-            next_note = now + Duration::from_secs(5);
-        }
-        tokio::time::sleep(wait).await;
-        wait = (wait * 2).min(Duration::from_secs(2));
+        patience
+            .again(
+                &what,
+                &format!("vector index {} backfilling", index.name),
+                emit,
+                |deadline| format!("the index still refused searches after {deadline:.0} s, this engine's deadline for a new table: {refusal}"),
+            )
+            .await?;
     }
 }
