@@ -4,9 +4,9 @@
 //! Card sizes are computed from their content with the same constants the stylesheet uses
 //! (`--card-*` in style/app.css), so lines and fit-to-screen never need to measure the DOM.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use keyplan_core::{Design, Entity, KeyAttribute, Point, Table};
+use keyplan_core::{Design, Entity, Point, Table};
 
 /// Card width in canvas units.
 pub const CARD_WIDTH: f64 = 280.0;
@@ -96,15 +96,37 @@ impl Rect {
 
 /// How many key rows an entity's card shows: one per key attribute it fills.
 pub fn key_rows(design: &Design, entity: &Entity) -> usize {
-    let keys = design.table(&entity.table).map(Table::key_attributes);
-    rows_of(keys.as_deref(), entity)
+    let keys = design.table(&entity.table).map(key_names);
+    rows_of(keys.as_ref(), entity)
 }
 
-/// [`key_rows`] of `entity`, given its table's key attributes (`None`: a table the design does
-/// not have, where the card lists the templates it has).
-fn rows_of(keys: Option<&[&KeyAttribute]>, entity: &Entity) -> usize {
+/// The names of a table's key attributes (those of its indexes too), each once.
+fn key_names(table: &Table) -> HashSet<&str> {
+    table
+        .key_attributes()
+        .into_iter()
+        .map(|k| k.name.as_str())
+        .collect()
+}
+
+/// [`key_rows`] of `entity`, given its table's key attribute names (`None`: a table the design
+/// does not have, where the card lists the templates it has). An attribute fills a key by a
+/// template or by being one of the entity's attributes ([`Entity::fills`]); the entity's few
+/// templates and attributes are looked up among the table's keys, not each of a table's keys
+/// (42 with 20 GSIs) among them: the rectangles are worked out on every keystroke.
+fn rows_of(keys: Option<&HashSet<&str>>, entity: &Entity) -> usize {
     keys.map_or(entity.keys.len(), |keys| {
-        keys.iter().filter(|k| entity.fills(&k.name)).count()
+        let templated = entity.keys.keys().filter(|k| keys.contains(k.as_str()));
+        let attributes = entity
+            .attributes
+            .iter()
+            .map(|a| &a.name)
+            .filter(|name| keys.contains(name.as_str()));
+        // A key both templated and an attribute, or an attribute listed twice, is one row.
+        let mut counted: Vec<&String> = templated.chain(attributes).collect();
+        counted.sort_unstable();
+        counted.dedup();
+        counted.len()
     })
 }
 
@@ -123,16 +145,16 @@ pub fn card_height(n_attributes: usize, n_keys: usize) -> f64 {
 pub fn card_rects(design: &Design) -> Vec<(String, Rect)> {
     // Each table's key attributes listed once, each card's height worked out once: the
     // rectangles are worked out on every edit (issue 19).
-    let keys: HashMap<&str, Vec<&KeyAttribute>> = design
+    let keys: HashMap<&str, HashSet<&str>> = design
         .tables
         .iter()
-        .map(|t| (t.name.as_str(), t.key_attributes()))
+        .map(|t| (t.name.as_str(), key_names(t)))
         .collect();
     let cards: Vec<(&Entity, f64)> = design
         .entities
         .iter()
         .map(|e| {
-            let rows = rows_of(keys.get(e.table.as_str()).map(Vec::as_slice), e);
+            let rows = rows_of(keys.get(e.table.as_str()), e);
             (e, card_height(e.attributes.len(), rows))
         })
         .collect();
@@ -568,6 +590,45 @@ mod tests {
         let after = z.to_canvas(400.0, 300.0);
         assert!(close(before.x, after.x) && close(before.y, after.y));
         assert!(close(z.zoom, 0.8 * 1.7));
+    }
+
+    // issue 43: the rows counted from the entity's side are the table's keys it fills, counted
+    // from the table's side (`Entity::fills`), on every example, with an attribute listed
+    // twice, one that is also templated, and a template of no key of the table.
+    #[test]
+    fn a_card_has_a_key_row_per_key_of_its_table_it_fills() {
+        let mut designs: Vec<Design> = keyplan_core::examples::all()
+            .into_iter()
+            .map(|(_, d)| d)
+            .collect();
+        let mut odd = keyplan_core::examples::first();
+        let entity = &mut odd.entities[0];
+        let key = entity.keys.keys().next().cloned().expect("a key template");
+        let attribute = entity.attributes[0].clone();
+        entity.attributes.push(attribute);
+        let mut named = entity.attributes[0].clone();
+        named.name = key;
+        entity.attributes.push(named);
+        entity
+            .keys
+            .insert("NOT_A_KEY".into(), keyplan_core::KeyTemplate::parse("X"));
+        designs.push(odd);
+        let mut checked = 0;
+        for design in &designs {
+            for entity in &design.entities {
+                let Some(table) = design.table(&entity.table) else {
+                    continue;
+                };
+                let filled = table
+                    .key_attributes()
+                    .iter()
+                    .filter(|k| entity.fills(&k.name))
+                    .count();
+                assert_eq!(key_rows(design, entity), filled, "{}", entity.name);
+                checked += 1;
+            }
+        }
+        assert!(checked > 10);
     }
 
     #[test]
