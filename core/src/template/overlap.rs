@@ -167,9 +167,12 @@ fn separators(parts: &[Part]) -> Vec<char> {
 /// written with its length so that no two sequences write the same.
 fn identity(pieces: &[Piece], separators: &[char]) -> String {
     use std::fmt::Write;
-    let mut out = String::new();
+    let mut out = String::with_capacity(16 * pieces.len());
+    // The text pushed, not formatted: `{s}` pads through the formatter, and every key
+    // template of a table is written out on every keystroke (issue 43).
     let text = |out: &mut String, s: &str| {
-        let _ = write!(out, "{}:{s}", s.len());
+        let _ = write!(out, "{}:", s.len());
+        out.push_str(s);
     };
     let _ = write!(out, "{}:", separators.len());
     out.extend(separators);
