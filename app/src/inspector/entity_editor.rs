@@ -169,7 +169,7 @@ pub fn EntityEditor(
                     <select
                         class="input"
                         aria-label="Table"
-                        prop:value=move || entity.with(|e| e.as_ref().map(|e| e.table.clone()).unwrap_or_default())
+                        prop:value=move || table_name.get().unwrap_or_default()
                         on:change={
                             let name = n2.clone();
                             move |ev| {
@@ -177,8 +177,10 @@ pub fn EntityEditor(
                             }
                         }
                     >
+                        // From the table's name, not the entity: a keystroke in a template
+                        // does not make the options again (issue 43).
                         {move || {
-                            let current = entity.with(|e| e.as_ref().map(|e| e.table.clone()).unwrap_or_default());
+                            let current = table_name.get().unwrap_or_default();
                             tables.get().into_iter().map(|t| {
                                 let selected = t == current;
                                 view! { <option value=t.clone() selected=selected>{t.clone()}</option> }
