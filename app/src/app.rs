@@ -101,6 +101,7 @@ fn Editor(
     request_animation_frame(move || {
         when_idle(move || {
             crate::compute::start();
+            crate::warm::warm_up();
             crate::deferred::fetch_all(move |all| {
                 deferred.set(if all { "fetched" } else { "incomplete" })
             });

@@ -40,6 +40,7 @@ pub mod text;
 pub mod theme;
 pub mod topbar;
 pub mod views;
+pub mod warm;
 
 pub use app::App;
 
