@@ -48,8 +48,9 @@ pub fn relations(design: &Design) -> Vec<Relation> {
     for (k, &(_, via, _)) in identities.iter().enumerate() {
         by_name.entry(via).or_default().push(k);
     }
-    // The pairs related so far, by name, each in one order.
-    let mut pairs: HashSet<(&str, &str)> = HashSet::new();
+    // The pairs related so far, by name, each in one order: room for one per entity made at
+    // once, where growing it rehashed every pair on most keystrokes.
+    let mut pairs: HashSet<(&str, &str)> = HashSet::with_capacity(design.entities.len());
     let mut out: Vec<Relation> = Vec::new();
     // The identities the entity carries, in identity order, and whether in a key template.
     let mut carried: Vec<(usize, bool)> = Vec::new();
