@@ -142,6 +142,27 @@ async fn stop_profile(b: &Browser, path: Option<std::ffi::OsString>) {
     }
 }
 
+/// A keystroke's text in the key-template field of Entity050 (`field`), a character typed
+/// and taken away in turn; the edits add the input event or leave it out.
+const TYPED: &str =
+    "field.value = (i % 2 === 0) ? 'ENTITY050#{entity050Id}#X' : 'ENTITY050#{entity050Id}';";
+
+/// Once the page is ready to be typed in, selects Entity050 and focuses its key-template
+/// field, as a user does (focus opens the edit's undo group and, while it is open, spaces the
+/// autosaves 400 ms apart). Ready: the worker has loaded (its module's compilation would
+/// otherwise share the two cores with the edits; a build without it has nothing to wait for)
+/// and so have the views split off the first load.
+async fn focus_the_template(b: &Browser, dist: &std::path::Path) {
+    if dist.join("keyplan-worker_loader.js").exists() {
+        b.find(".app[data-worker=ready]").await;
+    }
+    b.find(".app:not([data-deferred=fetching])").await;
+    b.click("[data-entity=Entity050] .card-head").await;
+    b.find("[data-testid=template-PK]").await;
+    b.js("document.querySelector('[data-testid=template-PK]').focus(); return 0;")
+        .await;
+}
+
 fn report(what: &str, t: &Timings) {
     println!(
         "edit to paint, {what}: p50 {:.1} ms, p95 {:.1} ms \
@@ -213,35 +234,19 @@ async fn canvas_benchmark() {
         .await;
     assert_eq!(cards.as_u64(), Some(100));
 
-    // The worker loads after the first paint; the edits are measured once it has (its module's
-    // compilation would otherwise share the two cores with them).
-    // (A build without the worker, measured for comparison, has nothing to wait for.)
-    if dist.join("keyplan-worker_loader.js").exists() {
-        b.find(".app[data-worker=ready]").await;
-    }
-    // So are the modules of the views split off the first load (none in a build without them).
-    b.find(".app:not([data-deferred=fetching])").await;
-
     // A key-template edit: the whole design is analysed again and every badge may change.
-    b.click("[data-entity=Entity050] .card-head").await;
-    b.find("[data-testid=template-PK]").await;
-    let template_edit = r#"
-        field.value = (i % 2 === 0) ? 'ENTITY050#{entity050Id}#X' : 'ENTITY050#{entity050Id}';
-        field.dispatchEvent(new Event('input', { bubbles: true }));
-    "#;
-    // Typed into the field, as a user does: focused first (which opens the edit's undo group
-    // and, while it is open, spaces the autosaves 400 ms apart), left after.
-    b.js("document.querySelector('[data-testid=template-PK]').focus(); return 0;")
-        .await;
+    focus_the_template(&b, &dist).await;
+    let template_edit =
+        format!("{TYPED} field.dispatchEvent(new Event('input', {{ bubbles: true }}));");
     // `KEYPLAN_EDIT_PROFILE=PATH`: the CPU profile of these edits.
     let edit_profile = start_profile(&b, "KEYPLAN_EDIT_PROFILE").await;
-    let typing = edit_to_paint(&b, "[data-testid=template-PK]", template_edit, 60).await;
+    let typing = edit_to_paint(&b, "[data-testid=template-PK]", &template_edit, 60).await;
     stop_profile(&b, edit_profile).await;
     // The next 60 keystrokes. The first after the page loaded are slower: V8 runs new
     // WebAssembly code from its baseline compiler and optimises it once it is hot (dynamic
     // tiering; with `--js-flags=--no-wasm-dynamic-tiering` the first 60 cost what the next 60
     // do). The first 60 pay that, a user typing on does not.
-    let typing_on = edit_to_paint(&b, "[data-testid=template-PK]", template_edit, 60).await;
+    let typing_on = edit_to_paint(&b, "[data-testid=template-PK]", &template_edit, 60).await;
     b.js("document.querySelector('[data-testid=template-PK]').blur(); return 0;")
         .await;
     // `KEYPLAN_BENCH_EACH=1`: each edit, in order, as its script's time + its frame's: where
@@ -349,19 +354,9 @@ async fn canvas_benchmark() {
     // with no input event, so the app does nothing. What the browser's own redrawing of the
     // focused field and the page around it costs each keystroke's frame whatever the app does,
     // the first 60 (the browser's first drawing of typed text included) and the next 60.
-    if dist.join("keyplan-worker_loader.js").exists() {
-        b.find(".app[data-worker=ready]").await;
-    }
-    b.find(".app:not([data-deferred=fetching])").await;
-    b.click("[data-entity=Entity050] .card-head").await;
-    b.find("[data-testid=template-PK]").await;
-    b.js("document.querySelector('[data-testid=template-PK]').focus(); return 0;")
-        .await;
-    let raw_text = r#"
-        field.value = (i % 2 === 0) ? 'ENTITY050#{entity050Id}#X' : 'ENTITY050#{entity050Id}';
-    "#;
-    let text_only = edit_to_paint(&b, "[data-testid=template-PK]", raw_text, 60).await;
-    let text_only_on = edit_to_paint(&b, "[data-testid=template-PK]", raw_text, 60).await;
+    focus_the_template(&b, &dist).await;
+    let text_only = edit_to_paint(&b, "[data-testid=template-PK]", TYPED, 60).await;
+    let text_only_on = edit_to_paint(&b, "[data-testid=template-PK]", TYPED, 60).await;
     b.close().await;
 
     println!("design: 100 entities, 400 patterns ({covered} of {reads} reads covered)");
