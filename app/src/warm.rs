@@ -44,12 +44,7 @@ fn read_a_field() {
 /// undo step and the design analysed again from the last analysis, until `budget` ms have
 /// passed by `now`; how many keystrokes it typed.
 fn warm_for(budget: f64, now: impl Fn() -> f64) -> usize {
-    let Some(mut design) = keyplan_core::examples::SOURCES
-        .first()
-        .and_then(|(slug, _)| keyplan_core::examples::get(slug))
-    else {
-        return 0;
-    };
+    let mut design = keyplan_core::examples::first();
     let Some(keystrokes) = keystrokes(&design) else {
         return 0;
     };
