@@ -118,6 +118,7 @@ fn a_keystroke_in_a_template_leaves_the_table_select_alone() {
             },
         )
         .await;
+        b.screenshot("focus-table-select-moved").await;
     });
 }
 
