@@ -49,9 +49,17 @@ fn a_new_entity_attribute_or_pattern_puts_the_caret_in_its_name_field() {
         b.client.set_window_size(1440, 900).await.expect("resize");
         b.mouse_click("[data-entity=Order] .card-head").await;
         b.find("[data-testid=add-attribute]").await;
+        // Order's attribute rows, counted before the click: counted after it, the count could
+        // be read before the new row was drawn (and the wait below be for the last old row).
+        let rows = "[data-testid=inspector] .attr-row";
+        let before = b.texts(rows).await.len();
+        assert!(before > 0, "Order's attributes are listed");
         b.mouse_click("[data-testid=add-attribute]").await;
-        let n_attributes = b.texts("[data-testid=inspector] .attr-row").await.len();
-        caret_in(b, &format!("Name of attribute {n_attributes}")).await;
+        eventually("the new attribute's row is drawn", || async {
+            b.texts(rows).await.len() == before + 1
+        })
+        .await;
+        caret_in(b, &format!("Name of attribute {}", before + 1)).await;
 
         b.mouse_click("[data-testid=add-pattern]").await;
         caret_in(b, "pattern-name-input").await;
